@@ -1,0 +1,39 @@
+# One static library per area (a folder of one layer), so an area builds and tests on its own.
+#   ascendsim_area(<target> DIRS <dir>... DEPS <target>...)
+# Sources are the .cpp files directly in DIRS (not recursive). An area with no sources yet
+# becomes an INTERFACE library, so dependents can name it before it has code.
+function(ascendsim_area target)
+  cmake_parse_arguments(AREA "" "" "DIRS;DEPS" ${ARGN})
+  set(sources "")
+  foreach(dir ${AREA_DIRS})
+    file(GLOB dir_sources CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/${dir}/*.cpp)
+    list(APPEND sources ${dir_sources})
+  endforeach()
+  if(sources)
+    add_library(${target} STATIC ${sources})
+    target_link_libraries(${target} PUBLIC ascendsim_options ${AREA_DEPS})
+  else()
+    add_library(${target} INTERFACE)
+    target_link_libraries(${target} INTERFACE ascendsim_options ${AREA_DEPS})
+  endif()
+endfunction()
+
+# Tests of an area: every *_test.cpp under tests/<dir> (recursive) in one binary, each test run
+# in its own process (gtest_discover_tests), linked against the named libraries only.
+function(ascendsim_area_tests name)
+  cmake_parse_arguments(T "" "" "DIRS;DEPS" ${ARGN})
+  set(sources "")
+  foreach(dir ${T_DIRS})
+    file(GLOB_RECURSE dir_sources CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/${dir}/*_test.cpp)
+    list(APPEND sources ${dir_sources})
+  endforeach()
+  if(NOT sources)
+    return()
+  endif()
+  add_executable(${name} ${sources} ${CMAKE_SOURCE_DIR}/tests/support/systemc_main.cpp)
+  target_link_libraries(${name} PRIVATE ${T_DEPS} GTest::gtest GTest::gmock)
+  target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR}/tests)
+  set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
+  gtest_discover_tests(${name} WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}
+    PROPERTIES ENVIRONMENT "ASCENDSIM_SOURCE_DIR=${CMAKE_SOURCE_DIR}" DISCOVERY_TIMEOUT 120)
+endfunction()

@@ -1,0 +1,126 @@
+#pragma once
+// A chip's parameters as plain data (DESIGN.md "Configuration"). Loaded and validated from
+// configs/<SoC>.yaml by sim/config/chip_config_loader; every model reads it by const reference.
+// Units are in the names. Sources for every value live beside it in the YAML file.
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/isa/instruction.h"
+#include "models/isa/pipe.h"
+
+namespace ascendsim {
+
+enum class CoreOrganisation : std::uint8_t { Split /*220x: AIC + 2 AIV*/, Coupled /*910A, 310P*/ };
+
+// Measured single-core cost of one transfer on a path, as (bytes, cycles) points in ascending
+// byte order; the timing model interpolates between points and extends past the last point at
+// `peakBytesPerCycle`. Layout-converting transfers (ND2NZ, NZ2ND) use their own curve.
+struct TransferCurve {
+    std::vector<std::uint32_t> bytes;
+    std::vector<double> cycles;
+};
+
+struct PathTiming {
+    MemSpace src = MemSpace::GM;
+    MemSpace dst = MemSpace::L1;
+    TransferCurve curve;
+    TransferCurve convertingCurve;  // may be empty: then curve × conversionSlowdown
+    double conversionSlowdown = 1.0;
+    double peakBytesPerCycle = 0.0;
+};
+
+struct UbBanking {
+    std::uint32_t bankGroups = 16;
+    std::uint32_t banksPerGroup = 3;
+    std::uint32_t bankBytes = 4096;
+    std::uint32_t rowBytes = 32;  // one bank row = one 32 B block
+};
+
+struct L2Config {
+    std::uint64_t sizeBytes = 0;
+    std::uint32_t lineBytes = 512;
+    std::uint32_t ways = 16;
+    double bandwidthBytesPerCycle = 0.0;  // chip aggregate, in AI core cycles
+    std::uint32_t hitLatencyCycles = 0;
+};
+
+struct HbmConfig {
+    std::uint64_t sizeBytes = 0;
+    double bandwidthGBps = 0.0;  // chip aggregate, 1e9 bytes/s
+    std::uint32_t readLatencyCycles = 0;
+    std::uint32_t writeLatencyCycles = 0;
+};
+
+struct CubeTiming {
+    std::uint32_t fractalM = 16, fractalK = 16, fractalN = 16;  // fp16 fractal
+    std::uint32_t int8FractalK = 32;
+    std::uint32_t mmadOverheadCycles = 2;
+    std::uint32_t mmadMinCycles = 5;
+};
+
+struct VectorClassTiming {
+    std::uint32_t cyclesPerRepeat = 1;
+    std::uint32_t startupCycles = 3;
+};
+
+struct VectorTiming {
+    std::array<VectorClassTiming, kVectorClassCount> byClass{};  // indexed by VectorClass
+    std::uint32_t bytesPerRepeat = 256;
+};
+
+struct ICacheConfig {
+    std::uint32_t sizeBytes = 32768;
+    std::uint32_t fillBytes = 2048;
+    std::uint32_t missPenaltyCycles = 0;
+    std::uint32_t bytesPerInstruction = 8;  // encoded size of one instruction
+};
+
+struct AiCpuConfig {
+    std::uint32_t count = 4;
+    double freqMhz = 0.0;
+    std::uint32_t launchOverheadCycles = 0;  // per task, in AI CPU cycles
+};
+
+struct ChipConfig {
+    std::string name;        // "Ascend910B1"
+    std::string sourceFile;  // where it was loaded from, for messages
+    CoreOrganisation organisation = CoreOrganisation::Split;
+
+    std::uint32_t aiCoreCount = 0;          // AIC (split) or coupled AI cores
+    std::uint32_t vectorCoreCount = 0;      // AIV (split) or standalone vector cores (310P)
+    std::uint32_t vectorCoresPerCube = 2;   // split organisation only
+    double aiCoreFreqMhz = 0.0;
+    double vectorCoreFreqMhz = 0.0;
+    double hwtsFreqMhz = 100.0;             // system counter, as device info reports it
+
+    // Buffer capacities (bytes) and required address alignment (bytes) per memory.
+    std::array<std::uint64_t, kMemSpaceCount> bufferBytes{};
+    std::array<std::uint32_t, kMemSpaceCount> alignmentBytes{};
+
+    UbBanking ub;
+    L2Config l2;
+    HbmConfig hbm;
+    CubeTiming cube;
+    VectorTiming vector;
+    ICacheConfig icache;
+    AiCpuConfig aiCpu;
+    std::vector<PathTiming> paths;
+
+    std::array<std::uint32_t, kPipeCount> queueDepth{};  // per-pipe instruction queue depth
+    std::uint32_t scalarIssueCycles = 1;       // scalar cycles to issue one instruction
+    std::uint32_t flagLatencyCycles = 1;       // set_flag → wait_flag release
+    std::uint32_t taskLaunchCycles = 0;        // scheduler: dispatch of a kernel's blocks
+    std::uint32_t blockStartCycles = 0;        // per-block start-up on a core
+
+    std::uint64_t bufferCapacity(MemSpace m) const { return bufferBytes[static_cast<std::size_t>(m)]; }
+    std::uint32_t alignment(MemSpace m) const { return alignmentBytes[static_cast<std::size_t>(m)]; }
+    const PathTiming* findPath(MemSpace src, MemSpace dst) const {
+        for (const auto& p : paths)
+            if (p.src == src && p.dst == dst) return &p;
+        return nullptr;
+    }
+};
+
+}  // namespace ascendsim

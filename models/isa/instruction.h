@@ -1,0 +1,159 @@
+#pragma once
+// The instruction set the simulated pipes execute (DESIGN.md decision 2). An instruction names the
+// pipe whose in-order queue executes it; cross-pipe ordering exists only through flags and barriers.
+//
+// Functional layout convention (documented in docs/architecture.md): buffers in L1/L0A/L0B/L0C/UB
+// hold tiles as dense row-major element arrays at the given byte address. Fractal (NZ/ZZ/ZN)
+// layouts are not materialised byte for byte; their cost is charged by the timing model through
+// `LayoutConversion` and the fractal rounding of mmad shapes.
+#include <cstdint>
+#include <variant>
+
+#include "models/isa/data_type.h"
+#include "models/isa/pipe.h"
+
+namespace ascendsim {
+
+enum class LayoutConversion : std::uint8_t { None, Nd2Nz, Nz2Nd };
+
+// Data move along one path (hardware.md §2.3) as `burstCount` rows of `burstBytes`, like Ascend C
+// DataCopy: row r reads src + r*(burstBytes+srcGapBytes), writes dst + r*(burstBytes+dstGapBytes).
+// FixPipe moves (L0C→GM/L1) may convert `srcType` (fp32/int32 accumulators) to `dstType` and apply
+// ReLU on the fly. `atomicAdd` makes a GM write accumulate (UB→GM, L0C→GM).
+struct DataMove {
+    MemSpace src = MemSpace::GM;
+    MemSpace dst = MemSpace::L1;
+    std::uint64_t srcAddr = 0;
+    std::uint64_t dstAddr = 0;
+    std::uint32_t burstCount = 1;
+    std::uint32_t burstBytes = 0;
+    std::uint32_t srcGapBytes = 0;
+    std::uint32_t dstGapBytes = 0;
+    LayoutConversion conversion = LayoutConversion::None;
+    DataType srcType = DataType::Fp16;
+    DataType dstType = DataType::Fp16;
+    bool reluOnTheFly = false;
+    bool atomicAdd = false;
+
+    std::uint64_t totalBytes() const { return std::uint64_t{burstCount} * burstBytes; }
+};
+
+// Image-to-column load (Load3D, L1→L0A, MTE1) for convolutions: L1 holds an input slab of
+// `channels` × `inH` × `inW` (row-major, channel-last: [h][w][c]); the instruction writes the
+// [m × k] im2col matrix rows for output positions [firstOutPos, firstOutPos+m) and reduction
+// indices [firstK, firstK+k) where k enumerates (kh, kw, c) with c fastest.
+struct Img2ColLoad {
+    std::uint64_t srcAddr = 0;  // L1
+    std::uint64_t dstAddr = 0;  // L0A
+    DataType dtype = DataType::Fp16;
+    std::uint16_t channels = 0, inH = 0, inW = 0;
+    std::uint16_t kernelH = 1, kernelW = 1, strideH = 1, strideW = 1;
+    std::uint16_t padTop = 0, padLeft = 0, dilationH = 1, dilationW = 1;
+    std::uint16_t outW = 0;  // output width, to map an output position to (oh, ow)
+    std::int32_t outRowOffset = 0;  // output row index of slab row 0 (for row-tiled slabs)
+    std::uint32_t firstOutPos = 0, m = 0;
+    std::uint32_t firstK = 0, k = 0;
+
+    std::uint64_t totalBytes() const { return std::uint64_t{m} * k * bytesOf(dtype); }
+};
+
+// Cube matrix multiply-accumulate: L0C[m×n] (+)= L0A[m×k] · L0B[k×n]. Accumulates into fp32 for
+// float inputs, int32 for int8. `initialize` starts a fresh accumulation (bias from BT if set).
+struct Mmad {
+    std::uint64_t l0aAddr = 0, l0bAddr = 0, l0cAddr = 0;
+    std::uint16_t m = 16, k = 16, n = 16;
+    DataType dtype = DataType::Fp16;
+    bool initialize = true;
+    bool transposeB = false;  // L0B holds n×k
+    bool addBiasFromTable = false;
+    std::uint64_t biasAddr = 0;
+};
+
+enum class VectorOp : std::uint8_t {
+    // binary elementwise
+    Add, Sub, Mul, Div, Max, Min, And, Or,
+    // with a scalar operand
+    Adds, Muls, Maxs, Mins, LeakyRelu,
+    // unary
+    Relu, Abs, Exp, Ln, Sqrt, Rsqrt, Reciprocal, Copy, Duplicate, Cast,
+    // fused multiply-add: dst = src0 * src1 + dst
+    MulAdd,
+    // per-repeat reductions to one element
+    ReduceSum, ReduceMax, ReduceMin,
+    // gather / sort
+    Gather, Sort,
+    // compare and select (mask-free form: dst = src0 > src1 ? src0 : src1 written as 1/0)
+    CompareGt, Select,
+};
+
+enum class VectorClass : std::uint8_t {
+    Unary, Binary, Transcendental, FusedMultiplyAdd, Reduction, Gather, Sort, Conversion
+};
+inline constexpr std::size_t kVectorClassCount = 8;
+
+VectorClass vectorClassOf(VectorOp op);
+const char* vectorOpName(VectorOp op);
+
+// Vector instruction on UB (hardware.md §2.6): `repeats` iterations, each over up to 256 bytes
+// (8 blocks of 32 B) of `dtype` elements, `mask` active elements per repeat (contiguous from 0).
+// Strides are in 32-byte blocks. Reductions write one element per repeat contiguously at dst.
+// Gather reads src1 as uint32 byte offsets into src0's buffer.
+struct VectorInstr {
+    VectorOp op = VectorOp::Add;
+    DataType dtype = DataType::Fp16;
+    DataType srcType = DataType::Fp16;  // for Cast: the source type
+    std::uint64_t dst = 0, src0 = 0, src1 = 0;  // UB byte addresses
+    std::uint16_t repeats = 1;
+    std::uint16_t mask = 128;  // active elements per repeat
+    std::uint8_t dstBlockStride = 1, src0BlockStride = 1, src1BlockStride = 1;
+    std::uint16_t dstRepeatStride = 8, src0RepeatStride = 8, src1RepeatStride = 8;
+    float scalar = 0.0f;
+};
+
+// Work the scalar unit does itself (address arithmetic, loop control, DCache loads/stores).
+struct ScalarWork {
+    std::uint32_t cycles = 1;
+    std::uint16_t loads = 0;
+    std::uint16_t stores = 0;
+};
+
+// SetFlag executes in `src` (after its earlier work completes); WaitFlag executes in `dst`.
+struct Flag {
+    Pipe src = Pipe::Mte2;
+    Pipe dst = Pipe::Cube;
+    std::uint8_t eventId = 0;
+};
+
+struct Barrier {
+    Pipe pipe = Pipe::All;
+};
+
+// Cross-core counting semaphores on 220x (hardware.md §2.4). Mode 2 = AIC ↔ its AIVs.
+struct CrossCoreFlag {
+    std::uint8_t flagId = 0;
+    std::uint8_t mode = 2;
+};
+
+enum class Opcode : std::uint8_t {
+    DataMove, Img2Col, Mmad, Vector, Scalar, SetFlag, WaitFlag, Barrier, CrossCoreSet, CrossCoreWait
+};
+
+struct Instruction {
+    Opcode opcode = Opcode::Scalar;
+    Pipe pipe = Pipe::Scalar;  // the queue that executes it
+    std::variant<ScalarWork, DataMove, Img2ColLoad, Mmad, VectorInstr, Flag, Barrier, CrossCoreFlag>
+        operands;
+
+    static Instruction move(const DataMove& m);
+    static Instruction img2col(const Img2ColLoad& l);
+    static Instruction mmad(const Mmad& m);
+    static Instruction vector(const VectorInstr& v);
+    static Instruction scalar(std::uint32_t cycles, std::uint16_t loads = 0, std::uint16_t stores = 0);
+    static Instruction setFlag(Pipe src, Pipe dst, std::uint8_t eventId);
+    static Instruction waitFlag(Pipe src, Pipe dst, std::uint8_t eventId);
+    static Instruction barrier(Pipe pipe);
+    static Instruction crossCoreSet(std::uint8_t flagId, std::uint8_t mode, Pipe executingPipe);
+    static Instruction crossCoreWait(std::uint8_t flagId, std::uint8_t mode);
+};
+
+}  // namespace ascendsim

@@ -1,0 +1,37 @@
+#pragma once
+// What the host hands the device: one kernel launch, its blocks and how to build each block's
+// program. Lowering (models/kernels) produces these; the TaskScheduler runs them.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string_view>
+
+#include "models/isa/instruction_stream.h"
+#include "models/isa/pipe.h"
+
+namespace ascendsim {
+
+// Task types as kernel_details "Accelerator Core" spells them.
+enum class TaskType : std::uint8_t { AiCore, AiVectorCore, MixAic, MixAiv, AiCpu };
+std::string_view taskTypeName(TaskType t);  // "AI_CORE", "AI_VECTOR_CORE", "MIX_AIC", ...
+
+struct BlockProgramRequest {
+    std::uint32_t blockIdx = 0;     // 0 .. blockDim-1
+    CoreKind coreKind = CoreKind::Cube;
+    std::uint32_t subBlockIdx = 0;  // MIX kernels: which AIV of the group (0, 1)
+};
+
+using ProgramFactory = std::function<std::unique_ptr<InstructionStream>(const BlockProgramRequest&)>;
+
+struct KernelTask {
+    std::uint64_t taskId = 0;
+    std::uint32_t streamId = 0;
+    TaskType type = TaskType::AiCore;
+    std::uint32_t blockDim = 1;     // AIC blocks for MIX kernels
+    std::uint32_t mixBlockDim = 0;  // MIX: AIV blocks (vectorCoresPerCube × blockDim); else 0
+    ProgramFactory program;         // AI core task types
+    std::uint64_t aiCpuCycles = 0;  // AI_CPU tasks: work in AI CPU cycles
+    std::uint64_t userTag = 0;      // opaque to the device: lets the engine map results back
+};
+
+}  // namespace ascendsim
