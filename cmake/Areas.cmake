@@ -1,15 +1,22 @@
 # One static library per area (a folder of one layer), so an area builds and tests on its own.
-#   ascendsim_area(<target> DIRS <dir>... DEPS <target>...)
+#   ascendsim_area(<target> [WHOLE_ARCHIVE] DIRS <dir>... DEPS <target>...)
 # Sources are the .cpp files directly in DIRS (not recursive). An area with no sources yet
-# becomes an INTERFACE library, so dependents can name it before it has code.
+# becomes an INTERFACE library, so dependents can name it before it has code. WHOLE_ARCHIVE keeps
+# every object of the area in the link, for areas whose files only self-register (no caller
+# references them, so a plain static library would drop them).
 function(ascendsim_area target)
-  cmake_parse_arguments(AREA "" "" "DIRS;DEPS" ${ARGN})
+  cmake_parse_arguments(AREA "WHOLE_ARCHIVE" "" "DIRS;DEPS" ${ARGN})
   set(sources "")
   foreach(dir ${AREA_DIRS})
     file(GLOB dir_sources CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/${dir}/*.cpp)
     list(APPEND sources ${dir_sources})
   endforeach()
-  if(sources)
+  if(sources AND AREA_WHOLE_ARCHIVE)
+    add_library(${target}_archive STATIC ${sources})
+    target_link_libraries(${target}_archive PUBLIC ascendsim_options ${AREA_DEPS})
+    add_library(${target} INTERFACE)
+    target_link_libraries(${target} INTERFACE "$<LINK_LIBRARY:WHOLE_ARCHIVE,${target}_archive>")
+  elseif(sources)
     add_library(${target} STATIC ${sources})
     target_link_libraries(${target} PUBLIC ascendsim_options ${AREA_DEPS})
   else()

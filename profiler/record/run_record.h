@@ -1,12 +1,11 @@
 #pragma once
 // The typed record of one simulated run (DESIGN.md "Recorder"): everything the profiler writers
 // need, and nothing formatted. Times are simulated nanoseconds since the start of the run; the
-// writers add `epochNs` (wall-clock ns at simulated time 0) to print absolute timestamps.
+// writers add `epochNs` (wall-clock ns at simulated time 0, UTC) to print absolute timestamps.
 //
-// Producers: the engine (device tasks, from models/ TaskResult), the host model (framework ops,
-// API calls, task queue, memory). Consumers: profiler/ writers only.
+// Producers: the engine (device tasks from models/ TaskResult, kernel naming), the host model
+// (framework ops, API calls, task queue, memory). Consumers: profiler/ writers only.
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,38 +14,117 @@
 
 namespace ascendsim {
 
-// How a kernel_details row describes one tensor.
+// How a kernel_details row describes one tensor (formats.md §3.1).
 struct TensorDescription {
-    std::string shape;   // "32,3,224,224"
-    std::string dtype;   // "FLOAT16"
+    std::string shape;   // "32,3,224,224" (the writer adds the quoting CANN uses)
+    std::string dtype;   // "FLOAT16", "FLOAT", "INT32", ... as op_summary spells them
     std::string format;  // "NCHW", "ND", "FRACTAL_NZ", "NC1HWC0"
 };
 
 // One device task (kernel) with its framework context.
 struct KernelRecord {
-    TaskResult device;                 // times, block dims, PMU counters
-    std::string name;                  // kernel name, e.g. "Conv2D_3a1f..._high_performance_1"
-    std::string opType;                // "Conv2D"
-    std::uint64_t correlationId = 0;   // links the kernel to the host launch (flows)
-    std::int64_t hostOpIndex = -1;     // index into RunRecord::hostOps of the launching torch op
+    TaskResult device;                // times, block dims, per-block PMU counters
+    std::string name;                 // kernel (op) name, e.g. "aclnnConvolution_Conv2D_Conv2D"
+    std::string opType;               // "Conv2D"
+    std::uint32_t taskId = 0;         // per-stream task id as the runtime numbers them
+    std::uint64_t correlationId = 0;  // = the launching Node@launch API's connection id
+    std::int64_t hostOpIndex = -1;    // index into RunRecord::hostOps of the launching torch op
     std::vector<TensorDescription> inputs;
     std::vector<TensorDescription> outputs;
     bool hf32Eligible = false;
 };
 
-// A framework (torch) op as torch_npu records it.
+// A framework (torch) op as torch_npu records it (FRAMEWORK/torch.op_range).
 struct HostOpRecord {
-    std::string name;                  // "aten::conv2d", "ProfilerStep#3"
+    std::string name;                 // "aten::conv2d", "ProfilerStep#3"
     std::uint64_t startNs = 0;
     std::uint64_t endNs = 0;
     std::uint32_t threadId = 0;
     std::int64_t sequenceNumber = -1;
     std::uint32_t forwardThreadId = 0;
-    std::int64_t parent = -1;          // index of the enclosing op, -1 at top level
-    std::string inputDims;             // record_shapes: "[32, 3, 224, 224];[64, 3, 7, 7]"
-    std::string inputTypes;            // record_shapes: "float;float"
-    std::string callStack;             // with_stack: frames joined by ";"
-    std::string moduleHierarchy;       // with_modules
+    std::int64_t parent = -1;         // index of the enclosing op, -1 at top level
+    std::string inputDims;            // record_shapes: "[32, 3, 224, 224];[64, 3, 7, 7]"
+    std::string inputTypes;           // record_shapes: "float;float"
+    std::string callStack;            // with_stack: frames joined by ";" (innermost first)
+    std::string moduleHierarchy;      // with_modules: "nn.Module: ResNet_0/nn.Module: Conv2d_1"
+    std::int64_t flops = -1;          // with_flops, -1 when unknown
+};
+
+// CANN host API levels as msprof names them (formats.md §3.9, §4.2).
+enum class ApiLevel : std::uint8_t { Acl, Model, Node, Communication, Runtime };
+
+// One host API call: AscendCL@aclnnAdd, Runtime@rtKernelLaunch, Node@launch, ...
+struct ApiRecord {
+    ApiLevel level = ApiLevel::Acl;
+    std::string name;                 // without the "Level@" prefix
+    std::uint64_t startNs = 0;
+    std::uint64_t endNs = 0;
+    std::uint32_t threadId = 0;
+    std::uint64_t connectionId = 0;   // Node@launch: equals the kernel's correlationId
+};
+
+// The PTA task queue (torch_npu "Enqueue"/"Dequeue" with an async_task_queue flow).
+struct TaskQueueRecord {
+    std::string opName;               // the torch op that was enqueued
+    std::uint64_t correlationId = 0;
+    std::uint64_t enqueueStartNs = 0, enqueueEndNs = 0;
+    std::uint64_t dequeueStartNs = 0, dequeueEndNs = 0;
+    std::uint32_t enqueueThreadId = 0;
+    std::uint32_t dequeueThreadId = 0;
+};
+
+// One caching-allocator event (FRAMEWORK/torch.memory_usage), totals after the event.
+enum class MemoryComponent : std::uint8_t { PtaCaching = 0, Workspace = 1 };
+enum class MemoryEventKind : std::uint8_t { Malloc = 0, Free = 1, BlockFree = 2 };
+
+struct MemoryEventRecord {
+    std::uint64_t ptr = 0;
+    std::uint64_t timeNs = 0;
+    std::int64_t allocSize = 0;       // bytes; negative on free
+    std::int64_t totalAllocated = 0;
+    std::int64_t totalReserved = 0;
+    std::int64_t totalActive = 0;
+    std::uint64_t streamPtr = 0;
+    MemoryComponent component = MemoryComponent::PtaCaching;
+    MemoryEventKind kind = MemoryEventKind::Malloc;
+    std::uint32_t threadId = 0;
+    std::int64_t hostOpIndex = -1;    // the op that caused it (operator_memory Name)
+};
+
+// GE (CANN graph engine) allocator totals and per-op allocations (memory_record "GE" rows,
+// operator_memory "cann::" rows).
+struct GeMemorySample {
+    std::uint64_t timeNs = 0;
+    std::int64_t totalAllocatedBytes = 0;
+    std::int64_t totalReservedBytes = 0;
+};
+struct GeOpMemoryRecord {
+    std::string name;                 // without the "cann::" prefix
+    std::int64_t sizeBytes = 0;
+    std::uint64_t allocationNs = 0;
+    std::uint64_t durationNs = 0;
+    std::int64_t allocationTotalAllocated = 0, allocationTotalReserved = 0;
+    std::int64_t releaseTotalAllocated = 0, releaseTotalReserved = 0;
+};
+
+// Whole-process device memory (npu_mem "APP") and per-module reservations (npu_module_mem).
+struct AppMemorySample {
+    std::uint64_t timeNs = 0;
+    std::int64_t bytes = 0;
+};
+struct ModuleMemorySample {
+    std::string component;            // "SLOG", "APP", "HCCL", "RUNTIME", ...
+    std::uint64_t timeNs = 0;
+    std::int64_t reservedBytes = 0;
+};
+
+// A Python-level function call (with_stack / with_modules python tracer).
+struct PythonCallRecord {
+    std::string name;                 // "resnet.py(112): forward" or "nn.Module: Bottleneck_3"
+    std::uint64_t startNs = 0, endNs = 0;
+    std::uint32_t threadId = 0;
+    std::uint64_t id = 0, parentId = 0;
+    std::int64_t moduleId = -1;
 };
 
 // A profiler step: ProfilerStep#N on the host.
@@ -58,15 +136,27 @@ struct StepRecord {
 
 struct RunRecord {
     const ChipConfig* chip = nullptr;
+    std::string workloadName;
     std::uint32_t deviceId = 0;
-    std::int64_t rankId = -1;          // -1: not distributed
-    std::uint64_t epochNs = 0;         // wall-clock ns (UTC epoch) at simulated time 0
+    std::int64_t rankId = -1;         // -1: not distributed
+    std::uint64_t epochNs = 0;        // wall-clock ns (UTC epoch) at simulated time 0
+    std::int64_t utcOffsetSeconds = 0;  // local time = UTC + offset (directory names are local)
     std::uint32_t processId = 0;
+    std::uint32_t mainThreadId = 0;
     std::string hostName;
+    std::uint64_t endNs = 0;          // end of collection (simulated)
 
-    std::vector<HostOpRecord> hostOps;
+    std::vector<HostOpRecord> hostOps;      // in start order; ProfilerStep#N ops included
     std::vector<StepRecord> steps;
-    std::vector<KernelRecord> kernels;  // in device start order
+    std::vector<ApiRecord> apis;
+    std::vector<TaskQueueRecord> taskQueue;
+    std::vector<KernelRecord> kernels;      // in device start order
+    std::vector<MemoryEventRecord> memoryEvents;
+    std::vector<GeMemorySample> geMemory;
+    std::vector<GeOpMemoryRecord> geOpMemory;
+    std::vector<AppMemorySample> appMemory;
+    std::vector<ModuleMemorySample> moduleMemory;
+    std::vector<PythonCallRecord> pythonCalls;
 };
 
 }  // namespace ascendsim

@@ -1,0 +1,37 @@
+#pragma once
+// Functional execution of lowered programs on real data (DESIGN.md decision 3): proves that a
+// kernel's tiling covers its output exactly, for every block_dim. No timing here.
+//
+// Each core has its own local buffers (L1, L0A, L0B, L0C, UB, BT, FB) as byte arrays sized from
+// the chip config; GM is one flat byte array shared by all cores. Every core's stream runs in
+// program order; the blocks of a MIX kernel interleave at cross-core flags.
+#include <cstdint>
+#include <vector>
+
+#include "models/chip/chip_config.h"
+#include "models/isa/instruction.h"
+#include "models/task/kernel_task.h"
+
+namespace ascendsim {
+
+class FunctionalMachine {
+public:
+    FunctionalMachine(const ChipConfig& chip, std::uint64_t globalMemoryBytes);
+
+    std::vector<std::uint8_t>& globalMemory() { return gm_; }
+
+    // Writes/reads `values` as elements of `dtype` at GM byte address `addr` (with rounding to
+    // fp16/bf16/int8 as the dtype requires).
+    void writeTensor(std::uint64_t addr, DataType dtype, const std::vector<float>& values);
+    std::vector<float> readTensor(std::uint64_t addr, DataType dtype, std::size_t count) const;
+
+    // Runs every block of `task` to completion. Throws std::runtime_error naming the instruction
+    // on an out-of-bounds or misaligned access, or when blocks deadlock on cross-core flags.
+    void runKernel(const KernelTask& task);
+
+private:
+    const ChipConfig& chip_;
+    std::vector<std::uint8_t> gm_;
+};
+
+}  // namespace ascendsim

@@ -1,0 +1,50 @@
+#pragma once
+// Op type → lowering. Each op family registers itself in its own .cpp with
+// ASCENDSIM_REGISTER_KERNEL, so no hand-kept list exists (STYLE.md, Ramulator 2).
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "models/chip/chip_config.h"
+#include "models/kernels/op_instance.h"
+#include "models/task/kernel_task.h"
+
+namespace ascendsim {
+
+// One kernel launch produced by lowering an op. Most ops lower to one kernel.
+struct LoweredKernel {
+    std::string kernelSuffix;        // distinguishes several kernels of one op ("" if one)
+    TaskType type = TaskType::AiCore;
+    std::uint32_t blockDim = 1;
+    std::uint32_t mixBlockDim = 0;
+    ProgramFactory program;          // AI core types
+    std::uint64_t aiCpuCycles = 0;   // AI_CPU
+    std::uint64_t workspaceBytes = 0;  // GM scratch the kernel needs (allocated by the host)
+};
+
+using LoweringFunction = std::function<std::vector<LoweredKernel>(const OpInstance&, const ChipConfig&)>;
+
+class KernelRegistry {
+public:
+    static KernelRegistry& instance();
+    // Returns true so it can initialise a static in the registration macro.
+    bool add(const std::string& opType, LoweringFunction lowering);
+    const LoweringFunction* find(const std::string& opType) const;
+    std::vector<std::string> opTypes() const;  // sorted
+
+    // Lowers `op`; throws LoweringError for an unknown type or an impossible lowering.
+    std::vector<LoweredKernel> lower(const OpInstance& op, const ChipConfig& chip) const;
+
+private:
+    std::vector<std::pair<std::string, LoweringFunction>> entries_;
+};
+
+}  // namespace ascendsim
+
+#define ASCENDSIM_KERNEL_CONCAT_INNER(a, b) a##b
+#define ASCENDSIM_KERNEL_CONCAT(a, b) ASCENDSIM_KERNEL_CONCAT_INNER(a, b)
+// Registers `fn` (a LoweringFunction) for op type `type` (a string literal).
+#define ASCENDSIM_REGISTER_KERNEL(type, fn)                                                   \
+    static const bool ASCENDSIM_KERNEL_CONCAT(kRegistered_, __COUNTER__) [[maybe_unused]] = \
+        ::ascendsim::KernelRegistry::instance().add(type, fn)
