@@ -1,0 +1,30 @@
+#pragma once
+// The chip's shared memory side: one set-associative L2 in front of HBM, both with finite
+// bandwidth shared by all cores (DESIGN.md decision 4). Analytic, no SystemC process: cores call
+// it at the simulated time a transfer starts, in non-decreasing time order, and get back when the
+// shared resources have served it.
+#include <cstdint>
+
+#include "models/chip/chip_config.h"
+#include "models/pmu/pmu_event.h"
+
+namespace ascendsim {
+
+struct GmAccess {
+    std::uint64_t startPs = 0;   // simulated time the transfer starts (picoseconds)
+    std::uint32_t coreId = 0;    // global core index (AICs first, then AIVs)
+    std::uint64_t address = 0;   // GM byte address
+    std::uint64_t bytes = 0;
+    bool isWrite = false;
+};
+
+class MemorySystem {
+public:
+    virtual ~MemorySystem() = default;
+    // Serves `access` through L2 (and HBM for misses and write-backs). Adds L2 hit/miss, L2
+    // read/write and main-memory events to `counters`. Returns the time (ps) the last byte has
+    // been served; the caller completes its transfer at max(that, start + uncontended time).
+    virtual std::uint64_t access(const GmAccess& access, PmuCounters& counters) = 0;
+};
+
+}  // namespace ascendsim

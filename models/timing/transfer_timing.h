@@ -1,0 +1,45 @@
+#pragma once
+// Uncontended single-core cost of instructions, from the calibrated tables in ChipConfig
+// (hardware.md §1.3, §2.5, §2.6). Shared-resource contention (L2/HBM) is added by
+// models/memory; UB bank conflicts by the device's vector pipe.
+#include <cstdint>
+
+#include "models/chip/chip_config.h"
+#include "models/isa/instruction.h"
+
+namespace ascendsim {
+
+class TransferTiming {
+public:
+    explicit TransferTiming(const ChipConfig& chip);
+    // Cycles one data move occupies its pipe on an otherwise idle core, layout conversion included.
+    // Throws std::invalid_argument for a path the chip does not have.
+    std::uint64_t cycles(const DataMove& move) const;
+    std::uint64_t cycles(const Img2ColLoad& load) const;
+
+private:
+    const ChipConfig& chip_;
+};
+
+class CubeTiming {
+public:
+    explicit CubeTiming(const ChipConfig& chip);
+    // Fractals (16×16×16 fp16, 16×32×16 int8) the instruction computes, after rounding m/k/n up.
+    std::uint64_t fractals(const Mmad& mmad) const;
+    std::uint64_t cycles(const Mmad& mmad) const;
+
+private:
+    const ChipConfig& chip_;
+};
+
+class VectorTimingModel {
+public:
+    explicit VectorTimingModel(const ChipConfig& chip);
+    // Start-up plus repeats × cycles per repeat of the instruction's class, before bank conflicts.
+    std::uint64_t cycles(const VectorInstr& instr) const;
+
+private:
+    const ChipConfig& chip_;
+};
+
+}  // namespace ascendsim
