@@ -53,7 +53,9 @@ struct HbmConfig {
     std::uint32_t writeLatencyCycles = 0;
 };
 
-struct CubeTiming {
+// Cube cost parameters (hardware.md §2.5). Named *Config so the timing model class CubeTiming
+// (models/timing/transfer_timing.h) can keep its name in the same namespace.
+struct CubeTimingConfig {
     std::uint32_t fractalM = 16, fractalK = 16, fractalN = 16;  // fp16 fractal
     std::uint32_t int8FractalK = 32;
     std::uint32_t mmadOverheadCycles = 2;
@@ -63,6 +65,9 @@ struct CubeTiming {
 struct VectorClassTiming {
     std::uint32_t cyclesPerRepeat = 1;
     std::uint32_t startupCycles = 3;
+    // Cycles per repeat on 32-bit elements when they differ (hardware.md §2.6: fp32 vexp/vln run
+    // at 128 B/cycle vs fp16 at 64); 0 = same as cyclesPerRepeat.
+    std::uint32_t fp32CyclesPerRepeat = 0;
 };
 
 struct VectorTiming {
@@ -102,7 +107,7 @@ struct ChipConfig {
     UbBanking ub;
     L2Config l2;
     HbmConfig hbm;
-    CubeTiming cube;
+    CubeTimingConfig cube;
     VectorTiming vector;
     ICacheConfig icache;
     AiCpuConfig aiCpu;
