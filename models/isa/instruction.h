@@ -20,6 +20,9 @@ enum class LayoutConversion : std::uint8_t { None, Nd2Nz, Nz2Nd };
 // DataCopy: row r reads src + r*(burstBytes+srcGapBytes), writes dst + r*(burstBytes+dstGapBytes).
 // FixPipe moves (L0C→GM/L1) may convert `srcType` (fp32/int32 accumulators) to `dstType` and apply
 // ReLU on the fly. `atomicAdd` makes a GM write accumulate (UB→GM, L0C→GM).
+// When srcType != dstType the move converts element by element: `burstBytes` and `srcGapBytes`
+// count source bytes, `dstGapBytes` destination bytes (a burst writes burstBytes/bytesOf(srcType)
+// elements of dstType).
 struct DataMove {
     MemSpace src = MemSpace::GM;
     MemSpace dst = MemSpace::L1;
@@ -42,9 +45,22 @@ struct DataMove {
 // `channels` × `inH` × `inW` (row-major, channel-last: [h][w][c]); the instruction writes the
 // [m × k] im2col matrix rows for output positions [firstOutPos, firstOutPos+m) and reduction
 // indices [firstK, firstK+k) where k enumerates (kh, kw, c) with c fastest.
+// Additive extensions (cube engineer, for NCHW tensors and convolution gradients):
+// - `channelGroup` C0 > 0: L1 holds [channels/C0][inH][inW][C0] (the 5HD slab; C0 = 1 is a plain
+//   channel-major [c][h][w] slab) and k enumerates (c1, kh, kw, c0). 0 = the [h][w][c] slab above.
+// - `dst` may be L0B (Load3Dv2 feeds either side of the cube); the [m × k] rows land there.
+// - Output position (oh, ow) reads slab row (oh−outRowOffset)·strideH − padTop + kh·dilationH
+//   (columns likewise); rows/columns outside the slab read zero (padding).
+// - `inputDilationH/W` > 1 reads a zero-stuffed input (a virtual row v is slab row v/d when
+//   v % d == 0, else zero): the dilated dy of a transposed convolution.
+// - `rotateKernel` reads kernel tap (kh, kw) as (kernelH−1−kh, kernelW−1−kw) (180° rotation).
 struct Img2ColLoad {
     std::uint64_t srcAddr = 0;  // L1
-    std::uint64_t dstAddr = 0;  // L0A
+    std::uint64_t dstAddr = 0;  // L0A (or L0B, see `dst`)
+    MemSpace dst = MemSpace::L0A;
+    std::uint16_t channelGroup = 0;
+    std::uint16_t inputDilationH = 1, inputDilationW = 1;
+    bool rotateKernel = false;
     DataType dtype = DataType::Fp16;
     std::uint16_t channels = 0, inH = 0, inW = 0;
     std::uint16_t kernelH = 1, kernelW = 1, strideH = 1, strideW = 1;
@@ -65,6 +81,7 @@ struct Mmad {
     DataType dtype = DataType::Fp16;
     bool initialize = true;
     bool transposeB = false;  // L0B holds n×k
+    bool transposeA = false;  // L0A holds k×m (Load2D transpose on the way in; additive)
     bool addBiasFromTable = false;
     std::uint64_t biasAddr = 0;
 };
