@@ -1,0 +1,74 @@
+#include "models/memory/shared_memory_system.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace ascendsim {
+
+namespace {
+
+constexpr std::uint64_t kL2BytesPerCount = 256;       // pmu_event.h l2_read / l2_write
+constexpr std::uint64_t kMainMemBytesPerCount = 8;    // pmu_event.h main_mem_read / write
+constexpr double kPsPerUs = 1e6;
+
+double psPerCycle(const ChipConfig& chip) {
+    if (!(chip.aiCoreFreqMhz > 0.0)) throw std::invalid_argument("AI core frequency must be > 0");
+    return kPsPerUs / chip.aiCoreFreqMhz;
+}
+
+// GB/s (1e9 B/s) → bytes per picosecond.
+double bytesPerPsFromGBps(double gbps) { return gbps * 1e9 / 1e12; }
+
+std::uint64_t ceilDiv(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
+
+}  // namespace
+
+SharedMemorySystem::SharedMemorySystem(const ChipConfig& chip)
+    : l2_(chip.l2.sizeBytes, chip.l2.lineBytes, chip.l2.ways),
+      l2Server_(chip.l2.bandwidthBytesPerCycle / psPerCycle(chip)),
+      hbmServer_(bytesPerPsFromGBps(chip.hbm.bandwidthGBps)),
+      l2HitLatencyPs_(chip.l2.hitLatencyCycles * psPerCycle(chip)),
+      hbmReadLatencyPs_(chip.hbm.readLatencyCycles * psPerCycle(chip)) {}
+
+std::uint64_t SharedMemorySystem::access(const GmAccess& request, PmuCounters& counters) {
+    if (request.bytes == 0) return request.startPs;
+    const std::uint64_t lineBytes = l2_.lineBytes();
+    const std::uint64_t firstLine = request.address / lineBytes;
+    const std::uint64_t lastLine = (request.address + request.bytes - 1) / lineBytes;
+
+    std::uint64_t missLines = 0;
+    std::uint64_t writeBacks = 0;
+    for (std::uint64_t line = firstLine; line <= lastLine; ++line) {
+        const L2LineOutcome outcome = l2_.access(line, request.isWrite);
+        if (outcome.evictedDirty) ++writeBacks;
+        if (!outcome.hit) ++missLines;
+        if (request.isWrite) {
+            ++counters[outcome.hit ? PmuEvent::L2WriteHit : PmuEvent::L2WriteMissAllocate];
+        } else if (line % 2 == 0) {
+            ++counters[outcome.hit ? PmuEvent::L2R0ReadHit : PmuEvent::L2R0ReadMissAllocate];
+        } else {
+            ++counters[outcome.hit ? PmuEvent::L2R1ReadHit : PmuEvent::L2R1ReadMissAllocate];
+        }
+    }
+
+    const std::uint64_t fillBytes = request.isWrite ? 0 : missLines * lineBytes;
+    const std::uint64_t writeBackBytes = writeBacks * lineBytes;
+    counters[request.isWrite ? PmuEvent::L2Write : PmuEvent::L2Read] +=
+        ceilDiv(request.bytes, kL2BytesPerCount);
+    counters[PmuEvent::MainMemRead] += fillBytes / kMainMemBytesPerCount;
+    counters[PmuEvent::MainMemWrite] += writeBackBytes / kMainMemBytesPerCount;
+    hbmBytesRead_ += fillBytes;
+    hbmBytesWritten_ += writeBackBytes;
+
+    const double start = static_cast<double>(request.startPs);
+    const double l2Done = l2Server_.serve(start, static_cast<double>(request.bytes));
+    const double hbmDone =
+        hbmServer_.serve(start, static_cast<double>(fillBytes + writeBackBytes));
+    const bool readMissed = !request.isWrite && missLines > 0;
+    const double done =
+        std::max(l2Done, hbmDone) + (readMissed ? hbmReadLatencyPs_ : l2HitLatencyPs_);
+    return static_cast<std::uint64_t>(std::ceil(done));
+}
+
+}  // namespace ascendsim

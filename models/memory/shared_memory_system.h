@@ -1,0 +1,53 @@
+#pragma once
+// The chip's memory side as one L2Cache in front of HBM, each a BandwidthServer shared by all
+// cores (DESIGN.md decision 4, hardware.md §2.8).
+//
+// Per access (lines = the L2 lines the byte range touches):
+// - every byte passes the L2 server (chip L2 bandwidth, ≈5× HBM per hardware.md §1.2/§2.8);
+// - a read miss fills its whole line from HBM; a write miss allocates without a fill (MTE writes
+//   are whole 32 B blocks and the model does not track partial lines); a dirty victim is written
+//   back to HBM. Fills and write-backs pass the HBM server;
+// - the access completes when both servers are done, plus the HBM read latency if any line
+//   missed on a read, else the L2 hit latency. The device adds this to its uncontended curve
+//   cost by taking the later of the two, so latencies shorter than the measured per-transfer
+//   fixed cost stay hidden on an idle chip.
+//
+// PMU events added to the caller's counters (units of pmu_event.h):
+// - L2Read / L2Write: the access's bytes in 256 B units, rounded up per access;
+// - L2WriteHit / L2WriteMissAllocate, L2R{0,1}ReadHit / L2R{0,1}ReadMissAllocate: per line.
+//   r0/r1 are taken as two read ports interleaved by line: even line index → r0, odd → r1
+//   (hardware.md §3.6 says their meaning is undocumented; this is an assumption);
+// - MainMemRead / MainMemWrite: HBM traffic this access caused (fills, write-backs), 8 B units.
+// It does not touch the simulator-side Bytes* events; the device counts those per path.
+#include <cstdint>
+
+#include "models/memory/bandwidth_server.h"
+#include "models/memory/l2_cache.h"
+#include "models/memory/memory_system.h"
+
+namespace ascendsim {
+
+class SharedMemorySystem : public MemorySystem {
+public:
+    // Reads chip.l2, chip.hbm and chip.aiCoreFreqMhz (cycles in the config are AI core cycles).
+    explicit SharedMemorySystem(const ChipConfig& chip);
+
+    std::uint64_t access(const GmAccess& access, PmuCounters& counters) override;
+
+    const L2Cache& l2() const { return l2_; }
+    const BandwidthServer& l2Server() const { return l2Server_; }
+    const BandwidthServer& hbmServer() const { return hbmServer_; }
+    std::uint64_t hbmBytesRead() const { return hbmBytesRead_; }
+    std::uint64_t hbmBytesWritten() const { return hbmBytesWritten_; }
+
+private:
+    L2Cache l2_;
+    BandwidthServer l2Server_;
+    BandwidthServer hbmServer_;
+    double l2HitLatencyPs_;
+    double hbmReadLatencyPs_;
+    std::uint64_t hbmBytesRead_ = 0;
+    std::uint64_t hbmBytesWritten_ = 0;
+};
+
+}  // namespace ascendsim

@@ -1,0 +1,44 @@
+#include <algorithm>
+
+#include "models/timing/transfer_timing.h"
+
+namespace ascendsim {
+
+namespace {
+
+std::uint64_t ceilDiv(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
+
+// K extent of one fractal: a fractal row is 32 bytes (hardware.md §1.1 DtypeMKN: fp16 16,
+// int8 32), so 32-bit inputs (fp32, hf32) hold 8 elements per row [I].
+std::uint64_t fractalKFor(const CubeTimingConfig& cube, DataType dtype) {
+    switch (dtype) {
+        case DataType::Int8:
+        case DataType::Uint8:
+            return cube.int8FractalK;
+        case DataType::Fp32:
+        case DataType::Hf32:
+            return std::max<std::uint64_t>(1, cube.fractalK / 2);
+        default:
+            return cube.fractalK;
+    }
+}
+
+}  // namespace
+
+CubeTiming::CubeTiming(const ChipConfig& chip) : chip_(chip) {}
+
+std::uint64_t CubeTiming::fractals(const Mmad& mmad) const {
+    const CubeTimingConfig& cube = chip_.cube;
+    return ceilDiv(std::max<std::uint64_t>(mmad.m, 1), cube.fractalM) *
+           ceilDiv(std::max<std::uint64_t>(mmad.k, 1), fractalKFor(cube, mmad.dtype)) *
+           ceilDiv(std::max<std::uint64_t>(mmad.n, 1), cube.fractalN);
+}
+
+// One fractal per cycle plus a fixed per-instruction overhead, never below the minimum issue
+// cost (hardware.md §2.5: 910b1 m=32 k=16 sweep implies ≈2 cycles overhead, 5 for the smallest).
+std::uint64_t CubeTiming::cycles(const Mmad& mmad) const {
+    const CubeTimingConfig& cube = chip_.cube;
+    return std::max<std::uint64_t>(cube.mmadMinCycles, fractals(mmad) + cube.mmadOverheadCycles);
+}
+
+}  // namespace ascendsim
