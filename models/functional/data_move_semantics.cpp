@@ -1,0 +1,68 @@
+#include "models/functional/data_move_semantics.h"
+
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "models/functional/float_conversion.h"
+
+namespace ascendsim {
+
+namespace {
+constexpr const char* kWhat = "DataMove";
+
+std::string pathName(const DataMove& move) {
+    return std::string(memSpaceName(move.src)) + "->" + std::string(memSpaceName(move.dst));
+}
+
+// Byte extent touched by `count` bursts of `burstBytes` separated by `gapBytes`.
+std::uint64_t extentBytes(std::uint32_t count, std::uint64_t burstBytes, std::uint64_t gapBytes) {
+    if (count == 0) return 0;
+    return (std::uint64_t{count} - 1) * (burstBytes + gapBytes) + burstBytes;
+}
+}  // namespace
+
+void executeDataMove(const DataMove& move, CoreMemory& memory) {
+    if (pipeForPath(move.src, move.dst) == Pipe::All)
+        throw std::runtime_error(std::string(kWhat) + ": path " + pathName(move) +
+                                 " does not exist");
+    if (move.atomicAdd && move.dst != MemSpace::GM)
+        throw std::runtime_error(std::string(kWhat) + " " + pathName(move) +
+                                 ": atomicAdd needs a GM destination");
+    memory.checkAligned(move.src, move.srcAddr, kWhat);
+    memory.checkAligned(move.dst, move.dstAddr, kWhat);
+
+    const bool converts = move.srcType != move.dstType;
+    const std::size_t srcElementBytes = bytesOf(move.srcType);
+    const std::size_t dstElementBytes = bytesOf(move.dstType);
+    if (converts && move.burstBytes % srcElementBytes != 0)
+        throw std::runtime_error(std::string(kWhat) + " " + pathName(move) + ": burst of " +
+                                 std::to_string(move.burstBytes) + " bytes is not whole " +
+                                 std::string(dataTypeName(move.srcType)) + " elements");
+    const std::uint64_t elements = move.burstBytes / srcElementBytes;
+    const std::uint64_t dstBurstBytes = converts ? elements * dstElementBytes : move.burstBytes;
+
+    std::uint8_t* src = memory.span(move.src, move.srcAddr,
+                                    extentBytes(move.burstCount, move.burstBytes, move.srcGapBytes), kWhat);
+    std::uint8_t* dst = memory.span(move.dst, move.dstAddr,
+                                    extentBytes(move.burstCount, dstBurstBytes, move.dstGapBytes), kWhat);
+    const bool elementwise = converts || move.reluOnTheFly || move.atomicAdd;
+
+    for (std::uint32_t burst = 0; burst < move.burstCount; ++burst) {
+        const std::uint8_t* from = src + std::uint64_t{burst} * (move.burstBytes + move.srcGapBytes);
+        std::uint8_t* to = dst + std::uint64_t{burst} * (dstBurstBytes + move.dstGapBytes);
+        if (!elementwise) {
+            std::memmove(to, from, move.burstBytes);
+            continue;
+        }
+        for (std::uint64_t e = 0; e < elements; ++e) {
+            double value = loadElement(from + e * srcElementBytes, move.srcType);
+            if (move.reluOnTheFly && value < 0.0) value = 0.0;
+            std::uint8_t* target = to + e * dstElementBytes;
+            if (move.atomicAdd) value += loadElement(target, move.dstType);
+            storeElement(target, move.dstType, value);
+        }
+    }
+}
+
+}  // namespace ascendsim
