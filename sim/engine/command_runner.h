@@ -1,0 +1,20 @@
+#pragma once
+// The engine's entry points for each command of the CLI. Each returns the process exit code and
+// reports errors itself (a clear one-line message naming file, line and field; no partial output).
+#include <ostream>
+#include <string>
+
+#include "sim/engine/simulation_options.h"
+
+namespace ascendsim {
+
+// `ascendsim chips`: one line per chip configuration found in `configDir`.
+int runChipsCommand(const std::string& configDir, std::ostream& out);
+
+// `ascendsim microbench --chip X`: the calibration set, model vs measured side by side.
+int runMicrobenchCommand(const std::string& chipName, const std::string& configDir, std::ostream& out);
+
+// `ascendsim --workload W ...`: simulate the workload and write the profiler directories.
+int runSimulationCommand(const SimulationOptions& options, std::ostream& out, std::ostream& err);
+
+}  // namespace ascendsim

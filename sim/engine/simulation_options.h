@@ -1,0 +1,36 @@
+#pragma once
+// Everything the command line can ask of one simulation run. The CLI fills it; the engine reads it.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ascendsim {
+
+struct SimulationOptions {
+    std::string workloadPath;
+    std::string chipName;                  // empty: the workload's chip, else Ascend910B1
+    std::string configDir;                 // where <chip>.yaml files live
+    std::string outputParent = ".";        // parent directory of the *_ascend_pt directories
+    std::vector<std::string> setOverrides;  // "--set key=value" in command-line order
+    std::optional<std::uint32_t> steps;
+    std::optional<std::string> level;       // "Level0", "Level1", "Level2", "Level_none"
+    std::optional<std::string> aicMetrics;  // "PipeUtilization", ... or ACL_AICORE_* names
+    std::optional<bool> l2Cache;
+    std::optional<bool> dataSimplification;
+    std::optional<std::string> exportType;  // "text", "db", "text,db"
+    std::optional<std::string> formatVersion;  // "8.3" (default), "8.0", "2024"
+    std::optional<std::int64_t> rank;       // profiler_info_{rank}.json and rank-named files
+    std::string chromeTracePath;            // export_chrome_trace equivalent
+    std::string reportPath;                 // human-readable report ("-" = stdout)
+
+    // Determinism: with `deterministic`, the epoch, pid and hostname are fixed (overridable).
+    bool deterministic = false;
+    std::optional<std::uint64_t> epochNs;
+    std::optional<std::uint32_t> pid;
+    std::optional<std::string> hostname;
+    std::optional<std::string> workerName;
+    bool showProgress = false;
+};
+
+}  // namespace ascendsim
