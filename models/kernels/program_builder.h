@@ -30,7 +30,8 @@ public:
     // `rows` bursts of `rowBytes`; strides are the distance between row starts on each side.
     ProgramBuilder& copy2d(MemSpace src, std::uint64_t srcAddr, MemSpace dst, std::uint64_t dstAddr,
                            std::uint32_t rows, std::uint32_t rowBytes, std::uint64_t srcStrideBytes,
-                           std::uint64_t dstStrideBytes);
+                           std::uint64_t dstStrideBytes,
+                           LayoutConversion conversion = LayoutConversion::None);
     ProgramBuilder& copy(MemSpace src, std::uint64_t srcAddr, MemSpace dst, std::uint64_t dstAddr,
                          std::uint32_t bytes) {
         return copy2d(src, srcAddr, dst, dstAddr, 1, bytes, bytes, bytes);

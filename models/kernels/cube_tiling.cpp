@@ -1,0 +1,196 @@
+#include "models/kernels/cube_tiling.h"
+
+#include <algorithm>
+#include <string>
+
+namespace ascendsim {
+
+namespace {
+// Scalar-unit work per loop level (address arithmetic, loop control, tiling-data loads).
+// [I] estimates: a handful of scalar instructions per level, as an Ascend C matmul loop compiles to.
+constexpr std::uint32_t kKernelSetupScalarCycles = 64;
+constexpr std::uint32_t kTileSetupScalarCycles = 24;
+constexpr std::uint32_t kChunkScalarCycles = 8;
+constexpr std::uint32_t kStepScalarCycles = 4;
+constexpr std::uint32_t kMaxBlockDim = 65535;  // runtime launch limit on blockDim
+
+// Event ids: data slots use 0/1, the bias staging and bias table use 2 (distinct pipe pairs
+// share ids freely; ids 6/7 are left to the framework, hardware.md §2.4).
+constexpr std::uint8_t kSlotEvents = 0;
+constexpr std::uint8_t kBiasEvent = 2;
+
+class CubeBlockStream final : public TiledInstructionStream {
+public:
+    CubeBlockStream(std::shared_ptr<const CubeOperands> operands, const CubeBufferPlan& plan,
+                    CubeStepSizes sizes, std::uint64_t firstTile, std::uint64_t tiles)
+        : ops_(std::move(operands)), plan_(plan), sizes_(sizes), firstTile_(firstTile), tiles_(tiles),
+          l1_(0, plan.l1SlotBytes, Pipe::Mte2, Pipe::Mte1, kSlotEvents),
+          l0_(0, 0, Pipe::Mte1, Pipe::Cube, kSlotEvents),
+          l0c_(0, plan.l0cSlotBytes, Pipe::Cube, Pipe::FixPipe, kSlotEvents, plan.l0cSlots),
+          biasStaging_(plan.l1BiasAddr, 0, Pipe::Mte2, Pipe::Mte1, kBiasEvent, 1),
+          biasTable_(0, 0, Pipe::Mte1, Pipe::Cube, kBiasEvent, 1) {}
+
+protected:
+    std::uint64_t tileCount() const override { return tiles_; }
+
+    void emitPrologue(ProgramBuilder& b) override {
+        b.scalar(kKernelSetupScalarCycles, 4);
+        if (tiles_ == 0) return;  // an idle block only reads its tiling data
+        l1_.prime(b);
+        l0_.prime(b);
+        l0c_.prime(b);
+        if (ops_->hasBias()) {
+            biasStaging_.prime(b);
+            biasTable_.prime(b);
+        }
+    }
+
+    void emitEpilogue(ProgramBuilder& b) override {
+        if (tiles_ == 0) return;
+        l1_.drain(b);
+        l0_.drain(b);
+        l0c_.drain(b);
+        if (ops_->hasBias()) {
+            biasStaging_.drain(b);
+            biasTable_.drain(b);
+        }
+    }
+
+    void emitTile(std::uint64_t localTile, ProgramBuilder& b) override {
+        const std::uint64_t tile = firstTile_ + localTile;
+        const bool bias = ops_->hasBias();
+        b.scalar(kTileSetupScalarCycles, 2);
+        Mmad mmad;
+        mmad.m = static_cast<std::uint16_t>(ops_->tileM(tile));
+        mmad.n = static_cast<std::uint16_t>(ops_->tileN(tile));
+        bool firstStep = true;
+        const std::uint32_t chunks = ops_->chunkCount(tile);
+        for (std::uint32_t c = 0; c < chunks; ++c) {
+            CubeStep step;
+            step.chunk = c;
+            ops_->chunk(tile, c, step.chunkStart, step.chunkLength);
+            b.scalar(kChunkScalarCycles);
+            l1_.acquire(b);
+            ops_->loadChunk(tile, step, l1_.address(), b);
+            if (bias && c == 0) {
+                biasStaging_.acquire(b);
+                ops_->loadBias(tile, plan_.l1BiasAddr, b);
+                biasStaging_.publish(b);
+            }
+            l1_.publish(b);
+            l1_.consume(b);
+            if (bias && c == 0) {
+                biasStaging_.consume(b);
+                biasTable_.acquire(b);
+                ops_->moveBiasToTable(tile, plan_.l1BiasAddr, 0, b);
+                biasStaging_.release(b);
+                biasTable_.publish(b);
+            }
+            for (std::uint32_t offset = 0; offset < step.chunkLength; offset += sizes_.baseK) {
+                step.offset = offset;
+                step.length = std::min(sizes_.baseK, step.chunkLength - offset);
+                b.scalar(kStepScalarCycles);
+                l0_.acquire(b);
+                mmad.k = static_cast<std::uint16_t>(step.length);
+                mmad.l0aAddr = l0_.slot() * plan_.l0aSlotBytes;
+                mmad.l0bAddr = l0_.slot() * plan_.l0bSlotBytes;
+                mmad.l0cAddr = l0c_.address();
+                ops_->loadStep(tile, step, l1_.address(), mmad.l0aAddr, mmad.l0bAddr, mmad, b);
+                l0_.publish(b);
+                l0_.consume(b);
+                if (firstStep) {
+                    l0c_.acquire(b);
+                    if (bias) biasTable_.consume(b);
+                }
+                mmad.initialize = firstStep;
+                mmad.addBiasFromTable = bias && firstStep;
+                mmad.biasAddr = 0;
+                b.mmad(mmad);
+                if (firstStep && bias) biasTable_.release(b);
+                firstStep = false;
+                l0_.release(b);
+            }
+            l1_.release(b);
+        }
+        l0c_.publish(b);
+        l0c_.consume(b);
+        ops_->store(tile, l0c_.address(), b);
+        l0c_.release(b);
+    }
+
+private:
+    std::shared_ptr<const CubeOperands> ops_;
+    CubeBufferPlan plan_;
+    CubeStepSizes sizes_;
+    std::uint64_t firstTile_;
+    std::uint64_t tiles_;
+    PingPongBuffer l1_;
+    PingPongBuffer l0_;
+    PingPongBuffer l0c_;
+    PingPongBuffer biasStaging_;
+    PingPongBuffer biasTable_;
+};
+}  // namespace
+
+std::unique_ptr<InstructionStream> makeCubeBlockStream(std::shared_ptr<const CubeOperands> operands,
+                                                       CubeBufferPlan plan, CubeStepSizes sizes,
+                                                       std::uint64_t firstTile, std::uint64_t tiles) {
+    return std::make_unique<CubeBlockStream>(std::move(operands), plan, sizes, firstTile, tiles);
+}
+
+std::uint64_t ceilDiv(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
+std::uint64_t roundUp(std::uint64_t value, std::uint64_t multiple) { return ceilDiv(value, multiple) * multiple; }
+
+void throwLoweringError(const OpInstance& op, const std::string& reason) {
+    throw LoweringError("op '" + op.name + "' (" + op.type + "): " + reason);
+}
+
+std::uint32_t chooseBlockDim(const OpInstance& op, const ChipConfig& chip, std::uint64_t tiles) {
+    if (op.blockDim) {
+        if (*op.blockDim == 0 || *op.blockDim > kMaxBlockDim)
+            throwLoweringError(op, "block_dim " + std::to_string(*op.blockDim) + " outside 1.." +
+                                       std::to_string(kMaxBlockDim));
+        return *op.blockDim;
+    }
+    if (chip.aiCoreCount == 0) throwLoweringError(op, "chip " + chip.name + " has no AI cores");
+    return static_cast<std::uint32_t>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(chip.aiCoreCount, tiles)));
+}
+
+void blockTileRange(std::uint64_t tiles, std::uint32_t blockDim, std::uint32_t block,
+                    std::uint64_t& first, std::uint64_t& count) {
+    first = tiles * block / blockDim;
+    count = tiles * (block + 1) / blockDim - first;
+}
+
+LoweredKernel makeCubeKernel(const OpInstance& op, const ChipConfig& chip,
+                             std::shared_ptr<const CubeOperands> operands, const CubeBufferPlan& plan,
+                             CubeStepSizes sizes) {
+    const std::uint64_t tiles = operands->tileCount();
+    LoweredKernel kernel;
+    kernel.type = TaskType::AiCore;
+    kernel.blockDim = chooseBlockDim(op, chip, tiles);
+    const std::uint32_t blockDim = kernel.blockDim;
+    kernel.program = [operands, plan, sizes, tiles, blockDim](const BlockProgramRequest& request) {
+        std::uint64_t first = 0, count = 0;
+        blockTileRange(tiles, blockDim, request.blockIdx, first, count);
+        return makeCubeBlockStream(operands, plan, sizes, first, count);
+    };
+    return kernel;
+}
+
+void checkPlanFits(const OpInstance& op, const ChipConfig& chip, const CubeBufferPlan& plan,
+                   std::uint64_t biasL1Bytes, std::uint64_t biasTableBytes) {
+    auto require = [&](MemSpace space, std::uint64_t bytes) {
+        if (bytes > chip.bufferCapacity(space))
+            throwLoweringError(op, "tiling needs " + std::to_string(bytes) + " bytes of " +
+                                       std::string(memSpaceName(space)) + " but " + chip.name +
+                                       " has " + std::to_string(chip.bufferCapacity(space)));
+    };
+    require(MemSpace::L1, plan.l1BiasAddr + biasL1Bytes);
+    require(MemSpace::L0A, 2 * plan.l0aSlotBytes);
+    require(MemSpace::L0B, 2 * plan.l0bSlotBytes);
+    require(MemSpace::L0C, std::uint64_t{plan.l0cSlots} * plan.l0cSlotBytes);
+    require(MemSpace::BiasTable, biasTableBytes);
+}
+
+}  // namespace ascendsim

@@ -1,0 +1,95 @@
+#pragma once
+// The shared cube pipeline of every cube kernel (MatMul, BatchMatMul, convolutions): output tiles
+// accumulated in L0C over a reduction split into L1 chunks and L0 steps, with the double
+// buffering and flags of a real Ascend C matmul (hardware.md §2.3–§2.4):
+//   MTE2  GM→L1 chunk (2 L1 slots; MTE1→MTE2 "free", MTE2→MTE1 "ready")
+//   MTE1  L1→L0A/L0B step (2 L0 slots; M→MTE1 "free", MTE1→M "ready")
+//   M     mmad into L0C (1–2 L0C slots; FIX→M "free", M→FIX "ready"), bias from BT
+//   FIX   L0C→GM with conversion
+// Ops describe their data paths through CubeOperands; the pipeline owns loops, buffers, flags.
+#include <cstdint>
+#include <memory>
+
+#include "models/chip/chip_config.h"
+#include "models/kernels/kernel_registry.h"
+#include "models/kernels/program_builder.h"
+
+namespace ascendsim {
+
+// Local-buffer layout of a cube kernel, fixed at lowering time.
+struct CubeBufferPlan {
+    std::uint64_t l1SlotBytes = 0;   // one L1 ping-pong slot holds an A chunk then a B chunk
+    std::uint64_t l1BOffset = 0;     // B chunk offset inside a slot
+    std::uint64_t l1BiasAddr = 0;    // bias staging in L1 (after both slots)
+    std::uint64_t l0aSlotBytes = 0;
+    std::uint64_t l0bSlotBytes = 0;
+    std::uint64_t l0cSlotBytes = 0;
+    std::uint32_t l0cSlots = 1;
+};
+
+// One L1 chunk / L0 step of the reduction, as the operands see it.
+struct CubeStep {
+    std::uint32_t chunk = 0;       // chunk index within the tile
+    std::uint64_t chunkStart = 0;  // reduction index of the chunk's first element
+    std::uint32_t chunkLength = 0;
+    std::uint32_t offset = 0;      // step start relative to the chunk
+    std::uint32_t length = 0;      // step length (mmad k)
+};
+
+// Op-specific data paths. `tile` is an op-defined global tile index.
+class CubeOperands {
+public:
+    virtual ~CubeOperands() = default;
+    virtual std::uint64_t tileCount() const = 0;
+    // Output tile extent (mmad m, n) of `tile`.
+    virtual std::uint32_t tileM(std::uint64_t tile) const = 0;
+    virtual std::uint32_t tileN(std::uint64_t tile) const = 0;
+    // Reduction chunks of `tile`: how many, and the start/length of chunk c.
+    virtual std::uint32_t chunkCount(std::uint64_t tile) const = 0;
+    virtual void chunk(std::uint64_t tile, std::uint32_t c, std::uint64_t& start, std::uint32_t& length) const = 0;
+    // MTE2: fill the L1 slot (A at l1Addr, B at l1Addr+plan.l1BOffset) for a chunk.
+    virtual void loadChunk(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr, ProgramBuilder& b) const = 0;
+    // MTE1: fill L0A/L0B for a step; fills in the mmad's operand fields (transposes, dtype).
+    virtual void loadStep(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr, std::uint64_t l0aAddr,
+                          std::uint64_t l0bAddr, Mmad& mmad, ProgramBuilder& b) const = 0;
+    // Bias along the tile's n: MTE2 GM→L1 staging, then MTE1 L1→BT (fp32/int32 in BT).
+    virtual bool hasBias() const { return false; }
+    virtual void loadBias(std::uint64_t, std::uint64_t /*l1Addr*/, ProgramBuilder&) const {}
+    virtual void moveBiasToTable(std::uint64_t, std::uint64_t /*l1Addr*/, std::uint64_t /*btAddr*/,
+                                 ProgramBuilder&) const {}
+    // FixPipe: write the L0C tile out.
+    virtual void store(std::uint64_t tile, std::uint64_t l0cAddr, ProgramBuilder& b) const = 0;
+};
+
+struct CubeStepSizes {
+    std::uint32_t baseK = 64;  // mmad k per L0 step (elements)
+};
+
+// The program of one block: tiles [firstTile, firstTile+tiles) of `operands`.
+std::unique_ptr<InstructionStream> makeCubeBlockStream(std::shared_ptr<const CubeOperands> operands,
+                                                       CubeBufferPlan plan, CubeStepSizes sizes,
+                                                       std::uint64_t firstTile, std::uint64_t tiles);
+
+// Shared lowering helpers.
+std::uint64_t ceilDiv(std::uint64_t a, std::uint64_t b);
+std::uint64_t roundUp(std::uint64_t value, std::uint64_t multiple);
+
+// Block dimension like CANN: the tiles spread over the AI cores (never more blocks than tiles),
+// or the op's override. Throws LoweringError for 0 or > 65535.
+std::uint32_t chooseBlockDim(const OpInstance& op, const ChipConfig& chip, std::uint64_t tiles);
+// Tiles of block `block` when `tiles` are split into `blockDim` contiguous ranges.
+void blockTileRange(std::uint64_t tiles, std::uint32_t blockDim, std::uint32_t block,
+                    std::uint64_t& first, std::uint64_t& count);
+
+// A lowered AI-core kernel whose block b runs tiles blockTileRange(b) of `operands`.
+LoweredKernel makeCubeKernel(const OpInstance& op, const ChipConfig& chip,
+                             std::shared_ptr<const CubeOperands> operands, const CubeBufferPlan& plan,
+                             CubeStepSizes sizes);
+
+// Checks that a plan fits the chip's buffers; throws LoweringError naming the op otherwise.
+void checkPlanFits(const OpInstance& op, const ChipConfig& chip, const CubeBufferPlan& plan,
+                   std::uint64_t biasL1Bytes, std::uint64_t biasTableBytes);
+
+[[noreturn]] void throwLoweringError(const OpInstance& op, const std::string& reason);
+
+}  // namespace ascendsim

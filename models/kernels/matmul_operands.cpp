@@ -1,0 +1,174 @@
+#include "models/kernels/matmul_operands.h"
+
+#include <algorithm>
+
+namespace ascendsim {
+
+namespace {
+constexpr std::uint64_t kLocalAlignBytes = 512;  // L0A/L0B alignment (hardware.md §2.3), used for every region
+constexpr std::uint64_t kStepBytesPerRow = 128;  // baseK × element bytes: 64 fp16, 128 int8, 32 fp32 (CANN default)
+constexpr std::uint32_t kBaseM = 128, kBaseN = 128;  // output base block; fp32 acc 64 KiB = half of 910B L0C
+constexpr std::uint32_t kChunkSteps = 4;         // L1 depth in L0 steps (CANN stepKa/stepKb)
+constexpr std::uint32_t kFractalRows = 16;       // cube fractal edge (hardware.md §2.5)
+}  // namespace
+
+std::uint64_t MatmulProblem::batchCount() const {
+    std::uint64_t count = 1;
+    for (auto d : batchShape) count *= d;
+    return count;
+}
+
+MatmulOperands::MatmulOperands(MatmulProblem problem, MatmulTiling tiling, CubeBufferPlan plan)
+    : problem_(std::move(problem)), tiling_(tiling), plan_(plan),
+      mTiles_(ceilDiv(problem_.m, tiling_.baseM)), nTiles_(ceilDiv(problem_.n, tiling_.baseN)),
+      elementBytes_(bytesOf(problem_.inputType)) {}
+
+std::uint64_t MatmulOperands::tileCount() const { return problem_.batchCount() * mTiles_ * nTiles_; }
+
+MatmulOperands::TileCoord MatmulOperands::coord(std::uint64_t tile) const {
+    const std::uint64_t perBatch = mTiles_ * nTiles_;
+    const std::uint64_t inBatch = tile % perBatch;
+    TileCoord c;
+    c.batch = tile / perBatch;
+    c.m0 = (inBatch / nTiles_) * tiling_.baseM;
+    c.n0 = (inBatch % nTiles_) * tiling_.baseN;
+    c.m = static_cast<std::uint32_t>(std::min<std::uint64_t>(tiling_.baseM, problem_.m - c.m0));
+    c.n = static_cast<std::uint32_t>(std::min<std::uint64_t>(tiling_.baseN, problem_.n - c.n0));
+    return c;
+}
+
+std::uint32_t MatmulOperands::tileM(std::uint64_t tile) const { return coord(tile).m; }
+std::uint32_t MatmulOperands::tileN(std::uint64_t tile) const { return coord(tile).n; }
+
+std::uint32_t MatmulOperands::chunkCount(std::uint64_t) const {
+    return static_cast<std::uint32_t>(ceilDiv(problem_.k, tiling_.chunkK));
+}
+
+void MatmulOperands::chunk(std::uint64_t, std::uint32_t c, std::uint64_t& start, std::uint32_t& length) const {
+    start = std::uint64_t{c} * tiling_.chunkK;
+    length = static_cast<std::uint32_t>(std::min<std::uint64_t>(tiling_.chunkK, problem_.k - start));
+}
+
+void MatmulOperands::batchOffsets(std::uint64_t batch, std::uint64_t& aOffset, std::uint64_t& bOffset) const {
+    aOffset = bOffset = 0;
+    for (std::size_t d = problem_.batchShape.size(); d-- > 0;) {
+        const std::uint64_t index = batch % problem_.batchShape[d];
+        batch /= problem_.batchShape[d];
+        aOffset += index * problem_.aBatchStride[d];
+        bOffset += index * problem_.bBatchStride[d];
+    }
+}
+
+void MatmulOperands::loadChunk(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr,
+                               ProgramBuilder& b) const {
+    const TileCoord c = coord(tile);
+    const std::uint64_t eb = elementBytes_, M = problem_.m, N = problem_.n, K = problem_.k;
+    const std::uint64_t k0 = step.chunkStart, kLen = step.chunkLength;
+    std::uint64_t aOffset = 0, bOffset = 0;
+    batchOffsets(c.batch, aOffset, bOffset);
+    const std::uint64_t a = problem_.aAddr + aOffset * eb, bm = problem_.bAddr + bOffset * eb;
+    const std::uint64_t l1B = l1Addr + plan_.l1BOffset;
+    constexpr auto kNz = LayoutConversion::Nd2Nz;
+    if (!problem_.transposeA)
+        b.copy2d(MemSpace::GM, a + (c.m0 * K + k0) * eb, MemSpace::L1, l1Addr, c.m,
+                 static_cast<std::uint32_t>(kLen * eb), K * eb, kLen * eb, kNz);
+    else
+        b.copy2d(MemSpace::GM, a + (k0 * M + c.m0) * eb, MemSpace::L1, l1Addr, static_cast<std::uint32_t>(kLen),
+                 c.m * static_cast<std::uint32_t>(eb), M * eb, c.m * eb, kNz);
+    if (!problem_.transposeB)
+        b.copy2d(MemSpace::GM, bm + (k0 * N + c.n0) * eb, MemSpace::L1, l1B, static_cast<std::uint32_t>(kLen),
+                 c.n * static_cast<std::uint32_t>(eb), N * eb, c.n * eb, kNz);
+    else
+        b.copy2d(MemSpace::GM, bm + (c.n0 * K + k0) * eb, MemSpace::L1, l1B, c.n,
+                 static_cast<std::uint32_t>(kLen * eb), K * eb, kLen * eb, kNz);
+}
+
+void MatmulOperands::loadStep(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr,
+                              std::uint64_t l0aAddr, std::uint64_t l0bAddr, Mmad& mmad,
+                              ProgramBuilder& b) const {
+    const TileCoord c = coord(tile);
+    const std::uint64_t eb = elementBytes_, kLen = step.chunkLength, off = step.offset, kl = step.length;
+    const std::uint64_t l1B = l1Addr + plan_.l1BOffset;
+    if (!problem_.transposeA)
+        b.copy2d(MemSpace::L1, l1Addr + off * eb, MemSpace::L0A, l0aAddr, c.m,
+                 static_cast<std::uint32_t>(kl * eb), kLen * eb, kl * eb);
+    else
+        b.copy(MemSpace::L1, l1Addr + off * c.m * eb, MemSpace::L0A, l0aAddr,
+               static_cast<std::uint32_t>(kl * c.m * eb));
+    if (!problem_.transposeB)
+        b.copy(MemSpace::L1, l1B + off * c.n * eb, MemSpace::L0B, l0bAddr,
+               static_cast<std::uint32_t>(kl * c.n * eb));
+    else
+        b.copy2d(MemSpace::L1, l1B + off * eb, MemSpace::L0B, l0bAddr, c.n,
+                 static_cast<std::uint32_t>(kl * eb), kLen * eb, kl * eb);
+    mmad.dtype = problem_.mmadType;
+    mmad.transposeA = problem_.transposeA;
+    mmad.transposeB = problem_.transposeB;
+}
+
+void MatmulOperands::loadBias(std::uint64_t tile, std::uint64_t l1Addr, ProgramBuilder& b) const {
+    const TileCoord c = coord(tile);
+    const std::uint64_t eb = bytesOf(problem_.biasType);
+    b.copy(MemSpace::GM, problem_.biasAddr + c.n0 * eb, MemSpace::L1, l1Addr,
+           static_cast<std::uint32_t>(c.n * eb));
+}
+
+void MatmulOperands::moveBiasToTable(std::uint64_t tile, std::uint64_t l1Addr, std::uint64_t btAddr,
+                                     ProgramBuilder& b) const {
+    DataMove m;
+    m.src = MemSpace::L1;
+    m.dst = MemSpace::BiasTable;
+    m.srcAddr = l1Addr;
+    m.dstAddr = btAddr;
+    m.burstBytes = static_cast<std::uint32_t>(coord(tile).n * bytesOf(problem_.biasType));
+    m.srcType = problem_.biasType;
+    m.dstType = problem_.accType;
+    b.move(m);
+}
+
+void MatmulOperands::store(std::uint64_t tile, std::uint64_t l0cAddr, ProgramBuilder& b) const {
+    const TileCoord c = coord(tile);
+    const std::uint64_t outBytes = bytesOf(problem_.outputType);
+    DataMove m;
+    m.src = MemSpace::L0C;
+    m.dst = MemSpace::GM;
+    m.srcAddr = l0cAddr;
+    m.dstAddr = problem_.yAddr + (c.batch * problem_.m * problem_.n + c.m0 * problem_.n + c.n0) * outBytes;
+    m.burstCount = c.m;
+    m.burstBytes = c.n * static_cast<std::uint32_t>(bytesOf(problem_.accType));
+    m.dstGapBytes = static_cast<std::uint32_t>((problem_.n - c.n) * outBytes);
+    m.srcType = problem_.accType;
+    m.dstType = problem_.outputType;
+    m.conversion = LayoutConversion::Nz2Nd;
+    b.move(m);
+}
+
+void planMatmul(const OpInstance& op, const ChipConfig& chip, const MatmulProblem& problem,
+                MatmulTiling& tiling, CubeBufferPlan& plan) {
+    const std::uint64_t eb = bytesOf(problem.inputType);
+    const std::uint64_t kAlign = std::max<std::uint64_t>(1, 32 / eb);  // one fractal row of K
+    tiling.baseM = static_cast<std::uint32_t>(std::min<std::uint64_t>(kBaseM, roundUp(problem.m, kFractalRows)));
+    tiling.baseN = static_cast<std::uint32_t>(std::min<std::uint64_t>(kBaseN, roundUp(problem.n, kFractalRows)));
+    tiling.baseK = static_cast<std::uint32_t>(std::min<std::uint64_t>(kStepBytesPerRow / eb, roundUp(problem.k, kAlign)));
+
+    const std::uint64_t biasL1Bytes = problem.hasBias ? roundUp(tiling.baseN * bytesOf(problem.biasType), kLocalAlignBytes) : 0;
+    const std::uint64_t l1Budget = chip.bufferCapacity(MemSpace::L1) - std::min(chip.bufferCapacity(MemSpace::L1), biasL1Bytes);
+    const std::uint64_t perKBytes = (tiling.baseM + tiling.baseN) * eb;
+    // Two slots of (A + B) chunks plus per-region alignment padding must fit the L1 budget.
+    const std::uint64_t maxChunk = (l1Budget / 2 > 2 * kLocalAlignBytes ? (l1Budget / 2 - 2 * kLocalAlignBytes) / perKBytes : 0);
+    const std::uint64_t chunk = std::min<std::uint64_t>(
+        {std::uint64_t{kChunkSteps} * tiling.baseK, maxChunk / tiling.baseK * tiling.baseK, roundUp(problem.k, tiling.baseK)});
+    if (chunk == 0) throwLoweringError(op, "no K chunk of the base block fits L1");
+    tiling.chunkK = static_cast<std::uint32_t>(chunk);
+
+    plan.l1BOffset = roundUp(tiling.baseM * chunk * eb, kLocalAlignBytes);
+    plan.l1SlotBytes = plan.l1BOffset + roundUp(chunk * tiling.baseN * eb, kLocalAlignBytes);
+    plan.l1BiasAddr = 2 * plan.l1SlotBytes;
+    plan.l0aSlotBytes = roundUp(std::uint64_t{tiling.baseM} * tiling.baseK * eb, kLocalAlignBytes);
+    plan.l0bSlotBytes = roundUp(std::uint64_t{tiling.baseK} * tiling.baseN * eb, kLocalAlignBytes);
+    plan.l0cSlotBytes = roundUp(std::uint64_t{tiling.baseM} * tiling.baseN * 4, kLocalAlignBytes);
+    plan.l0cSlots = 2 * plan.l0cSlotBytes <= chip.bufferCapacity(MemSpace::L0C) ? 2 : 1;
+    checkPlanFits(op, chip, plan, biasL1Bytes, problem.hasBias ? std::uint64_t{tiling.baseN} * 4 : 0);
+}
+
+}  // namespace ascendsim

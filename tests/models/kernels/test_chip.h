@@ -1,0 +1,47 @@
+#pragma once
+// Chip configs for kernel and functional tests, with the Ascend910B1 values of hardware.md §1.1
+// (the YAML loader lives in sim/config; these tests must not depend on it). Timing fields stay at
+// their defaults: functional tests do not read them.
+#include "models/chip/chip_config.h"
+
+namespace ascendsim::test {
+
+inline ChipConfig ascend910B1() {
+    ChipConfig chip;
+    chip.name = "Ascend910B1";
+    chip.sourceFile = "tests/models/kernels/test_chip.h";
+    chip.organisation = CoreOrganisation::Split;
+    chip.aiCoreCount = 24;
+    chip.vectorCoreCount = 48;
+    chip.vectorCoresPerCube = 2;
+    chip.aiCoreFreqMhz = 1850;
+    chip.vectorCoreFreqMhz = 1850;
+    auto set = [&chip](MemSpace space, std::uint64_t bytes, std::uint32_t alignment) {
+        chip.bufferBytes[static_cast<std::size_t>(space)] = bytes;
+        chip.alignmentBytes[static_cast<std::size_t>(space)] = alignment;
+    };
+    set(MemSpace::GM, 0, 1);
+    set(MemSpace::L1, 512 * 1024, 32);
+    set(MemSpace::L0A, 64 * 1024, 512);
+    set(MemSpace::L0B, 64 * 1024, 512);
+    set(MemSpace::L0C, 128 * 1024, 64);
+    set(MemSpace::UB, 192 * 1024, 32);
+    set(MemSpace::BiasTable, 1024, 64);
+    set(MemSpace::FixpipeBuffer, 2048, 64);
+    return chip;
+}
+
+// A coupled chip (910A-like: one AI core kind with cube and vector, hardware.md §1.1 column 910).
+inline ChipConfig coupledChip() {
+    ChipConfig chip = ascend910B1();
+    chip.name = "CoupledTestChip";
+    chip.organisation = CoreOrganisation::Coupled;
+    chip.aiCoreCount = 32;
+    chip.vectorCoreCount = 0;
+    chip.bufferBytes[static_cast<std::size_t>(MemSpace::L1)] = 1024 * 1024;
+    chip.bufferBytes[static_cast<std::size_t>(MemSpace::L0C)] = 256 * 1024;
+    chip.bufferBytes[static_cast<std::size_t>(MemSpace::UB)] = 256 * 1024;
+    return chip;
+}
+
+}  // namespace ascendsim::test
