@@ -1,0 +1,14 @@
+#pragma once
+// operator_details.csv (formats.md §3.3): one row per torch op in tree order (ProfilerStep#N
+// skipped), host self/total durations and the device time of the kernels each op (self) or its
+// subtree (total) launched; "With AICore" counts only kernels whose Task Type is "AI_CORE".
+#include "profiler/format/csv_writer.h"
+#include "profiler/record/run_record.h"
+
+namespace ascendsim {
+
+CsvRow operatorDetailsHeader();
+
+CsvTable buildOperatorDetails(const RunRecord& run);
+
+}  // namespace ascendsim
