@@ -6,14 +6,25 @@
 #include <memory>
 
 #include "models/chip/chip_config.h"
+#include "models/memory/memory_system.h"
 #include "models/task/kernel_task.h"
 #include "models/task/task_result.h"
 
 namespace ascendsim {
 
+// Work the simulation did, for throughput measurements (bench/device_throughput_bench.cpp).
+struct DeviceStats {
+    std::uint64_t instructions = 0;   // instructions executed by all cores
+    std::uint64_t coreCycles = 0;     // sum over finished blocks of their total cycles
+    std::uint64_t activations = 0;    // SystemC activations of the core processes
+};
+
 class Device {
 public:
     Device(const ChipConfig& chip, TaskObserver& observer);
+    // Uses `memory` (which must outlive the device) instead of the chip's SharedMemorySystem:
+    // for tests and what-if studies of the memory side.
+    Device(const ChipConfig& chip, TaskObserver& observer, MemorySystem& memory);
     ~Device();
     Device(const Device&) = delete;
     Device& operator=(const Device&) = delete;
@@ -23,10 +34,13 @@ public:
     void submit(KernelTask task, std::uint64_t submitNs);
 
     // Runs the simulation until every submitted task has finished; returns the simulated time
-    // (ns) at which the device became idle.
+    // (ns) at which the device became idle. Throws std::runtime_error naming the blocked cores
+    // when the programs deadlock (e.g. a wait_flag whose flag is never set), and rethrows model
+    // errors (buffer overflow, misalignment) raised while simulating.
     std::uint64_t runUntilIdle();
 
     std::uint64_t nowNs() const;
+    DeviceStats stats() const;
 
 private:
     struct Impl;

@@ -1,0 +1,184 @@
+#include "models/device/ai_core.h"
+
+#include <algorithm>
+#include <limits>
+#include <sstream>
+#include <systemc>
+
+namespace ascendsim {
+
+namespace {
+
+// The SystemC face of a core: one event and one method. Deliberately never deleted: SystemC
+// objects must die with their simulation context (see FreshSimulationContext).
+class AiCoreProcess : public sc_core::sc_module {
+public:
+    SC_HAS_PROCESS(AiCoreProcess);
+    AiCoreProcess(const sc_core::sc_module_name& name, AiCore& core, SimulationErrors& errors)
+        : sc_module(name), core_(core), errors_(errors) {
+        SC_METHOD(run);
+        sensitive << wake;
+        dont_initialize();
+    }
+    sc_core::sc_event wake;
+
+private:
+    void run() {
+        errors_.guard([this] { core_.step(); });
+    }
+    AiCore& core_;
+    SimulationErrors& errors_;
+};
+
+std::string processName(CoreKind kind, std::uint32_t coreId) {
+    const char* prefix = kind == CoreKind::Cube ? "aic_" : kind == CoreKind::Vector ? "aiv_" : "aicore_";
+    return prefix + std::to_string(coreId);
+}
+
+bool kindHasPipe(CoreKind kind, Pipe pipe) {
+    switch (kind) {
+        case CoreKind::Cube:
+            return pipe != Pipe::Vector;
+        case CoreKind::Vector:
+            return pipe == Pipe::Scalar || pipe == Pipe::Vector || pipe == Pipe::Mte2 || pipe == Pipe::Mte3;
+        case CoreKind::Coupled:
+            return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+AiCore::AiCore(const CoreResources& resources, CoreKind kind, std::uint32_t coreId, std::uint32_t globalCoreId,
+               CoreHost& host)
+    : res_(resources),
+      kind_(kind),
+      coreId_(coreId),
+      globalCoreId_(globalCoreId),
+      host_(host),
+      clock_(kind == CoreKind::Vector && resources.chip.vectorCoreFreqMhz > 0 ? resources.chip.vectorCoreFreqMhz
+                                                                             : resources.chip.aiCoreFreqMhz),
+      checks_(resources.chip, kind),
+      icache_(resources.chip.icache),
+      ubBanks_(resources.chip.ub) {
+    for (std::size_t p = 0; p < kPipeCount; ++p) {
+        const Pipe pipe = static_cast<Pipe>(p);
+        pipes_[p].present = kindHasPipe(kind, pipe);
+        if (pipes_[p].present && pipe != Pipe::Scalar) pipes_[p].queue.reset(resources.chip.queueDepth[p]);
+    }
+    auto* process = new AiCoreProcess(processName(kind, coreId).c_str(), *this, resources.errors);
+    wake_ = &process->wake;
+}
+
+AiCore::~AiCore() = default;
+
+void AiCore::startBlock(BlockAssignment assignment, std::uint64_t startPs) {
+    block_ = std::move(assignment);
+    active_ = true;
+    counters_ = PmuCounters{};
+    blockStartCycle_ = clock_.cycleAtOrAfter(startPs);
+    blockEndCycle_ = blockStartCycle_;
+    chunk_.clear();
+    chunkPos_ = 0;
+    programIndex_ = 0;
+    fetchedIndex_ = ~std::uint64_t{0};
+    programEnded_ = block_.program == nullptr;
+    issueCycle_ = blockStartCycle_ + res_.chip.blockStartCycles;
+    issueBlock_ = IssueBlock::None;
+    for (PipeState& p : pipes_) {
+        p.queue.clear();
+        p.busyUntil = blockStartCycle_;
+        p.waiting = false;
+    }
+    flags_.fill(FlagState{});
+    for (auto& perFlag : crossCore_)
+        for (auto& semaphore : perFlag) semaphore.clear();
+    mteUbStart_.fill(0);
+    mteUbEnd_.fill(0);
+    scheduleWake(blockStartCycle_);
+}
+
+void AiCore::step() {
+    if (!active_) return;
+    ++activations_;
+    const std::uint64_t nowPs = sc_core::sc_time_stamp().value();
+    const std::uint64_t now = clock_.cycleAtOrAfter(nowPs);
+    if (clock_.psOfCycle(now) != nowPs) {  // woken between two of our cycles: act on the next edge
+        scheduleWake(now);
+        return;
+    }
+    bool progress = true;
+    while (progress) {
+        progress = runIssue(now);
+        for (std::size_t p = 1; p < kPipeCount; ++p)
+            if (pipes_[p].present) progress |= runPipe(static_cast<Pipe>(p), now);
+    }
+    std::uint64_t next = std::numeric_limits<std::uint64_t>::max();
+    bool drained = true;
+    std::uint64_t lastCompletion = issueCycle_;
+    for (std::size_t p = 1; p < kPipeCount; ++p) {
+        const PipeState& ps = pipes_[p];
+        lastCompletion = std::max(lastCompletion, ps.busyUntil);
+        if (ps.queue.empty()) continue;
+        drained = false;
+        if (ps.busyUntil > now)
+            next = std::min(next, ps.busyUntil);
+        else if (ps.queue.front().readyCycle > now)
+            next = std::min(next, ps.queue.front().readyCycle);
+    }
+    if (programEnded_ && issueBlock_ == IssueBlock::None && drained) {
+        if (lastCompletion <= now) {
+            blockEndCycle_ = now;
+            finishBlock();
+            return;
+        }
+        next = std::min(next, lastCompletion);
+    }
+    if (next != std::numeric_limits<std::uint64_t>::max()) scheduleWake(next);
+}
+
+void AiCore::finishBlock() {
+    counters_.totalCycles = blockEndCycle_ - blockStartCycle_;
+    active_ = false;
+    block_.program.reset();
+    host_.onBlockFinished(*this);
+}
+
+void AiCore::scheduleWake(std::uint64_t cycle) {
+    const std::uint64_t nowPs = sc_core::sc_time_stamp().value();
+    const std::uint64_t atPs = clock_.psOfCycle(cycle);
+    wake_->notify(atPs > nowPs ? sc_core::sc_time::from_value(atPs - nowPs) : sc_core::SC_ZERO_TIME);
+}
+
+void AiCore::receiveCrossCoreSet(std::uint8_t flagId, std::uint32_t senderSlot, std::uint64_t setPs) {
+    crossCore_[flagId][senderSlot].post(setPs);
+    if (active_) scheduleWake(clock_.cycleAtOrAfter(sc_core::sc_time_stamp().value()));
+}
+
+InstructionSite AiCore::siteOf(std::uint64_t programIndex) const {
+    return {block_.taskId, block_.request.blockIdx, block_.request.subBlockIdx, kind_, coreId_, programIndex};
+}
+
+std::string AiCore::blockedState() const {
+    if (!active_) return {};
+    std::ostringstream out;
+    out << siteOf(programIndex_).describe() << ":";
+    switch (issueBlock_) {
+        case IssueBlock::WaitFlag: out << " scalar waits for a flag;"; break;
+        case IssueBlock::CrossCoreWait: out << " scalar waits for a cross-core flag;"; break;
+        case IssueBlock::BarrierAll: out << " scalar waits at a PIPE_ALL barrier;"; break;
+        case IssueBlock::QueueFull: out << " issue stalled on a full " << pipeName(blockedPipe_) << " queue;"; break;
+        case IssueBlock::None: break;
+    }
+    for (std::size_t p = 1; p < kPipeCount; ++p) {
+        const PipeState& ps = pipes_[p];
+        if (!ps.waiting || ps.queue.empty()) continue;
+        const Flag& f = std::get<Flag>(ps.queue.front().instr.operands);
+        out << " " << pipeName(static_cast<Pipe>(p)) << " waits for flag " << pipeName(f.src) << "->"
+            << pipeName(f.dst) << " id " << int{f.eventId} << " (instruction #" << ps.queue.front().programIndex
+            << ");";
+    }
+    return out.str();
+}
+
+}  // namespace ascendsim

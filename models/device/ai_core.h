@@ -1,0 +1,175 @@
+#pragma once
+// One AI Core (AIC, AIV or coupled core) as an event-driven SystemC process (DESIGN.md decision
+// 1, STYLE.md DRAMSys pattern). Each activation does all work that is due "now" for the scalar
+// issue unit and every pipe, then computes the earliest future cycle at which anything can
+// happen and wakes itself only then.
+//
+// Issue model (hardware.md §2.2, §2.4): the scalar unit issues the block's program in order,
+// one instruction per scalarIssueCycles, into per-pipe in-order queues of depth
+// ChipConfig::queueDepth; a full queue stalls issue (counted as *_iq_full). The issue unit runs
+// ahead of simulated time (it stamps each queued instruction with the cycle it was delivered),
+// because nothing it does needs shared state; the pipes execute at real simulated time, because
+// GM moves must reach the MemorySystem in time order. ScalarWork, scalar-pipe flags, PIPE_ALL
+// barriers and cross-core waits execute in the issue unit itself.
+// A pipe executes one instruction at a time. SetFlag executes in its source pipe once that
+// pipe's earlier instructions have completed; WaitFlag blocks its pipe until the flag is set and
+// is released flagLatencyCycles after the set, clearing the flag.
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "models/chip/chip_config.h"
+#include "models/device/buffer_checks.h"
+#include "models/device/core_clock.h"
+#include "models/device/cross_core_semaphore.h"
+#include "models/device/icache_model.h"
+#include "models/device/pipe_queue.h"
+#include "models/device/simulation_errors.h"
+#include "models/device/ub_bank_model.h"
+#include "models/memory/memory_system.h"
+#include "models/pmu/pmu_event.h"
+#include "models/task/kernel_task.h"
+#include "models/timing/transfer_timing.h"
+
+namespace sc_core {
+class sc_event;
+}
+
+namespace ascendsim {
+
+class AiCore;
+
+// The timing models and shared memory every core of a device uses.
+struct CoreResources {
+    const ChipConfig& chip;
+    const TransferTiming& transfer;
+    const CubeTiming& cube;
+    const VectorTimingModel& vector;
+    MemorySystem& memory;
+    SimulationErrors& errors;
+};
+
+// Receives a core's finished block (called from inside the core's process at the end time).
+class CoreHost {
+public:
+    virtual ~CoreHost() = default;
+    virtual void onBlockFinished(AiCore& core) = 0;
+};
+
+struct BlockAssignment {
+    std::uint64_t taskId = 0;
+    std::uint64_t codeId = 0;  // code image (kernel × core kind) for the ICache
+    BlockProgramRequest request;
+    std::unique_ptr<InstructionStream> program;
+    // MIX groups: the group's cores by slot (0 = AIC, 1 + j = AIV j) and this core's slot.
+    std::vector<AiCore*> groupBySlot;
+    std::uint32_t ownSlot = 0;
+    void* owner = nullptr;  // opaque to the core: the scheduler's running task
+};
+
+class AiCore {
+public:
+    AiCore(const CoreResources& resources, CoreKind kind, std::uint32_t coreId, std::uint32_t globalCoreId,
+           CoreHost& host);
+    ~AiCore();
+    AiCore(const AiCore&) = delete;
+    AiCore& operator=(const AiCore&) = delete;
+
+    // Starts a block at `startPs` (the current simulated time); the program begins after
+    // ChipConfig::blockStartCycles.
+    void startBlock(BlockAssignment assignment, std::uint64_t startPs);
+    bool busy() const { return active_; }
+
+    CoreKind kind() const { return kind_; }
+    std::uint32_t coreId() const { return coreId_; }
+    const CoreClock& clock() const { return clock_; }
+    // Of the last finished (or the running) block.
+    const BlockAssignment& assignment() const { return block_; }
+    const PmuCounters& counters() const { return counters_; }
+    std::uint64_t blockStartPs() const { return clock_.psOfCycle(blockStartCycle_); }
+    std::uint64_t blockEndPs() const { return clock_.psOfCycle(blockEndCycle_); }
+    std::uint64_t instructionsExecuted() const { return instructionsExecuted_; }
+    std::uint64_t activations() const { return activations_; }
+
+    // A cross-core set from the group member in `senderSlot` at `setPs`.
+    void receiveCrossCoreSet(std::uint8_t flagId, std::uint32_t senderSlot, std::uint64_t setPs);
+    // Describes what the core is blocked on (for deadlock reports); empty when idle.
+    std::string blockedState() const;
+
+    void step();  // the SystemC process body
+
+private:
+    enum class IssueBlock : std::uint8_t { None, QueueFull, WaitFlag, BarrierAll, CrossCoreWait };
+    struct FlagState {
+        std::uint64_t setCycle = 0;
+        bool set = false;
+    };
+    struct PipeState {
+        PipeQueue queue;
+        std::uint64_t busyUntil = 0;  // cycle the running instruction (or a released wait) ends
+        std::uint64_t waitSince = 0;
+        bool waiting = false;
+        bool present = false;
+    };
+
+    // Issue unit (ai_core_issue.cpp).
+    bool runIssue(std::uint64_t now);
+    bool resolveIssueBlock(std::uint64_t now);
+    bool fetchNext();
+    bool crossCoreWaitReady(const CrossCoreFlag& flag, std::uint64_t& releaseCycle);
+    void crossCoreSet(const CrossCoreFlag& flag, std::uint64_t cycle);
+    // Pipes (ai_core_execute.cpp).
+    bool runPipe(Pipe pipe, std::uint64_t now);
+    void execute(Pipe pipe, const QueuedInstruction& q, std::uint64_t now);
+    std::uint64_t executeDataMove(Pipe pipe, const DataMove& move, std::uint64_t now);
+    std::uint64_t executeVector(const VectorInstr& instr, std::uint64_t now);
+    void setFlag(const Flag& flag, std::uint64_t cycle);
+    FlagState& flagOf(const Flag& flag);
+
+    void finishBlock();
+    void scheduleWake(std::uint64_t cycle);
+    InstructionSite siteOf(std::uint64_t programIndex) const;
+
+    const CoreResources& res_;
+    CoreKind kind_;
+    std::uint32_t coreId_;
+    std::uint32_t globalCoreId_;
+    CoreHost& host_;
+    CoreClock clock_;
+    BufferChecks checks_;
+    ICacheModel icache_;
+    UbBankModel ubBanks_;
+    sc_core::sc_event* wake_ = nullptr;  // owned by the core's SystemC module
+
+    // Block state.
+    bool active_ = false;
+    BlockAssignment block_;
+    PmuCounters counters_;
+    std::uint64_t blockStartCycle_ = 0;
+    std::uint64_t blockEndCycle_ = 0;
+    std::vector<Instruction> chunk_;
+    std::size_t chunkPos_ = 0;
+    std::uint64_t programIndex_ = 0;
+    std::uint64_t fetchedIndex_ = ~std::uint64_t{0};
+    bool programEnded_ = false;
+
+    // Issue unit state.
+    std::uint64_t issueCycle_ = 0;
+    IssueBlock issueBlock_ = IssueBlock::None;
+    std::uint64_t blockedSince_ = 0;
+    Pipe blockedPipe_ = Pipe::Scalar;
+
+    std::array<PipeState, kPipeCount> pipes_{};
+    std::array<FlagState, kPipeCount * kPipeCount * 16> flags_{};
+    CrossCoreSemaphores crossCore_{};
+    // Last UB window of each MTE transfer, for vector/MTE port conflicts.
+    std::array<std::uint64_t, 2> mteUbStart_{};
+    std::array<std::uint64_t, 2> mteUbEnd_{};
+    std::array<double, 2> mteUbBytesPerCycle_{};
+
+    std::uint64_t instructionsExecuted_ = 0;
+    std::uint64_t activations_ = 0;
+};
+
+}  // namespace ascendsim

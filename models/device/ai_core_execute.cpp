@@ -1,0 +1,176 @@
+// The execution pipes of an AiCore (see ai_core.h for the model).
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "models/device/ai_core.h"
+#include "models/device/pmu_accounting.h"
+
+namespace ascendsim {
+
+namespace {
+
+PmuEvent busyEventOf(Pipe pipe) {
+    switch (pipe) {
+        case Pipe::Vector: return PmuEvent::VecBusy;
+        case Pipe::Cube: return PmuEvent::MacBusy;
+        case Pipe::Mte1: return PmuEvent::Mte1Busy;
+        case Pipe::Mte2: return PmuEvent::Mte2Busy;
+        case Pipe::Mte3: return PmuEvent::Mte3Busy;
+        case Pipe::FixPipe: return PmuEvent::FixpipeBusy;
+        default: return PmuEvent::ScalarBusy;
+    }
+}
+
+PmuEvent waitEventOf(Pipe pipe) {
+    switch (pipe) {
+        case Pipe::Vector: return PmuEvent::WaitFlagVector;
+        case Pipe::Cube: return PmuEvent::WaitFlagCube;
+        case Pipe::Mte1: return PmuEvent::WaitFlagMte1;
+        case Pipe::Mte2: return PmuEvent::WaitFlagMte2;
+        case Pipe::Mte3: return PmuEvent::WaitFlagMte3;
+        case Pipe::FixPipe: return PmuEvent::WaitFlagFixpipe;
+        default: return PmuEvent::WaitFlagScalar;
+    }
+}
+
+constexpr std::size_t kMaxEventIds = 16;
+
+}  // namespace
+
+AiCore::FlagState& AiCore::flagOf(const Flag& flag) {
+    if (flag.eventId >= kMaxEventIds || flag.src == Pipe::All || flag.dst == Pipe::All)
+        throw std::runtime_error(siteOf(programIndex_).describe() + ": flag event id " +
+                                 std::to_string(int{flag.eventId}) + " out of range");
+    return flags_[(pipeIndex(flag.src) * kPipeCount + pipeIndex(flag.dst)) * kMaxEventIds + flag.eventId];
+}
+
+// A flag is binary: a second set before the wait consumed the first leaves it set (at the
+// earlier time).
+void AiCore::setFlag(const Flag& flag, std::uint64_t cycle) {
+    FlagState& state = flagOf(flag);
+    if (!state.set) {
+        state.set = true;
+        state.setCycle = cycle;
+    }
+}
+
+bool AiCore::runPipe(Pipe pipe, std::uint64_t now) {
+    PipeState& ps = pipes_[pipeIndex(pipe)];
+    bool progress = false;
+    while (!ps.queue.empty() && ps.busyUntil <= now) {
+        QueuedInstruction& q = ps.queue.front();
+        if (q.readyCycle > now) break;
+        if (q.instr.opcode == Opcode::WaitFlag) {
+            if (!ps.waiting) {
+                ps.waiting = true;
+                ps.waitSince = std::max(ps.busyUntil, q.readyCycle);
+            }
+            FlagState& flag = flagOf(std::get<Flag>(q.instr.operands));
+            if (!flag.set) break;
+            flag.set = false;
+            const std::uint64_t release = std::max(now, flag.setCycle + res_.chip.flagLatencyCycles);
+            counters_[waitEventOf(pipe)] += release - ps.waitSince;
+            ps.waiting = false;
+            ps.busyUntil = release;
+        } else {
+            execute(pipe, q, now);
+        }
+        ps.queue.pop();
+        ++instructionsExecuted_;
+        progress = true;
+    }
+    return progress;
+}
+
+void AiCore::execute(Pipe pipe, const QueuedInstruction& q, std::uint64_t now) {
+    std::uint64_t duration = 0;
+    try {
+        switch (q.instr.opcode) {
+            case Opcode::DataMove:
+                duration = executeDataMove(pipe, std::get<DataMove>(q.instr.operands), now);
+                break;
+            case Opcode::Img2Col: {
+                const Img2ColLoad& load = std::get<Img2ColLoad>(q.instr.operands);
+                duration = res_.transfer.cycles(load);
+                countImg2Col(load, counters_);
+                break;
+            }
+            case Opcode::Mmad: {
+                const Mmad& mmad = std::get<Mmad>(q.instr.operands);
+                duration = res_.cube.cycles(mmad);
+                countMmad(mmad, duration, res_.cube.fractals(mmad), counters_);
+                break;
+            }
+            case Opcode::Vector:
+                duration = executeVector(std::get<VectorInstr>(q.instr.operands), now);
+                break;
+            case Opcode::SetFlag:
+                setFlag(std::get<Flag>(q.instr.operands), now);
+                break;
+            case Opcode::CrossCoreSet:
+                crossCoreSet(std::get<CrossCoreFlag>(q.instr.operands), now);
+                break;
+            default:  // Barrier(pipe): the pipe is in order, its earlier work has completed
+                break;
+        }
+    } catch (const std::invalid_argument& e) {
+        throw std::runtime_error(siteOf(q.programIndex).describe() + ": " + e.what());
+    }
+    PipeState& ps = pipes_[pipeIndex(pipe)];
+    ps.busyUntil = now + duration;
+    counters_[busyEventOf(pipe)] += duration;
+    if (pipe == Pipe::Mte1) counters_[PmuEvent::Mte1BusyExtra] += duration;
+}
+
+// GM-touching moves complete at the later of the uncontended curve cost and the time the shared
+// L2/HBM have served them (models/memory).
+std::uint64_t AiCore::executeDataMove(Pipe pipe, const DataMove& move, std::uint64_t now) {
+    std::uint64_t end = now + res_.transfer.cycles(move);
+    if (move.src == MemSpace::GM || move.dst == MemSpace::GM) {
+        const bool isWrite = move.dst == MemSpace::GM;
+        const std::uint64_t bytes = isWrite && move.srcType != move.dstType
+                                        ? move.totalBytes() / bytesOf(move.srcType) * bytesOf(move.dstType)
+                                        : move.totalBytes();
+        const GmAccess access{clock_.psOfCycle(now), globalCoreId_, isWrite ? move.dstAddr : move.srcAddr, bytes,
+                              isWrite};
+        const std::uint64_t servedPs = res_.memory.access(access, counters_);
+        end = std::max(end, clock_.cycleAtOrAfter(servedPs));
+    }
+    countDataMove(move, pipe == Pipe::Vector, counters_);
+    if ((move.src == MemSpace::UB || move.dst == MemSpace::UB) && pipe != Pipe::Vector) {
+        const std::size_t slot = pipe == Pipe::Mte2 ? 0 : 1;
+        mteUbStart_[slot] = now;
+        mteUbEnd_[slot] = end;
+        mteUbBytesPerCycle_[slot] =
+            end > now ? static_cast<double>(move.totalBytes()) / static_cast<double>(end - now) : 0.0;
+    }
+    return end - now;
+}
+
+// Vector time = class cost + UB bank conflicts + UB port sharing with in-flight MTE transfers.
+// Port sharing [I]: an MTE transfer moving r bytes/cycle through a UB that serves
+// bankGroups × rowBytes per cycle takes that fraction of the UB's cycles, and the vector pipe
+// loses the same fraction of the cycles its instruction overlaps the transfer.
+std::uint64_t AiCore::executeVector(const VectorInstr& instr, std::uint64_t now) {
+    const std::uint64_t compute = res_.vector.cycles(instr);
+    const UbBankConflicts banks = ubBanks_.conflicts(instr);
+    const std::uint64_t withBanks = compute + banks.totalStallCycles();
+    const double ubBytesPerCycle = static_cast<double>(res_.chip.ub.bankGroups) * res_.chip.ub.rowBytes;
+    std::uint64_t portStall = 0;
+    for (std::size_t slot = 0; slot < mteUbEnd_.size(); ++slot) {
+        const std::uint64_t from = std::max(now, mteUbStart_[slot]);
+        const std::uint64_t to = std::min(now + withBanks, mteUbEnd_[slot]);
+        if (to <= from) continue;
+        portStall += static_cast<std::uint64_t>(static_cast<double>(to - from) * mteUbBytesPerCycle_[slot] /
+                                                    ubBytesPerCycle +
+                                                0.5);
+    }
+    counters_[PmuEvent::VecBankGroupConflict] += banks.bankGroupStallCycles;
+    counters_[PmuEvent::VecBankConflict] += banks.bankStallCycles;
+    counters_[PmuEvent::VecResourceConflict] += portStall;
+    countVector(instr, compute, counters_);
+    return withBanks + portStall;
+}
+
+}  // namespace ascendsim

@@ -1,0 +1,234 @@
+// The scalar issue unit of an AiCore (see ai_core.h for the model).
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "models/device/ai_core.h"
+
+namespace ascendsim {
+
+namespace {
+
+PmuEvent queueFullEventOf(Pipe pipe, bool& counted) {
+    counted = true;
+    switch (pipe) {
+        case Pipe::Mte1: return PmuEvent::Mte1QueueFull;
+        case Pipe::Mte2: return PmuEvent::Mte2QueueFull;
+        case Pipe::Mte3: return PmuEvent::Mte3QueueFull;
+        case Pipe::Cube: return PmuEvent::CubeQueueFull;
+        case Pipe::Vector: return PmuEvent::VecQueueFull;
+        default: counted = false; return PmuEvent::Count;  // FixPipe has no iq_full event
+    }
+}
+
+bool isWork(Opcode op) {
+    return op == Opcode::DataMove || op == Opcode::Img2Col || op == Opcode::Mmad || op == Opcode::Vector;
+}
+
+}  // namespace
+
+bool AiCore::fetchNext() {
+    if (chunkPos_ < chunk_.size()) return true;
+    if (programEnded_) return false;
+    chunk_.clear();
+    chunkPos_ = 0;
+    if (!block_.program->next(chunk_) || chunk_.empty()) {
+        programEnded_ = true;
+        return false;
+    }
+    return true;
+}
+
+bool AiCore::runIssue(std::uint64_t now) {
+    bool progress = false;
+    if (issueBlock_ != IssueBlock::None) {
+        if (!resolveIssueBlock(now)) return false;
+        progress = true;
+    }
+    const ChipConfig& chip = res_.chip;
+    while (fetchNext()) {
+        const Instruction& instr = chunk_[chunkPos_];
+        if (fetchedIndex_ != programIndex_) {  // first attempt to issue this instruction
+            fetchedIndex_ = programIndex_;
+            ++counters_[PmuEvent::IcacheReq];
+            if (icache_.fetch(block_.codeId, programIndex_)) {
+                ++counters_[PmuEvent::IcacheMiss];
+                issueCycle_ += chip.icache.missPenaltyCycles;
+            }
+            if (isWork(instr.opcode)) checks_.check(instr, siteOf(programIndex_));
+        }
+        const bool onScalar = instr.pipe == Pipe::Scalar;
+        switch (instr.opcode) {
+            case Opcode::Scalar: {
+                const ScalarWork& w = std::get<ScalarWork>(instr.operands);
+                counters_[PmuEvent::ScalarBusy] += w.cycles;
+                counters_[PmuEvent::ScalarLoad] += w.loads;
+                counters_[PmuEvent::ScalarStore] += w.stores;
+                issueCycle_ += w.cycles;
+                break;
+            }
+            case Opcode::SetFlag:
+                if (!onScalar) goto queue;
+                setFlag(std::get<Flag>(instr.operands), issueCycle_);
+                issueCycle_ += chip.scalarIssueCycles;
+                break;
+            case Opcode::WaitFlag:
+                if (!onScalar) goto queue;
+                issueBlock_ = IssueBlock::WaitFlag;
+                blockedSince_ = issueCycle_;
+                if (!resolveIssueBlock(now)) return progress;
+                progress = true;
+                continue;  // resolved: already advanced
+            case Opcode::Barrier:
+                if (std::get<Barrier>(instr.operands).pipe == Pipe::All) {
+                    issueBlock_ = IssueBlock::BarrierAll;
+                    blockedSince_ = issueCycle_;
+                    if (!resolveIssueBlock(now)) return progress;
+                    progress = true;
+                    continue;
+                }
+                if (!onScalar) goto queue;
+                break;  // a scalar barrier: the issue unit is in order already
+            case Opcode::CrossCoreWait:
+                issueBlock_ = IssueBlock::CrossCoreWait;
+                blockedSince_ = issueCycle_;
+                if (!resolveIssueBlock(now)) return progress;
+                progress = true;
+                continue;
+            case Opcode::CrossCoreSet:
+                if (!onScalar) goto queue;
+                crossCoreSet(std::get<CrossCoreFlag>(instr.operands), issueCycle_);
+                issueCycle_ += chip.scalarIssueCycles;
+                break;
+            default:
+            queue: {
+                PipeState& ps = pipes_[pipeIndex(instr.pipe)];
+                if (instr.pipe == Pipe::All || !ps.present) {
+                    throw std::runtime_error(siteOf(programIndex_).describe() + " targets " +
+                                             std::string(pipeName(instr.pipe)) + ", which this core does not have");
+                }
+                if (ps.queue.full()) {
+                    issueBlock_ = IssueBlock::QueueFull;
+                    blockedPipe_ = instr.pipe;
+                    blockedSince_ = issueCycle_;
+                    return progress;
+                }
+                QueuedInstruction& slot = ps.queue.pushSlot();
+                slot.instr = instr;
+                slot.readyCycle = issueCycle_ + chip.scalarIssueCycles;
+                slot.programIndex = programIndex_;
+                issueCycle_ += chip.scalarIssueCycles;
+                ++chunkPos_;
+                ++programIndex_;
+                progress = true;
+                continue;  // counted as executed when its pipe runs it
+            }
+        }
+        ++chunkPos_;
+        ++programIndex_;
+        ++instructionsExecuted_;
+        progress = true;
+    }
+    return progress;
+}
+
+// Tries to end the current issue stall at cycle `now`; on success the blocking instruction has
+// executed (or, for a full queue, may now be issued) and issueCycle_ is where issue resumes.
+bool AiCore::resolveIssueBlock(std::uint64_t now) {
+    const Instruction& instr = chunk_[chunkPos_];
+    const std::uint32_t latency = res_.chip.flagLatencyCycles;
+    std::uint64_t resume = issueCycle_;
+    switch (issueBlock_) {
+        case IssueBlock::None:
+            return true;
+        case IssueBlock::QueueFull: {
+            if (pipes_[pipeIndex(blockedPipe_)].queue.full()) return false;
+            resume = std::max(issueCycle_, now);
+            bool counted = false;
+            const PmuEvent event = queueFullEventOf(blockedPipe_, counted);
+            if (counted) counters_[event] += resume - blockedSince_;
+            issueCycle_ = resume;
+            issueBlock_ = IssueBlock::None;
+            return true;  // the instruction itself is issued by the caller's loop
+        }
+        case IssueBlock::WaitFlag: {
+            FlagState& flag = flagOf(std::get<Flag>(instr.operands));
+            if (!flag.set) return false;
+            flag.set = false;
+            resume = std::max(issueCycle_, flag.setCycle + latency);
+            counters_[PmuEvent::WaitFlagScalar] += resume - blockedSince_;
+            break;
+        }
+        case IssueBlock::BarrierAll:
+            for (std::size_t p = 1; p < kPipeCount; ++p) {
+                if (!pipes_[p].queue.empty()) return false;
+                resume = std::max(resume, pipes_[p].busyUntil);
+            }
+            break;
+        case IssueBlock::CrossCoreWait: {
+            std::uint64_t release = 0;
+            if (!crossCoreWaitReady(std::get<CrossCoreFlag>(instr.operands), release)) return false;
+            resume = std::max(issueCycle_, release);
+            counters_[PmuEvent::WaitFlagScalar] += resume - blockedSince_;
+            break;
+        }
+    }
+    issueCycle_ = resume + res_.chip.scalarIssueCycles;
+    issueBlock_ = IssueBlock::None;
+    ++chunkPos_;
+    ++programIndex_;
+    ++instructionsExecuted_;
+    return true;
+}
+
+namespace {
+
+// Which group slots a cross-core operation of `mode` connects `ownSlot` with (hardware.md §2.4):
+// mode 2 = an AIC (slot 0) with its AIVs, mode 1 = the AIVs of a group among themselves.
+template <typename Visit>
+void forEachPeerSlot(std::uint8_t mode, std::uint32_t ownSlot, std::size_t slots, Visit visit) {
+    if (mode == 2) {
+        if (ownSlot == 0)
+            for (std::uint32_t s = 1; s < slots; ++s) visit(s);
+        else
+            visit(0);
+    } else if (mode == 1 && ownSlot != 0) {
+        for (std::uint32_t s = 1; s < slots; ++s)
+            if (s != ownSlot) visit(s);
+    } else {
+        throw std::runtime_error("cross-core flag mode " + std::to_string(int{mode}) +
+                                 " is not modelled (modes 1 and 2 within a MIX group are)");
+    }
+}
+
+}  // namespace
+
+bool AiCore::crossCoreWaitReady(const CrossCoreFlag& flag, std::uint64_t& releaseCycle) {
+    if (flag.flagId >= kCrossCoreFlagIds) throw std::runtime_error(siteOf(programIndex_).describe() + ": bad flag id");
+    if (block_.groupBySlot.empty())
+        throw std::runtime_error(siteOf(programIndex_).describe() + ": cross-core wait outside a MIX group");
+    bool ready = true;
+    std::uint64_t latestSetPs = 0;
+    forEachPeerSlot(flag.mode, block_.ownSlot, block_.groupBySlot.size(), [&](std::uint32_t s) {
+        const CrossCoreSemaphore& sem = crossCore_[flag.flagId][s];
+        if (!sem.available()) ready = false;
+        else latestSetPs = std::max(latestSetPs, sem.frontPs());
+    });
+    if (!ready) return false;
+    forEachPeerSlot(flag.mode, block_.ownSlot, block_.groupBySlot.size(),
+                    [&](std::uint32_t s) { crossCore_[flag.flagId][s].consume(); });
+    releaseCycle = clock_.cycleAtOrAfter(latestSetPs) + res_.chip.flagLatencyCycles;
+    return true;
+}
+
+void AiCore::crossCoreSet(const CrossCoreFlag& flag, std::uint64_t cycle) {
+    if (flag.flagId >= kCrossCoreFlagIds) throw std::runtime_error(siteOf(programIndex_).describe() + ": bad flag id");
+    if (block_.groupBySlot.empty())
+        throw std::runtime_error(siteOf(programIndex_).describe() + ": cross-core set outside a MIX group");
+    const std::uint64_t setPs = clock_.psOfCycle(cycle);
+    forEachPeerSlot(flag.mode, block_.ownSlot, block_.groupBySlot.size(), [&](std::uint32_t s) {
+        block_.groupBySlot[s]->receiveCrossCoreSet(flag.flagId, block_.ownSlot, setPs);
+    });
+}
+
+}  // namespace ascendsim

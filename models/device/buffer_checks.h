@@ -1,0 +1,25 @@
+#pragma once
+// Capacity and alignment rules of the on-core memories (hardware.md §2.3): every on-chip operand
+// range of an instruction must lie inside its buffer (ChipConfig::bufferBytes), start on the
+// buffer's alignment (ChipConfig::alignmentBytes) and belong to a memory the core has.
+// A violation throws std::runtime_error naming the instruction, the block and the address.
+#include "models/chip/chip_config.h"
+#include "models/device/instruction_site.h"
+#include "models/isa/instruction.h"
+
+namespace ascendsim {
+
+class BufferChecks {
+public:
+    BufferChecks(const ChipConfig& chip, CoreKind kind);
+    void check(const Instruction& instr, const InstructionSite& site) const;
+
+private:
+    void checkRange(MemSpace space, std::uint64_t address, std::uint64_t bytes, const Instruction& instr,
+                    const InstructionSite& site) const;
+
+    const ChipConfig& chip_;
+    CoreKind kind_;
+};
+
+}  // namespace ascendsim

@@ -1,0 +1,37 @@
+#pragma once
+// Exact conversion between a core's integer cycle count and simulated picoseconds. Cycle c of a
+// clock of f kHz starts at ceil(c · 1e9 / f) ps; both directions round so that
+// cycleAtOrAfter(psOfCycle(c)) == c for every c (a wake-up scheduled for cycle c lands on c).
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace ascendsim {
+
+class CoreClock {
+public:
+    explicit CoreClock(double freqMhz) : freqKhz_(static_cast<std::uint64_t>(std::llround(freqMhz * 1000.0))) {
+        if (freqKhz_ == 0) throw std::invalid_argument("core clock frequency must be positive");
+    }
+
+    std::uint64_t psOfCycle(std::uint64_t cycle) const {
+        const Wide numerator = static_cast<Wide>(cycle) * kPsPerSecondPerKhz;
+        return static_cast<std::uint64_t>((numerator + freqKhz_ - 1) / freqKhz_);
+    }
+    // First cycle that starts at or after `ps`.
+    std::uint64_t cycleAtOrAfter(std::uint64_t ps) const {
+        const Wide numerator = static_cast<Wide>(ps) * freqKhz_;
+        return static_cast<std::uint64_t>((numerator + kPsPerSecondPerKhz - 1) / kPsPerSecondPerKhz);
+    }
+    // Cycles of this clock, rounded up, that `ps` picoseconds span.
+    std::uint64_t cyclesInPs(std::uint64_t ps) const { return cycleAtOrAfter(ps); }
+    double freqMhz() const { return static_cast<double>(freqKhz_) / 1000.0; }
+
+private:
+    __extension__ typedef unsigned __int128 Wide;
+    static constexpr std::uint64_t kPsPerSecondPerKhz = 1'000'000'000;  // 1e12 ps/s ÷ 1e3 Hz/kHz
+    std::uint64_t freqKhz_;
+};
+
+}  // namespace ascendsim

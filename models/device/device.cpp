@@ -1,0 +1,93 @@
+#include "models/device/device.h"
+
+#include <stdexcept>
+#include <systemc>
+#include <vector>
+
+#include "models/device/ai_core.h"
+#include "models/device/task_scheduler.h"
+#include "models/memory/shared_memory_system.h"
+#include "models/timing/transfer_timing.h"
+
+namespace ascendsim {
+
+struct Device::Impl {
+    Impl(const ChipConfig& chipConfig, TaskObserver& observer, MemorySystem* externalMemory)
+        : chip(chipConfig),
+          ownedMemory(externalMemory ? std::unique_ptr<SharedMemorySystem>() : std::make_unique<SharedMemorySystem>(chip)),
+          transfer(chip),
+          cube(chip),
+          vector(chip),
+          resources{chip, transfer, cube, vector, externalMemory ? *externalMemory : *ownedMemory, errors} {
+        if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS))
+            throw std::logic_error("Device needs the SystemC time resolution of 1 ps");
+        if (chip.aiCoreFreqMhz <= 0) throw std::invalid_argument(chip.name + ": aiCoreFreqMhz must be positive");
+        const bool split = chip.organisation == CoreOrganisation::Split;
+        if (split && chip.vectorCoreCount < chip.aiCoreCount * chip.vectorCoresPerCube)
+            throw std::invalid_argument(chip.name + ": split organisation needs vectorCoresPerCube AIVs per AIC");
+        std::uint32_t globalId = 0;
+        for (std::uint32_t i = 0; i < chip.aiCoreCount; ++i)
+            cores.push_back(std::make_unique<AiCore>(resources, split ? CoreKind::Cube : CoreKind::Coupled, i,
+                                                     globalId++, *this->hostProxy()));
+        for (std::uint32_t i = 0; i < chip.vectorCoreCount; ++i)
+            cores.push_back(
+                std::make_unique<AiCore>(resources, CoreKind::Vector, i, globalId++, *this->hostProxy()));
+        std::vector<AiCore*> cubes;
+        std::vector<AiCore*> vectors;
+        for (auto& core : cores) (core->kind() == CoreKind::Vector ? vectors : cubes).push_back(core.get());
+        scheduler = std::make_unique<TaskScheduler>(chip, std::move(cubes), std::move(vectors), observer, errors);
+        proxy.target = scheduler.get();
+    }
+
+    // Cores are built before the scheduler that receives their finished blocks.
+    struct HostProxy final : CoreHost {
+        CoreHost* target = nullptr;
+        void onBlockFinished(AiCore& core) override { target->onBlockFinished(core); }
+    };
+    HostProxy* hostProxy() { return &proxy; }
+
+    ChipConfig chip;
+    SimulationErrors errors;
+    std::unique_ptr<SharedMemorySystem> ownedMemory;
+    TransferTiming transfer;
+    CubeTiming cube;
+    VectorTimingModel vector;
+    CoreResources resources;
+    HostProxy proxy;
+    std::vector<std::unique_ptr<AiCore>> cores;
+    std::unique_ptr<TaskScheduler> scheduler;
+};
+
+Device::Device(const ChipConfig& chip, TaskObserver& observer)
+    : impl_(std::make_unique<Impl>(chip, observer, nullptr)) {}
+
+Device::Device(const ChipConfig& chip, TaskObserver& observer, MemorySystem& memory)
+    : impl_(std::make_unique<Impl>(chip, observer, &memory)) {}
+
+Device::~Device() = default;
+
+void Device::submit(KernelTask task, std::uint64_t submitNs) {
+    impl_->scheduler->submit(std::move(task), submitNs * 1000);
+}
+
+std::uint64_t Device::runUntilIdle() {
+    if (impl_->errors.first) std::rethrow_exception(impl_->errors.first);
+    sc_core::sc_start();
+    if (impl_->errors.first) std::rethrow_exception(impl_->errors.first);
+    if (!impl_->scheduler->idle()) throw std::runtime_error("device deadlock: " + impl_->scheduler->stuckReport());
+    return nowNs();
+}
+
+std::uint64_t Device::nowNs() const { return sc_core::sc_time_stamp().value() / 1000; }
+
+DeviceStats Device::stats() const {
+    DeviceStats s;
+    for (const auto& core : impl_->cores) {
+        s.instructions += core->instructionsExecuted();
+        s.activations += core->activations();
+    }
+    s.coreCycles = impl_->scheduler->finishedCoreCycles();
+    return s;
+}
+
+}  // namespace ascendsim

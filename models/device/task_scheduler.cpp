@@ -1,0 +1,238 @@
+#include "models/device/task_scheduler.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+#include <systemc>
+
+namespace ascendsim {
+
+namespace {
+
+class SchedulerProcess : public sc_core::sc_module {
+public:
+    SC_HAS_PROCESS(SchedulerProcess);
+    SchedulerProcess(const sc_core::sc_module_name& name, TaskScheduler& scheduler, SimulationErrors& errors)
+        : sc_module(name), scheduler_(scheduler), errors_(errors) {
+        SC_METHOD(run);
+        sensitive << wake;
+        dont_initialize();
+    }
+    sc_core::sc_event wake;
+
+private:
+    void run() {
+        errors_.guard([this] { scheduler_.step(); });
+    }
+    TaskScheduler& scheduler_;
+    SimulationErrors& errors_;
+};
+
+std::uint64_t nowPs() { return sc_core::sc_time_stamp().value(); }
+std::uint64_t nsOf(std::uint64_t ps) { return ps / 1000; }
+
+bool isMix(TaskType type) { return type == TaskType::MixAic || type == TaskType::MixAiv; }
+
+}  // namespace
+
+TaskScheduler::TaskScheduler(const ChipConfig& chip, std::vector<AiCore*> cubeCores,
+                             std::vector<AiCore*> vectorCores, TaskObserver& observer, SimulationErrors& errors)
+    : chip_(chip),
+      cubeCores_(std::move(cubeCores)),
+      vectorCores_(std::move(vectorCores)),
+      observer_(observer),
+      launchPs_(CoreClock(chip.aiCoreFreqMhz).psOfCycle(chip.taskLaunchCycles)),
+      aiCpuFreeAtPs_(chip.aiCpu.count, 0) {
+    auto* process = new SchedulerProcess("task_scheduler", *this, errors);  // lives with the SystemC context
+    wake_ = &process->wake;
+}
+
+void TaskScheduler::submit(KernelTask task, std::uint64_t submitPs) {
+    if (task.type != TaskType::AiCpu && !task.program)
+        throw std::invalid_argument("task " + std::to_string(task.taskId) + " has no program factory");
+    if (task.type == TaskType::AiCpu && (chip_.aiCpu.count == 0 || chip_.aiCpu.freqMhz <= 0))
+        throw std::invalid_argument(chip_.name + " has no AI CPU for task " + std::to_string(task.taskId));
+    if (isMix(task.type) && chip_.organisation != CoreOrganisation::Split)
+        throw std::invalid_argument("MIX task " + std::to_string(task.taskId) + " needs the split organisation");
+    streams_[task.streamId].pending.push_back({std::move(task), submitPs});
+    ++outstanding_;
+    wakeAt(submitPs);
+}
+
+void TaskScheduler::wakeAt(std::uint64_t atPs) {
+    const std::uint64_t now = nowPs();
+    wake_->notify(atPs > now ? sc_core::sc_time::from_value(atPs - now) : sc_core::SC_ZERO_TIME);
+}
+
+void TaskScheduler::step() {
+    const std::uint64_t now = nowPs();
+    admitReadyTasks(now);
+    runAiCpuTasks(now);
+    dispatchBlocks(now);
+}
+
+void TaskScheduler::admitReadyTasks(std::uint64_t now) {
+    for (auto& [id, stream] : streams_) {
+        if (stream.busy || stream.pending.empty()) continue;
+        const std::uint64_t readyPs = std::max(stream.pending.front().submitPs, stream.lastEndPs) + launchPs_;
+        if (readyPs > now) {
+            wakeAt(readyPs);
+            continue;
+        }
+        auto running = std::make_unique<RunningTask>();
+        running->task = std::move(stream.pending.front().task);
+        const std::uint64_t submitPs = stream.pending.front().submitPs;
+        stream.pending.pop_front();
+        stream.busy = true;
+        TaskResult& r = running->result;
+        r.taskId = running->task.taskId;
+        r.userTag = running->task.userTag;
+        r.streamId = running->task.streamId;
+        r.type = running->task.type;
+        r.blockDim = running->task.blockDim;
+        r.mixBlockDim = running->task.mixBlockDim;
+        r.submitNs = nsOf(submitPs);
+        r.startNs = nsOf(now);
+        if (running->task.type == TaskType::AiCpu) aiCpuWaiting_.push_back(running.get());
+        running_.push_back(std::move(running));
+    }
+}
+
+// AI CPU work takes launchOverheadCycles + aiCpuCycles at the AI CPU clock on one free AI CPU.
+void TaskScheduler::runAiCpuTasks(std::uint64_t now) {
+    for (std::size_t i = 0; i < aiCpuRunning_.size();) {
+        RunningTask* task = aiCpuRunning_[i];
+        if (task->aiCpuEndPs <= now) {
+            aiCpuRunning_.erase(aiCpuRunning_.begin() + static_cast<std::ptrdiff_t>(i));
+            finishTask(*task, now);
+        } else {
+            ++i;
+        }
+    }
+    const double psPerCycle = 1e6 / chip_.aiCpu.freqMhz;
+    while (!aiCpuWaiting_.empty()) {
+        auto freeCpu = std::find_if(aiCpuFreeAtPs_.begin(), aiCpuFreeAtPs_.end(),
+                                    [now](std::uint64_t freeAt) { return freeAt <= now; });
+        if (freeCpu == aiCpuFreeAtPs_.end()) break;
+        RunningTask* task = aiCpuWaiting_.front();
+        aiCpuWaiting_.pop_front();
+        const double cycles = static_cast<double>(task->task.aiCpuCycles + chip_.aiCpu.launchOverheadCycles);
+        task->aiCpuEndPs = now + static_cast<std::uint64_t>(std::ceil(cycles * psPerCycle));
+        task->result.startNs = nsOf(now);
+        *freeCpu = task->aiCpuEndPs;
+        aiCpuRunning_.push_back(task);
+        wakeAt(task->aiCpuEndPs);
+    }
+}
+
+void TaskScheduler::dispatchBlocks(std::uint64_t now) {
+    for (auto& running : running_) {
+        if (running->task.type == TaskType::AiCpu) continue;
+        while (running->nextBlock < running->task.blockDim && dispatchOne(*running, now)) {
+        }
+        if (running->task.blockDim == 0 && running->partsRunning == 0) {
+            finishTask(*running, now);
+            return;  // running_ changed; finishTask re-woke the scheduler
+        }
+    }
+}
+
+bool TaskScheduler::dispatchOne(RunningTask& running, std::uint64_t now) {
+    const TaskType type = running.task.type;
+    const bool split = chip_.organisation == CoreOrganisation::Split;
+    if (isMix(type)) {
+        const std::uint32_t perCube = chip_.vectorCoresPerCube;
+        for (std::uint32_t g = 0; g < cubeCores_.size(); ++g) {
+            if (cubeCores_[g]->busy()) continue;
+            bool groupFree = (g + 1) * perCube <= vectorCores_.size();
+            for (std::uint32_t j = 0; groupFree && j < perCube; ++j) groupFree = !vectorCores_[g * perCube + j]->busy();
+            if (!groupFree) continue;
+            std::vector<AiCore*> group{cubeCores_[g]};
+            for (std::uint32_t j = 0; j < perCube; ++j) group.push_back(vectorCores_[g * perCube + j]);
+            ++running.nextBlock;
+            startPart(running, *cubeCores_[g], CoreKind::Cube, 0, group, 0, now);
+            for (std::uint32_t j = 0; j < perCube; ++j)
+                startPart(running, *vectorCores_[g * perCube + j], CoreKind::Vector, j, group, j + 1, now);
+            return true;
+        }
+        return false;
+    }
+    std::vector<AiCore*>& pool = type == TaskType::AiVectorCore ? vectorCores_ : cubeCores_;
+    const CoreKind kind = type == TaskType::AiVectorCore ? CoreKind::Vector : split ? CoreKind::Cube : CoreKind::Coupled;
+    for (AiCore* core : pool) {
+        if (core->busy()) continue;
+        ++running.nextBlock;
+        startPart(running, *core, kind, 0, {}, 0, now);
+        return true;
+    }
+    if (pool.empty())
+        throw std::runtime_error(chip_.name + " has no cores for " + std::string(taskTypeName(type)) + " task " +
+                                 std::to_string(running.task.taskId));
+    return false;
+}
+
+void TaskScheduler::startPart(RunningTask& running, AiCore& core, CoreKind kind, std::uint32_t subBlockIdx,
+                              std::vector<AiCore*> group, std::uint32_t ownSlot, std::uint64_t now) {
+    BlockAssignment a;
+    a.taskId = running.task.taskId;
+    a.codeId = running.task.taskId * 4 + static_cast<std::uint64_t>(kind);
+    a.request = {running.nextBlock - 1, kind, subBlockIdx};
+    a.program = running.task.program(a.request);
+    a.groupBySlot = std::move(group);
+    a.ownSlot = ownSlot;
+    a.owner = &running;
+    ++running.partsRunning;
+    core.startBlock(std::move(a), now);
+}
+
+void TaskScheduler::onBlockFinished(AiCore& core) {
+    const BlockAssignment& a = core.assignment();
+    auto& running = *static_cast<RunningTask*>(a.owner);
+    BlockResult block;
+    block.blockIdx = a.request.blockIdx;
+    block.subBlockIdx = a.request.subBlockIdx;
+    block.coreKind = a.request.coreKind;
+    block.coreId = core.coreId();
+    block.startNs = nsOf(core.blockStartPs());
+    block.endNs = nsOf(core.blockEndPs());
+    block.counters = core.counters();
+    finishedCoreCycles_ += block.counters.totalCycles;
+    (block.coreKind == CoreKind::Vector ? running.result.vectorSum : running.result.cubeSum) += block.counters;
+    running.result.blocks.push_back(std::move(block));
+    --running.partsRunning;
+    if (running.partsRunning == 0 && running.nextBlock == running.task.blockDim) finishTask(running, nowPs());
+    wakeAt(nowPs());  // a core became free
+}
+
+void TaskScheduler::finishTask(RunningTask& running, std::uint64_t now) {
+    TaskResult& r = running.result;
+    r.endNs = nsOf(now);
+    if (!r.blocks.empty()) {
+        r.startNs = r.blocks.front().startNs;
+        for (const BlockResult& b : r.blocks) {
+            r.startNs = std::min(r.startNs, b.startNs);
+            r.endNs = std::max(r.endNs, b.endNs);
+        }
+    }
+    Stream& stream = streams_[running.task.streamId];
+    stream.busy = false;
+    stream.lastEndPs = now;
+    --outstanding_;
+    observer_.onTaskFinished(r);
+    running_.remove_if([&running](const std::unique_ptr<RunningTask>& t) { return t.get() == &running; });
+    wakeAt(now);
+}
+
+std::string TaskScheduler::stuckReport() const {
+    std::ostringstream out;
+    out << outstanding_ << " task(s) never finished.";
+    for (const auto* pool : {&cubeCores_, &vectorCores_})
+        for (const AiCore* core : *pool) {
+            const std::string state = core->blockedState();
+            if (!state.empty()) out << "\n  " << state;
+        }
+    return out.str();
+}
+
+}  // namespace ascendsim
