@@ -1,0 +1,113 @@
+#include "sim/config/chip_config_loader.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+
+#include <yaml-cpp/yaml.h>
+
+#include "sim/config/chip_config_sections.h"
+#include "sim/config/chip_config_validation.h"
+#include "sim/config/config_node.h"
+
+namespace ascendsim {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+YAML::Node parseFile(const std::string& path) {
+    if (!fs::is_regular_file(path)) throw ConfigError(path, "", "file not found");
+    try {
+        return YAML::LoadFile(path);
+    } catch (const YAML::Exception& e) {
+        throw ConfigError(path, "", "YAML syntax error: " + e.msg, e.mark.line);
+    }
+}
+
+// Loads `path` over its `inherits` chain; `seen` guards against inheritance cycles.
+void loadInto(const std::string& path, ChipConfig& chip, std::set<std::string>& seen) {
+    const std::string canonical = fs::weakly_canonical(path).string();
+    if (!seen.insert(canonical).second) {
+        throw ConfigError(path, "inherits", "inheritance cycle");
+    }
+    const ConfigNode root(parseFile(path), path, "");
+    if (!root.node().IsMap()) throw ConfigError(path, "", "expected a mapping at the top level");
+    std::string parent;
+    root.readString("inherits", parent);
+    const bool isRoot = parent.empty();
+    if (!isRoot) {
+        const fs::path parentPath = fs::path(path).parent_path() / (parent + ".yaml");
+        if (!fs::is_regular_file(parentPath)) {
+            root.fail("inherits", "no config " + parentPath.string() + " to inherit from");
+        }
+        loadInto(parentPath.string(), chip, seen);
+    }
+    readChipSections(root, isRoot, chip);
+}
+
+std::string lowercase(std::string text) {
+    std::transform(text.begin(), text.end(), text.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return text;
+}
+
+}  // namespace
+
+const char* organisationName(CoreOrganisation organisation) {
+    return organisation == CoreOrganisation::Split ? "split" : "coupled";
+}
+
+ChipConfig loadChipConfig(const std::string& path) {
+    ChipConfig chip;
+    std::set<std::string> seen;
+    loadInto(path, chip, seen);
+    chip.sourceFile = path;
+    if (chip.vectorCoreFreqMhz <= 0.0) chip.vectorCoreFreqMhz = chip.aiCoreFreqMhz;
+    validateChipConfig(chip);
+    return chip;
+}
+
+ChipConfig loadChipByName(const std::string& name, const std::string& configDir) {
+    if (!fs::is_directory(configDir)) throw ConfigError(configDir, "", "config folder not found");
+    std::vector<std::string> known;
+    for (const auto& entry : fs::directory_iterator(configDir)) {
+        if (entry.path().extension() != ".yaml") continue;
+        const std::string stem = entry.path().stem().string();
+        if (lowercase(stem) == lowercase(name)) return loadChipConfig(entry.path().string());
+        known.push_back(stem);
+    }
+    std::sort(known.begin(), known.end());
+    std::string list;
+    for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+    throw ConfigError(configDir, "", "no chip named '" + name + "' (known: " + list + ")");
+}
+
+std::vector<ChipSummary> listChips(const std::string& configDir) {
+    if (!fs::is_directory(configDir)) throw ConfigError(configDir, "", "config folder not found");
+    std::vector<ChipSummary> chips;
+    for (const auto& entry : fs::directory_iterator(configDir)) {
+        if (entry.path().extension() != ".yaml") continue;
+        const ChipConfig chip = loadChipConfig(entry.path().string());
+        chips.push_back(ChipSummary{chip.name, entry.path().string(), chip.organisation,
+                                    chip.aiCoreCount, chip.vectorCoreCount, chip.aiCoreFreqMhz,
+                                    chip.l2.sizeBytes, chip.hbm.sizeBytes, chip.hbm.bandwidthGBps});
+    }
+    std::sort(chips.begin(), chips.end(),
+              [](const ChipSummary& a, const ChipSummary& b) { return a.name < b.name; });
+    return chips;
+}
+
+std::string defaultConfigDir() {
+    if (const char* dir = std::getenv("ASCENDSIM_CONFIG_DIR"); dir != nullptr && *dir != '\0') {
+        return dir;
+    }
+    if (const char* src = std::getenv("ASCENDSIM_SOURCE_DIR"); src != nullptr && *src != '\0') {
+        return (fs::path(src) / "configs").string();
+    }
+    return "configs";
+}
+
+}  // namespace ascendsim

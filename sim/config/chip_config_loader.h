@@ -1,0 +1,38 @@
+#pragma once
+// configs/<SoC>.yaml → validated ChipConfig (DESIGN.md "Configuration"; schema and units in
+// docs/chip-config.md). A file may say `inherits: <OtherSoC>`: the other file (same folder) is
+// loaded first and this file overrides only the keys it lists (a `paths` list replaces the
+// inherited list whole). Every error is a ConfigError naming file, key path and problem.
+#include <string>
+#include <vector>
+
+#include "models/chip/chip_config.h"
+#include "sim/config/config_error.h"
+
+namespace ascendsim {
+
+ChipConfig loadChipConfig(const std::string& path);
+
+// `name` is a SoC name ("Ascend910B1"), matched to <configDir>/<name>.yaml, case-insensitively.
+ChipConfig loadChipByName(const std::string& name, const std::string& configDir);
+
+// What `ascendsim chips` prints for each loadable config in the folder, sorted by name.
+struct ChipSummary {
+    std::string name;
+    std::string file;
+    CoreOrganisation organisation = CoreOrganisation::Split;
+    std::uint32_t aiCoreCount = 0;
+    std::uint32_t vectorCoreCount = 0;
+    double aiCoreFreqMhz = 0.0;
+    std::uint64_t l2Bytes = 0;
+    std::uint64_t hbmBytes = 0;
+    double hbmBandwidthGBps = 0.0;
+};
+std::vector<ChipSummary> listChips(const std::string& configDir);
+
+// The configs folder: $ASCENDSIM_CONFIG_DIR, else $ASCENDSIM_SOURCE_DIR/configs, else "configs".
+std::string defaultConfigDir();
+
+const char* organisationName(CoreOrganisation organisation);  // "split" / "coupled"
+
+}  // namespace ascendsim

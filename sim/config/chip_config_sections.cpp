@@ -1,0 +1,229 @@
+#include "sim/config/chip_config_sections.h"
+
+#include <array>
+#include <string_view>
+
+namespace ascendsim {
+
+namespace {
+
+constexpr std::array<const char*, kVectorClassCount> kVectorClassKeys = {
+    "unary", "binary", "transcendental", "fused_multiply_add",
+    "reduction", "gather", "sort", "conversion"};  // VectorClass order
+
+bool parseMemSpace(const std::string& text, MemSpace& out) {
+    for (std::size_t i = 0; i < kMemSpaceCount; ++i) {
+        const auto m = static_cast<MemSpace>(i);
+        if (memSpaceName(m) == text) {
+            out = m;
+            return true;
+        }
+    }
+    return false;
+}
+
+std::string memSpaceList() {
+    std::string list;
+    for (std::size_t i = 0; i < kMemSpaceCount; ++i) {
+        list += (i ? ", " : "") + std::string(memSpaceName(static_cast<MemSpace>(i)));
+    }
+    return list;
+}
+
+void readCores(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
+    node.allowOnly({"ai_cores", "vector_cores", "vector_cores_per_cube"});
+    node.readPositive("ai_cores", chip.aiCoreCount, isRoot);
+    node.readNonNegative("vector_cores", chip.vectorCoreCount, isRoot);
+    node.readPositive("vector_cores_per_cube", chip.vectorCoresPerCube);
+}
+
+void readClocks(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
+    node.allowOnly({"ai_core_mhz", "vector_core_mhz", "hwts_mhz"});
+    node.readPositive("ai_core_mhz", chip.aiCoreFreqMhz, isRoot);
+    node.readPositive("vector_core_mhz", chip.vectorCoreFreqMhz);
+    node.readPositive("hwts_mhz", chip.hwtsFreqMhz);
+}
+
+void readBuffers(const ConfigNode& node, ChipConfig& chip) {
+    if (!node.node()) return;
+    for (const auto& entry : node.node()) {
+        const std::string key = entry.first.as<std::string>();
+        MemSpace space{};
+        if (!parseMemSpace(key, space)) {
+            node.fail(key, "unknown memory (expected one of: " + memSpaceList() + ")");
+        }
+        const ConfigNode buffer = node.child(key, true);
+        buffer.allowOnly({"bytes", "align"});
+        const auto index = static_cast<std::size_t>(space);
+        buffer.readPositive("bytes", chip.bufferBytes[index], chip.bufferBytes[index] == 0);
+        buffer.readPositive("align", chip.alignmentBytes[index], chip.alignmentBytes[index] == 0);
+    }
+}
+
+void readUbBanking(const ConfigNode& node, ChipConfig& chip) {
+    node.allowOnly({"bank_groups", "banks_per_group", "bank_bytes", "row_bytes"});
+    node.readPositive("bank_groups", chip.ub.bankGroups);
+    node.readPositive("banks_per_group", chip.ub.banksPerGroup);
+    node.readPositive("bank_bytes", chip.ub.bankBytes);
+    node.readPositive("row_bytes", chip.ub.rowBytes);
+}
+
+void readL2(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
+    node.allowOnly({"size_bytes", "line_bytes", "ways", "bandwidth_bytes_per_cycle",
+                    "hit_latency_cycles"});
+    node.readPositive("size_bytes", chip.l2.sizeBytes, isRoot);
+    node.readPositive("line_bytes", chip.l2.lineBytes);
+    node.readPositive("ways", chip.l2.ways);
+    node.readPositive("bandwidth_bytes_per_cycle", chip.l2.bandwidthBytesPerCycle, isRoot);
+    node.readNonNegative("hit_latency_cycles", chip.l2.hitLatencyCycles);
+}
+
+void readHbm(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
+    node.allowOnly({"size_bytes", "bandwidth_gbps", "read_latency_cycles", "write_latency_cycles"});
+    node.readPositive("size_bytes", chip.hbm.sizeBytes, isRoot);
+    node.readPositive("bandwidth_gbps", chip.hbm.bandwidthGBps, isRoot);
+    node.readNonNegative("read_latency_cycles", chip.hbm.readLatencyCycles);
+    node.readNonNegative("write_latency_cycles", chip.hbm.writeLatencyCycles);
+}
+
+void readAiCpu(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
+    node.allowOnly({"count", "freq_mhz", "launch_overhead_cycles"});
+    node.readNonNegative("count", chip.aiCpu.count, isRoot);
+    node.readPositive("freq_mhz", chip.aiCpu.freqMhz, isRoot);
+    node.readNonNegative("launch_overhead_cycles", chip.aiCpu.launchOverheadCycles);
+}
+
+void readCube(const ConfigNode& node, ChipConfig& chip) {
+    node.allowOnly({"fractal_m", "fractal_k", "fractal_n", "int8_fractal_k",
+                    "mmad_overhead_cycles", "mmad_min_cycles"});
+    node.readPositive("fractal_m", chip.cube.fractalM);
+    node.readPositive("fractal_k", chip.cube.fractalK);
+    node.readPositive("fractal_n", chip.cube.fractalN);
+    node.readPositive("int8_fractal_k", chip.cube.int8FractalK);
+    node.readNonNegative("mmad_overhead_cycles", chip.cube.mmadOverheadCycles);
+    node.readPositive("mmad_min_cycles", chip.cube.mmadMinCycles);
+}
+
+void readVector(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
+    node.allowOnly({"bytes_per_repeat", "classes"});
+    node.readPositive("bytes_per_repeat", chip.vector.bytesPerRepeat);
+    const ConfigNode classes = node.child("classes", isRoot);
+    classes.allowOnly({"unary", "binary", "transcendental", "fused_multiply_add", "reduction",
+                       "gather", "sort", "conversion"});
+    for (std::size_t i = 0; i < kVectorClassCount; ++i) {
+        const ConfigNode cls = classes.child(kVectorClassKeys[i], isRoot);
+        cls.allowOnly({"cycles_per_repeat", "fp32_cycles_per_repeat", "startup_cycles"});
+        VectorClassTiming& timing = chip.vector.byClass[i];
+        cls.readPositive("cycles_per_repeat", timing.cyclesPerRepeat, isRoot);
+        cls.readPositive("fp32_cycles_per_repeat", timing.fp32CyclesPerRepeat);
+        cls.readNonNegative("startup_cycles", timing.startupCycles, isRoot);
+    }
+}
+
+void readICache(const ConfigNode& node, ChipConfig& chip) {
+    node.allowOnly({"size_bytes", "fill_bytes", "miss_penalty_cycles", "bytes_per_instruction"});
+    node.readPositive("size_bytes", chip.icache.sizeBytes);
+    node.readPositive("fill_bytes", chip.icache.fillBytes);
+    node.readNonNegative("miss_penalty_cycles", chip.icache.missPenaltyCycles);
+    node.readPositive("bytes_per_instruction", chip.icache.bytesPerInstruction);
+}
+
+void readPipes(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
+    node.allowOnly({"queue_depth", "scalar_issue_cycles", "flag_latency_cycles",
+                    "task_launch_cycles", "block_start_cycles"});
+    const ConfigNode depths = node.child("queue_depth", isRoot);
+    depths.allowOnly({"PIPE_S", "PIPE_V", "PIPE_M", "PIPE_MTE1", "PIPE_MTE2", "PIPE_MTE3",
+                      "PIPE_FIX"});
+    for (std::size_t i = 0; i < kPipeCount; ++i) {
+        depths.readPositive(std::string(pipeName(static_cast<Pipe>(i))), chip.queueDepth[i],
+                            isRoot);
+    }
+    node.readPositive("scalar_issue_cycles", chip.scalarIssueCycles);
+    node.readNonNegative("flag_latency_cycles", chip.flagLatencyCycles);
+    node.readNonNegative("task_launch_cycles", chip.taskLaunchCycles);
+    node.readNonNegative("block_start_cycles", chip.blockStartCycles);
+}
+
+TransferCurve readCurve(const ConfigNode& path, const std::string& key) {
+    TransferCurve curve;
+    const YAML::Node points = path.raw(key);
+    if (!points.IsSequence() || points.size() == 0) {
+        path.fail(key, "expected a non-empty list of [bytes, cycles] points");
+    }
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        const std::string item = key + "[" + std::to_string(i) + "]";
+        const YAML::Node point = points[i];
+        if (!point.IsSequence() || point.size() != 2) {
+            path.fail(key, "point " + std::to_string(i) + ": expected [bytes, cycles]");
+        }
+        YAML::Node wrapper;
+        wrapper["bytes"] = point[0];
+        wrapper["cycles"] = point[1];
+        const ConfigNode fields(wrapper, path.file(), path.pathOf(item));
+        std::uint32_t bytes = 0;
+        double cycles = 0.0;
+        fields.readPositive("bytes", bytes, true);
+        fields.readPositive("cycles", cycles, true);
+        curve.bytes.push_back(bytes);
+        curve.cycles.push_back(cycles);
+    }
+    return curve;
+}
+
+PathTiming readPath(const ConfigNode& node) {
+    node.allowOnly({"from", "to", "peak_bytes_per_cycle", "curve", "converting_curve",
+                    "conversion_slowdown"});
+    PathTiming path;
+    std::string from;
+    std::string to;
+    node.readString("from", from, true);
+    node.readString("to", to, true);
+    if (!parseMemSpace(from, path.src)) {
+        node.fail("from", "unknown memory '" + from + "' (expected one of: " + memSpaceList() + ")");
+    }
+    if (!parseMemSpace(to, path.dst)) {
+        node.fail("to", "unknown memory '" + to + "' (expected one of: " + memSpaceList() + ")");
+    }
+    node.readPositive("peak_bytes_per_cycle", path.peakBytesPerCycle, true);
+    path.curve = readCurve(node, "curve");
+    if (node.has("converting_curve")) path.convertingCurve = readCurve(node, "converting_curve");
+    node.readPositive("conversion_slowdown", path.conversionSlowdown);
+    return path;
+}
+
+}  // namespace
+
+void readChipSections(const ConfigNode& root, bool isRoot, ChipConfig& chip) {
+    root.allowOnly({"schema_version", "name", "inherits", "organisation", "cores", "clocks",
+                    "buffers", "ub_banking", "l2", "hbm", "ai_cpu", "cube", "vector", "icache",
+                    "pipes", "paths"});
+    root.readString("name", chip.name, true);
+    if (root.has("organisation") || isRoot) {
+        std::string organisation;
+        root.readString("organisation", organisation, true);
+        if (organisation == "split") {
+            chip.organisation = CoreOrganisation::Split;
+        } else if (organisation == "coupled") {
+            chip.organisation = CoreOrganisation::Coupled;
+        } else {
+            root.fail("organisation", "expected 'split' or 'coupled', got " + organisation);
+        }
+    }
+    readCores(root.child("cores", isRoot), isRoot, chip);
+    readClocks(root.child("clocks", isRoot), isRoot, chip);
+    readBuffers(root.child("buffers", isRoot), chip);
+    readUbBanking(root.child("ub_banking"), chip);
+    readL2(root.child("l2", isRoot), isRoot, chip);
+    readHbm(root.child("hbm", isRoot), isRoot, chip);
+    readAiCpu(root.child("ai_cpu", isRoot), isRoot, chip);
+    readCube(root.child("cube"), chip);
+    readVector(root.child("vector", isRoot), isRoot, chip);
+    readICache(root.child("icache"), chip);
+    readPipes(root.child("pipes", isRoot), isRoot, chip);
+    if (root.has("paths") || isRoot) {
+        chip.paths.clear();
+        for (const ConfigNode& path : root.sequence("paths")) chip.paths.push_back(readPath(path));
+    }
+}
+
+}  // namespace ascendsim

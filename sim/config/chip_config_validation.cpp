@@ -1,0 +1,123 @@
+#include "sim/config/chip_config_validation.h"
+
+#include <string>
+
+#include "sim/config/config_error.h"
+
+namespace ascendsim {
+
+namespace {
+
+bool isPowerOfTwo(std::uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
+
+class Checker {
+public:
+    explicit Checker(const ChipConfig& chip) : chip_(chip) {}
+    void require(bool ok, const std::string& keyPath, const std::string& problem) const {
+        if (!ok) throw ConfigError(chip_.sourceFile, keyPath, problem);
+    }
+
+private:
+    const ChipConfig& chip_;
+};
+
+void checkCurve(const Checker& check, const TransferCurve& curve, const std::string& key) {
+    check.require(!curve.bytes.empty() && curve.bytes.size() == curve.cycles.size(), key,
+                  "expected at least one [bytes, cycles] point");
+    for (std::size_t i = 1; i < curve.bytes.size(); ++i) {
+        const std::string point = key + "[" + std::to_string(i) + "]";
+        check.require(curve.bytes[i] > curve.bytes[i - 1], point,
+                      "bytes must increase strictly along the curve (" +
+                          std::to_string(curve.bytes[i - 1]) + " then " +
+                          std::to_string(curve.bytes[i]) + ")");
+        check.require(curve.cycles[i] >= curve.cycles[i - 1], point,
+                      "cycles must not decrease as bytes grow (curve must be monotone)");
+    }
+}
+
+void checkPaths(const Checker& check, const ChipConfig& chip) {
+    check.require(!chip.paths.empty(), "paths", "expected at least one transfer path");
+    for (std::size_t i = 0; i < chip.paths.size(); ++i) {
+        const PathTiming& path = chip.paths[i];
+        const std::string key = "paths[" + std::to_string(i) + "]";
+        const std::string name =
+            std::string(memSpaceName(path.src)) + "->" + std::string(memSpaceName(path.dst));
+        check.require(pipeForPath(path.src, path.dst) != Pipe::All, key,
+                      "no pipe moves data " + name + " on a DaVinci core");
+        check.require(chip.organisation == CoreOrganisation::Coupled ||
+                          !isCoupledOnlyPath(path.src, path.dst),
+                      key, name + " exists only on the coupled organisation");
+        for (std::size_t j = 0; j < i; ++j) {
+            check.require(chip.paths[j].src != path.src || chip.paths[j].dst != path.dst, key,
+                          "path " + name + " is listed twice");
+        }
+        checkCurve(check, path.curve, key + ".curve");
+        if (!path.convertingCurve.bytes.empty()) {
+            checkCurve(check, path.convertingCurve, key + ".converting_curve");
+        }
+        check.require(path.conversionSlowdown >= 1.0, key + ".conversion_slowdown",
+                      "a layout conversion cannot be faster than a plain move (expected >= 1)");
+        check.require(path.peakBytesPerCycle > 0.0, key + ".peak_bytes_per_cycle",
+                      "expected a positive number");
+    }
+}
+
+void checkBuffers(const Checker& check, const ChipConfig& chip) {
+    for (MemSpace m : {MemSpace::GM, MemSpace::L1, MemSpace::L0A, MemSpace::L0B, MemSpace::L0C,
+                       MemSpace::UB}) {
+        const std::string key = "buffers." + std::string(memSpaceName(m));
+        check.require(chip.bufferCapacity(m) > 0, key + ".bytes", "required buffer is missing");
+    }
+    for (std::size_t i = 0; i < kMemSpaceCount; ++i) {
+        const auto m = static_cast<MemSpace>(i);
+        if (chip.bufferCapacity(m) == 0) continue;
+        check.require(isPowerOfTwo(chip.alignment(m)),
+                      "buffers." + std::string(memSpaceName(m)) + ".align",
+                      "expected a power of two, got " + std::to_string(chip.alignment(m)));
+    }
+    const std::uint64_t bankedBytes =
+        std::uint64_t{chip.ub.bankGroups} * chip.ub.banksPerGroup * chip.ub.bankBytes;
+    check.require(bankedBytes == chip.bufferCapacity(MemSpace::UB), "ub_banking",
+                  "bank_groups x banks_per_group x bank_bytes = " + std::to_string(bankedBytes) +
+                      " does not equal buffers.UB.bytes = " +
+                      std::to_string(chip.bufferCapacity(MemSpace::UB)));
+    check.require(chip.ub.bankBytes % chip.ub.rowBytes == 0, "ub_banking.row_bytes",
+                  "bank_bytes must be a multiple of row_bytes");
+}
+
+}  // namespace
+
+bool isCoupledOnlyPath(MemSpace src, MemSpace dst) {
+    return (src == MemSpace::L0C && dst == MemSpace::UB) ||
+           (src == MemSpace::L1 && dst == MemSpace::UB) ||
+           (src == MemSpace::UB && dst == MemSpace::L1);
+}
+
+void validateChipConfig(const ChipConfig& chip) {
+    const Checker check(chip);
+    check.require(chip.aiCoreCount > 0, "cores.ai_cores", "expected a positive integer");
+    if (chip.organisation == CoreOrganisation::Split) {
+        check.require(chip.vectorCoreCount == chip.aiCoreCount * chip.vectorCoresPerCube,
+                      "cores.vector_cores",
+                      "split organisation needs ai_cores x vector_cores_per_cube = " +
+                          std::to_string(chip.aiCoreCount * chip.vectorCoresPerCube) +
+                          " vector cores, got " + std::to_string(chip.vectorCoreCount));
+    }
+    check.require(chip.aiCoreFreqMhz > 0.0, "clocks.ai_core_mhz", "expected a positive number");
+    check.require(chip.vectorCoreFreqMhz > 0.0, "clocks.vector_core_mhz",
+                  "expected a positive number");
+    checkBuffers(check, chip);
+    check.require(isPowerOfTwo(chip.l2.lineBytes), "l2.line_bytes",
+                  "expected a power of two, got " + std::to_string(chip.l2.lineBytes));
+    check.require(chip.l2.sizeBytes % (std::uint64_t{chip.l2.lineBytes} * chip.l2.ways) == 0,
+                  "l2.size_bytes", "must be a multiple of line_bytes x ways");
+    check.require(chip.l2.bandwidthBytesPerCycle > 0.0, "l2.bandwidth_bytes_per_cycle",
+                  "expected a positive number");
+    check.require(chip.hbm.bandwidthGBps > 0.0, "hbm.bandwidth_gbps", "expected a positive number");
+    check.require(chip.cube.mmadMinCycles > 0, "cube.mmad_min_cycles", "expected >= 1");
+    check.require(chip.icache.fillBytes <= chip.icache.sizeBytes, "icache.fill_bytes",
+                  "a fill cannot exceed the cache size");
+    checkPaths(check, chip);
+}
+
+}  // namespace ascendsim

@@ -1,0 +1,200 @@
+// TransferTiming reproduces every single-core measurement of hardware.md §1.3 within ±10 %
+// (GiB/s at the 1.8 GHz the MSKPP tables were measured at), and its interpolation rules hold.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "models/timing/transfer_timing.h"
+#include "sim/config/chip_config_loader.h"
+
+namespace ascendsim {
+namespace {
+
+constexpr double kMeasuredClockHz = 1.8e9;  // hardware.md §1.3: MSKPP tables at 1.8 GHz
+constexpr double kBytesPerGiB = 1073741824.0;
+
+const ChipConfig& chip910B1() {
+    static const ChipConfig chip = [] {
+        const char* src = std::getenv("ASCENDSIM_SOURCE_DIR");
+        return loadChipByName("Ascend910B1",
+                              (std::filesystem::path(src ? src : ".") / "configs").string());
+    }();
+    return chip;
+}
+
+struct MeasuredPoint {
+    MemSpace src, dst;
+    LayoutConversion conversion;
+    double kib;
+    double gibPerSecond;
+};
+
+// hardware.md §1.3 table, every listed cell (GM->UB from the 910b3 table, per §6).
+const MeasuredPoint kMeasured[] = {
+    {MemSpace::GM, MemSpace::L1, LayoutConversion::None, 1, 9.9},
+    {MemSpace::GM, MemSpace::L1, LayoutConversion::None, 4, 29.3},
+    {MemSpace::GM, MemSpace::L1, LayoutConversion::None, 16, 93.2},
+    {MemSpace::GM, MemSpace::L1, LayoutConversion::None, 32, 147.4},
+    {MemSpace::GM, MemSpace::L1, LayoutConversion::None, 64, 176.3},
+    {MemSpace::GM, MemSpace::L1, LayoutConversion::None, 128, 232.5},
+    {MemSpace::GM, MemSpace::L1, LayoutConversion::None, 480, 281.0},
+    {MemSpace::GM, MemSpace::L1, LayoutConversion::Nd2Nz, 4, 8.8},
+    {MemSpace::GM, MemSpace::L1, LayoutConversion::Nd2Nz, 16, 34.6},
+    {MemSpace::GM, MemSpace::L1, LayoutConversion::Nd2Nz, 32, 70.1},
+    {MemSpace::GM, MemSpace::L1, LayoutConversion::Nd2Nz, 64, 133.3},
+    {MemSpace::GM, MemSpace::L1, LayoutConversion::Nd2Nz, 128, 191.2},
+    {MemSpace::GM, MemSpace::L1, LayoutConversion::Nd2Nz, 192, 204.4},
+    {MemSpace::GM, MemSpace::UB, LayoutConversion::None, 1, 7.9},
+    {MemSpace::GM, MemSpace::UB, LayoutConversion::None, 4, 28.9},
+    {MemSpace::GM, MemSpace::UB, LayoutConversion::None, 16, 91.6},
+    {MemSpace::GM, MemSpace::UB, LayoutConversion::None, 32, 113.4},
+    {MemSpace::GM, MemSpace::UB, LayoutConversion::None, 64, 147.1},
+    {MemSpace::GM, MemSpace::UB, LayoutConversion::None, 128, 178.8},
+    {MemSpace::GM, MemSpace::UB, LayoutConversion::None, 184, 189.9},
+    {MemSpace::UB, MemSpace::GM, LayoutConversion::None, 1, 11.4},
+    {MemSpace::UB, MemSpace::GM, LayoutConversion::None, 4, 37.9},
+    {MemSpace::UB, MemSpace::GM, LayoutConversion::None, 16, 86.8},
+    {MemSpace::UB, MemSpace::GM, LayoutConversion::None, 32, 108.4},
+    {MemSpace::UB, MemSpace::GM, LayoutConversion::None, 64, 110.7},
+    {MemSpace::UB, MemSpace::GM, LayoutConversion::None, 68, 110.7},
+    {MemSpace::L0C, MemSpace::GM, LayoutConversion::None, 1, 20.8},
+    {MemSpace::L0C, MemSpace::GM, LayoutConversion::None, 4, 85.8},
+    {MemSpace::L0C, MemSpace::GM, LayoutConversion::None, 11, 211.4},
+    {MemSpace::L0C, MemSpace::GM, LayoutConversion::None, 16, 203.2},
+    {MemSpace::L0C, MemSpace::GM, LayoutConversion::None, 32, 201.3},
+    {MemSpace::L0C, MemSpace::GM, LayoutConversion::None, 64, 196.5},
+    {MemSpace::L0C, MemSpace::GM, LayoutConversion::None, 128, 196.8},
+    {MemSpace::L0C, MemSpace::GM, LayoutConversion::Nz2Nd, 1, 18.6},
+    {MemSpace::L0C, MemSpace::GM, LayoutConversion::Nz2Nd, 4, 75.1},
+    {MemSpace::L0C, MemSpace::GM, LayoutConversion::Nz2Nd, 12, 212.6},
+    {MemSpace::L0C, MemSpace::GM, LayoutConversion::Nz2Nd, 16, 199.4},
+    {MemSpace::L0C, MemSpace::GM, LayoutConversion::Nz2Nd, 32, 197.2},
+    {MemSpace::L1, MemSpace::L0A, LayoutConversion::None, 1, 286.9},
+    {MemSpace::L1, MemSpace::L0A, LayoutConversion::None, 4, 389.9},
+    {MemSpace::L1, MemSpace::L0A, LayoutConversion::None, 16, 427.3},
+    {MemSpace::L1, MemSpace::L0A, LayoutConversion::None, 32, 434.0},
+    {MemSpace::L1, MemSpace::L0A, LayoutConversion::None, 64, 437.6},
+    {MemSpace::L1, MemSpace::L0B, LayoutConversion::None, 1, 174.1},
+    {MemSpace::L1, MemSpace::L0B, LayoutConversion::None, 4, 206.9},
+    {MemSpace::L1, MemSpace::L0B, LayoutConversion::None, 16, 217.0},
+    {MemSpace::L1, MemSpace::L0B, LayoutConversion::None, 32, 218.8},
+    {MemSpace::L1, MemSpace::L0B, LayoutConversion::None, 64, 219.6},
+    {MemSpace::GM, MemSpace::L0A, LayoutConversion::None, 1, 8.0},
+    {MemSpace::GM, MemSpace::L0A, LayoutConversion::None, 4, 30.4},
+    {MemSpace::GM, MemSpace::L0A, LayoutConversion::None, 16, 106.3},
+    {MemSpace::GM, MemSpace::L0A, LayoutConversion::None, 32, 139.8},
+    {MemSpace::GM, MemSpace::L0A, LayoutConversion::None, 56, 183.8},
+    {MemSpace::GM, MemSpace::L0A, LayoutConversion::None, 64, 178.5},
+    {MemSpace::GM, MemSpace::L0B, LayoutConversion::None, 1, 8.6},
+    {MemSpace::GM, MemSpace::L0B, LayoutConversion::None, 4, 31.3},
+    {MemSpace::GM, MemSpace::L0B, LayoutConversion::None, 16, 83.5},
+    {MemSpace::GM, MemSpace::L0B, LayoutConversion::None, 32, 120.0},
+    {MemSpace::GM, MemSpace::L0B, LayoutConversion::None, 58, 156.4},
+    {MemSpace::GM, MemSpace::L0B, LayoutConversion::None, 64, 153.9},
+    {MemSpace::UB, MemSpace::UB, LayoutConversion::None, 1, 436.7},
+    {MemSpace::UB, MemSpace::UB, LayoutConversion::None, 60, 441.0},
+    {MemSpace::L1, MemSpace::BiasTable, LayoutConversion::None, 1, 55.1},
+    {MemSpace::L1, MemSpace::FixpipeBuffer, LayoutConversion::None, 1, 37.5},
+};
+
+DataMove moveOf(MemSpace src, MemSpace dst, std::uint64_t bytes,
+                LayoutConversion conversion = LayoutConversion::None) {
+    DataMove move;
+    move.src = src;
+    move.dst = dst;
+    move.burstCount = 1;
+    move.burstBytes = static_cast<std::uint32_t>(bytes);
+    move.conversion = conversion;
+    return move;
+}
+
+TEST(TransferTiming, ReproducesEveryMeasuredPointOfHardwareSection1_3WithinTenPercent) {
+    const TransferTiming timing(chip910B1());
+    for (const MeasuredPoint& point : kMeasured) {
+        const auto bytes = static_cast<std::uint64_t>(point.kib * 1024);
+        const std::uint64_t cycles =
+            timing.cycles(moveOf(point.src, point.dst, bytes, point.conversion));
+        const double modelGiBps = bytes / (cycles / kMeasuredClockHz) / kBytesPerGiB;
+        EXPECT_NEAR(modelGiBps / point.gibPerSecond, 1.0, 0.10)
+            << memSpaceName(point.src) << "->" << memSpaceName(point.dst) << " " << point.kib
+            << " KiB: model " << modelGiBps << " GiB/s vs measured " << point.gibPerSecond;
+    }
+}
+
+TEST(TransferTiming, GmToL1PerTransferCyclesMatchTheBackToBackList) {
+    const TransferTiming timing(chip910B1());
+    const std::pair<std::uint64_t, double> perTransfer[] = {
+        {1024, 173}, {2048, 192}, {4096, 234}, {8192, 237}, {16384, 295}, {32768, 373},
+        {65536, 623}, {131072, 945}};
+    for (const auto& [bytes, cycles] : perTransfer) {
+        EXPECT_NEAR(timing.cycles(moveOf(MemSpace::GM, MemSpace::L1, bytes)), cycles, 1.0) << bytes;
+    }
+}
+
+TEST(TransferTiming, InterpolatesLinearlyBetweenPoints) {
+    const TransferTiming timing(chip910B1());
+    // Half way between 64 KiB (623.2) and 128 KiB (945.1): 784.15 → 785.
+    EXPECT_EQ(timing.cycles(moveOf(MemSpace::GM, MemSpace::L1, 98304)), 785u);
+}
+
+TEST(TransferTiming, ExtendsPastTheLastPointAtThePeakRate) {
+    const TransferTiming timing(chip910B1());
+    const std::uint64_t last = timing.cycles(moveOf(MemSpace::GM, MemSpace::L1, 491520));
+    const std::uint64_t beyond = timing.cycles(moveOf(MemSpace::GM, MemSpace::L1, 491520 + 167600));
+    EXPECT_NEAR(static_cast<double>(beyond - last), 1000.0, 1.0);
+}
+
+TEST(TransferTiming, BelowTheFirstPointKeepsTheFixedCost) {
+    const TransferTiming timing(chip910B1());
+    const std::uint64_t tiny = timing.cycles(moveOf(MemSpace::GM, MemSpace::L1, 32));
+    EXPECT_GT(tiny, 150u);  // a 32 B GM read still pays the request cost (~154-cycle intercept)
+    EXPECT_LT(tiny, timing.cycles(moveOf(MemSpace::GM, MemSpace::L1, 1024)));
+    EXPECT_GE(timing.cycles(moveOf(MemSpace::L1, MemSpace::L0A, 0)), 1u);
+}
+
+TEST(TransferTiming, BurstLayoutCostsItsTotalBytes) {
+    const TransferTiming timing(chip910B1());
+    DataMove bursts = moveOf(MemSpace::GM, MemSpace::L1, 1024);
+    bursts.burstCount = 64;
+    bursts.srcGapBytes = 512;
+    EXPECT_EQ(timing.cycles(bursts), timing.cycles(moveOf(MemSpace::GM, MemSpace::L1, 65536)));
+}
+
+TEST(TransferTiming, Nd2NzIsSlowerThanAPlainMove) {
+    const TransferTiming timing(chip910B1());
+    for (std::uint64_t bytes : {4096u, 32768u, 131072u}) {
+        EXPECT_GT(timing.cycles(moveOf(MemSpace::GM, MemSpace::L1, bytes, LayoutConversion::Nd2Nz)),
+                  timing.cycles(moveOf(MemSpace::GM, MemSpace::L1, bytes)));
+    }
+}
+
+TEST(TransferTiming, ConversionWithoutACurveUsesTheSlowdown) {
+    ChipConfig chip = chip910B1();
+    PathTiming* path = nullptr;
+    for (auto& p : chip.paths)
+        if (p.src == MemSpace::GM && p.dst == MemSpace::UB) path = &p;
+    ASSERT_NE(path, nullptr);
+    path->conversionSlowdown = 2.0;
+    const TransferTiming timing(chip);
+    const auto plain = timing.cycles(moveOf(MemSpace::GM, MemSpace::UB, 65536));
+    const auto converted =
+        timing.cycles(moveOf(MemSpace::GM, MemSpace::UB, 65536, LayoutConversion::Nd2Nz));
+    EXPECT_NEAR(static_cast<double>(converted), 2.0 * plain, 2.0);
+}
+
+TEST(TransferTiming, UnknownPathThrows) {
+    const TransferTiming timing(chip910B1());
+    EXPECT_THROW(timing.cycles(moveOf(MemSpace::L0C, MemSpace::UB, 1024)), std::invalid_argument);
+}
+
+TEST(TransferTiming, Img2ColCostsItsOutputAtTheL1ToL0aRate) {
+    const TransferTiming timing(chip910B1());
+    Img2ColLoad load;
+    load.m = 64;
+    load.k = 256;  // 64 x 256 fp16 = 32 KiB written into L0A
+    EXPECT_EQ(timing.cycles(load), timing.cycles(moveOf(MemSpace::L1, MemSpace::L0A, 32768)));
+}
+
+}  // namespace
+}  // namespace ascendsim

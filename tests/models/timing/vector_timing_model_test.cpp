@@ -1,0 +1,67 @@
+// VectorTimingModel: per-class cycles per repeat exactly as hardware.md §2.6 derives them, and
+// start-up within ±1 of the measured start-up.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "models/timing/transfer_timing.h"
+#include "sim/config/chip_config_loader.h"
+
+namespace ascendsim {
+namespace {
+
+ChipConfig chip910B1() {
+    const char* src = std::getenv("ASCENDSIM_SOURCE_DIR");
+    return loadChipByName("Ascend910B1",
+                          (std::filesystem::path(src ? src : ".") / "configs").string());
+}
+
+VectorInstr instrOf(VectorOp op, std::uint16_t repeats, DataType dtype = DataType::Fp16) {
+    VectorInstr v;
+    v.op = op;
+    v.repeats = repeats;
+    v.dtype = dtype;
+    return v;
+}
+
+struct ClassExpectation {
+    VectorOp op;
+    DataType dtype;
+    std::uint64_t cyclesPerRepeat;  // 256 B / measured steady B per cycle (§2.6)
+    double startupCycles;           // §2.6 start-up row (3-4 → 3.5)
+};
+
+TEST(VectorTimingModel, CyclesPerRepeatExactAndStartupWithinOnePerClass) {
+    const ChipConfig chip = chip910B1();
+    const VectorTimingModel model(chip);
+    const ClassExpectation expectations[] = {
+        {VectorOp::Abs, DataType::Fp16, 1, 3.5},       {VectorOp::Adds, DataType::Fp16, 1, 3.5},
+        {VectorOp::Add, DataType::Fp16, 2, 3.5},       {VectorOp::Mul, DataType::Fp32, 2, 3.5},
+        {VectorOp::Exp, DataType::Fp16, 4, 3.5},       {VectorOp::Exp, DataType::Fp32, 2, 3.5},
+        {VectorOp::Div, DataType::Fp16, 4, 3.5},       {VectorOp::MulAdd, DataType::Fp16, 6, 3.5},
+        {VectorOp::ReduceSum, DataType::Fp16, 7, 7},   {VectorOp::ReduceMax, DataType::Fp16, 7, 7},
+        {VectorOp::Gather, DataType::Fp16, 24, 27},    {VectorOp::Gather, DataType::Fp32, 12, 27},
+        {VectorOp::Sort, DataType::Fp16, 16, 22},      {VectorOp::Cast, DataType::Fp16, 1, 3.5},
+    };
+    for (const auto& e : expectations) {
+        const std::uint64_t one = model.cycles(instrOf(e.op, 1, e.dtype));
+        const std::uint64_t many = model.cycles(instrOf(e.op, 101, e.dtype));
+        EXPECT_EQ((many - one) / 100, e.cyclesPerRepeat) << vectorOpName(e.op);
+        EXPECT_EQ((many - one) % 100, 0u) << vectorOpName(e.op);
+        const double startup = static_cast<double>(one - e.cyclesPerRepeat);
+        EXPECT_NEAR(startup, e.startupCycles, 1.0) << vectorOpName(e.op);
+    }
+}
+
+TEST(VectorTimingModel, Fp32OverrideAppliesOnlyToWideTypes) {
+    const ChipConfig chip = chip910B1();
+    const VectorTimingModel model(chip);
+    EXPECT_GT(model.cycles(instrOf(VectorOp::Ln, 10, DataType::Fp16)),
+              model.cycles(instrOf(VectorOp::Ln, 10, DataType::Fp32)));
+    EXPECT_EQ(model.cycles(instrOf(VectorOp::Add, 10, DataType::Fp16)),
+              model.cycles(instrOf(VectorOp::Add, 10, DataType::Int32)));
+}
+
+}  // namespace
+}  // namespace ascendsim

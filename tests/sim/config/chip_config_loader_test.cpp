@@ -1,0 +1,180 @@
+// The chip config loader: every shipped config loads and validates, inheritance overrides only
+// what a child lists, and every error names file, key path and problem.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <string>
+
+#include "sim/config/chip_config_loader.h"
+
+namespace ascendsim {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string configDir() {
+    const char* src = std::getenv("ASCENDSIM_SOURCE_DIR");
+    return (fs::path(src ? src : ".") / "configs").string();
+}
+
+// A scratch folder holding a copy of Ascend910B1.yaml with one line edited.
+class EditedConfig : public ::testing::Test {
+protected:
+    void SetUp() override {
+        dir_ = fs::temp_directory_path() /
+               ("ascendsim_cfg_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+                "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::create_directories(dir_);
+        std::ifstream in(fs::path(configDir()) / "Ascend910B1.yaml");
+        original_.assign(std::istreambuf_iterator<char>(in), {});
+    }
+    void TearDown() override { fs::remove_all(dir_); }
+
+    std::string write(const std::string& name, const std::string& text) {
+        const fs::path path = dir_ / (name + ".yaml");
+        std::ofstream(path) << text;
+        return path.string();
+    }
+    std::string withReplaced(const std::string& pattern, const std::string& replacement) {
+        const std::string edited = std::regex_replace(original_, std::regex(pattern), replacement,
+                                                      std::regex_constants::format_first_only);
+        EXPECT_NE(edited, original_) << "pattern did not match: " << pattern;
+        return write("Ascend910B1", edited);
+    }
+    std::string errorOf(const std::string& path) {
+        try {
+            loadChipConfig(path);
+        } catch (const ConfigError& e) {
+            return e.what();
+        }
+        return "(no error)";
+    }
+
+    fs::path dir_;
+    std::string original_;
+};
+
+TEST(ChipConfigLoader, Ascend910B1_LoadsTheIniValues) {
+    const ChipConfig chip = loadChipByName("Ascend910B1", configDir());
+    EXPECT_EQ(chip.name, "Ascend910B1");
+    EXPECT_EQ(chip.organisation, CoreOrganisation::Split);
+    EXPECT_EQ(chip.aiCoreCount, 24u);
+    EXPECT_EQ(chip.vectorCoreCount, 48u);
+    EXPECT_DOUBLE_EQ(chip.aiCoreFreqMhz, 1850.0);
+    EXPECT_EQ(chip.bufferCapacity(MemSpace::L1), 524288u);
+    EXPECT_EQ(chip.bufferCapacity(MemSpace::UB), 196608u);
+    EXPECT_EQ(chip.alignment(MemSpace::L0A), 512u);
+    EXPECT_EQ(chip.l2.sizeBytes, 201326592u);
+    EXPECT_EQ(chip.ub.bankGroups * chip.ub.banksPerGroup, 48u);
+    ASSERT_NE(chip.findPath(MemSpace::GM, MemSpace::L1), nullptr);
+    EXPECT_FALSE(chip.findPath(MemSpace::GM, MemSpace::L1)->convertingCurve.bytes.empty());
+    EXPECT_EQ(chip.findPath(MemSpace::L0C, MemSpace::UB), nullptr);
+}
+
+TEST(ChipConfigLoader, EveryShippedConfigLoadsAndValidates) {
+    const auto chips = listChips(configDir());
+    ASSERT_GE(chips.size(), 7u);
+    for (const auto& name : {"Ascend910B1", "Ascend910B2", "Ascend910B3", "Ascend910B4",
+                             "Ascend910_9391", "Ascend310P3", "Ascend910"}) {
+        const auto found = std::find_if(chips.begin(), chips.end(),
+                                        [&](const ChipSummary& s) { return s.name == name; });
+        EXPECT_NE(found, chips.end()) << name;
+    }
+}
+
+TEST(ChipConfigLoader, InheritingChipOverridesOnlyWhatItLists) {
+    const ChipConfig b1 = loadChipByName("Ascend910B1", configDir());
+    const ChipConfig b4 = loadChipByName("ascend910b4", configDir());
+    EXPECT_EQ(b4.aiCoreCount, 20u);
+    EXPECT_EQ(b4.vectorCoreCount, 40u);
+    EXPECT_DOUBLE_EQ(b4.aiCoreFreqMhz, 1500.0);
+    EXPECT_EQ(b4.l2.sizeBytes, 100663296u);
+    EXPECT_EQ(b4.bufferCapacity(MemSpace::L1), b1.bufferCapacity(MemSpace::L1));
+    EXPECT_EQ(b4.paths.size(), b1.paths.size());
+    EXPECT_EQ(b4.cube.mmadOverheadCycles, b1.cube.mmadOverheadCycles);
+}
+
+TEST(ChipConfigLoader, CoupledChipsHaveTheCoupledPaths) {
+    const ChipConfig p3 = loadChipByName("Ascend310P3", configDir());
+    EXPECT_EQ(p3.organisation, CoreOrganisation::Coupled);
+    EXPECT_EQ(p3.aiCoreCount, 8u);
+    EXPECT_EQ(p3.vectorCoreCount, 7u);
+    EXPECT_NE(p3.findPath(MemSpace::L0C, MemSpace::UB), nullptr);
+    const ChipConfig a = loadChipByName("Ascend910", configDir());
+    EXPECT_EQ(a.organisation, CoreOrganisation::Coupled);
+    EXPECT_EQ(a.aiCoreCount, 32u);
+}
+
+TEST(ChipConfigLoader, UnknownChipNameListsTheKnownOnes) {
+    try {
+        loadChipByName("Ascend999", configDir());
+        FAIL() << "expected ConfigError";
+    } catch (const ConfigError& e) {
+        EXPECT_NE(std::string(e.what()).find("Ascend910B1"), std::string::npos) << e.what();
+    }
+}
+
+TEST_F(EditedConfig, NegativeWaysNamesFileKeyAndValue) {
+    const std::string path = withReplaced("ways: 16", "ways: -4");
+    const std::string error = errorOf(path);
+    EXPECT_NE(error.find(path + ": l2.ways: expected a positive integer, got -4"),
+              std::string::npos)
+        << error;
+    EXPECT_NE(error.find("(line "), std::string::npos) << error;
+}
+
+TEST_F(EditedConfig, MissingRequiredKeyIsNamed) {
+    const std::string error = errorOf(withReplaced("  ai_cores: 24[^\n]*\n", ""));
+    EXPECT_NE(error.find("cores.ai_cores: missing required key"), std::string::npos) << error;
+}
+
+TEST_F(EditedConfig, UnknownKeyIsRejected) {
+    const std::string error = errorOf(withReplaced("ways: 16", "wayz: 16"));
+    EXPECT_NE(error.find("l2.wayz: unknown key"), std::string::npos) << error;
+}
+
+TEST_F(EditedConfig, SplitCoreCountsMustBeConsistent) {
+    const std::string error = errorOf(withReplaced("vector_cores: 48", "vector_cores: 47"));
+    EXPECT_NE(error.find("cores.vector_cores: split organisation needs"), std::string::npos)
+        << error;
+}
+
+TEST_F(EditedConfig, NonMonotoneCurveIsRejected) {
+    const std::string error = errorOf(withReplaced("\\[2048, 192\\]", "[2048, 100]"));
+    EXPECT_NE(error.find("paths[0].curve[1]: cycles must not decrease"), std::string::npos)
+        << error;
+}
+
+TEST_F(EditedConfig, UnknownMemoryNameIsRejected) {
+    const std::string error = errorOf(withReplaced("to: L1  ", "to: L9  "));
+    EXPECT_NE(error.find("paths[0].to: unknown memory 'L9'"), std::string::npos) << error;
+}
+
+TEST_F(EditedConfig, PathWithoutAPipeIsRejected) {
+    const std::string error = errorOf(withReplaced("from: UB\n    to: UB", "from: L0A\n    to: UB"));
+    EXPECT_NE(error.find("no pipe moves data L0A->UB"), std::string::npos) << error;
+}
+
+TEST_F(EditedConfig, UbBankingMustCoverTheUb) {
+    const std::string error = errorOf(withReplaced("banks_per_group: 3", "banks_per_group: 4"));
+    EXPECT_NE(error.find("ub_banking: bank_groups x banks_per_group x bank_bytes"),
+              std::string::npos)
+        << error;
+}
+
+TEST_F(EditedConfig, InheritanceCycleIsReported) {
+    write("A", "inherits: B\nname: A\n");
+    const std::string b = write("B", "inherits: A\nname: B\n");
+    EXPECT_NE(errorOf(b).find("inheritance cycle"), std::string::npos) << errorOf(b);
+}
+
+TEST_F(EditedConfig, YamlSyntaxErrorNamesTheFile) {
+    const std::string path = write("Broken", "name: [unclosed\n");
+    EXPECT_NE(errorOf(path).find(path + ": YAML syntax error"), std::string::npos) << errorOf(path);
+}
+
+}  // namespace
+}  // namespace ascendsim
