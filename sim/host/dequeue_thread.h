@@ -1,0 +1,65 @@
+#pragma once
+// The PTA task queue's consumer thread: it takes each enqueued NPU op, calls the ACL execute API
+// (aclnnXxx, or aclopCompileAndExecute on the aclop/GE path), and launches the op's kernels
+// (Node@launch, with Runtime@KernelLaunchWithHandle inside). Each launch reaches the device queue
+// kLaunchToDeviceNs after the runtime call returns. The thread runs on its own clock: it starts an
+// item when the item is enqueued and the previous item is done, so it lags the Python thread when
+// launches are slower than op dispatch and idles otherwise.
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "profiler/record/run_record.h"
+#include "sim/host/api_log.h"
+#include "sim/host/device_memory_sampler.h"
+#include "sim/host/device_queue.h"
+#include "sim/host/framework_op.h"
+
+namespace ascendsim {
+
+struct EnqueuedOp {
+    const FrameworkOp* op = nullptr;
+    std::uint32_t stepNumber = 0;
+    std::uint32_t opIndex = 0;
+    std::uint64_t queueCorrelationId = 0;
+    std::uint64_t enqueueStartNs = 0;
+    std::uint64_t enqueueEndNs = 0;
+    std::uint32_t enqueueThreadId = 0;
+    std::int64_t npuRecordIndex = -1;  // hostOps index of the NPU op record, -1 if not recorded
+    bool recordQueue = false;          // CPU activity of a profiled step: keep the queue record
+};
+
+// True for the two-phase aclnn API (GetWorkspaceSize + execute); false for the aclop/GE path.
+bool isAclnnOp(const std::string& npuOpName);
+
+class DequeueThread {
+public:
+    // Task ids run 1..65535 per stream and wrap (the runtime's 16-bit task id).
+    static constexpr std::uint32_t kTaskIdLimit = 65536;
+
+    DequeueThread(DeviceQueue& device, ApiLog& apis, DeviceMemorySampler& geMemory,
+                  std::uint32_t threadId);
+
+    void process(const EnqueuedOp& item);
+
+    // When the thread has launched everything handed to it so far.
+    std::uint64_t idleAtNs() const { return idleAtNs_; }
+    std::uint32_t threadId() const { return threadId_; }
+
+    std::vector<TaskQueueRecord>& taskQueue() { return taskQueue_; }
+    const std::vector<PendingLaunch>& launches() const { return launches_; }
+
+private:
+    std::uint32_t nextTaskId(std::uint32_t streamId);
+
+    DeviceQueue& device_;
+    ApiLog& apis_;
+    DeviceMemorySampler& geMemory_;
+    std::uint32_t threadId_;
+    std::uint64_t idleAtNs_ = 0;
+    std::map<std::uint32_t, std::uint32_t> lastTaskId_;
+    std::vector<TaskQueueRecord> taskQueue_;
+    std::vector<PendingLaunch> launches_;
+};
+
+}  // namespace ascendsim

@@ -1,0 +1,35 @@
+#pragma once
+// The host model's only view of the device. The engine implements it on top of the SystemC
+// Device (models/device/device.h); tests use a fake with fixed kernel durations.
+#include <cstdint>
+#include <string>
+
+namespace ascendsim {
+
+// One kernel launch as the runtime hands it to a stream's queue.
+struct PendingLaunch {
+    std::string kernelName;                 // KernelLaunchSpec::kernelName
+    std::uint64_t userTag = 0;              // KernelLaunchSpec::userTag, unchanged
+    std::uint32_t stepNumber = 0;
+    std::uint32_t opIndex = 0;              // index of the FrameworkOp in its step
+    std::uint32_t kernelIndex = 0;          // index into FrameworkOp::kernels
+    std::uint32_t streamId = 0;
+    std::uint32_t taskId = 0;               // per-stream task id (KernelRecord::taskId)
+    std::uint64_t correlationId = 0;        // Node@launch connection id (KernelRecord::correlationId)
+    std::uint64_t queueCorrelationId = 0;   // the PTA task-queue Enqueue/Dequeue correlation id
+    std::int64_t hostOpIndex = -1;          // RunRecord::hostOps index of the NPU op record that
+                                            // enqueued it; -1 when the step is not recorded
+};
+
+class DeviceQueue {
+public:
+    virtual ~DeviceQueue() = default;
+    // The launch reaches the device's stream queue at host time submitNs. Calls come in
+    // non-decreasing submitNs order per stream.
+    virtual void submit(const PendingLaunch& launch, std::uint64_t submitNs) = 0;
+    // The host blocks until the device has finished everything submitted; returns the time (ns)
+    // the device became idle (may be earlier than hostNowNs when the device was already idle).
+    virtual std::uint64_t synchronize(std::uint64_t hostNowNs) = 0;
+};
+
+}  // namespace ascendsim

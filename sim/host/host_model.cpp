@@ -1,0 +1,330 @@
+#include "sim/host/host_model.h"
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+#include <string>
+
+#include "sim/host/host_costs.h"
+
+namespace ascendsim {
+
+using namespace host_costs;
+
+namespace {
+// Thread-id offsets from the process id, as in the real Level2 sample (pid 3178231, autograd
+// thread 3186523, task-queue dequeue thread 3181770).
+constexpr std::uint32_t kBackwardThreadOffset = 8292;
+constexpr std::uint32_t kDequeueThreadOffset = 3539;
+// PyTorch's "Fwd thread id" of a backward node: the forward thread's sequence id (the main
+// thread is 1 in the sample); 0 on every other record.
+constexpr std::uint32_t kForwardThreadSequenceId = 1;
+
+std::string joinModules(const std::vector<std::string>& path) {
+    std::string out;
+    for (const auto& module : path) {
+        if (!out.empty()) out += '/';
+        out += "nn.Module: " + module;
+    }
+    return out;
+}
+
+std::string joinFrames(const std::vector<std::string>& frames) {
+    std::string out;
+    for (const auto& frame : frames) {
+        if (!out.empty()) out += ';';
+        out += frame;
+    }
+    return out;
+}
+
+std::uint32_t orDerived(std::uint32_t given, std::uint32_t pid, std::uint32_t offset) {
+    return given != 0 ? given : pid + offset;
+}
+}  // namespace
+
+struct HostModel::StepState {
+    const HostStep* step = nullptr;
+    std::int64_t stepRecord = -1;
+    std::vector<std::int64_t> autogradSequence;  // per op: number its last autograd node took
+    std::vector<std::vector<std::uint64_t>> addresses;
+    struct PendingFree {
+        std::uint64_t ptr;
+        bool usedOnOtherStream;
+    };
+    std::vector<std::vector<PendingFree>> freesAfter;  // per op index
+};
+
+HostModel::HostModel(const HostModelOptions& options, DeviceQueue& device)
+    : options_(options),
+      device_(device),
+      mainThreadId_(orDerived(options.mainThreadId, options.processId, 0)),
+      backwardThreadId_(orDerived(options.backwardThreadId, options.processId, kBackwardThreadOffset)),
+      deviceMemory_(options.hcclEnabled),
+      dequeue_(device, apis_, deviceMemory_,
+               orDerived(options.dequeueThreadId, options.processId, kDequeueThreadOffset)),
+      tracer_(pythonCalls_),
+      nowNs_(options.startNs),
+      nextSequenceNumber_(options.firstSequenceNumber) {}
+
+std::int64_t HostModel::openRecord(const std::string& name, std::uint32_t threadId,
+                                   std::int64_t parent, std::int64_t sequenceNumber,
+                                   std::uint32_t forwardThreadId) {
+    if (!recordCpu_) return -1;
+    HostOpRecord record;
+    record.name = name;
+    record.startNs = nowNs_;
+    record.endNs = nowNs_;
+    record.threadId = threadId;
+    record.sequenceNumber = sequenceNumber;
+    record.forwardThreadId = forwardThreadId;
+    record.parent = parent;
+    hostOps_.push_back(std::move(record));
+    return static_cast<std::int64_t>(hostOps_.size()) - 1;
+}
+
+void HostModel::closeRecord(std::int64_t index) {
+    if (index >= 0) hostOps_[static_cast<std::size_t>(index)].endNs = nowNs_;
+}
+
+std::uint64_t HostModel::recordOverheadNs() const {
+    if (!recordCpu_) return 0;
+    std::uint64_t cost = 0;
+    if (options_.profiler.recordShapes) cost += kRecordShapesNs;
+    return cost;
+}
+
+void HostModel::noteReserved() { deviceMemory_.noteFrameworkReserved(nowNs_, memory_.reservedBytes()); }
+
+HostStepResult HostModel::runStep(const HostStep& step) {
+    if (finished_) throw std::logic_error("HostModel::runStep after finish()");
+    const ProfilerConfig& cfg = options_.profiler;
+    recordCpu_ = step.profiled && cfg.activityCpu;
+    recordMemory_ = recordCpu_ && cfg.profileMemory;
+    tracePython_ = recordCpu_ && (cfg.withStack || cfg.withModules);
+    const bool collectsCann = step.profiled && cfg.activityNpu && cfg.level != ProfilerLevel::LevelNone;
+    if (step.profiled) apis_.setCollection(cfg.activityNpu, cfg.level);
+    else apis_.stopCollection();
+    memory_.setRecording(recordMemory_);
+    deviceMemory_.setRecording(collectsCann && cfg.profileMemory);
+
+    if (anyStepRun_) nowNs_ += kProfilerStepGapNs;
+    anyStepRun_ = true;
+
+    const std::size_t opCount = step.ops.size();
+    StepState state;
+    state.step = &step;
+    state.autogradSequence.assign(opCount + 1, -1);
+    state.addresses.resize(opCount);
+    state.freesAfter.resize(opCount + 1);
+
+    HostStepResult result;
+    result.startNs = nowNs_;
+    state.stepRecord = openRecord("ProfilerStep#" + std::to_string(step.stepNumber), mainThreadId_, -1, -1, 0);
+    nowNs_ += kOpEnterNs;
+    for (std::uint32_t i = 0; i < opCount; ++i) runOp(state, step.ops[i], i);
+    if (step.synchronizeAtEnd && launchedSinceSync_) {
+        // The training loop's loss.item(): a D2H read that waits for the device.
+        FrameworkOp item;
+        item.atenName = "aten::item";
+        item.phase = OpPhase::Optimizer;
+        item.synchronizesDevice = true;
+        for (auto it = step.ops.rbegin(); it != step.ops.rend(); ++it) {
+            if (it->phase != OpPhase::Backward && !it->stackFrames.empty()) {
+                item.stackFrames = {it->stackFrames.back()};  // the loop's outermost frame
+                break;
+            }
+        }
+        runOp(state, item, static_cast<std::uint32_t>(opCount));
+    }
+    nowNs_ += kOpExitNs;
+    closeRecord(state.stepRecord);
+    result.endNs = nowNs_;
+    if (step.profiled) {
+        steps_.push_back({step.stepNumber, result.startNs, result.endNs});
+        if (collectsCann && cfg.profileMemory) deviceMemory_.addCollectionWindow(result.startNs, result.endNs);
+    }
+    result.outputAddresses = std::move(state.addresses);
+    return result;
+}
+
+void HostModel::runOp(StepState& state, const FrameworkOp& op, std::uint32_t opIndex) {
+    const bool backward = op.phase == OpPhase::Backward;
+    const std::uint32_t tid = backward ? backwardThreadId_ : mainThreadId_;
+    const ProfilerConfig& cfg = options_.profiler;
+    std::int64_t backwardSequence = -1;
+    if (backward) {
+        const std::int32_t fwd = op.forwardOpIndex;
+        if (fwd < 0 || static_cast<std::uint32_t>(fwd) >= opIndex ||
+            state.step->ops[static_cast<std::size_t>(fwd)].phase != OpPhase::Forward) {
+            throw std::invalid_argument("host model: backward op '" + op.atenName + "' (op " +
+                                        std::to_string(opIndex) +
+                                        ") needs forwardOpIndex of an earlier forward op");
+        }
+        backwardSequence = state.autogradSequence[static_cast<std::size_t>(fwd)];
+    }
+    if (tracePython_ && !backward) {
+        tracer_.enter(pythonFramesOf(op.stackFrames, op.modulePath, cfg.withStack, cfg.withModules),
+                      nowNs_, tid);
+    }
+    // The autograd thread runs C++ only: no Python stack to capture there.
+    const std::uint64_t stackCost = (recordCpu_ && cfg.withStack && !backward) ? kStackCaptureNs : 0;
+
+    struct Open {
+        std::uint32_t depth;
+        std::int64_t record;
+        bool launchSite;
+    };
+    std::vector<Open> stack;
+    std::int64_t topRecord = -1;
+    std::int64_t lastTaken = -1;
+    auto closeTop = [&] {
+        const Open open = stack.back();
+        if (open.launchSite) launch(state, op, opIndex, open.record, tid);
+        nowNs_ += kOpExitNs;
+        closeRecord(open.record);
+        stack.pop_back();
+    };
+    for (const CallNode& node : buildCallTree(op)) {
+        while (!stack.empty() && stack.back().depth >= node.depth) closeTop();
+        std::int64_t sequence = -1;
+        std::uint32_t forwardThread = 0;
+        switch (node.role) {
+            case SequenceRole::None: break;
+            case SequenceRole::Peek: sequence = nextSequenceNumber_; break;
+            case SequenceRole::Take: sequence = lastTaken = nextSequenceNumber_++; break;
+            case SequenceRole::BackwardNode:
+                sequence = backwardSequence;
+                forwardThread = kForwardThreadSequenceId;
+                break;
+        }
+        const std::int64_t parent = stack.empty() ? (backward ? -1 : state.stepRecord) : stack.back().record;
+        const std::int64_t record = openRecord(node.name, tid, parent, sequence, forwardThread);
+        if (record >= 0) {
+            HostOpRecord& r = hostOps_[static_cast<std::size_t>(record)];
+            const bool engineWrapper = backward && node.depth == 0;  // evaluate_function record
+            if (cfg.recordShapes && !engineWrapper) {
+                r.inputDims = op.inputDims;
+                r.inputTypes = op.inputTypes;
+            }
+            if (cfg.withStack && !backward) r.callStack = joinFrames(op.stackFrames);
+            if (cfg.withModules && !backward) r.moduleHierarchy = joinModules(op.modulePath);
+            if (cfg.withFlops && node.depth == 0) r.flops = op.flops;
+        }
+        if (stack.empty()) topRecord = record;
+        nowNs_ += kOpEnterNs + recordOverheadNs() + stackCost;
+        stack.push_back({node.depth, record, node.launchSite});
+    }
+    while (!stack.empty()) closeTop();
+    state.autogradSequence[opIndex] = lastTaken;
+
+    for (const auto& pending : state.freesAfter[opIndex]) {
+        memory_.freeTensor(pending.ptr, pending.usedOnOtherStream, {nowNs_, tid, topRecord});
+    }
+}
+
+void HostModel::launch(StepState& state, const FrameworkOp& op, std::uint32_t opIndex,
+                       std::int64_t launchRecord, std::uint32_t threadId) {
+    const ProfilerConfig& cfg = options_.profiler;
+    const std::uint64_t stackCost =
+        (recordCpu_ && cfg.withStack && threadId == mainThreadId_) ? kStackCaptureNs : 0;
+    const std::uint32_t stream = op.kernels.empty() ? 0 : op.kernels.front().streamId;
+    const std::size_t opCount = state.step->ops.size();
+    for (const OutputTensorSpec& output : op.outputs) {
+        if (output.lastUseOpIndex >= 0 &&
+            (static_cast<std::uint32_t>(output.lastUseOpIndex) < opIndex ||
+             static_cast<std::size_t>(output.lastUseOpIndex) >= opCount)) {
+            throw std::invalid_argument("host model: output of op '" + op.atenName + "' (op " +
+                                        std::to_string(opIndex) + ") has lastUseOpIndex " +
+                                        std::to_string(output.lastUseOpIndex) +
+                                        " outside [op, step end)");
+        }
+        const std::int64_t record = openRecord("empty_tensor", threadId, launchRecord, -1, 0);
+        nowNs_ += stackCost + kEmptyTensorNs / 2;
+        const std::uint64_t ptr = memory_.allocateTensor(output.bytes, stream, {nowNs_, threadId, launchRecord});
+        nowNs_ += kEmptyTensorNs - kEmptyTensorNs / 2;
+        closeRecord(record);
+        noteReserved();
+        if (opIndex < state.addresses.size()) state.addresses[opIndex].push_back(ptr);
+        if (output.lastUseOpIndex >= 0) {
+            state.freesAfter[static_cast<std::size_t>(output.lastUseOpIndex)].push_back(
+                {ptr, output.usedOnOtherStream});
+        }
+    }
+    if (!op.npuOpName.empty()) {
+        if (isAclnnOp(op.npuOpName)) {
+            apis_.add(ApiLevel::Acl, op.npuOpName + "GetWorkspaceSize", nowNs_, nowNs_ + kGetWorkspaceSizeNs,
+                      threadId);
+            nowNs_ += kGetWorkspaceSizeNs;
+            std::map<std::uint32_t, std::uint64_t> workspacePerStream;
+            for (const auto& kernel : op.kernels) {
+                auto& bytes = workspacePerStream[kernel.streamId];
+                bytes = std::max(bytes, kernel.workspaceBytes);
+            }
+            for (const auto& [kernelStream, bytes] : workspacePerStream) {
+                memory_.prepareWorkspace(bytes, kernelStream, {nowNs_, threadId, launchRecord});
+            }
+            noteReserved();
+        }
+        const std::int64_t npuRecord = openRecord(op.npuOpName, threadId, launchRecord, -1, 0);
+        nowNs_ += kNpuRecordEnterNs + stackCost;
+        EnqueuedOp item;
+        item.op = &op;
+        item.stepNumber = state.step->stepNumber;
+        item.opIndex = opIndex;
+        item.queueCorrelationId = nextQueueCorrelationId_++;
+        item.enqueueStartNs = nowNs_;
+        nowNs_ += kEnqueueNs;
+        item.enqueueEndNs = nowNs_;
+        item.enqueueThreadId = threadId;
+        item.npuRecordIndex = npuRecord;
+        item.recordQueue = recordCpu_;
+        dequeue_.process(item);
+        if (!op.kernels.empty()) launchedSinceSync_ = true;
+        nowNs_ += kNpuRecordExitNs;
+        closeRecord(npuRecord);
+    }
+    if (op.synchronizesDevice) synchronizeDevice(threadId, launchRecord);
+}
+
+void HostModel::synchronizeDevice(std::uint32_t threadId, std::int64_t hostOpIndex) {
+    const std::uint64_t callStart = nowNs_;
+    // The Python thread first waits for the task queue to drain, then for the device.
+    const std::uint64_t hostReady = std::max(nowNs_ + kSyncCallNs, dequeue_.idleAtNs());
+    const std::uint64_t deviceIdle = device_.synchronize(hostReady);
+    nowNs_ = std::max(hostReady, deviceIdle) + kSyncWakeNs;
+    apis_.add(ApiLevel::Acl, "aclrtSynchronizeStreamWithTimeout", callStart, nowNs_, threadId);
+    apis_.add(ApiLevel::Runtime, "StreamSynchronize", callStart + kRuntimeLaunchOffsetNs,
+              nowNs_ - kAclEpilogueNs, threadId);
+    memory_.releaseAwaitingBlocks({nowNs_, threadId, hostOpIndex});
+    noteReserved();
+    launchedSinceSync_ = false;
+}
+
+void HostModel::finish(RunRecord& record) {
+    if (finished_) throw std::logic_error("HostModel::finish called twice");
+    finished_ = true;
+    const std::uint64_t endNs = std::max(nowNs_, dequeue_.idleAtNs());
+    tracer_.closeAll(nowNs_);
+    deviceMemory_.finish(record);
+
+    auto& apis = apis_.records();
+    std::stable_sort(apis.begin(), apis.end(),
+                     [](const ApiRecord& a, const ApiRecord& b) { return a.startNs < b.startNs; });
+    auto& memoryEvents = memory_.events();
+    std::stable_sort(memoryEvents.begin(), memoryEvents.end(),
+                     [](const MemoryEventRecord& a, const MemoryEventRecord& b) { return a.timeNs < b.timeNs; });
+
+    record.hostOps = std::move(hostOps_);
+    record.steps = std::move(steps_);
+    record.apis = std::move(apis);
+    record.taskQueue = std::move(dequeue_.taskQueue());
+    record.memoryEvents = std::move(memoryEvents);
+    record.pythonCalls = std::move(pythonCalls_);
+    record.processId = options_.processId;
+    record.mainThreadId = mainThreadId_;
+    record.deviceId = options_.deviceId;
+    record.endNs = std::max(record.endNs, endNs);
+}
+
+}  // namespace ascendsim

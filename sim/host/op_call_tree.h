@@ -1,0 +1,32 @@
+#pragma once
+// The nested torch op records one framework op produces, e.g. aten::conv2d > aten::convolution >
+// aten::_convolution, with which record takes an autograd sequence number and where the NPU op
+// is launched. Data-driven: one table row per op family (op_call_tree.cpp), overridable per op
+// through FrameworkOp::callPath.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/host/framework_op.h"
+
+namespace ascendsim {
+
+// How a record gets its "Sequence number" (PyTorch RecordFunction + autograd):
+enum class SequenceRole : std::uint8_t {
+    None,          // -1: below the autograd key, or no grad
+    Peek,          // composite op: shows the next sequence number without taking it
+    Take,          // autograd node created here: shows the number, then advances it
+    BackwardNode,  // the autograd node's backward record: the forward op's number, Fwd thread id 1
+};
+
+struct CallNode {
+    std::string name;
+    std::uint32_t depth = 0;   // 0: the top-level op
+    SequenceRole role = SequenceRole::None;
+    bool launchSite = false;   // outputs are allocated and the NPU op is enqueued inside this record
+};
+
+// The records of `op` in pre-order (parents before children). Exactly one node is the launch site.
+std::vector<CallNode> buildCallTree(const FrameworkOp& op);
+
+}  // namespace ascendsim
