@@ -1,0 +1,164 @@
+// SharedMemorySystem: per-line L2 events, HBM traffic, and bandwidth shared between requesters.
+#include <gtest/gtest.h>
+
+#include "models/memory/bandwidth_server.h"
+#include "models/memory/shared_memory_system.h"
+
+namespace ascendsim {
+namespace {
+
+constexpr std::uint64_t kLine = 512;
+constexpr std::uint64_t kPsPerCycle = 1000;  // 1000 MHz core clock
+
+// Small, round numbers: 1 GHz, HBM 1000 GB/s = 1 B/ps, L2 5 B/ps, 16 KiB 2-way L2.
+ChipConfig smallChip() {
+    ChipConfig chip;
+    chip.name = "TestChip";
+    chip.aiCoreFreqMhz = 1000.0;
+    chip.l2.sizeBytes = 16 * 1024;
+    chip.l2.lineBytes = kLine;
+    chip.l2.ways = 2;
+    chip.l2.bandwidthBytesPerCycle = 5000.0;
+    chip.l2.hitLatencyCycles = 10;
+    chip.hbm.bandwidthGBps = 1000.0;
+    chip.hbm.readLatencyCycles = 100;
+    return chip;
+}
+
+GmAccess readOf(std::uint64_t address, std::uint64_t bytes, std::uint64_t startPs = 0,
+                std::uint32_t core = 0) {
+    return GmAccess{startPs, core, address, bytes, false};
+}
+
+GmAccess writeOf(std::uint64_t address, std::uint64_t bytes, std::uint64_t startPs = 0) {
+    return GmAccess{startPs, 0, address, bytes, true};
+}
+
+TEST(BandwidthServer, IdleServerServesFromArrivalBusyServerQueues) {
+    BandwidthServer server(2.0);
+    EXPECT_DOUBLE_EQ(server.serve(100.0, 200.0), 200.0);
+    EXPECT_DOUBLE_EQ(server.serve(150.0, 200.0), 300.0);  // waits until 200
+    EXPECT_DOUBLE_EQ(server.serve(1000.0, 20.0), 1010.0);
+    EXPECT_DOUBLE_EQ(server.busyPs(), 210.0);
+}
+
+TEST(SharedMemorySystem, ColdReadMissesEveryLineAndFillsFromHbm) {
+    const ChipConfig chip = smallChip();
+    SharedMemorySystem memory(chip);
+    PmuCounters counters;
+    memory.access(readOf(0, 4 * kLine), counters);
+    EXPECT_EQ(counters[PmuEvent::L2R0ReadMissAllocate], 2u);  // lines 0, 2
+    EXPECT_EQ(counters[PmuEvent::L2R1ReadMissAllocate], 2u);  // lines 1, 3
+    EXPECT_EQ(counters[PmuEvent::L2R0ReadHit] + counters[PmuEvent::L2R1ReadHit], 0u);
+    EXPECT_EQ(counters[PmuEvent::L2Read], 4 * kLine / 256);
+    EXPECT_EQ(counters[PmuEvent::MainMemRead], 4 * kLine / 8);
+}
+
+TEST(SharedMemorySystem, SecondReadHitsAndCausesNoHbmTraffic) {
+    const ChipConfig chip = smallChip();
+    SharedMemorySystem memory(chip);
+    PmuCounters first;
+    PmuCounters second;
+    memory.access(readOf(0, 4 * kLine), first);
+    memory.access(readOf(0, 4 * kLine, 1'000'000), second);
+    EXPECT_EQ(second[PmuEvent::L2R0ReadHit] + second[PmuEvent::L2R1ReadHit], 4u);
+    EXPECT_EQ(second[PmuEvent::MainMemRead], 0u);
+}
+
+TEST(SharedMemorySystem, PartialLinesCountEachTouchedLineOnce) {
+    const ChipConfig chip = smallChip();
+    SharedMemorySystem memory(chip);
+    PmuCounters counters;
+    memory.access(readOf(kLine - 32, 64), counters);  // straddles lines 0 and 1
+    EXPECT_EQ(counters[PmuEvent::L2R0ReadMissAllocate] + counters[PmuEvent::L2R1ReadMissAllocate],
+              2u);
+    EXPECT_EQ(counters[PmuEvent::L2Read], 1u);  // 64 B rounds up to one 256 B unit
+}
+
+TEST(SharedMemorySystem, WriteMissAllocatesWithoutReadingHbm) {
+    const ChipConfig chip = smallChip();
+    SharedMemorySystem memory(chip);
+    PmuCounters counters;
+    memory.access(writeOf(0, 2 * kLine), counters);
+    memory.access(writeOf(0, kLine), counters);
+    EXPECT_EQ(counters[PmuEvent::L2WriteMissAllocate], 2u);
+    EXPECT_EQ(counters[PmuEvent::L2WriteHit], 1u);
+    EXPECT_EQ(counters[PmuEvent::L2Write], 3 * kLine / 256);
+    EXPECT_EQ(counters[PmuEvent::MainMemRead], 0u);
+    EXPECT_EQ(counters[PmuEvent::MainMemWrite], 0u);
+}
+
+TEST(SharedMemorySystem, EvictingDirtyLinesWritesThemBackToHbm) {
+    const ChipConfig chip = smallChip();
+    SharedMemorySystem memory(chip);
+    PmuCounters counters;
+    memory.access(writeOf(0, chip.l2.sizeBytes), counters);  // fill the cache with dirty lines
+    EXPECT_EQ(counters[PmuEvent::MainMemWrite], 0u);
+    memory.access(readOf(chip.l2.sizeBytes, 4 * kLine), counters);  // evicts 4 dirty lines
+    EXPECT_EQ(counters[PmuEvent::MainMemWrite], 4 * kLine / 8);
+    EXPECT_EQ(memory.hbmBytesWritten(), 4 * kLine);
+}
+
+TEST(SharedMemorySystem, MissTimeIsHbmTransferPlusReadLatency) {
+    const ChipConfig chip = smallChip();
+    SharedMemorySystem memory(chip);
+    PmuCounters counters;
+    // 8 KiB of misses at 1 B/ps = 8192 ps, plus 100 cycles latency.
+    EXPECT_EQ(memory.access(readOf(0, 8192), counters), 8192 + 100 * kPsPerCycle);
+    // The same bytes again hit: 8192 / 5 B/ps through L2, plus 10 cycles.
+    const std::uint64_t start = 1'000'000;
+    EXPECT_EQ(memory.access(readOf(0, 8192, start), counters),
+              start + static_cast<std::uint64_t>(8192 / 5.0 + 0.999) + 10 * kPsPerCycle);
+}
+
+// Two requesters streaming distinct data back to back: each gets half the HBM bandwidth.
+TEST(SharedMemorySystem, MteTransfer_HalfBandwidthWhenTwoCoresShareHbm) {
+    ChipConfig chip = smallChip();
+    chip.hbm.readLatencyCycles = 0;  // one transfer in flight per core: keep it bandwidth-bound
+    chip.l2.hitLatencyCycles = 0;
+    SharedMemorySystem alone(chip);
+    SharedMemorySystem shared(chip);
+    PmuCounters counters;
+    constexpr std::uint64_t kChunk = 4096;
+    constexpr int kTransfers = 200;
+    std::uint64_t aloneDone = 0;
+    for (int i = 0; i < kTransfers; ++i) {
+        aloneDone = alone.access(readOf(i * kChunk, kChunk, aloneDone), counters);
+    }
+    std::uint64_t doneA = 0;
+    std::uint64_t doneB = 0;
+    for (int i = 0; i < kTransfers; ++i) {  // issue in time order, as the device does
+        if (doneA <= doneB) {
+            doneA = shared.access(readOf(i * kChunk, kChunk, doneA, 0), counters);
+            doneB = shared.access(readOf((1 << 30) + i * kChunk, kChunk, doneB, 1), counters);
+        } else {
+            doneB = shared.access(readOf((1 << 30) + i * kChunk, kChunk, doneB, 1), counters);
+            doneA = shared.access(readOf(i * kChunk, kChunk, doneA, 0), counters);
+        }
+    }
+    const double aloneRate = static_cast<double>(kTransfers * kChunk) / aloneDone;
+    const double rateA = static_cast<double>(kTransfers * kChunk) / doneA;
+    const double rateB = static_cast<double>(kTransfers * kChunk) / doneB;
+    EXPECT_NEAR(rateA / aloneRate, 0.5, 0.05);
+    EXPECT_NEAR(rateB / aloneRate, 0.5, 0.05);
+    EXPECT_NEAR(shared.hbmServer().busyPs() / std::max(doneA, doneB), 1.0, 0.05);
+}
+
+TEST(SharedMemorySystem, HitsAreServedAtL2BandwidthFiveTimesHbm) {
+    const ChipConfig chip = smallChip();
+    SharedMemorySystem memory(chip);
+    PmuCounters counters;
+    constexpr std::uint64_t kBytes = 8192;
+    const std::uint64_t coldDone = memory.access(readOf(0, kBytes), counters);
+    std::uint64_t hotStart = coldDone;
+    std::uint64_t hotDone = 0;
+    for (int i = 0; i < 100; ++i) {  // back-to-back hits, latency overlapped by queueing
+        hotDone = memory.access(readOf(0, kBytes, hotStart), counters);
+        hotStart = std::max(hotStart, static_cast<std::uint64_t>(memory.l2Server().nextFreePs()));
+    }
+    const double hotBytesPerPs = 100.0 * kBytes / (hotDone - coldDone - 10 * kPsPerCycle);
+    EXPECT_NEAR(hotBytesPerPs, 5.0, 0.25);
+}
+
+}  // namespace
+}  // namespace ascendsim
