@@ -138,6 +138,7 @@ std::unique_ptr<InstructionStream> makeCubeBlockStream(std::shared_ptr<const Cub
     return std::make_unique<CubeBlockStream>(std::move(operands), plan, sizes, firstTile, tiles);
 }
 
+namespace cube {
 std::uint64_t ceilDiv(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
 std::uint64_t roundUp(std::uint64_t value, std::uint64_t multiple) { return ceilDiv(value, multiple) * multiple; }
 
@@ -193,4 +194,5 @@ void checkPlanFits(const OpInstance& op, const ChipConfig& chip, const CubeBuffe
     require(MemSpace::BiasTable, biasTableBytes);
 }
 
+}  // namespace cube
 }  // namespace ascendsim

@@ -70,7 +70,8 @@ std::unique_ptr<InstructionStream> makeCubeBlockStream(std::shared_ptr<const Cub
                                                        CubeBufferPlan plan, CubeStepSizes sizes,
                                                        std::uint64_t firstTile, std::uint64_t tiles);
 
-// Shared lowering helpers.
+// Shared cube lowering helpers (own namespace: the vector kernels have helpers of the same names).
+namespace cube {
 std::uint64_t ceilDiv(std::uint64_t a, std::uint64_t b);
 std::uint64_t roundUp(std::uint64_t value, std::uint64_t multiple);
 
@@ -91,5 +92,7 @@ void checkPlanFits(const OpInstance& op, const ChipConfig& chip, const CubeBuffe
                    std::uint64_t biasL1Bytes, std::uint64_t biasTableBytes);
 
 [[noreturn]] void throwLoweringError(const OpInstance& op, const std::string& reason);
+}  // namespace cube
+using namespace cube;  // NOLINT: cube kernel files only include this header, not vector_tiling.h
 
 }  // namespace ascendsim

@@ -38,14 +38,15 @@ bool TiledInstructionStream::next(std::vector<Instruction>& out) {
         emitPrologue(b);
     }
     const std::uint64_t tiles = tileCount();
-    // Keep going past tiles that emit nothing: next() must not return true without appending.
-    while (!finished_ && out.size() == before) {
+    // At least one tile per call (the prologue rides with the first), and keep going past tiles
+    // that emit nothing: next() must not return true without appending.
+    do {
         if (nextTile_ < tiles) emitTile(nextTile_++, b);
         if (nextTile_ >= tiles) {
             emitEpilogue(b);
             finished_ = true;
         }
-    }
+    } while (!finished_ && out.size() == before);
     return out.size() > before;
 }
 

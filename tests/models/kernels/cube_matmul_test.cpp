@@ -1,0 +1,194 @@
+// MatMul / BatchMatMul lowered programs, executed on the FunctionalMachine, match a naive
+// reference: exactly for int8, within fp32-accumulation tolerance for fp16/bf16/hf32.
+#include <gtest/gtest.h>
+
+#include "tests/models/kernels/cube_test_support.h"
+#include "tests/models/kernels/test_chip.h"
+
+namespace ascendsim::test {
+namespace {
+
+struct MatmulCase {
+    std::int64_t m, k, n;
+    bool transA, transB, bias;
+    DataType dtype;
+};
+
+// y[b] = op(a[b]) · op(b[b]) + bias, from GM values (already rounded to the dtype).
+std::vector<double> referenceMatmul(const std::vector<float>& a, const std::vector<float>& b,
+                                    const std::vector<float>* bias, std::int64_t batch, std::int64_t m,
+                                    std::int64_t k, std::int64_t n, bool transA, bool transB, bool broadcastB) {
+    std::vector<double> y(static_cast<std::size_t>(batch * m * n), 0.0);
+    for (std::int64_t t = 0; t < batch; ++t) {
+        const float* at = a.data() + t * m * k;
+        const float* bt = b.data() + (broadcastB ? 0 : t * k * n);
+        for (std::int64_t i = 0; i < m; ++i)
+            for (std::int64_t j = 0; j < n; ++j) {
+                double acc = bias ? (*bias)[static_cast<std::size_t>(j)] : 0.0;
+                for (std::int64_t p = 0; p < k; ++p) {
+                    const double av = transA ? at[p * m + i] : at[i * k + p];
+                    const double bv = transB ? bt[j * k + p] : bt[p * n + j];
+                    acc += av * bv;
+                }
+                y[static_cast<std::size_t>((t * m + i) * n + j)] = acc;
+            }
+    }
+    return y;
+}
+
+void runMatmulCase(const ChipConfig& chip, const MatmulCase& c, std::optional<std::uint32_t> blockDim) {
+    CubeOpHarness h(chip);
+    const bool int8 = c.dtype == DataType::Int8;
+    auto a = h.tensor("a", c.transA ? std::vector<std::int64_t>{c.k, c.m} : std::vector<std::int64_t>{c.m, c.k}, c.dtype);
+    auto b = h.tensor("b", c.transB ? std::vector<std::int64_t>{c.n, c.k} : std::vector<std::int64_t>{c.k, c.n}, c.dtype);
+    const DataType outType = int8 ? DataType::Int32 : (c.dtype == DataType::Fp32 ? DataType::Fp32 : DataType::Fp16);
+    auto y = h.tensor("y", {c.m, c.n}, outType);
+    std::vector<TensorInfo> inputs{a, b};
+    const auto av = int8 ? h.fillRandom(a, -128, 127) : h.fillRandom(a);
+    const auto bv = int8 ? h.fillRandom(b, -128, 127) : h.fillRandom(b);
+    std::vector<float> biasValues;
+    if (c.bias) {
+        auto bias = h.tensor("bias", {c.n}, int8 ? DataType::Int32 : c.dtype);
+        biasValues = int8 ? h.fillRandom(bias, -1000, 1000) : h.fillRandom(bias);
+        inputs.push_back(bias);
+    }
+    h.fill(y, 12345.0f);  // stale output must be overwritten everywhere
+    auto op = makeOp("MatMul", inputs, {y});
+    op.attrs["transpose_a"] = c.transA;
+    op.attrs["transpose_b"] = c.transB;
+    op.blockDim = blockDim;
+    h.run(op);
+    const auto expected = referenceMatmul(av, bv, c.bias ? &biasValues : nullptr, 1, c.m, c.k, c.n, c.transA, c.transB, false);
+    const std::string what = "MatMul " + std::to_string(c.m) + "x" + std::to_string(c.k) + "x" + std::to_string(c.n) +
+                             " " + std::string(dataTypeName(c.dtype)) + (c.transA ? " tA" : "") + (c.transB ? " tB" : "") +
+                             (c.bias ? " bias" : "") + " blockDim " + (blockDim ? std::to_string(*blockDim) : "default");
+    if (int8)
+        expectNear(h.read(y), expected, 0.0, 0.0, what);
+    else if (c.dtype == DataType::Fp32)
+        expectNear(h.read(y), expected, 2e-2, 2e-3, what);  // hf32 inputs
+    else
+        expectNear(h.read(y), expected, 2e-2, 2e-3, what);  // fp32 accumulation, fp16/bf16 output rounding
+}
+
+TEST(CubeMatMul, Fp16AllTransposesMatchReferenceForEveryBlockDim) {
+    const auto chip = ascend910B1();
+    for (bool transA : {false, true})
+        for (bool transB : {false, true})
+            for (std::optional<std::uint32_t> blockDim : {std::optional<std::uint32_t>{1}, std::optional<std::uint32_t>{},
+                                                          std::optional<std::uint32_t>{5}})
+                runMatmulCase(chip, {200, 300, 260, transA, transB, false, DataType::Fp16}, blockDim);
+}
+
+TEST(CubeMatMul, BiasIsAddedOncePerOutputElement) {
+    const auto chip = ascend910B1();
+    runMatmulCase(chip, {70, 520, 300, false, true, true, DataType::Fp16}, std::nullopt);
+    runMatmulCase(chip, {70, 520, 300, true, false, true, DataType::Bf16}, 3u);
+}
+
+TEST(CubeMatMul, Int8IsExactWithInt32Output) {
+    const auto chip = ascend910B1();
+    runMatmulCase(chip, {150, 700, 140, false, false, false, DataType::Int8}, std::nullopt);
+    runMatmulCase(chip, {33, 129, 47, true, true, true, DataType::Int8}, 2u);
+}
+
+TEST(CubeMatMul, Fp32InputsRunInHf32Mode) {
+    const auto chip = ascend910B1();
+    runMatmulCase(chip, {64, 100, 96, false, false, false, DataType::Fp32}, std::nullopt);
+}
+
+TEST(CubeMatMul, CoupledChipRunsTheSameLoweringOnItsAiCores) {
+    const auto chip = coupledChip();
+    runMatmulCase(chip, {130, 200, 150, false, true, true, DataType::Fp16}, std::nullopt);
+}
+
+TEST(CubeBatchMatMul, BatchesAndBroadcastRhsMatchReference) {
+    const auto chip = ascend910B1();
+    for (std::optional<std::uint32_t> blockDim : {std::optional<std::uint32_t>{1}, std::optional<std::uint32_t>{},
+                                                  std::optional<std::uint32_t>{7}}) {
+        for (bool broadcast : {false, true}) {
+            CubeOpHarness h(chip);
+            const std::int64_t batch = 3, m = 40, k = 72, n = 150;
+            auto a = h.tensor("a", {batch, m, k}, DataType::Fp16);
+            auto b = h.tensor("b", broadcast ? std::vector<std::int64_t>{n, k} : std::vector<std::int64_t>{batch, n, k},
+                              DataType::Fp16);
+            auto y = h.tensor("y", {batch, m, n}, DataType::Fp16);
+            const auto av = h.fillRandom(a), bv = h.fillRandom(b);
+            auto op = makeOp("BatchMatMul", {a, b}, {y});
+            op.attrs["transpose_b"] = true;
+            op.blockDim = blockDim;
+            h.run(op);
+            expectNear(h.read(y), referenceMatmul(av, bv, nullptr, batch, m, k, n, false, true, broadcast), 2e-2, 2e-3,
+                       "BatchMatMul broadcast=" + std::to_string(broadcast));
+        }
+    }
+}
+
+TEST(CubeMatMul, DefaultBlockDimSpreadsTilesButNeverExceedsThem) {
+    const auto chip = ascend910B1();
+    CubeOpHarness h(chip);
+    auto small = makeOp("MatMul", {h.tensor("a", {128, 64}, DataType::Fp16), h.tensor("b", {64, 256}, DataType::Fp16)},
+                        {h.tensor("y", {128, 256}, DataType::Fp16)});
+    EXPECT_EQ(h.lower(small).at(0).blockDim, 2u);  // 1 x 2 base tiles of 128x128
+    auto big = makeOp("MatMul", {h.tensor("a", {4096, 64}, DataType::Fp16), h.tensor("b", {64, 4096}, DataType::Fp16)},
+                      {h.tensor("y", {4096, 4096}, DataType::Fp16)});
+    EXPECT_EQ(h.lower(big).at(0).blockDim, chip.aiCoreCount);
+}
+
+TEST(CubeMatMul, BlockDimOverrideOutsideLaunchLimitsIsALoweringError) {
+    const auto chip = ascend910B1();
+    CubeOpHarness h(chip);
+    auto op = makeOp("MatMul", {h.tensor("a", {64, 64}, DataType::Fp16), h.tensor("b", {64, 64}, DataType::Fp16)},
+                     {h.tensor("y", {64, 64}, DataType::Fp16)});
+    op.blockDim = 0;
+    EXPECT_THROW(h.lower(op), LoweringError);
+    op.blockDim = 65536;
+    EXPECT_THROW(h.lower(op), LoweringError);
+    op.blockDim = 100;  // more blocks than cores and tiles is legal: extra blocks idle
+    EXPECT_EQ(h.lower(op).at(0).blockDim, 100u);
+}
+
+TEST(CubeMatMul, MismatchedShapesAndDtypesAreLoweringErrors) {
+    const auto chip = ascend910B1();
+    CubeOpHarness h(chip);
+    auto y = h.tensor("y", {64, 64}, DataType::Fp16);
+    EXPECT_THROW(h.lower(makeOp("MatMul", {h.tensor("a", {64, 32}, DataType::Fp16), h.tensor("b", {64, 64}, DataType::Fp16)}, {y})),
+                 LoweringError);
+    EXPECT_THROW(h.lower(makeOp("MatMul", {h.tensor("a", {64, 64}, DataType::Fp16), h.tensor("b", {64, 64}, DataType::Int8)}, {y})),
+                 LoweringError);
+    EXPECT_THROW(h.lower(makeOp("MatMul", {h.tensor("a", {64, 64}, DataType::Int32), h.tensor("b", {64, 64}, DataType::Int32)}, {y})),
+                 LoweringError);
+}
+
+TEST(CubeMatMul, InstructionCountScalesWithShapeAndBlockDim) {
+    const auto chip = ascend910B1();
+    CubeOpHarness h(chip);
+    auto makeMatmul = [&](std::int64_t m, std::int64_t k, std::int64_t n, std::uint32_t blockDim) {
+        auto op = makeOp("MatMul", {h.tensor("a", {m, k}, DataType::Fp16), h.tensor("b", {k, n}, DataType::Fp16)},
+                         {h.tensor("y", {m, n}, DataType::Fp16)});
+        op.blockDim = blockDim;
+        return h.lower(op).at(0);
+    };
+    auto total = [](const LoweredKernel& kernel) {
+        ProgramCounts sum;
+        for (std::uint32_t block = 0; block < kernel.blockDim; ++block) {
+            const auto c = countProgram(kernel, {block, CoreKind::Cube, 0});
+            sum.total += c.total;
+            sum.mmads += c.mmads;
+        }
+        return sum;
+    };
+    const auto base = total(makeMatmul(512, 512, 512, 1));
+    EXPECT_EQ(base.mmads, 4u * 4u * 8u);  // 16 tiles x (512 / 64) K steps
+    const auto doubledK = total(makeMatmul(512, 1024, 512, 1));
+    EXPECT_EQ(doubledK.mmads, 2 * base.mmads);
+    EXPECT_GT(doubledK.total, base.total * 3 / 2);
+    // Spreading over 8 blocks keeps the work and adds only per-block prologues.
+    const auto spread = total(makeMatmul(512, 512, 512, 8));
+    EXPECT_EQ(spread.mmads, base.mmads);
+    EXPECT_LT(spread.total, base.total + 8 * 40);
+    // One block's program is yielded a tile at a time.
+    EXPECT_EQ(countProgram(makeMatmul(512, 512, 512, 1), {0, CoreKind::Cube, 0}).chunks, 16u);
+}
+
+}  // namespace
+}  // namespace ascendsim::test

@@ -1,0 +1,126 @@
+#pragma once
+// Helpers for cube kernel tests: GM allocation, random tensors, running every kernel of a lowered
+// op on the FunctionalMachine, and comparisons against naive references.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "models/functional/functional_machine.h"
+#include "models/kernels/kernel_registry.h"
+#include "models/kernels/op_instance.h"
+
+namespace ascendsim::test {
+
+class CubeOpHarness {
+public:
+    explicit CubeOpHarness(const ChipConfig& chip, std::uint64_t gmBytes = 64ull << 20)
+        : chip_(chip), machine_(chip, gmBytes) {}
+
+    TensorInfo tensor(const std::string& name, std::vector<std::int64_t> shape, DataType dtype) {
+        TensorInfo t;
+        t.name = name;
+        t.shape = std::move(shape);
+        t.dtype = dtype;
+        t.deviceAddr = next_;
+        next_ += (t.bytes() + 511) / 512 * 512 + 512;
+        return t;
+    }
+
+    // Writes random values in [lo, hi] (integers for int types) and returns what GM holds after
+    // rounding to the dtype.
+    std::vector<float> fillRandom(const TensorInfo& t, float lo = -1.0f, float hi = 1.0f) {
+        std::vector<float> values(static_cast<std::size_t>(t.elementCount()));
+        std::uniform_real_distribution<float> real(lo, hi);
+        std::uniform_int_distribution<int> integer(static_cast<int>(lo), static_cast<int>(hi));
+        for (auto& v : values) v = isFloat(t.dtype) ? real(rng_) : static_cast<float>(integer(rng_));
+        machine_.writeTensor(t.deviceAddr, t.dtype, values);
+        return read(t);
+    }
+    void fill(const TensorInfo& t, float value) {
+        machine_.writeTensor(t.deviceAddr, t.dtype, std::vector<float>(static_cast<std::size_t>(t.elementCount()), value));
+    }
+    std::vector<float> read(const TensorInfo& t) const {
+        return machine_.readTensor(t.deviceAddr, t.dtype, static_cast<std::size_t>(t.elementCount()));
+    }
+
+    std::vector<LoweredKernel> lower(const OpInstance& op) const { return KernelRegistry::instance().lower(op, chip_); }
+
+    // Lowers `op` and runs all its kernels; returns the kernels for inspection.
+    std::vector<LoweredKernel> run(const OpInstance& op) {
+        auto kernels = lower(op);
+        for (const auto& kernel : kernels) {
+            KernelTask task;
+            task.type = kernel.type;
+            task.blockDim = kernel.blockDim;
+            task.mixBlockDim = kernel.mixBlockDim;
+            task.program = kernel.program;
+            task.aiCpuCycles = kernel.aiCpuCycles;
+            if (kernel.workspaceBytes) {
+                // The host allocates workspace; kernels find it after the last tensor.
+            }
+            machine_.runKernel(task);
+        }
+        return kernels;
+    }
+
+    FunctionalMachine& machine() { return machine_; }
+    std::mt19937& rng() { return rng_; }
+
+private:
+    const ChipConfig& chip_;
+    FunctionalMachine machine_;
+    std::uint64_t next_ = 4096;
+    std::mt19937 rng_{12345};
+};
+
+// Counts the instructions a block program yields, by opcode.
+struct ProgramCounts {
+    std::uint64_t total = 0, mmads = 0, moves = 0, img2cols = 0, vectors = 0, chunks = 0;
+};
+inline ProgramCounts countProgram(const LoweredKernel& kernel, const BlockProgramRequest& request) {
+    ProgramCounts counts;
+    auto stream = kernel.program(request);
+    std::vector<Instruction> chunk;
+    while (stream->next(chunk)) {
+        ++counts.chunks;
+        for (const auto& instruction : chunk) {
+            ++counts.total;
+            counts.mmads += instruction.opcode == Opcode::Mmad;
+            counts.moves += instruction.opcode == Opcode::DataMove;
+            counts.img2cols += instruction.opcode == Opcode::Img2Col;
+            counts.vectors += instruction.opcode == Opcode::Vector;
+        }
+        chunk.clear();
+    }
+    return counts;
+}
+
+inline void expectNear(const std::vector<float>& actual, const std::vector<double>& expected,
+                       double absTolerance, double relTolerance, const std::string& what) {
+    ASSERT_EQ(actual.size(), expected.size()) << what;
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < actual.size(); ++i) {
+        const double tolerance = absTolerance + relTolerance * std::fabs(expected[i]);
+        if (!(std::fabs(actual[i] - expected[i]) <= tolerance)) {
+            if (bad++ < 5)
+                ADD_FAILURE() << what << ": element " << i << " is " << actual[i] << ", expected "
+                              << expected[i];
+        }
+    }
+    EXPECT_EQ(bad, 0u) << what << ": " << bad << " of " << actual.size() << " elements differ";
+}
+
+inline OpInstance makeOp(const std::string& type, std::vector<TensorInfo> inputs, std::vector<TensorInfo> outputs) {
+    OpInstance op;
+    op.name = "test." + type;
+    op.type = type;
+    op.inputs = std::move(inputs);
+    op.outputs = std::move(outputs);
+    return op;
+}
+
+}  // namespace ascendsim::test
