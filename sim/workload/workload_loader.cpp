@@ -1,0 +1,151 @@
+// loadWorkload: YAML file + `--set` overrides -> a flattened, shape-checked Workload.
+#include <algorithm>
+
+#include "sim/workload/block_expander.h"
+#include "sim/workload/profiler_block.h"
+#include "sim/workload/workload.h"
+#include "sim/workload/workload_graph.h"
+
+namespace ascendsim {
+
+namespace {
+
+struct SetOverride {
+    std::string key;
+    std::string value;
+    std::size_t index = 0;
+    bool used = false;
+};
+
+constexpr std::string_view kOpPrefix = "op.";
+constexpr std::string_view kBlockDimSuffix = ".block_dim";
+
+std::vector<SetOverride> parseOverrides(const WorkloadOverrides& overrides) {
+    std::vector<SetOverride> parsed;
+    for (std::size_t i = 0; i < overrides.sets.size(); ++i) {
+        const std::string& entry = overrides.sets[i];
+        std::size_t eq = entry.find('=');
+        if (eq == std::string::npos || eq == 0) {
+            throw WorkloadError(commandLineLocation(i), "--set " + entry, "expected key=value");
+        }
+        parsed.push_back(SetOverride{entry.substr(0, eq), entry.substr(eq + 1), i, false});
+    }
+    return parsed;
+}
+
+bool isBlockDimKey(const std::string& key) {
+    return key.size() > kOpPrefix.size() + kBlockDimSuffix.size() && key.rfind(kOpPrefix, 0) == 0 &&
+           key.compare(key.size() - kBlockDimSuffix.size(), kBlockDimSuffix.size(), kBlockDimSuffix) == 0;
+}
+
+SetOverride* findOverride(std::vector<SetOverride>& overrides, const std::string& key) {
+    SetOverride* found = nullptr;
+    for (auto& o : overrides) {
+        if (o.key == key) found = &o;  // the last --set of a key wins
+    }
+    return found;
+}
+
+void readParameters(const YamlReader& reader, const YAML::Node& node, std::vector<SetOverride>& overrides,
+                    Workload& w) {
+    if (!node) return;
+    reader.requireMap(node, "parameters");
+    for (const auto& entry : node) {
+        std::string key = entry.first.Scalar();
+        std::string field = "parameters." + key;
+        if (key == "index" || key == "prefix" || key == "steps") reader.fail(entry.first, field, "'" + key + "' is a reserved name");
+        SetOverride* set = findOverride(overrides, key);
+        std::string raw = set ? set->value : reader.scalar(entry.second, field);
+        for (auto& o : overrides) o.used = o.used || o.key == key;
+        try {
+            w.parameters[key] = resolveParameterText(raw, w.parameters);
+        } catch (const ExpressionError& e) {
+            if (set) throw WorkloadError(commandLineLocation(set->index), "--set " + key, e.what());
+            reader.fail(entry.second, field, e.what());
+        }
+    }
+}
+
+void applyBlockDimOverrides(std::vector<SetOverride>& overrides, Workload& w) {
+    for (auto& o : overrides) {
+        if (!isBlockDimKey(o.key)) continue;
+        std::string opName = o.key.substr(kOpPrefix.size(), o.key.size() - kOpPrefix.size() - kBlockDimSuffix.size());
+        auto op = std::find_if(w.ops.begin(), w.ops.end(), [&](const WorkloadOp& x) { return x.name == opName; });
+        if (op == w.ops.end()) throw WorkloadError(commandLineLocation(o.index), "--set " + o.key, "no op named '" + opName + "'");
+        auto value = tryEvaluateInteger(o.value, w.parameters);
+        if (!value || *value <= 0 || *value > 65535) {
+            throw WorkloadError(commandLineLocation(o.index), "--set " + o.key,
+                                "block_dim must be an integer in 1..65535, got '" + o.value + "'");
+        }
+        op->blockDim = static_cast<std::uint32_t>(*value);
+        op->fieldLocations["block_dim"] = commandLineLocation(o.index);
+        o.used = true;
+    }
+}
+
+YAML::Node parseFile(const std::string& path) {
+    try {
+        return YAML::LoadFile(path);
+    } catch (const YAML::BadFile&) {
+        throw WorkloadError(SourceLocation{path, 0, 0}, "file", "cannot open the workload file");
+    } catch (const YAML::ParserException& e) {
+        throw WorkloadError(SourceLocation{path, e.mark.line + 1, e.mark.column + 1}, "yaml", e.msg);
+    }
+}
+
+}  // namespace
+
+Workload loadWorkload(const std::string& path, const WorkloadOverrides& overrides) {
+    YamlReader reader(path);
+    YAML::Node root = parseFile(path);
+    std::vector<SetOverride> sets = parseOverrides(overrides);
+    reader.requireKnownKeys(root, {"name", "parameters", "steps", "chip", "base_stack", "tensors", "blocks", "ops",
+                                   "profiler"},
+                            "");
+    Workload w;
+    w.sourceFile = path;
+    w.location = reader.locationOf(root);
+    if (!root["name"]) reader.fail(root, "name", "the workload needs a name");
+    readParameters(reader, root["parameters"], sets, w);
+    ExpansionScope top;
+    top.params = w.parameters;
+    w.name = reader.scalar(root["name"], "name");
+    SetOverride* stepsSet = findOverride(sets, "steps");
+    if (stepsSet || root["steps"]) {
+        std::string raw = stepsSet ? stepsSet->value : reader.scalar(root["steps"], "steps");
+        std::optional<std::int64_t> steps;
+        try {
+            steps = evaluateInteger(raw, w.parameters);
+        } catch (const ExpressionError&) {
+        }
+        if (!steps || *steps < 1) {
+            if (stepsSet) throw WorkloadError(commandLineLocation(stepsSet->index), "--set steps", "steps must be a positive integer, got '" + raw + "'");
+            reader.fail(root["steps"], "steps", "steps must be a positive integer, got '" + raw + "'");
+        }
+        w.steps = static_cast<std::uint32_t>(*steps);
+        for (auto& o : sets) o.used = o.used || o.key == "steps";
+    }
+    for (const auto& o : sets) {
+        if (!o.used && !isBlockDimKey(o.key)) {
+            std::string known;
+            for (const auto& [k, v] : w.parameters) { if (!known.empty()) known += ", "; known += k; }
+            throw WorkloadError(commandLineLocation(o.index), "--set " + o.key,
+                                "unknown parameter '" + o.key + "' (parameters: " + (known.empty() ? "none" : known) +
+                                    "; also steps and op.<NAME>.block_dim)");
+        }
+    }
+    if (root["chip"]) w.chip = reader.scalar(root["chip"], "chip");
+    if (root["base_stack"]) top.outerStack = reader.scalarList(root["base_stack"], "base_stack");
+    BlockExpander expander(reader, root["blocks"], w.parameters);
+    expander.expandTensors(root["tensors"], top, "tensors", w.tensors);
+    expander.expandOps(root["ops"], top, "ops", w.tensors, w.ops);
+    applyBlockDimOverrides(sets, w);
+    checkWorkloadGraph(w, true);
+    if (root["profiler"]) {
+        w.profiler = readProfilerBlock(reader, root["profiler"]);
+        w.hasProfilerBlock = true;
+    }
+    return w;
+}
+
+}  // namespace ascendsim
