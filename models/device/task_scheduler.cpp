@@ -122,8 +122,9 @@ void TaskScheduler::runAiCpuTasks(std::uint64_t now) {
         task->result.startNs = nsOf(now);
         *freeCpu = task->aiCpuEndPs;
         aiCpuRunning_.push_back(task);
-        wakeAt(task->aiCpuEndPs);
     }
+    // A zero-delay wake-up may have replaced the pending timed one: re-arm for every end.
+    for (const RunningTask* task : aiCpuRunning_) wakeAt(task->aiCpuEndPs);
 }
 
 void TaskScheduler::dispatchBlocks(std::uint64_t now) {

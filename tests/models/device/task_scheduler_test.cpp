@@ -1,0 +1,131 @@
+// Task scheduling: streams, waves, MIX groups with cross-core flags, AI CPU tasks.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "models/device/device_run.h"
+
+namespace ascendsim::test {
+namespace {
+
+TEST(TaskScheduler, MoreBlocksThanCores_RunInWaves) {
+    DeviceRun oneWave;  // 4 AIVs
+    const TaskResult& a = oneWave.runOne(vectorTask({Instruction::scalar(1000)}, 4));
+    DeviceRun twoWaves;
+    const TaskResult& b = twoWaves.runOne(vectorTask({Instruction::scalar(1000)}, 8));
+    EXPECT_EQ(a.endNs - a.startNs, 1000u);
+    EXPECT_EQ(b.endNs - b.startNs, 2000u);
+    ASSERT_EQ(b.blocks.size(), 8u);
+    std::set<std::uint32_t> blockIds;
+    for (const BlockResult& block : b.blocks) {
+        blockIds.insert(block.blockIdx);
+        EXPECT_EQ(block.counters.totalCycles, 1000u);
+        EXPECT_LT(block.coreId, 4u);
+    }
+    EXPECT_EQ(blockIds.size(), 8u);
+    EXPECT_EQ(b.vectorSum[PmuEvent::ScalarBusy], 8 * 1000u);
+}
+
+TEST(TaskScheduler, TasksOfOneStream_RunInOrderAndNotBeforeSubmit) {
+    DeviceRun run;
+    run.device->submit(vectorTask({Instruction::scalar(500)}, 1, 1, 7), 0);
+    run.device->submit(vectorTask({Instruction::scalar(500)}, 1, 2, 7), 100);
+    run.device->submit(vectorTask({Instruction::scalar(500)}, 1, 3, 7), 5000);
+    EXPECT_EQ(run.device->runUntilIdle(), 5500u);
+    ASSERT_EQ(run.observer.results.size(), 3u);
+    EXPECT_EQ(run.observer.results[1].taskId, 2u);
+    EXPECT_EQ(run.observer.results[1].startNs, 500u);  // after task 1, not at its submit time
+    EXPECT_EQ(run.observer.results[1].submitNs, 100u);
+    EXPECT_EQ(run.observer.results[2].startNs, 5000u);
+}
+
+TEST(TaskScheduler, TasksOfDifferentStreams_RunConcurrentlyOnFreeCores) {
+    DeviceRun run;
+    run.device->submit(vectorTask({Instruction::scalar(500)}, 2, 1, 0), 0);
+    run.device->submit(vectorTask({Instruction::scalar(500)}, 2, 2, 1), 0);
+    EXPECT_EQ(run.device->runUntilIdle(), 500u);
+}
+
+TEST(TaskScheduler, TaskLaunchCycles_DelayTheFirstBlock) {
+    ChipConfig chip = deviceTestChip();
+    chip.taskLaunchCycles = 250;
+    DeviceRun run(chip);
+    const TaskResult& r = run.runOne(vectorTask({Instruction::scalar(100)}));
+    EXPECT_EQ(r.startNs, 250u);
+    EXPECT_EQ(r.endNs, 350u);
+}
+
+TEST(TaskScheduler, MixTask_RunsEachBlockOnAnAicWithItsAivsAndSyncsThroughCrossCoreFlags) {
+    DeviceRun run;
+    // AIC produces for 500 cycles, then signals both AIVs (mode 2); each AIV consumes for 100
+    // cycles and signals back; the AIC waits for both.
+    const std::vector<Instruction> cube = {Instruction::scalar(500), Instruction::crossCoreSet(3, 2, Pipe::Scalar),
+                                           Instruction::crossCoreWait(4, 2), Instruction::scalar(10)};
+    const std::vector<Instruction> vec = {Instruction::crossCoreWait(3, 2), Instruction::scalar(100),
+                                          Instruction::crossCoreSet(4, 2, Pipe::Scalar)};
+    KernelTask t;
+    t.taskId = 9;
+    t.type = TaskType::MixAic;
+    t.blockDim = 2;
+    t.mixBlockDim = 4;
+    t.program = mixPrograms(cube, vec);
+    const TaskResult& r = run.runOne(std::move(t));
+    ASSERT_EQ(r.blocks.size(), 6u);
+    const std::uint64_t latency = run.chip.flagLatencyCycles;
+    for (const BlockResult& b : r.blocks) {
+        if (b.coreKind == CoreKind::Vector) {
+            EXPECT_EQ(b.coreId / 2, b.blockIdx) << "AIV of another group";
+            EXPECT_EQ(b.coreId % 2, b.subBlockIdx);
+            // set at 500, released at 500 + latency, issue 1, work 100, set 1.
+            EXPECT_EQ(b.counters.totalCycles, 500 + latency + 1 + 100 + 1);
+        } else {
+            EXPECT_EQ(b.coreId, b.blockIdx);
+            EXPECT_EQ(b.counters.totalCycles, 500 + latency + 1 + 100 + latency + 1 + 10);
+        }
+    }
+    EXPECT_GT(r.cubeSum[PmuEvent::WaitFlagScalar], 0u);
+    EXPECT_GT(r.vectorSum[PmuEvent::WaitFlagScalar], 2 * 400u);
+}
+
+TEST(TaskScheduler, MixBlocksBeyondGroups_WaitForAWholeGroup) {
+    DeviceRun run;
+    KernelTask t;
+    t.type = TaskType::MixAiv;
+    t.blockDim = 4;  // 2 groups on the test chip → two waves
+    t.mixBlockDim = 8;
+    t.program = mixPrograms({Instruction::scalar(10)}, {Instruction::scalar(300)});
+    const TaskResult& r = run.runOne(std::move(t));
+    EXPECT_EQ(r.blocks.size(), 12u);
+    EXPECT_EQ(r.endNs - r.startNs, 600u);
+}
+
+TEST(TaskScheduler, AiCpuTasks_ShareTheAiCpuCores) {
+    DeviceRun run;  // 2 AI CPUs at 1 GHz
+    for (std::uint64_t id = 1; id <= 3; ++id) {
+        KernelTask t;
+        t.taskId = id;
+        t.streamId = static_cast<std::uint32_t>(id);
+        t.type = TaskType::AiCpu;
+        t.aiCpuCycles = 1000;
+        run.device->submit(std::move(t), 0);
+    }
+    EXPECT_EQ(run.device->runUntilIdle(), 2000u);
+    ASSERT_EQ(run.observer.results.size(), 3u);
+    EXPECT_EQ(run.observer.results[0].endNs, 1000u);
+    EXPECT_EQ(run.observer.results[2].startNs, 1000u);
+    EXPECT_EQ(run.observer.results[2].endNs, 2000u);
+}
+
+TEST(TaskScheduler, TwoDevicesInSequence_InOneProcessGiveTheSameResults) {
+    std::uint64_t first = 0;
+    {
+        DeviceRun run;
+        first = run.runOne(vectorTask({gmToUb(0, 6400), vadds(8192, 0, 20)}, 6)).endNs;
+    }
+    DeviceRun again;
+    EXPECT_EQ(again.runOne(vectorTask({gmToUb(0, 6400), vadds(8192, 0, 20)}, 6)).endNs, first);
+    EXPECT_GT(first, 0u);
+}
+
+}  // namespace
+}  // namespace ascendsim::test

@@ -1,0 +1,94 @@
+// UB bank conflicts (hardware.md §2.6): the rules and their effect on the vector pipe.
+#include <gtest/gtest.h>
+
+#include "models/device/device_run.h"
+#include "models/device/ub_bank_model.h"
+
+namespace ascendsim::test {
+namespace {
+
+VectorInstr add(std::uint64_t dst, std::uint64_t src0, std::uint64_t src1, std::uint16_t repeats) {
+    return std::get<VectorInstr>(vadd(dst, src0, src1, repeats).operands);
+}
+
+const UbBanking kBanking{16, 3, 4096, 32};  // 910B: 16 groups × 3 banks, 32 B rows
+
+TEST(UbBankModel, SourcesInDifferentGroupsAndDestinationInAnotherBank_AreConflictFree) {
+    UbBankModel model(kBanking);
+    // src0 blocks 0-7 → groups 0-7, src1 blocks 8-15 → groups 8-15, dst blocks 16-23 → bank 1.
+    const UbBankConflicts c = model.conflicts(add(512, 0, 256, 8));
+    EXPECT_EQ(c.bankGroupStallCycles, 0u);
+    EXPECT_EQ(c.bankStallCycles, 0u);
+}
+
+TEST(UbBankModel, TwoReadsInOneBankGroup_StallOneCyclePerBeat) {
+    UbBankModel model(kBanking);
+    // src1 = src0 + 16 blocks: same groups, next bank → every group is read twice per beat.
+    const UbBankConflicts c = model.conflicts(add(1024 + 256, 0, 512, 8));
+    EXPECT_EQ(c.bankGroupStallCycles, 8u);
+    EXPECT_EQ(c.bankStallCycles, 0u);
+}
+
+TEST(UbBankModel, ReadAndWriteOfTheSameBank_IsABankConflict) {
+    UbBankModel model(kBanking);
+    // In place on src0: each beat reads and writes the same 8 banks.
+    const UbBankConflicts c = model.conflicts(add(0, 0, 256, 5));
+    EXPECT_EQ(c.bankStallCycles, 5u);
+    EXPECT_EQ(c.bankGroupStallCycles, 0u);
+}
+
+TEST(UbBankModel, StridedOperandInOneGroup_SerialisesItsBlocks) {
+    UbBankModel model(kBanking);
+    VectorInstr v = add(512, 0, 256, 1);
+    v.src0BlockStride = 16;  // all 8 blocks of src0 in group 0
+    const UbBankConflicts c = model.conflicts(v);
+    EXPECT_EQ(c.bankGroupStallCycles, 7u);
+}
+
+TEST(UbBankModel, PeriodicShortcut_MatchesBeatByBeatCount) {
+    UbBankModel model(kBanking);
+    for (std::uint16_t repeats : {1, 5, 6, 7, 48, 255}) {
+        VectorInstr v = add(96, 0, 512 + 64, repeats);
+        v.src1RepeatStride = 5;
+        UbAccessPattern p = ubAccessPatternOf(v);
+        std::uint64_t expected = 0;
+        for (std::uint16_t r = 0; r < repeats; ++r) {
+            UbAccessPattern one = p;
+            one.beats = 1;
+            for (std::size_t i = 0; i < one.operandCount; ++i)
+                one.operands[i].baseBytes += std::uint64_t{r} * one.operands[i].beatStrideBytes;
+            expected += model.conflicts(one).totalStallCycles();
+        }
+        EXPECT_EQ(model.conflicts(v).totalStallCycles(), expected) << repeats << " repeats";
+    }
+}
+
+TEST(UbBankConflicts, ConflictingVectorAccess_StallsThePipeAndIsCounted) {
+    DeviceRun clean;
+    const PmuCounters ok = clean.runOne(vectorTask({vadd(512, 0, 256, 8)})).blocks.at(0).counters;
+    EXPECT_EQ(ok[PmuEvent::VecBankGroupConflict], 0u);
+    EXPECT_EQ(ok[PmuEvent::VecBankConflict], 0u);
+    EXPECT_EQ(ok[PmuEvent::VecBusy], 3 + 8 * 2u);  // binary: 2 cycles per repeat
+
+    DeviceRun conflicting;
+    const PmuCounters bad = conflicting.runOne(vectorTask({vadd(1024 + 256, 0, 512, 8)})).blocks.at(0).counters;
+    EXPECT_EQ(bad[PmuEvent::VecBankGroupConflict], 8u);
+    EXPECT_EQ(bad[PmuEvent::VecBusy], ok[PmuEvent::VecBusy] + 8);
+    EXPECT_EQ(bad.totalCycles, ok.totalCycles + 8);
+}
+
+TEST(UbBankConflicts, VectorOverlappingAnMteTransferToUb_CountsResourceConflicts) {
+    DeviceRun alone;
+    const PmuCounters quiet = alone.runOne(vectorTask({vadds(8192, 16384, 50)})).blocks.at(0).counters;
+    EXPECT_EQ(quiet[PmuEvent::VecResourceConflict], 0u);
+
+    DeviceRun shared;
+    // The vadds (delivered at cycle 2) runs while MTE2 writes UB at 64 B/cycle for 100 cycles.
+    const PmuCounters busy =
+        shared.runOne(vectorTask({gmToUb(0, 6400), vadds(8192, 16384, 50)})).blocks.at(0).counters;
+    EXPECT_GT(busy[PmuEvent::VecResourceConflict], 0u);
+    EXPECT_EQ(busy[PmuEvent::VecBusy], quiet[PmuEvent::VecBusy] + busy[PmuEvent::VecResourceConflict]);
+}
+
+}  // namespace
+}  // namespace ascendsim::test
