@@ -1,0 +1,146 @@
+#include "models/kernels/conv2d_operands.h"
+
+#include <algorithm>
+
+namespace ascendsim {
+
+namespace {
+constexpr std::uint64_t kLocalAlignBytes = 512;  // L0A/L0B alignment (hardware.md §2.3), used for every region
+constexpr std::uint64_t kL1RowAlignBytes = 32;   // L1 alignment (hardware.md §2.3)
+constexpr std::uint64_t kStepBytesPerRow = 128;  // baseK × element bytes, as MatMul
+constexpr std::uint32_t kBaseM = 128, kBaseN = 128;
+constexpr std::uint64_t kMaxChunkSteps = 4;      // L1 depth in L0 steps
+constexpr std::uint32_t kFractalRows = 16;
+}  // namespace
+
+ConvOperands::ConvOperands(ConvProblem problem, ConvTiling tiling, CubeBufferPlan plan)
+    : problem_(std::move(problem)), tiling_(tiling), plan_(plan),
+      coTiles_(ceilDiv(problem_.outChannels, tiling_.baseM)),
+      posTiles_(ceilDiv(problem_.window.outPositions(), tiling_.baseN)) {}
+
+std::uint64_t ConvOperands::tileCount() const { return problem_.batch * problem_.groups * coTiles_ * posTiles_; }
+
+ConvOperands::TileCoord ConvOperands::coord(std::uint64_t tile) const {
+    TileCoord c;
+    const std::uint64_t posTile = tile % posTiles_;
+    tile /= posTiles_;
+    const std::uint64_t coTile = tile % coTiles_;
+    tile /= coTiles_;
+    c.group = tile % problem_.groups;
+    c.image = tile / problem_.groups;
+    c.co0 = coTile * tiling_.baseM;
+    c.pos0 = posTile * tiling_.baseN;
+    c.co = static_cast<std::uint32_t>(std::min<std::uint64_t>(tiling_.baseM, problem_.outChannels - c.co0));
+    c.positions = static_cast<std::uint32_t>(std::min<std::uint64_t>(tiling_.baseN, problem_.window.outPositions() - c.pos0));
+    return c;
+}
+
+std::uint32_t ConvOperands::chunkCount(std::uint64_t) const {
+    return static_cast<std::uint32_t>(ceilDiv(problem_.inChannels, tiling_.chunkChannels));
+}
+
+void ConvOperands::chunk(std::uint64_t, std::uint32_t c, std::uint64_t& start, std::uint32_t& length) const {
+    const std::uint64_t c0 = std::uint64_t{c} * tiling_.chunkChannels;
+    const std::uint64_t channels = std::min<std::uint64_t>(tiling_.chunkChannels, problem_.inChannels - c0);
+    start = c0 * problem_.window.taps();
+    length = static_cast<std::uint32_t>(channels * problem_.window.taps());
+}
+
+void ConvOperands::loadChunk(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr, ProgramBuilder& b) const {
+    const TileCoord t = coord(tile);
+    const ConvWindow& w = problem_.window;
+    const std::uint64_t eb = bytesOf(problem_.inputType), taps = w.taps();
+    const std::uint64_t c0 = step.chunkStart / taps, channels = step.chunkLength / taps;
+    const std::uint64_t rowStride = tiling_.weightRowStrideBytes;
+    const std::uint64_t coBase = t.group * problem_.outChannels + t.co0;  // weight rows of this tile
+    if (problem_.weightLayout == ConvWeightLayout::OutputMajor) {
+        // w[co][c][kh][kw]: a chunk is a column block of the [Co × C·kh·kw] matrix.
+        const std::uint64_t k = problem_.reduction();
+        b.copy2d(MemSpace::GM, problem_.wAddr + (coBase * k + step.chunkStart) * eb, MemSpace::L1, l1Addr, t.co,
+                 static_cast<std::uint32_t>(step.chunkLength * eb), k * eb, rowStride, LayoutConversion::Nd2Nz);
+    } else {
+        // w[cSlab][cOut][kh][kw] (the forward weights of a transposed convolution): the row of output
+        // channel r gathers kh·kw taps from every slab channel of the chunk.
+        const std::uint64_t outTotal = problem_.outChannels * problem_.groups;
+        for (std::uint32_t r = 0; r < t.co; ++r)
+            b.copy2d(MemSpace::GM, problem_.wAddr + (c0 * outTotal + coBase + r) * taps * eb, MemSpace::L1,
+                     l1Addr + r * rowStride, static_cast<std::uint32_t>(channels),
+                     static_cast<std::uint32_t>(taps * eb), outTotal * taps * eb, taps * eb, LayoutConversion::Nd2Nz);
+    }
+    // Input slab: channels [c0, c0+channels) of this image and group, the rows the positions read.
+    const SlabRows rows = slabRowsFor(w, t.pos0, t.positions);
+    const std::uint64_t slabChannel = (t.image * problem_.groups + t.group) * problem_.inChannels + c0;
+    b.copy2d(MemSpace::GM, problem_.xAddr + ((slabChannel * w.inH) + rows.first) * w.inW * eb, MemSpace::L1,
+             l1Addr + plan_.l1BOffset, static_cast<std::uint32_t>(channels),
+             static_cast<std::uint32_t>(rows.count * w.inW * eb), w.inH * w.inW * eb, rows.count * w.inW * eb);
+}
+
+void ConvOperands::loadStep(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr, std::uint64_t l0aAddr,
+                            std::uint64_t l0bAddr, Mmad& mmad, ProgramBuilder& b) const {
+    const TileCoord t = coord(tile);
+    const std::uint64_t eb = bytesOf(problem_.inputType);
+    b.copy2d(MemSpace::L1, l1Addr + step.offset * eb, MemSpace::L0A, l0aAddr, t.co,
+             static_cast<std::uint32_t>(step.length * eb), tiling_.weightRowStrideBytes, step.length * eb);
+    const SlabRows rows = slabRowsFor(problem_.window, t.pos0, t.positions);
+    b.img2col(img2colFor(problem_.window, rows, step.chunkLength / static_cast<std::uint32_t>(problem_.window.taps()),
+                         problem_.inputType, l1Addr + plan_.l1BOffset, MemSpace::L0B, l0bAddr, t.pos0, t.positions,
+                         step.offset, step.length));
+    mmad.dtype = problem_.mmadType;
+    mmad.transposeA = false;
+    mmad.transposeB = true;
+}
+
+void ConvOperands::store(std::uint64_t tile, std::uint64_t l0cAddr, ProgramBuilder& b) const {
+    const TileCoord t = coord(tile);
+    const std::uint64_t outBytes = bytesOf(problem_.outputType), plane = problem_.window.outPositions();
+    const std::uint64_t channel = (t.image * problem_.groups + t.group) * problem_.outChannels + t.co0;
+    DataMove m;
+    m.src = MemSpace::L0C;
+    m.dst = MemSpace::GM;
+    m.srcAddr = l0cAddr;
+    m.dstAddr = problem_.yAddr + (channel * plane + t.pos0) * outBytes;
+    m.burstCount = t.co;
+    m.burstBytes = t.positions * static_cast<std::uint32_t>(bytesOf(problem_.accType));
+    m.dstGapBytes = static_cast<std::uint32_t>((plane - t.positions) * outBytes);
+    m.srcType = problem_.accType;
+    m.dstType = problem_.outputType;
+    m.conversion = LayoutConversion::Nz2Nd;
+    b.move(m);
+}
+
+void planConv(const OpInstance& op, const ChipConfig& chip, const ConvProblem& p, ConvTiling& tiling,
+              CubeBufferPlan& plan) {
+    const std::uint64_t eb = bytesOf(p.inputType), taps = p.window.taps();
+    tiling.baseM = static_cast<std::uint32_t>(std::min<std::uint64_t>(kBaseM, roundUp(p.outChannels, kFractalRows)));
+    tiling.baseN = static_cast<std::uint32_t>(std::min<std::uint64_t>(kBaseN, roundUp(p.window.outPositions(), kFractalRows)));
+    tiling.baseK = static_cast<std::uint32_t>(std::min<std::uint64_t>(kStepBytesPerRow / eb, roundUp(p.reduction(), kFractalRows)));
+
+    const std::uint64_t slabRows = maxSlabRows(p.window, tiling.baseN);
+    const std::uint64_t slotBudget = chip.bufferCapacity(MemSpace::L1) / 2;
+    auto slotBytes = [&](std::uint64_t channels) {
+        const std::uint64_t rowStride = roundUp(channels * taps * eb, kL1RowAlignBytes);
+        return roundUp(tiling.baseM * rowStride, kLocalAlignBytes) +
+               roundUp(channels * slabRows * p.window.inW * eb, kLocalAlignBytes);
+    };
+    // Deepest chunk of whole channels within kMaxChunkSteps L0 steps that fits; multiples of 16
+    // channels keep the reduction fractal-aligned.
+    std::uint64_t channels = std::min<std::uint64_t>(p.inChannels, std::max<std::uint64_t>(1, kMaxChunkSteps * tiling.baseK / taps));
+    if (channels > kFractalRows) channels = channels / kFractalRows * kFractalRows;
+    while (channels > 0 && slotBytes(channels) > slotBudget) channels = channels > kFractalRows ? channels - kFractalRows : channels - 1;
+    if (channels == 0)
+        throwLoweringError(op, "one input channel slab of " + std::to_string(slabRows) + " rows x " +
+                                   std::to_string(p.window.inW) + " does not fit half of L1");
+    tiling.chunkChannels = static_cast<std::uint32_t>(channels);
+    tiling.weightRowStrideBytes = roundUp(channels * taps * eb, kL1RowAlignBytes);
+
+    plan.l1BOffset = roundUp(tiling.baseM * tiling.weightRowStrideBytes, kLocalAlignBytes);
+    plan.l1SlotBytes = slotBytes(channels);
+    plan.l1BiasAddr = 2 * plan.l1SlotBytes;
+    plan.l0aSlotBytes = roundUp(std::uint64_t{tiling.baseM} * tiling.baseK * eb, kLocalAlignBytes);
+    plan.l0bSlotBytes = roundUp(std::uint64_t{tiling.baseN} * tiling.baseK * eb, kLocalAlignBytes);
+    plan.l0cSlotBytes = roundUp(std::uint64_t{tiling.baseM} * tiling.baseN * 4, kLocalAlignBytes);
+    plan.l0cSlots = 2 * plan.l0cSlotBytes <= chip.bufferCapacity(MemSpace::L0C) ? 2 : 1;
+    checkPlanFits(op, chip, plan, 0, 0);
+}
+
+}  // namespace ascendsim

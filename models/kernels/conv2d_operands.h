@@ -1,0 +1,71 @@
+#pragma once
+// Data paths of a forward-style convolution on the cube, per image and group:
+//   Y^T[co × pos] = W[co × (c,kh,kw)] · im2col(X)[pos × (c,kh,kw)]^T
+// Weights are the left operand (MTE2 GM→L1 rows, MTE1 L1→L0A), the input is loaded as an NCHW
+// row slab GM→L1 and expanded by Img2ColLoad straight into L0B (n×k, transposeB), so L0C holds
+// output channels × positions and FixPipe writes NCHW rows with plain bursts. Tiles are
+// (image, group, co-tile, position-tile), positions fastest; the reduction is chunked by whole
+// input channels (c × kh × kw columns per chunk).
+#include <cstdint>
+
+#include "models/kernels/conv2d_geometry.h"
+
+namespace ascendsim {
+
+// How the weight rows of a chunk reach L1: Conv2D reads w[co][c][kh][kw] rows directly;
+// the input gradient reads w[c_in][c_out] transposed (one strided move per output row).
+enum class ConvWeightLayout : std::uint8_t { OutputMajor, InputMajorTransposed };
+
+struct ConvProblem {
+    ConvWindow window;
+    std::uint64_t batch = 1, groups = 1;
+    std::uint64_t inChannels = 0;   // per group, of the slab tensor
+    std::uint64_t outChannels = 0;  // per group
+    DataType inputType = DataType::Fp16, mmadType = DataType::Fp16, accType = DataType::Fp32;
+    DataType outputType = DataType::Fp16;
+    std::uint64_t xAddr = 0, wAddr = 0, yAddr = 0;
+    ConvWeightLayout weightLayout = ConvWeightLayout::OutputMajor;
+    std::uint64_t reduction() const { return inChannels * window.taps(); }
+};
+
+struct ConvTiling {
+    std::uint32_t baseM = 128;   // output channels per tile
+    std::uint32_t baseN = 128;   // output positions per tile
+    std::uint32_t baseK = 64;
+    std::uint32_t chunkChannels = 16;
+    std::uint64_t weightRowStrideBytes = 0;  // L1 row pitch of a weight chunk (32 B aligned)
+};
+
+class ConvOperands final : public CubeOperands {
+public:
+    ConvOperands(ConvProblem problem, ConvTiling tiling, CubeBufferPlan plan);
+
+    std::uint64_t tileCount() const override;
+    std::uint32_t tileM(std::uint64_t tile) const override { return coord(tile).co; }
+    std::uint32_t tileN(std::uint64_t tile) const override { return coord(tile).positions; }
+    std::uint32_t chunkCount(std::uint64_t tile) const override;
+    void chunk(std::uint64_t tile, std::uint32_t c, std::uint64_t& start, std::uint32_t& length) const override;
+    void loadChunk(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr, ProgramBuilder& b) const override;
+    void loadStep(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr, std::uint64_t l0aAddr,
+                  std::uint64_t l0bAddr, Mmad& mmad, ProgramBuilder& b) const override;
+    void store(std::uint64_t tile, std::uint64_t l0cAddr, ProgramBuilder& b) const override;
+
+private:
+    struct TileCoord {
+        std::uint64_t image, group, co0, pos0;
+        std::uint32_t co, positions;
+    };
+    TileCoord coord(std::uint64_t tile) const;
+
+    ConvProblem problem_;
+    ConvTiling tiling_;
+    CubeBufferPlan plan_;
+    std::uint64_t coTiles_, posTiles_;
+};
+
+// Tiling and buffers for `problem`: base blocks like MatMul, the channel chunk sized so two L1
+// slots of (weight chunk + input slab) fit. Throws LoweringError if no chunk fits.
+void planConv(const OpInstance& op, const ChipConfig& chip, const ConvProblem& problem, ConvTiling& tiling,
+              CubeBufferPlan& plan);
+
+}  // namespace ascendsim

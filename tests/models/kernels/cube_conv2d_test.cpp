@@ -1,0 +1,144 @@
+// Conv2D and Conv2DBackpropInput lowered programs, executed on the FunctionalMachine, match naive
+// NCHW references for strides, padding, dilation, groups and 1x1/3x3/7x7 kernels, for every
+// block_dim (1, the default, one that does not divide the tiles).
+#include <gtest/gtest.h>
+
+#include "tests/models/kernels/cube_conv_reference.h"
+#include "tests/models/kernels/cube_test_support.h"
+#include "tests/models/kernels/test_chip.h"
+
+namespace ascendsim::test {
+namespace {
+
+void setConvAttrs(OpInstance& op, const ConvShape& s) {
+    op.attrs["strides"] = std::vector<std::int64_t>{s.sh, s.sw};
+    op.attrs["pads"] = std::vector<std::int64_t>{s.pt, s.pb, s.pl, s.pr};
+    op.attrs["dilations"] = std::vector<std::int64_t>{s.dh, s.dw};
+    op.attrs["groups"] = s.groups;
+}
+
+std::string describe(const ConvShape& s, std::optional<std::uint32_t> blockDim) {
+    return "conv n" + std::to_string(s.n) + " c" + std::to_string(s.c) + " " + std::to_string(s.h) + "x" +
+           std::to_string(s.w) + " co" + std::to_string(s.co) + " k" + std::to_string(s.kh) + "x" + std::to_string(s.kw) +
+           " s" + std::to_string(s.sh) + " p" + std::to_string(s.pt) + " d" + std::to_string(s.dh) + " g" +
+           std::to_string(s.groups) + " blockDim " + (blockDim ? std::to_string(*blockDim) : "default");
+}
+
+void runConv(const ChipConfig& chip, const ConvShape& s, std::optional<std::uint32_t> blockDim,
+             DataType dtype = DataType::Fp16) {
+    CubeOpHarness h(chip);
+    auto x = h.tensor("x", {s.n, s.c, s.h, s.w}, dtype);
+    auto w = h.tensor("w", {s.co, s.c / s.groups, s.kh, s.kw}, dtype);
+    const DataType outType = dtype == DataType::Int8 ? DataType::Int32 : DataType::Fp32;
+    auto y = h.tensor("y", {s.n, s.co, s.outH(), s.outW()}, outType);
+    const bool int8 = dtype == DataType::Int8;
+    const auto xv = int8 ? h.fillRandom(x, -128, 127) : h.fillRandom(x);
+    const auto wv = int8 ? h.fillRandom(w, -128, 127) : h.fillRandom(w);
+    h.fill(y, 777.0f);
+    auto op = makeOp("Conv2D", {x, w}, {y});
+    setConvAttrs(op, s);
+    op.blockDim = blockDim;
+    h.run(op);
+    expectNear(h.read(y), referenceConv(s, xv, wv), int8 ? 0.0 : 1e-3, int8 ? 0.0 : 1e-4, describe(s, blockDim));
+}
+
+void runInputGrad(const ChipConfig& chip, const ConvShape& s, std::optional<std::uint32_t> blockDim) {
+    CubeOpHarness h(chip);
+    auto dy = h.tensor("dy", {s.n, s.co, s.outH(), s.outW()}, DataType::Fp16);
+    auto w = h.tensor("w", {s.co, s.c, s.kh, s.kw}, DataType::Fp16);
+    auto dx = h.tensor("dx", {s.n, s.c, s.h, s.w}, DataType::Fp32);
+    const auto dyv = h.fillRandom(dy), wv = h.fillRandom(w);
+    h.fill(dx, 777.0f);
+    auto op = makeOp("Conv2DBackpropInput", {dy, w}, {dx});
+    setConvAttrs(op, s);
+    op.attrs["input_size"] = std::vector<std::int64_t>{s.n, s.c, s.h, s.w};
+    op.blockDim = blockDim;
+    h.run(op);
+    expectNear(h.read(dx), referenceConvInputGrad(s, dyv, wv), 1e-3, 1e-4, "input grad " + describe(s, blockDim));
+}
+
+const std::vector<std::optional<std::uint32_t>> kBlockDims{1u, std::nullopt, 3u};
+
+TEST(CubeConv2D, Stride1Pad1ThreeByThreeMatchesReference) {
+    const auto chip = ascend910B1();
+    for (auto blockDim : kBlockDims) runConv(chip, {2, 20, 12, 11, 24, 3, 3, 1, 1, 1, 1, 1, 1}, blockDim);
+}
+
+TEST(CubeConv2D, Stride2SevenBySevenStemMatchesReference) {
+    const auto chip = ascend910B1();
+    for (auto blockDim : kBlockDims) runConv(chip, {1, 3, 30, 30, 16, 7, 7, 2, 2, 3, 3, 3, 3}, blockDim);
+}
+
+TEST(CubeConv2D, OneByOneStride2AndManyChannelsMatchesReference) {
+    const auto chip = ascend910B1();
+    for (auto blockDim : kBlockDims) runConv(chip, {2, 150, 9, 9, 140, 1, 1, 2, 2}, blockDim);
+}
+
+TEST(CubeConv2D, PositionTilesSpanningSeveralRowsAndChunksMatchReference) {
+    const auto chip = ascend910B1();
+    // 300 output positions over 3 position tiles, 40 channels over 3 channel chunks.
+    runConv(chip, {1, 40, 20, 15, 18, 3, 3, 1, 1, 1, 1, 1, 1}, 4u);
+}
+
+TEST(CubeConv2D, DilationAndGroupsMatchReference) {
+    const auto chip = ascend910B1();
+    ConvShape s{1, 8, 10, 10, 12, 3, 3, 1, 1, 2, 2, 2, 2};
+    s.dh = s.dw = 2;
+    s.groups = 2;
+    runConv(chip, s, std::nullopt);
+}
+
+TEST(CubeConv2D, Int8IsExact) {
+    const auto chip = ascend910B1();
+    runConv(chip, {1, 16, 8, 8, 32, 3, 3, 2, 2, 1, 1, 1, 1}, std::nullopt, DataType::Int8);
+}
+
+TEST(CubeConv2D, CoupledChipRunsTheSameLowering) {
+    const auto chip = coupledChip();
+    runConv(chip, {1, 16, 10, 10, 16, 3, 3, 1, 1, 1, 1, 1, 1}, std::nullopt);
+}
+
+TEST(CubeConv2DBackpropInput, StridedPaddedThreeByThreeMatchesReference) {
+    const auto chip = ascend910B1();
+    for (auto blockDim : kBlockDims) runInputGrad(chip, {2, 12, 11, 11, 20, 3, 3, 2, 2, 1, 1, 1, 1}, blockDim);
+}
+
+TEST(CubeConv2DBackpropInput, OneByOneAndSevenBySevenMatchReference) {
+    const auto chip = ascend910B1();
+    runInputGrad(chip, {1, 40, 8, 8, 24, 1, 1, 2, 2}, std::nullopt);
+    runInputGrad(chip, {1, 3, 20, 20, 8, 7, 7, 2, 2, 3, 3, 3, 3}, 5u);
+}
+
+TEST(CubeConv2D, ShapeMismatchAndBiasAreLoweringErrors) {
+    const auto chip = ascend910B1();
+    CubeOpHarness h(chip);
+    auto x = h.tensor("x", {1, 8, 10, 10}, DataType::Fp16);
+    auto w = h.tensor("w", {16, 8, 3, 3}, DataType::Fp16);
+    auto wrongY = h.tensor("y", {1, 16, 10, 10}, DataType::Fp16);  // needs padding 1 for 10x10
+    EXPECT_THROW(h.lower(makeOp("Conv2D", {x, w}, {wrongY})), LoweringError);
+    auto y = h.tensor("y", {1, 16, 8, 8}, DataType::Fp16);
+    EXPECT_NO_THROW(h.lower(makeOp("Conv2D", {x, w}, {y})));
+    EXPECT_THROW(h.lower(makeOp("Conv2D", {x, w, h.tensor("b", {16}, DataType::Fp16)}, {y})), LoweringError);
+    auto op = makeOp("Conv2D", {x, w}, {y});
+    op.attrs["strides"] = std::vector<std::int64_t>{0, 1};
+    EXPECT_THROW(h.lower(op), LoweringError);
+}
+
+TEST(CubeConv2D, InstructionCountScalesWithBatchAndChannels) {
+    const auto chip = ascend910B1();
+    CubeOpHarness h(chip);
+    auto kernelFor = [&](std::int64_t n, std::int64_t c) {
+        auto op = makeOp("Conv2D", {h.tensor("x", {n, c, 14, 14}, DataType::Fp16), h.tensor("w", {64, c, 3, 3}, DataType::Fp16)},
+                         {h.tensor("y", {n, 64, 14, 14}, DataType::Fp16)});
+        op.attrs["pads"] = std::vector<std::int64_t>{1, 1, 1, 1};
+        op.blockDim = 1;
+        return countProgram(h.lower(op).at(0), {0, CoreKind::Cube, 0});
+    };
+    const auto base = kernelFor(1, 64), twoImages = kernelFor(2, 64), moreChannels = kernelFor(1, 128);
+    EXPECT_EQ(twoImages.mmads, 2 * base.mmads);
+    EXPECT_EQ(moreChannels.mmads, 2 * base.mmads);
+    EXPECT_EQ(base.img2cols, base.mmads);  // every L0 step expands its im2col columns once
+}
+
+}  // namespace
+}  // namespace ascendsim::test
