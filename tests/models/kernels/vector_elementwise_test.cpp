@@ -1,0 +1,244 @@
+// Binary arithmetic with broadcasting, activations, Cast and TensorMove, run on the
+// FunctionalMachine against references computed here.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+
+#include "tests/models/kernels/vector_test_support.h"
+
+namespace ascendsim::test {
+namespace {
+
+struct BinaryCase {
+    std::string type;
+    std::vector<std::int64_t> shape1, shape2, outShape;
+    DataType dtype;
+};
+
+double applyBinary(const std::string& type, double a, double b) {
+    if (type == "Add") return a + b;
+    if (type == "Sub") return a - b;
+    if (type == "Mul") return a * b;
+    return a / b;
+}
+
+// Reference numpy broadcasting by index arithmetic.
+std::size_t sourceIndex(const std::vector<std::int64_t>& outShape, const std::vector<std::int64_t>& shape,
+                        std::size_t flat) {
+    std::size_t index = 0, stride = 1;
+    for (std::size_t k = shape.size(); k-- > 0;) {
+        const std::size_t d = outShape.size() - shape.size() + k;
+        std::size_t outStride = 1;
+        for (std::size_t e = d + 1; e < outShape.size(); ++e) outStride *= static_cast<std::size_t>(outShape[e]);
+        const std::size_t coordinate = flat / outStride % static_cast<std::size_t>(outShape[d]);
+        if (shape[k] != 1) index += coordinate * stride;
+        stride *= static_cast<std::size_t>(shape[k]);
+    }
+    return index;
+}
+
+void checkBinary(const BinaryCase& c, const ChipConfig& chip = ascend910B1()) {
+    for (const auto& blockDim : blockDimSweep()) {
+        CubeOpHarness h(chip);
+        const auto x1 = h.tensor("x1", c.shape1, c.dtype);
+        const auto x2 = h.tensor("x2", c.shape2, c.dtype);
+        const auto y = h.tensor("y", c.outShape, c.dtype);
+        const bool divide = c.type == "RealDiv";
+        const auto a = h.fillRandom(x1, isFloat(c.dtype) ? -4.0f : -60.0f, isFloat(c.dtype) ? 4.0f : 60.0f);
+        const auto b = h.fillRandom(x2, divide ? 0.5f : -4.0f, divide ? 4.0f : 60.0f);
+        auto op = makeOp(c.type, {x1, x2}, {y});
+        op.blockDim = blockDim;
+        const auto kernels = h.run(op);
+        ASSERT_EQ(kernels.size(), 1u);
+        if (blockDim) {
+            EXPECT_EQ(kernels[0].blockDim, *blockDim);
+        }
+        std::vector<double> expected(static_cast<std::size_t>(y.elementCount()));
+        for (std::size_t i = 0; i < expected.size(); ++i)
+            expected[i] = roundToType(applyBinary(c.type, a[sourceIndex(c.outShape, c.shape1, i)],
+                                                  b[sourceIndex(c.outShape, c.shape2, i)]),
+                                      c.dtype);
+        expectNear(h.read(y), expected, absoluteTolerance(c.dtype), relativeTolerance(c.dtype),
+                   c.type + " " + std::string(dataTypeName(c.dtype)) + ", " + blockDimName(blockDim));
+    }
+}
+
+TEST(VectorElementwise, AddOfSameShapesMatchesForEveryBlockDim) {
+    checkBinary({"Add", {3, 5000}, {3, 5000}, {3, 5000}, DataType::Fp16});
+}
+
+TEST(VectorElementwise, AddBroadcastsABiasRowOverLeadingDims) {
+    checkBinary({"Add", {64, 300}, {300}, {64, 300}, DataType::Fp32});
+}
+
+TEST(VectorElementwise, MulBroadcastsPerChannelValuesAlongRows) {
+    checkBinary({"Mul", {2, 6, 7, 7}, {1, 6, 1, 1}, {2, 6, 7, 7}, DataType::Fp16});
+}
+
+TEST(VectorElementwise, SubBroadcastsAOneElementTensor) {
+    checkBinary({"Sub", {1000}, {1}, {1000}, DataType::Fp32});
+}
+
+TEST(VectorElementwise, RealDivBroadcastsBothInputs) {
+    checkBinary({"RealDiv", {4, 1, 5}, {3, 5}, {4, 3, 5}, DataType::Fp32});
+    checkBinary({"RealDiv", {1, 3, 40}, {5, 1, 40}, {5, 3, 40}, DataType::Fp16});
+}
+
+TEST(VectorElementwise, Bf16AddComputesInFp32AndRoundsOnce) {
+    checkBinary({"Add", {2, 777}, {2, 777}, {2, 777}, DataType::Bf16});
+}
+
+TEST(VectorElementwise, IntegerArithmeticIsExact) {
+    checkBinary({"Mul", {5, 100}, {5, 100}, {5, 100}, DataType::Int32});
+    checkBinary({"Add", {300}, {300}, {300}, DataType::Int8});  // saturates like the reference
+}
+
+TEST(VectorElementwise, LongRowsAreSplitIntoChunksAcrossBlocks) {
+    checkBinary({"Add", {2, 70000}, {70000}, {2, 70000}, DataType::Fp32});
+}
+
+using UnaryReference = double (*)(double);
+
+void checkUnary(const std::string& type, DataType dtype, std::int64_t count, UnaryReference reference) {
+    const ChipConfig chip = ascend910B1();
+    for (const auto& blockDim : blockDimSweep()) {
+        CubeOpHarness h(chip);
+        const auto x = h.tensor("x", {count}, dtype);
+        const auto y = h.tensor("y", {count}, dtype);
+        const auto in = h.fillRandom(x, -6.0f, 6.0f);
+        auto op = makeOp(type, {x}, {y});
+        op.blockDim = blockDim;
+        h.run(op);
+        std::vector<double> expected(in.size());
+        for (std::size_t i = 0; i < in.size(); ++i) expected[i] = reference(in[i]);
+        // Transcendental sequences round at every step: allow a few fp16 ulps more.
+        expectNear(h.read(y), expected, 4 * absoluteTolerance(dtype), 4 * relativeTolerance(dtype),
+                   type + " " + std::string(dataTypeName(dtype)) + ", " + blockDimName(blockDim));
+    }
+}
+
+TEST(VectorActivation, ReluGeluSwishMatchTheirFormulas) {
+    auto relu = [](double x) { return x > 0 ? x : 0.0; };
+    auto gelu = [](double x) { return 0.5 * x * (1 + std::tanh(std::sqrt(2 / M_PI) * (x + 0.044715 * x * x * x))); };
+    auto swish = [](double x) { return x / (1 + std::exp(-x)); };
+    checkUnary("Relu", DataType::Fp16, 40000, relu);
+    checkUnary("Gelu", DataType::Fp32, 30001, gelu);
+    checkUnary("Gelu", DataType::Fp16, 5000, gelu);
+    checkUnary("Swish", DataType::Fp32, 9999, swish);
+    checkUnary("Swish", DataType::Bf16, 2048, swish);
+}
+
+TEST(VectorActivation, ReluGradPassesGradientWhereInputIsPositive) {
+    const ChipConfig chip = ascend910B1();
+    for (const auto& blockDim : blockDimSweep()) {
+        CubeOpHarness h(chip);
+        const auto dy = h.tensor("dy", {3, 4099}, DataType::Fp16);
+        const auto x = h.tensor("x", {3, 4099}, DataType::Fp16);
+        const auto dx = h.tensor("dx", {3, 4099}, DataType::Fp16);
+        const auto g = h.fillRandom(dy, -3, 3);
+        const auto in = h.fillRandom(x, -1, 1);
+        auto op = makeOp("ReluGrad", {dy, x}, {dx});
+        op.blockDim = blockDim;
+        h.run(op);
+        std::vector<double> expected(g.size());
+        for (std::size_t i = 0; i < g.size(); ++i) expected[i] = in[i] > 0 ? g[i] : 0.0;
+        expectNear(h.read(dx), expected, 0, 0, "ReluGrad, " + blockDimName(blockDim));
+    }
+}
+
+void checkCast(DataType from, DataType to, float lo, float hi) {
+    const ChipConfig chip = ascend910B1();
+    for (const auto& blockDim : blockDimSweep()) {
+        CubeOpHarness h(chip);
+        const auto x = h.tensor("x", {7, 1001}, from);
+        const auto y = h.tensor("y", {7, 1001}, to);
+        const auto in = h.fillRandom(x, lo, hi);
+        auto op = makeOp("Cast", {x}, {y});
+        op.attrs["dst_type"] = std::string(dataTypeName(to));
+        op.blockDim = blockDim;
+        h.run(op);
+        std::vector<double> expected(in.size());
+        for (std::size_t i = 0; i < in.size(); ++i) expected[i] = roundToType(in[i], to);
+        expectNear(h.read(y), expected, 0, 0,
+                   "Cast " + std::string(dataTypeName(from)) + "->" + std::string(dataTypeName(to)));
+    }
+}
+
+TEST(VectorCast, ConvertsBetweenEveryPairOfVectorDtypesExactlyAsRounded) {
+    checkCast(DataType::Fp32, DataType::Fp16, -65000, 65000);  // the whole finite fp16 range
+    checkCast(DataType::Fp16, DataType::Fp32, -100, 100);
+    checkCast(DataType::Fp32, DataType::Bf16, -3, 3);
+    checkCast(DataType::Bf16, DataType::Fp32, -3, 3);
+    checkCast(DataType::Fp32, DataType::Int32, -1e6f, 1e6f);
+    checkCast(DataType::Fp16, DataType::Int8, -300, 300);  // saturates
+    checkCast(DataType::Int32, DataType::Fp32, -1000, 1000);
+}
+
+TEST(VectorElementwise, TensorMoveCopiesEveryByte) {
+    const ChipConfig chip = ascend910B1();
+    CubeOpHarness h(chip);
+    const auto x = h.tensor("x", {123457}, DataType::Fp32);
+    const auto y = h.tensor("y", {123457}, DataType::Fp32);
+    const auto in = h.fillRandom(x);
+    h.run(makeOp("TensorMove", {x}, {y}));
+    EXPECT_EQ(h.read(y), in);
+}
+
+TEST(VectorPlacement, SplitChipsRunOnVectorCoresAndCoupledChipsOnAiCores) {
+    const auto shapeOp = [](CubeOpHarness& h, std::int64_t n) {
+        return makeOp("Add", {h.tensor("a", {n}, DataType::Fp16), h.tensor("b", {n}, DataType::Fp16)},
+                      {h.tensor("c", {n}, DataType::Fp16)});
+    };
+    const ChipConfig split = ascend910B1();
+    CubeOpHarness h(split);
+    const auto large = h.lower(shapeOp(h, 1 << 22));
+    EXPECT_EQ(large[0].type, TaskType::AiVectorCore);
+    EXPECT_EQ(large[0].blockDim, split.vectorCoreCount);
+    EXPECT_EQ(h.lower(shapeOp(h, 64))[0].blockDim, 1u);  // a tiny tensor uses one block
+    const ChipConfig coupled = coupledChip();
+    CubeOpHarness hc(coupled);
+    const auto onCoupled = hc.lower(shapeOp(hc, 1 << 22));
+    EXPECT_EQ(onCoupled[0].type, TaskType::AiCore);
+    EXPECT_EQ(onCoupled[0].blockDim, coupled.aiCoreCount);
+    // And the coupled program computes the same thing.
+    checkBinary({"Add", {3, 5000}, {5000}, {3, 5000}, DataType::Fp16}, coupled);
+}
+
+TEST(VectorLowering, BlockDimZeroOrBeyondTheLimitIsALoweringError) {
+    const ChipConfig chip = ascend910B1();
+    CubeOpHarness h(chip);
+    auto op = makeOp("Relu", {h.tensor("x", {100}, DataType::Fp16)}, {h.tensor("y", {100}, DataType::Fp16)});
+    op.blockDim = 0;
+    EXPECT_THROW(h.lower(op), LoweringError);
+    op.blockDim = 65536;
+    EXPECT_THROW(h.lower(op), LoweringError);
+    op.blockDim = 65535;
+    EXPECT_NO_THROW(h.lower(op));
+}
+
+TEST(VectorLowering, ShapesThatDoNotBroadcastAreALoweringError) {
+    const ChipConfig chip = ascend910B1();
+    CubeOpHarness h(chip);
+    const auto op = makeOp("Add", {h.tensor("a", {4, 3}, DataType::Fp16), h.tensor("b", {4}, DataType::Fp16)},
+                           {h.tensor("c", {4, 3}, DataType::Fp16)});
+    EXPECT_THROW(h.lower(op), LoweringError);
+}
+
+TEST(VectorLowering, ProgramsAreGeneratedWellUnderAMicrosecondPerInstruction) {
+    const ChipConfig chip = ascend910B1();
+    CubeOpHarness h(chip);
+    const std::vector<std::int64_t> shape = {32, 256, 56, 56};  // a ResNet-50 activation
+    const auto op = makeOp("Gelu", {h.tensor("x", shape, DataType::Fp16)}, {h.tensor("y", shape, DataType::Fp16)});
+    const auto kernels = h.lower(op);
+    const auto start = std::chrono::steady_clock::now();
+    std::uint64_t instructions = 0;
+    for (std::uint32_t b = 0; b < kernels[0].blockDim; ++b)
+        instructions += countProgram(kernels[0], {b, CoreKind::Vector, 0}).total;
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_GT(instructions, 1000u);
+    EXPECT_LT(seconds / static_cast<double>(instructions), 1e-6) << instructions << " instructions";
+}
+
+}  // namespace
+}  // namespace ascendsim::test

@@ -1,0 +1,36 @@
+#pragma once
+// Helpers shared by the vector op tests: block_dim sweeps, reference rounding, and running an op
+// with the cube tests' harness (a generic FunctionalMachine wrapper).
+#include <optional>
+
+#include "tests/models/kernels/cube_test_support.h"
+#include "tests/models/kernels/test_chip.h"
+#include "models/functional/float_conversion.h"
+
+namespace ascendsim::test {
+
+// The block_dims every vector op is proven for: the default, 1, every vector core of the 910B1,
+// and a count that divides nothing evenly.
+inline std::vector<std::optional<std::uint32_t>> blockDimSweep() { return {std::nullopt, 1u, 48u, 7u}; }
+
+inline std::string blockDimName(const std::optional<std::uint32_t>& blockDim) {
+    return blockDim ? "block_dim " + std::to_string(*blockDim) : "default block_dim";
+}
+
+inline std::vector<double> roundedTo(DataType dtype, std::vector<double> values) {
+    for (auto& v : values) v = roundToType(v, dtype);
+    return values;
+}
+
+// Relative tolerance of one computation in `dtype` (a few ulps, computing in fp32 inside).
+inline double relativeTolerance(DataType dtype) {
+    switch (dtype) {
+        case DataType::Fp16: return 2e-3;
+        case DataType::Bf16: return 1.6e-2;
+        default: return 1e-5;
+    }
+}
+
+inline double absoluteTolerance(DataType dtype) { return isFloat(dtype) ? relativeTolerance(dtype) * 1e-2 : 0.0; }
+
+}  // namespace ascendsim::test
