@@ -19,6 +19,7 @@ struct BlockProgramRequest {
     std::uint32_t blockIdx = 0;     // 0 .. blockDim-1
     CoreKind coreKind = CoreKind::Cube;
     std::uint32_t subBlockIdx = 0;  // MIX kernels: which AIV of the group (0, 1)
+    std::uint64_t workspaceAddr = 0;  // GM scratch of the launch (KernelTask::workspaceAddr)
 };
 
 using ProgramFactory = std::function<std::unique_ptr<InstructionStream>(const BlockProgramRequest&)>;
@@ -32,6 +33,9 @@ struct KernelTask {
     ProgramFactory program;         // AI core task types
     std::uint64_t aiCpuCycles = 0;  // AI_CPU tasks: work in AI CPU cycles
     std::uint64_t userTag = 0;      // opaque to the device: lets the engine map results back
+    // GM scratch the host allocated for LoweredKernel::workspaceBytes; the device passes it to
+    // every BlockProgramRequest (programs address their workspace relative to it).
+    std::uint64_t workspaceAddr = 0;
 };
 
 }  // namespace ascendsim
