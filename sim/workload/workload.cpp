@@ -12,9 +12,12 @@ namespace {
 constexpr std::array<std::string_view, 5> kKindNames = {"input", "weight", "activation", "gradient", "state"};
 constexpr std::array<std::string_view, 3> kPhaseNames = {"forward", "backward", "optimizer"};
 
-std::string mebibytes(std::uint64_t bytes) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
+std::string byteText(std::uint64_t bytes) {
+    constexpr double kMiB = 1024.0 * 1024.0;
+    char text[48];
+    if (bytes >= (1ULL << 30)) std::snprintf(text, sizeof text, "%.2f GiB", static_cast<double>(bytes) / (kMiB * 1024.0));
+    else if (bytes >= (1ULL << 20)) std::snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(bytes) / kMiB);
+    else std::snprintf(text, sizeof text, "%llu bytes", static_cast<unsigned long long>(bytes));
     return text;
 }
 }  // namespace
@@ -79,10 +82,10 @@ void validateWorkload(const Workload& workload, std::uint64_t deviceMemoryBytes)
         atOp = " while op '" + peak.name + "' runs";
     }
     throw WorkloadError(where, field,
-                        "device memory exceeded: inputs, weights and state " + mebibytes(memory.persistentBytes) +
-                            " + live activations and gradients " + mebibytes(memory.peakTransientBytes) + atOp +
-                            " = " + mebibytes(memory.totalBytes()) + " > device memory " +
-                            mebibytes(deviceMemoryBytes));
+                        "device memory exceeded: inputs, weights and state " + byteText(memory.persistentBytes) +
+                            " + live activations and gradients " + byteText(memory.peakTransientBytes) + atOp +
+                            " = " + byteText(memory.totalBytes()) + " > device memory " +
+                            byteText(deviceMemoryBytes));
 }
 
 OpInstance makeOpInstance(const Workload& workload, const WorkloadOp& op) {

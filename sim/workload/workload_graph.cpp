@@ -61,16 +61,22 @@ private:
     void checkInput(const WorkloadOp& op, std::size_t j, std::size_t opPos) const {
         const std::string field = "inputs[" + std::to_string(j) + "]";
         const std::string& name = op.inputs[j];
-        if (!index_.count(name)) fail(op, field, "unknown tensor '" + name + "'");
-        const WorkloadTensor& base = w_.tensors[index_.at(baseOf(name))];
-        if (isHostProvided(base.kind) || produced_.count(base.info.name)) return;
-        for (std::size_t later = opPos + 1; later < w_.ops.size(); ++later) {
-            for (const auto& out : w_.ops[later].outputs) {
-                if (out == base.info.name) {
-                    fail(op, field, "tensor '" + name + "' is read before op '" + w_.ops[later].name + "' produces it");
+        auto producedLater = [&](const std::string& tensor) {
+            for (std::size_t later = opPos + 1; later < w_.ops.size(); ++later) {
+                for (const auto& out : w_.ops[later].outputs) {
+                    if (out == tensor) {
+                        fail(op, field, "tensor '" + name + "' is read before op '" + w_.ops[later].name + "' produces it");
+                    }
                 }
             }
+        };
+        if (!index_.count(name)) {
+            producedLater(name);
+            fail(op, field, "unknown tensor '" + name + "'");
         }
+        const WorkloadTensor& base = w_.tensors[index_.at(baseOf(name))];
+        if (isHostProvided(base.kind) || produced_.count(base.info.name)) return;
+        producedLater(base.info.name);
         fail(op, field, std::string(tensorKindName(base.kind)) + " '" + name +
                             "' is never produced by an op (declare it kind: input if the host feeds it)");
     }
