@@ -13,6 +13,12 @@ std::string sub(const std::string& field, std::size_t i) { return field + "[" + 
 
 bool isReserved(const std::string& name) { return name == "index" || name == "prefix"; }
 
+// Names the block instance in a problem found inside a block definition (once).
+WorkloadError withContext(const WorkloadError& e, const ExpansionScope& scope) {
+    if (scope.blockContext.empty() || e.problem().find(scope.blockContext) != std::string::npos) return e;
+    return WorkloadError(e.where(), e.field(), e.problem() + scope.blockContext);
+}
+
 }  // namespace
 
 BlockExpander::BlockExpander(const YamlReader& reader, const YAML::Node& blocks, ParameterValues globals)
@@ -68,7 +74,11 @@ void BlockExpander::expandTensors(const YAML::Node& list, const ExpansionScope& 
     if (!list) return;
     reader_.requireSequence(list, field);
     for (std::size_t i = 0; i < list.size(); ++i) {
-        if (included(list[i], scope, sub(field, i))) out.push_back(readTensor(list[i], scope, sub(field, i)));
+        try {
+            if (included(list[i], scope, sub(field, i))) out.push_back(readTensor(list[i], scope, sub(field, i)));
+        } catch (const WorkloadError& e) {
+            throw withContext(e, scope);
+        }
     }
 }
 
@@ -80,8 +90,15 @@ void BlockExpander::expandOps(const YAML::Node& list, const ExpansionScope& scop
         const YAML::Node item = list[i];
         reader_.requireMap(item, sub(field, i));
         if (!included(item, scope, sub(field, i))) continue;
-        if (item["block"]) expandInstance(item, scope, sub(field, i), tensors, ops);
-        else ops.push_back(readOp(item, scope, sub(field, i)));
+        if (item["block"]) {
+            expandInstance(item, scope, sub(field, i), tensors, ops);
+            continue;
+        }
+        try {
+            ops.push_back(readOp(item, scope, sub(field, i)));
+        } catch (const WorkloadError& e) {
+            throw withContext(e, scope);
+        }
     }
 }
 

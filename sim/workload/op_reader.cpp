@@ -210,10 +210,10 @@ WorkloadOp BlockExpander::readOp(const YAML::Node& node, const ExpansionScope& s
         std::string expected = schema->minInputs == schema->maxInputs
                                    ? std::to_string(schema->minInputs)
                                    : std::to_string(schema->minInputs) + " to " + std::to_string(schema->maxInputs);
-        reader_.fail(node["inputs"], field + ".inputs", op.type + " takes " + expected + " inputs, got " + std::to_string(op.inputs.size()));
+        reader_.fail(node["inputs"], field + ".inputs", op.type + " takes " + expected + (expected == "1" ? " input" : " inputs") + ", got " + std::to_string(op.inputs.size()));
     }
     if (op.outputs.size() != schema->outputs) {
-        reader_.fail(node["outputs"], field + ".outputs", op.type + " has " + std::to_string(schema->outputs) + " outputs, got " + std::to_string(op.outputs.size()));
+        reader_.fail(node["outputs"], field + ".outputs", op.type + " has " + std::to_string(schema->outputs) + (schema->outputs == 1 ? " output" : " outputs") + ", got " + std::to_string(op.outputs.size()));
     }
     readAttrs(node["attrs"], scope, field + ".attrs", op);
     if (const YAML::Node blockDim = node["block_dim"]) {

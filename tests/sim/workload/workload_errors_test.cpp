@@ -208,7 +208,7 @@ TEST(WorkloadErrors, ProblemsInsideABlockNameTheBlockLine) {
                        "      - {name: f, type: $kind, inputs: [x, x], outputs: [y]}\n"      // 10
                        "ops:\n"                                                               // 11
                        "  - {block: act, name: first, inputs: [a]}\n";                        // 12
-    EXPECT_EQ(errorOf(yaml), "x.yaml:10:40: blocks.act.ops[0].inputs: Relu takes 1 inputs, got 2");
+    EXPECT_EQ(errorOf(yaml), "x.yaml:10:40: blocks.act.ops[0].inputs: Relu takes 1 input, got 2 (in block instance 'first')");
     std::string badParam = "name: t\n"
                            "tensors:\n"
                            "  - {name: a, shape: [4, 8], dtype: fp16, kind: input}\n"
