@@ -34,8 +34,9 @@ TEST_P(ShippedWorkload, LoadsAndValidatesWithDefaults) {
     EXPECT_NO_THROW(validateWorkload(w, kDevice64GiB));
 }
 
-TEST_P(ShippedWorkload, LoadsAndValidatesWithBatchOneAndTwo) {
-    if (!loadWorkload(sourcePath(GetParam())).parameters.count("batch")) GTEST_SKIP() << "no batch parameter";
+class BatchedWorkload : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(BatchedWorkload, LoadsAndValidatesWithBatchOneAndTwo) {
     for (const char* batch : {"batch=1", "batch=2"}) {
         Workload w = loadWorkload(sourcePath(GetParam()), WorkloadOverrides{{batch}});
         EXPECT_NO_THROW(validateWorkload(w, kDevice64GiB)) << batch;
@@ -51,17 +52,25 @@ TEST_P(ShippedWorkload, EveryOpBecomesAnOpInstanceWithResolvedTensors) {
     }
 }
 
+std::string fileStem(const ::testing::TestParamInfo<std::string>& param) {
+    std::string name = param.param.substr(param.param.rfind('/') + 1);
+    return name.substr(0, name.find('.'));
+}
+
+INSTANTIATE_TEST_SUITE_P(All, BatchedWorkload,
+                         ::testing::Values("workloads/resnet50.yaml", "workloads/resnet50_train.yaml",
+                                           "workloads/bert_base.yaml", "workloads/llama_decoder.yaml",
+                                           "workloads/unit/conv2d.yaml", "workloads/unit/elementwise_chain.yaml",
+                                           "workloads/unit/aicpu_topk.yaml"),
+                         fileStem);
+
 INSTANTIATE_TEST_SUITE_P(All, ShippedWorkload,
                          ::testing::Values("workloads/resnet50.yaml", "workloads/resnet50_train.yaml",
                                            "workloads/bert_base.yaml", "workloads/llama_decoder.yaml",
                                            "workloads/unit/matmul.yaml", "workloads/unit/conv2d.yaml",
                                            "workloads/unit/elementwise_chain.yaml",
                                            "workloads/unit/aicpu_topk.yaml"),
-                         [](const auto& param) {
-                             std::string name = param.param.substr(param.param.rfind('/') + 1);
-                             name = name.substr(0, name.find('.'));
-                             return name;
-                         });
+                         fileStem);
 
 TEST(ResNet50, Has53ConvolutionsIncludingFourDownsampleProjections) {
     Workload w = loadWorkload(sourcePath("workloads/resnet50.yaml"));
