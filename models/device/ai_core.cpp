@@ -150,9 +150,11 @@ void AiCore::scheduleWake(std::uint64_t cycle) {
     wake_->notify(atPs > nowPs ? sc_core::sc_time::from_value(atPs - nowPs) : sc_core::SC_ZERO_TIME);
 }
 
-void AiCore::receiveCrossCoreSet(std::uint8_t flagId, std::uint32_t senderSlot, std::uint64_t setPs) {
+void AiCore::receiveCrossCoreSet(const void* owner, std::uint8_t flagId, std::uint32_t senderSlot,
+                                 std::uint64_t setPs) {
+    if (!active_ || block_.owner != owner) return;  // the group member has moved on to other work
     crossCore_[flagId][senderSlot].post(setPs);
-    if (active_) scheduleWake(clock_.cycleAtOrAfter(sc_core::sc_time_stamp().value()));
+    scheduleWake(clock_.cycleAtOrAfter(sc_core::sc_time_stamp().value()));
 }
 
 InstructionSite AiCore::siteOf(std::uint64_t programIndex) const {

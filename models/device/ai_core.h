@@ -93,7 +93,8 @@ public:
     std::uint64_t activations() const { return activations_; }
 
     // A cross-core set from the group member in `senderSlot` at `setPs`.
-    void receiveCrossCoreSet(std::uint8_t flagId, std::uint32_t senderSlot, std::uint64_t setPs);
+    // Ignored unless this core runs a block of the same task (`owner`).
+    void receiveCrossCoreSet(const void* owner, std::uint8_t flagId, std::uint32_t senderSlot, std::uint64_t setPs);
     // Describes what the core is blocked on (for deadlock reports); empty when idle.
     std::string blockedState() const;
 
@@ -101,9 +102,20 @@ public:
 
 private:
     enum class IssueBlock : std::uint8_t { None, QueueFull, WaitFlag, BarrierAll, CrossCoreWait };
+    // A hardware flag is binary. Because the issue unit runs ahead, a scalar-pipe set can be
+    // processed before the wait that, in simulated time, consumed the previous set; pending sets
+    // are therefore kept in order (a balanced program never has more than one in flight).
     struct FlagState {
-        std::uint64_t setCycle = 0;
-        bool set = false;
+        static constexpr std::size_t kMaxPending = 4;
+        std::array<std::uint64_t, kMaxPending> setCycles{};
+        std::uint8_t head = 0;
+        std::uint8_t count = 0;
+        bool set() const { return count > 0; }
+        std::uint64_t setCycle() const { return setCycles[head]; }
+        void consume() {
+            head = static_cast<std::uint8_t>((head + 1) % kMaxPending);
+            --count;
+        }
     };
     struct PipeState {
         PipeQueue queue;

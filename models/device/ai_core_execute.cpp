@@ -45,14 +45,15 @@ AiCore::FlagState& AiCore::flagOf(const Flag& flag) {
     return flags_[(pipeIndex(flag.src) * kPipeCount + pipeIndex(flag.dst)) * kMaxEventIds + flag.eventId];
 }
 
-// A flag is binary: a second set before the wait consumed the first leaves it set (at the
-// earlier time).
 void AiCore::setFlag(const Flag& flag, std::uint64_t cycle) {
     FlagState& state = flagOf(flag);
-    if (!state.set) {
-        state.set = true;
-        state.setCycle = cycle;
+    if (state.count == FlagState::kMaxPending) {
+        throw std::runtime_error(siteOf(programIndex_).describe() + ": flag " + std::string(pipeName(flag.src)) +
+                                 "->" + std::string(pipeName(flag.dst)) + " id " + std::to_string(int{flag.eventId}) +
+                                 " set repeatedly without a wait_flag");
     }
+    state.setCycles[(state.head + state.count) % FlagState::kMaxPending] = cycle;
+    ++state.count;
 }
 
 bool AiCore::runPipe(Pipe pipe, std::uint64_t now) {
@@ -67,9 +68,9 @@ bool AiCore::runPipe(Pipe pipe, std::uint64_t now) {
                 ps.waitSince = std::max(ps.busyUntil, q.readyCycle);
             }
             FlagState& flag = flagOf(std::get<Flag>(q.instr.operands));
-            if (!flag.set) break;
-            flag.set = false;
-            const std::uint64_t release = std::max(now, flag.setCycle + res_.chip.flagLatencyCycles);
+            if (!flag.set()) break;
+            const std::uint64_t release = std::max(now, flag.setCycle() + res_.chip.flagLatencyCycles);
+            flag.consume();
             counters_[waitEventOf(pipe)] += release - ps.waitSince;
             ps.waiting = false;
             ps.busyUntil = release;

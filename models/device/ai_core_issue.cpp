@@ -153,9 +153,9 @@ bool AiCore::resolveIssueBlock(std::uint64_t now) {
         }
         case IssueBlock::WaitFlag: {
             FlagState& flag = flagOf(std::get<Flag>(instr.operands));
-            if (!flag.set) return false;
-            flag.set = false;
-            resume = std::max(issueCycle_, flag.setCycle + latency);
+            if (!flag.set()) return false;
+            resume = std::max(issueCycle_, flag.setCycle() + latency);
+            flag.consume();
             counters_[PmuEvent::WaitFlagScalar] += resume - blockedSince_;
             break;
         }
@@ -227,7 +227,7 @@ void AiCore::crossCoreSet(const CrossCoreFlag& flag, std::uint64_t cycle) {
         throw std::runtime_error(siteOf(programIndex_).describe() + ": cross-core set outside a MIX group");
     const std::uint64_t setPs = clock_.psOfCycle(cycle);
     forEachPeerSlot(flag.mode, block_.ownSlot, block_.groupBySlot.size(), [&](std::uint32_t s) {
-        block_.groupBySlot[s]->receiveCrossCoreSet(flag.flagId, block_.ownSlot, setPs);
+        block_.groupBySlot[s]->receiveCrossCoreSet(block_.owner, flag.flagId, block_.ownSlot, setPs);
     });
 }
 

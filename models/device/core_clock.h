@@ -1,7 +1,8 @@
 #pragma once
 // Exact conversion between a core's integer cycle count and simulated picoseconds. Cycle c of a
-// clock of f kHz starts at ceil(c · 1e9 / f) ps; both directions round so that
-// cycleAtOrAfter(psOfCycle(c)) == c for every c (a wake-up scheduled for cycle c lands on c).
+// clock of f kHz starts at psOfCycle(c) = ceil(c · 1e9 / f) ps; cycleAtOrAfter(ps) is the first
+// cycle whose start is at or after ps, so cycleAtOrAfter(psOfCycle(c)) == c for every c (a
+// wake-up scheduled for cycle c lands on c).
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
@@ -20,12 +21,12 @@ public:
         return static_cast<std::uint64_t>((numerator + freqKhz_ - 1) / freqKhz_);
     }
     // First cycle that starts at or after `ps`.
+    // psOfCycle(c) >= ps  ⟺  c · 1e9 / f > ps − 1  ⟺  c ≥ floor((ps − 1) · f / 1e9) + 1.
     std::uint64_t cycleAtOrAfter(std::uint64_t ps) const {
-        const Wide numerator = static_cast<Wide>(ps) * freqKhz_;
-        return static_cast<std::uint64_t>((numerator + kPsPerSecondPerKhz - 1) / kPsPerSecondPerKhz);
+        if (ps == 0) return 0;
+        const Wide numerator = static_cast<Wide>(ps - 1) * freqKhz_;
+        return static_cast<std::uint64_t>(numerator / kPsPerSecondPerKhz) + 1;
     }
-    // Cycles of this clock, rounded up, that `ps` picoseconds span.
-    std::uint64_t cyclesInPs(std::uint64_t ps) const { return cycleAtOrAfter(ps); }
     double freqMhz() const { return static_cast<double>(freqKhz_) / 1000.0; }
 
 private:
