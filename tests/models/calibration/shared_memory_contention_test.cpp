@@ -1,0 +1,48 @@
+// On the real Device, the shared L2/HBM bound what all cores get together: cold streaming by
+// every AIC saturates near the chip's HBM bandwidth (not cores x single-core), and a data set
+// that fits in L2 streams at L2 bandwidth on its second pass.
+#include <gtest/gtest.h>
+
+#include "calibration_support.h"
+#include "sim/microbench/streaming_bench.h"
+
+namespace ascendsim {
+namespace {
+
+using testing::shippedChip;
+
+TEST(SharedMemoryContention, AllAicStreamingColdDataSaturatesNearHbmBandwidth) {
+    const ChipConfig& chip = shippedChip("Ascend910B1");
+    constexpr std::uint64_t kTransfer = 64 * 1024;
+    const StreamingPasses passes = runStreamingPasses(chip, CoreKind::Cube, kTransfer, 64 * kTransfer);
+    EXPECT_EQ(passes.cores, 24u);
+    EXPECT_NEAR(passes.firstPassGBps / chip.hbm.bandwidthGBps, 1.0, 0.10)
+        << passes.firstPassGBps << " GB/s vs HBM " << chip.hbm.bandwidthGBps;
+    const double single = singleCoreStreamingGBps(chip, CoreKind::Cube, kTransfer);
+    EXPECT_LT(passes.firstPassGBps, 0.5 * single * passes.cores);
+}
+
+TEST(SharedMemoryContention, DataSetInL2StreamsAtL2BandwidthOnTheSecondPass) {
+    const ChipConfig& chip = shippedChip("Ascend910B1");
+    constexpr std::uint64_t kTransfer = 128 * 1024;
+    const std::uint64_t perCore = 16 * kTransfer;  // 48 x 2 MiB = 96 MiB < 192 MiB L2
+    const StreamingPasses passes = runStreamingPasses(chip, CoreKind::Vector, kTransfer, perCore);
+    EXPECT_EQ(passes.cores, 48u);
+    const double l2GBps = chip.l2.bandwidthBytesPerCycle * chip.aiCoreFreqMhz / 1000.0;
+    EXPECT_NEAR(passes.secondPassGBps / l2GBps, 1.0, 0.10)
+        << passes.secondPassGBps << " GB/s vs L2 " << l2GBps;
+    EXPECT_NEAR(passes.firstPassGBps / chip.hbm.bandwidthGBps, 1.0, 0.10)
+        << passes.firstPassGBps << " GB/s vs HBM " << chip.hbm.bandwidthGBps;
+}
+
+TEST(SharedMemoryContention, DataSetLargerThanL2NeverHitsOnTheSecondPass) {
+    ChipConfig chip = shippedChip("Ascend910B1");
+    chip.l2.sizeBytes = 8 * 1024 * 1024;  // 48 x 2 MiB = 96 MiB streams through an 8 MiB L2
+    constexpr std::uint64_t kTransfer = 128 * 1024;
+    const StreamingPasses passes = runStreamingPasses(chip, CoreKind::Vector, kTransfer, 16 * kTransfer);
+    EXPECT_NEAR(passes.secondPassGBps / chip.hbm.bandwidthGBps, 1.0, 0.10)
+        << passes.secondPassGBps << " GB/s";
+}
+
+}  // namespace
+}  // namespace ascendsim
