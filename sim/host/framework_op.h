@@ -61,6 +61,9 @@ struct HostStep {
     std::uint32_t stepNumber = 0;       // ProfilerStep#N
     bool profiled = true;               // false: simulated (timing, memory) but not recorded
     bool synchronizeAtEnd = true;       // the loss.item() sync at the end of a training step
+    // Non-empty ("SGD", "AdamW"): each run of consecutive Optimizer ops is wrapped in the
+    // record_function PyTorch's optimizer adds, "Optimizer.step#SGD.step".
+    std::string optimizerName;
     std::vector<FrameworkOp> ops;
 };
 

@@ -46,6 +46,8 @@ std::uint32_t orDerived(std::uint32_t given, std::uint32_t pid, std::uint32_t of
 struct HostModel::StepState {
     const HostStep* step = nullptr;
     std::int64_t stepRecord = -1;
+    std::int64_t optimizerRecord = -1;  // the open Optimizer.step#X.step record, if any
+    bool optimizerOpen = false;
     std::vector<std::int64_t> autogradSequence;  // per op: number its last autograd node took
     std::vector<std::vector<std::uint64_t>> addresses;
     struct PendingFree {
@@ -122,7 +124,26 @@ HostStepResult HostModel::runStep(const HostStep& step) {
     result.startNs = nowNs_;
     state.stepRecord = openRecord("ProfilerStep#" + std::to_string(step.stepNumber), mainThreadId_, -1, -1, 0);
     nowNs_ += kOpEnterNs;
-    for (std::uint32_t i = 0; i < opCount; ++i) runOp(state, step.ops[i], i);
+    auto closeOptimizer = [&] {
+        if (!state.optimizerOpen) return;
+        nowNs_ += kOpExitNs;
+        closeRecord(state.optimizerRecord);
+        state.optimizerOpen = false;
+        state.optimizerRecord = -1;
+    };
+    for (std::uint32_t i = 0; i < opCount; ++i) {
+        const bool optimizerOp = step.ops[i].phase == OpPhase::Optimizer && !step.optimizerName.empty();
+        if (optimizerOp && !state.optimizerOpen) {
+            const std::string name = "Optimizer.step#" + step.optimizerName + ".step";
+            state.optimizerRecord = openRecord(name, mainThreadId_, state.stepRecord, -1, 0);
+            state.optimizerOpen = true;
+            nowNs_ += kOpEnterNs;
+        } else if (!optimizerOp) {
+            closeOptimizer();
+        }
+        runOp(state, step.ops[i], i);
+    }
+    closeOptimizer();
     if (step.synchronizeAtEnd && launchedSinceSync_) {
         // The training loop's loss.item(): a D2H read that waits for the device.
         FrameworkOp item;
@@ -198,7 +219,8 @@ void HostModel::runOp(StepState& state, const FrameworkOp& op, std::uint32_t opI
                 forwardThread = kForwardThreadSequenceId;
                 break;
         }
-        const std::int64_t parent = stack.empty() ? (backward ? -1 : state.stepRecord) : stack.back().record;
+        const std::int64_t mainParent = state.optimizerOpen ? state.optimizerRecord : state.stepRecord;
+        const std::int64_t parent = stack.empty() ? (backward ? -1 : mainParent) : stack.back().record;
         const std::int64_t record = openRecord(node.name, tid, parent, sequence, forwardThread);
         if (record >= 0) {
             HostOpRecord& r = hostOps_[static_cast<std::size_t>(record)];

@@ -155,6 +155,30 @@ TEST(HostOpRecords, UnknownOpIsASingleAutogradRecordAndCallPathOverridesTheFamil
     EXPECT_EQ(names, expected);
 }
 
+TEST(HostOpRecords, OptimizerOpsAreWrappedInTheOptimizerStepRecord) {
+    FakeDeviceQueue device(10'000);
+    HostStep step = trainingStep(1);
+    step.optimizerName = "SGD";
+    for (int i = 0; i < 2; ++i) {
+        auto update = testing::forwardOp("aten::_foreach_add_", "aclnnForeachAddListV2", 1, 0);
+        update.phase = OpPhase::Optimizer;
+        step.ops.push_back(update);
+    }
+    const RunRecord r = runSteps(ProfilerConfig{}, {step}, device);
+    std::int64_t wrapper = -1;
+    for (std::size_t i = 0; i < r.hostOps.size(); ++i) {
+        if (r.hostOps[i].name == "Optimizer.step#SGD.step") wrapper = static_cast<std::int64_t>(i);
+    }
+    ASSERT_GE(wrapper, 0);
+    EXPECT_EQ(r.hostOps[static_cast<std::size_t>(wrapper)].parent, 0);
+    const auto updates = childrenOf(r, wrapper);
+    ASSERT_EQ(updates.size(), 2u);
+    for (auto u : updates) {
+        EXPECT_EQ(r.hostOps[static_cast<std::size_t>(u)].name, "aten::_foreach_add_");
+        EXPECT_EQ(r.hostOps[static_cast<std::size_t>(u)].sequenceNumber, -1);
+    }
+}
+
 TEST(HostOpRecords, BackwardOpWithoutAnEarlierForwardOpIsRejected) {
     FakeDeviceQueue device(10'000);
     HostModelOptions options;
