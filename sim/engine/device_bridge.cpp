@@ -1,0 +1,46 @@
+#include "sim/engine/device_bridge.h"
+
+#include <stdexcept>
+
+namespace ascendsim {
+
+DeviceBridge::DeviceBridge(const ChipConfig& chip, const LoweredWorkload& lowered)
+    : lowered_(lowered), device_(chip, *this) {}
+
+void DeviceBridge::submit(const PendingLaunch& launch, std::uint64_t submitNs) {
+    const std::size_t opIndex = LoweredWorkload::opIndexOf(launch.userTag);
+    const std::size_t kernelIndex = LoweredWorkload::kernelIndexOf(launch.userTag);
+    if (opIndex >= lowered_.ops().size() || kernelIndex >= lowered_.ops()[opIndex].kernels.size())
+        throw std::logic_error("launch names an unknown kernel: " + launch.kernelName);
+    const LoweredKernel& kernel = lowered_.ops()[opIndex].kernels[kernelIndex];
+
+    KernelTask task;
+    task.taskId = nextTaskId_++;
+    task.streamId = launch.streamId;
+    task.type = kernel.type;
+    task.blockDim = kernel.blockDim;
+    task.mixBlockDim = kernel.mixBlockDim;
+    task.program = kernel.program;
+    task.aiCpuCycles = kernel.aiCpuCycles;
+    task.userTag = launch.userTag;
+    // Kernels of one stream run one after another, so they can share one scratch region placed
+    // above every tensor (LoweredWorkload::workspaceAddress).
+    task.workspaceAddr = kernel.workspaceBytes > 0 ? lowered_.workspaceAddress() : 0;
+    blocksSubmitted_ += kernel.blockDim + kernel.mixBlockDim;
+    submittedTaskIds_.push_back(task.taskId);
+    device_.submit(std::move(task), submitNs);
+}
+
+std::uint64_t DeviceBridge::synchronize(std::uint64_t hostNowNs) {
+    (void)hostNowNs;
+    return device_.runUntilIdle();
+}
+
+void DeviceBridge::onTaskFinished(const TaskResult& result) { results_.emplace(result.taskId, result); }
+
+const TaskResult* DeviceBridge::resultOf(std::uint64_t deviceTaskId) const {
+    const auto it = results_.find(deviceTaskId);
+    return it == results_.end() ? nullptr : &it->second;
+}
+
+}  // namespace ascendsim

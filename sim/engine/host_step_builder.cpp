@@ -1,0 +1,107 @@
+#include "sim/engine/host_step_builder.h"
+
+#include <unordered_map>
+
+namespace ascendsim {
+
+namespace {
+
+
+
+std::string joinShapes(const std::vector<TensorInfo>& tensors) {
+    std::string dims;
+    for (std::size_t i = 0; i < tensors.size(); ++i) {
+        if (i) dims += ';';
+        for (std::size_t d = 0; d < tensors[i].shape.size(); ++d) {
+            if (d) dims += ',';
+            dims += std::to_string(tensors[i].shape[d]);
+        }
+    }
+    return dims;
+}
+
+std::string joinTypes(const std::vector<TensorInfo>& tensors) {
+    std::string types;
+    for (std::size_t i = 0; i < tensors.size(); ++i) {
+        if (i) types += ';';
+        types += torchDtypeName(tensors[i].dtype);
+    }
+    return types;
+}
+
+}  // namespace
+
+std::string torchDtypeName(DataType dtype) {
+    switch (dtype) {
+        case DataType::Fp16: return "c10::Half";
+        case DataType::Bf16: return "c10::BFloat16";
+        case DataType::Fp32:
+        case DataType::Hf32: return "float";
+        case DataType::Int8: return "signed char";
+        case DataType::Uint8: return "unsigned char";
+        case DataType::Int16: return "short int";
+        case DataType::Int32: return "int";
+        case DataType::Int64: return "long int";
+        case DataType::Bool: return "bool";
+    }
+    return "float";
+}
+
+HostStepBuilder::HostStepBuilder(const Workload& workload, const LoweredWorkload& lowered) {
+    const auto& ops = lowered.ops();
+    std::unordered_map<std::string, std::int32_t> opIndexByName;
+    bool anyBackward = false;
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+        opIndexByName[ops[i].source->name] = static_cast<std::int32_t>(i);
+        anyBackward |= ops[i].source->framework.phase == OpPhase::Backward;
+    }
+
+    // Last op (index) reading each tensor; persistent tensors are never freed within a step.
+    std::unordered_map<std::string, std::int32_t> lastUse;
+    for (std::size_t i = 0; i < ops.size(); ++i)
+        for (const auto& in : ops[i].source->inputs) lastUse[in] = static_cast<std::int32_t>(i);
+
+    templateStep_.synchronizeAtEnd = true;
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+        const LoweredOp& lop = ops[i];
+        const WorkloadOp& wop = *lop.source;
+        FrameworkOp f;
+        f.atenName = wop.framework.atenName.empty() ? lop.npuOpName : wop.framework.atenName;
+        f.npuOpName = lop.npuOpName;
+        f.phase = wop.framework.phase;
+        f.requiresGrad = anyBackward;
+        if (!wop.framework.forwardOp.empty()) {
+            const auto it = opIndexByName.find(wop.framework.forwardOp);
+            if (it != opIndexByName.end()) f.forwardOpIndex = it->second;
+        }
+        f.inputDims = joinShapes(lop.instance.inputs);
+        f.inputTypes = joinTypes(lop.instance.inputs);
+        f.stackFrames = wop.framework.callStack;
+        f.modulePath = wop.framework.moduleHierarchy;
+        for (std::size_t k = 0; k < lop.kernels.size(); ++k) {
+            f.kernels.push_back({lop.kernelNames[k], lop.kernels[k].workspaceBytes, kComputeStreamId,
+                                 LoweredWorkload::tagOf(i, k)});
+        }
+        for (std::size_t o = 0; o < wop.outputs.size(); ++o) {
+            const WorkloadTensor* t = workload.findTensor(wop.outputs[o]);
+            if (!t || !t->viewOf.empty()) continue;
+            OutputTensorSpec spec;
+            spec.bytes = t->info.bytes();
+            const bool persistent = t->kind == TensorKind::Weight || t->kind == TensorKind::State ||
+                                    t->kind == TensorKind::Input;
+            const auto use = lastUse.find(wop.outputs[o]);
+            spec.lastUseOpIndex = persistent ? -1 : (use == lastUse.end() ? static_cast<std::int32_t>(i) : use->second);
+            f.outputs.push_back(spec);
+        }
+        templateStep_.ops.push_back(std::move(f));
+    }
+}
+
+HostStep HostStepBuilder::build(std::uint32_t stepNumber, bool profiled) const {
+    HostStep step = templateStep_;
+    step.stepNumber = stepNumber;
+    step.profiled = profiled;
+    return step;
+}
+
+}  // namespace ascendsim

@@ -1,0 +1,29 @@
+#pragma once
+// Derives the host model's input (the framework ops of one step) from the workload and its
+// lowering: torch names, shapes as record_shapes prints them, stacks, modules, the kernels each
+// op launches and when its outputs can be freed.
+#include <cstdint>
+
+#include "sim/engine/lowered_workload.h"
+#include "sim/host/framework_op.h"
+#include "sim/workload/workload.h"
+
+namespace ascendsim {
+
+// The stream compute kernels go to; the real samples show stream 2 for eager PyTorch.
+inline constexpr std::uint32_t kComputeStreamId = 2;
+
+class HostStepBuilder {
+public:
+    HostStepBuilder(const Workload& workload, const LoweredWorkload& lowered);
+
+    HostStep build(std::uint32_t stepNumber, bool profiled) const;
+
+private:
+    HostStep templateStep_;  // everything but the step number and the profiled flag
+};
+
+// torch's dtype spelling in record_shapes "Input type": "c10::Half", "float", "long int", ...
+std::string torchDtypeName(DataType dtype);
+
+}  // namespace ascendsim

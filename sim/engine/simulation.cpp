@@ -1,0 +1,142 @@
+#include "sim/engine/simulation.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+
+#include "models/systemc/fresh_simulation_context.h"
+#include "profiler/assembly/profiling_schedule.h"
+#include "sim/config/chip_config_loader.h"
+#include "sim/engine/device_bridge.h"
+#include "sim/engine/host_step_builder.h"
+#include "sim/engine/lowered_workload.h"
+#include "sim/engine/run_identity.h"
+#include "sim/host/host_model.h"
+
+namespace ascendsim {
+
+namespace {
+
+constexpr const char* kDefaultChip = "Ascend910B1";
+
+// Problems in command-line options have no file position.
+SourceLocation optionLocation(const char*) { return {"<command line>", 0, 0}; }
+
+template <typename T, typename Parse>
+T parseOption(const std::string& text, const char* option, Parse parse) {
+    T value{};
+    if (!parse(text, value)) throw WorkloadError(optionLocation(option), option, "unknown value '" + text + "'");
+    return value;
+}
+
+std::vector<ExportType> parseExportTypes(const std::string& text) {
+    std::vector<ExportType> types;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t comma = std::min(text.find(',', start), text.size());
+        const std::string item = text.substr(start, comma - start);
+        if (item == "text") types.push_back(ExportType::Text);
+        else if (item == "db") types.push_back(ExportType::Db);
+        else throw WorkloadError(optionLocation("--export-type"), "--export-type", "unknown export type '" + item + "'");
+        start = comma + 1;
+    }
+    return types;
+}
+
+bool recordsStep(const std::optional<ProfilerSchedule>& schedule, std::uint32_t stepNumber) {
+    return !schedule || scheduleAction(*schedule, stepNumber) == StepAction::Record;
+}
+
+void fillKernelRecords(const LoweredWorkload& lowered, const HostModel& host, const DeviceBridge& bridge,
+                       SimulationResult& result) {
+    const auto& launches = host.launches();
+    const auto& taskIds = bridge.submittedTaskIds();
+    if (launches.size() != taskIds.size())
+        throw std::logic_error("host launches and device submissions disagree");
+    for (std::size_t i = 0; i < launches.size(); ++i) {
+        const TaskResult* device = bridge.resultOf(taskIds[i]);
+        if (!device) throw std::logic_error("a submitted kernel never finished: " + launches[i].kernelName);
+        result.deviceBusyNs += device->endNs - device->startNs;
+        ++result.deviceTasks;
+        if (launches[i].hostOpIndex < 0) continue;
+        const LoweredOp& op = lowered.ops()[LoweredWorkload::opIndexOf(launches[i].userTag)];
+        KernelRecord k;
+        k.device = *device;
+        k.name = launches[i].kernelName;
+        k.opType = op.instance.type;
+        k.taskId = launches[i].taskId;
+        k.correlationId = launches[i].correlationId;
+        k.hostOpIndex = launches[i].hostOpIndex;
+        k.inputs = op.inputs;
+        k.outputs = op.outputs;
+        result.record.kernels.push_back(std::move(k));
+    }
+    std::stable_sort(result.record.kernels.begin(), result.record.kernels.end(),
+                     [](const KernelRecord& a, const KernelRecord& b) { return a.device.startNs < b.device.startNs; });
+}
+
+}  // namespace
+
+void applyProfilerOverrides(const SimulationOptions& options, Workload& workload) {
+    ProfilerConfig& p = workload.profiler;
+    if (options.steps) {
+        if (*options.steps == 0) throw WorkloadError(optionLocation("--steps"), "--steps", "must be at least 1");
+        workload.steps = *options.steps;
+    }
+    if (options.level) p.level = parseOption<ProfilerLevel>(*options.level, "--level", parseProfilerLevel);
+    if (options.aicMetrics) p.aicMetrics = parseOption<AicMetrics>(*options.aicMetrics, "--aic-metrics", parseAicMetrics);
+    if (options.l2Cache) p.l2Cache = *options.l2Cache;
+    if (options.dataSimplification) p.dataSimplification = *options.dataSimplification;
+    if (options.exportType) p.exportTypes = parseExportTypes(*options.exportType);
+    if (options.formatVersion)
+        p.formatVersion = parseOption<FormatVersion>(*options.formatVersion, "--format-version", parseFormatVersion);
+}
+
+SimulationResult runSimulation(const SimulationOptions& options) {
+    const auto wallStart = std::chrono::steady_clock::now();
+    const RunIdentity identity = runIdentity(options);
+    SimulationResult result;
+    result.workload = loadWorkload(options.workloadPath, WorkloadOverrides{options.setOverrides});
+    applyProfilerOverrides(options, result.workload);
+    const Workload& workload = result.workload;
+
+    const std::string chipName = !options.chipName.empty() ? options.chipName : workload.chip.value_or(kDefaultChip);
+    result.chip = std::make_unique<ChipConfig>(loadChipByName(chipName, options.configDir));
+    const ChipConfig& chip = *result.chip;
+    validateWorkload(workload, chip.hbm.sizeBytes);
+
+    const LoweredWorkload lowered(workload, chip);
+    const HostStepBuilder stepBuilder(workload, lowered);
+    spdlog::info("{}: {} ops lowered for {}", workload.name, lowered.ops().size(), chip.name);
+
+    FreshSimulationContext context;
+    DeviceBridge bridge(chip, lowered);
+    HostModelOptions hostOptions;
+    hostOptions.profiler = workload.profiler;
+    hostOptions.processId = identity.processId;
+    HostModel host(hostOptions, bridge);
+    for (std::uint32_t step = 0; step < workload.steps; ++step) {
+        host.runStep(stepBuilder.build(step, recordsStep(workload.profiler.schedule, step)));
+        if (options.showProgress) spdlog::info("step {}/{} simulated", step + 1, workload.steps);
+    }
+
+    RunRecord& record = result.record;
+    host.finish(record);
+    record.chip = &chip;
+    record.epochNs = identity.epochNs;
+    record.utcOffsetSeconds = identity.utcOffsetSeconds;
+    record.processId = identity.processId;
+    record.hostName = identity.hostName;
+    record.workloadName = workload.name;
+    record.rankId = options.rank.value_or(-1);
+    result.simulatedEndNs = host.hostNowNs();
+    fillKernelRecords(lowered, host, bridge, result);
+    result.deviceBlocks = bridge.instructionsSubmittedBlocks();
+    result.wallSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+    return result;
+}
+
+}  // namespace ascendsim

@@ -1,0 +1,34 @@
+#pragma once
+// One simulation run end to end: workload → lowering → host model ⇄ SystemC device → run record.
+// Writing the profiler directories is the caller's choice (runSimulationCommand does it).
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/chip/chip_config.h"
+#include "profiler/record/run_record.h"
+#include "sim/engine/simulation_options.h"
+#include "sim/workload/workload.h"
+
+namespace ascendsim {
+
+struct SimulationResult {
+    std::unique_ptr<ChipConfig> chip;  // RunRecord::chip points here
+    Workload workload;
+    RunRecord record;
+    std::uint64_t deviceTasks = 0;
+    std::uint64_t deviceBlocks = 0;
+    std::uint64_t deviceBusyNs = 0;     // Σ kernel durations over all steps
+    std::uint64_t simulatedEndNs = 0;   // host end of the last step
+    double wallSeconds = 0.0;
+};
+
+// Loads, validates, lowers and simulates. Throws WorkloadError / ConfigError / std::runtime_error
+// with a message naming the file, line and field; nothing is written.
+SimulationResult runSimulation(const SimulationOptions& options);
+
+// The options' overrides of the workload's profiler block and step count (CLI beats file).
+void applyProfilerOverrides(const SimulationOptions& options, Workload& workload);
+
+}  // namespace ascendsim
