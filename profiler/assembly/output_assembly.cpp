@@ -1,0 +1,185 @@
+#include "profiler/assembly/output_assembly.h"
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <set>
+#include <stdexcept>
+#include <unistd.h>
+
+#include "profiler/assembly/output_permissions.h"
+#include "profiler/assembly/profiling_schedule.h"
+#include "profiler/assembly/run_slice.h"
+#include "profiler/writers/framework_files.h"
+#include "profiler/writers/kernel_details.h"
+#include "profiler/writers/memory_record.h"
+#include "profiler/writers/msprof_timeline.h"
+#include "profiler/writers/npu_module_mem.h"
+#include "profiler/writers/operator_details.h"
+#include "profiler/writers/operator_memory.h"
+#include "profiler/writers/profiler_info.h"
+#include "profiler/writers/profiler_metadata.h"
+#include "profiler/writers/step_trace_time.h"
+#include "profiler/writers/trace_view.h"
+
+namespace fs = std::filesystem;
+
+namespace ascendsim {
+
+namespace {
+
+constexpr const char* kOutputDirName = "ASCEND_PROFILER_OUTPUT";
+
+void writeTextFile(const fs::path& path, const std::string& text) {
+    std::ofstream f(path, std::ios::binary | std::ios::trunc);
+    if (!f) throw std::runtime_error("cannot open " + path.string() + " for writing");
+    f.write(text.data(), static_cast<std::streamsize>(text.size()));
+    if (!f) throw std::runtime_error("cannot write " + path.string());
+}
+
+bool hasLevel(const ProfilerConfig& c) { return c.activityNpu && c.level != ProfilerLevel::LevelNone; }
+
+void writeAscendProfilerOutput(const fs::path& out, const RunRecord& run, const ProfilerConfig& config) {
+    fs::create_directories(out);
+    if (config.exportsText()) {
+        const auto timeline = buildMsprofTimeline(run, config);
+        writeTextFile(out / "trace_view.json", renderTraceView(run, config, timeline));
+        if (hasLevel(config)) {
+            writeKernelDetailsCsv(out, run, config);
+            std::optional<std::uint64_t> firstOp;
+            if (config.activityCpu && !run.hostOps.empty()) {
+                std::uint64_t first = run.hostOps.front().startNs;
+                for (const auto& op : run.hostOps) first = std::min(first, op.startNs);
+                firstOp = run.epochNs + first;
+            }
+            writeCsvFile(out / "step_trace_time.csv",
+                         buildStepTraceTime(timeline, computeStepRanges(run), firstOp, config.formatVersion),
+                         CsvDialect::TorchNpu);
+            if (config.profileMemory)
+                writeCsvFile(out / "npu_module_mem.csv", buildNpuModuleMem(run, config.formatVersion),
+                             CsvDialect::TorchNpu);
+        }
+        if (config.activityCpu && (config.formatVersion != FormatVersion::Era2024 || config.withStack))
+            writeCsvFile(out / "operator_details.csv", buildOperatorDetails(run), CsvDialect::TorchNpu);
+        if (config.profileMemory) {
+            writeCsvFile(out / "memory_record.csv", buildMemoryRecord(run), CsvDialect::TorchNpu);
+            writeCsvFile(out / "operator_memory.csv", buildOperatorMemory(run), CsvDialect::TorchNpu);
+        }
+    }
+    writeTextFile(out / "analyse.done", "");
+}
+
+// A temporary sibling name that no other call uses.
+fs::path temporarySibling(const fs::path& finalPath) {
+    static unsigned counter = 0;
+    std::string name = ".";
+    name += finalPath.filename().string();
+    name += ".tmp-";
+    name += std::to_string(::getpid());
+    name += '-';
+    name += std::to_string(++counter);
+    return finalPath.parent_path() / name;
+}
+
+struct PendingDirectory {
+    fs::path temporary;
+    fs::path final;
+};
+
+void removeQuietly(const fs::path& p) {
+    std::error_code ec;
+    fs::remove_all(p, ec);
+}
+
+}  // namespace
+
+std::string workerDirectoryPrefix(const RunRecord& run, const OutputOptions& options) {
+    const std::string worker = options.workerName.empty() ? run.hostName : options.workerName;
+    return worker + "_" + std::to_string(run.processId);
+}
+
+std::string localTimestamp17(const RunRecord& run, std::uint64_t simNs) {
+    using namespace std::chrono;
+    const std::int64_t wallNs = static_cast<std::int64_t>(run.epochNs + simNs) + run.utcOffsetSeconds * 1'000'000'000LL;
+    const auto tp = sys_time<nanoseconds>(nanoseconds(wallNs));
+    const auto day = floor<days>(tp);
+    const year_month_day ymd(day);
+    const hh_mm_ss<nanoseconds> hms(tp - day);
+    char text[32];
+    std::snprintf(text, sizeof text, "%04d%02u%02u%02ld%02ld%02lld%03lld", static_cast<int>(ymd.year()),
+                  static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()),
+                  static_cast<long>(hms.hours().count()), static_cast<long>(hms.minutes().count()),
+                  static_cast<long long>(hms.seconds().count()),
+                  static_cast<long long>(duration_cast<milliseconds>(hms.subseconds()).count()));
+    return text;
+}
+
+void writeProfilerDirectory(const fs::path& dir, const RunRecord& cycleRun, const ProfilerConfig& config,
+                            std::uint32_t cycleIndex, bool deterministic) {
+    std::uint64_t start = cycleRun.endNs;
+    for (const auto& s : cycleRun.steps) start = std::min(start, s.startNs);
+    for (const auto& op : cycleRun.hostOps) start = std::min(start, op.startNs);
+    for (const auto& k : cycleRun.kernels) start = std::min(start, k.device.startNs);
+    writeTextFile(dir / profilerInfoFileName(cycleRun), renderProfilerInfo(cycleRun, config, start, cycleRun.endNs));
+    if (hasProfilerMetadata(config.formatVersion)) {
+        writeTextFile(dir / "profiler_metadata.json",
+                      renderProfilerMetadata(config, profilerTraceId(cycleRun, cycleIndex, deterministic)));
+    }
+    if (config.activityCpu) writeFrameworkFiles(dir / "FRAMEWORK", cycleRun, config);
+    fs::create_directories(dir / "logs");
+    writeAscendProfilerOutput(dir / kOutputDirName, cycleRun, config);
+}
+
+OutputResult writeProfilerOutput(const RunRecord& run, const ProfilerConfig& config, const OutputOptions& options) {
+    RunRecord base = run;
+    if (options.rank) base.rankId = *options.rank;
+    const auto cycles = profilingCycles(config.schedule, base.steps);
+    const std::string prefix = workerDirectoryPrefix(base, options);
+
+    std::vector<PendingDirectory> pending;
+    std::vector<fs::path> committed;
+    try {
+        fs::create_directories(options.parentDirectory);
+        std::set<std::string> usedNames;
+        for (const auto& cycle : cycles) {
+            const RunRecord cycleRun = sliceRunRecord(base, cycle);
+            // The stamp is taken when the trace is ready (cycle end); equal stamps of cycles shorter
+            // than a millisecond are separated by moving the later one forward by 1 ms.
+            std::uint64_t stampNs = cycleRun.endNs;
+            std::string name;
+            do {
+                name = prefix + "_" + localTimestamp17(base, stampNs) + "_ascend_pt";
+                stampNs += 1'000'000;
+            } while (!usedNames.insert(name).second);
+            const fs::path final = options.parentDirectory / name;
+            if (fs::exists(final)) throw std::runtime_error("output directory already exists: " + final.string());
+            PendingDirectory dir{temporarySibling(final), final};
+            pending.push_back(dir);
+            fs::create_directory(dir.temporary);
+            writeProfilerDirectory(dir.temporary, cycleRun, config, cycle.index, options.deterministic);
+            if (config.recordOpArgs) {
+                PendingDirectory opArgs{temporarySibling(fs::path(final.string() + "_op_args")),
+                                        fs::path(final.string() + "_op_args")};
+                pending.push_back(opArgs);
+                fs::create_directory(opArgs.temporary);
+            }
+            if (options.faultInjection) options.faultInjection("cycle-built");
+        }
+        for (const auto& dir : pending) applyOutputPermissions(dir.temporary);
+        for (const auto& dir : pending) {
+            if (fs::exists(dir.final)) throw std::runtime_error("output directory already exists: " + dir.final.string());
+            fs::rename(dir.temporary, dir.final);
+            committed.push_back(dir.final);
+        }
+    } catch (...) {
+        for (const auto& dir : pending) removeQuietly(dir.temporary);
+        for (const auto& dir : committed) removeQuietly(dir);
+        throw;
+    }
+    OutputResult result;
+    for (const auto& dir : committed)
+        if (!dir.string().ends_with("_op_args")) result.directories.push_back(dir);
+    return result;
+}
+
+}  // namespace ascendsim

@@ -1,0 +1,90 @@
+#include "profiler/assembly/run_slice.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace ascendsim {
+
+namespace {
+
+bool inside(const TimeWindow& w, std::uint64_t t) { return t >= w.startNs && t <= w.endNs; }
+
+template <typename T, typename TimeOf>
+std::vector<T> keepInside(const std::vector<T>& items, const TimeWindow& w, TimeOf timeOf) {
+    std::vector<T> kept;
+    for (const auto& item : items)
+        if (inside(w, timeOf(item))) kept.push_back(item);
+    return kept;
+}
+
+}  // namespace
+
+TimeWindow cycleWindow(const RunRecord& run, const ProfilingCycle& cycle) {
+    if (cycle.wholeRun) {
+        std::uint64_t end = run.endNs;
+        for (const auto& op : run.hostOps) end = std::max(end, op.endNs);
+        for (const auto& k : run.kernels) end = std::max(end, k.device.endNs);
+        return {0, end};
+    }
+    TimeWindow w{UINT64_MAX, 0};
+    for (const auto& s : run.steps) {
+        if (!std::binary_search(cycle.recordedSteps.begin(), cycle.recordedSteps.end(), s.stepNumber)) continue;
+        w.startNs = std::min(w.startNs, s.startNs);
+        w.endNs = std::max(w.endNs, s.endNs);
+    }
+    if (w.startNs > w.endNs) w = {0, 0};
+    return w;
+}
+
+RunRecord sliceRunRecord(const RunRecord& run, const ProfilingCycle& cycle) {
+    const TimeWindow w = cycleWindow(run, cycle);
+    RunRecord out;
+    out.chip = run.chip;
+    out.workloadName = run.workloadName;
+    out.deviceId = run.deviceId;
+    out.rankId = run.rankId;
+    out.epochNs = run.epochNs;
+    out.utcOffsetSeconds = run.utcOffsetSeconds;
+    out.processId = run.processId;
+    out.mainThreadId = run.mainThreadId;
+    out.hostName = run.hostName;
+
+    std::unordered_map<std::int64_t, std::int64_t> opIndex;  // old → new
+    for (std::size_t i = 0; i < run.hostOps.size(); ++i) {
+        if (!inside(w, run.hostOps[i].startNs)) continue;
+        opIndex[static_cast<std::int64_t>(i)] = static_cast<std::int64_t>(out.hostOps.size());
+        out.hostOps.push_back(run.hostOps[i]);
+    }
+    auto remap = [&opIndex](std::int64_t old) {
+        const auto it = opIndex.find(old);
+        return it == opIndex.end() ? std::int64_t{-1} : it->second;
+    };
+    for (auto& op : out.hostOps) op.parent = remap(op.parent);
+
+    for (const auto& s : run.steps)
+        if (cycle.wholeRun || std::binary_search(cycle.recordedSteps.begin(), cycle.recordedSteps.end(), s.stepNumber))
+            out.steps.push_back(s);
+
+    std::uint64_t end = w.endNs;
+    for (const auto& k : run.kernels) {
+        const bool launchedInside = k.hostOpIndex >= 0 ? opIndex.contains(k.hostOpIndex) : inside(w, k.device.startNs);
+        if (!launchedInside) continue;
+        KernelRecord copy = k;
+        copy.hostOpIndex = k.hostOpIndex >= 0 ? remap(k.hostOpIndex) : -1;
+        end = std::max(end, k.device.endNs);
+        out.kernels.push_back(std::move(copy));
+    }
+    out.apis = keepInside(run.apis, w, [](const ApiRecord& a) { return a.startNs; });
+    out.taskQueue = keepInside(run.taskQueue, w, [](const TaskQueueRecord& q) { return q.enqueueStartNs; });
+    out.memoryEvents = keepInside(run.memoryEvents, w, [](const MemoryEventRecord& m) { return m.timeNs; });
+    for (auto& m : out.memoryEvents) m.hostOpIndex = m.hostOpIndex >= 0 ? remap(m.hostOpIndex) : -1;
+    out.geMemory = keepInside(run.geMemory, w, [](const GeMemorySample& g) { return g.timeNs; });
+    out.geOpMemory = keepInside(run.geOpMemory, w, [](const GeOpMemoryRecord& g) { return g.allocationNs; });
+    out.appMemory = keepInside(run.appMemory, w, [](const AppMemorySample& a) { return a.timeNs; });
+    out.moduleMemory = keepInside(run.moduleMemory, w, [](const ModuleMemorySample& m) { return m.timeNs; });
+    out.pythonCalls = keepInside(run.pythonCalls, w, [](const PythonCallRecord& p) { return p.startNs; });
+    out.endNs = cycle.wholeRun ? std::max(run.endNs, end) : end;
+    return out;
+}
+
+}  // namespace ascendsim
