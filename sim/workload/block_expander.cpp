@@ -9,19 +9,25 @@ namespace {
 // Blocks may use blocks; deeper than this is almost surely a block that uses itself.
 constexpr int kMaxBlockNesting = 16;
 
-std::string sub(const std::string& field, std::size_t i) { return field + "[" + std::to_string(i) + "]"; }
+std::string sub(const std::string& field, std::size_t i) {
+    return field + "[" + std::to_string(i) + "]";
+}
 
-bool isReserved(const std::string& name) { return name == "index" || name == "prefix"; }
+bool isReserved(const std::string& name) {
+    return name == "index" || name == "prefix";
+}
 
 // Names the block instance in a problem found inside a block definition (once).
 WorkloadError withContext(const WorkloadError& e, const ExpansionScope& scope) {
-    if (scope.blockContext.empty() || e.problem().find(scope.blockContext) != std::string::npos) return e;
+    if (scope.blockContext.empty() || e.problem().find(scope.blockContext) != std::string::npos)
+        return e;
     return WorkloadError(e.where(), e.field(), e.problem() + scope.blockContext);
 }
 
 }  // namespace
 
-BlockExpander::BlockExpander(const YamlReader& reader, const YAML::Node& blocks, ParameterValues globals)
+BlockExpander::BlockExpander(const YamlReader& reader, const YAML::Node& blocks,
+                             ParameterValues globals)
     : reader_(reader), globals_(std::move(globals)) {
     if (!blocks) return;
     reader_.requireMap(blocks, "blocks");
@@ -31,7 +37,8 @@ BlockExpander::BlockExpander(const YamlReader& reader, const YAML::Node& blocks,
     }
 }
 
-BlockExpander::BlockDefinition BlockExpander::readDefinition(const std::string& name, const YAML::Node& node) const {
+BlockExpander::BlockDefinition BlockExpander::readDefinition(const std::string& name,
+                                                             const YAML::Node& node) const {
     BlockDefinition def;
     def.node = node;
     def.field = "blocks." + name;
@@ -40,7 +47,8 @@ BlockExpander::BlockDefinition BlockExpander::readDefinition(const std::string& 
         reader_.requireMap(params, def.field + ".params");
         for (const auto& p : params) {
             if (isReserved(p.first.Scalar())) {
-                reader_.fail(p.first, def.field + ".params." + p.first.Scalar(), "'index' and 'prefix' are set by the block itself");
+                reader_.fail(p.first, def.field + ".params." + p.first.Scalar(),
+                             "'index' and 'prefix' are set by the block itself");
             }
         }
     }
@@ -50,17 +58,20 @@ BlockExpander::BlockDefinition BlockExpander::readDefinition(const std::string& 
     if (const YAML::Node tensors = node["tensors"]) {
         reader_.requireSequence(tensors, def.field + ".tensors");
         for (const auto& t : tensors) {
-            if (t.IsMap() && t["name"] && t["name"].IsScalar() && literal(t["name"].Scalar())) def.localTensors.insert(t["name"].Scalar());
+            if (t.IsMap() && t["name"] && t["name"].IsScalar() && literal(t["name"].Scalar()))
+                def.localTensors.insert(t["name"].Scalar());
         }
     }
     if (const YAML::Node ops = node["ops"]) {
         reader_.requireSequence(ops, def.field + ".ops");
         for (const auto& op : ops) {
             if (!op.IsMap() || op["block"]) continue;
-            if (op["name"] && op["name"].IsScalar() && literal(op["name"].Scalar())) def.localOps.insert(op["name"].Scalar());
+            if (op["name"] && op["name"].IsScalar() && literal(op["name"].Scalar()))
+                def.localOps.insert(op["name"].Scalar());
             if (op["outputs"] && op["outputs"].IsSequence()) {
                 for (const auto& out : op["outputs"]) {
-                    if (out.IsScalar() && literal(out.Scalar())) def.localTensors.insert(out.Scalar());
+                    if (out.IsScalar() && literal(out.Scalar()))
+                        def.localTensors.insert(out.Scalar());
                 }
             }
         }
@@ -69,21 +80,24 @@ BlockExpander::BlockDefinition BlockExpander::readDefinition(const std::string& 
     return def;
 }
 
-void BlockExpander::expandTensors(const YAML::Node& list, const ExpansionScope& scope, const std::string& field,
+void BlockExpander::expandTensors(const YAML::Node& list, const ExpansionScope& scope,
+                                  const std::string& field,
                                   std::vector<WorkloadTensor>& out) const {
     if (!list) return;
     reader_.requireSequence(list, field);
     for (std::size_t i = 0; i < list.size(); ++i) {
         try {
-            if (included(list[i], scope, sub(field, i))) out.push_back(readTensor(list[i], scope, sub(field, i)));
+            if (included(list[i], scope, sub(field, i)))
+                out.push_back(readTensor(list[i], scope, sub(field, i)));
         } catch (const WorkloadError& e) {
             throw withContext(e, scope);
         }
     }
 }
 
-void BlockExpander::expandOps(const YAML::Node& list, const ExpansionScope& scope, const std::string& field,
-                              std::vector<WorkloadTensor>& tensors, std::vector<WorkloadOp>& ops) const {
+void BlockExpander::expandOps(const YAML::Node& list, const ExpansionScope& scope,
+                              const std::string& field, std::vector<WorkloadTensor>& tensors,
+                              std::vector<WorkloadOp>& ops) const {
     if (!list) return;
     reader_.requireSequence(list, field);
     for (std::size_t i = 0; i < list.size(); ++i) {
@@ -102,8 +116,9 @@ void BlockExpander::expandOps(const YAML::Node& list, const ExpansionScope& scop
     }
 }
 
-ParameterValues BlockExpander::instanceParams(const BlockDefinition& def, const YAML::Node& item, std::int64_t index,
-                                              const std::string& prefix, const ExpansionScope& caller,
+ParameterValues BlockExpander::instanceParams(const BlockDefinition& def, const YAML::Node& item,
+                                              std::int64_t index, const std::string& prefix,
+                                              const ExpansionScope& caller,
                                               const std::string& field) const {
     ParameterValues callerPlus = caller.params;
     callerPlus["index"] = std::to_string(index);
@@ -114,10 +129,12 @@ ParameterValues BlockExpander::instanceParams(const BlockDefinition& def, const 
         for (const auto& entry : map) {
             std::string key = entry.first.Scalar();
             if (!declared || !declared[key]) {
-                reader_.fail(entry.first, mapField + "." + key, "block '" + def.field.substr(7) + "' has no parameter '" + key + "'");
+                reader_.fail(entry.first, mapField + "." + key,
+                             "block '" + def.field.substr(7) + "' has no parameter '" + key + "'");
             }
             try {
-                given[key] = resolveParameterText(reader_.scalar(entry.second, mapField + "." + key), callerPlus);
+                given[key] = resolveParameterText(
+                    reader_.scalar(entry.second, mapField + "." + key), callerPlus);
             } catch (const ExpressionError& e) {
                 reader_.fail(entry.second, mapField + "." + key, e.what());
             }
@@ -129,7 +146,9 @@ ParameterValues BlockExpander::instanceParams(const BlockDefinition& def, const 
         for (const auto& entry : instances) {
             std::string key = entry.first.Scalar();
             auto which = tryEvaluateInteger(key, {});
-            if (!which) reader_.fail(entry.first, field + ".instances." + key, "instance keys are indices (0, 1, ...)");
+            if (!which)
+                reader_.fail(entry.first, field + ".instances." + key,
+                             "instance keys are indices (0, 1, ...)");
             if (*which == index) take(entry.second, field + ".instances." + key);
         }
     }
@@ -143,7 +162,8 @@ ParameterValues BlockExpander::instanceParams(const BlockDefinition& def, const 
         if (auto it = given.find(key); it != given.end()) {
             params[key] = it->second;
         } else if (entry.second.IsNull()) {
-            reader_.fail(item, field + ".params", "block '" + def.field.substr(7) + "' needs parameter '" + key + "'");
+            reader_.fail(item, field + ".params",
+                         "block '" + def.field.substr(7) + "' needs parameter '" + key + "'");
         } else {
             try {
                 params[key] = resolveParameterText(reader_.scalar(entry.second, keyField), params);
@@ -155,25 +175,30 @@ ParameterValues BlockExpander::instanceParams(const BlockDefinition& def, const 
     return params;
 }
 
-void BlockExpander::expandInstance(const YAML::Node& item, const ExpansionScope& caller, const std::string& field,
-                                   std::vector<WorkloadTensor>& tensors, std::vector<WorkloadOp>& ops) const {
-    reader_.requireKnownKeys(item, {"block", "name", "repeat", "reverse", "params", "instances", "inputs",
-                                    "module", "stack", "phase", "when"},
+void BlockExpander::expandInstance(const YAML::Node& item, const ExpansionScope& caller,
+                                   const std::string& field, std::vector<WorkloadTensor>& tensors,
+                                   std::vector<WorkloadOp>& ops) const {
+    reader_.requireKnownKeys(item,
+                             {"block", "name", "repeat", "reverse", "params", "instances", "inputs",
+                              "module", "stack", "phase", "when"},
                              field);
     std::string blockName = reader_.scalar(item["block"], field + ".block");
     auto found = blocks_.find(blockName);
-    if (found == blocks_.end()) reader_.fail(item["block"], field + ".block", "unknown block '" + blockName + "'");
+    if (found == blocks_.end())
+        reader_.fail(item["block"], field + ".block", "unknown block '" + blockName + "'");
     const BlockDefinition& def = found->second;
-    if (caller.depth >= kMaxBlockNesting) reader_.fail(item, field, "blocks nest deeper than 16 levels (does a block use itself?)");
+    if (caller.depth >= kMaxBlockNesting)
+        reader_.fail(item, field, "blocks nest deeper than 16 levels (does a block use itself?)");
     std::string baseName = item["name"] ? text(item["name"], caller, field + ".name") : blockName;
     bool repeated = static_cast<bool>(item["repeat"]);
     std::int64_t count = repeated ? integer(item["repeat"], caller, field + ".repeat") : 1;
     if (count < 0) reader_.fail(item["repeat"], field + ".repeat", "repeat must not be negative");
     bool reverse = item["reverse"] && reader_.boolean(item["reverse"], field + ".reverse");
     if (count > 1 && def.inputs.size() != def.outputs.size() && !def.inputs.empty()) {
-        reader_.fail(item, field + ".repeat", "a repeated block chains outputs to inputs, but block '" + blockName +
-                                                   "' has " + std::to_string(def.inputs.size()) + " inputs and " +
-                                                   std::to_string(def.outputs.size()) + " outputs");
+        reader_.fail(item, field + ".repeat",
+                     "a repeated block chains outputs to inputs, but block '" + blockName +
+                         "' has " + std::to_string(def.inputs.size()) + " inputs and " +
+                         std::to_string(def.outputs.size()) + " outputs");
     }
     std::vector<std::string> previousOutputs;
     for (std::int64_t step = 0; step < count; ++step) {
@@ -193,24 +218,34 @@ void BlockExpander::expandInstance(const YAML::Node& item, const ExpansionScope&
                 if (inputs.IsMap()) {
                     for (const auto& entry : inputs) {
                         std::string key = entry.first.Scalar();
-                        if (std::find(def.inputs.begin(), def.inputs.end(), key) == def.inputs.end()) {
-                            reader_.fail(entry.first, field + ".inputs." + key, "block '" + blockName + "' has no input '" + key + "'");
+                        if (std::find(def.inputs.begin(), def.inputs.end(), key) ==
+                            def.inputs.end()) {
+                            reader_.fail(entry.first, field + ".inputs." + key,
+                                         "block '" + blockName + "' has no input '" + key + "'");
                         }
-                        scope.inputBindings[key] = tensorName(entry.second, callerPlus, field + ".inputs." + key);
+                        scope.inputBindings[key] =
+                            tensorName(entry.second, callerPlus, field + ".inputs." + key);
                     }
                 } else {
                     reader_.requireSequence(inputs, field + ".inputs");
                     if (inputs.size() != def.inputs.size()) {
-                        reader_.fail(inputs, field + ".inputs", "block '" + blockName + "' has " + std::to_string(def.inputs.size()) + " inputs, got " + std::to_string(inputs.size()));
+                        reader_.fail(inputs, field + ".inputs",
+                                     "block '" + blockName + "' has " +
+                                         std::to_string(def.inputs.size()) + " inputs, got " +
+                                         std::to_string(inputs.size()));
                     }
-                    for (std::size_t i = 0; i < inputs.size(); ++i) scope.inputBindings[def.inputs[i]] = tensorName(inputs[i], callerPlus, sub(field + ".inputs", i));
+                    for (std::size_t i = 0; i < inputs.size(); ++i)
+                        scope.inputBindings[def.inputs[i]] =
+                            tensorName(inputs[i], callerPlus, sub(field + ".inputs", i));
                 }
             }
         } else {
-            for (std::size_t i = 0; i < def.inputs.size(); ++i) scope.inputBindings[def.inputs[i]] = previousOutputs[i];
+            for (std::size_t i = 0; i < def.inputs.size(); ++i)
+                scope.inputBindings[def.inputs[i]] = previousOutputs[i];
         }
         for (const auto& in : def.inputs) {
-            if (!scope.inputBindings.count(in)) reader_.fail(item, field + ".inputs", "block input '" + in + "' is not bound");
+            if (!scope.inputBindings.count(in))
+                reader_.fail(item, field + ".inputs", "block input '" + in + "' is not bound");
         }
         scope.modulePrefix = caller.modulePrefix;
         if (const YAML::Node module = item["module"]) {
@@ -219,20 +254,26 @@ void BlockExpander::expandInstance(const YAML::Node& item, const ExpansionScope&
                 std::size_t start = 0;
                 while (start <= path.size()) {
                     std::size_t slash = std::min(path.find('/', start), path.size());
-                    if (slash > start) scope.modulePrefix.push_back(path.substr(start, slash - start));
+                    if (slash > start)
+                        scope.modulePrefix.push_back(path.substr(start, slash - start));
                     start = slash + 1;
                 }
             }
         }
         if (const YAML::Node stack = item["stack"]) {
-            for (const auto& frame : reader_.scalarList(stack, field + ".stack")) scope.outerStack.push_back(substitute(stack, frame, callerPlus.params, field + ".stack"));
+            for (const auto& frame : reader_.scalarList(stack, field + ".stack"))
+                scope.outerStack.push_back(
+                    substitute(stack, frame, callerPlus.params, field + ".stack"));
         }
-        scope.outerStack.insert(scope.outerStack.end(), caller.outerStack.begin(), caller.outerStack.end());
+        scope.outerStack.insert(scope.outerStack.end(), caller.outerStack.begin(),
+                                caller.outerStack.end());
         scope.phase = caller.phase;
         if (const YAML::Node phase = item["phase"]) {
             OpPhase p{};
             std::string name = text(phase, caller, field + ".phase");
-            if (!parseOpPhase(name, p)) reader_.fail(phase, field + ".phase", "unknown phase '" + name + "' (forward, backward, optimizer)");
+            if (!parseOpPhase(name, p))
+                reader_.fail(phase, field + ".phase",
+                             "unknown phase '" + name + "' (forward, backward, optimizer)");
             scope.phase = p;
         }
         expandTensors(def.node["tensors"], scope, def.field + ".tensors", tensors);
@@ -240,9 +281,11 @@ void BlockExpander::expandInstance(const YAML::Node& item, const ExpansionScope&
         previousOutputs.clear();
         for (const auto& out : def.outputs) {
             auto bound = scope.inputBindings.find(out);
-            previousOutputs.push_back(bound != scope.inputBindings.end() ? bound->second
-                                      : containsSubstitution(out) ? substitute(def.node, out, scope.params, def.field + ".outputs")
-                                                                  : scope.prefix + "." + out);
+            previousOutputs.push_back(
+                bound != scope.inputBindings.end() ? bound->second
+                : containsSubstitution(out)
+                    ? substitute(def.node, out, scope.params, def.field + ".outputs")
+                    : scope.prefix + "." + out);
         }
     }
 }

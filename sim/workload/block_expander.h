@@ -34,15 +34,15 @@ struct ExpansionScope {
 };
 
 class BlockExpander {
-public:
+  public:
     BlockExpander(const YamlReader& reader, const YAML::Node& blocks, ParameterValues globals);
 
-    void expandTensors(const YAML::Node& list, const ExpansionScope& scope, const std::string& field,
-                       std::vector<WorkloadTensor>& out) const;
+    void expandTensors(const YAML::Node& list, const ExpansionScope& scope,
+                       const std::string& field, std::vector<WorkloadTensor>& out) const;
     void expandOps(const YAML::Node& list, const ExpansionScope& scope, const std::string& field,
                    std::vector<WorkloadTensor>& tensors, std::vector<WorkloadOp>& ops) const;
 
-private:
+  private:
     struct BlockDefinition {
         YAML::Node node;
         std::string field;  // "blocks.<name>"
@@ -51,23 +51,30 @@ private:
     };
 
     BlockDefinition readDefinition(const std::string& name, const YAML::Node& node) const;
-    void expandInstance(const YAML::Node& item, const ExpansionScope& caller, const std::string& field,
-                        std::vector<WorkloadTensor>& tensors, std::vector<WorkloadOp>& ops) const;
-    ParameterValues instanceParams(const BlockDefinition& def, const YAML::Node& item, std::int64_t index,
-                                   const std::string& prefix, const ExpansionScope& caller,
-                                   const std::string& field) const;
-    WorkloadOp readOp(const YAML::Node& node, const ExpansionScope& scope, const std::string& field) const;
+    void expandInstance(const YAML::Node& item, const ExpansionScope& caller,
+                        const std::string& field, std::vector<WorkloadTensor>& tensors,
+                        std::vector<WorkloadOp>& ops) const;
+    ParameterValues instanceParams(const BlockDefinition& def, const YAML::Node& item,
+                                   std::int64_t index, const std::string& prefix,
+                                   const ExpansionScope& caller, const std::string& field) const;
+    WorkloadOp readOp(const YAML::Node& node, const ExpansionScope& scope,
+                      const std::string& field) const;
     void readAttrs(const YAML::Node& node, const ExpansionScope& scope, const std::string& field,
                    WorkloadOp& op) const;
-    WorkloadTensor readTensor(const YAML::Node& node, const ExpansionScope& scope, const std::string& field) const;
-    bool included(const YAML::Node& node, const ExpansionScope& scope, const std::string& field) const;
+    WorkloadTensor readTensor(const YAML::Node& node, const ExpansionScope& scope,
+                              const std::string& field) const;
+    bool included(const YAML::Node& node, const ExpansionScope& scope,
+                  const std::string& field) const;
 
-    std::string text(const YAML::Node& node, const ExpansionScope& scope, const std::string& field) const;
-    std::int64_t integer(const YAML::Node& node, const ExpansionScope& scope, const std::string& field) const;
-    std::string tensorName(const YAML::Node& node, const ExpansionScope& scope, const std::string& field) const;
-    std::string opName(const std::string& raw, const ExpansionScope& scope) const;
-    std::string substitute(const YAML::Node& node, const std::string& raw, const ParameterValues& params,
+    std::string text(const YAML::Node& node, const ExpansionScope& scope,
+                     const std::string& field) const;
+    std::int64_t integer(const YAML::Node& node, const ExpansionScope& scope,
+                         const std::string& field) const;
+    std::string tensorName(const YAML::Node& node, const ExpansionScope& scope,
                            const std::string& field) const;
+    std::string opName(const std::string& raw, const ExpansionScope& scope) const;
+    std::string substitute(const YAML::Node& node, const std::string& raw,
+                           const ParameterValues& params, const std::string& field) const;
 
     const YamlReader& reader_;
     ParameterValues globals_;

@@ -7,14 +7,19 @@ namespace ascendsim {
 
 namespace {
 
-bool isIdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool isIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool isIdentStart(char c) {
+    return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
+}
+bool isIdentChar(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
 
 // Recursive-descent integer evaluator over already-substituted text; bare identifiers are looked
 // up in `params` (used inside `${...}`).
 class IntegerParser {
-public:
-    IntegerParser(const std::string& text, const ParameterValues& params) : text_(text), params_(params) {}
+  public:
+    IntegerParser(const std::string& text, const ParameterValues& params)
+        : text_(text), params_(params) {}
 
     std::int64_t parseAll() {
         std::int64_t value = parseSum();
@@ -23,7 +28,7 @@ public:
         return value;
     }
 
-private:
+  private:
     [[noreturn]] void fail(const std::string& why) const {
         throw ExpressionError("in integer expression '" + text_ + "': " + why);
     }
@@ -38,9 +43,12 @@ private:
     std::int64_t parseSum() {
         std::int64_t value = parseProduct();
         for (;;) {
-            if (accept('+')) value += parseProduct();
-            else if (accept('-')) value -= parseProduct();
-            else return value;
+            if (accept('+'))
+                value += parseProduct();
+            else if (accept('-'))
+                value -= parseProduct();
+            else
+                return value;
         }
     }
     std::int64_t parseProduct() {
@@ -76,7 +84,8 @@ private:
         if (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
             std::int64_t value = 0;
             while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
-                if (value > (std::numeric_limits<std::int64_t>::max() - 9) / 10) fail("number too large");
+                if (value > (std::numeric_limits<std::int64_t>::max() - 9) / 10)
+                    fail("number too large");
                 value = value * 10 + (text_[pos_++] - '0');
             }
             if (pos_ < text_.size() && (isIdentChar(text_[pos_]) || text_[pos_] == '.')) {
@@ -108,7 +117,9 @@ const std::string& lookup(const std::string& name, const ParameterValues& params
 
 }  // namespace
 
-bool containsSubstitution(const std::string& text) { return text.find('$') != std::string::npos; }
+bool containsSubstitution(const std::string& text) {
+    return text.find('$') != std::string::npos;
+}
 
 std::string substituteParameters(const std::string& text, const ParameterValues& params) {
     std::string out;
@@ -119,7 +130,8 @@ std::string substituteParameters(const std::string& text, const ParameterValues&
         }
         if (i + 1 < text.size() && text[i + 1] == '{') {
             std::size_t close = text.find('}', i + 2);
-            if (close == std::string::npos) throw ExpressionError("missing '}' after '${' in '" + text + "'");
+            if (close == std::string::npos)
+                throw ExpressionError("missing '}' after '${' in '" + text + "'");
             std::string inner = text.substr(i + 2, close - i - 2);
             bool plainName = !inner.empty() && isIdentStart(inner[0]);
             for (char c : inner) plainName = plainName && isIdentChar(c);
@@ -144,7 +156,8 @@ std::int64_t evaluateInteger(const std::string& text, const ParameterValues& par
     return IntegerParser(substituted, params).parseAll();
 }
 
-std::optional<std::int64_t> tryEvaluateInteger(const std::string& text, const ParameterValues& params) {
+std::optional<std::int64_t> tryEvaluateInteger(const std::string& text,
+                                               const ParameterValues& params) {
     std::string substituted = substituteParameters(text, params);
     try {
         return IntegerParser(substituted, ParameterValues{}).parseAll();

@@ -14,7 +14,7 @@ namespace ascendsim {
 
 // A problem in one expression; the caller adds file, line and field.
 class ExpressionError : public std::runtime_error {
-public:
+  public:
     using std::runtime_error::runtime_error;
 };
 
@@ -24,7 +24,8 @@ bool containsSubstitution(const std::string& text);
 std::string substituteParameters(const std::string& text, const ParameterValues& params);
 std::int64_t evaluateInteger(const std::string& text, const ParameterValues& params);
 // Substitutes, then evaluates; nullopt when the result is not an integer expression.
-std::optional<std::int64_t> tryEvaluateInteger(const std::string& text, const ParameterValues& params);
+std::optional<std::int64_t> tryEvaluateInteger(const std::string& text,
+                                               const ParameterValues& params);
 // Substitutes; then an integer expression becomes its canonical decimal text, anything else
 // (a tensor name, a float) stays as substituted text. Used for parameter values.
 std::string resolveParameterText(const std::string& text, const ParameterValues& params);

@@ -1,14 +1,16 @@
 // Liveness pass over the op order: how much device memory one step needs at its peak.
 #include <map>
 
-#include "sim/workload/workload_graph.h"
 #include "sim/workload/tensor_text.h"
+#include "sim/workload/workload_graph.h"
 
 namespace ascendsim {
 
 namespace {
 
-bool livesAllRun(TensorKind k) { return k == TensorKind::Input || k == TensorKind::Weight || k == TensorKind::State; }
+bool livesAllRun(TensorKind k) {
+    return k == TensorKind::Input || k == TensorKind::Weight || k == TensorKind::State;
+}
 
 }  // namespace
 

@@ -34,12 +34,12 @@ struct InferredTensor {
 
 // A shape rule violation. `field` is relative to the op: "inputs[1]", "attrs.kv_len", "outputs[0]".
 class ShapeProblem : public std::runtime_error {
-public:
+  public:
     ShapeProblem(std::string field, const std::string& problem)
         : std::runtime_error(problem), field_(std::move(field)) {}
     const std::string& field() const { return field_; }
 
-private:
+  private:
     std::string field_;
 };
 

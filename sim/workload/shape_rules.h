@@ -22,12 +22,14 @@ void requireSameDtype(const Inputs& in, std::size_t index, std::size_t reference
 void requireChannelVector(const Inputs& in, std::size_t index, std::int64_t channels);
 // Logical [N,C,H,W] of a 4-D activation in NCHW, ND or NHWC format.
 std::array<std::int64_t, 4> nchwOf(const Inputs& in, std::size_t index);
-std::vector<std::int64_t> shapeInFormat(const std::array<std::int64_t, 4>& nchw, TensorFormat format);
+std::vector<std::int64_t> shapeInFormat(const std::array<std::int64_t, 4>& nchw,
+                                        TensorFormat format);
 InferredTensor sameAs(const TensorInfo& t);
 // Output size of a sliding window, catalog rule: (H + pt + pb - d(k-1) - 1) / s + 1.
 std::int64_t windowOutput(std::int64_t size, std::int64_t padBefore, std::int64_t padAfter,
                           std::int64_t kernel, std::int64_t stride, std::int64_t dilation);
-std::vector<std::int64_t> requireLength(const OpAttributes& attrs, const std::string& key, std::size_t length);
+std::vector<std::int64_t> requireLength(const OpAttributes& attrs, const std::string& key,
+                                        std::size_t length);
 
 // Cube ops.
 Outputs matMul(const Inputs& in, const OpAttributes& attrs);

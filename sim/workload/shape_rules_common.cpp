@@ -6,16 +6,22 @@ namespace ascendsim::shape_rules {
 
 std::string shapeText(const std::vector<std::int64_t>& shape) {
     std::string text = "[";
-    for (std::size_t i = 0; i < shape.size(); ++i) { if (i) text += ","; text += std::to_string(shape[i]); }
+    for (std::size_t i = 0; i < shape.size(); ++i) {
+        if (i) text += ",";
+        text += std::to_string(shape[i]);
+    }
     return text + "]";
 }
 
-std::string inputField(std::size_t index) { return "inputs[" + std::to_string(index) + "]"; }
+std::string inputField(std::size_t index) {
+    return "inputs[" + std::to_string(index) + "]";
+}
 
 void requireRank(const Inputs& in, std::size_t index, std::size_t rank, const std::string& what) {
     if (in[index].shape.size() != rank) {
-        throw ShapeProblem(inputField(index), "'" + in[index].name + "' must be " + std::to_string(rank) +
-                                                  "-D " + what + ", got " + shapeText(in[index].shape));
+        throw ShapeProblem(inputField(index), "'" + in[index].name + "' must be " +
+                                                  std::to_string(rank) + "-D " + what + ", got " +
+                                                  shapeText(in[index].shape));
     }
 }
 
@@ -31,14 +37,15 @@ void requireShape(const Inputs& in, std::size_t index, const std::vector<std::in
 void requireSameDtype(const Inputs& in, std::size_t index, std::size_t reference) {
     if (in[index].dtype != in[reference].dtype) {
         throw ShapeProblem(inputField(index), "'" + in[index].name + "' is " +
-                                                  std::string(dataTypeName(in[index].dtype)) + " but '" +
-                                                  in[reference].name + "' is " +
+                                                  std::string(dataTypeName(in[index].dtype)) +
+                                                  " but '" + in[reference].name + "' is " +
                                                   std::string(dataTypeName(in[reference].dtype)));
     }
 }
 
 void requireChannelVector(const Inputs& in, std::size_t index, std::int64_t channels) {
-    requireShape(in, index, {channels}, "a per-channel vector of " + std::to_string(channels) + " channels");
+    requireShape(in, index, {channels},
+                 "a per-channel vector of " + std::to_string(channels) + " channels");
 }
 
 std::array<std::int64_t, 4> nchwOf(const Inputs& in, std::size_t index) {
@@ -49,27 +56,34 @@ std::array<std::int64_t, 4> nchwOf(const Inputs& in, std::size_t index) {
     }
     switch (t.format) {
         case TensorFormat::ND:
-        case TensorFormat::NCHW: return {t.shape[0], t.shape[1], t.shape[2], t.shape[3]};
-        case TensorFormat::NHWC: return {t.shape[0], t.shape[3], t.shape[1], t.shape[2]};
+        case TensorFormat::NCHW:
+            return {t.shape[0], t.shape[1], t.shape[2], t.shape[3]};
+        case TensorFormat::NHWC:
+            return {t.shape[0], t.shape[3], t.shape[1], t.shape[2]};
         default:
-            throw ShapeProblem(inputField(index), "'" + t.name + "' must be NCHW or NHWC, got " +
-                                                      std::string(workloadTensorFormatName(t.format)));
+            throw ShapeProblem(inputField(index),
+                               "'" + t.name + "' must be NCHW or NHWC, got " +
+                                   std::string(workloadTensorFormatName(t.format)));
     }
 }
 
-std::vector<std::int64_t> shapeInFormat(const std::array<std::int64_t, 4>& nchw, TensorFormat format) {
+std::vector<std::int64_t> shapeInFormat(const std::array<std::int64_t, 4>& nchw,
+                                        TensorFormat format) {
     if (format == TensorFormat::NHWC) return {nchw[0], nchw[2], nchw[3], nchw[1]};
     return {nchw[0], nchw[1], nchw[2], nchw[3]};
 }
 
-InferredTensor sameAs(const TensorInfo& t) { return InferredTensor{t.shape, t.dtype, t.format, false}; }
+InferredTensor sameAs(const TensorInfo& t) {
+    return InferredTensor{t.shape, t.dtype, t.format, false};
+}
 
 std::int64_t windowOutput(std::int64_t size, std::int64_t padBefore, std::int64_t padAfter,
                           std::int64_t kernel, std::int64_t stride, std::int64_t dilation) {
     return (size + padBefore + padAfter - dilation * (kernel - 1) - 1) / stride + 1;
 }
 
-std::vector<std::int64_t> requireLength(const OpAttributes& attrs, const std::string& key, std::size_t length) {
+std::vector<std::int64_t> requireLength(const OpAttributes& attrs, const std::string& key,
+                                        std::size_t length) {
     std::vector<std::int64_t> values = attrs.intsValue(key);
     if (values.size() != length) {
         throw ShapeProblem("attrs." + key, "must have " + std::to_string(length) + " values, got " +

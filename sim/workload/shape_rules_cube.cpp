@@ -11,7 +11,8 @@ DataType matmulOutputType(const Inputs& in) {
     DataType t = in[0].dtype;
     if (t != DataType::Fp16 && t != DataType::Bf16 && t != DataType::Int8 && t != DataType::Fp32 &&
         t != DataType::Hf32) {
-        throw ShapeProblem(inputField(0), "'" + in[0].name + "' is " + std::string(dataTypeName(t)) +
+        throw ShapeProblem(inputField(0), "'" + in[0].name + "' is " +
+                                              std::string(dataTypeName(t)) +
                                               "; the cube takes fp16, bf16, int8 or fp32");
     }
     requireSameDtype(in, 1, 0);
@@ -39,13 +40,13 @@ ConvGeometry convGeometry(const OpAttributes& attrs) {
 }
 
 // Forward convolution output [Ho, Wo] for input [H, W] and kernel [kh, kw].
-std::array<std::int64_t, 2> convOutputHw(std::int64_t h, std::int64_t w, std::int64_t kh, std::int64_t kw,
-                                         const ConvGeometry& g) {
+std::array<std::int64_t, 2> convOutputHw(std::int64_t h, std::int64_t w, std::int64_t kh,
+                                         std::int64_t kw, const ConvGeometry& g) {
     std::int64_t ho = windowOutput(h, g.pads[0], g.pads[1], kh, g.strides[0], g.dilations[0]);
     std::int64_t wo = windowOutput(w, g.pads[2], g.pads[3], kw, g.strides[1], g.dilations[1]);
     if (ho <= 0 || wo <= 0) {
-        throw ShapeProblem("attrs.pads", "the kernel " + shapeText({kh, kw}) + " does not fit the input " +
-                                             shapeText({h, w}));
+        throw ShapeProblem("attrs.pads", "the kernel " + shapeText({kh, kw}) +
+                                             " does not fit the input " + shapeText({h, w}));
     }
     return {ho, wo};
 }
@@ -68,8 +69,9 @@ Outputs matMul(const Inputs& in, const OpAttributes& attrs) {
     std::int64_t kb = tb ? in[1].shape[1] : in[1].shape[0];
     std::int64_t n = tb ? in[1].shape[0] : in[1].shape[1];
     if (k != kb) {
-        throw ShapeProblem(inputField(1), "K of '" + in[1].name + "' " + shapeText(in[1].shape) + " is " +
-                                              std::to_string(kb) + " but a " + shapeText(in[0].shape) +
+        throw ShapeProblem(inputField(1), "K of '" + in[1].name + "' " + shapeText(in[1].shape) +
+                                              " is " + std::to_string(kb) + " but a " +
+                                              shapeText(in[0].shape) +
                                               " has K=" + std::to_string(k));
     }
     checkBias(in, n);
@@ -97,8 +99,8 @@ Outputs batchMatMul(const Inputs& in, const OpAttributes& attrs) {
         std::int64_t da = i + ra >= batchRank + 2 ? a[i + ra - batchRank - 2] : 1;
         std::int64_t db = i + rb >= batchRank + 2 ? b[i + rb - batchRank - 2] : 1;
         if (da != db && da != 1 && db != 1) {
-            throw ShapeProblem(inputField(1), "batch dims of " + shapeText(a) + " and " + shapeText(b) +
-                                                  " do not broadcast");
+            throw ShapeProblem(inputField(1), "batch dims of " + shapeText(a) + " and " +
+                                                  shapeText(b) + " do not broadcast");
         }
         out[i] = std::max(da, db);
     }
@@ -115,13 +117,15 @@ Outputs conv2D(const Inputs& in, const OpAttributes& attrs) {
     const auto& w = in[1].shape;
     std::int64_t groups = attrs.intValue("groups");
     if (groups <= 0 || x[1] % groups != 0 || w[0] % groups != 0) {
-        throw ShapeProblem("attrs.groups", "groups " + std::to_string(groups) + " must divide C=" +
-                                               std::to_string(x[1]) + " and Co=" + std::to_string(w[0]));
+        throw ShapeProblem("attrs.groups", "groups " + std::to_string(groups) +
+                                               " must divide C=" + std::to_string(x[1]) +
+                                               " and Co=" + std::to_string(w[0]));
     }
     if (w[1] * groups != x[1]) {
-        throw ShapeProblem(inputField(1), "filter '" + in[1].name + "' " + shapeText(w) + " expects " +
-                                              std::to_string(w[1] * groups) + " input channels but '" +
-                                              in[0].name + "' has C=" + std::to_string(x[1]));
+        throw ShapeProblem(inputField(1), "filter '" + in[1].name + "' " + shapeText(w) +
+                                              " expects " + std::to_string(w[1] * groups) +
+                                              " input channels but '" + in[0].name +
+                                              "' has C=" + std::to_string(x[1]));
     }
     auto hw = convOutputHw(x[2], x[3], w[2], w[3], convGeometry(attrs));
     checkBias(in, w[0]);
@@ -135,22 +139,24 @@ Outputs conv2DBackpropInput(const Inputs& in, const OpAttributes& attrs) {
     const auto& w = in[1].shape;
     auto size = requireLength(attrs, "input_size", 4);
     if (w[0] != dy[1]) {
-        throw ShapeProblem(inputField(1), "filter '" + in[1].name + "' " + shapeText(w) + " has Co=" +
-                                              std::to_string(w[0]) + " but dy has " + std::to_string(dy[1]) +
-                                              " channels");
+        throw ShapeProblem(inputField(1), "filter '" + in[1].name + "' " + shapeText(w) +
+                                              " has Co=" + std::to_string(w[0]) + " but dy has " +
+                                              std::to_string(dy[1]) + " channels");
     }
     if (w[1] != size[1] || size[0] != dy[0]) {
-        throw ShapeProblem("attrs.input_size", shapeText(size) + " does not match filter " + shapeText(w) +
-                                                   " and dy " + shapeText(in[0].shape));
+        throw ShapeProblem("attrs.input_size", shapeText(size) + " does not match filter " +
+                                                   shapeText(w) + " and dy " +
+                                                   shapeText(in[0].shape));
     }
     auto hw = convOutputHw(size[2], size[3], w[2], w[3], convGeometry(attrs));
     if (hw[0] != dy[2] || hw[1] != dy[3]) {
         throw ShapeProblem(inputField(0), "dy spatial " + shapeText({dy[2], dy[3]}) +
-                                              " is not the forward output " + shapeText({hw[0], hw[1]}) +
-                                              " of input_size " + shapeText(size));
+                                              " is not the forward output " +
+                                              shapeText({hw[0], hw[1]}) + " of input_size " +
+                                              shapeText(size));
     }
-    return {InferredTensor{shapeInFormat({size[0], size[1], size[2], size[3]}, in[0].format), in[0].dtype,
-                           in[0].format, false}};
+    return {InferredTensor{shapeInFormat({size[0], size[1], size[2], size[3]}, in[0].format),
+                           in[0].dtype, in[0].format, false}};
 }
 
 Outputs conv2DBackpropFilter(const Inputs& in, const OpAttributes& attrs) {
@@ -160,12 +166,14 @@ Outputs conv2DBackpropFilter(const Inputs& in, const OpAttributes& attrs) {
     auto size = requireLength(attrs, "filter_size", 4);
     if (size[0] != dy[1] || size[1] != x[1] || x[0] != dy[0]) {
         throw ShapeProblem("attrs.filter_size", shapeText(size) + " does not match x " +
-                                                    shapeText(in[0].shape) + " and dy " + shapeText(in[1].shape));
+                                                    shapeText(in[0].shape) + " and dy " +
+                                                    shapeText(in[1].shape));
     }
     auto hw = convOutputHw(x[2], x[3], size[2], size[3], convGeometry(attrs));
     if (hw[0] != dy[2] || hw[1] != dy[3]) {
         throw ShapeProblem(inputField(1), "dy spatial " + shapeText({dy[2], dy[3]}) +
-                                              " is not the forward output " + shapeText({hw[0], hw[1]}));
+                                              " is not the forward output " +
+                                              shapeText({hw[0], hw[1]}));
     }
     return {InferredTensor{size, DataType::Fp32, TensorFormat::NCHW, false}};
 }
@@ -175,8 +183,9 @@ Outputs flashAttentionScore(const Inputs& in, const OpAttributes&) {
     const auto& q = in[0].shape;
     const auto& k = in[1].shape;
     if (k[0] != q[0] || k[1] != q[1] || k[3] != q[3]) {
-        throw ShapeProblem(inputField(1), "k " + shapeText(k) + " must be [B,N,Skv,D] with q's B, N, D " +
-                                              shapeText(q));
+        throw ShapeProblem(
+            inputField(1),
+            "k " + shapeText(k) + " must be [B,N,Skv,D] with q's B, N, D " + shapeText(q));
     }
     requireShape(in, 2, k, "v ≅ k");
     return {sameAs(in[0])};
@@ -186,10 +195,12 @@ Outputs increFlashAttention(const Inputs& in, const OpAttributes& attrs) {
     requireAttention4d(in);
     const auto& q = in[0].shape;
     const auto& k = in[1].shape;
-    if (q[2] != 1) throw ShapeProblem(inputField(0), "q must be [B,N,1,D] for decode, got " + shapeText(q));
+    if (q[2] != 1)
+        throw ShapeProblem(inputField(0), "q must be [B,N,1,D] for decode, got " + shapeText(q));
     if (k[0] != q[0] || k[1] != q[1] || k[3] != q[3]) {
-        throw ShapeProblem(inputField(1), "k_cache " + shapeText(k) +
-                                              " must be [B,N,Smax,D] with q's B, N, D " + shapeText(q));
+        throw ShapeProblem(
+            inputField(1),
+            "k_cache " + shapeText(k) + " must be [B,N,Smax,D] with q's B, N, D " + shapeText(q));
     }
     requireShape(in, 2, k, "v_cache ≅ k_cache");
     std::int64_t kvLen = attrs.intValue("kv_len");

@@ -23,16 +23,23 @@ std::vector<std::int64_t> poolOutput(const Inputs& in, const OpAttributes& attrs
 
 std::size_t normaliseAxis(std::int64_t axis, std::size_t rank, const std::string& field) {
     auto r = static_cast<std::int64_t>(rank);
-    if (axis < -r || axis >= r) throw ShapeProblem(field, "axis " + std::to_string(axis) + " is out of range");
+    if (axis < -r || axis >= r)
+        throw ShapeProblem(field, "axis " + std::to_string(axis) + " is out of range");
     return static_cast<std::size_t>(axis < 0 ? axis + r : axis);
 }
 
-void requireScalarVector(const Inputs& in, std::size_t index) { requireShape(in, index, {1}, "a scalar [1]"); }
+void requireScalarVector(const Inputs& in, std::size_t index) {
+    requireShape(in, index, {1}, "a scalar [1]");
+}
 
-bool isIndexType(DataType t) { return t == DataType::Int32 || t == DataType::Int64; }
+bool isIndexType(DataType t) {
+    return t == DataType::Int32 || t == DataType::Int64;
+}
 
 // Channel block size of the 5-D/fractal formats: 16 elements per row, 32 for int8.
-std::int64_t blockElements(DataType t) { return t == DataType::Int8 ? 32 : 16; }
+std::int64_t blockElements(DataType t) {
+    return t == DataType::Int8 ? 32 : 16;
+}
 
 }  // namespace
 
@@ -60,12 +67,15 @@ Outputs adaptiveAvgPool2d(const Inputs& in, const OpAttributes& attrs) {
 Outputs reduce(const Inputs& in, const OpAttributes& attrs) {
     const auto& x = in[0].shape;
     std::vector<bool> reduced(x.size(), false);
-    for (auto axis : attrs.intsValue("axes")) reduced[normaliseAxis(axis, x.size(), "attrs.axes")] = true;
+    for (auto axis : attrs.intsValue("axes"))
+        reduced[normaliseAxis(axis, x.size(), "attrs.axes")] = true;
     bool keep = attrs.boolValue("keep_dims");
     std::vector<std::int64_t> out;
     for (std::size_t i = 0; i < x.size(); ++i) {
-        if (!reduced[i]) out.push_back(x[i]);
-        else if (keep) out.push_back(1);
+        if (!reduced[i])
+            out.push_back(x[i]);
+        else if (keep)
+            out.push_back(1);
     }
     return {InferredTensor{out, in[0].dtype, TensorFormat::ND, false}};
 }
@@ -75,12 +85,14 @@ Outputs transpose(const Inputs& in, const OpAttributes& attrs) {
     auto perm = attrs.intsValue("perm");
     std::vector<bool> seen(x.size(), false);
     if (perm.size() != x.size()) {
-        throw ShapeProblem("attrs.perm", "perm " + shapeText(perm) + " must have " + std::to_string(x.size()) +
-                                             " entries for " + shapeText(x));
+        throw ShapeProblem("attrs.perm", "perm " + shapeText(perm) + " must have " +
+                                             std::to_string(x.size()) + " entries for " +
+                                             shapeText(x));
     }
     std::vector<std::int64_t> out;
     for (auto p : perm) {
-        if (p < 0 || p >= static_cast<std::int64_t>(x.size()) || seen[static_cast<std::size_t>(p)]) {
+        if (p < 0 || p >= static_cast<std::int64_t>(x.size()) ||
+            seen[static_cast<std::size_t>(p)]) {
             throw ShapeProblem("attrs.perm", shapeText(perm) + " is not a permutation");
         }
         seen[static_cast<std::size_t>(p)] = true;
@@ -92,7 +104,8 @@ Outputs transpose(const Inputs& in, const OpAttributes& attrs) {
 Outputs transData(const Inputs& in, const OpAttributes& attrs) {
     TensorFormat target{};
     std::string name = attrs.stringValue("dst_format");
-    if (!parseWorkloadTensorFormat(name, target)) throw ShapeProblem("attrs.dst_format", "unknown format '" + name + "'");
+    if (!parseWorkloadTensorFormat(name, target))
+        throw ShapeProblem("attrs.dst_format", "unknown format '" + name + "'");
     const auto& x = in[0].shape;
     std::int64_t block = blockElements(in[0].dtype);
     std::vector<std::int64_t> out = x;
@@ -102,7 +115,8 @@ Outputs transData(const Inputs& in, const OpAttributes& attrs) {
     } else if (target == TensorFormat::FractalNz && x.size() >= 2 && x[x.size() - 1] % block == 0 &&
                x[x.size() - 2] % 16 == 0) {
         out.assign(x.begin(), x.end() - 2);
-        for (auto d : {x[x.size() - 1] / block, x[x.size() - 2] / 16, std::int64_t{16}, block}) out.push_back(d);
+        for (auto d : {x[x.size() - 1] / block, x[x.size() - 2] / 16, std::int64_t{16}, block})
+            out.push_back(d);
     } else if ((target == TensorFormat::NCHW || target == TensorFormat::ND) && x.size() == 5 &&
                in[0].format == TensorFormat::NC1HWC0) {
         out = {x[0], x[1] * x[4], x[2], x[3]};
@@ -115,7 +129,8 @@ Outputs transData(const Inputs& in, const OpAttributes& attrs) {
 Outputs gatherV2(const Inputs& in, const OpAttributes&) {
     requireRank(in, 0, 2, "embedding table [V,E]");
     if (!isIndexType(in[1].dtype)) {
-        throw ShapeProblem(inputField(1), "indices '" + in[1].name + "' must be int32 or int64, got " +
+        throw ShapeProblem(inputField(1), "indices '" + in[1].name +
+                                              "' must be int32 or int64, got " +
                                               std::string(dataTypeName(in[1].dtype)));
     }
     std::vector<std::int64_t> out = in[1].shape;

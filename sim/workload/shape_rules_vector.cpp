@@ -12,7 +12,8 @@ void requireSameShape(const Inputs& in, std::size_t index, std::size_t reference
 }
 
 std::int64_t lastDim(const Inputs& in, std::size_t index) {
-    if (in[index].shape.empty()) throw ShapeProblem(inputField(index), "'" + in[index].name + "' is a scalar");
+    if (in[index].shape.empty())
+        throw ShapeProblem(inputField(index), "'" + in[index].name + "' is a scalar");
     return in[index].shape.back();
 }
 
@@ -29,7 +30,8 @@ Outputs broadcastBinary(const Inputs& in, const OpAttributes&) {
         std::int64_t db = i + b.size() >= rank ? b[i + b.size() - rank] : 1;
         if (da != db && da != 1 && db != 1) {
             throw ShapeProblem(inputField(1), "'" + in[1].name + "' " + shapeText(b) +
-                                                  " does not broadcast with '" + in[0].name + "' " + shapeText(a));
+                                                  " does not broadcast with '" + in[0].name + "' " +
+                                                  shapeText(a));
         }
         out[i] = std::max(da, db);
     }
@@ -37,7 +39,9 @@ Outputs broadcastBinary(const Inputs& in, const OpAttributes&) {
     return {InferredTensor{out, in[0].dtype, format, false}};
 }
 
-Outputs unarySame(const Inputs& in, const OpAttributes&) { return {sameAs(in[0])}; }
+Outputs unarySame(const Inputs& in, const OpAttributes&) {
+    return {sameAs(in[0])};
+}
 
 Outputs reluGrad(const Inputs& in, const OpAttributes&) {
     requireSameShape(in, 1, 0);
@@ -48,7 +52,8 @@ Outputs reluGrad(const Inputs& in, const OpAttributes&) {
 Outputs cast(const Inputs& in, const OpAttributes& attrs) {
     DataType target{};
     if (!parseDataType(attrs.stringValue("dst_type"), target)) {
-        throw ShapeProblem("attrs.dst_type", "unknown dtype '" + attrs.stringValue("dst_type") + "'");
+        throw ShapeProblem("attrs.dst_type",
+                           "unknown dtype '" + attrs.stringValue("dst_type") + "'");
     }
     return {InferredTensor{in[0].shape, target, in[0].format, false}};
 }

@@ -6,7 +6,8 @@ namespace ascendsim {
 
 namespace {
 // Same spelling and order as TensorFormat and tensorFormatName() in op_instance.cpp.
-constexpr std::array<std::string_view, 6> kFormatNames = {"ND", "NCHW", "NHWC", "NC1HWC0", "FRACTAL_NZ", "FRACTAL_Z"};
+constexpr std::array<std::string_view, 6> kFormatNames = {"ND",      "NCHW",       "NHWC",
+                                                          "NC1HWC0", "FRACTAL_NZ", "FRACTAL_Z"};
 }  // namespace
 
 bool parseWorkloadTensorFormat(std::string_view text, TensorFormat& out) {

@@ -9,7 +9,8 @@
 
 namespace ascendsim {
 
-bool parseWorkloadTensorFormat(std::string_view text, TensorFormat& out);  // "ND", ..., "FRACTAL_NZ"
+bool parseWorkloadTensorFormat(std::string_view text,
+                               TensorFormat& out);  // "ND", ..., "FRACTAL_NZ"
 std::string_view workloadTensorFormatName(TensorFormat format);
 std::int64_t elementCountOf(const std::vector<std::int64_t>& shape);
 std::uint64_t byteSizeOf(const TensorInfo& tensor);

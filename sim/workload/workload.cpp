@@ -9,20 +9,26 @@
 namespace ascendsim {
 
 namespace {
-constexpr std::array<std::string_view, 5> kKindNames = {"input", "weight", "activation", "gradient", "state"};
+constexpr std::array<std::string_view, 5> kKindNames = {"input", "weight", "activation", "gradient",
+                                                        "state"};
 constexpr std::array<std::string_view, 3> kPhaseNames = {"forward", "backward", "optimizer"};
 
 std::string byteText(std::uint64_t bytes) {
     constexpr double kMiB = 1024.0 * 1024.0;
     char text[48];
-    if (bytes >= (1ULL << 30)) std::snprintf(text, sizeof text, "%.2f GiB", static_cast<double>(bytes) / (kMiB * 1024.0));
-    else if (bytes >= (1ULL << 20)) std::snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(bytes) / kMiB);
-    else std::snprintf(text, sizeof text, "%llu bytes", static_cast<unsigned long long>(bytes));
+    if (bytes >= (1ULL << 30))
+        std::snprintf(text, sizeof text, "%.2f GiB", static_cast<double>(bytes) / (kMiB * 1024.0));
+    else if (bytes >= (1ULL << 20))
+        std::snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(bytes) / kMiB);
+    else
+        std::snprintf(text, sizeof text, "%llu bytes", static_cast<unsigned long long>(bytes));
     return text;
 }
 }  // namespace
 
-std::string_view tensorKindName(TensorKind k) { return kKindNames[static_cast<std::size_t>(k)]; }
+std::string_view tensorKindName(TensorKind k) {
+    return kKindNames[static_cast<std::size_t>(k)];
+}
 
 bool parseTensorKind(std::string_view text, TensorKind& out) {
     for (std::size_t i = 0; i < kKindNames.size(); ++i) {
@@ -31,7 +37,9 @@ bool parseTensorKind(std::string_view text, TensorKind& out) {
     return false;
 }
 
-std::string_view opPhaseName(OpPhase p) { return kPhaseNames[static_cast<std::size_t>(p)]; }
+std::string_view opPhaseName(OpPhase p) {
+    return kPhaseNames[static_cast<std::size_t>(p)];
+}
 
 bool parseOpPhase(std::string_view text, OpPhase& out) {
     for (std::size_t i = 0; i < kPhaseNames.size(); ++i) {
@@ -61,9 +69,12 @@ const WorkloadOp* Workload::findOp(const std::string& opName) const {
 
 std::int64_t Workload::intParameter(const std::string& parameter) const {
     auto it = parameters.find(parameter);
-    if (it == parameters.end()) throw std::out_of_range("workload has no parameter '" + parameter + "'");
+    if (it == parameters.end())
+        throw std::out_of_range("workload has no parameter '" + parameter + "'");
     auto value = tryEvaluateInteger(it->second, {});
-    if (!value) throw std::invalid_argument("parameter '" + parameter + "' is not an integer: " + it->second);
+    if (!value)
+        throw std::invalid_argument("parameter '" + parameter +
+                                    "' is not an integer: " + it->second);
     return *value;
 }
 
@@ -81,11 +92,12 @@ void validateWorkload(const Workload& workload, std::uint64_t deviceMemoryBytes)
         field = peak.fieldPath;
         atOp = " while op '" + peak.name + "' runs";
     }
-    throw WorkloadError(where, field,
-                        "device memory exceeded: inputs, weights and state " + byteText(memory.persistentBytes) +
-                            " + live activations and gradients " + byteText(memory.peakTransientBytes) + atOp +
-                            " = " + byteText(memory.totalBytes()) + " > device memory " +
-                            byteText(deviceMemoryBytes));
+    throw WorkloadError(
+        where, field,
+        "device memory exceeded: inputs, weights and state " + byteText(memory.persistentBytes) +
+            " + live activations and gradients " + byteText(memory.peakTransientBytes) + atOp +
+            " = " + byteText(memory.totalBytes()) + " > device memory " +
+            byteText(deviceMemoryBytes));
 }
 
 OpInstance makeOpInstance(const Workload& workload, const WorkloadOp& op) {

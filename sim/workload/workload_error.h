@@ -21,7 +21,7 @@ struct SourceLocation {
 SourceLocation commandLineLocation(std::size_t setIndex);
 
 class WorkloadError : public std::runtime_error {
-public:
+  public:
     // field: the YAML key path ("ops[3].inputs[1]"); problem: what is wrong, in words.
     WorkloadError(SourceLocation where, std::string field, std::string problem);
 
@@ -29,7 +29,7 @@ public:
     const std::string& field() const { return field_; }
     const std::string& problem() const { return problem_; }
 
-private:
+  private:
     SourceLocation where_;
     std::string field_;
     std::string problem_;

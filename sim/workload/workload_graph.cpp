@@ -1,23 +1,25 @@
 #include "sim/workload/workload_graph.h"
-#include "sim/workload/tensor_text.h"
 
 #include <map>
 
 #include "sim/workload/op_schema.h"
 #include "sim/workload/shape_rules.h"
+#include "sim/workload/tensor_text.h"
 
 namespace ascendsim {
 
 namespace {
 
-bool isHostProvided(TensorKind k) { return k == TensorKind::Input || k == TensorKind::Weight || k == TensorKind::State; }
+bool isHostProvided(TensorKind k) {
+    return k == TensorKind::Input || k == TensorKind::Weight || k == TensorKind::State;
+}
 
 std::string typeAndShape(const std::vector<std::int64_t>& shape, DataType dtype) {
     return shape_rules::shapeText(shape) + " " + std::string(dataTypeName(dtype));
 }
 
 class GraphChecker {
-public:
+  public:
     GraphChecker(Workload& w, bool infer) : w_(w), infer_(infer) {}
 
     void run() {
@@ -27,7 +29,9 @@ public:
         for (std::size_t i = 0; i < w_.ops.size(); ++i) {
             WorkloadOp& op = w_.ops[i];
             if (!opIndex.emplace(op.name, i).second) {
-                fail(op, "name", "op name '" + op.name + "' is used twice (first by " + w_.ops[opIndex[op.name]].fieldPath + ")");
+                fail(op, "name",
+                     "op name '" + op.name + "' is used twice (first by " +
+                         w_.ops[opIndex[op.name]].fieldPath + ")");
             }
             checkOp(op, i);
             linkSequence(op, opIndex, nextSequence);
@@ -35,8 +39,9 @@ public:
         checkViews();
     }
 
-private:
-    [[noreturn]] void fail(const WorkloadOp& op, const std::string& field, const std::string& problem) const {
+  private:
+    [[noreturn]] void fail(const WorkloadOp& op, const std::string& field,
+                           const std::string& problem) const {
         throw WorkloadError(op.locationOf(field), op.fieldPath + "." + field, problem);
     }
 
@@ -65,7 +70,9 @@ private:
             for (std::size_t later = opPos + 1; later < w_.ops.size(); ++later) {
                 for (const auto& out : w_.ops[later].outputs) {
                     if (out == tensor) {
-                        fail(op, field, "tensor '" + name + "' is read before op '" + w_.ops[later].name + "' produces it");
+                        fail(op, field,
+                             "tensor '" + name + "' is read before op '" + w_.ops[later].name +
+                                 "' produces it");
                     }
                 }
             }
@@ -77,27 +84,37 @@ private:
         const WorkloadTensor& base = w_.tensors[index_.at(baseOf(name))];
         if (isHostProvided(base.kind) || produced_.count(base.info.name)) return;
         producedLater(base.info.name);
-        fail(op, field, std::string(tensorKindName(base.kind)) + " '" + name +
-                            "' is never produced by an op (declare it kind: input if the host feeds it)");
+        fail(op, field,
+             std::string(tensorKindName(base.kind)) + " '" + name +
+                 "' is never produced by an op (declare it kind: input if the host feeds it)");
     }
 
     void checkOp(WorkloadOp& op, std::size_t opPos) {
         const OpSchema* schema = findOpSchema(op.type);
-        if (!schema) fail(op, "type", "unknown op type '" + op.type + "' (known: " + knownOpTypesText() + ")");
+        if (!schema)
+            fail(op, "type",
+                 "unknown op type '" + op.type + "' (known: " + knownOpTypesText() + ")");
         if (op.inputs.size() < schema->minInputs || op.inputs.size() > schema->maxInputs) {
-            fail(op, "inputs", op.type + " takes " + std::to_string(schema->minInputs) + " to " +
-                                   std::to_string(schema->maxInputs) + " inputs, got " + std::to_string(op.inputs.size()));
+            fail(op, "inputs",
+                 op.type + " takes " + std::to_string(schema->minInputs) + " to " +
+                     std::to_string(schema->maxInputs) + " inputs, got " +
+                     std::to_string(op.inputs.size()));
         }
         if (op.outputs.size() != schema->outputs) {
-            fail(op, "outputs", op.type + " has " + std::to_string(schema->outputs) + " outputs, got " + std::to_string(op.outputs.size()));
+            fail(op, "outputs",
+                 op.type + " has " + std::to_string(schema->outputs) + " outputs, got " +
+                     std::to_string(op.outputs.size()));
         }
         for (const auto& spec : schema->attrs) {
             if (op.attrs.count(spec.name)) continue;
-            if (spec.required) fail(op, "attrs", op.type + " '" + op.name + "' needs attribute '" + spec.name + "'");
+            if (spec.required)
+                fail(op, "attrs",
+                     op.type + " '" + op.name + "' needs attribute '" + spec.name + "'");
             if (spec.defaultValue) op.attrs[spec.name] = *spec.defaultValue;
         }
         if (op.blockDim && (*op.blockDim == 0 || *op.blockDim > 65535)) {
-            fail(op, "block_dim", "block_dim must be in 1..65535, got " + std::to_string(*op.blockDim));
+            fail(op, "block_dim",
+                 "block_dim must be in 1..65535, got " + std::to_string(*op.blockDim));
         }
         std::vector<TensorInfo> inputs;
         for (std::size_t j = 0; j < op.inputs.size(); ++j) {
@@ -117,7 +134,8 @@ private:
         const std::string field = "outputs[" + std::to_string(k) + "]";
         const std::string& name = op.outputs[k];
         if (auto previous = produced_.find(name); previous != produced_.end()) {
-            fail(op, field, "tensor '" + name + "' is produced twice (also by op '" + previous->second + "')");
+            fail(op, field,
+                 "tensor '" + name + "' is produced twice (also by op '" + previous->second + "')");
         }
         produced_[name] = op.name;
         auto found = index_.find(name);
@@ -125,7 +143,8 @@ private:
             if (!infer_) fail(op, field, "unknown tensor '" + name + "'");
             WorkloadTensor t;
             t.info = TensorInfo{name, expected.shape, expected.dtype, expected.format, 0};
-            t.kind = op.framework.phase == OpPhase::Forward ? TensorKind::Activation : TensorKind::Gradient;
+            t.kind = op.framework.phase == OpPhase::Forward ? TensorKind::Activation
+                                                            : TensorKind::Gradient;
             t.declared = false;
             t.location = op.locationOf(field);
             t.fieldPath = op.fieldPath + "." + field;
@@ -134,25 +153,33 @@ private:
             return;
         }
         const WorkloadTensor& t = w_.tensors[found->second];
-        if (!t.viewOf.empty()) fail(op, field, "'" + name + "' is a view of '" + t.viewOf + "' and cannot be an op output");
-        if (t.kind == TensorKind::Input) fail(op, field, "'" + name + "' is an input (fed by the host) and cannot be an op output");
+        if (!t.viewOf.empty())
+            fail(op, field,
+                 "'" + name + "' is a view of '" + t.viewOf + "' and cannot be an op output");
+        if (t.kind == TensorKind::Input)
+            fail(op, field,
+                 "'" + name + "' is an input (fed by the host) and cannot be an op output");
         bool shapeOk = expected.elementCountOnly
                            ? elementCountOf(t.info.shape) == elementCountOf(expected.shape)
                            : t.info.shape == expected.shape;
         if (!shapeOk || t.info.dtype != expected.dtype) {
-            fail(op, field, "'" + name + "' is declared " + typeAndShape(t.info.shape, t.info.dtype) + " (at " +
-                                t.location.str() + ") but " + op.type + " '" + op.name + "' produces " +
-                                typeAndShape(expected.shape, expected.dtype) +
-                                (expected.elementCountOnly ? " (same element count required)" : ""));
+            fail(op, field,
+                 "'" + name + "' is declared " + typeAndShape(t.info.shape, t.info.dtype) +
+                     " (at " + t.location.str() + ") but " + op.type + " '" + op.name +
+                     "' produces " + typeAndShape(expected.shape, expected.dtype) +
+                     (expected.elementCountOnly ? " (same element count required)" : ""));
         }
     }
 
-    void linkSequence(WorkloadOp& op, const std::map<std::string, std::size_t>& opIndex, std::int64_t& next) {
+    void linkSequence(WorkloadOp& op, const std::map<std::string, std::size_t>& opIndex,
+                      std::int64_t& next) {
         op.framework.sequenceNumber = -1;
         if (op.framework.phase == OpPhase::Forward) op.framework.sequenceNumber = next++;
         if (op.framework.forwardOp.empty()) return;
         auto it = opIndex.find(op.framework.forwardOp);
-        if (it == opIndex.end()) fail(op, "forward", "unknown forward op '" + op.framework.forwardOp + "' (it must come earlier)");
+        if (it == opIndex.end())
+            fail(op, "forward",
+                 "unknown forward op '" + op.framework.forwardOp + "' (it must come earlier)");
         const WorkloadOp& forward = w_.ops[it->second];
         if (forward.framework.phase != OpPhase::Forward) {
             fail(op, "forward", "op '" + forward.name + "' is not a forward op");
@@ -165,14 +192,17 @@ private:
             if (t.viewOf.empty()) continue;
             auto base = index_.find(t.viewOf);
             if (base == index_.end()) {
-                throw WorkloadError(t.location, t.fieldPath + ".view_of", "unknown tensor '" + t.viewOf + "'");
+                throw WorkloadError(t.location, t.fieldPath + ".view_of",
+                                    "unknown tensor '" + t.viewOf + "'");
             }
             const TensorInfo& b = w_.tensors[base->second].info;
-            if (elementCountOf(b.shape) != elementCountOf(t.info.shape) || b.dtype != t.info.dtype) {
+            if (elementCountOf(b.shape) != elementCountOf(t.info.shape) ||
+                b.dtype != t.info.dtype) {
                 throw WorkloadError(t.location, t.fieldPath + ".view_of",
-                                    "view '" + t.info.name + "' " + typeAndShape(t.info.shape, t.info.dtype) +
-                                        " must have the element count and dtype of '" + b.name + "' " +
-                                        typeAndShape(b.shape, b.dtype));
+                                    "view '" + t.info.name + "' " +
+                                        typeAndShape(t.info.shape, t.info.dtype) +
+                                        " must have the element count and dtype of '" + b.name +
+                                        "' " + typeAndShape(b.shape, b.dtype));
             }
         }
     }

@@ -35,7 +35,8 @@ std::vector<SetOverride> parseOverrides(const WorkloadOverrides& overrides) {
 
 bool isBlockDimKey(const std::string& key) {
     return key.size() > kOpPrefix.size() + kBlockDimSuffix.size() && key.rfind(kOpPrefix, 0) == 0 &&
-           key.compare(key.size() - kBlockDimSuffix.size(), kBlockDimSuffix.size(), kBlockDimSuffix) == 0;
+           key.compare(key.size() - kBlockDimSuffix.size(), kBlockDimSuffix.size(),
+                       kBlockDimSuffix) == 0;
 }
 
 SetOverride* findOverride(std::vector<SetOverride>& overrides, const std::string& key) {
@@ -46,14 +47,15 @@ SetOverride* findOverride(std::vector<SetOverride>& overrides, const std::string
     return found;
 }
 
-void readParameters(const YamlReader& reader, const YAML::Node& node, std::vector<SetOverride>& overrides,
-                    Workload& w) {
+void readParameters(const YamlReader& reader, const YAML::Node& node,
+                    std::vector<SetOverride>& overrides, Workload& w) {
     if (!node) return;
     reader.requireMap(node, "parameters");
     for (const auto& entry : node) {
         std::string key = entry.first.Scalar();
         std::string field = "parameters." + key;
-        if (key == "index" || key == "prefix" || key == "steps") reader.fail(entry.first, field, "'" + key + "' is a reserved name");
+        if (key == "index" || key == "prefix" || key == "steps")
+            reader.fail(entry.first, field, "'" + key + "' is a reserved name");
         SetOverride* set = findOverride(overrides, key);
         std::string raw = set ? set->value : reader.scalar(entry.second, field);
         for (auto& o : overrides) o.used = o.used || o.key == key;
@@ -69,9 +71,13 @@ void readParameters(const YamlReader& reader, const YAML::Node& node, std::vecto
 void applyBlockDimOverrides(std::vector<SetOverride>& overrides, Workload& w) {
     for (auto& o : overrides) {
         if (!isBlockDimKey(o.key)) continue;
-        std::string opName = o.key.substr(kOpPrefix.size(), o.key.size() - kOpPrefix.size() - kBlockDimSuffix.size());
-        auto op = std::find_if(w.ops.begin(), w.ops.end(), [&](const WorkloadOp& x) { return x.name == opName; });
-        if (op == w.ops.end()) throw WorkloadError(commandLineLocation(o.index), "--set " + o.key, "no op named '" + opName + "'");
+        std::string opName = o.key.substr(kOpPrefix.size(),
+                                          o.key.size() - kOpPrefix.size() - kBlockDimSuffix.size());
+        auto op = std::find_if(w.ops.begin(), w.ops.end(),
+                               [&](const WorkloadOp& x) { return x.name == opName; });
+        if (op == w.ops.end())
+            throw WorkloadError(commandLineLocation(o.index), "--set " + o.key,
+                                "no op named '" + opName + "'");
         auto value = tryEvaluateInteger(o.value, w.parameters);
         if (!value || *value <= 0 || *value > 65535) {
             throw WorkloadError(commandLineLocation(o.index), "--set " + o.key,
@@ -89,7 +95,8 @@ YAML::Node parseFile(const std::string& path) {
     } catch (const YAML::BadFile&) {
         throw WorkloadError(SourceLocation{path, 0, 0}, "file", "cannot open the workload file");
     } catch (const YAML::ParserException& e) {
-        throw WorkloadError(SourceLocation{path, e.mark.line + 1, e.mark.column + 1}, "yaml", e.msg);
+        throw WorkloadError(SourceLocation{path, e.mark.line + 1, e.mark.column + 1}, "yaml",
+                            e.msg);
     }
 }
 
@@ -99,8 +106,9 @@ Workload loadWorkload(const std::string& path, const WorkloadOverrides& override
     YamlReader reader(path);
     YAML::Node root = parseFile(path);
     std::vector<SetOverride> sets = parseOverrides(overrides);
-    reader.requireKnownKeys(root, {"name", "parameters", "steps", "chip", "base_stack", "tensors", "blocks", "ops",
-                                   "profiler"},
+    reader.requireKnownKeys(root,
+                            {"name", "parameters", "steps", "chip", "base_stack", "tensors",
+                             "blocks", "ops", "profiler"},
                             "");
     Workload w;
     w.sourceFile = path;
@@ -119,8 +127,11 @@ Workload loadWorkload(const std::string& path, const WorkloadOverrides& override
         } catch (const ExpressionError&) {
         }
         if (!steps || *steps < 1) {
-            if (stepsSet) throw WorkloadError(commandLineLocation(stepsSet->index), "--set steps", "steps must be a positive integer, got '" + raw + "'");
-            reader.fail(root["steps"], "steps", "steps must be a positive integer, got '" + raw + "'");
+            if (stepsSet)
+                throw WorkloadError(commandLineLocation(stepsSet->index), "--set steps",
+                                    "steps must be a positive integer, got '" + raw + "'");
+            reader.fail(root["steps"], "steps",
+                        "steps must be a positive integer, got '" + raw + "'");
         }
         w.steps = static_cast<std::uint32_t>(*steps);
         for (auto& o : sets) o.used = o.used || o.key == "steps";
@@ -128,9 +139,13 @@ Workload loadWorkload(const std::string& path, const WorkloadOverrides& override
     for (const auto& o : sets) {
         if (!o.used && !isBlockDimKey(o.key)) {
             std::string known;
-            for (const auto& [k, v] : w.parameters) { if (!known.empty()) known += ", "; known += k; }
+            for (const auto& [k, v] : w.parameters) {
+                if (!known.empty()) known += ", ";
+                known += k;
+            }
             throw WorkloadError(commandLineLocation(o.index), "--set " + o.key,
-                                "unknown parameter '" + o.key + "' (parameters: " + (known.empty() ? "none" : known) +
+                                "unknown parameter '" + o.key +
+                                    "' (parameters: " + (known.empty() ? "none" : known) +
                                     "; also steps and op.<NAME>.block_dim)");
         }
     }

@@ -10,20 +10,26 @@ SourceLocation YamlReader::locationOf(const YAML::Node& node) const {
     return SourceLocation{file_, mark.line + 1, mark.column + 1};
 }
 
-void YamlReader::fail(const YAML::Node& node, const std::string& field, const std::string& problem) const {
+void YamlReader::fail(const YAML::Node& node, const std::string& field,
+                      const std::string& problem) const {
     throw WorkloadError(locationOf(node), field, problem);
 }
 
-void YamlReader::requireKnownKeys(const YAML::Node& map, std::initializer_list<std::string_view> allowed,
+void YamlReader::requireKnownKeys(const YAML::Node& map,
+                                  std::initializer_list<std::string_view> allowed,
                                   const std::string& field) const {
     requireMap(map, field);
     for (const auto& entry : map) {
         std::string key = entry.first.Scalar();
         if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
         std::string known;
-        for (auto k : allowed) { if (!known.empty()) known += ", "; known += std::string(k); }
+        for (auto k : allowed) {
+            if (!known.empty()) known += ", ";
+            known += std::string(k);
+        }
         std::string path = field.empty() ? key : field + "." + key;
-        throw WorkloadError(locationOf(entry.first), path, "unknown key '" + key + "' (expected one of: " + known + ")");
+        throw WorkloadError(locationOf(entry.first), path,
+                            "unknown key '" + key + "' (expected one of: " + known + ")");
     }
 }
 
@@ -40,11 +46,13 @@ std::string YamlReader::scalar(const YAML::Node& node, const std::string& field)
     return node.Scalar();
 }
 
-std::vector<std::string> YamlReader::scalarList(const YAML::Node& node, const std::string& field) const {
+std::vector<std::string> YamlReader::scalarList(const YAML::Node& node,
+                                                const std::string& field) const {
     if (node.IsScalar()) return {node.Scalar()};
     requireSequence(node, field);
     std::vector<std::string> values;
-    for (std::size_t i = 0; i < node.size(); ++i) values.push_back(scalar(node[i], field + "[" + std::to_string(i) + "]"));
+    for (std::size_t i = 0; i < node.size(); ++i)
+        values.push_back(scalar(node[i], field + "[" + std::to_string(i) + "]"));
     return values;
 }
 

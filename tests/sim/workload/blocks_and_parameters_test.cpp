@@ -43,9 +43,11 @@ TEST(Blocks, RepeatExpandsWithUniquePrefixedNamesAndChainsOutputsToInputs) {
     Workload w = loadWorkload(writeTempYaml("chain.yaml", kChain));
     std::vector<std::string> names;
     for (const auto& op : w.ops) names.push_back(op.name);
-    EXPECT_EQ(names, (std::vector<std::string>{"layers.0.mm", "layers.0.relu", "layers.1.mm", "layers.1.relu",
-                                               "layers.2.mm", "layers.2.copy", "pool"}));
-    EXPECT_EQ(w.findOp("layers.1.mm")->inputs, (std::vector<std::string>{"layers.0.y", "layers.1.w"}));
+    EXPECT_EQ(names,
+              (std::vector<std::string>{"layers.0.mm", "layers.0.relu", "layers.1.mm",
+                                        "layers.1.relu", "layers.2.mm", "layers.2.copy", "pool"}));
+    EXPECT_EQ(w.findOp("layers.1.mm")->inputs,
+              (std::vector<std::string>{"layers.0.y", "layers.1.w"}));
     EXPECT_EQ(w.findOp("layers.0.mm")->inputs[0], "x");
     EXPECT_EQ(w.findOp("layers.2.mm")->framework.moduleHierarchy,
               (std::vector<std::string>{"Model", "layers", "2", "linear"}));
@@ -66,17 +68,19 @@ TEST(Parameters, ArithmeticAndOverridesResizeShapes) {
     EXPECT_EQ(w.parameters.at("width"), "16");
     EXPECT_EQ(w.parameters.at("half"), "8");
     EXPECT_EQ(w.findTensor("pooled")->info.shape, (std::vector<std::int64_t>{4, 1}));
-    Workload big = loadWorkload(writeTempYaml("chain.yaml", kChain), WorkloadOverrides{{"batch=6"}});
+    Workload big =
+        loadWorkload(writeTempYaml("chain.yaml", kChain), WorkloadOverrides{{"batch=6"}});
     EXPECT_EQ(big.findTensor("layers.1.h")->info.shape, (std::vector<std::int64_t>{6, 24}));
     EXPECT_EQ(big.parameters.at("half"), "12");  // (24+1)/2 truncates
 }
 
 TEST(Parameters, BlockDimFromYamlAndFromTheCommandLineKeepTheirLocation) {
-    std::string yaml = "name: t\n"
-                       "tensors: [{name: a, shape: [4, 4], dtype: fp16, kind: input}]\n"
-                       "ops:\n"
-                       "  - {name: r, type: Relu, inputs: [a], outputs: [b], block_dim: 2*4}\n"
-                       "  - {name: s, type: Relu, inputs: [b], outputs: [c]}\n";
+    std::string yaml =
+        "name: t\n"
+        "tensors: [{name: a, shape: [4, 4], dtype: fp16, kind: input}]\n"
+        "ops:\n"
+        "  - {name: r, type: Relu, inputs: [a], outputs: [b], block_dim: 2*4}\n"
+        "  - {name: s, type: Relu, inputs: [b], outputs: [c]}\n";
     std::string path = writeTempYaml("bd.yaml", yaml);
     Workload w = loadWorkload(path, WorkloadOverrides{{"op.s.block_dim=3"}});
     EXPECT_EQ(w.findOp("r")->blockDim, 8u);
@@ -87,14 +91,16 @@ TEST(Parameters, BlockDimFromYamlAndFromTheCommandLineKeepTheirLocation) {
 }
 
 TEST(Parameters, StepsAndDefaultAttributes) {
-    std::string yaml = "name: t\nsteps: 2+1\n"
-                       "tensors: [{name: x, shape: [1, 3, 8, 8], dtype: fp16, format: NCHW, kind: input},\n"
-                       "          {name: w, shape: [4, 3, 3, 3], dtype: fp16, kind: weight}]\n"
-                       "ops: [{name: c, type: Conv2D, inputs: [x, w], outputs: [y]}]\n";
+    std::string yaml =
+        "name: t\nsteps: 2+1\n"
+        "tensors: [{name: x, shape: [1, 3, 8, 8], dtype: fp16, format: NCHW, kind: input},\n"
+        "          {name: w, shape: [4, 3, 3, 3], dtype: fp16, kind: weight}]\n"
+        "ops: [{name: c, type: Conv2D, inputs: [x, w], outputs: [y]}]\n";
     std::string path = writeTempYaml("steps.yaml", yaml);
     Workload w = loadWorkload(path);
     EXPECT_EQ(w.steps, 3u);
-    EXPECT_EQ(std::get<std::vector<std::int64_t>>(w.ops[0].attrs.at("pads")), (std::vector<std::int64_t>{0, 0, 0, 0}));
+    EXPECT_EQ(std::get<std::vector<std::int64_t>>(w.ops[0].attrs.at("pads")),
+              (std::vector<std::int64_t>{0, 0, 0, 0}));
     EXPECT_EQ(w.findTensor("y")->info.shape, (std::vector<std::int64_t>{1, 4, 6, 6}));
     EXPECT_EQ(w.findTensor("y")->info.format, TensorFormat::NCHW);
     EXPECT_EQ(loadWorkload(path, WorkloadOverrides{{"steps=7"}}).steps, 7u);
@@ -113,13 +119,15 @@ TEST(Expressions, SubstituteAndEvaluateIntegers) {
 }
 
 TEST(ProfilerBlock, FillsTheProfilerConfig) {
-    std::string yaml = "name: t\n"
-                       "profiler:\n"
-                       "  activities: [NPU]\n"
-                       "  schedule: {wait: 1, warmup: 1, active: 3, repeat: 2, skip_first: 1}\n"
-                       "  with_flops: true\n"
-                       "  experimental_config: {profiler_level: Level2, aic_metrics: ACL_AICORE_MEMORY_UB,\n"
-                       "                        l2_cache: true, data_simplification: false, export_type: [text, db]}\n";
+    std::string yaml =
+        "name: t\n"
+        "profiler:\n"
+        "  activities: [NPU]\n"
+        "  schedule: {wait: 1, warmup: 1, active: 3, repeat: 2, skip_first: 1}\n"
+        "  with_flops: true\n"
+        "  experimental_config: {profiler_level: Level2, aic_metrics: ACL_AICORE_MEMORY_UB,\n"
+        "                        l2_cache: true, data_simplification: false, export_type: [text, "
+        "db]}\n";
     Workload w = loadWorkload(writeTempYaml("prof.yaml", yaml));
     EXPECT_TRUE(w.hasProfilerBlock);
     EXPECT_FALSE(w.profiler.activityCpu);

@@ -12,8 +12,8 @@ namespace {
 using testing::sourcePath;
 
 std::size_t countType(const Workload& w, const std::string& type) {
-    return static_cast<std::size_t>(
-        std::count_if(w.ops.begin(), w.ops.end(), [&](const WorkloadOp& op) { return op.type == type; }));
+    return static_cast<std::size_t>(std::count_if(
+        w.ops.begin(), w.ops.end(), [&](const WorkloadOp& op) { return op.type == type; }));
 }
 
 const WorkloadOp& op(const Workload& w, const std::string& name) {
@@ -38,11 +38,13 @@ TEST(ResNet50Train, HasForwardBackwardAndOneMomentumUpdatePerParameter) {
 TEST(ResNet50Train, PhasesRunForwardThenBackwardThenOptimizer) {
     Workload w = loadWorkload(sourcePath("workloads/resnet50_train.yaml"));
     auto firstOf = [&](OpPhase p) {
-        return std::find_if(w.ops.begin(), w.ops.end(), [&](const WorkloadOp& o) { return o.framework.phase == p; }) -
+        return std::find_if(w.ops.begin(), w.ops.end(),
+                            [&](const WorkloadOp& o) { return o.framework.phase == p; }) -
                w.ops.begin();
     };
     auto lastOf = [&](OpPhase p) {
-        auto it = std::find_if(w.ops.rbegin(), w.ops.rend(), [&](const WorkloadOp& o) { return o.framework.phase == p; });
+        auto it = std::find_if(w.ops.rbegin(), w.ops.rend(),
+                               [&](const WorkloadOp& o) { return o.framework.phase == p; });
         return w.ops.rend() - it - 1;
     };
     EXPECT_LT(lastOf(OpPhase::Forward), firstOf(OpPhase::Backward));
@@ -60,8 +62,10 @@ TEST(ResNet50Train, BackwardOpsCarryTheirForwardOpsSequenceNumber) {
     EXPECT_EQ(backward.framework.sequenceNumber, forward.framework.sequenceNumber);
     EXPECT_EQ(op(w, "layer1.0.conv1.weight.apply_momentum").framework.sequenceNumber, -1);
     // Backward of layer4 runs before layer1, last bottleneck first.
-    EXPECT_LT(w.findOp("layer4.2.relu3.grad") - &w.ops[0], w.findOp("layer4.0.relu3.grad") - &w.ops[0]);
-    EXPECT_LT(w.findOp("layer4.0.relu3.grad") - &w.ops[0], w.findOp("layer1.2.relu3.grad") - &w.ops[0]);
+    EXPECT_LT(w.findOp("layer4.2.relu3.grad") - &w.ops[0],
+              w.findOp("layer4.0.relu3.grad") - &w.ops[0]);
+    EXPECT_LT(w.findOp("layer4.0.relu3.grad") - &w.ops[0],
+              w.findOp("layer1.2.relu3.grad") - &w.ops[0]);
 }
 
 TEST(ResNet50Train, MomentumUpdatesWriteTheWeightsInPlace) {
@@ -81,13 +85,17 @@ TEST(BertBase, TwelveLayersOfAttentionAndFeedForward) {
     EXPECT_EQ(countType(w, "MatMul"), 72u);
     EXPECT_EQ(countType(w, "LayerNorm"), 25u);
     EXPECT_EQ(countType(w, "Gelu"), 12u);
-    EXPECT_EQ(w.findTensor("encoder.layer.0.scores")->info.shape, (std::vector<std::int64_t>{8, 12, 128, 128}));
+    EXPECT_EQ(w.findTensor("encoder.layer.0.scores")->info.shape,
+              (std::vector<std::int64_t>{8, 12, 128, 128}));
 }
 
 TEST(BertBase, SeqLenParameterResizesAttention) {
-    Workload w = loadWorkload(sourcePath("workloads/bert_base.yaml"), WorkloadOverrides{{"seq_len=384", "batch=2"}});
-    EXPECT_EQ(w.findTensor("encoder.layer.11.probs")->info.shape, (std::vector<std::int64_t>{2, 12, 384, 384}));
-    EXPECT_EQ(w.findTensor("encoder.layer.11.out")->info.shape, (std::vector<std::int64_t>{768, 768}));
+    Workload w = loadWorkload(sourcePath("workloads/bert_base.yaml"),
+                              WorkloadOverrides{{"seq_len=384", "batch=2"}});
+    EXPECT_EQ(w.findTensor("encoder.layer.11.probs")->info.shape,
+              (std::vector<std::int64_t>{2, 12, 384, 384}));
+    EXPECT_EQ(w.findTensor("encoder.layer.11.out")->info.shape,
+              (std::vector<std::int64_t>{768, 768}));
 }
 
 TEST(LlamaDecoder, PrefillUsesFlashAttentionAndDecodeUsesTheKvCache) {
@@ -98,9 +106,12 @@ TEST(LlamaDecoder, PrefillUsesFlashAttentionAndDecodeUsesTheKvCache) {
     const WorkloadOp& decode = op(w, "decode.2.layers.1.self_attn.attention");
     EXPECT_EQ(std::get<std::int64_t>(decode.attrs.at("kv_len")), 128 + 2 + 1);
     EXPECT_EQ(decode.inputs[1], "model.layers.1.k_cache");
-    EXPECT_EQ(w.findTensor("model.layers.1.k_cache")->info.shape, (std::vector<std::int64_t>{1, 32, 132, 128}));
-    EXPECT_EQ(w.findTensor("prefill.layers.0.mlp_out")->info.shape, (std::vector<std::int64_t>{128, 4096}));
-    EXPECT_EQ(w.findTensor("prefill.layers.0.gate")->info.shape, (std::vector<std::int64_t>{128, 11008}));
+    EXPECT_EQ(w.findTensor("model.layers.1.k_cache")->info.shape,
+              (std::vector<std::int64_t>{1, 32, 132, 128}));
+    EXPECT_EQ(w.findTensor("prefill.layers.0.mlp_out")->info.shape,
+              (std::vector<std::int64_t>{128, 4096}));
+    EXPECT_EQ(w.findTensor("prefill.layers.0.gate")->info.shape,
+              (std::vector<std::int64_t>{128, 11008}));
 }
 
 TEST(LlamaDecoder, LayersAndLengthsAreParameters) {
@@ -108,8 +119,11 @@ TEST(LlamaDecoder, LayersAndLengthsAreParameters) {
                               WorkloadOverrides{{"layers=2", "prefill_len=64", "decode_steps=3"}});
     EXPECT_EQ(countType(w, "FlashAttentionScore"), 2u);
     EXPECT_EQ(countType(w, "IncreFlashAttention"), 6u);
-    EXPECT_EQ(w.findTensor("prefill.layers.1.q_rot")->info.shape, (std::vector<std::int64_t>{1, 32, 64, 128}));
-    EXPECT_EQ(std::get<std::int64_t>(op(w, "decode.2.layers.1.self_attn.attention").attrs.at("kv_len")), 67);
+    EXPECT_EQ(w.findTensor("prefill.layers.1.q_rot")->info.shape,
+              (std::vector<std::int64_t>{1, 32, 64, 128}));
+    EXPECT_EQ(
+        std::get<std::int64_t>(op(w, "decode.2.layers.1.self_attn.attention").attrs.at("kv_len")),
+        67);
 }
 
 }  // namespace

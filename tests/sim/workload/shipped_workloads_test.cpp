@@ -16,8 +16,8 @@ using testing::sourcePath;
 constexpr std::uint64_t kDevice64GiB = 64ULL << 30;
 
 std::size_t countType(const Workload& w, const std::string& type) {
-    return static_cast<std::size_t>(
-        std::count_if(w.ops.begin(), w.ops.end(), [&](const WorkloadOp& op) { return op.type == type; }));
+    return static_cast<std::size_t>(std::count_if(
+        w.ops.begin(), w.ops.end(), [&](const WorkloadOp& op) { return op.type == type; }));
 }
 
 std::vector<std::int64_t> shapeOf(const Workload& w, const std::string& tensor) {
@@ -57,20 +57,21 @@ std::string fileStem(const ::testing::TestParamInfo<std::string>& param) {
     return name.substr(0, name.find('.'));
 }
 
-INSTANTIATE_TEST_SUITE_P(All, BatchedWorkload,
-                         ::testing::Values("workloads/resnet50.yaml", "workloads/resnet50_train.yaml",
-                                           "workloads/bert_base.yaml", "workloads/llama_decoder.yaml",
-                                           "workloads/unit/conv2d.yaml", "workloads/unit/elementwise_chain.yaml",
-                                           "workloads/unit/aicpu_topk.yaml"),
-                         fileStem);
+INSTANTIATE_TEST_SUITE_P(
+    All, BatchedWorkload,
+    ::testing::Values("workloads/resnet50.yaml", "workloads/resnet50_train.yaml",
+                      "workloads/bert_base.yaml", "workloads/llama_decoder.yaml",
+                      "workloads/unit/conv2d.yaml", "workloads/unit/elementwise_chain.yaml",
+                      "workloads/unit/aicpu_topk.yaml"),
+    fileStem);
 
-INSTANTIATE_TEST_SUITE_P(All, ShippedWorkload,
-                         ::testing::Values("workloads/resnet50.yaml", "workloads/resnet50_train.yaml",
-                                           "workloads/bert_base.yaml", "workloads/llama_decoder.yaml",
-                                           "workloads/unit/matmul.yaml", "workloads/unit/conv2d.yaml",
-                                           "workloads/unit/elementwise_chain.yaml",
-                                           "workloads/unit/aicpu_topk.yaml"),
-                         fileStem);
+INSTANTIATE_TEST_SUITE_P(
+    All, ShippedWorkload,
+    ::testing::Values("workloads/resnet50.yaml", "workloads/resnet50_train.yaml",
+                      "workloads/bert_base.yaml", "workloads/llama_decoder.yaml",
+                      "workloads/unit/matmul.yaml", "workloads/unit/conv2d.yaml",
+                      "workloads/unit/elementwise_chain.yaml", "workloads/unit/aicpu_topk.yaml"),
+    fileStem);
 
 TEST(ResNet50, Has53ConvolutionsIncludingFourDownsampleProjections) {
     Workload w = loadWorkload(sourcePath("workloads/resnet50.yaml"));
@@ -91,7 +92,8 @@ TEST(ResNet50, ShapesFollowTheBatchParameter) {
     EXPECT_EQ(shapeOf(w, "layer1.0.out"), (std::vector<std::int64_t>{32, 256, 56, 56}));
     EXPECT_EQ(shapeOf(w, "layer4.2.out"), (std::vector<std::int64_t>{32, 2048, 7, 7}));
     EXPECT_EQ(shapeOf(w, "logits"), (std::vector<std::int64_t>{32, 1000}));
-    Workload small = loadWorkload(sourcePath("workloads/resnet50.yaml"), WorkloadOverrides{{"batch=8"}});
+    Workload small =
+        loadWorkload(sourcePath("workloads/resnet50.yaml"), WorkloadOverrides{{"batch=8"}});
     EXPECT_EQ(shapeOf(small, "layer2.0.conv2_out"), (std::vector<std::int64_t>{8, 128, 28, 28}));
     EXPECT_EQ(shapeOf(small, "logits"), (std::vector<std::int64_t>{8, 1000}));
     EXPECT_EQ(small.intParameter("batch"), 8);
@@ -102,7 +104,7 @@ TEST(ResNet50, CarriesTheFrameworkViewAndProfilerBlock) {
     const WorkloadOp* conv = w.findOp("layer2.1.conv2");
     ASSERT_NE(conv, nullptr);
     EXPECT_EQ(conv->framework.atenName, "aten::conv2d");
-    EXPECT_EQ(conv->framework.moduleHierarchy, (std::vector<std::string>{"layer2", "1", "conv2"}));
+    EXPECT_EQ(conv->framework.moduleHierarchy, (std::vector<std::string>{"ResNet", "layer2", "1", "conv2"}));
     ASSERT_GE(conv->framework.callStack.size(), 5u);
     EXPECT_NE(conv->framework.callStack.front().find("conv.py("), std::string::npos);
     EXPECT_NE(conv->framework.callStack.back().find("<module>"), std::string::npos);
