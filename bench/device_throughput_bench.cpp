@@ -1,13 +1,16 @@
 // Device model throughput: a synthetic heavy workload (double-buffered vector tiles on every AIV,
 // a double-buffered cube pipeline on every AIC, both kernels running at once) on the
 // Ascend910B1 config. Prints simulated instructions per wall second, simulated core-cycles per
-// wall second and peak RSS. Usage: device_throughput_bench [rounds] [tiles-per-block]
+// wall second and peak RSS. Usage: device_throughput_bench [rounds] [tiles-per-block] [ideal]
+// "ideal" serves GM at once instead of through the SharedMemorySystem (L2 + HBM model), to
+// separate the device model's own cost from the memory model's.
 #include <sys/resource.h>
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include <systemc>  // declares sc_main extern "C"
@@ -119,17 +122,26 @@ double cpuSeconds() {
            static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
 }
 
+// Serves every GM access at once: isolates the device model's own cost from the L2/HBM model's.
+class IdealMemory final : public MemorySystem {
+public:
+    std::uint64_t access(const GmAccess& a, PmuCounters&) override { return a.startPs; }
+};
+
 class CountingObserver final : public TaskObserver {
 public:
     std::size_t finished = 0;
     void onTaskFinished(const TaskResult&) override { ++finished; }
 };
 
-int run(int rounds, std::uint32_t tiles) {
+int run(int rounds, std::uint32_t tiles, bool idealMemory) {
     const ChipConfig chip = loadChipByName("Ascend910B1", defaultConfigDir());
     FreshSimulationContext context;
     CountingObserver observer;
-    Device device(chip, observer);
+    IdealMemory ideal;
+    std::unique_ptr<Device> devicePtr =
+        idealMemory ? std::make_unique<Device>(chip, observer, ideal) : std::make_unique<Device>(chip, observer);
+    Device& device = *devicePtr;
     std::uint64_t taskId = 0;
     for (int r = 0; r < rounds; ++r) {
         for (bool cube : {true, false}) {
@@ -152,8 +164,8 @@ int run(int rounds, std::uint32_t tiles) {
     const DeviceStats stats = device.stats();
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
-    std::printf("chip                         %s (%u AIC + %u AIV)\n", chip.name.c_str(), chip.aiCoreCount,
-                chip.vectorCoreCount);
+    std::printf("chip                         %s (%u AIC + %u AIV), %s memory\n", chip.name.c_str(),
+                chip.aiCoreCount, chip.vectorCoreCount, idealMemory ? "ideal" : "shared L2/HBM");
     std::printf("tasks finished               %zu\n", observer.finished);
     std::printf("simulated time               %.3f us\n", static_cast<double>(simulatedNs) / 1000.0);
     std::printf("wall time                    %.3f s\n", wallSeconds);
@@ -177,5 +189,6 @@ int run(int rounds, std::uint32_t tiles) {
 int sc_main(int argc, char* argv[]) {
     const int rounds = argc > 1 ? std::atoi(argv[1]) : 10;
     const auto tiles = static_cast<std::uint32_t>(argc > 2 ? std::atoi(argv[2]) : 200);
-    return ascendsim::run(rounds, tiles);
+    const bool ideal = argc > 3 && std::string(argv[3]) == "ideal";
+    return ascendsim::run(rounds, tiles, ideal);
 }

@@ -88,6 +88,7 @@ void AiCore::startBlock(BlockAssignment assignment, std::uint64_t startPs) {
     for (PipeState& p : pipes_) {
         p.queue.clear();
         p.busyUntil = blockStartCycle_;
+        p.lastStart = blockStartCycle_;
         p.waiting = false;
     }
     flags_.fill(FlagState{});
@@ -121,10 +122,9 @@ void AiCore::step() {
         lastCompletion = std::max(lastCompletion, ps.busyUntil);
         if (ps.queue.empty()) continue;
         drained = false;
-        if (ps.busyUntil > now)
-            next = std::min(next, ps.busyUntil);
-        else if (ps.queue.front().readyCycle > now)
-            next = std::min(next, ps.queue.front().readyCycle);
+        if (ps.waiting) continue;  // woken by the flag's set
+        const std::uint64_t start = std::max(ps.busyUntil, ps.queue.front().readyCycle);
+        if (start > now) next = std::min(next, start);
     }
     if (programEnded_ && issueBlock_ == IssueBlock::None && drained) {
         if (lastCompletion <= now) {

@@ -8,12 +8,14 @@
 // one instruction per scalarIssueCycles, into per-pipe in-order queues of depth
 // ChipConfig::queueDepth; a full queue stalls issue (counted as *_iq_full). The issue unit runs
 // ahead of simulated time (it stamps each queued instruction with the cycle it was delivered),
-// because nothing it does needs shared state; the pipes execute at real simulated time, because
-// GM moves must reach the MemorySystem in time order. ScalarWork, scalar-pipe flags, PIPE_ALL
+// because nothing it does needs shared state; GM moves execute at real simulated time, because
+// they must reach the MemorySystem in time order. ScalarWork, scalar-pipe flags, PIPE_ALL
 // barriers and cross-core waits execute in the issue unit itself.
 // A pipe executes one instruction at a time. SetFlag executes in its source pipe once that
 // pipe's earlier instructions have completed; WaitFlag blocks its pipe until the flag is set and
-// is released flagLatencyCycles after the set, clearing the flag.
+// is released flagLatencyCycles after the set, clearing the flag. Pipes also run ahead of
+// simulated time over work that depends on nothing not yet simulated (see mayRunAhead), so
+// an activation costs a GM transfer or a cross-pipe hand-off, not every instruction.
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -120,6 +122,7 @@ private:
     struct PipeState {
         PipeQueue queue;
         std::uint64_t busyUntil = 0;  // cycle the running instruction (or a released wait) ends
+        std::uint64_t lastStart = 0;  // cycle the last instruction left the queue
         std::uint64_t waitSince = 0;
         bool waiting = false;
         bool present = false;
@@ -133,6 +136,8 @@ private:
     void crossCoreSet(const CrossCoreFlag& flag, std::uint64_t cycle);
     // Pipes (ai_core_execute.cpp).
     bool runPipe(Pipe pipe, std::uint64_t now);
+    bool mayRunAhead(Pipe pipe, const Instruction& instr) const;
+    bool mteUbIdle() const;
     void execute(Pipe pipe, const QueuedInstruction& q, std::uint64_t now);
     std::uint64_t executeDataMove(Pipe pipe, const DataMove& move, std::uint64_t now);
     std::uint64_t executeVector(const VectorInstr& instr, std::uint64_t now);

@@ -56,27 +56,52 @@ void AiCore::setFlag(const Flag& flag, std::uint64_t cycle) {
     ++state.count;
 }
 
+// A pipe may execute an instruction before simulated time reaches its start cycle when nothing
+// it does depends on other cores or on work not yet simulated: GM moves must reach the shared
+// MemorySystem in time order, and a vector instruction must see every MTE transfer to UB that may
+// overlap it (port conflicts), so those wait for real time while MTE2/MTE3 have queued work.
+bool AiCore::mayRunAhead(Pipe pipe, const Instruction& instr) const {
+    switch (instr.opcode) {
+        case Opcode::DataMove: {
+            const DataMove& m = std::get<DataMove>(instr.operands);
+            if (m.src == MemSpace::GM || m.dst == MemSpace::GM) return false;
+            return pipe != Pipe::Vector || mteUbIdle();
+        }
+        case Opcode::Vector:
+            return mteUbIdle();
+        default:
+            return true;
+    }
+}
+
+bool AiCore::mteUbIdle() const {
+    return pipes_[pipeIndex(Pipe::Mte2)].queue.empty() && pipes_[pipeIndex(Pipe::Mte3)].queue.empty();
+}
+
 bool AiCore::runPipe(Pipe pipe, std::uint64_t now) {
     PipeState& ps = pipes_[pipeIndex(pipe)];
     bool progress = false;
-    while (!ps.queue.empty() && ps.busyUntil <= now) {
+    while (!ps.queue.empty()) {
         QueuedInstruction& q = ps.queue.front();
-        if (q.readyCycle > now) break;
+        std::uint64_t start = std::max(ps.busyUntil, q.readyCycle);
+        if (start > now && !mayRunAhead(pipe, q.instr)) break;
         if (q.instr.opcode == Opcode::WaitFlag) {
             if (!ps.waiting) {
                 ps.waiting = true;
-                ps.waitSince = std::max(ps.busyUntil, q.readyCycle);
+                ps.waitSince = start;
             }
             FlagState& flag = flagOf(std::get<Flag>(q.instr.operands));
             if (!flag.set()) break;
-            const std::uint64_t release = std::max(now, flag.setCycle() + res_.chip.flagLatencyCycles);
+            const std::uint64_t release = std::max(start, flag.setCycle() + res_.chip.flagLatencyCycles);
             flag.consume();
             counters_[waitEventOf(pipe)] += release - ps.waitSince;
             ps.waiting = false;
             ps.busyUntil = release;
         } else {
-            execute(pipe, q, now);
+            start = std::max(start, now);  // never before the present: GM moves run at real time
+            execute(pipe, q, start);
         }
+        ps.lastStart = start;
         ps.queue.pop();
         ++instructionsExecuted_;
         progress = true;
@@ -155,7 +180,8 @@ std::uint64_t AiCore::executeDataMove(Pipe pipe, const DataMove& move, std::uint
 // loses the same fraction of the cycles its instruction overlaps the transfer.
 std::uint64_t AiCore::executeVector(const VectorInstr& instr, std::uint64_t now) {
     const std::uint64_t compute = res_.vector.cycles(instr);
-    const UbBankConflicts banks = ubBanks_.conflicts(instr);
+    const UbAccessPattern pattern = ubAccessPatternOf(instr);
+    const UbBankConflicts banks = ubBanks_.cachedConflicts(pattern);
     const std::uint64_t withBanks = compute + banks.totalStallCycles();
     const double ubBytesPerCycle = static_cast<double>(res_.chip.ub.bankGroups) * res_.chip.ub.rowBytes;
     std::uint64_t portStall = 0;
@@ -170,7 +196,7 @@ std::uint64_t AiCore::executeVector(const VectorInstr& instr, std::uint64_t now)
     counters_[PmuEvent::VecBankGroupConflict] += banks.bankGroupStallCycles;
     counters_[PmuEvent::VecBankConflict] += banks.bankStallCycles;
     counters_[PmuEvent::VecResourceConflict] += portStall;
-    countVector(instr, compute, counters_);
+    countVector(instr, pattern, compute, counters_);
     return withBanks + portStall;
 }
 

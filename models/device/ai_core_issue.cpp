@@ -142,8 +142,9 @@ bool AiCore::resolveIssueBlock(std::uint64_t now) {
         case IssueBlock::None:
             return true;
         case IssueBlock::QueueFull: {
-            if (pipes_[pipeIndex(blockedPipe_)].queue.full()) return false;
-            resume = std::max(issueCycle_, now);
+            const PipeState& blocked = pipes_[pipeIndex(blockedPipe_)];
+            if (blocked.queue.full()) return false;
+            resume = std::max(issueCycle_, blocked.lastStart);  // the slot freed when its instruction started
             bool counted = false;
             const PmuEvent event = queueFullEventOf(blockedPipe_, counted);
             if (counted) counters_[event] += resume - blockedSince_;

@@ -87,8 +87,7 @@ void countMmad(const Mmad& mm, std::uint64_t cycles, std::uint64_t fractals, Pmu
     c[PmuEvent::CubeFlops] += 2 * std::uint64_t{mm.m} * mm.k * mm.n;
 }
 
-void countVector(const VectorInstr& v, std::uint64_t computeCycles, PmuCounters& c) {
-    const UbAccessPattern p = ubAccessPatternOf(v);
+void countVector(const VectorInstr& v, const UbAccessPattern& p, std::uint64_t computeCycles, PmuCounters& c) {
     for (std::size_t i = 0; i < p.operandCount; ++i) {
         const UbOperandPattern& o = p.operands[i];
         const std::uint64_t bytes = o.blocksPerBeat == 1 && o.beatStrideBytes < kUbBlockBytes

@@ -20,6 +20,9 @@ void countImg2Col(const Img2ColLoad& load, PmuCounters& counters);
 void countMmad(const Mmad& mmad, std::uint64_t cycles, std::uint64_t fractals, PmuCounters& counters);
 // UB traffic, lane-class cycles and element operations of one vector instruction taking
 // `computeCycles` (without bank-conflict stalls).
-void countVector(const VectorInstr& instr, std::uint64_t computeCycles, PmuCounters& counters);
+// `pattern` is ubAccessPatternOf(instr).
+struct UbAccessPattern;
+void countVector(const VectorInstr& instr, const UbAccessPattern& pattern, std::uint64_t computeCycles,
+                 PmuCounters& counters);
 
 }  // namespace ascendsim

@@ -10,7 +10,8 @@ namespace {
 
 constexpr std::uint32_t kBlockBytes = 32;       // one UB data block (hardware.md §2.6)
 constexpr std::uint32_t kMaxBlocksPerRepeat = 8;  // 256 B per repeat
-constexpr std::size_t kCacheEntries = 1024;
+constexpr unsigned kCacheIndexBits = 6;  // 64 entries: kernels reuse a handful of patterns
+constexpr std::size_t kCacheEntries = std::size_t{1} << kCacheIndexBits;
 constexpr std::size_t kMaxGroups = 64;
 constexpr std::size_t kMaxBanks = 256;
 
@@ -46,7 +47,7 @@ std::size_t hashPattern(const UbAccessPattern& p) {
         h ^= (std::uint64_t{o.beatStrideBytes} << 20 | std::uint64_t{o.blockStrideBytes} << 4 |
               o.blocksPerBeat) + (h << 6) + (h >> 2);
     }
-    return static_cast<std::size_t>(h % kCacheEntries);
+    return static_cast<std::size_t>((h * 0x9E3779B97F4A7C15ull) >> (64 - kCacheIndexBits));
 }
 
 }  // namespace
@@ -102,10 +103,16 @@ UbBankModel::UbBankModel(const UbBanking& banking)
       banksPerGroup_(banking.banksPerGroup),
       rowBytes_(banking.rowBytes),
       mappingPeriodBytes_(std::uint64_t{banking.bankGroups} * banking.banksPerGroup * banking.rowBytes),
+      mappingPeriodRows_(banking.bankGroups * banking.banksPerGroup),
       cache_(kCacheEntries) {
     if (groups_ == 0 || banksPerGroup_ == 0 || rowBytes_ == 0 || groups_ > kMaxGroups ||
         std::uint64_t{groups_} * banksPerGroup_ > kMaxBanks)
         throw std::invalid_argument("UB banking must have 1..64 groups and at most 256 banks");
+    bankOfRow_.resize(mappingPeriodRows_);
+    groupOfRow_.resize(mappingPeriodRows_);
+    for (std::uint32_t row = 0; row < mappingPeriodRows_; ++row) groupOfRow_[row] = static_cast<std::uint8_t>(row % groups_);
+    for (std::uint32_t row = 0; row < mappingPeriodRows_; ++row)
+        bankOfRow_[row] = static_cast<std::uint16_t>((row % groups_) * banksPerGroup_ + (row / groups_) % banksPerGroup_);
 }
 
 UbBankConflicts UbBankModel::beatConflicts(const UbAccessPattern& p, std::uint64_t beat) const {
@@ -114,19 +121,18 @@ UbBankConflicts UbBankModel::beatConflicts(const UbAccessPattern& p, std::uint64
     std::array<std::uint8_t, kMaxBanks> bankAccess{};  // bit 0: read, bit 1: written
     for (std::size_t i = 0; i < p.operandCount; ++i) {
         const UbOperandPattern& o = p.operands[i];
-        std::uint64_t address = o.baseBytes + beat * o.beatStrideBytes;
-        for (std::uint32_t b = 0; b < o.blocksPerBeat; ++b, address += o.blockStrideBytes) {
-            const std::uint64_t row = address / rowBytes_;
-            const std::uint32_t group = static_cast<std::uint32_t>(row % groups_);
-            const std::uint32_t bank =
-                group * banksPerGroup_ + static_cast<std::uint32_t>((row / groups_) % banksPerGroup_);
-            if (o.isWrite) {
-                ++writes[group];
-                bankAccess[bank] |= 2;
-            } else {
-                ++reads[group];
-                bankAccess[bank] |= 1;
-            }
+        // Walk the operand's blocks as rows modulo the mapping period (no division per block).
+        std::uint32_t row = static_cast<std::uint32_t>(((o.baseBytes + beat * o.beatStrideBytes) / rowBytes_) %
+                                                       mappingPeriodRows_);
+        const std::uint32_t rowStep = static_cast<std::uint32_t>((o.blockStrideBytes / rowBytes_) % mappingPeriodRows_);
+        const std::uint8_t accessBit = o.isWrite ? 2 : 1;
+        for (std::uint32_t b = 0; b < o.blocksPerBeat; ++b) {
+            const std::uint32_t bank = bankOfRow_[row];
+            const std::uint32_t group = groupOfRow_[row];
+            ++(o.isWrite ? writes : reads)[group];
+            bankAccess[bank] |= accessBit;
+            row += rowStep;
+            if (row >= mappingPeriodRows_) row -= mappingPeriodRows_;
         }
     }
     std::uint32_t cyclesNeeded = 1;
@@ -134,8 +140,7 @@ UbBankConflicts UbBankModel::beatConflicts(const UbAccessPattern& p, std::uint64
         cyclesNeeded = std::max<std::uint32_t>(cyclesNeeded, std::max(reads[g], writes[g]));
     UbBankConflicts c;
     c.bankGroupStallCycles = cyclesNeeded - 1;
-    const std::uint32_t banks = groups_ * banksPerGroup_;
-    for (std::uint32_t b = 0; b < banks; ++b) {
+    for (std::uint32_t b = 0; b < mappingPeriodRows_; ++b) {
         if (bankAccess[b] == 3) {
             c.bankStallCycles = 1;
             break;
@@ -173,8 +178,7 @@ UbBankConflicts UbBankModel::conflicts(const UbAccessPattern& p) const {
             perPeriod.bankStallCycles * fullPeriods + remainder.bankStallCycles};
 }
 
-UbBankConflicts UbBankModel::conflicts(const VectorInstr& instr) {
-    UbAccessPattern p = ubAccessPatternOf(instr);
+UbBankConflicts UbBankModel::cachedConflicts(UbAccessPattern p) {
     for (std::size_t i = 0; i < p.operandCount; ++i) p.operands[i].baseBytes %= mappingPeriodBytes_;
     CacheEntry& entry = cache_[hashPattern(p)];
     if (entry.valid && samePattern(entry.key, p)) return entry.value;

@@ -51,7 +51,8 @@ public:
 
     // Stall cycles the instruction's UB accesses cost; memoised on the pattern, because kernels
     // repeat the same few address patterns many times.
-    UbBankConflicts conflicts(const VectorInstr& instr);
+    UbBankConflicts conflicts(const VectorInstr& instr) { return cachedConflicts(ubAccessPatternOf(instr)); }
+    UbBankConflicts cachedConflicts(UbAccessPattern pattern);
     UbBankConflicts conflicts(const UbAccessPattern& pattern) const;
 
 private:
@@ -66,6 +67,9 @@ private:
     std::uint32_t banksPerGroup_;
     std::uint32_t rowBytes_;
     std::uint64_t mappingPeriodBytes_;
+    std::uint32_t mappingPeriodRows_;
+    std::vector<std::uint16_t> bankOfRow_;  // row mod (groups × banks) → bank id (group-major)
+    std::vector<std::uint8_t> groupOfRow_;  // row mod (groups × banks) → bank group
     std::vector<CacheEntry> cache_;
 };
 
