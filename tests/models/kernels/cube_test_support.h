@@ -3,6 +3,7 @@
 // op on the FunctionalMachine, and comparisons against naive references.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -60,7 +61,13 @@ public:
             task.program = kernel.program;
             task.aiCpuCycles = kernel.aiCpuCycles;
             if (kernel.workspaceBytes) {
-                // The host allocates workspace; kernels find it after the last tensor.
+                // The host allocates workspace (poisoned: kernels must write before they read).
+                task.workspaceAddr = next_;
+                lastWorkspace_ = next_;
+                auto& gm = machine_.globalMemory();
+                std::fill(gm.begin() + static_cast<std::ptrdiff_t>(next_),
+                          gm.begin() + static_cast<std::ptrdiff_t>(next_ + kernel.workspaceBytes), 0xFF);
+                next_ += (kernel.workspaceBytes + 511) / 512 * 512;
             }
             machine_.runKernel(task);
         }
@@ -68,12 +75,14 @@ public:
     }
 
     FunctionalMachine& machine() { return machine_; }
+    std::uint64_t lastWorkspaceAddr() const { return lastWorkspace_; }
     std::mt19937& rng() { return rng_; }
 
 private:
     const ChipConfig& chip_;
     FunctionalMachine machine_;
     std::uint64_t next_ = 4096;
+    std::uint64_t lastWorkspace_ = 0;
     std::mt19937 rng_{12345};
 };
 

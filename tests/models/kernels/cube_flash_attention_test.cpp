@@ -1,0 +1,110 @@
+// FlashAttentionScore / IncreFlashAttention as MIX_AIC kernels: the AIC and AIV programs run
+// interleaved at their cross-core flags on the FunctionalMachine and match a softmax(QKᵀ·s)·V
+// reference, causal or not, for several block dims.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "tests/models/kernels/cube_test_support.h"
+#include "tests/models/kernels/test_chip.h"
+
+namespace ascendsim::test {
+namespace {
+
+std::vector<double> referenceAttention(const std::vector<float>& q, const std::vector<float>& k, const std::vector<float>& v,
+                                       std::int64_t heads, std::int64_t sq, std::int64_t kvStored, std::int64_t kvLen,
+                                       std::int64_t d, double scale, bool causal) {
+    std::vector<double> out(static_cast<std::size_t>(heads * sq * d), 0.0);
+    const std::int64_t offset = kvLen >= sq ? kvLen - sq : 0;
+    for (std::int64_t h = 0; h < heads; ++h)
+        for (std::int64_t i = 0; i < sq; ++i) {
+            const std::int64_t visible = causal ? std::min(kvLen, i + offset + 1) : kvLen;
+            std::vector<double> s(static_cast<std::size_t>(visible));
+            double m = -1e300;
+            for (std::int64_t j = 0; j < visible; ++j) {
+                double acc = 0;
+                for (std::int64_t t = 0; t < d; ++t)
+                    acc += double(q[static_cast<std::size_t>((h * sq + i) * d + t)]) * k[static_cast<std::size_t>((h * kvStored + j) * d + t)];
+                s[static_cast<std::size_t>(j)] = acc * scale;
+                m = std::max(m, s[static_cast<std::size_t>(j)]);
+            }
+            double sum = 0;
+            for (auto& x : s) sum += (x = std::exp(x - m));
+            for (std::int64_t j = 0; j < visible; ++j)
+                for (std::int64_t t = 0; t < d; ++t)
+                    out[static_cast<std::size_t>((h * sq + i) * d + t)] +=
+                        s[static_cast<std::size_t>(j)] / sum * v[static_cast<std::size_t>((h * kvStored + j) * d + t)];
+        }
+    return out;
+}
+
+void runFlashAttention(std::int64_t b, std::int64_t n, std::int64_t s, std::int64_t skv, std::int64_t d, bool causal,
+                       std::optional<std::uint32_t> blockDim) {
+    const auto chip = ascend910B1();
+    CubeOpHarness h(chip);
+    auto q = h.tensor("q", {b, n, s, d}, DataType::Fp16);
+    auto k = h.tensor("k", {b, n, skv, d}, DataType::Fp16);
+    auto v = h.tensor("v", {b, n, skv, d}, DataType::Fp16);
+    auto out = h.tensor("out", {b, n, s, d}, DataType::Fp16);
+    const auto qv = h.fillRandom(q, -2, 2), kv = h.fillRandom(k, -2, 2), vv = h.fillRandom(v);
+    h.fill(out, 99.0f);
+    auto op = makeOp("FlashAttentionScore", {q, k, v}, {out});
+    op.attrs["causal"] = causal;
+    op.blockDim = blockDim;
+    const auto kernels = h.run(op);
+    ASSERT_EQ(kernels.at(0).type, TaskType::MixAic);
+    EXPECT_EQ(kernels.at(0).mixBlockDim, 2 * kernels.at(0).blockDim);
+    expectNear(h.read(out), referenceAttention(qv, kv, vv, b * n, s, skv, skv, d, 1.0 / std::sqrt(double(d)), causal),
+               3e-3, 3e-3, "FlashAttentionScore s" + std::to_string(s) + " skv" + std::to_string(skv) +
+                               (causal ? " causal" : "") + " blockDim " + (blockDim ? std::to_string(*blockDim) : "default"));
+}
+
+TEST(CubeFlashAttention, PrefillMatchesSoftmaxReferenceForEveryBlockDim) {
+    for (std::optional<std::uint32_t> blockDim : {std::optional<std::uint32_t>{1}, std::optional<std::uint32_t>{},
+                                                  std::optional<std::uint32_t>{3}})
+        runFlashAttention(1, 2, 160, 300, 64, false, blockDim);
+}
+
+TEST(CubeFlashAttention, CausalPrefillMasksFutureKeys) {
+    runFlashAttention(2, 1, 200, 200, 32, true, std::nullopt);
+}
+
+TEST(CubeFlashAttention, IncrementalDecodeReadsOnlyKvLenRowsOfTheCache) {
+    const auto chip = ascend910B1();
+    for (std::optional<std::uint32_t> blockDim : {std::optional<std::uint32_t>{1}, std::optional<std::uint32_t>{},
+                                                  std::optional<std::uint32_t>{5}}) {
+        CubeOpHarness h(chip);
+        const std::int64_t b = 2, n = 4, smax = 400, kvLen = 333, d = 128;
+        auto q = h.tensor("q", {b, n, 1, d}, DataType::Fp16);
+        auto k = h.tensor("k_cache", {b, n, smax, d}, DataType::Fp16);
+        auto v = h.tensor("v_cache", {b, n, smax, d}, DataType::Fp16);
+        auto out = h.tensor("out", {b, n, 1, d}, DataType::Fp16);
+        const auto qv = h.fillRandom(q), kv = h.fillRandom(k), vv = h.fillRandom(v);
+        auto op = makeOp("IncreFlashAttention", {q, k, v}, {out});
+        op.attrs["kv_len"] = kvLen;
+        op.blockDim = blockDim;
+        h.run(op);
+        expectNear(h.read(out), referenceAttention(qv, kv, vv, b * n, 1, smax, kvLen, d, 1.0 / std::sqrt(double(d)), false),
+                   3e-3, 3e-3, "IncreFlashAttention");
+    }
+}
+
+TEST(CubeFlashAttention, MixBlockDimBeyondTheCoresOrCoupledChipIsALoweringError) {
+    const auto chip = ascend910B1();
+    CubeOpHarness h(chip);
+    auto q = h.tensor("q", {1, 32, 128, 64}, DataType::Fp16);
+    auto op = makeOp("FlashAttentionScore", {q, h.tensor("k", {1, 32, 128, 64}, DataType::Fp16),
+                                             h.tensor("v", {1, 32, 128, 64}, DataType::Fp16)},
+                     {h.tensor("out", {1, 32, 128, 64}, DataType::Fp16)});
+    EXPECT_EQ(h.lower(op).at(0).blockDim, 24u);
+    op.blockDim = 25;
+    EXPECT_THROW(h.lower(op), LoweringError);
+    op.blockDim = std::nullopt;
+    const auto coupled = coupledChip();
+    EXPECT_THROW(KernelRegistry::instance().lower(op, coupled), LoweringError);
+    auto decode = makeOp("IncreFlashAttention", op.inputs, op.outputs);
+    EXPECT_THROW(h.lower(decode), LoweringError);  // q has 128 rows and no kv_len
+}
+
+}  // namespace
+}  // namespace ascendsim::test
