@@ -17,7 +17,8 @@ struct L2LineOutcome {
 
 class L2Cache {
 public:
-    // Throws std::invalid_argument unless sizeBytes is a positive multiple of lineBytes × ways.
+    // Throws std::invalid_argument unless sizeBytes is a positive multiple of lineBytes × ways
+    // and 1 <= ways <= 64.
     L2Cache(std::uint64_t sizeBytes, std::uint32_t lineBytes, std::uint32_t ways);
 
     // Looks up one line (index = address / lineBytes), allocating it on a miss (reads and writes
@@ -32,18 +33,18 @@ public:
     std::uint64_t setCount() const { return setCount_; }
 
 private:
-    struct Way {
-        std::uint64_t tag = 0;       // line index + 1; 0 = invalid
-        std::uint64_t lastUse = 0;   // LRU stamp (per-cache access counter)
-        bool dirty = false;
-    };
-    const Way* find(std::uint64_t lineIndex) const;
+    // Structure of arrays, so a lookup reads one 64-byte line of tags for a 16-way set. A tag is
+    // line index / set count + 1 (0 = invalid way).
+    std::int64_t findWay(std::uint64_t set, std::uint32_t tag) const;
+    static std::uint32_t tagOf(std::uint64_t lineIndex, std::uint64_t setCount);
 
     std::uint32_t lineBytes_;
     std::uint32_t ways_;
     std::uint64_t setCount_;
     std::uint64_t useClock_ = 0;
-    std::vector<Way> storage_;
+    std::vector<std::uint32_t> tags_;     // [set * ways + way]
+    std::vector<std::uint64_t> lastUse_;  // LRU stamps, same index; 0 = never used
+    std::vector<std::uint64_t> dirty_;    // one bit per way, per set
 };
 
 }  // namespace ascendsim

@@ -109,6 +109,8 @@ void validateChipConfig(const ChipConfig& chip) {
     checkBuffers(check, chip);
     check.require(isPowerOfTwo(chip.l2.lineBytes), "l2.line_bytes",
                   "expected a power of two, got " + std::to_string(chip.l2.lineBytes));
+    check.require(chip.l2.ways <= 64, "l2.ways",
+                  "at most 64 ways are modelled, got " + std::to_string(chip.l2.ways));
     check.require(chip.l2.sizeBytes % (std::uint64_t{chip.l2.lineBytes} * chip.l2.ways) == 0,
                   "l2.size_bytes", "must be a multiple of line_bytes x ways");
     check.require(chip.l2.bandwidthBytesPerCycle > 0.0, "l2.bandwidth_bytes_per_cycle",

@@ -85,3 +85,20 @@ TEST(SingleCoreCalibration, ReportPrintsEverySectionWithErrors) {
 
 }  // namespace
 }  // namespace ascendsim
+
+namespace ascendsim {
+namespace {
+
+// The coupled chips have no FixPipe paths and run vector work on their AI cores: the report
+// must still run every section on them.
+TEST(SingleCoreCalibration, ReportRunsOnCoupledChips) {
+    for (const char* chip : {"Ascend310P3", "Ascend910"}) {
+        std::ostringstream out;
+        printMicrobenchReport(chip, testing::shippedConfigDir(), out);
+        EXPECT_NE(out.str().find("pass 2 (in L2)"), std::string::npos) << chip;
+        EXPECT_EQ(out.str().find("L0C->GM"), std::string::npos) << chip;
+    }
+}
+
+}  // namespace
+}  // namespace ascendsim
