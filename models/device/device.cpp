@@ -1,6 +1,7 @@
 #include "models/device/device.h"
 
 #include <stdexcept>
+#include <string>
 #include <systemc>
 #include <vector>
 
@@ -23,6 +24,9 @@ struct Device::Impl {
             throw std::logic_error("Device needs the SystemC time resolution of 1 ps");
         if (chip.aiCoreFreqMhz <= 0) throw std::invalid_argument(chip.name + ": aiCoreFreqMhz must be positive");
         const bool split = chip.organisation == CoreOrganisation::Split;
+        if (split && chip.vectorCoresPerCube + 1 > kMaxGroupSlots)
+            throw std::invalid_argument(chip.name + ": at most " + std::to_string(kMaxGroupSlots - 1) +
+                                        " AIVs per AIC are modelled");
         if (split && chip.vectorCoreCount < chip.aiCoreCount * chip.vectorCoresPerCube)
             throw std::invalid_argument(chip.name + ": split organisation needs vectorCoresPerCube AIVs per AIC");
         std::uint32_t globalId = 0;
