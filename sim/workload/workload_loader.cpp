@@ -154,6 +154,8 @@ Workload loadWorkload(const std::string& path, const WorkloadOverrides& override
     BlockExpander expander(reader, root["blocks"], w.parameters);
     expander.expandTensors(root["tensors"], top, "tensors", w.tensors);
     expander.expandOps(root["ops"], top, "ops", w.tensors, w.ops);
+    if (w.ops.empty())
+        reader.fail(root["ops"] ? root["ops"] : root, "ops", "the workload has no ops");
     applyBlockDimOverrides(sets, w);
     checkWorkloadGraph(w, true);
     if (root["profiler"]) {

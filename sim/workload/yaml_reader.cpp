@@ -1,6 +1,7 @@
 #include "sim/workload/yaml_reader.h"
 
 #include <algorithm>
+#include <set>
 
 namespace ascendsim {
 
@@ -19,8 +20,13 @@ void YamlReader::requireKnownKeys(const YAML::Node& map,
                                   std::initializer_list<std::string_view> allowed,
                                   const std::string& field) const {
     requireMap(map, field);
+    std::set<std::string> seen;
     for (const auto& entry : map) {
         std::string key = entry.first.Scalar();
+        if (!seen.insert(key).second) {
+            throw WorkloadError(locationOf(entry.first), field.empty() ? key : field + "." + key,
+                                "key '" + key + "' is given twice");
+        }
         if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
         std::string known;
         for (auto k : allowed) {

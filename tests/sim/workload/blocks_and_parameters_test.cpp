@@ -121,6 +121,8 @@ TEST(Expressions, SubstituteAndEvaluateIntegers) {
 TEST(ProfilerBlock, FillsTheProfilerConfig) {
     std::string yaml =
         "name: t\n"
+        "tensors: [{name: a, shape: [2], kind: input}]\n"
+        "ops: [{name: r, type: Relu, inputs: [a], outputs: [b]}]\n"
         "profiler:\n"
         "  activities: [NPU]\n"
         "  schedule: {wait: 1, warmup: 1, active: 3, repeat: 2, skip_first: 1}\n"

@@ -104,7 +104,8 @@ TEST(ResNet50, CarriesTheFrameworkViewAndProfilerBlock) {
     const WorkloadOp* conv = w.findOp("layer2.1.conv2");
     ASSERT_NE(conv, nullptr);
     EXPECT_EQ(conv->framework.atenName, "aten::conv2d");
-    EXPECT_EQ(conv->framework.moduleHierarchy, (std::vector<std::string>{"ResNet", "layer2", "1", "conv2"}));
+    EXPECT_EQ(conv->framework.moduleHierarchy,
+              (std::vector<std::string>{"ResNet", "layer2", "1", "conv2"}));
     ASSERT_GE(conv->framework.callStack.size(), 5u);
     EXPECT_NE(conv->framework.callStack.front().find("conv.py("), std::string::npos);
     EXPECT_NE(conv->framework.callStack.back().find("<module>"), std::string::npos);

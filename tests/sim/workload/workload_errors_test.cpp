@@ -269,6 +269,13 @@ TEST(WorkloadErrors, ProblemsInsideABlockNameTheBlockLine) {
     EXPECT_EQ(errorOf(unknownBlock), "x.yaml:3:13: ops[0].block: unknown block 'nothere'");
 }
 
+TEST(WorkloadErrors, DuplicateKeysAndEmptyWorkloads) {
+    EXPECT_EQ(errorOf(std::string(kHeader) +
+                      "  - {name: mm, type: MatMul, inputs: [a, b], outputs: [y], name: mm2}\n"),
+              "x.yaml:7:60: ops[0].name: key 'name' is given twice");
+    EXPECT_EQ(errorOf("name: t\nops: []\n"), "x.yaml:2:6: ops: the workload has no ops");
+}
+
 TEST(WorkloadErrors, MissingWorkloadFile) {
     EXPECT_THROW(loadWorkload("/nonexistent/w.yaml"), WorkloadError);
 }
