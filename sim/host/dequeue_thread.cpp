@@ -44,11 +44,19 @@ void DequeueThread::process(const EnqueuedOp& item) {
         const KernelLaunchSpec& kernel = op.kernels[k];
         if (k > 0) t += kInterLaunchGapNs;
         const std::uint64_t nodeStart = t;
-        const std::uint64_t nodeEnd = nodeStart + kNodeLaunchNs;
-        const std::uint64_t runtimeStart = nodeStart + kRuntimeLaunchOffsetNs;
+        const bool queriesOverflow = aclnn && k == 0;
+        const std::uint64_t overflowStart = nodeStart + kOverflowQueryOffsetNs;
+        const std::uint64_t runtimeStart = queriesOverflow
+                                               ? overflowStart + kOverflowQueryNs + kOverflowQueryToLaunchNs
+                                               : nodeStart + kRuntimeLaunchOffsetNs;
         const std::uint64_t runtimeEnd = runtimeStart + kRuntimeLaunchNs;
+        const std::uint64_t nodeEnd = runtimeEnd + (kNodeLaunchNs - kRuntimeLaunchOffsetNs - kRuntimeLaunchNs);
         const std::uint64_t correlationId =
             apis_.add(ApiLevel::Node, "launch", nodeStart, nodeEnd, threadId_);
+        if (queriesOverflow) {
+            apis_.add(ApiLevel::Runtime, "CtxGetOverflowAddr", overflowStart, overflowStart + kOverflowQueryNs,
+                      threadId_);
+        }
         apis_.add(ApiLevel::Runtime, "KernelLaunchWithHandle", runtimeStart, runtimeEnd, threadId_);
 
         PendingLaunch launch;

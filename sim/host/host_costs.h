@@ -53,6 +53,12 @@ inline constexpr std::uint64_t kAclopCompileLookupNs = 30'000;
 inline constexpr std::uint64_t kNodeLaunchNs = 7'500;
 inline constexpr std::uint64_t kRuntimeLaunchOffsetNs = 1'500;
 inline constexpr std::uint64_t kRuntimeLaunchNs = 3'600;
+// The first launch of an aclnn execute call first asks for the context's overflow address:
+// Runtime@CtxGetOverflowAddr (1.26 us) starts 2.75 us into that Node@launch and the kernel launch
+// follows 3.75 us later, making the first Node@launch ~13.5 us (17622.25 -> 17635.74 in the trace).
+inline constexpr std::uint64_t kOverflowQueryOffsetNs = 2'750;
+inline constexpr std::uint64_t kOverflowQueryNs = 1'300;
+inline constexpr std::uint64_t kOverflowQueryToLaunchNs = 2'450;
 // Gap between consecutive Node@launch calls of one op (tiling of the next kernel), ~2-8 us.
 inline constexpr std::uint64_t kInterLaunchGapNs = 3'000;
 // Runtime launch end -> the task is in the device's stream queue (doorbell + task scheduler). On
