@@ -178,3 +178,29 @@ TEST_F(EditedConfig, YamlSyntaxErrorNamesTheFile) {
 
 }  // namespace
 }  // namespace ascendsim
+
+namespace ascendsim {
+namespace {
+
+// DESIGN.md: every number in a chip config carries its source. Each `key: value` line of the
+// shipped configs (other than names) has a comment saying where the value comes from.
+TEST(ShippedChipConfigs, EveryValueLineCarriesASourceComment) {
+    const std::regex leafValue(R"(^\s*(- )?[A-Za-z_0-9]+:\s*[^\s#{].*$)");
+    const std::regex structural(R"(^\s*(- )?(name|schema_version|inherits|from):)");
+    std::size_t checked = 0;
+    for (const auto& entry : fs::directory_iterator(configDir())) {
+        if (entry.path().extension() != ".yaml") continue;
+        std::ifstream in(entry.path());
+        std::string line;
+        for (int number = 1; std::getline(in, line); ++number) {
+            if (!std::regex_match(line, leafValue) || std::regex_search(line, structural)) continue;
+            ++checked;
+            EXPECT_NE(line.find('#'), std::string::npos)
+                << entry.path().filename().string() << ":" << number << " has no source: " << line;
+        }
+    }
+    EXPECT_GT(checked, 100u);
+}
+
+}  // namespace
+}  // namespace ascendsim
