@@ -143,6 +143,7 @@ private:
     std::uint64_t executeVector(const VectorInstr& instr, std::uint64_t now);
     void setFlag(const Flag& flag, std::uint64_t cycle);
     FlagState& flagOf(const Flag& flag);
+    std::size_t flagSlot(const Flag& flag) const;
 
     void finishBlock();
     void scheduleWake(std::uint64_t cycle);

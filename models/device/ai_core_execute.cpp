@@ -38,12 +38,14 @@ constexpr std::size_t kMaxEventIds = 16;
 
 }  // namespace
 
-AiCore::FlagState& AiCore::flagOf(const Flag& flag) {
+std::size_t AiCore::flagSlot(const Flag& flag) const {
     if (flag.eventId >= kMaxEventIds || flag.src == Pipe::All || flag.dst == Pipe::All)
         throw std::runtime_error(siteOf(programIndex_).describe() + ": flag event id " +
                                  std::to_string(int{flag.eventId}) + " out of range");
-    return flags_[(pipeIndex(flag.src) * kPipeCount + pipeIndex(flag.dst)) * kMaxEventIds + flag.eventId];
+    return (pipeIndex(flag.src) * kPipeCount + pipeIndex(flag.dst)) * kMaxEventIds + flag.eventId;
 }
+
+AiCore::FlagState& AiCore::flagOf(const Flag& flag) { return flags_[flagSlot(flag)]; }
 
 void AiCore::setFlag(const Flag& flag, std::uint64_t cycle) {
     FlagState& state = flagOf(flag);
@@ -59,7 +61,8 @@ void AiCore::setFlag(const Flag& flag, std::uint64_t cycle) {
 // A pipe may execute an instruction before simulated time reaches its start cycle when nothing
 // it does depends on other cores or on work not yet simulated: GM moves must reach the shared
 // MemorySystem in time order, and a vector instruction must see every MTE transfer to UB that may
-// overlap it (port conflicts), so those wait for real time while MTE2/MTE3 have queued work.
+// overlap it (port conflicts), so it waits for real time unless no queued MTE2/MTE3 transfer can
+// start before it ends.
 bool AiCore::mayRunAhead(Pipe pipe, const Instruction& instr) const {
     switch (instr.opcode) {
         case Opcode::DataMove: {
@@ -74,8 +77,20 @@ bool AiCore::mayRunAhead(Pipe pipe, const Instruction& instr) const {
     }
 }
 
+// True when neither MTE2 nor MTE3 can start a transfer before the vector pipe's next
+// instruction ends: each queue is empty or waits at its head for a flag that only the vector
+// pipe sets (SetFlag executes in its source pipe) and that is not set yet, so the transfer
+// starts after a later vector instruction. Transfers already running are recorded windows.
 bool AiCore::mteUbIdle() const {
-    return pipes_[pipeIndex(Pipe::Mte2)].queue.empty() && pipes_[pipeIndex(Pipe::Mte3)].queue.empty();
+    for (Pipe mte : {Pipe::Mte2, Pipe::Mte3}) {
+        const PipeState& ps = pipes_[pipeIndex(mte)];
+        if (ps.queue.empty()) continue;
+        const Instruction& head = ps.queue.front().instr;
+        if (head.opcode != Opcode::WaitFlag) return false;
+        const Flag& flag = std::get<Flag>(head.operands);
+        if (flag.src != Pipe::Vector || flags_[flagSlot(flag)].set()) return false;
+    }
+    return true;
 }
 
 bool AiCore::runPipe(Pipe pipe, std::uint64_t now) {
