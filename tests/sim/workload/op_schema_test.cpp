@@ -1,0 +1,236 @@
+// The shape rules of docs/op-catalog.md, one rule per test.
+#include "sim/workload/op_schema.h"
+
+#include <gtest/gtest.h>
+
+namespace ascendsim {
+namespace {
+
+using Shape = std::vector<std::int64_t>;
+
+TensorInfo tensor(const std::string& name, Shape shape, DataType dtype = DataType::Fp16,
+                  TensorFormat format = TensorFormat::ND) {
+    return TensorInfo{name, std::move(shape), dtype, format, 0};
+}
+
+// Runs `type`'s rule with the catalog defaults filled in under the given attributes.
+std::vector<InferredTensor> infer(const std::string& type, const std::vector<TensorInfo>& inputs,
+                                  std::map<std::string, AttrValue> attrs = {}) {
+    const OpSchema* schema = findOpSchema(type);
+    if (!schema) throw std::runtime_error("no schema " + type);
+    for (const auto& spec : schema->attrs) {
+        if (!attrs.count(spec.name) && spec.defaultValue) attrs[spec.name] = *spec.defaultValue;
+    }
+    return schema->infer(inputs, OpAttributes{attrs});
+}
+
+std::string problemField(const std::string& type, const std::vector<TensorInfo>& inputs,
+                         std::map<std::string, AttrValue> attrs = {}) {
+    try {
+        infer(type, inputs, std::move(attrs));
+    } catch (const ShapeProblem& p) {
+        return p.field();
+    }
+    return "no problem";
+}
+
+TEST(OpSchema, EveryCatalogTypeHasASchema) {
+    for (const char* type : {"MatMul",
+                             "BatchMatMul",
+                             "Conv2D",
+                             "Conv2DBackpropInput",
+                             "Conv2DBackpropFilter",
+                             "FlashAttentionScore",
+                             "IncreFlashAttention",
+                             "Add",
+                             "Sub",
+                             "Mul",
+                             "RealDiv",
+                             "Relu",
+                             "Gelu",
+                             "Swish",
+                             "ReluGrad",
+                             "Cast",
+                             "SoftmaxV2",
+                             "LayerNorm",
+                             "RmsNorm",
+                             "BNInfer",
+                             "BNTrainingReduce",
+                             "BNTrainingUpdate",
+                             "BNTrainingReduceGrad",
+                             "BNTrainingUpdateGrad",
+                             "MaxPoolV3",
+                             "MaxPoolGrad",
+                             "AvgPoolV2",
+                             "AdaptiveAvgPool2d",
+                             "ReduceSum",
+                             "ReduceMean",
+                             "ReduceMax",
+                             "Transpose",
+                             "TransData",
+                             "GatherV2",
+                             "SoftmaxCrossEntropyWithLogits",
+                             "ApplyMomentum",
+                             "ApplyAdamW",
+                             "RotaryMul",
+                             "TensorMove",
+                             "TopK",
+                             "NonMaxSuppression",
+                             "Unique"}) {
+        EXPECT_NE(findOpSchema(type), nullptr) << type;
+    }
+    EXPECT_EQ(allOpSchemas().size(), 42u);
+    EXPECT_EQ(findOpSchema("Conv3D"), nullptr);
+}
+
+TEST(OpSchema, MatMulTransposesAndInt8AccumulatesInInt32) {
+    auto y = infer("MatMul",
+                   {tensor("a", {64, 32}, DataType::Int8), tensor("b", {16, 32}, DataType::Int8)},
+                   {{"transpose_b", true}});
+    EXPECT_EQ(y[0].shape, (Shape{64, 16}));
+    EXPECT_EQ(y[0].dtype, DataType::Int32);
+    EXPECT_EQ(problemField("MatMul", {tensor("a", {64, 32}), tensor("b", {16, 32})}), "inputs[1]");
+    EXPECT_EQ(
+        problemField("MatMul", {tensor("a", {64, 32}), tensor("b", {32, 16}), tensor("bias", {8})}),
+        "inputs[2]");
+}
+
+TEST(OpSchema, BatchMatMulBroadcastsBatchDimsAndA2dB) {
+    auto y = infer("BatchMatMul", {tensor("a", {8, 1, 128, 64}), tensor("b", {12, 64, 32})});
+    EXPECT_EQ(y[0].shape, (Shape{8, 12, 128, 32}));
+    EXPECT_EQ(infer("BatchMatMul", {tensor("a", {4, 128, 64}), tensor("b", {64, 32})})[0].shape,
+              (Shape{4, 128, 32}));
+    EXPECT_EQ(problemField("BatchMatMul", {tensor("a", {3, 8, 4}), tensor("b", {2, 4, 8})}),
+              "inputs[1]");
+}
+
+TEST(OpSchema, Conv2DOutputFollowsTheWindowRule) {
+    auto y = infer("Conv2D", {tensor("x", {32, 3, 224, 224}), tensor("w", {64, 3, 7, 7})},
+                   {{"strides", Shape{2, 2}}, {"pads", Shape{3, 3, 3, 3}}});
+    EXPECT_EQ(y[0].shape, (Shape{32, 64, 112, 112}));
+    auto dilated = infer("Conv2D", {tensor("x", {1, 8, 32, 32}), tensor("w", {8, 8, 3, 3})},
+                         {{"dilations", Shape{2, 2}}});
+    EXPECT_EQ(dilated[0].shape, (Shape{1, 8, 28, 28}));
+    auto grouped = infer("Conv2D", {tensor("x", {1, 32, 8, 8}), tensor("w", {32, 1, 3, 3})},
+                         {{"groups", std::int64_t{32}}, {"pads", Shape{1, 1, 1, 1}}});
+    EXPECT_EQ(grouped[0].shape, (Shape{1, 32, 8, 8}));
+    auto nhwc = infer("Conv2D", {tensor("x", {2, 16, 16, 3}, DataType::Fp16, TensorFormat::NHWC),
+                                 tensor("w", {8, 3, 1, 1})});
+    EXPECT_EQ(nhwc[0].shape, (Shape{2, 16, 16, 8}));
+    EXPECT_EQ(problemField("Conv2D", {tensor("x", {1, 4, 8, 8}), tensor("w", {8, 3, 3, 3})}),
+              "inputs[1]");
+    EXPECT_EQ(problemField("Conv2D", {tensor("x", {1, 4, 2, 2}), tensor("w", {8, 4, 3, 3})}),
+              "attrs.pads");
+}
+
+TEST(OpSchema, ConvolutionBackpropShapesComeFromTheSizeAttributes) {
+    auto dx = infer("Conv2DBackpropInput",
+                    {tensor("dy", {8, 128, 28, 28}), tensor("w", {128, 128, 3, 3})},
+                    {{"input_size", Shape{8, 128, 56, 56}},
+                     {"strides", Shape{2, 2}},
+                     {"pads", Shape{1, 1, 1, 1}}});
+    EXPECT_EQ(dx[0].shape, (Shape{8, 128, 56, 56}));
+    auto dw = infer("Conv2DBackpropFilter",
+                    {tensor("x", {8, 64, 56, 56}), tensor("dy", {8, 256, 56, 56})},
+                    {{"filter_size", Shape{256, 64, 1, 1}}});
+    EXPECT_EQ(dw[0].dtype, DataType::Fp32);
+    EXPECT_EQ(problemField("Conv2DBackpropInput",
+                           {tensor("dy", {8, 128, 28, 28}), tensor("w", {128, 128, 3, 3})},
+                           {{"input_size", Shape{8, 128, 56, 56}}, {"pads", Shape{1, 1, 1, 1}}}),
+              "inputs[0]");
+}
+
+TEST(OpSchema, AttentionKernelsCheckHeadsAndCacheLength) {
+    auto out = infer("FlashAttentionScore",
+                     {tensor("q", {1, 32, 128, 128}), tensor("k", {1, 32, 256, 128}),
+                      tensor("v", {1, 32, 256, 128})});
+    EXPECT_EQ(out[0].shape, (Shape{1, 32, 128, 128}));
+    std::vector<TensorInfo> decode{tensor("q", {1, 32, 1, 128}), tensor("k", {1, 32, 64, 128}),
+                                   tensor("v", {1, 32, 64, 128})};
+    EXPECT_EQ(infer("IncreFlashAttention", decode, {{"kv_len", std::int64_t{64}}})[0].shape,
+              (Shape{1, 32, 1, 128}));
+    EXPECT_EQ(problemField("IncreFlashAttention", decode, {{"kv_len", std::int64_t{65}}}),
+              "attrs.kv_len");
+    EXPECT_EQ(problemField("FlashAttentionScore",
+                           {tensor("q", {1, 32, 8, 128}), tensor("k", {1, 8, 8, 128}),
+                            tensor("v", {1, 8, 8, 128})}),
+              "inputs[1]");
+}
+
+TEST(OpSchema, ElementwiseBroadcastAndNormalisation) {
+    EXPECT_EQ(infer("Add", {tensor("a", {8, 12, 128, 128}), tensor("m", {8, 1, 1, 128})})[0].shape,
+              (Shape{8, 12, 128, 128}));
+    EXPECT_EQ(problemField("Mul", {tensor("a", {4, 3}), tensor("b", {4})}), "inputs[1]");
+    EXPECT_EQ(infer("Cast", {tensor("x", {4, 3})}, {{"dst_type", std::string("fp32")}})[0].dtype,
+              DataType::Fp32);
+    EXPECT_EQ(
+        problemField("LayerNorm", {tensor("x", {4, 768}), tensor("g", {768}), tensor("b", {512})}),
+        "inputs[2]");
+    EXPECT_EQ(problemField("SoftmaxV2", {tensor("x", {4, 8})}, {{"axis", std::int64_t{2}}}),
+              "attrs.axis");
+    EXPECT_EQ(problemField("RotaryMul", {tensor("x", {1, 32, 16, 128}), tensor("c", {16, 64}),
+                                         tensor("s", {16, 128})}),
+              "inputs[1]");
+}
+
+TEST(OpSchema, BatchNormStatisticsArePerChannelFp32) {
+    auto stats = infer("BNTrainingReduce", {tensor("x", {32, 64, 56, 56})});
+    EXPECT_EQ(stats[0].shape, (Shape{64}));
+    EXPECT_EQ(stats[1].dtype, DataType::Fp32);
+    EXPECT_EQ(problemField("BNInfer", {tensor("x", {32, 64, 56, 56}), tensor("s", {64}),
+                                       tensor("o", {64}), tensor("m", {32}), tensor("v", {64})}),
+              "inputs[3]");
+}
+
+TEST(OpSchema, PoolingReductionLayoutAndLookup) {
+    EXPECT_EQ(
+        infer("MaxPoolV3", {tensor("x", {32, 64, 112, 112})},
+              {{"ksize", Shape{3, 3}}, {"strides", Shape{2, 2}}, {"pads", Shape{1, 1, 1, 1}}})[0]
+            .shape,
+        (Shape{32, 64, 56, 56}));
+    EXPECT_EQ(infer("AdaptiveAvgPool2d", {tensor("x", {32, 2048, 7, 7})})[0].shape,
+              (Shape{32, 2048, 1, 1}));
+    EXPECT_EQ(infer("ReduceSum", {tensor("x", {4, 5, 6})}, {{"axes", Shape{-1, 0}}})[0].shape,
+              (Shape{5}));
+    EXPECT_EQ(
+        infer("ReduceMax", {tensor("x", {4, 5, 6})}, {{"axes", Shape{1}}, {"keep_dims", true}})[0]
+            .shape,
+        (Shape{4, 1, 6}));
+    EXPECT_EQ(
+        infer("Transpose", {tensor("x", {2, 3, 4, 5})}, {{"perm", Shape{0, 2, 1, 3}}})[0].shape,
+        (Shape{2, 4, 3, 5}));
+    EXPECT_EQ(problemField("Transpose", {tensor("x", {2, 3})}, {{"perm", Shape{0, 0}}}),
+              "attrs.perm");
+    auto nz =
+        infer("TransData", {tensor("x", {64, 32})}, {{"dst_format", std::string("FRACTAL_NZ")}});
+    EXPECT_EQ(nz[0].shape, (Shape{2, 4, 16, 16}));
+    EXPECT_EQ(nz[0].format, TensorFormat::FractalNz);
+    auto emb = infer("GatherV2",
+                     {tensor("table", {30522, 768}), tensor("ids", {8, 128}, DataType::Int64)});
+    EXPECT_EQ(emb[0].shape, (Shape{8, 128, 768}));
+    EXPECT_EQ(
+        problemField("GatherV2", {tensor("table", {10, 4}), tensor("ids", {8}, DataType::Fp16)}),
+        "inputs[1]");
+}
+
+TEST(OpSchema, LossOptimizerAndAiCpuOps) {
+    auto loss = infer("SoftmaxCrossEntropyWithLogits", {tensor("l", {32, 1000}, DataType::Fp32),
+                                                        tensor("y", {32, 1000}, DataType::Fp32)});
+    EXPECT_EQ(loss[0].shape, (Shape{32}));
+    EXPECT_EQ(loss[1].shape, (Shape{32, 1000}));
+    EXPECT_EQ(
+        problemField("ApplyMomentum", {tensor("var", {8, 4}), tensor("acc", {8, 4}),
+                                       tensor("lr", {1}), tensor("g", {4, 8}), tensor("m", {1})}),
+        "inputs[3]");
+    auto top = infer("TopK", {tensor("x", {32, 1000})}, {{"k", std::int64_t{5}}});
+    EXPECT_EQ(top[0].shape, (Shape{32, 5}));
+    EXPECT_EQ(top[1].dtype, DataType::Int32);
+    EXPECT_EQ(problemField("TopK", {tensor("x", {32, 4})}, {{"k", std::int64_t{5}}}), "attrs.k");
+    EXPECT_EQ(infer("NonMaxSuppression", {tensor("b", {100, 4}), tensor("s", {100})},
+                    {{"max_output_size", std::int64_t{10}}})[0]
+                  .shape,
+              (Shape{10}));
+}
+
+}  // namespace
+}  // namespace ascendsim
