@@ -1,5 +1,6 @@
 #include "sim/microbench/streaming_bench.h"
 
+#include <algorithm>
 #include <memory>
 #include <stdexcept>
 
@@ -49,13 +50,15 @@ double passGBps(const TaskResult& result, std::uint64_t bytes) {
 }  // namespace
 
 StreamingPasses runStreamingPasses(const ChipConfig& chip, CoreKind kind,
-                                   std::uint64_t transferBytes, std::uint64_t bytesPerCore) {
+                                   std::uint64_t transferBytes, std::uint64_t bytesPerCore,
+                                   std::uint32_t requestedCores) {
     if (transferBytes == 0 || bytesPerCore % transferBytes != 0) {
         throw std::invalid_argument("bytesPerCore must be a positive multiple of transferBytes");
     }
     const bool vectorOnSplit =
         kind == CoreKind::Vector && chip.organisation == CoreOrganisation::Split;
-    const std::uint32_t cores = vectorOnSplit ? chip.vectorCoreCount : chip.aiCoreCount;
+    const std::uint32_t available = vectorOnSplit ? chip.vectorCoreCount : chip.aiCoreCount;
+    const std::uint32_t cores = requestedCores == 0 ? available : std::min(requestedCores, available);
     std::vector<TimedTask> tasks;
     tasks.push_back({streamingTask(chip, kind, cores, transferBytes, bytesPerCore, 1), 0});
     tasks.push_back({streamingTask(chip, kind, cores, transferBytes, bytesPerCore, 2), 0});

@@ -15,9 +15,11 @@ struct StreamingPasses {
 };
 
 // `kind` Cube streams GM->L1, Vector streams GM->UB (split chips; coupled chips use their AI
-// cores for both). `transferBytes` must fit the destination buffer.
+// cores for both). `transferBytes` must fit the destination buffer. `cores` = 0: every core of
+// that kind.
 StreamingPasses runStreamingPasses(const ChipConfig& chip, CoreKind kind,
-                                   std::uint64_t transferBytes, std::uint64_t bytesPerCore);
+                                   std::uint64_t transferBytes, std::uint64_t bytesPerCore,
+                                   std::uint32_t cores = 0);
 
 // Single-core bandwidth (GB/s) of the same transfer with the data already in L2.
 double singleCoreStreamingGBps(const ChipConfig& chip, CoreKind kind, std::uint64_t transferBytes);

@@ -44,5 +44,20 @@ TEST(SharedMemoryContention, DataSetLargerThanL2NeverHitsOnTheSecondPass) {
         << passes.secondPassGBps << " GB/s";
 }
 
+// With HBM slower than one core's transfer rate, one core alone is HBM-bound; two cores streaming
+// cold data at once each get half of it.
+TEST(SharedMemoryContention, MteTransfer_HalfBandwidthWhenTwoCoresShareHbm) {
+    ChipConfig chip = shippedChip("Ascend910B1");
+    chip.hbm.bandwidthGBps = 100.0;  // below one core's ~195 GB/s for 64 KiB GM->L1 transfers
+    chip.hbm.readLatencyCycles = 0;  // one transfer in flight per core: keep it bandwidth-bound
+    constexpr std::uint64_t kTransfer = 64 * 1024;
+    const StreamingPasses alone = runStreamingPasses(chip, CoreKind::Cube, kTransfer, 64 * kTransfer, 1);
+    const StreamingPasses pair = runStreamingPasses(chip, CoreKind::Cube, kTransfer, 64 * kTransfer, 2);
+    ASSERT_EQ(pair.cores, 2u);
+    EXPECT_NEAR(alone.firstPassGBps / chip.hbm.bandwidthGBps, 1.0, 0.10) << alone.firstPassGBps;
+    EXPECT_NEAR(pair.firstPassGBps / pair.cores / alone.firstPassGBps, 0.5, 0.05)
+        << "per core " << pair.firstPassGBps / pair.cores << " GB/s vs alone " << alone.firstPassGBps;
+}
+
 }  // namespace
 }  // namespace ascendsim
