@@ -46,7 +46,8 @@ struct FrameworkOp {
     std::string npuOpName;
     OpPhase phase = OpPhase::Forward;
     bool requiresGrad = true;           // Forward only: false under torch.no_grad()
-    std::int32_t forwardOpIndex = -1;   // Backward: index (in the step) of the forward op
+    std::int32_t forwardOpIndex = -1;   // Backward: index (in the step) of the forward op whose
+                                        // autograd node this is; -1: none (AccumulateGrad)
     std::string inputDims;              // record_shapes: "32,3,224,224;64,3,7,7;;" (";" per input)
     std::string inputTypes;             // record_shapes: "float;float;ScalarList"
     std::vector<std::string> stackFrames;  // with_stack: innermost first, "model.py(42): forward"

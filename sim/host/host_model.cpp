@@ -173,16 +173,20 @@ void HostModel::runOp(StepState& state, const FrameworkOp& op, std::uint32_t opI
     const bool backward = op.phase == OpPhase::Backward;
     const std::uint32_t tid = backward ? backwardThreadId_ : mainThreadId_;
     const ProfilerConfig& cfg = options_.profiler;
+    if (!op.kernels.empty() && op.npuOpName.empty()) {
+        throw std::invalid_argument("host model: op '" + op.atenName + "' (op " + std::to_string(opIndex) +
+                                    ") launches kernels but names no NPU op");
+    }
+    // A backward node without a forward op in the step (AccumulateGrad) has sequence number -1.
     std::int64_t backwardSequence = -1;
-    if (backward) {
-        const std::int32_t fwd = op.forwardOpIndex;
-        if (fwd < 0 || static_cast<std::uint32_t>(fwd) >= opIndex ||
-            state.step->ops[static_cast<std::size_t>(fwd)].phase != OpPhase::Forward) {
+    if (backward && op.forwardOpIndex >= 0) {
+        const auto fwd = static_cast<std::uint32_t>(op.forwardOpIndex);
+        if (fwd >= opIndex || state.step->ops[fwd].phase != OpPhase::Forward) {
             throw std::invalid_argument("host model: backward op '" + op.atenName + "' (op " +
                                         std::to_string(opIndex) +
-                                        ") needs forwardOpIndex of an earlier forward op");
+                                        ") has a forwardOpIndex that is not an earlier forward op");
         }
-        backwardSequence = state.autogradSequence[static_cast<std::size_t>(fwd)];
+        backwardSequence = state.autogradSequence[fwd];
     }
     if (tracePython_ && !backward) {
         tracer_.enter(pythonFramesOf(op.stackFrames, op.modulePath, cfg.withStack, cfg.withModules),

@@ -179,13 +179,35 @@ TEST(HostOpRecords, OptimizerOpsAreWrappedInTheOptimizerStepRecord) {
     }
 }
 
-TEST(HostOpRecords, BackwardOpWithoutAnEarlierForwardOpIsRejected) {
+TEST(HostOpRecords, BackwardOpPointingAtALaterOrNonForwardOpIsRejected) {
     FakeDeviceQueue device(10'000);
-    HostModelOptions options;
-    HostModel model(options, device);
+    HostModel model(HostModelOptions{}, device);
     HostStep step;
     step.ops.push_back(testing::backwardOp("ReluBackward0", 0, "aclnnThresholdBackward"));
     EXPECT_THROW(model.runStep(step), std::invalid_argument);
+    HostStep kernelsWithoutNpuOp;
+    kernelsWithoutNpuOp.ops.push_back(testing::forwardOp("aten::add", "aclnnAdd", 1, 0));
+    kernelsWithoutNpuOp.ops[0].npuOpName.clear();
+    EXPECT_THROW(model.runStep(kernelsWithoutNpuOp), std::invalid_argument);
+}
+
+TEST(HostOpRecords, BackwardNodeWithoutForwardOpHasNoSequenceNumber) {
+    FakeDeviceQueue device(10'000);
+    HostStep step = trainingStep(1);
+    auto accumulate = testing::backwardOp("torch::autograd::AccumulateGrad", -1, "aclnnInplaceAdd");
+    accumulate.callPath = {"aten::add_"};
+    step.ops.push_back(accumulate);
+    const RunRecord r = runSteps(ProfilerConfig{}, {step}, device);
+    for (const auto& op : r.hostOps) {
+        if (op.name != "torch::autograd::AccumulateGrad") continue;
+        EXPECT_EQ(op.sequenceNumber, -1);
+        EXPECT_EQ(op.forwardThreadId, 1u);
+        const auto kids = childrenOf(r, &op - r.hostOps.data());
+        ASSERT_EQ(kids.size(), 1u);
+        EXPECT_EQ(r.hostOps[static_cast<std::size_t>(kids[0])].name, "aten::add_");
+        return;
+    }
+    FAIL() << "no AccumulateGrad record";
 }
 
 TEST(HostOpRecords, OutputFreedBeforeItExistsIsRejected) {
