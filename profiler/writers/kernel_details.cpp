@@ -4,8 +4,8 @@
 #include <map>
 
 #include "profiler/format/time_format.h"
-#include "profiler/metrics/device_step_range.h"
 #include "profiler/writers/op_summary.h"
+#include "profiler/writers/step_trace_time.h"
 
 namespace ascendsim {
 
@@ -47,12 +47,14 @@ CsvTable buildKernelDetailsTable(const RunRecord& run, const ProfilerConfig& con
         kept.push_back(i);
     }
 
-    const bool withSteps = !run.steps.empty();
-    const std::vector<DeviceStepRange> ranges = deviceStepRanges(run);
+    // The same device step ranges step_trace_time uses (torch_npu get_step_range); none when a
+    // step has no linked kernel, and then there is no Step Id column.
+    const std::vector<StepRange> ranges = computeStepRanges(run);
+    const bool withSteps = !ranges.empty();
     std::vector<std::string> rangeStart, rangeEnd;
-    for (const DeviceStepRange& range : ranges) {
-        rangeStart.push_back(nsToUsString(run.epochNs + range.startNs));
-        rangeEnd.push_back(nsToUsString(run.epochNs + range.endNs));
+    for (const StepRange& range : ranges) {
+        rangeStart.push_back(nsToUsString(range.startNs));
+        rangeEnd.push_back(nsToUsString(range.endNs));
     }
 
     if (withSteps) table.header.emplace_back("Step Id");
@@ -68,7 +70,7 @@ CsvTable buildKernelDetailsTable(const RunRecord& run, const ProfilerConfig& con
             std::string stepId;
             for (std::size_t r = 0; r < ranges.size(); ++r) {
                 if (rangeStart[r] <= startText && startText <= rangeEnd[r]) {
-                    stepId = std::to_string(ranges[r].stepNumber);
+                    stepId = ranges[r].stepId;
                     break;
                 }
             }

@@ -140,7 +140,11 @@ inline RunRecord threeKernelRun(const ChipConfig& chip) {
     run.kernels.push_back(addKernel(5000000, 2060));
     run.kernels.push_back(matmulKernel(5010000, 170400));
     run.kernels.push_back(mixAicKernel(5300000, 881640));
-    for (KernelRecord& k : run.kernels) k.hostOpIndex = 1;
+    std::uint64_t correlationId = 1;
+    for (KernelRecord& k : run.kernels) {
+        k.hostOpIndex = 1;
+        k.correlationId = correlationId++;
+    }
     return run;
 }
 
