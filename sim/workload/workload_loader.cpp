@@ -61,6 +61,12 @@ void readParameters(const YamlReader& reader, const YAML::Node& node,
         for (auto& o : overrides) o.used = o.used || o.key == key;
         try {
             w.parameters[key] = resolveParameterText(raw, w.parameters);
+            // An integer parameter stays an integer: `--set batch=abc` fails here, not in a shape.
+            if (set && !tryEvaluateInteger(w.parameters[key], {}) &&
+                tryEvaluateInteger(reader.scalar(entry.second, field), w.parameters)) {
+                throw ExpressionError("'" + raw + "' is not an integer (the workload's default '" +
+                                      reader.scalar(entry.second, field) + "' is)");
+            }
         } catch (const ExpressionError& e) {
             if (set) throw WorkloadError(commandLineLocation(set->index), "--set " + key, e.what());
             reader.fail(entry.second, field, e.what());
@@ -149,7 +155,13 @@ Workload loadWorkload(const std::string& path, const WorkloadOverrides& override
                                     "; also steps and op.<NAME>.block_dim)");
         }
     }
-    if (root["chip"]) w.chip = reader.scalar(root["chip"], "chip");
+    if (root["chip"]) {
+        try {
+            w.chip = substituteParameters(reader.scalar(root["chip"], "chip"), w.parameters);
+        } catch (const ExpressionError& e) {
+            reader.fail(root["chip"], "chip", e.what());
+        }
+    }
     if (root["base_stack"]) top.outerStack = reader.scalarList(root["base_stack"], "base_stack");
     BlockExpander expander(reader, root["blocks"], w.parameters);
     expander.expandTensors(root["tensors"], top, "tensors", w.tensors);

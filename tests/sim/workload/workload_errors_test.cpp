@@ -174,6 +174,9 @@ TEST(WorkloadErrors, UnknownSetKey) {
     EXPECT_EQ(errorOf(yaml, {"batch=8"}).substr(0, 67),
               "<command line>:1:1: --set batch: unknown parameter 'batch' (paramet");
     EXPECT_EQ(errorOf(yaml, {"m"}), "<command line>:1:1: --set m: expected key=value");
+    EXPECT_EQ(
+        errorOf(yaml, {"k=16", "m=abc"}),
+        "<command line>:1:2: --set m: 'abc' is not an integer (the workload's default '64' is)");
 }
 
 TEST(WorkloadErrors, TensorsThatDoNotFitDeviceMemory) {
