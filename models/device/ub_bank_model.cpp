@@ -178,8 +178,9 @@ UbBankConflicts UbBankModel::conflicts(const UbAccessPattern& p) const {
             perPeriod.bankStallCycles * fullPeriods + remainder.bankStallCycles};
 }
 
-UbBankConflicts UbBankModel::cachedConflicts(UbAccessPattern p) {
-    for (std::size_t i = 0; i < p.operandCount; ++i) p.operands[i].baseBytes %= mappingPeriodBytes_;
+// Keyed on the exact addresses (kernels reuse their buffers), which avoids reducing them modulo
+// the mapping period on every lookup.
+UbBankConflicts UbBankModel::cachedConflicts(const UbAccessPattern& p) {
     CacheEntry& entry = cache_[hashPattern(p)];
     if (entry.valid && samePattern(entry.key, p)) return entry.value;
     entry.key = p;

@@ -52,7 +52,7 @@ public:
     // Stall cycles the instruction's UB accesses cost; memoised on the pattern, because kernels
     // repeat the same few address patterns many times.
     UbBankConflicts conflicts(const VectorInstr& instr) { return cachedConflicts(ubAccessPatternOf(instr)); }
-    UbBankConflicts cachedConflicts(UbAccessPattern pattern);
+    UbBankConflicts cachedConflicts(const UbAccessPattern& pattern);
     UbBankConflicts conflicts(const UbAccessPattern& pattern) const;
 
 private:
