@@ -1,6 +1,7 @@
 #include "models/kernels/vector_tiling.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace ascendsim {
 
@@ -91,7 +92,8 @@ void emitVectorRange(std::vector<Instruction>& out, VectorOp op, DataType dtype,
         v.repeats = static_cast<std::uint16_t>(repeats);
         v.mask = static_cast<std::uint16_t>(mask);
         v.dst = r.dst + done * dstBytes;
-        v.src0 = r.src0IsBlock ? r.src0 : r.src0 + done * src0Bytes;
+        // Gather offsets are relative to a fixed src0 base.
+        v.src0 = r.src0IsBlock || op == VectorOp::Gather ? r.src0 : r.src0 + done * src0Bytes;
         v.src1 = r.src1IsBlock ? r.src1 : r.src1 + done * src1Bytes;
         out.push_back(Instruction::vector(v));
         done += repeats * mask;
@@ -105,60 +107,85 @@ std::uint64_t maxReduceRepeats(DataType dtype) {
     const std::uint64_t perBlock = elementsPerBlock(dtype);
     return kMaxVectorRepeats / perBlock * perBlock;
 }
-}  // namespace
 
-void emitReduceAll(std::vector<Instruction>& out, VectorOp op, DataType dtype, std::uint64_t src,
-                   std::uint64_t count, std::uint64_t scratch, std::uint64_t dst) {
-    const std::uint64_t perRepeat = elementsPerRepeat(dtype);
-    const std::uint64_t bytes = bytesOf(dtype);
-    std::uint64_t current = src;
-    while (count > perRepeat) {
-        // One partial per repeat, written contiguously into scratch (in place is safe: repeat r
-        // writes element r after reading elements [r·perRepeat, (r+1)·perRepeat)).
-        std::uint64_t done = 0, partials = 0;
-        while (done < count) {
-            const std::uint64_t left = count - done;
-            VectorInstr v{.op = op, .dtype = dtype, .srcType = dtype};
-            v.src0 = current + done * bytes;
-            v.dst = scratch + partials * bytes;
-            v.repeats = static_cast<std::uint16_t>(
-                left >= perRepeat ? std::min(left / perRepeat, maxReduceRepeats(dtype)) : 1);
-            v.mask = static_cast<std::uint16_t>(std::min(left, perRepeat));
-            out.push_back(Instruction::vector(v));
-            done += std::uint64_t{v.repeats} * v.mask;
-            partials += v.repeats;
-        }
-        current = scratch;
-        count = partials;
-    }
-    VectorInstr v{.op = op, .dtype = dtype, .srcType = dtype};
-    v.src0 = current;
-    v.dst = dst;
-    v.repeats = 1;
-    v.mask = static_cast<std::uint16_t>(count);
-    out.push_back(Instruction::vector(v));
+// The neutral element of a reduction, written into the gaps between partials.
+float reductionIdentity(VectorOp op) {
+    if (op == VectorOp::ReduceMax) return -std::numeric_limits<float>::infinity();
+    if (op == VectorOp::ReduceMin) return std::numeric_limits<float>::infinity();
+    return 0.0f;
 }
+
+// Partials one level of reduction leaves per row: the full repeats' results, then the tail's
+// at the next block boundary (32 B aligned destinations), the gap filled with the identity.
+std::uint64_t partialsPerRow(DataType dtype, std::uint64_t length) {
+    const std::uint64_t perRepeat = elementsPerRepeat(dtype);
+    const std::uint64_t full = length / perRepeat;
+    return alignUp(full, elementsPerBlock(dtype)) + (length % perRepeat ? 1 : 0);
+}
+}  // namespace
 
 void emitReduceRows(std::vector<Instruction>& out, VectorOp op, DataType dtype, std::uint64_t src,
                     std::uint32_t rows, std::uint64_t length, std::uint64_t rowStrideBytes,
                     std::uint64_t scratch, std::uint64_t dst) {
     const std::uint64_t bytes = bytesOf(dtype);
-    if (length > elementsPerRepeat(dtype)) {
-        for (std::uint32_t row = 0; row < rows; ++row)
-            emitReduceAll(out, op, dtype, src + row * rowStrideBytes, length, scratch, dst + row * bytes);
-        return;
+    const std::uint64_t perRepeat = elementsPerRepeat(dtype);
+    const std::uint64_t halfScratch = reduceRowsScratchBytes(dtype, rows, length) / 2;
+    std::uint64_t current = src, currentLength = length, currentStride = rowStrideBytes;
+    // Rows longer than a repeat: reduce each row to one partial per repeat, into scratch rows
+    // padded to whole blocks, until a row fits one repeat. Levels alternate between the two
+    // halves of scratch so a level never overwrites its own source.
+    for (std::uint32_t level = 0; currentLength > perRepeat; ++level) {
+        const std::uint64_t partials = partialsPerRow(dtype, currentLength);
+        const std::uint64_t partialStride = alignUp(partials, elementsPerBlock(dtype)) * bytes;
+        const std::uint64_t target = scratch + (level % 2) * halfScratch;
+        emitVectorRange(out, VectorOp::Duplicate, dtype, {.dst = target}, rows * partialStride / bytes,
+                        reductionIdentity(op));
+        const std::uint64_t full = currentLength / perRepeat;
+        for (std::uint32_t row = 0; row < rows; ++row) {
+            const std::uint64_t rowSrc = current + row * currentStride, rowDst = target + row * partialStride;
+            for (std::uint64_t done = 0; done < full;) {
+                VectorInstr v{.op = op, .dtype = dtype, .srcType = dtype};
+                v.repeats = static_cast<std::uint16_t>(std::min(full - done, maxReduceRepeats(dtype)));
+                v.mask = static_cast<std::uint16_t>(perRepeat);
+                v.src0 = rowSrc + done * perRepeat * bytes;
+                v.dst = rowDst + done * bytes;
+                out.push_back(Instruction::vector(v));
+                done += v.repeats;
+            }
+            if (currentLength % perRepeat) {
+                VectorInstr v{.op = op, .dtype = dtype, .srcType = dtype};
+                v.mask = static_cast<std::uint16_t>(currentLength % perRepeat);
+                v.src0 = rowSrc + full * perRepeat * bytes;
+                v.dst = rowDst + alignUp(full, elementsPerBlock(dtype)) * bytes;
+                out.push_back(Instruction::vector(v));
+            }
+        }
+        current = target;
+        currentLength = partials;
+        currentStride = partialStride;
     }
-    // One repeat per row: the repeat stride walks the rows.
+    // One repeat per row: the repeat stride walks the rows; results land contiguously.
     const std::uint64_t chunk = maxReduceRepeats(dtype);
     for (std::uint64_t first = 0; first < rows; first += chunk) {
         VectorInstr v{.op = op, .dtype = dtype, .srcType = dtype};
-        v.src0 = src + first * rowStrideBytes;
+        v.src0 = current + first * currentStride;
         v.dst = dst + first * bytes;
         v.repeats = static_cast<std::uint16_t>(std::min<std::uint64_t>(chunk, rows - first));
-        v.mask = static_cast<std::uint16_t>(length);
-        v.src0RepeatStride = static_cast<std::uint16_t>(rowStrideBytes / kUbBlockBytes);
+        v.mask = static_cast<std::uint16_t>(currentLength);
+        v.src0RepeatStride = static_cast<std::uint16_t>(currentStride / kUbBlockBytes);
         out.push_back(Instruction::vector(v));
     }
+}
+
+void emitReduceAll(std::vector<Instruction>& out, VectorOp op, DataType dtype, std::uint64_t src,
+                   std::uint64_t count, std::uint64_t scratch, std::uint64_t dst) {
+    emitReduceRows(out, op, dtype, src, 1, count, alignUp(count * bytesOf(dtype), kUbBlockBytes), scratch, dst);
+}
+
+std::uint64_t reduceRowsScratchBytes(DataType dtype, std::uint32_t rows, std::uint64_t length) {
+    if (length <= elementsPerRepeat(dtype)) return kUbBlockBytes;
+    const std::uint64_t partials = partialsPerRow(dtype, length);
+    return 2 * rows * alignUp(partials, elementsPerBlock(dtype)) * bytesOf(dtype);
 }
 
 std::uint64_t blockOffsetTableBytes(DataType dtype, std::uint64_t values) {

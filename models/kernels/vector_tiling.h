@@ -86,16 +86,17 @@ void emitVectorRange(std::vector<Instruction>& out, VectorOp op, DataType dtype,
                      std::uint64_t count, float scalar = 0.0f, DataType srcType = DataType::Fp16);
 
 // Reduces `count` contiguous elements at `src` to one element at `dst` (ReduceSum/Max/Min),
-// using `scratch` (≥ ceil(count / elementsPerRepeat) elements, may equal src) for partials.
+// using `scratch` (reduceRowsScratchBytes(dtype, 1, count)) for partials.
 void emitReduceAll(std::vector<Instruction>& out, VectorOp op, DataType dtype, std::uint64_t src,
                    std::uint64_t count, std::uint64_t scratch, std::uint64_t dst);
 
 // Reduces each of `rows` rows of `length` elements (rows `rowStrideBytes` apart, a multiple of
-// 32) to one element; results land contiguously at dst. `scratch` holds the partials of one row
-// when a row is longer than a repeat.
+// 32) to one element; results land contiguously at dst. `scratch` (reduceRowsScratchBytes) holds
+// per-row partials when a row is longer than a repeat.
 void emitReduceRows(std::vector<Instruction>& out, VectorOp op, DataType dtype, std::uint64_t src,
                     std::uint32_t rows, std::uint64_t length, std::uint64_t rowStrideBytes,
                     std::uint64_t scratch, std::uint64_t dst);
+std::uint64_t reduceRowsScratchBytes(DataType dtype, std::uint32_t rows, std::uint64_t length);
 
 // Writes the int32 table T[i] = floor(i / E) · bytesOf(dtype), E = elementsPerBlock(dtype), for
 // i < entries: the Gather offsets that broadcast value k into block k. Built by doubling (one

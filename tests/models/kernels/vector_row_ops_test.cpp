@@ -1,0 +1,134 @@
+// Row-wise ops (SoftmaxV2, LayerNorm, RmsNorm, SoftmaxCrossEntropyWithLogits) against references
+// computed here in double, for several block_dims and dtypes.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "tests/models/kernels/vector_test_support.h"
+
+namespace ascendsim::test {
+namespace {
+
+using Rows = std::vector<std::vector<double>>;
+
+Rows split(const std::vector<float>& flat, std::size_t length) {
+    Rows rows(flat.size() / length);
+    for (std::size_t r = 0; r < rows.size(); ++r) rows[r].assign(flat.begin() + r * length, flat.begin() + (r + 1) * length);
+    return rows;
+}
+
+std::vector<double> softmaxRow(const std::vector<double>& x) {
+    const double m = *std::max_element(x.begin(), x.end());
+    std::vector<double> e(x.size());
+    double sum = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) sum += e[i] = std::exp(x[i] - m);
+    for (auto& v : e) v /= sum;
+    return e;
+}
+
+void checkSoftmax(std::int64_t rows, std::int64_t length, DataType dtype) {
+    const ChipConfig chip = ascend910B1();
+    for (const auto& blockDim : blockDimSweep()) {
+        CubeOpHarness h(chip);
+        const auto x = h.tensor("x", {rows, length}, dtype);
+        const auto y = h.tensor("y", {rows, length}, dtype);
+        const auto in = h.fillRandom(x, -5, 5);
+        auto op = makeOp("SoftmaxV2", {x}, {y});
+        op.blockDim = blockDim;
+        h.run(op);
+        std::vector<double> expected;
+        for (const auto& row : split(in, static_cast<std::size_t>(length))) {
+            const auto s = softmaxRow(row);
+            expected.insert(expected.end(), s.begin(), s.end());
+        }
+        expectNear(h.read(y), roundedTo(dtype, expected), 1e-6, relativeTolerance(dtype),
+                   "SoftmaxV2 " + std::to_string(length) + ", " + blockDimName(blockDim));
+    }
+}
+
+TEST(VectorRowOps, SoftmaxNormalisesEveryRowShortOrLong) {
+    checkSoftmax(37, 50, DataType::Fp32);     // rows shorter than a repeat
+    checkSoftmax(9, 1000, DataType::Fp16);    // rows spanning many repeats
+    checkSoftmax(300, 64, DataType::Bf16);    // exactly one repeat per row
+}
+
+void checkLayerNorm(std::int64_t rows, std::int64_t length, DataType dtype, bool rms) {
+    const ChipConfig chip = ascend910B1();
+    for (const auto& blockDim : blockDimSweep()) {
+        CubeOpHarness h(chip);
+        const auto x = h.tensor("x", {rows, length}, dtype);
+        const auto gamma = h.tensor("gamma", {length}, dtype);
+        const auto beta = h.tensor("beta", {length}, dtype);
+        const auto y = h.tensor("y", {rows, length}, dtype);
+        const auto in = h.fillRandom(x, -3, 3);
+        const auto g = h.fillRandom(gamma, 0.5, 1.5);
+        const auto b = h.fillRandom(beta, -1, 1);
+        auto op = rms ? makeOp("RmsNorm", {x, gamma}, {y}) : makeOp("LayerNorm", {x, gamma, beta}, {y});
+        op.blockDim = blockDim;
+        h.run(op);
+        const double epsilon = rms ? 1e-6 : 1e-5;
+        std::vector<double> expected;
+        for (const auto& row : split(in, static_cast<std::size_t>(length))) {
+            double mean = 0, square = 0;
+            for (double v : row) mean += v;
+            mean = rms ? 0.0 : mean / static_cast<double>(length);
+            for (double v : row) square += (v - mean) * (v - mean);
+            const double rstd = 1 / std::sqrt(square / static_cast<double>(length) + epsilon);
+            for (std::size_t i = 0; i < row.size(); ++i)
+                expected.push_back((row[i] - mean) * rstd * g[i] + (rms ? 0.0 : b[i]));
+        }
+        expectNear(h.read(y), roundedTo(dtype, expected), 1e-4, 2 * relativeTolerance(dtype),
+                   std::string(rms ? "RmsNorm " : "LayerNorm ") + std::to_string(length) + ", " + blockDimName(blockDim));
+    }
+}
+
+TEST(VectorRowOps, LayerNormCentresAndScalesEachRow) {
+    checkLayerNorm(33, 768, DataType::Fp16, false);
+    checkLayerNorm(100, 40, DataType::Fp32, false);
+}
+
+TEST(VectorRowOps, RmsNormScalesEachRowByItsRootMeanSquare) {
+    checkLayerNorm(17, 4096, DataType::Fp16, true);
+    checkLayerNorm(64, 24, DataType::Fp32, true);
+}
+
+TEST(VectorRowOps, SoftmaxCrossEntropyGivesLossAndGradient) {
+    const ChipConfig chip = ascend910B1();
+    for (const auto& blockDim : blockDimSweep()) {
+        CubeOpHarness h(chip);
+        const std::int64_t n = 45, c = 1000;
+        const auto logits = h.tensor("logits", {n, c}, DataType::Fp32);
+        const auto labels = h.tensor("labels", {n, c}, DataType::Fp32);
+        const auto loss = h.tensor("loss", {n}, DataType::Fp32);
+        const auto backprop = h.tensor("backprop", {n, c}, DataType::Fp32);
+        const auto x = h.fillRandom(logits, -4, 4);
+        const auto t = h.fillRandom(labels, 0, 1);
+        auto op = makeOp("SoftmaxCrossEntropyWithLogits", {logits, labels}, {loss, backprop});
+        op.blockDim = blockDim;
+        h.run(op);
+        std::vector<double> expectedLoss, expectedGrad;
+        const auto xs = split(x, c), ts = split(t, c);
+        for (std::size_t r = 0; r < xs.size(); ++r) {
+            const auto s = softmaxRow(xs[r]);
+            double l = 0;
+            for (std::size_t i = 0; i < s.size(); ++i) {
+                l -= ts[r][i] * std::log(s[i]);
+                expectedGrad.push_back(s[i] - ts[r][i]);
+            }
+            expectedLoss.push_back(l);
+        }
+        expectNear(h.read(loss), expectedLoss, 1e-3, 1e-5, "loss, " + blockDimName(blockDim));
+        expectNear(h.read(backprop), expectedGrad, 1e-6, 1e-5, "backprop, " + blockDimName(blockDim));
+    }
+}
+
+TEST(VectorRowOps, ARowTooLongForUbIsALoweringError) {
+    const ChipConfig chip = ascend910B1();
+    CubeOpHarness h(chip);
+    const auto op = makeOp("SoftmaxV2", {h.tensor("x", {2, 1 << 20}, DataType::Fp32)},
+                           {h.tensor("y", {2, 1 << 20}, DataType::Fp32)});
+    EXPECT_THROW(h.lower(op), LoweringError);
+}
+
+}  // namespace
+}  // namespace ascendsim::test
