@@ -1,0 +1,295 @@
+#include "profiler/writers/db_export.h"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <set>
+
+#include "profiler/metrics/task_metrics.h"
+#include "profiler/writers/db_sqlite.h"
+
+namespace ascendsim {
+
+namespace {
+
+// UINT32_MAX: "no model" / "no context" in CANN tables (formats.md §2.4).
+constexpr std::int64_t kInvalidId = 4294967295LL;
+// torch_npu's STRING_IDS range for framework strings (1 << 28) [PT DbConstant].
+constexpr std::int64_t kTorchStringIdBase = 268435456LL;
+constexpr std::int64_t kTorchOpApiType = 50001;
+
+// ENUM_API_TYPE: CANN ids plus torch_npu's (formats.md §5.1).
+struct ApiTypeName {
+    std::int64_t id;
+    const char* name;
+};
+
+class StringIds {
+public:
+    explicit StringIds(std::int64_t firstId) : next_(firstId) {}
+    std::int64_t id(const std::string& value) {
+        const auto [it, inserted] = ids_.try_emplace(value, next_);
+        if (inserted) {
+            order_.push_back(value);
+            ++next_;
+        }
+        return it->second;
+    }
+    void appendRows(std::vector<std::vector<DbValue>>& rows) const {
+        for (const std::string& value : order_) rows.push_back({ids_.at(value), value});
+    }
+
+private:
+    std::int64_t next_;
+    std::map<std::string, std::int64_t> ids_;
+    std::vector<std::string> order_;
+};
+
+std::int64_t apiTypeId(ApiLevel level) {
+    switch (level) {
+    case ApiLevel::Acl: return 20000;
+    case ApiLevel::Model: return 15000;
+    case ApiLevel::Node: return 10000;
+    case ApiLevel::Communication: return 5500;
+    case ApiLevel::Runtime: return 5000;
+    }
+    return 20000;
+}
+
+// The hardware task type the TASK table names (STRING_IDS value).
+const char* hardwareTaskType(TaskType type) {
+    switch (type) {
+    case TaskType::AiCore: return "KERNEL_AICORE";
+    case TaskType::AiVectorCore: return "KERNEL_AIVEC";
+    case TaskType::MixAic: return "MIX_AIC";
+    case TaskType::MixAiv: return "MIX_AIV";
+    case TaskType::AiCpu: return "KERNEL_AICPU";
+    }
+    return "KERNEL_AICORE";
+}
+
+// NPU_INFO name: the SoC family of CANN's chip table.
+std::string npuFamilyName(const ChipConfig& chip) {
+    for (const char* family : {"Ascend910B", "Ascend910_93", "Ascend310P"}) {
+        if (chip.name.rfind(family, 0) == 0) return family;
+    }
+    return chip.name;
+}
+
+std::string joined(const std::vector<TensorDescription>& tensors, std::string TensorDescription::*field,
+                   bool quoted) {
+    if (tensors.empty()) return "N/A";
+    std::string text = quoted ? "\"" : "";
+    for (std::size_t i = 0; i < tensors.size(); ++i) {
+        if (i != 0) text += ';';
+        text += tensors[i].*field;
+    }
+    if (quoted) text += '"';
+    return text;
+}
+
+std::string metricDbName(const MetricColumn& column, CoreSide side) {
+    const std::string prefix = side == CoreSide::Aic ? "aic_" : side == CoreSide::Aiv ? "aiv_" : "";
+    return prefix + std::string(column.name);
+}
+
+std::int64_t globalTid(const RunRecord& run, std::uint32_t threadId) {
+    return (static_cast<std::int64_t>(run.processId) << 32) | threadId;
+}
+
+}  // namespace
+
+std::string ascendPytorchProfilerDbName(const RunRecord& run) {
+    if (run.rankId < 0) return "ascend_pytorch_profiler.db";
+    return "ascend_pytorch_profiler_" + std::to_string(run.rankId) + ".db";
+}
+
+bool writeAscendPytorchProfilerDb(const std::filesystem::path& outputDir, const RunRecord& run,
+                                  const ProfilerConfig& config) {
+    if (run.chip == nullptr || (run.kernels.empty() && run.apis.empty() && run.hostOps.empty())) return false;
+    const bool era83 = config.formatVersion == FormatVersion::Cann83;
+    const ChipConfig& chip = *run.chip;
+    StringIds cann(0);
+    StringIds torch(kTorchStringIdBase);
+    std::vector<std::vector<DbValue>> task, compute, pmu, cannApi, pytorchApi;
+
+    std::vector<std::size_t> order(run.kernels.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return run.kernels[a].device.startNs < run.kernels[b].device.startNs;
+    });
+    const AicMetrics group = config.effectiveAicMetrics();
+    std::int64_t globalTaskId = 0;
+    for (std::size_t index : order) {
+        const KernelRecord& k = run.kernels[index];
+        const TaskResult& d = k.device;
+        const bool mix = d.type == TaskType::MixAic || d.type == TaskType::MixAiv;
+        task.push_back({static_cast<std::int64_t>(run.epochNs + d.startNs), static_cast<std::int64_t>(run.epochNs + d.endNs),
+                        static_cast<std::int64_t>(run.deviceId), static_cast<std::int64_t>(k.correlationId), globalTaskId,
+                        static_cast<std::int64_t>(run.processId), cann.id(hardwareTaskType(d.type)),
+                        mix ? std::int64_t{0} : kInvalidId, static_cast<std::int64_t>(d.streamId),
+                        static_cast<std::int64_t>(k.taskId), kInvalidId});
+        std::vector<DbValue> info = {cann.id(k.name), globalTaskId, static_cast<std::int64_t>(d.blockDim),
+                                     static_cast<std::int64_t>(d.mixBlockDim), cann.id(std::string(taskTypeName(d.type))),
+                                     cann.id(k.opType.empty() ? "N/A" : k.opType),
+                                     cann.id(joined(k.inputs, &TensorDescription::format, false)),
+                                     cann.id(joined(k.inputs, &TensorDescription::dtype, false)),
+                                     cann.id(joined(k.inputs, &TensorDescription::shape, true)),
+                                     cann.id(joined(k.outputs, &TensorDescription::format, false)),
+                                     cann.id(joined(k.outputs, &TensorDescription::dtype, false)),
+                                     cann.id(joined(k.outputs, &TensorDescription::shape, true)), cann.id("N/A")};
+        if (era83) {
+            info.push_back(cann.id("dynamic"));
+            info.push_back(cann.id(k.hf32Eligible ? "YES" : "NO"));
+            info.push_back(DbNull{});
+            info.push_back(DbNull{});
+        }
+        compute.push_back(std::move(info));
+        if (d.type != TaskType::AiCpu) {
+            for (CoreSide side : chipCoreSides(chip)) {
+                const SideCounters counters = sideCounters(d, chip, side);
+                for (const MetricColumn& column : metricColumns(group, side)) {
+                    pmu.push_back({globalTaskId, cann.id(metricDbName(column, side)),
+                                   evaluateMetric(column, counters, chip)});
+                }
+            }
+        }
+        ++globalTaskId;
+    }
+
+    std::set<std::int64_t> usedConnections;
+    std::int64_t nextConnection = 0;
+    for (const ApiRecord& api : run.apis) {
+        nextConnection = std::max(nextConnection, static_cast<std::int64_t>(api.connectionId) + 1);
+    }
+    for (const ApiRecord& api : run.apis) {
+        std::int64_t connection = static_cast<std::int64_t>(api.connectionId);
+        if (connection == 0 || !usedConnections.insert(connection).second) {
+            connection = nextConnection++;
+            usedConnections.insert(connection);
+        }
+        cannApi.push_back({static_cast<std::int64_t>(run.epochNs + api.startNs),
+                           static_cast<std::int64_t>(run.epochNs + api.endNs), apiTypeId(api.level),
+                           globalTid(run, api.threadId), connection, cann.id(api.name)});
+    }
+    for (const HostOpRecord& op : run.hostOps) {
+        const auto optionalText = [&torch](const std::string& text) -> DbValue {
+            if (text.empty()) return DbNull{};
+            return torch.id(text);
+        };
+        pytorchApi.push_back({std::to_string(run.epochNs + op.startNs), std::to_string(run.epochNs + op.endNs),
+                              globalTid(run, op.threadId), DbNull{}, torch.id(op.name),
+                              op.sequenceNumber < 0 ? DbValue{DbNull{}} : DbValue{op.sequenceNumber},
+                              static_cast<std::int64_t>(op.forwardThreadId), optionalText(op.inputTypes),
+                              optionalText(op.inputDims), DbNull{}, kTorchOpApiType});
+    }
+
+    DbFile db(outputDir / ascendPytorchProfilerDbName(run));
+    db.execute("CREATE TABLE STRING_IDS (id INTEGER PRIMARY KEY,value TEXT)");
+    db.execute("CREATE TABLE SESSION_TIME_INFO (startTimeNs INTEGER,endTimeNs INTEGER)");
+    db.execute("CREATE TABLE NPU_INFO (id INTEGER,name TEXT)");
+    db.execute("CREATE TABLE HOST_INFO (hostUid TEXT,hostName TEXT)");
+    db.execute(era83 ? "CREATE TABLE COMPUTE_TASK_INFO (name INTEGER,globalTaskId INTEGER PRIMARY KEY,blockNum INTEGER,"
+                       "mixBlockNum INTEGER,taskType INTEGER,opType INTEGER,inputFormats INTEGER,inputDataTypes INTEGER,"
+                       "inputShapes INTEGER,outputFormats INTEGER,outputDataTypes INTEGER,outputShapes INTEGER,"
+                       "attrInfo INTEGER,opState INTEGER,hf32Eligible INTEGER,gridDim INTEGER,blockDim INTEGER)"
+                     : "CREATE TABLE COMPUTE_TASK_INFO (name INTEGER,globalTaskId INTEGER PRIMARY KEY,blockDim INTEGER,"
+                       "mixBlockDim INTEGER,taskType INTEGER,opType INTEGER,inputFormats INTEGER,inputDataTypes INTEGER,"
+                       "inputShapes INTEGER,outputFormats INTEGER,outputDataTypes INTEGER,outputShapes INTEGER,"
+                       "attrInfo INTEGER)");
+    db.execute("CREATE TABLE TASK (startNs INTEGER,endNs INTEGER,deviceId INTEGER,connectionId INTEGER,"
+               "globalTaskId INTEGER,globalPid INTEGER,taskType INTEGER,contextId INTEGER,streamId INTEGER,"
+               "taskId INTEGER,modelId INTEGER)");
+    db.execute("CREATE INDEX TaskIndex ON TASK (startNs,globalTaskId)");
+    db.execute("CREATE TABLE CANN_API (startNs INTEGER,endNs INTEGER,type INTEGER,globalTid INTEGER,"
+               "connectionId INTEGER PRIMARY KEY,name INTEGER)");
+    db.execute("CREATE TABLE TASK_PMU_INFO (globalTaskId INTEGER,name INTEGER,value NUMERIC)");
+    db.execute("CREATE TABLE META_DATA (name TEXT,value TEXT)");
+    db.execute("CREATE TABLE ENUM_API_TYPE (id INTEGER PRIMARY KEY,name TEXT)");
+    db.execute("CREATE TABLE RANK_DEVICE_MAP (rankId INTEGER, deviceId INTEGER)");
+    db.execute("CREATE TABLE STEP_TIME (id INTEGER, startNs INTEGER, endNs INTEGER)");
+    db.execute("CREATE TABLE PYTORCH_API (startNs TEXT, endNs TEXT, globalTid INTEGER, connectionId INTEGER, "
+               "name INTEGER, sequenceNumber INTEGER, fwdThreadId INTEGER, inputDtypes INTEGER, inputShapes INTEGER, "
+               "callchainId INTEGER, type INTEGER)");
+
+    db.insertRows("SESSION_TIME_INFO", {{static_cast<std::int64_t>(run.epochNs),
+                                         static_cast<std::int64_t>(run.epochNs + run.endNs)}});
+    db.insertRows("NPU_INFO", {{static_cast<std::int64_t>(run.deviceId), npuFamilyName(chip)}});
+    db.insertRows("HOST_INFO", {{std::to_string(std::hash<std::string>{}(run.hostName) >> 1), run.hostName}});
+    db.insertRows("COMPUTE_TASK_INFO", compute);
+    db.insertRows("TASK", task);
+    db.insertRows("CANN_API", cannApi);
+    db.insertRows("TASK_PMU_INFO", pmu);
+    const std::string version = era83 ? "1.2.0" : "1.0.0";
+    db.insertRows("META_DATA", {{"SCHEMA_VERSION_MICRO", "0"},
+                                {"SCHEMA_VERSION_MINOR", era83 ? "2" : "0"},
+                                {"SCHEMA_VERSION_MAJOR", "1"},
+                                {"SCHEMA_VERSION", version}});
+    const std::vector<ApiTypeName> apiTypes = {{5000, "runtime"}, {5500, era83 ? "communication" : "hccl"},
+                                               {10000, "node"},   {15000, "model"},
+                                               {20000, "acl"},    {50001, "op"},
+                                               {50002, "queue"},  {50003, "trace"},
+                                               {50004, "mstx"}};
+    std::vector<std::vector<DbValue>> enumRows;
+    for (const ApiTypeName& t : apiTypes) enumRows.push_back({t.id, std::string(t.name)});
+    db.insertRows("ENUM_API_TYPE", enumRows);
+    db.insertRows("RANK_DEVICE_MAP", {{run.rankId < 0 ? std::int64_t{-1} : run.rankId,
+                                       static_cast<std::int64_t>(run.deviceId)}});
+    std::vector<std::vector<DbValue>> steps;
+    for (const StepRecord& step : run.steps) {
+        steps.push_back({static_cast<std::int64_t>(step.stepNumber), static_cast<std::int64_t>(run.epochNs + step.startNs),
+                         static_cast<std::int64_t>(run.epochNs + step.endNs)});
+    }
+    db.insertRows("STEP_TIME", steps);
+    db.insertRows("PYTORCH_API", pytorchApi);
+    std::vector<std::vector<DbValue>> strings;
+    cann.appendRows(strings);
+    torch.appendRows(strings);
+    db.insertRows("STRING_IDS", strings);
+    return true;
+}
+
+bool writeAnalysisDb(const std::filesystem::path& outputDir, const CsvTable& stepTraceTime) {
+    if (stepTraceTime.rows.empty()) return false;
+    // CSV header → DB column (formats.md §5.2).
+    static const std::map<std::string, std::pair<std::string, std::string>> kColumns = {
+        {"Device_id", {"deviceId", "INTEGER"}},
+        {"Step", {"step", "TEXT"}},
+        {"Computing", {"computing", "NUMERIC"}},
+        {"Communication(Not Overlapped)", {"communication_not_overlapped", "NUMERIC"}},
+        {"Overlapped", {"overlapped", "NUMERIC"}},
+        {"Communication", {"communication", "NUMERIC"}},
+        {"Free", {"free", "NUMERIC"}},
+        {"Stage", {"stage", "NUMERIC"}},
+        {"Bubble", {"bubble", "NUMERIC"}},
+        {"Communication(Not Overlapped and Exclude Receive)",
+         {"communication_not_overlapped_and_exclude_receive", "NUMERIC"}},
+        {"Preparing", {"preparing", "NUMERIC"}},
+    };
+    // The columns follow the CSV header: the 8.3 era has deviceId first, earlier eras none.
+    std::string create = "CREATE TABLE StepTraceTime (";
+    std::vector<std::string> types;
+    for (std::size_t i = 0; i < stepTraceTime.header.size(); ++i) {
+        const auto& [name, type] = kColumns.at(stepTraceTime.header[i]);
+        create += (i == 0 ? "" : ", ") + name + " " + type;
+        types.push_back(type);
+    }
+    create += ")";
+    std::vector<std::vector<DbValue>> rows;
+    for (const CsvRow& row : stepTraceTime.rows) {
+        std::vector<DbValue> values;
+        for (const std::string& cell : row) {
+            const std::string& type = types[values.size()];
+            if (type == "TEXT") values.emplace_back(cell);
+            else if (type == "INTEGER") values.emplace_back(static_cast<std::int64_t>(std::stoll(cell)));
+            else values.emplace_back(cell.empty() ? 0.0 : std::stod(cell));
+        }
+        rows.push_back(std::move(values));
+    }
+    DbFile db(outputDir / "analysis.db");
+    db.execute(create);
+    db.insertRows("StepTraceTime", rows);
+    return true;
+}
+
+}  // namespace ascendsim

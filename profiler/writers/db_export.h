@@ -1,0 +1,34 @@
+#pragma once
+// DB export (formats.md §5): ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler[_{rank}].db with the
+// CANN and torch_npu tables the record can fill, and analysis.db with StepTraceTime.
+// Schemas are those of the real DBs (reference _derived/*.sql; 8.3 era COMPUTE_TASK_INFO and
+// schema version per formats.md §5.1). Only tables with content are created, plus ENUM_API_TYPE;
+// no DB is written when the run has nothing to put in it.
+//
+// ascend_pytorch_profiler tables: STRING_IDS (CANN strings from id 0, torch strings from 2^28),
+// SESSION_TIME_INFO, NPU_INFO, RANK_DEVICE_MAP, HOST_INFO, TASK, COMPUTE_TASK_INFO, CANN_API,
+// TASK_PMU_INFO (raw metric names such as aic_total_time, unrounded values), META_DATA,
+// ENUM_API_TYPE, PYTORCH_API (startNs/endNs stored as TEXT, the torch_npu quirk), STEP_TIME.
+#include <filesystem>
+#include <string>
+
+#include "profiler/config/profiler_config.h"
+#include "profiler/format/csv_writer.h"
+#include "profiler/record/run_record.h"
+
+namespace ascendsim {
+
+// "ascend_pytorch_profiler_{rank}.db", or "ascend_pytorch_profiler.db" when rankId is -1.
+std::string ascendPytorchProfilerDbName(const RunRecord& run);
+
+// Writes `outputDir`/ascendPytorchProfilerDbName(run); false (no file) when there is nothing.
+bool writeAscendPytorchProfilerDb(const std::filesystem::path& outputDir, const RunRecord& run,
+                                  const ProfilerConfig& config);
+
+// Writes `outputDir`/analysis.db with StepTraceTime from the step_trace_time table the timeline
+// writer built (its header decides the columns: deviceId only when it has Device_id, as in the
+// 8.3 sample; values are stored as numbers, Step as TEXT).
+// False (no file) when the table has no rows.
+bool writeAnalysisDb(const std::filesystem::path& outputDir, const CsvTable& stepTraceTime);
+
+}  // namespace ascendsim
