@@ -179,8 +179,6 @@ private:
     Pipe blockedPipe_ = Pipe::Scalar;
 
     std::array<PipeState, kPipeCount> pipes_{};
-    std::array<FlagState, kPipeCount * kPipeCount * 16> flags_{};
-    CrossCoreSemaphores crossCore_{};
     // Last UB window of each MTE transfer, for vector/MTE port conflicts.
     std::array<std::uint64_t, 2> mteUbStart_{};
     std::array<std::uint64_t, 2> mteUbEnd_{};
@@ -188,6 +186,10 @@ private:
 
     std::uint64_t instructionsExecuted_ = 0;
     std::uint64_t activations_ = 0;
+
+    // Large, sparsely touched tables last, so the state every activation reads stays compact.
+    std::array<FlagState, kPipeCount * kPipeCount * 16> flags_{};
+    CrossCoreSemaphores crossCore_{};
 };
 
 }  // namespace ascendsim
