@@ -10,9 +10,42 @@ using namespace host_costs;
 
 bool isAclnnOp(const std::string& npuOpName) { return npuOpName.rfind("aclnn", 0) == 0; }
 
-DequeueThread::DequeueThread(DeviceQueue& device, ApiLog& apis, DeviceMemorySampler& geMemory,
-                             std::uint32_t threadId)
-    : device_(device), apis_(apis), geMemory_(geMemory), threadId_(threadId) {}
+DequeueThread::DequeueThread(DeviceQueue& device, ApiLog& apis, HostMemory& memory,
+                             DeviceMemorySampler& deviceMemory, std::uint32_t threadId)
+    : device_(device), apis_(apis), memory_(memory), deviceMemory_(deviceMemory), threadId_(threadId) {}
+
+namespace {
+std::map<std::uint32_t, std::uint64_t> workspacePerStream(const FrameworkOp& op) {
+    std::map<std::uint32_t, std::uint64_t> perStream;
+    for (const auto& kernel : op.kernels) {
+        if (kernel.workspaceBytes == 0) continue;
+        auto& bytes = perStream[kernel.streamId];
+        bytes = std::max(bytes, kernel.workspaceBytes);
+    }
+    return perStream;
+}
+}  // namespace
+
+std::uint64_t DequeueThread::acquireWorkspace(const EnqueuedOp& item, std::uint64_t timeNs) {
+    const auto perStream = workspacePerStream(*item.op);
+    std::uint64_t t = timeNs;
+    for (const auto& [stream, bytes] : perStream) {
+        if (!memory_.workspaceNeedsGrowth(bytes, stream)) continue;
+        if (memory_.hasWorkspace(stream)) {
+            // NPUWorkspaceAllocator synchronizes the device before it frees the old block.
+            const std::uint64_t callStart = t;
+            const std::uint64_t ready = t + kSyncCallNs;
+            t = std::max(ready, device_.synchronize(ready)) + kSyncWakeNs;
+            apis_.add(ApiLevel::Acl, "aclrtSynchronizeDeviceWithTimeout", callStart, t, threadId_);
+            apis_.add(ApiLevel::Runtime, "DeviceSynchronize", callStart + kRuntimeLaunchOffsetNs,
+                      t - kAclEpilogueNs, threadId_);
+        }
+        memory_.growWorkspace(bytes, stream, {t, threadId_, item.npuRecordIndex});
+        deviceMemory_.noteWorkspaceReserved(t, memory_.workspaceTotals().reserved);
+    }
+    for (const auto& [stream, bytes] : perStream) memory_.useWorkspace(stream, {t, threadId_, item.npuRecordIndex});
+    return t;
+}
 
 std::uint32_t DequeueThread::nextTaskId(std::uint32_t streamId) {
     std::uint32_t& last = lastTaskId_[streamId];
@@ -25,7 +58,8 @@ void DequeueThread::process(const EnqueuedOp& item) {
     const bool aclnn = isAclnnOp(op.npuOpName);
     const std::uint64_t dequeueStart =
         std::max(item.enqueueEndNs + kDequeueWakeNs, idleAtNs_ == 0 ? 0 : idleAtNs_ + kDequeueGapNs);
-    const std::uint64_t aclStart = dequeueStart + kDequeueToAclNs;
+    const std::uint64_t aclStart = aclnn ? acquireWorkspace(item, dequeueStart + kDequeueToAclNs)
+                                         : dequeueStart + kDequeueToAclNs;
     // The ACL execute call gets its connection id before the launches inside it (the real trace
     // numbers AscendCL@aclnnInplaceRelu 998, its Node@launch 999, the runtime calls 1000-1001).
     const std::string aclName = aclnn ? op.npuOpName : std::string("aclopCompileAndExecute");
@@ -83,7 +117,12 @@ void DequeueThread::process(const EnqueuedOp& item) {
     }
     const std::uint64_t aclEnd = t + kAclEpilogueNs;
     if (aclRecorded) apis_.records()[aclRecord].endNs = aclEnd;
-    for (const auto& buffer : geBuffers) geMemory_.geBuffer(buffer.name, buffer.bytes, buffer.allocNs, aclEnd);
+    for (const auto& buffer : geBuffers) deviceMemory_.geBuffer(buffer.name, buffer.bytes, buffer.allocNs, aclEnd);
+    if (aclnn) {
+        for (const auto& [stream, bytes] : workspacePerStream(op)) {
+            memory_.endWorkspaceUse(stream, {aclEnd, threadId_, item.npuRecordIndex});
+        }
+    }
     const std::uint64_t dequeueEnd = aclEnd + kAclToDequeueEndNs;
     idleAtNs_ = dequeueEnd;
 

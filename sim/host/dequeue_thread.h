@@ -1,7 +1,9 @@
 #pragma once
 // The PTA task queue's consumer thread: it takes each enqueued NPU op, calls the ACL execute API
 // (aclnnXxx, or aclopCompileAndExecute on the aclop/GE path), and launches the op's kernels
-// (Node@launch, with Runtime@KernelLaunchWithHandle inside). Each launch reaches the device queue
+// (Node@launch, with Runtime@KernelLaunchWithHandle inside). aclnn calls take the stream's
+// workspace block around the execute call; a block too small for the op is replaced after a
+// device synchronize, which stalls this thread (not the Python thread) until the device is idle. Each launch reaches the device queue
 // kLaunchToDeviceNs after the runtime call returns. The thread runs on its own clock: it starts an
 // item when the item is enqueued and the previous item is done, so it lags the Python thread when
 // launches are slower than op dispatch and idles otherwise.
@@ -14,6 +16,7 @@
 #include "sim/host/device_memory_sampler.h"
 #include "sim/host/device_queue.h"
 #include "sim/host/framework_op.h"
+#include "sim/host/host_memory.h"
 
 namespace ascendsim {
 
@@ -37,7 +40,7 @@ public:
     // Task ids run 1..65535 per stream and wrap (the runtime's 16-bit task id).
     static constexpr std::uint32_t kTaskIdLimit = 65536;
 
-    DequeueThread(DeviceQueue& device, ApiLog& apis, DeviceMemorySampler& geMemory,
+    DequeueThread(DeviceQueue& device, ApiLog& apis, HostMemory& memory, DeviceMemorySampler& deviceMemory,
                   std::uint32_t threadId);
 
     void process(const EnqueuedOp& item);
@@ -51,10 +54,13 @@ public:
 
 private:
     std::uint32_t nextTaskId(std::uint32_t streamId);
+    // Takes the workspace the op's kernels need (growing blocks first); returns the time after it.
+    std::uint64_t acquireWorkspace(const EnqueuedOp& item, std::uint64_t timeNs);
 
     DeviceQueue& device_;
     ApiLog& apis_;
-    DeviceMemorySampler& geMemory_;
+    HostMemory& memory_;
+    DeviceMemorySampler& deviceMemory_;
     std::uint32_t threadId_;
     std::uint64_t idleAtNs_ = 0;
     std::map<std::uint32_t, std::uint32_t> lastTaskId_;

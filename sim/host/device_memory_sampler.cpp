@@ -17,9 +17,21 @@ const std::vector<std::string>& cannModuleNames() {
     return names;
 }
 
-void DeviceMemorySampler::noteFrameworkReserved(std::uint64_t timeNs, std::int64_t reservedBytes) {
-    if (!frameworkReserved_.empty() && frameworkReserved_.back().value == reservedBytes) return;
-    frameworkReserved_.push_back({timeNs, reservedBytes});
+void DeviceMemorySampler::note(std::vector<Step>& history, std::uint64_t timeNs, std::int64_t value) {
+    if (!history.empty() && history.back().value == value) return;
+    history.push_back({timeNs, value});
+}
+
+void DeviceMemorySampler::notePtaReserved(std::uint64_t timeNs, std::int64_t reservedBytes) {
+    note(ptaReserved_, timeNs, reservedBytes);
+}
+
+void DeviceMemorySampler::noteWorkspaceReserved(std::uint64_t timeNs, std::int64_t reservedBytes) {
+    note(workspaceReserved_, timeNs, reservedBytes);
+}
+
+std::int64_t DeviceMemorySampler::frameworkReservedAt(std::uint64_t timeNs) const {
+    return valueAt(ptaReserved_, timeNs) + valueAt(workspaceReserved_, timeNs);
 }
 
 void DeviceMemorySampler::geBuffer(const std::string& name, std::int64_t bytes, std::uint64_t allocNs,
@@ -87,7 +99,7 @@ void DeviceMemorySampler::finish(RunRecord& record) {
     const auto times = sampleTimes();
     const std::int64_t hccl = hcclEnabled_ ? DeviceMemoryConstants::kHcclReservedBytes : 0;
     for (const std::uint64_t t : times) {
-        const std::int64_t app = valueAt(frameworkReserved_, t);
+        const std::int64_t app = frameworkReservedAt(t);
         const std::int64_t ge = valueAt(geReserved_, t);
         const std::int64_t modules = app + ge + hccl + DeviceMemoryConstants::kRuntimeReservedBytes +
                                      DeviceMemoryConstants::kSlogReservedBytes;
@@ -97,7 +109,7 @@ void DeviceMemorySampler::finish(RunRecord& record) {
     for (const auto& module : cannModuleNames()) {
         for (const std::uint64_t t : times) {
             std::int64_t bytes = 0;
-            if (module == "APP") bytes = valueAt(frameworkReserved_, t);
+            if (module == "APP") bytes = frameworkReservedAt(t);
             else if (module == "GE") bytes = valueAt(geReserved_, t);
             else if (module == "HCCL") bytes = hccl;
             else if (module == "RUNTIME") bytes = DeviceMemoryConstants::kRuntimeReservedBytes;

@@ -34,8 +34,10 @@ public:
 
     void setRecording(bool on) { recording_ = on; }
 
-    // The framework allocators' reserved bytes changed (PTA + workspace) at timeNs.
-    void noteFrameworkReserved(std::uint64_t timeNs, std::int64_t reservedBytes);
+    // The framework allocators' reserved bytes at timeNs. The PTA caching allocator (Python
+    // thread) and the workspace allocator (dequeue thread) are noted separately, each in time order.
+    void notePtaReserved(std::uint64_t timeNs, std::int64_t reservedBytes);
+    void noteWorkspaceReserved(std::uint64_t timeNs, std::int64_t reservedBytes);
 
     // A GE-internal buffer of an aclop-path kernel: allocated at allocNs, released at releaseNs.
     void geBuffer(const std::string& name, std::int64_t bytes, std::uint64_t allocNs,
@@ -53,11 +55,14 @@ private:
         std::int64_t value;
     };
     static std::int64_t valueAt(const std::vector<Step>& history, std::uint64_t timeNs);
+    static void note(std::vector<Step>& history, std::uint64_t timeNs, std::int64_t value);
+    std::int64_t frameworkReservedAt(std::uint64_t timeNs) const;
     std::vector<std::uint64_t> sampleTimes() const;
 
     bool hcclEnabled_;
     bool recording_ = false;
-    std::vector<Step> frameworkReserved_;
+    std::vector<Step> ptaReserved_;
+    std::vector<Step> workspaceReserved_;
     std::vector<Step> geReserved_;
     struct GeEvent {
         std::uint64_t timeNs;

@@ -47,28 +47,47 @@ void HostMemory::releaseAwaitingBlocks(const MemoryEventContext& context) {
     awaiting_.clear();
 }
 
-void HostMemory::prepareWorkspace(std::uint64_t bytes, std::uint32_t streamId,
-                                  const MemoryEventContext& context) {
-    if (bytes == 0) return;
-    const std::uint64_t size = CachingAllocator::roundSize(bytes);
-    WorkspaceBlock& current = workspace_[streamId];
-    if (current.size >= size) return;
-    if (current.size > 0) {
-        const auto old = static_cast<std::int64_t>(current.size);
-        workspaceTotals_.allocated -= old;
+std::uint64_t HostMemory::workspaceBlockSize(std::uint64_t bytes) {
+    const std::uint64_t padded = bytes + CachingAllocator::kBlockPadBytes;
+    return (padded + CachingAllocator::kRoundLarge - 1) / CachingAllocator::kRoundLarge *
+           CachingAllocator::kRoundLarge;
+}
+
+bool HostMemory::workspaceNeedsGrowth(std::uint64_t bytes, std::uint32_t streamId) const {
+    auto it = workspace_.find(streamId);
+    const std::uint64_t have = it == workspace_.end() ? 0 : it->second.size;
+    return bytes + CachingAllocator::kBlockPadBytes > have;
+}
+
+void HostMemory::growWorkspace(std::uint64_t bytes, std::uint32_t streamId, const MemoryEventContext& context) {
+    WorkspaceBlock& block = workspace_[streamId];
+    if (block.size > 0) {
+        const auto old = static_cast<std::int64_t>(block.size);
         workspaceTotals_.reserved -= old;
-        workspaceTotals_.active -= old;
-        record(current.ptr, -old, streamId, MemoryComponent::Workspace, MemoryEventKind::Free, context);
+        record(block.ptr, -old, streamId, MemoryComponent::Workspace, MemoryEventKind::Free, context);
     }
-    current.ptr = nextWorkspaceAddress_;
-    current.size = size;
-    nextWorkspaceAddress_ += (size + CachingAllocator::kRoundLarge - 1) / CachingAllocator::kRoundLarge *
-                             CachingAllocator::kRoundLarge;
-    const auto grown = static_cast<std::int64_t>(size);
-    workspaceTotals_.allocated += grown;
-    workspaceTotals_.reserved += grown;
-    workspaceTotals_.active += grown;
-    record(current.ptr, grown, streamId, MemoryComponent::Workspace, MemoryEventKind::Malloc, context);
+    block.size = workspaceBlockSize(bytes);
+    block.ptr = nextWorkspaceAddress_;
+    nextWorkspaceAddress_ += block.size;
+    workspaceTotals_.reserved += static_cast<std::int64_t>(block.size);
+    record(block.ptr, static_cast<std::int64_t>(block.size), streamId, MemoryComponent::Workspace,
+           MemoryEventKind::Malloc, context);
+}
+
+void HostMemory::useWorkspace(std::uint32_t streamId, const MemoryEventContext& context) {
+    const WorkspaceBlock& block = workspace_.at(streamId);
+    const auto size = static_cast<std::int64_t>(block.size);
+    workspaceTotals_.allocated += size;
+    workspaceTotals_.active += size;
+    record(block.ptr, size, streamId, MemoryComponent::Workspace, MemoryEventKind::Malloc, context);
+}
+
+void HostMemory::endWorkspaceUse(std::uint32_t streamId, const MemoryEventContext& context) {
+    const WorkspaceBlock& block = workspace_.at(streamId);
+    const auto size = static_cast<std::int64_t>(block.size);
+    workspaceTotals_.allocated -= size;
+    workspaceTotals_.active -= size;
+    record(block.ptr, -size, streamId, MemoryComponent::Workspace, MemoryEventKind::Free, context);
 }
 
 void HostMemory::record(std::uint64_t ptr, std::int64_t size, std::uint32_t streamId,

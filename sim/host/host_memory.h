@@ -42,15 +42,20 @@ public:
     void freeTensor(std::uint64_t ptr, bool usedOnOtherStream, const MemoryEventContext& context);
     // The host learned every stream is idle: blocks awaiting other streams return (block_free).
     void releaseAwaitingBlocks(const MemoryEventContext& context);
-    // Makes the stream's workspace block at least `bytes` (the workspace allocator keeps one
-    // block per stream and replaces it by a larger one when a kernel needs more).
-    void prepareWorkspace(std::uint64_t bytes, std::uint32_t streamId,
-                          const MemoryEventContext& context);
+    // The workspace allocator (torch_npu NPUWorkspaceAllocator) keeps one block per stream of
+    // (bytes + 32) rounded up to 2 MiB. A request that does not fit must first synchronize the
+    // device (the old block may be in use), then replaces the block: free old, malloc new.
+    bool workspaceNeedsGrowth(std::uint64_t bytes, std::uint32_t streamId) const;
+    bool hasWorkspace(std::uint32_t streamId) const { return workspace_.count(streamId) != 0; }
+    void growWorkspace(std::uint64_t bytes, std::uint32_t streamId, const MemoryEventContext& context);
+    // An op takes the stream's block for its launch (malloc record, allocated += block) and gives
+    // it back after the launch (free record). Call growWorkspace first when it needs growth.
+    void useWorkspace(std::uint32_t streamId, const MemoryEventContext& context);
+    void endWorkspaceUse(std::uint32_t streamId, const MemoryEventContext& context);
+    static std::uint64_t workspaceBlockSize(std::uint64_t bytes);
 
     const AllocatorTotals& ptaTotals() const { return pta_.totals(); }
     const AllocatorTotals& workspaceTotals() const { return workspaceTotals_; }
-    // Reserved bytes of both allocators: what the process's APP module holds.
-    std::int64_t reservedBytes() const { return pta_.totals().reserved + workspaceTotals_.reserved; }
 
     std::vector<MemoryEventRecord>& events() { return events_; }
 

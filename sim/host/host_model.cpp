@@ -63,7 +63,7 @@ HostModel::HostModel(const HostModelOptions& options, DeviceQueue& device)
       mainThreadId_(orDerived(options.mainThreadId, options.processId, 0)),
       backwardThreadId_(orDerived(options.backwardThreadId, options.processId, kBackwardThreadOffset)),
       deviceMemory_(options.hcclEnabled),
-      dequeue_(device, apis_, deviceMemory_,
+      dequeue_(device, apis_, memory_, deviceMemory_,
                orDerived(options.dequeueThreadId, options.processId, kDequeueThreadOffset)),
       tracer_(pythonCalls_),
       nowNs_(options.startNs),
@@ -96,7 +96,7 @@ std::uint64_t HostModel::recordOverheadNs() const {
     return cost;
 }
 
-void HostModel::noteReserved() { deviceMemory_.noteFrameworkReserved(nowNs_, memory_.reservedBytes()); }
+void HostModel::noteReserved() { deviceMemory_.notePtaReserved(nowNs_, memory_.ptaTotals().reserved); }
 
 HostStepResult HostModel::runStep(const HostStep& step) {
     if (finished_) throw std::logic_error("HostModel::runStep after finish()");
@@ -282,15 +282,6 @@ void HostModel::launch(StepState& state, const FrameworkOp& op, std::uint32_t op
             apis_.add(ApiLevel::Acl, op.npuOpName + "GetWorkspaceSize", nowNs_, nowNs_ + kGetWorkspaceSizeNs,
                       threadId);
             nowNs_ += kGetWorkspaceSizeNs;
-            std::map<std::uint32_t, std::uint64_t> workspacePerStream;
-            for (const auto& kernel : op.kernels) {
-                auto& bytes = workspacePerStream[kernel.streamId];
-                bytes = std::max(bytes, kernel.workspaceBytes);
-            }
-            for (const auto& [kernelStream, bytes] : workspacePerStream) {
-                memory_.prepareWorkspace(bytes, kernelStream, {nowNs_, threadId, launchRecord});
-            }
-            noteReserved();
         }
         const std::int64_t npuRecord = openRecord(op.npuOpName, threadId, launchRecord, -1, 0);
         nowNs_ += kNpuRecordEnterNs + stackCost;

@@ -85,8 +85,8 @@ private:
 
     ApiLog apis_;
     DeviceMemorySampler deviceMemory_;
-    DequeueThread dequeue_;
     HostMemory memory_;
+    DequeueThread dequeue_;
     std::vector<HostOpRecord> hostOps_;
     std::vector<StepRecord> steps_;
     std::vector<PythonCallRecord> pythonCalls_;

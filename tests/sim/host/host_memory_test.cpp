@@ -120,25 +120,54 @@ TEST(HostMemory, TensorUsedOnAnotherStreamReturnsToThePoolOnlyAtTheSynchronize) 
     EXPECT_EQ(syncOp.name, "aten::_local_scalar_dense");
 }
 
-TEST(HostMemory, WorkspaceBlockGrowsOnlyWhenAKernelNeedsMore) {
+TEST(HostMemory, WorkspaceBlockIsTakenPerLaunchAndGrowsOnlyAfterADeviceSynchronize) {
     HostStep step;
     auto small = testing::forwardOp("aten::add", "aclnnAdd", 1, 0);
     small.kernels[0].workspaceBytes = 4096;
     auto large = small;
     large.kernels[0].workspaceBytes = 3 << 20;
     step.ops = {small, large, small, large};
-    const RunRecord r = profileMemoryRun({step});
-    std::vector<MemoryEventRecord> workspace;
+    step.synchronizeAtEnd = false;
+    ProfilerConfig config;
+    config.profileMemory = true;
+    FakeDeviceQueue device(100'000);
+    HostModelOptions options;
+    options.profiler = config;
+    HostModel model(options, device);
+    model.runStep(step);
+    RunRecord r;
+    model.finish(r);
+    std::vector<MemoryEventRecord> ws;
     for (const auto& e : r.memoryEvents) {
-        if (e.component == MemoryComponent::Workspace) workspace.push_back(e);
+        if (e.component == MemoryComponent::Workspace) ws.push_back(e);
     }
-    ASSERT_EQ(workspace.size(), 3u);  // malloc 4 KiB, free it, malloc 3 MiB
-    EXPECT_EQ(workspace[0].kind, MemoryEventKind::Malloc);
-    EXPECT_EQ(workspace[1].kind, MemoryEventKind::Free);
-    EXPECT_EQ(workspace[2].kind, MemoryEventKind::Malloc);
-    EXPECT_EQ(workspace[2].allocSize, static_cast<std::int64_t>(CachingAllocator::roundSize(3 << 20)));
-    EXPECT_EQ(workspace[2].totalReserved, workspace[2].allocSize);
-    for (const auto& e : workspace) EXPECT_GE(e.totalAllocated, 0);
+    // op0: new 2 MiB block, take, give back; op1: free the block, new 4 MiB block, take, give
+    // back; op2 and op3: take, give back.
+    ASSERT_EQ(ws.size(), 11u);
+    const std::int64_t twoMiB = 2 << 20, fourMiB = 4 << 20;
+    EXPECT_EQ(ws[0].kind, MemoryEventKind::Malloc);
+    EXPECT_EQ(ws[0].allocSize, twoMiB);
+    EXPECT_EQ(ws[0].totalAllocated, 0);
+    EXPECT_EQ(ws[0].totalReserved, twoMiB);
+    EXPECT_EQ(ws[1].totalAllocated, twoMiB);
+    EXPECT_EQ(ws[2].kind, MemoryEventKind::Free);
+    EXPECT_EQ(ws[2].totalAllocated, 0);
+    EXPECT_EQ(ws[3].kind, MemoryEventKind::Free);
+    EXPECT_EQ(ws[3].totalReserved, 0);
+    EXPECT_EQ(ws[4].allocSize, fourMiB);
+    EXPECT_EQ(ws[4].totalReserved, fourMiB);
+    for (const auto& e : ws) {
+        EXPECT_GE(e.totalAllocated, 0);
+        EXPECT_LE(e.totalAllocated, e.totalReserved);
+        EXPECT_EQ(e.threadId, model.dequeueThreadId());
+    }
+    // The growth waited for the device: one synchronize, before the larger op's launch.
+    ASSERT_EQ(device.syncs.size(), 1u);
+    EXPECT_GE(device.tasks[1].submitNs, device.syncs[0].deviceIdleNs);
+    EXPECT_GE(ws[3].timeNs, device.tasks[0].endNs);
+    bool deviceSyncApi = false;
+    for (const auto& api : r.apis) deviceSyncApi |= api.name == "aclrtSynchronizeDeviceWithTimeout";
+    EXPECT_TRUE(deviceSyncApi);
 }
 
 TEST(HostMemory, NothingIsRecordedWithoutProfileMemory) {
