@@ -116,6 +116,18 @@ TEST(TaskScheduler, AiCpuTasks_ShareTheAiCpuCores) {
     EXPECT_EQ(run.observer.results[2].endNs, 2000u);
 }
 
+TEST(TaskScheduler, SubmitAfterRunUntilIdle_ContinuesFromTheIdleTime) {
+    DeviceRun run;
+    run.device->submit(vectorTask({Instruction::scalar(300)}, 1, 1, 0), 0);
+    EXPECT_EQ(run.device->runUntilIdle(), 300u);
+    run.device->submit(vectorTask({Instruction::scalar(300)}, 1, 2, 0), 100);  // host was behind
+    run.device->submit(vectorTask({Instruction::scalar(300)}, 1, 3, 1), 1000);
+    EXPECT_EQ(run.device->runUntilIdle(), 1300u);
+    ASSERT_EQ(run.observer.results.size(), 3u);
+    EXPECT_EQ(run.observer.results[1].startNs, 300u);
+    EXPECT_EQ(run.observer.results[2].startNs, 1000u);
+}
+
 TEST(TaskScheduler, TwoDevicesInSequence_InOneProcessGiveTheSameResults) {
     std::uint64_t first = 0;
     {
