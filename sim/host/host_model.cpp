@@ -103,7 +103,9 @@ HostStepResult HostModel::runStep(const HostStep& step) {
     const ProfilerConfig& cfg = options_.profiler;
     recordCpu_ = step.profiled && cfg.activityCpu;
     recordMemory_ = recordCpu_ && cfg.profileMemory;
+    const bool wasTracing = tracePython_;
     tracePython_ = recordCpu_ && (cfg.withStack || cfg.withModules);
+    if (wasTracing && !tracePython_) tracer_.closeAll(nowNs_);  // tracing stops with the profiled steps
     const bool collectsCann = step.profiled && cfg.activityNpu && cfg.level != ProfilerLevel::LevelNone;
     if (step.profiled) apis_.setCollection(cfg.activityNpu, cfg.level);
     else apis_.stopCollection();

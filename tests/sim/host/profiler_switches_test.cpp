@@ -96,6 +96,21 @@ TEST(ProfilerSwitches, WithModulesAddsHierarchyAndModuleFrames) {
     }
 }
 
+TEST(ProfilerSwitches, PythonFramesCloseWhenProfilingStops) {
+    FakeDeviceQueue device(10'000);
+    HostModelOptions options;
+    options.profiler.withStack = true;
+    HostModel model(options, device);
+    model.runStep(trainingStep(1));
+    HostStep after = trainingStep(2);
+    after.profiled = false;
+    const auto second = model.runStep(after);
+    RunRecord r;
+    model.finish(r);
+    ASSERT_FALSE(r.pythonCalls.empty());
+    for (const auto& call : r.pythonCalls) EXPECT_LE(call.endNs, second.startNs) << call.name;
+}
+
 TEST(ProfilerSwitches, WithFlopsSetsFlopsOnTheTopLevelRecordOnly) {
     ProfilerConfig config;
     config.withFlops = true;
