@@ -1,8 +1,10 @@
-// Conv2D lowering (docs/op-catalog.md): x [N,C,H,W], w [Co,C/groups,kh,kw] → y [N,Co,Ho,Wo], all
-// NCHW, through the img2col cube pipeline of conv2d_operands.h.
+// Conv2D lowering (docs/op-catalog.md): x [N,C,H,W], w [Co,C/groups,kh,kw], optional bias [Co] →
+// y [N,Co,Ho,Wo], all NCHW, through the img2col cube pipeline of conv2d_operands.h; a bias adds a
+// second (vector) kernel, conv2d_bias.h.
 #include <memory>
 #include <string>
 
+#include "models/kernels/conv2d_bias.h"
 #include "models/kernels/conv2d_operands.h"
 
 namespace ascendsim {
@@ -10,9 +12,6 @@ namespace ascendsim {
 namespace {
 std::vector<LoweredKernel> lowerConv2D(const OpInstance& op, const ChipConfig& chip) {
     if (op.inputs.size() < 2 || op.outputs.empty()) throwLoweringError(op, "needs inputs x, w and output y");
-    if (op.inputs.size() > 2)
-        throwLoweringError(op, "a fused bias is not modelled (output channels lie along L0C rows); "
-                               "express it as a following Add");
     const TensorInfo& x = op.inputs[0];
     const TensorInfo& w = op.inputs[1];
     const TensorInfo& y = op.outputs[0];
@@ -61,7 +60,21 @@ std::vector<LoweredKernel> lowerConv2D(const OpInstance& op, const ChipConfig& c
     CubeBufferPlan plan;
     planConv(op, chip, p, tiling, plan);
     auto operands = std::make_shared<const ConvOperands>(p, tiling, plan);
-    return {makeCubeKernel(op, chip, operands, plan, CubeStepSizes{tiling.baseK})};
+    std::vector<LoweredKernel> kernels{makeCubeKernel(op, chip, operands, plan, CubeStepSizes{tiling.baseK})};
+    if (op.inputs.size() > 2) {
+        const TensorInfo& bias = op.inputs[2];
+        if (bias.elementCount() != outChannels || bias.dtype != y.dtype)
+            throwLoweringError(op, "bias must be [Co] with the dtype of y");
+        ConvBiasProblem b;
+        b.planes = static_cast<std::uint64_t>(x.shape[0] * outChannels);
+        b.channels = static_cast<std::uint64_t>(outChannels);
+        b.planeElements = win.outPositions();
+        b.dtype = y.dtype;
+        b.yAddr = y.deviceAddr;
+        b.biasAddr = bias.deviceAddr;
+        kernels.push_back(makeConvBiasKernel(op, chip, b));
+    }
+    return kernels;
 }
 }  // namespace
 

@@ -109,7 +109,7 @@ TEST(CubeConv2DBackpropInput, OneByOneAndSevenBySevenMatchReference) {
     runInputGrad(chip, {1, 3, 20, 20, 8, 7, 7, 2, 2, 3, 3, 3, 3}, 5u);
 }
 
-TEST(CubeConv2D, ShapeMismatchAndBiasAreLoweringErrors) {
+TEST(CubeConv2D, ShapeAndBiasMismatchesAreLoweringErrors) {
     const auto chip = ascend910B1();
     CubeOpHarness h(chip);
     auto x = h.tensor("x", {1, 8, 10, 10}, DataType::Fp16);
@@ -118,10 +118,33 @@ TEST(CubeConv2D, ShapeMismatchAndBiasAreLoweringErrors) {
     EXPECT_THROW(h.lower(makeOp("Conv2D", {x, w}, {wrongY})), LoweringError);
     auto y = h.tensor("y", {1, 16, 8, 8}, DataType::Fp16);
     EXPECT_NO_THROW(h.lower(makeOp("Conv2D", {x, w}, {y})));
-    EXPECT_THROW(h.lower(makeOp("Conv2D", {x, w, h.tensor("b", {16}, DataType::Fp16)}, {y})), LoweringError);
+    EXPECT_THROW(h.lower(makeOp("Conv2D", {x, w, h.tensor("b", {8}, DataType::Fp16)}, {y})), LoweringError);
     auto op = makeOp("Conv2D", {x, w}, {y});
     op.attrs["strides"] = std::vector<std::int64_t>{0, 1};
     EXPECT_THROW(h.lower(op), LoweringError);
+}
+
+TEST(CubeConv2D, BiasIsAddedPerOutputChannelByAFollowingVectorKernel) {
+    const auto chip = ascend910B1();
+    for (DataType dtype : {DataType::Fp16, DataType::Fp32}) {
+        CubeOpHarness h(chip);
+        const ConvShape s{2, 8, 9, 9, 20, 3, 3, 2, 2, 1, 1, 1, 1};
+        auto x = h.tensor("x", {s.n, s.c, s.h, s.w}, DataType::Fp16);
+        auto w = h.tensor("w", {s.co, s.c, s.kh, s.kw}, DataType::Fp16);
+        auto bias = h.tensor("bias", {s.co}, dtype);
+        auto y = h.tensor("y", {s.n, s.co, s.outH(), s.outW()}, dtype);
+        const auto xv = h.fillRandom(x), wv = h.fillRandom(w), bv = h.fillRandom(bias, -4, 4);
+        auto op = makeOp("Conv2D", {x, w, bias}, {y});
+        setConvAttrs(op, s);
+        const auto kernels = h.run(op);
+        ASSERT_EQ(kernels.size(), 2u);
+        EXPECT_EQ(kernels[1].type, TaskType::AiVectorCore);
+        auto expected = referenceConv(s, xv, wv);
+        const std::size_t plane = static_cast<std::size_t>(s.outH() * s.outW());
+        for (std::size_t i = 0; i < expected.size(); ++i) expected[i] += bv[(i / plane) % static_cast<std::size_t>(s.co)];
+        const bool half = dtype == DataType::Fp16;
+        expectNear(h.read(y), expected, half ? 1e-2 : 1e-3, half ? 2e-3 : 1e-4, "conv bias");
+    }
 }
 
 TEST(CubeConv2D, InstructionCountScalesWithBatchAndChannels) {
