@@ -1,0 +1,107 @@
+// ReduceSum/Mean/Max over trailing and middle axes, and the per-channel BN training reductions.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "tests/models/kernels/vector_test_support.h"
+
+namespace ascendsim::test {
+namespace {
+
+// Reference reduction of an [A, R, B] view.
+std::vector<double> reduceReference(const std::vector<float>& x, std::size_t a, std::size_t r, std::size_t b,
+                                    const std::string& type) {
+    std::vector<double> out(a * b, type == "ReduceMax" ? -INFINITY : 0.0);
+    for (std::size_t i = 0; i < a; ++i)
+        for (std::size_t k = 0; k < r; ++k)
+            for (std::size_t j = 0; j < b; ++j) {
+                const double v = x[(i * r + k) * b + j];
+                double& o = out[i * b + j];
+                o = type == "ReduceMax" ? std::max(o, v) : o + v;
+            }
+    if (type == "ReduceMean")
+        for (auto& o : out) o /= static_cast<double>(r);
+    return out;
+}
+
+void checkReduce(const std::string& type, std::vector<std::int64_t> shape, std::vector<std::int64_t> axes,
+                 std::size_t a, std::size_t r, std::size_t b, DataType dtype) {
+    const ChipConfig chip = ascend910B1();
+    for (const auto& blockDim : blockDimSweep()) {
+        CubeOpHarness h(chip);
+        const auto x = h.tensor("x", shape, dtype);
+        const auto y = h.tensor("y", {static_cast<std::int64_t>(a * b)}, dtype);
+        const auto in = h.fillRandom(x, -2, 2);
+        auto op = makeOp(type, {x}, {y});
+        op.attrs["axes"] = axes;
+        op.blockDim = blockDim;
+        h.run(op);
+        expectNear(h.read(y), roundedTo(dtype, reduceReference(in, a, r, b, type)), 1e-3,
+                   dtype == DataType::Fp16 ? 4e-3 : 1e-5, type + ", " + blockDimName(blockDim));
+    }
+}
+
+TEST(VectorReduce, TrailingAxesReduceEachRow) {
+    checkReduce("ReduceSum", {6, 5, 300}, {-1}, 30, 300, 1, DataType::Fp32);
+    checkReduce("ReduceMean", {8, 64, 7, 7}, {2, 3}, 512, 49, 1, DataType::Fp16);  // global average pool
+    checkReduce("ReduceMax", {10, 2000}, {1}, 10, 2000, 1, DataType::Fp32);
+}
+
+TEST(VectorReduce, LeadingAndMiddleAxesFoldRowsOfColumns) {
+    checkReduce("ReduceSum", {512, 768}, {0}, 1, 512, 768, DataType::Fp32);  // a bias gradient
+    checkReduce("ReduceMean", {3, 40, 100}, {1}, 3, 40, 100, DataType::Fp32);
+    checkReduce("ReduceMax", {4, 33, 20}, {1}, 4, 33, 20, DataType::Fp16);
+    checkReduce("ReduceSum", {20000, 24}, {0}, 1, 20000, 24, DataType::Fp32);  // several tiles per chunk
+}
+
+TEST(VectorReduce, NonAdjacentAxesAreALoweringError) {
+    const ChipConfig chip = ascend910B1();
+    CubeOpHarness h(chip);
+    auto op = makeOp("ReduceSum", {h.tensor("x", {4, 5, 6}, DataType::Fp32)}, {h.tensor("y", {5}, DataType::Fp32)});
+    op.attrs["axes"] = std::vector<std::int64_t>{0, 2};
+    EXPECT_THROW(h.lower(op), LoweringError);
+}
+
+void checkBnReduce(bool gradient, DataType dtype, std::int64_t n, std::int64_t c, std::int64_t hw) {
+    const ChipConfig chip = ascend910B1();
+    for (const auto& blockDim : blockDimSweep()) {
+        CubeOpHarness h(chip);
+        const auto x = h.tensor("x", {n, c, hw, 1}, dtype);
+        const auto dy = h.tensor("dy", {n, c, hw, 1}, dtype);
+        const auto mean = h.tensor("mean", {c}, DataType::Fp32), var = h.tensor("var", {c}, DataType::Fp32);
+        const auto out0 = h.tensor("out0", {c}, DataType::Fp32), out1 = h.tensor("out1", {c}, DataType::Fp32);
+        const auto xs = h.fillRandom(x, -2, 2), gs = h.fillRandom(dy, -1, 1);
+        const auto ms = h.fillRandom(mean, -0.2f, 0.2f), vs = h.fillRandom(var, 0.5, 2);
+        auto op = gradient ? makeOp("BNTrainingUpdateGrad", {dy, x, mean, var}, {out0, out1})
+                           : makeOp("BNTrainingReduce", {x}, {out0, out1});
+        op.blockDim = blockDim;
+        h.run(op);
+        std::vector<double> e0(static_cast<std::size_t>(c)), e1(static_cast<std::size_t>(c));
+        for (std::size_t i = 0; i < xs.size(); ++i) {
+            const std::size_t ch = i / static_cast<std::size_t>(hw) % static_cast<std::size_t>(c);
+            if (gradient) {
+                e0[ch] += gs[i] * (xs[i] - ms[ch]) / std::sqrt(vs[ch] + 1e-5);
+                e1[ch] += gs[i];
+            } else {
+                e0[ch] += xs[i];
+                e1[ch] += double{xs[i]} * xs[i];
+            }
+        }
+        const std::string what = std::string(gradient ? "BNTrainingUpdateGrad " : "BNTrainingReduce ") + blockDimName(blockDim);
+        expectNear(h.read(out0), e0, 1e-3, 1e-4, what + " output 0");
+        expectNear(h.read(out1), e1, 1e-3, 1e-4, what + " output 1");
+    }
+}
+
+TEST(VectorReduce, BnTrainingReduceSumsAndSquaresPerChannel) {
+    checkBnReduce(false, DataType::Fp16, 6, 10, 49);
+    checkBnReduce(false, DataType::Fp32, 200, 3, 300);  // several tiles per channel: atomic adds
+}
+
+TEST(VectorReduce, BnTrainingUpdateGradGivesScaleAndOffsetGradients) {
+    checkBnReduce(true, DataType::Fp32, 5, 12, 64);
+    checkBnReduce(true, DataType::Fp16, 64, 4, 196);
+}
+
+}  // namespace
+}  // namespace ascendsim::test
