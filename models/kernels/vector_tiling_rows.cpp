@@ -74,6 +74,27 @@ void RowTile::withVector(VectorOp op, std::uint64_t dst, std::uint64_t src, std:
     perRow(code, op, dst, src, vector, rows, pitch, false, false);
 }
 
+void RowTile::slice(VectorOp op, std::uint64_t dst, std::uint64_t src, std::uint64_t elements, float scalar) {
+    const std::uint64_t rowBytes = pitch * kF32Bytes;
+    if (elements <= elementsPerRepeat(kF32)) {
+        for (std::uint64_t first = 0; first < rows; first += kMaxVectorRepeats) {
+            VectorInstr v{.op = op, .dtype = kF32, .srcType = kF32};
+            v.repeats = static_cast<std::uint16_t>(std::min<std::uint64_t>(kMaxVectorRepeats, rows - first));
+            v.mask = static_cast<std::uint16_t>(elements);
+            v.dst = dst + first * rowBytes;
+            v.src0 = src + first * rowBytes;
+            v.src1 = v.src0;
+            v.dstRepeatStride = v.src0RepeatStride = v.src1RepeatStride = static_cast<std::uint16_t>(rowBytes / kUbBlockBytes);
+            v.scalar = scalar;
+            code.push_back(Instruction::vector(v));
+        }
+        return;
+    }
+    for (std::uint32_t r = 0; r < rows; ++r)
+        emitVectorRange(code, op, kF32, {.dst = dst + r * rowBytes, .src0 = src + r * rowBytes, .src1 = src + r * rowBytes},
+                        elements, scalar);
+}
+
 namespace {
 
 struct Staged {
@@ -81,6 +102,7 @@ struct Staged {
     std::uint64_t gm = 0;
     std::uint64_t half0 = 0, halfStride = 0;  // MTE staging (double-buffered)
     std::uint64_t f32 = 0;                    // fp32 working copy (== staging half when fp32)
+    std::uint64_t period = 0;                 // row inputs: rows of the tensor (0 = all rows)
     bool needsCast() const { return dtype != kF32; }
     std::uint64_t staging(std::uint32_t half) const { return half0 + half * halfStride; }
     std::uint64_t working(std::uint32_t half) const { return needsCast() ? f32 : staging(half); }
@@ -119,7 +141,17 @@ public:
         const std::uint64_t length = l.spec.length;
         for (const auto& in : l.rowInputs) {
             const std::uint64_t eb = bytesOf(in.dtype);
-            code.load.push_back(moveRowsToUb(in.gm + first * length * eb, in.staging(half), rows, length * eb, l.pitch * eb));
+            if (in.period == 0) {
+                code.load.push_back(moveRowsToUb(in.gm + first * length * eb, in.staging(half), rows, length * eb, l.pitch * eb));
+            } else {
+                for (std::uint64_t k = 0; k < rows;) {  // wraps at the period: one move per run
+                    const std::uint64_t source = (first + k) % in.period;
+                    const std::uint64_t run = std::min<std::uint64_t>(rows - k, in.period - source);
+                    code.load.push_back(moveRowsToUb(in.gm + source * length * eb, in.staging(half) + k * l.pitch * eb,
+                                                     static_cast<std::uint32_t>(run), length * eb, l.pitch * eb));
+                    k += run;
+                }
+            }
             if (in.needsCast())
                 emitVectorRange(code.compute, VectorOp::Cast, kF32, {.dst = in.f32, .src0 = in.staging(half)},
                                 rows * l.pitch, 0.0f, in.dtype);
@@ -201,7 +233,10 @@ LoweredKernel lowerRowKernel(const OpInstance& op, const ChipConfig& chip, RowKe
         s.f32 = s.needsCast() ? ub.allocate(elements * kF32Bytes, what) : 0;
         return s;
     };
-    for (const auto& t : spec.rowInputs) layout->rowInputs.push_back(stage(t, tileRows * pitch, true, "input rows"));
+    for (std::size_t i = 0; i < spec.rowInputs.size(); ++i) {
+        layout->rowInputs.push_back(stage(spec.rowInputs[i], tileRows * pitch, true, "input rows"));
+        if (i < spec.rowInputPeriods.size()) layout->rowInputs.back().period = spec.rowInputPeriods[i];
+    }
     for (const auto& t : spec.vectorInputs) layout->vectorInputs.push_back(stage(t, pitch, false, "a row vector"));
     for (const auto& t : spec.rowOutputs) layout->rowOutputs.push_back(stage(t, tileRows * pitch, true, "output rows"));
     for (const auto& t : spec.valueOutputs) layout->valueOutputs.push_back(stage(t, tileRows, true, "row results"));

@@ -43,12 +43,18 @@ public:
     void withValues(VectorOp op, std::uint64_t dst, std::uint64_t src, std::uint64_t values, bool valuesFirst = false);
     // dst row r = src row r op vector (the same [L] row for every r).
     void withVector(VectorOp op, std::uint64_t dst, std::uint64_t src, std::uint64_t vector);
+    // A unary/scalar op on `elements` elements of every row, from src (row-strided, 32 B aligned)
+    // to dst (row-strided): a slice of each row.
+    void slice(VectorOp op, std::uint64_t dst, std::uint64_t src, std::uint64_t elements, float scalar = 0.0f);
 };
 
 struct RowKernelSpec {
     std::uint64_t rows = 0;
     std::uint64_t length = 0;
     std::vector<TensorInfo> rowInputs;      // [rows, L], contiguous
+    // Per row input (optional): the input has only `period` rows and row r reads row r % period
+    // (e.g. a [S, D] position table shared by every batch and head). 0 = one row per row.
+    std::vector<std::uint64_t> rowInputPeriods;
     std::vector<TensorInfo> vectorInputs;   // [L], loaded once per block
     std::vector<TensorInfo> rowOutputs;     // [rows, L]
     std::vector<TensorInfo> valueOutputs;   // [rows]
