@@ -10,16 +10,23 @@
 #include "profiler/assembly/output_permissions.h"
 #include "profiler/assembly/profiling_schedule.h"
 #include "profiler/assembly/run_slice.h"
+#include "profiler/writers/api_statistic.h"
+#include "profiler/writers/data_preprocess.h"
+#include "profiler/writers/db_export.h"
 #include "profiler/writers/framework_files.h"
 #include "profiler/writers/kernel_details.h"
+#include "profiler/writers/l2_cache.h"
 #include "profiler/writers/memory_record.h"
 #include "profiler/writers/msprof_timeline.h"
 #include "profiler/writers/npu_module_mem.h"
+#include "profiler/writers/op_statistic.h"
 #include "profiler/writers/operator_details.h"
 #include "profiler/writers/operator_memory.h"
 #include "profiler/writers/profiler_info.h"
+#include "profiler/writers/prof_tree.h"
 #include "profiler/writers/profiler_metadata.h"
 #include "profiler/writers/step_trace_time.h"
+#include "profiler/writers/task_time.h"
 #include "profiler/writers/trace_view.h"
 
 namespace fs = std::filesystem;
@@ -39,32 +46,47 @@ void writeTextFile(const fs::path& path, const std::string& text) {
 
 bool hasLevel(const ProfilerConfig& c) { return c.activityNpu && c.level != ProfilerLevel::LevelNone; }
 
-void writeAscendProfilerOutput(const fs::path& out, const RunRecord& run, const ProfilerConfig& config) {
+std::optional<std::uint64_t> firstFrameworkOpNs(const RunRecord& run, const ProfilerConfig& config) {
+    if (!config.activityCpu || run.hostOps.empty()) return std::nullopt;
+    std::uint64_t first = run.hostOps.front().startNs;
+    for (const auto& op : run.hostOps) first = std::min(first, op.startNs);
+    return run.epochNs + first;
+}
+
+// ASCEND_PROFILER_OUTPUT per export type, level and switches (formats.md §1.6).
+void writeAscendProfilerOutput(const fs::path& out, const RunRecord& run, const ProfilerConfig& config,
+                               const std::vector<OrderedJson>& timeline) {
     fs::create_directories(out);
+    CsvTable stepTrace;
+    if (hasLevel(config))
+        stepTrace = buildStepTraceTime(timeline, computeStepRanges(run), firstFrameworkOpNs(run, config),
+                                       config.formatVersion);
     if (config.exportsText()) {
-        const auto timeline = buildMsprofTimeline(run, config);
         writeTextFile(out / "trace_view.json", renderTraceView(run, config, timeline));
         if (hasLevel(config)) {
             writeKernelDetailsCsv(out, run, config);
-            std::optional<std::uint64_t> firstOp;
-            if (config.activityCpu && !run.hostOps.empty()) {
-                std::uint64_t first = run.hostOps.front().startNs;
-                for (const auto& op : run.hostOps) first = std::min(first, op.startNs);
-                firstOp = run.epochNs + first;
-            }
-            writeCsvFile(out / "step_trace_time.csv",
-                         buildStepTraceTime(timeline, computeStepRanges(run), firstOp, config.formatVersion),
-                         CsvDialect::TorchNpu);
+            writeCsvFile(out / "step_trace_time.csv", stepTrace, CsvDialect::TorchNpu);
             if (config.profileMemory)
                 writeCsvFile(out / "npu_module_mem.csv", buildNpuModuleMem(run, config.formatVersion),
                              CsvDialect::TorchNpu);
         }
+        // The summaries' writers decide their own level/switch conditions and write nothing
+        // when those do not hold (or when there is no row).
+        writeOpStatisticCsv(out, run, config);
+        writeApiStatisticCsv(out, run, config);
+        writeTaskTimeCsv(out, run, config);
+        writeL2CacheCsv(out, run, config);
+        writeDataPreprocessCsv(out, run, config);
         if (config.activityCpu && (config.formatVersion != FormatVersion::Era2024 || config.withStack))
             writeCsvFile(out / "operator_details.csv", buildOperatorDetails(run), CsvDialect::TorchNpu);
         if (config.profileMemory) {
             writeCsvFile(out / "memory_record.csv", buildMemoryRecord(run), CsvDialect::TorchNpu);
             writeCsvFile(out / "operator_memory.csv", buildOperatorMemory(run), CsvDialect::TorchNpu);
         }
+    }
+    if (config.exportsDb()) {
+        writeAscendPytorchProfilerDb(out, run, config);
+        writeAnalysisDb(out, stepTrace);
     }
     writeTextFile(out / "analyse.done", "");
 }
@@ -127,7 +149,17 @@ void writeProfilerDirectory(const fs::path& dir, const RunRecord& cycleRun, cons
     }
     if (config.activityCpu) writeFrameworkFiles(dir / "FRAMEWORK", cycleRun, config);
     fs::create_directories(dir / "logs");
-    writeAscendProfilerOutput(dir / kOutputDirName, cycleRun, config);
+    const auto timeline = buildMsprofTimeline(cycleRun, config);
+    if (config.activityNpu) {
+        ProfTreeNames names;
+        names.timestamp17 = localTimestamp17(cycleRun, start);
+        names.suffix = profDirectorySuffix(cycleRun);
+        names.exportTimestamp14 = localTimestamp17(cycleRun, cycleRun.endNs).substr(0, 14);
+        std::optional<std::string> msprofJson;
+        if (!timeline.empty()) msprofJson = renderMsprofTimelineJson(timeline);
+        writeProfTree(dir, cycleRun, config, names, msprofJson);
+    }
+    writeAscendProfilerOutput(dir / kOutputDirName, cycleRun, config, timeline);
 }
 
 OutputResult writeProfilerOutput(const RunRecord& run, const ProfilerConfig& config, const OutputOptions& options) {

@@ -203,6 +203,16 @@ TimelineEra timelineEra(FormatVersion version) {
     return era;
 }
 
+std::string renderMsprofTimelineJson(const std::vector<OrderedJson>& timeline) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < timeline.size(); ++i) {
+        if (i > 0) out += ',';
+        out += timeline[i].dump();
+    }
+    out += ']';
+    return out;
+}
+
 std::uint32_t formatTracePid(std::uint32_t pid, std::uint32_t sortIndex, std::uint32_t deviceId) {
     return (pid << 10) | (sortIndex << 5) | deviceId;
 }

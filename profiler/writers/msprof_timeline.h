@@ -49,4 +49,8 @@ std::string hostToDeviceFlowId(std::uint64_t connectionId, FormatVersion version
 // Level pruning for trace_view is not applied here (see pruneTimelineForTraceView).
 std::vector<OrderedJson> buildMsprofTimeline(const RunRecord& run, const ProfilerConfig& config);
 
+// msprof_{ts}.json text as msprof's C++ JsonWriter (rapidjson) writes it: one compact array with
+// "," and ":" separators, shortest round-trip doubles.
+std::string renderMsprofTimelineJson(const std::vector<OrderedJson>& timeline);
+
 }  // namespace ascendsim

@@ -130,6 +130,24 @@ TEST_F(OutputAssemblyTest, TextLevel1FileSet) {
     EXPECT_TRUE(fs::is_directory(dir / "logs"));
 }
 
+TEST_F(OutputAssemblyTest, NpuActivityAddsTheProfDirectory) {
+    const auto dir = writeProfilerOutput(sampleRun(1), textConfig(), options()).directories.at(0);
+    int profDirs = 0;
+    for (const auto& e : fs::directory_iterator(dir))
+        if (e.is_directory() && e.path().filename().string().starts_with("PROF_")) ++profDirs;
+    EXPECT_EQ(profDirs, 1);
+}
+
+TEST_F(OutputAssemblyTest, DbExportWritesDatabasesInsteadOfTextViews) {
+    auto config = textConfig();
+    config.exportTypes = {ExportType::Db};
+    const auto dir = writeProfilerOutput(sampleRun(1), config, options()).directories.at(0);
+    EXPECT_TRUE(fs::exists(dir / "ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler.db"));
+    EXPECT_TRUE(fs::exists(dir / "ASCEND_PROFILER_OUTPUT/analysis.db"));
+    EXPECT_FALSE(fs::exists(dir / "ASCEND_PROFILER_OUTPUT/trace_view.json"));
+    EXPECT_FALSE(fs::exists(dir / "ASCEND_PROFILER_OUTPUT/step_trace_time.csv"));
+}
+
 TEST_F(OutputAssemblyTest, LevelNoneWritesNoDeviceViews) {
     auto config = textConfig();
     config.level = ProfilerLevel::LevelNone;
