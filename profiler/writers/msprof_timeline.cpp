@@ -193,6 +193,7 @@ TimelineEra timelineEra(FormatVersion version) {
     era.hardwareSortIndex = 13;
     era.aiCoreFreqSortIndex = 14;
     era.overlapSortIndex = version == FormatVersion::Cann80 ? 23 : 21;
+    era.npuMemSortIndex = version == FormatVersion::Cann80 ? 19 : 20;
     era.hostLayersUseDevice31 = false;
     era.labelsCarryDeviceId = false;
     era.cppKeyOrder = false;
@@ -358,6 +359,25 @@ std::vector<OrderedJson> buildMsprofTimeline(const RunRecord& run, const Profile
         }
         block.events.push_back(make.counter("AI Core Freq", pid, first, args));
         if (last > first) block.events.push_back(make.counter("AI Core Freq", pid, last, args));
+        appendBlock(meta, data, block, era);
+    }
+
+    // NPU MEM: the process's device memory (profile_memory turns on CANN's memory sampling).
+    if (config.profileMemory && !run.appMemory.empty()) {
+        const std::uint32_t pid = formatTracePid(run.processId, era.npuMemSortIndex, run.deviceId);
+        ProcessBlock block;
+        block.processMeta.push_back(make.meta("process_name", pid, 0, "name", "NPU MEM"));
+        block.processMeta.push_back(make.meta("process_labels", pid, 0, "labels", npuLabel));
+        block.processMeta.push_back(make.meta("process_sort_index", pid, 0, "sort_index", era.npuMemSortIndex));
+        for (const auto& sample : run.appMemory) {
+            const double kb = static_cast<double>(sample.bytes) / 1024.0;
+            for (const auto& [series, value] : {std::pair<const char*, double>{"APP/DDR", 0.0}, {"APP/HBM", kb},
+                                               {"APP/Memory", kb}}) {
+                OrderedJson args;
+                args["KB"] = value;
+                block.events.push_back(make.counter(series, pid, sample.timeNs, args));
+            }
+        }
         appendBlock(meta, data, block, era);
     }
 

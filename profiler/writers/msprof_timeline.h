@@ -22,6 +22,7 @@ struct TimelineEra {
     std::uint32_t hardwareSortIndex = 14;
     std::uint32_t aiCoreFreqSortIndex = 15;
     std::uint32_t overlapSortIndex = 31;
+    std::uint32_t npuMemSortIndex = 17;
     bool hostLayersUseDevice31 = true;     // C++ msprof: host layers carry deviceId 31 in the pid
     bool labelsCarryDeviceId = true;       // "NPU 0" (C++) vs "NPU" (Python msprof)
     bool cppKeyOrder = true;               // key order of msprof's C++ JsonWriter

@@ -109,11 +109,28 @@ TEST(MsprofTimeline, NothingAtLevelNone) {
     EXPECT_TRUE(buildMsprofTimeline(sampleRun(1), config).empty());
 }
 
+TEST(MsprofTimeline, NpuMemCountersFollowTheAppMemorySamplesWithProfileMemory) {
+    ProfilerConfig config;
+    const auto run = sampleRun(2);
+    auto countMemory = [&run](const ProfilerConfig& c) {
+        int n = 0;
+        for (const auto& e : buildMsprofTimeline(run, c)) {
+            if (e["name"] != "APP/HBM") continue;
+            ++n;
+            EXPECT_EQ(e["args"]["KB"].get<double>(), static_cast<double>(run.appMemory[0].bytes) / 1024.0);
+        }
+        return n;
+    };
+    EXPECT_EQ(countMemory(config), 0);
+    config.profileMemory = true;
+    EXPECT_EQ(countMemory(config), static_cast<int>(run.appMemory.size()));
+}
+
 TEST(MsprofTimeline, AiCoreFreqCounterCarriesTheChipClock) {
     const auto events = buildMsprofTimeline(sampleRun(1), ProfilerConfig{});
     int counters = 0;
     for (const auto& e : events) {
-        if (e["ph"] != "C") continue;
+        if (e["ph"] != "C" || e["name"] != "AI Core Freq") continue;
         ++counters;
         EXPECT_EQ(e["name"], "AI Core Freq");
         EXPECT_EQ(e["args"]["MHz"], 1800);
