@@ -6,6 +6,7 @@
 #include <string>
 
 #include "sim/host/host_costs.h"
+#include "sim/host/host_step_state.h"
 
 namespace ascendsim {
 
@@ -42,20 +43,6 @@ std::uint32_t orDerived(std::uint32_t given, std::uint32_t pid, std::uint32_t of
     return given != 0 ? given : pid + offset;
 }
 }  // namespace
-
-struct HostModel::StepState {
-    const HostStep* step = nullptr;
-    std::int64_t stepRecord = -1;
-    std::int64_t optimizerRecord = -1;  // the open Optimizer.step#X.step record, if any
-    bool optimizerOpen = false;
-    std::vector<std::int64_t> autogradSequence;  // per op: number its last autograd node took
-    std::vector<std::vector<std::uint64_t>> addresses;
-    struct PendingFree {
-        std::uint64_t ptr;
-        bool usedOnOtherStream;
-    };
-    std::vector<std::vector<PendingFree>> freesAfter;  // per op index
-};
 
 HostModel::HostModel(const HostModelOptions& options, DeviceQueue& device)
     : options_(options),
@@ -249,75 +236,6 @@ void HostModel::runOp(StepState& state, const FrameworkOp& op, std::uint32_t opI
     for (const auto& pending : state.freesAfter[opIndex]) {
         memory_.freeTensor(pending.ptr, pending.usedOnOtherStream, {nowNs_, tid, topRecord});
     }
-}
-
-void HostModel::launch(StepState& state, const FrameworkOp& op, std::uint32_t opIndex,
-                       std::int64_t launchRecord, std::uint32_t threadId) {
-    const ProfilerConfig& cfg = options_.profiler;
-    const std::uint64_t stackCost =
-        (recordCpu_ && cfg.withStack && threadId == mainThreadId_) ? kStackCaptureNs : 0;
-    const std::uint32_t stream = op.kernels.empty() ? 0 : op.kernels.front().streamId;
-    const std::size_t opCount = state.step->ops.size();
-    for (const OutputTensorSpec& output : op.outputs) {
-        if (output.lastUseOpIndex >= 0 &&
-            (static_cast<std::uint32_t>(output.lastUseOpIndex) < opIndex ||
-             static_cast<std::size_t>(output.lastUseOpIndex) >= opCount)) {
-            throw std::invalid_argument("host model: output of op '" + op.atenName + "' (op " +
-                                        std::to_string(opIndex) + ") has lastUseOpIndex " +
-                                        std::to_string(output.lastUseOpIndex) +
-                                        " outside [op, step end)");
-        }
-        const std::int64_t record = openRecord("empty_tensor", threadId, launchRecord, -1, 0);
-        nowNs_ += stackCost + kEmptyTensorNs / 2;
-        const std::uint64_t ptr = memory_.allocateTensor(output.bytes, stream, {nowNs_, threadId, launchRecord});
-        nowNs_ += kEmptyTensorNs - kEmptyTensorNs / 2;
-        closeRecord(record);
-        noteReserved();
-        if (opIndex < state.addresses.size()) state.addresses[opIndex].push_back(ptr);
-        if (output.lastUseOpIndex >= 0) {
-            state.freesAfter[static_cast<std::size_t>(output.lastUseOpIndex)].push_back(
-                {ptr, output.usedOnOtherStream});
-        }
-    }
-    if (!op.npuOpName.empty()) {
-        if (isAclnnOp(op.npuOpName)) {
-            apis_.add(ApiLevel::Acl, op.npuOpName + "GetWorkspaceSize", nowNs_, nowNs_ + kGetWorkspaceSizeNs,
-                      threadId);
-            nowNs_ += kGetWorkspaceSizeNs;
-        }
-        const std::int64_t npuRecord = openRecord(op.npuOpName, threadId, launchRecord, -1, 0);
-        nowNs_ += kNpuRecordEnterNs + stackCost;
-        EnqueuedOp item;
-        item.op = &op;
-        item.stepNumber = state.step->stepNumber;
-        item.opIndex = opIndex;
-        item.queueCorrelationId = nextQueueCorrelationId_++;
-        item.enqueueStartNs = nowNs_;
-        nowNs_ += kEnqueueNs;
-        item.enqueueEndNs = nowNs_;
-        item.enqueueThreadId = threadId;
-        item.npuRecordIndex = npuRecord;
-        item.recordQueue = recordCpu_;
-        dequeue_.process(item);
-        if (!op.kernels.empty()) launchedSinceSync_ = true;
-        nowNs_ += kNpuRecordExitNs;
-        closeRecord(npuRecord);
-    }
-    if (op.synchronizesDevice) synchronizeDevice(threadId, launchRecord);
-}
-
-void HostModel::synchronizeDevice(std::uint32_t threadId, std::int64_t hostOpIndex) {
-    const std::uint64_t callStart = nowNs_;
-    // The Python thread first waits for the task queue to drain, then for the device.
-    const std::uint64_t hostReady = std::max(nowNs_ + kSyncCallNs, dequeue_.idleAtNs());
-    const std::uint64_t deviceIdle = device_.synchronize(hostReady);
-    nowNs_ = std::max(hostReady, deviceIdle) + kSyncWakeNs;
-    apis_.add(ApiLevel::Acl, "aclrtSynchronizeStreamWithTimeout", callStart, nowNs_, threadId);
-    apis_.add(ApiLevel::Runtime, "StreamSynchronize", callStart + kRuntimeLaunchOffsetNs,
-              nowNs_ - kAclEpilogueNs, threadId);
-    memory_.releaseAwaitingBlocks({nowNs_, threadId, hostOpIndex});
-    noteReserved();
-    launchedSinceSync_ = false;
 }
 
 void HostModel::finish(RunRecord& record) {
