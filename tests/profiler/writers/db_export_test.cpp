@@ -21,7 +21,10 @@ std::vector<std::string> query(const fs::path& db, const std::string& sql) {
         handle, sql.c_str(),
         [](void* out, int n, char** values, char**) {
             std::string row;
-            for (int i = 0; i < n; ++i) row += (i ? "|" : "") + std::string(values[i] ? values[i] : "");
+            for (int i = 0; i < n; ++i) {
+                if (i != 0) row.push_back('|');
+                row.append(values[i] ? values[i] : "");
+            }
             static_cast<std::vector<std::string>*>(out)->push_back(row);
             return 0;
         },

@@ -217,3 +217,42 @@ TEST(OpSummary, CannFileHasCannNamesLfAndPreEscapedShapes) {
 
 }  // namespace
 }  // namespace ascendsim
+
+namespace ascendsim {
+namespace {
+
+TEST(KernelDetails, EveryRowHasOneCellPerHeaderColumnForEveryGroupEraAndLevel) {
+    using namespace testing_support;
+    const ChipConfig split = splitChip();
+    const ChipConfig coupled = coupledChip();
+    for (const ChipConfig* chip : {&split, &coupled}) {
+        RunRecord run = threeKernelRun(*chip);
+        KernelRecord cpu;
+        cpu.name = "NonZero";
+        cpu.opType = "NonZero";
+        cpu.device.type = TaskType::AiCpu;
+        cpu.device.startNs = 8000000;
+        cpu.device.endNs = 8001000;
+        run.kernels.push_back(cpu);
+        for (FormatVersion era : {FormatVersion::Cann83, FormatVersion::Cann80, FormatVersion::Era2024}) {
+            for (ProfilerLevel level : {ProfilerLevel::Level0, ProfilerLevel::Level1, ProfilerLevel::Level2}) {
+                for (int g = 0; g <= static_cast<int>(AicMetrics::MemoryAccess); ++g) {
+                    ProfilerConfig config;
+                    config.level = level;
+                    config.formatVersion = era;
+                    config.aicMetrics = static_cast<AicMetrics>(g);
+                    const CsvTable table = buildKernelDetailsTable(run, config);
+                    ASSERT_EQ(table.rows.size(), 4u);
+                    for (const CsvRow& row : table.rows) {
+                        EXPECT_EQ(row.size(), table.header.size())
+                            << chip->name << " era " << static_cast<int>(era) << " group " << g;
+                        for (const std::string& cell : row) EXPECT_NE(cell, "nan");
+                    }
+                }
+            }
+        }
+    }
+}
+
+}  // namespace
+}  // namespace ascendsim
