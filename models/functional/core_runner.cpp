@@ -23,8 +23,10 @@ void checkVectorAlignment(const VectorInstr& v, const CoreMemory& memory) {
 }
 }  // namespace
 
-CoreRunner::CoreRunner(CoreSlot slot, std::unique_ptr<InstructionStream> stream, CoreMemory& memory)
-    : slot_(slot), stream_(std::move(stream)), memory_(memory) {
+CoreRunner::CoreRunner(CoreSlot slot, std::unique_ptr<InstructionStream> stream, CoreMemory& memory,
+                       bool checkHazards)
+    : slot_(slot), stream_(std::move(stream)), memory_(memory),
+      hazards_(checkHazards ? std::make_unique<HazardTracker>() : nullptr) {
     if (!stream_) throw std::runtime_error("FunctionalMachine: program factory returned no stream");
 }
 
@@ -121,8 +123,10 @@ CoreRunner::State CoreRunner::run(CrossCoreSemaphores* semaphores, bool& progres
             if (!semaphores) throw std::runtime_error("CrossCoreWaitFlag in a kernel that is not MIX");
             if (!semaphores->tryWait(slot_, std::get<CrossCoreFlag>(instruction.operands)))
                 return State::Blocked;
+            if (hazards_) hazards_->execute(instruction);
         } else {
             try {
+                if (hazards_) hazards_->execute(instruction);
                 execute(instruction, semaphores);
             } catch (const std::runtime_error& error) {
                 throw std::runtime_error(describe() + ", instruction " + std::to_string(executed_) +

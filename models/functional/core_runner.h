@@ -10,6 +10,7 @@
 
 #include "models/functional/core_memory.h"
 #include "models/functional/cross_core_semaphores.h"
+#include "models/functional/hazard_tracker.h"
 #include "models/isa/instruction_stream.h"
 
 namespace ascendsim {
@@ -18,7 +19,9 @@ class CoreRunner {
 public:
     static constexpr std::size_t kEventIds = 16;
 
-    CoreRunner(CoreSlot slot, std::unique_ptr<InstructionStream> stream, CoreMemory& memory);
+    // `checkHazards` also verifies that flags order every cross-pipe buffer access (HazardTracker).
+    CoreRunner(CoreSlot slot, std::unique_ptr<InstructionStream> stream, CoreMemory& memory,
+               bool checkHazards = false);
 
     enum class State { Running, Blocked, Finished };
     // Executes instructions until the stream ends or a CrossCoreWait cannot pass. Returns the
@@ -43,6 +46,7 @@ private:
     std::size_t position_ = 0;
     std::uint64_t executed_ = 0;
     std::array<bool, kPipeCount * kPipeCount * kEventIds> flags_{};
+    std::unique_ptr<HazardTracker> hazards_;
 };
 
 }  // namespace ascendsim

@@ -56,7 +56,7 @@ void FunctionalMachine::runKernel(const KernelTask& task) {
         for (std::uint32_t block = 0; block < task.blockDim; ++block) {
             memory.poison();
             const CoreSlot slot{block, kind, 0};
-            CoreRunner runner(slot, task.program({block, kind, 0, task.workspaceAddr}), memory);
+            CoreRunner runner(slot, task.program({block, kind, 0, task.workspaceAddr}), memory, checkHazards_);
             bool progressed = false;
             runner.run(nullptr, progressed);
         }
@@ -80,7 +80,7 @@ void FunctionalMachine::runKernel(const KernelTask& task) {
             memories.back()->poison();
             runners.push_back(std::make_unique<CoreRunner>(CoreSlot{group, kind, sub},
                                                            task.program({group, kind, sub, task.workspaceAddr}),
-                                                           *memories.back()));
+                                                           *memories.back(), checkHazards_));
         }
     }
 

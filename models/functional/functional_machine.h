@@ -29,9 +29,14 @@ public:
     // on an out-of-bounds or misaligned access, or when blocks deadlock on cross-core flags.
     void runKernel(const KernelTask& task);
 
+    // Also check that every block's flags order its cross-pipe local-buffer accesses (a missing
+    // SetFlag/WaitFlag throws, naming the hazard). Off by default.
+    void setHazardChecking(bool enabled) { checkHazards_ = enabled; }
+
 private:
     const ChipConfig& chip_;
     std::vector<std::uint8_t> gm_;
+    bool checkHazards_ = false;
 };
 
 }  // namespace ascendsim

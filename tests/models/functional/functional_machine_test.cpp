@@ -247,5 +247,26 @@ TEST(FunctionalMachine, CrossCoreWaitThatNoCoreSatisfiesIsADeadlock) {
     EXPECT_NE(error.find("AIC of block 0"), std::string::npos) << error;
 }
 
+TEST(FunctionalMachine, HazardCheckingRequiresFlagsBetweenPipesSharingABuffer) {
+    const auto chip = ascend910B1();
+    FunctionalMachine machine(chip, 1 << 20);
+    machine.setHazardChecking(true);
+    const auto load = Instruction::move(move(MemSpace::GM, 0, MemSpace::L1, 0, 512));
+    const auto toL0 = Instruction::move(move(MemSpace::L1, 0, MemSpace::L0A, 0, 512));
+    // MTE1 reading what MTE2 writes, with no flag between them: a read-after-write race.
+    const auto race = errorOf(machine, singleBlock(TaskType::AiCore, {load, toL0}));
+    EXPECT_NE(race.find("read-after-write hazard on L1"), std::string::npos) << race;
+    EXPECT_EQ(errorOf(machine, singleBlock(TaskType::AiCore, {load, Instruction::setFlag(Pipe::Mte2, Pipe::Mte1, 0),
+                                                              Instruction::waitFlag(Pipe::Mte2, Pipe::Mte1, 0), toL0})),
+              "");
+    // Reloading L1 while MTE1 may still read it: a write-after-read race, ordered by a barrier.
+    const std::vector<Instruction> reload{load, Instruction::setFlag(Pipe::Mte2, Pipe::Mte1, 0),
+                                          Instruction::waitFlag(Pipe::Mte2, Pipe::Mte1, 0), toL0, load};
+    EXPECT_NE(errorOf(machine, singleBlock(TaskType::AiCore, reload)).find("write-after-read"), std::string::npos);
+    auto ordered = reload;
+    ordered.insert(ordered.end() - 1, Instruction::barrier(Pipe::All));
+    EXPECT_EQ(errorOf(machine, singleBlock(TaskType::AiCore, ordered)), "");
+}
+
 }  // namespace
 }  // namespace ascendsim

@@ -19,7 +19,9 @@ namespace ascendsim::test {
 class CubeOpHarness {
 public:
     explicit CubeOpHarness(const ChipConfig& chip, std::uint64_t gmBytes = 64ull << 20)
-        : chip_(chip), machine_(chip, gmBytes) {}
+        : chip_(chip), machine_(chip, gmBytes) {
+        machine_.setHazardChecking(true);  // cube programs must order every cross-pipe access
+    }
 
     TensorInfo tensor(const std::string& name, std::vector<std::int64_t> shape, DataType dtype) {
         TensorInfo t;
