@@ -1,4 +1,5 @@
 // Metadata files of the PROF_* tree: info.json, sample.json, start/end_info, *_start.log.
+#include <algorithm>
 #include <cstdio>
 #include <ctime>
 #include <set>
@@ -88,8 +89,11 @@ std::string profilingEvents(AicMetrics group, CoreSide side) {
     std::string text;
     std::set<std::uint16_t> seen;
     for (const MetricColumn& column : metricColumns(group, side)) {
-        for (PmuEvent e : column.events) {
-            const std::uint16_t id = pmuEventInfo(e).hardwareId;
+        // Within a column ascending, as msprof lists them ("…,0x54,0x55").
+        std::vector<std::uint16_t> ids;
+        for (PmuEvent e : column.events) ids.push_back(pmuEventInfo(e).hardwareId);
+        std::sort(ids.begin(), ids.end());
+        for (std::uint16_t id : ids) {
             if (id == 0 || !seen.insert(id).second) continue;
             char hex[16];
             std::snprintf(hex, sizeof hex, "0x%x", id);

@@ -90,9 +90,15 @@ TEST_F(ProfTree, SampleJsonNamesTheGroupAndItsEvents) {
     config.level = ProfilerLevel::Level2;
     const auto sample = nlohmann::json::parse(renderSampleJson(run_, config, "PROF_x/device_0/"));
     EXPECT_EQ(sample["ai_core_metrics"], "PipeUtilization");
-    EXPECT_EQ(sample["aiv_profiling_events"], "0x8,0x9,0xc,0xd,0x55,0x54");
-    EXPECT_EQ(sample["ai_core_profiling_events"], "0x416,0x417,0x9,0x302,0xc,0x303,0x55,0x54");
+    EXPECT_EQ(sample["aiv_profiling_events"], "0x8,0x9,0xc,0xd,0x54,0x55");
+    EXPECT_EQ(sample["ai_core_profiling_events"], "0x416,0x417,0x9,0x302,0xc,0x303,0x54,0x55");
     EXPECT_EQ(sample["runtimeApi"], "on");
+    // The 910A PipeUtilization event set of the msprof example sample.json.
+    const ChipConfig coupled = coupledChip();
+    RunRecord run910a = run_;
+    run910a.chip = &coupled;
+    const auto sample910a = nlohmann::json::parse(renderSampleJson(run910a, config, "PROF_x/device_0/"));
+    EXPECT_EQ(sample910a["ai_core_profiling_events"], "0x8,0xa,0x9,0xb,0xc,0xd,0x54,0x55");
 }
 
 TEST_F(ProfTree, WithoutDataSimplificationTheSummariesAreExported) {
