@@ -47,6 +47,10 @@ std::uint64_t DequeueThread::acquireWorkspace(const EnqueuedOp& item, std::uint6
     return t;
 }
 
+std::uint64_t DequeueThread::ringSlotFreeAtNs() const {
+    return inRingUntilNs_.size() < kQueueCapacity - 1 ? 0 : inRingUntilNs_.front();
+}
+
 std::uint32_t DequeueThread::nextTaskId(std::uint32_t streamId) {
     std::uint32_t& last = lastTaskId_[streamId];
     last = last + 1 >= kTaskIdLimit ? 1 : last + 1;
@@ -125,6 +129,8 @@ void DequeueThread::process(const EnqueuedOp& item) {
     }
     const std::uint64_t dequeueEnd = aclEnd + kAclToDequeueEndNs;
     idleAtNs_ = dequeueEnd;
+    inRingUntilNs_.push_back(dequeueEnd);
+    if (inRingUntilNs_.size() > kQueueCapacity - 1) inRingUntilNs_.pop_front();
 
     if (item.recordQueue) {
         TaskQueueRecord record;

@@ -8,6 +8,7 @@
 // item when the item is enqueued and the previous item is done, so it lags the Python thread when
 // launches are slower than op dispatch and idles otherwise.
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <vector>
 
@@ -45,8 +46,14 @@ public:
 
     void process(const EnqueuedOp& item);
 
+    // torch_npu's task queue is a ring of kQueueCapacity slots (NPUQueue.cpp), one kept empty:
+    // an item leaves it when its dequeue ends, and Enqueue spins while it is full.
+    static constexpr std::size_t kQueueCapacity = 4096;
+
     // When the thread has launched everything handed to it so far.
     std::uint64_t idleAtNs() const { return idleAtNs_; }
+    // The earliest time the next item fits into the ring (0: it fits now).
+    std::uint64_t ringSlotFreeAtNs() const;
     std::uint32_t threadId() const { return threadId_; }
 
     std::vector<TaskQueueRecord>& taskQueue() { return taskQueue_; }
@@ -63,6 +70,7 @@ private:
     DeviceMemorySampler& deviceMemory_;
     std::uint32_t threadId_;
     std::uint64_t idleAtNs_ = 0;
+    std::deque<std::uint64_t> inRingUntilNs_;  // dequeue ends of the last kQueueCapacity-1 items
     std::map<std::uint32_t, std::uint32_t> lastTaskId_;
     std::vector<TaskQueueRecord> taskQueue_;
     std::vector<PendingLaunch> launches_;

@@ -53,7 +53,8 @@ void HostModel::launch(StepState& state, const FrameworkOp& op, std::uint32_t op
         item.opIndex = opIndex;
         item.queueCorrelationId = nextQueueCorrelationId_++;
         item.enqueueStartNs = nowNs_;
-        nowNs_ += kEnqueueNs;
+        // A full task queue keeps Enqueue spinning until the dequeue thread frees a slot.
+        nowNs_ = std::max(nowNs_, dequeue_.ringSlotFreeAtNs()) + kEnqueueNs;
         item.enqueueEndNs = nowNs_;
         item.enqueueThreadId = threadId;
         item.npuRecordIndex = npuRecord;

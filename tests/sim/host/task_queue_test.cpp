@@ -6,6 +6,7 @@
 #include <map>
 
 #include "sim/host/fake_device_queue.h"
+#include "sim/host/host_costs.h"
 #include "sim/host/host_model.h"
 
 namespace ascendsim {
@@ -93,6 +94,31 @@ TEST(TaskQueue, DequeueThreadHandlesOneItemAtATimeInEnqueueOrder) {
     EXPECT_NE(q[0].dequeueThreadId, q[0].enqueueThreadId);
     // Backward ops enqueue from the autograd thread.
     EXPECT_NE(q[3].enqueueThreadId, q[0].enqueueThreadId);
+}
+
+TEST(TaskQueue, AFullRingBlocksEnqueueUntilTheDequeueThreadFreesASlot) {
+    // Ops with many kernels: the dequeue thread launches slower than Python enqueues.
+    HostStep step;
+    const std::size_t ops = DequeueThread::kQueueCapacity + 600;
+    for (std::size_t i = 0; i < ops; ++i) step.ops.push_back(testing::forwardOp("aten::add", "aclnnAdd", 40, 0));
+    const HostRun r = run(ProfilerConfig{}, {step}, 1'000);
+    const auto& q = r.record.taskQueue;
+    ASSERT_EQ(q.size(), ops);
+    const std::size_t slots = DequeueThread::kQueueCapacity - 1;
+    for (std::size_t i = 0; i < slots; i += 500) {
+        EXPECT_EQ(q[i].enqueueEndNs - q[i].enqueueStartNs, host_costs::kEnqueueNs) << i;
+    }
+    for (std::size_t i = slots; i < ops; ++i) {
+        ASSERT_GE(q[i].enqueueEndNs, q[i - slots].dequeueEndNs) << i;
+    }
+    std::size_t firstBlocked = ops;
+    for (std::size_t i = 0; i < ops && firstBlocked == ops; ++i) {
+        if (q[i].enqueueEndNs - q[i].enqueueStartNs > host_costs::kEnqueueNs) firstBlocked = i;
+    }
+    EXPECT_GE(firstBlocked, slots);
+    EXPECT_LT(firstBlocked, ops);
+    // From then on Python runs at the dequeue thread's pace, one item per freed slot.
+    EXPECT_EQ(q.back().enqueueEndNs - host_costs::kEnqueueNs, q[ops - 1 - slots].dequeueEndNs);
 }
 
 TEST(TaskQueue, TaskIdsCountUpPerStream) {
