@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <memory>
 
+#include "models/kernels/transpose.h"
+
 #include "models/kernels/elementwise_broadcast.h"
 #include "models/kernels/vector_tiling.h"
 #include "models/kernels/vector_tiling_stream.h"
@@ -131,8 +133,18 @@ private:
 
 std::vector<LoweredKernel> lowerTranspose(const OpInstance& op, const ChipConfig& chip) {
     requireOperands(op, 1, 1);
-    const TensorInfo& x = op.inputs[0];
-    const auto perm = op.intsAttr("perm", {});
+    return lowerPermutation(op, chip, op.inputs[0].shape, op.intsAttr("perm", {}));
+}
+
+}  // namespace
+
+std::vector<LoweredKernel> lowerPermutation(const OpInstance& op, const ChipConfig& chip,
+                                            const std::vector<std::int64_t>& shape,
+                                            const std::vector<std::int64_t>& perm) {
+    TensorInfo x = op.inputs[0];
+    x.shape = shape;
+    if (x.elementCount() != op.inputs[0].elementCount() || op.outputs[0].elementCount() != x.elementCount())
+        throwLoweringError(op, "input and output element counts differ");
     const auto rank = x.shape.size();
     if (perm.size() != rank) throwLoweringError(op, "attribute perm must list every dim");
     // Merge input dims that stay adjacent and in order; drop size-1 dims.
@@ -205,8 +217,6 @@ std::vector<LoweredKernel> lowerTranspose(const OpInstance& op, const ChipConfig
     };
     return {kernel};
 }
-
-}  // namespace
 
 ASCENDSIM_REGISTER_KERNEL("Transpose", lowerTranspose);
 

@@ -58,3 +58,56 @@ TEST(VectorTranspose, OtherPermutationsAreLoweringErrors) {
 
 }  // namespace
 }  // namespace ascendsim::test
+
+namespace ascendsim::test {
+namespace {
+
+TEST(VectorTransData, NchwToNc1hwc0MovesChannelBlocksInnermost) {
+    const ChipConfig chip = ascend910B1();
+    CubeOpHarness h(chip);
+    const std::int64_t n = 2, c = 32, hh = 5, ww = 3, c0 = 16;
+    const auto x = h.tensor("x", {n, c, hh, ww}, DataType::Fp16);
+    auto y = h.tensor("y", {n, c, hh, ww}, DataType::Fp16);
+    y.format = TensorFormat::NC1HWC0;
+    const auto xs = h.fillRandom(x);
+    auto op = makeOp("TransData", {x}, {y});
+    op.attrs["dst_format"] = std::string("NC1HWC0");
+    h.run(op);
+    std::vector<double> expected(xs.size());
+    for (std::int64_t i = 0; i < n * c * hh * ww; ++i) {
+        const std::int64_t b = i / (c * hh * ww), ch = i / (hh * ww) % c, p = i % (hh * ww);
+        expected[static_cast<std::size_t>(((b * (c / c0) + ch / c0) * hh * ww + p) * c0 + ch % c0)] = xs[static_cast<std::size_t>(i)];
+    }
+    expectNear(h.read(y), expected, 0, 0, "TransData NC1HWC0");
+}
+
+TEST(VectorTransData, NdToFractalNzAndBackRoundTrips) {
+    const ChipConfig chip = ascend910B1();
+    CubeOpHarness h(chip);
+    const auto x = h.tensor("x", {2, 48, 64}, DataType::Fp16);
+    auto nz = h.tensor("nz", {2, 48, 64}, DataType::Fp16);
+    nz.format = TensorFormat::FractalNz;
+    auto back = h.tensor("back", {2, 48, 64}, DataType::Fp16);
+    const auto xs = h.fillRandom(x);
+    auto there = makeOp("TransData", {x}, {nz});
+    there.attrs["dst_format"] = std::string("FRACTAL_NZ");
+    h.run(there);
+    const auto fractal = h.read(nz);
+    // Element (m, n) of batch b sits at [b][n/16][m][n%16].
+    EXPECT_EQ(fractal[static_cast<std::size_t>(((1 * 4 + 2) * 48 + 5) * 16 + 3)], xs[static_cast<std::size_t>((1 * 48 + 5) * 64 + 2 * 16 + 3)]);
+    auto again = makeOp("TransData", {nz}, {back});
+    again.attrs["dst_format"] = std::string("ND");
+    h.run(again);
+    EXPECT_EQ(h.read(back), xs);
+}
+
+TEST(VectorTransData, ShapesNeedingPaddingAreLoweringErrors) {
+    const ChipConfig chip = ascend910B1();
+    CubeOpHarness h(chip);
+    auto op = makeOp("TransData", {h.tensor("x", {1, 3, 4, 4}, DataType::Fp16)}, {h.tensor("y", {1, 3, 4, 4}, DataType::Fp16)});
+    op.attrs["dst_format"] = std::string("NC1HWC0");
+    EXPECT_THROW(h.lower(op), LoweringError);
+}
+
+}  // namespace
+}  // namespace ascendsim::test

@@ -1,0 +1,12 @@
+#pragma once
+// Transpose lowering shared with TransData: moves op.inputs[0] viewed as `shape` (same element
+// count) to op.outputs[0] in the order `perm` (see transpose.cpp for the modelled forms).
+#include "models/kernels/kernel_registry.h"
+
+namespace ascendsim {
+
+std::vector<LoweredKernel> lowerPermutation(const OpInstance& op, const ChipConfig& chip,
+                                            const std::vector<std::int64_t>& shape,
+                                            const std::vector<std::int64_t>& perm);
+
+}  // namespace ascendsim
