@@ -1,9 +1,95 @@
 // ascendsim command line: parses arguments and calls the engine; nothing else lives here.
+#include <CLI/CLI.hpp>
+#include <spdlog/spdlog.h>
 #include <systemc>
 
+#include <cstdlib>
 #include <iostream>
+#include <unistd.h>
+
+#include "sim/engine/command_runner.h"
+#include "sim/engine/simulation_options.h"
+#include "sim/engine/version.h"
+
+namespace {
+
+std::string defaultConfigDir() {
+    if (const char* env = std::getenv("ASCENDSIM_CONFIG_DIR")) return env;
+    return std::string(ASCENDSIM_SOURCE_DIR) + "/configs";
+}
+
+void addRunOptions(CLI::App& app, ascendsim::SimulationOptions& o, std::string& logLevel) {
+    app.add_option("--workload,-w", o.workloadPath, "Workload YAML file (see docs/workload-format.md)");
+    app.add_option("--chip", o.chipName,
+                   "Chip to simulate: Ascend910B1..B4, Ascend910_9391, Ascend310P3, Ascend910 "
+                   "(default: the workload's chip, else Ascend910B1)");
+    app.add_option("--config-dir", o.configDir, "Directory of chip YAML files")->capture_default_str();
+    app.add_option("--output,-o", o.outputParent,
+                   "Parent directory for the {worker}_{timestamp}_ascend_pt result directories")
+        ->capture_default_str();
+    app.add_option("--set", o.setOverrides,
+                   "Override a workload parameter (batch=8) or an op's block_dim "
+                   "(op.NAME.block_dim=N); repeatable");
+    app.add_option("--steps", o.steps, "Number of training/inference steps to run");
+    app.add_option("--level", o.level, "Profiler level: Level_none, Level0, Level1, Level2");
+    app.add_option("--aic-metrics", o.aicMetrics,
+                   "AI Core metrics group: PipeUtilization, ArithmeticUtilization, Memory, "
+                   "MemoryL0, MemoryUB, ResourceConflictRatio, L2Cache, MemoryAccess, None");
+    app.add_option("--l2-cache", o.l2Cache, "Collect l2_cache.csv (true/false)");
+    app.add_option("--data-simplification", o.dataSimplification,
+                   "Delete intermediate CANN output as torch_npu does (true/false)");
+    app.add_option("--export-type", o.exportType, "text, db, or text,db");
+    app.add_option("--format-version", o.formatVersion,
+                   "Output format era: 8.3 (CANN 8.3/torch_npu 2.7, default), 8.0, 2024");
+    app.add_option("--rank", o.rank, "Rank id: writes profiler_info_{rank}.json as under torch.distributed");
+    app.add_option("--chrome-trace", o.chromeTracePath,
+                   "Also write the trace (export_chrome_trace equivalent) to this file");
+    app.add_option("--report", o.reportPath, "Write a human-readable performance report ('-' = stdout)");
+    app.add_flag("--deterministic", o.deterministic,
+                 "Fixed epoch, pid and hostname so two runs give byte-identical output");
+    app.add_option("--epoch-ns", o.epochNs, "Wall-clock epoch (ns) of simulated time 0");
+    app.add_option("--pid", o.pid, "Process id written into names and traces");
+    app.add_option("--hostname", o.hostname, "Host name written into names and traces");
+    app.add_option("--worker-name", o.workerName, "Worker name prefix of the result directory");
+    app.add_option("--log-level", logLevel, "trace, debug, info, warn, error, off")->capture_default_str();
+}
+
+}  // namespace
+
+// SystemC prints its banner on stdout whenever a simulation context starts; stdout belongs to our
+// own output, so the banner is switched off before SystemC's entry point runs.
+int main(int argc, char* argv[]) {
+    setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+    return sc_core::sc_elab_and_sim(argc, argv);
+}
 
 int sc_main(int argc, char* argv[]) {
-    std::cout << "ascendsim " << ASCENDSIM_VERSION << "\n";
-    return 0;
+    ascendsim::SimulationOptions options;
+    options.configDir = defaultConfigDir();
+    std::string logLevel = "warn";
+    std::string microbenchChip = "Ascend910B1";
+
+    CLI::App app{"ascendsim: a cycle-approximate Ascend NPU simulator with a torch_npu-compatible profiler"};
+    app.set_version_flag("--version,-V", std::string("ascendsim ") + std::string(ascendsim::simulatorVersion()));
+    addRunOptions(app, options, logLevel);
+    auto* chips = app.add_subcommand("chips", "List the chip configurations");
+    auto* microbench = app.add_subcommand("microbench", "Run the calibration microbenchmarks: model vs measured");
+    microbench->add_option("--chip", microbenchChip, "Chip to calibrate")->capture_default_str();
+    app.require_subcommand(0, 1);
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e);
+    }
+    spdlog::set_level(spdlog::level::from_str(logLevel));
+    options.showProgress = isatty(STDERR_FILENO) != 0;
+
+    if (chips->parsed()) return ascendsim::runChipsCommand(options.configDir, std::cout);
+    if (microbench->parsed()) return ascendsim::runMicrobenchCommand(microbenchChip, options.configDir, std::cout);
+    if (options.workloadPath.empty()) {
+        std::cerr << "ascendsim: --workload is required (try --help)\n";
+        return 2;
+    }
+    return ascendsim::runSimulationCommand(options, std::cout, std::cerr);
 }

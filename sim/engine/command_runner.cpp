@@ -2,10 +2,15 @@
 
 #include <spdlog/spdlog.h>
 
+#include <fstream>
 #include <iomanip>
 
+#include "profiler/assembly/output_assembly.h"
+#include "profiler/report/performance_report.h"
+#include "profiler/writers/trace_view.h"
 #include "sim/config/chip_config_loader.h"
 #include "sim/engine/simulation.h"
+#include "sim/microbench/microbench_runner.h"
 #include "sim/workload/workload_error.h"
 
 namespace ascendsim {
@@ -31,6 +36,52 @@ int runChipsCommand(const std::string& configDir, std::ostream& out) {
         return 0;
     } catch (const std::exception& e) {
         spdlog::error("{}", e.what());
+        return 1;
+    }
+}
+
+int runMicrobenchCommand(const std::string& chipName, const std::string& configDir, std::ostream& out) {
+    try {
+        printMicrobenchReport(chipName, configDir, out);
+        return 0;
+    } catch (const std::exception& e) {
+        spdlog::error("{}", e.what());
+        return 1;
+    }
+}
+
+int runSimulationCommand(const SimulationOptions& options, std::ostream& out, std::ostream& err) {
+    try {
+        SimulationResult result = runSimulation(options);
+        OutputOptions output;
+        output.parentDirectory = options.outputParent;
+        output.workerName = options.workerName.value_or("");
+        output.deterministic = options.deterministic;
+        output.rank = options.rank;
+        const OutputResult written = writeProfilerOutput(result.record, result.workload.profiler, output);
+        if (!options.chromeTracePath.empty())
+            writeChromeTrace(options.chromeTracePath, result.record, result.workload.profiler);
+
+        ReportContext context;
+        context.stepsSimulated = result.workload.steps;
+        context.wallSeconds = result.wallSeconds;
+        if (options.reportPath.empty() || options.reportPath == "-") {
+            writePerformanceReport(result.record, context, out);
+        } else {
+            std::ofstream report(options.reportPath);
+            if (!report) throw std::runtime_error("cannot write report file '" + options.reportPath + "'");
+            writePerformanceReport(result.record, context, report);
+        }
+        for (const auto& dir : written.directories) out << "profiling data written to " << dir.string() << "\n";
+        return 0;
+    } catch (const WorkloadError& e) {
+        err << "ascendsim: " << e.what() << "\n";
+        return 2;
+    } catch (const ConfigError& e) {
+        err << "ascendsim: " << e.what() << "\n";
+        return 2;
+    } catch (const std::exception& e) {
+        err << "ascendsim: error: " << e.what() << "\n";
         return 1;
     }
 }
