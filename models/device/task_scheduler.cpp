@@ -178,7 +178,7 @@ void TaskScheduler::startPart(RunningTask& running, AiCore& core, CoreKind kind,
     BlockAssignment a;
     a.taskId = running.task.taskId;
     a.codeId = running.task.taskId * 4 + static_cast<std::uint64_t>(kind);
-    a.request = {running.nextBlock - 1, kind, subBlockIdx};
+    a.request = {running.nextBlock - 1, kind, subBlockIdx, running.task.workspaceAddr};
     a.program = running.task.program(a.request);
     a.groupBySlot = std::move(group);
     a.ownSlot = ownSlot;
