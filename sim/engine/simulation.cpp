@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <stdexcept>
 
 #include "models/systemc/fresh_simulation_context.h"
@@ -119,7 +120,11 @@ SimulationResult runSimulation(const SimulationOptions& options) {
     HostModel host(hostOptions, bridge);
     for (std::uint32_t step = 0; step < workload.steps; ++step) {
         host.runStep(stepBuilder.build(step, recordsStep(workload.profiler.schedule, step)));
-        if (options.showProgress) spdlog::info("step {}/{} simulated", step + 1, workload.steps);
+        if (options.showProgress) {
+            // A terminal user sees the run advance; pipes and CI logs stay clean.
+            std::fprintf(stderr, "\rascendsim: step %u/%u simulated", step + 1, workload.steps);
+            if (step + 1 == workload.steps) std::fputc('\n', stderr);
+        }
     }
 
     RunRecord& record = result.record;
