@@ -164,6 +164,23 @@ void AiCore::execute(Pipe pipe, const QueuedInstruction& q, std::uint64_t now) {
     if (pipe == Pipe::Mte1) counters_[PmuEvent::Mte1BusyExtra] += duration;
 }
 
+namespace {
+// The GM source of a move for timing. An indexed move's real row depends on data the timing model
+// does not have (instruction.h): it reads a pseudo-random row in [0, indexedRows) hashed from the
+// core, the UB slot of the index and the issue cycle, so the rows are deterministic, spread over
+// the table and differ from tile to tile (an approximation of the embedding-lookup address stream).
+std::uint64_t timingSourceAddr(const DataMove& move, std::uint32_t coreId, std::uint64_t cycle) {
+    if (!move.indexed() || move.indexedRows == 0) return move.srcAddr;
+    std::uint64_t h = (std::uint64_t{coreId} << 48) ^ (move.indexAddr << 20) ^ cycle;
+    h ^= h >> 33;  // splitmix64 finaliser: cheap, well mixed
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return move.srcAddr + (h % move.indexedRows) * move.indexedRowBytes;
+}
+}  // namespace
+
 // GM-touching moves complete at the later of the uncontended curve cost and the time the shared
 // L2/HBM have served them (models/memory).
 std::uint64_t AiCore::executeDataMove(Pipe pipe, const DataMove& move, std::uint64_t now) {
@@ -173,8 +190,8 @@ std::uint64_t AiCore::executeDataMove(Pipe pipe, const DataMove& move, std::uint
         const std::uint64_t bytes = isWrite && move.srcType != move.dstType
                                         ? move.totalBytes() / bytesOf(move.srcType) * bytesOf(move.dstType)
                                         : move.totalBytes();
-        const GmAccess access{clock_.psOfCycle(now), globalCoreId_, isWrite ? move.dstAddr : move.srcAddr, bytes,
-                              isWrite};
+        const GmAccess access{clock_.psOfCycle(now), globalCoreId_,
+                              isWrite ? move.dstAddr : timingSourceAddr(move, globalCoreId_, now), bytes, isWrite};
         const std::uint64_t servedPs = res_.memory.access(access, counters_);
         end = std::max(end, clock_.cycleAtOrAfter(servedPs));
     }

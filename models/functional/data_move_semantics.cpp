@@ -22,7 +22,37 @@ std::uint64_t extentBytes(std::uint32_t count, std::uint64_t burstBytes, std::ui
 }
 }  // namespace
 
+namespace {
+// The source address of an indexed move (instruction.h): srcAddr + k × indexedRowBytes with k the
+// int32/int64 read from UB at indexAddr.
+DataMove resolveIndexedSource(const DataMove& move, CoreMemory& memory) {
+    if (move.indexBytes != 4 && move.indexBytes != 8)
+        throw std::runtime_error(std::string(kWhat) + ": index of " + std::to_string(move.indexBytes) +
+                                 " bytes (need 4 or 8)");
+    const std::uint8_t* raw = memory.span(MemSpace::UB, move.indexAddr, move.indexBytes, kWhat);
+    std::int64_t index = 0;
+    if (move.indexBytes == 4) {
+        std::int32_t narrow = 0;
+        std::memcpy(&narrow, raw, sizeof narrow);
+        index = narrow;
+    } else {
+        std::memcpy(&index, raw, sizeof index);
+    }
+    if (index < 0 || (move.indexedRows != 0 && static_cast<std::uint64_t>(index) >= move.indexedRows))
+        throw std::runtime_error(std::string(kWhat) + ": index " + std::to_string(index) + " outside [0, " +
+                                 std::to_string(move.indexedRows) + ")");
+    DataMove resolved = move;
+    resolved.indexBytes = 0;
+    resolved.srcAddr = move.srcAddr + static_cast<std::uint64_t>(index) * move.indexedRowBytes;
+    return resolved;
+}
+}  // namespace
+
 void executeDataMove(const DataMove& move, CoreMemory& memory) {
+    if (move.indexed()) {
+        executeDataMove(resolveIndexedSource(move, memory), memory);
+        return;
+    }
     if (pipeForPath(move.src, move.dst) == Pipe::All)
         throw std::runtime_error(std::string(kWhat) + ": path " + pathName(move) +
                                  " does not exist");

@@ -23,6 +23,13 @@ enum class LayoutConversion : std::uint8_t { None, Nd2Nz, Nz2Nd };
 // When srcType != dstType the move converts element by element: `burstBytes` and `srcGapBytes`
 // count source bytes, `dstGapBytes` destination bytes (a burst writes burstBytes/bytesOf(srcType)
 // elements of dstType).
+// Indexed source (additive, for GatherV2-style embedding lookups): when `indexBytes` is 4 or 8 the
+// move reads a signed int32/int64 index k from UB at `indexAddr` and uses srcAddr + k ×
+// `indexedRowBytes` as its source address (what an Ascend C kernel does by reading the index with
+// the scalar unit and issuing DataCopy from the computed GM address). `indexedRows` > 0 bounds k
+// to [0, indexedRows) (functional models reject others). Timing models have no data: they use a
+// deterministic pseudo-random row in [0, indexedRows) instead (an approximation of the address
+// stream; bytes and path are exact).
 struct DataMove {
     MemSpace src = MemSpace::GM;
     MemSpace dst = MemSpace::L1;
@@ -37,7 +44,12 @@ struct DataMove {
     DataType dstType = DataType::Fp16;
     bool reluOnTheFly = false;
     bool atomicAdd = false;
+    std::uint64_t indexAddr = 0;        // UB byte address of the index (indexed source only)
+    std::uint8_t indexBytes = 0;        // 0 = not indexed; 4 = int32, 8 = int64
+    std::uint64_t indexedRowBytes = 0;  // source stride per index unit
+    std::uint64_t indexedRows = 0;      // rows the index may select (0 = unchecked)
 
+    bool indexed() const { return indexBytes != 0; }
     std::uint64_t totalBytes() const { return std::uint64_t{burstCount} * burstBytes; }
 };
 

@@ -1,0 +1,119 @@
+// GatherV2 on axis 0 (docs/op-catalog.md): y[i, :] = table[indices[i], :], the embedding lookup.
+// Modelled like an Ascend C kernel: each tile copies R indices GM→UB (MTE2), the scalar unit waits
+// for them and reads each one (R scalar DCache loads), then issues one GM→UB DataMove per row from
+// table + index × rowBytes (the indexed-source DataMove of instruction.h), and MTE3 writes the R
+// gathered rows out as one dense store. Tiles are double buffered (vector_tiling_stream.h); the
+// vector pipe copies the rows from the input queue's buffer to the output queue's (VECIN →
+// VECOUT), bit-exactly as int32 words, so MTE2 can refill one while MTE3 drains the other.
+#include <algorithm>
+#include <memory>
+
+#include "models/kernels/elementwise_broadcast.h"
+#include "models/kernels/kernel_registry.h"
+#include "models/kernels/vector_tiling.h"
+#include "models/kernels/vector_tiling_stream.h"
+
+namespace ascendsim {
+
+namespace {
+
+// Rows per tile at most: keeps one tile's program (one move per row) a bounded chunk and the
+// scalar load count within ScalarWork's 16-bit field.
+constexpr std::uint64_t kMaxRowsPerTile = 256;
+// Scalar cycles per gathered row: read the index, multiply-add the address, issue the copy
+// (assumed: a handful of scalar instructions).
+constexpr std::uint32_t kScalarCyclesPerRow = 4;
+
+struct GatherLayout {
+    DataType dtype = DataType::Fp16;
+    std::uint64_t lookups = 0, tableRows = 0, rowBytes = 0, rowPitch = 0, indexBytes = 4;
+    std::uint64_t table = 0, indices = 0, y = 0;
+    std::uint64_t rowsPerTile = 0;
+    std::uint64_t ubIndices = 0, indexStride = 0, ubRows = 0, ubOut = 0, rowsStride = 0;
+};
+
+class GatherTiles final : public TileSource {
+public:
+    GatherTiles(std::shared_ptr<const GatherLayout> layout, UnitRange lookups) : l_(std::move(layout)), lookups_(lookups) {}
+    std::uint64_t tileCount() const override { return ceilDiv(lookups_.size(), l_->rowsPerTile); }
+
+    void tile(std::uint64_t index, std::uint32_t half, TileCode& code) override {
+        const GatherLayout& l = *l_;
+        const std::uint64_t first = lookups_.begin + index * l.rowsPerTile;
+        const std::uint64_t rows = std::min(l.rowsPerTile, lookups_.end - first);
+        const std::uint64_t ubIndices = l.ubIndices + half * l.indexStride, ubRows = l.ubRows + half * l.rowsStride;
+        const auto event = static_cast<std::uint8_t>(half);
+        code.load.push_back(moveRowsToUb(l.indices + first * l.indexBytes, ubIndices, 1, rows * l.indexBytes, rows * l.indexBytes));
+        // The scalar unit reads the indices MTE2 just wrote.
+        code.load.push_back(Instruction::setFlag(Pipe::Mte2, Pipe::Scalar, event));
+        code.load.push_back(Instruction::waitFlag(Pipe::Mte2, Pipe::Scalar, event));
+        code.load.push_back(Instruction::scalar(static_cast<std::uint32_t>(rows * kScalarCyclesPerRow), static_cast<std::uint16_t>(rows)));
+        for (std::uint64_t r = 0; r < rows; ++r) {
+            DataMove m{.src = MemSpace::GM, .dst = MemSpace::UB, .srcType = l.dtype, .dstType = l.dtype};
+            m.srcAddr = l.table;
+            m.dstAddr = ubRows + r * l.rowPitch;
+            m.burstBytes = static_cast<std::uint32_t>(l.rowBytes);
+            m.indexAddr = ubIndices + r * l.indexBytes;
+            m.indexBytes = static_cast<std::uint8_t>(l.indexBytes);
+            m.indexedRowBytes = l.rowBytes;
+            m.indexedRows = l.tableRows;
+            code.load.push_back(Instruction::move(m));
+        }
+        const std::uint64_t ubOut = l.ubOut + half * l.rowsStride;
+        emitVectorRange(code.compute, VectorOp::Copy, DataType::Int32, {.dst = ubOut, .src0 = ubRows}, rows * l.rowPitch / 4);
+        code.store.push_back(moveRowsToGm(ubOut, l.y + first * l.rowBytes, static_cast<std::uint32_t>(rows), l.rowBytes, l.rowPitch));
+    }
+
+private:
+    std::shared_ptr<const GatherLayout> l_;
+    UnitRange lookups_;
+};
+
+std::vector<LoweredKernel> lowerGather(const OpInstance& op, const ChipConfig& chip) {
+    requireOperands(op, 2, 1);
+    const TensorInfo& table = op.inputs[0];
+    const TensorInfo& indices = op.inputs[1];
+    if (table.shape.size() != 2) throwLoweringError(op, "table must be [V, E]");
+    if (indices.dtype != DataType::Int32 && indices.dtype != DataType::Int64)
+        throwLoweringError(op, "indices must be int32 or int64");
+    auto l = std::make_shared<GatherLayout>();
+    l->dtype = table.dtype;
+    l->tableRows = static_cast<std::uint64_t>(table.shape[0]);
+    l->rowBytes = static_cast<std::uint64_t>(table.shape[1]) * bytesOf(table.dtype);
+    l->lookups = static_cast<std::uint64_t>(indices.elementCount());
+    l->indexBytes = bytesOf(indices.dtype);
+    if (op.outputs[0].dtype != table.dtype ||
+        op.outputs[0].elementCount() != static_cast<std::int64_t>(l->lookups) * table.shape[1])
+        throwLoweringError(op, "y must be [indices.., E] of the table's dtype");
+    l->table = table.deviceAddr, l->indices = indices.deviceAddr, l->y = op.outputs[0].deviceAddr;
+    l->rowPitch = alignUp(l->rowBytes, kUbBlockBytes);
+
+    const VectorPlacement placement = vectorPlacement(chip);
+    const std::uint64_t budget = placement.ubBytes - 4 * kUbBlockBytes;
+    const std::uint64_t perRow = 2 * (2 * l->rowPitch + l->indexBytes);
+    if (l->rowBytes == 0 || perRow > budget) throwLoweringError(op, "one table row does not fit in UB");
+    l->rowsPerTile = std::max<std::uint64_t>(1, std::min({budget / perRow, kMaxRowsPerTile, l->lookups}));
+    UbAllocator ub(placement.ubBytes, op.name);
+    l->indexStride = alignUp(l->rowsPerTile * l->indexBytes, kUbBlockBytes);
+    l->ubIndices = ub.allocate(2 * l->indexStride, "indices");
+    l->rowsStride = l->rowsPerTile * l->rowPitch;
+    l->ubRows = ub.allocate(2 * l->rowsStride, "gathered rows");
+    l->ubOut = ub.allocate(2 * l->rowsStride, "output rows");
+
+    LoweredKernel kernel;
+    kernel.type = placement.taskType;
+    kernel.blockDim = chooseVectorBlockDim(op, placement, op.outputs[0].bytes(), std::max<std::uint64_t>(1, l->lookups));
+    const std::uint32_t blockDim = kernel.blockDim;
+    std::shared_ptr<const GatherLayout> shared = l;
+    kernel.program = [shared, blockDim](const BlockProgramRequest& request) -> std::unique_ptr<InstructionStream> {
+        return std::make_unique<DoubleBufferedStream>(
+            std::make_unique<GatherTiles>(shared, blockShare(shared->lookups, blockDim, request.blockIdx)));
+    };
+    return {kernel};
+}
+
+}  // namespace
+
+ASCENDSIM_REGISTER_KERNEL("GatherV2", lowerGather);
+
+}  // namespace ascendsim

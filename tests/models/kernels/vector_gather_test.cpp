@@ -1,0 +1,105 @@
+// GatherV2 (embedding lookup on axis 0) against a reference computed here, with int32 and int64
+// indices, on the FunctionalMachine with hazard checking.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "models/isa/instruction_stream.h"
+#include "models/kernels/vector_tiling.h"
+#include "tests/models/kernels/vector_test_support.h"
+
+namespace ascendsim::test {
+namespace {
+
+// Writes `values` as `dtype` (int32 or int64) indices at the tensor's address.
+void writeIndices(CubeOpHarness& h, const TensorInfo& t, const std::vector<std::int64_t>& values) {
+    auto& gm = h.machine().globalMemory();
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        std::uint8_t* at = gm.data() + t.deviceAddr + i * bytesOf(t.dtype);
+        if (t.dtype == DataType::Int64) {
+            std::memcpy(at, &values[i], sizeof(std::int64_t));
+        } else {
+            const auto narrow = static_cast<std::int32_t>(values[i]);
+            std::memcpy(at, &narrow, sizeof narrow);
+        }
+    }
+}
+
+void checkGather(DataType tableType, DataType indexType, std::int64_t vocab, std::int64_t embed,
+                 std::vector<std::int64_t> indexShape, const std::vector<std::optional<std::uint32_t>>& blockDims) {
+    const ChipConfig chip = ascend910B1();
+    for (const auto& blockDim : blockDims) {
+        CubeOpHarness h(chip);
+        const auto table = h.tensor("table", {vocab, embed}, tableType);
+        const auto indices = h.tensor("indices", indexShape, indexType);
+        auto yShape = indexShape;
+        yShape.push_back(embed);
+        const auto y = h.tensor("y", yShape, tableType);
+        const auto rows = h.fillRandom(table, -2, 2);
+        h.fill(y, 77.0f);  // every element must be overwritten
+        std::vector<std::int64_t> picks(static_cast<std::size_t>(indices.elementCount()));
+        std::uniform_int_distribution<std::int64_t> pick(0, vocab - 1);
+        for (auto& p : picks) p = pick(h.rng());
+        picks.back() = vocab - 1;  // the last row of the table is reachable
+        writeIndices(h, indices, picks);
+        auto op = makeOp("GatherV2", {table, indices}, {y});
+        op.blockDim = blockDim;
+        h.run(op);
+        std::vector<double> expected;
+        for (const auto p : picks)
+            for (std::int64_t e = 0; e < embed; ++e) expected.push_back(rows[static_cast<std::size_t>(p * embed + e)]);
+        expectNear(h.read(y), expected, 0.0, 0.0,
+                   std::string("GatherV2 ") + std::string(dataTypeName(indexType)) + ", " + blockDimName(blockDim));
+    }
+}
+
+TEST(VectorGather, GatherV2CopiesTheIndexedRowsWithInt32Indices) {
+    checkGather(DataType::Fp16, DataType::Int32, 1000, 64, {4, 37}, blockDimSweep());
+    checkGather(DataType::Fp32, DataType::Int32, 50, 24, {300}, {std::nullopt, 1u, 7u});  // 96 B rows: not 32 B multiples of 64
+}
+
+TEST(VectorGather, GatherV2CopiesTheIndexedRowsWithInt64Indices) {
+    checkGather(DataType::Fp16, DataType::Int64, 30522, 768, {2, 128}, blockDimSweep());  // BERT word embeddings
+    checkGather(DataType::Bf16, DataType::Int64, 9, 10, {5, 3}, {std::nullopt, 1u, 7u});  // 20 B rows
+}
+
+TEST(VectorGather, IndexOutsideTheTableIsRejectedByTheFunctionalModel) {
+    const ChipConfig chip = ascend910B1();
+    CubeOpHarness h(chip);
+    const auto table = h.tensor("table", {8, 16}, DataType::Fp16);
+    const auto indices = h.tensor("indices", {4}, DataType::Int32);
+    const auto y = h.tensor("y", {4, 16}, DataType::Fp16);
+    writeIndices(h, indices, {0, 3, 8, 1});
+    EXPECT_THROW(h.run(makeOp("GatherV2", {table, indices}, {y})), std::exception);
+}
+
+TEST(VectorGather, RunsOnVectorCoresOfSplitChipsAndTheAiCoreOfCoupledChips) {
+    for (const ChipConfig& chip : {ascend910B1(), coupledChip()}) {
+        CubeOpHarness h(chip);
+        const auto op = makeOp("GatherV2", {h.tensor("t", {100, 256}, DataType::Fp16), h.tensor("i", {4096}, DataType::Int32)},
+                               {h.tensor("y", {4096, 256}, DataType::Fp16)});
+        const auto kernels = h.lower(op);
+        ASSERT_EQ(kernels.size(), 1u);
+        EXPECT_EQ(kernels[0].type, chip.organisation == CoreOrganisation::Split ? TaskType::AiVectorCore : TaskType::AiCore);
+        EXPECT_GT(kernels[0].blockDim, 1u);
+        // One indexed row move per lookup of the block's share, each reading a table row.
+        auto stream = kernels[0].program(BlockProgramRequest{.blockIdx = 0});
+        std::vector<Instruction> chunk;
+        std::uint64_t indexedMoves = 0;
+        while (stream->next(chunk)) {
+            for (const auto& instruction : chunk) {
+                if (instruction.opcode != Opcode::DataMove) continue;
+                const auto& move = std::get<DataMove>(instruction.operands);
+                if (!move.indexed()) continue;
+                ++indexedMoves;
+                EXPECT_EQ(move.indexedRowBytes, 512u);
+                EXPECT_EQ(move.indexedRows, 100u);
+            }
+            chunk.clear();
+        }
+        EXPECT_EQ(indexedMoves, blockShare(4096, kernels[0].blockDim, 0).size());
+    }
+}
+
+}  // namespace
+}  // namespace ascendsim::test
