@@ -10,8 +10,6 @@ namespace {
 
 constexpr std::uint32_t kBlockBytes = 32;       // one UB data block (hardware.md §2.6)
 constexpr std::uint32_t kMaxBlocksPerRepeat = 8;  // 256 B per repeat
-constexpr unsigned kCacheIndexBits = 6;  // 64 entries: kernels reuse a handful of patterns
-constexpr std::size_t kCacheEntries = std::size_t{1} << kCacheIndexBits;
 constexpr std::size_t kMaxGroups = 64;
 constexpr std::size_t kMaxBanks = 256;
 
@@ -26,28 +24,36 @@ UbOperandPattern blockOperand(std::uint64_t base, std::uint32_t repeatStride, st
     return {base, repeatStride * kBlockBytes, blockStride * kBlockBytes, blocks, isWrite};
 }
 
-bool samePattern(const UbAccessPattern& a, const UbAccessPattern& b) {
-    if (a.operandCount != b.operandCount || a.beats != b.beats) return false;
-    for (std::size_t i = 0; i < a.operandCount; ++i) {
-        const auto& x = a.operands[i];
-        const auto& y = b.operands[i];
-        if (x.baseBytes != y.baseBytes || x.beatStrideBytes != y.beatStrideBytes ||
-            x.blockStrideBytes != y.blockStrideBytes || x.blocksPerBeat != y.blocksPerBeat ||
-            x.isWrite != y.isWrite)
-            return false;
-    }
-    return true;
+// The memo (see UbBankModel::cachedConflicts): a direct-mapped table of residue keys. Residues
+// of up to 21 bits cover mapping periods below 2 MiB (910B: 1536 B); larger geometries are not
+// memoised.
+constexpr unsigned kResidueBits = 21;
+constexpr std::uint64_t kMaxMemoPeriodBytes = std::uint64_t{1} << kResidueBits;
+constexpr std::uint8_t kMaxKeyBlocks = 127;  // 7 bits per operand in the shape word
+constexpr unsigned kMemoIndexBits = 13;  // 8192 entries × 64 B: all patterns of a ResNet-50 step
+constexpr std::size_t kMemoEntries = std::size_t{1} << kMemoIndexBits;
+
+struct ResidueKey {
+    std::array<std::uint64_t, 6> words{};  // 4 operands, shape word, geometry word
+    bool operator==(const ResidueKey&) const = default;
+};
+
+struct MemoEntry {
+    ResidueKey key;  // all zero = empty (a real key has a non-zero geometry word)
+    UbBankConflicts value;
+};
+
+std::vector<MemoEntry>& sharedMemo() {
+    // Pure function of its key, so sharing it between cores (and simulations) cannot change a
+    // result; thread_local keeps concurrent simulations in different threads independent.
+    thread_local std::vector<MemoEntry> memo(kMemoEntries);
+    return memo;
 }
 
-std::size_t hashPattern(const UbAccessPattern& p) {
-    std::uint64_t h = p.beats * 0x9E3779B97F4A7C15ull;
-    for (std::size_t i = 0; i < p.operandCount; ++i) {
-        const auto& o = p.operands[i];
-        h ^= o.baseBytes + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
-        h ^= (std::uint64_t{o.beatStrideBytes} << 20 | std::uint64_t{o.blockStrideBytes} << 4 |
-              o.blocksPerBeat) + (h << 6) + (h >> 2);
-    }
-    return static_cast<std::size_t>((h * 0x9E3779B97F4A7C15ull) >> (64 - kCacheIndexBits));
+std::size_t memoIndex(const ResidueKey& k) {
+    std::uint64_t h = 0;
+    for (const std::uint64_t w : k.words) h = (h ^ w) * 0x9E3779B97F4A7C15ull + (h >> 29);
+    return static_cast<std::size_t>((h * 0x9E3779B97F4A7C15ull) >> (64 - kMemoIndexBits));
 }
 
 }  // namespace
@@ -104,7 +110,8 @@ UbBankModel::UbBankModel(const UbBanking& banking)
       rowBytes_(banking.rowBytes),
       mappingPeriodBytes_(std::uint64_t{banking.bankGroups} * banking.banksPerGroup * banking.rowBytes),
       mappingPeriodRows_(banking.bankGroups * banking.banksPerGroup),
-      cache_(kCacheEntries) {
+      geometryKey_(std::uint64_t{banking.bankGroups} | std::uint64_t{banking.banksPerGroup} << 8 |
+                   std::uint64_t{banking.rowBytes} << 24) {
     if (groups_ == 0 || banksPerGroup_ == 0 || rowBytes_ == 0 || groups_ > kMaxGroups ||
         std::uint64_t{groups_} * banksPerGroup_ > kMaxBanks)
         throw std::invalid_argument("UB banking must have 1..64 groups and at most 256 banks");
@@ -116,21 +123,25 @@ UbBankModel::UbBankModel(const UbBanking& banking)
 }
 
 UbBankConflicts UbBankModel::beatConflicts(const UbAccessPattern& p, std::uint64_t beat) const {
-    std::array<std::uint8_t, kMaxGroups> reads{};
-    std::array<std::uint8_t, kMaxGroups> writes{};
-    std::array<std::uint8_t, kMaxBanks> bankAccess{};  // bit 0: read, bit 1: written
+    constexpr std::size_t kBankWords = kMaxBanks / 64;
+    std::array<std::uint8_t, kMaxGroups> reads;
+    std::array<std::uint8_t, kMaxGroups> writes;
+    std::fill_n(reads.begin(), groups_, std::uint8_t{0});
+    std::fill_n(writes.begin(), groups_, std::uint8_t{0});
+    std::array<std::uint64_t, kBankWords> banksRead{};
+    std::array<std::uint64_t, kBankWords> banksWritten{};
     for (std::size_t i = 0; i < p.operandCount; ++i) {
         const UbOperandPattern& o = p.operands[i];
         // Walk the operand's blocks as rows modulo the mapping period (no division per block).
         std::uint32_t row = static_cast<std::uint32_t>(((o.baseBytes + beat * o.beatStrideBytes) / rowBytes_) %
                                                        mappingPeriodRows_);
         const std::uint32_t rowStep = static_cast<std::uint32_t>((o.blockStrideBytes / rowBytes_) % mappingPeriodRows_);
-        const std::uint8_t accessBit = o.isWrite ? 2 : 1;
+        std::uint8_t* perGroup = o.isWrite ? writes.data() : reads.data();
+        std::uint64_t* banks = o.isWrite ? banksWritten.data() : banksRead.data();
         for (std::uint32_t b = 0; b < o.blocksPerBeat; ++b) {
             const std::uint32_t bank = bankOfRow_[row];
-            const std::uint32_t group = groupOfRow_[row];
-            ++(o.isWrite ? writes : reads)[group];
-            bankAccess[bank] |= accessBit;
+            ++perGroup[groupOfRow_[row]];
+            banks[bank / 64] |= std::uint64_t{1} << (bank % 64);
             row += rowStep;
             if (row >= mappingPeriodRows_) row -= mappingPeriodRows_;
         }
@@ -140,8 +151,8 @@ UbBankConflicts UbBankModel::beatConflicts(const UbAccessPattern& p, std::uint64
         cyclesNeeded = std::max<std::uint32_t>(cyclesNeeded, std::max(reads[g], writes[g]));
     UbBankConflicts c;
     c.bankGroupStallCycles = cyclesNeeded - 1;
-    for (std::uint32_t b = 0; b < mappingPeriodRows_; ++b) {
-        if (bankAccess[b] == 3) {
+    for (std::size_t w = 0; w < kBankWords; ++w) {
+        if ((banksRead[w] & banksWritten[w]) != 0) {
             c.bankStallCycles = 1;
             break;
         }
@@ -178,14 +189,30 @@ UbBankConflicts UbBankModel::conflicts(const UbAccessPattern& p) const {
             perPeriod.bankStallCycles * fullPeriods + remainder.bankStallCycles};
 }
 
-// Keyed on the exact addresses (kernels reuse their buffers), which avoids reducing them modulo
-// the mapping period on every lookup.
+// x mod the mapping period, avoiding a 64-bit division for the common small values.
+std::uint64_t UbBankModel::residue(std::uint64_t x) const {
+    if (x < mappingPeriodBytes_) return x;
+    if (x <= UINT32_MAX) return static_cast<std::uint32_t>(x) % static_cast<std::uint32_t>(mappingPeriodBytes_);
+    return x % mappingPeriodBytes_;
+}
+
 UbBankConflicts UbBankModel::cachedConflicts(const UbAccessPattern& p) {
-    CacheEntry& entry = cache_[hashPattern(p)];
-    if (entry.valid && samePattern(entry.key, p)) return entry.value;
-    entry.key = p;
+    if (mappingPeriodBytes_ >= kMaxMemoPeriodBytes) return conflicts(p);
+    ResidueKey key;
+    std::uint64_t shape = std::uint64_t{p.beats} | std::uint64_t{p.operandCount} << 16;
+    for (std::size_t i = 0; i < p.operandCount; ++i) {
+        const UbOperandPattern& o = p.operands[i];
+        if (o.blocksPerBeat > kMaxKeyBlocks) return conflicts(p);  // not from ubAccessPatternOf
+        key.words[i] = residue(o.baseBytes) | residue(o.beatStrideBytes) << kResidueBits |
+                       residue(o.blockStrideBytes) << (2 * kResidueBits);
+        shape |= std::uint64_t{o.blocksPerBeat} << (24 + 8 * i) | std::uint64_t{o.isWrite} << (31 + 8 * i);
+    }
+    key.words[4] = shape;
+    key.words[5] = geometryKey_;
+    MemoEntry& entry = sharedMemo()[memoIndex(key)];
+    if (entry.key == key) return entry.value;
+    entry.key = key;
     entry.value = conflicts(p);
-    entry.valid = true;
     return entry.value;
 }
 

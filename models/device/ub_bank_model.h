@@ -49,28 +49,26 @@ class UbBankModel {
 public:
     explicit UbBankModel(const UbBanking& banking);
 
-    // Stall cycles the instruction's UB accesses cost; memoised on the pattern, because kernels
-    // repeat the same few address patterns many times.
+    // Stall cycles the instruction's UB accesses cost; memoised, because kernels repeat the same
+    // few address patterns many times. The memo is keyed on the addresses and strides modulo the
+    // bank mapping period (the result depends on nothing else) and shared by every UbBankModel
+    // of the thread with the same geometry, so the 48 AIVs running one kernel share its entries.
     UbBankConflicts conflicts(const VectorInstr& instr) { return cachedConflicts(ubAccessPatternOf(instr)); }
     UbBankConflicts cachedConflicts(const UbAccessPattern& pattern);
     UbBankConflicts conflicts(const UbAccessPattern& pattern) const;
 
 private:
-    struct CacheEntry {
-        UbAccessPattern key;
-        UbBankConflicts value;
-        bool valid = false;
-    };
     UbBankConflicts beatConflicts(const UbAccessPattern& pattern, std::uint64_t beat) const;
+    std::uint64_t residue(std::uint64_t bytes) const;
 
     std::uint32_t groups_;
     std::uint32_t banksPerGroup_;
     std::uint32_t rowBytes_;
     std::uint64_t mappingPeriodBytes_;
     std::uint32_t mappingPeriodRows_;
+    std::uint64_t geometryKey_;             // groups, banks and row size, for the shared memo
     std::vector<std::uint16_t> bankOfRow_;  // row mod (groups × banks) → bank id (group-major)
     std::vector<std::uint8_t> groupOfRow_;  // row mod (groups × banks) → bank group
-    std::vector<CacheEntry> cache_;
 };
 
 }  // namespace ascendsim

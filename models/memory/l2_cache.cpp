@@ -1,5 +1,7 @@
 #include "models/memory/l2_cache.h"
 
+#include <bit>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 
@@ -18,7 +20,8 @@ L2Cache::L2Cache(std::uint64_t sizeBytes, std::uint32_t lineBytes, std::uint32_t
     }
     setCount_ = sizeBytes / (std::uint64_t{lineBytes} * ways);
     tags_.assign(setCount_ * ways_, 0);
-    lastUse_.assign(setCount_ * ways_, 0);
+    recency_.resize(setCount_ * ways_);
+    for (std::uint64_t i = 0; i < recency_.size(); ++i) recency_[i] = static_cast<std::uint8_t>(i % ways_);
     dirty_.assign(setCount_, 0);
 }
 
@@ -38,31 +41,69 @@ std::int64_t L2Cache::findWay(std::uint64_t set, std::uint32_t tag) const {
     return -1;
 }
 
+bool L2Cache::accessSet(std::uint64_t set, std::uint32_t tag, bool isWrite, std::uint32_t& evictedTag) {
+    const std::uint64_t base = set * ways_;
+    std::uint32_t* tags = &tags_[base];
+    std::uint8_t* order = &recency_[base];
+    std::uint64_t& dirty = dirty_[set];
+    const std::uint32_t last = ways_ - 1;
+    // Compare every way without an early exit: the loop vectorises and does not mispredict on
+    // the hit position.
+    std::uint64_t matches = 0;
+    for (std::uint32_t w = 0; w < ways_; ++w) matches |= std::uint64_t{tags[w] == tag} << w;
+    if (matches != 0) {
+        const auto w = static_cast<std::uint32_t>(std::countr_zero(matches));
+        // Hit: move way w to the most recently used position.
+        if (order[last] != w) {
+            std::uint32_t pos = 0;
+            while (order[pos] != w) ++pos;
+            std::memmove(order + pos, order + pos + 1, last - pos);
+            order[last] = static_cast<std::uint8_t>(w);
+        }
+        if (isWrite) dirty |= std::uint64_t{1} << w;
+        return true;
+    }
+    // Miss: the least recently used way is the victim and becomes the most recently used.
+    const std::uint32_t victim = order[0];
+    std::memmove(order, order + 1, last);
+    order[last] = static_cast<std::uint8_t>(victim);
+    const std::uint64_t victimBit = std::uint64_t{1} << victim;
+    if (tags[victim] != 0 && (dirty & victimBit) != 0) evictedTag = tags[victim];
+    tags[victim] = tag;
+    dirty = isWrite ? (dirty | victimBit) : (dirty & ~victimBit);
+    return false;
+}
+
 L2LineOutcome L2Cache::access(std::uint64_t lineIndex, bool isWrite) {
     const std::uint64_t set = lineIndex % setCount_;
-    const std::uint32_t tag = tagOf(lineIndex, setCount_);
-    const std::uint64_t base = set * ways_;
-    ++useClock_;
-    const std::int64_t hitWay = findWay(set, tag);
-    if (hitWay >= 0) {
-        lastUse_[base + hitWay] = useClock_;
-        if (isWrite) dirty_[set] |= std::uint64_t{1} << hitWay;
-        return L2LineOutcome{true, false, 0};
-    }
-    // Victim: the least recently used way; never-used ways (stamp 0) come first.
-    std::uint32_t victim = 0;
-    for (std::uint32_t w = 1; w < ways_; ++w) {
-        if (lastUse_[base + w] < lastUse_[base + victim]) victim = w;
-    }
+    std::uint32_t evictedTag = 0;
     L2LineOutcome outcome;
-    const std::uint64_t victimBit = std::uint64_t{1} << victim;
-    if (tags_[base + victim] != 0 && (dirty_[set] & victimBit) != 0) {
+    outcome.hit = accessSet(set, tagOf(lineIndex, setCount_), isWrite, evictedTag);
+    if (evictedTag != 0) {
         outcome.evictedDirty = true;
-        outcome.evictedLine = (std::uint64_t{tags_[base + victim]} - 1) * setCount_ + set;
+        outcome.evictedLine = (std::uint64_t{evictedTag} - 1) * setCount_ + set;
     }
-    tags_[base + victim] = tag;
-    lastUse_[base + victim] = useClock_;
-    dirty_[set] = isWrite ? (dirty_[set] | victimBit) : (dirty_[set] & ~victimBit);
+    return outcome;
+}
+
+L2RangeOutcome L2Cache::accessRange(std::uint64_t firstLine, std::uint64_t lineCount, bool isWrite) {
+    L2RangeOutcome outcome;
+    if (lineCount == 0) return outcome;
+    tagOf(firstLine + lineCount - 1, setCount_);  // range check once: tags only grow along the range
+    std::uint64_t set = firstLine % setCount_;
+    std::uint32_t tag = static_cast<std::uint32_t>(firstLine / setCount_ + 1);
+    std::uint32_t parity = static_cast<std::uint32_t>(firstLine & 1);
+    for (std::uint64_t i = 0; i < lineCount; ++i) {
+        std::uint32_t evictedTag = 0;
+        if (accessSet(set, tag, isWrite, evictedTag)) ++outcome.hits[parity];
+        else ++outcome.misses[parity];
+        if (evictedTag != 0) ++outcome.dirtyEvictions;
+        parity ^= 1;
+        if (++set == setCount_) {
+            set = 0;
+            ++tag;
+        }
+    }
     return outcome;
 }
 

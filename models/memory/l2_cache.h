@@ -4,6 +4,11 @@
 // so they come from the chip config as assumptions). Tags only: data lives in the functional
 // model. Lines map to sets by line index modulo the set count (192 MiB / 512 B / 16 ways = 24576
 // sets is not a power of two).
+//
+// Speed (docs/performance.md): the simulator looks up tens of millions of lines per ResNet-50
+// step, so a set is a compact row of tags plus a recency order of way numbers (no 64-bit LRU
+// stamps), and accessRange() walks a transfer's consecutive lines with one division per
+// transfer instead of two per line.
 #include <cstdint>
 #include <vector>
 
@@ -15,6 +20,14 @@ struct L2LineOutcome {
     std::uint64_t evictedLine = 0;   // line index of that victim, when evictedDirty
 };
 
+// What accessRange() saw, per line parity (index 0 = even line index, 1 = odd).
+struct L2RangeOutcome {
+    std::uint64_t hits[2] = {0, 0};
+    std::uint64_t misses[2] = {0, 0};
+    std::uint64_t dirtyEvictions = 0;
+    std::uint64_t totalMisses() const { return misses[0] + misses[1]; }
+};
+
 class L2Cache {
 public:
     // Throws std::invalid_argument unless sizeBytes is a positive multiple of lineBytes × ways
@@ -24,6 +37,9 @@ public:
     // Looks up one line (index = address / lineBytes), allocating it on a miss (reads and writes
     // alike) and marking it most recently used; a write makes the line dirty.
     L2LineOutcome access(std::uint64_t lineIndex, bool isWrite);
+    // The same as access() on lines firstLine, firstLine + 1, ... firstLine + lineCount - 1 in
+    // that order.
+    L2RangeOutcome accessRange(std::uint64_t firstLine, std::uint64_t lineCount, bool isWrite);
 
     bool contains(std::uint64_t lineIndex) const;
     bool isDirty(std::uint64_t lineIndex) const;
@@ -33,18 +49,20 @@ public:
     std::uint64_t setCount() const { return setCount_; }
 
 private:
-    // Structure of arrays, so a lookup reads one 64-byte line of tags for a 16-way set. A tag is
-    // line index / set count + 1 (0 = invalid way).
+    // A tag is line index / set count + 1 (0 = invalid way). Returns whether the line hit; on a
+    // miss with a dirty victim sets `evictedTag` to the victim's tag (else leaves it 0).
+    bool accessSet(std::uint64_t set, std::uint32_t tag, bool isWrite, std::uint32_t& evictedTag);
     std::int64_t findWay(std::uint64_t set, std::uint32_t tag) const;
     static std::uint32_t tagOf(std::uint64_t lineIndex, std::uint64_t setCount);
 
     std::uint32_t lineBytes_;
     std::uint32_t ways_;
     std::uint64_t setCount_;
-    std::uint64_t useClock_ = 0;
-    std::vector<std::uint32_t> tags_;     // [set * ways + way]
-    std::vector<std::uint64_t> lastUse_;  // LRU stamps, same index; 0 = never used
-    std::vector<std::uint64_t> dirty_;    // one bit per way, per set
+    std::vector<std::uint32_t> tags_;  // [set * ways + way]
+    // [set * ways + position]: the set's way numbers from least (0) to most recently used. Ways
+    // never used come first in way order, as a stamp-based LRU with ties to the lowest way would.
+    std::vector<std::uint8_t> recency_;
+    std::vector<std::uint64_t> dirty_;  // one bit per way, per set
 };
 
 }  // namespace ascendsim

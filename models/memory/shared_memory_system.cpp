@@ -37,19 +37,17 @@ std::uint64_t SharedMemorySystem::access(const GmAccess& request, PmuCounters& c
     const std::uint64_t firstLine = request.address / lineBytes;
     const std::uint64_t lastLine = (request.address + request.bytes - 1) / lineBytes;
 
-    std::uint64_t missLines = 0;
-    std::uint64_t writeBacks = 0;
-    for (std::uint64_t line = firstLine; line <= lastLine; ++line) {
-        const L2LineOutcome outcome = l2_.access(line, request.isWrite);
-        if (outcome.evictedDirty) ++writeBacks;
-        if (!outcome.hit) ++missLines;
-        if (request.isWrite) {
-            ++counters[outcome.hit ? PmuEvent::L2WriteHit : PmuEvent::L2WriteMissAllocate];
-        } else if (line % 2 == 0) {
-            ++counters[outcome.hit ? PmuEvent::L2R0ReadHit : PmuEvent::L2R0ReadMissAllocate];
-        } else {
-            ++counters[outcome.hit ? PmuEvent::L2R1ReadHit : PmuEvent::L2R1ReadMissAllocate];
-        }
+    const L2RangeOutcome lines = l2_.accessRange(firstLine, lastLine - firstLine + 1, request.isWrite);
+    const std::uint64_t missLines = lines.totalMisses();
+    const std::uint64_t writeBacks = lines.dirtyEvictions;
+    if (request.isWrite) {
+        counters[PmuEvent::L2WriteHit] += lines.hits[0] + lines.hits[1];
+        counters[PmuEvent::L2WriteMissAllocate] += missLines;
+    } else {
+        counters[PmuEvent::L2R0ReadHit] += lines.hits[0];
+        counters[PmuEvent::L2R0ReadMissAllocate] += lines.misses[0];
+        counters[PmuEvent::L2R1ReadHit] += lines.hits[1];
+        counters[PmuEvent::L2R1ReadMissAllocate] += lines.misses[1];
     }
 
     const std::uint64_t fillBytes = request.isWrite ? 0 : missLines * lineBytes;

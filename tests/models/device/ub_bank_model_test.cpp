@@ -90,5 +90,30 @@ TEST(UbBankConflicts, VectorOverlappingAnMteTransferToUb_CountsResourceConflicts
     EXPECT_EQ(busy[PmuEvent::VecBusy], quiet[PmuEvent::VecBusy] + busy[PmuEvent::VecResourceConflict]);
 }
 
+
+TEST(UbBankModel, MemoisedResult_EqualsDirectResultForShiftedAndRandomPatterns) {
+    UbBankModel model(kBanking);
+    const std::uint64_t periodBytes = 16 * 3 * 32;
+    std::uint64_t state = 99;
+    auto next = [&state](std::uint64_t bound) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        return (state >> 33) % bound;
+    };
+    for (int i = 0; i < 2000; ++i) {
+        VectorInstr v = add(32 * next(2000), 32 * next(2000), 32 * next(2000), static_cast<std::uint16_t>(1 + next(255)));
+        v.src0RepeatStride = static_cast<std::uint16_t>(next(20));
+        v.src1BlockStride = static_cast<std::uint8_t>(1 + next(20));
+        v.mask = static_cast<std::uint16_t>(1 + next(128));
+        if (i % 4 == 0) v.op = VectorOp::ReduceSum;
+        const UbAccessPattern p = ubAccessPatternOf(v);
+        ASSERT_EQ(model.cachedConflicts(p).totalStallCycles(), model.conflicts(p).totalStallCycles()) << i;
+        // The same pattern a whole number of mapping periods further on hits the memo.
+        UbAccessPattern shifted = p;
+        for (std::size_t o = 0; o < shifted.operandCount; ++o) shifted.operands[o].baseBytes += 3 * periodBytes;
+        ASSERT_EQ(model.cachedConflicts(shifted).bankGroupStallCycles, model.conflicts(p).bankGroupStallCycles) << i;
+        ASSERT_EQ(model.cachedConflicts(shifted).bankStallCycles, model.conflicts(shifted).bankStallCycles) << i;
+    }
+}
+
 }  // namespace
 }  // namespace ascendsim::test

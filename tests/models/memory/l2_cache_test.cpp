@@ -62,5 +62,43 @@ TEST(L2Cache, CleanVictimNeedsNoWriteBack) {
     EXPECT_FALSE(cache.access(8, false).evictedDirty);
 }
 
+
+TEST(L2Cache, AccessRange_CountsTheSameAsLineByLineAccesses) {
+    // Two identical caches, one driven per line and one per range, over overlapping transfers
+    // that wrap around the set count and evict dirty lines.
+    L2Cache byLine(8 * 4 * 512, 512, 4);
+    L2Cache byRange(8 * 4 * 512, 512, 4);
+    std::uint64_t state = 12345;
+    for (int transfer = 0; transfer < 500; ++transfer) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        const std::uint64_t first = (state >> 33) % 200;
+        const std::uint64_t count = 1 + (state >> 20) % 40;
+        const bool isWrite = (state >> 13) % 3 == 0;
+        L2RangeOutcome expected;
+        for (std::uint64_t line = first; line < first + count; ++line) {
+            const L2LineOutcome o = byLine.access(line, isWrite);
+            ++(o.hit ? expected.hits : expected.misses)[line % 2];
+            if (o.evictedDirty) ++expected.dirtyEvictions;
+        }
+        const L2RangeOutcome got = byRange.accessRange(first, count, isWrite);
+        ASSERT_EQ(got.hits[0], expected.hits[0]) << "transfer " << transfer;
+        ASSERT_EQ(got.hits[1], expected.hits[1]) << "transfer " << transfer;
+        ASSERT_EQ(got.misses[0], expected.misses[0]) << "transfer " << transfer;
+        ASSERT_EQ(got.misses[1], expected.misses[1]) << "transfer " << transfer;
+        ASSERT_EQ(got.dirtyEvictions, expected.dirtyEvictions) << "transfer " << transfer;
+    }
+    EXPECT_GT(byLine.setCount(), 0u);
+}
+
+TEST(L2Cache, NeverUsedWaysAreFilledBeforeAnyLineIsEvicted) {
+    L2Cache cache(1 * 4 * 512, 512, 4);  // one set of 4 ways
+    for (std::uint64_t line = 0; line < 4; ++line) cache.access(line, false);
+    for (std::uint64_t line = 0; line < 4; ++line) EXPECT_TRUE(cache.contains(line));
+    cache.access(2, false);
+    cache.access(4, false);  // evicts line 0, the least recently used
+    EXPECT_FALSE(cache.contains(0));
+    EXPECT_TRUE(cache.contains(2));
+}
+
 }  // namespace
 }  // namespace ascendsim
