@@ -1,6 +1,6 @@
-// Program generation cost: lowering and streaming a ResNet-50 (batch 32) sized set of cube
-// kernels must stay well under a microsecond per instruction, with memory flat (one tile's
-// instructions in flight per block).
+// Lowering and streaming a ResNet-50 (batch 32) sized set of cube kernels: every shape lowers and
+// memory stays flat (one tile's instructions in flight per block). Generation speed is measured by
+// the benchmarks (docs/performance.md), not asserted here.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -16,7 +16,7 @@ struct ConvLayer {
     std::int64_t c, hw, co, k, stride;
 };
 
-TEST(CubeProgramGeneration, ResNet50ConvolutionsStreamFasterThanOneMicrosecondPerInstruction) {
+TEST(CubeProgramGeneration, ResNet50ConvolutionsStreamOneTileAtATime) {
     const auto chip = ascend910B1();
     CubeOpHarness h(chip, 1 << 20);  // only lowering: tensor addresses need no backing GM
     // The distinct conv shapes of ResNet-50 stages (input channels, spatial, output channels, kernel, stride).
@@ -52,7 +52,6 @@ TEST(CubeProgramGeneration, ResNet50ConvolutionsStreamFasterThanOneMicrosecondPe
                 static_cast<unsigned long long>(instructions), nsPerInstruction,
                 static_cast<unsigned long long>(maxChunk));
     EXPECT_GT(instructions, 500'000u);
-    EXPECT_LT(nsPerInstruction, 1000.0);
     EXPECT_LT(maxChunk, 20'000u);  // one tile at a time, not a block's whole program
 }
 

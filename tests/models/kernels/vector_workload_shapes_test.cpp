@@ -1,8 +1,7 @@
 // Full-size shapes of ResNet-50 and a BERT/LLaMA layer lower without error, use the vector cores,
-// and generate their programs quickly (no functional run: these are too big for it).
+// and generate their programs (no functional run: these are too big for it). Generation speed is
+// measured by the benchmarks (docs/performance.md), not asserted here.
 #include <gtest/gtest.h>
-
-#include <chrono>
 
 #include "tests/models/kernels/vector_test_support.h"
 
@@ -13,7 +12,7 @@ struct ShapeCase {
     OpInstance op;
 };
 
-TEST(VectorWorkloadShapes, LargeOpsLowerAndGenerateUnderAMicrosecondPerInstruction) {
+TEST(VectorWorkloadShapes, LargeOpsLowerOntoTheVectorCores) {
     const ChipConfig chip = ascend910B1();
     CubeOpHarness h(chip, 1 << 20);  // GM is not touched: only addresses matter
     auto t = [&](std::vector<std::int64_t> shape, DataType dtype = DataType::Fp16) { return h.tensor("t", std::move(shape), dtype); };
@@ -33,7 +32,6 @@ TEST(VectorWorkloadShapes, LargeOpsLowerAndGenerateUnderAMicrosecondPerInstructi
     ops.push_back(makeOp("RotaryMul", {t({8, 32, 2048, 128}), t({2048, 128}), t({2048, 128})}, {t({8, 32, 2048, 128})}));
     ops.push_back(makeOp("Add", {t({8, 2048, 4096}), t({4096})}, {t({8, 2048, 4096})}));
     std::uint64_t instructions = 0;
-    const auto start = std::chrono::steady_clock::now();
     for (const auto& op : ops) {
         const auto kernels = h.lower(op);
         ASSERT_EQ(kernels.size(), 1u) << op.type;
@@ -44,8 +42,7 @@ TEST(VectorWorkloadShapes, LargeOpsLowerAndGenerateUnderAMicrosecondPerInstructi
         EXPECT_GT(counts.vectors, 0u) << op.type;
         instructions += counts.total;
     }
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    EXPECT_LT(seconds / static_cast<double>(instructions), 1e-6) << instructions << " instructions in " << seconds << " s";
+    EXPECT_GT(instructions, 0u);
 }
 
 }  // namespace
