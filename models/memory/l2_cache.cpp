@@ -10,6 +10,7 @@ namespace ascendsim {
 namespace {
 constexpr std::uint32_t kMaxWays = 64;  // dirty bits of a set live in one 64-bit word
 constexpr std::uint32_t kCommonWays = 16;  // every shipped chip config (configs/*.yaml)
+constexpr std::uint32_t kPackedWays = 16;  // recency packed in one 64-bit word of 4-bit ways
 // Sets ahead of the current one whose tags accessRange() asks the host CPU to fetch: the tag
 // rows of a 192 MiB L2 do not fit the host's per-core cache, and a transfer walks them in order.
 constexpr std::uint64_t kPrefetchSets = 8;
@@ -24,8 +25,14 @@ L2Cache::L2Cache(std::uint64_t sizeBytes, std::uint32_t lineBytes, std::uint32_t
     }
     setCount_ = sizeBytes / (std::uint64_t{lineBytes} * ways);
     tags_.assign(setCount_ * ways_, 0);
-    recency_.resize(setCount_ * ways_);
-    for (std::uint64_t i = 0; i < recency_.size(); ++i) recency_[i] = static_cast<std::uint8_t>(i % ways_);
+    if (ways_ <= kPackedWays) {
+        std::uint64_t initialOrder = 0;  // ways in way order: never-used ways fill lowest first
+        for (std::uint32_t w = 0; w < ways_; ++w) initialOrder |= std::uint64_t{w} << (4 * w);
+        packedRecency_.assign(setCount_, initialOrder);
+    } else {
+        recency_.resize(setCount_ * ways_);
+        for (std::uint64_t i = 0; i < recency_.size(); ++i) recency_[i] = static_cast<std::uint8_t>(i % ways_);
+    }
     dirty_.assign(setCount_, 0);
 }
 
@@ -45,37 +52,69 @@ std::int64_t L2Cache::findWay(std::uint64_t set, std::uint32_t tag) const {
     return -1;
 }
 
+// Recency order of a set of at most 16 ways packed as 4-bit way numbers, position 0 (bits 0-3)
+// least recently used; positions at or above the way count hold 0.
+namespace {
+constexpr std::uint64_t kNibbleOnes = 0x1111111111111111ull;
+constexpr std::uint64_t kNibbleHighs = 0x8888888888888888ull;
+
+std::uint64_t touchWay(std::uint64_t order, std::uint32_t way, std::uint32_t ways) {
+    const std::uint32_t mruShift = 4 * (ways - 1);
+    if (((order >> mruShift) & 0xF) == way) return order;
+    // The lowest nibble equal to `way` (SWAR zero-nibble test; exact for the lowest match, which
+    // lies below the unused positions that may also read as way 0).
+    const std::uint64_t x = order ^ (way * kNibbleOnes);
+    const std::uint64_t zeroNibbles = (x - kNibbleOnes) & ~x & kNibbleHighs;
+    const auto shift = static_cast<std::uint32_t>(std::countr_zero(zeroNibbles)) & ~3u;
+    const std::uint64_t below = shift == 0 ? 0 : order & ((std::uint64_t{1} << shift) - 1);
+    const std::uint64_t above = shift + 4 >= 64 ? 0 : order >> (shift + 4);
+    return below | (above << shift) | (std::uint64_t{way} << mruShift);
+}
+}  // namespace
+
 bool L2Cache::accessSet(std::uint64_t set, std::uint32_t tag, bool isWrite, std::uint32_t& evictedTag) {
     const std::uint64_t base = set * ways_;
     std::uint32_t* tags = &tags_[base];
-    std::uint8_t* order = &recency_[base];
     std::uint64_t& dirty = dirty_[set];
-    const std::uint32_t last = ways_ - 1;
-    // Compare every way without an early exit: the loop vectorises and does not mispredict on
-    // the hit position.
+    // Compare every way without an early exit: the loop unrolls and does not mispredict on the
+    // hit position.
     std::uint64_t matches = 0;
-    if (ways_ == kCommonWays) {  // a constant trip count lets the compiler use vector compares
+    if (ways_ == kCommonWays) {
         for (std::uint32_t w = 0; w < kCommonWays; ++w) matches |= std::uint64_t{tags[w] == tag} << w;
     } else {
         for (std::uint32_t w = 0; w < ways_; ++w) matches |= std::uint64_t{tags[w] == tag} << w;
     }
-    if (matches != 0) {
-        const auto w = static_cast<std::uint32_t>(std::countr_zero(matches));
-        // Hit: move way w to the most recently used position.
-        if (order[last] != w) {
-            std::uint32_t pos = 0;
-            while (order[pos] != w) ++pos;
-            std::memmove(order + pos, order + pos + 1, last - pos);
-            order[last] = static_cast<std::uint8_t>(w);
+    std::uint32_t victim = 0;
+    if (ways_ <= kPackedWays) {
+        std::uint64_t& order = packedRecency_[set];
+        if (matches != 0) {
+            const auto w = static_cast<std::uint32_t>(std::countr_zero(matches));
+            order = touchWay(order, w, ways_);
+            if (isWrite) dirty |= std::uint64_t{1} << w;
+            return true;
         }
-        if (isWrite) dirty |= std::uint64_t{1} << w;
-        return true;
+        victim = static_cast<std::uint32_t>(order & 0xF);
+        order = (order >> 4) | (std::uint64_t{victim} << (4 * (ways_ - 1)));
+    } else {
+        std::uint8_t* order = &recency_[base];
+        const std::uint32_t last = ways_ - 1;
+        if (matches != 0) {
+            const auto w = static_cast<std::uint32_t>(std::countr_zero(matches));
+            // Hit: move way w to the most recently used position.
+            if (order[last] != w) {
+                std::uint32_t pos = 0;
+                while (order[pos] != w) ++pos;
+                std::memmove(order + pos, order + pos + 1, last - pos);
+                order[last] = static_cast<std::uint8_t>(w);
+            }
+            if (isWrite) dirty |= std::uint64_t{1} << w;
+            return true;
+        }
+        // Miss: the least recently used way is the victim and becomes the most recently used.
+        victim = order[0];
+        std::memmove(order, order + 1, last);
+        order[last] = static_cast<std::uint8_t>(victim);
     }
-    // Miss: the least recently used way is the victim and becomes the most recently used.
-    const std::uint32_t victim = order[0];
-    if (ways_ == kCommonWays) std::memmove(order, order + 1, kCommonWays - 1);  // inlined
-    else std::memmove(order, order + 1, last);
-    order[last] = static_cast<std::uint8_t>(victim);
     const std::uint64_t victimBit = std::uint64_t{1} << victim;
     if (tags[victim] != 0 && (dirty & victimBit) != 0) evictedTag = tags[victim];
     tags[victim] = tag;
@@ -107,7 +146,8 @@ L2RangeOutcome L2Cache::accessRange(std::uint64_t firstLine, std::uint64_t lineC
             std::uint64_t ahead = set + kPrefetchSets;
             while (ahead >= setCount_) ahead -= setCount_;
             __builtin_prefetch(&tags_[ahead * ways_]);
-            __builtin_prefetch(&recency_[ahead * ways_]);
+            __builtin_prefetch(ways_ <= kPackedWays ? static_cast<const void*>(&packedRecency_[ahead])
+                                                    : static_cast<const void*>(&recency_[ahead * ways_]));
         }
         std::uint32_t evictedTag = 0;
         if (accessSet(set, tag, isWrite, evictedTag)) ++outcome.hits[parity];

@@ -59,8 +59,10 @@ private:
     std::uint32_t ways_;
     std::uint64_t setCount_;
     std::vector<std::uint32_t> tags_;  // [set * ways + way]
-    // [set * ways + position]: the set's way numbers from least (0) to most recently used. Ways
-    // never used come first in way order, as a stamp-based LRU with ties to the lowest way would.
+    // The set's way numbers from least (position 0) to most recently used. Ways never used come
+    // first in way order, as a stamp-based LRU with ties to the lowest way would. Up to 16 ways:
+    // packedRecency_[set], 4 bits per position; more: recency_[set * ways + position].
+    std::vector<std::uint64_t> packedRecency_;
     std::vector<std::uint8_t> recency_;
     std::vector<std::uint64_t> dirty_;  // one bit per way, per set
 };

@@ -1,6 +1,8 @@
 // L2Cache: set-associative, LRU, write-back with write-allocate.
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "models/memory/l2_cache.h"
 
 namespace ascendsim {
@@ -98,6 +100,41 @@ TEST(L2Cache, NeverUsedWaysAreFilledBeforeAnyLineIsEvicted) {
     cache.access(4, false);  // evicts line 0, the least recently used
     EXPECT_FALSE(cache.contains(0));
     EXPECT_TRUE(cache.contains(2));
+}
+
+
+// A plain stamp-based LRU reference: the least recently stamped way is the victim, never-used
+// ways (stamp 0) first, lowest way on ties.
+struct ReferenceLru {
+    std::uint64_t sets, ways, clock = 0;
+    std::vector<std::uint64_t> lines, stamps;
+    ReferenceLru(std::uint64_t s, std::uint64_t w) : sets(s), ways(w), lines(s * w, ~0ull), stamps(s * w, 0) {}
+    bool access(std::uint64_t line) {
+        const std::uint64_t base = (line % sets) * ways;
+        ++clock;
+        for (std::uint64_t w = 0; w < ways; ++w)
+            if (lines[base + w] == line) return stamps[base + w] = clock, true;
+        std::uint64_t victim = 0;
+        for (std::uint64_t w = 1; w < ways; ++w)
+            if (stamps[base + w] < stamps[base + victim]) victim = w;
+        lines[base + victim] = line;
+        stamps[base + victim] = clock;
+        return false;
+    }
+};
+
+TEST(L2Cache, ReplacementMatchesAStampBasedLruForPackedAndWideSets) {
+    for (std::uint32_t ways : {1u, 5u, 16u, 20u}) {
+        const std::uint64_t sets = 3;
+        L2Cache cache(sets * ways * 512, 512, ways);
+        ReferenceLru reference(sets, ways);
+        std::uint64_t state = ways;
+        for (int i = 0; i < 20000; ++i) {
+            state = state * 6364136223846793005ull + 1442695040888963407ull;
+            const std::uint64_t line = (state >> 33) % (sets * ways * 2);
+            ASSERT_EQ(cache.access(line, false).hit, reference.access(line)) << ways << " ways, access " << i;
+        }
+    }
 }
 
 }  // namespace
