@@ -1,6 +1,9 @@
 #include "models/memory/l2_cache.h"
 
 #include <bit>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <cstring>
 #include <limits>
 #include <stdexcept>
@@ -80,7 +83,18 @@ bool L2Cache::accessSet(std::uint64_t set, std::uint32_t tag, bool isWrite, std:
     // hit position.
     std::uint64_t matches = 0;
     if (ways_ == kCommonWays) {
+#if defined(__SSE2__)
+        // Four 4-way compares packed into one 16-bit mask (x86-64 baseline instructions).
+        const __m128i key = _mm_set1_epi32(static_cast<int>(tag));
+        const auto* rows = reinterpret_cast<const __m128i*>(tags);
+        const __m128i low = _mm_packs_epi32(_mm_cmpeq_epi32(_mm_loadu_si128(rows), key),
+                                            _mm_cmpeq_epi32(_mm_loadu_si128(rows + 1), key));
+        const __m128i high = _mm_packs_epi32(_mm_cmpeq_epi32(_mm_loadu_si128(rows + 2), key),
+                                             _mm_cmpeq_epi32(_mm_loadu_si128(rows + 3), key));
+        matches = static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_packs_epi16(low, high)));
+#else
         for (std::uint32_t w = 0; w < kCommonWays; ++w) matches |= std::uint64_t{tags[w] == tag} << w;
+#endif
     } else {
         for (std::uint32_t w = 0; w < ways_; ++w) matches |= std::uint64_t{tags[w] == tag} << w;
     }
