@@ -68,9 +68,17 @@ void CoreRunner::checkFlagsBalanced() const {
 
 void CoreRunner::execute(const Instruction& instruction, CrossCoreSemaphores* semaphores) {
     switch (instruction.opcode) {
-        case Opcode::DataMove:
-            executeDataMove(std::get<DataMove>(instruction.operands), memory_);
+        case Opcode::DataMove: {
+            const auto& move = std::get<DataMove>(instruction.operands);
+            // Coupled (200x) cores have no FixPipe (hardware.md §2.1–§2.3): L0C leaves through
+            // UB on the vector pipe, so a FIX move there is a lowering bug the device would reject.
+            if (memory_.kind() == CoreKind::Coupled && instruction.pipe == Pipe::FixPipe)
+                throw std::runtime_error("DataMove " + std::string(memSpaceName(move.src)) + "->" +
+                                         std::string(memSpaceName(move.dst)) +
+                                         ": a coupled AI core has no FixPipe path");
+            executeDataMove(move, memory_);
             break;
+        }
         case Opcode::Img2Col:
             executeImg2Col(std::get<Img2ColLoad>(instruction.operands), memory_);
             break;

@@ -83,7 +83,7 @@ void FilterGradOperands::loadStep(std::uint64_t tile, const CubeStep& step, std:
     mmad.transposeB = false;
 }
 
-void FilterGradOperands::store(std::uint64_t tile, std::uint64_t l0cAddr, ProgramBuilder& b) const {
+DataMove FilterGradOperands::storeMove(std::uint64_t tile, std::uint64_t l0cAddr) const {
     const TileCoord t = coord(tile);
     const std::uint64_t outBytes = bytesOf(problem_.outputType);
     DataMove m;
@@ -98,7 +98,7 @@ void FilterGradOperands::store(std::uint64_t tile, std::uint64_t l0cAddr, Progra
     m.dstType = problem_.outputType;
     m.conversion = LayoutConversion::Nz2Nd;
     m.atomicAdd = problem_.splits > 1;
-    b.move(m);
+    return m;
 }
 
 void planFilterGrad(const OpInstance& op, const ChipConfig& chip, const FilterGradProblem& p, FilterGradTiling& tiling,
@@ -128,6 +128,7 @@ void planFilterGrad(const OpInstance& op, const ChipConfig& chip, const FilterGr
     plan.l0bSlotBytes = roundUp(std::uint64_t{tiling.baseK} * tiling.baseN * eb, kLocalAlignBytes);
     plan.l0cSlotBytes = roundUp(std::uint64_t{tiling.baseM} * tiling.baseN * 4, kLocalAlignBytes);
     plan.l0cSlots = 2 * plan.l0cSlotBytes <= chip.bufferCapacity(MemSpace::L0C) ? 2 : 1;
+    planCoupledOutput(chip, plan, tiling.baseM, tiling.baseN, p.outputType, false, p.outputType);
     checkPlanFits(op, chip, plan, 0, 0);
 }
 

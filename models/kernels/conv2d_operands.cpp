@@ -90,7 +90,7 @@ void ConvOperands::loadStep(std::uint64_t tile, const CubeStep& step, std::uint6
     mmad.transposeB = true;
 }
 
-void ConvOperands::store(std::uint64_t tile, std::uint64_t l0cAddr, ProgramBuilder& b) const {
+DataMove ConvOperands::storeMove(std::uint64_t tile, std::uint64_t l0cAddr) const {
     const TileCoord t = coord(tile);
     const std::uint64_t outBytes = bytesOf(problem_.outputType), plane = problem_.window.outPositions();
     const std::uint64_t channel = (t.image * problem_.groups + t.group) * problem_.outChannels + t.co0;
@@ -105,7 +105,7 @@ void ConvOperands::store(std::uint64_t tile, std::uint64_t l0cAddr, ProgramBuild
     m.srcType = problem_.accType;
     m.dstType = problem_.outputType;
     m.conversion = LayoutConversion::Nz2Nd;
-    b.move(m);
+    return m;
 }
 
 void planConv(const OpInstance& op, const ChipConfig& chip, const ConvProblem& p, ConvTiling& tiling,
@@ -140,6 +140,7 @@ void planConv(const OpInstance& op, const ChipConfig& chip, const ConvProblem& p
     plan.l0bSlotBytes = roundUp(std::uint64_t{tiling.baseN} * tiling.baseK * eb, kLocalAlignBytes);
     plan.l0cSlotBytes = roundUp(std::uint64_t{tiling.baseM} * tiling.baseN * 4, kLocalAlignBytes);
     plan.l0cSlots = 2 * plan.l0cSlotBytes <= chip.bufferCapacity(MemSpace::L0C) ? 2 : 1;
+    planCoupledOutput(chip, plan, tiling.baseM, tiling.baseN, p.outputType, false, p.outputType);
     checkPlanFits(op, chip, plan, 0, 0);
 }
 

@@ -48,7 +48,7 @@ public:
     void loadChunk(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr, ProgramBuilder& b) const override;
     void loadStep(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr, std::uint64_t l0aAddr,
                   std::uint64_t l0bAddr, Mmad& mmad, ProgramBuilder& b) const override;
-    void store(std::uint64_t tile, std::uint64_t l0cAddr, ProgramBuilder& b) const override;
+    DataMove storeMove(std::uint64_t tile, std::uint64_t l0cAddr) const override;
 
 private:
     struct TileCoord {

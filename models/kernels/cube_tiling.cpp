@@ -18,6 +18,9 @@ constexpr std::uint32_t kMaxBlockDim = 65535;  // runtime launch limit on blockD
 // share ids freely; ids 6/7 are left to the framework, hardware.md §2.4).
 constexpr std::uint8_t kSlotEvents = 0;
 constexpr std::uint8_t kBiasEvent = 2;
+constexpr std::uint64_t kUbBlockBytes = 32;     // UB block: vector strides and UB rows (hardware.md §2.3)
+constexpr std::uint64_t kVectorRepeatBytes = 256;  // one vector repeat (hardware.md §2.6)
+constexpr std::uint32_t kMaxVectorRepeats = 255;   // repeat field limit of a vector instruction
 
 class CubeBlockStream final : public TiledInstructionStream {
 public:
@@ -26,9 +29,12 @@ public:
         : ops_(std::move(operands)), plan_(plan), sizes_(sizes), firstTile_(firstTile), tiles_(tiles),
           l1_(0, plan.l1SlotBytes, Pipe::Mte2, Pipe::Mte1, kSlotEvents),
           l0_(0, 0, Pipe::Mte1, Pipe::Cube, kSlotEvents),
-          l0c_(0, plan.l0cSlotBytes, Pipe::Cube, Pipe::FixPipe, kSlotEvents, plan.l0cSlots),
+          l0c_(0, plan.l0cSlotBytes, Pipe::Cube, plan.outputThroughUb ? Pipe::Vector : Pipe::FixPipe, kSlotEvents,
+               plan.l0cSlots),
           biasStaging_(plan.l1BiasAddr, 0, Pipe::Mte2, Pipe::Mte1, kBiasEvent, 1),
-          biasTable_(0, 0, Pipe::Mte1, Pipe::Cube, kBiasEvent, 1) {}
+          biasTable_(0, 0, Pipe::Mte1, Pipe::Cube, kBiasEvent, 1),
+          ubStaging_(0, plan.ubSlotBytes, Pipe::Vector, Pipe::Mte3, kSlotEvents),
+          ubBias_(plan.ubBiasAddr, plan.ubBiasSlotBytes, Pipe::Mte2, Pipe::Vector, kBiasEvent) {}
 
 protected:
     std::uint64_t tileCount() const override { return tiles_; }
@@ -39,7 +45,9 @@ protected:
         l1_.prime(b);
         l0_.prime(b);
         l0c_.prime(b);
-        if (ops_->hasBias()) {
+        if (plan_.outputThroughUb) ubStaging_.prime(b);
+        if (ops_->hasBias() && plan_.outputThroughUb) ubBias_.prime(b);
+        if (ops_->hasBias() && !plan_.outputThroughUb) {
             biasStaging_.prime(b);
             biasTable_.prime(b);
         }
@@ -50,7 +58,9 @@ protected:
         l1_.drain(b);
         l0_.drain(b);
         l0c_.drain(b);
-        if (ops_->hasBias()) {
+        if (plan_.outputThroughUb) ubStaging_.drain(b);
+        if (ops_->hasBias() && plan_.outputThroughUb) ubBias_.drain(b);
+        if (ops_->hasBias() && !plan_.outputThroughUb) {
             biasStaging_.drain(b);
             biasTable_.drain(b);
         }
@@ -58,7 +68,9 @@ protected:
 
     void emitTile(std::uint64_t localTile, ProgramBuilder& b) override {
         const std::uint64_t tile = firstTile_ + localTile;
-        const bool bias = ops_->hasBias();
+        const bool coupled = plan_.outputThroughUb;
+        const bool bias = ops_->hasBias() && !coupled;  // through BT (split chips)
+        const bool ubBias = ops_->hasBias() && coupled;
         b.scalar(kTileSetupScalarCycles, 2);
         Mmad mmad;
         mmad.m = static_cast<std::uint16_t>(ops_->tileM(tile));
@@ -72,6 +84,7 @@ protected:
             b.scalar(kChunkScalarCycles);
             l1_.acquire(b);
             ops_->loadChunk(tile, step, l1_.address(), b);
+            if (ubBias && c == 0) loadBiasToUb(tile, b);
             if (bias && c == 0) {
                 biasStaging_.acquire(b);
                 ops_->loadBias(tile, plan_.l1BiasAddr, b);
@@ -114,8 +127,98 @@ protected:
         }
         l0c_.publish(b);
         l0c_.consume(b);
-        ops_->store(tile, l0c_.address(), b);
+        if (coupled) {
+            storeThroughUb(tile, ubBias, b);
+        } else {
+            b.move(ops_->storeMove(tile, l0c_.address()));
+            l0c_.release(b);
+        }
+    }
+
+    // MTE2: the tile's bias slice GM→UB (the slot is freed by the vector pipe after its add).
+    void loadBiasToUb(std::uint64_t tile, ProgramBuilder& b) {
+        const CubeBiasSlice slice = ops_->biasSlice(tile);
+        ubBias_.acquire(b);
+        b.copy(MemSpace::GM, slice.gmAddr, MemSpace::UB, ubBias_.address(),
+               static_cast<std::uint32_t>(slice.elements * bytesOf(slice.dtype)));
+        ubBias_.publish(b);
+    }
+
+    // Coupled output path: V converts L0C→UB (rows padded to 32 B) and adds the bias, MTE3 writes
+    // the rows to the GM places the FixPipe move would have written.
+    void storeThroughUb(std::uint64_t tile, bool addBias, ProgramBuilder& b) {
+        const DataMove out = ops_->storeMove(tile, l0c_.address());
+        const std::uint32_t columns = out.burstBytes / static_cast<std::uint32_t>(bytesOf(out.srcType));
+        const std::uint32_t outRowBytes = columns * static_cast<std::uint32_t>(bytesOf(out.dstType));
+        const std::uint32_t ubRowBytes = static_cast<std::uint32_t>(roundUp(outRowBytes, kUbBlockBytes));
+        ubStaging_.acquire(b);
+        DataMove toUb = out;
+        toUb.dst = MemSpace::UB;
+        toUb.dstAddr = ubStaging_.address();
+        toUb.dstGapBytes = ubRowBytes - outRowBytes;
+        toUb.atomicAdd = false;
+        b.move(toUb);
         l0c_.release(b);
+        if (addBias) {
+            ubBias_.consume(b);
+            addBiasRows(tile, ubStaging_.address(), ubRowBytes, out.burstCount, columns, out.dstType, b);
+            ubBias_.release(b);
+        }
+        ubStaging_.publish(b);
+        ubStaging_.consume(b);
+        DataMove toGm;
+        toGm.src = MemSpace::UB;
+        toGm.dst = MemSpace::GM;
+        toGm.srcAddr = ubStaging_.address();
+        toGm.dstAddr = out.dstAddr;
+        toGm.burstCount = out.burstCount;
+        toGm.burstBytes = outRowBytes;
+        toGm.srcGapBytes = ubRowBytes - outRowBytes;
+        toGm.dstGapBytes = out.dstGapBytes;
+        toGm.srcType = toGm.dstType = out.dstType;
+        toGm.atomicAdd = out.atomicAdd;
+        b.move(toGm);
+        ubStaging_.release(b);
+    }
+
+    // rows[r][c] += bias[c] on the vector pipe: one vadd per 256 B column band with the bias
+    // operand's repeat stride 0 (every row reads the same bias), after casting the bias to the
+    // output dtype when they differ.
+    void addBiasRows(std::uint64_t tile, std::uint64_t ubAddr, std::uint32_t ubRowBytes, std::uint32_t rows,
+                     std::uint32_t columns, DataType dtype, ProgramBuilder& b) const {
+        const CubeBiasSlice slice = ops_->biasSlice(tile);
+        std::uint64_t biasAddr = ubBias_.address();
+        if (slice.dtype != dtype) {
+            const std::uint64_t widest = std::max(bytesOf(slice.dtype), bytesOf(dtype));
+            const std::uint32_t perRepeat = static_cast<std::uint32_t>(kVectorRepeatBytes / widest);
+            for (std::uint32_t c0 = 0; c0 < columns; c0 += perRepeat) {
+                VectorInstr cast;
+                cast.op = VectorOp::Cast;
+                cast.dtype = dtype;
+                cast.srcType = slice.dtype;
+                cast.dst = plan_.ubBiasCastAddr + c0 * bytesOf(dtype);
+                cast.src0 = ubBias_.address() + c0 * bytesOf(slice.dtype);
+                cast.mask = static_cast<std::uint16_t>(std::min(perRepeat, columns - c0));
+                b.vector(cast);
+            }
+            biasAddr = plan_.ubBiasCastAddr;
+        }
+        const std::uint32_t perRepeat = static_cast<std::uint32_t>(kVectorRepeatBytes / bytesOf(dtype));
+        const auto rowStrideBlocks = static_cast<std::uint16_t>(ubRowBytes / kUbBlockBytes);
+        for (std::uint32_t c0 = 0; c0 < columns; c0 += perRepeat) {
+            for (std::uint32_t r0 = 0; r0 < rows; r0 += kMaxVectorRepeats) {
+                VectorInstr add;
+                add.op = VectorOp::Add;
+                add.dtype = add.srcType = dtype;
+                add.dst = add.src0 = ubAddr + std::uint64_t{r0} * ubRowBytes + c0 * bytesOf(dtype);
+                add.src1 = biasAddr + c0 * bytesOf(dtype);
+                add.repeats = static_cast<std::uint16_t>(std::min(kMaxVectorRepeats, rows - r0));
+                add.mask = static_cast<std::uint16_t>(std::min(perRepeat, columns - c0));
+                add.dstRepeatStride = add.src0RepeatStride = rowStrideBlocks;
+                add.src1RepeatStride = 0;
+                b.vector(add);
+            }
+        }
     }
 
 private:
@@ -129,6 +232,8 @@ private:
     PingPongBuffer l0c_;
     PingPongBuffer biasStaging_;
     PingPongBuffer biasTable_;
+    PingPongBuffer ubStaging_;
+    PingPongBuffer ubBias_;
 };
 }  // namespace
 
@@ -187,11 +292,30 @@ void checkPlanFits(const OpInstance& op, const ChipConfig& chip, const CubeBuffe
                                        std::string(memSpaceName(space)) + " but " + chip.name +
                                        " has " + std::to_string(chip.bufferCapacity(space)));
     };
-    require(MemSpace::L1, plan.l1BiasAddr + biasL1Bytes);
+    require(MemSpace::L1, plan.l1BiasAddr + (plan.outputThroughUb ? 0 : biasL1Bytes));
     require(MemSpace::L0A, 2 * plan.l0aSlotBytes);
     require(MemSpace::L0B, 2 * plan.l0bSlotBytes);
     require(MemSpace::L0C, std::uint64_t{plan.l0cSlots} * plan.l0cSlotBytes);
-    require(MemSpace::BiasTable, biasTableBytes);
+    if (plan.outputThroughUb)
+        require(MemSpace::UB, plan.ubBytes);
+    else
+        require(MemSpace::BiasTable, biasTableBytes);
+}
+
+void planCoupledOutput(const ChipConfig& chip, CubeBufferPlan& plan, std::uint32_t maxRows,
+                       std::uint32_t maxColumns, DataType outputType, bool hasBias, DataType biasType) {
+    if (chip.organisation != CoreOrganisation::Coupled) return;
+    plan.outputThroughUb = true;
+    plan.ubSlotBytes = std::uint64_t{maxRows} * roundUp(std::uint64_t{maxColumns} * bytesOf(outputType), kUbBlockBytes);
+    plan.ubSlotBytes = roundUp(plan.ubSlotBytes, kUbBlockBytes);
+    plan.ubBiasAddr = 2 * plan.ubSlotBytes;
+    plan.ubBiasCastAddr = plan.ubBiasAddr;
+    plan.ubBytes = plan.ubBiasAddr;
+    if (!hasBias) return;
+    plan.ubBiasSlotBytes = roundUp(std::uint64_t{maxColumns} * bytesOf(biasType), kUbBlockBytes);
+    plan.ubBiasCastAddr = plan.ubBiasAddr + 2 * plan.ubBiasSlotBytes;
+    plan.ubBytes = plan.ubBiasCastAddr +
+                   (biasType == outputType ? 0 : roundUp(std::uint64_t{maxColumns} * bytesOf(outputType), kUbBlockBytes));
 }
 
 }  // namespace cube

@@ -6,6 +6,11 @@
 //   MTE1  L1→L0A/L0B step (2 L0 slots; M→MTE1 "free", MTE1→M "ready")
 //   M     mmad into L0C (1–2 L0C slots; FIX→M "free", M→FIX "ready"), bias from BT
 //   FIX   L0C→GM with conversion
+// Coupled chips (910, 310P: hardware.md §2.1/§2.3) have no L0C→GM path: there the output leaves
+// through UB instead of FIX:
+//   V     L0C→UB with conversion (M→V "ready", V→M "free"), bias added by a vector add
+//   MTE3  UB→GM (2 UB staging slots; V→MTE3 "ready", MTE3→V "free")
+// and the bias is staged GM→UB by MTE2 (2 slots; MTE2→V "ready", V→MTE2 "free"): no BT there.
 // Ops describe their data paths through CubeOperands; the pipeline owns loops, buffers, flags.
 #include <cstdint>
 #include <memory>
@@ -25,6 +30,21 @@ struct CubeBufferPlan {
     std::uint64_t l0bSlotBytes = 0;
     std::uint64_t l0cSlotBytes = 0;
     std::uint32_t l0cSlots = 1;
+    // Coupled chips only (planCoupledOutput): the output goes L0C→UB→GM through two UB slots.
+    bool outputThroughUb = false;
+    std::uint64_t ubSlotBytes = 0;      // one staging slot: tile rows × 32 B-aligned row
+    std::uint64_t ubBiasAddr = 0;       // two bias slots, each a slice as loaded (bias dtype)
+    std::uint64_t ubBiasSlotBytes = 0;
+    std::uint64_t ubBiasCastAddr = 0;   // bias slice in the output dtype (when the dtypes differ)
+    std::uint64_t ubBytes = 0;          // total UB the kernel uses
+};
+
+// The bias slice of one output tile: `elements` values of `dtype` at GM `gmAddr`, one per
+// output column of the tile.
+struct CubeBiasSlice {
+    std::uint64_t gmAddr = 0;
+    DataType dtype = DataType::Fp16;
+    std::uint32_t elements = 0;
 };
 
 // One L1 chunk / L0 step of the reduction, as the operands see it.
@@ -57,8 +77,12 @@ public:
     virtual void loadBias(std::uint64_t, std::uint64_t /*l1Addr*/, ProgramBuilder&) const {}
     virtual void moveBiasToTable(std::uint64_t, std::uint64_t /*l1Addr*/, std::uint64_t /*btAddr*/,
                                  ProgramBuilder&) const {}
-    // FixPipe: write the L0C tile out.
-    virtual void store(std::uint64_t tile, std::uint64_t l0cAddr, ProgramBuilder& b) const = 0;
+    // The GM bias values of a tile (coupled chips add them in UB); only called when hasBias().
+    virtual CubeBiasSlice biasSlice(std::uint64_t) const { return {}; }
+    // The FixPipe move that writes the L0C tile at `l0cAddr` to GM (burstCount rows of burstBytes
+    // accumulator bytes, converting srcType → dstType). Split chips execute it as is; coupled
+    // chips split it into L0C→UB (vector pipe) and UB→GM (MTE3) with the same GM placement.
+    virtual DataMove storeMove(std::uint64_t tile, std::uint64_t l0cAddr) const = 0;
 };
 
 struct CubeStepSizes {
@@ -87,7 +111,14 @@ LoweredKernel makeCubeKernel(const OpInstance& op, const ChipConfig& chip,
                              std::shared_ptr<const CubeOperands> operands, const CubeBufferPlan& plan,
                              CubeStepSizes sizes);
 
+// On a coupled chip, lays out the UB staging of output tiles of at most `maxRows` × `maxColumns`
+// `outputType` elements (+ a bias slice of `biasType` when `hasBias`) and sets
+// plan.outputThroughUb; does nothing on split chips. Call before checkPlanFits.
+void planCoupledOutput(const ChipConfig& chip, CubeBufferPlan& plan, std::uint32_t maxRows,
+                       std::uint32_t maxColumns, DataType outputType, bool hasBias, DataType biasType);
+
 // Checks that a plan fits the chip's buffers; throws LoweringError naming the op otherwise.
+// On coupled chips the bias goes through UB, so biasL1Bytes/biasTableBytes are not required.
 void checkPlanFits(const OpInstance& op, const ChipConfig& chip, const CubeBufferPlan& plan,
                    std::uint64_t biasL1Bytes, std::uint64_t biasTableBytes);
 

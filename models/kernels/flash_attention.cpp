@@ -17,7 +17,8 @@ constexpr std::uint64_t kMaxHeadDim = 128;   // one L0 step of Q·Kᵀ; larger h
 
 LoweredKernel makeAttentionKernel(const OpInstance& op, const ChipConfig& chip, AttentionProblem p) {
     if (chip.organisation != CoreOrganisation::Split)
-        throwLoweringError(op, "MIX attention kernels need a chip with separate AIC/AIV cores");
+        throwLoweringError(op, "MIX attention kernels need a chip with separate AIC/AIV cores, but " + chip.name +
+                                   " has coupled AI cores (hardware.md §2.1); not supported there");
     const std::uint32_t aivPerGroup = std::max<std::uint32_t>(1, chip.vectorCoresPerCube);
     const std::uint64_t ubBytes = attentionVectorUbBytes(p, aivPerGroup);
     if (ubBytes > chip.bufferCapacity(MemSpace::UB))

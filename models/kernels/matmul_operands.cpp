@@ -126,7 +126,12 @@ void MatmulOperands::moveBiasToTable(std::uint64_t tile, std::uint64_t l1Addr, s
     b.move(m);
 }
 
-void MatmulOperands::store(std::uint64_t tile, std::uint64_t l0cAddr, ProgramBuilder& b) const {
+CubeBiasSlice MatmulOperands::biasSlice(std::uint64_t tile) const {
+    const TileCoord c = coord(tile);
+    return {problem_.biasAddr + c.n0 * bytesOf(problem_.biasType), problem_.biasType, c.n};
+}
+
+DataMove MatmulOperands::storeMove(std::uint64_t tile, std::uint64_t l0cAddr) const {
     const TileCoord c = coord(tile);
     const std::uint64_t outBytes = bytesOf(problem_.outputType);
     DataMove m;
@@ -140,7 +145,7 @@ void MatmulOperands::store(std::uint64_t tile, std::uint64_t l0cAddr, ProgramBui
     m.srcType = problem_.accType;
     m.dstType = problem_.outputType;
     m.conversion = LayoutConversion::Nz2Nd;
-    b.move(m);
+    return m;
 }
 
 void planMatmul(const OpInstance& op, const ChipConfig& chip, const MatmulProblem& problem,
@@ -168,6 +173,7 @@ void planMatmul(const OpInstance& op, const ChipConfig& chip, const MatmulProble
     plan.l0bSlotBytes = roundUp(std::uint64_t{tiling.baseK} * tiling.baseN * eb, kLocalAlignBytes);
     plan.l0cSlotBytes = roundUp(std::uint64_t{tiling.baseM} * tiling.baseN * 4, kLocalAlignBytes);
     plan.l0cSlots = 2 * plan.l0cSlotBytes <= chip.bufferCapacity(MemSpace::L0C) ? 2 : 1;
+    planCoupledOutput(chip, plan, tiling.baseM, tiling.baseN, problem.outputType, problem.hasBias, problem.biasType);
     checkPlanFits(op, chip, plan, biasL1Bytes, problem.hasBias ? std::uint64_t{tiling.baseN} * 4 : 0);
 }
 

@@ -45,7 +45,8 @@ public:
     bool hasBias() const override { return problem_.hasBias; }
     void loadBias(std::uint64_t tile, std::uint64_t l1Addr, ProgramBuilder& b) const override;
     void moveBiasToTable(std::uint64_t tile, std::uint64_t l1Addr, std::uint64_t btAddr, ProgramBuilder& b) const override;
-    void store(std::uint64_t tile, std::uint64_t l0cAddr, ProgramBuilder& b) const override;
+    CubeBiasSlice biasSlice(std::uint64_t tile) const override;
+    DataMove storeMove(std::uint64_t tile, std::uint64_t l0cAddr) const override;
 
 private:
     struct TileCoord {
