@@ -3,6 +3,8 @@
 // diff_offset = Σ dy). Blocks own channels; a tile loads up to R of channel c's N planes
 // (H·W elements each, C·H·W apart in GM), reduces them to one value per output, and MTE3 adds it
 // into the fp32 result (the channel's first tile writes, later tiles accumulate atomically).
+// When one plane does not fit in UB, a tile is one chunk of one plane instead, and the chunks'
+// fp32 partial sums accumulate the same way.
 #include <algorithm>
 #include <memory>
 
@@ -23,6 +25,7 @@ struct BnReduceLayout {
     DataType dtype = kF32;
     std::uint64_t x = 0, dy = 0, mean = 0, variance = 0, out0 = 0, out1 = 0;  // GM
     std::uint64_t planesPerTile = 0, pitch = 0;
+    std::uint64_t chunkElements = 0, chunksPerPlane = 1;  // chunkElements = planeElements unless split
     // UB
     std::uint64_t xStage = 0, dyStage = 0, stageStride = 0, xF32 = 0, dyF32 = 0, product = 0;
     std::uint64_t statsStage = 0, rstdBlock = 0, meanBlock = 0, zeroTable = 0;
@@ -32,7 +35,9 @@ struct BnReduceLayout {
 class BnReduceTiles final : public TileSource {
 public:
     BnReduceTiles(std::shared_ptr<const BnReduceLayout> layout, UnitRange channels)
-        : l_(std::move(layout)), channels_(channels), tilesPerChannel_(ceilDiv(l_->n, l_->planesPerTile)) {}
+        : l_(std::move(layout)),
+          channels_(channels),
+          tilesPerChannel_(ceilDiv(l_->n, l_->planesPerTile) * l_->chunksPerPlane) {}
 
     std::uint64_t tileCount() const override { return channels_.size() * tilesPerChannel_; }
 
@@ -45,18 +50,21 @@ public:
     void tile(std::uint64_t index, std::uint32_t half, TileCode& code) override {
         const BnReduceLayout& l = *l_;
         const std::uint64_t channel = channels_.begin + index / tilesPerChannel_;
-        const std::uint64_t firstPlane = index % tilesPerChannel_ * l.planesPerTile;
+        const std::uint64_t inChannel = index % tilesPerChannel_;
+        const std::uint64_t firstPlane = inChannel / l.chunksPerPlane * l.planesPerTile;
+        const std::uint64_t chunk = inChannel % l.chunksPerPlane, firstElement = chunk * l.chunkElements;
+        const std::uint64_t rowElements = std::min(l.chunkElements, l.planeElements - firstElement);
         const auto planes = static_cast<std::uint32_t>(std::min(l.planesPerTile, l.n - firstPlane));
         const std::uint64_t eb = bytesOf(l.dtype), count = planes * l.pitch;
-        const std::uint64_t planeBytes = l.planeElements * eb;
+        const std::uint64_t planeBytes = l.planeElements * eb, rowBytes = rowElements * eb;
         auto loadPlanes = [&](std::uint64_t gm, std::uint64_t stage) {
             DataMove m{.src = MemSpace::GM, .dst = MemSpace::UB, .srcType = l.dtype, .dstType = l.dtype};
-            m.srcAddr = gm + (firstPlane * l.c + channel) * planeBytes;
+            m.srcAddr = gm + (firstPlane * l.c + channel) * planeBytes + firstElement * eb;
             m.dstAddr = stage + half * l.stageStride;
             m.burstCount = planes;
-            m.burstBytes = static_cast<std::uint32_t>(planeBytes);
-            m.srcGapBytes = static_cast<std::uint32_t>((l.c - 1) * planeBytes);
-            m.dstGapBytes = static_cast<std::uint32_t>((l.pitch - l.planeElements) * eb);
+            m.burstBytes = static_cast<std::uint32_t>(rowBytes);
+            m.srcGapBytes = static_cast<std::uint32_t>(l.c * planeBytes - rowBytes);
+            m.dstGapBytes = static_cast<std::uint32_t>((l.pitch - rowElements) * eb);
             code.load.push_back(Instruction::move(m));
             return m.dstAddr;
         };
@@ -91,12 +99,12 @@ public:
         const std::uint64_t sources[2] = {l.gradient ? l.product : q0, l.gradient ? q0 : l.product};
         for (std::uint64_t k = 0; k < 2; ++k) {
             const std::uint64_t result = l.results + (k * 2 + half) * kUbBlockBytes;
-            emitReduceRows(code.compute, VectorOp::ReduceSum, kF32, sources[k], planes, l.planeElements,
+            emitReduceRows(code.compute, VectorOp::ReduceSum, kF32, sources[k], planes, rowElements,
                            l.pitch * 4, l.scratch, l.planeSums);
             emitReduceAll(code.compute, VectorOp::ReduceSum, kF32, l.planeSums, planes, l.scratch, result);
             code.store.push_back(Instruction::move({.src = MemSpace::UB, .dst = MemSpace::GM, .srcAddr = result,
                                                     .dstAddr = (k ? l.out1 : l.out0) + channel * 4, .burstBytes = 4,
-                                                    .srcType = kF32, .dstType = kF32, .atomicAdd = firstPlane > 0}));
+                                                    .srcType = kF32, .dstType = kF32, .atomicAdd = inChannel > 0}));
         }
         code.scalarCycles = planes;
     }
@@ -129,12 +137,26 @@ std::vector<LoweredKernel> lowerBnReduce(const OpInstance& op, const ChipConfig&
     l->out0 = op.outputs[0].deviceAddr, l->out1 = op.outputs[1].deviceAddr;
     const VectorPlacement placement = vectorPlacement(chip);
     const std::uint64_t eb = bytesOf(l->dtype), inputs = gradient ? 2 : 1;
-    l->pitch = alignUp(l->planeElements, kUbBlockBytes / eb);
     const std::uint64_t perElement = inputs * (2 * eb + (eb == 4 ? 0 : 4)) + 4;
-    const std::uint64_t perPlane = l->pitch * perElement + 4 + reduceRowsScratchBytes(kF32, 2, l->pitch) / 2;
     const std::uint64_t fixed = 64 * kUbBlockBytes;
-    if (fixed + perPlane > placement.ubBytes) throwLoweringError(op, "one H·W plane does not fit in UB");
-    l->planesPerTile = std::min<std::uint64_t>((placement.ubBytes - fixed) / perPlane, l->n);
+    auto perRowBytes = [&](std::uint64_t pitch) {
+        return pitch * perElement + 4 + reduceRowsScratchBytes(kF32, 2, pitch) / 2;
+    };
+    l->chunkElements = l->planeElements;
+    l->pitch = alignUp(l->planeElements, kUbBlockBytes / eb);
+    if (fixed + perRowBytes(l->pitch) > placement.ubBytes) {
+        // Split each plane into chunks of whole fp32 repeats (so every chunk but the last is
+        // block-aligned in UB for x, dy and their fp32 copies), the largest that fit.
+        const std::uint64_t granule = elementsPerRepeat(kF32);
+        std::uint64_t chunk = (placement.ubBytes - std::min(placement.ubBytes, fixed)) / perElement / granule * granule;
+        while (chunk > 0 && fixed + perRowBytes(chunk) > placement.ubBytes) chunk -= granule;
+        if (chunk == 0) throwLoweringError(op, "a 64-element chunk of an H·W plane does not fit in UB");
+        l->chunkElements = l->pitch = chunk;
+        l->chunksPerPlane = ceilDiv(l->planeElements, chunk);
+    }
+    l->planesPerTile = l->chunksPerPlane > 1
+                           ? 1
+                           : std::min<std::uint64_t>((placement.ubBytes - fixed) / perRowBytes(l->pitch), l->n);
 
     UbAllocator ub(placement.ubBytes, op.name);
     const std::uint64_t tileElements = l->planesPerTile * l->pitch;

@@ -1,6 +1,7 @@
 #include "models/kernels/elementwise_program.h"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 
 #include "models/kernels/elementwise_plan.h"
@@ -232,38 +233,65 @@ LoweredKernel ElementwiseProgram::lower(const ChipConfig& chip) const {
         tileElements = tileRows * padded;
     }
 
-    UbAllocator ub(placement.ubBytes, op_.name);
-    plan->tableValues = std::max<std::uint64_t>(tileRows, 1);
-    plan->table = ub.allocate(blockOffsetTableBytes(ct, plan->tableValues), "Gather offsets");
-    auto doubleBuffer = [&](std::uint64_t bytes, const char* what) {
-        const std::uint64_t stride = alignUp(bytes, kUbBlockBytes);
-        return UbSlot{ub.allocate(2 * stride, what), stride};
+    // The estimate above leaves out per-buffer 32 B alignment and the Gather table; lay out with
+    // an unbounded allocator first and shrink the tile (fewer rows, then granules of one row)
+    // until every buffer fits, so the estimate's tile is kept whenever it does fit.
+    auto layOut = [&](UbAllocator& ub, std::uint64_t rowsInTile, std::uint64_t elementsInTile) {
+        plan->tableValues = std::max<std::uint64_t>(rowsInTile, 1);
+        plan->table = ub.allocate(blockOffsetTableBytes(ct, plan->tableValues), "Gather offsets");
+        auto doubleBuffer = [&](std::uint64_t bytes, const char* what) {
+            const std::uint64_t stride = alignUp(bytes, kUbBlockBytes);
+            return UbSlot{ub.allocate(2 * stride, what), stride};
+        };
+        for (auto& in : plan->inputs) {
+            if (in.kind == Kind::Element) in.loaded = doubleBuffer(elementsInTile * bytesOf(in.dtype), "an input tile");
+            else if (in.kind == Kind::Row) in.loaded = doubleBuffer(rowsInTile * bytesOf(in.dtype), "row values");
+            else in.loaded = {ub.allocate(kUbBlockBytes, "a scalar"), 0};
+        }
+        for (auto& out : plan->outputs) out.buffer = doubleBuffer(elementsInTile * bytesOf(out.dtype), "an output tile");
+        std::vector<std::uint64_t> elementSlot(slots.elementSlots), rowSlot(slots.rowSlots);
+        for (auto& a : elementSlot) a = ub.allocate(elementsInTile * ctBytes, "a temporary tile");
+        for (auto& a : rowSlot) a = ub.allocate(rowsInTile * ctBytes, "temporary row values");
+        for (std::uint32_t v = 0; v < plan->values.size(); ++v) {
+            auto& value = plan->values[v];
+            if (value.kind == Kind::Scalar) {
+                value.storage = {ub.allocate(kUbBlockBytes, "a scalar block"), 0};
+                continue;
+            }
+            if (value.needsExpansion) value.expanded = ub.allocate(rowsInTile * kUbBlockBytes, "row blocks");
+            if (value.input >= 0 && !value.castFromInput) {
+                value.storage = plan->inputs[static_cast<std::size_t>(value.input)].loaded;
+            } else if (slots.slotOf[v] >= 0) {
+                const auto slot = static_cast<std::size_t>(slots.slotOf[v]);
+                value.storage = {value.kind == Kind::Element ? elementSlot[slot] : rowSlot[slot], 0};
+            }
+        }
+        for (const auto& out : plan->outputs)
+            if (out.computedInPlace) plan->values[out.value].storage = out.buffer;
     };
-    for (auto& in : plan->inputs) {
-        if (in.kind == Kind::Element) in.loaded = doubleBuffer(tileElements * bytesOf(in.dtype), "an input tile");
-        else if (in.kind == Kind::Row) in.loaded = doubleBuffer(tileRows * bytesOf(in.dtype), "row values");
-        else in.loaded = {ub.allocate(kUbBlockBytes, "a scalar"), 0};
-    }
-    for (auto& out : plan->outputs) out.buffer = doubleBuffer(tileElements * bytesOf(out.dtype), "an output tile");
-    std::vector<std::uint64_t> elementSlot(slots.elementSlots), rowSlot(slots.rowSlots);
-    for (auto& a : elementSlot) a = ub.allocate(tileElements * ctBytes, "a temporary tile");
-    for (auto& a : rowSlot) a = ub.allocate(tileRows * ctBytes, "temporary row values");
-    for (std::uint32_t v = 0; v < plan->values.size(); ++v) {
-        auto& value = plan->values[v];
-        if (value.kind == Kind::Scalar) {
-            value.storage = {ub.allocate(kUbBlockBytes, "a scalar block"), 0};
-            continue;
-        }
-        if (value.needsExpansion) value.expanded = ub.allocate(tileRows * kUbBlockBytes, "row blocks");
-        if (value.input >= 0 && !value.castFromInput) {
-            value.storage = plan->inputs[static_cast<std::size_t>(value.input)].loaded;
-        } else if (slots.slotOf[v] >= 0) {
-            const auto slot = static_cast<std::size_t>(slots.slotOf[v]);
-            value.storage = {value.kind == Kind::Element ? elementSlot[slot] : rowSlot[slot], 0};
+    auto fits = [&](std::uint64_t rowsInTile, std::uint64_t elementsInTile) {
+        UbAllocator unbounded(std::numeric_limits<std::uint64_t>::max() / 2, op_.name);
+        layOut(unbounded, rowsInTile, elementsInTile);
+        return unbounded.usedBytes() <= placement.ubBytes;
+    };
+    while (!fits(tileRows, tileElements)) {
+        if (!plan->chunkMode && plan->rowsPerTile > 1) {
+            tileRows = plan->rowsPerTile = plan->rowsPerTile - 1;
+            tileElements = tileRows * plan->paddedRowLength;
+        } else if (!plan->chunkMode) {
+            plan->chunkMode = true;
+            plan->rowsPerTile = plan->paddedRowLength = 0;
+            tileRows = 1;
+            plan->granulesPerTile = ceilDiv(plan->rowLength, plan->granule);
+            tileElements = plan->granulesPerTile * plan->granule;
+        } else if (plan->granulesPerTile > 1) {
+            tileElements = --plan->granulesPerTile * plan->granule;
+        } else {
+            throwLoweringError(op_, "a 256-element tile does not fit in UB");
         }
     }
-    for (const auto& out : plan->outputs)
-        if (out.computedInPlace) plan->values[out.value].storage = out.buffer;
+    UbAllocator ub(placement.ubBytes, op_.name);
+    layOut(ub, tileRows, tileElements);
 
     std::uint64_t workBytes = 0;
     for (const auto& in : plan->inputs)

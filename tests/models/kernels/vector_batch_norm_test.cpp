@@ -89,6 +89,31 @@ TEST(VectorBatchNorm, BnTrainingReduceGradMatchesTheBackwardFormula) {
     }
 }
 
+// ResNet-50's 112×112 planes at fp16 need more UB than one plane per tile allows: the plane is
+// cut into chunks, each reading the channel's parameters again.
+TEST(VectorBatchNorm, BnTrainingReduceGradSplitsPlanesThatDoNotFitInUb) {
+    const ChipConfig chip = ascend910B1();
+    const std::int64_t n = 2, c = 3, hw = 110 * 110;
+    CubeOpHarness h(chip);
+    const auto dy = h.tensor("dy", {n, c, hw, 1}, DataType::Fp16), x = h.tensor("x", {n, c, hw, 1}, DataType::Fp16);
+    std::vector<TensorInfo> p;
+    for (const char* name : {"diff_scale", "diff_offset", "scale", "batch_mean", "batch_variance"})
+        p.push_back(h.tensor(name, {c}, DataType::Fp32));
+    const auto dx = h.tensor("dx", {n, c, hw, 1}, DataType::Fp16);
+    const auto g = h.fillRandom(dy), in = h.fillRandom(x, -2, 2);
+    const auto ds = h.fillRandom(p[0]), doff = h.fillRandom(p[1]), sc = h.fillRandom(p[2], 0.5, 1.5);
+    const auto mean = h.fillRandom(p[3], -0.3, 0.3), var = h.fillRandom(p[4], 0.5, 2);
+    h.run(makeOp("BNTrainingReduceGrad", {dy, x, p[0], p[1], p[2], p[3], p[4]}, {dx}));
+    const double m = static_cast<double>(n * hw);
+    std::vector<double> expected(in.size());
+    for (std::size_t i = 0; i < in.size(); ++i) {
+        const std::size_t ch = i / static_cast<std::size_t>(hw) % static_cast<std::size_t>(c);
+        const double rstd = 1 / std::sqrt(var[ch] + 1e-5);
+        expected[i] = sc[ch] * rstd * (g[i] - doff[ch] / m - (in[i] - mean[ch]) * rstd * ds[ch] / m);
+    }
+    expectNear(h.read(dx), roundedTo(DataType::Fp16, expected), 1e-3, 2e-3, "BNTrainingReduceGrad, 110x110 planes");
+}
+
 TEST(VectorOptimizer, ApplyMomentumUpdatesVarAndAccumulator) {
     const ChipConfig chip = ascend910B1();
     for (bool nesterov : {false, true}) {

@@ -94,6 +94,12 @@ TEST(VectorElementwise, IntegerArithmeticIsExact) {
     checkBinary({"Add", {300}, {300}, {300}, DataType::Int8});  // saturates like the reference
 }
 
+// BERT's attention mask add ([B,heads,S,S] + [B,1,1,S]): many short rows whose per-row Gather
+// table entries the first UB estimate leaves out; the tile must shrink until every buffer fits.
+TEST(VectorElementwise, AttentionMaskBroadcastShrinksItsTileToFitUb) {
+    checkBinary({"Add", {2, 4, 128, 128}, {2, 1, 1, 128}, {2, 4, 128, 128}, DataType::Fp16});
+}
+
 TEST(VectorElementwise, LongRowsAreSplitIntoChunksAcrossBlocks) {
     checkBinary({"Add", {2, 70000}, {70000}, {2, 70000}, DataType::Fp32});
 }

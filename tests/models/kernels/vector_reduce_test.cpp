@@ -103,5 +103,12 @@ TEST(VectorReduce, BnTrainingUpdateGradGivesScaleAndOffsetGradients) {
     checkBnReduce(true, DataType::Fp16, 64, 4, 196);
 }
 
+// Planes bigger than UB (ResNet-50's 112×112 at fp16 needs ~250 KB with dy and fp32 copies):
+// each plane is split into chunks whose fp32 partial sums accumulate; a partial last chunk.
+TEST(VectorReduce, BnReductionsSplitPlanesThatDoNotFitInUb) {
+    checkBnReduce(true, DataType::Fp16, 2, 3, 110 * 110);
+    checkBnReduce(false, DataType::Fp32, 2, 2, 20000);
+}
+
 }  // namespace
 }  // namespace ascendsim::test
