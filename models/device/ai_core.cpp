@@ -1,5 +1,7 @@
 #include "models/device/ai_core.h"
 
+#include "models/device/stepped_process.h"
+
 #include <algorithm>
 #include <limits>
 #include <sstream>
@@ -8,27 +10,6 @@
 namespace ascendsim {
 
 namespace {
-
-// The SystemC face of a core: one event and one method. Deliberately never deleted: SystemC
-// objects must die with their simulation context (see FreshSimulationContext).
-class AiCoreProcess : public sc_core::sc_module {
-public:
-    SC_HAS_PROCESS(AiCoreProcess);
-    AiCoreProcess(const sc_core::sc_module_name& name, AiCore& core, SimulationErrors& errors)
-        : sc_module(name), core_(core), errors_(errors) {
-        SC_METHOD(run);
-        sensitive << wake;
-        dont_initialize();
-    }
-    sc_core::sc_event wake;
-
-private:
-    void run() {
-        errors_.guard([this] { core_.step(); });
-    }
-    AiCore& core_;
-    SimulationErrors& errors_;
-};
 
 std::string processName(CoreKind kind, std::uint32_t coreId) {
     const char* prefix = kind == CoreKind::Cube ? "aic_" : kind == CoreKind::Vector ? "aiv_" : "aicore_";
@@ -66,8 +47,7 @@ AiCore::AiCore(const CoreResources& resources, CoreKind kind, std::uint32_t core
         pipes_[p].present = kindHasPipe(kind, pipe);
         if (pipes_[p].present && pipe != Pipe::Scalar) pipes_[p].queue.reset(resources.chip.queueDepth[p]);
     }
-    auto* process = new AiCoreProcess(processName(kind, coreId).c_str(), *this, resources.errors);
-    wake_ = &process->wake;
+    process_ = new SteppedProcess<AiCore>(processName(kind, coreId).c_str(), *this, resources.errors);
 }
 
 AiCore::~AiCore() = default;
@@ -145,9 +125,7 @@ void AiCore::finishBlock() {
 }
 
 void AiCore::scheduleWake(std::uint64_t cycle) {
-    const std::uint64_t nowPs = sc_core::sc_time_stamp().value();
-    const std::uint64_t atPs = clock_.psOfCycle(cycle);
-    wake_->notify(atPs > nowPs ? sc_core::sc_time::from_value(atPs - nowPs) : sc_core::SC_ZERO_TIME);
+    process_->notifyAt(clock_.psOfCycle(cycle));
 }
 
 void AiCore::receiveCrossCoreSet(const void* owner, std::uint8_t flagId, std::uint32_t senderSlot,

@@ -40,6 +40,9 @@ class sc_event;
 
 namespace ascendsim {
 
+template <typename Unit>
+class SteppedProcess;
+
 class AiCore;
 
 // The timing models and shared memory every core of a device uses.
@@ -158,7 +161,7 @@ private:
     BufferChecks checks_;
     ICacheModel icache_;
     UbBankModel ubBanks_;
-    sc_core::sc_event* wake_ = nullptr;  // owned by the core's SystemC module
+    SteppedProcess<AiCore>* process_ = nullptr;  // lives with the SystemC context
 
     // Block state.
     bool active_ = false;

@@ -1,5 +1,7 @@
 #include "models/device/task_scheduler.h"
 
+#include "models/device/stepped_process.h"
+
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -9,25 +11,6 @@
 namespace ascendsim {
 
 namespace {
-
-class SchedulerProcess : public sc_core::sc_module {
-public:
-    SC_HAS_PROCESS(SchedulerProcess);
-    SchedulerProcess(const sc_core::sc_module_name& name, TaskScheduler& scheduler, SimulationErrors& errors)
-        : sc_module(name), scheduler_(scheduler), errors_(errors) {
-        SC_METHOD(run);
-        sensitive << wake;
-        dont_initialize();
-    }
-    sc_core::sc_event wake;
-
-private:
-    void run() {
-        errors_.guard([this] { scheduler_.step(); });
-    }
-    TaskScheduler& scheduler_;
-    SimulationErrors& errors_;
-};
 
 std::uint64_t nowPs() { return sc_core::sc_time_stamp().value(); }
 std::uint64_t nsOf(std::uint64_t ps) { return ps / 1000; }
@@ -44,8 +27,7 @@ TaskScheduler::TaskScheduler(const ChipConfig& chip, std::vector<AiCore*> cubeCo
       observer_(observer),
       launchPs_(CoreClock(chip.aiCoreFreqMhz).psOfCycle(chip.taskLaunchCycles)),
       aiCpuFreeAtPs_(chip.aiCpu.count, 0) {
-    auto* process = new SchedulerProcess("task_scheduler", *this, errors);  // lives with the SystemC context
-    wake_ = &process->wake;
+    process_ = new SteppedProcess<TaskScheduler>("task_scheduler", *this, errors);  // lives with the SystemC context
 }
 
 void TaskScheduler::submit(KernelTask task, std::uint64_t submitPs) {
@@ -61,8 +43,7 @@ void TaskScheduler::submit(KernelTask task, std::uint64_t submitPs) {
 }
 
 void TaskScheduler::wakeAt(std::uint64_t atPs) {
-    const std::uint64_t now = nowPs();
-    wake_->notify(atPs > now ? sc_core::sc_time::from_value(atPs - now) : sc_core::SC_ZERO_TIME);
+    process_->notifyAt(atPs);
 }
 
 void TaskScheduler::step() {

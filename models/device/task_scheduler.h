@@ -25,6 +25,9 @@ class sc_event;
 
 namespace ascendsim {
 
+template <typename Unit>
+class SteppedProcess;
+
 class TaskScheduler final : public CoreHost {
 public:
     // `cubeCores` are AICs (split) or coupled cores; `vectorCores` are AIVs (split, AIV j of
@@ -71,7 +74,7 @@ private:
     std::vector<AiCore*> cubeCores_;
     std::vector<AiCore*> vectorCores_;
     TaskObserver& observer_;
-    sc_core::sc_event* wake_ = nullptr;
+    SteppedProcess<TaskScheduler>* process_ = nullptr;  // lives with the SystemC context
     std::uint64_t launchPs_ = 0;
     std::map<std::uint32_t, Stream> streams_;
     std::list<std::unique_ptr<RunningTask>> running_;  // AI core tasks in start order
