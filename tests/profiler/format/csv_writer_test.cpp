@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "support/scratch_dir.h"
+
 namespace ascendsim {
 namespace {
 
@@ -47,7 +49,7 @@ TEST(CsvWriter, CannEscapedShapeReadBackAndRewrittenByTorchNpuIsTheSameText) {
 }
 
 TEST(CsvWriter, EmptyTableWritesNoFile) {
-    const auto dir = std::filesystem::temp_directory_path() / "ascendsim_csv_writer_test";
+    const auto dir = testing_scratch::scratchDir("csv_writer_test");
     std::filesystem::remove_all(dir);
     CsvTable empty{{"A", "B"}, {}};
     EXPECT_EQ(renderCsv(empty, CsvDialect::TorchNpu), "");

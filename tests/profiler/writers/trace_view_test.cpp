@@ -10,6 +10,7 @@
 #include "profiler/assembly/sample_run.h"
 #include "profiler/format/time_format.h"
 #include "profiler/writers/msprof_timeline.h"
+#include "support/scratch_dir.h"
 
 namespace ascendsim {
 namespace {
@@ -163,7 +164,7 @@ TEST(TraceView, WithoutCpuActivityOnlyCannEventsRemain) {
 
 TEST(TraceView, ChromeTraceWritesTheSameBytes) {
     const auto run = sampleRun(1);
-    const auto path = std::filesystem::temp_directory_path() / "ascendsim_chrome_trace_test.json";
+    const auto path = testing_scratch::scratchDir("chrome_trace_test") / "trace.json";
     writeChromeTrace(path, run, level1Config());
     std::ifstream in(path, std::ios::binary);
     const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

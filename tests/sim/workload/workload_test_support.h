@@ -5,6 +5,8 @@
 #include <fstream>
 #include <string>
 
+#include "support/scratch_dir.h"
+
 namespace ascendsim::testing {
 
 inline std::string sourcePath(const std::string& relative) {
@@ -12,11 +14,9 @@ inline std::string sourcePath(const std::string& relative) {
     return (std::filesystem::path(root ? root : ASCENDSIM_SOURCE_DIR) / relative).string();
 }
 
-// Writes `text` to a fresh file under the temp dir and returns its path.
+// Writes `text` to a fresh file in this process's scratch dir and returns its path.
 inline std::string writeTempYaml(const std::string& name, const std::string& text) {
-    auto dir = std::filesystem::temp_directory_path() / "ascendsim_workload_tests";
-    std::filesystem::create_directories(dir);
-    auto path = dir / name;
+    auto path = testing_scratch::scratchDir("workload_tests") / name;
     std::ofstream(path) << text;
     return path.string();
 }
