@@ -17,6 +17,7 @@ constexpr std::uint32_t kPackedWays = 16;  // recency packed in one 64-bit word 
 // Sets ahead of the current one whose tags accessRange() asks the host CPU to fetch: the tag
 // rows of a 192 MiB L2 do not fit the host's per-core cache, and a transfer walks them in order.
 constexpr std::uint64_t kPrefetchSets = 8;
+constexpr std::size_t kHostCacheLineBytes = 64;
 }  // namespace
 
 L2Cache::L2Cache(std::uint64_t sizeBytes, std::uint32_t lineBytes, std::uint32_t ways)
@@ -27,16 +28,19 @@ L2Cache::L2Cache(std::uint64_t sizeBytes, std::uint32_t lineBytes, std::uint32_t
             "L2 size must be a positive multiple of line size x ways, with 1..64 ways");
     }
     setCount_ = sizeBytes / (std::uint64_t{lineBytes} * ways);
-    tags_.assign(setCount_ * ways_, 0);
+    constexpr std::size_t kHostLineTags = kHostCacheLineBytes / sizeof(std::uint32_t);
+    tagStorage_.assign(setCount_ * ways_ + kHostLineTags, 0);
+    const auto misalignment = reinterpret_cast<std::uintptr_t>(tagStorage_.data()) % kHostCacheLineBytes;
+    tagOffset_ = misalignment == 0 ? 0 : (kHostCacheLineBytes - misalignment) / sizeof(std::uint32_t);
+    sets_.assign(setCount_, SetState{});
     if (ways_ <= kPackedWays) {
         std::uint64_t initialOrder = 0;  // ways in way order: never-used ways fill lowest first
         for (std::uint32_t w = 0; w < ways_; ++w) initialOrder |= std::uint64_t{w} << (4 * w);
-        packedRecency_.assign(setCount_, initialOrder);
+        for (SetState& state : sets_) state.packedRecency = initialOrder;
     } else {
         recency_.resize(setCount_ * ways_);
         for (std::uint64_t i = 0; i < recency_.size(); ++i) recency_[i] = static_cast<std::uint8_t>(i % ways_);
     }
-    dirty_.assign(setCount_, 0);
 }
 
 std::uint32_t L2Cache::tagOf(std::uint64_t lineIndex, std::uint64_t setCount) {
@@ -48,7 +52,7 @@ std::uint32_t L2Cache::tagOf(std::uint64_t lineIndex, std::uint64_t setCount) {
 }
 
 std::int64_t L2Cache::findWay(std::uint64_t set, std::uint32_t tag) const {
-    const std::uint32_t* tags = &tags_[set * ways_];
+    const std::uint32_t* tags = tagRow(set);
     for (std::uint32_t w = 0; w < ways_; ++w) {
         if (tags[w] == tag) return w;
     }
@@ -73,66 +77,82 @@ std::uint64_t touchWay(std::uint64_t order, std::uint32_t way, std::uint32_t way
     const std::uint64_t above = shift + 4 >= 64 ? 0 : order >> (shift + 4);
     return below | (above << shift) | (std::uint64_t{way} << mruShift);
 }
+
+
+// The ways of a 16-way row equal to `tag`, one bit per way.
+std::uint32_t matchingWays16(const std::uint32_t* tags, std::uint32_t tag) {
+#if defined(__SSE2__)
+    // Four 4-way compares packed into one 16-bit mask (x86-64 baseline instructions).
+    const __m128i key = _mm_set1_epi32(static_cast<int>(tag));
+    const auto* rows = reinterpret_cast<const __m128i*>(tags);
+    const __m128i low = _mm_packs_epi32(_mm_cmpeq_epi32(_mm_loadu_si128(rows), key),
+                                        _mm_cmpeq_epi32(_mm_loadu_si128(rows + 1), key));
+    const __m128i high = _mm_packs_epi32(_mm_cmpeq_epi32(_mm_loadu_si128(rows + 2), key),
+                                         _mm_cmpeq_epi32(_mm_loadu_si128(rows + 3), key));
+    return static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_packs_epi16(low, high)));
+#else
+    std::uint32_t matches = 0;
+    for (std::uint32_t w = 0; w < kCommonWays; ++w) matches |= std::uint32_t{tags[w] == tag} << w;
+    return matches;
+#endif
+}
+
+// One lookup in a set of at most 16 ways with a packed recency order (see L2Cache::SetState).
+// Compares every way without an early exit: the loop unrolls and does not mispredict on the hit
+// position. On a miss with a dirty victim sets `evictedTag` to the victim's tag.
+template <typename SetState>
+inline bool accessPackedSet(std::uint32_t* tags, SetState& state, std::uint32_t matches, std::uint32_t ways,
+                            std::uint32_t tag, bool isWrite, std::uint32_t& evictedTag) {
+    if (matches != 0) {
+        const auto w = static_cast<std::uint32_t>(std::countr_zero(matches));
+        state.packedRecency = touchWay(state.packedRecency, w, ways);
+        if (isWrite) state.dirty |= std::uint64_t{1} << w;
+        return true;
+    }
+    const auto victim = static_cast<std::uint32_t>(state.packedRecency & 0xF);
+    state.packedRecency = (state.packedRecency >> 4) | (std::uint64_t{victim} << (4 * (ways - 1)));
+    const std::uint64_t victimBit = std::uint64_t{1} << victim;
+    if (tags[victim] != 0 && (state.dirty & victimBit) != 0) evictedTag = tags[victim];
+    tags[victim] = tag;
+    state.dirty = isWrite ? (state.dirty | victimBit) : (state.dirty & ~victimBit);
+    return false;
+}
+
 }  // namespace
 
 bool L2Cache::accessSet(std::uint64_t set, std::uint32_t tag, bool isWrite, std::uint32_t& evictedTag) {
-    const std::uint64_t base = set * ways_;
-    std::uint32_t* tags = &tags_[base];
-    std::uint64_t& dirty = dirty_[set];
-    // Compare every way without an early exit: the loop unrolls and does not mispredict on the
-    // hit position.
+    std::uint32_t* tags = tagRow(set);
+    SetState& state = sets_[set];
     std::uint64_t matches = 0;
     if (ways_ == kCommonWays) {
-#if defined(__SSE2__)
-        // Four 4-way compares packed into one 16-bit mask (x86-64 baseline instructions).
-        const __m128i key = _mm_set1_epi32(static_cast<int>(tag));
-        const auto* rows = reinterpret_cast<const __m128i*>(tags);
-        const __m128i low = _mm_packs_epi32(_mm_cmpeq_epi32(_mm_loadu_si128(rows), key),
-                                            _mm_cmpeq_epi32(_mm_loadu_si128(rows + 1), key));
-        const __m128i high = _mm_packs_epi32(_mm_cmpeq_epi32(_mm_loadu_si128(rows + 2), key),
-                                             _mm_cmpeq_epi32(_mm_loadu_si128(rows + 3), key));
-        matches = static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_packs_epi16(low, high)));
-#else
-        for (std::uint32_t w = 0; w < kCommonWays; ++w) matches |= std::uint64_t{tags[w] == tag} << w;
-#endif
+        matches = matchingWays16(tags, tag);
     } else {
         for (std::uint32_t w = 0; w < ways_; ++w) matches |= std::uint64_t{tags[w] == tag} << w;
     }
-    std::uint32_t victim = 0;
-    if (ways_ <= kPackedWays) {
-        std::uint64_t& order = packedRecency_[set];
-        if (matches != 0) {
-            const auto w = static_cast<std::uint32_t>(std::countr_zero(matches));
-            order = touchWay(order, w, ways_);
-            if (isWrite) dirty |= std::uint64_t{1} << w;
-            return true;
+    if (ways_ <= kPackedWays)
+        return accessPackedSet(tags, state, static_cast<std::uint32_t>(matches), ways_, tag, isWrite, evictedTag);
+    std::uint8_t* order = &recency_[set * ways_];
+    const std::uint32_t last = ways_ - 1;
+    if (matches != 0) {
+        const auto w = static_cast<std::uint32_t>(std::countr_zero(matches));
+        // Hit: move way w to the most recently used position.
+        if (order[last] != w) {
+            std::uint32_t pos = 0;
+            while (order[pos] != w) ++pos;
+            std::memmove(order + pos, order + pos + 1, last - pos);
+            order[last] = static_cast<std::uint8_t>(w);
         }
-        victim = static_cast<std::uint32_t>(order & 0xF);
-        order = (order >> 4) | (std::uint64_t{victim} << (4 * (ways_ - 1)));
-    } else {
-        std::uint8_t* order = &recency_[base];
-        const std::uint32_t last = ways_ - 1;
-        if (matches != 0) {
-            const auto w = static_cast<std::uint32_t>(std::countr_zero(matches));
-            // Hit: move way w to the most recently used position.
-            if (order[last] != w) {
-                std::uint32_t pos = 0;
-                while (order[pos] != w) ++pos;
-                std::memmove(order + pos, order + pos + 1, last - pos);
-                order[last] = static_cast<std::uint8_t>(w);
-            }
-            if (isWrite) dirty |= std::uint64_t{1} << w;
-            return true;
-        }
-        // Miss: the least recently used way is the victim and becomes the most recently used.
-        victim = order[0];
-        std::memmove(order, order + 1, last);
-        order[last] = static_cast<std::uint8_t>(victim);
+        if (isWrite) state.dirty |= std::uint64_t{1} << w;
+        return true;
     }
+    // Miss: the least recently used way is the victim and becomes the most recently used.
+    const std::uint32_t victim = order[0];
+    std::memmove(order, order + 1, last);
+    order[last] = static_cast<std::uint8_t>(victim);
     const std::uint64_t victimBit = std::uint64_t{1} << victim;
-    if (tags[victim] != 0 && (dirty & victimBit) != 0) evictedTag = tags[victim];
+    if (tags[victim] != 0 && (state.dirty & victimBit) != 0) evictedTag = tags[victim];
     tags[victim] = tag;
-    dirty = isWrite ? (dirty | victimBit) : (dirty & ~victimBit);
+    state.dirty = isWrite ? (state.dirty | victimBit) : (state.dirty & ~victimBit);
     return false;
 }
 
@@ -154,13 +174,17 @@ L2RangeOutcome L2Cache::accessRange(std::uint64_t firstLine, std::uint64_t lineC
     tagOf(firstLine + lineCount - 1, setCount_);  // range check once: tags only grow along the range
     std::uint64_t set = firstLine % setCount_;
     std::uint32_t tag = static_cast<std::uint32_t>(firstLine / setCount_ + 1);
+    if (ways_ == kCommonWays) {
+        accessRange16(set, tag, static_cast<std::uint32_t>(firstLine & 1), lineCount, isWrite, outcome);
+        return outcome;
+    }
     std::uint32_t parity = static_cast<std::uint32_t>(firstLine & 1);
     for (std::uint64_t i = 0; i < lineCount; ++i) {
         if (i + kPrefetchSets < lineCount) {
             std::uint64_t ahead = set + kPrefetchSets;
             while (ahead >= setCount_) ahead -= setCount_;
-            __builtin_prefetch(&tags_[ahead * ways_]);
-            __builtin_prefetch(ways_ <= kPackedWays ? static_cast<const void*>(&packedRecency_[ahead])
+            __builtin_prefetch(tagRow(ahead));
+            __builtin_prefetch(ways_ <= kPackedWays ? static_cast<const void*>(&sets_[ahead])
                                                     : static_cast<const void*>(&recency_[ahead * ways_]));
         }
         std::uint32_t evictedTag = 0;
@@ -176,6 +200,30 @@ L2RangeOutcome L2Cache::accessRange(std::uint64_t firstLine, std::uint64_t lineC
     return outcome;
 }
 
+void L2Cache::accessRange16(std::uint64_t set, std::uint32_t tag, std::uint32_t parity, std::uint64_t lineCount,
+                            bool isWrite, L2RangeOutcome& outcome) {
+    std::uint64_t ahead = set + kPrefetchSets;
+    while (ahead >= setCount_) ahead -= setCount_;
+    for (std::uint64_t i = 0; i < lineCount; ++i) {
+        if (i + kPrefetchSets < lineCount) {
+            __builtin_prefetch(tagRow(ahead));
+            __builtin_prefetch(&sets_[ahead]);
+        }
+        if (++ahead == setCount_) ahead = 0;
+        std::uint32_t* tags = tagRow(set);
+        std::uint32_t evictedTag = 0;
+        const bool hit = accessPackedSet(tags, sets_[set], matchingWays16(tags, tag), kCommonWays, tag, isWrite,
+                                         evictedTag);
+        ++(hit ? outcome.hits : outcome.misses)[parity];
+        outcome.dirtyEvictions += evictedTag != 0;
+        parity ^= 1;
+        if (++set == setCount_) {
+            set = 0;
+            ++tag;
+        }
+    }
+}
+
 bool L2Cache::contains(std::uint64_t lineIndex) const {
     return findWay(lineIndex % setCount_, tagOf(lineIndex, setCount_)) >= 0;
 }
@@ -183,7 +231,7 @@ bool L2Cache::contains(std::uint64_t lineIndex) const {
 bool L2Cache::isDirty(std::uint64_t lineIndex) const {
     const std::uint64_t set = lineIndex % setCount_;
     const std::int64_t way = findWay(set, tagOf(lineIndex, setCount_));
-    return way >= 0 && (dirty_[set] >> way & 1) != 0;
+    return way >= 0 && (sets_[set].dirty >> way & 1) != 0;
 }
 
 }  // namespace ascendsim

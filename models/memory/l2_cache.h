@@ -52,19 +52,31 @@ private:
     // A tag is line index / set count + 1 (0 = invalid way). Returns whether the line hit; on a
     // miss with a dirty victim sets `evictedTag` to the victim's tag (else leaves it 0).
     bool accessSet(std::uint64_t set, std::uint32_t tag, bool isWrite, std::uint32_t& evictedTag);
+    // accessRange() for the common 16-way geometry, with the set update inlined in the loop.
+    void accessRange16(std::uint64_t set, std::uint32_t tag, std::uint32_t parity, std::uint64_t lineCount,
+                       bool isWrite, L2RangeOutcome& outcome);
     std::int64_t findWay(std::uint64_t set, std::uint32_t tag) const;
     static std::uint32_t tagOf(std::uint64_t lineIndex, std::uint64_t setCount);
+    std::uint32_t* tagRow(std::uint64_t set) { return tagStorage_.data() + tagOffset_ + set * ways_; }
+    const std::uint32_t* tagRow(std::uint64_t set) const { return tagStorage_.data() + tagOffset_ + set * ways_; }
 
     std::uint32_t lineBytes_;
     std::uint32_t ways_;
     std::uint64_t setCount_;
-    std::vector<std::uint32_t> tags_;  // [set * ways + way]
-    // The set's way numbers from least (position 0) to most recently used. Ways never used come
-    // first in way order, as a stamp-based LRU with ties to the lowest way would. Up to 16 ways:
-    // packedRecency_[set], 4 bits per position; more: recency_[set * ways + position].
-    std::vector<std::uint64_t> packedRecency_;
-    std::vector<std::uint8_t> recency_;
-    std::vector<std::uint64_t> dirty_;  // one bit per way, per set
+    // Tags by [set * ways + way] from tagRow(0): the storage is over-allocated so that a 16-way
+    // row (64 B) starts on a host cache line and one lookup touches one line, not two.
+    std::vector<std::uint32_t> tagStorage_;
+    std::size_t tagOffset_ = 0;
+    // Per set, side by side so a lookup touches one more line: the recency order for up to 16
+    // ways (the set's way numbers from least, bits 0-3, to most recently used, 4 bits each; ways
+    // never used come first in way order, as a stamp-based LRU with ties to the lowest way
+    // would) and one dirty bit per way.
+    struct SetState {
+        std::uint64_t packedRecency = 0;
+        std::uint64_t dirty = 0;
+    };
+    std::vector<SetState> sets_;
+    std::vector<std::uint8_t> recency_;  // more than 16 ways: [set * ways + position]
 };
 
 }  // namespace ascendsim

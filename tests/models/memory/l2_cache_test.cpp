@@ -67,29 +67,37 @@ TEST(L2Cache, CleanVictimNeedsNoWriteBack) {
 
 TEST(L2Cache, AccessRange_CountsTheSameAsLineByLineAccesses) {
     // Two identical caches, one driven per line and one per range, over overlapping transfers
-    // that wrap around the set count and evict dirty lines.
-    L2Cache byLine(8 * 4 * 512, 512, 4);
-    L2Cache byRange(8 * 4 * 512, 512, 4);
-    std::uint64_t state = 12345;
-    for (int transfer = 0; transfer < 500; ++transfer) {
-        state = state * 6364136223846793005ull + 1442695040888963407ull;
-        const std::uint64_t first = (state >> 33) % 200;
-        const std::uint64_t count = 1 + (state >> 20) % 40;
-        const bool isWrite = (state >> 13) % 3 == 0;
-        L2RangeOutcome expected;
-        for (std::uint64_t line = first; line < first + count; ++line) {
-            const L2LineOutcome o = byLine.access(line, isWrite);
-            ++(o.hit ? expected.hits : expected.misses)[line % 2];
-            if (o.evictedDirty) ++expected.dirtyEvictions;
+    // that wrap around the set count and evict dirty lines; 16 ways take the inlined range path.
+    for (std::uint32_t ways : {4u, 16u}) {
+        L2Cache byLine(8 * ways * 512, 512, ways);
+        L2Cache byRange(8 * ways * 512, 512, ways);
+        std::uint64_t state = 12345;
+        std::uint64_t dirtyEvictions = 0;
+        for (int transfer = 0; transfer < 2000; ++transfer) {
+            state = state * 6364136223846793005ull + 1442695040888963407ull;
+            const std::uint64_t first = (state >> 33) % (50 * ways);
+            const std::uint64_t count = 1 + (state >> 20) % 40;
+            const bool isWrite = (state >> 13) % 3 == 0;
+            L2RangeOutcome expected;
+            for (std::uint64_t line = first; line < first + count; ++line) {
+                const L2LineOutcome o = byLine.access(line, isWrite);
+                ++(o.hit ? expected.hits : expected.misses)[line % 2];
+                if (o.evictedDirty) ++expected.dirtyEvictions;
+            }
+            const L2RangeOutcome got = byRange.accessRange(first, count, isWrite);
+            ASSERT_EQ(got.hits[0], expected.hits[0]) << ways << " ways, transfer " << transfer;
+            ASSERT_EQ(got.hits[1], expected.hits[1]) << ways << " ways, transfer " << transfer;
+            ASSERT_EQ(got.misses[0], expected.misses[0]) << ways << " ways, transfer " << transfer;
+            ASSERT_EQ(got.misses[1], expected.misses[1]) << ways << " ways, transfer " << transfer;
+            ASSERT_EQ(got.dirtyEvictions, expected.dirtyEvictions) << ways << " ways, transfer " << transfer;
+            dirtyEvictions += got.dirtyEvictions;
         }
-        const L2RangeOutcome got = byRange.accessRange(first, count, isWrite);
-        ASSERT_EQ(got.hits[0], expected.hits[0]) << "transfer " << transfer;
-        ASSERT_EQ(got.hits[1], expected.hits[1]) << "transfer " << transfer;
-        ASSERT_EQ(got.misses[0], expected.misses[0]) << "transfer " << transfer;
-        ASSERT_EQ(got.misses[1], expected.misses[1]) << "transfer " << transfer;
-        ASSERT_EQ(got.dirtyEvictions, expected.dirtyEvictions) << "transfer " << transfer;
+        for (std::uint64_t line = 0; line < 50 * ways; ++line) {
+            ASSERT_EQ(byRange.contains(line), byLine.contains(line)) << ways << " ways, line " << line;
+            ASSERT_EQ(byRange.isDirty(line), byLine.isDirty(line)) << ways << " ways, line " << line;
+        }
+        EXPECT_GT(dirtyEvictions, 0u) << ways << " ways: the sequence must exercise write-backs";
     }
-    EXPECT_GT(byLine.setCount(), 0u);
 }
 
 TEST(L2Cache, NeverUsedWaysAreFilledBeforeAnyLineIsEvicted) {
