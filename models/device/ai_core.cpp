@@ -3,6 +3,7 @@
 #include "models/device/stepped_process.h"
 
 #include <algorithm>
+#include <bit>
 #include <limits>
 #include <sstream>
 #include <systemc>
@@ -59,6 +60,7 @@ void AiCore::startBlock(BlockAssignment assignment, std::uint64_t startPs) {
     blockStartCycle_ = clock_.cycleAtOrAfter(startPs);
     blockEndCycle_ = blockStartCycle_;
     chunk_.clear();
+    chunkBaseIndex_ = 0;
     chunkPos_ = 0;
     programIndex_ = 0;
     fetchedIndex_ = ~std::uint64_t{0};
@@ -71,7 +73,11 @@ void AiCore::startBlock(BlockAssignment assignment, std::uint64_t startPs) {
         p.lastStart = blockStartCycle_;
         p.waiting = false;
     }
-    flags_.fill(FlagState{});
+    for (std::size_t word = 0; word < flagsTouched_.size(); ++word) {
+        for (std::uint64_t bits = flagsTouched_[word]; bits != 0; bits &= bits - 1)
+            flags_[word * 64 + static_cast<std::size_t>(std::countr_zero(bits))] = FlagState{};
+        flagsTouched_[word] = 0;
+    }
     for (auto& perFlag : crossCore_)
         for (auto& semaphore : perFlag) semaphore.clear();
     mteUbStart_.fill(0);
@@ -153,7 +159,7 @@ std::string AiCore::blockedState() const {
     for (std::size_t p = 1; p < kPipeCount; ++p) {
         const PipeState& ps = pipes_[p];
         if (!ps.waiting || ps.queue.empty()) continue;
-        const Flag& f = std::get<Flag>(ps.queue.front().instr.operands);
+        const Flag& f = std::get<Flag>(queuedInstruction(ps.queue.front()).operands);
         out << " " << pipeName(static_cast<Pipe>(p)) << " waits for flag " << pipeName(f.src) << "->"
             << pipeName(f.dst) << " id " << int{f.eventId} << " (instruction #" << ps.queue.front().programIndex
             << ");";

@@ -135,13 +135,16 @@ private:
     bool runIssue(std::uint64_t now);
     bool resolveIssueBlock(std::uint64_t now);
     bool fetchNext();
+    const Instruction& queuedInstruction(const QueuedInstruction& q) const {
+        return chunk_[q.programIndex - chunkBaseIndex_];
+    }
     bool crossCoreWaitReady(const CrossCoreFlag& flag, std::uint64_t& releaseCycle);
     void crossCoreSet(const CrossCoreFlag& flag, std::uint64_t cycle);
     // Pipes (ai_core_execute.cpp).
     bool runPipe(Pipe pipe, std::uint64_t now);
     bool mayRunAhead(Pipe pipe, const Instruction& instr) const;
     bool mteUbIdle() const;
-    void execute(Pipe pipe, const QueuedInstruction& q, std::uint64_t now);
+    void execute(Pipe pipe, const Instruction& instr, std::uint64_t programIndex, std::uint64_t now);
     std::uint64_t executeDataMove(Pipe pipe, const DataMove& move, std::uint64_t now);
     std::uint64_t executeVector(const VectorInstr& instr, std::uint64_t now);
     void setFlag(const Flag& flag, std::uint64_t cycle);
@@ -169,7 +172,10 @@ private:
     PmuCounters counters_;
     std::uint64_t blockStartCycle_ = 0;
     std::uint64_t blockEndCycle_ = 0;
+    // The fetched program from the oldest instruction still queued in a pipe (program index
+    // chunkBaseIndex_) to the end of the last chunk; chunkPos_ is the next one to issue.
     std::vector<Instruction> chunk_;
+    std::uint64_t chunkBaseIndex_ = 0;
     std::size_t chunkPos_ = 0;
     std::uint64_t programIndex_ = 0;
     std::uint64_t fetchedIndex_ = ~std::uint64_t{0};
@@ -191,7 +197,10 @@ private:
     std::uint64_t activations_ = 0;
 
     // Large, sparsely touched tables last, so the state every activation reads stays compact.
-    std::array<FlagState, kPipeCount * kPipeCount * 16> flags_{};
+    static constexpr std::size_t kFlagSlots = kPipeCount * kPipeCount * 16;
+    std::array<FlagState, kFlagSlots> flags_{};
+    // Flags set during the block (one bit per slot): startBlock resets only these, not all 30 KB.
+    std::array<std::uint64_t, (kFlagSlots + 63) / 64> flagsTouched_{};
     CrossCoreSemaphores crossCore_{};
 };
 

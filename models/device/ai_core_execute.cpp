@@ -48,7 +48,9 @@ std::size_t AiCore::flagSlot(const Flag& flag) const {
 AiCore::FlagState& AiCore::flagOf(const Flag& flag) { return flags_[flagSlot(flag)]; }
 
 void AiCore::setFlag(const Flag& flag, std::uint64_t cycle) {
-    FlagState& state = flagOf(flag);
+    const std::size_t slot = flagSlot(flag);
+    FlagState& state = flags_[slot];
+    flagsTouched_[slot / 64] |= std::uint64_t{1} << (slot % 64);
     if (state.count == FlagState::kMaxPending) {
         throw std::runtime_error(siteOf(programIndex_).describe() + ": flag " + std::string(pipeName(flag.src)) +
                                  "->" + std::string(pipeName(flag.dst)) + " id " + std::to_string(int{flag.eventId}) +
@@ -85,7 +87,7 @@ bool AiCore::mteUbIdle() const {
     for (Pipe mte : {Pipe::Mte2, Pipe::Mte3}) {
         const PipeState& ps = pipes_[pipeIndex(mte)];
         if (ps.queue.empty()) continue;
-        const Instruction& head = ps.queue.front().instr;
+        const Instruction& head = queuedInstruction(ps.queue.front());
         if (head.opcode != Opcode::WaitFlag) return false;
         const Flag& flag = std::get<Flag>(head.operands);
         if (flag.src != Pipe::Vector || flags_[flagSlot(flag)].set()) return false;
@@ -97,15 +99,16 @@ bool AiCore::runPipe(Pipe pipe, std::uint64_t now) {
     PipeState& ps = pipes_[pipeIndex(pipe)];
     bool progress = false;
     while (!ps.queue.empty()) {
-        QueuedInstruction& q = ps.queue.front();
+        const QueuedInstruction& q = ps.queue.front();
+        const Instruction& instr = queuedInstruction(q);
         std::uint64_t start = std::max(ps.busyUntil, q.readyCycle);
-        if (start > now && !mayRunAhead(pipe, q.instr)) break;
-        if (q.instr.opcode == Opcode::WaitFlag) {
+        if (start > now && !mayRunAhead(pipe, instr)) break;
+        if (instr.opcode == Opcode::WaitFlag) {
             if (!ps.waiting) {
                 ps.waiting = true;
                 ps.waitSince = start;
             }
-            FlagState& flag = flagOf(std::get<Flag>(q.instr.operands));
+            FlagState& flag = flagOf(std::get<Flag>(instr.operands));
             if (!flag.set()) break;
             const std::uint64_t release = std::max(start, flag.setCycle() + res_.chip.flagLatencyCycles);
             flag.consume();
@@ -114,7 +117,7 @@ bool AiCore::runPipe(Pipe pipe, std::uint64_t now) {
             ps.busyUntil = release;
         } else {
             start = std::max(start, now);  // never before the present: GM moves run at real time
-            execute(pipe, q, start);
+            execute(pipe, instr, q.programIndex, start);
         }
         ps.lastStart = start;
         ps.queue.pop();
@@ -124,39 +127,39 @@ bool AiCore::runPipe(Pipe pipe, std::uint64_t now) {
     return progress;
 }
 
-void AiCore::execute(Pipe pipe, const QueuedInstruction& q, std::uint64_t now) {
+void AiCore::execute(Pipe pipe, const Instruction& instr, std::uint64_t programIndex, std::uint64_t now) {
     std::uint64_t duration = 0;
     try {
-        switch (q.instr.opcode) {
+        switch (instr.opcode) {
             case Opcode::DataMove:
-                duration = executeDataMove(pipe, std::get<DataMove>(q.instr.operands), now);
+                duration = executeDataMove(pipe, std::get<DataMove>(instr.operands), now);
                 break;
             case Opcode::Img2Col: {
-                const Img2ColLoad& load = std::get<Img2ColLoad>(q.instr.operands);
+                const Img2ColLoad& load = std::get<Img2ColLoad>(instr.operands);
                 duration = res_.transfer.cycles(load);
                 countImg2Col(load, counters_);
                 break;
             }
             case Opcode::Mmad: {
-                const Mmad& mmad = std::get<Mmad>(q.instr.operands);
+                const Mmad& mmad = std::get<Mmad>(instr.operands);
                 duration = res_.cube.cycles(mmad);
                 countMmad(mmad, duration, res_.cube.fractals(mmad), counters_);
                 break;
             }
             case Opcode::Vector:
-                duration = executeVector(std::get<VectorInstr>(q.instr.operands), now);
+                duration = executeVector(std::get<VectorInstr>(instr.operands), now);
                 break;
             case Opcode::SetFlag:
-                setFlag(std::get<Flag>(q.instr.operands), now);
+                setFlag(std::get<Flag>(instr.operands), now);
                 break;
             case Opcode::CrossCoreSet:
-                crossCoreSet(std::get<CrossCoreFlag>(q.instr.operands), now);
+                crossCoreSet(std::get<CrossCoreFlag>(instr.operands), now);
                 break;
             default:  // Barrier(pipe): the pipe is in order, its earlier work has completed
                 break;
         }
     } catch (const std::invalid_argument& e) {
-        throw std::runtime_error(siteOf(q.programIndex).describe() + ": " + e.what());
+        throw std::runtime_error(siteOf(programIndex).describe() + ": " + e.what());
     }
     PipeState& ps = pipes_[pipeIndex(pipe)];
     ps.busyUntil = now + duration;

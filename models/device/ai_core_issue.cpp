@@ -30,9 +30,16 @@ bool isWork(Opcode op) {
 bool AiCore::fetchNext() {
     if (chunkPos_ < chunk_.size()) return true;
     if (programEnded_) return false;
-    chunk_.clear();
-    chunkPos_ = 0;
-    if (!block_.program->next(chunk_) || chunk_.empty()) {
+    // Keep the instructions pipes still hold; drop the ones before.
+    std::uint64_t oldest = programIndex_;
+    for (const PipeState& ps : pipes_)
+        if (!ps.queue.empty()) oldest = std::min(oldest, ps.queue.front().programIndex);
+    const std::size_t retired = oldest - chunkBaseIndex_;
+    chunk_.erase(chunk_.begin(), chunk_.begin() + static_cast<std::ptrdiff_t>(retired));
+    chunkBaseIndex_ = oldest;
+    chunkPos_ -= retired;
+    const std::size_t kept = chunk_.size();
+    if (!block_.program->next(chunk_) || chunk_.size() == kept) {
         programEnded_ = true;
         return false;
     }
@@ -114,7 +121,6 @@ bool AiCore::runIssue(std::uint64_t now) {
                     return progress;
                 }
                 QueuedInstruction& slot = ps.queue.pushSlot();
-                slot.instr = instr;
                 slot.readyCycle = issueCycle_ + chip.scalarIssueCycles;
                 slot.programIndex = programIndex_;
                 issueCycle_ += chip.scalarIssueCycles;

@@ -1,17 +1,17 @@
 #pragma once
 // One pipe's in-order instruction queue of finite depth (DESIGN.md decision 2): a ring buffer
-// allocated once per core, so issuing and retiring never touch the heap.
+// allocated once per core, so issuing and retiring never touch the heap. A slot names its
+// instruction by program position (the core keeps the fetched program until the slot retires), so
+// the queues of 72 cores stay small enough for the host caches.
 #include <cstdint>
 #include <vector>
 
-#include "models/isa/instruction.h"
 
 namespace ascendsim {
 
 struct QueuedInstruction {
-    Instruction instr;
     std::uint64_t readyCycle = 0;    // the issue unit has delivered it by this cycle
-    std::uint64_t programIndex = 0;  // position in the block's program, for messages
+    std::uint64_t programIndex = 0;  // position in the block's program
 };
 
 class PipeQueue {
