@@ -44,7 +44,7 @@ struct Stopwatch {
 
 struct RunFigures {
     double simulateWall = 0, simulateCpu = 0, writeWall = 0, writeCpu = 0;
-    std::uint64_t kernels = 0, deviceBusyNs = 0, simulatedEndNs = 0;
+    std::uint64_t kernels = 0, instructions = 0, deviceBusyNs = 0, simulatedEndNs = 0;
     std::uint32_t steps = 0;
 };
 
@@ -71,6 +71,7 @@ RunFigures runOnce(const std::string& workload, std::optional<std::uint32_t> ste
     f.writeWall = write.wall();
     f.writeCpu = write.cpu();
     f.kernels = result.deviceTasks;
+    f.instructions = result.deviceInstructions;
     f.deviceBusyNs = result.deviceBusyNs;
     f.simulatedEndNs = result.simulatedEndNs;
     f.steps = result.workload.steps;
@@ -84,6 +85,9 @@ int run(const std::string& workload, std::optional<std::uint32_t> steps, bool sw
     const RunFigures main = runOnce(workload, steps, "", tempDir / "main");
     std::printf("workload                  %s (Level2, %u steps)\n", workload.c_str(), main.steps);
     std::printf("kernels simulated         %llu\n", static_cast<unsigned long long>(main.kernels));
+    std::printf("instructions simulated    %llu (%.2f M per simulate CPU second)\n",
+                static_cast<unsigned long long>(main.instructions),
+                static_cast<double>(main.instructions) / main.simulateCpu / 1e6);
     std::printf("simulated device busy     %.3f ms\n", static_cast<double>(main.deviceBusyNs) / 1e6);
     std::printf("simulated host end        %.3f ms\n", static_cast<double>(main.simulatedEndNs) / 1e6);
     std::printf("simulate  wall / cpu      %.3f s / %.3f s\n", main.simulateWall, main.simulateCpu);

@@ -171,33 +171,20 @@ public:
     }
 
 private:
-    // An Element step with one Row operand: each row reads its own broadcast block.
+    // An Element step with one Row operand: each row reads its own broadcast block. Either one
+    // instruction per row (repeats walk along the row), or one instruction per 256 B column of the
+    // tile (repeats walk down the rows, the Row operand advancing one block per repeat), whichever
+    // issues fewer instructions; the column form needs the row pitch within the repeat-stride field.
     void emitPerRow(std::vector<Instruction>& out, const ElementwiseStep& step, std::uint64_t dst,
                     const OperandRef& a, const OperandRef& b, std::uint64_t rows, std::uint64_t pitch) const {
         const DataType ct = plan_->computeType;
         const std::uint64_t rowBytes = pitch * bytesOf(ct);
-        if (pitch <= elementsPerRepeat(ct)) {
-            for (std::uint64_t first = 0; first < rows; first += kMaxVectorRepeats) {
-                VectorInstr v{.op = step.op, .dtype = ct, .srcType = ct};
-                v.scalar = step.scalar;
-                v.repeats = static_cast<std::uint16_t>(std::min<std::uint64_t>(kMaxVectorRepeats, rows - first));
-                v.mask = static_cast<std::uint16_t>(pitch);
-                v.dst = dst + first * rowBytes;
-                v.dstRepeatStride = static_cast<std::uint16_t>(rowBytes / kUbBlockBytes);
-                auto place = [&](const OperandRef& ref, std::uint64_t& addr, std::uint8_t& blockStride,
-                                 std::uint16_t& repeatStride) {
-                    blockStride = ref.kind == Kind::Element ? 1 : 0;
-                    repeatStride = static_cast<std::uint16_t>(ref.kind == Kind::Element ? rowBytes / kUbBlockBytes
-                                                              : ref.kind == Kind::Row   ? 1
-                                                                                        : 0);
-                    addr = ref.addr + (ref.kind == Kind::Element ? first * rowBytes
-                                       : ref.kind == Kind::Row   ? first * kUbBlockBytes
-                                                                 : 0);
-                };
-                place(a, v.src0, v.src0BlockStride, v.src0RepeatStride);
-                place(b, v.src1, v.src1BlockStride, v.src1RepeatStride);
-                out.push_back(Instruction::vector(v));
-            }
+        const std::uint64_t perRepeat = elementsPerRepeat(ct);
+        const std::uint64_t columns = ceilDiv(pitch, perRepeat);
+        const std::uint64_t columnwise = columns * ceilDiv(rows, kMaxVectorRepeats);
+        const std::uint64_t rowwise = rows * ceilDiv(columns, kMaxVectorRepeats);
+        if (rowBytes / kUbBlockBytes <= kMaxRepeatStrideBlocks && columnwise <= rowwise) {
+            emitColumns(out, step, dst, a, b, rows, pitch);
             return;
         }
         for (std::uint64_t k = 0; k < rows; ++k) {
@@ -207,6 +194,36 @@ private:
             emitVectorRange(out, step.op, ct,
                             {dst + k * rowBytes, at(a), at(b), a.kind != Kind::Element, b.kind != Kind::Element},
                             pitch, step.scalar);
+        }
+    }
+
+    void emitColumns(std::vector<Instruction>& out, const ElementwiseStep& step, std::uint64_t dst,
+                     const OperandRef& a, const OperandRef& b, std::uint64_t rows, std::uint64_t pitch) const {
+        const DataType ct = plan_->computeType;
+        const std::uint64_t rowBytes = pitch * bytesOf(ct);
+        const auto rowStride = static_cast<std::uint16_t>(rowBytes / kUbBlockBytes);
+        const std::uint64_t perRepeat = elementsPerRepeat(ct);
+        for (std::uint64_t column = 0; column * perRepeat < pitch; ++column) {
+            const std::uint64_t columnOffset = column * kVectorRepeatBytes;
+            for (std::uint64_t first = 0; first < rows; first += kMaxVectorRepeats) {
+                VectorInstr v{.op = step.op, .dtype = ct, .srcType = ct};
+                v.scalar = step.scalar;
+                v.repeats = static_cast<std::uint16_t>(std::min<std::uint64_t>(kMaxVectorRepeats, rows - first));
+                v.mask = static_cast<std::uint16_t>(std::min(perRepeat, pitch - column * perRepeat));
+                v.dst = dst + first * rowBytes + columnOffset;
+                v.dstRepeatStride = rowStride;
+                auto place = [&](const OperandRef& ref, std::uint64_t& addr, std::uint8_t& blockStride,
+                                 std::uint16_t& repeatStride) {
+                    blockStride = ref.kind == Kind::Element ? 1 : 0;
+                    repeatStride = ref.kind == Kind::Element ? rowStride : ref.kind == Kind::Row ? 1 : 0;
+                    addr = ref.addr + (ref.kind == Kind::Element ? first * rowBytes + columnOffset
+                                       : ref.kind == Kind::Row   ? first * kUbBlockBytes
+                                                                 : 0);
+                };
+                place(a, v.src0, v.src0BlockStride, v.src0RepeatStride);
+                place(b, v.src1, v.src1BlockStride, v.src1RepeatStride);
+                out.push_back(Instruction::vector(v));
+            }
         }
     }
 

@@ -17,6 +17,8 @@ namespace ascendsim {
 inline constexpr std::uint64_t kUbBlockBytes = 32;     // hardware.md §2.3: UB 32 B alignment
 inline constexpr std::uint64_t kVectorRepeatBytes = 256;  // hardware.md §2.6: 8 blocks per repeat
 inline constexpr std::uint32_t kMaxVectorRepeats = 255;   // hardware.md §2.2: repeat field is 8 bits
+// Repeat strides are 8-bit fields in 32 B blocks (Ascend C BinaryRepeatParams / UnaryRepeatParams).
+inline constexpr std::uint64_t kMaxRepeatStrideBlocks = 255;
 inline constexpr std::uint32_t kMaxBlockDim = 65535;      // CANN's blockDim limit (uint16 field)
 // Scalar cycles an Ascend C Process() loop spends per tile on address arithmetic, loop control
 // and queue bookkeeping (assumed: a few tens of scalar instructions at 1 cycle each).

@@ -25,6 +25,8 @@ public:
     // Global device task id of each submitted launch, in submission order.
     const std::vector<std::uint64_t>& submittedTaskIds() const { return submittedTaskIds_; }
     std::uint64_t instructionsSubmittedBlocks() const { return blocksSubmitted_; }
+    // What the device model executed so far (instructions, core cycles), for benchmarks.
+    DeviceStats deviceStats() const { return device_.stats(); }
 
 private:
     const LoweredWorkload& lowered_;

@@ -139,6 +139,7 @@ SimulationResult runSimulation(const SimulationOptions& options) {
     result.simulatedEndNs = host.hostNowNs();
     fillKernelRecords(lowered, host, bridge, result);
     result.deviceBlocks = bridge.instructionsSubmittedBlocks();
+    result.deviceInstructions = bridge.deviceStats().instructions;
     result.wallSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
     return result;

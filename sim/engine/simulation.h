@@ -20,6 +20,7 @@ struct SimulationResult {
     std::uint64_t deviceTasks = 0;
     std::uint64_t deviceBlocks = 0;
     std::uint64_t deviceBusyNs = 0;     // Σ kernel durations over all steps
+    std::uint64_t deviceInstructions = 0;  // instructions the simulated cores executed
     std::uint64_t simulatedEndNs = 0;   // host end of the last step
     double wallSeconds = 0.0;
 };

@@ -76,6 +76,13 @@ TEST(VectorElementwise, MulBroadcastsPerChannelValuesAlongRows) {
     checkBinary({"Mul", {2, 6, 7, 7}, {1, 6, 1, 1}, {2, 6, 7, 7}, DataType::Fp16});
 }
 
+// 14x14 planes span several 256 B repeats, and a tile holds many planes: the per-channel value is
+// applied one column of repeats at a time down the rows (repeat stride = row pitch).
+TEST(VectorElementwise, PerChannelValuesOverMultiRepeatPlanesGoColumnByColumn) {
+    checkBinary({"Mul", {2, 40, 14, 14}, {1, 40, 1, 1}, {2, 40, 14, 14}, DataType::Fp32});
+    checkBinary({"Add", {3, 24, 14, 14}, {1, 24, 1, 1}, {3, 24, 14, 14}, DataType::Fp16});
+}
+
 TEST(VectorElementwise, SubBroadcastsAOneElementTensor) {
     checkBinary({"Sub", {1000}, {1}, {1000}, DataType::Fp32});
 }
