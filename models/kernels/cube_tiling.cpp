@@ -1,7 +1,10 @@
 #include "models/kernels/cube_tiling.h"
 
 #include <algorithm>
+#include <array>
+#include <optional>
 #include <string>
+#include <utility>
 
 namespace ascendsim {
 
@@ -27,7 +30,8 @@ public:
     CubeBlockStream(std::shared_ptr<const CubeOperands> operands, const CubeBufferPlan& plan,
                     CubeStepSizes sizes, std::uint64_t firstTile, std::uint64_t tiles)
         : ops_(std::move(operands)), plan_(plan), sizes_(sizes), firstTile_(firstTile), tiles_(tiles),
-          l1_(0, plan.l1SlotBytes, Pipe::Mte2, Pipe::Mte1, kSlotEvents),
+          l1Slots_{PingPongBuffer(0, 0, Pipe::Mte2, Pipe::Mte1, kSlotEvents, 1),
+                   PingPongBuffer(plan.l1SlotBytes, 0, Pipe::Mte2, Pipe::Mte1, kSlotEvents + 1, 1)},
           l0_(0, 0, Pipe::Mte1, Pipe::Cube, kSlotEvents),
           l0c_(0, plan.l0cSlotBytes, Pipe::Cube, plan.outputThroughUb ? Pipe::Vector : Pipe::FixPipe, kSlotEvents,
                plan.l0cSlots),
@@ -42,7 +46,7 @@ protected:
     void emitPrologue(ProgramBuilder& b) override {
         b.scalar(kKernelSetupScalarCycles, 4);
         if (tiles_ == 0) return;  // an idle block only reads its tiling data
-        l1_.prime(b);
+        for (auto& slot : l1Slots_) slot.prime(b);
         l0_.prime(b);
         l0c_.prime(b);
         if (plan_.outputThroughUb) ubStaging_.prime(b);
@@ -51,11 +55,12 @@ protected:
             biasStaging_.prime(b);
             biasTable_.prime(b);
         }
+        loadChunk(0, 0, b);
     }
 
     void emitEpilogue(ProgramBuilder& b) override {
         if (tiles_ == 0) return;
-        l1_.drain(b);
+        for (auto& slot : l1Slots_) slot.drain(b);
         l0_.drain(b);
         l0c_.drain(b);
         if (plan_.outputThroughUb) ubStaging_.drain(b);
@@ -72,26 +77,26 @@ protected:
         const bool bias = ops_->hasBias() && !coupled;  // through BT (split chips)
         const bool ubBias = ops_->hasBias() && coupled;
         b.scalar(kTileSetupScalarCycles, 2);
+        if (ubBias) loadBiasToUb(tile, b);
+        if (bias) {
+            biasStaging_.acquire(b);
+            ops_->loadBias(tile, plan_.l1BiasAddr, b);
+            biasStaging_.publish(b);
+        }
         Mmad mmad;
         mmad.m = static_cast<std::uint16_t>(ops_->tileM(tile));
         mmad.n = static_cast<std::uint16_t>(ops_->tileN(tile));
         bool firstStep = true;
         const std::uint32_t chunks = ops_->chunkCount(tile);
         for (std::uint32_t c = 0; c < chunks; ++c) {
-            CubeStep step;
-            step.chunk = c;
-            ops_->chunk(tile, c, step.chunkStart, step.chunkLength);
             b.scalar(kChunkScalarCycles);
-            l1_.acquire(b);
-            ops_->loadChunk(tile, step, l1_.address(), b);
-            if (ubBias && c == 0) loadBiasToUb(tile, b);
-            if (bias && c == 0) {
-                biasStaging_.acquire(b);
-                ops_->loadBias(tile, plan_.l1BiasAddr, b);
-                biasStaging_.publish(b);
-            }
-            l1_.publish(b);
-            l1_.consume(b);
+            if (c + 1 < chunks)
+                loadChunk(localTile, c + 1, b);
+            else if (localTile + 1 < tiles_)
+                loadChunk(localTile + 1, 0, b);
+            CubeStep step = chunkStep(tile, c);
+            PingPongBuffer& l1 = l1Slots_[chunksConsumed_++ % l1Slots_.size()];
+            l1.consume(b);
             if (bias && c == 0) {
                 biasStaging_.consume(b);
                 biasTable_.acquire(b);
@@ -108,7 +113,7 @@ protected:
                 mmad.l0aAddr = l0_.slot() * plan_.l0aSlotBytes;
                 mmad.l0bAddr = l0_.slot() * plan_.l0bSlotBytes;
                 mmad.l0cAddr = l0c_.address();
-                ops_->loadStep(tile, step, l1_.address(), mmad.l0aAddr, mmad.l0bAddr, mmad, b);
+                ops_->loadStep(tile, step, l1.address(), mmad.l0aAddr, mmad.l0bAddr, mmad, b);
                 l0_.publish(b);
                 l0_.consume(b);
                 if (firstStep) {
@@ -123,7 +128,7 @@ protected:
                 firstStep = false;
                 l0_.release(b);
             }
-            l1_.release(b);
+            l1.release(b);
         }
         l0c_.publish(b);
         l0c_.consume(b);
@@ -133,6 +138,24 @@ protected:
             b.move(ops_->storeMove(tile, l0c_.address()));
             l0c_.release(b);
         }
+    }
+
+    CubeStep chunkStep(std::uint64_t tile, std::uint32_t c) const {
+        CubeStep step;
+        step.chunk = c;
+        ops_->chunk(tile, c, step.chunkStart, step.chunkLength);
+        return step;
+    }
+
+    // MTE2 preload (Ascend C MatmulConfig doMTE2Preload): chunk c of local tile `localTile` is
+    // issued before the steps of the chunk ahead of it, so GM→L1 overlaps the cube instead of
+    // waiting until the scalar unit has issued every step. The L1 slots alternate per chunk.
+    void loadChunk(std::uint64_t localTile, std::uint32_t c, ProgramBuilder& b) {
+        const std::uint64_t tile = firstTile_ + localTile;
+        PingPongBuffer& l1 = l1Slots_[chunksLoaded_++ % l1Slots_.size()];
+        l1.acquire(b);
+        ops_->loadChunk(tile, chunkStep(tile, c), l1.address(), b);
+        l1.publish(b);
     }
 
     // MTE2: the tile's bias slice GM→UB (the slot is freed by the vector pipe after its add).
@@ -227,7 +250,8 @@ private:
     CubeStepSizes sizes_;
     std::uint64_t firstTile_;
     std::uint64_t tiles_;
-    PingPongBuffer l1_;
+    std::array<PingPongBuffer, 2> l1Slots_;  // one L1 slot each, chunks alternate between them
+    std::uint64_t chunksLoaded_ = 0, chunksConsumed_ = 0;
     PingPongBuffer l0_;
     PingPongBuffer l0c_;
     PingPongBuffer biasStaging_;
@@ -284,22 +308,34 @@ LoweredKernel makeCubeKernel(const OpInstance& op, const ChipConfig& chip,
     return kernel;
 }
 
+namespace {
+// The first buffer a plan overflows, or nullopt when it fits.
+std::optional<std::pair<MemSpace, std::uint64_t>> firstOverflow(const ChipConfig& chip, const CubeBufferPlan& plan,
+                                                                 std::uint64_t biasL1Bytes, std::uint64_t biasTableBytes) {
+    const std::pair<MemSpace, std::uint64_t> needs[] = {
+        {MemSpace::L1, plan.l1BiasAddr + (plan.outputThroughUb ? 0 : biasL1Bytes)},
+        {MemSpace::L0A, 2 * plan.l0aSlotBytes},
+        {MemSpace::L0B, 2 * plan.l0bSlotBytes},
+        {MemSpace::L0C, std::uint64_t{plan.l0cSlots} * plan.l0cSlotBytes},
+        plan.outputThroughUb ? std::pair{MemSpace::UB, plan.ubBytes} : std::pair{MemSpace::BiasTable, biasTableBytes}};
+    for (const auto& need : needs)
+        if (need.second > chip.bufferCapacity(need.first)) return need;
+    return std::nullopt;
+}
+}  // namespace
+
+bool planFits(const ChipConfig& chip, const CubeBufferPlan& plan, std::uint64_t biasL1Bytes,
+              std::uint64_t biasTableBytes) {
+    return !firstOverflow(chip, plan, biasL1Bytes, biasTableBytes);
+}
+
 void checkPlanFits(const OpInstance& op, const ChipConfig& chip, const CubeBufferPlan& plan,
                    std::uint64_t biasL1Bytes, std::uint64_t biasTableBytes) {
-    auto require = [&](MemSpace space, std::uint64_t bytes) {
-        if (bytes > chip.bufferCapacity(space))
-            throwLoweringError(op, "tiling needs " + std::to_string(bytes) + " bytes of " +
-                                       std::string(memSpaceName(space)) + " but " + chip.name +
-                                       " has " + std::to_string(chip.bufferCapacity(space)));
-    };
-    require(MemSpace::L1, plan.l1BiasAddr + (plan.outputThroughUb ? 0 : biasL1Bytes));
-    require(MemSpace::L0A, 2 * plan.l0aSlotBytes);
-    require(MemSpace::L0B, 2 * plan.l0bSlotBytes);
-    require(MemSpace::L0C, std::uint64_t{plan.l0cSlots} * plan.l0cSlotBytes);
-    if (plan.outputThroughUb)
-        require(MemSpace::UB, plan.ubBytes);
-    else
-        require(MemSpace::BiasTable, biasTableBytes);
+    const auto overflow = firstOverflow(chip, plan, biasL1Bytes, biasTableBytes);
+    if (!overflow) return;
+    const auto [space, bytes] = *overflow;
+    throwLoweringError(op, "tiling needs " + std::to_string(bytes) + " bytes of " + std::string(memSpaceName(space)) +
+                               " but " + chip.name + " has " + std::to_string(chip.bufferCapacity(space)));
 }
 
 void planCoupledOutput(const ChipConfig& chip, CubeBufferPlan& plan, std::uint32_t maxRows,

@@ -2,7 +2,8 @@
 // The shared cube pipeline of every cube kernel (MatMul, BatchMatMul, convolutions): output tiles
 // accumulated in L0C over a reduction split into L1 chunks and L0 steps, with the double
 // buffering and flags of a real Ascend C matmul (hardware.md §2.3–§2.4):
-//   MTE2  GM→L1 chunk (2 L1 slots; MTE1→MTE2 "free", MTE2→MTE1 "ready")
+//   MTE2  GM→L1 chunk (2 L1 slots; MTE1→MTE2 "free", MTE2→MTE1 "ready"), issued one chunk ahead
+//         (preload) so the load overlaps the cube steps of the chunk before it
 //   MTE1  L1→L0A/L0B step (2 L0 slots; M→MTE1 "free", MTE1→M "ready")
 //   M     mmad into L0C (1–2 L0C slots; FIX→M "free", M→FIX "ready"), bias from BT
 //   FIX   L0C→GM with conversion
@@ -117,6 +118,9 @@ LoweredKernel makeCubeKernel(const OpInstance& op, const ChipConfig& chip,
 void planCoupledOutput(const ChipConfig& chip, CubeBufferPlan& plan, std::uint32_t maxRows,
                        std::uint32_t maxColumns, DataType outputType, bool hasBias, DataType biasType);
 
+// True when a plan fits the chip's buffers (same rules as checkPlanFits).
+bool planFits(const ChipConfig& chip, const CubeBufferPlan& plan, std::uint64_t biasL1Bytes,
+              std::uint64_t biasTableBytes);
 // Checks that a plan fits the chip's buffers; throws LoweringError naming the op otherwise.
 // On coupled chips the bias goes through UB, so biasL1Bytes/biasTableBytes are not required.
 void checkPlanFits(const OpInstance& op, const ChipConfig& chip, const CubeBufferPlan& plan,

@@ -1,15 +1,24 @@
 #include "models/kernels/matmul_operands.h"
 
 #include <algorithm>
+#include <array>
+#include <utility>
 
 namespace ascendsim {
 
 namespace {
 constexpr std::uint64_t kLocalAlignBytes = 512;  // L0A/L0B alignment (hardware.md §2.3), used for every region
 constexpr std::uint64_t kStepBytesPerRow = 128;  // baseK × element bytes: 64 fp16, 128 int8, 32 fp32 (CANN default)
-constexpr std::uint32_t kBaseM = 128, kBaseN = 128;  // output base block; fp32 acc 64 KiB = half of 910B L0C
-constexpr std::uint32_t kChunkSteps = 4;         // L1 depth in L0 steps (CANN stepKa/stepKb)
+// Output base blocks (m, n) CANN's matmul tiling chooses among on this core class [I]: 128×256 and
+// 256×128 fill a 128 KiB L0C with one fp32 tile and need a third fewer operand bytes per MAC than
+// 128×128, which keeps two L0C slots and spreads small outputs over more cores. Earlier wins ties.
+constexpr std::array<std::pair<std::uint32_t, std::uint32_t>, 3> kBaseBlocks{{{128, 256}, {256, 128}, {128, 128}}};
+// Rates that rank base blocks (not timing): GM→L1 ND2NZ for 64–256 KiB chunks, 133–204 GiB/s at
+// 1.8 GHz ≈ 80–122 B/cycle (hardware.md §1.3), and the steady L0C→GM FixPipe rate (§1.3).
+constexpr double kNd2NzBytesPerCycle = 100.0;
+constexpr double kFixPipeBytesPerCycle = 117.4;
 constexpr std::uint32_t kFractalRows = 16;       // cube fractal edge (hardware.md §2.5)
+constexpr std::uint64_t kFractalRowBytes = 32;   // K extent of a fractal: fp16 16, int8 32, fp32 8 (§1.1 DtypeMKN)
 }  // namespace
 
 std::uint64_t MatmulProblem::batchCount() const {
@@ -148,22 +157,34 @@ DataMove MatmulOperands::storeMove(std::uint64_t tile, std::uint64_t l0cAddr) co
     return m;
 }
 
-void planMatmul(const OpInstance& op, const ChipConfig& chip, const MatmulProblem& problem,
-                MatmulTiling& tiling, CubeBufferPlan& plan) {
-    const std::uint64_t eb = bytesOf(problem.inputType);
-    const std::uint64_t kAlign = std::max<std::uint64_t>(1, 32 / eb);  // one fractal row of K
-    tiling.baseM = static_cast<std::uint32_t>(std::min<std::uint64_t>(kBaseM, roundUp(problem.m, kFractalRows)));
-    tiling.baseN = static_cast<std::uint32_t>(std::min<std::uint64_t>(kBaseN, roundUp(problem.n, kFractalRows)));
-    tiling.baseK = static_cast<std::uint32_t>(std::min<std::uint64_t>(kStepBytesPerRow / eb, roundUp(problem.k, kAlign)));
+namespace {
+// Estimated cycles of the busiest core for a base block, to rank base blocks the way CANN's
+// matmul tiling does: that core runs `rounds` tiles, each bounded by the cube or by its MTE2
+// operand loads, plus the FixPipe store when a single L0C slot makes the next tile wait for it.
+double busiestCoreCycles(const OpInstance& op, const ChipConfig& chip, const MatmulProblem& p, const MatmulTiling& t,
+                         std::uint32_t l0cSlots) {
+    const std::uint64_t eb = bytesOf(p.inputType);
+    const std::uint64_t tiles = p.batchCount() * ceilDiv(p.m, t.baseM) * ceilDiv(p.n, t.baseN);
+    const std::uint64_t blockDim = op.blockDim ? *op.blockDim : std::min<std::uint64_t>(chip.aiCoreCount, tiles);
+    const std::uint64_t rounds = ceilDiv(tiles, std::max<std::uint64_t>(1, blockDim));
+    const double mac = static_cast<double>(ceilDiv(t.baseM, kFractalRows) * ceilDiv(t.baseN, kFractalRows) *
+                                           ceilDiv(p.k, std::max<std::uint64_t>(1, kFractalRowBytes / eb)));
+    const double mte2 = static_cast<double>(p.k * (t.baseM + t.baseN) * eb) / kNd2NzBytesPerCycle;
+    const double store = l0cSlots > 1 ? 0.0 : static_cast<double>(t.baseM) * t.baseN * bytesOf(p.accType) / kFixPipeBytesPerCycle;
+    return static_cast<double>(rounds) * (std::max(mac, mte2) + store);
+}
 
-    const std::uint64_t biasL1Bytes = problem.hasBias ? roundUp(tiling.baseN * bytesOf(problem.biasType), kLocalAlignBytes) : 0;
+// Buffer plan of the base block in `tiling`; sets tiling.chunkK, 0 when no K chunk fits L1.
+void planBaseBlock(const ChipConfig& chip, const MatmulProblem& problem, MatmulTiling& tiling, CubeBufferPlan& plan,
+                   std::uint64_t& biasL1Bytes) {
+    const std::uint64_t eb = bytesOf(problem.inputType);
+    biasL1Bytes = problem.hasBias ? roundUp(tiling.baseN * bytesOf(problem.biasType), kLocalAlignBytes) : 0;
     const std::uint64_t l1Budget = chip.bufferCapacity(MemSpace::L1) - std::min(chip.bufferCapacity(MemSpace::L1), biasL1Bytes);
     const std::uint64_t perKBytes = (tiling.baseM + tiling.baseN) * eb;
-    // Two slots of (A + B) chunks plus per-region alignment padding must fit the L1 budget.
+    // Two slots of (A + B) chunks plus per-region alignment padding must fit the L1 budget; the
+    // chunk is as deep as L1 allows (CANN's depthA1/depthB1 fill L1): fewer, larger ND2NZ loads.
     const std::uint64_t maxChunk = (l1Budget / 2 > 2 * kLocalAlignBytes ? (l1Budget / 2 - 2 * kLocalAlignBytes) / perKBytes : 0);
-    const std::uint64_t chunk = std::min<std::uint64_t>(
-        {std::uint64_t{kChunkSteps} * tiling.baseK, maxChunk / tiling.baseK * tiling.baseK, roundUp(problem.k, tiling.baseK)});
-    if (chunk == 0) throwLoweringError(op, "no K chunk of the base block fits L1");
+    const std::uint64_t chunk = std::min<std::uint64_t>(maxChunk / tiling.baseK * tiling.baseK, roundUp(problem.k, tiling.baseK));
     tiling.chunkK = static_cast<std::uint32_t>(chunk);
 
     plan.l1BOffset = roundUp(tiling.baseM * chunk * eb, kLocalAlignBytes);
@@ -171,10 +192,46 @@ void planMatmul(const OpInstance& op, const ChipConfig& chip, const MatmulProble
     plan.l1BiasAddr = 2 * plan.l1SlotBytes;
     plan.l0aSlotBytes = roundUp(std::uint64_t{tiling.baseM} * tiling.baseK * eb, kLocalAlignBytes);
     plan.l0bSlotBytes = roundUp(std::uint64_t{tiling.baseK} * tiling.baseN * eb, kLocalAlignBytes);
-    plan.l0cSlotBytes = roundUp(std::uint64_t{tiling.baseM} * tiling.baseN * 4, kLocalAlignBytes);
+    plan.l0cSlotBytes = roundUp(std::uint64_t{tiling.baseM} * tiling.baseN * bytesOf(problem.accType), kLocalAlignBytes);
     plan.l0cSlots = 2 * plan.l0cSlotBytes <= chip.bufferCapacity(MemSpace::L0C) ? 2 : 1;
     planCoupledOutput(chip, plan, tiling.baseM, tiling.baseN, problem.outputType, problem.hasBias, problem.biasType);
-    checkPlanFits(op, chip, plan, biasL1Bytes, problem.hasBias ? std::uint64_t{tiling.baseN} * 4 : 0);
+}
+}  // namespace
+
+void planMatmul(const OpInstance& op, const ChipConfig& chip, const MatmulProblem& problem,
+                MatmulTiling& tiling, CubeBufferPlan& plan) {
+    const std::uint64_t eb = bytesOf(problem.inputType);
+    const std::uint64_t kAlign = std::max<std::uint64_t>(1, kFractalRowBytes / eb);  // one fractal row of K
+    const auto baseK = static_cast<std::uint32_t>(std::min<std::uint64_t>(kStepBytesPerRow / eb, roundUp(problem.k, kAlign)));
+    bool found = false;
+    double bestCycles = 0.0;
+    MatmulTiling last;
+    CubeBufferPlan lastPlan;
+    std::uint64_t lastBiasL1 = 0;
+    for (const auto& [m, n] : kBaseBlocks) {
+        MatmulTiling candidate;
+        candidate.baseM = static_cast<std::uint32_t>(std::min<std::uint64_t>(m, roundUp(problem.m, kFractalRows)));
+        candidate.baseN = static_cast<std::uint32_t>(std::min<std::uint64_t>(n, roundUp(problem.n, kFractalRows)));
+        candidate.baseK = baseK;
+        CubeBufferPlan candidatePlan;
+        std::uint64_t biasL1Bytes = 0;
+        planBaseBlock(chip, problem, candidate, candidatePlan, biasL1Bytes);
+        last = candidate;
+        lastPlan = candidatePlan;
+        lastBiasL1 = biasL1Bytes;
+        const std::uint64_t biasTableBytes = problem.hasBias ? std::uint64_t{candidate.baseN} * 4 : 0;
+        if (candidate.chunkK == 0 || !planFits(chip, candidatePlan, biasL1Bytes, biasTableBytes)) continue;
+        const double cycles = busiestCoreCycles(op, chip, problem, candidate, candidatePlan.l0cSlots);
+        if (found && cycles >= bestCycles) continue;
+        found = true;
+        bestCycles = cycles;
+        tiling = candidate;
+        plan = candidatePlan;
+    }
+    if (!found) {
+        if (last.chunkK == 0) throwLoweringError(op, "no K chunk of the base block fits L1");
+        checkPlanFits(op, chip, lastPlan, lastBiasL1, problem.hasBias ? std::uint64_t{last.baseN} * 4 : 0);
+    }
 }
 
 }  // namespace ascendsim

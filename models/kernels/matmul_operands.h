@@ -63,8 +63,9 @@ private:
     std::uint64_t elementBytes_;
 };
 
-// Tiling and buffer plan for `problem` on `chip` (CANN-like base blocks, L1 depth of 4 steps,
-// both L1 and L0 double-buffered, L0C double-buffered when two tiles fit).
+// Tiling and buffer plan for `problem` on `chip` like CANN's: the base block (128×256, 256×128 or
+// 128×128) that keeps the busiest core shortest, K chunks as deep as two L1 slots allow, L0
+// double-buffered, L0C double-buffered when two tiles fit.
 void planMatmul(const OpInstance& op, const ChipConfig& chip, const MatmulProblem& problem,
                 MatmulTiling& tiling, CubeBufferPlan& plan);
 

@@ -128,7 +128,7 @@ TEST(CubeMatMul, DefaultBlockDimSpreadsTilesButNeverExceedsThem) {
     CubeOpHarness h(chip);
     auto small = makeOp("MatMul", {h.tensor("a", {128, 64}, DataType::Fp16), h.tensor("b", {64, 256}, DataType::Fp16)},
                         {h.tensor("y", {128, 256}, DataType::Fp16)});
-    EXPECT_EQ(h.lower(small).at(0).blockDim, 2u);  // 1 x 2 base tiles of 128x128
+    EXPECT_EQ(h.lower(small).at(0).blockDim, 2u);  // 1 x 2 base tiles of 128x128, not one of 128x256
     auto big = makeOp("MatMul", {h.tensor("a", {4096, 64}, DataType::Fp16), h.tensor("b", {64, 4096}, DataType::Fp16)},
                       {h.tensor("y", {4096, 4096}, DataType::Fp16)});
     EXPECT_EQ(h.lower(big).at(0).blockDim, chip.aiCoreCount);
@@ -178,7 +178,7 @@ TEST(CubeMatMul, InstructionCountScalesWithShapeAndBlockDim) {
         return sum;
     };
     const auto base = total(makeMatmul(512, 512, 512, 1));
-    EXPECT_EQ(base.mmads, 4u * 4u * 8u);  // 16 tiles x (512 / 64) K steps
+    EXPECT_EQ(base.mmads, 4u * 2u * 8u);  // 8 base blocks of 128x256 x (512 / 64) K steps
     const auto doubledK = total(makeMatmul(512, 1024, 512, 1));
     EXPECT_EQ(doubledK.mmads, 2 * base.mmads);
     EXPECT_GT(doubledK.total, base.total * 3 / 2);
@@ -187,7 +187,67 @@ TEST(CubeMatMul, InstructionCountScalesWithShapeAndBlockDim) {
     EXPECT_EQ(spread.mmads, base.mmads);
     EXPECT_LT(spread.total, base.total + 8 * 40);
     // One block's program is yielded a tile at a time.
-    EXPECT_EQ(countProgram(makeMatmul(512, 512, 512, 1), {0, CoreKind::Cube, 0}).chunks, 16u);
+    EXPECT_EQ(countProgram(makeMatmul(512, 512, 512, 1), {0, CoreKind::Cube, 0}).chunks, 8u);
+}
+
+// The instructions of block `block`'s program, in issue order.
+std::vector<Instruction> blockProgram(const LoweredKernel& kernel, std::uint32_t block) {
+    std::vector<Instruction> program;
+    auto stream = kernel.program({block, CoreKind::Cube, 0});
+    while (stream->next(program)) {
+    }
+    return program;
+}
+
+bool isGmToL1(const Instruction& i) {
+    if (i.opcode != Opcode::DataMove) return false;
+    const auto& m = std::get<DataMove>(i.operands);
+    return m.src == MemSpace::GM && m.dst == MemSpace::L1;
+}
+
+TEST(CubeMatMul, LargeGemmUses128x256BaseBlocksAndL1ChunksOfAtLeast64KiBPerOperand) {
+    const auto chip = ascend910B1();
+    CubeOpHarness h(chip, 1 << 20);  // only lowering
+    auto op = makeOp("MatMul", {h.tensor("a", {4096, 4096}, DataType::Fp16), h.tensor("b", {4096, 4096}, DataType::Fp16)},
+                     {h.tensor("y", {4096, 4096}, DataType::Fp16)});
+    const auto kernel = h.lower(op).at(0);
+    EXPECT_EQ(kernel.blockDim, chip.aiCoreCount);
+    std::uint64_t mmads = 0, loads = 0;
+    for (const auto& i : blockProgram(kernel, 0)) {
+        if (i.opcode == Opcode::Mmad) {
+            const auto& m = std::get<Mmad>(i.operands);
+            EXPECT_EQ(m.m, 128u);
+            EXPECT_EQ(m.n, 256u);
+            EXPECT_EQ(m.k, 64u);
+            ++mmads;
+        }
+        if (isGmToL1(i)) {
+            EXPECT_GE(std::get<DataMove>(i.operands).totalBytes(), 64u << 10);
+            ++loads;
+        }
+    }
+    // Block 0 runs 512 / 24 = 21 tiles of 4096 / 64 K steps; each K chunk loads A then B.
+    EXPECT_EQ(mmads, 21u * 64u);
+    EXPECT_LE(loads, 21u * 2u * 4096u / 256u);  // chunks deeper than 4 steps
+}
+
+TEST(CubeMatMul, NextChunkIsLoadedBeforeTheCubeStepsOfThisOne) {
+    const auto chip = ascend910B1();
+    CubeOpHarness h(chip, 1 << 20);
+    auto op = makeOp("MatMul", {h.tensor("a", {256, 2048}, DataType::Fp16), h.tensor("b", {2048, 256}, DataType::Fp16)},
+                     {h.tensor("y", {256, 256}, DataType::Fp16)});
+    op.blockDim = 1;
+    const auto program = blockProgram(h.lower(op).at(0), 0);
+    // MTE2 preload: chunk 1 (the 3rd and 4th GM->L1 loads) is issued before chunk 0's first mmad,
+    // so the scalar unit never holds the next load behind a full MTE1/cube queue.
+    std::vector<std::size_t> loadAt;
+    std::size_t firstMmad = program.size();
+    for (std::size_t i = 0; i < program.size(); ++i) {
+        if (isGmToL1(program[i])) loadAt.push_back(i);
+        if (program[i].opcode == Opcode::Mmad) firstMmad = std::min(firstMmad, i);
+    }
+    ASSERT_GE(loadAt.size(), 4u) << "needs at least two K chunks";
+    EXPECT_LT(loadAt[3], firstMmad);
 }
 
 }  // namespace
