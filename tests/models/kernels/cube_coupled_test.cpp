@@ -118,7 +118,8 @@ TEST(CubeCoupled, MatMulMatchesReferenceForEveryBlockDim) {
 
 TEST(CubeCoupled, MatMulBiasIsAddedInUbWithoutABiasTable) {
     runCoupledMatmul({130, 64, 200, true, DataType::Fp16, DataType::Fp16, std::nullopt});
-    runCoupledMatmul({70, 96, 300, true, DataType::Fp16, DataType::Fp16, 2u});  // two bias slots in flight
+    runCoupledMatmul({70, 96, 300, true, DataType::Fp16, DataType::Fp16, 1u});  // two tiles: both bias slots in flight
+    runCoupledMatmul({150, 1100, 300, true, DataType::Fp16, DataType::Fp16, 1u});  // and K chunks preloaded across tiles
     auto chip = coupledChip();
     chip.bufferBytes[static_cast<std::size_t>(MemSpace::BiasTable)] = 0;  // real 910/310P configs have no BT
     CubeOpHarness h(chip);

@@ -83,6 +83,9 @@ TEST(CubeMatMul, BiasIsAddedOncePerOutputElement) {
     const auto chip = ascend910B1();
     runMatmulCase(chip, {70, 520, 300, false, true, true, DataType::Fp16}, std::nullopt);
     runMatmulCase(chip, {70, 520, 300, true, false, true, DataType::Bf16}, 3u);
+    // One block runs 3 x 3 tiles of 4 K chunks each: the next tile's first chunk is preloaded while
+    // the bias of the current tile is still in the bias table.
+    runMatmulCase(chip, {300, 1100, 600, false, false, true, DataType::Fp16}, 1u);
 }
 
 TEST(CubeMatMul, Int8IsExactWithInt32Output) {
