@@ -58,9 +58,17 @@ void ConvOperands::loadChunk(std::uint64_t tile, const CubeStep& step, std::uint
         const std::uint64_t k = problem_.reduction();
         b.copy2d(MemSpace::GM, problem_.wAddr + (coBase * k + step.chunkStart) * eb, MemSpace::L1, l1Addr, t.co,
                  static_cast<std::uint32_t>(step.chunkLength * eb), k * eb, rowStride, LayoutConversion::Nd2Nz);
+    } else if (taps == 1) {
+        // w[cSlab][cOut] of a 1×1 transposed convolution: each slab channel's output columns are one
+        // contiguous run, so the chunk is one move of `channels` runs into L1 as [c][co] = Aᵀ rows.
+        const std::uint64_t outTotal = problem_.outChannels * problem_.groups;
+        b.copy2d(MemSpace::GM, problem_.wAddr + (c0 * outTotal + coBase) * eb, MemSpace::L1, l1Addr,
+                 static_cast<std::uint32_t>(channels), static_cast<std::uint32_t>(t.co * eb), outTotal * eb,
+                 transposedRunPitch(t.co), LayoutConversion::Nd2Nz);
     } else {
-        // w[cSlab][cOut][kh][kw] (the forward weights of a transposed convolution): the row of output
-        // channel r gathers kh·kw taps from every slab channel of the chunk.
+        // w[cSlab][cOut][kh][kw] with kh·kw > 1: the row of output channel r gathers kh·kw taps from
+        // every slab channel of the chunk (CANN first converts such weights with a TransData; that
+        // pass is not modelled, so these strided reads stand for it).
         const std::uint64_t outTotal = problem_.outChannels * problem_.groups;
         for (std::uint32_t r = 0; r < t.co; ++r)
             b.copy2d(MemSpace::GM, problem_.wAddr + (c0 * outTotal + coBase + r) * taps * eb, MemSpace::L1,
@@ -79,15 +87,26 @@ void ConvOperands::loadStep(std::uint64_t tile, const CubeStep& step, std::uint6
                             std::uint64_t l0bAddr, Mmad& mmad, ProgramBuilder& b) const {
     const TileCoord t = coord(tile);
     const std::uint64_t eb = bytesOf(problem_.inputType);
-    b.copy2d(MemSpace::L1, l1Addr + step.offset * eb, MemSpace::L0A, l0aAddr, t.co,
-             static_cast<std::uint32_t>(step.length * eb), tiling_.weightRowStrideBytes, step.length * eb);
+    mmad.transposeA = false;
+    if (problem_.weightLayout == ConvWeightLayout::InputMajorTransposed && problem_.window.taps() == 1) {
+        // L1 holds [c][co] = Aᵀ rows: one move of the step's rows, and the cube reads L0A transposed.
+        b.copy2d(MemSpace::L1, l1Addr + step.offset * transposedRunPitch(t.co), MemSpace::L0A, l0aAddr,
+                 step.length, t.co * static_cast<std::uint32_t>(eb), transposedRunPitch(t.co), t.co * eb);
+        mmad.transposeA = true;
+    } else {
+        b.copy2d(MemSpace::L1, l1Addr + step.offset * eb, MemSpace::L0A, l0aAddr, t.co,
+                 static_cast<std::uint32_t>(step.length * eb), tiling_.weightRowStrideBytes, step.length * eb);
+    }
     const SlabRows rows = slabRowsFor(problem_.window, t.pos0, t.positions);
     b.img2col(img2colFor(problem_.window, rows, step.chunkLength / static_cast<std::uint32_t>(problem_.window.taps()),
                          problem_.inputType, l1Addr + plan_.l1BOffset, MemSpace::L0B, l0bAddr, t.pos0, t.positions,
                          step.offset, step.length));
     mmad.dtype = problem_.mmadType;
-    mmad.transposeA = false;
     mmad.transposeB = true;
+}
+
+std::uint64_t ConvOperands::transposedRunPitch(std::uint32_t co) const {
+    return roundUp(std::uint64_t{co} * bytesOf(problem_.inputType), kL1RowAlignBytes);
 }
 
 DataMove ConvOperands::storeMove(std::uint64_t tile, std::uint64_t l0cAddr) const {
@@ -117,10 +136,16 @@ void planConv(const OpInstance& op, const ChipConfig& chip, const ConvProblem& p
 
     const std::uint64_t slabRows = maxSlabRows(p.window, tiling.baseN);
     const std::uint64_t slotBudget = chip.bufferCapacity(MemSpace::L1) / 2;
+    // The weight chunk: baseM rows of `channels`·taps, or (1×1 input gradient) `channels` runs of
+    // baseM, each row or run 32 B aligned.
+    auto weightBytes = [&](std::uint64_t channels) {
+        const std::uint64_t rows = tiling.baseM * roundUp(channels * taps * eb, kL1RowAlignBytes);
+        const std::uint64_t runs = channels * roundUp(tiling.baseM * eb, kL1RowAlignBytes);
+        const bool transposedRuns = p.weightLayout == ConvWeightLayout::InputMajorTransposed && taps == 1;
+        return roundUp(transposedRuns ? std::max(rows, runs) : rows, kLocalAlignBytes);
+    };
     auto slotBytes = [&](std::uint64_t channels) {
-        const std::uint64_t rowStride = roundUp(channels * taps * eb, kL1RowAlignBytes);
-        return roundUp(tiling.baseM * rowStride, kLocalAlignBytes) +
-               roundUp(channels * slabRows * p.window.inW * eb, kLocalAlignBytes);
+        return weightBytes(channels) + roundUp(channels * slabRows * p.window.inW * eb, kLocalAlignBytes);
     };
     // Deepest chunk of whole channels within kMaxChunkSteps L0 steps that fits; multiples of 16
     // channels keep the reduction fractal-aligned.
@@ -133,7 +158,7 @@ void planConv(const OpInstance& op, const ChipConfig& chip, const ConvProblem& p
     tiling.chunkChannels = static_cast<std::uint32_t>(channels);
     tiling.weightRowStrideBytes = roundUp(channels * taps * eb, kL1RowAlignBytes);
 
-    plan.l1BOffset = roundUp(tiling.baseM * tiling.weightRowStrideBytes, kLocalAlignBytes);
+    plan.l1BOffset = weightBytes(channels);
     plan.l1SlotBytes = slotBytes(channels);
     plan.l1BiasAddr = 2 * plan.l1SlotBytes;
     plan.l0aSlotBytes = roundUp(std::uint64_t{tiling.baseM} * tiling.baseK * eb, kLocalAlignBytes);

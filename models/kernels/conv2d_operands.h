@@ -12,8 +12,9 @@
 
 namespace ascendsim {
 
-// How the weight rows of a chunk reach L1: Conv2D reads w[co][c][kh][kw] rows directly;
-// the input gradient reads w[c_in][c_out] transposed (one strided move per output row).
+// How the weight rows of a chunk reach L1: Conv2D reads w[co][c][kh][kw] rows directly; the
+// input gradient reads w[c_in][c_out][kh][kw] transposed: for 1×1 kernels as contiguous
+// [c][co] runs that the cube reads as Aᵀ, otherwise one strided move per output row.
 enum class ConvWeightLayout : std::uint8_t { OutputMajor, InputMajorTransposed };
 
 struct ConvProblem {
@@ -56,6 +57,8 @@ private:
         std::uint32_t co, positions;
     };
     TileCoord coord(std::uint64_t tile) const;
+    // L1 pitch of one slab channel's run of `co` output columns in a 1×1 input-gradient chunk.
+    std::uint64_t transposedRunPitch(std::uint32_t co) const;
 
     ConvProblem problem_;
     ConvTiling tiling_;
