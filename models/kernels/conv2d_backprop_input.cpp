@@ -3,17 +3,38 @@
 //
 // Done as a real kernel does it: a stride-1 convolution of the zero-stuffed dy (dilated by the
 // forward stride, the Load3D reads the inserted zeros as padding) with the 180°-rotated, in/out
-// transposed weights. The rotation is a read order of the Load3D (Img2ColLoad::rotateKernel); the
-// transposition is done by the weight load (one strided GM→L1 move per dx-channel row of a tile).
+// transposed weights. The rotation is a read order of the Load3D (Img2ColLoad::rotateKernel).
+// The in/out transposition: for 1×1 kernels the cube reads the weight chunk transposed from L1;
+// larger kernels first get a weight TransData on the vector cores, as CANN converts NCHW weights
+// before the cube kernel, which writes w as [C][Co][kh][kw] into the launch workspace for the
+// convolution to read like forward weights.
 // Padding of the transposed convolution is dilation·(k−1) − pad on each side.
 #include <memory>
 #include <string>
 
 #include "models/kernels/conv2d_operands.h"
+#include "models/kernels/transpose.h"
 
 namespace ascendsim {
 
 namespace {
+
+// The vector kernel that writes w [Co][C][kh][kw] transposed to [C][Co][kh][kw] into the workspace.
+LoweredKernel weightTransData(const OpInstance& op, const ChipConfig& chip) {
+    const TensorInfo& w = op.inputs[1];
+    OpInstance transData;
+    transData.name = op.name;
+    transData.type = "TransData";
+    TensorInfo transposed = w;
+    transposed.shape = {w.shape[1], w.shape[0], w.shape[2], w.shape[3]};
+    transposed.deviceAddr = 0;
+    transData.inputs = {w};
+    transData.outputs = {transposed};
+    LoweredKernel kernel = lowerPermutation(transData, chip, w.shape, {1, 0, 2, 3}, PermutationTarget::Workspace).at(0);
+    kernel.reportedOpType = "TransData";
+    return kernel;
+}
+
 std::vector<LoweredKernel> lowerConv2DBackpropInput(const OpInstance& op, const ChipConfig& chip) {
     if (op.inputs.size() < 2 || op.outputs.empty()) throwLoweringError(op, "needs inputs dy, w and output dx");
     const TensorInfo& dy = op.inputs[0];
@@ -64,13 +85,28 @@ std::vector<LoweredKernel> lowerConv2DBackpropInput(const OpInstance& op, const 
     p.xAddr = dy.deviceAddr;
     p.wAddr = w.deviceAddr;
     p.yAddr = dx.deviceAddr;
-    p.weightLayout = ConvWeightLayout::InputMajorTransposed;
+    const bool oneByOne = kh * kw == 1;
+    p.weightLayout = oneByOne ? ConvWeightLayout::InputMajorTransposed : ConvWeightLayout::OutputMajor;
 
     ConvTiling tiling;
     CubeBufferPlan plan;
     planConv(op, chip, p, tiling, plan);
-    auto operands = std::make_shared<const ConvOperands>(p, tiling, plan);
-    return {makeCubeKernel(op, chip, operands, plan, CubeStepSizes{tiling.baseK})};
+    const CubeStepSizes steps{tiling.baseK};
+    LoweredKernel conv = makeCubeKernel(op, chip, std::make_shared<const ConvOperands>(p, tiling, plan), plan, steps);
+    if (oneByOne) return {conv};
+
+    // The transposed weights sit in the workspace, whose address comes with each launch.
+    const std::uint64_t tiles = ConvOperands(p, tiling, plan).tileCount();
+    conv.workspaceBytes = w.bytes();
+    conv.program = [p, tiling, plan, steps, tiles, blockDim = conv.blockDim](const BlockProgramRequest& request) {
+        ConvProblem atWorkspace = p;
+        atWorkspace.wAddr = request.workspaceAddr;
+        std::uint64_t first = 0, count = 0;
+        blockTileRange(tiles, blockDim, request.blockIdx, first, count);
+        return makeCubeBlockStream(std::make_shared<const ConvOperands>(atWorkspace, tiling, plan), plan, steps,
+                                   first, count);
+    };
+    return {weightTransData(op, chip), conv};
 }
 }  // namespace
 

@@ -1,6 +1,7 @@
 #include "models/kernels/conv2d_operands.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace ascendsim {
 
@@ -58,22 +59,14 @@ void ConvOperands::loadChunk(std::uint64_t tile, const CubeStep& step, std::uint
         const std::uint64_t k = problem_.reduction();
         b.copy2d(MemSpace::GM, problem_.wAddr + (coBase * k + step.chunkStart) * eb, MemSpace::L1, l1Addr, t.co,
                  static_cast<std::uint32_t>(step.chunkLength * eb), k * eb, rowStride, LayoutConversion::Nd2Nz);
-    } else if (taps == 1) {
+    } else {
         // w[cSlab][cOut] of a 1×1 transposed convolution: each slab channel's output columns are one
         // contiguous run, so the chunk is one move of `channels` runs into L1 as [c][co] = Aᵀ rows.
+        if (taps != 1) throw std::logic_error("transposed weight reads are for 1x1 kernels");
         const std::uint64_t outTotal = problem_.outChannels * problem_.groups;
         b.copy2d(MemSpace::GM, problem_.wAddr + (c0 * outTotal + coBase) * eb, MemSpace::L1, l1Addr,
                  static_cast<std::uint32_t>(channels), static_cast<std::uint32_t>(t.co * eb), outTotal * eb,
                  transposedRunPitch(t.co), LayoutConversion::Nd2Nz);
-    } else {
-        // w[cSlab][cOut][kh][kw] with kh·kw > 1: the row of output channel r gathers kh·kw taps from
-        // every slab channel of the chunk (CANN first converts such weights with a TransData; that
-        // pass is not modelled, so these strided reads stand for it).
-        const std::uint64_t outTotal = problem_.outChannels * problem_.groups;
-        for (std::uint32_t r = 0; r < t.co; ++r)
-            b.copy2d(MemSpace::GM, problem_.wAddr + (c0 * outTotal + coBase + r) * taps * eb, MemSpace::L1,
-                     l1Addr + r * rowStride, static_cast<std::uint32_t>(channels),
-                     static_cast<std::uint32_t>(taps * eb), outTotal * taps * eb, taps * eb, LayoutConversion::Nd2Nz);
     }
     // Input slab: channels [c0, c0+channels) of this image and group, the rows the positions read.
     const SlabRows rows = slabRowsFor(w, t.pos0, t.positions);
@@ -88,7 +81,7 @@ void ConvOperands::loadStep(std::uint64_t tile, const CubeStep& step, std::uint6
     const TileCoord t = coord(tile);
     const std::uint64_t eb = bytesOf(problem_.inputType);
     mmad.transposeA = false;
-    if (problem_.weightLayout == ConvWeightLayout::InputMajorTransposed && problem_.window.taps() == 1) {
+    if (problem_.weightLayout == ConvWeightLayout::InputMajorTransposed) {
         // L1 holds [c][co] = Aᵀ rows: one move of the step's rows, and the cube reads L0A transposed.
         b.copy2d(MemSpace::L1, l1Addr + step.offset * transposedRunPitch(t.co), MemSpace::L0A, l0aAddr,
                  step.length, t.co * static_cast<std::uint32_t>(eb), transposedRunPitch(t.co), t.co * eb);
@@ -141,7 +134,7 @@ void planConv(const OpInstance& op, const ChipConfig& chip, const ConvProblem& p
     auto weightBytes = [&](std::uint64_t channels) {
         const std::uint64_t rows = tiling.baseM * roundUp(channels * taps * eb, kL1RowAlignBytes);
         const std::uint64_t runs = channels * roundUp(tiling.baseM * eb, kL1RowAlignBytes);
-        const bool transposedRuns = p.weightLayout == ConvWeightLayout::InputMajorTransposed && taps == 1;
+        const bool transposedRuns = p.weightLayout == ConvWeightLayout::InputMajorTransposed;
         return roundUp(transposedRuns ? std::max(rows, runs) : rows, kLocalAlignBytes);
     };
     auto slotBytes = [&](std::uint64_t channels) {

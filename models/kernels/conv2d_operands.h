@@ -12,9 +12,9 @@
 
 namespace ascendsim {
 
-// How the weight rows of a chunk reach L1: Conv2D reads w[co][c][kh][kw] rows directly; the
-// input gradient reads w[c_in][c_out][kh][kw] transposed: for 1×1 kernels as contiguous
-// [c][co] runs that the cube reads as Aᵀ, otherwise one strided move per output row.
+// How the weight rows of a chunk reach L1: Conv2D (and the input gradient of kernels larger than
+// 1×1, after its weight TransData) reads w[co][c][kh][kw] rows directly; the 1×1 input gradient
+// reads w[c_in][c_out] as contiguous [c][co] runs that the cube reads as Aᵀ.
 enum class ConvWeightLayout : std::uint8_t { OutputMajor, InputMajorTransposed };
 
 struct ConvProblem {

@@ -15,6 +15,9 @@ namespace ascendsim {
 // One kernel launch produced by lowering an op. Most ops lower to one kernel.
 struct LoweredKernel {
     std::string kernelSuffix;        // distinguishes several kernels of one op ("" if one)
+    // The op type this kernel reports (kernel_details "Type"), when it is a helper kernel CANN
+    // launches under another type (a weight TransData); empty = the op's own type.
+    std::string reportedOpType;
     TaskType type = TaskType::AiCore;
     std::uint32_t blockDim = 1;
     std::uint32_t mixBlockDim = 0;
@@ -22,6 +25,10 @@ struct LoweredKernel {
     std::uint64_t aiCpuCycles = 0;   // AI_CPU
     std::uint64_t workspaceBytes = 0;  // GM scratch the kernel needs (allocated by the host)
 };
+
+inline const std::string& reportedOpTypeOf(const LoweredKernel& kernel, const std::string& opType) {
+    return kernel.reportedOpType.empty() ? opType : kernel.reportedOpType;
+}
 
 using LoweringFunction = std::function<std::vector<LoweredKernel>(const OpInstance&, const ChipConfig&)>;
 

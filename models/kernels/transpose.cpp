@@ -140,7 +140,7 @@ std::vector<LoweredKernel> lowerTranspose(const OpInstance& op, const ChipConfig
 
 std::vector<LoweredKernel> lowerPermutation(const OpInstance& op, const ChipConfig& chip,
                                             const std::vector<std::int64_t>& shape,
-                                            const std::vector<std::int64_t>& perm) {
+                                            const std::vector<std::int64_t>& perm, PermutationTarget target) {
     TensorInfo x = op.inputs[0];
     x.shape = shape;
     if (x.elementCount() != op.inputs[0].elementCount() || op.outputs[0].elementCount() != x.elementCount())
@@ -211,9 +211,16 @@ std::vector<LoweredKernel> lowerPermutation(const OpInstance& op, const ChipConf
     kernel.blockDim = chooseVectorBlockDim(op, placement, 2 * x.bytes(), l->units());
     const std::uint32_t blockDim = kernel.blockDim;
     std::shared_ptr<const TransposeLayout> shared = l;
-    kernel.program = [shared, blockDim](const BlockProgramRequest& request) -> std::unique_ptr<InstructionStream> {
+    if (target == PermutationTarget::Workspace) kernel.workspaceBytes = op.outputs[0].bytes();
+    kernel.program = [shared, blockDim, target](const BlockProgramRequest& request) -> std::unique_ptr<InstructionStream> {
+        std::shared_ptr<const TransposeLayout> layout = shared;
+        if (target == PermutationTarget::Workspace) {
+            auto redirected = std::make_shared<TransposeLayout>(*shared);
+            redirected->y = request.workspaceAddr;
+            layout = std::move(redirected);
+        }
         return std::make_unique<DoubleBufferedStream>(
-            std::make_unique<TransposeTiles>(shared, blockShare(shared->units(), blockDim, request.blockIdx)));
+            std::make_unique<TransposeTiles>(layout, blockShare(layout->units(), blockDim, request.blockIdx)));
     };
     return {kernel};
 }

@@ -38,7 +38,8 @@ LoweredWorkload::LoweredWorkload(const Workload& workload, const ChipConfig& chi
         }
         lowered.npuOpName = npuOpNameFor(op.type);
         for (const auto& k : lowered.kernels)
-            lowered.kernelNames.push_back(kernelNameFor(lowered.npuOpName, op.type, k.type, k.kernelSuffix));
+            lowered.kernelNames.push_back(kernelNameFor(lowered.npuOpName, reportedOpTypeOf(k, op.type), k.type,
+                                                        k.kernelSuffix));
         for (const auto& t : lowered.instance.inputs) lowered.inputs.push_back(describeTensor(t));
         for (const auto& t : lowered.instance.outputs) lowered.outputs.push_back(describeTensor(t));
         for (const auto& k : lowered.kernels) workspaceBytes_ = std::max(workspaceBytes_, k.workspaceBytes);

@@ -66,7 +66,7 @@ void fillKernelRecords(const LoweredWorkload& lowered, const HostModel& host, co
         KernelRecord k;
         k.device = *device;
         k.name = launches[i].kernelName;
-        k.opType = op.instance.type;
+        k.opType = reportedOpTypeOf(op.kernels[LoweredWorkload::kernelIndexOf(launches[i].userTag)], op.instance.type);
         k.taskId = launches[i].taskId;
         k.correlationId = launches[i].correlationId;
         k.hostOpIndex = launches[i].hostOpIndex;

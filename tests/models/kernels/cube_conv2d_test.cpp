@@ -42,7 +42,8 @@ void runConv(const ChipConfig& chip, const ConvShape& s, std::optional<std::uint
     expectNear(h.read(y), referenceConv(s, xv, wv), int8 ? 0.0 : 1e-3, int8 ? 0.0 : 1e-4, describe(s, blockDim));
 }
 
-void runInputGrad(const ChipConfig& chip, const ConvShape& s, std::optional<std::uint32_t> blockDim) {
+std::vector<LoweredKernel> runInputGrad(const ChipConfig& chip, const ConvShape& s,
+                                       std::optional<std::uint32_t> blockDim) {
     CubeOpHarness h(chip);
     auto dy = h.tensor("dy", {s.n, s.co, s.outH(), s.outW()}, DataType::Fp16);
     auto w = h.tensor("w", {s.co, s.c, s.kh, s.kw}, DataType::Fp16);
@@ -53,8 +54,9 @@ void runInputGrad(const ChipConfig& chip, const ConvShape& s, std::optional<std:
     setConvAttrs(op, s);
     op.attrs["input_size"] = std::vector<std::int64_t>{s.n, s.c, s.h, s.w};
     op.blockDim = blockDim;
-    h.run(op);
+    auto kernels = h.run(op);
     expectNear(h.read(dx), referenceConvInputGrad(s, dyv, wv), 1e-3, 1e-4, "input grad " + describe(s, blockDim));
+    return kernels;
 }
 
 const std::vector<std::optional<std::uint32_t>> kBlockDims{1u, std::nullopt, 3u};
@@ -107,6 +109,25 @@ TEST(CubeConv2DBackpropInput, OneByOneAndSevenBySevenMatchReference) {
     const auto chip = ascend910B1();
     runInputGrad(chip, {1, 40, 8, 8, 24, 1, 1, 2, 2}, std::nullopt);
     runInputGrad(chip, {1, 3, 20, 20, 8, 7, 7, 2, 2, 3, 3, 3, 3}, 5u);
+}
+
+// A 1x1 input gradient reads the weights transposed on the cube: one kernel. Larger kernels first
+// transpose the weights into the workspace with a vector TransData, which the cube kernel reads.
+TEST(CubeConv2DBackpropInput, WeightTransDataPrecedesTheCubeKernelBeyondOneByOne) {
+    const auto chip = ascend910B1();
+    const auto oneByOne = runInputGrad(chip, {1, 40, 8, 8, 24, 1, 1, 2, 2}, std::nullopt);
+    ASSERT_EQ(oneByOne.size(), 1u);
+    EXPECT_EQ(oneByOne[0].type, TaskType::AiCore);
+    EXPECT_EQ(oneByOne[0].workspaceBytes, 0u);
+
+    const auto threeByThree = runInputGrad(chip, {2, 12, 11, 11, 20, 3, 3, 2, 2, 1, 1, 1, 1}, std::nullopt);
+    ASSERT_EQ(threeByThree.size(), 2u);
+    EXPECT_EQ(threeByThree[0].reportedOpType, "TransData");
+    EXPECT_EQ(threeByThree[0].type, TaskType::AiVectorCore);
+    EXPECT_EQ(threeByThree[1].type, TaskType::AiCore);
+    const std::uint64_t weightBytes = 20 * 12 * 3 * 3 * 2;
+    EXPECT_EQ(threeByThree[0].workspaceBytes, weightBytes);
+    EXPECT_EQ(threeByThree[1].workspaceBytes, weightBytes);
 }
 
 TEST(CubeConv2D, ShapeAndBiasMismatchesAreLoweringErrors) {

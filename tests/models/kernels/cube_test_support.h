@@ -52,9 +52,21 @@ public:
 
     std::vector<LoweredKernel> lower(const OpInstance& op) const { return KernelRegistry::instance().lower(op, chip_); }
 
-    // Lowers `op` and runs all its kernels; returns the kernels for inspection.
+    // Lowers `op` and runs all its kernels; returns the kernels for inspection. Like the engine,
+    // the kernels of one op share one workspace (a helper kernel leaves data there for the next).
     std::vector<LoweredKernel> run(const OpInstance& op) {
         auto kernels = lower(op);
+        std::uint64_t workspaceBytes = 0;
+        for (const auto& kernel : kernels) workspaceBytes = std::max(workspaceBytes, kernel.workspaceBytes);
+        std::uint64_t workspaceAddr = 0;
+        if (workspaceBytes) {
+            // The host allocates workspace (poisoned: kernels must write before they read).
+            workspaceAddr = lastWorkspace_ = next_;
+            auto& gm = machine_.globalMemory();
+            std::fill(gm.begin() + static_cast<std::ptrdiff_t>(next_),
+                      gm.begin() + static_cast<std::ptrdiff_t>(next_ + workspaceBytes), 0xFF);
+            next_ += (workspaceBytes + 511) / 512 * 512;
+        }
         for (const auto& kernel : kernels) {
             KernelTask task;
             task.type = kernel.type;
@@ -62,15 +74,7 @@ public:
             task.mixBlockDim = kernel.mixBlockDim;
             task.program = kernel.program;
             task.aiCpuCycles = kernel.aiCpuCycles;
-            if (kernel.workspaceBytes) {
-                // The host allocates workspace (poisoned: kernels must write before they read).
-                task.workspaceAddr = next_;
-                lastWorkspace_ = next_;
-                auto& gm = machine_.globalMemory();
-                std::fill(gm.begin() + static_cast<std::ptrdiff_t>(next_),
-                          gm.begin() + static_cast<std::ptrdiff_t>(next_ + kernel.workspaceBytes), 0xFF);
-                next_ += (kernel.workspaceBytes + 511) / 512 * 512;
-            }
+            task.workspaceAddr = kernel.workspaceBytes ? workspaceAddr : 0;
             machine_.runKernel(task);
         }
         return kernels;
