@@ -48,6 +48,7 @@ AiCore::AiCore(const CoreResources& resources, CoreKind kind, std::uint32_t core
         pipes_[p].present = kindHasPipe(kind, pipe);
         if (pipes_[p].present && pipe != Pipe::Scalar) pipes_[p].queue.reset(resources.chip.queueDepth[p]);
     }
+    queuedPatterns_.resize(pipes_[pipeIndex(Pipe::Vector)].queue.capacity());
     process_ = new SteppedProcess<AiCore>(processName(kind, coreId).c_str(), *this, resources.errors);
 }
 
@@ -94,6 +95,7 @@ void AiCore::step() {
         scheduleWake(now);
         return;
     }
+    prefetchHotState();
     bool progress = true;
     while (progress) {
         progress = runIssue(now);
@@ -121,6 +123,18 @@ void AiCore::step() {
         next = std::min(next, lastCompletion);
     }
     if (next != std::numeric_limits<std::uint64_t>::max()) scheduleWake(next);
+}
+
+// 72 cores' state does not stay in the host caches between two activations of one core, and
+// the pipes' loads depend on each other (queue slot → instruction → flag); asking for the lines
+// up front lets their misses overlap instead of queueing one behind the other.
+void AiCore::prefetchHotState() const {
+    for (std::size_t p = 1; p < kPipeCount; ++p) {
+        const PipeQueue& queue = pipes_[p].queue;
+        if (queue.empty()) continue;
+        __builtin_prefetch(&queue.front());
+    }
+    if (chunkPos_ < chunk_.size()) __builtin_prefetch(&chunk_[chunkPos_]);
 }
 
 void AiCore::finishBlock() {

@@ -146,11 +146,12 @@ private:
     bool mteUbIdle() const;
     void execute(Pipe pipe, const Instruction& instr, std::uint64_t programIndex, std::uint64_t now);
     std::uint64_t executeDataMove(Pipe pipe, const DataMove& move, std::uint64_t now);
-    std::uint64_t executeVector(const VectorInstr& instr, std::uint64_t now);
+    std::uint64_t executeVector(const VectorInstr& instr, const UbAccessPattern& pattern, std::uint64_t now);
     void setFlag(const Flag& flag, std::uint64_t cycle);
     FlagState& flagOf(const Flag& flag);
     std::size_t flagSlot(const Flag& flag) const;
 
+    void prefetchHotState() const;
     void finishBlock();
     void scheduleWake(std::uint64_t cycle);
     InstructionSite siteOf(std::uint64_t programIndex) const;
@@ -188,6 +189,10 @@ private:
     Pipe blockedPipe_ = Pipe::Scalar;
 
     std::array<PipeState, kPipeCount> pipes_{};
+    // UB access pattern of each queued vector instruction, by vector-queue slot: computed once
+    // for the buffer check at issue and used again by the bank model at execution.
+    UbAccessPattern issuedPattern_{};
+    std::vector<UbAccessPattern> queuedPatterns_;
     // Last UB window of each MTE transfer, for vector/MTE port conflicts.
     std::array<std::uint64_t, 2> mteUbStart_{};
     std::array<std::uint64_t, 2> mteUbEnd_{};

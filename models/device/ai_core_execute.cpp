@@ -147,7 +147,12 @@ void AiCore::execute(Pipe pipe, const Instruction& instr, std::uint64_t programI
                 break;
             }
             case Opcode::Vector:
-                duration = executeVector(std::get<VectorInstr>(instr.operands), now);
+            {
+                const VectorInstr& vector = std::get<VectorInstr>(instr.operands);
+                duration = pipe == Pipe::Vector
+                               ? executeVector(vector, queuedPatterns_[pipes_[pipeIndex(pipe)].queue.frontPosition()], now)
+                               : executeVector(vector, ubAccessPatternOf(vector), now);
+            }
                 break;
             case Opcode::SetFlag:
                 setFlag(std::get<Flag>(instr.operands), now);
@@ -213,9 +218,8 @@ std::uint64_t AiCore::executeDataMove(Pipe pipe, const DataMove& move, std::uint
 // Port sharing [I]: an MTE transfer moving r bytes/cycle through a UB that serves
 // bankGroups × rowBytes per cycle takes that fraction of the UB's cycles, and the vector pipe
 // loses the same fraction of the cycles its instruction overlaps the transfer.
-std::uint64_t AiCore::executeVector(const VectorInstr& instr, std::uint64_t now) {
+std::uint64_t AiCore::executeVector(const VectorInstr& instr, const UbAccessPattern& pattern, std::uint64_t now) {
     const std::uint64_t compute = res_.vector.cycles(instr);
-    const UbAccessPattern pattern = ubAccessPatternOf(instr);
     const UbBankConflicts banks = ubBanks_.cachedConflicts(pattern);
     const std::uint64_t withBanks = compute + banks.totalStallCycles();
     const double ubBytesPerCycle = static_cast<double>(res_.chip.ub.bankGroups) * res_.chip.ub.rowBytes;

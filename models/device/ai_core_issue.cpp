@@ -62,7 +62,12 @@ bool AiCore::runIssue(std::uint64_t now) {
                 ++counters_[PmuEvent::IcacheMiss];
                 issueCycle_ += chip.icache.missPenaltyCycles;
             }
-            if (isWork(instr.opcode)) checks_.check(instr, siteOf(programIndex_));
+            if (instr.opcode == Opcode::Vector) {
+                issuedPattern_ = ubAccessPatternOf(std::get<VectorInstr>(instr.operands));
+                checks_.checkVector(issuedPattern_, instr, siteOf(programIndex_));
+            } else if (isWork(instr.opcode)) {
+                checks_.check(instr, siteOf(programIndex_));
+            }
         }
         const bool onScalar = instr.pipe == Pipe::Scalar;
         switch (instr.opcode) {
@@ -123,6 +128,7 @@ bool AiCore::runIssue(std::uint64_t now) {
                 QueuedInstruction& slot = ps.queue.pushSlot();
                 slot.readyCycle = issueCycle_ + chip.scalarIssueCycles;
                 slot.programIndex = programIndex_;
+                if (instr.opcode == Opcode::Vector && instr.pipe == Pipe::Vector) queuedPatterns_[ps.queue.backPosition()] = issuedPattern_;
                 issueCycle_ += chip.scalarIssueCycles;
                 ++chunkPos_;
                 ++programIndex_;

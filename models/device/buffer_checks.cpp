@@ -58,7 +58,7 @@ void BufferChecks::checkRange(MemSpace space, std::uint64_t address, std::uint64
         problem = "uses a memory this core does not have";
     else if (address + bytes > capacity || address + bytes < address)
         problem = "overflows the buffer";
-    else if (alignment > 1 && address % alignment != 0)
+    else if (alignment > 1 && ((alignment & (alignment - 1)) == 0 ? address & (alignment - 1) : address % alignment) != 0)
         problem = "is misaligned";
     if (problem == nullptr) return;
     std::ostringstream message;
@@ -94,23 +94,23 @@ void BufferChecks::check(const Instruction& instr, const InstructionSite& site) 
             checkRange(MemSpace::L0C, mm.l0cAddr, std::uint64_t{mm.m} * mm.n * kAccumulatorBytes, instr, site);
             break;
         }
-        case Opcode::Vector: {
-            const UbAccessPattern p = ubAccessPatternOf(std::get<VectorInstr>(instr.operands));
-            for (std::size_t i = 0; i < p.operandCount; ++i) {
-                const UbOperandPattern& o = p.operands[i];
-                if (o.blocksPerBeat == 0 || p.beats == 0) continue;
-                const std::uint64_t span = std::uint64_t{p.beats - 1u} * o.beatStrideBytes +
-                                           std::uint64_t{o.blocksPerBeat - 1u} * o.blockStrideBytes +
-                                           chip_.ub.rowBytes;
-                checkRange(MemSpace::UB, o.baseBytes, o.blocksPerBeat == 1 && o.beatStrideBytes < 32
-                                                          ? std::uint64_t{p.beats} * o.beatStrideBytes
-                                                          : span,
-                           instr, site);
-            }
+        case Opcode::Vector:
+            checkVector(ubAccessPatternOf(std::get<VectorInstr>(instr.operands)), instr, site);
             break;
-        }
         default:
             break;
+    }
+}
+
+void BufferChecks::checkVector(const UbAccessPattern& p, const Instruction& instr, const InstructionSite& site) const {
+    for (std::size_t i = 0; i < p.operandCount; ++i) {
+        const UbOperandPattern& o = p.operands[i];
+        if (o.blocksPerBeat == 0 || p.beats == 0) continue;
+        const std::uint64_t span = std::uint64_t{p.beats - 1u} * o.beatStrideBytes +
+                                   std::uint64_t{o.blocksPerBeat - 1u} * o.blockStrideBytes + chip_.ub.rowBytes;
+        checkRange(MemSpace::UB, o.baseBytes,
+                   o.blocksPerBeat == 1 && o.beatStrideBytes < 32 ? std::uint64_t{p.beats} * o.beatStrideBytes : span,
+                   instr, site);
     }
 }
 

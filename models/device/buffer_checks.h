@@ -5,6 +5,7 @@
 // A violation throws std::runtime_error naming the instruction, the block and the address.
 #include "models/chip/chip_config.h"
 #include "models/device/instruction_site.h"
+#include "models/device/ub_bank_model.h"
 #include "models/isa/instruction.h"
 
 namespace ascendsim {
@@ -13,6 +14,9 @@ class BufferChecks {
 public:
     BufferChecks(const ChipConfig& chip, CoreKind kind);
     void check(const Instruction& instr, const InstructionSite& site) const;
+    // The vector case of check() on the instruction's ubAccessPatternOf, for a caller that needs
+    // the pattern again (the core's UB bank model).
+    void checkVector(const UbAccessPattern& pattern, const Instruction& instr, const InstructionSite& site) const;
 
 private:
     void checkRange(MemSpace space, std::uint64_t address, std::uint64_t bytes, const Instruction& instr,

@@ -24,6 +24,14 @@ public:
     bool empty() const { return count_ == 0; }
     bool full() const { return count_ == slots_.size(); }
     std::size_t size() const { return count_; }
+    std::size_t capacity() const { return slots_.size(); }
+    // Position of the front slot, and of the last pushed one, in [0, capacity()): lets a caller
+    // keep side data for a few queued instructions in an array of the same size.
+    std::size_t frontPosition() const { return head_; }
+    std::size_t backPosition() const {
+        const std::size_t back = head_ + count_ - 1;
+        return back >= slots_.size() ? back - slots_.size() : back;
+    }
     QueuedInstruction& front() { return slots_[head_]; }
     const QueuedInstruction& front() const { return slots_[head_]; }
     QueuedInstruction& pushSlot() {

@@ -35,7 +35,11 @@ constexpr std::size_t kMemoEntries = std::size_t{1} << kMemoIndexBits;
 
 struct ResidueKey {
     std::array<std::uint64_t, 6> words{};  // 4 operands, shape word, geometry word
-    bool operator==(const ResidueKey&) const = default;
+    bool operator==(const ResidueKey& other) const {  // branch-free: keys mostly match
+        std::uint64_t differ = 0;
+        for (std::size_t i = 0; i < words.size(); ++i) differ |= words[i] ^ other.words[i];
+        return differ == 0;
+    }
 };
 
 struct MemoEntry {
