@@ -33,17 +33,14 @@ constexpr std::uint8_t kMaxKeyBlocks = 127;  // 7 bits per operand in the shape 
 constexpr unsigned kMemoIndexBits = 13;  // 8192 entries × 64 B: all patterns of a ResNet-50 step
 constexpr std::size_t kMemoEntries = std::size_t{1} << kMemoIndexBits;
 
-struct ResidueKey {
-    std::array<std::uint64_t, 6> words{};  // 4 operands, shape word, geometry word
-    bool operator==(const ResidueKey& other) const {  // branch-free: keys mostly match
-        std::uint64_t differ = 0;
-        for (std::size_t i = 0; i < words.size(); ++i) differ |= words[i] ^ other.words[i];
-        return differ == 0;
-    }
-};
+bool sameKey(const UbBankModel::MemoKey& a, const UbBankModel::MemoKey& b) {  // branch-free: keys mostly match
+    std::uint64_t differ = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) differ |= a[i] ^ b[i];
+    return differ == 0;
+}
 
 struct MemoEntry {
-    ResidueKey key;  // all zero = empty (a real key has a non-zero geometry word)
+    UbBankModel::MemoKey key{};  // all zero = empty (a real key has a non-zero geometry word)
     UbBankConflicts value;
 };
 
@@ -54,10 +51,10 @@ std::vector<MemoEntry>& sharedMemo() {
     return memo;
 }
 
-std::size_t memoIndex(const ResidueKey& k) {
+std::uint64_t memoHash(const UbBankModel::MemoKey& k) {
     std::uint64_t h = 0;
-    for (const std::uint64_t w : k.words) h = (h ^ w) * 0x9E3779B97F4A7C15ull + (h >> 29);
-    return static_cast<std::size_t>((h * 0x9E3779B97F4A7C15ull) >> (64 - kMemoIndexBits));
+    for (const std::uint64_t w : k) h = (h ^ w) * 0x9E3779B97F4A7C15ull + (h >> 29);
+    return h * 0x9E3779B97F4A7C15ull;
 }
 
 }  // namespace
@@ -202,21 +199,27 @@ std::uint64_t UbBankModel::residue(std::uint64_t x) const {
 
 UbBankConflicts UbBankModel::cachedConflicts(const UbAccessPattern& p) {
     if (mappingPeriodBytes_ >= kMaxMemoPeriodBytes) return conflicts(p);
-    ResidueKey key;
+    MemoKey key{};
     std::uint64_t shape = std::uint64_t{p.beats} | std::uint64_t{p.operandCount} << 16;
     for (std::size_t i = 0; i < p.operandCount; ++i) {
         const UbOperandPattern& o = p.operands[i];
         if (o.blocksPerBeat > kMaxKeyBlocks) return conflicts(p);  // not from ubAccessPatternOf
-        key.words[i] = residue(o.baseBytes) | residue(o.beatStrideBytes) << kResidueBits |
-                       residue(o.blockStrideBytes) << (2 * kResidueBits);
+        key[i] = residue(o.baseBytes) | residue(o.beatStrideBytes) << kResidueBits |
+                 residue(o.blockStrideBytes) << (2 * kResidueBits);
         shape |= std::uint64_t{o.blocksPerBeat} << (24 + 8 * i) | std::uint64_t{o.isWrite} << (31 + 8 * i);
     }
-    key.words[4] = shape;
-    key.words[5] = geometryKey_;
-    MemoEntry& entry = sharedMemo()[memoIndex(key)];
-    if (entry.key == key) return entry.value;
-    entry.key = key;
-    entry.value = conflicts(p);
+    key[4] = shape;
+    key[5] = geometryKey_;
+    const std::uint64_t hash = memoHash(key);
+    RecentEntry& recent = recent_[(hash >> 32) % kRecentEntries];
+    if (sameKey(recent.key, key)) return recent.value;
+    MemoEntry& entry = sharedMemo()[static_cast<std::size_t>(hash >> (64 - kMemoIndexBits))];
+    if (!sameKey(entry.key, key)) {
+        entry.key = key;
+        entry.value = conflicts(p);
+    }
+    recent.key = key;
+    recent.value = entry.value;
     return entry.value;
 }
 

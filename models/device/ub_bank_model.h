@@ -69,6 +69,20 @@ private:
     std::uint64_t geometryKey_;             // groups, banks and row size, for the shared memo
     std::vector<std::uint16_t> bankOfRow_;  // row mod (groups × banks) → bank id (group-major)
     std::vector<std::uint8_t> groupOfRow_;  // row mod (groups × banks) → bank group
+
+public:
+    // A memo key: the residues of up to 4 operands, the shape word and the geometry word.
+    using MemoKey = std::array<std::uint64_t, 6>;
+
+private:
+    // The few patterns this core used last, in front of the shared memo: a core repeats a tile's
+    // handful of vector instructions, and the shared table (512 KiB) misses the host caches.
+    struct RecentEntry {
+        MemoKey key{};  // all zero = empty
+        UbBankConflicts value;
+    };
+    static constexpr std::size_t kRecentEntries = 8;
+    std::array<RecentEntry, kRecentEntries> recent_{};
 };
 
 }  // namespace ascendsim
