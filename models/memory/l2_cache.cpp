@@ -200,28 +200,44 @@ L2RangeOutcome L2Cache::accessRange(std::uint64_t firstLine, std::uint64_t lineC
     return outcome;
 }
 
+// Walks the rows by pointer and keeps the counts in locals, so the loop holds its state in
+// registers (the outcome and the members could alias the rows for the compiler).
 void L2Cache::accessRange16(std::uint64_t set, std::uint32_t tag, std::uint32_t parity, std::uint64_t lineCount,
                             bool isWrite, L2RangeOutcome& outcome) {
+    std::uint32_t* const firstRow = tagRow(0);
+    SetState* const firstState = sets_.data();
+    const std::uint64_t setCount = setCount_;
     std::uint64_t ahead = set + kPrefetchSets;
-    while (ahead >= setCount_) ahead -= setCount_;
+    while (ahead >= setCount) ahead -= setCount;
+    std::uint64_t hits = 0;
+    std::uint64_t oddHits = 0;
+    std::uint64_t dirtyEvictions = 0;
+    std::uint64_t odd = parity;
     for (std::uint64_t i = 0; i < lineCount; ++i) {
         if (i + kPrefetchSets < lineCount) {
-            __builtin_prefetch(tagRow(ahead));
-            __builtin_prefetch(&sets_[ahead]);
+            __builtin_prefetch(firstRow + ahead * kCommonWays);
+            __builtin_prefetch(firstState + ahead);
         }
-        if (++ahead == setCount_) ahead = 0;
-        std::uint32_t* tags = tagRow(set);
+        if (++ahead == setCount) ahead = 0;
+        std::uint32_t* tags = firstRow + set * kCommonWays;
         std::uint32_t evictedTag = 0;
-        const bool hit = accessPackedSet(tags, sets_[set], matchingWays16(tags, tag), kCommonWays, tag, isWrite,
-                                         evictedTag);
-        ++(hit ? outcome.hits : outcome.misses)[parity];
-        outcome.dirtyEvictions += evictedTag != 0;
-        parity ^= 1;
-        if (++set == setCount_) {
+        const bool hit =
+            accessPackedSet(tags, firstState[set], matchingWays16(tags, tag), kCommonWays, tag, isWrite, evictedTag);
+        hits += hit;
+        oddHits += hit & odd;
+        dirtyEvictions += evictedTag != 0;
+        odd ^= 1;
+        if (++set == setCount) {
             set = 0;
             ++tag;
         }
     }
+    const std::uint64_t oddLines = parity == 1 ? (lineCount + 1) / 2 : lineCount / 2;  // odd line indices
+    outcome.hits[1] += oddHits;
+    outcome.hits[0] += hits - oddHits;
+    outcome.misses[1] += oddLines - oddHits;
+    outcome.misses[0] += (lineCount - oddLines) - (hits - oddHits);
+    outcome.dirtyEvictions += dirtyEvictions;
 }
 
 bool L2Cache::contains(std::uint64_t lineIndex) const {
