@@ -6,8 +6,10 @@
 // When one plane does not fit in UB, a tile is one chunk of one plane instead, and the chunks'
 // fp32 partial sums accumulate the same way.
 #include <algorithm>
+#include <limits>
 #include <memory>
 
+#include "models/kernels/channel_vector_ops.h"
 #include "models/kernels/elementwise_broadcast.h"
 #include "models/kernels/vector_tiling.h"
 #include "models/kernels/vector_tiling_stream.h"
@@ -17,6 +19,9 @@ namespace ascendsim {
 namespace {
 
 constexpr DataType kF32 = DataType::Fp32;
+// Gather offset tables that broadcast one channel's mean (two repeats) and rstd (one repeat).
+constexpr std::uint64_t kStatsTables = 8;  // fp32 words per 32 B block
+constexpr std::uint64_t kStatsTableBytes = 3 * kVectorRepeatBytes;
 
 struct BnReduceLayout {
     bool gradient = false;  // BNTrainingUpdateGrad
@@ -26,10 +31,13 @@ struct BnReduceLayout {
     std::uint64_t x = 0, dy = 0, mean = 0, variance = 0, out0 = 0, out1 = 0;  // GM
     std::uint64_t planesPerTile = 0, pitch = 0;
     std::uint64_t chunkElements = 0, chunksPerPlane = 1;  // chunkElements = planeElements unless split
-    // UB
-    std::uint64_t xStage = 0, dyStage = 0, stageStride = 0, xF32 = 0, dyF32 = 0, product = 0;
-    std::uint64_t statsStage = 0, rstdBlock = 0, meanBlock = 0, zeroTable = 0;
-    std::uint64_t planeSums = 0, scratch = 0, results = 0;  // results: 2 outputs × 2 halves × 1 block
+    std::uint64_t halfGroupBytes = 256;
+    std::uint64_t channelsPerBlock = 0;  // capacity of the block's statistics
+    // UB (see the tile comment for the bank slots)
+    std::uint64_t xStage = 0, dyStage = 0, stageStride = 0, xF32 = 0, dyF32 = 0, centred = 0, squares = 0;
+    std::uint64_t foldA = 0, foldB = 0;
+    std::uint64_t stats = 0, gatherTable = 0, channelValues = 0;
+    std::uint64_t results = 0;  // 2 outputs × 2 halves × 1 block
 };
 
 class BnReduceTiles final : public TileSource {
@@ -41,12 +49,42 @@ public:
 
     std::uint64_t tileCount() const override { return channels_.size() * tilesPerChannel_; }
 
+    // Zeroes the stage padding between planes (never written by loads, summed by the folds).
+    // Gradient: the block's batch_mean and rstd = rsqrt(batch_variance + ε), once per block,
+    // and the Gather offsets that broadcast one channel's mean (two repeats) and rstd (one).
     void setup(TileCode& code) override {
-        if (l_->gradient)
-            emitVectorRange(code.compute, VectorOp::Duplicate, DataType::Int32, {.dst = l_->zeroTable},
-                            elementsPerBlock(kF32), 0.0f);
+        const BnReduceLayout& l = *l_;
+        if (l.chunksPerPlane == 1 && l.pitch != l.planeElements) {
+            emitVectorRange(code.compute, VectorOp::Duplicate, l.dtype, {.dst = l.xStage},
+                            2 * l.stageStride / bytesOf(l.dtype), 0.0f);
+            if (l.gradient)
+                emitVectorRange(code.compute, VectorOp::Duplicate, l.dtype, {.dst = l.dyStage},
+                                2 * l.stageStride / bytesOf(l.dtype), 0.0f);
+        }
+        if (!l.gradient || channels_.size() == 0) return;
+        const std::uint64_t count = channels_.size(), rstd = l.stats + l.channelsPerBlock * 4;
+        for (std::uint64_t k = 0; k < 2; ++k)
+            code.load.push_back(Instruction::move({.src = MemSpace::GM, .dst = MemSpace::UB,
+                                                   .srcAddr = (k ? l.variance : l.mean) + channels_.begin * 4,
+                                                   .dstAddr = k ? rstd : l.stats,
+                                                   .burstBytes = static_cast<std::uint32_t>(count * 4),
+                                                   .srcType = kF32, .dstType = kF32}));
+        emitVectorRange(code.compute, VectorOp::Adds, kF32, {.dst = rstd, .src0 = rstd}, count, l.epsilon);
+        emitVectorRange(code.compute, VectorOp::Rsqrt, kF32, {.dst = rstd, .src0 = rstd}, count);
+        // Gather needs a block-aligned base: table r serves channels at word r of their block.
+        const std::uint64_t perRepeat = elementsPerRepeat(kF32);
+        for (std::uint64_t r = 0; r < kStatsTables; ++r) {
+            const std::uint64_t table = l.gatherTable + r * kStatsTableBytes;
+            emitVectorRange(code.compute, VectorOp::Duplicate, DataType::Int32, {.dst = table}, 2 * perRepeat,
+                            static_cast<float>(r * 4));
+            emitVectorRange(code.compute, VectorOp::Duplicate, DataType::Int32, {.dst = table + 2 * kVectorRepeatBytes},
+                            perRepeat, static_cast<float>(l.channelsPerBlock * 4 + r * 4));
+        }
     }
 
+    // One channel's planes (or a chunk of one plane). Bank slots: x in fp32 0, dy in fp32 1,
+    // x − mean 2, dy·(x − mean) over x's slot (fp16) or in slot 2 (fp32), squares 2, fold scratch
+    // 4 and 3: every binary op reads its two tiles from opposite group halves and writes a third slot.
     void tile(std::uint64_t index, std::uint32_t half, TileCode& code) override {
         const BnReduceLayout& l = *l_;
         const std::uint64_t channel = channels_.begin + index / tilesPerChannel_;
@@ -55,7 +93,7 @@ public:
         const std::uint64_t chunk = inChannel % l.chunksPerPlane, firstElement = chunk * l.chunkElements;
         const std::uint64_t rowElements = std::min(l.chunkElements, l.planeElements - firstElement);
         const auto planes = static_cast<std::uint32_t>(std::min(l.planesPerTile, l.n - firstPlane));
-        const std::uint64_t eb = bytesOf(l.dtype), count = planes * l.pitch;
+        const std::uint64_t eb = bytesOf(l.dtype), count = planes == 1 ? rowElements : planes * l.pitch;
         const std::uint64_t planeBytes = l.planeElements * eb, rowBytes = rowElements * eb;
         auto loadPlanes = [&](std::uint64_t gm, std::uint64_t stage) {
             DataMove m{.src = MemSpace::GM, .dst = MemSpace::UB, .srcType = l.dtype, .dstType = l.dtype};
@@ -73,35 +111,36 @@ public:
             emitVectorRange(code.compute, VectorOp::Cast, kF32, {.dst = f32, .src0 = staged}, count, 0.0f, l.dtype);
             return f32;
         };
+        std::vector<Instruction>& v = code.compute;
         const std::uint64_t x = toF32(loadPlanes(l.x, l.xStage), l.xF32);
-        std::uint64_t q0 = x;  // BNTrainingReduce: Σx and Σx²
+        std::uint64_t sums[2] = {0, 0};  // one repeat of partial sums per output
         if (l.gradient) {
-            const std::uint64_t stats = l.statsStage + half * 2 * kUbBlockBytes;
-            for (std::uint64_t k = 0; k < 2; ++k)
-                code.load.push_back(Instruction::move({.src = MemSpace::GM, .dst = MemSpace::UB,
-                                                       .srcAddr = (k ? l.variance : l.mean) + channel * 4,
-                                                       .dstAddr = stats + k * kUbBlockBytes, .burstBytes = 4,
-                                                       .srcType = kF32, .dstType = kF32}));
             const std::uint64_t dy = toF32(loadPlanes(l.dy, l.dyStage), l.dyF32);
-            // rstd = rsqrt(var + ε) and mean, each broadcast into a block.
-            emitVectorRange(code.compute, VectorOp::Adds, kF32, {.dst = stats + kUbBlockBytes, .src0 = stats + kUbBlockBytes}, 1, l.epsilon);
-            emitVectorRange(code.compute, VectorOp::Rsqrt, kF32, {.dst = stats + kUbBlockBytes, .src0 = stats + kUbBlockBytes}, 1);
-            emitExpandToBlocks(code.compute, kF32, l.meanBlock, stats, 1, l.zeroTable);
-            emitExpandToBlocks(code.compute, kF32, l.rstdBlock, stats + kUbBlockBytes, 1, l.zeroTable);
-            emitVectorRange(code.compute, VectorOp::Sub, kF32, {.dst = l.product, .src0 = x, .src1 = l.meanBlock, .src1IsBlock = true}, count);
-            emitVectorRange(code.compute, VectorOp::Mul, kF32, {.dst = l.product, .src0 = l.product, .src1 = l.rstdBlock, .src1IsBlock = true}, count);
-            emitVectorRange(code.compute, VectorOp::Mul, kF32, {.dst = l.product, .src0 = l.product, .src1 = dy}, count);
-            q0 = dy;  // diff_offset = Σdy is the second output; diff_scale the first
+            const std::uint64_t mean = l.channelValues, rstd = l.channelValues + kChannelBroadcastBytes;
+            const std::uint64_t local = channel - channels_.begin;
+            emitVectorRange(v, VectorOp::Gather, kF32,
+                            {.dst = mean, .src0 = l.stats + local / kStatsTables * kUbBlockBytes,
+                             .src1 = l.gatherTable + local % kStatsTables * kStatsTableBytes},
+                            3 * elementsPerRepeat(kF32));
+            emitBroadcastOp(v, VectorOp::Sub, l.centred, x, mean, count, l.halfGroupBytes);
+            const std::uint64_t product = l.xF32 != 0 ? l.xF32 : l.squares;
+            emitVectorRange(v, VectorOp::Mul, kF32, {.dst = product, .src0 = l.centred, .src1 = dy}, count);
+            // diff_scale = rstd·Σ dy·(x − mean): rstd is applied to the 64 partials only.
+            sums[0] = emitSumFold(v, product, count, l.foldA);
+            emitVectorRange(v, VectorOp::Mul, kF32, {.dst = l.foldA, .src0 = sums[0], .src1 = rstd}, elementsPerRepeat(kF32));
+            sums[0] = l.foldA;
+            sums[1] = emitSumFold(v, dy, count, l.foldB);
         } else {
-            emitVectorRange(code.compute, VectorOp::Mul, kF32, {.dst = l.product, .src0 = x, .src1 = x}, count);
+            emitVectorRange(v, VectorOp::Mul, kF32, {.dst = l.squares, .src0 = x, .src1 = x}, count);
+            sums[0] = emitSumFold(v, x, count, l.foldA);
+            sums[1] = emitSumFold(v, l.squares, count, l.foldB);
         }
         // Output 0: Σx (reduce) or Σdy·x̂ (grad); output 1: Σx² (reduce) or Σdy (grad).
-        const std::uint64_t sources[2] = {l.gradient ? l.product : q0, l.gradient ? q0 : l.product};
         for (std::uint64_t k = 0; k < 2; ++k) {
             const std::uint64_t result = l.results + (k * 2 + half) * kUbBlockBytes;
-            emitReduceRows(code.compute, VectorOp::ReduceSum, kF32, sources[k], planes, rowElements,
-                           l.pitch * 4, l.scratch, l.planeSums);
-            emitReduceAll(code.compute, VectorOp::ReduceSum, kF32, l.planeSums, planes, l.scratch, result);
+            VectorInstr sum{.op = VectorOp::ReduceSum, .dtype = kF32, .srcType = kF32, .dst = result, .src0 = sums[k]};
+            sum.mask = static_cast<std::uint16_t>(elementsPerRepeat(kF32));
+            v.push_back(Instruction::vector(sum));
             code.store.push_back(Instruction::move({.src = MemSpace::UB, .dst = MemSpace::GM, .srcAddr = result,
                                                     .dstAddr = (k ? l.out1 : l.out0) + channel * 4, .burstBytes = 4,
                                                     .srcType = kF32, .dstType = kF32, .atomicAdd = inChannel > 0}));
@@ -114,6 +153,32 @@ private:
     UnitRange channels_;
     std::uint64_t tilesPerChannel_;
 };
+
+// Lays out every UB buffer for tiles of `tileElements` (see BnReduceTiles::tile for the slots);
+// returns false when they do not fit.
+bool layOut(BnReduceLayout& l, const ChipConfig& chip, std::uint64_t ubBytes, std::uint64_t tileElements,
+            const std::string& opName) {
+    BankSlotAllocator ub(chip, std::numeric_limits<std::uint64_t>::max() / 2, opName);
+    const std::uint64_t eb = bytesOf(l.dtype), f32Bytes = tileElements * 4;
+    l.halfGroupBytes = ub.halfGroupBytes();
+    l.stageStride = ub.slotStride(alignUp(tileElements * eb, kUbBlockBytes));
+    l.xStage = ub.allocate(2 * l.stageStride, 0, "x planes");
+    l.xF32 = eb != 4 ? ub.allocate(f32Bytes, 0, "x planes in fp32") : 0;
+    if (l.gradient) {
+        l.dyStage = ub.allocate(2 * l.stageStride, 1, "dy planes");
+        l.dyF32 = eb != 4 ? ub.allocate(f32Bytes, 1, "dy planes in fp32") : 0;
+        l.centred = ub.allocate(f32Bytes, 2, "x - mean");
+        l.stats = ub.allocate(2 * l.channelsPerBlock * 4, 0, "channel statistics");
+        l.gatherTable = ub.allocate(kStatsTables * kStatsTableBytes, 0, "broadcast offsets");
+        l.channelValues = ub.allocate(kChannelBroadcastBytes + kVectorRepeatBytes, 0, "channel mean and rstd");
+    }
+    // fp32 input: x (and the product) live in the stage; squares take slot 2 then.
+    l.squares = !l.gradient || eb == 4 ? ub.allocate(f32Bytes, 2, "squares or products") : 0;
+    l.foldA = ub.allocate(sumFoldScratchBytes(tileElements), 4, "fold partials");
+    l.foldB = ub.allocate(sumFoldScratchBytes(tileElements), 3, "fold partials");
+    l.results = ub.allocate(4 * kUbBlockBytes, 0, "channel results");
+    return ub.usedBytes() <= ubBytes;
+}
 
 std::vector<LoweredKernel> lowerBnReduce(const OpInstance& op, const ChipConfig& chip, bool gradient) {
     requireOperands(op, gradient ? 4 : 1, 2);
@@ -136,51 +201,38 @@ std::vector<LoweredKernel> lowerBnReduce(const OpInstance& op, const ChipConfig&
     }
     l->out0 = op.outputs[0].deviceAddr, l->out1 = op.outputs[1].deviceAddr;
     const VectorPlacement placement = vectorPlacement(chip);
-    const std::uint64_t eb = bytesOf(l->dtype), inputs = gradient ? 2 : 1;
-    const std::uint64_t perElement = inputs * (2 * eb + (eb == 4 ? 0 : 4)) + 4;
-    const std::uint64_t fixed = 64 * kUbBlockBytes;
-    auto perRowBytes = [&](std::uint64_t pitch) {
-        return pitch * perElement + 4 + reduceRowsScratchBytes(kF32, 2, pitch) / 2;
-    };
-    l->chunkElements = l->planeElements;
-    l->pitch = alignUp(l->planeElements, kUbBlockBytes / eb);
-    if (fixed + perRowBytes(l->pitch) > placement.ubBytes) {
-        // Split each plane into chunks of whole fp32 repeats (so every chunk but the last is
-        // block-aligned in UB for x, dy and their fp32 copies), the largest that fit.
-        const std::uint64_t granule = elementsPerRepeat(kF32);
-        std::uint64_t chunk = (placement.ubBytes - std::min(placement.ubBytes, fixed)) / perElement / granule * granule;
-        while (chunk > 0 && fixed + perRowBytes(chunk) > placement.ubBytes) chunk -= granule;
-        if (chunk == 0) throwLoweringError(op, "a 64-element chunk of an H·W plane does not fit in UB");
-        l->chunkElements = l->pitch = chunk;
-        l->chunksPerPlane = ceilDiv(l->planeElements, chunk);
-    }
-    l->planesPerTile = l->chunksPerPlane > 1
-                           ? 1
-                           : std::min<std::uint64_t>((placement.ubBytes - fixed) / perRowBytes(l->pitch), l->n);
-
-    UbAllocator ub(placement.ubBytes, op.name);
-    const std::uint64_t tileElements = l->planesPerTile * l->pitch;
-    l->stageStride = alignUp(tileElements * eb, kUbBlockBytes);
-    l->xStage = ub.allocate(2 * l->stageStride, "x planes");
-    if (eb != 4) l->xF32 = ub.allocate(tileElements * 4, "x planes in fp32");
-    if (gradient) {
-        l->dyStage = ub.allocate(2 * l->stageStride, "dy planes");
-        if (eb != 4) l->dyF32 = ub.allocate(tileElements * 4, "dy planes in fp32");
-        l->statsStage = ub.allocate(4 * kUbBlockBytes, "channel statistics");
-        l->meanBlock = ub.allocate(kUbBlockBytes, "mean block");
-        l->rstdBlock = ub.allocate(kUbBlockBytes, "rstd block");
-        l->zeroTable = ub.allocate(kUbBlockBytes, "zero offsets");
-    }
-    l->product = ub.allocate(tileElements * 4, "products");
-    l->planeSums = ub.allocate(l->planesPerTile * 4, "plane sums");
-    l->scratch = ub.allocate(std::max(reduceRowsScratchBytes(kF32, static_cast<std::uint32_t>(l->planesPerTile), l->pitch),
-                                      reduceRowsScratchBytes(kF32, 1, l->planesPerTile)),
-                             "reduction partials");
-    l->results = ub.allocate(4 * kUbBlockBytes, "channel results");
-
+    const std::uint64_t inputs = gradient ? 2 : 1;
     LoweredKernel kernel;
     kernel.type = placement.taskType;
     kernel.blockDim = chooseVectorBlockDim(op, placement, x.bytes() * inputs, l->c);
+    l->channelsPerBlock = alignUp(ceilDiv(l->c, kernel.blockDim), elementsPerBlock(kF32));
+
+    // Whole planes per tile, as many as fit; else one plane in chunks of whole fp32 repeats (so
+    // every chunk but the last is block-aligned in UB for x, dy and their fp32 copies).
+    const std::uint64_t eb = bytesOf(l->dtype);
+    l->pitch = l->chunkElements = l->planeElements;
+    if (l->chunksPerPlane == 1 && l->planeElements * eb % kUbBlockBytes != 0)
+        l->pitch = alignUp(l->planeElements, kUbBlockBytes / eb);
+    l->planesPerTile = 0;
+    for (std::uint64_t planes = l->n; planes > 0 && l->planesPerTile == 0; planes = planes * 3 / 4) {
+        if (layOut(*l, chip, placement.ubBytes, planes * l->pitch, op.name)) l->planesPerTile = planes;
+    }
+    if (l->planesPerTile == 0) {
+        const std::uint64_t granule = elementsPerRepeat(kF32);
+        std::uint64_t chunk = alignUp(l->planeElements, granule);
+        while (chunk > granule && !layOut(*l, chip, placement.ubBytes, chunk, op.name)) chunk -= granule;
+        if (!layOut(*l, chip, placement.ubBytes, chunk, op.name))
+            throwLoweringError(op, "a 64-element chunk of an H·W plane does not fit in UB");
+        l->chunkElements = l->pitch = chunk;
+        l->chunksPerPlane = ceilDiv(l->planeElements, chunk);
+        l->planesPerTile = 1;
+    }
+    // The largest plane count that fits (the loop above steps down coarsely).
+    while (l->chunksPerPlane == 1 && l->planesPerTile < l->n &&
+           layOut(*l, chip, placement.ubBytes, (l->planesPerTile + 1) * l->pitch, op.name))
+        ++l->planesPerTile;
+    layOut(*l, chip, placement.ubBytes, l->planesPerTile * l->pitch, op.name);
+
     const std::uint32_t blockDim = kernel.blockDim;
     std::shared_ptr<const BnReduceLayout> shared = l;
     kernel.program = [shared, blockDim](const BlockProgramRequest& request) -> std::unique_ptr<InstructionStream> {

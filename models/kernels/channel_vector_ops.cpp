@@ -1,0 +1,102 @@
+#include "models/kernels/channel_vector_ops.h"
+
+#include <algorithm>
+
+#include "models/kernels/vector_tiling.h"
+
+namespace ascendsim {
+
+namespace {
+constexpr DataType kF32 = DataType::Fp32;
+constexpr std::uint64_t kF32PerRepeat = kVectorRepeatBytes / 4;
+constexpr std::uint16_t kRepeatBlocks = kVectorRepeatBytes / kUbBlockBytes;
+}  // namespace
+
+BankSlotAllocator::BankSlotAllocator(const ChipConfig& chip, std::uint64_t capacityBytes, std::string opName)
+    : capacity_(capacityBytes),
+      period_(std::uint64_t{chip.ub.bankGroups} * chip.ub.banksPerGroup * chip.ub.rowBytes),
+      halfGroups_(std::max<std::uint64_t>(std::uint64_t{chip.ub.bankGroups} * chip.ub.rowBytes / 2, kUbBlockBytes)),
+      opName_(std::move(opName)) {}
+
+std::uint64_t BankSlotAllocator::allocate(std::uint64_t bytes, std::uint32_t slot, const char* purpose) {
+    const std::uint64_t target = slot * halfGroups_ % period_;
+    const std::uint64_t addr = next_ + (target + period_ - next_ % period_) % period_;
+    const std::uint64_t end = addr + alignUp(std::max<std::uint64_t>(bytes, 1), kUbBlockBytes);
+    if (end > capacity_)
+        throw LoweringError("op '" + opName_ + "': UB of " + std::to_string(capacity_) + " bytes cannot hold " +
+                            purpose + " (" + std::to_string(bytes) + " bytes at offset " + std::to_string(addr) + ")");
+    next_ = end;
+    return addr;
+}
+
+std::uint64_t BankSlotAllocator::slotStride(std::uint64_t bytes) const { return alignUp(bytes, period_); }
+
+void emitBroadcastOp(std::vector<Instruction>& out, VectorOp op, std::uint64_t dst, std::uint64_t src,
+                     std::uint64_t broadcast, std::uint64_t count, std::uint64_t halfGroupBytes, bool valueFirst) {
+    const std::uint64_t full = count / kF32PerRepeat, tail = count % kF32PerRepeat;
+    // Half of `broadcast` whose bank groups differ from those of the repeat at `addr`.
+    auto otherHalf = [&](std::uint64_t addr) {
+        const bool sameHalf = (addr / halfGroupBytes) % 2 == (broadcast / halfGroupBytes) % 2;
+        return broadcast + (sameHalf ? kVectorRepeatBytes : 0);
+    };
+    auto emit = [&](std::uint64_t first, std::uint64_t repeats, std::uint16_t repeatStride, std::uint16_t mask) {
+        VectorInstr v{.op = op, .dtype = kF32, .srcType = kF32};
+        v.repeats = static_cast<std::uint16_t>(repeats);
+        v.mask = mask;
+        v.dst = dst + first * kVectorRepeatBytes;
+        const std::uint64_t streamed = src + first * kVectorRepeatBytes, value = otherHalf(streamed);
+        v.src0 = valueFirst ? value : streamed;
+        v.src1 = valueFirst ? streamed : value;
+        v.dstRepeatStride = repeatStride;
+        (valueFirst ? v.src1RepeatStride : v.src0RepeatStride) = repeatStride;
+        (valueFirst ? v.src0RepeatStride : v.src1RepeatStride) = 0;
+        out.push_back(Instruction::vector(v));
+    };
+    const std::uint64_t parities = full > 1 ? 2 : 1;
+    for (std::uint64_t parity = 0; parity < parities; ++parity) {
+        const std::uint64_t repeats = (full - parity + parities - 1) / parities;
+        for (std::uint64_t done = 0; done < repeats; done += kMaxVectorRepeats)
+            emit(parity + done * parities, std::min<std::uint64_t>(kMaxVectorRepeats, repeats - done),
+                 static_cast<std::uint16_t>(kRepeatBlocks * parities), kF32PerRepeat);
+    }
+    if (tail) emit(full, 1, kRepeatBlocks, static_cast<std::uint16_t>(tail));
+}
+
+std::uint64_t sumFoldScratchBytes(std::uint64_t count) {
+    return (ceilDiv(count / kF32PerRepeat, 2) + 2) * kVectorRepeatBytes;
+}
+
+std::uint64_t emitSumFold(std::vector<Instruction>& out, std::uint64_t src, std::uint64_t count, std::uint64_t a) {
+    const std::uint64_t full = count / kF32PerRepeat, tail = count % kF32PerRepeat;
+    if (full == 0) {
+        emitVectorRange(out, VectorOp::Duplicate, kF32, {.dst = a}, kF32PerRepeat, 0.0f);
+        emitVectorRange(out, VectorOp::Add, kF32, {.dst = a, .src0 = a, .src1 = src}, tail);
+        return a;
+    }
+    // First level out of `src` into `a`; later levels in place in `a` (the unpaired middle
+    // repeats stay where they are, so nothing is copied).
+    std::uint64_t n = full, from = src;
+    while (n > 1) {
+        std::uint64_t k = n / 2;
+        if ((n - k) % 2 == 0 && k > 1) --k;  // keep the second operand an odd number of repeats away
+        emitVectorRange(out, VectorOp::Add, kF32,
+                        {.dst = a, .src0 = from, .src1 = from + (n - k) * kVectorRepeatBytes}, k * kF32PerRepeat);
+        if (from == src && n - k > k)
+            emitVectorRange(out, VectorOp::Copy, kF32,
+                            {.dst = a + k * kVectorRepeatBytes, .src0 = src + k * kVectorRepeatBytes},
+                            (n - 2 * k) * kF32PerRepeat);
+        n -= k;
+        from = a;
+    }
+    if (tail) {  // the partial last repeat folds into the first, never into `src` (its padding stays zero)
+        if (from == src) {
+            emitVectorRange(out, VectorOp::Copy, kF32, {.dst = a, .src0 = src}, kF32PerRepeat);
+            from = a;
+        }
+        emitVectorRange(out, VectorOp::Add, kF32, {.dst = from, .src0 = from, .src1 = src + full * kVectorRepeatBytes},
+                        tail);
+    }
+    return from;
+}
+
+}  // namespace ascendsim
