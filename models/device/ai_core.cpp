@@ -131,10 +131,14 @@ void AiCore::step() {
 void AiCore::prefetchHotState() const {
     for (std::size_t p = 1; p < kPipeCount; ++p) {
         const PipeQueue& queue = pipes_[p].queue;
-        if (queue.empty()) continue;
-        __builtin_prefetch(&queue.front());
+        if (!queue.empty()) __builtin_prefetch(&queue.front());
     }
     if (chunkPos_ < chunk_.size()) __builtin_prefetch(&chunk_[chunkPos_]);
+    // The heads' instructions: their addresses need the slots, whose loads now overlap.
+    for (std::size_t p = 1; p < kPipeCount; ++p) {
+        const PipeQueue& queue = pipes_[p].queue;
+        if (!queue.empty()) __builtin_prefetch(&queuedInstruction(queue.front()));
+    }
 }
 
 void AiCore::finishBlock() {
