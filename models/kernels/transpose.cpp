@@ -11,6 +11,7 @@
 #include "models/kernels/transpose.h"
 
 #include "models/kernels/elementwise_broadcast.h"
+#include "models/kernels/transpose_offsets.h"
 #include "models/kernels/vector_tiling.h"
 #include "models/kernels/vector_tiling_stream.h"
 
@@ -46,24 +47,9 @@ public:
     void setup(TileCode& code) override {
         if (l_->rowsOnly) return;
         const TransposeLayout& l = *l_;
-        // T[j·P + i] = (i·P + j)·bytes for a P×P tile (P = tilePitch): j = floor(k/P), i = k − j·P.
-        const std::uint64_t count = l.tilePitch * l.tilePitch, p = l.tilePitch;
-        const DataType f32 = DataType::Fp32;
-        for (std::uint64_t j = elementsPerBlock(f32); j-- > 0;)
-            emitVectorRange(code.compute, VectorOp::Duplicate, f32, {.dst = l.ramp}, j + 1, static_cast<float>(j));
-        for (std::uint64_t filled = elementsPerBlock(f32); filled < count; filled *= 2)
-            emitVectorRange(code.compute, VectorOp::Adds, f32, {.dst = l.ramp + filled * 4, .src0 = l.ramp},
-                            std::min(filled, count - filled), static_cast<float>(filled));
-        emitVectorRange(code.compute, VectorOp::Muls, f32, {.dst = l.quotient, .src0 = l.ramp}, count, 1.0f / static_cast<float>(p));
-        emitVectorRange(code.compute, VectorOp::Adds, f32, {.dst = l.quotient, .src0 = l.quotient}, count, 0.5f / static_cast<float>(p));
-        emitVectorRange(code.compute, VectorOp::Cast, DataType::Int32, {.dst = l.quotient, .src0 = l.quotient}, count, 0.0f, f32);
-        emitVectorRange(code.compute, VectorOp::Cast, f32, {.dst = l.quotient, .src0 = l.quotient}, count, 0.0f, DataType::Int32);
-        emitVectorRange(code.compute, VectorOp::Muls, f32, {.dst = l.table, .src0 = l.quotient}, count, -static_cast<float>(p));
-        emitVectorRange(code.compute, VectorOp::Add, f32, {.dst = l.table, .src0 = l.table, .src1 = l.ramp}, count);  // i
-        emitVectorRange(code.compute, VectorOp::Muls, f32, {.dst = l.table, .src0 = l.table}, count, static_cast<float>(p * l.eb));
-        emitVectorRange(code.compute, VectorOp::Muls, f32, {.dst = l.quotient, .src0 = l.quotient}, count, static_cast<float>(l.eb));
-        emitVectorRange(code.compute, VectorOp::Add, f32, {.dst = l.table, .src0 = l.table, .src1 = l.quotient}, count);
-        emitVectorRange(code.compute, VectorOp::Cast, DataType::Int32, {.dst = l.table, .src0 = l.table}, count, 0.0f, f32);
+        // Gather offsets of the P×P tile transpose (P = tilePitch).
+        emitTransposeOffsets(code.compute, l.table, l.ramp, l.quotient, l.tilePitch * l.tilePitch, l.tilePitch,
+                             l.tilePitch, l.eb);
     }
 
     void tile(std::uint64_t index, std::uint32_t half, TileCode& code) override {
