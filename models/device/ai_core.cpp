@@ -3,7 +3,6 @@
 #include "models/device/stepped_process.h"
 
 #include <algorithm>
-#include <bit>
 #include <limits>
 #include <sstream>
 #include <systemc>
@@ -74,11 +73,7 @@ void AiCore::startBlock(BlockAssignment assignment, std::uint64_t startPs) {
         p.lastStart = blockStartCycle_;
         p.waiting = false;
     }
-    for (std::size_t word = 0; word < flagsTouched_.size(); ++word) {
-        for (std::uint64_t bits = flagsTouched_[word]; bits != 0; bits &= bits - 1)
-            flags_[word * 64 + static_cast<std::size_t>(std::countr_zero(bits))] = FlagState{};
-        flagsTouched_[word] = 0;
-    }
+    flags_.reset();
     for (auto& perFlag : crossCore_)
         for (auto& semaphore : perFlag) semaphore.clear();
     mteUbStart_.fill(0);

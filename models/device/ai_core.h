@@ -25,6 +25,7 @@
 #include "models/device/buffer_checks.h"
 #include "models/device/core_clock.h"
 #include "models/device/cross_core_semaphore.h"
+#include "models/device/flag_table.h"
 #include "models/device/icache_model.h"
 #include "models/device/pipe_queue.h"
 #include "models/device/simulation_errors.h"
@@ -107,21 +108,6 @@ public:
 
 private:
     enum class IssueBlock : std::uint8_t { None, QueueFull, WaitFlag, BarrierAll, CrossCoreWait };
-    // A hardware flag is binary. Because the issue unit runs ahead, a scalar-pipe set can be
-    // processed before the wait that, in simulated time, consumed the previous set; pending sets
-    // are therefore kept in order (a balanced program never has more than one in flight).
-    struct FlagState {
-        static constexpr std::size_t kMaxPending = 4;
-        std::array<std::uint64_t, kMaxPending> setCycles{};
-        std::uint8_t head = 0;
-        std::uint8_t count = 0;
-        bool set() const { return count > 0; }
-        std::uint64_t setCycle() const { return setCycles[head]; }
-        void consume() {
-            head = static_cast<std::uint8_t>((head + 1) % kMaxPending);
-            --count;
-        }
-    };
     struct PipeState {
         PipeQueue queue;
         std::uint64_t busyUntil = 0;  // cycle the running instruction (or a released wait) ends
@@ -148,7 +134,6 @@ private:
     std::uint64_t executeDataMove(Pipe pipe, const DataMove& move, std::uint64_t now);
     std::uint64_t executeVector(const VectorInstr& instr, const UbAccessPattern& pattern, std::uint64_t now);
     void setFlag(const Flag& flag, std::uint64_t cycle);
-    FlagState& flagOf(const Flag& flag);
     std::size_t flagSlot(const Flag& flag) const;
 
     void prefetchHotState() const;
@@ -202,10 +187,7 @@ private:
     std::uint64_t activations_ = 0;
 
     // Large, sparsely touched tables last, so the state every activation reads stays compact.
-    static constexpr std::size_t kFlagSlots = kPipeCount * kPipeCount * 16;
-    std::array<FlagState, kFlagSlots> flags_{};
-    // Flags set during the block (one bit per slot): startBlock resets only these, not all 30 KB.
-    std::array<std::uint64_t, (kFlagSlots + 63) / 64> flagsTouched_{};
+    FlagTable<kPipeCount * kPipeCount * 16> flags_;
     CrossCoreSemaphores crossCore_{};
 };
 

@@ -45,19 +45,14 @@ std::size_t AiCore::flagSlot(const Flag& flag) const {
     return (pipeIndex(flag.src) * kPipeCount + pipeIndex(flag.dst)) * kMaxEventIds + flag.eventId;
 }
 
-AiCore::FlagState& AiCore::flagOf(const Flag& flag) { return flags_[flagSlot(flag)]; }
-
 void AiCore::setFlag(const Flag& flag, std::uint64_t cycle) {
     const std::size_t slot = flagSlot(flag);
-    FlagState& state = flags_[slot];
-    flagsTouched_[slot / 64] |= std::uint64_t{1} << (slot % 64);
-    if (state.count == FlagState::kMaxPending) {
+    if (flags_.full(slot)) {
         throw std::runtime_error(siteOf(programIndex_).describe() + ": flag " + std::string(pipeName(flag.src)) +
                                  "->" + std::string(pipeName(flag.dst)) + " id " + std::to_string(int{flag.eventId}) +
                                  " set repeatedly without a wait_flag");
     }
-    state.setCycles[(state.head + state.count) % FlagState::kMaxPending] = cycle;
-    ++state.count;
+    flags_.set(slot, cycle);
 }
 
 // A pipe may execute an instruction before simulated time reaches its start cycle when nothing
@@ -90,7 +85,7 @@ bool AiCore::mteUbIdle() const {
         const Instruction& head = queuedInstruction(ps.queue.front());
         if (head.opcode != Opcode::WaitFlag) return false;
         const Flag& flag = std::get<Flag>(head.operands);
-        if (flag.src != Pipe::Vector || flags_[flagSlot(flag)].set()) return false;
+        if (flag.src != Pipe::Vector || flags_.isSet(flagSlot(flag))) return false;
     }
     return true;
 }
@@ -108,10 +103,10 @@ bool AiCore::runPipe(Pipe pipe, std::uint64_t now) {
                 ps.waiting = true;
                 ps.waitSince = start;
             }
-            FlagState& flag = flagOf(std::get<Flag>(instr.operands));
-            if (!flag.set()) break;
-            const std::uint64_t release = std::max(start, flag.setCycle() + res_.chip.flagLatencyCycles);
-            flag.consume();
+            const std::size_t flag = flagSlot(std::get<Flag>(instr.operands));
+            if (!flags_.isSet(flag)) break;
+            const std::uint64_t release = std::max(start, flags_.oldestSetCycle(flag) + res_.chip.flagLatencyCycles);
+            flags_.consume(flag);
             counters_[waitEventOf(pipe)] += release - ps.waitSince;
             ps.waiting = false;
             ps.busyUntil = release;

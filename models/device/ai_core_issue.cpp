@@ -165,10 +165,10 @@ bool AiCore::resolveIssueBlock(std::uint64_t now) {
             return true;  // the instruction itself is issued by the caller's loop
         }
         case IssueBlock::WaitFlag: {
-            FlagState& flag = flagOf(std::get<Flag>(instr.operands));
-            if (!flag.set()) return false;
-            resume = std::max(issueCycle_, flag.setCycle() + latency);
-            flag.consume();
+            const std::size_t flag = flagSlot(std::get<Flag>(instr.operands));
+            if (!flags_.isSet(flag)) return false;
+            resume = std::max(issueCycle_, flags_.oldestSetCycle(flag) + latency);
+            flags_.consume(flag);
             counters_[PmuEvent::WaitFlagScalar] += resume - blockedSince_;
             break;
         }
