@@ -6,7 +6,8 @@
 namespace ascendsim::test {
 namespace {
 
-void checkTranspose(std::vector<std::int64_t> shape, std::vector<std::int64_t> perm, DataType dtype) {
+void checkTranspose(std::vector<std::int64_t> shape, std::vector<std::int64_t> perm,
+                    DataType dtype) {
     const ChipConfig chip = ascend910B1();
     std::vector<std::int64_t> outShape;
     for (auto p : perm) outShape.push_back(shape[static_cast<std::size_t>(p)]);
@@ -25,13 +26,17 @@ void checkTranspose(std::vector<std::int64_t> shape, std::vector<std::int64_t> p
             std::vector<std::int64_t> outIndex(rank);
             std::size_t rest = o;
             for (std::size_t d = rank; d-- > 0;) {
-                outIndex[d] = static_cast<std::int64_t>(rest % static_cast<std::size_t>(outShape[d]));
+                outIndex[d] =
+                    static_cast<std::int64_t>(rest % static_cast<std::size_t>(outShape[d]));
                 rest /= static_cast<std::size_t>(outShape[d]);
             }
             std::vector<std::int64_t> inIndex(rank);
-            for (std::size_t d = 0; d < rank; ++d) inIndex[static_cast<std::size_t>(perm[d])] = outIndex[d];
+            for (std::size_t d = 0; d < rank; ++d)
+                inIndex[static_cast<std::size_t>(perm[d])] = outIndex[d];
             std::size_t flat = 0;
-            for (std::size_t d = 0; d < rank; ++d) flat = flat * static_cast<std::size_t>(shape[d]) + static_cast<std::size_t>(inIndex[d]);
+            for (std::size_t d = 0; d < rank; ++d)
+                flat = flat * static_cast<std::size_t>(shape[d]) +
+                       static_cast<std::size_t>(inIndex[d]);
             expected[o] = xs[flat];
         }
         expectNear(h.read(y), expected, 0, 0, "Transpose, " + blockDimName(blockDim));
@@ -39,7 +44,8 @@ void checkTranspose(std::vector<std::int64_t> shape, std::vector<std::int64_t> p
 }
 
 TEST(VectorTranspose, SwappingMiddleDimsReordersRows) {
-    checkTranspose({2, 30, 4, 64}, {0, 2, 1, 3}, DataType::Fp16);  // attention [B,S,N,D] → [B,N,S,D]
+    checkTranspose({2, 30, 4, 64}, {0, 2, 1, 3},
+                   DataType::Fp16);  // attention [B,S,N,D] → [B,N,S,D]
 }
 
 TEST(VectorTranspose, SwappingTheLastTwoDimsTransposesTiles) {
@@ -48,12 +54,60 @@ TEST(VectorTranspose, SwappingTheLastTwoDimsTransposesTiles) {
     checkTranspose({4, 5, 6}, {2, 0, 1}, DataType::Fp32);
 }
 
-TEST(VectorTranspose, OtherPermutationsAreLoweringErrors) {
+TEST(VectorTranspose, RowReordersAndBatched2DTransposesAreOneKernel) {
     const ChipConfig chip = ascend910B1();
     CubeOpHarness h(chip);
-    auto op = makeOp("Transpose", {h.tensor("x", {2, 3, 4, 5}, DataType::Fp16)}, {h.tensor("y", {5, 3, 4, 2}, DataType::Fp16)});
+    for (const auto& [shape, perm] :
+         std::vector<std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>>>{
+             {{2, 30, 4, 64}, {0, 2, 1, 3}},
+             {{3, 70, 130}, {0, 2, 1}},
+             {{2, 5, 6, 7}, {0, 2, 3, 1}}}) {
+        std::vector<std::int64_t> outShape;
+        for (auto p : perm) outShape.push_back(shape[static_cast<std::size_t>(p)]);
+        auto op = makeOp("Transpose", {h.tensor("x", shape, DataType::Fp16)},
+                         {h.tensor("y", outShape, DataType::Fp16)});
+        op.attrs["perm"] = perm;
+        const auto kernels = h.lower(op);
+        ASSERT_EQ(kernels.size(), 1u);
+        EXPECT_EQ(kernels[0].workspaceBytes, 0u);
+    }
+}
+
+TEST(VectorTranspose, AnyOtherPermutationRunsAsTwoPassesThroughTheWorkspace) {
+    checkTranspose({2, 3, 4, 5}, {3, 1, 2, 0}, DataType::Fp16);
+    checkTranspose({3, 4, 5, 6}, {1, 3, 0, 2}, DataType::Fp32);
+    checkTranspose({2, 3, 4, 5, 6}, {4, 2, 0, 3, 1}, DataType::Fp16);
+    checkTranspose({1, 7, 1, 9, 3}, {3, 0, 4, 1, 2}, DataType::Fp32);  // size-1 dims dropped
+    checkTranspose({4, 66, 70}, {2, 1, 0}, DataType::Bf16);            // a full reversal
+    const ChipConfig chip = ascend910B1();
+    CubeOpHarness h(chip);
+    auto op = makeOp("Transpose", {h.tensor("x", {2, 3, 4, 5}, DataType::Fp16)},
+                     {h.tensor("y", {5, 3, 4, 2}, DataType::Fp16)});
     op.attrs["perm"] = std::vector<std::int64_t>{3, 1, 2, 0};
-    EXPECT_THROW(h.lower(op), LoweringError);
+    const auto kernels = h.lower(op);
+    ASSERT_EQ(kernels.size(), 2u);
+    EXPECT_EQ(kernels[0].workspaceBytes, 2u * 120);  // the intermediate, shared by both kernels
+    EXPECT_EQ(kernels[1].workspaceBytes, 2u * 120);
+}
+
+TEST(VectorTranspose, TwoPassesRunOnCoupledChipsToo) {
+    const ChipConfig chip = coupledChip();
+    CubeOpHarness h(chip);
+    const auto x = h.tensor("x", {3, 4, 5}, DataType::Fp16);
+    const auto y = h.tensor("y", {5, 3, 4}, DataType::Fp16);
+    const auto xs = h.fillRandom(x, -100, 100);
+    auto op = makeOp("Transpose", {x}, {y});
+    op.attrs["perm"] = std::vector<std::int64_t>{2, 0, 1};  // merges to a 2-D transpose: one kernel
+    EXPECT_EQ(h.run(op).size(), 1u);
+    auto reversal = makeOp("Transpose", {x}, {h.tensor("z", {5, 4, 3}, DataType::Fp16)});
+    reversal.attrs["perm"] = std::vector<std::int64_t>{2, 1, 0};
+    const auto kernels = h.run(reversal);
+    ASSERT_EQ(kernels.size(), 2u);
+    const auto z = h.read(reversal.outputs[0]);
+    for (std::size_t i = 0; i < 3; ++i)
+        for (std::size_t j = 0; j < 4; ++j)
+            for (std::size_t k = 0; k < 5; ++k)
+                EXPECT_EQ(z[(k * 4 + j) * 3 + i], xs[(i * 4 + j) * 5 + k]);
 }
 
 }  // namespace
@@ -76,7 +130,8 @@ TEST(VectorTransData, NchwToNc1hwc0MovesChannelBlocksInnermost) {
     std::vector<double> expected(xs.size());
     for (std::int64_t i = 0; i < n * c * hh * ww; ++i) {
         const std::int64_t b = i / (c * hh * ww), ch = i / (hh * ww) % c, p = i % (hh * ww);
-        expected[static_cast<std::size_t>(((b * (c / c0) + ch / c0) * hh * ww + p) * c0 + ch % c0)] = xs[static_cast<std::size_t>(i)];
+        expected[static_cast<std::size_t>(((b * (c / c0) + ch / c0) * hh * ww + p) * c0 +
+                                          ch % c0)] = xs[static_cast<std::size_t>(i)];
     }
     expectNear(h.read(y), expected, 0, 0, "TransData NC1HWC0");
 }
@@ -94,7 +149,8 @@ TEST(VectorTransData, NdToFractalNzAndBackRoundTrips) {
     h.run(there);
     const auto fractal = h.read(nz);
     // Element (m, n) of batch b sits at [b][n/16][m][n%16].
-    EXPECT_EQ(fractal[static_cast<std::size_t>(((1 * 4 + 2) * 48 + 5) * 16 + 3)], xs[static_cast<std::size_t>((1 * 48 + 5) * 64 + 2 * 16 + 3)]);
+    EXPECT_EQ(fractal[static_cast<std::size_t>(((1 * 4 + 2) * 48 + 5) * 16 + 3)],
+              xs[static_cast<std::size_t>((1 * 48 + 5) * 64 + 2 * 16 + 3)]);
     auto again = makeOp("TransData", {nz}, {back});
     again.attrs["dst_format"] = std::string("ND");
     h.run(again);
@@ -104,7 +160,8 @@ TEST(VectorTransData, NdToFractalNzAndBackRoundTrips) {
 TEST(VectorTransData, ShapesNeedingPaddingAreLoweringErrors) {
     const ChipConfig chip = ascend910B1();
     CubeOpHarness h(chip);
-    auto op = makeOp("TransData", {h.tensor("x", {1, 3, 4, 4}, DataType::Fp16)}, {h.tensor("y", {1, 3, 4, 4}, DataType::Fp16)});
+    auto op = makeOp("TransData", {h.tensor("x", {1, 3, 4, 4}, DataType::Fp16)},
+                     {h.tensor("y", {1, 3, 4, 4}, DataType::Fp16)});
     op.attrs["dst_format"] = std::string("NC1HWC0");
     EXPECT_THROW(h.lower(op), LoweringError);
 }
