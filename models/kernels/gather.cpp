@@ -1,4 +1,7 @@
-// GatherV2 on axis 0 (docs/op-catalog.md): y[i, :] = table[indices[i], :], the embedding lookup.
+// GatherV2 (docs/op-catalog.md): table viewed as [O, V, E] around `axis` (O, E: the products of
+// the dims before and after it), y[o, i, :] = table[o, indices[i], :]; axis 0 (O = 1) is the
+// embedding lookup. Output rows (o, i) are split over blocks; a tile never crosses an o, so its
+// indices are one contiguous run and its moves index from table + o·V·rowBytes.
 // Modelled like an Ascend C kernel: each tile copies R indices GM→UB (MTE2), the scalar unit waits
 // for them and reads each one (R scalar DCache loads), then issues one GM→UB DataMove per row from
 // table + index × rowBytes (the indexed-source DataMove of instruction.h), and MTE3 writes the R
@@ -27,30 +30,46 @@ constexpr std::uint32_t kScalarCyclesPerRow = 4;
 struct GatherLayout {
     DataType dtype = DataType::Fp16;
     std::uint64_t lookups = 0, tableRows = 0, rowBytes = 0, rowPitch = 0, indexBytes = 4;
+    std::uint64_t indexCount = 0;  // I: lookups per o (lookups = O·I)
     std::uint64_t table = 0, indices = 0, y = 0;
     std::uint64_t rowsPerTile = 0;
     std::uint64_t ubIndices = 0, indexStride = 0, ubRows = 0, ubOut = 0, rowsStride = 0;
 };
 
 class GatherTiles final : public TileSource {
-public:
-    GatherTiles(std::shared_ptr<const GatherLayout> layout, UnitRange lookups) : l_(std::move(layout)), lookups_(lookups) {}
-    std::uint64_t tileCount() const override { return ceilDiv(lookups_.size(), l_->rowsPerTile); }
+  public:
+    GatherTiles(std::shared_ptr<const GatherLayout> layout, UnitRange lookups)
+        : l_(std::move(layout)) {
+        // Tiles of up to rowsPerTile output rows, cut where o changes.
+        for (std::uint64_t row = lookups.begin; row < lookups.end;) {
+            tileStarts_.push_back(row);
+            const std::uint64_t nextOuter = (row / l_->indexCount + 1) * l_->indexCount;
+            row = std::min({row + l_->rowsPerTile, lookups.end, nextOuter});
+        }
+        tileStarts_.push_back(lookups.end);
+    }
+    std::uint64_t tileCount() const override { return tileStarts_.size() - 1; }
 
     void tile(std::uint64_t index, std::uint32_t half, TileCode& code) override {
         const GatherLayout& l = *l_;
-        const std::uint64_t first = lookups_.begin + index * l.rowsPerTile;
-        const std::uint64_t rows = std::min(l.rowsPerTile, lookups_.end - first);
-        const std::uint64_t ubIndices = l.ubIndices + half * l.indexStride, ubRows = l.ubRows + half * l.rowsStride;
+        const std::uint64_t first = tileStarts_[index];
+        const std::uint64_t rows = tileStarts_[index + 1] - first;
+        const std::uint64_t outer = first / l.indexCount, firstIndex = first % l.indexCount;
+        const std::uint64_t ubIndices = l.ubIndices + half * l.indexStride,
+                            ubRows = l.ubRows + half * l.rowsStride;
         const auto event = static_cast<std::uint8_t>(half);
-        code.load.push_back(moveRowsToUb(l.indices + first * l.indexBytes, ubIndices, 1, rows * l.indexBytes, rows * l.indexBytes));
+        code.load.push_back(moveRowsToUb(l.indices + firstIndex * l.indexBytes, ubIndices, 1,
+                                         rows * l.indexBytes, rows * l.indexBytes));
         // The scalar unit reads the indices MTE2 just wrote.
         code.load.push_back(Instruction::setFlag(Pipe::Mte2, Pipe::Scalar, event));
         code.load.push_back(Instruction::waitFlag(Pipe::Mte2, Pipe::Scalar, event));
-        code.load.push_back(Instruction::scalar(static_cast<std::uint32_t>(rows * kScalarCyclesPerRow), static_cast<std::uint16_t>(rows)));
+        code.load.push_back(
+            Instruction::scalar(static_cast<std::uint32_t>(rows * kScalarCyclesPerRow),
+                                static_cast<std::uint16_t>(rows)));
         for (std::uint64_t r = 0; r < rows; ++r) {
-            DataMove m{.src = MemSpace::GM, .dst = MemSpace::UB, .srcType = l.dtype, .dstType = l.dtype};
-            m.srcAddr = l.table;
+            DataMove m{
+                .src = MemSpace::GM, .dst = MemSpace::UB, .srcType = l.dtype, .dstType = l.dtype};
+            m.srcAddr = l.table + outer * l.tableRows * l.rowBytes;
             m.dstAddr = ubRows + r * l.rowPitch;
             m.burstBytes = static_cast<std::uint32_t>(l.rowBytes);
             m.indexAddr = ubIndices + r * l.indexBytes;
@@ -60,39 +79,57 @@ public:
             code.load.push_back(Instruction::move(m));
         }
         const std::uint64_t ubOut = l.ubOut + half * l.rowsStride;
-        emitVectorRange(code.compute, VectorOp::Copy, DataType::Int32, {.dst = ubOut, .src0 = ubRows}, rows * l.rowPitch / 4);
-        code.store.push_back(moveRowsToGm(ubOut, l.y + first * l.rowBytes, static_cast<std::uint32_t>(rows), l.rowBytes, l.rowPitch));
+        emitVectorRange(code.compute, VectorOp::Copy, DataType::Int32,
+                        {.dst = ubOut, .src0 = ubRows}, rows * l.rowPitch / 4);
+        code.store.push_back(moveRowsToGm(ubOut, l.y + first * l.rowBytes,
+                                          static_cast<std::uint32_t>(rows), l.rowBytes,
+                                          l.rowPitch));
     }
 
-private:
+  private:
     std::shared_ptr<const GatherLayout> l_;
-    UnitRange lookups_;
+    std::vector<std::uint64_t> tileStarts_;  // first output row of each tile, then the end
 };
 
 std::vector<LoweredKernel> lowerGather(const OpInstance& op, const ChipConfig& chip) {
     requireOperands(op, 2, 1);
     const TensorInfo& table = op.inputs[0];
     const TensorInfo& indices = op.inputs[1];
-    if (table.shape.size() != 2) throwLoweringError(op, "table must be [V, E]");
+    if (table.shape.empty()) throwLoweringError(op, "table must have at least one dim");
     if (indices.dtype != DataType::Int32 && indices.dtype != DataType::Int64)
         throwLoweringError(op, "indices must be int32 or int64");
+    const auto rank = static_cast<std::int64_t>(table.shape.size());
+    std::int64_t axis = op.intAttr("axis", 0);
+    if (axis < 0) axis += rank;
+    if (axis < 0 || axis >= rank) throwLoweringError(op, "axis out of range");
+    std::uint64_t outer = 1, inner = 1;
+    for (std::int64_t d = 0; d < rank; ++d) {
+        const auto size = static_cast<std::uint64_t>(table.shape[static_cast<std::size_t>(d)]);
+        if (d < axis) outer *= size;
+        if (d > axis) inner *= size;
+    }
     auto l = std::make_shared<GatherLayout>();
     l->dtype = table.dtype;
-    l->tableRows = static_cast<std::uint64_t>(table.shape[0]);
-    l->rowBytes = static_cast<std::uint64_t>(table.shape[1]) * bytesOf(table.dtype);
-    l->lookups = static_cast<std::uint64_t>(indices.elementCount());
+    l->tableRows = static_cast<std::uint64_t>(table.shape[static_cast<std::size_t>(axis)]);
+    l->rowBytes = inner * bytesOf(table.dtype);
+    l->indexCount = static_cast<std::uint64_t>(indices.elementCount());
+    l->lookups = outer * l->indexCount;
     l->indexBytes = bytesOf(indices.dtype);
     if (op.outputs[0].dtype != table.dtype ||
-        op.outputs[0].elementCount() != static_cast<std::int64_t>(l->lookups) * table.shape[1])
-        throwLoweringError(op, "y must be [indices.., E] of the table's dtype");
+        static_cast<std::uint64_t>(op.outputs[0].elementCount()) != l->lookups * inner)
+        throwLoweringError(op,
+                           "y must be [table dims before axis, indices.., table dims after axis] "
+                           "of the table's dtype");
     l->table = table.deviceAddr, l->indices = indices.deviceAddr, l->y = op.outputs[0].deviceAddr;
     l->rowPitch = alignUp(l->rowBytes, kUbBlockBytes);
 
     const VectorPlacement placement = vectorPlacement(chip);
     const std::uint64_t budget = placement.ubBytes - 4 * kUbBlockBytes;
     const std::uint64_t perRow = 2 * (2 * l->rowPitch + l->indexBytes);
-    if (l->rowBytes == 0 || perRow > budget) throwLoweringError(op, "one table row does not fit in UB");
-    l->rowsPerTile = std::max<std::uint64_t>(1, std::min({budget / perRow, kMaxRowsPerTile, l->lookups}));
+    if (l->rowBytes == 0 || perRow > budget)
+        throwLoweringError(op, "one table row does not fit in UB");
+    l->rowsPerTile =
+        std::max<std::uint64_t>(1, std::min({budget / perRow, kMaxRowsPerTile, l->lookups}));
     UbAllocator ub(placement.ubBytes, op.name);
     l->indexStride = alignUp(l->rowsPerTile * l->indexBytes, kUbBlockBytes);
     l->ubIndices = ub.allocate(2 * l->indexStride, "indices");
@@ -102,12 +139,14 @@ std::vector<LoweredKernel> lowerGather(const OpInstance& op, const ChipConfig& c
 
     LoweredKernel kernel;
     kernel.type = placement.taskType;
-    kernel.blockDim = chooseVectorBlockDim(op, placement, op.outputs[0].bytes(), std::max<std::uint64_t>(1, l->lookups));
+    kernel.blockDim = chooseVectorBlockDim(op, placement, op.outputs[0].bytes(),
+                                           std::max<std::uint64_t>(1, l->lookups));
     const std::uint32_t blockDim = kernel.blockDim;
     std::shared_ptr<const GatherLayout> shared = l;
-    kernel.program = [shared, blockDim](const BlockProgramRequest& request) -> std::unique_ptr<InstructionStream> {
-        return std::make_unique<DoubleBufferedStream>(
-            std::make_unique<GatherTiles>(shared, blockShare(shared->lookups, blockDim, request.blockIdx)));
+    kernel.program = [shared, blockDim](
+                         const BlockProgramRequest& request) -> std::unique_ptr<InstructionStream> {
+        return std::make_unique<DoubleBufferedStream>(std::make_unique<GatherTiles>(
+            shared, blockShare(shared->lookups, blockDim, request.blockIdx)));
     };
     return {kernel};
 }

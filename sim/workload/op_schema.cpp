@@ -106,7 +106,8 @@ std::vector<OpSchema> buildSchemas() {
     add("TransData", 1, 1, 1,
         {requiredAttr("dst_format", AttrType::String, {"NC1HWC0", "FRACTAL_NZ", "ND", "NCHW"})},
         kVector, r::transData);
-    add("GatherV2", 2, 2, 1, {}, kVector, r::gatherV2);
+    add("GatherV2", 2, 2, 1, {optionalAttr("axis", AttrType::Int, std::int64_t{0})}, kVector,
+        r::gatherV2);
     add("SoftmaxCrossEntropyWithLogits", 2, 2, 2, {}, kVector, r::softmaxCrossEntropy);
     add("ApplyMomentum", 5, 5, 2, {optionalAttr("use_nesterov", AttrType::Bool, false)}, kVector,
         r::applyMomentum);

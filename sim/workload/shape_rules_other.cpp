@@ -126,15 +126,21 @@ Outputs transData(const Inputs& in, const OpAttributes& attrs) {
     return {InferredTensor{out, in[0].dtype, target, !exact}};
 }
 
-Outputs gatherV2(const Inputs& in, const OpAttributes&) {
-    requireRank(in, 0, 2, "embedding table [V,E]");
+Outputs gatherV2(const Inputs& in, const OpAttributes& attrs) {
+    const auto& table = in[0].shape;
+    if (table.empty())
+        throw ShapeProblem(inputField(0), "table '" + in[0].name + "' needs at least one dim");
     if (!isIndexType(in[1].dtype)) {
         throw ShapeProblem(inputField(1), "indices '" + in[1].name +
                                               "' must be int32 or int64, got " +
                                               std::string(dataTypeName(in[1].dtype)));
     }
-    std::vector<std::int64_t> out = in[1].shape;
-    out.push_back(in[0].shape[1]);
+    const auto axis = static_cast<std::ptrdiff_t>(
+        normaliseAxis(attrs.intValue("axis"), table.size(), "attrs.axis"));
+    std::vector<std::int64_t> out(table.begin(),
+                                  table.begin() + axis);  // table[:axis] + indices + table[axis+1:]
+    out.insert(out.end(), in[1].shape.begin(), in[1].shape.end());
+    out.insert(out.end(), table.begin() + axis + 1, table.end());
     return {InferredTensor{out, in[0].dtype, TensorFormat::ND, false}};
 }
 

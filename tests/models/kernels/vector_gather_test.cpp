@@ -26,7 +26,8 @@ void writeIndices(CubeOpHarness& h, const TensorInfo& t, const std::vector<std::
 }
 
 void checkGather(DataType tableType, DataType indexType, std::int64_t vocab, std::int64_t embed,
-                 std::vector<std::int64_t> indexShape, const std::vector<std::optional<std::uint32_t>>& blockDims) {
+                 std::vector<std::int64_t> indexShape,
+                 const std::vector<std::optional<std::uint32_t>>& blockDims) {
     const ChipConfig chip = ascend910B1();
     for (const auto& blockDim : blockDims) {
         CubeOpHarness h(chip);
@@ -47,20 +48,78 @@ void checkGather(DataType tableType, DataType indexType, std::int64_t vocab, std
         h.run(op);
         std::vector<double> expected;
         for (const auto p : picks)
-            for (std::int64_t e = 0; e < embed; ++e) expected.push_back(rows[static_cast<std::size_t>(p * embed + e)]);
+            for (std::int64_t e = 0; e < embed; ++e)
+                expected.push_back(rows[static_cast<std::size_t>(p * embed + e)]);
         expectNear(h.read(y), expected, 0.0, 0.0,
-                   std::string("GatherV2 ") + std::string(dataTypeName(indexType)) + ", " + blockDimName(blockDim));
+                   std::string("GatherV2 ") + std::string(dataTypeName(indexType)) + ", " +
+                       blockDimName(blockDim));
     }
 }
 
 TEST(VectorGather, GatherV2CopiesTheIndexedRowsWithInt32Indices) {
     checkGather(DataType::Fp16, DataType::Int32, 1000, 64, {4, 37}, blockDimSweep());
-    checkGather(DataType::Fp32, DataType::Int32, 50, 24, {300}, {std::nullopt, 1u, 7u});  // 96 B rows: not 32 B multiples of 64
+    checkGather(DataType::Fp32, DataType::Int32, 50, 24, {300},
+                {std::nullopt, 1u, 7u});  // 96 B rows: not 32 B multiples of 64
 }
 
 TEST(VectorGather, GatherV2CopiesTheIndexedRowsWithInt64Indices) {
-    checkGather(DataType::Fp16, DataType::Int64, 30522, 768, {2, 128}, blockDimSweep());  // BERT word embeddings
-    checkGather(DataType::Bf16, DataType::Int64, 9, 10, {5, 3}, {std::nullopt, 1u, 7u});  // 20 B rows
+    checkGather(DataType::Fp16, DataType::Int64, 30522, 768, {2, 128},
+                blockDimSweep());  // BERT word embeddings
+    checkGather(DataType::Bf16, DataType::Int64, 9, 10, {5, 3},
+                {std::nullopt, 1u, 7u});  // 20 B rows
+}
+
+// GatherV2 along `axis` of a table [outer.., V, inner..] with int32 indices.
+void checkGatherAxis(const std::vector<std::int64_t>& tableShape, std::int64_t axis,
+                     std::vector<std::int64_t> indexShape, DataType dtype) {
+    const ChipConfig chip = ascend910B1();
+    const auto rank = static_cast<std::int64_t>(tableShape.size());
+    const auto at = static_cast<std::size_t>(axis < 0 ? axis + rank : axis);
+    std::int64_t outer = 1, inner = 1;
+    for (std::size_t d = 0; d < tableShape.size(); ++d) {
+        if (d < at) outer *= tableShape[d];
+        if (d > at) inner *= tableShape[d];
+    }
+    const std::int64_t vocab = tableShape[at];
+    std::vector<std::int64_t> yShape(tableShape.begin(),
+                                     tableShape.begin() + static_cast<std::ptrdiff_t>(at));
+    yShape.insert(yShape.end(), indexShape.begin(), indexShape.end());
+    yShape.insert(yShape.end(), tableShape.begin() + static_cast<std::ptrdiff_t>(at) + 1,
+                  tableShape.end());
+    for (const auto& blockDim : blockDimSweep()) {
+        CubeOpHarness h(chip);
+        const auto table = h.tensor("table", tableShape, dtype);
+        const auto indices = h.tensor("indices", indexShape, DataType::Int32);
+        const auto y = h.tensor("y", yShape, dtype);
+        const auto values = h.fillRandom(table, -2, 2);
+        h.fill(y, 77.0f);
+        std::vector<std::int64_t> picks(static_cast<std::size_t>(indices.elementCount()));
+        std::uniform_int_distribution<std::int64_t> pick(0, vocab - 1);
+        for (auto& p : picks) p = pick(h.rng());
+        picks.back() = vocab - 1;
+        writeIndices(h, indices, picks);
+        auto op = makeOp("GatherV2", {table, indices}, {y});
+        op.attrs["axis"] = axis;
+        op.blockDim = blockDim;
+        h.run(op);
+        std::vector<double> expected;
+        for (std::int64_t o = 0; o < outer; ++o)
+            for (const auto p : picks)
+                for (std::int64_t e = 0; e < inner; ++e)
+                    expected.push_back(
+                        values[static_cast<std::size_t>((o * vocab + p) * inner + e)]);
+        expectNear(h.read(y), expected, 0.0, 0.0,
+                   "GatherV2 axis " + std::to_string(axis) + ", " + blockDimName(blockDim));
+    }
+}
+
+TEST(VectorGather, GatherV2AlongAnInnerAxisIndexesEveryOuterSlice) {
+    checkGatherAxis({3, 50, 24}, 1, {7, 5}, DataType::Fp32);  // 96 B rows, 35 lookups per slice
+    checkGatherAxis({6, 9, 2, 5}, -2, {4}, DataType::Fp16);   // 20 B rows, tiles cut at every slice
+    checkGatherAxis({4, 10}, 1, {300},
+                    DataType::Fp16);  // single elements: rows of 2 B, tiles of 256 lookups
+    checkGatherAxis({2, 3, 1000, 64}, 2, {40}, DataType::Bf16);  // several outer dims
+    checkGatherAxis({20, 16}, 0, {9}, DataType::Fp32);           // axis 0 spelled out
 }
 
 TEST(VectorGather, IndexOutsideTheTableIsRejectedByTheFunctionalModel) {
@@ -76,11 +135,15 @@ TEST(VectorGather, IndexOutsideTheTableIsRejectedByTheFunctionalModel) {
 TEST(VectorGather, RunsOnVectorCoresOfSplitChipsAndTheAiCoreOfCoupledChips) {
     for (const ChipConfig& chip : {ascend910B1(), coupledChip()}) {
         CubeOpHarness h(chip);
-        const auto op = makeOp("GatherV2", {h.tensor("t", {100, 256}, DataType::Fp16), h.tensor("i", {4096}, DataType::Int32)},
-                               {h.tensor("y", {4096, 256}, DataType::Fp16)});
+        const auto op = makeOp(
+            "GatherV2",
+            {h.tensor("t", {100, 256}, DataType::Fp16), h.tensor("i", {4096}, DataType::Int32)},
+            {h.tensor("y", {4096, 256}, DataType::Fp16)});
         const auto kernels = h.lower(op);
         ASSERT_EQ(kernels.size(), 1u);
-        EXPECT_EQ(kernels[0].type, chip.organisation == CoreOrganisation::Split ? TaskType::AiVectorCore : TaskType::AiCore);
+        EXPECT_EQ(kernels[0].type, chip.organisation == CoreOrganisation::Split
+                                       ? TaskType::AiVectorCore
+                                       : TaskType::AiCore);
         EXPECT_GT(kernels[0].blockDim, 1u);
         // One indexed row move per lookup of the block's share, each reading a table row.
         auto stream = kernels[0].program(BlockProgramRequest{.blockIdx = 0});

@@ -208,6 +208,9 @@ TEST(OpSchema, PoolingReductionLayoutAndLookup) {
     auto emb = infer("GatherV2",
                      {tensor("table", {30522, 768}), tensor("ids", {8, 128}, DataType::Int64)});
     EXPECT_EQ(emb[0].shape, (Shape{8, 128, 768}));
+    auto alongAxis = infer("GatherV2", {tensor("table", {2, 50, 3}), tensor("ids", {4, 5}, DataType::Int32)},
+                           {{"axis", std::int64_t{-2}}});
+    EXPECT_EQ(alongAxis[0].shape, (Shape{2, 4, 5, 3}));
     EXPECT_EQ(
         problemField("GatherV2", {tensor("table", {10, 4}), tensor("ids", {8}, DataType::Fp16)}),
         "inputs[1]");
