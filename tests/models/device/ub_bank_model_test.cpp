@@ -1,6 +1,8 @@
 // UB bank conflicts (hardware.md §2.6): the rules and their effect on the vector pipe.
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "models/device/device_run.h"
 #include "models/device/ub_bank_model.h"
 
@@ -112,6 +114,32 @@ TEST(UbBankModel, MemoisedResult_EqualsDirectResultForShiftedAndRandomPatterns) 
         for (std::size_t o = 0; o < shifted.operandCount; ++o) shifted.operands[o].baseBytes += 3 * periodBytes;
         ASSERT_EQ(model.cachedConflicts(shifted).bankGroupStallCycles, model.conflicts(p).bankGroupStallCycles) << i;
         ASSERT_EQ(model.cachedConflicts(shifted).bankStallCycles, model.conflicts(shifted).bankStallCycles) << i;
+    }
+}
+
+TEST(UbBankModel, MemoisedResult_StaysExactWhenFewPatternsRepeatInRandomOrder) {
+    // A kernel's handful of patterns recurring: served from the core's recent entries, which
+    // evict each other, and from the shared memo, shared with a second model.
+    UbBankModel model(kBanking);
+    UbBankModel other(kBanking);
+    std::uint64_t state = 7;
+    auto next = [&state](std::uint64_t bound) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        return (state >> 33) % bound;
+    };
+    std::vector<UbAccessPattern> patterns;
+    for (int i = 0; i < 24; ++i) {
+        VectorInstr v = add(32 * next(2000), 32 * next(2000), 32 * next(2000), static_cast<std::uint16_t>(1 + next(255)));
+        v.dstRepeatStride = static_cast<std::uint16_t>(next(20));
+        patterns.push_back(ubAccessPatternOf(v));
+    }
+    for (int i = 0; i < 5000; ++i) {
+        const UbAccessPattern& p = patterns[next(i < 2500 ? 6 : patterns.size())];
+        UbBankModel& user = i % 3 == 0 ? other : model;
+        const UbBankConflicts expected = model.conflicts(p);
+        const UbBankConflicts got = user.cachedConflicts(p);
+        ASSERT_EQ(got.bankGroupStallCycles, expected.bankGroupStallCycles) << i;
+        ASSERT_EQ(got.bankStallCycles, expected.bankStallCycles) << i;
     }
 }
 
