@@ -23,8 +23,8 @@ std::uint64_t extentBytes(std::uint32_t count, std::uint64_t burstBytes, std::ui
 }  // namespace
 
 namespace {
-// The source address of an indexed move (instruction.h): srcAddr + k × indexedRowBytes with k the
-// int32/int64 read from UB at indexAddr.
+// The source (or, with indexDestination, destination) address of an indexed move (instruction.h):
+// base + k × indexedRowBytes with k the int32/int64 read from UB at indexAddr.
 DataMove resolveIndexedSource(const DataMove& move, CoreMemory& memory) {
     if (move.indexBytes != 4 && move.indexBytes != 8)
         throw std::runtime_error(std::string(kWhat) + ": index of " + std::to_string(move.indexBytes) +
@@ -43,7 +43,8 @@ DataMove resolveIndexedSource(const DataMove& move, CoreMemory& memory) {
                                  std::to_string(move.indexedRows) + ")");
     DataMove resolved = move;
     resolved.indexBytes = 0;
-    resolved.srcAddr = move.srcAddr + static_cast<std::uint64_t>(index) * move.indexedRowBytes;
+    std::uint64_t& base = move.indexDestination ? resolved.dstAddr : resolved.srcAddr;
+    base += static_cast<std::uint64_t>(index) * move.indexedRowBytes;
     return resolved;
 }
 }  // namespace

@@ -30,6 +30,8 @@ enum class LayoutConversion : std::uint8_t { None, Nd2Nz, Nz2Nd };
 // to [0, indexedRows) (functional models reject others). Timing models have no data: they use a
 // deterministic pseudo-random row in [0, indexedRows) instead (an approximation of the address
 // stream; bytes and path are exact).
+// `indexDestination` applies the index to dstAddr instead (the scatter of ScatterUpdate-style
+// row writes); timing models then charge the write at dstAddr (row 0).
 struct DataMove {
     MemSpace src = MemSpace::GM;
     MemSpace dst = MemSpace::L1;
@@ -48,6 +50,7 @@ struct DataMove {
     std::uint8_t indexBytes = 0;        // 0 = not indexed; 4 = int32, 8 = int64
     std::uint64_t indexedRowBytes = 0;  // source stride per index unit
     std::uint64_t indexedRows = 0;      // rows the index may select (0 = unchecked)
+    bool indexDestination = false;      // the index moves dstAddr, not srcAddr
 
     bool indexed() const { return indexBytes != 0; }
     std::uint64_t totalBytes() const { return std::uint64_t{burstCount} * burstBytes; }

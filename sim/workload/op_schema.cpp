@@ -108,6 +108,8 @@ std::vector<OpSchema> buildSchemas() {
         kVector, r::transData);
     add("GatherV2", 2, 2, 1, {optionalAttr("axis", AttrType::Int, std::int64_t{0})}, kVector,
         r::gatherV2);
+    add("ScatterUpdate", 3, 3, 1, {optionalAttr("axis", AttrType::Int, std::int64_t{0})}, kVector,
+        r::scatterUpdate);
     add("SoftmaxCrossEntropyWithLogits", 2, 2, 2, {}, kVector, r::softmaxCrossEntropy);
     add("ApplyMomentum", 5, 5, 2, {optionalAttr("use_nesterov", AttrType::Bool, false)}, kVector,
         r::applyMomentum);

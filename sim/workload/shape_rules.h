@@ -63,6 +63,7 @@ Outputs reduce(const Inputs& in, const OpAttributes& attrs);
 Outputs transpose(const Inputs& in, const OpAttributes& attrs);
 Outputs transData(const Inputs& in, const OpAttributes& attrs);
 Outputs gatherV2(const Inputs& in, const OpAttributes& attrs);
+Outputs scatterUpdate(const Inputs& in, const OpAttributes& attrs);
 Outputs softmaxCrossEntropy(const Inputs& in, const OpAttributes& attrs);
 Outputs applyMomentum(const Inputs& in, const OpAttributes& attrs);
 Outputs applyAdamW(const Inputs& in, const OpAttributes& attrs);

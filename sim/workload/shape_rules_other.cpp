@@ -144,6 +144,27 @@ Outputs gatherV2(const Inputs& in, const OpAttributes& attrs) {
     return {InferredTensor{out, in[0].dtype, TensorFormat::ND, false}};
 }
 
+Outputs scatterUpdate(const Inputs& in, const OpAttributes& attrs) {
+    const auto& var = in[0].shape;
+    if (var.empty())
+        throw ShapeProblem(inputField(0), "var '" + in[0].name + "' needs at least one dim");
+    if (!isIndexType(in[1].dtype)) {
+        throw ShapeProblem(inputField(1), "indices '" + in[1].name +
+                                              "' must be int32 or int64, got " +
+                                              std::string(dataTypeName(in[1].dtype)));
+    }
+    const auto axis = static_cast<std::ptrdiff_t>(
+        normaliseAxis(attrs.intValue("axis"), var.size(), "attrs.axis"));
+    std::vector<std::int64_t> rows(var.begin(),
+                                   var.begin() + axis);  // var[:axis] + indices + var[axis+1:]
+    rows.insert(rows.end(), in[1].shape.begin(), in[1].shape.end());
+    rows.insert(rows.end(), var.begin() + axis + 1, var.end());
+    requireShape(in, 2, rows, "the indexed rows of var");
+    if (in[2].dtype != in[0].dtype)
+        throw ShapeProblem(inputField(2), "updates must have var's dtype");
+    return {sameAs(in[0])};
+}
+
 Outputs softmaxCrossEntropy(const Inputs& in, const OpAttributes&) {
     requireRank(in, 0, 2, "logits [N,C]");
     requireShape(in, 1, in[0].shape, "labels ≅ logits");

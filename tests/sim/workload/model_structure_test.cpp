@@ -106,6 +106,12 @@ TEST(LlamaDecoder, PrefillUsesFlashAttentionAndDecodeUsesTheKvCache) {
     const WorkloadOp& decode = op(w, "decode.2.layers.1.self_attn.attention");
     EXPECT_EQ(std::get<std::int64_t>(decode.attrs.at("kv_len")), 128 + 2 + 1);
     EXPECT_EQ(decode.inputs[1], "model.layers.1.k_cache");
+    // Every layer writes its new K and V rows into the cache: prefill and each decode step.
+    EXPECT_EQ(countType(w, "ScatterUpdate"), 2u * 4u * (1u + 4u));
+    const WorkloadOp& write = op(w, "decode.2.layers.1.self_attn.k_cache_update");
+    EXPECT_EQ(write.outputs[0], "model.layers.1.k_cache");
+    EXPECT_EQ(write.inputs[1], "decode.2.positions");
+    EXPECT_EQ(w.findTensor("prefill.positions")->info.shape, (std::vector<std::int64_t>{128}));
     EXPECT_EQ(w.findTensor("model.layers.1.k_cache")->info.shape,
               (std::vector<std::int64_t>{1, 32, 132, 128}));
     EXPECT_EQ(w.findTensor("prefill.layers.0.mlp_out")->info.shape,

@@ -69,6 +69,7 @@ TEST(OpSchema, EveryCatalogTypeHasASchema) {
                              "Transpose",
                              "TransData",
                              "GatherV2",
+                             "ScatterUpdate",
                              "SoftmaxCrossEntropyWithLogits",
                              "ApplyMomentum",
                              "ApplyAdamW",
@@ -79,7 +80,7 @@ TEST(OpSchema, EveryCatalogTypeHasASchema) {
                              "Unique"}) {
         EXPECT_NE(findOpSchema(type), nullptr) << type;
     }
-    EXPECT_EQ(allOpSchemas().size(), 42u);
+    EXPECT_EQ(allOpSchemas().size(), 43u);
     EXPECT_EQ(findOpSchema("Conv3D"), nullptr);
 }
 
@@ -208,9 +209,21 @@ TEST(OpSchema, PoolingReductionLayoutAndLookup) {
     auto emb = infer("GatherV2",
                      {tensor("table", {30522, 768}), tensor("ids", {8, 128}, DataType::Int64)});
     EXPECT_EQ(emb[0].shape, (Shape{8, 128, 768}));
-    auto alongAxis = infer("GatherV2", {tensor("table", {2, 50, 3}), tensor("ids", {4, 5}, DataType::Int32)},
-                           {{"axis", std::int64_t{-2}}});
+    auto alongAxis =
+        infer("GatherV2", {tensor("table", {2, 50, 3}), tensor("ids", {4, 5}, DataType::Int32)},
+              {{"axis", std::int64_t{-2}}});
     EXPECT_EQ(alongAxis[0].shape, (Shape{2, 4, 5, 3}));
+    auto cache = infer("ScatterUpdate",
+                       {tensor("k_cache", {1, 32, 132, 128}),
+                        tensor("positions", {4}, DataType::Int64), tensor("k", {1, 32, 4, 128})},
+                       {{"axis", std::int64_t{2}}});
+    EXPECT_EQ(cache[0].shape, (Shape{1, 32, 132, 128}));
+    EXPECT_EQ(
+        problemField("ScatterUpdate",
+                     {tensor("k_cache", {1, 32, 132, 128}),
+                      tensor("positions", {4}, DataType::Int64), tensor("k", {1, 32, 5, 128})},
+                     {{"axis", std::int64_t{2}}}),
+        "inputs[2]");
     EXPECT_EQ(
         problemField("GatherV2", {tensor("table", {10, 4}), tensor("ids", {8}, DataType::Fp16)}),
         "inputs[1]");
