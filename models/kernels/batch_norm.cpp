@@ -2,8 +2,14 @@
 // (docs/op-catalog.md): BNInfer, BNTrainingUpdate, BNTrainingReduceGrad. x is [N,C,H,W] (rows are
 // (n, c) planes of H·W elements and channel parameters are Row values) or [N,C] (parameters are
 // a repeated row). Computation is in fp32 like CANN's BN kernels.
+#include <algorithm>
+#include <limits>
+#include <memory>
+
+#include "models/kernels/channel_vector_ops.h"
 #include "models/kernels/elementwise_broadcast.h"
 #include "models/kernels/vector_tiling.h"
+#include "models/kernels/vector_tiling_stream.h"
 
 namespace ascendsim {
 
@@ -58,9 +64,258 @@ void applyNormalisation(ElementwiseProgram& p, Value x, Value mean, Value varian
     p.store(p.binary(VectorOp::Add, p.binary(VectorOp::Mul, x, a), b), y);
 }
 
+// NCHW application ops as a CANN kernel author writes them: a tile holds one channel's planes
+// (or a chunk of one plane), so the channel's coefficients are one broadcast value over the whole
+// tile and every step is one instruction over it. Coefficients are computed for all of a block's
+// channels at once in setup; a tile only gathers its channel's into broadcast buffers.
+enum class BnApplyKind : std::uint8_t { Infer, TrainingUpdate, ReduceGrad };
+
+// Per-channel coefficients, by index into the broadcast buffers.
+// Infer/TrainingUpdate: y = x·a + b.  ReduceGrad: dx = (x − mean)·q + dy·p + r.
+constexpr std::uint64_t kCoefA = 0, kCoefB = 1;
+constexpr std::uint64_t kCoefMean = 0, kCoefQ = 1, kCoefP = 2, kCoefR = 3;
+
+struct BnApplyLayout {
+    BnApplyKind kind = BnApplyKind::Infer;
+    std::uint64_t n = 0, c = 0, planeElements = 0, pitch = 0;
+    std::uint64_t planesPerTile = 1, chunkElements = 0, chunksPerPlane = 1;
+    float epsilon = 1e-5f, inverseCount = 1.0f;
+    DataType inType = DataType::Fp16, outType = DataType::Fp16;
+    std::uint64_t x = 0, dy = 0, out = 0;  // GM
+    std::vector<std::uint64_t> params;     // GM, per-channel inputs in op order
+    std::vector<DataType> paramTypes;      // their dtypes (computed in fp32)
+    std::uint64_t coefs = 0, channelsPerBlock = 0, halfGroupBytes = 256;
+    // UB
+    std::uint64_t xStage = 0, dyStage = 0, stageStride = 0, outStage = 0, outStride = 0;
+    std::uint64_t a = 0, b = 0, t = 0, w = 0;  // fp32 tiles on bank slots 0, 1, 2, 3
+    std::uint64_t paramStage = 0, paramBuffer = 0, coefBuffer = 0, tables = 0, broadcast = 0;
+
+    std::uint64_t coefCount() const { return kind == BnApplyKind::ReduceGrad ? 4 : 2; }
+    std::uint64_t tilesPerChannel() const { return ceilDiv(n, planesPerTile) * chunksPerPlane; }
+    std::uint64_t stride() const { return channelsPerBlock * 4; }
+};
+
+class BnApplyTiles final : public TileSource {
+public:
+    BnApplyTiles(std::shared_ptr<const BnApplyLayout> layout, UnitRange tiles) : l_(std::move(layout)), tiles_(tiles) {
+        firstChannel_ = tiles_.begin / l_->tilesPerChannel();
+        channels_ = tiles_.size() == 0 ? 0 : (tiles_.end - 1) / l_->tilesPerChannel() + 1 - firstChannel_;
+    }
+    std::uint64_t tileCount() const override { return tiles_.size(); }
+
+    void setup(TileCode& code) override {
+        const BnApplyLayout& l = *l_;
+        if (channels_ == 0) return;
+        std::vector<Instruction>& v = code.compute;
+        for (std::size_t k = 0; k < l.params.size(); ++k) {
+            const DataType type = l.paramTypes[k];
+            const std::uint64_t staged = type == DataType::Fp32 ? param(k) : l.paramStage + k * l.stride();
+            code.load.push_back(Instruction::move({.src = MemSpace::GM, .dst = MemSpace::UB,
+                                                   .srcAddr = l.params[k] + firstChannel_ * bytesOf(type), .dstAddr = staged,
+                                                   .burstBytes = static_cast<std::uint32_t>(channels_ * bytesOf(type)),
+                                                   .srcType = type, .dstType = type}));
+            if (type != DataType::Fp32)
+                emitVectorRange(v, VectorOp::Cast, DataType::Fp32, {.dst = param(k), .src0 = staged}, channels_, 0.0f, type);
+        }
+        auto op = [&](VectorOp o, std::uint64_t dst, std::uint64_t s0, std::uint64_t s1, float scalar = 0.0f) {
+            emitVectorRange(v, o, DataType::Fp32, {.dst = dst, .src0 = s0, .src1 = s1}, channels_, scalar);
+        };
+        const std::uint64_t scratch = param(l.params.size());
+        if (l.kind == BnApplyKind::ReduceGrad) {  // params: diff_scale, diff_offset, scale, mean, variance
+            op(VectorOp::Adds, param(4), param(4), 0, l.epsilon);
+            op(VectorOp::Rsqrt, param(4), param(4), 0);                           // rstd
+            op(VectorOp::Mul, coef(kCoefP), param(2), param(4));                  // p = scale·rstd
+            op(VectorOp::Mul, scratch, param(4), param(0));                       // rstd·diff_scale
+            op(VectorOp::Mul, scratch, scratch, coef(kCoefP));
+            op(VectorOp::Muls, coef(kCoefQ), scratch, 0, -l.inverseCount);       // q = −p·rstd·diff_scale/M
+            op(VectorOp::Mul, scratch, param(1), coef(kCoefP));
+            op(VectorOp::Muls, coef(kCoefR), scratch, 0, -l.inverseCount);       // r = −p·diff_offset/M
+            op(VectorOp::Copy, coef(kCoefMean), param(3), 0);
+        } else {
+            std::uint64_t mean = param(2), variance = param(3);                  // Infer: scale, offset, mean, var
+            if (l.kind == BnApplyKind::TrainingUpdate) {                         // sum, square_sum, scale, offset
+                mean = param(0), variance = param(1);
+                op(VectorOp::Muls, mean, mean, 0, l.inverseCount);
+                op(VectorOp::Muls, variance, variance, 0, l.inverseCount);
+                op(VectorOp::Mul, scratch, mean, mean);
+                op(VectorOp::Sub, variance, variance, scratch);                  // E[x²] − mean²
+            }
+            const std::uint64_t scale = param(l.kind == BnApplyKind::TrainingUpdate ? 2 : 0);
+            const std::uint64_t offset = param(l.kind == BnApplyKind::TrainingUpdate ? 3 : 1);
+            op(VectorOp::Adds, variance, variance, 0, l.epsilon);
+            op(VectorOp::Rsqrt, variance, variance, 0);
+            op(VectorOp::Mul, coef(kCoefA), scale, variance);                    // a = scale·rstd
+            op(VectorOp::Mul, scratch, mean, coef(kCoefA));
+            op(VectorOp::Sub, coef(kCoefB), offset, scratch);                    // b = offset − mean·a
+        }
+        emitChannelBroadcastTables(v, l.tables, l.coefCount(), l.stride());
+    }
+
+    // Bank slots: x in fp32 on 0 (a), dy on 1 (b), temporaries on 2 (t) and 3 (w), output staging
+    // on 4 or 5. Two streamed operands of a binary op are in opposite bank-group halves; an op
+    // with a broadcast coefficient writes the group half of its streamed source (the broadcast is
+    // read from the other half) on another bank.
+    void tile(std::uint64_t index, std::uint32_t half, TileCode& code) override {
+        const BnApplyLayout& l = *l_;
+        const std::uint64_t unit = tiles_.begin + index;
+        const std::uint64_t channel = unit / l.tilesPerChannel(), inChannel = unit % l.tilesPerChannel();
+        const std::uint64_t firstPlane = inChannel / l.chunksPerPlane * l.planesPerTile;
+        const std::uint64_t firstElement = inChannel % l.chunksPerPlane * l.chunkElements;
+        const std::uint64_t rowElements = std::min(l.chunkElements, l.planeElements - firstElement);
+        const auto planes = static_cast<std::uint32_t>(std::min(l.planesPerTile, l.n - firstPlane));
+        const std::uint64_t count = planes == 1 ? rowElements : planes * l.pitch;
+        auto planeMove = [&](DataType type, std::uint64_t gm, std::uint64_t ub, bool toUb) {
+            const std::uint64_t eb = bytesOf(type), rowBytes = rowElements * eb;
+            DataMove m{.src = toUb ? MemSpace::GM : MemSpace::UB, .dst = toUb ? MemSpace::UB : MemSpace::GM,
+                       .srcType = type, .dstType = type};
+            const std::uint64_t gmAddr = gm + ((firstPlane * l.c + channel) * l.planeElements + firstElement) * eb;
+            m.srcAddr = toUb ? gmAddr : ub;
+            m.dstAddr = toUb ? ub : gmAddr;
+            m.burstCount = planes;
+            m.burstBytes = static_cast<std::uint32_t>(rowBytes);
+            const auto gmGap = static_cast<std::uint32_t>(l.c * l.planeElements * eb - rowBytes);
+            const auto ubGap = static_cast<std::uint32_t>((l.pitch - rowElements) * eb);
+            m.srcGapBytes = toUb ? gmGap : ubGap;
+            m.dstGapBytes = toUb ? ubGap : gmGap;
+            return Instruction::move(m);
+        };
+        std::vector<Instruction>& v = code.compute;
+        auto loadF32 = [&](std::uint64_t gm, std::uint64_t stage, std::uint64_t f32) {
+            const std::uint64_t staged = stage + half * l.stageStride;
+            code.load.push_back(planeMove(l.inType, gm, staged, true));
+            if (l.inType == DataType::Fp32) return staged;
+            emitVectorRange(v, VectorOp::Cast, DataType::Fp32, {.dst = f32, .src0 = staged}, count, 0.0f, l.inType);
+            return f32;
+        };
+        const std::uint64_t x = loadF32(l.x, l.xStage, l.a);
+        emitChannelBroadcast(v, l.broadcast, l.coefBuffer, channel - firstChannel_, l.tables, l.coefCount());
+        auto coefOp = [&](VectorOp o, std::uint64_t dst, std::uint64_t src, std::uint64_t k) {
+            emitBroadcastOp(v, o, dst, src, l.broadcast + k * kChannelBroadcastBytes, count, l.halfGroupBytes);
+        };
+        const std::uint64_t out = l.outStage + half * l.outStride;
+        const bool direct = l.outType == DataType::Fp32;  // the last step writes the output staging
+        std::uint64_t result = l.a;
+        if (l.kind == BnApplyKind::ReduceGrad) {
+            const std::uint64_t dy = loadF32(l.dy, l.dyStage, l.b);
+            coefOp(VectorOp::Sub, l.t, x, kCoefMean);
+            coefOp(VectorOp::Mul, l.a, l.t, kCoefQ);
+            coefOp(VectorOp::Mul, l.w, dy, kCoefP);
+            emitVectorRange(v, VectorOp::Add, DataType::Fp32, {.dst = l.b, .src0 = l.a, .src1 = l.w}, count);
+            coefOp(VectorOp::Add, direct ? out : l.w, l.b, kCoefR);
+            result = l.w;
+        } else {
+            coefOp(VectorOp::Mul, l.t, x, kCoefA);
+            coefOp(VectorOp::Add, direct ? out : l.a, l.t, kCoefB);
+        }
+        if (!direct)
+            emitVectorRange(v, VectorOp::Cast, l.outType, {.dst = out, .src0 = result}, count, 0.0f, DataType::Fp32);
+        code.store.push_back(planeMove(l.outType, l.out, out, false));
+        code.scalarCycles = planes;
+    }
+
+private:
+    std::uint64_t param(std::size_t k) const { return l_->paramBuffer + k * l_->stride(); }
+    std::uint64_t coef(std::uint64_t k) const { return l_->coefBuffer + k * l_->stride(); }
+
+    std::shared_ptr<const BnApplyLayout> l_;
+    UnitRange tiles_;
+    std::uint64_t firstChannel_ = 0, channels_ = 0;
+};
+
+bool layOutApply(BnApplyLayout& l, const ChipConfig& chip, std::uint64_t ubBytes, std::uint64_t tileElements,
+                 const std::string& opName) {
+    BankSlotAllocator ub(chip, std::numeric_limits<std::uint64_t>::max() / 2, opName);
+    const std::uint64_t f32Bytes = tileElements * 4;
+    l.halfGroupBytes = ub.halfGroupBytes();
+    l.stageStride = ub.slotStride(alignUp(tileElements * bytesOf(l.inType), kUbBlockBytes));
+    l.xStage = ub.allocate(2 * l.stageStride, 0, "x planes");
+    if (l.kind == BnApplyKind::ReduceGrad) l.dyStage = ub.allocate(2 * l.stageStride, 1, "dy planes");
+    l.outStride = ub.slotStride(alignUp(tileElements * bytesOf(l.outType), kUbBlockBytes));
+    l.outStage = ub.allocate(2 * l.outStride, l.kind == BnApplyKind::ReduceGrad ? 5 : 4, "output planes");
+    l.a = ub.allocate(f32Bytes, 0, "fp32 tile");
+    l.b = l.kind == BnApplyKind::ReduceGrad ? ub.allocate(f32Bytes, 1, "fp32 tile") : 0;
+    l.t = ub.allocate(f32Bytes, 2, "fp32 tile");
+    l.w = l.kind == BnApplyKind::ReduceGrad ? ub.allocate(f32Bytes, 3, "fp32 tile") : 0;
+    l.paramStage = ub.allocate(l.params.size() * l.stride(), 0, "channel parameters as loaded");
+    l.paramBuffer = ub.allocate((l.params.size() + 1) * l.stride(), 0, "channel parameters");
+    l.coefBuffer = ub.allocate(l.coefCount() * l.stride(), 0, "channel coefficients");
+    l.tables = ub.allocate(channelBroadcastTableBytes(l.coefCount()), 0, "broadcast offsets");
+    l.broadcast = ub.allocate(l.coefCount() * kChannelBroadcastBytes, 0, "broadcast coefficients");
+    return ub.usedBytes() <= ubBytes;
+}
+
+// x, dy and the output are [N,C,H,W]; `params` are the [C] fp32 inputs.
+LoweredKernel lowerBnApply(const OpInstance& op, const ChipConfig& chip, BnApplyKind kind, const TensorInfo& x,
+                           std::vector<TensorInfo> params) {
+    auto l = std::make_shared<BnApplyLayout>();
+    l->kind = kind;
+    l->n = static_cast<std::uint64_t>(x.shape[0]), l->c = static_cast<std::uint64_t>(x.shape[1]);
+    l->planeElements = static_cast<std::uint64_t>(x.shape[2] * x.shape[3]);
+    l->inType = x.dtype, l->outType = op.outputs[0].dtype;
+    for (DataType t : {l->inType, l->outType})
+        if (t != DataType::Fp32 && t != DataType::Fp16 && t != DataType::Bf16)
+            throwLoweringError(op, "x and the output must be fp32, fp16 or bf16");
+    if (op.outputs[0].elementCount() != x.elementCount()) throwLoweringError(op, "the output must match x");
+    l->epsilon = static_cast<float>(op.floatAttr("epsilon", 1e-5));
+    l->inverseCount = 1.0f / static_cast<float>(l->n * l->planeElements);
+    l->x = x.deviceAddr, l->out = op.outputs[0].deviceAddr;
+    if (kind == BnApplyKind::ReduceGrad) {
+        l->dy = op.inputs[0].deviceAddr;
+        if (op.inputs[0].dtype != x.dtype || op.inputs[0].elementCount() != x.elementCount())
+            throwLoweringError(op, "dy must match x");
+    }
+    for (const auto& p : params) {
+        if (!isFloat(p.dtype) || p.elementCount() != x.shape[1])
+            throwLoweringError(op, "per-channel inputs must be float [C] tensors");
+        l->params.push_back(p.deviceAddr);
+        l->paramTypes.push_back(p.dtype);
+    }
+    const VectorPlacement placement = vectorPlacement(chip);
+    const std::uint64_t inBytes = bytesOf(l->inType), outBytes = bytesOf(l->outType);
+    l->pitch = l->chunkElements = l->planeElements;
+    const std::uint64_t granule = kUbBlockBytes / std::min(inBytes, outBytes);
+    l->pitch = alignUp(l->planeElements, granule);
+    // Channel coefficients are sized for the most channels a block can touch (decided below from
+    // the tile count, which depends on the tile size): size them for all C first, then shrink.
+    l->channelsPerBlock = alignUp(l->c, elementsPerBlock(DataType::Fp32));
+    auto fits = [&](std::uint64_t elements) { return layOutApply(*l, chip, placement.ubBytes, elements, op.name); };
+    l->planesPerTile = 0;
+    for (std::uint64_t planes = l->n; planes > 0 && l->planesPerTile == 0; planes = planes * 3 / 4)
+        if (fits(planes * l->pitch)) l->planesPerTile = planes;
+    if (l->planesPerTile == 0) {
+        std::uint64_t chunk = alignUp(l->planeElements, elementsPerRepeat(DataType::Fp32));
+        while (chunk > elementsPerRepeat(DataType::Fp32) && !fits(chunk)) chunk -= elementsPerRepeat(DataType::Fp32);
+        if (!fits(chunk)) throwLoweringError(op, "a 64-element chunk of an H·W plane does not fit in UB");
+        l->chunkElements = l->pitch = chunk;
+        l->chunksPerPlane = ceilDiv(l->planeElements, chunk);
+        l->planesPerTile = 1;
+    }
+    while (l->chunksPerPlane == 1 && l->planesPerTile < l->n && fits((l->planesPerTile + 1) * l->pitch))
+        ++l->planesPerTile;
+    const std::uint64_t tiles = l->c * l->tilesPerChannel();
+    LoweredKernel kernel;
+    kernel.type = placement.taskType;
+    kernel.blockDim = chooseVectorBlockDim(op, placement, x.bytes() * (kind == BnApplyKind::ReduceGrad ? 3 : 2), tiles);
+    // A block's tiles span at most ceil(share / tilesPerChannel) + 1 channels.
+    const std::uint64_t share = ceilDiv(tiles, kernel.blockDim);
+    l->channelsPerBlock = alignUp(std::min(l->c, ceilDiv(share, l->tilesPerChannel()) + 1), elementsPerBlock(DataType::Fp32));
+    fits(l->planesPerTile * l->pitch);
+
+    const std::uint32_t blockDim = kernel.blockDim;
+    std::shared_ptr<const BnApplyLayout> shared = l;
+    kernel.program = [shared, blockDim, tiles](const BlockProgramRequest& request) -> std::unique_ptr<InstructionStream> {
+        return std::make_unique<DoubleBufferedStream>(
+            std::make_unique<BnApplyTiles>(shared, blockShare(tiles, blockDim, request.blockIdx)));
+    };
+    return kernel;
+}
+
 std::vector<LoweredKernel> lowerBnInfer(const OpInstance& op, const ChipConfig& chip) {
     requireOperands(op, 5, 1);
     const ChannelView view = channelView(op, op.inputs[0]);
+    if (view.planes)
+        return {lowerBnApply(op, chip, BnApplyKind::Infer, op.inputs[0],
+                             {op.inputs[1], op.inputs[2], op.inputs[3], op.inputs[4]})};
     auto p = makeProgram(op, view);
     const Value x = p.elements(op.inputs[0], denseStrides(view));
     const Value scale = channelParam(p, view, op.inputs[1]);
@@ -76,6 +331,9 @@ std::vector<LoweredKernel> lowerBnInfer(const OpInstance& op, const ChipConfig& 
 std::vector<LoweredKernel> lowerBnTrainingUpdate(const OpInstance& op, const ChipConfig& chip) {
     requireOperands(op, 5, 1);
     const ChannelView view = channelView(op, op.inputs[0]);
+    if (view.planes)
+        return {lowerBnApply(op, chip, BnApplyKind::TrainingUpdate, op.inputs[0],
+                             {op.inputs[1], op.inputs[2], op.inputs[3], op.inputs[4]})};
     auto p = makeProgram(op, view);
     const float inverseCount = 1.0f / static_cast<float>(view.reducedCount);
     const Value x = p.elements(op.inputs[0], denseStrides(view));
@@ -93,6 +351,9 @@ std::vector<LoweredKernel> lowerBnTrainingUpdate(const OpInstance& op, const Chi
 std::vector<LoweredKernel> lowerBnTrainingReduceGrad(const OpInstance& op, const ChipConfig& chip) {
     requireOperands(op, 7, 1);
     const ChannelView view = channelView(op, op.inputs[1]);
+    if (view.planes)
+        return {lowerBnApply(op, chip, BnApplyKind::ReduceGrad, op.inputs[1],
+                             {op.inputs[2], op.inputs[3], op.inputs[4], op.inputs[5], op.inputs[6]})};
     auto p = makeProgram(op, view);
     const float inverseCount = 1.0f / static_cast<float>(view.reducedCount);
     const Value dy = p.elements(op.inputs[0], denseStrides(view));

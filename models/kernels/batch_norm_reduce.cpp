@@ -19,9 +19,6 @@ namespace ascendsim {
 namespace {
 
 constexpr DataType kF32 = DataType::Fp32;
-// Gather offset tables that broadcast one channel's mean (two repeats) and rstd (one repeat).
-constexpr std::uint64_t kStatsTables = 8;  // fp32 words per 32 B block
-constexpr std::uint64_t kStatsTableBytes = 3 * kVectorRepeatBytes;
 
 struct BnReduceLayout {
     bool gradient = false;  // BNTrainingUpdateGrad
@@ -31,11 +28,11 @@ struct BnReduceLayout {
     std::uint64_t x = 0, dy = 0, mean = 0, variance = 0, out0 = 0, out1 = 0;  // GM
     std::uint64_t planesPerTile = 0, pitch = 0;
     std::uint64_t chunkElements = 0, chunksPerPlane = 1;  // chunkElements = planeElements unless split
-    std::uint64_t halfGroupBytes = 256;
+    std::uint64_t halfGroupBytes = 256, bankPeriodBytes = 1536;
     std::uint64_t channelsPerBlock = 0;  // capacity of the block's statistics
     // UB (see the tile comment for the bank slots)
     std::uint64_t xStage = 0, dyStage = 0, stageStride = 0, xF32 = 0, dyF32 = 0, centred = 0, squares = 0;
-    std::uint64_t foldA = 0, foldB = 0;
+    std::uint64_t foldA = 0, foldB = 0, firstSums = 0;
     std::uint64_t stats = 0, gatherTable = 0, channelValues = 0;
     std::uint64_t results = 0;  // 2 outputs × 2 halves × 1 block
 };
@@ -51,7 +48,7 @@ public:
 
     // Zeroes the stage padding between planes (never written by loads, summed by the folds).
     // Gradient: the block's batch_mean and rstd = rsqrt(batch_variance + ε), once per block,
-    // and the Gather offsets that broadcast one channel's mean (two repeats) and rstd (one).
+    // and the Gather offsets that broadcast one channel's mean and rstd.
     void setup(TileCode& code) override {
         const BnReduceLayout& l = *l_;
         if (l.chunksPerPlane == 1 && l.pitch != l.planeElements) {
@@ -71,20 +68,12 @@ public:
                                                    .srcType = kF32, .dstType = kF32}));
         emitVectorRange(code.compute, VectorOp::Adds, kF32, {.dst = rstd, .src0 = rstd}, count, l.epsilon);
         emitVectorRange(code.compute, VectorOp::Rsqrt, kF32, {.dst = rstd, .src0 = rstd}, count);
-        // Gather needs a block-aligned base: table r serves channels at word r of their block.
-        const std::uint64_t perRepeat = elementsPerRepeat(kF32);
-        for (std::uint64_t r = 0; r < kStatsTables; ++r) {
-            const std::uint64_t table = l.gatherTable + r * kStatsTableBytes;
-            emitVectorRange(code.compute, VectorOp::Duplicate, DataType::Int32, {.dst = table}, 2 * perRepeat,
-                            static_cast<float>(r * 4));
-            emitVectorRange(code.compute, VectorOp::Duplicate, DataType::Int32, {.dst = table + 2 * kVectorRepeatBytes},
-                            perRepeat, static_cast<float>(l.channelsPerBlock * 4 + r * 4));
-        }
+        emitChannelBroadcastTables(code.compute, l.gatherTable, 2, l.channelsPerBlock * 4);
     }
 
     // One channel's planes (or a chunk of one plane). Bank slots: x in fp32 0, dy in fp32 1,
-    // x − mean 2, dy·(x − mean) over x's slot (fp16) or in slot 2 (fp32), squares 2, fold scratch
-    // 4 and 3: every binary op reads its two tiles from opposite group halves and writes a third slot.
+    // x − mean 2, dy·(x − mean) over x, squares 2, fold scratch 4 and 3: every binary op reads its
+    // two tiles from opposite group halves and writes a third slot.
     void tile(std::uint64_t index, std::uint32_t half, TileCode& code) override {
         const BnReduceLayout& l = *l_;
         const std::uint64_t channel = channels_.begin + index / tilesPerChannel_;
@@ -117,24 +106,22 @@ public:
         if (l.gradient) {
             const std::uint64_t dy = toF32(loadPlanes(l.dy, l.dyStage), l.dyF32);
             const std::uint64_t mean = l.channelValues, rstd = l.channelValues + kChannelBroadcastBytes;
-            const std::uint64_t local = channel - channels_.begin;
-            emitVectorRange(v, VectorOp::Gather, kF32,
-                            {.dst = mean, .src0 = l.stats + local / kStatsTables * kUbBlockBytes,
-                             .src1 = l.gatherTable + local % kStatsTables * kStatsTableBytes},
-                            3 * elementsPerRepeat(kF32));
+            emitChannelBroadcast(v, mean, l.stats, channel - channels_.begin, l.gatherTable, 2);
             emitBroadcastOp(v, VectorOp::Sub, l.centred, x, mean, count, l.halfGroupBytes);
-            const std::uint64_t product = l.xF32 != 0 ? l.xF32 : l.squares;
+            const std::uint64_t product = x;  // x is dead after the subtraction
             emitVectorRange(v, VectorOp::Mul, kF32, {.dst = product, .src0 = l.centred, .src1 = dy}, count);
             // diff_scale = rstd·Σ dy·(x − mean): rstd is applied to the 64 partials only.
-            sums[0] = emitSumFold(v, product, count, l.foldA);
-            emitVectorRange(v, VectorOp::Mul, kF32, {.dst = l.foldA, .src0 = sums[0], .src1 = rstd}, elementsPerRepeat(kF32));
-            sums[0] = l.foldA;
-            sums[1] = emitSumFold(v, dy, count, l.foldB);
+            const std::uint64_t partials = emitSumFold(v, product, count, l.foldA, l.foldB, l.bankPeriodBytes);
+            emitVectorRange(v, VectorOp::Mul, kF32, {.dst = l.firstSums, .src0 = partials, .src1 = rstd},
+                            elementsPerRepeat(kF32));
+            sums[1] = emitSumFold(v, dy, count, l.foldA, l.foldB, l.bankPeriodBytes);
         } else {
             emitVectorRange(v, VectorOp::Mul, kF32, {.dst = l.squares, .src0 = x, .src1 = x}, count);
-            sums[0] = emitSumFold(v, x, count, l.foldA);
-            sums[1] = emitSumFold(v, l.squares, count, l.foldB);
+            const std::uint64_t partials = emitSumFold(v, x, count, l.foldA, l.foldB, l.bankPeriodBytes);
+            emitVectorRange(v, VectorOp::Copy, kF32, {.dst = l.firstSums, .src0 = partials}, elementsPerRepeat(kF32));
+            sums[1] = emitSumFold(v, l.squares, count, l.foldA, l.foldB, l.bankPeriodBytes);
         }
+        sums[0] = l.firstSums;
         // Output 0: Σx (reduce) or Σdy·x̂ (grad); output 1: Σx² (reduce) or Σdy (grad).
         for (std::uint64_t k = 0; k < 2; ++k) {
             const std::uint64_t result = l.results + (k * 2 + half) * kUbBlockBytes;
@@ -161,6 +148,7 @@ bool layOut(BnReduceLayout& l, const ChipConfig& chip, std::uint64_t ubBytes, st
     BankSlotAllocator ub(chip, std::numeric_limits<std::uint64_t>::max() / 2, opName);
     const std::uint64_t eb = bytesOf(l.dtype), f32Bytes = tileElements * 4;
     l.halfGroupBytes = ub.halfGroupBytes();
+    l.bankPeriodBytes = ub.periodBytes();
     l.stageStride = ub.slotStride(alignUp(tileElements * eb, kUbBlockBytes));
     l.xStage = ub.allocate(2 * l.stageStride, 0, "x planes");
     l.xF32 = eb != 4 ? ub.allocate(f32Bytes, 0, "x planes in fp32") : 0;
@@ -169,13 +157,13 @@ bool layOut(BnReduceLayout& l, const ChipConfig& chip, std::uint64_t ubBytes, st
         l.dyF32 = eb != 4 ? ub.allocate(f32Bytes, 1, "dy planes in fp32") : 0;
         l.centred = ub.allocate(f32Bytes, 2, "x - mean");
         l.stats = ub.allocate(2 * l.channelsPerBlock * 4, 0, "channel statistics");
-        l.gatherTable = ub.allocate(kStatsTables * kStatsTableBytes, 0, "broadcast offsets");
-        l.channelValues = ub.allocate(kChannelBroadcastBytes + kVectorRepeatBytes, 0, "channel mean and rstd");
+        l.gatherTable = ub.allocate(channelBroadcastTableBytes(2), 0, "broadcast offsets");
+        l.channelValues = ub.allocate(2 * kChannelBroadcastBytes, 0, "channel mean and rstd");
     }
-    // fp32 input: x (and the product) live in the stage; squares take slot 2 then.
-    l.squares = !l.gradient || eb == 4 ? ub.allocate(f32Bytes, 2, "squares or products") : 0;
+    l.squares = l.gradient ? 0 : ub.allocate(f32Bytes, 2, "squares");
     l.foldA = ub.allocate(sumFoldScratchBytes(tileElements), 4, "fold partials");
     l.foldB = ub.allocate(sumFoldScratchBytes(tileElements), 3, "fold partials");
+    l.firstSums = ub.allocate(kVectorRepeatBytes, 5, "output 0 partial sums");
     l.results = ub.allocate(4 * kUbBlockBytes, 0, "channel results");
     return ub.usedBytes() <= ubBytes;
 }

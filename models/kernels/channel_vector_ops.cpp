@@ -62,31 +62,69 @@ void emitBroadcastOp(std::vector<Instruction>& out, VectorOp op, std::uint64_t d
     if (tail) emit(full, 1, kRepeatBlocks, static_cast<std::uint16_t>(tail));
 }
 
+namespace {
+constexpr std::uint64_t kWordsPerBlock = kUbBlockBytes / 4;
+constexpr std::uint64_t kBroadcastEntries = kChannelBroadcastBytes / 4;
+}  // namespace
+
+std::uint64_t channelBroadcastTableBytes(std::uint64_t values) {
+    return kWordsPerBlock * values * kChannelBroadcastBytes;
+}
+
+void emitChannelBroadcastTables(std::vector<Instruction>& out, std::uint64_t tables, std::uint64_t values,
+                                std::uint64_t strideBytes) {
+    for (std::uint64_t word = 0; word < kWordsPerBlock; ++word)
+        for (std::uint64_t k = 0; k < values; ++k)
+            emitVectorRange(out, VectorOp::Duplicate, DataType::Int32,
+                            {.dst = tables + (word * values + k) * kChannelBroadcastBytes}, kBroadcastEntries,
+                            static_cast<float>(k * strideBytes + word * 4));
+}
+
+void emitChannelBroadcast(std::vector<Instruction>& out, std::uint64_t dst, std::uint64_t base, std::uint64_t channel,
+                          std::uint64_t tables, std::uint64_t values) {
+    const std::uint64_t word = channel % kWordsPerBlock;
+    emitVectorRange(out, VectorOp::Gather, kF32,
+                    {.dst = dst, .src0 = base + channel / kWordsPerBlock * kUbBlockBytes,
+                     .src1 = tables + word * values * kChannelBroadcastBytes},
+                    values * kBroadcastEntries);
+}
+
 std::uint64_t sumFoldScratchBytes(std::uint64_t count) {
     return (ceilDiv(count / kF32PerRepeat, 2) + 2) * kVectorRepeatBytes;
 }
 
-std::uint64_t emitSumFold(std::vector<Instruction>& out, std::uint64_t src, std::uint64_t count, std::uint64_t a) {
+std::uint64_t emitSumFold(std::vector<Instruction>& out, std::uint64_t src, std::uint64_t count, std::uint64_t a,
+                          std::uint64_t b, std::uint64_t bankPeriodBytes) {
     const std::uint64_t full = count / kF32PerRepeat, tail = count % kF32PerRepeat;
     if (full == 0) {
         emitVectorRange(out, VectorOp::Duplicate, kF32, {.dst = a}, kF32PerRepeat, 0.0f);
         emitVectorRange(out, VectorOp::Add, kF32, {.dst = a, .src0 = a, .src1 = src}, tail);
         return a;
     }
-    // First level out of `src` into `a`; later levels in place in `a` (the unpaired middle
-    // repeats stay where they are, so nothing is copied).
+    // Levels alternate between `a` and `b` (a destination never shares a bank with its sources),
+    // carrying the unpaired middle repeats with a copy; the last few small levels fold in place
+    // (paying a bank stall per repeat instead of a copy per level).
+    constexpr std::uint64_t kInPlaceRepeats = 4;
     std::uint64_t n = full, from = src;
     while (n > 1) {
+        const bool inPlace = from != src && n <= kInPlaceRepeats;
+        const std::uint64_t to = inPlace ? from : from == a ? b : a;
+        // The second operand starts an odd number of repeats away (the other bank-group half) and
+        // not on the destination's bank.
+        auto clashes = [&](std::uint64_t k) {
+            const std::uint64_t second = from + (n - k) * kVectorRepeatBytes;
+            return (n - k) % 2 == 0 || (!inPlace && second % bankPeriodBytes == to % bankPeriodBytes);
+        };
         std::uint64_t k = n / 2;
-        if ((n - k) % 2 == 0 && k > 1) --k;  // keep the second operand an odd number of repeats away
-        emitVectorRange(out, VectorOp::Add, kF32,
-                        {.dst = a, .src0 = from, .src1 = from + (n - k) * kVectorRepeatBytes}, k * kF32PerRepeat);
-        if (from == src && n - k > k)
+        while (k > 1 && clashes(k)) --k;
+        emitVectorRange(out, VectorOp::Add, kF32, {.dst = to, .src0 = from, .src1 = from + (n - k) * kVectorRepeatBytes},
+                        k * kF32PerRepeat);
+        if (!inPlace && n > 2 * k)
             emitVectorRange(out, VectorOp::Copy, kF32,
-                            {.dst = a + k * kVectorRepeatBytes, .src0 = src + k * kVectorRepeatBytes},
+                            {.dst = to + k * kVectorRepeatBytes, .src0 = from + k * kVectorRepeatBytes},
                             (n - 2 * k) * kF32PerRepeat);
         n -= k;
-        from = a;
+        from = to;
     }
     if (tail) {  // the partial last repeat folds into the first, never into `src` (its padding stays zero)
         if (from == src) {

@@ -49,11 +49,22 @@ void emitBroadcastOp(std::vector<Instruction>& out, VectorOp op, std::uint64_t d
                      std::uint64_t broadcast, std::uint64_t count, std::uint64_t halfGroupBytes,
                      bool valueFirst = false);
 
+// Gather offset tables that copy channel j's `values` per-channel values (value k of channel j at
+// base + k·strideBytes + 4·j, base 32 B aligned) into `values` consecutive broadcast buffers.
+// Gather reads from a block-aligned base, so there is one table per word of a block.
+std::uint64_t channelBroadcastTableBytes(std::uint64_t values);
+void emitChannelBroadcastTables(std::vector<Instruction>& out, std::uint64_t tables, std::uint64_t values,
+                                std::uint64_t strideBytes);
+void emitChannelBroadcast(std::vector<Instruction>& out, std::uint64_t dst, std::uint64_t base, std::uint64_t channel,
+                          std::uint64_t tables, std::uint64_t values);
+
 // Sums `count` fp32 elements at `src` (left unchanged) into one repeat of 64 partial sums, halving
-// with adds into the scratch `a` (sumFoldScratchBytes). The second operand of every add starts an
-// odd number of repeats after the first (opposite bank groups). Returns the address of the 64
-// partials (`src` itself when count is one full repeat).
-std::uint64_t emitSumFold(std::vector<Instruction>& out, std::uint64_t src, std::uint64_t count, std::uint64_t a);
+// with adds between the scratch buffers `a` and `b` (sumFoldScratchBytes each, on other bank slots
+// than `src` and each other). The second operand of every add starts an odd number of repeats
+// after the first (opposite bank groups) and off the destination's bank. Returns the address of the 64 partials (`src` itself
+// when count is one full repeat).
+std::uint64_t emitSumFold(std::vector<Instruction>& out, std::uint64_t src, std::uint64_t count, std::uint64_t a,
+                          std::uint64_t b, std::uint64_t bankPeriodBytes);
 std::uint64_t sumFoldScratchBytes(std::uint64_t count);
 
 }  // namespace ascendsim

@@ -35,6 +35,25 @@ TEST(VectorBatchNorm, BnInferAppliesPerChannelStatistics) {
     }
 }
 
+// Inference graphs keep BN parameters in fp16 (workloads/resnet50.yaml): cast once per block.
+TEST(VectorBatchNorm, BnInferAcceptsFp16Parameters) {
+    const ChipConfig chip = ascend910B1();
+    CubeOpHarness h(chip);
+    const auto x = h.tensor("x", {kN, kC, kH, kW}, DataType::Fp16), y = h.tensor("y", {kN, kC, kH, kW}, DataType::Fp16);
+    std::vector<TensorInfo> params;
+    for (const char* name : {"scale", "offset", "mean", "variance"}) params.push_back(h.tensor(name, {kC}, DataType::Fp16));
+    const auto in = h.fillRandom(x, -2, 2);
+    const auto scale = h.fillRandom(params[0], 0.5, 1.5), offset = h.fillRandom(params[1], -1, 1);
+    const auto mean = h.fillRandom(params[2], -0.5, 0.5), variance = h.fillRandom(params[3], 0.2, 2);
+    h.run(makeOp("BNInfer", {x, params[0], params[1], params[2], params[3]}, {y}));
+    std::vector<double> expected(in.size());
+    for (std::size_t i = 0; i < in.size(); ++i) {
+        const std::size_t c = channelOf(i);
+        expected[i] = (in[i] - mean[c]) / std::sqrt(variance[c] + 1e-5) * scale[c] + offset[c];
+    }
+    expectNear(h.read(y), roundedTo(DataType::Fp16, expected), 1e-3, 2e-3, "BNInfer, fp16 parameters");
+}
+
 TEST(VectorBatchNorm, BnTrainingUpdateNormalisesWithBatchStatistics) {
     const ChipConfig chip = ascend910B1();
     for (const auto& blockDim : blockDimSweep()) {
@@ -112,6 +131,36 @@ TEST(VectorBatchNorm, BnTrainingReduceGradSplitsPlanesThatDoNotFitInUb) {
         expected[i] = sc[ch] * rstd * (g[i] - doff[ch] / m - (in[i] - mean[ch]) * rstd * ds[ch] / m);
     }
     expectNear(h.read(dx), roundedTo(DataType::Fp16, expected), 1e-3, 2e-3, "BNTrainingReduceGrad, 110x110 planes");
+}
+
+// A channel's planes span several tiles (32 planes of 56×56 do not fit in UB at once) and a
+// block's tiles span several channels; every element of the output is written.
+TEST(VectorBatchNorm, BnTrainingUpdateCoversChannelsSpreadOverSeveralTiles) {
+    const ChipConfig chip = ascend910B1();
+    const std::int64_t n = 32, c = 6, hw = 56 * 56;
+    for (const auto& blockDim : std::vector<std::optional<std::uint32_t>>{std::nullopt, 5u}) {
+        CubeOpHarness h(chip);
+        const auto x = h.tensor("x", {n, c, 56, 56}, DataType::Fp16);
+        const auto sum = h.tensor("sum", {c}, DataType::Fp32), squareSum = h.tensor("square_sum", {c}, DataType::Fp32);
+        const auto scale = h.tensor("scale", {c}, DataType::Fp32), offset = h.tensor("offset", {c}, DataType::Fp32);
+        const auto y = h.tensor("y", {n, c, 56, 56}, DataType::Fp16);
+        const auto in = h.fillRandom(x, -2, 2);
+        const auto s = h.fillRandom(sum, -200, 200), g = h.fillRandom(scale, 0.5, 1.5), b = h.fillRandom(offset, -1, 1);
+        const double count = static_cast<double>(n * hw);
+        std::vector<float> squares(static_cast<std::size_t>(c));
+        for (std::size_t k = 0; k < squares.size(); ++k) squares[k] = static_cast<float>(s[k] * s[k] / count + count);
+        h.machine().writeTensor(squareSum.deviceAddr, DataType::Fp32, squares);
+        auto op = makeOp("BNTrainingUpdate", {x, sum, squareSum, scale, offset}, {y});
+        op.blockDim = blockDim;
+        h.run(op);
+        std::vector<double> expected(in.size());
+        for (std::size_t i = 0; i < in.size(); ++i) {
+            const std::size_t ch = i / static_cast<std::size_t>(hw) % static_cast<std::size_t>(c);
+            const double mean = s[ch] / count, variance = squares[ch] / count - mean * mean;
+            expected[i] = (in[i] - mean) / std::sqrt(variance + 1e-5) * g[ch] + b[ch];
+        }
+        expectNear(h.read(y), roundedTo(DataType::Fp16, expected), 1e-3, 2e-3, "BNTrainingUpdate 56x56, " + blockDimName(blockDim));
+    }
 }
 
 TEST(VectorOptimizer, ApplyMomentumUpdatesVarAndAccumulator) {

@@ -1,0 +1,61 @@
+// The batch-norm kernels place their UB tiles so that vector instructions do not wait for UB
+// bank groups or banks (ub_bank_model.h): the streamed operands of a binary op sit in opposite
+// bank-group halves, destinations on other banks, and channel values are broadcast as whole
+// repeats rather than one block read eight times.
+#include <gtest/gtest.h>
+
+#include "models/device/ub_bank_model.h"
+#include "tests/models/kernels/vector_test_support.h"
+
+namespace ascendsim::test {
+namespace {
+
+struct StallShare {
+    std::uint64_t repeats = 0, stalls = 0;
+};
+
+// Bank stall cycles per repeat over block 0's vector instructions. Excluded: Gathers (their reads
+// are data-dependent and they run once per tile) and squares (x·x reads every block twice).
+StallShare bankStalls(const ChipConfig& chip, const LoweredKernel& kernel) {
+    UbBankModel banks(chip.ub);
+    StallShare share;
+    auto stream = kernel.program({0, CoreKind::Vector, 0, 0});
+    std::vector<Instruction> chunk;
+    while (stream->next(chunk)) {
+        for (const auto& instruction : chunk) {
+            if (instruction.opcode != Opcode::Vector) continue;
+            const auto& v = std::get<VectorInstr>(instruction.operands);
+            if (v.op == VectorOp::Gather || (v.op == VectorOp::Mul && v.src0 == v.src1)) continue;
+            share.repeats += v.repeats;
+            share.stalls += banks.conflicts(v).totalStallCycles();
+        }
+        chunk.clear();
+    }
+    return share;
+}
+
+TEST(VectorBatchNormBanks, ResNetShapedTilesRunWithoutBankStalls) {
+    const ChipConfig chip = ascend910B1();
+    CubeOpHarness h(chip, 1 << 20);  // GM is not touched: only addresses matter
+    const std::vector<std::int64_t> act = {32, 64, 28, 28};
+    auto t = [&](std::vector<std::int64_t> shape, DataType dtype) { return h.tensor("t", std::move(shape), dtype); };
+    auto channel = [&] { return t({64}, DataType::Fp32); };
+    std::vector<OpInstance> ops;
+    ops.push_back(makeOp("BNTrainingReduce", {t(act, DataType::Fp16)}, {channel(), channel()}));
+    ops.push_back(makeOp("BNTrainingUpdate", {t(act, DataType::Fp16), channel(), channel(), channel(), channel()},
+                         {t(act, DataType::Fp16)}));
+    ops.push_back(makeOp("BNTrainingUpdateGrad", {t(act, DataType::Fp16), t(act, DataType::Fp16), channel(), channel()},
+                         {channel(), channel()}));
+    ops.push_back(makeOp("BNTrainingReduceGrad",
+                         {t(act, DataType::Fp16), t(act, DataType::Fp16), channel(), channel(), channel(), channel(), channel()},
+                         {t(act, DataType::Fp16)}));
+    for (const auto& op : ops) {
+        const StallShare share = bankStalls(chip, h.lower(op).at(0));
+        ASSERT_GT(share.repeats, 0u) << op.type;
+        EXPECT_LT(static_cast<double>(share.stalls), 0.1 * static_cast<double>(share.repeats))
+            << op.type << ": " << share.stalls << " stall cycles over " << share.repeats << " repeats";
+    }
+}
+
+}  // namespace
+}  // namespace ascendsim::test
