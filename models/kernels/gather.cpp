@@ -12,6 +12,7 @@
 #include <memory>
 
 #include "models/kernels/elementwise_broadcast.h"
+#include "models/kernels/indexed_rows.h"
 #include "models/kernels/kernel_registry.h"
 #include "models/kernels/vector_tiling.h"
 #include "models/kernels/vector_tiling_stream.h"
@@ -39,15 +40,8 @@ struct GatherLayout {
 class GatherTiles final : public TileSource {
   public:
     GatherTiles(std::shared_ptr<const GatherLayout> layout, UnitRange lookups)
-        : l_(std::move(layout)) {
-        // Tiles of up to rowsPerTile output rows, cut where o changes.
-        for (std::uint64_t row = lookups.begin; row < lookups.end;) {
-            tileStarts_.push_back(row);
-            const std::uint64_t nextOuter = (row / l_->indexCount + 1) * l_->indexCount;
-            row = std::min({row + l_->rowsPerTile, lookups.end, nextOuter});
-        }
-        tileStarts_.push_back(lookups.end);
-    }
+        : l_(std::move(layout)),
+          tileStarts_(indexedTileStarts(lookups, l_->rowsPerTile, l_->indexCount)) {}
     std::uint64_t tileCount() const override { return tileStarts_.size() - 1; }
 
     void tile(std::uint64_t index, std::uint32_t half, TileCode& code) override {
@@ -95,22 +89,13 @@ std::vector<LoweredKernel> lowerGather(const OpInstance& op, const ChipConfig& c
     requireOperands(op, 2, 1);
     const TensorInfo& table = op.inputs[0];
     const TensorInfo& indices = op.inputs[1];
-    if (table.shape.empty()) throwLoweringError(op, "table must have at least one dim");
     if (indices.dtype != DataType::Int32 && indices.dtype != DataType::Int64)
         throwLoweringError(op, "indices must be int32 or int64");
-    const auto rank = static_cast<std::int64_t>(table.shape.size());
-    std::int64_t axis = op.intAttr("axis", 0);
-    if (axis < 0) axis += rank;
-    if (axis < 0 || axis >= rank) throwLoweringError(op, "axis out of range");
-    std::uint64_t outer = 1, inner = 1;
-    for (std::int64_t d = 0; d < rank; ++d) {
-        const auto size = static_cast<std::uint64_t>(table.shape[static_cast<std::size_t>(d)]);
-        if (d < axis) outer *= size;
-        if (d > axis) inner *= size;
-    }
+    const IndexedRowsView view = indexedRowsView(op, table.shape, op.intAttr("axis", 0));
+    const std::uint64_t outer = view.outer, inner = view.inner;
     auto l = std::make_shared<GatherLayout>();
     l->dtype = table.dtype;
-    l->tableRows = static_cast<std::uint64_t>(table.shape[static_cast<std::size_t>(axis)]);
+    l->tableRows = view.rows;
     l->rowBytes = inner * bytesOf(table.dtype);
     l->indexCount = static_cast<std::uint64_t>(indices.elementCount());
     l->lookups = outer * l->indexCount;

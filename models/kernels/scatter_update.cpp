@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "models/kernels/elementwise_broadcast.h"
+#include "models/kernels/indexed_rows.h"
 #include "models/kernels/kernel_registry.h"
 #include "models/kernels/vector_tiling.h"
 #include "models/kernels/vector_tiling_stream.h"
@@ -36,15 +37,8 @@ struct ScatterLayout {
 class ScatterTiles final : public TileSource {
   public:
     ScatterTiles(std::shared_ptr<const ScatterLayout> layout, UnitRange writes)
-        : l_(std::move(layout)) {
-        for (std::uint64_t row = writes.begin;
-             row < writes.end;) {  // cut at rowsPerTile and at every o
-            tileStarts_.push_back(row);
-            const std::uint64_t nextOuter = (row / l_->indexCount + 1) * l_->indexCount;
-            row = std::min({row + l_->rowsPerTile, writes.end, nextOuter});
-        }
-        tileStarts_.push_back(writes.end);
-    }
+        : l_(std::move(layout)),
+          tileStarts_(indexedTileStarts(writes, l_->rowsPerTile, l_->indexCount)) {}
     std::uint64_t tileCount() const override { return tileStarts_.size() - 1; }
 
     void tile(std::uint64_t index, std::uint32_t half, TileCode& code) override {
@@ -97,22 +91,13 @@ std::vector<LoweredKernel> lowerScatterUpdate(const OpInstance& op, const ChipCo
     const TensorInfo& var = op.inputs[0];
     const TensorInfo& indices = op.inputs[1];
     const TensorInfo& updates = op.inputs[2];
-    if (var.shape.empty()) throwLoweringError(op, "var must have at least one dim");
     if (indices.dtype != DataType::Int32 && indices.dtype != DataType::Int64)
         throwLoweringError(op, "indices must be int32 or int64");
-    const auto rank = static_cast<std::int64_t>(var.shape.size());
-    std::int64_t axis = op.intAttr("axis", 0);
-    if (axis < 0) axis += rank;
-    if (axis < 0 || axis >= rank) throwLoweringError(op, "axis out of range");
-    std::uint64_t outer = 1, inner = 1;
-    for (std::int64_t d = 0; d < rank; ++d) {
-        const auto size = static_cast<std::uint64_t>(var.shape[static_cast<std::size_t>(d)]);
-        if (d < axis) outer *= size;
-        if (d > axis) inner *= size;
-    }
+    const IndexedRowsView view = indexedRowsView(op, var.shape, op.intAttr("axis", 0));
+    const std::uint64_t outer = view.outer, inner = view.inner;
     auto l = std::make_shared<ScatterLayout>();
     l->dtype = var.dtype;
-    l->varRows = static_cast<std::uint64_t>(var.shape[static_cast<std::size_t>(axis)]);
+    l->varRows = view.rows;
     l->rowBytes = inner * bytesOf(var.dtype);
     l->indexCount = static_cast<std::uint64_t>(indices.elementCount());
     l->writes = outer * l->indexCount;

@@ -41,6 +41,25 @@ std::int64_t blockElements(DataType t) {
     return t == DataType::Int8 ? 32 : 16;
 }
 
+// The rows an index tensor selects along `axis` of `indexed` (GatherV2's output, ScatterUpdate's
+// updates): indexed[:axis] + indices + indexed[axis+1:]. Checks the index dtype.
+std::vector<std::int64_t> indexedRowsShape(const Inputs& in, const OpAttributes& attrs) {
+    const auto& indexed = in[0].shape;
+    if (indexed.empty())
+        throw ShapeProblem(inputField(0), "'" + in[0].name + "' needs at least one dim");
+    if (!isIndexType(in[1].dtype)) {
+        throw ShapeProblem(inputField(1), "indices '" + in[1].name +
+                                              "' must be int32 or int64, got " +
+                                              std::string(dataTypeName(in[1].dtype)));
+    }
+    const auto axis = static_cast<std::ptrdiff_t>(
+        normaliseAxis(attrs.intValue("axis"), indexed.size(), "attrs.axis"));
+    std::vector<std::int64_t> rows(indexed.begin(), indexed.begin() + axis);
+    rows.insert(rows.end(), in[1].shape.begin(), in[1].shape.end());
+    rows.insert(rows.end(), indexed.begin() + axis + 1, indexed.end());
+    return rows;
+}
+
 }  // namespace
 
 Outputs pool(const Inputs& in, const OpAttributes& attrs) {
@@ -127,39 +146,11 @@ Outputs transData(const Inputs& in, const OpAttributes& attrs) {
 }
 
 Outputs gatherV2(const Inputs& in, const OpAttributes& attrs) {
-    const auto& table = in[0].shape;
-    if (table.empty())
-        throw ShapeProblem(inputField(0), "table '" + in[0].name + "' needs at least one dim");
-    if (!isIndexType(in[1].dtype)) {
-        throw ShapeProblem(inputField(1), "indices '" + in[1].name +
-                                              "' must be int32 or int64, got " +
-                                              std::string(dataTypeName(in[1].dtype)));
-    }
-    const auto axis = static_cast<std::ptrdiff_t>(
-        normaliseAxis(attrs.intValue("axis"), table.size(), "attrs.axis"));
-    std::vector<std::int64_t> out(table.begin(),
-                                  table.begin() + axis);  // table[:axis] + indices + table[axis+1:]
-    out.insert(out.end(), in[1].shape.begin(), in[1].shape.end());
-    out.insert(out.end(), table.begin() + axis + 1, table.end());
-    return {InferredTensor{out, in[0].dtype, TensorFormat::ND, false}};
+    return {InferredTensor{indexedRowsShape(in, attrs), in[0].dtype, TensorFormat::ND, false}};
 }
 
 Outputs scatterUpdate(const Inputs& in, const OpAttributes& attrs) {
-    const auto& var = in[0].shape;
-    if (var.empty())
-        throw ShapeProblem(inputField(0), "var '" + in[0].name + "' needs at least one dim");
-    if (!isIndexType(in[1].dtype)) {
-        throw ShapeProblem(inputField(1), "indices '" + in[1].name +
-                                              "' must be int32 or int64, got " +
-                                              std::string(dataTypeName(in[1].dtype)));
-    }
-    const auto axis = static_cast<std::ptrdiff_t>(
-        normaliseAxis(attrs.intValue("axis"), var.size(), "attrs.axis"));
-    std::vector<std::int64_t> rows(var.begin(),
-                                   var.begin() + axis);  // var[:axis] + indices + var[axis+1:]
-    rows.insert(rows.end(), in[1].shape.begin(), in[1].shape.end());
-    rows.insert(rows.end(), var.begin() + axis + 1, var.end());
-    requireShape(in, 2, rows, "the indexed rows of var");
+    requireShape(in, 2, indexedRowsShape(in, attrs), "the indexed rows of var");
     if (in[2].dtype != in[0].dtype)
         throw ShapeProblem(inputField(2), "updates must have var's dtype");
     return {sameAs(in[0])};

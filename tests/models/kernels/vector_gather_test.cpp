@@ -1,29 +1,14 @@
-// GatherV2 (embedding lookup on axis 0) against a reference computed here, with int32 and int64
-// indices, on the FunctionalMachine with hazard checking.
+// GatherV2 (the embedding lookup on axis 0, and along inner axes) against a reference computed
+// here, with int32 and int64 indices, on the FunctionalMachine with hazard checking.
 #include <gtest/gtest.h>
-
-#include <cstring>
 
 #include "models/isa/instruction_stream.h"
 #include "models/kernels/vector_tiling.h"
+#include "tests/models/kernels/index_test_support.h"
 #include "tests/models/kernels/vector_test_support.h"
 
 namespace ascendsim::test {
 namespace {
-
-// Writes `values` as `dtype` (int32 or int64) indices at the tensor's address.
-void writeIndices(CubeOpHarness& h, const TensorInfo& t, const std::vector<std::int64_t>& values) {
-    auto& gm = h.machine().globalMemory();
-    for (std::size_t i = 0; i < values.size(); ++i) {
-        std::uint8_t* at = gm.data() + t.deviceAddr + i * bytesOf(t.dtype);
-        if (t.dtype == DataType::Int64) {
-            std::memcpy(at, &values[i], sizeof(std::int64_t));
-        } else {
-            const auto narrow = static_cast<std::int32_t>(values[i]);
-            std::memcpy(at, &narrow, sizeof narrow);
-        }
-    }
-}
 
 void checkGather(DataType tableType, DataType indexType, std::int64_t vocab, std::int64_t embed,
                  std::vector<std::int64_t> indexShape,

@@ -4,26 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstring>
 #include <numeric>
 
+#include "tests/models/kernels/index_test_support.h"
 #include "tests/models/kernels/vector_test_support.h"
 
 namespace ascendsim::test {
 namespace {
-
-void writeIndices(CubeOpHarness& h, const TensorInfo& t, const std::vector<std::int64_t>& values) {
-    auto& gm = h.machine().globalMemory();
-    for (std::size_t i = 0; i < values.size(); ++i) {
-        std::uint8_t* at = gm.data() + t.deviceAddr + i * bytesOf(t.dtype);
-        if (t.dtype == DataType::Int64) {
-            std::memcpy(at, &values[i], sizeof(std::int64_t));
-        } else {
-            const auto narrow = static_cast<std::int32_t>(values[i]);
-            std::memcpy(at, &narrow, sizeof narrow);
-        }
-    }
-}
 
 // Writes `count` distinct rows of axis `axis` of var (shape `varShape`).
 void checkScatter(const std::vector<std::int64_t>& varShape, std::int64_t axis, std::int64_t count,

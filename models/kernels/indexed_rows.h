@@ -1,0 +1,29 @@
+#pragma once
+// What GatherV2 and ScatterUpdate share: a tensor viewed as [O, V, E] around the indexed axis, and
+// tiles of output/update rows (o, i) that never cross an o, so each tile's indices are one
+// contiguous run and its indexed moves address one [V, E] slice.
+#include <cstdint>
+#include <vector>
+
+#include "models/kernels/op_instance.h"
+#include "models/kernels/vector_tiling.h"
+
+namespace ascendsim {
+
+struct IndexedRowsView {
+    std::uint64_t outer = 1;  // O: product of the dims before the axis
+    std::uint64_t rows = 0;   // V: the axis
+    std::uint64_t inner = 1;  // E: product of the dims after it (elements per row)
+};
+
+// The view of `shape` around `axis` (negative counts from the end); LoweringError naming `op`
+// when shape is empty or axis is out of range.
+IndexedRowsView indexedRowsView(const OpInstance& op, const std::vector<std::int64_t>& shape,
+                                std::int64_t axis);
+
+// The first row of each tile of `rows` (rows of the O·I view, I = indexCount), tiles of at most
+// `rowsPerTile` rows cut at every o, followed by rows.end.
+std::vector<std::uint64_t> indexedTileStarts(UnitRange rows, std::uint64_t rowsPerTile,
+                                             std::uint64_t indexCount);
+
+}  // namespace ascendsim
