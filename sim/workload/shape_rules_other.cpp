@@ -75,10 +75,8 @@ Outputs maxPoolGrad(const Inputs& in, const OpAttributes& attrs) {
 Outputs adaptiveAvgPool2d(const Inputs& in, const OpAttributes& attrs) {
     auto x = nchwOf(in, 0);
     auto size = requireLength(attrs, "output_size", 2);
-    if (size[0] <= 0 || size[1] <= 0 || size[0] > x[2] || size[1] > x[3]) {
-        throw ShapeProblem("attrs.output_size", shapeText(size) + " must be within the input's " +
-                                                    shapeText({x[2], x[3]}));
-    }
+    if (size[0] <= 0 || size[1] <= 0)  // larger than the input is allowed (windows then overlap)
+        throw ShapeProblem("attrs.output_size", shapeText(size) + " must be positive");
     return {InferredTensor{shapeInFormat({x[0], x[1], size[0], size[1]}, in[0].format), in[0].dtype,
                            in[0].format, false}};
 }

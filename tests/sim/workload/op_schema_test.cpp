@@ -206,6 +206,13 @@ TEST(OpSchema, PoolingReductionLayoutAndLookup) {
         infer("TransData", {tensor("x", {64, 32})}, {{"dst_format", std::string("FRACTAL_NZ")}});
     EXPECT_EQ(nz[0].shape, (Shape{2, 4, 16, 16}));
     EXPECT_EQ(nz[0].format, TensorFormat::FractalNz);
+    EXPECT_EQ(
+        infer("AdaptiveAvgPool2d", {tensor("x", {2, 3, 4, 4})}, {{"output_size", Shape{6, 5}}})[0]
+            .shape,
+        (Shape{2, 3, 6, 5}));  // PyTorch allows outputs larger than the input
+    EXPECT_EQ(problemField("AdaptiveAvgPool2d", {tensor("x", {2, 3, 4, 4})},
+                           {{"output_size", Shape{0, 5}}}),
+              "attrs.output_size");
     auto emb = infer("GatherV2",
                      {tensor("table", {30522, 768}), tensor("ids", {8, 128}, DataType::Int64)});
     EXPECT_EQ(emb[0].shape, (Shape{8, 128, 768}));
