@@ -28,7 +28,7 @@ struct BnReduceLayout {
     std::uint64_t x = 0, dy = 0, mean = 0, variance = 0, out0 = 0, out1 = 0;  // GM
     std::uint64_t planesPerTile = 0, pitch = 0;
     std::uint64_t chunkElements = 0, chunksPerPlane = 1;  // chunkElements = planeElements unless split
-    std::uint64_t halfGroupBytes = 256, bankPeriodBytes = 1536;
+    std::uint64_t halfGroupBytes = 256;
     std::uint64_t channelsPerBlock = 0;  // capacity of the block's statistics
     // UB (see the tile comment for the bank slots)
     std::uint64_t xStage = 0, dyStage = 0, stageStride = 0, xF32 = 0, dyF32 = 0, centred = 0, squares = 0;
@@ -111,15 +111,15 @@ public:
             const std::uint64_t product = x;  // x is dead after the subtraction
             emitVectorRange(v, VectorOp::Mul, kF32, {.dst = product, .src0 = l.centred, .src1 = dy}, count);
             // diff_scale = rstd·Σ dy·(x − mean): rstd is applied to the 64 partials only.
-            const std::uint64_t partials = emitSumFold(v, product, count, l.foldA, l.foldB, l.bankPeriodBytes);
+            const std::uint64_t partials = emitSumFold(v, product, count, l.foldA, l.foldB);
             emitVectorRange(v, VectorOp::Mul, kF32, {.dst = l.firstSums, .src0 = partials, .src1 = rstd},
                             elementsPerRepeat(kF32));
-            sums[1] = emitSumFold(v, dy, count, l.foldA, l.foldB, l.bankPeriodBytes);
+            sums[1] = emitSumFold(v, dy, count, l.foldA, l.foldB);
         } else {
             emitVectorRange(v, VectorOp::Mul, kF32, {.dst = l.squares, .src0 = x, .src1 = x}, count);
-            const std::uint64_t partials = emitSumFold(v, x, count, l.foldA, l.foldB, l.bankPeriodBytes);
+            const std::uint64_t partials = emitSumFold(v, x, count, l.foldA, l.foldB);
             emitVectorRange(v, VectorOp::Copy, kF32, {.dst = l.firstSums, .src0 = partials}, elementsPerRepeat(kF32));
-            sums[1] = emitSumFold(v, l.squares, count, l.foldA, l.foldB, l.bankPeriodBytes);
+            sums[1] = emitSumFold(v, l.squares, count, l.foldA, l.foldB);
         }
         sums[0] = l.firstSums;
         // Output 0: Σx (reduce) or Σdy·x̂ (grad); output 1: Σx² (reduce) or Σdy (grad).
@@ -148,7 +148,6 @@ bool layOut(BnReduceLayout& l, const ChipConfig& chip, std::uint64_t ubBytes, st
     BankSlotAllocator ub(chip, std::numeric_limits<std::uint64_t>::max() / 2, opName);
     const std::uint64_t eb = bytesOf(l.dtype), f32Bytes = tileElements * 4;
     l.halfGroupBytes = ub.halfGroupBytes();
-    l.bankPeriodBytes = ub.periodBytes();
     l.stageStride = ub.slotStride(alignUp(tileElements * eb, kUbBlockBytes));
     l.xStage = ub.allocate(2 * l.stageStride, 0, "x planes");
     l.xF32 = eb != 4 ? ub.allocate(f32Bytes, 0, "x planes in fp32") : 0;

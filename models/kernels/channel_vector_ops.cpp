@@ -94,36 +94,32 @@ std::uint64_t sumFoldScratchBytes(std::uint64_t count) {
 }
 
 std::uint64_t emitSumFold(std::vector<Instruction>& out, std::uint64_t src, std::uint64_t count, std::uint64_t a,
-                          std::uint64_t b, std::uint64_t bankPeriodBytes) {
+                          std::uint64_t b) {
     const std::uint64_t full = count / kF32PerRepeat, tail = count % kF32PerRepeat;
     if (full == 0) {
         emitVectorRange(out, VectorOp::Duplicate, kF32, {.dst = a}, kF32PerRepeat, 0.0f);
         emitVectorRange(out, VectorOp::Add, kF32, {.dst = a, .src0 = a, .src1 = src}, tail);
         return a;
     }
-    // Levels alternate between `a` and `b` (a destination never shares a bank with its sources),
-    // carrying the unpaired middle repeats with a copy; the last few small levels fold in place
-    // (paying a bank stall per repeat instead of a copy per level).
-    constexpr std::uint64_t kInPlaceRepeats = 4;
+    // Each level adds neighbouring repeats (2r, 2r + 1), which sit in opposite bank-group halves,
+    // into repeat r of the other scratch buffer; an odd last repeat is added into repeat 0.
     std::uint64_t n = full, from = src;
     while (n > 1) {
-        const bool inPlace = from != src && n <= kInPlaceRepeats;
-        const std::uint64_t to = inPlace ? from : from == a ? b : a;
-        // The second operand starts an odd number of repeats away (the other bank-group half) and
-        // not on the destination's bank.
-        auto clashes = [&](std::uint64_t k) {
-            const std::uint64_t second = from + (n - k) * kVectorRepeatBytes;
-            return (n - k) % 2 == 0 || (!inPlace && second % bankPeriodBytes == to % bankPeriodBytes);
-        };
-        std::uint64_t k = n / 2;
-        while (k > 1 && clashes(k)) --k;
-        emitVectorRange(out, VectorOp::Add, kF32, {.dst = to, .src0 = from, .src1 = from + (n - k) * kVectorRepeatBytes},
-                        k * kF32PerRepeat);
-        if (!inPlace && n > 2 * k)
-            emitVectorRange(out, VectorOp::Copy, kF32,
-                            {.dst = to + k * kVectorRepeatBytes, .src0 = from + k * kVectorRepeatBytes},
-                            (n - 2 * k) * kF32PerRepeat);
-        n -= k;
+        const std::uint64_t to = from == a ? b : a, pairs = n / 2;
+        for (std::uint64_t done = 0; done < pairs; done += kMaxVectorRepeats) {
+            VectorInstr v{.op = VectorOp::Add, .dtype = kF32, .srcType = kF32};
+            v.repeats = static_cast<std::uint16_t>(std::min<std::uint64_t>(kMaxVectorRepeats, pairs - done));
+            v.mask = kF32PerRepeat;
+            v.dst = to + done * kVectorRepeatBytes;
+            v.src0 = from + 2 * done * kVectorRepeatBytes;
+            v.src1 = v.src0 + kVectorRepeatBytes;
+            v.src0RepeatStride = v.src1RepeatStride = 2 * kRepeatBlocks;
+            out.push_back(Instruction::vector(v));
+        }
+        if (n % 2)
+            emitVectorRange(out, VectorOp::Add, kF32, {.dst = to, .src0 = to, .src1 = from + (n - 1) * kVectorRepeatBytes},
+                            kF32PerRepeat);
+        n = pairs;
         from = to;
     }
     if (tail) {  // the partial last repeat folds into the first, never into `src` (its padding stays zero)

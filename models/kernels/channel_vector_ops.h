@@ -58,13 +58,12 @@ void emitChannelBroadcastTables(std::vector<Instruction>& out, std::uint64_t tab
 void emitChannelBroadcast(std::vector<Instruction>& out, std::uint64_t dst, std::uint64_t base, std::uint64_t channel,
                           std::uint64_t tables, std::uint64_t values);
 
-// Sums `count` fp32 elements at `src` (left unchanged) into one repeat of 64 partial sums, halving
-// with adds between the scratch buffers `a` and `b` (sumFoldScratchBytes each, on other bank slots
-// than `src` and each other). The second operand of every add starts an odd number of repeats
-// after the first (opposite bank groups) and off the destination's bank. Returns the address of the 64 partials (`src` itself
-// when count is one full repeat).
+// Sums `count` fp32 elements at `src` (left unchanged) into one repeat of 64 partial sums, adding
+// neighbouring repeats (opposite bank-group halves) level by level between the scratch buffers `a`
+// and `b` (sumFoldScratchBytes each). Returns the address of the 64 partials (`src` itself when
+// count is one full repeat).
 std::uint64_t emitSumFold(std::vector<Instruction>& out, std::uint64_t src, std::uint64_t count, std::uint64_t a,
-                          std::uint64_t b, std::uint64_t bankPeriodBytes);
+                          std::uint64_t b);
 std::uint64_t sumFoldScratchBytes(std::uint64_t count);
 
 }  // namespace ascendsim
