@@ -272,33 +272,44 @@ LoweredKernel lowerBnApply(const OpInstance& op, const ChipConfig& chip, BnApply
     }
     const VectorPlacement placement = vectorPlacement(chip);
     const std::uint64_t inBytes = bytesOf(l->inType), outBytes = bytesOf(l->outType);
-    l->pitch = l->chunkElements = l->planeElements;
-    const std::uint64_t granule = kUbBlockBytes / std::min(inBytes, outBytes);
-    l->pitch = alignUp(l->planeElements, granule);
-    // Channel coefficients are sized for the most channels a block can touch (decided below from
-    // the tile count, which depends on the tile size): size them for all C first, then shrink.
-    l->channelsPerBlock = alignUp(l->c, elementsPerBlock(DataType::Fp32));
     auto fits = [&](std::uint64_t elements) { return layOutApply(*l, chip, placement.ubBytes, elements, op.name); };
-    l->planesPerTile = 0;
-    for (std::uint64_t planes = l->n; planes > 0 && l->planesPerTile == 0; planes = planes * 3 / 4)
-        if (fits(planes * l->pitch)) l->planesPerTile = planes;
-    if (l->planesPerTile == 0) {
-        std::uint64_t chunk = alignUp(l->planeElements, elementsPerRepeat(DataType::Fp32));
-        while (chunk > elementsPerRepeat(DataType::Fp32) && !fits(chunk)) chunk -= elementsPerRepeat(DataType::Fp32);
-        if (!fits(chunk)) throwLoweringError(op, "a 64-element chunk of an H·W plane does not fit in UB");
-        l->chunkElements = l->pitch = chunk;
-        l->chunksPerPlane = ceilDiv(l->planeElements, chunk);
-        l->planesPerTile = 1;
-    }
-    while (l->chunksPerPlane == 1 && l->planesPerTile < l->n && fits((l->planesPerTile + 1) * l->pitch))
-        ++l->planesPerTile;
-    const std::uint64_t tiles = l->c * l->tilesPerChannel();
+    // Whole planes per tile, as many as fit; else one plane in chunks of whole fp32 repeats.
+    auto sizeTiles = [&] {
+        l->chunkElements = l->planeElements, l->chunksPerPlane = 1;
+        l->pitch = alignUp(l->planeElements, kUbBlockBytes / std::min(inBytes, outBytes));
+        l->planesPerTile = 0;
+        for (std::uint64_t planes = l->n; planes > 0 && l->planesPerTile == 0; planes = planes * 3 / 4)
+            if (fits(planes * l->pitch)) l->planesPerTile = planes;
+        if (l->planesPerTile == 0) {
+            std::uint64_t chunk = alignUp(l->planeElements, elementsPerRepeat(DataType::Fp32));
+            while (chunk > elementsPerRepeat(DataType::Fp32) && !fits(chunk)) chunk -= elementsPerRepeat(DataType::Fp32);
+            if (!fits(chunk)) throwLoweringError(op, "a 64-element chunk of an H·W plane does not fit in UB");
+            l->chunkElements = l->pitch = chunk;
+            l->chunksPerPlane = ceilDiv(l->planeElements, chunk);
+            l->planesPerTile = 1;
+        }
+        while (l->chunksPerPlane == 1 && l->planesPerTile < l->n && fits((l->planesPerTile + 1) * l->pitch))
+            ++l->planesPerTile;
+    };
+    // UB holds the coefficients of the channels a block's tiles touch, which depends on the tile
+    // size through the block count: start from C spread over every core and grow until it holds.
+    auto channelsFor = [&](std::uint64_t blocks, std::uint64_t tiles) {
+        // A block's tiles span at most ceil(share / tilesPerChannel) + 1 channels.
+        const std::uint64_t span = ceilDiv(ceilDiv(tiles, blocks), l->tilesPerChannel()) + 1;
+        return alignUp(std::min(l->c, span), elementsPerBlock(DataType::Fp32));
+    };
+    l->channelsPerBlock = alignUp(std::min(l->c, ceilDiv(l->c, placement.coreCount) + 1), elementsPerBlock(DataType::Fp32));
     LoweredKernel kernel;
     kernel.type = placement.taskType;
-    kernel.blockDim = chooseVectorBlockDim(op, placement, x.bytes() * (kind == BnApplyKind::ReduceGrad ? 3 : 2), tiles);
-    // A block's tiles span at most ceil(share / tilesPerChannel) + 1 channels.
-    const std::uint64_t share = ceilDiv(tiles, kernel.blockDim);
-    l->channelsPerBlock = alignUp(std::min(l->c, ceilDiv(share, l->tilesPerChannel()) + 1), elementsPerBlock(DataType::Fp32));
+    std::uint64_t tiles = 0;
+    for (;;) {
+        sizeTiles();
+        tiles = l->c * l->tilesPerChannel();
+        kernel.blockDim = chooseVectorBlockDim(op, placement, x.bytes() * (kind == BnApplyKind::ReduceGrad ? 3 : 2), tiles);
+        const std::uint64_t needed = channelsFor(kernel.blockDim, tiles);
+        if (needed <= l->channelsPerBlock) break;
+        l->channelsPerBlock = needed;
+    }
     fits(l->planesPerTile * l->pitch);
 
     const std::uint32_t blockDim = kernel.blockDim;
