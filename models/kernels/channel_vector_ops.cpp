@@ -73,11 +73,14 @@ std::uint64_t channelBroadcastTableBytes(std::uint64_t values) {
 
 void emitChannelBroadcastTables(std::vector<Instruction>& out, std::uint64_t tables, std::uint64_t values,
                                 std::uint64_t strideBytes) {
-    for (std::uint64_t word = 0; word < kWordsPerBlock; ++word)
-        for (std::uint64_t k = 0; k < values; ++k)
-            emitVectorRange(out, VectorOp::Duplicate, DataType::Int32,
-                            {.dst = tables + (word * values + k) * kChannelBroadcastBytes}, kBroadcastEntries,
-                            static_cast<float>(k * strideBytes + word * 4));
+    // Table 0 by one Duplicate per value, tables 1..7 as table 0 plus the word's byte offset.
+    for (std::uint64_t k = 0; k < values; ++k)
+        emitVectorRange(out, VectorOp::Duplicate, DataType::Int32, {.dst = tables + k * kChannelBroadcastBytes},
+                        kBroadcastEntries, static_cast<float>(k * strideBytes));
+    for (std::uint64_t word = 1; word < kWordsPerBlock; ++word)
+        emitVectorRange(out, VectorOp::Adds, DataType::Int32,
+                        {.dst = tables + word * values * kChannelBroadcastBytes, .src0 = tables},
+                        values * kBroadcastEntries, static_cast<float>(word * 4));
 }
 
 void emitChannelBroadcast(std::vector<Instruction>& out, std::uint64_t dst, std::uint64_t base, std::uint64_t channel,
