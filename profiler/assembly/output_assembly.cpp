@@ -26,7 +26,6 @@
 #include "profiler/writers/prof_tree.h"
 #include "profiler/writers/profiler_metadata.h"
 #include "profiler/writers/step_trace_time.h"
-#include "profiler/writers/task_time.h"
 #include "profiler/writers/trace_view.h"
 
 namespace fs = std::filesystem;
@@ -71,14 +70,15 @@ void writeAscendProfilerOutput(const fs::path& out, const RunRecord& run, const 
                              CsvDialect::TorchNpu);
         }
         // The summaries' writers decide their own level/switch conditions and write nothing
-        // when those do not hold (or when there is no row).
+        // when those do not hold (or when there is no row). No task_time.csv: torch_npu's
+        // LEVEL_PARSER_CONFIG does not copy CANN's task_time, and no real sample (2024, 8.0, 8.3,
+        // Level0-2) has one; CANN's own task_time_*.csv stays in mindstudio_profiler_output.
         writeOpStatisticCsv(out, run, config);
         writeApiStatisticCsv(out, run, config);
-        writeTaskTimeCsv(out, run, config);
         writeL2CacheCsv(out, run, config);
         writeDataPreprocessCsv(out, run, config);
         if (config.activityCpu && (config.formatVersion != FormatVersion::Era2024 || config.withStack))
-            writeCsvFile(out / "operator_details.csv", buildOperatorDetails(run), CsvDialect::TorchNpu);
+            writeCsvFile(out / "operator_details.csv", buildOperatorDetails(run, config), CsvDialect::TorchNpu);
         if (config.profileMemory) {
             writeCsvFile(out / "memory_record.csv", buildMemoryRecord(run), CsvDialect::TorchNpu);
             writeCsvFile(out / "operator_memory.csv", buildOperatorMemory(run), CsvDialect::TorchNpu);

@@ -224,6 +224,13 @@ std::uint32_t ascendHardwarePid(const RunRecord& run, FormatVersion version) {
 
 std::string traceTimestamp(const RunRecord& run, std::uint64_t simNs) { return nsToUsString(run.epochNs + simNs); }
 
+std::string hardwareTaskTypeArg(TaskType type, const ProfilerConfig& config) {
+    if (config.formatVersion == FormatVersion::Era2024) return type == TaskType::AiCpu ? "AI_CPU" : "Other";
+    const bool sqeType = config.formatVersion == FormatVersion::Cann80 || config.level == ProfilerLevel::Level0;
+    if (sqeType && type == TaskType::AiVectorCore) return "AI_CORE";
+    return std::string(taskTypeName(type));
+}
+
 std::string hostToDeviceFlowId(std::uint64_t connectionId, FormatVersion version) {
     if (timelineEra(version).flowIdShifted) return std::to_string(connectionId << kConnectionIdShift);
     return std::to_string(connectionId);
@@ -291,7 +298,7 @@ std::vector<OrderedJson> buildMsprofTimeline(const RunRecord& run, const Profile
             streams.insert(stream);
             OrderedJson args;
             args["Model Id"] = kInvalidId;
-            args["Task Type"] = std::string(taskTypeName(k.device.type));
+            args["Task Type"] = hardwareTaskTypeArg(k.device.type, config);
             args["Physic Stream Id"] = stream;
             args["Task Id"] = k.taskId;
             args["Batch Id"] = 0;

@@ -43,6 +43,13 @@ std::uint32_t ascendHardwarePid(const RunRecord& run, FormatVersion version);
 // Absolute µs string of a simulated time ("1736405443881410.320").
 std::string traceTimestamp(const RunRecord& run, std::uint64_t simNs);
 
+// The "Task Type" arg of a kernel on the Ascend Hardware process. msprof shows the compute task
+// info type (AI_CORE, AI_VECTOR_CORE, MIX_AIC, ...) when it has one and the hardware (SQE) type
+// otherwise. Real samples: the 8.0 era shows the SQE type at every level (vector kernels are
+// "AI_CORE", e5a31957 level0/1/2), the 2024 era on 910A "Other" (c1e639ee), and at Level0
+// (task time l0: no compute type) the SQE type is all there is.
+std::string hardwareTaskTypeArg(TaskType type, const ProfilerConfig& config);
+
 // Flow id text of a HostToDevice flow for a connection id, per era.
 std::string hostToDeviceFlowId(std::uint64_t connectionId, FormatVersion version);
 

@@ -109,7 +109,10 @@ CsvTable buildOpSummaryTable(const RunRecord& run, const ProfilerConfig& config)
     const bool cpp = cppNumberFormats(config);
     const bool deviceIdColumn = config.formatVersion == FormatVersion::Cann83;
     const bool split = run.chip == nullptr || run.chip->organisation == CoreOrganisation::Split;
-    const bool taskTimeOnly = config.level == ProfilerLevel::Level0 && !config.recordShapes;
+    // Level0 collects task time l0 only: OP Type, Task Type and the tensor columns are N/A and
+    // Block Dim 0, with or without record_shapes (every real Level0 sample, e5a31957 and c1e639ee,
+    // has record_shapes=true and N/A; AICORE_SHAPE exists only in torch_npu master).
+    const bool taskTimeOnly = config.level == ProfilerLevel::Level0;
     const PmuLayout layout = pmuLayout(run, config);
 
     CsvRow& h = table.header;

@@ -3,19 +3,12 @@
 #include <functional>
 
 #include "profiler/writers/json_python_number.h"
+#include "profiler/writers/msprof_timeline.h"
+#include "profiler/writers/torch_op_text.h"
 
 namespace ascendsim {
 
 namespace {
-
-std::string expandSeparators(const std::string& text) {
-    std::string out;
-    for (char c : text) {
-        out += c;
-        if (c == ';') out += "\r\n";
-    }
-    return out;
-}
 
 // float(ns / 1000) for a small ns: exact ns, one correctly rounded division.
 std::string usText(std::int64_t ns) { return PythonNumber::ofFloat(static_cast<double>(ns) / 1000.0).text(); }
@@ -32,7 +25,7 @@ CsvRow operatorDetailsHeader() {
             "Device Total Duration With AICore(us)"};
 }
 
-CsvTable buildOperatorDetails(const RunRecord& run) {
+CsvTable buildOperatorDetails(const RunRecord& run, const ProfilerConfig& config) {
     CsvTable table;
     table.header = operatorDetailsHeader();
     const std::size_t n = run.hostOps.size();
@@ -49,7 +42,7 @@ CsvTable buildOperatorDetails(const RunRecord& run) {
         const auto dur = PythonNumber::ofFloat(static_cast<double>(k.device.endNs - k.device.startNs) / 1000.0);
         auto& t = self[static_cast<std::size_t>(k.hostOpIndex)];
         t.all += dur;
-        if (k.device.type == TaskType::AiCore) t.aiCore += dur;
+        if (hardwareTaskTypeArg(k.device.type, config) == "AI_CORE") t.aiCore += dur;
     }
     std::vector<DeviceTime> total(n);
     std::function<void(std::size_t)> accumulate = [&](std::size_t i) {
@@ -69,7 +62,7 @@ CsvTable buildOperatorDetails(const RunRecord& run) {
             for (std::size_t c : children[i])
                 childNs += static_cast<std::int64_t>(run.hostOps[c].endNs - run.hostOps[c].startNs);
             const auto durNs = static_cast<std::int64_t>(op.endNs - op.startNs);
-            table.rows.push_back({op.name, expandSeparators(op.inputDims), expandSeparators(op.callStack),
+            table.rows.push_back({op.name, torchOpBeanText(op.inputDims), torchOpBeanText(op.callStack),
                                   usText(durNs - childNs), usText(durNs), self[i].all.text(), total[i].all.text(),
                                   self[i].aiCore.text(), total[i].aiCore.text()});
         }

@@ -1,7 +1,9 @@
 #pragma once
 // operator_details.csv (formats.md §3.3): one row per torch op in tree order (ProfilerStep#N
 // skipped), host self/total durations and the device time of the kernels each op (self) or its
-// subtree (total) launched; "With AICore" counts only kernels whose Task Type is "AI_CORE".
+// subtree (total) launched; "With AICore" counts only kernels whose trace_view Task Type is
+// "AI_CORE" (hardwareTaskTypeArg: per era and level).
+#include "profiler/config/profiler_config.h"
 #include "profiler/format/csv_writer.h"
 #include "profiler/record/run_record.h"
 
@@ -9,6 +11,6 @@ namespace ascendsim {
 
 CsvRow operatorDetailsHeader();
 
-CsvTable buildOperatorDetails(const RunRecord& run);
+CsvTable buildOperatorDetails(const RunRecord& run, const ProfilerConfig& config);
 
 }  // namespace ascendsim

@@ -42,8 +42,4 @@ std::string renderTaskTimeCsv(const RunRecord& run, const ProfilerConfig& config
     return renderCsv(buildTaskTimeTable(run, config), CsvDialect::Cann);
 }
 
-bool writeTaskTimeCsv(const std::filesystem::path& outputDir, const RunRecord& run, const ProfilerConfig& config) {
-    return writeCsvFile(outputDir / "task_time.csv", buildTaskTimeTable(run, config), CsvDialect::Cann);
-}
-
 }  // namespace ascendsim

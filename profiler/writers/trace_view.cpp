@@ -8,23 +8,13 @@
 #include <string_view>
 
 #include "profiler/writers/msprof_timeline.h"
+#include "profiler/writers/torch_op_text.h"
 
 namespace ascendsim {
 
 namespace {
 
 double nsToUsDouble(std::uint64_t ns) { return static_cast<double>(ns) / 1000.0; }
-
-// torch_npu TorchOpBean: ';' becomes ';\r\n' in dims, types and call stacks.
-std::string expandSeparators(const std::string& text) {
-    std::string out;
-    out.reserve(text.size() + text.size() / 4);
-    for (char c : text) {
-        out += c;
-        if (c == ';') out += "\r\n";
-    }
-    return out;
-}
 
 OrderedJson completeEvent(const std::string& name, std::uint32_t pid, std::uint64_t tid, const std::string& ts,
                           std::uint64_t durNs, const std::string& cat, OrderedJson args) {
@@ -70,9 +60,9 @@ OrderedJson torchOpArgs(const HostOpRecord& op, const ProfilerConfig& config) {
     OrderedJson args;
     args["Sequence number"] = op.sequenceNumber;
     args["Fwd thread id"] = op.forwardThreadId;
-    if (config.recordShapes && !op.inputDims.empty()) args["Input Dims"] = expandSeparators(op.inputDims);
-    if (config.recordShapes && !op.inputTypes.empty()) args["Input type"] = expandSeparators(op.inputTypes);
-    if (config.withStack && !op.callStack.empty()) args["Call stack"] = expandSeparators(op.callStack);
+    if (config.recordShapes && !op.inputDims.empty()) args["Input Dims"] = torchOpBeanText(op.inputDims);
+    if (config.recordShapes && !op.inputTypes.empty()) args["Input type"] = torchOpBeanText(op.inputTypes);
+    if (config.withStack && !op.callStack.empty()) args["Call stack"] = torchOpBeanText(op.callStack);
     if (config.withModules && !op.moduleHierarchy.empty()) args["Module Hierarchy"] = op.moduleHierarchy;
     if (config.withFlops && op.flops >= 0) args["flops"] = op.flops;
     return args;
@@ -111,22 +101,31 @@ void appendThreadMetadata(std::vector<OrderedJson>& out, const RunRecord& run) {
     }
 }
 
-// fwd/bwd flows: a backward op (Fwd thread id ≠ 0, on another thread) links to the forward op
-// with the same sequence number on the forward thread.
+// fwd/bwd flows as torch_npu pairs them (FwkFileParser.filter_fwd_bwd_event): per sequence
+// number, the latest-starting op with "Fwd thread id" 0 is the start and the latest-starting op
+// with a non-zero one (the autograd node, Fwd thread id = RecordFunction's thread number, not an
+// OS tid) is the end; no flow when both are on the same thread. Flows in first-seen order.
 void appendFwdBwdFlows(std::vector<OrderedJson>& out, const RunRecord& run) {
-    std::map<std::pair<std::uint32_t, std::int64_t>, const HostOpRecord*> forwardOps;
+    struct Pair {
+        const HostOpRecord* start = nullptr;
+        const HostOpRecord* end = nullptr;
+    };
+    std::vector<std::int64_t> order;
+    std::map<std::int64_t, Pair> pairs;
     for (const auto& op : run.hostOps) {
-        if (op.sequenceNumber >= 0 && op.forwardThreadId == 0) forwardOps.try_emplace({op.threadId, op.sequenceNumber}, &op);
+        if (op.sequenceNumber < 0) continue;
+        const auto [it, inserted] = pairs.try_emplace(op.sequenceNumber);
+        if (inserted) order.push_back(op.sequenceNumber);
+        const HostOpRecord*& slot = op.forwardThreadId == 0 ? it->second.start : it->second.end;
+        if (slot == nullptr || slot->startNs < op.startNs) slot = &op;
     }
-    for (const auto& op : run.hostOps) {
-        if (op.sequenceNumber < 0 || op.forwardThreadId == 0 || op.forwardThreadId == op.threadId) continue;
-        const auto it = forwardOps.find({op.forwardThreadId, op.sequenceNumber});
-        if (it == forwardOps.end()) continue;
-        const HostOpRecord& fwd = *it->second;
-        out.push_back(flowEvent("s", "fwdbwd", op.sequenceNumber, run.processId, fwd.threadId,
-                                traceTimestamp(run, fwd.startNs), "fwdbwd"));
-        out.push_back(flowEvent("f", "fwdbwd", op.sequenceNumber, run.processId, op.threadId,
-                                traceTimestamp(run, op.startNs), "fwdbwd"));
+    for (const std::int64_t sequence : order) {
+        const Pair& pair = pairs.at(sequence);
+        if (pair.start == nullptr || pair.end == nullptr || pair.start->threadId == pair.end->threadId) continue;
+        out.push_back(flowEvent("s", "fwdbwd", sequence, run.processId, pair.start->threadId,
+                                traceTimestamp(run, pair.start->startNs), "fwdbwd"));
+        out.push_back(flowEvent("f", "fwdbwd", sequence, run.processId, pair.end->threadId,
+                                traceTimestamp(run, pair.end->startNs), "fwdbwd"));
     }
 }
 

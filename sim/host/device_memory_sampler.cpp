@@ -103,7 +103,10 @@ void DeviceMemorySampler::finish(RunRecord& record) {
         const std::int64_t ge = valueAt(geReserved_, t);
         const std::int64_t modules = app + ge + hccl + DeviceMemoryConstants::kRuntimeReservedBytes +
                                      DeviceMemoryConstants::kSlogReservedBytes;
-        record.appMemory.push_back({t, modules + DeviceMemoryConstants::kProcessContextBytes});
+        // CANN samples the process's device memory in whole KB (npu_mem memory(KB), the trace's
+        // APP/HBM "KB": 2160232.0 in the e5a31957 sample).
+        const std::int64_t appBytes = modules + DeviceMemoryConstants::kProcessContextBytes;
+        record.appMemory.push_back({t, appBytes / 1024 * 1024});
     }
     // npu_module_mem is sorted by (module id, time) by CANN; emit it in that order.
     for (const auto& module : cannModuleNames()) {

@@ -100,7 +100,7 @@ inline RunRecord sampleRun(std::uint32_t stepCount = 4) {
         const auto relu = addOp(run, "aten::relu", base + 210'000, base + 300'000, step);
         const auto bwd = addOp(run, "ConvolutionBackward0", base + 400'000, base + 500'000, -1, kBackwardTid);
         run.hostOps[static_cast<std::size_t>(bwd)].sequenceNumber = 40 + s;
-        run.hostOps[static_cast<std::size_t>(bwd)].forwardThreadId = kMainTid;
+        run.hostOps[static_cast<std::size_t>(bwd)].forwardThreadId = 1;  // RecordFunction thread number
         addLaunchedKernel(run, conv, "Conv2D", TaskType::AiCore, base + 30'000, base + 90'000, 250'125);
         addLaunchedKernel(run, relu, "Relu", TaskType::AiVectorCore, base + 220'000, base + 340'000, 13'020);
 

@@ -180,6 +180,18 @@ TEST(KernelDetails, Level0ShowsTaskTimeOnlyValues) {
     EXPECT_EQ(table.rows[1][8], "0");
 }
 
+// The real Level0 samples (msinsight e5a31957, c1e639ee) were collected with record_shapes=true
+// and still show N/A types and Block Dim 0.
+TEST(KernelDetails, Level0WithRecordShapesIsStillTaskTimeOnly) {
+    const ChipConfig chip = splitChip();
+    ProfilerConfig config;
+    config.recordShapes = true;
+    const CsvTable table = buildKernelDetailsTable(threeKernelRun(chip), config);
+    EXPECT_EQ(table.rows[1][3], "N/A");
+    EXPECT_EQ(table.rows[1][4], "N/A");
+    EXPECT_EQ(table.rows[1][8], "0");
+}
+
 TEST(KernelDetails, KernelOutsideEveryStepHasAnEmptyStepIdAndTheStepEndIsExclusive) {
     const ChipConfig chip = splitChip();
     RunRecord run = threeKernelRun(chip);

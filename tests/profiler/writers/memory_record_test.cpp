@@ -106,7 +106,9 @@ TEST(NpuModuleMem, GroupsByComponentAndConvertsKbToMb) {
 
 TEST(OperatorDetails, SkipsStepsAndComputesSelfAndDeviceTimes) {
     const auto run = sampleRun(1);
-    const auto table = buildOperatorDetails(run);
+    ProfilerConfig level1;
+    level1.level = ProfilerLevel::Level1;
+    const auto table = buildOperatorDetails(run, level1);
     ASSERT_EQ(table.rows.size(), run.hostOps.size() - 1);
     const auto& conv2d = table.rows[0];
     EXPECT_EQ(conv2d[0], "aten::conv2d");
@@ -122,6 +124,15 @@ TEST(OperatorDetails, SkipsStepsAndComputesSelfAndDeviceTimes) {
     EXPECT_EQ(relu[7], "0");  // AI_VECTOR_CORE is not "With AICore"
     const auto text = renderCsv(table, CsvDialect::TorchNpu);
     EXPECT_NE(text.find("\"[32, 3, 224, 224];\r\n[64, 3, 7, 7]\""), std::string::npos);
+}
+
+// At Level0 (and in the 8.0 era) a vector kernel's trace Task Type is the SQE type AI_CORE
+// (e5a31957 level0 trace_view), so it counts as "With AICore".
+TEST(OperatorDetails, Level0CountsVectorKernelsWithAiCore) {
+    const auto run = sampleRun(1);
+    const auto table = buildOperatorDetails(run, ProfilerConfig{});
+    EXPECT_EQ(table.rows[2][0], "aten::relu");
+    EXPECT_EQ(table.rows[2][7], "13.02");
 }
 
 }  // namespace

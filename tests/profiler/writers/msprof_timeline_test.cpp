@@ -138,5 +138,24 @@ TEST(MsprofTimeline, AiCoreFreqCounterCarriesTheChipClock) {
     EXPECT_EQ(counters, 2);
 }
 
+// Kernel "Task Type" per era and level, as the real traces show it: 8.0 (e5a31957) gives the SQE
+// type AI_CORE to vector kernels at every level, the 2024 910A trace (c1e639ee) "Other", and the
+// current msprof the compute type except at Level0, where there is none.
+TEST(MsprofTimeline, KernelTaskTypeFollowsTheEraAndLevel) {
+    ProfilerConfig config;
+    config.level = ProfilerLevel::Level1;
+    EXPECT_EQ(hardwareTaskTypeArg(TaskType::AiVectorCore, config), "AI_VECTOR_CORE");
+    EXPECT_EQ(hardwareTaskTypeArg(TaskType::MixAiv, config), "MIX_AIV");
+    config.level = ProfilerLevel::Level0;
+    EXPECT_EQ(hardwareTaskTypeArg(TaskType::AiVectorCore, config), "AI_CORE");
+    config.level = ProfilerLevel::Level1;
+    config.formatVersion = FormatVersion::Cann80;
+    EXPECT_EQ(hardwareTaskTypeArg(TaskType::AiVectorCore, config), "AI_CORE");
+    EXPECT_EQ(hardwareTaskTypeArg(TaskType::MixAiv, config), "MIX_AIV");
+    config.formatVersion = FormatVersion::Era2024;
+    EXPECT_EQ(hardwareTaskTypeArg(TaskType::AiCore, config), "Other");
+    EXPECT_EQ(hardwareTaskTypeArg(TaskType::AiCpu, config), "AI_CPU");
+}
+
 }  // namespace
 }  // namespace ascendsim

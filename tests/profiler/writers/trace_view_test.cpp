@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -63,7 +64,7 @@ TEST(TraceView, EveryKernelAppearsOnceWithItsStartAndDuration) {
             if (e["ts"] != nsToUsString(run.epochNs + k.device.startNs)) continue;
             ++found;
             EXPECT_DOUBLE_EQ(e["dur"].get<double>(), static_cast<double>(k.device.endNs - k.device.startNs) / 1000.0);
-            EXPECT_EQ(e["args"]["Task Type"], std::string(taskTypeName(k.device.type)));
+            EXPECT_EQ(e["args"]["Task Type"], hardwareTaskTypeArg(k.device.type, level1Config()));
             EXPECT_EQ(e["args"]["connection_id"], k.correlationId);
         }
         EXPECT_EQ(found, 1) << k.name;
@@ -142,6 +143,28 @@ TEST(TraceView, TaskQueueAndFwdBwdFlowsPairUp) {
     }
     EXPECT_EQ(balance.size(), run.taskQueue.size() + run.steps.size());
     for (const auto& [key, b] : balance) EXPECT_EQ(b, 0) << key;
+}
+
+// torch_npu's pairing: start = latest forward-thread op (Fwd thread id 0) with the sequence
+// number, end = latest op with a non-zero Fwd thread id (a small RecordFunction thread number,
+// e.g. 1, never the OS tid), as in the e5a31957 trace (s on the main tid, f on the autograd tid).
+TEST(TraceView, FwdBwdFlowStartsOnTheInnermostForwardOpAndEndsOnTheAutogradNode) {
+    RunRecord run = sampleRun(1);
+    const auto inner = std::find_if(run.hostOps.begin(), run.hostOps.end(),
+                                    [](const HostOpRecord& op) { return op.name == "aten::convolution"; });
+    ASSERT_NE(inner, run.hostOps.end());
+    inner->sequenceNumber = 40;  // the autograd node is created here (Take); conv2d only peeks
+    const auto events = buildFrameworkTraceEvents(run, level1Config());
+    std::vector<OrderedJson> flows;
+    for (const auto& e : events)
+        if (e.value("name", "") == "fwdbwd") flows.push_back(e);
+    ASSERT_EQ(flows.size(), 2U);
+    EXPECT_EQ(flows[0]["ph"], "s");
+    EXPECT_EQ(flows[0]["id"], 40);
+    EXPECT_EQ(flows[0]["tid"], testing_support::kMainTid);
+    EXPECT_EQ(flows[0]["ts"], traceTimestamp(run, inner->startNs));
+    EXPECT_EQ(flows[1]["ph"], "f");
+    EXPECT_EQ(flows[1]["tid"], testing_support::kBackwardTid);
 }
 
 TEST(TraceView, DequeueThreadSortsAfterAllOpThreads) {

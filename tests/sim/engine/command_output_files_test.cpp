@@ -38,17 +38,18 @@ Names sorted(Names names) {
 // Default experimental config: text export, CPU+NPU activities, no profile_memory, no l2_cache,
 // one rank (so no communication*.json).
 const Names kLevelNoneFiles = {"analyse.done", "operator_details.csv", "trace_view.json"};
-const Names kLevel0Files = {"analyse.done",        "kernel_details.csv", "operator_details.csv",
-                            "step_trace_time.csv", "task_time.csv",      "trace_view.json"};
+// No task_time.csv at any level: no real sample has one (real-profiles README, all eras).
+const Names kLevel0Files = {"analyse.done", "kernel_details.csv", "operator_details.csv", "step_trace_time.csv",
+                            "trace_view.json"};
 const Names kLevel1Files = {"analyse.done",         "api_statistic.csv",   "kernel_details.csv", "op_statistic.csv",
-                            "operator_details.csv", "step_trace_time.csv", "task_time.csv",      "trace_view.json"};
+                            "operator_details.csv", "step_trace_time.csv", "trace_view.json"};
 
 TEST(OutputFiles, LevelNone_OnlyFrameworkViewsAndTrace) {
     TempDir out;
     EXPECT_EQ(outputFiles(runInto(out, smallChain(out, "Level_none"))), sorted(kLevelNoneFiles));
 }
 
-TEST(OutputFiles, Level0_AddsKernelDetailsStepTraceAndTaskTime) {
+TEST(OutputFiles, Level0_AddsKernelDetailsAndStepTrace) {
     TempDir out;
     EXPECT_EQ(outputFiles(runInto(out, smallChain(out, "Level0"))), sorted(kLevel0Files));
 }
