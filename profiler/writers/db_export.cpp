@@ -6,7 +6,9 @@
 #include <set>
 
 #include "profiler/metrics/task_metrics.h"
+#include "profiler/writers/db_framework_api.h"
 #include "profiler/writers/db_sqlite.h"
+#include "profiler/writers/db_string_ids.h"
 
 namespace ascendsim {
 
@@ -16,33 +18,11 @@ namespace {
 constexpr std::int64_t kInvalidId = 4294967295LL;
 // torch_npu's STRING_IDS range for framework strings (1 << 28) [PT DbConstant].
 constexpr std::int64_t kTorchStringIdBase = 268435456LL;
-constexpr std::int64_t kTorchOpApiType = 50001;
 
 // ENUM_API_TYPE: CANN ids plus torch_npu's (formats.md §5.1).
 struct ApiTypeName {
     std::int64_t id;
     const char* name;
-};
-
-class StringIds {
-public:
-    explicit StringIds(std::int64_t firstId) : next_(firstId) {}
-    std::int64_t id(const std::string& value) {
-        const auto [it, inserted] = ids_.try_emplace(value, next_);
-        if (inserted) {
-            order_.push_back(value);
-            ++next_;
-        }
-        return it->second;
-    }
-    void appendRows(std::vector<std::vector<DbValue>>& rows) const {
-        for (const std::string& value : order_) rows.push_back({ids_.at(value), value});
-    }
-
-private:
-    std::int64_t next_;
-    std::map<std::string, std::int64_t> ids_;
-    std::vector<std::string> order_;
 };
 
 std::int64_t apiTypeId(ApiLevel level) {
@@ -109,9 +89,9 @@ bool writeAscendPytorchProfilerDb(const std::filesystem::path& outputDir, const 
     if (run.chip == nullptr || (run.kernels.empty() && run.apis.empty() && run.hostOps.empty())) return false;
     const bool era83 = config.formatVersion == FormatVersion::Cann83;
     const ChipConfig& chip = *run.chip;
-    StringIds cann(0);
-    StringIds torch(kTorchStringIdBase);
-    std::vector<std::vector<DbValue>> task, compute, pmu, cannApi, pytorchApi;
+    DbStringIds cann(0);
+    DbStringIds torch(kTorchStringIdBase);
+    std::vector<std::vector<DbValue>> task, compute, pmu, cannApi;
 
     std::vector<std::size_t> order(run.kernels.size());
     std::iota(order.begin(), order.end(), 0);
@@ -172,17 +152,21 @@ bool writeAscendPytorchProfilerDb(const std::filesystem::path& outputDir, const 
                            static_cast<std::int64_t>(run.epochNs + api.endNs), apiTypeId(api.level),
                            globalTid(run, api.threadId), connection, cann.id(api.name)});
     }
-    for (const HostOpRecord& op : run.hostOps) {
-        const auto optionalText = [&torch](const std::string& text) -> DbValue {
-            if (text.empty()) return DbNull{};
-            return torch.id(text);
-        };
-        pytorchApi.push_back({std::to_string(run.epochNs + op.startNs), std::to_string(run.epochNs + op.endNs),
-                              globalTid(run, op.threadId), DbNull{}, torch.id(op.name),
-                              op.sequenceNumber < 0 ? DbValue{DbNull{}} : DbValue{op.sequenceNumber},
-                              static_cast<std::int64_t>(op.forwardThreadId), optionalText(op.inputTypes),
-                              optionalText(op.inputDims), DbNull{}, kTorchOpApiType});
+    std::vector<DbNodeLaunch> nodeLaunches;
+    std::int64_t cannConnectionOffset = 0;
+    for (const auto& row : cannApi) {
+        const std::int64_t connection = std::get<std::int64_t>(row[4]);
+        cannConnectionOffset = std::max(cannConnectionOffset, connection + 1);
     }
+    for (std::size_t i = 0; i < run.apis.size(); ++i) {
+        if (run.apis[i].level == ApiLevel::Node && run.apis[i].name == "launch") {
+            nodeLaunches.push_back({std::get<std::int64_t>(cannApi[i][0]), std::get<std::int64_t>(cannApi[i][1]),
+                                    std::get<std::int64_t>(cannApi[i][4])});
+        }
+    }
+    std::stable_sort(nodeLaunches.begin(), nodeLaunches.end(),
+                     [](const DbNodeLaunch& a, const DbNodeLaunch& b) { return a.startNs < b.startNs; });
+    const FrameworkApiTables framework = buildFrameworkApiTables(run, torch, cannConnectionOffset, nodeLaunches);
 
     DbFile db(outputDir / ascendPytorchProfilerDbName(run));
     db.execute("CREATE TABLE STRING_IDS (id INTEGER PRIMARY KEY,value TEXT)");
@@ -203,7 +187,8 @@ bool writeAscendPytorchProfilerDb(const std::filesystem::path& outputDir, const 
     db.execute("CREATE INDEX TaskIndex ON TASK (startNs,globalTaskId)");
     db.execute("CREATE TABLE CANN_API (startNs INTEGER,endNs INTEGER,type INTEGER,globalTid INTEGER,"
                "connectionId INTEGER PRIMARY KEY,name INTEGER)");
-    db.execute("CREATE TABLE TASK_PMU_INFO (globalTaskId INTEGER,name INTEGER,value NUMERIC)");
+    // Level0 has no PMU data and the real Level0 DBs no TASK_PMU_INFO table.
+    if (!pmu.empty()) db.execute("CREATE TABLE TASK_PMU_INFO (globalTaskId INTEGER,name INTEGER,value NUMERIC)");
     db.execute("CREATE TABLE META_DATA (name TEXT,value TEXT)");
     db.execute("CREATE TABLE ENUM_API_TYPE (id INTEGER PRIMARY KEY,name TEXT)");
     db.execute("CREATE TABLE RANK_DEVICE_MAP (rankId INTEGER, deviceId INTEGER)");
@@ -219,7 +204,7 @@ bool writeAscendPytorchProfilerDb(const std::filesystem::path& outputDir, const 
     db.insertRows("COMPUTE_TASK_INFO", compute);
     db.insertRows("TASK", task);
     db.insertRows("CANN_API", cannApi);
-    db.insertRows("TASK_PMU_INFO", pmu);
+    if (!pmu.empty()) db.insertRows("TASK_PMU_INFO", pmu);
     const std::string version = era83 ? "1.2.0" : "1.0.0";
     db.insertRows("META_DATA", {{"SCHEMA_VERSION_MICRO", "0"},
                                 {"SCHEMA_VERSION_MINOR", era83 ? "2" : "0"},
@@ -241,7 +226,16 @@ bool writeAscendPytorchProfilerDb(const std::filesystem::path& outputDir, const 
                          static_cast<std::int64_t>(run.epochNs + step.endNs)});
     }
     db.insertRows("STEP_TIME", steps);
-    db.insertRows("PYTORCH_API", pytorchApi);
+    db.insertRows("PYTORCH_API", framework.pytorchApi);
+    // torch_npu creates these two only when they have rows.
+    if (!framework.connectionIds.empty()) {
+        db.execute("CREATE TABLE CONNECTION_IDS (id INTEGER, connectionId INTEGER)");
+        db.insertRows("CONNECTION_IDS", framework.connectionIds);
+    }
+    if (!framework.callchains.empty()) {
+        db.execute("CREATE TABLE PYTORCH_CALLCHAINS (id INTEGER, stack INTEGER, stackDepth INTEGER)");
+        db.insertRows("PYTORCH_CALLCHAINS", framework.callchains);
+    }
     std::vector<std::vector<DbValue>> strings;
     cann.appendRows(strings);
     torch.appendRows(strings);

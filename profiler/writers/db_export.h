@@ -7,8 +7,10 @@
 //
 // ascend_pytorch_profiler tables: STRING_IDS (CANN strings from id 0, torch strings from 2^28),
 // SESSION_TIME_INFO, NPU_INFO, RANK_DEVICE_MAP, HOST_INFO, TASK, COMPUTE_TASK_INFO, CANN_API,
-// TASK_PMU_INFO (raw metric names such as aic_total_time, unrounded values), META_DATA,
-// ENUM_API_TYPE, PYTORCH_API (startNs/endNs stored as TEXT, the torch_npu quirk), STEP_TIME.
+// TASK_PMU_INFO (Level1/2 only: raw metric names such as aic_total_time, unrounded values),
+// META_DATA, ENUM_API_TYPE, STEP_TIME, and the framework tables of db_framework_api.h:
+// PYTORCH_API (startNs/endNs stored as TEXT, the torch_npu quirk), CONNECTION_IDS,
+// PYTORCH_CALLCHAINS.
 #include <filesystem>
 #include <string>
 

@@ -11,7 +11,9 @@ struct sqlite3;
 
 namespace ascendsim {
 
-struct DbNull {};
+struct DbNull {
+    friend constexpr bool operator==(DbNull, DbNull) { return true; }
+};
 using DbValue = std::variant<DbNull, std::int64_t, double, std::string>;
 
 class DbFile {
