@@ -60,12 +60,15 @@ void writeAscendProfilerOutput(const fs::path& out, const RunRecord& run, const 
     if (hasLevel(config))
         stepTrace = buildStepTraceTime(timeline, computeStepRanges(run), firstFrameworkOpNs(run, config),
                                        config.formatVersion);
+    // The 2024-era torch_npu copied no CANN summary (op/api statistics, npu_module_mem) into
+    // ASCEND_PROFILER_OUTPUT: the c1e639ee Level1 sample has none (real-profiles README).
+    const bool copiesCannSummaries = config.formatVersion != FormatVersion::Era2024;
     if (config.exportsText()) {
         writeTextFile(out / "trace_view.json", renderTraceView(run, config, timeline));
         if (hasLevel(config)) {
             writeKernelDetailsCsv(out, run, config);
             writeCsvFile(out / "step_trace_time.csv", stepTrace, CsvDialect::TorchNpu);
-            if (config.profileMemory)
+            if (config.profileMemory && copiesCannSummaries)
                 writeCsvFile(out / "npu_module_mem.csv", buildNpuModuleMem(run, config.formatVersion),
                              CsvDialect::TorchNpu);
         }
@@ -73,8 +76,10 @@ void writeAscendProfilerOutput(const fs::path& out, const RunRecord& run, const 
         // when those do not hold (or when there is no row). No task_time.csv: torch_npu's
         // LEVEL_PARSER_CONFIG does not copy CANN's task_time, and no real sample (2024, 8.0, 8.3,
         // Level0-2) has one; CANN's own task_time_*.csv stays in mindstudio_profiler_output.
-        writeOpStatisticCsv(out, run, config);
-        writeApiStatisticCsv(out, run, config);
+        if (copiesCannSummaries) {
+            writeOpStatisticCsv(out, run, config);
+            writeApiStatisticCsv(out, run, config);
+        }
         writeL2CacheCsv(out, run, config);
         writeDataPreprocessCsv(out, run, config);
         if (config.activityCpu && (config.formatVersion != FormatVersion::Era2024 || config.withStack))

@@ -59,6 +59,18 @@ TEST(OutputFiles, Level1_AddsOpAndApiStatistics) {
     EXPECT_EQ(outputFiles(runInto(out, smallChain(out, "Level1"))), sorted(kLevel1Files));
 }
 
+// The 2024-era Level1 sample (msinsight c1e639ee, 910A) has no op/api statistics: torch_npu
+// then copied no CANN summary.
+TEST(OutputFiles, Era2024Level1_HasNoStatistics) {
+    TempDir out;
+    auto options = smallChain(out, "Level1");
+    options.formatVersion = "2024";
+    const Names files = outputFiles(runInto(out, options));
+    EXPECT_EQ(std::count(files.begin(), files.end(), "op_statistic.csv"), 0);
+    EXPECT_EQ(std::count(files.begin(), files.end(), "api_statistic.csv"), 0);
+    EXPECT_EQ(std::count(files.begin(), files.end(), "kernel_details.csv"), 1);
+}
+
 TEST(OutputFiles, Level2_WithoutAiCpuOps_SameAsLevel1) {
     TempDir out;
     EXPECT_EQ(outputFiles(runInto(out, smallChain(out, "Level2"))), sorted(kLevel1Files));
