@@ -199,7 +199,9 @@ void HostModel::runOp(StepState& state, const FrameworkOp& op, std::uint32_t opI
         closeRecord(open.record);
         stack.pop_back();
     };
-    for (const CallNode& node : buildCallTree(op)) {
+    const FrameworkOp* forwardOp =
+        backward && op.forwardOpIndex >= 0 ? &state.step->ops[static_cast<std::size_t>(op.forwardOpIndex)] : nullptr;
+    for (const CallNode& node : buildCallTree(op, forwardOp)) {
         while (!stack.empty() && stack.back().depth >= node.depth) closeTop();
         std::int64_t sequence = -1;
         std::uint32_t forwardThread = 0;

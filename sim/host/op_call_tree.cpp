@@ -1,5 +1,6 @@
 #include "sim/host/op_call_tree.h"
 
+#include <cctype>
 #include <string_view>
 
 namespace ascendsim {
@@ -98,11 +99,22 @@ const std::vector<BackwardInner>& backwardFamilies() {
 
 constexpr std::string_view kEvaluateFunctionPrefix = "autograd::engine::evaluate_function: ";
 
-std::vector<CallNode> backwardTree(const FrameworkOp& op) {
+bool namesATorchOp(const std::string& name) {
+    return name.find("::") != std::string::npos;
+}
+
+std::vector<CallNode> forwardTree(const FrameworkOp& op);
+
+std::vector<CallNode> backwardTree(const FrameworkOp& op, const FrameworkOp* forward) {
+    // Named by the native backward op: the autograd node comes from the forward op, the given
+    // name is the op the node calls.
+    const bool namedByNativeOp = forward != nullptr && namesATorchOp(op.atenName);
+    const std::string node = namedByNativeOp ? autogradNodeName(*forward) : op.atenName;
     std::vector<CallNode> nodes;
-    nodes.push_back({std::string(kEvaluateFunctionPrefix) + op.atenName, 0, R::None, false});
-    nodes.push_back({op.atenName, 1, R::BackwardNode, false});
+    nodes.push_back({std::string(kEvaluateFunctionPrefix) + node, 0, R::None, false});
+    nodes.push_back({node, 1, R::BackwardNode, false});
     std::vector<std::string> path = op.callPath;
+    if (path.empty() && namedByNativeOp) path.push_back(op.atenName);
     if (path.empty()) {
         for (const auto& row : backwardFamilies()) {
             if (row.node == op.atenName) {
@@ -144,8 +156,33 @@ std::vector<CallNode> forwardTree(const FrameworkOp& op) {
 
 }  // namespace
 
-std::vector<CallNode> buildCallTree(const FrameworkOp& op) {
-    return op.phase == OpPhase::Backward ? backwardTree(op) : forwardTree(op);
+std::vector<CallNode> buildCallTree(const FrameworkOp& op, const FrameworkOp* forward) {
+    return op.phase == OpPhase::Backward ? backwardTree(op, forward) : forwardTree(op);
+}
+
+std::string autogradNodeName(const FrameworkOp& forward) {
+    FrameworkOp grad = forward;
+    grad.phase = OpPhase::Forward;
+    grad.requiresGrad = true;
+    std::string taker = forward.atenName;
+    for (const CallNode& n : forwardTree(grad))
+        if (n.role == R::Take) taker = n.name;
+    std::string base =
+        taker.substr(taker.rfind("::") == std::string::npos ? 0 : taker.rfind("::") + 2);
+    while (!base.empty() && base.back() == '_') base.pop_back();  // in-place relu_ -> relu
+    std::string name;
+    bool afterLetter = false;
+    for (char c : base) {
+        const bool letter = std::isalpha(static_cast<unsigned char>(c)) != 0;
+        if (c != '_') {
+            name += letter ? static_cast<char>(afterLetter
+                                                   ? std::tolower(static_cast<unsigned char>(c))
+                                                   : std::toupper(static_cast<unsigned char>(c)))
+                           : c;
+        }
+        afterLetter = letter;
+    }
+    return name + "Backward0";
 }
 
 }  // namespace ascendsim

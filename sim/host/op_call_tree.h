@@ -21,12 +21,19 @@ enum class SequenceRole : std::uint8_t {
 
 struct CallNode {
     std::string name;
-    std::uint32_t depth = 0;   // 0: the top-level op
+    std::uint32_t depth = 0;  // 0: the top-level op
     SequenceRole role = SequenceRole::None;
-    bool launchSite = false;   // outputs are allocated and the NPU op is enqueued inside this record
+    bool launchSite = false;  // outputs are allocated and the NPU op is enqueued inside this record
 };
 
 // The records of `op` in pre-order (parents before children). Exactly one node is the launch site.
-std::vector<CallNode> buildCallTree(const FrameworkOp& op);
+// A Backward op named by its native op ("aten::convolution_backward") rather than by its autograd
+// node gets the node PyTorch would create for `forward` ("ConvolutionBackward0") above it.
+std::vector<CallNode> buildCallTree(const FrameworkOp& op, const FrameworkOp* forward = nullptr);
+
+// PyTorch's autograd node name for the op that took the sequence number in `forward`:
+// base name title-cased per '_' part (str.title: "pool2d" -> "Pool2D"), in-place '_' dropped,
+// "Backward0" appended ("aten::native_batch_norm" -> "NativeBatchNormBackward0").
+std::string autogradNodeName(const FrameworkOp& forward);
 
 }  // namespace ascendsim

@@ -5,6 +5,7 @@
 
 #include "sim/host/fake_device_queue.h"
 #include "sim/host/host_model.h"
+#include "sim/host/op_call_tree.h"
 
 namespace ascendsim {
 namespace {
@@ -111,6 +112,48 @@ TEST(HostOpRecords, CompositeOpsPeekAutogradOpsTakeAndBackwardNodesLinkBack) {
     EXPECT_EQ(wrapper.name, "autograd::engine::evaluate_function: ConvolutionBackward0");
     EXPECT_EQ(wrapper.sequenceNumber, -1);
     EXPECT_EQ(wrapper.parent, -1);
+}
+
+// Workloads name backward ops by the native op (aten::convolution_backward); the records show
+// the autograd node PyTorch creates for the forward op, as in the real trace:
+// evaluate_function: ConvolutionBackward0 > ConvolutionBackward0 (seq, Fwd thread id 1) >
+// aten::convolution_backward (seq -1).
+TEST(HostOpRecords, BackwardNamedByItsNativeOpGetsTheForwardOpsAutogradNode) {
+    FakeDeviceQueue device(10'000);
+    HostStep step;
+    step.ops.push_back(testing::forwardOp("aten::conv2d", "aclnnConvolution", 1));
+    step.ops.push_back(testing::forwardOp("aten::max_pool2d", "aclnnMaxPool2dWithMask", 1));
+    step.ops.push_back(testing::backwardOp("aten::max_pool2d_with_indices_backward", 1,
+                                           "aclnnMaxPool2dWithMaskBackward"));
+    step.ops.push_back(
+        testing::backwardOp("aten::convolution_backward", 0, "aclnnConvolutionBackward"));
+    const RunRecord r = runSteps(ProfilerConfig{}, {step}, device);
+    std::map<std::string, const HostOpRecord*> byName;
+    for (const auto& op : r.hostOps) byName.emplace(op.name, &op);
+    ASSERT_TRUE(byName.contains("ConvolutionBackward0"));
+    ASSERT_TRUE(byName.contains("MaxPool2DWithIndicesBackward0"));
+    const HostOpRecord* node = byName.at("ConvolutionBackward0");
+    EXPECT_EQ(node->sequenceNumber, byName.at("aten::convolution")->sequenceNumber);
+    EXPECT_EQ(node->forwardThreadId, 1u);
+    const HostOpRecord* native = byName.at("aten::convolution_backward");
+    EXPECT_EQ(native->sequenceNumber, -1);
+    EXPECT_EQ(native->forwardThreadId, 0u);
+    EXPECT_EQ(&r.hostOps[static_cast<std::size_t>(native->parent)], node);
+    EXPECT_EQ(r.hostOps[static_cast<std::size_t>(node->parent)].name,
+              "autograd::engine::evaluate_function: ConvolutionBackward0");
+}
+
+TEST(HostOpRecords, AutogradNodeNamesFollowPyTorchsCodegen) {
+    EXPECT_EQ(autogradNodeName(testing::forwardOp("aten::batch_norm", "aclnnBatchNorm", 1)),
+              "NativeBatchNormBackward0");
+    EXPECT_EQ(autogradNodeName(testing::forwardOp("aten::relu_", "aclnnInplaceRelu", 1)),
+              "ReluBackward0");
+    EXPECT_EQ(autogradNodeName(testing::forwardOp("aten::to", "aclnnCast", 1)), "ToCopyBackward0");
+    EXPECT_EQ(autogradNodeName(
+                  testing::forwardOp("aten::adaptive_avg_pool2d", "aclnnAdaptiveAvgPool2d", 1)),
+              "AdaptiveAvgPool2DBackward0");
+    EXPECT_EQ(autogradNodeName(testing::forwardOp("aten::linear", "aclnnAddmm", 1)),
+              "AddmmBackward0");
 }
 
 TEST(HostOpRecords, SequenceNumbersContinueAcrossSteps) {
