@@ -312,12 +312,7 @@ LoweredKernel lowerBnApply(const OpInstance& op, const ChipConfig& chip, BnApply
     }
     fits(l->planesPerTile * l->pitch);
 
-    const std::uint32_t blockDim = kernel.blockDim;
-    std::shared_ptr<const BnApplyLayout> shared = l;
-    kernel.program = [shared, blockDim, tiles](const BlockProgramRequest& request) -> std::unique_ptr<InstructionStream> {
-        return std::make_unique<DoubleBufferedStream>(
-            std::make_unique<BnApplyTiles>(shared, blockShare(tiles, blockDim, request.blockIdx)));
-    };
+    kernel.program = doubleBufferedBlockShares<BnApplyTiles, BnApplyLayout>(l, tiles, kernel.blockDim);
     return kernel;
 }
 

@@ -220,12 +220,7 @@ std::vector<LoweredKernel> lowerBnReduce(const OpInstance& op, const ChipConfig&
         ++l->planesPerTile;
     layOut(*l, chip, placement.ubBytes, l->planesPerTile * l->pitch, op.name);
 
-    const std::uint32_t blockDim = kernel.blockDim;
-    std::shared_ptr<const BnReduceLayout> shared = l;
-    kernel.program = [shared, blockDim](const BlockProgramRequest& request) -> std::unique_ptr<InstructionStream> {
-        return std::make_unique<DoubleBufferedStream>(
-            std::make_unique<BnReduceTiles>(shared, blockShare(shared->c, blockDim, request.blockIdx)));
-    };
+    kernel.program = doubleBufferedBlockShares<BnReduceTiles, BnReduceLayout>(l, l->c, kernel.blockDim);
     return {kernel};
 }
 

@@ -92,11 +92,12 @@ std::vector<LoweredKernel> lowerConv2DBackpropInput(const OpInstance& op, const 
     CubeBufferPlan plan;
     planConv(op, chip, p, tiling, plan);
     const CubeStepSizes steps{tiling.baseK};
-    LoweredKernel conv = makeCubeKernel(op, chip, std::make_shared<const ConvOperands>(p, tiling, plan), plan, steps);
+    const auto operands = std::make_shared<const ConvOperands>(p, tiling, plan);
+    LoweredKernel conv = makeCubeKernel(op, chip, operands, plan, steps);
     if (oneByOne) return {conv};
 
     // The transposed weights sit in the workspace, whose address comes with each launch.
-    const std::uint64_t tiles = ConvOperands(p, tiling, plan).tileCount();
+    const std::uint64_t tiles = operands->tileCount();
     conv.workspaceBytes = w.bytes();
     conv.program = [p, tiling, plan, steps, tiles, blockDim = conv.blockDim](const BlockProgramRequest& request) {
         ConvProblem atWorkspace = p;

@@ -126,13 +126,7 @@ std::vector<LoweredKernel> lowerGather(const OpInstance& op, const ChipConfig& c
     kernel.type = placement.taskType;
     kernel.blockDim = chooseVectorBlockDim(op, placement, op.outputs[0].bytes(),
                                            std::max<std::uint64_t>(1, l->lookups));
-    const std::uint32_t blockDim = kernel.blockDim;
-    std::shared_ptr<const GatherLayout> shared = l;
-    kernel.program = [shared, blockDim](
-                         const BlockProgramRequest& request) -> std::unique_ptr<InstructionStream> {
-        return std::make_unique<DoubleBufferedStream>(std::make_unique<GatherTiles>(
-            shared, blockShare(shared->lookups, blockDim, request.blockIdx)));
-    };
+    kernel.program = doubleBufferedBlockShares<GatherTiles, GatherLayout>(l, l->lookups, kernel.blockDim);
     return {kernel};
 }
 

@@ -333,12 +333,7 @@ std::vector<LoweredKernel> lowerMaxPoolGrad(const OpInstance& op, const ChipConf
     LoweredKernel kernel;
     kernel.type = placement.taskType;
     kernel.blockDim = chooseVectorBlockDim(op, placement, x.bytes() + 2 * op.inputs[1].bytes(), l->units());
-    const std::uint32_t blockDim = kernel.blockDim;
-    std::shared_ptr<const PoolGradLayout> shared = l;
-    kernel.program = [shared, blockDim](const BlockProgramRequest& request) -> std::unique_ptr<InstructionStream> {
-        return std::make_unique<DoubleBufferedStream>(
-            std::make_unique<PoolGradTiles>(shared, blockShare(shared->units(), blockDim, request.blockIdx)));
-    };
+    kernel.program = doubleBufferedBlockShares<PoolGradTiles, PoolGradLayout>(l, l->units(), kernel.blockDim);
     return {kernel};
 }
 

@@ -179,12 +179,7 @@ std::vector<LoweredKernel> lowerPool(const OpInstance& op, const ChipConfig& chi
     LoweredKernel kernel;
     kernel.type = placement.taskType;
     kernel.blockDim = chooseVectorBlockDim(op, placement, x.bytes(), l->planes);
-    const std::uint32_t blockDim = kernel.blockDim;
-    std::shared_ptr<const PoolLayout> shared = l;
-    kernel.program = [shared, blockDim](const BlockProgramRequest& request) -> std::unique_ptr<InstructionStream> {
-        return std::make_unique<DoubleBufferedStream>(
-            std::make_unique<PoolTiles>(shared, blockShare(shared->planes, blockDim, request.blockIdx)));
-    };
+    kernel.program = doubleBufferedBlockShares<PoolTiles, PoolLayout>(l, l->planes, kernel.blockDim);
     return {kernel};
 }
 

@@ -276,13 +276,7 @@ std::vector<LoweredKernel> lowerWindowedPool(const OpInstance& op, const ChipCon
     LoweredKernel kernel;
     kernel.type = placement.taskType;
     kernel.blockDim = chooseVectorBlockDim(op, placement, x.bytes(), l->units());
-    const std::uint32_t blockDim = kernel.blockDim;
-    std::shared_ptr<const AdaptiveLayout> shared = l;
-    kernel.program = [shared, blockDim](
-                         const BlockProgramRequest& request) -> std::unique_ptr<InstructionStream> {
-        return std::make_unique<DoubleBufferedStream>(std::make_unique<AdaptivePoolTiles>(
-            shared, blockShare(shared->units(), blockDim, request.blockIdx)));
-    };
+    kernel.program = doubleBufferedBlockShares<AdaptivePoolTiles, AdaptiveLayout>(l, l->units(), kernel.blockDim);
     return {kernel};
 }
 

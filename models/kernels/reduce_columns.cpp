@@ -111,12 +111,7 @@ LoweredKernel lowerColumnReduction(const OpInstance& op, const ChipConfig& chip,
     kernel.type = placement.taskType;
     const std::uint64_t units = outer * l->chunksPerRow();
     kernel.blockDim = chooseVectorBlockDim(op, placement, op.inputs[0].bytes(), units);
-    const std::uint32_t blockDim = kernel.blockDim;
-    std::shared_ptr<const ColumnLayout> shared = l;
-    kernel.program = [shared, blockDim, units](const BlockProgramRequest& request) -> std::unique_ptr<InstructionStream> {
-        return std::make_unique<DoubleBufferedStream>(
-            std::make_unique<ColumnTiles>(shared, blockShare(units, blockDim, request.blockIdx)));
-    };
+    kernel.program = doubleBufferedBlockShares<ColumnTiles, ColumnLayout>(l, units, kernel.blockDim);
     return kernel;
 }
 

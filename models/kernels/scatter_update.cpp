@@ -130,13 +130,7 @@ std::vector<LoweredKernel> lowerScatterUpdate(const OpInstance& op, const ChipCo
     kernel.type = placement.taskType;
     kernel.blockDim =
         chooseVectorBlockDim(op, placement, updates.bytes(), std::max<std::uint64_t>(1, l->writes));
-    const std::uint32_t blockDim = kernel.blockDim;
-    std::shared_ptr<const ScatterLayout> shared = l;
-    kernel.program = [shared, blockDim](
-                         const BlockProgramRequest& request) -> std::unique_ptr<InstructionStream> {
-        return std::make_unique<DoubleBufferedStream>(std::make_unique<ScatterTiles>(
-            shared, blockShare(shared->writes, blockDim, request.blockIdx)));
-    };
+    kernel.program = doubleBufferedBlockShares<ScatterTiles, ScatterLayout>(l, l->writes, kernel.blockDim);
     return {kernel};
 }
 

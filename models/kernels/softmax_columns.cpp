@@ -171,13 +171,7 @@ LoweredKernel lowerSoftmaxAcrossRows(const OpInstance& op, const ChipConfig& chi
     LoweredKernel kernel;
     kernel.type = placement.taskType;
     kernel.blockDim = chooseVectorBlockDim(op, placement, 2 * op.inputs[0].bytes(), l->units());
-    const std::uint32_t blockDim = kernel.blockDim;
-    std::shared_ptr<const SoftmaxColumnLayout> shared = l;
-    kernel.program = [shared, blockDim](
-                         const BlockProgramRequest& request) -> std::unique_ptr<InstructionStream> {
-        return std::make_unique<DoubleBufferedStream>(std::make_unique<SoftmaxColumnTiles>(
-            shared, blockShare(shared->units(), blockDim, request.blockIdx)));
-    };
+    kernel.program = doubleBufferedBlockShares<SoftmaxColumnTiles, SoftmaxColumnLayout>(l, l->units(), kernel.blockDim);
     return kernel;
 }
 

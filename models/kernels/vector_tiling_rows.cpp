@@ -255,12 +255,7 @@ LoweredKernel lowerRowKernel(const OpInstance& op, const ChipConfig& chip, RowKe
     LoweredKernel kernel;
     kernel.type = placement.taskType;
     kernel.blockDim = chooseVectorBlockDim(op, placement, workBytes, layout->spec.rows);
-    const std::uint32_t blockDim = kernel.blockDim;
-    std::shared_ptr<const RowLayout> shared = layout;
-    kernel.program = [shared, blockDim](const BlockProgramRequest& request) -> std::unique_ptr<InstructionStream> {
-        return std::make_unique<DoubleBufferedStream>(
-            std::make_unique<RowTiles>(shared, blockShare(shared->spec.rows, blockDim, request.blockIdx)));
-    };
+    kernel.program = doubleBufferedBlockShares<RowTiles, RowLayout>(layout, layout->spec.rows, kernel.blockDim);
     return kernel;
 }
 

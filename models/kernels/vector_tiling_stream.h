@@ -16,6 +16,8 @@
 #include <vector>
 
 #include "models/isa/instruction_stream.h"
+#include "models/kernels/vector_tiling.h"
+#include "models/task/kernel_task.h"
 
 namespace ascendsim {
 
@@ -63,5 +65,17 @@ private:
     std::uint64_t nextTile_ = 0;
     TileCode code_;
 };
+
+// The program of a vector kernel whose block b runs its share (blockShare) of `units` work units
+// as `Tiles`, a TileSource built from the kernel's layout and that share, double-buffered.
+template <typename Tiles, typename Layout>
+ProgramFactory doubleBufferedBlockShares(std::shared_ptr<const Layout> layout, std::uint64_t units,
+                                         std::uint32_t blockDim) {
+    return [layout = std::move(layout), units, blockDim](const BlockProgramRequest& request)
+               -> std::unique_ptr<InstructionStream> {
+        return std::make_unique<DoubleBufferedStream>(
+            std::make_unique<Tiles>(layout, blockShare(units, blockDim, request.blockIdx)));
+    };
+}
 
 }  // namespace ascendsim
