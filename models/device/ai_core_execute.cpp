@@ -182,6 +182,24 @@ std::uint64_t timingSourceAddr(const DataMove& move, std::uint32_t coreId, std::
     h ^= h >> 33;
     return move.srcAddr + (h % move.indexedRows) * move.indexedRowBytes;
 }
+
+
+// The GM side of a move: its bursts as they lie in GM (a converting write's bursts hold
+// destination-type elements), so the L2 sees only the bytes the bursts touch, not the gaps.
+GmAccess gmAccessOf(const DataMove& move, std::uint32_t coreId, std::uint64_t startPs, std::uint64_t cycle) {
+    const bool isWrite = move.dst == MemSpace::GM;
+    const std::uint64_t burstBytes = isWrite && move.srcType != move.dstType
+                                         ? move.burstBytes / bytesOf(move.srcType) * bytesOf(move.dstType)
+                                         : move.burstBytes;
+    GmAccess access{startPs, coreId, isWrite ? move.dstAddr : timingSourceAddr(move, coreId, cycle),
+                    burstBytes * move.burstCount, isWrite};
+    const std::uint64_t gapBytes = isWrite ? move.dstGapBytes : move.srcGapBytes;
+    if (gapBytes != 0) {
+        access.burstCount = move.burstCount;
+        access.burstStrideBytes = burstBytes + gapBytes;
+    }
+    return access;
+}
 }  // namespace
 
 // GM-touching moves complete at the later of the uncontended curve cost and the time the shared
@@ -189,12 +207,7 @@ std::uint64_t timingSourceAddr(const DataMove& move, std::uint32_t coreId, std::
 std::uint64_t AiCore::executeDataMove(Pipe pipe, const DataMove& move, std::uint64_t now) {
     std::uint64_t end = now + res_.transfer.cycles(move);
     if (move.src == MemSpace::GM || move.dst == MemSpace::GM) {
-        const bool isWrite = move.dst == MemSpace::GM;
-        const std::uint64_t bytes = isWrite && move.srcType != move.dstType
-                                        ? move.totalBytes() / bytesOf(move.srcType) * bytesOf(move.dstType)
-                                        : move.totalBytes();
-        const GmAccess access{clock_.psOfCycle(now), globalCoreId_,
-                              isWrite ? move.dstAddr : timingSourceAddr(move, globalCoreId_, now), bytes, isWrite};
+        const GmAccess access = gmAccessOf(move, globalCoreId_, clock_.psOfCycle(now), now);
         const std::uint64_t servedPs = res_.memory.access(access, counters_);
         end = std::max(end, clock_.cycleAtOrAfter(servedPs));
     }

@@ -170,13 +170,18 @@ L2LineOutcome L2Cache::access(std::uint64_t lineIndex, bool isWrite) {
 
 L2RangeOutcome L2Cache::accessRange(std::uint64_t firstLine, std::uint64_t lineCount, bool isWrite) {
     L2RangeOutcome outcome;
-    if (lineCount == 0) return outcome;
+    accessRange(firstLine, lineCount, isWrite, outcome);
+    return outcome;
+}
+
+void L2Cache::accessRange(std::uint64_t firstLine, std::uint64_t lineCount, bool isWrite, L2RangeOutcome& outcome) {
+    if (lineCount == 0) return;
     tagOf(firstLine + lineCount - 1, setCount_);  // range check once: tags only grow along the range
     std::uint64_t set = firstLine % setCount_;
     std::uint32_t tag = static_cast<std::uint32_t>(firstLine / setCount_ + 1);
     if (ways_ == kCommonWays) {
         accessRange16(set, tag, static_cast<std::uint32_t>(firstLine & 1), lineCount, isWrite, outcome);
-        return outcome;
+        return;
     }
     std::uint32_t parity = static_cast<std::uint32_t>(firstLine & 1);
     for (std::uint64_t i = 0; i < lineCount; ++i) {
@@ -197,7 +202,6 @@ L2RangeOutcome L2Cache::accessRange(std::uint64_t firstLine, std::uint64_t lineC
             ++tag;
         }
     }
-    return outcome;
 }
 
 // Walks the rows by pointer and keeps the counts in locals, so the loop holds its state in

@@ -10,12 +10,20 @@
 
 namespace ascendsim {
 
+// One transfer's GM side: `burstCount` bursts of bytes / burstCount bytes each, burst i starting
+// at address + i × burstStrideBytes (a DataMove with gaps between its rows). One burst is one
+// contiguous byte range; only the bytes the bursts cover are accessed, not the gaps.
 struct GmAccess {
     std::uint64_t startPs = 0;   // simulated time the transfer starts (picoseconds)
     std::uint32_t coreId = 0;    // global core index (AICs first, then AIVs)
-    std::uint64_t address = 0;   // GM byte address
-    std::uint64_t bytes = 0;
+    std::uint64_t address = 0;   // GM byte address of the first burst
+    std::uint64_t bytes = 0;     // all bursts together
     bool isWrite = false;
+    std::uint32_t burstCount = 1;
+    std::uint64_t burstStrideBytes = 0;  // start to start; ignored when burstCount is 1
+
+    std::uint64_t burstBytes() const { return burstCount <= 1 ? bytes : bytes / burstCount; }
+    bool contiguous() const { return burstCount <= 1 || burstStrideBytes == burstBytes(); }
 };
 
 class MemorySystem {

@@ -31,13 +31,41 @@ SharedMemorySystem::SharedMemorySystem(const ChipConfig& chip)
       l2HitLatencyPs_(chip.l2.hitLatencyCycles * psPerCycle(chip)),
       hbmReadLatencyPs_(chip.hbm.readLatencyCycles * psPerCycle(chip)) {}
 
-std::uint64_t SharedMemorySystem::access(const GmAccess& request, PmuCounters& counters) {
-    if (request.bytes == 0) return request.startPs;
+// Looks up the lines the bursts touch, each once per run: bursts whose line ranges overlap or
+// abut (no gap, or a gap inside one line) merge into one run, so a burst sharing a line with its
+// predecessor does not look that line up twice and a contiguous move is a single range.
+L2RangeOutcome SharedMemorySystem::lookUpLines(const GmAccess& request) {
     const std::uint64_t lineBytes = l2_.lineBytes();
-    const std::uint64_t firstLine = request.address / lineBytes;
-    const std::uint64_t lastLine = (request.address + request.bytes - 1) / lineBytes;
+    const std::uint64_t burstBytes = request.burstBytes();
+    L2RangeOutcome lines;
+    if (request.contiguous()) {
+        const std::uint64_t firstLine = request.address / lineBytes;
+        l2_.accessRange(firstLine, (request.address + request.bytes - 1) / lineBytes - firstLine + 1, request.isWrite,
+                        lines);
+        return lines;
+    }
+    std::uint64_t runFirst = request.address / lineBytes;
+    std::uint64_t runLast = (request.address + burstBytes - 1) / lineBytes;
+    for (std::uint32_t burst = 1; burst < request.burstCount; ++burst) {
+        const std::uint64_t start = request.address + burst * request.burstStrideBytes;
+        const std::uint64_t first = start / lineBytes;
+        const std::uint64_t last = (start + burstBytes - 1) / lineBytes;
+        if (first <= runLast + 1) {  // strides are non-negative: first >= runFirst
+            runLast = std::max(runLast, last);
+            continue;
+        }
+        l2_.accessRange(runFirst, runLast - runFirst + 1, request.isWrite, lines);
+        runFirst = first;
+        runLast = last;
+    }
+    l2_.accessRange(runFirst, runLast - runFirst + 1, request.isWrite, lines);
+    return lines;
+}
 
-    const L2RangeOutcome lines = l2_.accessRange(firstLine, lastLine - firstLine + 1, request.isWrite);
+std::uint64_t SharedMemorySystem::access(const GmAccess& request, PmuCounters& counters) {
+    if (request.bytes == 0 || request.burstBytes() == 0) return request.startPs;
+    const std::uint64_t lineBytes = l2_.lineBytes();
+    const L2RangeOutcome lines = lookUpLines(request);
     const std::uint64_t missLines = lines.totalMisses();
     const std::uint64_t writeBacks = lines.dirtyEvictions;
     if (request.isWrite) {

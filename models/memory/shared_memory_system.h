@@ -2,7 +2,7 @@
 // The chip's memory side as one L2Cache in front of HBM, each a BandwidthServer shared by all
 // cores (DESIGN.md decision 4, hardware.md §2.8).
 //
-// Per access (lines = the L2 lines the byte range touches):
+// Per access (lines = the L2 lines its bursts touch; the gaps between bursts are not accessed):
 // - every byte passes the L2 server (chip L2 bandwidth, ≈5× HBM per hardware.md §1.2/§2.8);
 // - a read miss fills its whole line from HBM; a write miss allocates without a fill (MTE writes
 //   are whole 32 B blocks and the model does not track partial lines); a dirty victim is written
@@ -41,6 +41,8 @@ public:
     std::uint64_t hbmBytesWritten() const { return hbmBytesWritten_; }
 
 private:
+    L2RangeOutcome lookUpLines(const GmAccess& request);
+
     L2Cache l2_;
     BandwidthServer l2Server_;
     BandwidthServer hbmServer_;

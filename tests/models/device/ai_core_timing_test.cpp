@@ -139,6 +139,40 @@ TEST(AiCoreTiming, GmMove_CompletesAtLaterOfCurveAndMemoryService) {
     EXPECT_EQ(slow.memory.accesses[0].startPs, 1000u);
 }
 
+TEST(AiCoreTiming, StridedGmMove_ReachesMemoryAsItsBursts) {
+    Instruction read = gmToUb(0, 64, 0x1000);
+    std::get<DataMove>(read.operands).burstCount = 4;
+    std::get<DataMove>(read.operands).srcGapBytes = 960;
+    Instruction packed = gmToUb(4096, 64, 0x8000);
+    std::get<DataMove>(packed.operands).burstCount = 4;  // no gap: one contiguous range
+    Instruction narrowing = ubToGm(8192, 128, 0x10000);  // fp32 bursts written as fp16
+    DataMove& n = std::get<DataMove>(narrowing.operands);
+    n.burstCount = 2;
+    n.srcType = DataType::Fp32;
+    n.dstType = DataType::Fp16;
+    n.dstGapBytes = 192;
+    DeviceRun run;
+    run.runOne(vectorTask({read, packed, narrowing}));
+    ASSERT_EQ(run.memory.accesses.size(), 3u);
+    auto accessAt = [&run](std::uint64_t address) {  // MTE2 and MTE3 run in parallel: find by address
+        for (const GmAccess& a : run.memory.accesses)
+            if (a.address == address) return a;
+        ADD_FAILURE() << "no access at " << address;
+        return GmAccess{};
+    };
+    const GmAccess strided = accessAt(0x1000);
+    EXPECT_EQ(strided.bytes, 256u);
+    EXPECT_EQ(strided.burstCount, 4u);
+    EXPECT_EQ(strided.burstStrideBytes, 1024u);
+    EXPECT_EQ(accessAt(0x8000).bytes, 256u);
+    EXPECT_TRUE(accessAt(0x8000).contiguous());
+    const GmAccess written = accessAt(0x10000);
+    EXPECT_TRUE(written.isWrite);
+    EXPECT_EQ(written.bytes, 128u);
+    EXPECT_EQ(written.burstBytes(), 64u);
+    EXPECT_EQ(written.burstStrideBytes, 64u + 192u);
+}
+
 TEST(AiCoreTiming, ByteCounters_CountPathsInEventUnits) {
     DeviceRun run;
     const PmuCounters c = onlyBlock(run.runOne(vectorTask({gmToUb(0, 6400), ubToGm(0, 1000)})));

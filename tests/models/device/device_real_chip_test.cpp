@@ -45,5 +45,25 @@ TEST(DeviceOnAscend910B1, AllVectorCoresShareL2AndHbm) {
     }
 }
 
+// A column tile of a row-major matrix: 16 rows of 128 B, one every 8 KiB (16 L2 lines of 512 B).
+TEST(DeviceOnAscend910B1, StridedGmReadMissesOnlyTheLinesItsRowsTouch) {
+    const ChipConfig chip = loadChipByName("Ascend910B1", defaultConfigDir());
+    FreshSimulationContext context;
+    RecordingObserver observer;
+    Device device(chip, observer);
+    Instruction tile = gmToUb(0, 128);
+    std::get<DataMove>(tile.operands).burstCount = 16;
+    std::get<DataMove>(tile.operands).srcGapBytes = 8192 - 128;
+    device.submit(vectorTask({tile}), 0);
+    device.runUntilIdle();
+    ASSERT_EQ(observer.results.size(), 1u);
+    const PmuCounters& c = observer.results[0].vectorSum;
+    const std::uint64_t misses = c[PmuEvent::L2R0ReadMissAllocate] + c[PmuEvent::L2R1ReadMissAllocate];
+    EXPECT_EQ(misses, 16u);  // one line per row, not the 241 lines from the first to the last byte
+    EXPECT_EQ(c[PmuEvent::MainMemRead], 16u * chip.l2.lineBytes / 8);
+    EXPECT_EQ(c[PmuEvent::L2Read], 16u * 128 / 256);
+    EXPECT_EQ(c[PmuEvent::BytesGmToUb], 16u * 128);
+}
+
 }  // namespace
 }  // namespace ascendsim::test

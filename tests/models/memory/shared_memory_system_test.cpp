@@ -75,6 +75,41 @@ TEST(SharedMemorySystem, PartialLinesCountEachTouchedLineOnce) {
     EXPECT_EQ(counters[PmuEvent::L2Read], 1u);  // 64 B rounds up to one 256 B unit
 }
 
+GmAccess stridedReadOf(std::uint64_t address, std::uint32_t bursts, std::uint64_t burstBytes,
+                       std::uint64_t strideBytes) {
+    GmAccess access = readOf(address, bursts * burstBytes);
+    access.burstCount = bursts;
+    access.burstStrideBytes = strideBytes;
+    return access;
+}
+
+TEST(SharedMemorySystem, StridedReadTouchesOnlyTheLinesItsBurstsCover) {
+    const ChipConfig chip = smallChip();
+    SharedMemorySystem memory(chip);
+    PmuCounters counters;
+    // 4 bursts of 128 B, one every 4 lines: lines 0, 4, 8, 12 (all even), not the 13 lines the
+    // range from the first to the last byte spans.
+    memory.access(stridedReadOf(0, 4, 128, 4 * kLine), counters);
+    EXPECT_EQ(counters[PmuEvent::L2R0ReadMissAllocate], 4u);
+    EXPECT_EQ(counters[PmuEvent::L2R1ReadMissAllocate], 0u);
+    EXPECT_EQ(counters[PmuEvent::MainMemRead], 4 * kLine / 8);
+    EXPECT_EQ(memory.hbmBytesRead(), 4 * kLine);
+    EXPECT_EQ(counters[PmuEvent::L2Read], 2u);  // 512 bytes moved, in 256 B units
+    EXPECT_TRUE(memory.l2().contains(4));
+    EXPECT_FALSE(memory.l2().contains(2));
+}
+
+TEST(SharedMemorySystem, BurstsSharingALineLookItUpOnce) {
+    const ChipConfig chip = smallChip();
+    SharedMemorySystem memory(chip);
+    PmuCounters counters;
+    // 8 bursts of 64 B every 128 B: lines 0 and 1, each looked up once (one miss, no hit).
+    memory.access(stridedReadOf(0, 8, 64, 128), counters);
+    EXPECT_EQ(counters[PmuEvent::L2R0ReadMissAllocate] + counters[PmuEvent::L2R1ReadMissAllocate], 2u);
+    EXPECT_EQ(counters[PmuEvent::L2R0ReadHit] + counters[PmuEvent::L2R1ReadHit], 0u);
+    EXPECT_EQ(memory.hbmBytesRead(), 2 * kLine);
+}
+
 TEST(SharedMemorySystem, WriteMissAllocatesWithoutReadingHbm) {
     const ChipConfig chip = smallChip();
     SharedMemorySystem memory(chip);
