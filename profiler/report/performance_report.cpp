@@ -45,6 +45,11 @@ void writeHeader(const RunRecord& run, const ReportContext& context, std::ostrea
     out << "  steps simulated " << context.stepsSimulated << ", recorded " << run.steps.size()
         << ", kernels recorded " << run.kernels.size() << ", wall " << fmt("%.2f", context.wallSeconds)
         << " s\n";
+    if (!context.chipEdits.empty()) {
+        out << "  chip edits (--chip-set):";
+        for (const auto& edit : context.chipEdits) out << " " << edit;
+        out << "\n";
+    }
 }
 
 void writeSteps(const RunRecord& run, std::ostream& out) {

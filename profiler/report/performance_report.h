@@ -3,6 +3,8 @@
 // bounds each op type, how busy cube/vector/MTE units were, L2 hit rates, host vs device time.
 // Everything is derived from the run record's counters; nothing is estimated here.
 #include <ostream>
+#include <string>
+#include <vector>
 
 #include "profiler/record/run_record.h"
 
@@ -11,6 +13,7 @@ namespace ascendsim {
 struct ReportContext {
     std::uint32_t stepsSimulated = 0;
     double wallSeconds = 0.0;
+    std::vector<std::string> chipEdits;  // --chip-set assignments the chip was simulated with
 };
 
 void writePerformanceReport(const RunRecord& run, const ReportContext& context, std::ostream& out);

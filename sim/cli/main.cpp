@@ -21,8 +21,11 @@ std::string defaultConfigDir() {
 void addRunOptions(CLI::App& app, ascendsim::SimulationOptions& o, std::string& logLevel) {
     app.add_option("--workload,-w", o.workloadPath, "Workload YAML file (see docs/workload-format.md)");
     app.add_option("--chip", o.chipName,
-                   "Chip to simulate: Ascend910B1..B4, Ascend910_9391, Ascend310P3, Ascend910 "
-                   "(default: the workload's chip, else Ascend910B1)");
+                   "Chip to simulate: Ascend910B1..B4, Ascend910_9391, Ascend310P3, Ascend910, or a chip "
+                   "YAML file (default: the workload's chip, else Ascend910B1)");
+    app.add_option("--chip-set", o.chipOverrides,
+                   "What-if edit of the chip config, key path as in configs/*.yaml "
+                   "(l2.size_bytes=402653184, hbm.bandwidth_gbps=3200); repeatable");
     app.add_option("--config-dir", o.configDir, "Directory of chip YAML files")->capture_default_str();
     app.add_option("--output,-o", o.outputParent,
                    "Parent directory for the {worker}_{timestamp}_ascend_pt result directories")
@@ -75,6 +78,13 @@ int sc_main(int argc, char* argv[]) {
     auto* chips = app.add_subcommand("chips", "List the chip configurations");
     auto* microbench = app.add_subcommand("microbench", "Run the calibration microbenchmarks: model vs measured");
     microbench->add_option("--chip", microbenchChip, "Chip to calibrate")->capture_default_str();
+    std::string compareBase, compareVariant;
+    std::size_t compareTop = 20;
+    auto* compare = app.add_subcommand(
+        "compare", "What-if report: step time and device time per op type of two result directories");
+    compare->add_option("BASE", compareBase, "Result directory (*_ascend_pt, ours or real)")->required();
+    compare->add_option("VARIANT", compareVariant, "Result directory to compare with BASE")->required();
+    compare->add_option("--top", compareTop, "Op types to list, biggest change first")->capture_default_str();
     app.require_subcommand(0, 1);
 
     try {
@@ -86,6 +96,7 @@ int sc_main(int argc, char* argv[]) {
     options.showProgress = isatty(STDERR_FILENO) != 0;
 
     if (chips->parsed()) return ascendsim::runChipsCommand(options.configDir, std::cout);
+    if (compare->parsed()) return ascendsim::runCompareCommand(compareBase, compareVariant, compareTop, std::cout, std::cerr);
     if (microbench->parsed()) return ascendsim::runMicrobenchCommand(microbenchChip, options.configDir, std::cout);
     if (options.workloadPath.empty()) {
         std::cerr << "ascendsim: --workload is required (try --help)\n";

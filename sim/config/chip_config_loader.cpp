@@ -9,6 +9,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "sim/config/chip_config_sections.h"
+#include "sim/config/chip_overrides.h"
 #include "sim/config/chip_config_validation.h"
 #include "sim/config/config_node.h"
 
@@ -27,8 +28,11 @@ YAML::Node parseFile(const std::string& path) {
     }
 }
 
-// Loads `path` over its `inherits` chain; `seen` guards against inheritance cycles.
-void loadInto(const std::string& path, ChipConfig& chip, std::set<std::string>& seen) {
+// Loads `path` over its `inherits` chain; `seen` guards against inheritance cycles. A parent is
+// looked up next to the file first, then in `chipFolder` (so a what-if chip kept elsewhere can
+// inherit a shipped one).
+void loadInto(const std::string& path, const std::string& chipFolder, ChipConfig& chip,
+              std::set<std::string>& seen) {
     const std::string canonical = fs::weakly_canonical(path).string();
     if (!seen.insert(canonical).second) {
         throw ConfigError(path, "inherits", "inheritance cycle");
@@ -39,11 +43,14 @@ void loadInto(const std::string& path, ChipConfig& chip, std::set<std::string>& 
     root.readString("inherits", parent);
     const bool isRoot = parent.empty();
     if (!isRoot) {
-        const fs::path parentPath = fs::path(path).parent_path() / (parent + ".yaml");
+        fs::path parentPath = fs::path(path).parent_path() / (parent + ".yaml");
+        if (!fs::is_regular_file(parentPath) && !chipFolder.empty()) {
+            parentPath = fs::path(chipFolder) / (parent + ".yaml");
+        }
         if (!fs::is_regular_file(parentPath)) {
             root.fail("inherits", "no config " + parentPath.string() + " to inherit from");
         }
-        loadInto(parentPath.string(), chip, seen);
+        loadInto(parentPath.string(), chipFolder, chip, seen);
     }
     readChipSections(root, isRoot, chip);
 }
@@ -54,29 +61,44 @@ std::string lowercase(std::string text) {
     return text;
 }
 
+ChipConfig loadChipFile(const std::string& path, const std::string& chipFolder,
+                        const std::vector<std::string>& overrides) {
+    ChipConfig chip;
+    std::set<std::string> seen;
+    loadInto(path, chipFolder, chip, seen);
+    if (!overrides.empty()) {
+        YAML::Node layer = chipOverrideLayer(overrides);
+        if (!layer["name"]) layer["name"] = chip.name;
+        readChipSections(ConfigNode(layer, kChipOverrideSource, ""), false, chip);
+    }
+    // Validation errors name the file; with edits, the value at fault may be an edit.
+    chip.sourceFile = overrides.empty() ? path : path + " + " + kChipOverrideSource;
+    if (chip.vectorCoreFreqMhz <= 0.0) chip.vectorCoreFreqMhz = chip.aiCoreFreqMhz;
+    validateChipConfig(chip);
+    return chip;
+}
+
 }  // namespace
 
 const char* organisationName(CoreOrganisation organisation) {
     return organisation == CoreOrganisation::Split ? "split" : "coupled";
 }
 
-ChipConfig loadChipConfig(const std::string& path) {
-    ChipConfig chip;
-    std::set<std::string> seen;
-    loadInto(path, chip, seen);
-    chip.sourceFile = path;
-    if (chip.vectorCoreFreqMhz <= 0.0) chip.vectorCoreFreqMhz = chip.aiCoreFreqMhz;
-    validateChipConfig(chip);
-    return chip;
+ChipConfig loadChipConfig(const std::string& path, const std::vector<std::string>& overrides) {
+    return loadChipFile(path, "", overrides);
 }
 
-ChipConfig loadChipByName(const std::string& name, const std::string& configDir) {
+ChipConfig loadChipByName(const std::string& name, const std::string& configDir,
+                          const std::vector<std::string>& overrides) {
+    if (name.ends_with(".yaml") || name.find('/') != std::string::npos) {
+        return loadChipFile(name, configDir, overrides);
+    }
     if (!fs::is_directory(configDir)) throw ConfigError(configDir, "", "config folder not found");
     std::vector<std::string> known;
     for (const auto& entry : fs::directory_iterator(configDir)) {
         if (entry.path().extension() != ".yaml") continue;
         const std::string stem = entry.path().stem().string();
-        if (lowercase(stem) == lowercase(name)) return loadChipConfig(entry.path().string());
+        if (lowercase(stem) == lowercase(name)) return loadChipConfig(entry.path().string(), overrides);
         known.push_back(stem);
     }
     std::sort(known.begin(), known.end());

@@ -11,10 +11,15 @@
 
 namespace ascendsim {
 
-ChipConfig loadChipConfig(const std::string& path);
+// `overrides` are `--chip-set key.path=value` assignments (chip_overrides.h), applied over the
+// file chain before validation.
+ChipConfig loadChipConfig(const std::string& path, const std::vector<std::string>& overrides = {});
 
-// `name` is a SoC name ("Ascend910B1"), matched to <configDir>/<name>.yaml, case-insensitively.
-ChipConfig loadChipByName(const std::string& name, const std::string& configDir);
+// `name` is a SoC name ("Ascend910B1"), matched to <configDir>/<name>.yaml, case-insensitively,
+// or the path of a chip YAML file (it ends in .yaml or contains '/'), e.g. a what-if chip that
+// says `inherits: Ascend910B1` next to a copy of that file.
+ChipConfig loadChipByName(const std::string& name, const std::string& configDir,
+                          const std::vector<std::string>& overrides = {});
 
 // What `ascendsim chips` prints for each loadable config in the folder, sorted by name.
 struct ChipSummary {

@@ -7,6 +7,7 @@
 
 #include "profiler/assembly/output_assembly.h"
 #include "profiler/report/performance_report.h"
+#include "profiler/report/profile_comparison.h"
 #include "profiler/writers/trace_view.h"
 #include "sim/config/chip_config_loader.h"
 #include "sim/engine/simulation.h"
@@ -50,6 +51,17 @@ int runMicrobenchCommand(const std::string& chipName, const std::string& configD
     }
 }
 
+int runCompareCommand(const std::string& baseDir, const std::string& variantDir, std::size_t topOpTypes,
+                      std::ostream& out, std::ostream& err) {
+    try {
+        writeProfileComparison(loadProfileSummary(baseDir), loadProfileSummary(variantDir), topOpTypes, out);
+        return 0;
+    } catch (const std::exception& e) {
+        err << "ascendsim compare: " << e.what() << "\n";
+        return 2;
+    }
+}
+
 int runSimulationCommand(const SimulationOptions& options, std::ostream& out, std::ostream& err) {
     try {
         SimulationResult result = runSimulation(options);
@@ -65,6 +77,7 @@ int runSimulationCommand(const SimulationOptions& options, std::ostream& out, st
         ReportContext context;
         context.stepsSimulated = result.workload.steps;
         context.wallSeconds = result.wallSeconds;
+        context.chipEdits = options.chipOverrides;
         if (options.reportPath.empty() || options.reportPath == "-") {
             writePerformanceReport(result.record, context, out);
         } else {

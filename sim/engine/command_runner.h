@@ -1,6 +1,7 @@
 #pragma once
 // The engine's entry points for each command of the CLI. Each returns the process exit code and
 // reports errors itself (a clear one-line message naming file, line and field; no partial output).
+#include <cstddef>
 #include <ostream>
 #include <string>
 
@@ -13,6 +14,10 @@ int runChipsCommand(const std::string& configDir, std::ostream& out);
 
 // `ascendsim microbench --chip X`: the calibration set, model vs measured side by side.
 int runMicrobenchCommand(const std::string& chipName, const std::string& configDir, std::ostream& out);
+
+// `ascendsim compare BASE VARIANT`: the what-if report of two result directories.
+int runCompareCommand(const std::string& baseDir, const std::string& variantDir, std::size_t topOpTypes,
+                      std::ostream& out, std::ostream& err);
 
 // `ascendsim --workload W ...`: simulate the workload and write the profiler directories.
 int runSimulationCommand(const SimulationOptions& options, std::ostream& out, std::ostream& err);

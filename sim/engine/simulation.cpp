@@ -104,7 +104,7 @@ SimulationResult runSimulation(const SimulationOptions& options) {
     const Workload& workload = result.workload;
 
     const std::string chipName = !options.chipName.empty() ? options.chipName : workload.chip.value_or(kDefaultChip);
-    result.chip = std::make_unique<ChipConfig>(loadChipByName(chipName, options.configDir));
+    result.chip = std::make_unique<ChipConfig>(loadChipByName(chipName, options.configDir, options.chipOverrides));
     const ChipConfig& chip = *result.chip;
     validateWorkload(workload, chip.hbm.sizeBytes);
 

@@ -13,6 +13,7 @@ struct SimulationOptions {
     std::string configDir;                 // where <chip>.yaml files live
     std::string outputParent = ".";        // parent directory of the *_ascend_pt directories
     std::vector<std::string> setOverrides;  // "--set key=value" in command-line order
+    std::vector<std::string> chipOverrides;  // "--chip-set key.path=value" (chip what-ifs)
     std::optional<std::uint32_t> steps;
     std::optional<std::string> level;       // "Level0", "Level1", "Level2", "Level_none"
     std::optional<std::string> aicMetrics;  // "PipeUtilization", ... or ACL_AICORE_* names

@@ -9,16 +9,14 @@
 #include <string>
 
 #include "sim/config/chip_config_loader.h"
+#include "sim/config/shipped_configs.h"
 
 namespace ascendsim {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string configDir() {
-    const char* src = std::getenv("ASCENDSIM_SOURCE_DIR");
-    return (fs::path(src ? src : ".") / "configs").string();
-}
+std::string configDir() { return shippedConfigDir(); }
 
 // A scratch folder holding a copy of Ascend910B1.yaml with one line edited.
 class EditedConfig : public ::testing::Test {

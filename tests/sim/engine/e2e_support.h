@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "profiler/format/csv_reader.h"
 #include "sim/engine/command_runner.h"
 #include "sim/engine/simulation_options.h"
 
@@ -132,49 +133,11 @@ struct CsvTable {
     const std::string& cell(std::size_t row, const std::string& name) const { return rows.at(row).at(column(name)); }
 };
 
-inline std::vector<std::vector<std::string>> parseCsvRecords(const std::string& text) {
-    std::vector<std::vector<std::string>> records;
-    std::vector<std::string> record;
-    std::string field;
-    bool quoted = false, fieldStarted = false;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (quoted) {
-            if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') field += '"', ++i;
-            else if (c == '"') quoted = false;
-            else field += c;
-        } else if (c == '"' && field.empty()) {
-            quoted = true;
-            fieldStarted = true;
-        } else if (c == ',') {
-            record.push_back(field);
-            field.clear();
-            fieldStarted = true;
-        } else if (c == '\r' || c == '\n') {
-            if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
-            record.push_back(field);
-            records.push_back(record);
-            record.clear();
-            field.clear();
-            fieldStarted = false;
-        } else {
-            field += c;
-            fieldStarted = true;
-        }
-    }
-    if (fieldStarted || !field.empty()) {
-        record.push_back(field);
-        records.push_back(record);
-    }
-    return records;
-}
-
 inline CsvTable readCsv(const fs::path& path) {
+    ascendsim::CsvTable parsed = parseCsv(readFile(path));
     CsvTable table;
-    auto records = parseCsvRecords(readFile(path));
-    if (records.empty()) return table;
-    table.header = records.front();
-    table.rows.assign(records.begin() + 1, records.end());
+    table.header = std::move(parsed.header);
+    table.rows = std::move(parsed.rows);
     return table;
 }
 

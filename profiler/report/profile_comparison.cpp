@@ -1,0 +1,184 @@
+#include "profiler/report/profile_comparison.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <set>
+#include <stdexcept>
+#include <vector>
+
+#include "profiler/format/csv_reader.h"
+
+namespace ascendsim {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kOutputFolder = "ASCEND_PROFILER_OUTPUT";
+
+fs::path findOutputFolder(const fs::path& resultDir) {
+    if (!fs::is_directory(resultDir)) throw std::runtime_error(resultDir.string() + ": not a directory");
+    if (resultDir.filename() == kOutputFolder) return resultDir;
+    if (fs::is_directory(resultDir / kOutputFolder)) return resultDir / kOutputFolder;
+    std::vector<fs::path> results;
+    for (const auto& entry : fs::directory_iterator(resultDir)) {
+        if (entry.is_directory() && entry.path().filename().string().ends_with("_ascend_pt")) {
+            results.push_back(entry.path());
+        }
+    }
+    if (results.size() == 1 && fs::is_directory(results.front() / kOutputFolder)) {
+        return results.front() / kOutputFolder;
+    }
+    throw std::runtime_error(resultDir.string() + ": no " + kOutputFolder + " folder (found " +
+                             std::to_string(results.size()) + " *_ascend_pt directories; name one)");
+}
+
+std::size_t requiredColumn(const CsvTable& table, const char* name, const fs::path& file) {
+    const auto column = csvColumn(table, name);
+    if (!column) throw std::runtime_error(file.string() + ": no column '" + name + "'");
+    return *column;
+}
+
+// CSV numbers may carry the trailing TAB of absolute times; "N/A" and empty cells count as 0.
+double numberOrZero(const std::string& cell) {
+    try {
+        return std::stod(cell);
+    } catch (const std::exception&) {
+        return 0.0;
+    }
+}
+
+void readKernels(const fs::path& file, ProfileSummary& summary) {
+    const CsvTable table = readCsvFile(file);
+    const std::size_t name = requiredColumn(table, "Name", file);
+    const std::size_t type = requiredColumn(table, "Type", file);
+    const std::size_t duration = requiredColumn(table, "Duration(us)", file);
+    const auto step = csvColumn(table, "Step Id");
+    std::set<std::string> steps;
+    for (const CsvRow& row : table.rows) {
+        if (row.size() != table.header.size()) continue;
+        const std::string& key = row[type] == "N/A" || row[type].empty() ? row[name] : row[type];
+        const double us = numberOrZero(row[duration]);
+        OpTypeTime& entry = summary.opTypes[key];
+        ++entry.kernels;
+        entry.deviceUs += us;
+        summary.kernelUs += us;
+        ++summary.kernelCount;
+        if (step) steps.insert(row[*step]);
+    }
+    summary.kernelSteps = std::max<std::size_t>(1, steps.size());
+}
+
+void readStepTrace(const fs::path& file, ProfileSummary& summary) {
+    const CsvTable table = readCsvFile(file);
+    const std::size_t computing = requiredColumn(table, "Computing", file);
+    const std::size_t notOverlapped = requiredColumn(table, "Communication(Not Overlapped)", file);
+    const std::size_t free = requiredColumn(table, "Free", file);
+    for (const CsvRow& row : table.rows) {
+        if (row.size() != table.header.size()) continue;
+        ++summary.stepRows;
+        summary.computingUs += numberOrZero(row[computing]);
+        summary.communicationNotOverlappedUs += numberOrZero(row[notOverlapped]);
+        summary.freeUs += numberOrZero(row[free]);
+    }
+}
+
+std::string format(const char* pattern, double value) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, pattern, value);
+    return buffer;
+}
+
+std::string change(double base, double variant) {
+    if (variant == base) return "0.0%";
+    if (base == 0.0) return "new";
+    return format("%+.1f%%", (variant - base) / base * 100.0);
+}
+
+std::string padLeft(const std::string& text, std::size_t width) {
+    return text.size() >= width ? text : std::string(width - text.size(), ' ') + text;
+}
+
+std::string padRight(const std::string& text, std::size_t width) {
+    return text.size() >= width ? text : text + std::string(width - text.size(), ' ');
+}
+
+void writeRow(std::ostream& out, const std::string& label, double base, double variant) {
+    out << "  " << padRight(label, 34) << padLeft(format("%.3f", base), 14) << padLeft(format("%.3f", variant), 14)
+        << padLeft(format("%+.3f", variant - base), 14) << padLeft(change(base, variant), 10) << "\n";
+}
+
+void writeStepSplit(const ProfileSummary& base, const ProfileSummary& variant, std::ostream& out) {
+    if (base.stepRows == 0 || variant.stepRows == 0) {
+        out << "\nStep time: step_trace_time.csv missing in " << (base.stepRows == 0 ? "BASE" : "VARIANT")
+            << " (Level_none or no NPU activity)\n";
+        return;
+    }
+    const auto perStep = [](const ProfileSummary& s, double total) { return total / static_cast<double>(s.stepRows); };
+    out << "\nStep time per step (us), step_trace_time.csv (" << base.stepRows << " vs " << variant.stepRows
+        << " steps):\n";
+    writeRow(out, "Computing", perStep(base, base.computingUs), perStep(variant, variant.computingUs));
+    writeRow(out, "Communication(Not Overlapped)", perStep(base, base.communicationNotOverlappedUs),
+             perStep(variant, variant.communicationNotOverlappedUs));
+    writeRow(out, "Free", perStep(base, base.freeUs), perStep(variant, variant.freeUs));
+    const auto stepUs = [&](const ProfileSummary& s) {
+        return perStep(s, s.computingUs + s.communicationNotOverlappedUs + s.freeUs);
+    };
+    writeRow(out, "Step (sum of the above)", stepUs(base), stepUs(variant));
+}
+
+void writeOpTypes(const ProfileSummary& base, const ProfileSummary& variant, std::size_t top, std::ostream& out) {
+    struct Line {
+        std::string opType;
+        double baseUs = 0.0, variantUs = 0.0;
+    };
+    std::map<std::string, Line> lines;
+    const double baseSteps = static_cast<double>(base.kernelSteps);
+    const double variantSteps = static_cast<double>(variant.kernelSteps);
+    for (const auto& [type, time] : base.opTypes) lines[type].baseUs = time.deviceUs / baseSteps;
+    for (const auto& [type, time] : variant.opTypes) lines[type].variantUs = time.deviceUs / variantSteps;
+    std::vector<Line> ordered;
+    for (auto& [type, line] : lines) {
+        line.opType = type;
+        ordered.push_back(line);
+    }
+    std::stable_sort(ordered.begin(), ordered.end(), [](const Line& a, const Line& b) {
+        return std::fabs(a.variantUs - a.baseUs) > std::fabs(b.variantUs - b.baseUs);
+    });
+    out << "\nDevice time per step by op type (us), kernel_details.csv, biggest change first:\n";
+    out << "  " << padRight("op type", 34) << padLeft("base", 14) << padLeft("variant", 14) << padLeft("delta", 14)
+        << padLeft("change", 10) << "\n";
+    const std::size_t shown = std::min(top, ordered.size());
+    for (std::size_t i = 0; i < shown; ++i) writeRow(out, ordered[i].opType, ordered[i].baseUs, ordered[i].variantUs);
+    if (shown < ordered.size()) out << "  ... " << ordered.size() - shown << " more op types\n";
+    writeRow(out, "all kernels", base.kernelUs / baseSteps, variant.kernelUs / variantSteps);
+}
+
+}  // namespace
+
+ProfileSummary loadProfileSummary(const fs::path& resultDir) {
+    ProfileSummary summary;
+    summary.outputDir = findOutputFolder(resultDir);
+    const fs::path kernels = summary.outputDir / "kernel_details.csv";
+    if (!fs::is_regular_file(kernels)) {
+        throw std::runtime_error(summary.outputDir.string() + ": no kernel_details.csv (Level_none or no NPU activity)");
+    }
+    readKernels(kernels, summary);
+    const fs::path steps = summary.outputDir / "step_trace_time.csv";
+    if (fs::is_regular_file(steps)) readStepTrace(steps, summary);
+    return summary;
+}
+
+void writeProfileComparison(const ProfileSummary& base, const ProfileSummary& variant, std::size_t topOpTypes,
+                            std::ostream& out) {
+    out << "ascendsim compare\n";
+    out << "  BASE    " << base.outputDir.string() << " (" << base.kernelCount << " kernels, " << base.kernelSteps
+        << " steps)\n";
+    out << "  VARIANT " << variant.outputDir.string() << " (" << variant.kernelCount << " kernels, "
+        << variant.kernelSteps << " steps)\n";
+    writeStepSplit(base, variant, out);
+    writeOpTypes(base, variant, topOpTypes, out);
+}
+
+}  // namespace ascendsim

@@ -1,0 +1,90 @@
+// `--chip-set key.path=value`: what-if edits of a chip read by the same section readers as the
+// files, with errors naming --chip-set and the key path; and a chip given as a file path.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "sim/config/chip_config_loader.h"
+#include "sim/config/shipped_configs.h"
+#include "support/scratch_dir.h"
+
+namespace ascendsim {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string configDir() { return shippedConfigDir(); }
+
+std::string errorOf(const std::vector<std::string>& overrides) {
+    try {
+        loadChipByName("Ascend910B1", configDir(), overrides);
+    } catch (const ConfigError& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+
+TEST(ChipOverrides, EditsOnlyTheNamedKeys) {
+    const ChipConfig shipped = loadChipByName("Ascend910B1", configDir());
+    const ChipConfig edited = loadChipByName(
+        "Ascend910B1", configDir(),
+        {"l2.size_bytes=402653184", "hbm.bandwidth_gbps=3200", "buffers.UB.bytes=262144",
+         "ub_banking.banks_per_group=4"});
+    EXPECT_EQ(edited.l2.sizeBytes, 402653184u);
+    EXPECT_NE(shipped.l2.sizeBytes, edited.l2.sizeBytes);
+    EXPECT_DOUBLE_EQ(edited.hbm.bandwidthGBps, 3200.0);
+    EXPECT_EQ(edited.bufferBytes[static_cast<std::size_t>(MemSpace::UB)], 262144u);
+    EXPECT_EQ(edited.name, shipped.name);
+    EXPECT_EQ(edited.l2.ways, shipped.l2.ways);
+    EXPECT_EQ(edited.aiCoreCount, shipped.aiCoreCount);
+    EXPECT_EQ(edited.hbm.readLatencyCycles, shipped.hbm.readLatencyCycles);
+}
+
+TEST(ChipOverrides, LaterAssignmentOfTheSameKeyWins) {
+    const ChipConfig edited = loadChipByName("Ascend910B1", configDir(), {"l2.ways=8", "l2.ways=32"});
+    EXPECT_EQ(edited.l2.ways, 32u);
+}
+
+TEST(ChipOverrides, BadValueIsCheckedLikeAFileValue) {
+    const std::string error = errorOf({"l2.ways=-4"});
+    EXPECT_NE(error.find("--chip-set: l2.ways: expected a positive integer, got -4"), std::string::npos) << error;
+}
+
+TEST(ChipOverrides, UnknownKeyListsTheKnownOnes) {
+    const std::string error = errorOf({"l2.wayz=8"});
+    EXPECT_NE(error.find("--chip-set: l2.wayz: unknown key"), std::string::npos) << error;
+}
+
+TEST(ChipOverrides, AssignmentWithoutEqualsIsRejected) {
+    const std::string error = errorOf({"l2.ways"});
+    EXPECT_NE(error.find("--chip-set: l2.ways: expected key.path=value"), std::string::npos) << error;
+}
+
+TEST(ChipOverrides, ValueOfASectionIsRejected) {
+    EXPECT_NE(errorOf({"l2=5"}).find("--chip-set: l2: expected a mapping"), std::string::npos) << errorOf({"l2=5"});
+    EXPECT_NE(errorOf({"l2.ways=4", "l2=5"}).find("l2: is a section"), std::string::npos);
+    EXPECT_NE(errorOf({"name=X", "name.first=Y"}).find("name: is a value"), std::string::npos);
+}
+
+TEST(ChipOverrides, EditThatBreaksConsistencyFailsValidation) {
+    // A bigger UB without more banks leaves part of it outside the bank model.
+    const std::string error = errorOf({"buffers.UB.bytes=262144"});
+    EXPECT_NE(error.find("Ascend910B1.yaml + --chip-set: ub_banking"), std::string::npos) << error;
+}
+
+TEST(ChipByPath, WhatIfFileInheritsAShippedChipFromTheConfigFolder) {
+    const fs::path dir = testing_scratch::scratchDir("chip_by_path");
+    const fs::path file = dir / "big_l2.yaml";
+    std::ofstream(file) << "name: Ascend910B1\ninherits: Ascend910B1\nl2:\n  size_bytes: 805306368\n";
+    const ChipConfig chip = loadChipByName(file.string(), configDir(), {"hbm.bandwidth_gbps=2000"});
+    EXPECT_EQ(chip.l2.sizeBytes, 805306368u);
+    EXPECT_DOUBLE_EQ(chip.hbm.bandwidthGBps, 2000.0);
+    EXPECT_EQ(chip.aiCoreCount, 24u);
+    fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace ascendsim

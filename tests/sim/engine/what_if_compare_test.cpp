@@ -1,0 +1,77 @@
+// The what-if loop a performance engineer runs: simulate, edit the chip with --chip-set, simulate
+// again, and `ascendsim compare` the two result directories (which also reads real ones).
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "profiler/report/profile_comparison.h"
+#include "sim/engine/e2e_support.h"
+
+namespace ascendsim::e2e {
+namespace {
+
+fs::path realLevel1Sample() {
+    return sourceDir() / ".." / "shared" / "reference" / "real-profiles" / "msinsight" / "e5a31957" / "test" /
+           "data" / "pytorch" / "text" / "level1" / "rank0_ascend_pt";
+}
+
+fs::path simulateElementwise(const fs::path& parent, std::vector<std::string> chipEdits) {
+    auto options = commandOptions(unitWorkload("elementwise_chain.yaml"), parent);
+    options.level = "Level1";
+    options.chipOverrides = std::move(chipEdits);
+    const CommandOutcome outcome = runCommand(options);
+    EXPECT_EQ(outcome.exitCode, 0) << outcome.err;
+    if (!options.chipOverrides.empty()) {
+        EXPECT_NE(outcome.out.find("chip edits (--chip-set): " + options.chipOverrides.front()), std::string::npos)
+            << outcome.out;
+    }
+    return onlyProfilerDir(parent);
+}
+
+TEST(WhatIfCompare, LessHbmBandwidthSlowsTheStreamingKernels) {
+    TempDir base, variant;
+    const ProfileSummary before = loadProfileSummary(simulateElementwise(base.path(), {}));
+    const ProfileSummary after = loadProfileSummary(simulateElementwise(variant.path(), {"hbm.bandwidth_gbps=200"}));
+    ASSERT_EQ(before.kernelCount, after.kernelCount);
+    EXPECT_GT(after.kernelUs, before.kernelUs * 1.5);
+    // Add reads the cold input from HBM: it must be among the slowed op types.
+    ASSERT_TRUE(before.opTypes.count("Add"));
+    EXPECT_GT(after.opTypes.at("Add").deviceUs, before.opTypes.at("Add").deviceUs);
+
+    std::ostringstream report;
+    writeProfileComparison(before, after, 3, report);
+    const std::string text = report.str();
+    EXPECT_NE(text.find("Step time per step (us)"), std::string::npos) << text;
+    EXPECT_NE(text.find("all kernels"), std::string::npos) << text;
+    EXPECT_NE(text.find("more op types"), std::string::npos) << text;  // 4 op types, top 3 shown
+}
+
+TEST(WhatIfCompare, RealProfileComparedWithItselfShowsNoChange) {
+    if (!fs::is_directory(realLevel1Sample())) GTEST_SKIP() << "reference samples not present";
+    const ProfileSummary sample = loadProfileSummary(realLevel1Sample());
+    EXPECT_GT(sample.kernelCount, 0u);
+    EXPECT_GT(sample.stepRows, 0u);
+    std::ostringstream report;
+    writeProfileComparison(sample, sample, 1000, report);
+    const std::string text = report.str();
+    EXPECT_EQ(text.find("more op types"), std::string::npos);
+    std::istringstream lines(text);
+    std::string line;
+    std::size_t rows = 0;
+    while (std::getline(lines, line)) {
+        if (line.find("%") == std::string::npos) continue;
+        ++rows;
+        EXPECT_TRUE(line.find(" 0.0%") != std::string::npos) << line;
+    }
+    EXPECT_EQ(rows, sample.opTypes.size() + 5);  // op types, all kernels, four step-split rows
+}
+
+TEST(WhatIfCompare, MissingResultDirectoryIsAClearError) {
+    TempDir empty;
+    std::ostringstream out, err;
+    EXPECT_EQ(runCompareCommand(empty.path().string(), realLevel1Sample().string(), 10, out, err), 2);
+    EXPECT_NE(err.str().find("no ASCEND_PROFILER_OUTPUT folder"), std::string::npos) << err.str();
+}
+
+}  // namespace
+}  // namespace ascendsim::e2e
