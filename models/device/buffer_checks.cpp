@@ -109,7 +109,7 @@ void BufferChecks::checkVector(const UbAccessPattern& p, const Instruction& inst
         const std::uint64_t span = std::uint64_t{p.beats - 1u} * o.beatStrideBytes +
                                    std::uint64_t{o.blocksPerBeat - 1u} * o.blockStrideBytes + chip_.ub.rowBytes;
         checkRange(MemSpace::UB, o.baseBytes,
-                   o.blocksPerBeat == 1 && o.beatStrideBytes < 32 ? std::uint64_t{p.beats} * o.beatStrideBytes : span,
+                   o.packsElements() ? std::uint64_t{p.beats} * o.beatStrideBytes : span,
                    instr, site);
     }
 }

@@ -90,7 +90,7 @@ void countMmad(const Mmad& mm, std::uint64_t cycles, std::uint64_t fractals, Pmu
 void countVector(const VectorInstr& v, const UbAccessPattern& p, std::uint64_t computeCycles, PmuCounters& c) {
     for (std::size_t i = 0; i < p.operandCount; ++i) {
         const UbOperandPattern& o = p.operands[i];
-        const std::uint64_t bytes = o.blocksPerBeat == 1 && o.beatStrideBytes < kUbBlockBytes
+        const std::uint64_t bytes = o.packsElements()
                                         ? std::uint64_t{p.beats} * o.beatStrideBytes
                                         : std::uint64_t{p.beats} * o.blocksPerBeat * kUbBlockBytes;
         addBytes(c, o.isWrite ? PmuEvent::UbWriteVector : PmuEvent::UbReadVector, bytes);

@@ -19,9 +19,14 @@ std::uint8_t activeBlocks(std::uint32_t mask, DataType type) {
         std::min<std::uint64_t>(kMaxBlocksPerRepeat, (bytes + kBlockBytes - 1) / kBlockBytes));
 }
 
+// A source read with block stride 0 (a broadcast operand: every block of the repeat uses the same
+// 32 B block) is one block read per beat: the hardware reads it once and broadcasts it, so it
+// neither occupies a bank group once per block nor counts as 8 blocks of UB traffic.
 UbOperandPattern blockOperand(std::uint64_t base, std::uint32_t repeatStride, std::uint32_t blockStride,
                               std::uint8_t blocks, bool isWrite) {
-    return {base, repeatStride * kBlockBytes, blockStride * kBlockBytes, blocks, isWrite};
+    const bool broadcast = !isWrite && blockStride == 0;
+    return {base, repeatStride * kBlockBytes, blockStride * kBlockBytes,
+            broadcast ? std::min<std::uint8_t>(blocks, 1) : blocks, isWrite};
 }
 
 // The memo (see UbBankModel::cachedConflicts): a direct-mapped table of residue keys. Residues

@@ -34,6 +34,10 @@ struct UbOperandPattern {
     std::uint32_t blockStrideBytes = 32;
     std::uint8_t blocksPerBeat = 0;
     bool isWrite = false;
+
+    // One element per beat, packed (a reduction's destination): each beat touches
+    // beatStrideBytes, less than a block, instead of whole blocks.
+    bool packsElements() const { return blocksPerBeat == 1 && beatStrideBytes != 0 && beatStrideBytes < 32; }
 };
 
 // The UB operands of a vector instruction (at most 3 sources + 1 destination).

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "models/device/device_run.h"
+#include "models/device/pmu_accounting.h"
 #include "models/device/ub_bank_model.h"
 
 namespace ascendsim::test {
@@ -45,6 +46,27 @@ TEST(UbBankModel, StridedOperandInOneGroup_SerialisesItsBlocks) {
     v.src0BlockStride = 16;  // all 8 blocks of src0 in group 0
     const UbBankConflicts c = model.conflicts(v);
     EXPECT_EQ(c.bankGroupStallCycles, 7u);
+}
+
+TEST(UbBankModel, BroadcastOperandWithBlockStrideZero_IsReadOnceWithoutConflict) {
+    UbBankModel model(kBanking);
+    VectorInstr v = add(512, 0, 256, 4);
+    v.src1BlockStride = 0;  // all 8 blocks of a repeat use the block at 256 (one bank group)
+    const UbAccessPattern p = ubAccessPatternOf(v);
+    EXPECT_EQ(p.operands[1].blocksPerBeat, 1u);
+    const UbBankConflicts c = model.conflicts(v);
+    EXPECT_EQ(c.bankGroupStallCycles, 0u);
+    EXPECT_EQ(c.bankStallCycles, 0u);
+
+    PmuCounters counters;
+    countVector(v, p, 8, counters);
+    EXPECT_EQ(counters[PmuEvent::UbReadVector], 4u * (8 + 1));  // 32 B units: src0 8 blocks, src1 one
+}
+
+TEST(UbBankModel, DestinationWithBlockStrideZero_StillWritesEveryBlock) {
+    VectorInstr v = add(512, 0, 256, 1);
+    v.dstBlockStride = 0;
+    EXPECT_EQ(ubAccessPatternOf(v).operands[2].blocksPerBeat, 8u);
 }
 
 TEST(UbBankModel, PeriodicShortcut_MatchesBeatByBeatCount) {
