@@ -86,6 +86,7 @@ std::uint64_t SharedMemorySystem::access(const GmAccess& request, PmuCounters& c
     counters[PmuEvent::MainMemWrite] += writeBackBytes / kMainMemBytesPerCount;
     hbmBytesRead_ += fillBytes;
     hbmBytesWritten_ += writeBackBytes;
+    traffic_.addAccess(request.startPs, request.isWrite, request.bytes, lines, fillBytes, writeBackBytes);
 
     const double start = static_cast<double>(request.startPs);
     const double l2Done = l2Server_.serve(start, static_cast<double>(request.bytes));

@@ -24,6 +24,7 @@
 #include "models/memory/bandwidth_server.h"
 #include "models/memory/l2_cache.h"
 #include "models/memory/memory_system.h"
+#include "models/memory/traffic_sampler.h"
 
 namespace ascendsim {
 
@@ -39,6 +40,8 @@ public:
     const BandwidthServer& hbmServer() const { return hbmServer_; }
     std::uint64_t hbmBytesRead() const { return hbmBytesRead_; }
     std::uint64_t hbmBytesWritten() const { return hbmBytesWritten_; }
+    // HBM and L2 read traffic by time, for the sampled hardware counters (profile_memory).
+    const TrafficSampler& traffic() const { return traffic_; }
 
 private:
     L2RangeOutcome lookUpLines(const GmAccess& request);
@@ -50,6 +53,7 @@ private:
     double hbmReadLatencyPs_;
     std::uint64_t hbmBytesRead_ = 0;
     std::uint64_t hbmBytesWritten_ = 0;
+    TrafficSampler traffic_;
 };
 
 }  // namespace ascendsim
