@@ -84,6 +84,10 @@ std::uint64_t Device::runUntilIdle() {
 
 std::uint64_t Device::nowNs() const { return sc_core::sc_time_stamp().value() / 1000; }
 
+const TrafficSampler* Device::traffic() const {
+    return impl_->ownedMemory ? &impl_->ownedMemory->traffic() : nullptr;
+}
+
 DeviceStats Device::stats() const {
     DeviceStats s;
     for (const auto& core : impl_->cores) {

@@ -7,6 +7,7 @@
 
 #include "models/chip/chip_config.h"
 #include "models/memory/memory_system.h"
+#include "models/memory/traffic_sampler.h"
 #include "models/task/kernel_task.h"
 #include "models/task/task_result.h"
 
@@ -41,6 +42,8 @@ public:
 
     std::uint64_t nowNs() const;
     DeviceStats stats() const;
+    // The chip memory's traffic by time (sampled HBM/LLC counters); null with an external memory.
+    const TrafficSampler* traffic() const;
 
 private:
     struct Impl;

@@ -127,6 +127,20 @@ struct PythonCallRecord {
     std::int64_t moduleId = -1;
 };
 
+// One interval of the sampled memory-side hardware counters (profile_memory: CANN reads the HBM
+// and LLC counters every 20 ms while it collects), as the device's memory model measured them
+// between the previous sample and this one. The first sample of a collection window has
+// intervalNs 0 and no traffic: like CANN's first read, it only starts the series.
+struct HardwareTrafficSample {
+    std::uint64_t timeNs = 0;                   // end of the interval
+    std::uint64_t intervalNs = 0;
+    std::vector<std::uint64_t> hbmReadBytes;    // per HBM stack ("HBM <n>")
+    std::vector<std::uint64_t> hbmWriteBytes;
+    std::vector<std::uint64_t> llcReadHits;     // per LLC ("LLC <n>", an L2 read port), in lines
+    std::vector<std::uint64_t> llcReadMisses;
+    std::vector<std::uint64_t> llcReadBytes;
+};
+
 // A profiler step: ProfilerStep#N on the host.
 struct StepRecord {
     std::uint32_t stepNumber = 0;
@@ -157,6 +171,7 @@ struct RunRecord {
     std::vector<AppMemorySample> appMemory;
     std::vector<ModuleMemorySample> moduleMemory;
     std::vector<PythonCallRecord> pythonCalls;
+    std::vector<HardwareTrafficSample> hardwareSamples;  // in time order
 };
 
 }  // namespace ascendsim

@@ -27,6 +27,8 @@ public:
     std::uint64_t instructionsSubmittedBlocks() const { return blocksSubmitted_; }
     // What the device model executed so far (instructions, core cycles), for benchmarks.
     DeviceStats deviceStats() const { return device_.stats(); }
+    // The device memory's traffic by time, for the sampled hardware counters (null: none).
+    const TrafficSampler* deviceTraffic() const { return device_.traffic(); }
 
 private:
     const LoweredWorkload& lowered_;

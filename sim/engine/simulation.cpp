@@ -11,6 +11,7 @@
 #include "profiler/assembly/profiling_schedule.h"
 #include "sim/config/chip_config_loader.h"
 #include "sim/engine/device_bridge.h"
+#include "sim/engine/hardware_samples.h"
 #include "sim/engine/host_step_builder.h"
 #include "sim/engine/lowered_workload.h"
 #include "sim/engine/run_identity.h"
@@ -138,6 +139,9 @@ SimulationResult runSimulation(const SimulationOptions& options) {
     record.rankId = options.rank.value_or(-1);
     result.simulatedEndNs = host.hostNowNs();
     fillKernelRecords(lowered, host, bridge, result);
+    if (collectsHardwareSamples(workload.profiler) && bridge.deviceTraffic() != nullptr) {
+        appendHardwareSamples(*bridge.deviceTraffic(), record);
+    }
     result.deviceBlocks = bridge.instructionsSubmittedBlocks();
     result.deviceInstructions = bridge.deviceStats().instructions;
     result.wallSeconds =

@@ -1,0 +1,71 @@
+#include "sim/engine/hardware_samples.h"
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+namespace ascendsim {
+
+namespace {
+
+constexpr std::uint64_t kPsPerNs = 1000;
+
+// Each stack's share of `bytes`: equal parts, the remainder to the lowest stacks.
+std::vector<std::uint64_t> splitOverStacks(std::uint64_t bytes) {
+    std::vector<std::uint64_t> shares(HardwareSampling::kHbmStackCount, bytes / HardwareSampling::kHbmStackCount);
+    for (std::uint64_t i = 0; i < bytes % HardwareSampling::kHbmStackCount; ++i) ++shares[i];
+    return shares;
+}
+
+HardwareTrafficSample sampleOf(std::uint64_t timeNs, std::uint64_t intervalNs, const TrafficBucket& traffic) {
+    HardwareTrafficSample sample;
+    sample.timeNs = timeNs;
+    sample.intervalNs = intervalNs;
+    sample.hbmReadBytes = splitOverStacks(traffic.hbmReadBytes);
+    sample.hbmWriteBytes = splitOverStacks(traffic.hbmWriteBytes);
+    for (std::uint32_t port = 0; port < kL2ReadPortCount; ++port) {
+        sample.llcReadHits.push_back(traffic.l2ReadHits[port]);
+        sample.llcReadMisses.push_back(traffic.l2ReadMisses[port]);
+        sample.llcReadBytes.push_back(traffic.l2ReadBytes[port]);
+    }
+    return sample;
+}
+
+std::vector<std::pair<std::uint64_t, std::uint64_t>> collectionWindows(const std::vector<StepRecord>& steps) {
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> windows;
+    for (const StepRecord& step : steps) {
+        if (!windows.empty() && windows.back().second >= step.startNs) {
+            windows.back().second = std::max(windows.back().second, step.endNs);
+        } else {
+            windows.emplace_back(step.startNs, step.endNs);
+        }
+    }
+    return windows;
+}
+
+}  // namespace
+
+bool collectsHardwareSamples(const ProfilerConfig& config) {
+    return config.activityNpu && config.level != ProfilerLevel::LevelNone && config.profileMemory;
+}
+
+void appendHardwareSamples(const TrafficSampler& traffic, RunRecord& record) {
+    const std::uint64_t bucketPs = traffic.bucketPs();
+    std::uint64_t countedUntilPs = 0;  // buckets starting before this are in an earlier window
+    for (const auto& [startNs, endNs] : collectionWindows(record.steps)) {
+        record.hardwareSamples.push_back(sampleOf(startNs, 0, TrafficBucket{}));
+        // The bucket the window starts in belongs to its first interval.
+        std::uint64_t fromPs = std::max(countedUntilPs, startNs * kPsPerNs / bucketPs * bucketPs);
+        std::uint64_t previousNs = startNs;
+        while (previousNs < endNs) {
+            const std::uint64_t timeNs = std::min(previousNs + HardwareSampling::kPeriodNs, endNs);
+            const std::uint64_t toPs = timeNs * kPsPerNs;
+            record.hardwareSamples.push_back(sampleOf(timeNs, timeNs - previousNs, traffic.sum(fromPs, toPs)));
+            fromPs = std::max(fromPs, toPs);
+            previousNs = timeNs;
+        }
+        countedUntilPs = std::max(countedUntilPs, (endNs * kPsPerNs + bucketPs - 1) / bucketPs * bucketPs);
+    }
+}
+
+}  // namespace ascendsim
