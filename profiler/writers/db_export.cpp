@@ -7,6 +7,7 @@
 
 #include "profiler/metrics/task_metrics.h"
 #include "profiler/writers/db_framework_api.h"
+#include "profiler/writers/db_hardware_samples.h"
 #include "profiler/writers/db_sqlite.h"
 #include "profiler/writers/db_string_ids.h"
 
@@ -236,6 +237,7 @@ bool writeAscendPytorchProfilerDb(const std::filesystem::path& outputDir, const 
         db.execute("CREATE TABLE PYTORCH_CALLCHAINS (id INTEGER, stack INTEGER, stackDepth INTEGER)");
         db.insertRows("PYTORCH_CALLCHAINS", framework.callchains);
     }
+    writeHardwareSampleTables(db, run, config, cann);
     std::vector<std::vector<DbValue>> strings;
     cann.appendRows(strings);
     torch.appendRows(strings);

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "profiler/format/time_format.h"
+#include "profiler/writers/hardware_sample_timeline.h"
 #include "profiler/writers/overlap_analysis.h"
 
 namespace ascendsim {
@@ -366,6 +367,19 @@ std::vector<OrderedJson> buildMsprofTimeline(const RunRecord& run, const Profile
         }
         block.events.push_back(make.counter("AI Core Freq", pid, first, args));
         if (last > first) block.events.push_back(make.counter("AI Core Freq", pid, last, args));
+        appendBlock(meta, data, block, era);
+    }
+
+    // HBM and LLC: sampled memory-side hardware counters (profile_memory).
+    for (const CounterProcess& process : hardwareSampleCounterProcesses(run, config)) {
+        const std::uint32_t pid = formatTracePid(run.processId, process.sortIndex, run.deviceId);
+        ProcessBlock block;
+        block.processMeta.push_back(make.meta("process_name", pid, 0, "name", process.name));
+        block.processMeta.push_back(make.meta("process_labels", pid, 0, "labels", npuLabel));
+        block.processMeta.push_back(make.meta("process_sort_index", pid, 0, "sort_index", process.sortIndex));
+        for (const CounterPoint& point : process.points) {
+            block.events.push_back(make.counter(point.series, pid, point.timeNs, point.args));
+        }
         appendBlock(meta, data, block, era);
     }
 
