@@ -45,7 +45,7 @@ struct Stopwatch {
 struct RunFigures {
     double simulateWall = 0, simulateCpu = 0, writeWall = 0, writeCpu = 0;
     std::uint64_t kernels = 0, instructions = 0, deviceBusyNs = 0, simulatedEndNs = 0;
-    std::uint32_t steps = 0;
+    std::uint32_t steps = 0, stepsSimulated = 0;
 };
 
 RunFigures runOnce(const std::string& workload, std::optional<std::uint32_t> steps, const std::string& batch,
@@ -75,6 +75,7 @@ RunFigures runOnce(const std::string& workload, std::optional<std::uint32_t> ste
     f.deviceBusyNs = result.deviceBusyNs;
     f.simulatedEndNs = result.simulatedEndNs;
     f.steps = result.workload.steps;
+    f.stepsSimulated = result.stepsSimulated;
     return f;
 }
 
@@ -83,7 +84,8 @@ int run(const std::string& workload, std::optional<std::uint32_t> steps, bool sw
         std::filesystem::temp_directory_path() / ("ascendsim_e2e_bench_" + std::to_string(::getpid()));
     std::filesystem::create_directories(tempDir);
     const RunFigures main = runOnce(workload, steps, "", tempDir / "main");
-    std::printf("workload                  %s (Level2, %u steps)\n", workload.c_str(), main.steps);
+    std::printf("workload                  %s (Level2, %u steps, %u simulated)\n", workload.c_str(), main.steps,
+                main.stepsSimulated);
     std::printf("kernels simulated         %llu\n", static_cast<unsigned long long>(main.kernels));
     std::printf("instructions simulated    %llu (%.2f M per simulate CPU second)\n",
                 static_cast<unsigned long long>(main.instructions),
@@ -100,7 +102,7 @@ int run(const std::string& workload, std::optional<std::uint32_t> steps, bool sw
         for (const char* batch : {"8", "16", "32"}) {
             const RunFigures f = runOnce(workload, 1, batch, tempDir / (std::string("batch") + batch));
             const double cpu = f.simulateCpu + f.writeCpu;
-            std::printf("%5s  %5u  %6.3f  %5.3f  %15.4f  %14.3f\n", batch, f.steps, f.simulateWall + f.writeWall,
+            std::printf("%5s  %5u  %6.3f  %5.3f  %15.4f  %14.3f\n", batch, f.stepsSimulated, f.simulateWall + f.writeWall,
                         cpu, cpu / std::atof(batch), static_cast<double>(f.deviceBusyNs) / 1e6);
         }
     }

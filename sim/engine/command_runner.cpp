@@ -75,7 +75,7 @@ int runSimulationCommand(const SimulationOptions& options, std::ostream& out, st
             writeChromeTrace(options.chromeTracePath, result.record, result.workload.profiler);
 
         ReportContext context;
-        context.stepsSimulated = result.workload.steps;
+        context.stepsSimulated = result.stepsSimulated;
         context.wallSeconds = result.wallSeconds;
         context.chipEdits = options.chipOverrides;
         if (options.reportPath.empty() || options.reportPath == "-") {

@@ -51,6 +51,21 @@ bool recordsStep(const std::optional<ProfilerSchedule>& schedule, std::uint32_t 
     return !schedule || scheduleAction(*schedule, stepNumber) == StepAction::Record;
 }
 
+// How many of the workload's steps need simulating. Steps after the last recorded one cannot be
+// observed in the profiler directories: they record no host op, API, kernel, memory or Python
+// record, every directory is cut to its cycle's recorded steps (sliceRunRecord), and the
+// simulated future cannot change the simulated past. So the run stops after the last recorded
+// step (steps before it, waiting and warm-up included, all run: they set the caches, memory pools
+// and clocks the recorded steps start from). Not with --chrome-trace: that trace is the whole run
+// record, whose AI Core Freq counter is sampled at the end of the last simulated step. A run that
+// records no step at all runs every step.
+std::uint32_t stepsToSimulate(const Workload& workload, const SimulationOptions& options) {
+    if (!options.chromeTracePath.empty()) return workload.steps;
+    for (std::uint32_t step = workload.steps; step > 0; --step)
+        if (recordsStep(workload.profiler.schedule, step - 1)) return step;
+    return workload.steps;
+}
+
 void fillKernelRecords(const LoweredWorkload& lowered, const HostModel& host, const DeviceBridge& bridge,
                        SimulationResult& result) {
     const auto& launches = host.launches();
@@ -119,12 +134,16 @@ SimulationResult runSimulation(const SimulationOptions& options) {
     hostOptions.profiler = workload.profiler;
     hostOptions.processId = identity.processId;
     HostModel host(hostOptions, bridge);
-    for (std::uint32_t step = 0; step < workload.steps; ++step) {
+    result.stepsSimulated = stepsToSimulate(workload, options);
+    if (result.stepsSimulated < workload.steps)
+        spdlog::info("{}: stopping after step {} of {}: the profiler schedule records no later step, so nothing "
+                     "observes them", workload.name, result.stepsSimulated, workload.steps);
+    for (std::uint32_t step = 0; step < result.stepsSimulated; ++step) {
         host.runStep(stepBuilder.build(step, recordsStep(workload.profiler.schedule, step)));
         if (options.showProgress) {
             // A terminal user sees the run advance; pipes and CI logs stay clean.
-            std::fprintf(stderr, "\rascendsim: step %u/%u simulated", step + 1, workload.steps);
-            if (step + 1 == workload.steps) std::fputc('\n', stderr);
+            std::fprintf(stderr, "\rascendsim: step %u/%u simulated", step + 1, result.stepsSimulated);
+            if (step + 1 == result.stepsSimulated) std::fputc('\n', stderr);
         }
     }
 

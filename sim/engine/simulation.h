@@ -17,6 +17,9 @@ struct SimulationResult {
     std::unique_ptr<ChipConfig> chip;  // RunRecord::chip points here
     Workload workload;
     RunRecord record;
+    // Steps run: the workload's steps up to the last one the profiler schedule records (later
+    // steps are unobservable and not simulated; all of them when none is recorded).
+    std::uint32_t stepsSimulated = 0;
     std::uint64_t deviceTasks = 0;
     std::uint64_t deviceBlocks = 0;
     std::uint64_t deviceBusyNs = 0;     // Σ kernel durations over all steps
