@@ -4,6 +4,7 @@
 #include <string>
 
 #include "models/device/ai_core.h"
+#include "models/device/pmu_accounting.h"
 
 namespace ascendsim {
 
@@ -73,9 +74,7 @@ bool AiCore::runIssue(std::uint64_t now) {
         switch (instr.opcode) {
             case Opcode::Scalar: {
                 const ScalarWork& w = std::get<ScalarWork>(instr.operands);
-                counters_[PmuEvent::ScalarBusy] += w.cycles;
-                counters_[PmuEvent::ScalarLoad] += w.loads;
-                counters_[PmuEvent::ScalarStore] += w.stores;
+                countScalarWork(w, counters_);
                 issueCycle_ += w.cycles;
                 break;
             }

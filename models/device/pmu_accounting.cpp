@@ -63,6 +63,21 @@ void countDataMove(const DataMove& m, bool vectorPipe, PmuCounters& c) {
     if (m.src == M::UB && m.dst == M::GM) c[PmuEvent::BytesUbToGm] += srcBytes;
 }
 
+void countScalarWork(const ScalarWork& w, PmuCounters& c) {
+    c[PmuEvent::ScalarBusy] += w.cycles;
+    c[PmuEvent::ScalarLoad] += w.loads;
+    c[PmuEvent::ScalarStore] += w.stores;
+    if (w.memory != MemSpace::UB) return;  // GM goes through the DCache, which is not modelled
+    if (w.bytesRead != 0) {
+        addBytes(c, PmuEvent::UbReadScalar, w.bytesRead);
+        addBytes(c, PmuEvent::UbRead, w.bytesRead);
+    }
+    if (w.bytesWritten != 0) {
+        addBytes(c, PmuEvent::UbWriteScalar, w.bytesWritten);
+        addBytes(c, PmuEvent::UbWrite, w.bytesWritten);
+    }
+}
+
 void countImg2Col(const Img2ColLoad& load, PmuCounters& c) {
     const std::uint64_t bytes = load.totalBytes();
     addBytes(c, PmuEvent::L1Read, bytes);

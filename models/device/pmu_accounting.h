@@ -16,6 +16,8 @@ void addBytes(PmuCounters& counters, PmuEvent event, std::uint64_t bytes);
 // `vectorPipe` marks UB↔UB and L0C→UB moves that the vector unit performs.
 void countDataMove(const DataMove& move, bool vectorPipe, PmuCounters& counters);
 void countImg2Col(const Img2ColLoad& load, PmuCounters& counters);
+// Scalar busy cycles, ld/st instructions and, for a UB memory operand, UB scalar traffic.
+void countScalarWork(const ScalarWork& work, PmuCounters& counters);
 // L0 traffic, mac cycle classes (not MacBusy: the pipe counts busy cycles) and flops of one mmad taking `cycles` for `fractals` fractals.
 void countMmad(const Mmad& mmad, std::uint64_t cycles, std::uint64_t fractals, PmuCounters& counters);
 // UB traffic, lane-class cycles and element operations of one vector instruction taking

@@ -46,8 +46,9 @@ Instruction Instruction::img2col(const Img2ColLoad& l) { return {Opcode::Img2Col
 Instruction Instruction::mmad(const Mmad& m) { return {Opcode::Mmad, Pipe::Cube, m}; }
 Instruction Instruction::vector(const VectorInstr& v) { return {Opcode::Vector, Pipe::Vector, v}; }
 Instruction Instruction::scalar(std::uint32_t cycles, std::uint16_t loads, std::uint16_t stores) {
-    return {Opcode::Scalar, Pipe::Scalar, ScalarWork{cycles, loads, stores}};
+    return scalar(ScalarWork{.cycles = cycles, .loads = loads, .stores = stores});
 }
+Instruction Instruction::scalar(const ScalarWork& work) { return {Opcode::Scalar, Pipe::Scalar, work}; }
 Instruction Instruction::setFlag(Pipe src, Pipe dst, std::uint8_t eventId) {
     return {Opcode::SetFlag, src, Flag{src, dst, eventId}};
 }

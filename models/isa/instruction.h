@@ -143,10 +143,17 @@ struct VectorInstr {
 };
 
 // Work the scalar unit does itself (address arithmetic, loop control, DCache loads/stores).
+// Optional memory operand: when bytesRead or bytesWritten is non-zero, the loads/stores access
+// `memory` (e.g. UB: gather/scatter indices an Ascend C kernel reads with GetValue) and the PMU
+// counts them as that memory's scalar traffic (ub_read/write_scalar). hardware.md gives scalar
+// ld/st no latency of their own: they are PIPE_S work, so their time is part of `cycles`.
 struct ScalarWork {
     std::uint32_t cycles = 1;
     std::uint16_t loads = 0;
     std::uint16_t stores = 0;
+    MemSpace memory = MemSpace::UB;
+    std::uint32_t bytesRead = 0;
+    std::uint32_t bytesWritten = 0;
 };
 
 // SetFlag executes in `src` (after its earlier work completes); WaitFlag executes in `dst`.
@@ -181,6 +188,7 @@ struct Instruction {
     static Instruction mmad(const Mmad& m);
     static Instruction vector(const VectorInstr& v);
     static Instruction scalar(std::uint32_t cycles, std::uint16_t loads = 0, std::uint16_t stores = 0);
+    static Instruction scalar(const ScalarWork& work);
     static Instruction setFlag(Pipe src, Pipe dst, std::uint8_t eventId);
     static Instruction waitFlag(Pipe src, Pipe dst, std::uint8_t eventId);
     static Instruction barrier(Pipe pipe);

@@ -24,9 +24,6 @@ namespace {
 // Rows per tile at most: keeps one tile's program (one move per row) a bounded chunk and the
 // scalar load count within ScalarWork's 16-bit field.
 constexpr std::uint64_t kMaxRowsPerTile = 256;
-// Scalar cycles per gathered row: read the index, multiply-add the address, issue the copy
-// (assumed: a handful of scalar instructions).
-constexpr std::uint32_t kScalarCyclesPerRow = 4;
 
 struct GatherLayout {
     DataType dtype = DataType::Fp16;
@@ -57,9 +54,7 @@ class GatherTiles final : public TileSource {
         // The scalar unit reads the indices MTE2 just wrote.
         code.load.push_back(Instruction::setFlag(Pipe::Mte2, Pipe::Scalar, event));
         code.load.push_back(Instruction::waitFlag(Pipe::Mte2, Pipe::Scalar, event));
-        code.load.push_back(
-            Instruction::scalar(static_cast<std::uint32_t>(rows * kScalarCyclesPerRow),
-                                static_cast<std::uint16_t>(rows)));
+        code.load.push_back(scalarIndexReads(rows, l.indexBytes));
         for (std::uint64_t r = 0; r < rows; ++r) {
             DataMove m{
                 .src = MemSpace::GM, .dst = MemSpace::UB, .srcType = l.dtype, .dstType = l.dtype};

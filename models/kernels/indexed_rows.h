@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "models/isa/instruction.h"
 #include "models/kernels/op_instance.h"
 #include "models/kernels/vector_tiling.h"
 
@@ -20,6 +21,10 @@ struct IndexedRowsView {
 // when shape is empty or axis is out of range.
 IndexedRowsView indexedRowsView(const OpInstance& op, const std::vector<std::int64_t>& shape,
                                 std::int64_t axis);
+
+// The scalar unit reading a tile's `rows` indices of `indexBytes` each from UB (one GetValue per
+// row) and computing each row's GM address from it.
+Instruction scalarIndexReads(std::uint64_t rows, std::uint64_t indexBytes);
 
 // The first row of each tile of `rows` (rows of the O·I view, I = indexCount), tiles of at most
 // `rowsPerTile` rows cut at every o, followed by rows.end.

@@ -21,8 +21,6 @@ namespace {
 
 // Rows per tile at most: one tile's program (one move per row) stays a bounded chunk.
 constexpr std::uint64_t kMaxRowsPerTile = 256;
-// Scalar cycles per row: read the index, multiply-add the address, issue the copy (assumed).
-constexpr std::uint32_t kScalarCyclesPerRow = 4;
 
 struct ScatterLayout {
     DataType dtype = DataType::Fp16;
@@ -58,9 +56,7 @@ class ScatterTiles final : public TileSource {
         // The scalar unit reads the indices MTE2 just wrote to compute the destinations.
         code.load.push_back(Instruction::setFlag(Pipe::Mte2, Pipe::Scalar, event));
         code.load.push_back(Instruction::waitFlag(Pipe::Mte2, Pipe::Scalar, event));
-        code.load.push_back(
-            Instruction::scalar(static_cast<std::uint32_t>(rows * kScalarCyclesPerRow),
-                                static_cast<std::uint16_t>(rows)));
+        code.load.push_back(scalarIndexReads(rows, l.indexBytes));
         emitVectorRange(code.compute, VectorOp::Copy, DataType::Int32,
                         {.dst = ubOut, .src0 = ubRows}, rows * l.rowPitch / 4);
         emitVectorRange(code.compute, VectorOp::Copy, DataType::Int32,

@@ -90,6 +90,21 @@ TEST_F(LoweredKernelsOnDevice, ElementwiseAdd_RunsOnTheVectorCores) {
     EXPECT_GE(c[PmuEvent::VectorOps], 64u * 4096);
     EXPECT_EQ(c[PmuEvent::BytesGmToUb], 2u * 64 * 4096 * 2);
     EXPECT_EQ(c[PmuEvent::BytesUbToGm], 64u * 4096 * 2);
+    // No scalar UB traffic: the MemoryUB group's scalar columns read zero.
+    EXPECT_EQ(c[PmuEvent::UbReadScalar], 0u);
+    EXPECT_EQ(c[PmuEvent::UbWriteScalar], 0u);
+}
+
+TEST_F(LoweredKernelsOnDevice, GatherV2_ReadsItsIndicesFromUbWithTheScalarUnit) {
+    constexpr std::uint64_t kLookups = 300;
+    const auto results =
+        runLowered(chip, op("GatherV2", {b.tensor("table", {1000, 64}), b.tensor("indices", {kLookups}, DataType::Int32)},
+                            {b.tensor("y", {kLookups, 64})}));
+    const PmuCounters c = summed(results);
+    EXPECT_EQ(c[PmuEvent::ScalarLoad], kLookups);
+    // One int32 index per lookup, in 16 B units rounded up per tile: at least 300 × 4 B.
+    EXPECT_GE(c[PmuEvent::UbReadScalar], kLookups * 4 / 16);
+    EXPECT_EQ(c[PmuEvent::UbWriteScalar], 0u);
 }
 
 TEST_F(LoweredKernelsOnDevice, SoftmaxAndRmsNorm_Run) {
