@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <set>
+#include <string>
 #include <vector>
 
 #include "profiler/record/run_record.h"
@@ -17,6 +19,7 @@
 #include "sim/host/device_memory_sampler.h"
 #include "sim/host/device_queue.h"
 #include "sim/host/framework_op.h"
+#include "sim/host/host_call_costs.h"
 #include "sim/host/host_memory.h"
 
 namespace ascendsim {
@@ -31,6 +34,7 @@ struct EnqueuedOp {
     std::uint32_t enqueueThreadId = 0;
     std::int64_t npuRecordIndex = -1;  // hostOps index of the NPU op record, -1 if not recorded
     bool recordQueue = false;          // CPU activity of a profiled step: keep the queue record
+    OpPreparation preparation = OpPreparation::Cached;  // what CANN had cached at GetWorkspaceSize
 };
 
 // True for the two-phase aclnn API (GetWorkspaceSize + execute); false for the aclop/GE path.
@@ -72,6 +76,8 @@ private:
     std::uint64_t idleAtNs_ = 0;
     std::deque<std::uint64_t> inRingUntilNs_;  // dequeue ends of the last kQueueCapacity-1 items
     std::map<std::uint32_t, std::uint32_t> lastTaskId_;
+    std::set<std::string> launchedKernels_;  // kernels whose function handle is registered
+    bool overflowAddressKnown_ = false;      // the context has cached its overflow address
     std::vector<TaskQueueRecord> taskQueue_;
     std::vector<PendingLaunch> launches_;
 };

@@ -50,6 +50,7 @@ struct FrameworkOp {
                                         // autograd node this is; -1: none (AccumulateGrad)
     std::string inputDims;              // record_shapes: "32,3,224,224;64,3,7,7;;" (";" per input)
     std::string inputTypes;             // record_shapes: "float;float;ScalarList"
+    std::uint32_t attributeCount = 0;   // non-tensor arguments (strides, pads, ...): host cost
     std::vector<std::string> stackFrames;  // with_stack: innermost first, "model.py(42): forward"
     std::vector<std::string> modulePath;   // with_modules: outermost first, "ResNet_0", "Conv2d_1"
     std::vector<KernelLaunchSpec> kernels;

@@ -15,18 +15,48 @@ inline constexpr std::uint64_t kOpEnterNs = 4'000;
 inline constexpr std::uint64_t kOpExitNs = 2'500;
 // "empty_tensor" (output allocation through the caching allocator): 7.2-8.7 us.
 inline constexpr std::uint64_t kEmptyTensorNs = 7'500;
-// AscendCL@aclnnXxxGetWorkspaceSize on the enqueuing thread (tiling included): 5-25 us when no
-// Python stack is captured; 160 us in the with_stack forward pass is mostly profiler overhead.
-inline constexpr std::uint64_t kGetWorkspaceSizeNs = 9'000;
-// The NPU op record (aclnnMm, aclnnReduceSum): 8.8-12.9 us, of which Enqueue is 6-9 us.
+// AscendCL@aclnnXxxGetWorkspaceSize on the enqueuing thread: 5-25 us when no Python stack is
+// captured; 160 us in the with_stack forward pass is mostly profiler overhead. Split by cause
+// (host_call_costs.h): a cached call builds the aclTensor descriptors and looks the op up.
+inline constexpr std::uint64_t kGetWorkspaceSizeCachedNs = 5'000;
+// Per aclTensor descriptor (inputs and outputs) built and hashed for the cache key: real
+// aclCreateTensorDesc has median ~0.5 us (71 calls, avg 1.24 us, min 0.24 us) in the same sample;
+// 0.5 us is the assumption. Per attribute (stride, padding, ... as an aclIntArray/aclScalar):
+// 0.2 us, assumed (aclopCreateAttr: avg 0.20 us over 19 calls).
+inline constexpr std::uint64_t kTensorDescriptorNs = 500;
+inline constexpr std::uint64_t kAttributeNs = 200;
+// Tiling a shape the op's cache has not seen: the first aclnnInplaceCopyGetWorkspaceSize takes
+// 24.9 us, the later ones median 15.9 us (+9 us); MaxPool2dWithMask's AI CPU-assisted tiling
+// +78 us is the outlier, not the rule.
+inline constexpr std::uint64_t kTilingNs = 9'000;
+// Operator selection on the first call of an op type (kernel binary lookup, op info
+// registration): assumed 10 us on top of tiling; the sample cannot separate it from kTilingNs.
+inline constexpr std::uint64_t kOpSelectionNs = 10'000;
+// First execute call for a new (op, shape): the aclnn executor is built instead of reused. Median
+// of (first call - median of later calls) over the 11 aclnn execute APIs called 3+ times in the
+// sample: 8.4 us (InplaceCopy 20.4 vs 9.8, ThresholdBackward 24.0 vs 11.0, Muls 12.7 vs 10.2).
+inline constexpr std::uint64_t kExecutorBuildNs = 8'400;
+// A caching-allocator miss: the block comes from a fresh segment by aclrtMalloc
+// (Runtime@DevMalloc: 4 calls, avg 21.7 us, 8.6-36.2 us in the ef63bc64 rank_0 api_statistic).
+inline constexpr std::uint64_t kDeviceMallocNs = 21'700;
+// The NPU op record (aclnnMm, aclnnReduceSum): 8.8-12.9 us around the Enqueue.
 inline constexpr std::uint64_t kNpuRecordEnterNs = 2'000;
-inline constexpr std::uint64_t kEnqueueNs = 7'000;
 inline constexpr std::uint64_t kNpuRecordExitNs = 1'500;
+// Enqueue is bimodal in the trace: while the dequeue thread is still running an earlier item the
+// producer only copies the parameters into the ring (median 2.30 us over the 101 Enqueues that
+// start inside a Dequeue); when the dequeue thread has run dry and sleeps, Enqueue also wakes it
+// (median 9.68 us over the other 58), and its Dequeue starts ~3 us later (kDequeueWakeNs).
+inline constexpr std::uint64_t kEnqueueToBusyQueueNs = 2'300;
+inline constexpr std::uint64_t kEnqueueWakingDequeueNs = 9'700;
 // with_stack: every torch op record captures the Python stack. On the forward thread of the
 // same trace (with_stack=True) a leaf record costs ~150 us instead of ~7.5 us.
 inline constexpr std::uint64_t kStackCaptureNs = 140'000;
-// record_shapes: formatting input dims/types per record (assumed; small against the above).
-inline constexpr std::uint64_t kRecordShapesNs = 1'000;
+// record_shapes: formatting input dims/types, per input of the record (assumed; small against the
+// above; 1 us for the typical three inputs).
+inline constexpr std::uint64_t kRecordShapesPerInputNs = 330;
+// The dispatcher boxes each argument of an op (IValue) on its way through the autograd and NPU
+// keys: per input tensor, assumed 0.25 us on top of kOpEnterNs.
+inline constexpr std::uint64_t kOpInputDispatchNs = 250;
 // torch_npu.profiler.step() between two ProfilerStep#N records, without a Python tracer (assumed;
 // the with_stack sample shows ~330 us, nearly all Python tracing).
 inline constexpr std::uint64_t kProfilerStepGapNs = 30'000;
@@ -53,11 +83,22 @@ inline constexpr std::uint64_t kAclopCompileLookupNs = 30'000;
 inline constexpr std::uint64_t kNodeLaunchNs = 7'500;
 inline constexpr std::uint64_t kRuntimeLaunchOffsetNs = 1'500;
 inline constexpr std::uint64_t kRuntimeLaunchNs = 3'600;
+// KernelLaunchWithHandle by cause: a kernel launched before (median 3.16 us over 85 repeats) vs its
+// first launch, which registers the kernel's function handle (median 4.41 us over 67 first
+// launches): +1.25 us. The launch copies the argument block (one device address per tensor, the
+// workspace, the tiling data): 0.15 us per argument, assumed; the base is the repeat median minus
+// three such arguments (the sample's kernels are mostly one input, one output, tiling).
+inline constexpr std::uint64_t kKernelLaunchCachedBaseNs = 3'160 - 3 * 150;
+inline constexpr std::uint64_t kKernelArgumentNs = 150;
+inline constexpr std::uint64_t kFirstKernelLaunchNs = 1'250;
 // The first launch of an aclnn execute call first asks for the context's overflow address:
 // Runtime@CtxGetOverflowAddr (1.26 us) starts 2.75 us into that Node@launch and the kernel launch
 // follows 3.75 us later, making the first Node@launch ~13.5 us (17622.25 -> 17635.74 in the trace).
+// Only the process's first query is that slow: the later 96 Runtime@CtxGetOverflowAddr take median
+// 0.27 us (the context caches the address).
 inline constexpr std::uint64_t kOverflowQueryOffsetNs = 2'750;
 inline constexpr std::uint64_t kOverflowQueryNs = 1'300;
+inline constexpr std::uint64_t kOverflowQueryCachedNs = 270;
 inline constexpr std::uint64_t kOverflowQueryToLaunchNs = 2'450;
 // Gap between consecutive Node@launch calls of one op (tiling of the next kernel), ~2-8 us.
 inline constexpr std::uint64_t kInterLaunchGapNs = 3'000;

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/host/host_call_costs.h"
 #include "sim/host/host_costs.h"
 #include "sim/host/host_step_state.h"
 
@@ -76,11 +77,8 @@ void HostModel::closeRecord(std::int64_t index) {
     if (index >= 0) hostOps_[static_cast<std::size_t>(index)].endNs = nowNs_;
 }
 
-std::uint64_t HostModel::recordOverheadNs() const {
-    if (!recordCpu_) return 0;
-    std::uint64_t cost = 0;
-    if (options_.profiler.recordShapes) cost += kRecordShapesNs;
-    return cost;
+std::uint64_t HostModel::recordEnterNs(std::uint32_t inputTensors) const {
+    return host_call_costs::opEnterNs(inputTensors, recordCpu_ && options_.profiler.recordShapes);
 }
 
 void HostModel::noteReserved() { deviceMemory_.notePtaReserved(nowNs_, memory_.ptaTotals().reserved); }
@@ -199,6 +197,7 @@ void HostModel::runOp(StepState& state, const FrameworkOp& op, std::uint32_t opI
         closeRecord(open.record);
         stack.pop_back();
     };
+    const std::uint32_t inputTensors = argumentsOf(op).inputTensors;
     const FrameworkOp* forwardOp =
         backward && op.forwardOpIndex >= 0 ? &state.step->ops[static_cast<std::size_t>(op.forwardOpIndex)] : nullptr;
     for (const CallNode& node : buildCallTree(op, forwardOp)) {
@@ -229,7 +228,7 @@ void HostModel::runOp(StepState& state, const FrameworkOp& op, std::uint32_t opI
             if (cfg.withFlops && node.depth == 0) r.flops = op.flops;
         }
         if (stack.empty()) topRecord = record;
-        nowNs_ += kOpEnterNs + recordOverheadNs() + stackCost;
+        nowNs_ += recordEnterNs(inputTensors) + stackCost;
         stack.push_back({node.depth, record, node.launchSite});
     }
     while (!stack.empty()) closeTop();

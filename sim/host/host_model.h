@@ -20,6 +20,7 @@
 #include "sim/host/framework_op.h"
 #include "sim/host/host_memory.h"
 #include "sim/host/op_call_tree.h"
+#include "sim/host/op_preparation_cache.h"
 #include "sim/host/python_tracer.h"
 
 namespace ascendsim {
@@ -75,7 +76,7 @@ private:
     std::int64_t openRecord(const std::string& name, std::uint32_t threadId, std::int64_t parent,
                             std::int64_t sequenceNumber, std::uint32_t forwardThreadId);
     void closeRecord(std::int64_t index);
-    std::uint64_t recordOverheadNs() const;
+    std::uint64_t recordEnterNs(std::uint32_t inputTensors) const;
     void noteReserved();
 
     HostModelOptions options_;
@@ -87,6 +88,7 @@ private:
     DeviceMemorySampler deviceMemory_;
     HostMemory memory_;
     DequeueThread dequeue_;
+    OpPreparationCache preparedOps_;
     std::vector<HostOpRecord> hostOps_;
     std::vector<StepRecord> steps_;
     std::vector<PythonCallRecord> pythonCalls_;

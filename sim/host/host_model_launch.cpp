@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/host/host_call_costs.h"
 #include "sim/host/host_costs.h"
 #include "sim/host/host_model.h"
 #include "sim/host/host_step_state.h"
@@ -29,7 +30,13 @@ void HostModel::launch(StepState& state, const FrameworkOp& op, std::uint32_t op
         }
         const std::int64_t record = openRecord("empty_tensor", threadId, launchRecord, -1, 0);
         nowNs_ += stackCost + kEmptyTensorNs / 2;
+        const std::int64_t reservedBefore = memory_.ptaTotals().reserved;
         const std::uint64_t ptr = memory_.allocateTensor(output.bytes, stream, {nowNs_, threadId, launchRecord});
+        if (memory_.ptaTotals().reserved != reservedBefore) {
+            // No cached block fits: the allocator takes a fresh segment from the device.
+            apis_.add(ApiLevel::Runtime, "DevMalloc", nowNs_, nowNs_ + kDeviceMallocNs, threadId);
+            nowNs_ += kDeviceMallocNs;
+        }
         nowNs_ += kEmptyTensorNs - kEmptyTensorNs / 2;
         closeRecord(record);
         noteReserved();
@@ -40,10 +47,11 @@ void HostModel::launch(StepState& state, const FrameworkOp& op, std::uint32_t op
         }
     }
     if (!op.npuOpName.empty()) {
+        const OpPreparation preparation = preparedOps_.prepare(op);
         if (isAclnnOp(op.npuOpName)) {
-            apis_.add(ApiLevel::Acl, op.npuOpName + "GetWorkspaceSize", nowNs_, nowNs_ + kGetWorkspaceSizeNs,
-                      threadId);
-            nowNs_ += kGetWorkspaceSizeNs;
+            const std::uint64_t duration = host_call_costs::getWorkspaceSizeNs(preparation, argumentsOf(op));
+            apis_.add(ApiLevel::Acl, op.npuOpName + "GetWorkspaceSize", nowNs_, nowNs_ + duration, threadId);
+            nowNs_ += duration;
         }
         const std::int64_t npuRecord = openRecord(op.npuOpName, threadId, launchRecord, -1, 0);
         nowNs_ += kNpuRecordEnterNs + stackCost;
@@ -54,7 +62,9 @@ void HostModel::launch(StepState& state, const FrameworkOp& op, std::uint32_t op
         item.queueCorrelationId = nextQueueCorrelationId_++;
         item.enqueueStartNs = nowNs_;
         // A full task queue keeps Enqueue spinning until the dequeue thread frees a slot.
-        nowNs_ = std::max(nowNs_, dequeue_.ringSlotFreeAtNs()) + kEnqueueNs;
+        nowNs_ = std::max(nowNs_, dequeue_.ringSlotFreeAtNs());
+        nowNs_ += host_call_costs::enqueueNs(dequeue_.idleAtNs() > nowNs_);
+        item.preparation = preparation;
         item.enqueueEndNs = nowNs_;
         item.enqueueThreadId = threadId;
         item.npuRecordIndex = npuRecord;
