@@ -3,6 +3,7 @@
 
 #include "models/memory/bandwidth_server.h"
 #include "models/memory/shared_memory_system.h"
+#include "models/memory/small_memory_chip.h"
 
 namespace ascendsim {
 namespace {
@@ -10,20 +11,7 @@ namespace {
 constexpr std::uint64_t kLine = 512;
 constexpr std::uint64_t kPsPerCycle = 1000;  // 1000 MHz core clock
 
-// Small, round numbers: 1 GHz, HBM 1000 GB/s = 1 B/ps, L2 5 B/ps, 16 KiB 2-way L2.
-ChipConfig smallChip() {
-    ChipConfig chip;
-    chip.name = "TestChip";
-    chip.aiCoreFreqMhz = 1000.0;
-    chip.l2.sizeBytes = 16 * 1024;
-    chip.l2.lineBytes = kLine;
-    chip.l2.ways = 2;
-    chip.l2.bandwidthBytesPerCycle = 5000.0;
-    chip.l2.hitLatencyCycles = 10;
-    chip.hbm.bandwidthGBps = 1000.0;
-    chip.hbm.readLatencyCycles = 100;
-    return chip;
-}
+ChipConfig smallChip() { return testing_support::smallMemoryChip(); }
 
 GmAccess readOf(std::uint64_t address, std::uint64_t bytes, std::uint64_t startPs = 0,
                 std::uint32_t core = 0) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "models/memory/shared_memory_system.h"
+#include "models/memory/small_memory_chip.h"
 #include "models/memory/traffic_sampler.h"
 
 namespace ascendsim {
@@ -10,21 +11,6 @@ namespace {
 
 constexpr std::uint64_t kLine = 512;
 constexpr std::uint64_t kBucketPs = TrafficSampler::kDefaultBucketPs;
-
-// 16 KiB 2-way L2 with 512 B lines, 1 GHz.
-ChipConfig smallChip() {
-    ChipConfig chip;
-    chip.name = "TestChip";
-    chip.aiCoreFreqMhz = 1000.0;
-    chip.l2.sizeBytes = 16 * 1024;
-    chip.l2.lineBytes = kLine;
-    chip.l2.ways = 2;
-    chip.l2.bandwidthBytesPerCycle = 5000.0;
-    chip.l2.hitLatencyCycles = 10;
-    chip.hbm.bandwidthGBps = 1000.0;
-    chip.hbm.readLatencyCycles = 100;
-    return chip;
-}
 
 std::uint64_t readHits(const TrafficBucket& b) { return b.l2ReadHits[0] + b.l2ReadHits[1]; }
 std::uint64_t readMisses(const TrafficBucket& b) { return b.l2ReadMisses[0] + b.l2ReadMisses[1]; }
@@ -44,7 +30,7 @@ TEST(TrafficSampler, SumCountsTheBucketsStartingInTheRange) {
 TEST(TrafficSampler, RejectsAnEmptyBucket) { EXPECT_THROW(TrafficSampler(0), std::invalid_argument); }
 
 TEST(SharedMemoryTraffic, HbmSamplesGrowInProportionToTheTraffic) {
-    const ChipConfig chip = smallChip();
+    const ChipConfig chip = testing_support::smallMemoryChip();
     SharedMemorySystem memory(chip);
     PmuCounters counters;
     // Interval 1: 4 cold lines; interval 2: 8 other cold lines (3 × 16 KiB apart: no reuse).
@@ -59,7 +45,7 @@ TEST(SharedMemoryTraffic, HbmSamplesGrowInProportionToTheTraffic) {
 }
 
 TEST(SharedMemoryTraffic, SecondPassOverAnL2ResidentBufferHitsMore) {
-    const ChipConfig chip = smallChip();
+    const ChipConfig chip = testing_support::smallMemoryChip();
     SharedMemorySystem memory(chip);
     PmuCounters counters;
     const std::uint64_t bytes = 8 * kLine;  // 4 KiB: fits the 16 KiB L2
@@ -77,7 +63,7 @@ TEST(SharedMemoryTraffic, SecondPassOverAnL2ResidentBufferHitsMore) {
 }
 
 TEST(SharedMemoryTraffic, DirtyEvictionsAreHbmWritesAndWritesAreNotLlcReads) {
-    const ChipConfig chip = smallChip();
+    const ChipConfig chip = testing_support::smallMemoryChip();
     SharedMemorySystem memory(chip);
     PmuCounters counters;
     memory.access(GmAccess{0, 0, 0, 32 * kLine, true}, counters);                // fills the L2 dirty

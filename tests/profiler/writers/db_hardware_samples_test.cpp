@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "profiler/writers/csv_table_test_support.h"
+#include "profiler/writers/hardware_sample_test_support.h"
 
 namespace ascendsim {
 namespace {
@@ -52,12 +53,8 @@ protected:
     void SetUp() override {
         path_ = fs::temp_directory_path() / ("ascendsim_db_hw_" + std::to_string(::getpid()) + ".db");
         run_.epochNs = 1'000'000'000'000;
-        HardwareTrafficSample first;
-        first.timeNs = 1 * kMs;
-        first.hbmReadBytes = first.hbmWriteBytes = {0, 0, 0, 0};
-        first.llcReadHits = first.llcReadMisses = first.llcReadBytes = {0, 0};
-        HardwareTrafficSample second = first;
-        second.timeNs = 21 * kMs;
+        const HardwareTrafficSample first = testing_support::emptyHardwareSample(1 * kMs);
+        HardwareTrafficSample second = testing_support::emptyHardwareSample(21 * kMs);
         second.intervalNs = 20 * kMs;
         second.hbmReadBytes = {2000, 2000, 2000, 2000};  // 100 000 B/s each
         second.hbmWriteBytes = {20, 20, 20, 20};

@@ -8,6 +8,7 @@
 
 #include "profiler/assembly/sample_run.h"
 #include "profiler/writers/msprof_timeline.h"
+#include "profiler/writers/hardware_sample_test_support.h"
 
 namespace ascendsim {
 namespace {
@@ -20,12 +21,8 @@ constexpr std::uint64_t kMs = 1'000'000;
 // 4 MiB written, LLC 0 read 40 MiB with 3 of 4 lines hitting, LLC 1 read nothing.
 RunRecord runWithSamples() {
     RunRecord run = sampleRun(1);
-    HardwareTrafficSample first;
-    first.timeNs = 1 * kMs;
-    first.hbmReadBytes = first.hbmWriteBytes = {0, 0, 0, 0};
-    first.llcReadHits = first.llcReadMisses = first.llcReadBytes = {0, 0};
-    HardwareTrafficSample second = first;
-    second.timeNs = 21 * kMs;
+    const HardwareTrafficSample first = testing_support::emptyHardwareSample(1 * kMs);
+    HardwareTrafficSample second = testing_support::emptyHardwareSample(21 * kMs);
     second.intervalNs = 20 * kMs;
     second.hbmReadBytes = {5 << 20, 5 << 20, 5 << 20, 5 << 20};
     second.hbmWriteBytes = {1 << 20, 1 << 20, 1 << 20, 1 << 20};

@@ -1,0 +1,22 @@
+#pragma once
+// A memory side with small, round numbers for the models/memory tests: 1 GHz core clock, HBM
+// 1000 GB/s = 1 B/ps, L2 5 B/ps, a 16 KiB 2-way L2 with 512 B lines.
+#include "models/chip/chip_config.h"
+
+namespace ascendsim::testing_support {
+
+inline ChipConfig smallMemoryChip() {
+    ChipConfig chip;
+    chip.name = "TestChip";
+    chip.aiCoreFreqMhz = 1000.0;
+    chip.l2.sizeBytes = 16 * 1024;
+    chip.l2.lineBytes = 512;
+    chip.l2.ways = 2;
+    chip.l2.bandwidthBytesPerCycle = 5000.0;
+    chip.l2.hitLatencyCycles = 10;
+    chip.hbm.bandwidthGBps = 1000.0;
+    chip.hbm.readLatencyCycles = 100;
+    return chip;
+}
+
+}  // namespace ascendsim::testing_support
