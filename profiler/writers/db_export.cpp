@@ -6,7 +6,11 @@
 #include <set>
 
 #include "profiler/metrics/task_metrics.h"
+#include "profiler/writers/db_aicore_freq.h"
+#include "profiler/writers/db_cann_enums.h"
 #include "profiler/writers/db_framework_api.h"
+#include "profiler/writers/db_framework_memory.h"
+#include "profiler/writers/db_npu_memory.h"
 #include "profiler/writers/db_hardware_samples.h"
 #include "profiler/writers/db_sqlite.h"
 #include "profiler/writers/db_string_ids.h"
@@ -19,6 +23,8 @@ namespace {
 constexpr std::int64_t kInvalidId = 4294967295LL;
 // torch_npu's STRING_IDS range for framework strings (1 << 28) [PT DbConstant].
 constexpr std::int64_t kTorchStringIdBase = 268435456LL;
+// torch_npu's STRING_IDS range for its memory tables (1 << 29) [PT DbConstant START_STRING_ID_MEMORY].
+constexpr std::int64_t kTorchMemoryStringIdBase = 536870912LL;
 
 // ENUM_API_TYPE: CANN ids plus torch_npu's (formats.md §5.1).
 struct ApiTypeName {
@@ -238,9 +244,20 @@ bool writeAscendPytorchProfilerDb(const std::filesystem::path& outputDir, const 
         db.insertRows("PYTORCH_CALLCHAINS", framework.callchains);
     }
     writeHardwareSampleTables(db, run, config, cann);
+    writeCannEnumTables(db, config.formatVersion);
+    // msprof collects device memory and the AI Core clock with the NPU activity at a level.
+    const bool cannData = config.activityNpu && config.level != ProfilerLevel::LevelNone;
+    if (cannData && config.formatVersion != FormatVersion::Era2024) writeAiCoreFreqTable(db, run);
+    DbStringIds memoryStrings(kTorchMemoryStringIdBase);
+    if (config.profileMemory) {
+        const std::vector<GeMemoryEvent> geEvents = cannData ? geMemoryEvents(run) : std::vector<GeMemoryEvent>{};
+        if (cannData) writeNpuMemoryTables(db, run, geEvents, cann);
+        writeFrameworkMemoryTables(db, run, geEvents, cann, memoryStrings);
+    }
     std::vector<std::vector<DbValue>> strings;
     cann.appendRows(strings);
     torch.appendRows(strings);
+    memoryStrings.appendRows(strings);
     db.insertRows("STRING_IDS", strings);
     return true;
 }

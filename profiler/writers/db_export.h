@@ -10,7 +10,10 @@
 // TASK_PMU_INFO (Level1/2 only: raw metric names such as aic_total_time, unrounded values),
 // META_DATA, ENUM_API_TYPE, STEP_TIME, and the framework tables of db_framework_api.h:
 // PYTORCH_API (startNs/endNs stored as TEXT, the torch_npu quirk), CONNECTION_IDS,
-// PYTORCH_CALLCHAINS.
+// PYTORCH_CALLCHAINS; the fixed enumerations of db_cann_enums.h; AICORE_FREQ (db_aicore_freq.h;
+// NPU activity at a level, not the 2024 era); with profile_memory the CANN memory tables of
+// db_npu_memory.h (NPU activity at a level) and torch_npu's MEMORY_RECORD / OP_MEMORY
+// (db_framework_memory.h, strings from 2^29).
 #include <filesystem>
 #include <string>
 

@@ -15,13 +15,33 @@ constexpr double kBytesPerMb = 1048576.0;
 std::string mb(std::int64_t bytes) { return pythonFloatRepr(static_cast<double>(bytes) / kBytesPerMb); }
 std::string kbFromKbBytes(std::int64_t bytes) { return pythonFloatRepr(static_cast<double>(bytes) / 1024.0 / 1024.0); }
 
-struct Allocation {
-    const MemoryEventRecord* malloc = nullptr;
-    const MemoryEventRecord* free = nullptr;
-    const MemoryEventRecord* blockFree = nullptr;
-};
-
 }  // namespace
+
+std::vector<PtaAllocation> ptaAllocations(const RunRecord& run) {
+    std::vector<PtaAllocation> allocations;
+    std::map<std::uint64_t, std::size_t> openByPtr;
+    for (const auto& e : run.memoryEvents) {
+        if (e.component != MemoryComponent::PtaCaching) continue;
+        if (e.kind == MemoryEventKind::Malloc) {
+            openByPtr[e.ptr] = allocations.size();
+            allocations.push_back({&e, nullptr, nullptr});
+            continue;
+        }
+        const auto it = openByPtr.find(e.ptr);
+        if (it == openByPtr.end()) continue;
+        PtaAllocation& a = allocations[it->second];
+        if (e.kind == MemoryEventKind::Free && !a.free) a.free = &e;
+        if (e.kind == MemoryEventKind::BlockFree && !a.blockFree) a.blockFree = &e;
+        if (a.free && a.blockFree) openByPtr.erase(it);
+    }
+    return allocations;
+}
+
+std::string causingOpName(const RunRecord& run, const MemoryEventRecord& event) {
+    return event.hostOpIndex >= 0 && static_cast<std::size_t>(event.hostOpIndex) < run.hostOps.size()
+               ? run.hostOps[static_cast<std::size_t>(event.hostOpIndex)].name
+               : "";
+}
 
 CsvRow operatorMemoryHeader() {
     return {"Name", "Size(KB)", "Allocation Time(us)", "Release Time(us)", "Active Release Time(us)", "Duration(us)",
@@ -36,29 +56,9 @@ CsvTable buildOperatorMemory(const RunRecord& run) {
     const std::string device = npuDeviceText(run);
     auto ts = [&run](std::uint64_t simNs) { return nsToUsStringWithTab(run.epochNs + simNs); };
 
-    std::vector<Allocation> allocations;
-    std::map<std::uint64_t, std::size_t> openByPtr;
-    for (const auto& e : run.memoryEvents) {
-        if (e.component != MemoryComponent::PtaCaching) continue;
-        if (e.kind == MemoryEventKind::Malloc) {
-            openByPtr[e.ptr] = allocations.size();
-            allocations.push_back({&e, nullptr, nullptr});
-            continue;
-        }
-        const auto it = openByPtr.find(e.ptr);
-        if (it == openByPtr.end()) continue;
-        Allocation& a = allocations[it->second];
-        if (e.kind == MemoryEventKind::Free && !a.free) a.free = &e;
-        if (e.kind == MemoryEventKind::BlockFree && !a.blockFree) a.blockFree = &e;
-        if (a.free && a.blockFree) openByPtr.erase(it);
-    }
-
-    for (const auto& a : allocations) {
+    for (const PtaAllocation& a : ptaAllocations(run)) {
         const auto& m = *a.malloc;
-        const std::string name = m.hostOpIndex >= 0 && static_cast<std::size_t>(m.hostOpIndex) < run.hostOps.size()
-                                     ? run.hostOps[static_cast<std::size_t>(m.hostOpIndex)].name
-                                     : "";
-        CsvRow row{name, pythonFloatRepr(static_cast<double>(m.allocSize) / 1024.0), ts(m.timeNs)};
+        CsvRow row{causingOpName(run, m), pythonFloatRepr(static_cast<double>(m.allocSize) / 1024.0), ts(m.timeNs)};
         row.push_back(a.free ? ts(a.free->timeNs) : "");
         row.push_back(a.blockFree ? ts(a.blockFree->timeNs) : "");
         row.push_back(a.free ? nsToUsStringWithTab(a.free->timeNs - m.timeNs) : "");

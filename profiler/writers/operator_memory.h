@@ -11,6 +11,20 @@ namespace ascendsim {
 
 CsvRow operatorMemoryHeader();
 
+// One PTA caching-allocator allocation: its malloc grouped with the following free and block_free
+// of the same pointer (either may be missing). Shared with the DB export's OP_MEMORY.
+struct PtaAllocation {
+    const MemoryEventRecord* malloc = nullptr;
+    const MemoryEventRecord* free = nullptr;
+    const MemoryEventRecord* blockFree = nullptr;
+};
+
+// In malloc order; the pointers point into run.memoryEvents.
+std::vector<PtaAllocation> ptaAllocations(const RunRecord& run);
+
+// The torch op that caused `event` (operator_memory Name), "" when unknown.
+std::string causingOpName(const RunRecord& run, const MemoryEventRecord& event);
+
 CsvTable buildOperatorMemory(const RunRecord& run);
 
 }  // namespace ascendsim

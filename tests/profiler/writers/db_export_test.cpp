@@ -1,37 +1,16 @@
 #include "profiler/writers/db_export.h"
 
 #include <gtest/gtest.h>
-#include <sqlite3.h>
 #include <unistd.h>
 
 #include "profiler/writers/csv_table_test_support.h"
+#include "profiler/writers/db_query_test_support.h"
 
 namespace ascendsim {
 namespace {
 
 using namespace testing_support;
 namespace fs = std::filesystem;
-
-// Runs a query and returns its rows as "a|b|c" strings.
-std::vector<std::string> query(const fs::path& db, const std::string& sql) {
-    sqlite3* handle = nullptr;
-    EXPECT_EQ(sqlite3_open_v2(db.string().c_str(), &handle, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
-    std::vector<std::string> rows;
-    sqlite3_exec(
-        handle, sql.c_str(),
-        [](void* out, int n, char** values, char**) {
-            std::string row;
-            for (int i = 0; i < n; ++i) {
-                if (i != 0) row.push_back('|');
-                row.append(values[i] ? values[i] : "");
-            }
-            static_cast<std::vector<std::string>*>(out)->push_back(row);
-            return 0;
-        },
-        &rows, nullptr);
-    sqlite3_close(handle);
-    return rows;
-}
 
 class DbExport : public ::testing::Test {
 protected:

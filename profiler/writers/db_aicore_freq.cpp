@@ -1,0 +1,24 @@
+#include "profiler/writers/db_aicore_freq.h"
+
+#include <algorithm>
+
+namespace ascendsim {
+
+void writeAiCoreFreqTable(DbFile& db, const RunRecord& run) {
+    if (run.chip == nullptr || run.chip->aiCoreFreqMhz <= 0.0) return;
+    std::uint64_t first = run.kernels.empty() ? 0 : run.kernels.front().device.startNs;
+    std::uint64_t last = run.endNs;
+    for (const KernelRecord& k : run.kernels) {
+        first = std::min(first, k.device.startNs);
+        last = std::max(last, k.device.endNs);
+    }
+    const auto device = static_cast<std::int64_t>(run.deviceId);
+    const auto mhz = static_cast<std::int64_t>(run.chip->aiCoreFreqMhz);
+    std::vector<std::vector<DbValue>> rows = {
+        {device, static_cast<std::int64_t>(run.epochNs + first), mhz}};
+    if (last > first) rows.push_back({device, static_cast<std::int64_t>(run.epochNs + last), mhz});
+    db.execute("CREATE TABLE AICORE_FREQ (deviceId INTEGER,timestampNs NUMERIC,freq INTEGER)");
+    db.insertRows("AICORE_FREQ", rows);
+}
+
+}  // namespace ascendsim

@@ -1,0 +1,139 @@
+#include "profiler/writers/db_cann_enums.h"
+
+#include <algorithm>
+
+namespace ascendsim {
+
+namespace {
+
+struct EnumEntry {
+    std::int64_t id;
+    const char* name;
+};
+
+// HCCL enumerations end with the two ids msprof reserves for "no value" and "bad value".
+constexpr std::int64_t kNotApplicable = 65534;
+constexpr std::int64_t kInvalidType = 65535;
+
+const std::vector<EnumEntry> kHcclDataTypes = {{0, "INT8"},
+                                               {1, "INT16"},
+                                               {2, "INT32"},
+                                               {3, "FP16"},
+                                               {4, "FP32"},
+                                               {5, "INT64"},
+                                               {6, "UINT64"},
+                                               {7, "UINT8"},
+                                               {8, "UINT16"},
+                                               {9, "UINT32"},
+                                               {10, "FP64"},
+                                               {11, "BFP16"},
+                                               {12, "INT128"},
+                                               {kNotApplicable, "N/A"},
+                                               {kInvalidType, "INVALID_TYPE"}};
+const std::vector<EnumEntry> kHcclLinkTypes = {{0, "ON_CHIP"},
+                                               {1, "HCCS"},
+                                               {2, "PCIE"},
+                                               {3, "ROCE"},
+                                               {4, "SIO"},
+                                               {5, "HCCS_SW"},
+                                               {6, "STANDARD_ROCE"},
+                                               {7, "RESERVED"},
+                                               {kNotApplicable, "N/A"},
+                                               {kInvalidType, "INVALID_TYPE"}};
+const std::vector<EnumEntry> kHcclRdmaTypes = {
+    {0, "RDMA_SEND_NOTIFY"},   {1, "RDMA_SEND_PAYLOAD"},      {2, "RDMA_PAYLOAD_PREPARE"},
+    {3, "RDMA_PAYLOAD_CHECK"}, {4, "RDMA_PAYLOAD_ACK"},       {5, "RDMA_SEND_OP"},
+    {kNotApplicable, "N/A"},   {kInvalidType, "INVALID_TYPE"}};
+const std::vector<EnumEntry> kHcclTransportTypes = {{0, "SDMA"},
+                                                    {1, "RDMA"},
+                                                    {2, "LOCAL"},
+                                                    {kNotApplicable, "N/A"},
+                                                    {kInvalidType, "INVALID_TYPE"}};
+const std::vector<EnumEntry> kMstxEventTypes = {
+    {0, "marker"}, {1, "push/pop"}, {2, "start/end"}, {3, "marker_ex"}};
+
+// Modules the 2024-era enumeration (c1e639ee) does not have yet.
+bool missingIn2024(const std::string& module) {
+    return module == "AMP" || module == "ADETECT";
+}
+
+void writeEnumTable(DbFile& db, const std::string& table,
+                    const std::vector<std::vector<DbValue>>& rows) {
+    db.execute("CREATE TABLE " + table + " (id INTEGER PRIMARY KEY,name TEXT)");
+    db.insertRows(table, rows);
+}
+
+void writeEnumTable(DbFile& db, const std::string& table, const std::vector<EnumEntry>& entries) {
+    std::vector<std::vector<DbValue>> rows;
+    for (const EnumEntry& e : entries) rows.push_back({e.id, std::string(e.name)});
+    writeEnumTable(db, table, rows);
+}
+
+}  // namespace
+
+const std::vector<std::string>& cannModuleIdNames() {
+    static const std::vector<std::string> names = {"SLOG",        "IDEDD",
+                                                   "IDEDH",       "HCCL",
+                                                   "FMK",         "HIAIENGINE",
+                                                   "DVPP",        "RUNTIME",
+                                                   "CCE",         "HDC",
+                                                   "DRV",         "MDCFUSION",
+                                                   "MDCLOCATION", "MDCPERCEPTION",
+                                                   "MDCFSM",      "MDCCOMMON",
+                                                   "MDCMONITOR",  "MDCBSWP",
+                                                   "MDCDEFAULT",  "MDCSC",
+                                                   "MDCPNC",      "MLL",
+                                                   "DEVMM",       "KERNEL",
+                                                   "LIBMEDIA",    "CCECPU",
+                                                   "ASCENDDK",    "ROS",
+                                                   "HCCP",        "ROCE",
+                                                   "TEFUSION",    "PROFILING",
+                                                   "DP",          "APP",
+                                                   "TS",          "TSDUMP",
+                                                   "AICPU",       "LP",
+                                                   "TDT",         "FE",
+                                                   "MD",          "MB",
+                                                   "ME",          "IMU",
+                                                   "IMP",         "GE",
+                                                   "MDCFUSA",     "CAMERA",
+                                                   "ASCENDCL",    "TEEOS",
+                                                   "ISP",         "SIS",
+                                                   "HSM",         "DSS",
+                                                   "PROCMGR",     "BBOX",
+                                                   "AIVECTOR",    "TBE",
+                                                   "FV",          "MDCMAP",
+                                                   "TUNE",        "HSS",
+                                                   "FFTS",        "OP",
+                                                   "UDF",         "HICAID",
+                                                   "TSYNC",       "AUDIO",
+                                                   "TPRT",        "ASCENDCKERNEL",
+                                                   "ASYS",        "ATRACE",
+                                                   "RTC",         "SYSMONITOR",
+                                                   "AMP",         "ADETECT",
+                                                   "MBUFF"};
+    return names;
+}
+
+std::int64_t cannModuleId(const std::string& module) {
+    const auto& names = cannModuleIdNames();
+    const auto it = std::find(names.begin(), names.end(), module);
+    return it == names.end() ? -1 : static_cast<std::int64_t>(it - names.begin());
+}
+
+void writeCannEnumTables(DbFile& db, FormatVersion version) {
+    // ENUM_MODULE numbers the names in order, CUSTOM last (the 2024 list without AMP/ADETECT).
+    std::vector<std::vector<DbValue>> modules;
+    for (const std::string& name : cannModuleIdNames()) {
+        if (version == FormatVersion::Era2024 && missingIn2024(name)) continue;
+        modules.push_back({static_cast<std::int64_t>(modules.size()), name});
+    }
+    modules.push_back({static_cast<std::int64_t>(modules.size()), std::string("CUSTOM")});
+    writeEnumTable(db, "ENUM_MODULE", modules);
+    writeEnumTable(db, "ENUM_MSTX_EVENT_TYPE", kMstxEventTypes);
+    writeEnumTable(db, "ENUM_HCCL_DATA_TYPE", kHcclDataTypes);
+    writeEnumTable(db, "ENUM_HCCL_LINK_TYPE", kHcclLinkTypes);
+    writeEnumTable(db, "ENUM_HCCL_RDMA_TYPE", kHcclRdmaTypes);
+    writeEnumTable(db, "ENUM_HCCL_TRANSPORT_TYPE", kHcclTransportTypes);
+}
+
+}  // namespace ascendsim

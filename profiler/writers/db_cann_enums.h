@@ -1,0 +1,25 @@
+#pragma once
+// The fixed enumeration tables msprof writes into every DB (formats.md §5.1): ENUM_MODULE (CANN
+// module ids, the moduleId of NPU_MODULE_MEM), ENUM_MSTX_EVENT_TYPE and the four ENUM_HCCL_*
+// tables. Their contents are enumerations of the tool, copied from the real DBs (e5a31957 for
+// 8.0/8.3, c1e639ee for the 2024 era, whose module list is two entries shorter).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "profiler/config/profiler_config.h"
+#include "profiler/writers/db_sqlite.h"
+
+namespace ascendsim {
+
+// CANN module names in module-id order (ids 0..76; CUSTOM, 77, is only an ENUM_MODULE row).
+const std::vector<std::string>& cannModuleIdNames();
+
+// The id of `module` in cannModuleIdNames(), or -1.
+std::int64_t cannModuleId(const std::string& module);
+
+// Creates and fills ENUM_MODULE, ENUM_MSTX_EVENT_TYPE and
+// ENUM_HCCL_{DATA,LINK,RDMA,TRANSPORT}_TYPE.
+void writeCannEnumTables(DbFile& db, FormatVersion version);
+
+}  // namespace ascendsim
