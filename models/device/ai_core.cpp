@@ -1,11 +1,13 @@
 #include "models/device/ai_core.h"
 
-#include "models/device/stepped_process.h"
-
 #include <algorithm>
 #include <limits>
 #include <sstream>
+#include <stdexcept>
+#include <string>
 #include <systemc>
+
+#include "models/device/stepped_process.h"
 
 namespace ascendsim {
 
@@ -76,6 +78,8 @@ void AiCore::startBlock(BlockAssignment assignment, std::uint64_t startPs) {
     flags_.reset();
     for (auto& perFlag : crossCore_)
         for (auto& semaphore : perFlag) semaphore.clear();
+    allCoresSets_.fill(0);
+    allCoresWaits_.fill(0);
     mteUbStart_.fill(0);
     mteUbEnd_.fill(0);
     scheduleWake(blockStartCycle_);
@@ -152,6 +156,44 @@ void AiCore::receiveCrossCoreSet(const void* owner, std::uint8_t flagId, std::ui
     if (!active_ || block_.owner != owner) return;  // the group member has moved on to other work
     crossCore_[flagId][senderSlot].post(setPs);
     scheduleWake(clock_.cycleAtOrAfter(sc_core::sc_time_stamp().value()));
+}
+
+void AiCore::wakeForCrossCoreFlag() {
+    if (active_) scheduleWake(clock_.cycleAtOrAfter(sc_core::sc_time_stamp().value()));
+}
+
+CrossCoreBarriers::RoundKey AiCore::allCoresRound(const CrossCoreFlag& flag,
+                                                  std::uint32_t round) const {
+    if (flag.flagId >= kCrossCoreFlagIds)
+        throw std::runtime_error(siteOf(programIndex_).describe() + ": bad flag id");
+    return {block_.taskId, kind_, flag.flagId, round};
+}
+
+// Mode 0 needs every block of the kind resident at once (the hardware counts sets of running
+// cores): a kernel with more blocks than the chip has cores of that kind would never pass.
+void AiCore::allCoresSet(const CrossCoreFlag& flag, std::uint64_t cycle) {
+    const std::string site = siteOf(programIndex_).describe();
+    if (res_.chip.organisation != CoreOrganisation::Split)
+        throw std::runtime_error(site +
+                                 ": cross-core flags exist on the split (220x) organisation only");
+    const std::uint32_t coresOnChip =
+        kind_ == CoreKind::Vector ? res_.chip.vectorCoreCount : res_.chip.aiCoreCount;
+    if (block_.coresOfKind == 0 || block_.coresOfKind > coresOnChip)
+        throw std::runtime_error(
+            site + ": mode-0 cross-core flag over " + std::to_string(block_.coresOfKind) +
+            " blocks, but the chip runs at most " + std::to_string(coresOnChip) +
+            " at once (every block must be resident)");
+    res_.barriers.set(allCoresRound(flag, allCoresSets_[flag.flagId]++), block_.coresOfKind,
+                      clock_.psOfCycle(cycle), *this);
+}
+
+bool AiCore::allCoresWaitReady(const CrossCoreFlag& flag, std::uint64_t& releaseCycle) {
+    std::uint64_t releasePs = 0;
+    if (!res_.barriers.tryPass(allCoresRound(flag, allCoresWaits_[flag.flagId]), releasePs))
+        return false;
+    ++allCoresWaits_[flag.flagId];
+    releaseCycle = clock_.cycleAtOrAfter(releasePs) + res_.chip.flagLatencyCycles;
+    return true;
 }
 
 InstructionSite AiCore::siteOf(std::uint64_t programIndex) const {

@@ -24,6 +24,7 @@
 #include "models/chip/chip_config.h"
 #include "models/device/buffer_checks.h"
 #include "models/device/core_clock.h"
+#include "models/device/cross_core_barrier.h"
 #include "models/device/cross_core_semaphore.h"
 #include "models/device/flag_table.h"
 #include "models/device/icache_model.h"
@@ -54,6 +55,7 @@ struct CoreResources {
     const VectorTimingModel& vector;
     MemorySystem& memory;
     SimulationErrors& errors;
+    CrossCoreBarriers& barriers;  // mode-0 cross-core flags of all cores
 };
 
 // Receives a core's finished block (called from inside the core's process at the end time).
@@ -71,6 +73,9 @@ struct BlockAssignment {
     // MIX groups: the group's cores by slot (0 = AIC, 1 + j = AIV j) and this core's slot.
     std::vector<AiCore*> groupBySlot;
     std::uint32_t ownSlot = 0;
+    // Blocks of this core's kind the kernel runs (AIVs of a MIX kernel: blockDim × AIVs per
+    // group): a mode-0 cross-core flag synchronises all of them.
+    std::uint32_t coresOfKind = 0;
     void* owner = nullptr;  // opaque to the core: the scheduler's running task
 };
 
@@ -101,6 +106,8 @@ public:
     // A cross-core set from the group member in `senderSlot` at `setPs`.
     // Ignored unless this core runs a block of the same task (`owner`).
     void receiveCrossCoreSet(const void* owner, std::uint8_t flagId, std::uint32_t senderSlot, std::uint64_t setPs);
+    // A mode-0 round this core set has completed: re-check a waiting cross-core flag now.
+    void wakeForCrossCoreFlag();
     // Describes what the core is blocked on (for deadlock reports); empty when idle.
     std::string blockedState() const;
 
@@ -126,6 +133,10 @@ private:
     }
     bool crossCoreWaitReady(const CrossCoreFlag& flag, std::uint64_t& releaseCycle);
     void crossCoreSet(const CrossCoreFlag& flag, std::uint64_t cycle);
+    // Mode 0 (all cores of this kind in the kernel; cross_core_barrier.h), in ai_core.cpp.
+    bool allCoresWaitReady(const CrossCoreFlag& flag, std::uint64_t& releaseCycle);
+    void allCoresSet(const CrossCoreFlag& flag, std::uint64_t cycle);
+    CrossCoreBarriers::RoundKey allCoresRound(const CrossCoreFlag& flag, std::uint32_t round) const;
     // Pipes (ai_core_execute.cpp).
     bool runPipe(Pipe pipe, std::uint64_t now);
     bool mayRunAhead(Pipe pipe, const Instruction& instr) const;
@@ -189,6 +200,9 @@ private:
     // Large, sparsely touched tables last, so the state every activation reads stays compact.
     FlagTable<kPipeCount * kPipeCount * 16> flags_;
     CrossCoreSemaphores crossCore_{};
+    // Mode-0 sets and passed waits of this block per flag id: the next round of each.
+    std::array<std::uint32_t, kCrossCoreFlagIds> allCoresSets_{};
+    std::array<std::uint32_t, kCrossCoreFlagIds> allCoresWaits_{};
 };
 
 }  // namespace ascendsim

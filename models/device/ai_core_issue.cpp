@@ -209,13 +209,14 @@ void forEachPeerSlot(std::uint8_t mode, std::uint32_t ownSlot, std::size_t slots
             if (s != ownSlot) visit(s);
     } else {
         throw std::runtime_error("cross-core flag mode " + std::to_string(int{mode}) +
-                                 " is not modelled (modes 1 and 2 within a MIX group are)");
+                                 " does not exist (modes 0, 1 and 2 do)");
     }
 }
 
 }  // namespace
 
 bool AiCore::crossCoreWaitReady(const CrossCoreFlag& flag, std::uint64_t& releaseCycle) {
+    if (flag.mode == 0) return allCoresWaitReady(flag, releaseCycle);
     if (flag.flagId >= kCrossCoreFlagIds) throw std::runtime_error(siteOf(programIndex_).describe() + ": bad flag id");
     if (block_.groupBySlot.empty())
         throw std::runtime_error(siteOf(programIndex_).describe() + ": cross-core wait outside a MIX group");
@@ -234,6 +235,7 @@ bool AiCore::crossCoreWaitReady(const CrossCoreFlag& flag, std::uint64_t& releas
 }
 
 void AiCore::crossCoreSet(const CrossCoreFlag& flag, std::uint64_t cycle) {
+    if (flag.mode == 0) return allCoresSet(flag, cycle);
     if (flag.flagId >= kCrossCoreFlagIds) throw std::runtime_error(siteOf(programIndex_).describe() + ": bad flag id");
     if (block_.groupBySlot.empty())
         throw std::runtime_error(siteOf(programIndex_).describe() + ": cross-core set outside a MIX group");

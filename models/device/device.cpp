@@ -19,7 +19,7 @@ struct Device::Impl {
           transfer(chip),
           cube(chip),
           vector(chip),
-          resources{chip, transfer, cube, vector, externalMemory ? *externalMemory : *ownedMemory, errors} {
+          resources{chip, transfer, cube, vector, externalMemory ? *externalMemory : *ownedMemory, errors, barriers} {
         if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS))
             throw std::logic_error("Device needs the SystemC time resolution of 1 ps");
         if (chip.aiCoreFreqMhz <= 0) throw std::invalid_argument(chip.name + ": aiCoreFreqMhz must be positive");
@@ -56,6 +56,7 @@ struct Device::Impl {
     TransferTiming transfer;
     CubeTiming cube;
     VectorTimingModel vector;
+    CrossCoreBarriers barriers;
     CoreResources resources;
     HostProxy proxy;
     std::vector<std::unique_ptr<AiCore>> cores;

@@ -163,6 +163,9 @@ void TaskScheduler::startPart(RunningTask& running, AiCore& core, CoreKind kind,
     a.program = running.task.program(a.request);
     a.groupBySlot = std::move(group);
     a.ownSlot = ownSlot;
+    a.coresOfKind =
+        running.task.blockDim *
+        (isMix(running.task.type) && kind == CoreKind::Vector ? chip_.vectorCoresPerCube : 1);
     a.owner = &running;
     ++running.partsRunning;
     core.startBlock(std::move(a), now);

@@ -1,0 +1,63 @@
+// Mode-0 cross-core flags (cross_core_barrier.h): every core of one type waits for all of them.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "models/device/device_run.h"
+
+namespace ascendsim::test {
+namespace {
+
+constexpr std::uint8_t kFlag = 5;
+constexpr std::uint8_t kAllCores = 0;
+
+// Block b works 100·(b + 1) cycles, then every block sets the flag and waits for all the others;
+// with `secondRound`, each then works 100·(blockDim − b) cycles and synchronises again.
+KernelTask allCoresBarrierTask(std::uint32_t blockDim, bool secondRound) {
+    KernelTask t = vectorTask({}, blockDim);
+    t.program = [blockDim, secondRound](const BlockProgramRequest& r) {
+        std::vector<Instruction> p = {Instruction::scalar(100 * (r.blockIdx + 1)),
+                                      Instruction::crossCoreSet(kFlag, kAllCores, Pipe::Scalar),
+                                      Instruction::crossCoreWait(kFlag, kAllCores)};
+        if (secondRound) {
+            p.push_back(Instruction::scalar(100 * (blockDim - r.blockIdx)));
+            p.push_back(Instruction::crossCoreSet(kFlag, kAllCores, Pipe::Scalar));
+            p.push_back(Instruction::crossCoreWait(kFlag, kAllCores));
+        }
+        p.push_back(Instruction::scalar(10));
+        return std::make_unique<FixedInstructionStream>(std::move(p));
+    };
+    return t;
+}
+
+TEST(CrossCoreAllCores, EveryAivWaitsForTheLastAivToSet) {
+    DeviceRun run;  // 4 AIVs
+    const TaskResult& r = run.runOne(allCoresBarrierTask(4, false));
+    ASSERT_EQ(r.blocks.size(), 4u);
+    const std::uint64_t latency = run.chip.flagLatencyCycles;
+    for (const BlockResult& b : r.blocks) {
+        // The last set is block 3's at 400; released at 400 + latency, issue 1, work 10.
+        EXPECT_EQ(b.counters.totalCycles, 400 + latency + 1 + 10) << "block " << b.blockIdx;
+        EXPECT_EQ(b.counters[PmuEvent::WaitFlagScalar],
+                  400 + latency - (100 * (b.blockIdx + 1) + 1))
+            << "block " << b.blockIdx;
+    }
+}
+
+TEST(CrossCoreAllCores, TheFlagSynchronisesAgainRoundByRound) {
+    DeviceRun run;
+    const TaskResult& r = run.runOne(allCoresBarrierTask(4, true));
+    const std::uint64_t latency = run.chip.flagLatencyCycles;
+    // Round 1 resumes everyone at 400 + latency + 1; block 0 then works longest (400 cycles).
+    const std::uint64_t round2Set = 400 + latency + 1 + 400;
+    for (const BlockResult& b : r.blocks)
+        EXPECT_EQ(b.counters.totalCycles, round2Set + latency + 1 + 10) << "block " << b.blockIdx;
+}
+
+TEST(CrossCoreAllCores, MoreBlocksThanCoresOfTheType_IsAnError) {
+    DeviceRun run;
+    EXPECT_THROW(run.runOne(allCoresBarrierTask(5, false)), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace ascendsim::test
