@@ -183,14 +183,15 @@ std::uint64_t timingSourceAddr(const DataMove& move, std::uint32_t coreId, std::
     return move.srcAddr + (h % move.indexedRows) * move.indexedRowBytes;
 }
 
-
 // The GM side of a move: its bursts as they lie in GM (a converting write's bursts hold
 // destination-type elements), so the L2 sees only the bytes the bursts touch, not the gaps.
-GmAccess gmAccessOf(const DataMove& move, std::uint32_t coreId, std::uint64_t startPs, std::uint64_t cycle) {
+GmAccess gmAccessOf(const DataMove& move, std::uint32_t coreId, std::uint64_t startPs,
+                    std::uint64_t cycle) {
     const bool isWrite = move.dst == MemSpace::GM;
-    const std::uint64_t burstBytes = isWrite && move.srcType != move.dstType
-                                         ? move.burstBytes / bytesOf(move.srcType) * bytesOf(move.dstType)
-                                         : move.burstBytes;
+    const std::uint64_t burstBytes =
+        isWrite && move.srcType != move.dstType
+            ? move.burstBytes / bytesOf(move.srcType) * bytesOf(move.dstType)
+            : move.burstBytes;
     GmAccess access{startPs, coreId, isWrite ? move.dstAddr : timingSourceAddr(move, coreId, cycle),
                     burstBytes * move.burstCount, isWrite};
     const std::uint64_t gapBytes = isWrite ? move.dstGapBytes : move.srcGapBytes;

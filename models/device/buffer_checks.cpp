@@ -109,8 +109,8 @@ void BufferChecks::checkVector(const UbAccessPattern& p, const Instruction& inst
         const std::uint64_t span = std::uint64_t{p.beats - 1u} * o.beatStrideBytes +
                                    std::uint64_t{o.blocksPerBeat - 1u} * o.blockStrideBytes + chip_.ub.rowBytes;
         checkRange(MemSpace::UB, o.baseBytes,
-                   o.packsElements() ? std::uint64_t{p.beats} * o.beatStrideBytes : span,
-                   instr, site);
+                   o.packsElements() ? std::uint64_t{p.beats} * o.beatStrideBytes : span, instr,
+                   site);
     }
 }
 

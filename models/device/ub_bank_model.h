@@ -37,7 +37,9 @@ struct UbOperandPattern {
 
     // One element per beat, packed (a reduction's destination): each beat touches
     // beatStrideBytes, less than a block, instead of whole blocks.
-    bool packsElements() const { return blocksPerBeat == 1 && beatStrideBytes != 0 && beatStrideBytes < 32; }
+    bool packsElements() const {
+        return blocksPerBeat == 1 && beatStrideBytes != 0 && beatStrideBytes < 32;
+    }
 };
 
 // The UB operands of a vector instruction (at most 3 sources + 1 destination).

@@ -48,7 +48,9 @@ Instruction Instruction::vector(const VectorInstr& v) { return {Opcode::Vector, 
 Instruction Instruction::scalar(std::uint32_t cycles, std::uint16_t loads, std::uint16_t stores) {
     return scalar(ScalarWork{.cycles = cycles, .loads = loads, .stores = stores});
 }
-Instruction Instruction::scalar(const ScalarWork& work) { return {Opcode::Scalar, Pipe::Scalar, work}; }
+Instruction Instruction::scalar(const ScalarWork& work) {
+    return {Opcode::Scalar, Pipe::Scalar, work};
+}
 Instruction Instruction::setFlag(Pipe src, Pipe dst, std::uint8_t eventId) {
     return {Opcode::SetFlag, src, Flag{src, dst, eventId}};
 }

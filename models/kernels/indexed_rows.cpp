@@ -27,10 +27,11 @@ constexpr std::uint32_t kScalarCyclesPerRow = 4;
 }  // namespace
 
 Instruction scalarIndexReads(std::uint64_t rows, std::uint64_t indexBytes) {
-    return Instruction::scalar(ScalarWork{.cycles = static_cast<std::uint32_t>(rows * kScalarCyclesPerRow),
-                                          .loads = static_cast<std::uint16_t>(rows),
-                                          .memory = MemSpace::UB,
-                                          .bytesRead = static_cast<std::uint32_t>(rows * indexBytes)});
+    return Instruction::scalar(
+        ScalarWork{.cycles = static_cast<std::uint32_t>(rows * kScalarCyclesPerRow),
+                   .loads = static_cast<std::uint16_t>(rows),
+                   .memory = MemSpace::UB,
+                   .bytesRead = static_cast<std::uint32_t>(rows * indexBytes)});
 }
 
 std::vector<std::uint64_t> indexedTileStarts(UnitRange rows, std::uint64_t rowsPerTile,

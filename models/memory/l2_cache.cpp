@@ -174,7 +174,8 @@ L2RangeOutcome L2Cache::accessRange(std::uint64_t firstLine, std::uint64_t lineC
     return outcome;
 }
 
-void L2Cache::accessRange(std::uint64_t firstLine, std::uint64_t lineCount, bool isWrite, L2RangeOutcome& outcome) {
+void L2Cache::accessRange(std::uint64_t firstLine, std::uint64_t lineCount, bool isWrite,
+                          L2RangeOutcome& outcome) {
     if (lineCount == 0) return;
     tagOf(firstLine + lineCount - 1, setCount_);  // range check once: tags only grow along the range
     std::uint64_t set = firstLine % setCount_;

@@ -41,7 +41,8 @@ public:
     // that order.
     L2RangeOutcome accessRange(std::uint64_t firstLine, std::uint64_t lineCount, bool isWrite);
     // accessRange() adding its counts to `outcome` (one transfer's bursts, range by range).
-    void accessRange(std::uint64_t firstLine, std::uint64_t lineCount, bool isWrite, L2RangeOutcome& outcome);
+    void accessRange(std::uint64_t firstLine, std::uint64_t lineCount, bool isWrite,
+                     L2RangeOutcome& outcome);
 
     bool contains(std::uint64_t lineIndex) const;
     bool isDirty(std::uint64_t lineIndex) const;

@@ -40,8 +40,9 @@ L2RangeOutcome SharedMemorySystem::lookUpLines(const GmAccess& request) {
     L2RangeOutcome lines;
     if (request.contiguous()) {
         const std::uint64_t firstLine = request.address / lineBytes;
-        l2_.accessRange(firstLine, (request.address + request.bytes - 1) / lineBytes - firstLine + 1, request.isWrite,
-                        lines);
+        l2_.accessRange(firstLine,
+                        (request.address + request.bytes - 1) / lineBytes - firstLine + 1,
+                        request.isWrite, lines);
         return lines;
     }
     std::uint64_t runFirst = request.address / lineBytes;

@@ -43,7 +43,7 @@ public:
     // HBM and L2 read traffic by time, for the sampled hardware counters (profile_memory).
     const TrafficSampler& traffic() const { return traffic_; }
 
-private:
+  private:
     L2RangeOutcome lookUpLines(const GmAccess& request);
 
     L2Cache l2_;

@@ -154,12 +154,13 @@ TEST(AiCoreTiming, StridedGmMove_ReachesMemoryAsItsBursts) {
     DeviceRun run;
     run.runOne(vectorTask({read, packed, narrowing}));
     ASSERT_EQ(run.memory.accesses.size(), 3u);
-    auto accessAt = [&run](std::uint64_t address) {  // MTE2 and MTE3 run in parallel: find by address
-        for (const GmAccess& a : run.memory.accesses)
-            if (a.address == address) return a;
-        ADD_FAILURE() << "no access at " << address;
-        return GmAccess{};
-    };
+    auto accessAt =
+        [&run](std::uint64_t address) {  // MTE2 and MTE3 run in parallel: find by address
+            for (const GmAccess& a : run.memory.accesses)
+                if (a.address == address) return a;
+            ADD_FAILURE() << "no access at " << address;
+            return GmAccess{};
+        };
     const GmAccess strided = accessAt(0x1000);
     EXPECT_EQ(strided.bytes, 256u);
     EXPECT_EQ(strided.burstCount, 4u);

@@ -58,7 +58,8 @@ TEST(DeviceOnAscend910B1, StridedGmReadMissesOnlyTheLinesItsRowsTouch) {
     device.runUntilIdle();
     ASSERT_EQ(observer.results.size(), 1u);
     const PmuCounters& c = observer.results[0].vectorSum;
-    const std::uint64_t misses = c[PmuEvent::L2R0ReadMissAllocate] + c[PmuEvent::L2R1ReadMissAllocate];
+    const std::uint64_t misses =
+        c[PmuEvent::L2R0ReadMissAllocate] + c[PmuEvent::L2R1ReadMissAllocate];
     EXPECT_EQ(misses, 16u);  // one line per row, not the 241 lines from the first to the last byte
     EXPECT_EQ(c[PmuEvent::MainMemRead], 16u * chip.l2.lineBytes / 8);
     EXPECT_EQ(c[PmuEvent::L2Read], 16u * 128 / 256);

@@ -97,9 +97,10 @@ TEST_F(LoweredKernelsOnDevice, ElementwiseAdd_RunsOnTheVectorCores) {
 
 TEST_F(LoweredKernelsOnDevice, GatherV2_ReadsItsIndicesFromUbWithTheScalarUnit) {
     constexpr std::uint64_t kLookups = 300;
-    const auto results =
-        runLowered(chip, op("GatherV2", {b.tensor("table", {1000, 64}), b.tensor("indices", {kLookups}, DataType::Int32)},
-                            {b.tensor("y", {kLookups, 64})}));
+    const auto results = runLowered(
+        chip, op("GatherV2",
+                 {b.tensor("table", {1000, 64}), b.tensor("indices", {kLookups}, DataType::Int32)},
+                 {b.tensor("y", {kLookups, 64})}));
     const PmuCounters c = summed(results);
     EXPECT_EQ(c[PmuEvent::ScalarLoad], kLookups);
     // One int32 index per lookup, in 16 B units rounded up per tile: at least 300 × 4 B.

@@ -1,11 +1,12 @@
 // UB bank conflicts (hardware.md §2.6): the rules and their effect on the vector pipe.
+#include "models/device/ub_bank_model.h"
+
 #include <gtest/gtest.h>
 
 #include <vector>
 
 #include "models/device/device_run.h"
 #include "models/device/pmu_accounting.h"
-#include "models/device/ub_bank_model.h"
 
 namespace ascendsim::test {
 namespace {
@@ -60,7 +61,8 @@ TEST(UbBankModel, BroadcastOperandWithBlockStrideZero_IsReadOnceWithoutConflict)
 
     PmuCounters counters;
     countVector(v, p, 8, counters);
-    EXPECT_EQ(counters[PmuEvent::UbReadVector], 4u * (8 + 1));  // 32 B units: src0 8 blocks, src1 one
+    EXPECT_EQ(counters[PmuEvent::UbReadVector],
+              4u * (8 + 1));  // 32 B units: src0 8 blocks, src1 one
 }
 
 TEST(UbBankModel, DestinationWithBlockStrideZero_StillWritesEveryBlock) {
