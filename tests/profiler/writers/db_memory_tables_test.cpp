@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <set>
 
+#include "profiler/assembly/output_assembly.h"
 #include "profiler/assembly/sample_run.h"
+#include "profiler/format/csv_reader.h"
 #include "profiler/format/number_format.h"
 #include "profiler/format/time_format.h"
 #include "profiler/writers/csv_table_test_support.h"
@@ -57,9 +59,59 @@ std::string csvTime(std::string text) {
     return text;
 }
 
+// MEMORY_RECORD and memory_record.csv rows (without APP) as "component,µs,MB,MB,MB,stream".
+std::vector<std::string> memoryRecordFromDb(const fs::path& db) {
+    std::vector<std::string> rows;
+    for (const std::string& row :
+         query(db,
+               "SELECT s.value, m.timestamp, m.totalAllocated, m.totalReserved, m.totalActive, "
+               "m.streamPtr FROM MEMORY_RECORD m JOIN STRING_IDS s ON s.id = m.component "
+               "ORDER BY m.rowid")) {
+        const std::vector<std::string> c = cellsOf(row);
+        // The CSV leaves the active total of a row without PTA part empty where the DB stores 0.
+        const bool noPta = c[5].empty();
+        rows.push_back(c[0] + "," + dbTime(c[1]) + "," + dbMb(c[2]) + "," + dbMb(c[3]) + "," +
+                       (noPta ? "" : dbMb(c[4])) + "," + c[5]);
+    }
+    return rows;
+}
+std::vector<std::string> memoryRecordFromCsv(const CsvTable& table) {
+    std::vector<std::string> rows;
+    for (const CsvRow& r : table.rows) {
+        if (r[0] == "APP") continue;
+        rows.push_back(r[0] + "," + csvTime(r[1]) + "," + r[2] + "," + r[3] + "," + r[4] + "," +
+                       r[5]);
+    }
+    return rows;
+}
+
+// OP_MEMORY and operator_memory.csv rows as "name|KB|alloc µs|release µs|alloc total MB".
+std::vector<std::string> opMemoryFromDb(const fs::path& db) {
+    std::vector<std::string> rows;
+    for (const std::string& row :
+         query(db,
+               "SELECT s.value, o.size, o.allocationTime, o.releaseTime, "
+               "o.allocationTotalAllocated FROM OP_MEMORY o JOIN STRING_IDS s ON s.id = o.name "
+               "ORDER BY o.rowid")) {
+        const std::vector<std::string> c = cellsOf(row);
+        rows.push_back(c[0] + "|" + pythonFloatRepr(std::stod(c[1]) / 1024.0) + "|" + dbTime(c[2]) +
+                       "|" + dbTime(c[3]) + "|" + dbMb(c[4]));
+    }
+    return rows;
+}
+std::vector<std::string> opMemoryFromCsv(const CsvTable& table) {
+    std::vector<std::string> rows;
+    for (const CsvRow& r : table.rows) {
+        const bool ge = r[0].rfind("cann::", 0) == 0;  // the DB names GE ops without the prefix
+        rows.push_back((ge ? r[0].substr(6) : r[0]) + "|" + r[1] + "|" + csvTime(r[2]) + "|" +
+                       csvTime(r[3]) + "|" + r[7]);
+    }
+    return rows;
+}
+
 // sampleRun with every GE buffer's release recorded too (the sampler records both or neither).
-RunRecord memoryRun() {
-    RunRecord run = sampleRun(2);
+RunRecord memoryRun(std::uint32_t steps = 2) {
+    RunRecord run = sampleRun(steps);
     run.rankId = 0;
     for (const GeOpMemoryRecord& op : run.geOpMemory) {
         run.geMemory.push_back(
@@ -127,25 +179,7 @@ TEST_F(DbMemoryTables, EnumerationsAreTheRealOnes) {
 
 TEST_F(DbMemoryTables, MemoryRecordRowsAreTheCsvRowsWithoutApp) {
     const fs::path db = write();
-    std::vector<std::string> fromDb;
-    for (const std::string& row :
-         query(db,
-               "SELECT s.value, m.timestamp, m.totalAllocated, m.totalReserved, m.totalActive, "
-               "m.streamPtr FROM MEMORY_RECORD m JOIN STRING_IDS s ON s.id = m.component "
-               "ORDER BY m.rowid")) {
-        const std::vector<std::string> c = cellsOf(row);
-        // The CSV leaves the active total of a row without PTA part empty where the DB stores 0.
-        const bool noPta = c[5].empty();
-        fromDb.push_back(c[0] + "," + dbTime(c[1]) + "," + dbMb(c[2]) + "," + dbMb(c[3]) + "," +
-                         (noPta ? "" : dbMb(c[4])) + "," + c[5]);
-    }
-    std::vector<std::string> expected;
-    for (const CsvRow& r : buildMemoryRecord(run_).rows) {
-        if (r[0] == "APP") continue;
-        expected.push_back(r[0] + "," + csvTime(r[1]) + "," + r[2] + "," + r[3] + "," + r[4] + "," +
-                           r[5]);
-    }
-    EXPECT_EQ(fromDb, expected);
+    EXPECT_EQ(memoryRecordFromDb(db), memoryRecordFromCsv(buildMemoryRecord(run_)));
     EXPECT_EQ(query(db,
                     "SELECT count(*) FROM MEMORY_RECORD m JOIN STRING_IDS s ON s.id = m.component "
                     "WHERE s.value = 'GE'"),
@@ -154,23 +188,34 @@ TEST_F(DbMemoryTables, MemoryRecordRowsAreTheCsvRowsWithoutApp) {
 
 TEST_F(DbMemoryTables, OpMemoryRowsAreTheOperatorMemoryCsvRows) {
     const fs::path db = write();
-    std::vector<std::string> fromDb;
-    for (const std::string& row :
-         query(db,
-               "SELECT s.value, o.size, o.allocationTime, o.releaseTime, "
-               "o.allocationTotalAllocated FROM OP_MEMORY o JOIN STRING_IDS s ON s.id = o.name "
-               "ORDER BY o.rowid")) {
-        const std::vector<std::string> c = cellsOf(row);
-        fromDb.push_back(c[0] + "|" + pythonFloatRepr(std::stod(c[1]) / 1024.0) + "|" +
-                         dbTime(c[2]) + "|" + dbTime(c[3]) + "|" + dbMb(c[4]));
-    }
-    std::vector<std::string> expected;
-    for (const CsvRow& r : buildOperatorMemory(run_).rows) {
-        const bool ge = r[0].rfind("cann::", 0) == 0;  // the DB names GE ops without the prefix
-        expected.push_back((ge ? r[0].substr(6) : r[0]) + "|" + r[1] + "|" + csvTime(r[2]) + "|" +
-                           csvTime(r[3]) + "|" + r[7]);
-    }
-    EXPECT_EQ(fromDb, expected);
+    EXPECT_EQ(opMemoryFromDb(db), opMemoryFromCsv(buildOperatorMemory(run_)));
+}
+
+// The files of one profiled cycle (steps 1-2 of 4, so the run is cut to a window first).
+TEST(DbMemoryFiles, TheDbAgreesWithTheCsvFilesOfTheSameCycle) {
+    const fs::path root =
+        fs::temp_directory_path() / ("ascendsim_db_files_" + std::to_string(::getpid()));
+    fs::remove_all(root);
+    ProfilerConfig config;
+    config.level = ProfilerLevel::Level1;
+    config.profileMemory = true;
+    config.exportTypes = {ExportType::Text, ExportType::Db};
+    config.schedule =
+        ProfilerSchedule{.wait = 1, .warmup = 0, .active = 2, .repeat = 1, .skipFirst = 0};
+    OutputOptions options;
+    options.parentDirectory = root;
+    const auto result = writeProfilerOutput(memoryRun(4), config, options);
+    ASSERT_EQ(result.directories.size(), 1u);
+    const fs::path out = result.directories.front() / "ASCEND_PROFILER_OUTPUT";
+    const fs::path db = out / "ascend_pytorch_profiler_0.db";
+    const auto memory = memoryRecordFromDb(db);
+    EXPECT_FALSE(memory.empty());
+    EXPECT_EQ(memory, memoryRecordFromCsv(readCsvFile(out / "memory_record.csv")));
+    EXPECT_EQ(opMemoryFromDb(db), opMemoryFromCsv(readCsvFile(out / "operator_memory.csv")));
+    EXPECT_EQ(query(db, "SELECT count(*) FROM NPU_MODULE_MEM"),
+              std::vector<std::string>{
+                  std::to_string(readCsvFile(out / "npu_module_mem.csv").rows.size())});
+    fs::remove_all(root);
 }
 
 TEST_F(DbMemoryTables, EveryIdResolvesAndGeEventsPairUp) {
