@@ -10,6 +10,7 @@
 #include "profiler/writers/db_cann_enums.h"
 #include "profiler/writers/db_framework_api.h"
 #include "profiler/writers/db_framework_memory.h"
+#include "profiler/writers/db_global_tid.h"
 #include "profiler/writers/db_npu_memory.h"
 #include "profiler/writers/db_hardware_samples.h"
 #include "profiler/writers/db_sqlite.h"
@@ -78,10 +79,6 @@ std::string joined(const std::vector<TensorDescription>& tensors, std::string Te
 std::string metricDbName(const MetricColumn& column, CoreSide side) {
     const std::string prefix = side == CoreSide::Aic ? "aic_" : side == CoreSide::Aiv ? "aiv_" : "";
     return prefix + std::string(column.name);
-}
-
-std::int64_t globalTid(const RunRecord& run, std::uint32_t threadId) {
-    return (static_cast<std::int64_t>(run.processId) << 32) | threadId;
 }
 
 }  // namespace
@@ -157,7 +154,7 @@ bool writeAscendPytorchProfilerDb(const std::filesystem::path& outputDir, const 
         }
         cannApi.push_back({static_cast<std::int64_t>(run.epochNs + api.startNs),
                            static_cast<std::int64_t>(run.epochNs + api.endNs), apiTypeId(api.level),
-                           globalTid(run, api.threadId), connection, cann.id(api.name)});
+                           dbGlobalTid(run, api.threadId), connection, cann.id(api.name)});
     }
     std::vector<DbNodeLaunch> nodeLaunches;
     std::int64_t cannConnectionOffset = 0;

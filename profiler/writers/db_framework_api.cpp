@@ -5,6 +5,7 @@
 #include <numeric>
 #include <string>
 
+#include "profiler/writers/db_global_tid.h"
 #include "profiler/writers/torch_op_text.h"
 
 namespace ascendsim {
@@ -52,9 +53,6 @@ std::vector<QueueEntry> queueEntries(const RunRecord& run, bool enqueue) {
     return entries;
 }
 
-std::int64_t globalTid(const RunRecord& run, std::uint32_t threadId) {
-    return (static_cast<std::int64_t>(run.processId) << 32) | threadId;
-}
 
 // Per sequence number, the last op (torch.op_range order) on each side of a fwd/bwd pair.
 std::vector<std::pair<std::size_t, std::size_t>> forwardBackwardPairs(const RunRecord& run) {
@@ -116,7 +114,7 @@ FrameworkApiTables buildFrameworkApiTables(const RunRecord& run, DbStringIds& to
     const auto queueRow = [&](const QueueEntry& e, const std::string& name) {
         const auto correlation = static_cast<std::int64_t>(e.correlationId) + cannConnectionOffset;
         tables.pytorchApi.push_back(
-            {std::to_string(e.startNs), std::to_string(e.endNs), globalTid(run, e.threadId),
+            {std::to_string(e.startNs), std::to_string(e.endNs), dbGlobalTid(run, e.threadId),
              connections.add({correlation}), torchStrings.id(name), DbNull{}, DbNull{}, DbNull{},
              DbNull{}, DbNull{}, static_cast<std::int64_t>(FrameworkApiType::TaskQueue)});
     };
@@ -126,7 +124,7 @@ FrameworkApiTables buildFrameworkApiTables(const RunRecord& run, DbStringIds& to
     for (const PythonCallRecord& call : run.pythonCalls) {
         tables.pytorchApi.push_back(
             {std::to_string(run.epochNs + call.startNs), std::to_string(run.epochNs + call.endNs),
-             globalTid(run, call.threadId), DbNull{}, torchStrings.id(call.name), DbNull{},
+             dbGlobalTid(run, call.threadId), DbNull{}, torchStrings.id(call.name), DbNull{},
              DbNull{}, DbNull{}, DbNull{}, DbNull{},
              static_cast<std::int64_t>(FrameworkApiType::PythonTrace)});
     }
@@ -201,7 +199,7 @@ FrameworkApiTables buildFrameworkApiTables(const RunRecord& run, DbStringIds& to
         }
         tables.pytorchApi.push_back(
             {std::to_string(run.epochNs + op.startNs), std::to_string(run.epochNs + op.endNs),
-             globalTid(run, op.threadId), connection, name, op.sequenceNumber,
+             dbGlobalTid(run, op.threadId), connection, name, op.sequenceNumber,
              static_cast<std::int64_t>(op.forwardThreadId), dims, types, chain,
              static_cast<std::int64_t>(FrameworkApiType::TorchOp)});
     }

@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "profiler/writers/db_cann_enums.h"
+#include "profiler/writers/db_global_tid.h"
 
 namespace ascendsim {
 
@@ -14,10 +15,6 @@ namespace {
 constexpr std::uint64_t kGeAddressBase = 0x12C000000000ULL;
 // GE hands out 512-byte aligned blocks (the smallest sizes in the sample are 512).
 constexpr std::uint64_t kGeAddressAlignment = 512;
-
-std::int64_t globalTid(const RunRecord& run, std::uint32_t threadId) {
-    return (static_cast<std::int64_t>(run.processId) << 32) | threadId;
-}
 
 // GE allocates inside the kernel launch: the thread of the Node@launch calls.
 std::uint32_t launchThreadId(const RunRecord& run) {
@@ -40,23 +37,27 @@ std::vector<std::vector<DbValue>> npuMemRows(const RunRecord& run, DbStringIds& 
 }
 
 std::vector<std::vector<DbValue>> npuModuleMemRows(const RunRecord& run) {
-    std::vector<const ModuleMemorySample*> samples;
+    struct ModuleSample {
+        std::int64_t moduleId;
+        const ModuleMemorySample* sample;
+    };
+    std::vector<ModuleSample> samples;
     for (const ModuleMemorySample& s : run.moduleMemory) {
-        if (cannModuleId(s.component) >= 0) samples.push_back(&s);
+        const std::int64_t id = cannModuleId(s.component);
+        if (id >= 0) samples.push_back({id, &s});
     }
-    std::stable_sort(samples.begin(), samples.end(),
-                     [](const ModuleMemorySample* a, const ModuleMemorySample* b) {
-                         return a->timeNs != b->timeNs
-                                    ? a->timeNs < b->timeNs
-                                    : cannModuleId(a->component) < cannModuleId(b->component);
-                     });
+    // CANN writes each sample's modules together: by time, then module id.
+    std::stable_sort(
+        samples.begin(), samples.end(), [](const ModuleSample& a, const ModuleSample& b) {
+            return a.sample->timeNs != b.sample->timeNs ? a.sample->timeNs < b.sample->timeNs
+                                                        : a.moduleId < b.moduleId;
+        });
     std::vector<std::vector<DbValue>> rows;
-    for (const ModuleMemorySample* s : samples) {
+    for (const auto& [moduleId, s] : samples) {
         // CANN reports whole KB (npu_module_mem.csv shows KB / 1024); a negative value is KB
         // already.
         const std::int64_t kb = s->reservedBytes < 0 ? s->reservedBytes : s->reservedBytes / 1024;
-        rows.push_back({cannModuleId(s->component),
-                        static_cast<std::int64_t>(run.epochNs + s->timeNs), kb * 1024,
+        rows.push_back({moduleId, static_cast<std::int64_t>(run.epochNs + s->timeNs), kb * 1024,
                         static_cast<std::int64_t>(run.deviceId)});
     }
     return rows;
@@ -121,7 +122,7 @@ void writeNpuMemoryTables(DbFile& db, const RunRecord& run,
     }
     if (geEvents.empty()) return;
     const std::int64_t component = cannStrings.id("GE");
-    const std::int64_t tid = globalTid(run, launchThreadId(run));
+    const std::int64_t tid = dbGlobalTid(run, launchThreadId(run));
     std::vector<std::vector<DbValue>> rows;
     for (const GeMemoryEvent& e : geEvents) {
         rows.push_back({cannStrings.id(e.operatorName), static_cast<std::int64_t>(e.addr),
