@@ -31,18 +31,20 @@ SharedMemorySystem::SharedMemorySystem(const ChipConfig& chip)
       l2HitLatencyPs_(chip.l2.hitLatencyCycles * psPerCycle(chip)),
       hbmReadLatencyPs_(chip.hbm.readLatencyCycles * psPerCycle(chip)) {}
 
-// Looks up the lines the bursts touch, each once per run: bursts whose line ranges overlap or
-// abut (no gap, or a gap inside one line) merge into one run, so a burst sharing a line with its
-// predecessor does not look that line up twice and a contiguous move is a single range.
+// Looks up the lines the bursts touch, each once: bursts whose line ranges overlap or abut merge
+// into one run. A gap shorter than a line can never skip a whole line, so such a move (and a
+// gap-free one) is the single range from its first to its last byte, as cheap as before bursts
+// were modelled; only gaps of a line or more walk the bursts, and each such burst skips at
+// least the lookup of one line.
 L2RangeOutcome SharedMemorySystem::lookUpLines(const GmAccess& request) {
     const std::uint64_t lineBytes = l2_.lineBytes();
     const std::uint64_t burstBytes = request.burstBytes();
     L2RangeOutcome lines;
-    if (request.contiguous()) {
+    if (request.burstCount <= 1 || request.burstStrideBytes < burstBytes + lineBytes) {
+        const std::uint64_t lastByte =
+            request.address + (request.burstCount - 1) * request.burstStrideBytes + burstBytes - 1;
         const std::uint64_t firstLine = request.address / lineBytes;
-        l2_.accessRange(firstLine,
-                        (request.address + request.bytes - 1) / lineBytes - firstLine + 1,
-                        request.isWrite, lines);
+        l2_.accessRange(firstLine, lastByte / lineBytes - firstLine + 1, request.isWrite, lines);
         return lines;
     }
     std::uint64_t runFirst = request.address / lineBytes;
@@ -51,8 +53,8 @@ L2RangeOutcome SharedMemorySystem::lookUpLines(const GmAccess& request) {
         const std::uint64_t start = request.address + burst * request.burstStrideBytes;
         const std::uint64_t first = start / lineBytes;
         const std::uint64_t last = (start + burstBytes - 1) / lineBytes;
-        if (first <= runLast + 1) {  // strides are non-negative: first >= runFirst
-            runLast = std::max(runLast, last);
+        if (first == runLast + 1) {  // the bursts' lines abut
+            runLast = last;
             continue;
         }
         l2_.accessRange(runFirst, runLast - runFirst + 1, request.isWrite, lines);
