@@ -218,6 +218,33 @@ TEST(DbMemoryFiles, TheDbAgreesWithTheCsvFilesOfTheSameCycle) {
     fs::remove_all(root);
 }
 
+// analysis.db of a Level0 and a Level1 run in the era of the e5a31957 samples: StepTraceTime with
+// their schema and no CommAnalyzer tables (the run has no collectives).
+TEST(DbMemoryFiles, AnalysisDbHasTheRealStepTraceTimeSchema) {
+    const fs::path real = referenceRoot() /
+                          "msinsight/e5a31957/test/data/pytorch/db/level1/rank0_ascend_pt" /
+                          "ASCEND_PROFILER_OUTPUT/analysis.db";
+    if (!fs::exists(real)) GTEST_SKIP() << "reference DBs not available";
+    const fs::path root =
+        fs::temp_directory_path() / ("ascendsim_db_analysis_" + std::to_string(::getpid()));
+    for (ProfilerLevel level : {ProfilerLevel::Level0, ProfilerLevel::Level1}) {
+        fs::remove_all(root);
+        ProfilerConfig config;
+        config.level = level;
+        config.exportTypes = {ExportType::Db};
+        config.formatVersion = FormatVersion::Cann80;
+        OutputOptions options;
+        options.parentDirectory = root;
+        const auto result = writeProfilerOutput(sampleRun(2), config, options);
+        ASSERT_EQ(result.directories.size(), 1u);
+        const fs::path ours = result.directories.front() / "ASCEND_PROFILER_OUTPUT/analysis.db";
+        EXPECT_EQ(tables(ours), std::set<std::string>{"StepTraceTime"});
+        EXPECT_EQ(schema(ours, "StepTraceTime"), schema(real, "StepTraceTime"));
+        EXPECT_EQ(query(ours, "SELECT count(*) FROM StepTraceTime"), std::vector<std::string>{"2"});
+    }
+    fs::remove_all(root);
+}
+
 TEST_F(DbMemoryTables, EveryIdResolvesAndGeEventsPairUp) {
     const fs::path db = write();
     const std::vector<std::pair<std::string, std::string>> stringColumns = {
