@@ -1,18 +1,8 @@
 #include "profiler/writers/db_hardware_samples.h"
 
-#include <cmath>
-
 #include "profiler/writers/hardware_sample_rates.h"
 
 namespace ascendsim {
-
-namespace {
-
-std::int64_t wholeBytesPerSecond(std::uint64_t bytes, std::uint64_t intervalNs) {
-    return std::llround(bytesPerSecond(bytes, intervalNs));
-}
-
-}  // namespace
 
 void writeHardwareSampleTables(DbFile& db, const RunRecord& run, const ProfilerConfig& config,
                                DbStringIds& cannStrings) {
@@ -26,7 +16,7 @@ void writeHardwareSampleTables(DbFile& db, const RunRecord& run, const ProfilerC
         const auto timestampNs = static_cast<std::int64_t>(run.epochNs + sample.timeNs);
         for (const auto& [bytes, typeId] : {std::pair{&sample.hbmReadBytes, readId}, {&sample.hbmWriteBytes, writeId}}) {
             for (std::size_t stack = 0; stack < bytes->size(); ++stack) {
-                hbm.push_back({deviceId, timestampNs, wholeBytesPerSecond((*bytes)[stack], sample.intervalNs),
+                hbm.push_back({deviceId, timestampNs, dbBytesPerSecond(hbmBandwidth((*bytes)[stack], sample.intervalNs)),
                                static_cast<std::int64_t>(stack), typeId});
             }
         }
@@ -35,10 +25,10 @@ void writeHardwareSampleTables(DbFile& db, const RunRecord& run, const ProfilerC
     const std::size_t llcCount = run.hardwareSamples.front().llcReadBytes.size();
     for (std::size_t id = 0; id < llcCount; ++id) {
         for (const HardwareTrafficSample& sample : run.hardwareSamples) {
-            const double hitPercent = 100.0 * llcHitRatio(sample.llcReadHits[id], sample.llcReadMisses[id]);
             llc.push_back({deviceId, static_cast<std::int64_t>(id),
-                           static_cast<std::int64_t>(run.epochNs + sample.timeNs), roundedTo(hitPercent, 1),
-                           wholeBytesPerSecond(sample.llcReadBytes[id], sample.intervalNs), readId});
+                           static_cast<std::int64_t>(run.epochNs + sample.timeNs),
+                           percentOf(llcHitRatio(sample.llcReadHits[id], sample.llcReadMisses[id])),
+                           dbBytesPerSecond(llcThroughput(sample.llcReadBytes[id], sample.intervalNs)), readId});
         }
     }
     db.execute("CREATE TABLE HBM (deviceId INTEGER,timestampNs INTEGER,bandwidth NUMERIC,hbmId INTEGER,type INTEGER)");

@@ -4,7 +4,8 @@
 //  - HBM (deviceId, timestampNs, bandwidth NUMERIC, hbmId, type): bandwidth in whole B/s; per
 //    sample the read rows of every stack, then the write rows; type = STRING_IDS "read"/"write";
 //  - LLC (deviceId, llcId, timestampNs, hitRate REAL, throughput INTEGER, mode): all samples of
-//    LLC 0, then of LLC 1; hitRate in % with one decimal, throughput in whole B/s, mode "read".
+//    LLC 0, then of LLC 1; hitRate in % (ratio × 100), throughput in whole B/s, mode "read".
+// B/s are msprof's truncated MB/s × 2^20 (hardware_sample_rates.h).
 #include "profiler/config/profiler_config.h"
 #include "profiler/record/run_record.h"
 #include "profiler/writers/db_sqlite.h"

@@ -26,33 +26,50 @@ OrderedJson singleArg(const char* key, double value) {
     return args;
 }
 
-CounterProcess hbmProcess(const std::vector<HardwareTrafficSample>& samples, std::uint32_t sortIndex) {
+void addHbmPoint(CounterProcess& process, const HardwareTrafficSample& sample, std::size_t stack, bool write) {
+    const auto& bytes = write ? sample.hbmWriteBytes : sample.hbmReadBytes;
+    process.points.push_back({"HBM " + std::to_string(stack) + (write ? "/Write" : "/Read"), sample.timeNs,
+                              singleArg(write ? "Write(MB/s)" : "Read(MB/s)", hbmBandwidth(bytes[stack], sample.intervalNs))});
+}
+
+// Python msprof: per stack its read then its write series. C++ msprof (CANN 8.3) walks the raw
+// rows: every stack's read, then every stack's write (the DB's row order).
+CounterProcess hbmProcess(const std::vector<HardwareTrafficSample>& samples, std::uint32_t sortIndex, bool cppOrder) {
     CounterProcess process{"HBM", sortIndex, {}};
     for (const HardwareTrafficSample& sample : samples) {
-        for (std::size_t stack = 0; stack < sample.hbmReadBytes.size(); ++stack) {
-            const std::string prefix = "HBM " + std::to_string(stack);
-            process.points.push_back(
-                {prefix + "/Read", sample.timeNs,
-                 singleArg("Read(MB/s)", mebibytesPerSecond(sample.hbmReadBytes[stack], sample.intervalNs))});
-            process.points.push_back(
-                {prefix + "/Write", sample.timeNs,
-                 singleArg("Write(MB/s)", mebibytesPerSecond(sample.hbmWriteBytes[stack], sample.intervalNs))});
+        const std::size_t stacks = sample.hbmReadBytes.size();
+        if (cppOrder) {
+            for (std::size_t stack = 0; stack < stacks; ++stack) addHbmPoint(process, sample, stack, false);
+            for (std::size_t stack = 0; stack < stacks; ++stack) addHbmPoint(process, sample, stack, true);
+        } else {
+            for (std::size_t stack = 0; stack < stacks; ++stack) {
+                addHbmPoint(process, sample, stack, false);
+                addHbmPoint(process, sample, stack, true);
+            }
         }
     }
     return process;
 }
 
-CounterProcess llcProcess(const std::vector<HardwareTrafficSample>& samples, std::uint32_t sortIndex) {
+// Python msprof: Throughput then Hit Rate (the ratio). C++ msprof: Hit Rate, computed back from
+// its percent (`hitRate * 100 / 100`), then Throughput.
+CounterProcess llcProcess(const std::vector<HardwareTrafficSample>& samples, std::uint32_t sortIndex, bool cppOrder) {
     CounterProcess process{"LLC", sortIndex, {}};
     for (const HardwareTrafficSample& sample : samples) {
         for (std::size_t llc = 0; llc < sample.llcReadBytes.size(); ++llc) {
             const std::string prefix = "LLC " + std::to_string(llc) + " Read";
-            const double throughput = mebibytesPerSecond(sample.llcReadBytes[llc], sample.intervalNs);
-            const double hitRatio = llcHitRatio(sample.llcReadHits[llc], sample.llcReadMisses[llc]);
-            process.points.push_back(
-                {prefix + "/Throughput", sample.timeNs, singleArg("Throughput(MB/s)", roundedTo(throughput, 3))});
-            process.points.push_back(
-                {prefix + "/Hit Rate", sample.timeNs, singleArg("Hit Rate(%)", roundedTo(hitRatio, 3))});
+            const double ratio = llcHitRatio(sample.llcReadHits[llc], sample.llcReadMisses[llc]);
+            CounterPoint throughput{prefix + "/Throughput", sample.timeNs,
+                                    singleArg("Throughput(MB/s)", llcThroughput(sample.llcReadBytes[llc], sample.intervalNs))};
+            CounterPoint hitRate{prefix + "/Hit Rate", sample.timeNs,
+                                 singleArg("Hit Rate(%)", cppOrder ? percentOf(ratio) / 100.0 : ratio)};
+            if (cppOrder) {
+                process.points.push_back(std::move(hitRate));
+                process.points.push_back(std::move(throughput));
+            } else {
+                process.points.push_back(std::move(throughput));
+                process.points.push_back(std::move(hitRate));
+            }
         }
     }
     return process;
@@ -63,7 +80,8 @@ CounterProcess llcProcess(const std::vector<HardwareTrafficSample>& samples, std
 std::vector<CounterProcess> hardwareSampleCounterProcesses(const RunRecord& run, const ProfilerConfig& config) {
     if (!config.profileMemory || run.hardwareSamples.empty()) return {};
     const SampleSortIndices indices = sortIndices(config.formatVersion);
-    return {hbmProcess(run.hardwareSamples, indices.hbm), llcProcess(run.hardwareSamples, indices.llc)};
+    const bool cppOrder = config.formatVersion == FormatVersion::Cann83;
+    return {hbmProcess(run.hardwareSamples, indices.hbm, cppOrder), llcProcess(run.hardwareSamples, indices.llc, cppOrder)};
 }
 
 }  // namespace ascendsim

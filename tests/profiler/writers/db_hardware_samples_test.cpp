@@ -60,7 +60,7 @@ protected:
         second.hbmWriteBytes = {20, 20, 20, 20};
         second.llcReadHits = {2, 1};
         second.llcReadMisses = {1, 0};
-        second.llcReadBytes = {4000, 0};
+        second.llcReadBytes = {5 << 20, 0};  // 250 MB/s
         run_.hardwareSamples = {first, second};
         config_.profileMemory = true;
     }
@@ -109,7 +109,7 @@ TEST_F(DbHardwareSamples, LlcRowsPerLlcWithPercentHitRate) {
     write();
     EXPECT_EQ(rowsOf(path_, "SELECT l.llcId, l.timestampNs, l.hitRate, l.throughput, s.value FROM LLC l "
                             "JOIN STRING_IDS s ON s.id = l.mode ORDER BY l.rowid"),
-              (std::vector<std::string>{"0,1000001000000,0.0,0,read", "0,1000021000000,66.7,200000,read",
+              (std::vector<std::string>{"0,1000001000000,0.0,0,read", "0,1000021000000,66.7,262144000,read",
                                         "1,1000001000000,0.0,0,read", "1,1000021000000,100.0,0,read"}));
 }
 

@@ -97,6 +97,21 @@ TEST(HardwareSampleTimeline, LlcSeriesCarryThroughputAndHitRatio) {
     EXPECT_DOUBLE_EQ((*idle[1])["args"]["Hit Rate(%)"].get<double>(), 0.0);
 }
 
+TEST(HardwareSampleTimeline, CannEightThreeFollowsTheCppAssemblersOrder) {
+    const auto processes = hardwareSampleCounterProcesses(runWithSamples(), memoryConfig(FormatVersion::Cann83));
+    ASSERT_EQ(processes.size(), 2u);
+    EXPECT_EQ(processes[0].sortIndex, 24u);
+    EXPECT_EQ(processes[1].sortIndex, 27u);
+    std::vector<std::string> hbmSeries, llcSeries;
+    for (std::size_t i = 8; i < 16; ++i) hbmSeries.push_back(processes[0].points[i].series);  // second sample
+    for (std::size_t i = 4; i < 8; ++i) llcSeries.push_back(processes[1].points[i].series);
+    EXPECT_EQ(hbmSeries, (std::vector<std::string>{"HBM 0/Read", "HBM 1/Read", "HBM 2/Read", "HBM 3/Read",
+                                                   "HBM 0/Write", "HBM 1/Write", "HBM 2/Write", "HBM 3/Write"}));
+    EXPECT_EQ(llcSeries, (std::vector<std::string>{"LLC 0 Read/Hit Rate", "LLC 0 Read/Throughput",
+                                                   "LLC 1 Read/Hit Rate", "LLC 1 Read/Throughput"}));
+    EXPECT_DOUBLE_EQ(processes[1].points[4].args["Hit Rate(%)"].get<double>(), 0.75);
+}
+
 TEST(HardwareSampleTimeline, NothingWithoutProfileMemory) {
     ProfilerConfig config = memoryConfig(FormatVersion::Cann83);
     config.profileMemory = false;
