@@ -30,6 +30,7 @@ struct Census {
     std::array<std::uint64_t, kOpcodeCount> byOpcode{};
     std::uint64_t vectorRepeats = 0;
     std::uint64_t vectorSingleRepeat = 0;  // vector instructions with repeats == 1
+    std::uint64_t gmBytes = 0;             // bytes moved to or from GM (each one an L2 lookup)
 
     std::uint64_t total() const {
         std::uint64_t sum = 0;
@@ -42,6 +43,8 @@ struct Census {
             vectorRepeats += v->repeats;
             vectorSingleRepeat += v->repeats == 1 ? 1 : 0;
         }
+        if (const auto* m = std::get_if<DataMove>(&instruction.operands); m && (m->src == MemSpace::GM || m->dst == MemSpace::GM))
+            gmBytes += m->totalBytes();
     }
 };
 
@@ -91,14 +94,14 @@ int run(const std::string& workloadPath, const std::vector<std::string>& overrid
     rows.emplace_back("TOTAL (one step)", all);
     std::printf("%-28s %8s %7s %10s %6s", "op type", "launches", "blocks", "instr", "%");
     for (const char* name : kOpcodeNames) std::printf(" %8s", name);
-    std::printf(" %9s %8s\n", "vec reps", "vec rep1");
+    std::printf(" %9s %8s %8s\n", "vec reps", "vec rep1", "GM MiB");
     for (const auto& [name, c] : rows) {
         std::printf("%-28s %8llu %7llu %10llu %6.2f", name.c_str(), static_cast<unsigned long long>(c.launches),
                     static_cast<unsigned long long>(c.blocks), static_cast<unsigned long long>(c.total()),
                     100.0 * static_cast<double>(c.total()) / static_cast<double>(std::max<std::uint64_t>(all.total(), 1)));
         for (const std::uint64_t n : c.byOpcode) std::printf(" %8llu", static_cast<unsigned long long>(n));
-        std::printf(" %9llu %8llu\n", static_cast<unsigned long long>(c.vectorRepeats),
-                    static_cast<unsigned long long>(c.vectorSingleRepeat));
+        std::printf(" %9llu %8llu %8.1f\n", static_cast<unsigned long long>(c.vectorRepeats),
+                    static_cast<unsigned long long>(c.vectorSingleRepeat), static_cast<double>(c.gmBytes) / (1 << 20));
     }
     return 0;
 }

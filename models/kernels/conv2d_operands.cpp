@@ -8,7 +8,10 @@ namespace ascendsim {
 namespace {
 constexpr std::uint64_t kLocalAlignBytes = 512;  // L0A/L0B alignment (hardware.md §2.3), used for every region
 constexpr std::uint64_t kL1RowAlignBytes = 32;   // L1 alignment (hardware.md §2.3)
-constexpr std::uint64_t kStepBytesPerRow = 128;  // baseK × element bytes, as MatMul
+// Deepest L0 step row (baseK × element bytes): 128 fp16 elements, 4 fractals. The conv tiling fills
+// the L0A/L0B ping-pong halves with the step (a 128 × 128 fp16 tile is one 32 KiB half) instead of
+// MatMul's 64-element default, so a 3×3 chunk of 48 channels (k = 432) is 4 steps, not 9.
+constexpr std::uint64_t kMaxStepBytesPerRow = 256;
 constexpr std::uint32_t kBaseM = 128, kBaseN = 128;
 constexpr std::uint64_t kMaxChunkSteps = 4;      // L1 depth in L0 steps
 constexpr std::uint32_t kFractalRows = 16;
@@ -125,7 +128,12 @@ void planConv(const OpInstance& op, const ChipConfig& chip, const ConvProblem& p
     const std::uint64_t eb = bytesOf(p.inputType), taps = p.window.taps();
     tiling.baseM = static_cast<std::uint32_t>(std::min<std::uint64_t>(kBaseM, roundUp(p.outChannels, kFractalRows)));
     tiling.baseN = static_cast<std::uint32_t>(std::min<std::uint64_t>(kBaseN, roundUp(p.window.outPositions(), kFractalRows)));
-    tiling.baseK = static_cast<std::uint32_t>(std::min<std::uint64_t>(kStepBytesPerRow / eb, roundUp(p.reduction(), kFractalRows)));
+    const std::uint64_t l0Rows = std::max(tiling.baseM, tiling.baseN);
+    const std::uint64_t l0HalfBytes =
+        std::min(chip.bufferCapacity(MemSpace::L0A), chip.bufferCapacity(MemSpace::L0B)) / 2;
+    const std::uint64_t stepElements =
+        std::max<std::uint64_t>(kFractalRows, std::min(kMaxStepBytesPerRow, l0HalfBytes / l0Rows) / eb / kFractalRows * kFractalRows);
+    tiling.baseK = static_cast<std::uint32_t>(std::min<std::uint64_t>(stepElements, roundUp(p.reduction(), kFractalRows)));
 
     const std::uint64_t slabRows = maxSlabRows(p.window, tiling.baseN);
     const std::uint64_t slotBudget = chip.bufferCapacity(MemSpace::L1) / 2;

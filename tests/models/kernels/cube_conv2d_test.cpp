@@ -178,7 +178,9 @@ TEST(CubeConv2D, InstructionCountScalesWithBatchAndChannels) {
         op.blockDim = 1;
         return countProgram(h.lower(op).at(0), {0, CoreKind::Cube, 0});
     };
-    const auto base = kernelFor(1, 64), twoImages = kernelFor(2, 64), moreChannels = kernelFor(1, 128);
+    // 48 and 96 input channels are one and two whole reduction chunks of a 3×3 kernel (48 channels:
+    // k = 432 = 4 L0 steps of at most 128), so the step count doubles exactly.
+    const auto base = kernelFor(1, 48), twoImages = kernelFor(2, 48), moreChannels = kernelFor(1, 96);
     EXPECT_EQ(twoImages.mmads, 2 * base.mmads);
     EXPECT_EQ(moreChannels.mmads, 2 * base.mmads);
     EXPECT_EQ(base.img2cols, base.mmads);  // every L0 step expands its im2col columns once

@@ -51,7 +51,7 @@ TEST(CubeProgramGeneration, ResNet50ConvolutionsStreamOneTileAtATime) {
     std::printf("ResNet-50 b32 conv shapes: %llu instructions, %.1f ns each, largest chunk %llu\n",
                 static_cast<unsigned long long>(instructions), nsPerInstruction,
                 static_cast<unsigned long long>(maxChunk));
-    EXPECT_GT(instructions, 500'000u);
+    EXPECT_GT(instructions, 300'000u);  // enough work for the per-instruction time to mean something
     EXPECT_LT(maxChunk, 20'000u);  // one tile at a time, not a block's whole program
 }
 
