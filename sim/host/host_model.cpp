@@ -40,6 +40,9 @@ std::string joinFrames(const std::vector<std::string>& frames) {
     return out;
 }
 
+// "32,64,56,56;64,64,3,3" -> "32,64,56,56" (record_shapes lists one entry per input).
+std::string firstEntry(const std::string& perInput) { return perInput.substr(0, perInput.find(';')); }
+
 std::uint32_t orDerived(std::uint32_t given, std::uint32_t pid, std::uint32_t offset) {
     return given != 0 ? given : pid + offset;
 }
@@ -118,7 +121,7 @@ HostStepResult HostModel::runStep(const HostStep& step) {
         state.optimizerOpen = false;
         state.optimizerRecord = -1;
     };
-    for (std::uint32_t i = 0; i < opCount; ++i) {
+    for (std::uint32_t i = 0; i < opCount;) {
         const bool optimizerOp = step.ops[i].phase == OpPhase::Optimizer && !step.optimizerName.empty();
         if (optimizerOp && !state.optimizerOpen) {
             const std::string name = "Optimizer.step#" + step.optimizerName + ".step";
@@ -128,7 +131,9 @@ HostStepResult HostModel::runStep(const HostStep& step) {
         } else if (!optimizerOp) {
             closeOptimizer();
         }
-        runOp(state, step.ops[i], i);
+        std::vector<OpRef> call;
+        for (std::uint32_t end = i + autogradCallLength(step.ops, i); i < end; ++i) call.push_back({&step.ops[i], i});
+        runCall(state, call);
     }
     closeOptimizer();
     if (step.synchronizeAtEnd && launchedSinceSync_) {
@@ -143,7 +148,7 @@ HostStepResult HostModel::runStep(const HostStep& step) {
                 break;
             }
         }
-        runOp(state, item, static_cast<std::uint32_t>(opCount));
+        runCall(state, {{&item, static_cast<std::uint32_t>(opCount)}});
     }
     nowNs_ += kOpExitNs;
     closeRecord(state.stepRecord);
@@ -156,13 +161,17 @@ HostStepResult HostModel::runStep(const HostStep& step) {
     return result;
 }
 
-void HostModel::runOp(StepState& state, const FrameworkOp& op, std::uint32_t opIndex) {
+void HostModel::runCall(StepState& state, const std::vector<OpRef>& call) {
+    const FrameworkOp& op = *call.front().op;
+    const std::uint32_t opIndex = call.front().index;
     const bool backward = op.phase == OpPhase::Backward;
     const std::uint32_t tid = backward ? backwardThreadId_ : mainThreadId_;
     const ProfilerConfig& cfg = options_.profiler;
-    if (!op.kernels.empty() && op.npuOpName.empty()) {
-        throw std::invalid_argument("host model: op '" + op.atenName + "' (op " + std::to_string(opIndex) +
-                                    ") launches kernels but names no NPU op");
+    for (const OpRef& member : call) {
+        if (!member.op->kernels.empty() && member.op->npuOpName.empty()) {
+            throw std::invalid_argument("host model: op '" + member.op->atenName + "' (op " +
+                                        std::to_string(member.index) + ") launches kernels but names no NPU op");
+        }
     }
     // A backward node without a forward op in the step (AccumulateGrad) has sequence number -1.
     std::int64_t backwardSequence = -1;
@@ -185,14 +194,17 @@ void HostModel::runOp(StepState& state, const FrameworkOp& op, std::uint32_t opI
     struct Open {
         std::uint32_t depth;
         std::int64_t record;
-        bool launchSite;
+        const CallNode* node;
     };
     std::vector<Open> stack;
     std::int64_t topRecord = -1;
     std::int64_t lastTaken = -1;
     auto closeTop = [&] {
         const Open open = stack.back();
-        if (open.launchSite) launch(state, op, opIndex, open.record, tid);
+        if (open.node->launchSite) {
+            const auto first = call.begin() + open.node->firstMember;
+            launch(state, std::vector<OpRef>(first, first + open.node->memberCount), open.record, tid);
+        }
         nowNs_ += kOpExitNs;
         closeRecord(open.record);
         stack.pop_back();
@@ -200,7 +212,11 @@ void HostModel::runOp(StepState& state, const FrameworkOp& op, std::uint32_t opI
     const std::uint32_t inputTensors = argumentsOf(op).inputTensors;
     const FrameworkOp* forwardOp =
         backward && op.forwardOpIndex >= 0 ? &state.step->ops[static_cast<std::size_t>(op.forwardOpIndex)] : nullptr;
-    for (const CallNode& node : buildCallTree(op, forwardOp)) {
+    std::vector<const FrameworkOp*> members;
+    for (const OpRef& member : call) members.push_back(member.op);
+    const std::vector<CallNode> tree =
+        backward ? buildAutogradCallTree(members, forwardOp) : buildCallTree(op, forwardOp);
+    for (const CallNode& node : tree) {
         while (!stack.empty() && stack.back().depth >= node.depth) closeTop();
         std::int64_t sequence = -1;
         std::uint32_t forwardThread = 0;
@@ -220,8 +236,11 @@ void HostModel::runOp(StepState& state, const FrameworkOp& op, std::uint32_t opI
             HostOpRecord& r = hostOps_[static_cast<std::size_t>(record)];
             const bool engineWrapper = backward && node.depth == 0;  // evaluate_function record
             if (cfg.recordShapes && !engineWrapper) {
-                r.inputDims = op.inputDims;
-                r.inputTypes = op.inputTypes;
+                // An autograd node's inputs are the gradients flowing in: the op's first input.
+                const bool nodeRecord = node.role == SequenceRole::BackwardNode;
+                const FrameworkOp& shown = *call[node.firstMember].op;
+                r.inputDims = nodeRecord ? firstEntry(shown.inputDims) : shown.inputDims;
+                r.inputTypes = nodeRecord ? firstEntry(shown.inputTypes) : shown.inputTypes;
             }
             if (cfg.withStack && !backward) r.callStack = joinFrames(op.stackFrames);
             if (cfg.withModules && !backward) r.moduleHierarchy = joinModules(op.modulePath);
@@ -229,13 +248,15 @@ void HostModel::runOp(StepState& state, const FrameworkOp& op, std::uint32_t opI
         }
         if (stack.empty()) topRecord = record;
         nowNs_ += recordEnterNs(inputTensors) + stackCost;
-        stack.push_back({node.depth, record, node.launchSite});
+        stack.push_back({node.depth, record, &node});
     }
     while (!stack.empty()) closeTop();
-    state.autogradSequence[opIndex] = lastTaken;
 
-    for (const auto& pending : state.freesAfter[opIndex]) {
-        memory_.freeTensor(pending.ptr, pending.usedOnOtherStream, {nowNs_, tid, topRecord});
+    for (const OpRef& member : call) {
+        state.autogradSequence[member.index] = lastTaken;
+        for (const auto& pending : state.freesAfter[member.index]) {
+            memory_.freeTensor(pending.ptr, pending.usedOnOtherStream, {nowNs_, tid, topRecord});
+        }
     }
 }
 

@@ -68,9 +68,17 @@ public:
 private:
     struct StepState;
 
-    void runOp(StepState& state, const FrameworkOp& op, std::uint32_t opIndex);
-    void launch(StepState& state, const FrameworkOp& op, std::uint32_t opIndex,
-                std::int64_t launchRecord, std::uint32_t threadId);
+    struct OpRef {
+        const FrameworkOp* op;
+        std::uint32_t index;  // in the step
+    };
+    // One forward op, or the backward ops of one autograd node call (autogradCallLength).
+    void runCall(StepState& state, const std::vector<OpRef>& call);
+    // Allocates the outputs of `ops`, then enqueues their NPU ops (one call per run of ops naming
+    // the same aclnn op: aclnnConvolutionBackward launches both gradient kernels).
+    void launch(StepState& state, const std::vector<OpRef>& ops, std::int64_t launchRecord, std::uint32_t threadId);
+    void enqueue(StepState& state, const FrameworkOp& op, std::uint32_t opIndex, std::int64_t launchRecord,
+                 std::uint32_t threadId);
     void synchronizeDevice(std::uint32_t threadId, std::int64_t hostOpIndex);
 
     std::int64_t openRecord(const std::string& name, std::uint32_t threadId, std::int64_t parent,

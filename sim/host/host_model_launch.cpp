@@ -12,69 +12,100 @@ namespace ascendsim {
 
 using namespace host_costs;
 
-void HostModel::launch(StepState& state, const FrameworkOp& op, std::uint32_t opIndex,
-                       std::int64_t launchRecord, std::uint32_t threadId) {
+void HostModel::launch(StepState& state, const std::vector<OpRef>& ops, std::int64_t launchRecord,
+                       std::uint32_t threadId) {
     const ProfilerConfig& cfg = options_.profiler;
     const std::uint64_t stackCost =
         (recordCpu_ && cfg.withStack && threadId == mainThreadId_) ? kStackCaptureNs : 0;
-    const std::uint32_t stream = op.kernels.empty() ? 0 : op.kernels.front().streamId;
     const std::size_t opCount = state.step->ops.size();
-    for (const OutputTensorSpec& output : op.outputs) {
-        if (output.lastUseOpIndex >= 0 &&
-            (static_cast<std::uint32_t>(output.lastUseOpIndex) < opIndex ||
-             static_cast<std::size_t>(output.lastUseOpIndex) >= opCount)) {
-            throw std::invalid_argument("host model: output of op '" + op.atenName + "' (op " +
-                                        std::to_string(opIndex) + ") has lastUseOpIndex " +
-                                        std::to_string(output.lastUseOpIndex) +
-                                        " outside [op, step end)");
-        }
-        const std::int64_t record = openRecord("empty_tensor", threadId, launchRecord, -1, 0);
-        nowNs_ += stackCost + kEmptyTensorNs / 2;
-        const std::int64_t reservedBefore = memory_.ptaTotals().reserved;
-        const std::uint64_t ptr = memory_.allocateTensor(output.bytes, stream, {nowNs_, threadId, launchRecord});
-        if (memory_.ptaTotals().reserved != reservedBefore) {
-            // No cached block fits: the allocator takes a fresh segment from the device.
-            apis_.add(ApiLevel::Runtime, "DevMalloc", nowNs_, nowNs_ + kDeviceMallocNs, threadId);
-            nowNs_ += kDeviceMallocNs;
-        }
-        nowNs_ += kEmptyTensorNs - kEmptyTensorNs / 2;
-        closeRecord(record);
-        noteReserved();
-        if (opIndex < state.addresses.size()) state.addresses[opIndex].push_back(ptr);
-        if (output.lastUseOpIndex >= 0) {
-            state.freesAfter[static_cast<std::size_t>(output.lastUseOpIndex)].push_back(
-                {ptr, output.usedOnOtherStream});
+    // A native op allocates all its outputs before it enqueues anything (the real
+    // aten::convolution_backward: three empty_tensor, then its NPU ops).
+    for (const auto& [op, opIndex] : ops) {
+        const std::uint32_t stream = op->kernels.empty() ? 0 : op->kernels.front().streamId;
+        for (const OutputTensorSpec& output : op->outputs) {
+            if (output.lastUseOpIndex >= 0 &&
+                (static_cast<std::uint32_t>(output.lastUseOpIndex) < opIndex ||
+                 static_cast<std::size_t>(output.lastUseOpIndex) >= opCount)) {
+                throw std::invalid_argument("host model: output of op '" + op->atenName + "' (op " +
+                                            std::to_string(opIndex) + ") has lastUseOpIndex " +
+                                            std::to_string(output.lastUseOpIndex) + " outside [op, step end)");
+            }
+            const std::int64_t record = openRecord("empty_tensor", threadId, launchRecord, -1, 0);
+            nowNs_ += stackCost + kEmptyTensorNs / 2;
+            const std::int64_t reservedBefore = memory_.ptaTotals().reserved;
+            const std::uint64_t ptr = memory_.allocateTensor(output.bytes, stream, {nowNs_, threadId, launchRecord});
+            if (memory_.ptaTotals().reserved != reservedBefore) {
+                // No cached block fits: the allocator takes a fresh segment from the device.
+                apis_.add(ApiLevel::Runtime, "DevMalloc", nowNs_, nowNs_ + kDeviceMallocNs, threadId);
+                nowNs_ += kDeviceMallocNs;
+            }
+            nowNs_ += kEmptyTensorNs - kEmptyTensorNs / 2;
+            closeRecord(record);
+            noteReserved();
+            if (opIndex < state.addresses.size()) state.addresses[opIndex].push_back(ptr);
+            if (output.lastUseOpIndex >= 0) {
+                state.freesAfter[static_cast<std::size_t>(output.lastUseOpIndex)].push_back(
+                    {ptr, output.usedOnOtherStream});
+            }
         }
     }
-    if (!op.npuOpName.empty()) {
-        const OpPreparation preparation = preparedOps_.prepare(op);
-        if (isAclnnOp(op.npuOpName)) {
-            const std::uint64_t duration = host_call_costs::getWorkspaceSizeNs(preparation, argumentsOf(op));
-            apis_.add(ApiLevel::Acl, op.npuOpName + "GetWorkspaceSize", nowNs_, nowNs_ + duration, threadId);
-            nowNs_ += duration;
+    for (std::size_t i = 0; i < ops.size();) {
+        // One aclnn call launches the kernels of every op naming it (aclnnConvolutionBackward: the
+        // input and the weight gradient); aclop ops (Conv2DBackpropInput, ...) are enqueued one each.
+        std::size_t end = i + 1;
+        const std::string& npuOp = ops[i].op->npuOpName;
+        while (end < ops.size() && isAclnnOp(npuOp) && ops[end].op->npuOpName == npuOp) ++end;
+        if (end - i == 1) {
+            enqueue(state, *ops[i].op, ops[i].index, launchRecord, threadId);
+        } else {
+            FrameworkOp combined = *ops[i].op;
+            for (std::size_t k = i + 1; k < end; ++k) {
+                combined.kernels.insert(combined.kernels.end(), ops[k].op->kernels.begin(), ops[k].op->kernels.end());
+                combined.outputs.insert(combined.outputs.end(), ops[k].op->outputs.begin(), ops[k].op->outputs.end());
+            }
+            enqueue(state, combined, ops[i].index, launchRecord, threadId);
         }
-        const std::int64_t npuRecord = openRecord(op.npuOpName, threadId, launchRecord, -1, 0);
-        nowNs_ += kNpuRecordEnterNs + stackCost;
-        EnqueuedOp item;
-        item.op = &op;
-        item.stepNumber = state.step->stepNumber;
-        item.opIndex = opIndex;
-        item.queueCorrelationId = nextQueueCorrelationId_++;
-        item.enqueueStartNs = nowNs_;
-        // A full task queue keeps Enqueue spinning until the dequeue thread frees a slot.
-        nowNs_ = std::max(nowNs_, dequeue_.ringSlotFreeAtNs());
-        nowNs_ += host_call_costs::enqueueNs(dequeue_.idleAtNs() > nowNs_);
-        item.preparation = preparation;
-        item.enqueueEndNs = nowNs_;
-        item.enqueueThreadId = threadId;
-        item.npuRecordIndex = npuRecord;
-        item.recordQueue = recordCpu_;
-        dequeue_.process(item);
-        if (!op.kernels.empty()) launchedSinceSync_ = true;
-        nowNs_ += kNpuRecordExitNs;
-        closeRecord(npuRecord);
+        i = end;
     }
-    if (op.synchronizesDevice) synchronizeDevice(threadId, launchRecord);
+    for (const OpRef& op : ops) {
+        if (op.op->synchronizesDevice) {
+            synchronizeDevice(threadId, launchRecord);
+            break;
+        }
+    }
+}
+
+void HostModel::enqueue(StepState& state, const FrameworkOp& op, std::uint32_t opIndex, std::int64_t launchRecord,
+                        std::uint32_t threadId) {
+    if (op.npuOpName.empty()) return;
+    const std::uint64_t stackCost =
+        (recordCpu_ && options_.profiler.withStack && threadId == mainThreadId_) ? kStackCaptureNs : 0;
+    const OpPreparation preparation = preparedOps_.prepare(op);
+    if (isAclnnOp(op.npuOpName)) {
+        const std::uint64_t duration = host_call_costs::getWorkspaceSizeNs(preparation, argumentsOf(op));
+        apis_.add(ApiLevel::Acl, op.npuOpName + "GetWorkspaceSize", nowNs_, nowNs_ + duration, threadId);
+        nowNs_ += duration;
+    }
+    const std::int64_t npuRecord = openRecord(op.npuOpName, threadId, launchRecord, -1, 0);
+    nowNs_ += kNpuRecordEnterNs + stackCost;
+    EnqueuedOp item;
+    item.op = &op;  // used only while process() runs
+    item.stepNumber = state.step->stepNumber;
+    item.opIndex = opIndex;
+    item.queueCorrelationId = nextQueueCorrelationId_++;
+    item.enqueueStartNs = nowNs_;
+    // A full task queue keeps Enqueue spinning until the dequeue thread frees a slot.
+    nowNs_ = std::max(nowNs_, dequeue_.ringSlotFreeAtNs());
+    nowNs_ += host_call_costs::enqueueNs(dequeue_.idleAtNs() > nowNs_);
+    item.preparation = preparation;
+    item.enqueueEndNs = nowNs_;
+    item.enqueueThreadId = threadId;
+    item.npuRecordIndex = npuRecord;
+    item.recordQueue = recordCpu_;
+    dequeue_.process(item);
+    if (!op.kernels.empty()) launchedSinceSync_ = true;
+    nowNs_ += kNpuRecordExitNs;
+    closeRecord(npuRecord);
 }
 
 void HostModel::synchronizeDevice(std::uint32_t threadId, std::int64_t hostOpIndex) {

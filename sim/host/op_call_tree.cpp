@@ -154,7 +154,53 @@ std::vector<CallNode> forwardTree(const FrameworkOp& op) {
     return nodes;
 }
 
+// A native backward op (derivatives.yaml: "input, weight, bias: convolution_backward(...)") returns
+// the gradients of all inputs from one call; other ops a backward node calls (aten::mm) compute one.
+bool computesSeveralGradients(const std::string& nativeOp) {
+    constexpr std::string_view suffix = "_backward";
+    return nativeOp.size() > suffix.size() && nativeOp.compare(nativeOp.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+bool callsANativeOp(const FrameworkOp& op, const FrameworkOp* forward) {
+    return backwardTree(op, forward).size() > 2;
+}
+
 }  // namespace
+
+std::uint32_t autogradCallLength(const std::vector<FrameworkOp>& ops, std::uint32_t first) {
+    const FrameworkOp& lead = ops[first];
+    if (lead.phase != OpPhase::Backward || lead.forwardOpIndex < 0) return 1;
+    const FrameworkOp* forward = &ops[static_cast<std::size_t>(lead.forwardOpIndex)];
+    if (!callsANativeOp(lead, forward)) return 1;
+    std::uint32_t end = first + 1;
+    while (end < ops.size() && ops[end].phase == OpPhase::Backward &&
+           ops[end].forwardOpIndex == lead.forwardOpIndex && callsANativeOp(ops[end], forward)) {
+        ++end;
+    }
+    return end - first;
+}
+
+std::vector<CallNode> buildAutogradCallTree(const std::vector<const FrameworkOp*>& members,
+                                            const FrameworkOp* forward) {
+    std::vector<CallNode> nodes = backwardTree(*members.front(), forward);
+    if (members.size() == 1) return nodes;
+    nodes.resize(2);  // evaluate_function and the node; the native ops follow per member run
+    for (std::uint32_t i = 0; i < members.size();) {
+        std::uint32_t end = i + 1;
+        while (end < members.size() && members[end]->atenName == members[i]->atenName &&
+               computesSeveralGradients(members[i]->atenName)) {
+            ++end;
+        }
+        const std::vector<CallNode> own = backwardTree(*members[i], forward);
+        for (auto node = own.begin() + 2; node != own.end(); ++node) {
+            nodes.push_back(*node);
+            nodes.back().firstMember = i;  // its records show this member's inputs
+        }
+        nodes.back().memberCount = end - i;
+        i = end;
+    }
+    return nodes;
+}
 
 std::vector<CallNode> buildCallTree(const FrameworkOp& op, const FrameworkOp* forward) {
     return op.phase == OpPhase::Backward ? backwardTree(op, forward) : forwardTree(op);

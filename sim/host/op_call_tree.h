@@ -24,12 +24,29 @@ struct CallNode {
     std::uint32_t depth = 0;  // 0: the top-level op
     SequenceRole role = SequenceRole::None;
     bool launchSite = false;  // outputs are allocated and the NPU op is enqueued inside this record
+    // In an autograd call (buildAutogradCallTree): the member whose inputs the record shows and,
+    // at a launch site, the members it launches from there.
+    std::uint32_t firstMember = 0;
+    std::uint32_t memberCount = 1;
 };
 
 // The records of `op` in pre-order (parents before children). Exactly one node is the launch site.
 // A Backward op named by its native op ("aten::convolution_backward") rather than by its autograd
 // node gets the node PyTorch would create for `forward` ("ConvolutionBackward0") above it.
 std::vector<CallNode> buildCallTree(const FrameworkOp& op, const FrameworkOp* forward = nullptr);
+
+// How many ops from `first` on form one call of an autograd node: the consecutive Backward ops of
+// one forward op whose trees name a native op (PyTorch runs the node once, and it computes the
+// gradient of every input: ConvolutionBackward0 gives grad_input and grad_weight). 1 otherwise.
+std::uint32_t autogradCallLength(const std::vector<FrameworkOp>& ops, std::uint32_t first);
+
+// The records of one autograd call (members as autogradCallLength groups them): the engine's
+// evaluate_function and the node once, then the native ops. Consecutive members naming the same
+// native *_backward op share its record (one aten::convolution_backward launches both
+// Conv2DBackpropInput and Conv2DBackpropFilter); other native ops (AddmmBackward0's two aten::mm)
+// get a record each. Each launch site says which members it launches.
+std::vector<CallNode> buildAutogradCallTree(const std::vector<const FrameworkOp*>& members,
+                                            const FrameworkOp* forward);
 
 // PyTorch's autograd node name for the op that took the sequence number in `forward`:
 // base name title-cased per '_' part (str.title: "pool2d" -> "Pool2D"), in-place '_' dropped,
