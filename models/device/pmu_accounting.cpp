@@ -63,10 +63,7 @@ void countDataMove(const DataMove& m, bool vectorPipe, PmuCounters& c) {
     if (m.src == M::UB && m.dst == M::GM) c[PmuEvent::BytesUbToGm] += srcBytes;
 }
 
-void countScalarWork(const ScalarWork& w, PmuCounters& c) {
-    c[PmuEvent::ScalarBusy] += w.cycles;
-    c[PmuEvent::ScalarLoad] += w.loads;
-    c[PmuEvent::ScalarStore] += w.stores;
+void countScalarMemory(const ScalarWork& w, PmuCounters& c) {
     if (w.memory != MemSpace::UB) return;  // GM goes through the DCache, which is not modelled
     if (w.bytesRead != 0) {
         addBytes(c, PmuEvent::UbReadScalar, w.bytesRead);

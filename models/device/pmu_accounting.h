@@ -17,7 +17,14 @@ void addBytes(PmuCounters& counters, PmuEvent event, std::uint64_t bytes);
 void countDataMove(const DataMove& move, bool vectorPipe, PmuCounters& counters);
 void countImg2Col(const Img2ColLoad& load, PmuCounters& counters);
 // Scalar busy cycles, ld/st instructions and, for a UB memory operand, UB scalar traffic.
-void countScalarWork(const ScalarWork& work, PmuCounters& counters);
+// Inline: every ScalarWork passes here, few have a memory operand.
+void countScalarMemory(const ScalarWork& work, PmuCounters& counters);
+inline void countScalarWork(const ScalarWork& work, PmuCounters& counters) {
+    counters[PmuEvent::ScalarBusy] += work.cycles;
+    counters[PmuEvent::ScalarLoad] += work.loads;
+    counters[PmuEvent::ScalarStore] += work.stores;
+    if ((work.bytesRead | work.bytesWritten) != 0) countScalarMemory(work, counters);
+}
 // L0 traffic, mac cycle classes (not MacBusy: the pipe counts busy cycles) and flops of one mmad taking `cycles` for `fractals` fractals.
 void countMmad(const Mmad& mmad, std::uint64_t cycles, std::uint64_t fractals, PmuCounters& counters);
 // UB traffic, lane-class cycles and element operations of one vector instruction taking

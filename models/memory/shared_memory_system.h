@@ -44,7 +44,7 @@ public:
     const TrafficSampler& traffic() const { return traffic_; }
 
   private:
-    L2RangeOutcome lookUpLines(const GmAccess& request);
+    L2RangeOutcome lookUpBurstLines(const GmAccess& request);
 
     L2Cache l2_;
     BandwidthServer l2Server_;
