@@ -132,7 +132,7 @@ HostStepResult HostModel::runStep(const HostStep& step) {
             closeOptimizer();
         }
         std::vector<OpRef> call;
-        for (std::uint32_t end = i + autogradCallLength(step.ops, i); i < end; ++i) call.push_back({&step.ops[i], i});
+        for (std::uint32_t end = i + torchCallLength(step.ops, i); i < end; ++i) call.push_back({&step.ops[i], i});
         runCall(state, call);
     }
     closeOptimizer();
@@ -214,8 +214,11 @@ void HostModel::runCall(StepState& state, const std::vector<OpRef>& call) {
         backward && op.forwardOpIndex >= 0 ? &state.step->ops[static_cast<std::size_t>(op.forwardOpIndex)] : nullptr;
     std::vector<const FrameworkOp*> members;
     for (const OpRef& member : call) members.push_back(member.op);
-    const std::vector<CallNode> tree =
-        backward ? buildAutogradCallTree(members, forwardOp) : buildCallTree(op, forwardOp);
+    std::vector<CallNode> tree = backward ? buildAutogradCallTree(members, forwardOp) : buildCallTree(op, forwardOp);
+    if (!backward) {
+        for (CallNode& node : tree)
+            if (node.launchSite) node.memberCount = static_cast<std::uint32_t>(call.size());
+    }
     for (const CallNode& node : tree) {
         while (!stack.empty() && stack.back().depth >= node.depth) closeTop();
         std::int64_t sequence = -1;

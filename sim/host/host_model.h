@@ -72,7 +72,7 @@ private:
         const FrameworkOp* op;
         std::uint32_t index;  // in the step
     };
-    // One forward op, or the backward ops of one autograd node call (autogradCallLength).
+    // The ops of one torch-level call (torchCallLength): a forward op, or an autograd node call.
     void runCall(StepState& state, const std::vector<OpRef>& call);
     // Allocates the outputs of `ops`, then enqueues their NPU ops (one call per run of ops naming
     // the same aclnn op: aclnnConvolutionBackward launches both gradient kernels).

@@ -167,9 +167,25 @@ bool callsANativeOp(const FrameworkOp& op, const FrameworkOp* forward) {
 
 }  // namespace
 
-std::uint32_t autogradCallLength(const std::vector<FrameworkOp>& ops, std::uint32_t first) {
+namespace {
+// `next` continues the torch op `previous` belongs to: same op from the same place, launching
+// another kernel (the same kernel again is the op called again, as in a loop).
+bool continuesTorchOp(const FrameworkOp& previous, const FrameworkOp& next) {
+    return previous.phase == next.phase && previous.atenName == next.atenName && !previous.modulePath.empty() &&
+           previous.modulePath == next.modulePath && previous.stackFrames == next.stackFrames &&
+           !previous.kernels.empty() && !next.kernels.empty() &&
+           previous.kernels.front().kernelName != next.kernels.front().kernelName;
+}
+}  // namespace
+
+std::uint32_t torchCallLength(const std::vector<FrameworkOp>& ops, std::uint32_t first) {
     const FrameworkOp& lead = ops[first];
-    if (lead.phase != OpPhase::Backward || lead.forwardOpIndex < 0) return 1;
+    if (lead.phase != OpPhase::Backward) {
+        std::uint32_t end = first + 1;
+        while (end < ops.size() && continuesTorchOp(ops[end - 1], ops[end])) ++end;
+        return end - first;
+    }
+    if (lead.forwardOpIndex < 0) return 1;
     const FrameworkOp* forward = &ops[static_cast<std::size_t>(lead.forwardOpIndex)];
     if (!callsANativeOp(lead, forward)) return 1;
     std::uint32_t end = first + 1;

@@ -35,12 +35,15 @@ struct CallNode {
 // node gets the node PyTorch would create for `forward` ("ConvolutionBackward0") above it.
 std::vector<CallNode> buildCallTree(const FrameworkOp& op, const FrameworkOp* forward = nullptr);
 
-// How many ops from `first` on form one call of an autograd node: the consecutive Backward ops of
+// How many ops from `first` on are one torch-level call. Backward: the consecutive Backward ops of
 // one forward op whose trees name a native op (PyTorch runs the node once, and it computes the
-// gradient of every input: ConvolutionBackward0 gives grad_input and grad_weight). 1 otherwise.
-std::uint32_t autogradCallLength(const std::vector<FrameworkOp>& ops, std::uint32_t first);
+// gradient of every input: ConvolutionBackward0 gives grad_input and grad_weight). Forward and
+// optimizer: consecutive ops of the same phase, aten name, module path (non-empty) and stack that
+// launch different kernels, the workload format's way of writing one torch op that launches
+// several kernels (training aten::batch_norm: BNTrainingReduce + BNTrainingUpdate). 1 otherwise.
+std::uint32_t torchCallLength(const std::vector<FrameworkOp>& ops, std::uint32_t first);
 
-// The records of one autograd call (members as autogradCallLength groups them): the engine's
+// The records of one autograd call (members as torchCallLength groups them): the engine's
 // evaluate_function and the node once, then the native ops. Consecutive members naming the same
 // native *_backward op share its record (one aten::convolution_backward launches both
 // Conv2DBackpropInput and Conv2DBackpropFilter); other native ops (AddmmBackward0's two aten::mm)

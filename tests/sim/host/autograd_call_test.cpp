@@ -1,5 +1,5 @@
-// One autograd node call per forward op, however many backward ops (kernels) the workload gives
-// it, as in the real Level2 trace: evaluate_function: ConvolutionBackward0 > ConvolutionBackward0
+// One torch-level call per torch op, however many workload ops (kernels) it is written as. Backward:
+// one autograd node call per forward op, as in the real Level2 trace: evaluate_function: ConvolutionBackward0 > ConvolutionBackward0
 // (the forward op's sequence number, Input Dims of the incoming gradient) >
 // aten::convolution_backward (all outputs allocated, then Conv2DBackpropInput and
 // Conv2DBackpropFilter); AddmmBackward0 > aten::mm, aten::mm, aten::sum.
@@ -127,10 +127,40 @@ TEST(AutogradCall, GradientsOfDifferentForwardOpsStaySeparateCalls) {
     step.ops.push_back(forwardOp("aten::conv2d", "aclnnConvolution", 1));
     step.ops.push_back(gradient("aten::convolution_backward", 1, "aclnnConvolutionBackward", "Conv2DBackpropInput"));
     step.ops.push_back(gradient("aten::convolution_backward", 0, "aclnnConvolutionBackward", "Conv2DBackpropFilter"));
-    EXPECT_EQ(autogradCallLength(step.ops, 2), 1u);
+    EXPECT_EQ(torchCallLength(step.ops, 2), 1u);
     const auto nodes = named(run(step).record, "ConvolutionBackward0");
     ASSERT_EQ(nodes.size(), 2u);
     EXPECT_NE(nodes[0]->sequenceNumber, nodes[1]->sequenceNumber);
+}
+
+// The workload writes training batch norm as two ops (BNTrainingReduce, BNTrainingUpdate) with the
+// same aten name and module: one aten::batch_norm call, one autograd number, one aclnnBatchNorm.
+TEST(TorchCall, ForwardOpsOfOneModuleLaunchingDifferentKernelsAreOneTorchOp) {
+    HostStep step;
+    step.stepNumber = 1;
+    FrameworkOp reduce = forwardOp("aten::batch_norm", "aclnnBatchNorm", 1);
+    reduce.kernels.front().kernelName = "BNTrainingReduce";
+    FrameworkOp update = forwardOp("aten::batch_norm", "aclnnBatchNorm", 1);
+    update.kernels.front().kernelName = "BNTrainingUpdate";
+    step.ops = {reduce, update, gradient("aten::native_batch_norm_backward", 1, "aclnnBatchNormBackward", "Grad")};
+    EXPECT_EQ(torchCallLength(step.ops, 0), 2u);
+    const HostRun r = run(step);
+    ASSERT_EQ(named(r.record, "aten::batch_norm").size(), 1u);
+    const auto native = named(r.record, "aten::native_batch_norm");
+    ASSERT_EQ(native.size(), 1u);
+    EXPECT_EQ(childNames(r.record, native[0]),
+              (std::vector<std::string>{"empty_tensor", "empty_tensor", "aclnnBatchNorm"}));
+    EXPECT_EQ(named(r.record, "NativeBatchNormBackward0").at(0)->sequenceNumber, native[0]->sequenceNumber);
+    EXPECT_EQ(r.launches.size(), 3u);
+    EXPECT_EQ(r.launches[0].queueCorrelationId, r.launches[1].queueCorrelationId);
+}
+
+TEST(TorchCall, TheSameKernelAgainIsTheOpCalledAgain) {
+    std::vector<FrameworkOp> ops = {forwardOp("aten::add", "aclnnAdd", 1), forwardOp("aten::add", "aclnnAdd", 1)};
+    EXPECT_EQ(torchCallLength(ops, 0), 1u);
+    ops[1].kernels.front().kernelName = "Other";
+    ops[1].modulePath.clear();  // no module: nothing says it is the same call
+    EXPECT_EQ(torchCallLength(ops, 0), 1u);
 }
 
 }  // namespace
