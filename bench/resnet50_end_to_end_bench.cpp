@@ -3,7 +3,9 @@
 // directory, exactly what `ascendsim --workload workloads/resnet50.yaml --level Level2` does minus
 // the text report. Prints wall and CPU seconds of each phase, peak RSS and the simulated device
 // time; then the same at batch 8, 16 and 32 (one step each) to show how the cost grows with batch.
-// Usage: resnet50_end_to_end_bench [workload.yaml] [steps] [nosweep]
+// Usage: resnet50_end_to_end_bench [workload.yaml] [steps] [nosweep] [allsteps]
+// allsteps: also simulate the steps after the profiler schedule's last recorded one (as before
+// runSimulation stopped there), for before/after comparisons.
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -49,7 +51,7 @@ struct RunFigures {
 };
 
 RunFigures runOnce(const std::string& workload, std::optional<std::uint32_t> steps, const std::string& batch,
-                   const std::filesystem::path& outputDir) {
+                   const std::filesystem::path& outputDir, bool allSteps) {
     SimulationOptions options;
     options.workloadPath = workload;
     options.configDir = defaultConfigDir();
@@ -57,6 +59,7 @@ RunFigures runOnce(const std::string& workload, std::optional<std::uint32_t> ste
     options.steps = steps;
     options.deterministic = true;
     options.outputParent = outputDir.string();
+    options.simulateUnobservedSteps = allSteps;
     if (!batch.empty()) options.setOverrides.push_back("batch=" + batch);
     RunFigures f;
     const Stopwatch simulate;
@@ -79,11 +82,11 @@ RunFigures runOnce(const std::string& workload, std::optional<std::uint32_t> ste
     return f;
 }
 
-int run(const std::string& workload, std::optional<std::uint32_t> steps, bool sweep) {
+int run(const std::string& workload, std::optional<std::uint32_t> steps, bool sweep, bool allSteps) {
     const std::filesystem::path tempDir =
         std::filesystem::temp_directory_path() / ("ascendsim_e2e_bench_" + std::to_string(::getpid()));
     std::filesystem::create_directories(tempDir);
-    const RunFigures main = runOnce(workload, steps, "", tempDir / "main");
+    const RunFigures main = runOnce(workload, steps, "", tempDir / "main", allSteps);
     std::printf("workload                  %s (Level2, %u steps, %u simulated)\n", workload.c_str(), main.steps,
                 main.stepsSimulated);
     std::printf("kernels simulated         %llu\n", static_cast<unsigned long long>(main.kernels));
@@ -100,7 +103,7 @@ int run(const std::string& workload, std::optional<std::uint32_t> steps, bool sw
     if (sweep) {
         std::printf("\nbatch  steps  wall s  cpu s  cpu s per image  device busy ms\n");
         for (const char* batch : {"8", "16", "32"}) {
-            const RunFigures f = runOnce(workload, 1, batch, tempDir / (std::string("batch") + batch));
+            const RunFigures f = runOnce(workload, 1, batch, tempDir / (std::string("batch") + batch), allSteps);
             const double cpu = f.simulateCpu + f.writeCpu;
             std::printf("%5s  %5u  %6.3f  %5.3f  %15.4f  %14.3f\n", batch, f.stepsSimulated, f.simulateWall + f.writeWall,
                         cpu, cpu / std::atof(batch), static_cast<double>(f.deviceBusyNs) / 1e6);
@@ -119,8 +122,9 @@ int sc_main(int argc, char* argv[]) {
     std::optional<std::uint32_t> steps;
     if (argc > 2) steps = static_cast<std::uint32_t>(std::atoi(argv[2]));
     const bool sweep = !(argc > 3 && std::string(argv[3]) == "nosweep");
+    const bool allSteps = argc > 4 && std::string(argv[4]) == "allsteps";
     try {
-        return ascendsim::run(workload, steps, sweep);
+        return ascendsim::run(workload, steps, sweep, allSteps);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "resnet50_end_to_end_bench: %s\n", e.what());
         return 1;

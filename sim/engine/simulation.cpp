@@ -60,7 +60,7 @@ bool recordsStep(const std::optional<ProfilerSchedule>& schedule, std::uint32_t 
 // record, whose AI Core Freq counter is sampled at the end of the last simulated step. A run that
 // records no step at all runs every step.
 std::uint32_t stepsToSimulate(const Workload& workload, const SimulationOptions& options) {
-    if (!options.chromeTracePath.empty()) return workload.steps;
+    if (options.simulateUnobservedSteps || !options.chromeTracePath.empty()) return workload.steps;
     for (std::uint32_t step = workload.steps; step > 0; --step)
         if (recordsStep(workload.profiler.schedule, step - 1)) return step;
     return workload.steps;

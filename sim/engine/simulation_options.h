@@ -32,6 +32,9 @@ struct SimulationOptions {
     std::optional<std::string> hostname;
     std::optional<std::string> workerName;
     bool showProgress = false;
+    // Simulate every step even after the schedule's last recorded one (see stepsToSimulate in
+    // simulation.cpp): for equivalence checks and before/after benchmarks.
+    bool simulateUnobservedSteps = false;
 };
 
 }  // namespace ascendsim

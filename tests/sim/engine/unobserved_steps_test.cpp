@@ -22,11 +22,14 @@ TEST(UnobservedSteps, RunStopsAfterTheLastRecordedStep) {
     EXPECT_EQ(runSimulation(smallResNet(3, "")).stepsSimulated, 3u);  // step 2 is recorded
 }
 
-TEST(UnobservedSteps, EveryStepRunsWhenNoneIsRecordedOrAChromeTraceIsWritten) {
+TEST(UnobservedSteps, EveryStepRunsWhenNoneIsRecordedOrAChromeTraceIsWrittenOrAllAreAskedFor) {
     EXPECT_EQ(runSimulation(smallResNet(1, "")).stepsSimulated, 1u);  // the wait step only
     TempDir trace;
     auto options = smallResNet(6, "");
     options.chromeTracePath = (trace.path() / "trace.json").string();
+    EXPECT_EQ(runSimulation(options).stepsSimulated, 6u);
+    options.chromeTracePath.clear();
+    options.simulateUnobservedSteps = true;
     EXPECT_EQ(runSimulation(options).stepsSimulated, 6u);
 }
 
@@ -39,9 +42,9 @@ TEST(UnobservedSteps, EveryStepRunsWithoutASchedule) {
 }
 
 TEST(UnobservedSteps, ProfilerOutputEqualsARunOfOnlyTheStepsUpToTheLastRecorded) {
-    TempDir six, four, trace;
+    TempDir six, four;
     auto allSteps = smallResNet(6, six.path());
-    allSteps.chromeTracePath = (trace.path() / "trace.json").string();  // simulates all 6 steps
+    allSteps.simulateUnobservedSteps = true;
     const auto longRun = runCommand(allSteps);
     const auto shortRun = runCommand(smallResNet(4, four.path()));
     ASSERT_EQ(longRun.exitCode, 0) << longRun.err;
