@@ -7,10 +7,10 @@ namespace ascendsim {
 TrafficBucket& TrafficBucket::operator+=(const TrafficBucket& other) {
     hbmReadBytes += other.hbmReadBytes;
     hbmWriteBytes += other.hbmWriteBytes;
+    l2ReadBytes += other.l2ReadBytes;
     for (std::uint32_t port = 0; port < kL2ReadPortCount; ++port) {
         l2ReadHits[port] += other.l2ReadHits[port];
         l2ReadMisses[port] += other.l2ReadMisses[port];
-        l2ReadBytes[port] += other.l2ReadBytes[port];
     }
     return *this;
 }
@@ -24,21 +24,6 @@ TrafficBucket& TrafficSampler::seek(std::uint64_t timePs) {
     currentStartPs_ = currentIndex_ * bucketPs_;
     if (currentIndex_ >= buckets_.size()) buckets_.resize(currentIndex_ + 1);
     return buckets_[currentIndex_];
-}
-
-void TrafficSampler::addAccess(std::uint64_t startPs, bool isWrite, std::uint64_t bytes, const L2RangeOutcome& lines,
-                               std::uint64_t hbmReadBytes, std::uint64_t hbmWriteBytes) {
-    TrafficBucket& bucket = bucketAt(startPs);
-    bucket.hbmReadBytes += hbmReadBytes;
-    bucket.hbmWriteBytes += hbmWriteBytes;
-    if (isWrite) return;
-    const std::uint64_t lineCount = lines.hits[0] + lines.hits[1] + lines.totalMisses();
-    if (lineCount == 0) return;
-    for (std::uint32_t port = 0; port < kL2ReadPortCount; ++port) {
-        bucket.l2ReadHits[port] += lines.hits[port];
-        bucket.l2ReadMisses[port] += lines.misses[port];
-        bucket.l2ReadBytes[port] += bytes * (lines.hits[port] + lines.misses[port]) / lineCount;
-    }
 }
 
 TrafficBucket TrafficSampler::sum(std::uint64_t fromPs, std::uint64_t toPs) const {

@@ -23,7 +23,7 @@ struct TrafficBucket {
     std::uint64_t hbmWriteBytes = 0;  // dirty write-backs
     std::uint64_t l2ReadHits[kL2ReadPortCount] = {0, 0};    // lines
     std::uint64_t l2ReadMisses[kL2ReadPortCount] = {0, 0};  // lines
-    std::uint64_t l2ReadBytes[kL2ReadPortCount] = {0, 0};   // bytes served to readers
+    std::uint64_t l2ReadBytes = 0;  // bytes served to readers, all ports
 
     TrafficBucket& operator+=(const TrafficBucket& other);
 };
@@ -43,10 +43,20 @@ public:
         return seek(timePs);
     }
 
-    // One access's contribution, added into the bucket of its start: HBM fills and write-backs it
-    // caused, and for a read its L2 lines per port and its bytes split over the ports by line count.
+    // One access's contribution, added into the bucket of its start: the HBM fills and write-backs
+    // it caused and, for a read, its bytes and its L2 lines per port. Adds only (the hot path).
     void addAccess(std::uint64_t startPs, bool isWrite, std::uint64_t bytes, const L2RangeOutcome& lines,
-                   std::uint64_t hbmReadBytes, std::uint64_t hbmWriteBytes);
+                   std::uint64_t hbmReadBytes, std::uint64_t hbmWriteBytes) {
+        TrafficBucket& bucket = bucketAt(startPs);
+        bucket.hbmReadBytes += hbmReadBytes;
+        bucket.hbmWriteBytes += hbmWriteBytes;
+        if (isWrite) return;
+        bucket.l2ReadBytes += bytes;
+        for (std::uint32_t port = 0; port < kL2ReadPortCount; ++port) {
+            bucket.l2ReadHits[port] += lines.hits[port];
+            bucket.l2ReadMisses[port] += lines.misses[port];
+        }
+    }
 
     // The sum of every bucket whose start lies in [fromPs, toPs).
     TrafficBucket sum(std::uint64_t fromPs, std::uint64_t toPs) const;

@@ -17,6 +17,25 @@ std::vector<std::uint64_t> splitOverStacks(std::uint64_t bytes) {
     return shares;
 }
 
+// The interval's L2 read bytes over the read ports in proportion to the lines each port looked up
+// (the model counts bytes per access, lines per port); the rounding remainder goes to port 0.
+std::vector<std::uint64_t> splitOverPorts(const TrafficBucket& traffic) {
+    std::vector<std::uint64_t> shares(kL2ReadPortCount, 0);
+    std::uint64_t totalLines = 0;
+    for (std::uint32_t port = 0; port < kL2ReadPortCount; ++port)
+        totalLines += traffic.l2ReadHits[port] + traffic.l2ReadMisses[port];
+    if (totalLines == 0) return shares;
+    std::uint64_t assigned = 0;
+    for (std::uint32_t port = 1; port < kL2ReadPortCount; ++port) {
+        const double lines = static_cast<double>(traffic.l2ReadHits[port] + traffic.l2ReadMisses[port]);
+        shares[port] = static_cast<std::uint64_t>(static_cast<double>(traffic.l2ReadBytes) * lines /
+                                                  static_cast<double>(totalLines));
+        assigned += shares[port];
+    }
+    shares[0] = traffic.l2ReadBytes - assigned;
+    return shares;
+}
+
 HardwareTrafficSample sampleOf(std::uint64_t timeNs, std::uint64_t intervalNs, const TrafficBucket& traffic) {
     HardwareTrafficSample sample;
     sample.timeNs = timeNs;
@@ -26,8 +45,8 @@ HardwareTrafficSample sampleOf(std::uint64_t timeNs, std::uint64_t intervalNs, c
     for (std::uint32_t port = 0; port < kL2ReadPortCount; ++port) {
         sample.llcReadHits.push_back(traffic.l2ReadHits[port]);
         sample.llcReadMisses.push_back(traffic.l2ReadMisses[port]);
-        sample.llcReadBytes.push_back(traffic.l2ReadBytes[port]);
     }
+    sample.llcReadBytes = splitOverPorts(traffic);
     return sample;
 }
 

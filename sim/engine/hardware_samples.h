@@ -5,7 +5,8 @@
 // start of collection, the last one at its end (a shorter interval), and the first one is zero.
 //
 // The values are sums of the device memory model's traffic buckets over each interval; nothing is
-// estimated here except the split of HBM traffic over the stacks (see kHbmStackCount).
+// estimated here except two splits: HBM traffic over the stacks (see kHbmStackCount) and the L2
+// read bytes over the read ports, by the lines each port looked up.
 #include <cstdint>
 
 #include "models/memory/traffic_sampler.h"

@@ -48,6 +48,20 @@ TEST(HardwareSamples, WindowStartsWithAZeroSampleThen20MsIntervalsAndAShortLastO
     EXPECT_EQ(samples[1].llcReadBytes.size(), 2u);
 }
 
+TEST(HardwareSamples, LlcReadBytesSplitOverThePortsByLines) {
+    TrafficSampler traffic;
+    TrafficBucket& bucket = traffic.bucketAt(2 * kMs * kPsPerNs);
+    bucket.l2ReadBytes = 1001;
+    bucket.l2ReadHits[0] = 2;
+    bucket.l2ReadMisses[0] = 1;
+    bucket.l2ReadHits[1] = 1;  // 3 lines on port 0, 1 on port 1
+    RunRecord record;
+    record.steps.push_back({0, 1 * kMs, 3 * kMs});
+    appendHardwareSamples(traffic, record);
+    ASSERT_EQ(record.hardwareSamples.size(), 2u);
+    EXPECT_EQ(record.hardwareSamples[1].llcReadBytes, (std::vector<std::uint64_t>{751, 250}));
+}
+
 TEST(HardwareSamples, AStepShorterThanABucketStillGetsItsTraffic) {
     TrafficSampler traffic;
     const std::uint64_t startNs = 1 * kMs + 30'000;  // inside a 100 us bucket
