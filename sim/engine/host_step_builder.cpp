@@ -1,5 +1,6 @@
 #include "sim/engine/host_step_builder.h"
 
+#include <algorithm>
 #include <unordered_map>
 
 namespace ascendsim {
@@ -86,6 +87,8 @@ HostStepBuilder::HostStepBuilder(const Workload& workload, const LoweredWorkload
         for (std::size_t o = 0; o < wop.outputs.size(); ++o) {
             const WorkloadTensor* t = workload.findTensor(wop.outputs[o]);
             if (!t || !t->viewOf.empty()) continue;
+            // In place (the op reads what it writes, SGD's parameters): no new block.
+            if (std::find(wop.inputs.begin(), wop.inputs.end(), wop.outputs[o]) != wop.inputs.end()) continue;
             OutputTensorSpec spec;
             spec.bytes = t->info.bytes();
             const bool persistent = t->kind == TensorKind::Weight || t->kind == TensorKind::State ||
