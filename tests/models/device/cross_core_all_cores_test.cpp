@@ -54,6 +54,31 @@ TEST(CrossCoreAllCores, TheFlagSynchronisesAgainRoundByRound) {
         EXPECT_EQ(b.counters.totalCycles, round2Set + latency + 1 + 10) << "block " << b.blockIdx;
 }
 
+TEST(CrossCoreAllCores, AivsOfAMixKernelWaitForTheAivsOfEveryGroup) {
+    DeviceRun run;  // 2 groups of 1 AIC + 2 AIVs
+    KernelTask t = allCoresBarrierTask(2, false);
+    const ProgramFactory perBlock = t.program;
+    t.type = TaskType::MixAic;
+    t.mixBlockDim = 4;
+    // AIV j of group g works like block 2g + j of the vector kernel; the AICs only do scalar work.
+    t.program = [perBlock](const BlockProgramRequest& r) -> std::unique_ptr<InstructionStream> {
+        if (r.coreKind != CoreKind::Vector)
+            return std::make_unique<FixedInstructionStream>(
+                std::vector<Instruction>{Instruction::scalar(1)});
+        BlockProgramRequest asVector = r;
+        asVector.blockIdx = 2 * r.blockIdx + r.subBlockIdx;
+        return perBlock(asVector);
+    };
+    const TaskResult& r = run.runOne(std::move(t));
+    const std::uint64_t latency = run.chip.flagLatencyCycles;
+    for (const BlockResult& b : r.blocks) {
+        if (b.coreKind != CoreKind::Vector) continue;
+        EXPECT_EQ(b.counters.totalCycles,
+                  400 + latency + 1 + 10)  // the last of the 4 AIVs sets at 400
+            << "group " << b.blockIdx;
+    }
+}
+
 TEST(CrossCoreAllCores, MoreBlocksThanCoresOfTheType_IsAnError) {
     DeviceRun run;
     EXPECT_THROW(run.runOne(allCoresBarrierTask(5, false)), std::runtime_error);
