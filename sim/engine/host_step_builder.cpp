@@ -88,7 +88,8 @@ HostStepBuilder::HostStepBuilder(const Workload& workload, const LoweredWorkload
             const WorkloadTensor* t = workload.findTensor(wop.outputs[o]);
             if (!t || !t->viewOf.empty()) continue;
             // In place (the op reads what it writes, SGD's parameters): no new block.
-            if (std::find(wop.inputs.begin(), wop.inputs.end(), wop.outputs[o]) != wop.inputs.end()) continue;
+            if (std::find(wop.inputs.begin(), wop.inputs.end(), wop.outputs[o]) != wop.inputs.end())
+                continue;
             OutputTensorSpec spec;
             spec.bytes = t->info.bytes();
             const bool persistent = t->kind == TensorKind::Weight || t->kind == TensorKind::State ||

@@ -73,7 +73,7 @@ void DequeueThread::process(const EnqueuedOp& item) {
 
     std::uint64_t t = aclStart + kAclPrologueNs + (aclnn ? 0 : kAclopCompileLookupNs) +
                       host_call_costs::executorBuildNs(item.preparation);
-    // A kernel's argument block: a device address per tensor and for the workspace, the tiling data.
+    // A kernel's argument block: a device address per tensor, the workspace, the tiling data.
     const std::uint32_t tensorArguments = argumentsOf(op).tensorDescriptors();
     struct GeBuffer {
         std::string name;
@@ -89,18 +89,21 @@ void DequeueThread::process(const EnqueuedOp& item) {
         const bool firstOverflowQuery = queriesOverflow && !overflowAddressKnown_;
         if (queriesOverflow) overflowAddressKnown_ = true;
         const std::uint64_t overflowStart = nodeStart + kOverflowQueryOffsetNs;
-        const std::uint64_t overflowEnd = overflowStart + host_call_costs::overflowQueryNs(firstOverflowQuery);
-        const std::uint64_t runtimeStart =
-            queriesOverflow ? overflowEnd + kOverflowQueryToLaunchNs : nodeStart + kRuntimeLaunchOffsetNs;
+        const std::uint64_t overflowEnd =
+            overflowStart + host_call_costs::overflowQueryNs(firstOverflowQuery);
+        const std::uint64_t runtimeStart = queriesOverflow ? overflowEnd + kOverflowQueryToLaunchNs
+                                                           : nodeStart + kRuntimeLaunchOffsetNs;
         const bool firstLaunchOfKernel = launchedKernels_.insert(kernel.kernelName).second;
-        const std::uint32_t kernelArguments = tensorArguments + (kernel.workspaceBytes > 0 ? 1 : 0) + 1;
+        const std::uint32_t kernelArguments =
+            tensorArguments + (kernel.workspaceBytes > 0 ? 1 : 0) + 1;
         const std::uint64_t runtimeEnd =
             runtimeStart + host_call_costs::kernelLaunchNs(firstLaunchOfKernel, kernelArguments);
         const std::uint64_t nodeEnd = runtimeEnd + (kNodeLaunchNs - kRuntimeLaunchOffsetNs - kRuntimeLaunchNs);
         const std::uint64_t correlationId =
             apis_.add(ApiLevel::Node, "launch", nodeStart, nodeEnd, threadId_);
         if (queriesOverflow) {
-            apis_.add(ApiLevel::Runtime, "CtxGetOverflowAddr", overflowStart, overflowEnd, threadId_);
+            apis_.add(ApiLevel::Runtime, "CtxGetOverflowAddr", overflowStart, overflowEnd,
+                      threadId_);
         }
         apis_.add(ApiLevel::Runtime, "KernelLaunchWithHandle", runtimeStart, runtimeEnd, threadId_);
 

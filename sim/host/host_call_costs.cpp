@@ -11,8 +11,8 @@ using namespace host_costs;
 OpArguments argumentsOf(const FrameworkOp& op) {
     OpArguments arguments;
     if (!op.inputTypes.empty()) {
-        arguments.inputTensors =
-            1 + static_cast<std::uint32_t>(std::count(op.inputTypes.begin(), op.inputTypes.end(), ';'));
+        arguments.inputTensors = 1 + static_cast<std::uint32_t>(std::count(
+                                         op.inputTypes.begin(), op.inputTypes.end(), ';'));
     }
     arguments.outputTensors = static_cast<std::uint32_t>(op.outputs.size());
     arguments.attributes = op.attributeCount;
@@ -22,7 +22,8 @@ OpArguments argumentsOf(const FrameworkOp& op) {
 namespace host_call_costs {
 
 std::uint64_t getWorkspaceSizeNs(OpPreparation preparation, const OpArguments& arguments) {
-    std::uint64_t cost = kGetWorkspaceSizeCachedNs + arguments.tensorDescriptors() * kTensorDescriptorNs +
+    std::uint64_t cost = kGetWorkspaceSizeCachedNs +
+                         arguments.tensorDescriptors() * kTensorDescriptorNs +
                          arguments.attributes * kAttributeNs;
     if (preparation != OpPreparation::Cached) cost += kTilingNs;
     if (preparation == OpPreparation::NewOpType) cost += kOpSelectionNs;
@@ -42,10 +43,13 @@ std::uint64_t kernelLaunchNs(bool firstLaunchOfKernel, std::uint32_t kernelArgum
            (firstLaunchOfKernel ? kFirstKernelLaunchNs : 0);
 }
 
-std::uint64_t overflowQueryNs(bool firstQuery) { return firstQuery ? kOverflowQueryNs : kOverflowQueryCachedNs; }
+std::uint64_t overflowQueryNs(bool firstQuery) {
+    return firstQuery ? kOverflowQueryNs : kOverflowQueryCachedNs;
+}
 
 std::uint64_t opEnterNs(std::uint32_t inputTensors, bool recordShapes) {
-    return kOpEnterNs + inputTensors * (kOpInputDispatchNs + (recordShapes ? kRecordShapesPerInputNs : 0));
+    return kOpEnterNs +
+           inputTensors * (kOpInputDispatchNs + (recordShapes ? kRecordShapesPerInputNs : 0));
 }
 
 }  // namespace host_call_costs

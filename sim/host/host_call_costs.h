@@ -1,10 +1,10 @@
 #pragma once
-// How long one host call takes, from the reasons its cost differs between calls (docs/host-model.md):
-// what CANN has cached about the op (operator selection, tiling, the aclnn executor), how many
-// tensor descriptors and attributes it handles, whether the caching allocator has a free block,
-// whether a kernel was launched before, and whether Enqueue finds the dequeue thread awake. No
-// randomness: equal causes give equal durations, so a run stays byte-for-byte reproducible. The
-// constants and their sources are in host_costs.h.
+// How long one host call takes, from the reasons its cost differs between calls
+// (docs/host-model.md): what CANN has cached about the op (operator selection, tiling, the aclnn
+// executor), how many tensor descriptors and attributes it handles, whether the caching allocator
+// has a free block, whether a kernel was launched before, and whether Enqueue finds the dequeue
+// thread awake. No randomness: equal causes give equal durations, so a run stays byte-for-byte
+// reproducible. The constants and their sources are in host_costs.h.
 #include <cstdint>
 
 #include "sim/host/framework_op.h"
@@ -30,7 +30,8 @@ OpArguments argumentsOf(const FrameworkOp& op);
 
 namespace host_call_costs {
 
-// AscendCL@aclnnXxxGetWorkspaceSize: descriptors and attributes, plus tiling / op selection on a miss.
+// AscendCL@aclnnXxxGetWorkspaceSize: descriptors and attributes, plus tiling / op selection on a
+// miss.
 std::uint64_t getWorkspaceSizeNs(OpPreparation preparation, const OpArguments& arguments);
 // Extra time in the ACL execute call (aclnnXxx, aclopCompileAndExecute) when no executor is cached.
 std::uint64_t executorBuildNs(OpPreparation preparation);

@@ -41,7 +41,9 @@ std::string joinFrames(const std::vector<std::string>& frames) {
 }
 
 // "32,64,56,56;64,64,3,3" -> "32,64,56,56" (record_shapes lists one entry per input).
-std::string firstEntry(const std::string& perInput) { return perInput.substr(0, perInput.find(';')); }
+std::string firstEntry(const std::string& perInput) {
+    return perInput.substr(0, perInput.find(';'));
+}
 
 std::uint32_t orDerived(std::uint32_t given, std::uint32_t pid, std::uint32_t offset) {
     return given != 0 ? given : pid + offset;
@@ -132,7 +134,8 @@ HostStepResult HostModel::runStep(const HostStep& step) {
             closeOptimizer();
         }
         std::vector<OpRef> call;
-        for (std::uint32_t end = i + torchCallLength(step.ops, i); i < end; ++i) call.push_back({&step.ops[i], i});
+        for (std::uint32_t end = i + torchCallLength(step.ops, i); i < end; ++i)
+            call.push_back({&step.ops[i], i});
         runCall(state, call);
     }
     closeOptimizer();
@@ -170,7 +173,8 @@ void HostModel::runCall(StepState& state, const std::vector<OpRef>& call) {
     for (const OpRef& member : call) {
         if (!member.op->kernels.empty() && member.op->npuOpName.empty()) {
             throw std::invalid_argument("host model: op '" + member.op->atenName + "' (op " +
-                                        std::to_string(member.index) + ") launches kernels but names no NPU op");
+                                        std::to_string(member.index) +
+                                        ") launches kernels but names no NPU op");
         }
     }
     // A backward node without a forward op in the step (AccumulateGrad) has sequence number -1.
@@ -203,7 +207,8 @@ void HostModel::runCall(StepState& state, const std::vector<OpRef>& call) {
         const Open open = stack.back();
         if (open.node->launchSite) {
             const auto first = call.begin() + open.node->firstMember;
-            launch(state, std::vector<OpRef>(first, first + open.node->memberCount), open.record, tid);
+            launch(state, std::vector<OpRef>(first, first + open.node->memberCount), open.record,
+                   tid);
         }
         nowNs_ += kOpExitNs;
         closeRecord(open.record);
@@ -214,7 +219,8 @@ void HostModel::runCall(StepState& state, const std::vector<OpRef>& call) {
         backward && op.forwardOpIndex >= 0 ? &state.step->ops[static_cast<std::size_t>(op.forwardOpIndex)] : nullptr;
     std::vector<const FrameworkOp*> members;
     for (const OpRef& member : call) members.push_back(member.op);
-    std::vector<CallNode> tree = backward ? buildAutogradCallTree(members, forwardOp) : buildCallTree(op, forwardOp);
+    std::vector<CallNode> tree =
+        backward ? buildAutogradCallTree(members, forwardOp) : buildCallTree(op, forwardOp);
     if (!backward) {
         for (CallNode& node : tree)
             if (node.launchSite) node.memberCount = static_cast<std::uint32_t>(call.size());

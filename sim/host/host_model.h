@@ -76,9 +76,10 @@ private:
     void runCall(StepState& state, const std::vector<OpRef>& call);
     // Allocates the outputs of `ops`, then enqueues their NPU ops (one call per run of ops naming
     // the same aclnn op: aclnnConvolutionBackward launches both gradient kernels).
-    void launch(StepState& state, const std::vector<OpRef>& ops, std::int64_t launchRecord, std::uint32_t threadId);
-    void enqueue(StepState& state, const FrameworkOp& op, std::uint32_t opIndex, std::int64_t launchRecord,
-                 std::uint32_t threadId);
+    void launch(StepState& state, const std::vector<OpRef>& ops, std::int64_t launchRecord,
+                std::uint32_t threadId);
+    void enqueue(StepState& state, const FrameworkOp& op, std::uint32_t opIndex,
+                 std::int64_t launchRecord, std::uint32_t threadId);
     void synchronizeDevice(std::uint32_t threadId, std::int64_t hostOpIndex);
 
     std::int64_t openRecord(const std::string& name, std::uint32_t threadId, std::int64_t parent,

@@ -28,15 +28,18 @@ void HostModel::launch(StepState& state, const std::vector<OpRef>& ops, std::int
                  static_cast<std::size_t>(output.lastUseOpIndex) >= opCount)) {
                 throw std::invalid_argument("host model: output of op '" + op->atenName + "' (op " +
                                             std::to_string(opIndex) + ") has lastUseOpIndex " +
-                                            std::to_string(output.lastUseOpIndex) + " outside [op, step end)");
+                                            std::to_string(output.lastUseOpIndex) +
+                                            " outside [op, step end)");
             }
             const std::int64_t record = openRecord("empty_tensor", threadId, launchRecord, -1, 0);
             nowNs_ += stackCost + kEmptyTensorNs / 2;
             const std::int64_t reservedBefore = memory_.ptaTotals().reserved;
-            const std::uint64_t ptr = memory_.allocateTensor(output.bytes, stream, {nowNs_, threadId, launchRecord});
+            const std::uint64_t ptr =
+                memory_.allocateTensor(output.bytes, stream, {nowNs_, threadId, launchRecord});
             if (memory_.ptaTotals().reserved != reservedBefore) {
                 // No cached block fits: the allocator takes a fresh segment from the device.
-                apis_.add(ApiLevel::Runtime, "DevMalloc", nowNs_, nowNs_ + kDeviceMallocNs, threadId);
+                apis_.add(ApiLevel::Runtime, "DevMalloc", nowNs_, nowNs_ + kDeviceMallocNs,
+                          threadId);
                 nowNs_ += kDeviceMallocNs;
             }
             nowNs_ += kEmptyTensorNs - kEmptyTensorNs / 2;
@@ -51,7 +54,8 @@ void HostModel::launch(StepState& state, const std::vector<OpRef>& ops, std::int
     }
     for (std::size_t i = 0; i < ops.size();) {
         // One aclnn call launches the kernels of every op naming it (aclnnConvolutionBackward: the
-        // input and the weight gradient); aclop ops (Conv2DBackpropInput, ...) are enqueued one each.
+        // input and the weight gradient); aclop ops (Conv2DBackpropInput, ...) are enqueued one
+        // each.
         std::size_t end = i + 1;
         const std::string& npuOp = ops[i].op->npuOpName;
         while (end < ops.size() && isAclnnOp(npuOp) && ops[end].op->npuOpName == npuOp) ++end;
@@ -60,8 +64,10 @@ void HostModel::launch(StepState& state, const std::vector<OpRef>& ops, std::int
         } else {
             FrameworkOp combined = *ops[i].op;
             for (std::size_t k = i + 1; k < end; ++k) {
-                combined.kernels.insert(combined.kernels.end(), ops[k].op->kernels.begin(), ops[k].op->kernels.end());
-                combined.outputs.insert(combined.outputs.end(), ops[k].op->outputs.begin(), ops[k].op->outputs.end());
+                combined.kernels.insert(combined.kernels.end(), ops[k].op->kernels.begin(),
+                                        ops[k].op->kernels.end());
+                combined.outputs.insert(combined.outputs.end(), ops[k].op->outputs.begin(),
+                                        ops[k].op->outputs.end());
             }
             enqueue(state, combined, ops[i].index, launchRecord, threadId);
         }
@@ -75,15 +81,18 @@ void HostModel::launch(StepState& state, const std::vector<OpRef>& ops, std::int
     }
 }
 
-void HostModel::enqueue(StepState& state, const FrameworkOp& op, std::uint32_t opIndex, std::int64_t launchRecord,
-                        std::uint32_t threadId) {
+void HostModel::enqueue(StepState& state, const FrameworkOp& op, std::uint32_t opIndex,
+                        std::int64_t launchRecord, std::uint32_t threadId) {
     if (op.npuOpName.empty()) return;
     const std::uint64_t stackCost =
-        (recordCpu_ && options_.profiler.withStack && threadId == mainThreadId_) ? kStackCaptureNs : 0;
+        (recordCpu_ && options_.profiler.withStack && threadId == mainThreadId_) ? kStackCaptureNs
+                                                                                 : 0;
     const OpPreparation preparation = preparedOps_.prepare(op);
     if (isAclnnOp(op.npuOpName)) {
-        const std::uint64_t duration = host_call_costs::getWorkspaceSizeNs(preparation, argumentsOf(op));
-        apis_.add(ApiLevel::Acl, op.npuOpName + "GetWorkspaceSize", nowNs_, nowNs_ + duration, threadId);
+        const std::uint64_t duration =
+            host_call_costs::getWorkspaceSizeNs(preparation, argumentsOf(op));
+        apis_.add(ApiLevel::Acl, op.npuOpName + "GetWorkspaceSize", nowNs_, nowNs_ + duration,
+                  threadId);
         nowNs_ += duration;
     }
     const std::int64_t npuRecord = openRecord(op.npuOpName, threadId, launchRecord, -1, 0);

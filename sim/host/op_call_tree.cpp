@@ -155,10 +155,12 @@ std::vector<CallNode> forwardTree(const FrameworkOp& op) {
 }
 
 // A native backward op (derivatives.yaml: "input, weight, bias: convolution_backward(...)") returns
-// the gradients of all inputs from one call; other ops a backward node calls (aten::mm) compute one.
+// the gradients of all inputs from one call; other ops a backward node calls (aten::mm) compute
+// one.
 bool computesSeveralGradients(const std::string& nativeOp) {
     constexpr std::string_view suffix = "_backward";
-    return nativeOp.size() > suffix.size() && nativeOp.compare(nativeOp.size() - suffix.size(), suffix.size(), suffix) == 0;
+    return nativeOp.size() > suffix.size() &&
+           nativeOp.compare(nativeOp.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 bool callsANativeOp(const FrameworkOp& op, const FrameworkOp* forward) {
@@ -171,9 +173,10 @@ namespace {
 // `next` continues the torch op `previous` belongs to: same op from the same place, launching
 // another kernel (the same kernel again is the op called again, as in a loop).
 bool continuesTorchOp(const FrameworkOp& previous, const FrameworkOp& next) {
-    return previous.phase == next.phase && previous.atenName == next.atenName && !previous.modulePath.empty() &&
-           previous.modulePath == next.modulePath && previous.stackFrames == next.stackFrames &&
-           !previous.kernels.empty() && !next.kernels.empty() &&
+    return previous.phase == next.phase && previous.atenName == next.atenName &&
+           !previous.modulePath.empty() && previous.modulePath == next.modulePath &&
+           previous.stackFrames == next.stackFrames && !previous.kernels.empty() &&
+           !next.kernels.empty() &&
            previous.kernels.front().kernelName != next.kernels.front().kernelName;
 }
 }  // namespace

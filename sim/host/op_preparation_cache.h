@@ -12,11 +12,11 @@
 namespace ascendsim {
 
 class OpPreparationCache {
-public:
+  public:
     // What a call of `op` finds in the cache; the op is cached afterwards.
     OpPreparation prepare(const FrameworkOp& op);
 
-private:
+  private:
     std::set<std::string> opTypes_;
     std::set<std::string> shapeKeys_;
 };

@@ -1,8 +1,8 @@
-// One torch-level call per torch op, however many workload ops (kernels) it is written as. Backward:
-// one autograd node call per forward op, as in the real Level2 trace: evaluate_function: ConvolutionBackward0 > ConvolutionBackward0
-// (the forward op's sequence number, Input Dims of the incoming gradient) >
-// aten::convolution_backward (all outputs allocated, then Conv2DBackpropInput and
-// Conv2DBackpropFilter); AddmmBackward0 > aten::mm, aten::mm, aten::sum.
+// One torch-level call per torch op, however many workload ops (kernels) it is written as.
+// Backward: one autograd node call per forward op, as in the real Level2 trace: evaluate_function:
+// ConvolutionBackward0 > ConvolutionBackward0 (the forward op's sequence number, Input Dims of the
+// incoming gradient) > aten::convolution_backward (all outputs allocated, then Conv2DBackpropInput
+// and Conv2DBackpropFilter); AddmmBackward0 > aten::mm, aten::mm, aten::sum.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -16,25 +16,15 @@ namespace ascendsim {
 namespace {
 
 using testing::backwardOp;
-using testing::FakeDeviceQueue;
 using testing::forwardOp;
 
-struct HostRun {
-    RunRecord record;
-    std::vector<PendingLaunch> launches;
-};
+using testing::HostRun;
 
 HostRun run(const HostStep& step) {
-    FakeDeviceQueue device(10'000);
     HostModelOptions options;
     options.profiler.recordShapes = true;
     options.processId = 4000;
-    HostModel model(options, device);
-    model.runStep(step);
-    HostRun out;
-    out.launches = model.launches();
-    model.finish(out.record);
-    return out;
+    return testing::runHost(options, {step});
 }
 
 std::vector<const HostOpRecord*> named(const RunRecord& r, const std::string& name) {
@@ -47,7 +37,8 @@ std::vector<const HostOpRecord*> named(const RunRecord& r, const std::string& na
 std::vector<std::string> childNames(const RunRecord& r, const HostOpRecord* parent) {
     std::vector<std::string> out;
     for (const auto& op : r.hostOps)
-        if (op.parent >= 0 && &r.hostOps[static_cast<std::size_t>(op.parent)] == parent) out.push_back(op.name);
+        if (op.parent >= 0 && &r.hostOps[static_cast<std::size_t>(op.parent)] == parent)
+            out.push_back(op.name);
     return out;
 }
 
@@ -65,25 +56,31 @@ HostStep convolutionStep(const std::string& inputGradNpuOp, const std::string& w
     HostStep step;
     step.stepNumber = 1;
     step.ops.push_back(forwardOp("aten::conv2d", "aclnnConvolution", 1));
-    step.ops.push_back(gradient("aten::convolution_backward", 0, inputGradNpuOp, "Conv2DBackpropInput"));
-    step.ops.push_back(gradient("aten::convolution_backward", 0, weightGradNpuOp, "Conv2DBackpropFilter"));
+    step.ops.push_back(
+        gradient("aten::convolution_backward", 0, inputGradNpuOp, "Conv2DBackpropInput"));
+    step.ops.push_back(
+        gradient("aten::convolution_backward", 0, weightGradNpuOp, "Conv2DBackpropFilter"));
     return step;
 }
 
 TEST(AutogradCall, BothConvolutionGradientsRunInOneNodeAndOneNativeOp) {
     const HostRun r = run(convolutionStep("aclnnConvolutionBackward", "aclnnConvolutionBackward"));
-    ASSERT_EQ(named(r.record, "autograd::engine::evaluate_function: ConvolutionBackward0").size(), 1u);
+    ASSERT_EQ(named(r.record, "autograd::engine::evaluate_function: ConvolutionBackward0").size(),
+              1u);
     ASSERT_EQ(named(r.record, "ConvolutionBackward0").size(), 1u);
     const auto native = named(r.record, "aten::convolution_backward");
     ASSERT_EQ(native.size(), 1u);
     // Outputs first, then one aclnn call that launches both kernels.
-    EXPECT_EQ(childNames(r.record, native[0]),
-              (std::vector<std::string>{"empty_tensor", "empty_tensor", "aclnnConvolutionBackward"}));
+    EXPECT_EQ(
+        childNames(r.record, native[0]),
+        (std::vector<std::string>{"empty_tensor", "empty_tensor", "aclnnConvolutionBackward"}));
     ASSERT_EQ(r.record.taskQueue.size(), 2u);  // the forward conv and the one backward call
     std::vector<std::string> backwardKernels;
     for (const auto& launch : r.launches)
-        if (launch.queueCorrelationId == r.record.taskQueue[1].correlationId) backwardKernels.push_back(launch.kernelName);
-    EXPECT_EQ(backwardKernels, (std::vector<std::string>{"Conv2DBackpropInput", "Conv2DBackpropFilter"}));
+        if (launch.queueCorrelationId == r.record.taskQueue[1].correlationId)
+            backwardKernels.push_back(launch.kernelName);
+    EXPECT_EQ(backwardKernels,
+              (std::vector<std::string>{"Conv2DBackpropInput", "Conv2DBackpropFilter"}));
 }
 
 TEST(AutogradCall, AclopGradientsAreEnqueuedOneByOneInsideTheSharedNativeOp) {
@@ -91,7 +88,8 @@ TEST(AutogradCall, AclopGradientsAreEnqueuedOneByOneInsideTheSharedNativeOp) {
     const auto native = named(r.record, "aten::convolution_backward");
     ASSERT_EQ(native.size(), 1u);
     EXPECT_EQ(childNames(r.record, native[0]),
-              (std::vector<std::string>{"empty_tensor", "empty_tensor", "Conv2DBackpropInput", "Conv2DBackpropFilter"}));
+              (std::vector<std::string>{"empty_tensor", "empty_tensor", "Conv2DBackpropInput",
+                                        "Conv2DBackpropFilter"}));
     EXPECT_EQ(r.record.taskQueue.size(), 3u);
 }
 
@@ -101,7 +99,8 @@ TEST(AutogradCall, TheNodeRecordShowsTheIncomingGradientTheNativeOpAllInputs) {
     EXPECT_EQ(node->inputDims, "32,64,56,56");
     EXPECT_EQ(node->inputTypes, "float");
     EXPECT_EQ(node->sequenceNumber, named(r.record, "aten::convolution").at(0)->sequenceNumber);
-    EXPECT_EQ(named(r.record, "aten::convolution_backward").at(0)->inputDims, "32,64,56,56;64,64,3,3");
+    EXPECT_EQ(named(r.record, "aten::convolution_backward").at(0)->inputDims,
+              "32,64,56,56;64,64,3,3");
 }
 
 TEST(AutogradCall, OtherNativeOpsOfOneNodeGetARecordEach) {
@@ -115,7 +114,8 @@ TEST(AutogradCall, OtherNativeOpsOfOneNodeGetARecordEach) {
     const HostRun r = run(step);
     const auto node = named(r.record, "AddmmBackward0");
     ASSERT_EQ(node.size(), 1u);
-    EXPECT_EQ(childNames(r.record, node[0]), (std::vector<std::string>{"aten::mm", "aten::mm", "aten::sum"}));
+    EXPECT_EQ(childNames(r.record, node[0]),
+              (std::vector<std::string>{"aten::mm", "aten::mm", "aten::sum"}));
     EXPECT_EQ(named(r.record, "aten::sum").at(0)->inputDims, "32,1000");  // its own inputs
     EXPECT_EQ(r.record.taskQueue.size(), 4u);
 }
@@ -125,8 +125,10 @@ TEST(AutogradCall, GradientsOfDifferentForwardOpsStaySeparateCalls) {
     step.stepNumber = 1;
     step.ops.push_back(forwardOp("aten::conv2d", "aclnnConvolution", 1));
     step.ops.push_back(forwardOp("aten::conv2d", "aclnnConvolution", 1));
-    step.ops.push_back(gradient("aten::convolution_backward", 1, "aclnnConvolutionBackward", "Conv2DBackpropInput"));
-    step.ops.push_back(gradient("aten::convolution_backward", 0, "aclnnConvolutionBackward", "Conv2DBackpropFilter"));
+    step.ops.push_back(gradient("aten::convolution_backward", 1, "aclnnConvolutionBackward",
+                                "Conv2DBackpropInput"));
+    step.ops.push_back(gradient("aten::convolution_backward", 0, "aclnnConvolutionBackward",
+                                "Conv2DBackpropFilter"));
     EXPECT_EQ(torchCallLength(step.ops, 2), 1u);
     const auto nodes = named(run(step).record, "ConvolutionBackward0");
     ASSERT_EQ(nodes.size(), 2u);
@@ -142,7 +144,8 @@ TEST(TorchCall, ForwardOpsOfOneModuleLaunchingDifferentKernelsAreOneTorchOp) {
     reduce.kernels.front().kernelName = "BNTrainingReduce";
     FrameworkOp update = forwardOp("aten::batch_norm", "aclnnBatchNorm", 1);
     update.kernels.front().kernelName = "BNTrainingUpdate";
-    step.ops = {reduce, update, gradient("aten::native_batch_norm_backward", 1, "aclnnBatchNormBackward", "Grad")};
+    step.ops = {reduce, update,
+                gradient("aten::native_batch_norm_backward", 1, "aclnnBatchNormBackward", "Grad")};
     EXPECT_EQ(torchCallLength(step.ops, 0), 2u);
     const HostRun r = run(step);
     ASSERT_EQ(named(r.record, "aten::batch_norm").size(), 1u);
@@ -150,13 +153,15 @@ TEST(TorchCall, ForwardOpsOfOneModuleLaunchingDifferentKernelsAreOneTorchOp) {
     ASSERT_EQ(native.size(), 1u);
     EXPECT_EQ(childNames(r.record, native[0]),
               (std::vector<std::string>{"empty_tensor", "empty_tensor", "aclnnBatchNorm"}));
-    EXPECT_EQ(named(r.record, "NativeBatchNormBackward0").at(0)->sequenceNumber, native[0]->sequenceNumber);
+    EXPECT_EQ(named(r.record, "NativeBatchNormBackward0").at(0)->sequenceNumber,
+              native[0]->sequenceNumber);
     EXPECT_EQ(r.launches.size(), 3u);
     EXPECT_EQ(r.launches[0].queueCorrelationId, r.launches[1].queueCorrelationId);
 }
 
 TEST(TorchCall, TheSameKernelAgainIsTheOpCalledAgain) {
-    std::vector<FrameworkOp> ops = {forwardOp("aten::add", "aclnnAdd", 1), forwardOp("aten::add", "aclnnAdd", 1)};
+    std::vector<FrameworkOp> ops = {forwardOp("aten::add", "aclnnAdd", 1),
+                                    forwardOp("aten::add", "aclnnAdd", 1)};
     EXPECT_EQ(torchCallLength(ops, 0), 1u);
     ops[1].kernels.front().kernelName = "Other";
     ops[1].modulePath.clear();  // no module: nothing says it is the same call

@@ -8,6 +8,7 @@
 
 #include "sim/host/device_queue.h"
 #include "sim/host/framework_op.h"
+#include "sim/host/host_model.h"
 
 namespace ascendsim::testing {
 
@@ -44,6 +45,24 @@ private:
     std::uint64_t kernelDurationNs_;
     std::map<std::uint32_t, std::uint64_t> streamFreeNs_;
 };
+
+// What a host-model run leaves: the record and the launches in submission order.
+struct HostRun {
+    RunRecord record;
+    std::vector<PendingLaunch> launches;
+};
+
+// Runs `steps` on a fresh HostModel over a FakeDeviceQueue whose kernels take `kernelNs`.
+inline HostRun runHost(const HostModelOptions& options, const std::vector<HostStep>& steps,
+                       std::uint64_t kernelNs = 10'000) {
+    FakeDeviceQueue device(kernelNs);
+    HostModel model(options, device);
+    for (const auto& step : steps) model.runStep(step);
+    HostRun out;
+    out.launches = model.launches();
+    model.finish(out.record);
+    return out;
+}
 
 // A forward op with `kernels` kernels and one output of `outputBytes` freed after `lastUse`.
 inline FrameworkOp forwardOp(const std::string& aten, const std::string& npu, std::uint32_t kernels,

@@ -2,13 +2,14 @@
 // misses on the first call of an op type or shape, argument counts, caching-allocator misses,
 // first kernel launches, and whether Enqueue must wake the dequeue thread. Equal causes give
 // equal durations.
+#include "sim/host/host_call_costs.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
 #include "sim/host/fake_device_queue.h"
-#include "sim/host/host_call_costs.h"
 #include "sim/host/host_costs.h"
 #include "sim/host/host_model.h"
 #include "sim/host/op_preparation_cache.h"
@@ -16,19 +17,13 @@
 namespace ascendsim {
 namespace {
 
-using testing::FakeDeviceQueue;
 using testing::forwardOp;
 
 RunRecord run(const std::vector<HostStep>& steps, std::uint64_t kernelNs = 10'000) {
-    FakeDeviceQueue device(kernelNs);
     HostModelOptions options;
     options.profiler.level = ProfilerLevel::Level2;
     options.processId = 777;
-    HostModel model(options, device);
-    for (const auto& step : steps) model.runStep(step);
-    RunRecord record;
-    model.finish(record);
-    return record;
+    return testing::runHost(options, steps, kernelNs).record;
 }
 
 // A step of `ops` whose outputs are freed right after the op that makes them.
@@ -38,7 +33,8 @@ HostStep stepOf(std::uint32_t number, std::vector<FrameworkOp> ops) {
     step.synchronizeAtEnd = true;
     step.ops = std::move(ops);
     for (std::size_t i = 0; i < step.ops.size(); ++i)
-        for (auto& output : step.ops[i].outputs) output.lastUseOpIndex = static_cast<std::int32_t>(i);
+        for (auto& output : step.ops[i].outputs)
+            output.lastUseOpIndex = static_cast<std::int32_t>(i);
     return step;
 }
 
@@ -67,13 +63,16 @@ TEST(HostCallCosts, GetWorkspaceSizeGrowsWithDescriptorsAndAttributesAndPaysForM
     const OpArguments three{3, 1, 0};
     const OpArguments withAttributes{2, 1, 4};
     using host_call_costs::getWorkspaceSizeNs;
-    EXPECT_EQ(getWorkspaceSizeNs(OpPreparation::Cached, three) - getWorkspaceSizeNs(OpPreparation::Cached, two),
+    EXPECT_EQ(getWorkspaceSizeNs(OpPreparation::Cached, three) -
+                  getWorkspaceSizeNs(OpPreparation::Cached, two),
               host_costs::kTensorDescriptorNs);
     EXPECT_EQ(getWorkspaceSizeNs(OpPreparation::Cached, withAttributes) -
                   getWorkspaceSizeNs(OpPreparation::Cached, two),
               4 * host_costs::kAttributeNs);
-    EXPECT_GT(getWorkspaceSizeNs(OpPreparation::NewShape, two), getWorkspaceSizeNs(OpPreparation::Cached, two));
-    EXPECT_GT(getWorkspaceSizeNs(OpPreparation::NewOpType, two), getWorkspaceSizeNs(OpPreparation::NewShape, two));
+    EXPECT_GT(getWorkspaceSizeNs(OpPreparation::NewShape, two),
+              getWorkspaceSizeNs(OpPreparation::Cached, two));
+    EXPECT_GT(getWorkspaceSizeNs(OpPreparation::NewOpType, two),
+              getWorkspaceSizeNs(OpPreparation::NewShape, two));
 }
 
 TEST(HostCallCosts, ArgumentsCountInputTypesOutputsAndAttributes) {
@@ -96,7 +95,8 @@ TEST(HostModelCallCosts, FirstCallOfAnOpCostsMoreThanTheSteadyState) {
         EXPECT_EQ(d[1], d[2]) << name;  // cached from the second call on
         EXPECT_EQ(d[2], d[3]) << name;
     }
-    EXPECT_EQ(durationsOf(r, "aclnnAddGetWorkspaceSize")[0] - durationsOf(r, "aclnnAddGetWorkspaceSize")[1],
+    EXPECT_EQ(durationsOf(r, "aclnnAddGetWorkspaceSize")[0] -
+                  durationsOf(r, "aclnnAddGetWorkspaceSize")[1],
               host_costs::kOpSelectionNs + host_costs::kTilingNs);
 }
 
@@ -130,10 +130,12 @@ TEST(HostModelCallCosts, EnqueueWakingAnIdleDequeueThreadCostsMoreThanAddingToAB
     const FrameworkOp slow = forwardOp("aten::add", "aclnnAdd", 20, 4096, 0);
     RunRecord r = run({stepOf(1, {slow, slow, slow})});
     ASSERT_EQ(r.taskQueue.size(), 3u);
-    EXPECT_EQ(r.taskQueue[0].enqueueEndNs - r.taskQueue[0].enqueueStartNs, host_costs::kEnqueueWakingDequeueNs);
-    EXPECT_EQ(r.taskQueue[1].enqueueEndNs - r.taskQueue[1].enqueueStartNs, host_costs::kEnqueueToBusyQueueNs);
-    // The rule over a mix: busy means the previous item's Dequeue has not ended when Enqueue starts.
-    // A blocking .item() lets the dequeue thread run dry before the next op.
+    EXPECT_EQ(r.taskQueue[0].enqueueEndNs - r.taskQueue[0].enqueueStartNs,
+              host_costs::kEnqueueWakingDequeueNs);
+    EXPECT_EQ(r.taskQueue[1].enqueueEndNs - r.taskQueue[1].enqueueStartNs,
+              host_costs::kEnqueueToBusyQueueNs);
+    // The rule over a mix: busy means the previous item's Dequeue has not ended when Enqueue
+    // starts. A blocking .item() lets the dequeue thread run dry before the next op.
     const FrameworkOp fast = forwardOp("aten::add", "aclnnAdd", 1, 4096, 0);
     FrameworkOp sync;
     sync.atenName = "aten::item";
@@ -185,7 +187,8 @@ TEST(HostModelCallCosts, EqualInputsGiveIdenticalDurations) {
         EXPECT_EQ(a.apis[i].endNs, b.apis[i].endNs) << i;
     }
     ASSERT_EQ(a.hostOps.size(), b.hostOps.size());
-    for (std::size_t i = 0; i < a.hostOps.size(); ++i) EXPECT_EQ(a.hostOps[i].endNs, b.hostOps[i].endNs) << i;
+    for (std::size_t i = 0; i < a.hostOps.size(); ++i)
+        EXPECT_EQ(a.hostOps[i].endNs, b.hostOps[i].endNs) << i;
 }
 
 }  // namespace

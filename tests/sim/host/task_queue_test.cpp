@@ -12,25 +12,15 @@
 namespace ascendsim {
 namespace {
 
-using testing::FakeDeviceQueue;
+using testing::HostRun;
 using testing::trainingStep;
 
-struct HostRun {
-    RunRecord record;
-    std::vector<PendingLaunch> launches;
-};
-
-HostRun run(const ProfilerConfig& config, const std::vector<HostStep>& steps, std::uint64_t kernelNs = 10'000) {
-    FakeDeviceQueue device(kernelNs);
+HostRun run(const ProfilerConfig& config, const std::vector<HostStep>& steps,
+            std::uint64_t kernelNs = 10'000) {
     HostModelOptions options;
     options.profiler = config;
     options.processId = 777;
-    HostModel model(options, device);
-    for (const auto& step : steps) model.runStep(step);
-    HostRun out;
-    out.launches = model.launches();
-    model.finish(out.record);
-    return out;
+    return testing::runHost(options, steps, kernelNs);
 }
 
 const ApiRecord* findApi(const RunRecord& r, ApiLevel level, std::uint64_t connectionId) {
@@ -115,12 +105,14 @@ TEST(TaskQueue, AFullRingBlocksEnqueueUntilTheDequeueThreadFreesASlot) {
     }
     std::size_t firstBlocked = ops;
     for (std::size_t i = 1; i < ops && firstBlocked == ops; ++i) {
-        if (q[i].enqueueEndNs - q[i].enqueueStartNs > host_costs::kEnqueueToBusyQueueNs) firstBlocked = i;
+        if (q[i].enqueueEndNs - q[i].enqueueStartNs > host_costs::kEnqueueToBusyQueueNs)
+            firstBlocked = i;
     }
     EXPECT_GE(firstBlocked, slots);
     EXPECT_LT(firstBlocked, ops);
     // From then on Python runs at the dequeue thread's pace, one item per freed slot.
-    EXPECT_EQ(q.back().enqueueEndNs - host_costs::kEnqueueToBusyQueueNs, q[ops - 1 - slots].dequeueEndNs);
+    EXPECT_EQ(q.back().enqueueEndNs - host_costs::kEnqueueToBusyQueueNs,
+              q[ops - 1 - slots].dequeueEndNs);
 }
 
 TEST(TaskQueue, TaskIdsCountUpPerStream) {
