@@ -16,7 +16,8 @@ TrafficBucket& TrafficBucket::operator+=(const TrafficBucket& other) {
 }
 
 TrafficSampler::TrafficSampler(std::uint64_t bucketPs) : bucketPs_(bucketPs), buckets_(1) {
-    if (bucketPs == 0) throw std::invalid_argument("traffic sampler bucket must be longer than 0 ps");
+    if (bucketPs == 0)
+        throw std::invalid_argument("traffic sampler bucket must be longer than 0 ps");
 }
 
 TrafficBucket& TrafficSampler::seek(std::uint64_t timePs) {

@@ -19,17 +19,17 @@ namespace ascendsim {
 inline constexpr std::uint32_t kL2ReadPortCount = 2;
 
 struct TrafficBucket {
-    std::uint64_t hbmReadBytes = 0;   // L2 fills
-    std::uint64_t hbmWriteBytes = 0;  // dirty write-backs
+    std::uint64_t hbmReadBytes = 0;                         // L2 fills
+    std::uint64_t hbmWriteBytes = 0;                        // dirty write-backs
     std::uint64_t l2ReadHits[kL2ReadPortCount] = {0, 0};    // lines
     std::uint64_t l2ReadMisses[kL2ReadPortCount] = {0, 0};  // lines
-    std::uint64_t l2ReadBytes = 0;  // bytes served to readers, all ports
+    std::uint64_t l2ReadBytes = 0;                          // bytes served to readers, all ports
 
     TrafficBucket& operator+=(const TrafficBucket& other);
 };
 
 class TrafficSampler {
-public:
+  public:
     // 100 µs: 200 buckets per CANN period, 10 000 per simulated second (a few hundred KB).
     static constexpr std::uint64_t kDefaultBucketPs = 100'000'000;
 
@@ -39,14 +39,16 @@ public:
     // The bucket holding simulated time `timePs`; cheap when accesses arrive in time order
     // (the common case: one compare against the cached current bucket).
     TrafficBucket& bucketAt(std::uint64_t timePs) {
-        if (timePs >= currentStartPs_ && timePs < currentStartPs_ + bucketPs_) return buckets_[currentIndex_];
+        if (timePs >= currentStartPs_ && timePs < currentStartPs_ + bucketPs_)
+            return buckets_[currentIndex_];
         return seek(timePs);
     }
 
     // One access's contribution, added into the bucket of its start: the HBM fills and write-backs
     // it caused and, for a read, its bytes and its L2 lines per port. Adds only (the hot path).
-    void addAccess(std::uint64_t startPs, bool isWrite, std::uint64_t bytes, const L2RangeOutcome& lines,
-                   std::uint64_t hbmReadBytes, std::uint64_t hbmWriteBytes) {
+    void addAccess(std::uint64_t startPs, bool isWrite, std::uint64_t bytes,
+                   const L2RangeOutcome& lines, std::uint64_t hbmReadBytes,
+                   std::uint64_t hbmWriteBytes) {
         TrafficBucket& bucket = bucketAt(startPs);
         bucket.hbmReadBytes += hbmReadBytes;
         bucket.hbmWriteBytes += hbmWriteBytes;
@@ -64,7 +66,7 @@ public:
     std::uint64_t bucketPs() const { return bucketPs_; }
     const std::vector<TrafficBucket>& buckets() const { return buckets_; }
 
-private:
+  private:
     TrafficBucket& seek(std::uint64_t timePs);
 
     std::uint64_t bucketPs_;

@@ -14,9 +14,11 @@ void writeHardwareSampleTables(DbFile& db, const RunRecord& run, const ProfilerC
     std::vector<std::vector<DbValue>> hbm;
     for (const HardwareTrafficSample& sample : run.hardwareSamples) {
         const auto timestampNs = static_cast<std::int64_t>(run.epochNs + sample.timeNs);
-        for (const auto& [bytes, typeId] : {std::pair{&sample.hbmReadBytes, readId}, {&sample.hbmWriteBytes, writeId}}) {
+        for (const auto& [bytes, typeId] :
+             {std::pair{&sample.hbmReadBytes, readId}, {&sample.hbmWriteBytes, writeId}}) {
             for (std::size_t stack = 0; stack < bytes->size(); ++stack) {
-                hbm.push_back({deviceId, timestampNs, dbBytesPerSecond(hbmBandwidth((*bytes)[stack], sample.intervalNs)),
+                hbm.push_back({deviceId, timestampNs,
+                               dbBytesPerSecond(hbmBandwidth((*bytes)[stack], sample.intervalNs)),
                                static_cast<std::int64_t>(stack), typeId});
             }
         }
@@ -25,15 +27,20 @@ void writeHardwareSampleTables(DbFile& db, const RunRecord& run, const ProfilerC
     const std::size_t llcCount = run.hardwareSamples.front().llcReadBytes.size();
     for (std::size_t id = 0; id < llcCount; ++id) {
         for (const HardwareTrafficSample& sample : run.hardwareSamples) {
-            llc.push_back({deviceId, static_cast<std::int64_t>(id),
-                           static_cast<std::int64_t>(run.epochNs + sample.timeNs),
-                           percentOf(llcHitRatio(sample.llcReadHits[id], sample.llcReadMisses[id])),
-                           dbBytesPerSecond(llcThroughput(sample.llcReadBytes[id], sample.intervalNs)), readId});
+            llc.push_back(
+                {deviceId, static_cast<std::int64_t>(id),
+                 static_cast<std::int64_t>(run.epochNs + sample.timeNs),
+                 percentOf(llcHitRatio(sample.llcReadHits[id], sample.llcReadMisses[id])),
+                 dbBytesPerSecond(llcThroughput(sample.llcReadBytes[id], sample.intervalNs)),
+                 readId});
         }
     }
-    db.execute("CREATE TABLE HBM (deviceId INTEGER,timestampNs INTEGER,bandwidth NUMERIC,hbmId INTEGER,type INTEGER)");
-    db.execute("CREATE TABLE LLC (deviceId INTEGER,llcId INTEGER,timestampNs INTEGER,hitRate REAL,"
-               "throughput INTEGER,mode INTEGER)");
+    db.execute(
+        "CREATE TABLE HBM (deviceId INTEGER,timestampNs INTEGER,bandwidth NUMERIC,hbmId "
+        "INTEGER,type INTEGER)");
+    db.execute(
+        "CREATE TABLE LLC (deviceId INTEGER,llcId INTEGER,timestampNs INTEGER,hitRate REAL,"
+        "throughput INTEGER,mode INTEGER)");
     db.insertRows("HBM", hbm);
     db.insertRows("LLC", llc);
 }

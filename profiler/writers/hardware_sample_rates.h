@@ -39,7 +39,9 @@ inline double llcHitRatio(std::uint64_t hits, std::uint64_t misses) {
 }
 
 // msprof's percent of a ratio (`hitRate * PERCENTAGE`).
-inline double percentOf(double ratio) { return ratio * 100.0; }
+inline double percentOf(double ratio) {
+    return ratio * 100.0;
+}
 
 // The DB's whole B/s of a MB/s value (msprof truncates).
 inline std::int64_t dbBytesPerSecond(double megabytesPerSecondValue) {

@@ -33,6 +33,7 @@ struct CounterProcess {
 };
 
 // The HBM and LLC processes; none without profile_memory or without samples.
-std::vector<CounterProcess> hardwareSampleCounterProcesses(const RunRecord& run, const ProfilerConfig& config);
+std::vector<CounterProcess> hardwareSampleCounterProcesses(const RunRecord& run,
+                                                           const ProfilerConfig& config);
 
 }  // namespace ascendsim

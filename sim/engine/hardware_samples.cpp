@@ -12,7 +12,8 @@ constexpr std::uint64_t kPsPerNs = 1000;
 
 // Each stack's share of `bytes`: equal parts, the remainder to the lowest stacks.
 std::vector<std::uint64_t> splitOverStacks(std::uint64_t bytes) {
-    std::vector<std::uint64_t> shares(HardwareSampling::kHbmStackCount, bytes / HardwareSampling::kHbmStackCount);
+    std::vector<std::uint64_t> shares(HardwareSampling::kHbmStackCount,
+                                      bytes / HardwareSampling::kHbmStackCount);
     for (std::uint64_t i = 0; i < bytes % HardwareSampling::kHbmStackCount; ++i) ++shares[i];
     return shares;
 }
@@ -27,7 +28,8 @@ std::vector<std::uint64_t> splitOverPorts(const TrafficBucket& traffic) {
     if (totalLines == 0) return shares;
     std::uint64_t assigned = 0;
     for (std::uint32_t port = 1; port < kL2ReadPortCount; ++port) {
-        const double lines = static_cast<double>(traffic.l2ReadHits[port] + traffic.l2ReadMisses[port]);
+        const double lines =
+            static_cast<double>(traffic.l2ReadHits[port] + traffic.l2ReadMisses[port]);
         shares[port] = static_cast<std::uint64_t>(static_cast<double>(traffic.l2ReadBytes) * lines /
                                                   static_cast<double>(totalLines));
         assigned += shares[port];
@@ -36,7 +38,8 @@ std::vector<std::uint64_t> splitOverPorts(const TrafficBucket& traffic) {
     return shares;
 }
 
-HardwareTrafficSample sampleOf(std::uint64_t timeNs, std::uint64_t intervalNs, const TrafficBucket& traffic) {
+HardwareTrafficSample sampleOf(std::uint64_t timeNs, std::uint64_t intervalNs,
+                               const TrafficBucket& traffic) {
     HardwareTrafficSample sample;
     sample.timeNs = timeNs;
     sample.intervalNs = intervalNs;
@@ -50,7 +53,8 @@ HardwareTrafficSample sampleOf(std::uint64_t timeNs, std::uint64_t intervalNs, c
     return sample;
 }
 
-std::vector<std::pair<std::uint64_t, std::uint64_t>> collectionWindows(const std::vector<StepRecord>& steps) {
+std::vector<std::pair<std::uint64_t, std::uint64_t>> collectionWindows(
+    const std::vector<StepRecord>& steps) {
     std::vector<std::pair<std::uint64_t, std::uint64_t>> windows;
     for (const StepRecord& step : steps) {
         if (!windows.empty() && windows.back().second >= step.startNs) {
@@ -79,11 +83,13 @@ void appendHardwareSamples(const TrafficSampler& traffic, RunRecord& record) {
         while (previousNs < endNs) {
             const std::uint64_t timeNs = std::min(previousNs + HardwareSampling::kPeriodNs, endNs);
             const std::uint64_t toPs = timeNs * kPsPerNs;
-            record.hardwareSamples.push_back(sampleOf(timeNs, timeNs - previousNs, traffic.sum(fromPs, toPs)));
+            record.hardwareSamples.push_back(
+                sampleOf(timeNs, timeNs - previousNs, traffic.sum(fromPs, toPs)));
             fromPs = std::max(fromPs, toPs);
             previousNs = timeNs;
         }
-        countedUntilPs = std::max(countedUntilPs, (endNs * kPsPerNs + bucketPs - 1) / bucketPs * bucketPs);
+        countedUntilPs =
+            std::max(countedUntilPs, (endNs * kPsPerNs + bucketPs - 1) / bucketPs * bucketPs);
     }
 }
 

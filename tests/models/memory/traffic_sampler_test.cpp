@@ -1,10 +1,11 @@
 // TrafficSampler: the time-bucketed HBM / L2 counters behind the sampled HBM and LLC data, as the
 // shared memory system fills them while it serves accesses.
+#include "models/memory/traffic_sampler.h"
+
 #include <gtest/gtest.h>
 
 #include "models/memory/shared_memory_system.h"
 #include "models/memory/small_memory_chip.h"
-#include "models/memory/traffic_sampler.h"
 
 namespace ascendsim {
 namespace {
@@ -12,8 +13,12 @@ namespace {
 constexpr std::uint64_t kLine = 512;
 constexpr std::uint64_t kBucketPs = TrafficSampler::kDefaultBucketPs;
 
-std::uint64_t readHits(const TrafficBucket& b) { return b.l2ReadHits[0] + b.l2ReadHits[1]; }
-std::uint64_t readMisses(const TrafficBucket& b) { return b.l2ReadMisses[0] + b.l2ReadMisses[1]; }
+std::uint64_t readHits(const TrafficBucket& b) {
+    return b.l2ReadHits[0] + b.l2ReadHits[1];
+}
+std::uint64_t readMisses(const TrafficBucket& b) {
+    return b.l2ReadMisses[0] + b.l2ReadMisses[1];
+}
 
 TEST(TrafficSampler, SumCountsTheBucketsStartingInTheRange) {
     TrafficSampler sampler;
@@ -22,12 +27,14 @@ TEST(TrafficSampler, SumCountsTheBucketsStartingInTheRange) {
     sampler.bucketAt(3 * kBucketPs).hbmReadBytes += 100;
     sampler.bucketAt(kBucketPs).hbmReadBytes += 1000;  // back in time: same bucket as +5
     EXPECT_EQ(sampler.sum(0, 4 * kBucketPs).hbmReadBytes, 1111u);
-    EXPECT_EQ(sampler.sum(1, 3 * kBucketPs).hbmReadBytes, 1010u);     // bucket 0 starts before 1
+    EXPECT_EQ(sampler.sum(1, 3 * kBucketPs).hbmReadBytes, 1010u);      // bucket 0 starts before 1
     EXPECT_EQ(sampler.sum(0, 3 * kBucketPs + 1).hbmReadBytes, 1111u);  // bucket 3 starts inside
     EXPECT_EQ(sampler.sum(10 * kBucketPs, 20 * kBucketPs).hbmReadBytes, 0u);
 }
 
-TEST(TrafficSampler, RejectsAnEmptyBucket) { EXPECT_THROW(TrafficSampler(0), std::invalid_argument); }
+TEST(TrafficSampler, RejectsAnEmptyBucket) {
+    EXPECT_THROW(TrafficSampler(0), std::invalid_argument);
+}
 
 TEST(SharedMemoryTraffic, HbmSamplesGrowInProportionToTheTraffic) {
     const ChipConfig chip = testing_support::smallMemoryChip();
@@ -66,8 +73,9 @@ TEST(SharedMemoryTraffic, DirtyEvictionsAreHbmWritesAndWritesAreNotLlcReads) {
     const ChipConfig chip = testing_support::smallMemoryChip();
     SharedMemorySystem memory(chip);
     PmuCounters counters;
-    memory.access(GmAccess{0, 0, 0, 32 * kLine, true}, counters);                // fills the L2 dirty
-    memory.access(GmAccess{kBucketPs, 0, 1 << 20, 32 * kLine, false}, counters);  // evicts every line
+    memory.access(GmAccess{0, 0, 0, 32 * kLine, true}, counters);  // fills the L2 dirty
+    memory.access(GmAccess{kBucketPs, 0, 1 << 20, 32 * kLine, false},
+                  counters);  // evicts every line
     const TrafficBucket writes = memory.traffic().sum(0, kBucketPs);
     const TrafficBucket reads = memory.traffic().sum(kBucketPs, 2 * kBucketPs);
     EXPECT_EQ(writes.hbmWriteBytes, 0u);

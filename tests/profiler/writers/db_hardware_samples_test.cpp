@@ -49,9 +49,10 @@ std::string realSchema(const std::string& table) {
 }
 
 class DbHardwareSamples : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
-        path_ = fs::temp_directory_path() / ("ascendsim_db_hw_" + std::to_string(::getpid()) + ".db");
+        path_ =
+            fs::temp_directory_path() / ("ascendsim_db_hw_" + std::to_string(::getpid()) + ".db");
         run_.epochNs = 1'000'000'000'000;
         const HardwareTrafficSample first = testing_support::emptyHardwareSample(1 * kMs);
         HardwareTrafficSample second = testing_support::emptyHardwareSample(21 * kMs);
@@ -84,7 +85,8 @@ protected:
 TEST_F(DbHardwareSamples, SchemasEqualTheRealOnes) {
     write();
     for (const std::string table : {"HBM", "LLC"}) {
-        const auto sql = rowsOf(path_, "SELECT sql FROM sqlite_master WHERE name = '" + table + "'");
+        const auto sql =
+            rowsOf(path_, "SELECT sql FROM sqlite_master WHERE name = '" + table + "'");
         ASSERT_EQ(sql.size(), 1u) << table;
         const std::string real = realSchema(table);
         if (!real.empty()) {
@@ -95,28 +97,34 @@ TEST_F(DbHardwareSamples, SchemasEqualTheRealOnes) {
 
 TEST_F(DbHardwareSamples, HbmRowsAreBytesPerSecondReadsBeforeWrites) {
     write();
-    EXPECT_EQ(rowsOf(path_, "SELECT h.timestampNs, h.bandwidth, h.hbmId, s.value FROM HBM h "
-                            "JOIN STRING_IDS s ON s.id = h.type WHERE h.timestampNs = 1000021000000 ORDER BY h.rowid"),
-              (std::vector<std::string>{"1000021000000,100000,0,read", "1000021000000,100000,1,read",
-                                        "1000021000000,100000,2,read", "1000021000000,100000,3,read",
-                                        "1000021000000,1000,0,write", "1000021000000,1000,1,write",
-                                        "1000021000000,1000,2,write", "1000021000000,1000,3,write"}));
+    EXPECT_EQ(
+        rowsOf(path_,
+               "SELECT h.timestampNs, h.bandwidth, h.hbmId, s.value FROM HBM h "
+               "JOIN STRING_IDS s ON s.id = h.type WHERE h.timestampNs = 1000021000000 ORDER BY "
+               "h.rowid"),
+        (std::vector<std::string>{"1000021000000,100000,0,read", "1000021000000,100000,1,read",
+                                  "1000021000000,100000,2,read", "1000021000000,100000,3,read",
+                                  "1000021000000,1000,0,write", "1000021000000,1000,1,write",
+                                  "1000021000000,1000,2,write", "1000021000000,1000,3,write"}));
     EXPECT_EQ(rowsOf(path_, "SELECT count(*), typeof(bandwidth) FROM HBM GROUP BY 2"),
               std::vector<std::string>{"16,integer"});
 }
 
 TEST_F(DbHardwareSamples, LlcRowsPerLlcWithPercentHitRate) {
     write();
-    EXPECT_EQ(rowsOf(path_, "SELECT l.llcId, l.timestampNs, l.hitRate, l.throughput, s.value FROM LLC l "
-                            "JOIN STRING_IDS s ON s.id = l.mode ORDER BY l.rowid"),
-              (std::vector<std::string>{"0,1000001000000,0.0,0,read", "0,1000021000000,66.7,262144000,read",
-                                        "1,1000001000000,0.0,0,read", "1,1000021000000,100.0,0,read"}));
+    EXPECT_EQ(rowsOf(path_,
+                     "SELECT l.llcId, l.timestampNs, l.hitRate, l.throughput, s.value FROM LLC l "
+                     "JOIN STRING_IDS s ON s.id = l.mode ORDER BY l.rowid"),
+              (std::vector<std::string>{
+                  "0,1000001000000,0.0,0,read", "0,1000021000000,66.7,262144000,read",
+                  "1,1000001000000,0.0,0,read", "1,1000021000000,100.0,0,read"}));
 }
 
 TEST_F(DbHardwareSamples, NoTablesWithoutProfileMemory) {
     config_.profileMemory = false;
     write();
-    EXPECT_TRUE(rowsOf(path_, "SELECT name FROM sqlite_master WHERE name IN ('HBM', 'LLC')").empty());
+    EXPECT_TRUE(
+        rowsOf(path_, "SELECT name FROM sqlite_master WHERE name IN ('HBM', 'LLC')").empty());
 }
 
 }  // namespace

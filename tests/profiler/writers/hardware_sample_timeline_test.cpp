@@ -7,8 +7,8 @@
 #include <map>
 
 #include "profiler/assembly/sample_run.h"
-#include "profiler/writers/msprof_timeline.h"
 #include "profiler/writers/hardware_sample_test_support.h"
+#include "profiler/writers/msprof_timeline.h"
 
 namespace ascendsim {
 namespace {
@@ -40,13 +40,15 @@ ProfilerConfig memoryConfig(FormatVersion version) {
     return config;
 }
 
-const OrderedJson* findEvent(const std::vector<OrderedJson>& events, const std::string& name, const char* ph) {
+const OrderedJson* findEvent(const std::vector<OrderedJson>& events, const std::string& name,
+                             const char* ph) {
     for (const auto& e : events)
         if (e["name"] == name && e["ph"] == ph) return &e;
     return nullptr;
 }
 
-std::vector<const OrderedJson*> counters(const std::vector<OrderedJson>& events, const std::string& name) {
+std::vector<const OrderedJson*> counters(const std::vector<OrderedJson>& events,
+                                         const std::string& name) {
     std::vector<const OrderedJson*> found;
     for (const auto& e : events)
         if (e["ph"] == "C" && e["name"] == name) found.push_back(&e);
@@ -58,13 +60,15 @@ TEST(HardwareSampleTimeline, ProcessesHaveTheSamplePidsAndSortIndexes) {
     // e5a31957 level1 rank0: HBM pid 3170820640 (sort 17), LLC pid 3170820672 (sort 18).
     std::map<std::string, std::uint32_t> pidOf;
     for (const auto& e : events)
-        if (e["name"] == "process_name") pidOf[e["args"]["name"].get<std::string>()] = e["pid"].get<std::uint32_t>();
+        if (e["name"] == "process_name")
+            pidOf[e["args"]["name"].get<std::string>()] = e["pid"].get<std::uint32_t>();
     EXPECT_EQ(pidOf["HBM"], 3170820640u);
     EXPECT_EQ(pidOf["LLC"], 3170820672u);
     const auto* labels = findEvent(events, "process_labels", "M");
     ASSERT_NE(labels, nullptr);
 
-    const auto era2024 = hardwareSampleCounterProcesses(runWithSamples(), memoryConfig(FormatVersion::Era2024));
+    const auto era2024 =
+        hardwareSampleCounterProcesses(runWithSamples(), memoryConfig(FormatVersion::Era2024));
     ASSERT_EQ(era2024.size(), 2u);
     EXPECT_EQ(era2024[0].sortIndex, 17u);  // c1e639ee: HBM 17, LLC 19
     EXPECT_EQ(era2024[1].sortIndex, 19u);
@@ -74,9 +78,10 @@ TEST(HardwareSampleTimeline, HbmSeriesPerStackInMegabytesPerSecond) {
     const auto events = buildMsprofTimeline(runWithSamples(), memoryConfig(FormatVersion::Cann80));
     const auto reads = counters(events, "HBM 2/Read");
     ASSERT_EQ(reads.size(), 2u);
-    EXPECT_EQ(dumpPythonJson(*reads[0], false).find("\"args\": {\"Read(MB/s)\": 0.0}, \"ph\": \"C\"}") !=
-                  std::string::npos,
-              true)
+    EXPECT_EQ(
+        dumpPythonJson(*reads[0], false).find("\"args\": {\"Read(MB/s)\": 0.0}, \"ph\": \"C\"}") !=
+            std::string::npos,
+        true)
         << dumpPythonJson(*reads[0], false);
     EXPECT_DOUBLE_EQ((*reads[1])["args"]["Read(MB/s)"].get<double>(), 250.0);  // 5 MiB / 20 ms
     const auto writes = counters(events, "HBM 3/Write");
@@ -98,17 +103,21 @@ TEST(HardwareSampleTimeline, LlcSeriesCarryThroughputAndHitRatio) {
 }
 
 TEST(HardwareSampleTimeline, CannEightThreeFollowsTheCppAssemblersOrder) {
-    const auto processes = hardwareSampleCounterProcesses(runWithSamples(), memoryConfig(FormatVersion::Cann83));
+    const auto processes =
+        hardwareSampleCounterProcesses(runWithSamples(), memoryConfig(FormatVersion::Cann83));
     ASSERT_EQ(processes.size(), 2u);
     EXPECT_EQ(processes[0].sortIndex, 24u);
     EXPECT_EQ(processes[1].sortIndex, 27u);
     std::vector<std::string> hbmSeries, llcSeries;
-    for (std::size_t i = 8; i < 16; ++i) hbmSeries.push_back(processes[0].points[i].series);  // second sample
+    for (std::size_t i = 8; i < 16; ++i)
+        hbmSeries.push_back(processes[0].points[i].series);  // second sample
     for (std::size_t i = 4; i < 8; ++i) llcSeries.push_back(processes[1].points[i].series);
-    EXPECT_EQ(hbmSeries, (std::vector<std::string>{"HBM 0/Read", "HBM 1/Read", "HBM 2/Read", "HBM 3/Read",
-                                                   "HBM 0/Write", "HBM 1/Write", "HBM 2/Write", "HBM 3/Write"}));
-    EXPECT_EQ(llcSeries, (std::vector<std::string>{"LLC 0 Read/Hit Rate", "LLC 0 Read/Throughput",
-                                                   "LLC 1 Read/Hit Rate", "LLC 1 Read/Throughput"}));
+    EXPECT_EQ(hbmSeries, (std::vector<std::string>{"HBM 0/Read", "HBM 1/Read", "HBM 2/Read",
+                                                   "HBM 3/Read", "HBM 0/Write", "HBM 1/Write",
+                                                   "HBM 2/Write", "HBM 3/Write"}));
+    EXPECT_EQ(llcSeries,
+              (std::vector<std::string>{"LLC 0 Read/Hit Rate", "LLC 0 Read/Throughput",
+                                        "LLC 1 Read/Hit Rate", "LLC 1 Read/Throughput"}));
     EXPECT_DOUBLE_EQ(processes[1].points[4].args["Hit Rate(%)"].get<double>(), 0.75);
 }
 

@@ -32,12 +32,14 @@ std::uint64_t sampledHbmReadBytes(const RunRecord& record) {
 std::uint64_t kernelHbmReadBytes(const RunRecord& record) {
     std::uint64_t units = 0;
     for (const auto& k : record.kernels)
-        units += k.device.cubeSum[PmuEvent::MainMemRead] + k.device.vectorSum[PmuEvent::MainMemRead];
+        units +=
+            k.device.cubeSum[PmuEvent::MainMemRead] + k.device.vectorSum[PmuEvent::MainMemRead];
     return units * 8;  // main_mem_read counts 8-byte units
 }
 
 // LLC read hit ratio over the samples of the window that starts at windowStartNs.
-double windowHitRatio(const RunRecord& record, std::uint64_t windowStartNs, std::uint64_t windowEndNs) {
+double windowHitRatio(const RunRecord& record, std::uint64_t windowStartNs,
+                      std::uint64_t windowEndNs) {
     std::uint64_t hits = 0, lookups = 0;
     for (const auto& sample : record.hardwareSamples) {
         if (sample.timeNs <= windowStartNs || sample.timeNs > windowEndNs) continue;
@@ -70,8 +72,10 @@ TEST(HardwareSamplesRun, HbmReadsGrowWithTheOperandBytes) {
     // y[M, N] = a[M, K] x b[K, N] in fp16 on a 192 MiB L2: each operand is fetched from HBM once,
     // so the sampled reads are the operand bytes: 2 x (1024 x 1024 + 1024 x 1024) = 4 MiB, then
     // 2 x (2048 x 2048 + 2048 x 1024) = 12 MiB, three times as much.
-    const std::uint64_t base = sampledHbmReadBytes(simulate(workload, {"m=1024", "k=1024", "n=1024"}).record);
-    const std::uint64_t larger = sampledHbmReadBytes(simulate(workload, {"m=2048", "k=2048", "n=1024"}).record);
+    const std::uint64_t base =
+        sampledHbmReadBytes(simulate(workload, {"m=1024", "k=1024", "n=1024"}).record);
+    const std::uint64_t larger =
+        sampledHbmReadBytes(simulate(workload, {"m=2048", "k=2048", "n=1024"}).record);
     EXPECT_EQ(base, 4u << 20);
     EXPECT_EQ(larger, 3 * base);
 }

@@ -24,9 +24,9 @@ std::uint64_t hbmReadTotal(const RunRecord& record) {
 
 TEST(HardwareSamples, WindowStartsWithAZeroSampleThen20MsIntervalsAndAShortLastOne) {
     TrafficSampler traffic;
-    traffic.bucketAt((5 * kMs + 10) * kPsPerNs).hbmReadBytes += 4000;   // first interval
-    traffic.bucketAt((30 * kMs) * kPsPerNs).hbmReadBytes += 400;        // second interval
-    traffic.bucketAt((54 * kMs) * kPsPerNs).hbmWriteBytes += 8;         // third (short) interval
+    traffic.bucketAt((5 * kMs + 10) * kPsPerNs).hbmReadBytes += 4000;  // first interval
+    traffic.bucketAt((30 * kMs) * kPsPerNs).hbmReadBytes += 400;       // second interval
+    traffic.bucketAt((54 * kMs) * kPsPerNs).hbmWriteBytes += 8;        // third (short) interval
     RunRecord record;
     record.steps.push_back({3, 5 * kMs, 55 * kMs});
     appendHardwareSamples(traffic, record);
