@@ -215,6 +215,11 @@ void HostModel::runCall(StepState& state, const std::vector<OpRef>& call) {
         stack.pop_back();
     };
     const std::uint32_t inputTensors = argumentsOf(op).inputTensors;
+    std::int64_t callFlops = -1;  // with_flops: the torch op's, over all the kernels it launches
+    for (const OpRef& member : call) {
+        if (member.op->flops >= 0)
+            callFlops = std::max<std::int64_t>(callFlops, 0) + member.op->flops;
+    }
     const FrameworkOp* forwardOp =
         backward && op.forwardOpIndex >= 0 ? &state.step->ops[static_cast<std::size_t>(op.forwardOpIndex)] : nullptr;
     std::vector<const FrameworkOp*> members;
@@ -253,7 +258,7 @@ void HostModel::runCall(StepState& state, const std::vector<OpRef>& call) {
             }
             if (cfg.withStack && !backward) r.callStack = joinFrames(op.stackFrames);
             if (cfg.withModules && !backward) r.moduleHierarchy = joinModules(op.modulePath);
-            if (cfg.withFlops && node.depth == 0) r.flops = op.flops;
+            if (cfg.withFlops && node.depth == 0) r.flops = callFlops;
         }
         if (stack.empty()) topRecord = record;
         nowNs_ += recordEnterNs(inputTensors) + stackCost;

@@ -23,6 +23,7 @@ using testing::HostRun;
 HostRun run(const HostStep& step) {
     HostModelOptions options;
     options.profiler.recordShapes = true;
+    options.profiler.withFlops = true;
     options.processId = 4000;
     return testing::runHost(options, {step});
 }
@@ -146,8 +147,11 @@ TEST(TorchCall, ForwardOpsOfOneModuleLaunchingDifferentKernelsAreOneTorchOp) {
     update.kernels.front().kernelName = "BNTrainingUpdate";
     step.ops = {reduce, update,
                 gradient("aten::native_batch_norm_backward", 1, "aclnnBatchNormBackward", "Grad")};
+    step.ops[0].flops = 100;
+    step.ops[1].flops = 20;
     EXPECT_EQ(torchCallLength(step.ops, 0), 2u);
     const HostRun r = run(step);
+    EXPECT_EQ(named(r.record, "aten::batch_norm").at(0)->flops, 120);  // both kernels' work
     ASSERT_EQ(named(r.record, "aten::batch_norm").size(), 1u);
     const auto native = named(r.record, "aten::native_batch_norm");
     ASSERT_EQ(native.size(), 1u);
