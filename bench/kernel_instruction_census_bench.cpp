@@ -3,7 +3,8 @@
 // counting instructions per op type and opcode, and vector instructions by repeat count. The
 // instruction count per step is what the device model has to execute, so this names the kernels
 // to make leaner first (docs/performance.md).
-// Usage: kernel_instruction_census_bench [workload.yaml] [key=value ...]
+// Usage: kernel_instruction_census_bench [workload.yaml] [key=value ...] [dump=OP_NAME]
+// dump=OP_NAME also prints the first 300 instructions of block 0 of that op's kernels.
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -48,6 +49,28 @@ struct Census {
     }
 };
 
+void printInstruction(const Instruction& instruction) {
+    std::printf("  %-7s %-8s", pipeName(instruction.pipe).data(), kOpcodeNames[static_cast<std::size_t>(instruction.opcode)]);
+    if (const auto* m = std::get_if<DataMove>(&instruction.operands))
+        std::printf(" %s->%s %u x %u B", memSpaceName(m->src).data(), memSpaceName(m->dst).data(), m->burstCount,
+                    m->burstBytes);
+    if (const auto* v = std::get_if<VectorInstr>(&instruction.operands))
+        std::printf(" %s repeats %u mask %u", vectorOpName(v->op), v->repeats, v->mask);
+    if (const auto* f = std::get_if<Flag>(&instruction.operands))
+        std::printf(" %s->%s event %u", pipeName(f->src).data(), pipeName(f->dst).data(), f->eventId);
+    if (const auto* mm = std::get_if<Mmad>(&instruction.operands)) std::printf(" m %u k %u n %u", mm->m, mm->k, mm->n);
+    if (const auto* w = std::get_if<ScalarWork>(&instruction.operands)) std::printf(" %u cycles", w->cycles);
+    std::printf("\n");
+}
+
+void dumpBlock(const LoweredKernel& kernel, const BlockProgramRequest& request, std::size_t limit) {
+    const std::unique_ptr<InstructionStream> stream = kernel.program(request);
+    std::vector<Instruction> program;
+    while (program.size() < limit && stream->next(program)) {
+    }
+    for (std::size_t i = 0; i < std::min(limit, program.size()); ++i) printInstruction(program[i]);
+}
+
 void countBlock(const LoweredKernel& kernel, const BlockProgramRequest& request, Census& census) {
     const std::unique_ptr<InstructionStream> stream = kernel.program(request);
     std::vector<Instruction> chunk;
@@ -74,7 +97,16 @@ void countKernel(const LoweredKernel& kernel, const ChipConfig& chip, std::uint6
     }
 }
 
-int run(const std::string& workloadPath, const std::vector<std::string>& overrides) {
+int run(const std::string& workloadPath, std::vector<std::string> overrides) {
+    std::string dumpOp;
+    for (auto it = overrides.begin(); it != overrides.end();) {
+        if (!it->starts_with("dump=")) {
+            ++it;
+            continue;
+        }
+        dumpOp = it->substr(5);
+        it = overrides.erase(it);
+    }
     const Workload workload = loadWorkload(workloadPath, WorkloadOverrides{overrides});
     const ChipConfig chip = loadChipByName(workload.chip.value_or("Ascend910B1"), defaultConfigDir(), {});
     const LoweredWorkload lowered(workload, chip);
@@ -87,6 +119,10 @@ int run(const std::string& workloadPath, const std::vector<std::string>& overrid
             const std::uint64_t workspace = kernel.workspaceBytes > 0 ? lowered.workspaceAddress() : 0;
             countKernel(kernel, chip, workspace, byType[key]);
             countKernel(kernel, chip, workspace, all);
+            if (op.instance.name != dumpOp || !kernel.program) continue;
+            const CoreKind kind = kernel.type == TaskType::AiVectorCore ? CoreKind::Vector : CoreKind::Cube;
+            std::printf("%s (%s), block 0:\n", op.instance.name.c_str(), key.c_str());
+            dumpBlock(kernel, {0, kind, 0, workspace}, 300);
         }
     }
     std::vector<std::pair<std::string, Census>> rows(byType.begin(), byType.end());
