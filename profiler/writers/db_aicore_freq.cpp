@@ -1,17 +1,12 @@
 #include "profiler/writers/db_aicore_freq.h"
 
-#include <algorithm>
+#include "profiler/record/collection_span.h"
 
 namespace ascendsim {
 
 void writeAiCoreFreqTable(DbFile& db, const RunRecord& run) {
     if (run.chip == nullptr || run.chip->aiCoreFreqMhz <= 0.0) return;
-    std::uint64_t first = run.kernels.empty() ? 0 : run.kernels.front().device.startNs;
-    std::uint64_t last = run.endNs;
-    for (const KernelRecord& k : run.kernels) {
-        first = std::min(first, k.device.startNs);
-        last = std::max(last, k.device.endNs);
-    }
+    const auto [first, last] = deviceCollectionSpan(run);
     const auto device = static_cast<std::int64_t>(run.deviceId);
     const auto mhz = static_cast<std::int64_t>(run.chip->aiCoreFreqMhz);
     std::vector<std::vector<DbValue>> rows = {

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "profiler/format/time_format.h"
+#include "profiler/record/collection_span.h"
 #include "profiler/writers/hardware_sample_timeline.h"
 #include "profiler/writers/overlap_analysis.h"
 
@@ -202,6 +203,7 @@ TimelineEra timelineEra(FormatVersion version) {
     era.overlapEventsHaveArgs = false;
     era.eventsSortedByTime = true;
     era.communicationApiPrefix = "Hccl";
+    era.hasAiCoreFreqCounter = version != FormatVersion::Era2024;
     return era;
 }
 
@@ -351,7 +353,7 @@ std::vector<OrderedJson> buildMsprofTimeline(const RunRecord& run, const Profile
     }
 
     // AI Core Freq: the model runs at the chip's nominal clock, sampled at collection start and end.
-    if (run.chip != nullptr && run.chip->aiCoreFreqMhz > 0.0) {
+    if (era.hasAiCoreFreqCounter && run.chip != nullptr && run.chip->aiCoreFreqMhz > 0.0) {
         const std::uint32_t pid = formatTracePid(run.processId, era.aiCoreFreqSortIndex, run.deviceId);
         ProcessBlock block;
         block.processMeta.push_back(make.meta("process_name", pid, 0, "name", "AI Core Freq"));
@@ -359,12 +361,7 @@ std::vector<OrderedJson> buildMsprofTimeline(const RunRecord& run, const Profile
         block.processMeta.push_back(make.meta("process_sort_index", pid, 0, "sort_index", era.aiCoreFreqSortIndex));
         OrderedJson args;
         args["MHz"] = static_cast<std::int64_t>(run.chip->aiCoreFreqMhz);
-        std::uint64_t first = run.kernels.empty() ? 0 : run.kernels.front().device.startNs;
-        std::uint64_t last = run.endNs;
-        for (const auto& k : run.kernels) {
-            first = std::min(first, k.device.startNs);
-            last = std::max(last, k.device.endNs);
-        }
+        const auto [first, last] = deviceCollectionSpan(run);
         block.events.push_back(make.counter("AI Core Freq", pid, first, args));
         if (last > first) block.events.push_back(make.counter("AI Core Freq", pid, last, args));
         appendBlock(meta, data, block, era);

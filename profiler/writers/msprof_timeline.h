@@ -30,6 +30,7 @@ struct TimelineEra {
     bool overlapEventsHaveArgs = true;     // C++ OverlapEvent dumps "args": {}
     bool eventsSortedByTime = false;       // Python msprof: metadata first, then all events by ts
     std::string communicationApiPrefix = "Communication";  // old Python msprof: "Hccl"
+    bool hasAiCoreFreqCounter = true;      // the 2024 (910A) samples have no AI Core Freq process
 };
 
 TimelineEra timelineEra(FormatVersion version);

@@ -138,6 +138,18 @@ TEST(MsprofTimeline, AiCoreFreqCounterCarriesTheChipClock) {
     EXPECT_EQ(counters, 2);
 }
 
+// The 2024 910A traces (c1e639ee, every level) have no AI Core Freq process.
+TEST(MsprofTimeline, Era2024HasNoAiCoreFreqCounter) {
+    ProfilerConfig config;
+    config.formatVersion = FormatVersion::Era2024;
+    for (const auto& e : buildMsprofTimeline(sampleRun(1), config)) {
+        EXPECT_NE(e.value("name", std::string()), "AI Core Freq");
+        if (e.contains("args") && e["args"].contains("name")) {
+            EXPECT_NE(e["args"]["name"], "AI Core Freq");
+        }
+    }
+}
+
 // Kernel "Task Type" per era and level, as the real traces show it: 8.0 (e5a31957) gives the SQE
 // type AI_CORE to vector kernels at every level, the 2024 910A trace (c1e639ee) "Other", and the
 // current msprof the compute type except at Level0, where there is none.
