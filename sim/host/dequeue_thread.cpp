@@ -47,6 +47,11 @@ std::uint64_t DequeueThread::acquireWorkspace(const EnqueuedOp& item, std::uint6
     return t;
 }
 
+void DequeueThread::coolDown() {
+    warmKernels_.clear();
+    overflowQueryWarm_ = false;
+}
+
 std::uint64_t DequeueThread::ringSlotFreeAtNs() const {
     return inRingUntilNs_.size() < kQueueCapacity - 1 ? 0 : inRingUntilNs_.front();
 }
@@ -72,7 +77,7 @@ void DequeueThread::process(const EnqueuedOp& item) {
     apis_.add(ApiLevel::Acl, aclName, aclStart, aclStart, threadId_);
 
     std::uint64_t t = aclStart + kAclPrologueNs + (aclnn ? 0 : kAclopCompileLookupNs) +
-                      host_call_costs::executorBuildNs(item.preparation);
+                      host_call_costs::coldExecuteNs(item.callState);
     // A kernel's argument block: a device address per tensor, the workspace, the tiling data.
     const std::uint32_t tensorArguments = argumentsOf(op).tensorDescriptors();
     struct GeBuffer {
@@ -86,18 +91,18 @@ void DequeueThread::process(const EnqueuedOp& item) {
         if (k > 0) t += kInterLaunchGapNs;
         const std::uint64_t nodeStart = t;
         const bool queriesOverflow = aclnn && k == 0;
-        const bool firstOverflowQuery = queriesOverflow && !overflowAddressKnown_;
-        if (queriesOverflow) overflowAddressKnown_ = true;
+        const bool coldOverflowQuery = queriesOverflow && !overflowQueryWarm_;
+        if (queriesOverflow) overflowQueryWarm_ = true;
         const std::uint64_t overflowStart = nodeStart + kOverflowQueryOffsetNs;
         const std::uint64_t overflowEnd =
-            overflowStart + host_call_costs::overflowQueryNs(firstOverflowQuery);
+            overflowStart + host_call_costs::overflowQueryNs(coldOverflowQuery);
         const std::uint64_t runtimeStart = queriesOverflow ? overflowEnd + kOverflowQueryToLaunchNs
                                                            : nodeStart + kRuntimeLaunchOffsetNs;
-        const bool firstLaunchOfKernel = launchedKernels_.insert(kernel.kernelName).second;
+        const bool coldLaunch = warmKernels_.insert(kernel.kernelName).second;
         const std::uint32_t kernelArguments =
             tensorArguments + (kernel.workspaceBytes > 0 ? 1 : 0) + 1;
         const std::uint64_t runtimeEnd =
-            runtimeStart + host_call_costs::kernelLaunchNs(firstLaunchOfKernel, kernelArguments);
+            runtimeStart + host_call_costs::kernelLaunchNs(coldLaunch, kernelArguments);
         const std::uint64_t nodeEnd = runtimeEnd + (kNodeLaunchNs - kRuntimeLaunchOffsetNs - kRuntimeLaunchNs);
         const std::uint64_t correlationId =
             apis_.add(ApiLevel::Node, "launch", nodeStart, nodeEnd, threadId_);

@@ -34,7 +34,7 @@ struct EnqueuedOp {
     std::uint32_t enqueueThreadId = 0;
     std::int64_t npuRecordIndex = -1;  // hostOps index of the NPU op record, -1 if not recorded
     bool recordQueue = false;          // CPU activity of a profiled step: keep the queue record
-    OpPreparation preparation = OpPreparation::Cached;  // what CANN had cached at GetWorkspaceSize
+    OpCallState callState;             // what the host had cached and warm at GetWorkspaceSize
 };
 
 // True for the two-phase aclnn API (GetWorkspaceSize + execute); false for the aclop/GE path.
@@ -53,6 +53,9 @@ public:
     // torch_npu's task queue is a ring of kQueueCapacity slots (NPUQueue.cpp), one kept empty:
     // an item leaves it when its dequeue ends, and Enqueue spins while it is full.
     static constexpr std::size_t kQueueCapacity = 4096;
+
+    // The host blocked on a device synchronize: launch paths are cold again.
+    void coolDown();
 
     // When the thread has launched everything handed to it so far.
     std::uint64_t idleAtNs() const { return idleAtNs_; }
@@ -76,8 +79,8 @@ private:
     std::uint64_t idleAtNs_ = 0;
     std::deque<std::uint64_t> inRingUntilNs_;  // dequeue ends of the last kQueueCapacity-1 items
     std::map<std::uint32_t, std::uint32_t> lastTaskId_;
-    std::set<std::string> launchedKernels_;  // kernels whose function handle is registered
-    bool overflowAddressKnown_ = false;      // the context has cached its overflow address
+    std::set<std::string> warmKernels_;  // launched since the last device synchronize
+    bool overflowQueryWarm_ = false;     // the overflow address was queried since then
     std::vector<TaskQueueRecord> taskQueue_;
     std::vector<PendingLaunch> launches_;
 };

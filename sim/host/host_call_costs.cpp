@@ -21,30 +21,31 @@ OpArguments argumentsOf(const FrameworkOp& op) {
 
 namespace host_call_costs {
 
-std::uint64_t getWorkspaceSizeNs(OpPreparation preparation, const OpArguments& arguments) {
+std::uint64_t getWorkspaceSizeNs(const OpCallState& call, const OpArguments& arguments) {
     std::uint64_t cost = kGetWorkspaceSizeCachedNs +
                          arguments.tensorDescriptors() * kTensorDescriptorNs +
                          arguments.attributes * kAttributeNs;
-    if (preparation != OpPreparation::Cached) cost += kTilingNs;
-    if (preparation == OpPreparation::NewOpType) cost += kOpSelectionNs;
+    if (call.cold) cost += kColdGetWorkspaceSizeNs;
+    if (call.preparation != OpPreparation::Cached) cost += kTilingNs;
+    if (call.preparation == OpPreparation::NewOpType) cost += kOpSelectionNs;
     return cost;
 }
 
-std::uint64_t executorBuildNs(OpPreparation preparation) {
-    return preparation == OpPreparation::Cached ? 0 : kExecutorBuildNs;
+std::uint64_t coldExecuteNs(const OpCallState& call) {
+    return call.cold ? kColdExecuteNs : 0;
 }
 
 std::uint64_t enqueueNs(bool dequeueThreadBusy) {
     return dequeueThreadBusy ? kEnqueueToBusyQueueNs : kEnqueueWakingDequeueNs;
 }
 
-std::uint64_t kernelLaunchNs(bool firstLaunchOfKernel, std::uint32_t kernelArguments) {
+std::uint64_t kernelLaunchNs(bool cold, std::uint32_t kernelArguments) {
     return kKernelLaunchCachedBaseNs + kernelArguments * kKernelArgumentNs +
-           (firstLaunchOfKernel ? kFirstKernelLaunchNs : 0);
+           (cold ? kColdKernelLaunchNs : 0);
 }
 
-std::uint64_t overflowQueryNs(bool firstQuery) {
-    return firstQuery ? kOverflowQueryNs : kOverflowQueryCachedNs;
+std::uint64_t overflowQueryNs(bool cold) {
+    return cold ? kOverflowQueryNs : kOverflowQueryWarmNs;
 }
 
 std::uint64_t opEnterNs(std::uint32_t inputTensors, bool recordShapes) {

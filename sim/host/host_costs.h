@@ -25,17 +25,22 @@ inline constexpr std::uint64_t kGetWorkspaceSizeCachedNs = 5'000;
 // 0.2 us, assumed (aclopCreateAttr: avg 0.20 us over 19 calls).
 inline constexpr std::uint64_t kTensorDescriptorNs = 500;
 inline constexpr std::uint64_t kAttributeNs = 200;
-// Tiling a shape the op's cache has not seen: the first aclnnInplaceCopyGetWorkspaceSize takes
-// 24.9 us, the later ones median 15.9 us (+9 us); MaxPool2dWithMask's AI CPU-assisted tiling
-// +78 us is the outlier, not the rule.
+// The first call of an API after the host blocked on a device synchronize is slower than its
+// later calls ("cold": the threads slept through the device's work, and the caches, branch
+// predictors and the CPU clock of the code path have to warm up again). The sample is step 50 of
+// a run, so every op and shape in it was called before and nothing misses a CANN cache; still the
+// first call of each API in the step is the slow one. Median of (first call - median of the later
+// calls) over the 11 aclnn execute APIs called 3+ times in the step: 8.4 us (InplaceCopy 20.4 vs
+// 9.8, ThresholdBackward 24.0 vs 11.0, Muls 12.7 vs 10.2); aclnnInplaceCopyGetWorkspaceSize 24.9
+// vs 15.9 (+9 us; the other two GetWorkspaceSize APIs called 3+ times are 1.9x and 1.9x slower on
+// their first call, MaxPool2dWithMask's AI CPU-assisted tiling by +78 us).
+inline constexpr std::uint64_t kColdGetWorkspaceSizeNs = 9'000;
+inline constexpr std::uint64_t kColdExecuteNs = 8'400;
+// A real CANN cache miss, which the warm sample cannot show: tiling a shape the op has not seen
+// (assumed 9 us, the size of the cold GetWorkspaceSize overhead), and operator selection on the
+// first call of an op type (kernel binary lookup, op info registration; assumed 10 us more).
 inline constexpr std::uint64_t kTilingNs = 9'000;
-// Operator selection on the first call of an op type (kernel binary lookup, op info
-// registration): assumed 10 us on top of tiling; the sample cannot separate it from kTilingNs.
 inline constexpr std::uint64_t kOpSelectionNs = 10'000;
-// First execute call for a new (op, shape): the aclnn executor is built instead of reused. Median
-// of (first call - median of later calls) over the 11 aclnn execute APIs called 3+ times in the
-// sample: 8.4 us (InplaceCopy 20.4 vs 9.8, ThresholdBackward 24.0 vs 11.0, Muls 12.7 vs 10.2).
-inline constexpr std::uint64_t kExecutorBuildNs = 8'400;
 // A caching-allocator miss: the block comes from a fresh segment by aclrtMalloc
 // (Runtime@DevMalloc: 4 calls, avg 21.7 us, 8.6-36.2 us in the ef63bc64 rank_0 api_statistic).
 inline constexpr std::uint64_t kDeviceMallocNs = 21'700;
@@ -83,22 +88,21 @@ inline constexpr std::uint64_t kAclopCompileLookupNs = 30'000;
 inline constexpr std::uint64_t kNodeLaunchNs = 7'500;
 inline constexpr std::uint64_t kRuntimeLaunchOffsetNs = 1'500;
 inline constexpr std::uint64_t kRuntimeLaunchNs = 3'600;
-// KernelLaunchWithHandle by cause: a kernel launched before (median 3.16 us over 85 repeats) vs its
-// first launch, which registers the kernel's function handle (median 4.41 us over 67 first
-// launches): +1.25 us. The launch copies the argument block (one device address per tensor, the
-// workspace, the tiling data): 0.15 us per argument, assumed; the base is the repeat median minus
-// three such arguments (the sample's kernels are mostly one input, one output, tiling).
+// KernelLaunchWithHandle: a kernel's repeat launches in the step take median 3.16 us (85), its
+// first launch in the step (cold) median 4.41 us (67): +1.25 us. The launch copies the argument
+// block (one device address per tensor, the workspace, the tiling data): 0.15 us per argument,
+// assumed; the base is the repeat median minus three such arguments (the sample's kernels are
+// mostly one input, one output, tiling).
 inline constexpr std::uint64_t kKernelLaunchCachedBaseNs = 3'160 - 3 * 150;
 inline constexpr std::uint64_t kKernelArgumentNs = 150;
-inline constexpr std::uint64_t kFirstKernelLaunchNs = 1'250;
+inline constexpr std::uint64_t kColdKernelLaunchNs = 1'250;
 // The first launch of an aclnn execute call first asks for the context's overflow address:
 // Runtime@CtxGetOverflowAddr (1.26 us) starts 2.75 us into that Node@launch and the kernel launch
 // follows 3.75 us later, making the first Node@launch ~13.5 us (17622.25 -> 17635.74 in the trace).
-// Only the process's first query is that slow: the later 96 Runtime@CtxGetOverflowAddr take median
-// 0.27 us (the context caches the address).
+// Only the step's first query is that slow: the later 96 take median 0.27 us.
 inline constexpr std::uint64_t kOverflowQueryOffsetNs = 2'750;
 inline constexpr std::uint64_t kOverflowQueryNs = 1'300;
-inline constexpr std::uint64_t kOverflowQueryCachedNs = 270;
+inline constexpr std::uint64_t kOverflowQueryWarmNs = 270;
 inline constexpr std::uint64_t kOverflowQueryToLaunchNs = 2'450;
 // Gap between consecutive Node@launch calls of one op (tiling of the next kernel), ~2-8 us.
 inline constexpr std::uint64_t kInterLaunchGapNs = 3'000;

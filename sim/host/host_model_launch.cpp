@@ -87,10 +87,10 @@ void HostModel::enqueue(StepState& state, const FrameworkOp& op, std::uint32_t o
     const std::uint64_t stackCost =
         (recordCpu_ && options_.profiler.withStack && threadId == mainThreadId_) ? kStackCaptureNs
                                                                                  : 0;
-    const OpPreparation preparation = preparedOps_.prepare(op);
+    const OpCallState callState = preparedOps_.call(op);
     if (isAclnnOp(op.npuOpName)) {
         const std::uint64_t duration =
-            host_call_costs::getWorkspaceSizeNs(preparation, argumentsOf(op));
+            host_call_costs::getWorkspaceSizeNs(callState, argumentsOf(op));
         apis_.add(ApiLevel::Acl, op.npuOpName + "GetWorkspaceSize", nowNs_, nowNs_ + duration,
                   threadId);
         nowNs_ += duration;
@@ -106,7 +106,7 @@ void HostModel::enqueue(StepState& state, const FrameworkOp& op, std::uint32_t o
     // A full task queue keeps Enqueue spinning until the dequeue thread frees a slot.
     nowNs_ = std::max(nowNs_, dequeue_.ringSlotFreeAtNs());
     nowNs_ += host_call_costs::enqueueNs(dequeue_.idleAtNs() > nowNs_);
-    item.preparation = preparation;
+    item.callState = callState;
     item.enqueueEndNs = nowNs_;
     item.enqueueThreadId = threadId;
     item.npuRecordIndex = npuRecord;
@@ -127,6 +127,9 @@ void HostModel::synchronizeDevice(std::uint32_t threadId, std::int64_t hostOpInd
     apis_.add(ApiLevel::Runtime, "StreamSynchronize", callStart + kRuntimeLaunchOffsetNs,
               nowNs_ - kAclEpilogueNs, threadId);
     memory_.releaseAwaitingBlocks({nowNs_, threadId, hostOpIndex});
+    // The host slept through the device's work: the next calls of every API start cold.
+    preparedOps_.coolDown();
+    dequeue_.coolDown();
     noteReserved();
     launchedSinceSync_ = false;
 }

@@ -49,30 +49,45 @@ std::vector<std::uint64_t> durationsOf(const RunRecord& record, const std::strin
 TEST(OpPreparationCache, FirstCallOfATypeThenOfAShapeThenCached) {
     OpPreparationCache cache;
     FrameworkOp conv = forwardOp("aten::conv2d", "aclnnConvolution", 1);
-    EXPECT_EQ(cache.prepare(conv), OpPreparation::NewOpType);
-    EXPECT_EQ(cache.prepare(conv), OpPreparation::Cached);
+    EXPECT_EQ(cache.call(conv).preparation, OpPreparation::NewOpType);
+    EXPECT_EQ(cache.call(conv).preparation, OpPreparation::Cached);
     conv.inputDims = "32,128,28,28;128,128,3,3";
-    EXPECT_EQ(cache.prepare(conv), OpPreparation::NewShape);
+    EXPECT_EQ(cache.call(conv).preparation, OpPreparation::NewShape);
     conv.attributeCount = 7;  // same shapes, other arguments: another tiling
-    EXPECT_EQ(cache.prepare(conv), OpPreparation::NewShape);
-    EXPECT_EQ(cache.prepare(conv), OpPreparation::Cached);
+    EXPECT_EQ(cache.call(conv).preparation, OpPreparation::NewShape);
+    EXPECT_EQ(cache.call(conv).preparation, OpPreparation::Cached);
 }
 
-TEST(HostCallCosts, GetWorkspaceSizeGrowsWithDescriptorsAndAttributesAndPaysForMisses) {
+TEST(OpPreparationCache, AnOpTypeIsColdUntilItsFirstCallAfterASynchronize) {
+    OpPreparationCache cache;
+    const FrameworkOp conv = forwardOp("aten::conv2d", "aclnnConvolution", 1);
+    EXPECT_TRUE(cache.call(conv).cold);
+    EXPECT_FALSE(cache.call(conv).cold);
+    cache.coolDown();
+    const OpCallState again = cache.call(conv);
+    EXPECT_TRUE(again.cold);
+    EXPECT_EQ(again.preparation, OpPreparation::Cached);  // cold, but nothing to tile
+}
+
+TEST(HostCallCosts, GetWorkspaceSizeGrowsWithDescriptorsAndAttributesAndPaysForMissesAndCold) {
     const OpArguments two{2, 1, 0};
     const OpArguments three{3, 1, 0};
     const OpArguments withAttributes{2, 1, 4};
+    const OpCallState warm{OpPreparation::Cached, false};
     using host_call_costs::getWorkspaceSizeNs;
-    EXPECT_EQ(getWorkspaceSizeNs(OpPreparation::Cached, three) -
-                  getWorkspaceSizeNs(OpPreparation::Cached, two),
+    EXPECT_EQ(getWorkspaceSizeNs(warm, three) - getWorkspaceSizeNs(warm, two),
               host_costs::kTensorDescriptorNs);
-    EXPECT_EQ(getWorkspaceSizeNs(OpPreparation::Cached, withAttributes) -
-                  getWorkspaceSizeNs(OpPreparation::Cached, two),
+    EXPECT_EQ(getWorkspaceSizeNs(warm, withAttributes) - getWorkspaceSizeNs(warm, two),
               4 * host_costs::kAttributeNs);
-    EXPECT_GT(getWorkspaceSizeNs(OpPreparation::NewShape, two),
-              getWorkspaceSizeNs(OpPreparation::Cached, two));
-    EXPECT_GT(getWorkspaceSizeNs(OpPreparation::NewOpType, two),
-              getWorkspaceSizeNs(OpPreparation::NewShape, two));
+    EXPECT_EQ(
+        getWorkspaceSizeNs({OpPreparation::Cached, true}, two) - getWorkspaceSizeNs(warm, two),
+        host_costs::kColdGetWorkspaceSizeNs);
+    EXPECT_EQ(
+        getWorkspaceSizeNs({OpPreparation::NewShape, false}, two) - getWorkspaceSizeNs(warm, two),
+        host_costs::kTilingNs);
+    EXPECT_EQ(getWorkspaceSizeNs({OpPreparation::NewOpType, false}, two) -
+                  getWorkspaceSizeNs({OpPreparation::NewShape, false}, two),
+              host_costs::kOpSelectionNs);
 }
 
 TEST(HostCallCosts, ArgumentsCountInputTypesOutputsAndAttributes) {
@@ -86,18 +101,24 @@ TEST(HostCallCosts, ArgumentsCountInputTypesOutputsAndAttributes) {
 }
 
 TEST(HostModelCallCosts, FirstCallOfAnOpCostsMoreThanTheSteadyState) {
+    // Each step ends with the loss.item() synchronize.
     const FrameworkOp add = forwardOp("aten::add", "aclnnAdd", 1, 4096, 0);
     const RunRecord r = run({stepOf(1, {add, add}), stepOf(2, {add, add})});
     for (const std::string name : {"aclnnAddGetWorkspaceSize", "aclnnAdd"}) {
         const auto d = durationsOf(r, name);
         ASSERT_EQ(d.size(), 4u) << name;
-        EXPECT_GT(d[0], d[1]) << name;  // operator selection + tiling / executor build
-        EXPECT_EQ(d[1], d[2]) << name;  // cached from the second call on
-        EXPECT_EQ(d[2], d[3]) << name;
+        EXPECT_GT(d[0], d[1]) << name;  // first ever: a miss, and cold
+        EXPECT_GT(d[2], d[3]) << name;  // first after the synchronize: cold
+        EXPECT_EQ(d[1], d[3]) << name;  // warm and cached
     }
-    EXPECT_EQ(durationsOf(r, "aclnnAddGetWorkspaceSize")[0] -
-                  durationsOf(r, "aclnnAddGetWorkspaceSize")[1],
-              host_costs::kOpSelectionNs + host_costs::kTilingNs);
+    const auto gws = durationsOf(r, "aclnnAddGetWorkspaceSize");
+    EXPECT_EQ(gws[0] - gws[1], host_costs::kOpSelectionNs + host_costs::kTilingNs +
+                                   host_costs::kColdGetWorkspaceSizeNs);
+    EXPECT_EQ(gws[2] - gws[3], host_costs::kColdGetWorkspaceSizeNs);
+    const auto execute = durationsOf(r, "aclnnAdd");
+    EXPECT_EQ(execute[2] - execute[3],
+              host_costs::kColdExecuteNs + host_costs::kColdKernelLaunchNs +
+                  (host_costs::kOverflowQueryNs - host_costs::kOverflowQueryWarmNs));
 }
 
 TEST(HostModelCallCosts, ANewShapeOfAKnownOpPaysTilingButNoOperatorSelection) {
@@ -153,16 +174,17 @@ TEST(HostModelCallCosts, EnqueueWakingAnIdleDequeueThreadCostsMoreThanAddingToAB
     EXPECT_TRUE(sawIdle);
 }
 
-TEST(HostModelCallCosts, AKernelsFirstLaunchAndTheFirstOverflowQueryAreSlower) {
+TEST(HostModelCallCosts, AKernelsFirstLaunchAndTheFirstOverflowQueryAfterASynchronizeAreSlower) {
     FrameworkOp add = forwardOp("aten::add", "aclnnAdd", 1, 4096, 0);
-    const RunRecord r = run({stepOf(1, {add, add})});
+    const RunRecord r = run({stepOf(1, {add, add}), stepOf(2, {add, add})});
     const auto launches = durationsOf(r, "KernelLaunchWithHandle");
-    ASSERT_EQ(launches.size(), 2u);
-    EXPECT_EQ(launches[0] - launches[1], host_costs::kFirstKernelLaunchNs);
+    ASSERT_EQ(launches.size(), 4u);
+    EXPECT_EQ(launches[0] - launches[1], host_costs::kColdKernelLaunchNs);
+    EXPECT_EQ(launches[2], launches[0]);
     const auto queries = durationsOf(r, "CtxGetOverflowAddr");
-    ASSERT_EQ(queries.size(), 2u);
-    EXPECT_EQ(queries[0], host_costs::kOverflowQueryNs);
-    EXPECT_EQ(queries[1], host_costs::kOverflowQueryCachedNs);
+    EXPECT_EQ(queries, (std::vector<std::uint64_t>{
+                           host_costs::kOverflowQueryNs, host_costs::kOverflowQueryWarmNs,
+                           host_costs::kOverflowQueryNs, host_costs::kOverflowQueryWarmNs}));
 }
 
 TEST(HostModelCallCosts, LaunchesWithMoreArgumentsTakeLonger) {
