@@ -148,7 +148,7 @@ void writeProfilerDirectory(const fs::path& dir, const RunRecord& cycleRun, cons
     for (const auto& op : cycleRun.hostOps) start = std::min(start, op.startNs);
     for (const auto& k : cycleRun.kernels) start = std::min(start, k.device.startNs);
     writeTextFile(dir / profilerInfoFileName(cycleRun), renderProfilerInfo(cycleRun, config, start, cycleRun.endNs));
-    if (hasProfilerMetadata(config.formatVersion)) {
+    if (hasProfilerMetadata(config)) {
         writeTextFile(dir / "profiler_metadata.json",
                       renderProfilerMetadata(config, profilerTraceId(cycleRun, cycleIndex, deterministic)));
     }

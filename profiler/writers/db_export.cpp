@@ -12,6 +12,7 @@
 #include "profiler/writers/db_framework_memory.h"
 #include "profiler/writers/db_global_tid.h"
 #include "profiler/writers/db_npu_memory.h"
+#include "profiler/writers/profiler_metadata.h"
 #include "profiler/writers/db_hardware_samples.h"
 #include "profiler/writers/db_sqlite.h"
 #include "profiler/writers/db_string_ids.h"
@@ -213,7 +214,8 @@ bool writeAscendPytorchProfilerDb(const std::filesystem::path& outputDir, const 
     db.insertRows("META_DATA", {{"SCHEMA_VERSION_MICRO", "0"},
                                 {"SCHEMA_VERSION_MINOR", era83 ? "2" : "0"},
                                 {"SCHEMA_VERSION_MAJOR", "1"},
-                                {"SCHEMA_VERSION", version}});
+                                {"SCHEMA_VERSION", version},
+                                {"ENV_VARIABLES", dumpPythonJson(profilerEnvironmentVariables(config.formatVersion), false)}});
     const std::vector<ApiTypeName> apiTypes = {{5000, "runtime"}, {5500, era83 ? "communication" : "hccl"},
                                                {10000, "node"},   {15000, "model"},
                                                {20000, "acl"},    {50001, "op"},

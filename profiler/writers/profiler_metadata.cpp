@@ -41,7 +41,20 @@ void hashBytes(Hash128& h, const std::string& bytes) {
 
 }  // namespace
 
-bool hasProfilerMetadata(FormatVersion version) { return version != FormatVersion::Era2024; }
+// torch_npu writes the metadata dict unless it is empty: ENV_VARIABLES goes into it only in text
+// export (db export puts it in META_DATA), and only the 8.3 era adds a trace_id.
+bool hasProfilerMetadata(const ProfilerConfig& config) {
+    if (config.formatVersion == FormatVersion::Era2024) return false;
+    return config.formatVersion == FormatVersion::Cann83 || config.exportsText();
+}
+
+OrderedJson profilerEnvironmentVariables(FormatVersion version) {
+    OrderedJson env = OrderedJson::object();
+    // HCCL_ALGO joined the list with torch_npu 2.7 (CANN 8.3 era); older samples have eight.
+    const std::size_t count = version == FormatVersion::Cann83 ? kEnvVariables.size() : kEnvVariables.size() - 1;
+    for (std::size_t i = 0; i < count; ++i) env[kEnvVariables[i]] = "";
+    return env;
+}
 
 std::string profilerTraceId(const RunRecord& run, std::uint32_t cycleIndex, bool deterministic) {
     Hash128 h;
@@ -65,12 +78,7 @@ std::string profilerTraceId(const RunRecord& run, std::uint32_t cycleIndex, bool
 std::string renderProfilerMetadata(const ProfilerConfig& config, const std::string& traceId) {
     const bool current = config.formatVersion == FormatVersion::Cann83;
     OrderedJson root = OrderedJson::object();
-    if (config.exportsText()) {
-        OrderedJson env;
-        const std::size_t count = current ? kEnvVariables.size() : kEnvVariables.size() - 1;  // no HCCL_ALGO before
-        for (std::size_t i = 0; i < count; ++i) env[kEnvVariables[i]] = "";
-        root["ENV_VARIABLES"] = env;
-    }
+    if (config.exportsText()) root["ENV_VARIABLES"] = profilerEnvironmentVariables(config.formatVersion);
     if (current) {
         root["trace_id"] = traceId;
         return dumpPythonJson(root, false);

@@ -61,6 +61,11 @@ TEST_F(DbExport, TasksJoinTheirStringsAndPmuValuesMatchTheFormulas) {
     EXPECT_EQ(query(db, "SELECT id FROM STEP_TIME"), std::vector<std::string>{"13"});
     EXPECT_EQ(query(db, "SELECT value FROM META_DATA WHERE name = 'SCHEMA_VERSION'"),
               std::vector<std::string>{"1.2.0"});
+    // torch_npu keeps the environment in the DB; the 8.3 era lists HCCL_ALGO too.
+    const auto env = query(db, "SELECT value FROM META_DATA WHERE name = 'ENV_VARIABLES'");
+    ASSERT_EQ(env.size(), 1u);
+    EXPECT_EQ(env[0].rfind("{\"ASCEND_GLOBAL_LOG_LEVEL\": \"\", \"HCCL_RDMA_TC\": \"\"", 0), 0u) << env[0];
+    EXPECT_NE(env[0].find("\"HCCL_ALGO\": \"\"}"), std::string::npos) << env[0];
     EXPECT_EQ(query(db, "SELECT typeof(startNs), min(name) >= 268435456 FROM PYTORCH_API"),
               std::vector<std::string>{"text|1"});
 }

@@ -98,6 +98,20 @@ TEST(ProfilerMetadata, CurrentEraIsOneLineWithEnvironmentAndTraceId) {
     EXPECT_NE(text.find("\"trace_id\": \"" + id + "\""), std::string::npos);
     config.exportTypes = {ExportType::Db};
     EXPECT_EQ(renderProfilerMetadata(config, id).find("ENV_VARIABLES"), std::string::npos);
+    EXPECT_TRUE(hasProfilerMetadata(config));  // the trace_id alone
+}
+
+// The 8.0-era db samples (e5a31957, 8a264688 db/level*) have no profiler_metadata.json: without
+// text export the dict is empty and torch_npu writes nothing.
+TEST(ProfilerMetadata, EarlyEraDbOnlyRunHasNoMetadataFile) {
+    ProfilerConfig config;
+    config.formatVersion = FormatVersion::Cann80;
+    EXPECT_TRUE(hasProfilerMetadata(config));
+    config.exportTypes = {ExportType::Db};
+    EXPECT_FALSE(hasProfilerMetadata(config));
+    config.formatVersion = FormatVersion::Era2024;
+    config.exportTypes = {ExportType::Text};
+    EXPECT_FALSE(hasProfilerMetadata(config));
 }
 
 TEST(ProfilerMetadata, TraceIdIs32UppercaseHexAndDeterministic) {
