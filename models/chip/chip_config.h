@@ -51,6 +51,9 @@ struct HbmConfig {
     double bandwidthGBps = 0.0;  // chip aggregate, 1e9 bytes/s
     std::uint32_t readLatencyCycles = 0;
     std::uint32_t writeLatencyCycles = 0;
+    // HBM stacks the profiler's sampled "HBM <n>" counters report; 0 for chips with LPDDR main
+    // memory (310P3), which have no HBM counters.
+    std::uint32_t stacks = 0;
 };
 
 // Cube cost parameters (hardware.md §2.5). Named *Config so the timing model class CubeTiming

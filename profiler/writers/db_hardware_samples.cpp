@@ -35,13 +35,15 @@ void writeHardwareSampleTables(DbFile& db, const RunRecord& run, const ProfilerC
                  readId});
         }
     }
-    db.execute(
-        "CREATE TABLE HBM (deviceId INTEGER,timestampNs INTEGER,bandwidth NUMERIC,hbmId "
-        "INTEGER,type INTEGER)");
+    if (!hbm.empty()) {  // chips with LPDDR main memory have no HBM table
+        db.execute(
+            "CREATE TABLE HBM (deviceId INTEGER,timestampNs INTEGER,bandwidth NUMERIC,hbmId "
+            "INTEGER,type INTEGER)");
+        db.insertRows("HBM", hbm);
+    }
     db.execute(
         "CREATE TABLE LLC (deviceId INTEGER,llcId INTEGER,timestampNs INTEGER,hitRate REAL,"
         "throughput INTEGER,mode INTEGER)");
-    db.insertRows("HBM", hbm);
     db.insertRows("LLC", llc);
 }
 

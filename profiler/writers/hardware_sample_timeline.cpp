@@ -95,8 +95,12 @@ std::vector<CounterProcess> hardwareSampleCounterProcesses(const RunRecord& run,
     if (!config.profileMemory || run.hardwareSamples.empty()) return {};
     const SampleSortIndices indices = sortIndices(config.formatVersion);
     const bool cppOrder = config.formatVersion == FormatVersion::Cann83;
-    return {hbmProcess(run.hardwareSamples, indices.hbm, cppOrder),
-            llcProcess(run.hardwareSamples, indices.llc, cppOrder)};
+    std::vector<CounterProcess> processes;
+    if (!run.hardwareSamples.front().hbmReadBytes.empty()) {  // chips with LPDDR have no HBM
+        processes.push_back(hbmProcess(run.hardwareSamples, indices.hbm, cppOrder));
+    }
+    processes.push_back(llcProcess(run.hardwareSamples, indices.llc, cppOrder));
+    return processes;
 }
 
 }  // namespace ascendsim

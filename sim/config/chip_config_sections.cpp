@@ -79,11 +79,12 @@ void readL2(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
 }
 
 void readHbm(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
-    node.allowOnly({"size_bytes", "bandwidth_gbps", "read_latency_cycles", "write_latency_cycles"});
+    node.allowOnly({"size_bytes", "bandwidth_gbps", "read_latency_cycles", "write_latency_cycles", "stacks"});
     node.readPositive("size_bytes", chip.hbm.sizeBytes, isRoot);
     node.readPositive("bandwidth_gbps", chip.hbm.bandwidthGBps, isRoot);
     node.readNonNegative("read_latency_cycles", chip.hbm.readLatencyCycles);
     node.readNonNegative("write_latency_cycles", chip.hbm.writeLatencyCycles);
+    node.readNonNegative("stacks", chip.hbm.stacks, isRoot);
 }
 
 void readAiCpu(const ConfigNode& node, bool isRoot, ChipConfig& chip) {

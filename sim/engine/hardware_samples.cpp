@@ -11,10 +11,11 @@ namespace {
 constexpr std::uint64_t kPsPerNs = 1000;
 
 // Each stack's share of `bytes`: equal parts, the remainder to the lowest stacks.
-std::vector<std::uint64_t> splitOverStacks(std::uint64_t bytes) {
-    std::vector<std::uint64_t> shares(HardwareSampling::kHbmStackCount,
-                                      bytes / HardwareSampling::kHbmStackCount);
-    for (std::uint64_t i = 0; i < bytes % HardwareSampling::kHbmStackCount; ++i) ++shares[i];
+// None for a chip without HBM stacks.
+std::vector<std::uint64_t> splitOverStacks(std::uint64_t bytes, std::uint32_t stacks) {
+    if (stacks == 0) return {};
+    std::vector<std::uint64_t> shares(stacks, bytes / stacks);
+    for (std::uint64_t i = 0; i < bytes % stacks; ++i) ++shares[i];
     return shares;
 }
 
@@ -39,12 +40,12 @@ std::vector<std::uint64_t> splitOverPorts(const TrafficBucket& traffic) {
 }
 
 HardwareTrafficSample sampleOf(std::uint64_t timeNs, std::uint64_t intervalNs,
-                               const TrafficBucket& traffic) {
+                               const TrafficBucket& traffic, std::uint32_t hbmStacks) {
     HardwareTrafficSample sample;
     sample.timeNs = timeNs;
     sample.intervalNs = intervalNs;
-    sample.hbmReadBytes = splitOverStacks(traffic.hbmReadBytes);
-    sample.hbmWriteBytes = splitOverStacks(traffic.hbmWriteBytes);
+    sample.hbmReadBytes = splitOverStacks(traffic.hbmReadBytes, hbmStacks);
+    sample.hbmWriteBytes = splitOverStacks(traffic.hbmWriteBytes, hbmStacks);
     for (std::uint32_t port = 0; port < kL2ReadPortCount; ++port) {
         sample.llcReadHits.push_back(traffic.l2ReadHits[port]);
         sample.llcReadMisses.push_back(traffic.l2ReadMisses[port]);
@@ -75,8 +76,10 @@ bool collectsHardwareSamples(const ProfilerConfig& config) {
 void appendHardwareSamples(const TrafficSampler& traffic, RunRecord& record) {
     const std::uint64_t bucketPs = traffic.bucketPs();
     std::uint64_t countedUntilPs = 0;  // buckets starting before this are in an earlier window
+    const std::uint32_t stacks =
+        record.chip != nullptr ? record.chip->hbm.stacks : HardwareSampling::kHbmStackCount;
     for (const auto& [startNs, endNs] : collectionWindows(record.steps)) {
-        record.hardwareSamples.push_back(sampleOf(startNs, 0, TrafficBucket{}));
+        record.hardwareSamples.push_back(sampleOf(startNs, 0, TrafficBucket{}, stacks));
         // The bucket the window starts in belongs to its first interval.
         std::uint64_t fromPs = std::max(countedUntilPs, startNs * kPsPerNs / bucketPs * bucketPs);
         std::uint64_t previousNs = startNs;
@@ -84,7 +87,7 @@ void appendHardwareSamples(const TrafficSampler& traffic, RunRecord& record) {
             const std::uint64_t timeNs = std::min(previousNs + HardwareSampling::kPeriodNs, endNs);
             const std::uint64_t toPs = timeNs * kPsPerNs;
             record.hardwareSamples.push_back(
-                sampleOf(timeNs, timeNs - previousNs, traffic.sum(fromPs, toPs)));
+                sampleOf(timeNs, timeNs - previousNs, traffic.sum(fromPs, toPs), stacks));
             fromPs = std::max(fromPs, toPs);
             previousNs = timeNs;
         }

@@ -18,7 +18,8 @@ namespace ascendsim {
 struct HardwareSampling {
     // 50 Hz: the real HBM samples are 20.000 ms apart (e5a31957, c1e639ee trace_view).
     static constexpr std::uint64_t kPeriodNs = 20'000'000;
-    // Every real 910A/910B sample reports HBM 0..3. The model has one HBM server behind the L2;
+    // The chip's hbm.stacks (4 on every 910A/910B: the real samples report HBM 0..3); this
+    // value only when a record has no chip. The model has one HBM server behind the L2;
     // addresses are taken as interleaved finely across the stacks, so each carries an equal
     // share of every interval's traffic.
     static constexpr std::uint32_t kHbmStackCount = 4;

@@ -55,6 +55,18 @@ std::vector<const OrderedJson*> counters(const std::vector<OrderedJson>& events,
     return found;
 }
 
+// A chip without HBM stacks (310P3, LPDDR) samples LLC only: no HBM process, no HBM table.
+TEST(HardwareSampleTimeline, NoHbmProcessWithoutHbmStacks) {
+    RunRecord run = runWithSamples();
+    for (auto& sample : run.hardwareSamples) {
+        sample.hbmReadBytes.clear();
+        sample.hbmWriteBytes.clear();
+    }
+    const auto processes = hardwareSampleCounterProcesses(run, memoryConfig(FormatVersion::Cann83));
+    ASSERT_EQ(processes.size(), 1u);
+    EXPECT_EQ(processes[0].name, "LLC");
+}
+
 TEST(HardwareSampleTimeline, ProcessesHaveTheSamplePidsAndSortIndexes) {
     const auto events = buildMsprofTimeline(runWithSamples(), memoryConfig(FormatVersion::Cann80));
     // e5a31957 level1 rank0: HBM pid 3170820640 (sort 17), LLC pid 3170820672 (sort 18).

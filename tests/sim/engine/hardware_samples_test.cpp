@@ -48,6 +48,27 @@ TEST(HardwareSamples, WindowStartsWithAZeroSampleThen20MsIntervalsAndAShortLastO
     EXPECT_EQ(samples[1].llcReadBytes.size(), 2u);
 }
 
+// 310P3's LPDDR has no HBM stacks: the samples carry LLC traffic only, so no HBM counters exist.
+TEST(HardwareSamples, ChipWithoutHbmStacksHasNoHbmSeries) {
+    TrafficSampler traffic;
+    traffic.bucketAt((5 * kMs + 10) * kPsPerNs).hbmReadBytes += 4000;
+    ChipConfig chip;
+    chip.hbm.stacks = 0;
+    RunRecord record;
+    record.chip = &chip;
+    record.steps.push_back({3, 5 * kMs, 15 * kMs});
+    appendHardwareSamples(traffic, record);
+    ASSERT_FALSE(record.hardwareSamples.empty());
+    for (const auto& sample : record.hardwareSamples) {
+        EXPECT_TRUE(sample.hbmReadBytes.empty());
+        EXPECT_EQ(sample.llcReadBytes.size(), 2u);
+    }
+    chip.hbm.stacks = 2;
+    record.hardwareSamples.clear();
+    appendHardwareSamples(traffic, record);
+    EXPECT_EQ(record.hardwareSamples.back().hbmReadBytes, (std::vector<std::uint64_t>{2000, 2000}));
+}
+
 TEST(HardwareSamples, LlcReadBytesSplitOverThePortsByLines) {
     TrafficSampler traffic;
     TrafficBucket& bucket = traffic.bucketAt(2 * kMs * kPsPerNs);
