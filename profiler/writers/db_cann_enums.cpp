@@ -1,6 +1,5 @@
 #include "profiler/writers/db_cann_enums.h"
 
-#include <algorithm>
 
 namespace ascendsim {
 
@@ -71,59 +70,10 @@ void writeEnumTable(DbFile& db, const std::string& table, const std::vector<Enum
 
 }  // namespace
 
-const std::vector<std::string>& cannModuleIdNames() {
-    static const std::vector<std::string> names = {"SLOG",        "IDEDD",
-                                                   "IDEDH",       "HCCL",
-                                                   "FMK",         "HIAIENGINE",
-                                                   "DVPP",        "RUNTIME",
-                                                   "CCE",         "HDC",
-                                                   "DRV",         "MDCFUSION",
-                                                   "MDCLOCATION", "MDCPERCEPTION",
-                                                   "MDCFSM",      "MDCCOMMON",
-                                                   "MDCMONITOR",  "MDCBSWP",
-                                                   "MDCDEFAULT",  "MDCSC",
-                                                   "MDCPNC",      "MLL",
-                                                   "DEVMM",       "KERNEL",
-                                                   "LIBMEDIA",    "CCECPU",
-                                                   "ASCENDDK",    "ROS",
-                                                   "HCCP",        "ROCE",
-                                                   "TEFUSION",    "PROFILING",
-                                                   "DP",          "APP",
-                                                   "TS",          "TSDUMP",
-                                                   "AICPU",       "LP",
-                                                   "TDT",         "FE",
-                                                   "MD",          "MB",
-                                                   "ME",          "IMU",
-                                                   "IMP",         "GE",
-                                                   "MDCFUSA",     "CAMERA",
-                                                   "ASCENDCL",    "TEEOS",
-                                                   "ISP",         "SIS",
-                                                   "HSM",         "DSS",
-                                                   "PROCMGR",     "BBOX",
-                                                   "AIVECTOR",    "TBE",
-                                                   "FV",          "MDCMAP",
-                                                   "TUNE",        "HSS",
-                                                   "FFTS",        "OP",
-                                                   "UDF",         "HICAID",
-                                                   "TSYNC",       "AUDIO",
-                                                   "TPRT",        "ASCENDCKERNEL",
-                                                   "ASYS",        "ATRACE",
-                                                   "RTC",         "SYSMONITOR",
-                                                   "AMP",         "ADETECT",
-                                                   "MBUFF"};
-    return names;
-}
-
-std::int64_t cannModuleId(const std::string& module) {
-    const auto& names = cannModuleIdNames();
-    const auto it = std::find(names.begin(), names.end(), module);
-    return it == names.end() ? -1 : static_cast<std::int64_t>(it - names.begin());
-}
-
 void writeCannEnumTables(DbFile& db, FormatVersion version) {
     // ENUM_MODULE numbers the names in order, CUSTOM last (the 2024 list without AMP/ADETECT).
     std::vector<std::vector<DbValue>> modules;
-    for (const std::string& name : cannModuleIdNames()) {
+    for (const std::string& name : cannModuleNames()) {
         if (version == FormatVersion::Era2024 && missingIn2024(name)) continue;
         modules.push_back({static_cast<std::int64_t>(modules.size()), name});
     }

@@ -8,15 +8,10 @@
 #include <vector>
 
 #include "profiler/config/profiler_config.h"
+#include "profiler/record/cann_modules.h"
 #include "profiler/writers/db_sqlite.h"
 
 namespace ascendsim {
-
-// CANN module names in module-id order (ids 0..76; CUSTOM, 77, is only an ENUM_MODULE row).
-const std::vector<std::string>& cannModuleIdNames();
-
-// The id of `module` in cannModuleIdNames(), or -1.
-std::int64_t cannModuleId(const std::string& module);
 
 // Creates and fills ENUM_MODULE, ENUM_MSTX_EVENT_TYPE and
 // ENUM_HCCL_{DATA,LINK,RDMA,TRANSPORT}_TYPE.

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "profiler/record/cann_modules.h"
 #include "profiler/record/run_record.h"
 
 namespace ascendsim {
@@ -74,8 +75,5 @@ private:
     std::vector<GeOpMemoryRecord> geOps_;
     std::vector<std::pair<std::uint64_t, std::uint64_t>> windows_;
 };
-
-// CANN ENUM_MODULE names in module-id order, as npu_module_mem.csv lists them (CANN 8.3 sample).
-const std::vector<std::string>& cannModuleNames();
 
 }  // namespace ascendsim
