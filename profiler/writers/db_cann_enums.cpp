@@ -1,6 +1,5 @@
 #include "profiler/writers/db_cann_enums.h"
 
-
 namespace ascendsim {
 
 namespace {
