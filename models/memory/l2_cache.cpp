@@ -14,20 +14,48 @@ namespace {
 constexpr std::uint32_t kMaxWays = 64;  // dirty bits of a set live in one 64-bit word
 constexpr std::uint32_t kCommonWays = 16;  // every shipped chip config (configs/*.yaml)
 constexpr std::uint32_t kPackedWays = 16;  // recency packed in one 64-bit word of 4-bit ways
-// Sets ahead of the current one whose tags accessRange() asks the host CPU to fetch: the tag
-// rows of a 192 MiB L2 do not fit the host's per-core cache, and a transfer walks them in order.
+// Sets ahead of the current one whose tags a long walk asks the host CPU to fetch: the tag rows
+// of a 192 MiB L2 do not fit the host's per-core cache, and a transfer walks them in order.
 constexpr std::uint64_t kPrefetchSets = 8;
 constexpr std::size_t kHostCacheLineBytes = 64;
+// Tags below this fit a 16-bit most-recently-used key (tag × 2 + dirty bit): lines below
+// 32767 × set count, 412 GB of GM addresses for the 910B L2.
+constexpr std::uint32_t kMruKeyTagLimit = 1u << 15;
+
+std::uint16_t mruKeyOf(std::uint32_t tag, bool dirty) {
+    return tag < kMruKeyTagLimit ? static_cast<std::uint16_t>(tag << 1 | std::uint32_t{dirty}) : 0;
+}
+
+// Whether the key says the line of `tag` is its set's most recently used one and the access
+// would change nothing there: a read of it, or a write to it while it is dirty. The tag is
+// widened so that no tag of 15 bits or more can match a key.
+bool answersFromMruKey(std::uint16_t key, std::uint32_t tag, bool isWrite) {
+    const std::uint64_t wanted = std::uint64_t{tag} << 1 | std::uint64_t{isWrite};
+    const std::uint64_t got = isWrite ? key : key & ~std::uint64_t{1};
+    return got == wanted;
+}
+
+std::uint64_t oddLinesOf(std::uint64_t firstLine, std::uint64_t lineCount) {
+    return (lineCount + (firstLine & 1)) / 2;
+}
 }  // namespace
 
 L2Cache::L2Cache(std::uint64_t sizeBytes, std::uint32_t lineBytes, std::uint32_t ways)
-    : lineBytes_(lineBytes), ways_(ways), setCount_(0) {
-    if (lineBytes == 0 || ways == 0 || ways > kMaxWays || sizeBytes == 0 ||
+    : lineBytes_(lineBytes), lineShift_(0), ways_(ways), setCount_(0), lineIndexLimit_(0) {
+    if (!std::has_single_bit(lineBytes) || ways == 0 || ways > kMaxWays || sizeBytes == 0 ||
         sizeBytes % (std::uint64_t{lineBytes} * ways) != 0) {
         throw std::invalid_argument(
-            "L2 size must be a positive multiple of line size x ways, with 1..64 ways");
+            "L2 size must be a positive multiple of line size x ways, with 1..64 ways and a "
+            "power-of-two line size");
     }
+    lineShift_ = static_cast<std::uint32_t>(std::countr_zero(lineBytes));
     setCount_ = sizeBytes / (std::uint64_t{lineBytes} * ways);
+    const std::uint64_t tagValues =
+        std::numeric_limits<std::uint32_t>::max();  // quotients 0 .. max - 1
+    lineIndexLimit_ = setCount_ > std::numeric_limits<std::uint64_t>::max() / tagValues
+                          ? std::numeric_limits<std::uint64_t>::max()
+                          : setCount_ * tagValues;
+    mruKeys_.assign(setCount_, 0);
     constexpr std::size_t kHostLineTags = kHostCacheLineBytes / sizeof(std::uint32_t);
     tagStorage_.assign(setCount_ * ways_ + kHostLineTags, 0);
     const auto misalignment = reinterpret_cast<std::uintptr_t>(tagStorage_.data()) % kHostCacheLineBytes;
@@ -43,18 +71,24 @@ L2Cache::L2Cache(std::uint64_t sizeBytes, std::uint32_t lineBytes, std::uint32_t
     }
 }
 
-std::uint32_t L2Cache::tagOf(std::uint64_t lineIndex, std::uint64_t setCount) {
-    const std::uint64_t quotient = lineIndex / setCount;
-    if (quotient >= std::numeric_limits<std::uint32_t>::max()) {
+L2Cache::LinePlace L2Cache::placeOf(std::uint64_t lineIndex) const {
+    if (lineIndex >= lineIndexLimit_)
         throw std::out_of_range("GM address beyond the L2 model's tag range");
-    }
-    return static_cast<std::uint32_t>(quotient + 1);
+    return {lineIndex % setCount_, static_cast<std::uint32_t>(lineIndex / setCount_ + 1)};
 }
 
-std::int64_t L2Cache::findWay(std::uint64_t set, std::uint32_t tag) const {
-    const std::uint32_t* tags = tagRow(set);
+void L2Cache::advance(LinePlace& place, std::uint64_t lines) const {
+    place.set += lines;
+    if (place.set >= setCount_) {
+        place.tag += static_cast<std::uint32_t>(place.set / setCount_);
+        place.set %= setCount_;
+    }
+}
+
+std::int64_t L2Cache::findWay(LinePlace place) const {
+    const std::uint32_t* tags = tagRow(place.set);
     for (std::uint32_t w = 0; w < ways_; ++w) {
-        if (tags[w] == tag) return w;
+        if (tags[w] == place.tag) return w;
     }
     return -1;
 }
@@ -120,50 +154,148 @@ inline bool accessPackedSet(std::uint32_t* tags, SetState& state, std::uint32_t 
 
 }  // namespace
 
-bool L2Cache::accessSet(std::uint64_t set, std::uint32_t tag, bool isWrite, std::uint32_t& evictedTag) {
-    std::uint32_t* tags = tagRow(set);
-    SetState& state = sets_[set];
+template <bool kSixteenWays>
+bool L2Cache::accessSet(LinePlace place, bool isWrite, std::uint32_t& evictedTag) {
+    const std::uint32_t ways = kSixteenWays ? kCommonWays : ways_;
+    std::uint32_t* tags = tagRow(place.set);
+    SetState& state = sets_[place.set];
     std::uint64_t matches = 0;
-    if (ways_ == kCommonWays) {
-        matches = matchingWays16(tags, tag);
+    if constexpr (kSixteenWays) {
+        matches = matchingWays16(tags, place.tag);
     } else {
-        for (std::uint32_t w = 0; w < ways_; ++w) matches |= std::uint64_t{tags[w] == tag} << w;
+        for (std::uint32_t w = 0; w < ways; ++w)
+            matches |= std::uint64_t{tags[w] == place.tag} << w;
     }
-    if (ways_ <= kPackedWays)
-        return accessPackedSet(tags, state, static_cast<std::uint32_t>(matches), ways_, tag, isWrite, evictedTag);
-    std::uint8_t* order = &recency_[set * ways_];
-    const std::uint32_t last = ways_ - 1;
-    if (matches != 0) {
-        const auto w = static_cast<std::uint32_t>(std::countr_zero(matches));
-        // Hit: move way w to the most recently used position.
-        if (order[last] != w) {
-            std::uint32_t pos = 0;
-            while (order[pos] != w) ++pos;
-            std::memmove(order + pos, order + pos + 1, last - pos);
-            order[last] = static_cast<std::uint8_t>(w);
+    bool hit = false;
+    std::uint32_t way = 0;  // the way that now holds the line, most recently used
+    if (kSixteenWays || ways <= kPackedWays) {
+        hit = accessPackedSet(tags, state, static_cast<std::uint32_t>(matches), ways, place.tag,
+                              isWrite, evictedTag);
+        way = static_cast<std::uint32_t>(state.packedRecency >> (4 * (ways - 1))) & 0xF;
+    } else {
+        std::uint8_t* order = &recency_[place.set * ways];
+        const std::uint32_t last = ways - 1;
+        hit = matches != 0;
+        if (hit) {
+            way = static_cast<std::uint32_t>(std::countr_zero(matches));
+            // Hit: move the way to the most recently used position.
+            if (order[last] != way) {
+                std::uint32_t pos = 0;
+                while (order[pos] != way) ++pos;
+                std::memmove(order + pos, order + pos + 1, last - pos);
+                order[last] = static_cast<std::uint8_t>(way);
+            }
+            if (isWrite) state.dirty |= std::uint64_t{1} << way;
+        } else {
+            // Miss: the least recently used way is the victim and becomes the most recently used.
+            way = order[0];
+            std::memmove(order, order + 1, last);
+            order[last] = static_cast<std::uint8_t>(way);
+            const std::uint64_t victimBit = std::uint64_t{1} << way;
+            if (tags[way] != 0 && (state.dirty & victimBit) != 0) evictedTag = tags[way];
+            tags[way] = place.tag;
+            state.dirty = isWrite ? (state.dirty | victimBit) : (state.dirty & ~victimBit);
         }
-        if (isWrite) state.dirty |= std::uint64_t{1} << w;
-        return true;
     }
-    // Miss: the least recently used way is the victim and becomes the most recently used.
-    const std::uint32_t victim = order[0];
-    std::memmove(order, order + 1, last);
-    order[last] = static_cast<std::uint8_t>(victim);
-    const std::uint64_t victimBit = std::uint64_t{1} << victim;
-    if (tags[victim] != 0 && (state.dirty & victimBit) != 0) evictedTag = tags[victim];
-    tags[victim] = tag;
-    state.dirty = isWrite ? (state.dirty | victimBit) : (state.dirty & ~victimBit);
-    return false;
+    mruKeys_[place.set] = mruKeyOf(place.tag, (state.dirty >> way & 1) != 0);
+    return hit;
+}
+
+template <bool kSixteenWays>
+inline bool L2Cache::accessLine(LinePlace place, bool isWrite, std::uint32_t& evictedTag) {
+    if (answersFromMruKey(mruKeys_[place.set], place.tag, isWrite)) return true;
+    return accessSet<kSixteenWays>(place, isWrite, evictedTag);
+}
+
+void L2Cache::prefetchSet(std::uint64_t set) const {
+    __builtin_prefetch(tagRow(set));
+    __builtin_prefetch(ways_ <= kPackedWays ? static_cast<const void*>(&sets_[set])
+                                            : static_cast<const void*>(&recency_[set * ways_]));
+}
+
+// The counts stay in `counts`, a local of the caller once this is inlined, so the loop keeps them
+// in registers.
+template <bool kSixteenWays>
+inline void L2Cache::walkLines(LinePlace& place, std::uint64_t firstLine, std::uint64_t lineCount,
+                               bool isWrite, WalkCounts& counts) {
+    counts.lines += lineCount;
+    counts.oddLines += oddLinesOf(firstLine, lineCount);
+    std::uint64_t odd = firstLine & 1;
+    std::uint64_t ahead = place.set + kPrefetchSets;
+    if (ahead >= setCount_) ahead -= setCount_;
+    for (std::uint64_t i = 0; i < lineCount; ++i) {
+        if (i + kPrefetchSets < lineCount) {
+            // Only lines the key will not answer need their set's rows.
+            if (mruKeys_[ahead] >> 1 != place.tag) prefetchSet(ahead);
+            if (++ahead == setCount_) ahead = 0;
+        }
+        std::uint32_t evictedTag = 0;
+        const bool hit = accessLine<kSixteenWays>(place, isWrite, evictedTag);
+        counts.hits += hit;
+        counts.oddHits += hit & odd;
+        counts.dirtyEvictions += evictedTag != 0;
+        odd ^= 1;
+        if (++place.set == setCount_) {
+            place.set = 0;
+            ++place.tag;
+        }
+    }
+}
+
+void L2Cache::WalkCounts::addTo(L2RangeOutcome& outcome) const {
+    outcome.hits[1] += oddHits;
+    outcome.hits[0] += hits - oddHits;
+    outcome.misses[1] += oddLines - oddHits;
+    outcome.misses[0] += (lines - oddLines) - (hits - oddHits);
+    outcome.dirtyEvictions += dirtyEvictions;
+}
+
+// A move whose gaps are shorter than a line touches every line from its first to its last byte
+// (a gap cannot hold a whole line): one walk, as cheap as a gap-free move. Otherwise each burst's
+// lines lie past the previous burst's (the gap holds at least one line), so the walk steps from
+// burst to burst without a division.
+template <bool kSixteenWays>
+void L2Cache::accessBurstsOf(const L2Bursts& bursts, bool isWrite, L2RangeOutcome& outcome) {
+    const std::uint64_t firstLine = bursts.address >> lineShift_;
+    const std::uint64_t span =
+        bursts.count <= 1 ? bursts.bytes : (bursts.count - 1) * bursts.strideBytes + bursts.bytes;
+    const std::uint64_t lastLine = (bursts.address + span - 1) >> lineShift_;
+    placeOf(lastLine);  // range check once: tags only grow along the walk
+    LinePlace place = placeOf(firstLine);
+    WalkCounts counts;
+    if (bursts.count <= 1 || bursts.strideBytes < bursts.bytes + lineBytes_) {
+        walkLines<kSixteenWays>(place, firstLine, lastLine - firstLine + 1, isWrite, counts);
+    } else {
+        std::uint64_t nextLine = firstLine;  // the line `place` is at
+        std::uint64_t start = bursts.address;
+        for (std::uint32_t burst = 0; burst < bursts.count; ++burst, start += bursts.strideBytes) {
+            const std::uint64_t first = start >> lineShift_;
+            const std::uint64_t last = (start + bursts.bytes - 1) >> lineShift_;
+            advance(place, first - nextLine);
+            walkLines<kSixteenWays>(place, first, last - first + 1, isWrite, counts);
+            nextLine = last + 1;
+        }
+    }
+    counts.addTo(outcome);
+}
+
+void L2Cache::accessBursts(const L2Bursts& bursts, bool isWrite, L2RangeOutcome& outcome) {
+    if (bursts.bytes == 0) return;
+    if (ways_ == kCommonWays)
+        accessBurstsOf<true>(bursts, isWrite, outcome);
+    else
+        accessBurstsOf<false>(bursts, isWrite, outcome);
 }
 
 L2LineOutcome L2Cache::access(std::uint64_t lineIndex, bool isWrite) {
-    const std::uint64_t set = lineIndex % setCount_;
+    const LinePlace place = placeOf(lineIndex);
     std::uint32_t evictedTag = 0;
     L2LineOutcome outcome;
-    outcome.hit = accessSet(set, tagOf(lineIndex, setCount_), isWrite, evictedTag);
+    outcome.hit = ways_ == kCommonWays ? accessLine<true>(place, isWrite, evictedTag)
+                                       : accessLine<false>(place, isWrite, evictedTag);
     if (evictedTag != 0) {
         outcome.evictedDirty = true;
-        outcome.evictedLine = (std::uint64_t{evictedTag} - 1) * setCount_ + set;
+        outcome.evictedLine = (std::uint64_t{evictedTag} - 1) * setCount_ + place.set;
     }
     return outcome;
 }
@@ -177,82 +309,24 @@ L2RangeOutcome L2Cache::accessRange(std::uint64_t firstLine, std::uint64_t lineC
 void L2Cache::accessRange(std::uint64_t firstLine, std::uint64_t lineCount, bool isWrite,
                           L2RangeOutcome& outcome) {
     if (lineCount == 0) return;
-    tagOf(firstLine + lineCount - 1, setCount_);  // range check once: tags only grow along the range
-    std::uint64_t set = firstLine % setCount_;
-    std::uint32_t tag = static_cast<std::uint32_t>(firstLine / setCount_ + 1);
-    if (ways_ == kCommonWays) {
-        accessRange16(set, tag, static_cast<std::uint32_t>(firstLine & 1), lineCount, isWrite, outcome);
-        return;
-    }
-    std::uint32_t parity = static_cast<std::uint32_t>(firstLine & 1);
-    for (std::uint64_t i = 0; i < lineCount; ++i) {
-        if (i + kPrefetchSets < lineCount) {
-            std::uint64_t ahead = set + kPrefetchSets;
-            while (ahead >= setCount_) ahead -= setCount_;
-            __builtin_prefetch(tagRow(ahead));
-            __builtin_prefetch(ways_ <= kPackedWays ? static_cast<const void*>(&sets_[ahead])
-                                                    : static_cast<const void*>(&recency_[ahead * ways_]));
-        }
-        std::uint32_t evictedTag = 0;
-        if (accessSet(set, tag, isWrite, evictedTag)) ++outcome.hits[parity];
-        else ++outcome.misses[parity];
-        if (evictedTag != 0) ++outcome.dirtyEvictions;
-        parity ^= 1;
-        if (++set == setCount_) {
-            set = 0;
-            ++tag;
-        }
-    }
-}
-
-// Walks the rows by pointer and keeps the counts in locals, so the loop holds its state in
-// registers (the outcome and the members could alias the rows for the compiler).
-void L2Cache::accessRange16(std::uint64_t set, std::uint32_t tag, std::uint32_t parity, std::uint64_t lineCount,
-                            bool isWrite, L2RangeOutcome& outcome) {
-    std::uint32_t* const firstRow = tagRow(0);
-    SetState* const firstState = sets_.data();
-    const std::uint64_t setCount = setCount_;
-    std::uint64_t ahead = set + kPrefetchSets;
-    while (ahead >= setCount) ahead -= setCount;
-    std::uint64_t hits = 0;
-    std::uint64_t oddHits = 0;
-    std::uint64_t dirtyEvictions = 0;
-    std::uint64_t odd = parity;
-    for (std::uint64_t i = 0; i < lineCount; ++i) {
-        if (i + kPrefetchSets < lineCount) {
-            __builtin_prefetch(firstRow + ahead * kCommonWays);
-            __builtin_prefetch(firstState + ahead);
-        }
-        if (++ahead == setCount) ahead = 0;
-        std::uint32_t* tags = firstRow + set * kCommonWays;
-        std::uint32_t evictedTag = 0;
-        const bool hit =
-            accessPackedSet(tags, firstState[set], matchingWays16(tags, tag), kCommonWays, tag, isWrite, evictedTag);
-        hits += hit;
-        oddHits += hit & odd;
-        dirtyEvictions += evictedTag != 0;
-        odd ^= 1;
-        if (++set == setCount) {
-            set = 0;
-            ++tag;
-        }
-    }
-    const std::uint64_t oddLines = parity == 1 ? (lineCount + 1) / 2 : lineCount / 2;  // odd line indices
-    outcome.hits[1] += oddHits;
-    outcome.hits[0] += hits - oddHits;
-    outcome.misses[1] += oddLines - oddHits;
-    outcome.misses[0] += (lineCount - oddLines) - (hits - oddHits);
-    outcome.dirtyEvictions += dirtyEvictions;
+    placeOf(firstLine + lineCount - 1);  // range check once
+    LinePlace place = placeOf(firstLine);
+    WalkCounts counts;
+    if (ways_ == kCommonWays)
+        walkLines<true>(place, firstLine, lineCount, isWrite, counts);
+    else
+        walkLines<false>(place, firstLine, lineCount, isWrite, counts);
+    counts.addTo(outcome);
 }
 
 bool L2Cache::contains(std::uint64_t lineIndex) const {
-    return findWay(lineIndex % setCount_, tagOf(lineIndex, setCount_)) >= 0;
+    return findWay(placeOf(lineIndex)) >= 0;
 }
 
 bool L2Cache::isDirty(std::uint64_t lineIndex) const {
-    const std::uint64_t set = lineIndex % setCount_;
-    const std::int64_t way = findWay(set, tagOf(lineIndex, setCount_));
-    return way >= 0 && (sets_[set].dirty >> way & 1) != 0;
+    const LinePlace place = placeOf(lineIndex);
+    const std::int64_t way = findWay(place);
+    return way >= 0 && (sets_[place.set].dirty >> way & 1) != 0;
 }
 
 }  // namespace ascendsim

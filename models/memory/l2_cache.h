@@ -6,9 +6,11 @@
 // sets is not a power of two).
 //
 // Speed (docs/performance.md): the simulator looks up tens of millions of lines per ResNet-50
-// step, so a set is a compact row of tags plus a recency order of way numbers (no 64-bit LRU
-// stamps), and accessRange() walks a transfer's consecutive lines with one division per
-// transfer instead of two per line.
+// step, most of them re-reads of the line its set used last. So each set's most recently used
+// line is also kept in a small side array (2 B per set, 48 KiB for 192 MiB: it stays in the host
+// core's cache) that answers those lookups without touching the set's tags; a set is a compact
+// row of tags plus a recency order of way numbers (no 64-bit LRU stamps); and a transfer's lines
+// are walked with one division per transfer, stepping set and tag incrementally.
 #include <cstdint>
 #include <vector>
 
@@ -28,10 +30,19 @@ struct L2RangeOutcome {
     std::uint64_t totalMisses() const { return misses[0] + misses[1]; }
 };
 
+// One transfer's GM bytes as the L2 sees them: `count` bursts of `bytes` each, burst i starting
+// at address + i × strideBytes.
+struct L2Bursts {
+    std::uint64_t address = 0;
+    std::uint64_t bytes = 0;        // per burst, > 0
+    std::uint32_t count = 1;        // >= 1
+    std::uint64_t strideBytes = 0;  // start to start; ignored when count is 1
+};
+
 class L2Cache {
 public:
-    // Throws std::invalid_argument unless sizeBytes is a positive multiple of lineBytes × ways
-    // and 1 <= ways <= 64.
+    // Throws std::invalid_argument unless lineBytes is a power of two, sizeBytes is a positive
+    // multiple of lineBytes × ways and 1 <= ways <= 64.
     L2Cache(std::uint64_t sizeBytes, std::uint32_t lineBytes, std::uint32_t ways);
 
     // Looks up one line (index = address / lineBytes), allocating it on a miss (reads and writes
@@ -40,9 +51,12 @@ public:
     // The same as access() on lines firstLine, firstLine + 1, ... firstLine + lineCount - 1 in
     // that order.
     L2RangeOutcome accessRange(std::uint64_t firstLine, std::uint64_t lineCount, bool isWrite);
-    // accessRange() adding its counts to `outcome` (one transfer's bursts, range by range).
+    // accessRange() adding its counts to `outcome`.
     void accessRange(std::uint64_t firstLine, std::uint64_t lineCount, bool isWrite,
                      L2RangeOutcome& outcome);
+    // access() on every line the bursts touch, each once, in ascending order (the gaps between
+    // bursts are not accessed; a line two bursts share is looked up once), adding to `outcome`.
+    void accessBursts(const L2Bursts& bursts, bool isWrite, L2RangeOutcome& outcome);
 
     bool contains(std::uint64_t lineIndex) const;
     bool isDirty(std::uint64_t lineIndex) const;
@@ -52,20 +66,49 @@ public:
     std::uint64_t setCount() const { return setCount_; }
 
 private:
-    // A tag is line index / set count + 1 (0 = invalid way). Returns whether the line hit; on a
-    // miss with a dirty victim sets `evictedTag` to the victim's tag (else leaves it 0).
-    bool accessSet(std::uint64_t set, std::uint32_t tag, bool isWrite, std::uint32_t& evictedTag);
-    // accessRange() for the common 16-way geometry, with the set update inlined in the loop.
-    void accessRange16(std::uint64_t set, std::uint32_t tag, std::uint32_t parity, std::uint64_t lineCount,
-                       bool isWrite, L2RangeOutcome& outcome);
-    std::int64_t findWay(std::uint64_t set, std::uint32_t tag) const;
-    static std::uint32_t tagOf(std::uint64_t lineIndex, std::uint64_t setCount);
+    // A line's place: its set and its tag (line index / set count + 1; 0 = invalid way).
+    struct LinePlace {
+        std::uint64_t set;
+        std::uint32_t tag;
+    };
+    // Lines, odd lines, hits, odd-line hits and dirty evictions of a walk, kept in locals of the
+    // walking function (the rows could alias an outcome passed by reference).
+    struct WalkCounts {
+        std::uint64_t lines = 0, oddLines = 0, hits = 0, oddHits = 0, dirtyEvictions = 0;
+        void addTo(L2RangeOutcome& outcome) const;
+    };
+
+    // Throws std::out_of_range if the line's tag does not fit 32 bits.
+    LinePlace placeOf(std::uint64_t lineIndex) const;
+    // Looks up one line; returns whether it hit. On a miss with a dirty victim sets `evictedTag`
+    // to the victim's tag (else leaves it 0). kSixteenWays: the common geometry, compiled apart.
+    template <bool kSixteenWays>
+    bool accessLine(LinePlace place, bool isWrite, std::uint32_t& evictedTag);
+    // The lookup of a line that is not its set's most recently used one (or a write to a clean one).
+    template <bool kSixteenWays>
+    bool accessSet(LinePlace place, bool isWrite, std::uint32_t& evictedTag);
+    // Looks up lineCount lines from `place` (line index firstLine) on and leaves `place` at the
+    // line after them.
+    template <bool kSixteenWays>
+    void walkLines(LinePlace& place, std::uint64_t firstLine, std::uint64_t lineCount, bool isWrite,
+                   WalkCounts& counts);
+    template <bool kSixteenWays>
+    void accessBurstsOf(const L2Bursts& bursts, bool isWrite, L2RangeOutcome& outcome);
+    // `place` moved `lines` lines on.
+    void advance(LinePlace& place, std::uint64_t lines) const;
+    void prefetchSet(std::uint64_t set) const;
+    std::int64_t findWay(LinePlace place) const;
     std::uint32_t* tagRow(std::uint64_t set) { return tagStorage_.data() + tagOffset_ + set * ways_; }
     const std::uint32_t* tagRow(std::uint64_t set) const { return tagStorage_.data() + tagOffset_ + set * ways_; }
 
     std::uint32_t lineBytes_;
+    std::uint32_t lineShift_;  // log2(lineBytes_)
     std::uint32_t ways_;
     std::uint64_t setCount_;
+    std::uint64_t lineIndexLimit_;  // first line index whose tag does not fit 32 bits
+    // Per set, the key of its most recently used line: tag × 2 + that line's dirty bit, or 0 when
+    // the set has none or its tag needs more than 15 bits (such lookups take the full path).
+    std::vector<std::uint16_t> mruKeys_;
     // Tags by [set * ways + way] from tagRow(0): the storage is over-allocated so that a 16-way
     // row (64 B) starts on a host cache line and one lookup touches one line, not two.
     std::vector<std::uint32_t> tagStorage_;

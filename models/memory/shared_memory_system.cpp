@@ -31,52 +31,14 @@ SharedMemorySystem::SharedMemorySystem(const ChipConfig& chip)
       l2HitLatencyPs_(chip.l2.hitLatencyCycles * psPerCycle(chip)),
       hbmReadLatencyPs_(chip.hbm.readLatencyCycles * psPerCycle(chip)) {}
 
-// Looks up the lines a move of several bursts touches, each once: bursts whose line ranges
-// overlap or abut merge into one run. A gap shorter than a line can never skip a whole line, so
-// such a move (and a gap-free one) is the single range from its first to its last byte, as cheap
-// as before bursts were modelled; only gaps of a line or more walk the bursts, and each such
-// burst skips at least the lookup of one line.
-L2RangeOutcome SharedMemorySystem::lookUpBurstLines(const GmAccess& request) {
-    const std::uint64_t lineBytes = l2_.lineBytes();
-    const std::uint64_t burstBytes = request.burstBytes();
-    L2RangeOutcome lines;
-    if (request.burstStrideBytes < burstBytes + lineBytes) {
-        const std::uint64_t lastByte =
-            request.address + (request.burstCount - 1) * request.burstStrideBytes + burstBytes - 1;
-        const std::uint64_t firstLine = request.address / lineBytes;
-        l2_.accessRange(firstLine, lastByte / lineBytes - firstLine + 1, request.isWrite, lines);
-        return lines;
-    }
-    std::uint64_t runFirst = request.address / lineBytes;
-    std::uint64_t runLast = (request.address + burstBytes - 1) / lineBytes;
-    for (std::uint32_t burst = 1; burst < request.burstCount; ++burst) {
-        const std::uint64_t start = request.address + burst * request.burstStrideBytes;
-        const std::uint64_t first = start / lineBytes;
-        const std::uint64_t last = (start + burstBytes - 1) / lineBytes;
-        if (first == runLast + 1) {  // the bursts' lines abut
-            runLast = last;
-            continue;
-        }
-        l2_.accessRange(runFirst, runLast - runFirst + 1, request.isWrite, lines);
-        runFirst = first;
-        runLast = last;
-    }
-    l2_.accessRange(runFirst, runLast - runFirst + 1, request.isWrite, lines);
-    return lines;
-}
-
 std::uint64_t SharedMemorySystem::access(const GmAccess& request, PmuCounters& counters) {
     if (request.bytes == 0) return request.startPs;
     const std::uint64_t lineBytes = l2_.lineBytes();
+    if (request.burstBytes() == 0) return request.startPs;
     L2RangeOutcome lines;
-    if (request.burstCount <= 1) {
-        const std::uint64_t firstLine = request.address / lineBytes;
-        const std::uint64_t lastLine = (request.address + request.bytes - 1) / lineBytes;
-        l2_.accessRange(firstLine, lastLine - firstLine + 1, request.isWrite, lines);
-    } else {
-        if (request.burstBytes() == 0) return request.startPs;
-        lines = lookUpBurstLines(request);
-    }
+    l2_.accessBursts({request.address, request.burstBytes(), std::max(request.burstCount, 1u),
+                      request.burstStrideBytes},
+                     request.isWrite, lines);
     const std::uint64_t missLines = lines.totalMisses();
     const std::uint64_t writeBacks = lines.dirtyEvictions;
     if (request.isWrite) {

@@ -44,8 +44,6 @@ public:
     const TrafficSampler& traffic() const { return traffic_; }
 
   private:
-    L2RangeOutcome lookUpBurstLines(const GmAccess& request);
-
     L2Cache l2_;
     BandwidthServer l2Server_;
     BandwidthServer hbmServer_;

@@ -1,9 +1,10 @@
 // L2Cache: set-associative, LRU, write-back with write-allocate.
+#include "models/memory/l2_cache.h"
+
 #include <gtest/gtest.h>
 
+#include <set>
 #include <vector>
-
-#include "models/memory/l2_cache.h"
 
 namespace ascendsim {
 namespace {
@@ -16,6 +17,8 @@ TEST(L2Cache, GeometryFollowsSizeLineAndWays) {
     EXPECT_EQ(cache.setCount(), 24576u);
     EXPECT_THROW(L2Cache(1000, 512, 2), std::invalid_argument);
     EXPECT_THROW(L2Cache(4096, 512, 0), std::invalid_argument);
+    // A line size that is not a power of two.
+    EXPECT_THROW(L2Cache(4 * 2 * 384, 384, 2), std::invalid_argument);
 }
 
 TEST(L2Cache, ReadMissAllocatesThenHits) {
@@ -55,6 +58,16 @@ TEST(L2Cache, DirtyVictimIsReportedForWriteBack) {
     EXPECT_FALSE(outcome.hit);
     EXPECT_TRUE(outcome.evictedDirty);
     EXPECT_EQ(outcome.evictedLine, 0u);
+}
+
+TEST(L2Cache, WriteToTheLineReadLastMakesItDirty) {
+    L2Cache cache = smallCache();
+    cache.access(0, false);
+    EXPECT_TRUE(cache.access(0, false).hit);
+    EXPECT_TRUE(cache.access(0, true).hit);
+    EXPECT_TRUE(cache.isDirty(0));
+    cache.access(4, false);
+    EXPECT_TRUE(cache.access(8, false).evictedDirty);  // line 0 is written back
 }
 
 TEST(L2Cache, CleanVictimNeedsNoWriteBack) {
@@ -110,6 +123,80 @@ TEST(L2Cache, NeverUsedWaysAreFilledBeforeAnyLineIsEvicted) {
     EXPECT_TRUE(cache.contains(2));
 }
 
+// Two caches driven by the same accesses, the second on lines whose tags need more than 15 bits
+// (past the most-recently-used keys): every outcome must be the same.
+TEST(L2Cache, LinesWithLargeTagsBehaveAsSmallOnes) {
+    for (std::uint32_t ways : {4u, 16u}) {
+        const std::uint64_t sets = 8;
+        const std::uint64_t lineOffset = sets * 40000;  // tags from 40001 on
+        L2Cache small(sets * ways * 512, 512, ways);
+        L2Cache large(sets * ways * 512, 512, ways);
+        std::uint64_t state = 99;
+        for (int i = 0; i < 20000; ++i) {
+            state = state * 6364136223846793005ull + 1442695040888963407ull;
+            const std::uint64_t line = (state >> 33) % (sets * ways * 2);
+            const bool isWrite = (state >> 13) % 3 == 0;
+            const L2LineOutcome expected = small.access(line, isWrite);
+            const L2LineOutcome got = large.access(line + lineOffset, isWrite);
+            ASSERT_EQ(got.hit, expected.hit) << ways << " ways, access " << i;
+            ASSERT_EQ(got.evictedDirty, expected.evictedDirty) << ways << " ways, access " << i;
+            if (expected.evictedDirty) {
+                ASSERT_EQ(got.evictedLine, expected.evictedLine + lineOffset)
+                    << ways << " ways, access " << i;
+            }
+        }
+    }
+}
+
+// accessBursts() against access() on the set of lines the bursts cover, in ascending order, for
+// gaps shorter and longer than a line, bursts sharing lines, and unaligned starts.
+TEST(L2Cache, AccessBursts_LooksUpEachCoveredLineOnceInOrder) {
+    for (std::uint32_t ways : {4u, 16u}) {
+        L2Cache byLine(8 * ways * 512, 512, ways);
+        L2Cache byBursts(8 * ways * 512, 512, ways);
+        std::uint64_t state = 777;
+        std::uint64_t lookUps = 0;
+        for (int transfer = 0; transfer < 3000; ++transfer) {
+            state = state * 6364136223846793005ull + 1442695040888963407ull;
+            L2Bursts bursts;
+            bursts.address = (state >> 33) % (60 * ways * 512);
+            bursts.bytes = 1 + (state >> 20) % 1500;
+            bursts.count = 1 + static_cast<std::uint32_t>((state >> 10) % 9);
+            bursts.strideBytes = (state >> 40) % 4 == 0 ? bursts.bytes : (state >> 44) % 4000;
+            const bool isWrite = (state >> 5) % 3 == 0;
+            std::set<std::uint64_t> lines;
+            for (std::uint32_t b = 0; b < bursts.count; ++b) {
+                const std::uint64_t start =
+                    bursts.address + b * (bursts.count == 1 ? 0 : bursts.strideBytes);
+                for (std::uint64_t line = start / 512; line <= (start + bursts.bytes - 1) / 512;
+                     ++line)
+                    lines.insert(line);
+            }
+            L2RangeOutcome expected;
+            for (std::uint64_t line : lines) {
+                const L2LineOutcome o = byLine.access(line, isWrite);
+                ++(o.hit ? expected.hits : expected.misses)[line % 2];
+                if (o.evictedDirty) ++expected.dirtyEvictions;
+            }
+            lookUps += lines.size();
+            L2RangeOutcome got;
+            byBursts.accessBursts(bursts, isWrite, got);
+            ASSERT_EQ(got.hits[0], expected.hits[0]) << ways << " ways, transfer " << transfer;
+            ASSERT_EQ(got.hits[1], expected.hits[1]) << ways << " ways, transfer " << transfer;
+            ASSERT_EQ(got.misses[0], expected.misses[0]) << ways << " ways, transfer " << transfer;
+            ASSERT_EQ(got.misses[1], expected.misses[1]) << ways << " ways, transfer " << transfer;
+            ASSERT_EQ(got.dirtyEvictions, expected.dirtyEvictions)
+                << ways << " ways, transfer " << transfer;
+        }
+        for (std::uint64_t line = 0; line < 70 * ways; ++line) {
+            ASSERT_EQ(byBursts.contains(line), byLine.contains(line))
+                << ways << " ways, line " << line;
+            ASSERT_EQ(byBursts.isDirty(line), byLine.isDirty(line))
+                << ways << " ways, line " << line;
+        }
+        EXPECT_GT(lookUps, 3000u);
+    }
+}
 
 // A plain stamp-based LRU reference: the least recently stamped way is the victim, never-used
 // ways (stamp 0) first, lowest way on ties.
