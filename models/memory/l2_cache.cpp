@@ -1,5 +1,6 @@
 #include "models/memory/l2_cache.h"
 
+#include <algorithm>
 #include <bit>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -17,6 +18,8 @@ constexpr std::uint32_t kPackedWays = 16;  // recency packed in one 64-bit word 
 // Sets ahead of the current one whose tags a long walk asks the host CPU to fetch: the tag rows
 // of a 192 MiB L2 do not fit the host's per-core cache, and a transfer walks them in order.
 constexpr std::uint64_t kPrefetchSets = 8;
+// Bursts of a strided move ahead of the current one whose first lines' sets are prefetched.
+constexpr std::uint32_t kPrefetchBursts = 4;
 constexpr std::size_t kHostCacheLineBytes = 64;
 // Tags below this fit a 16-bit most-recently-used key (tag × 2 + dirty bit): lines below
 // 32767 × set count, 412 GB of GM addresses for the 910B L2.
@@ -213,6 +216,19 @@ void L2Cache::prefetchSet(std::uint64_t set) const {
                                             : static_cast<const void*>(&recency_[set * ways_]));
 }
 
+// Asks the host CPU for the rows of the sets of `lineCount` lines from `place` on whose keys will
+// not answer them, so that the host cache misses of a move's lines overlap instead of stalling the
+// walk one by one.
+void L2Cache::prefetchLines(LinePlace place, std::uint64_t lineCount, bool isWrite) const {
+    for (std::uint64_t i = 0; i < lineCount; ++i) {
+        if (!answersFromMruKey(mruKeys_[place.set], place.tag, isWrite)) prefetchSet(place.set);
+        if (++place.set == setCount_) {
+            place.set = 0;
+            ++place.tag;
+        }
+    }
+}
+
 // The counts stay in `counts`, a local of the caller once this is inlined, so the loop keeps them
 // in registers.
 template <bool kSixteenWays>
@@ -225,8 +241,8 @@ inline void L2Cache::walkLines(LinePlace& place, std::uint64_t firstLine, std::u
     if (ahead >= setCount_) ahead -= setCount_;
     for (std::uint64_t i = 0; i < lineCount; ++i) {
         if (i + kPrefetchSets < lineCount) {
-            // Only lines the key will not answer need their set's rows.
-            if (mruKeys_[ahead] >> 1 != place.tag) prefetchSet(ahead);
+            // Lines the key will answer need no rows (the tag may have moved on: only a hint).
+            if (!answersFromMruKey(mruKeys_[ahead], place.tag, isWrite)) prefetchSet(ahead);
             if (++ahead == setCount_) ahead = 0;
         }
         std::uint32_t evictedTag = 0;
@@ -264,11 +280,31 @@ void L2Cache::accessBurstsOf(const L2Bursts& bursts, bool isWrite, L2RangeOutcom
     LinePlace place = placeOf(firstLine);
     WalkCounts counts;
     if (bursts.count <= 1 || bursts.strideBytes < bursts.bytes + lineBytes_) {
-        walkLines<kSixteenWays>(place, firstLine, lastLine - firstLine + 1, isWrite, counts);
+        const std::uint64_t lineCount = lastLine - firstLine + 1;
+        prefetchLines(place, std::min(lineCount, kPrefetchSets), isWrite);
+        walkLines<kSixteenWays>(place, firstLine, lineCount, isWrite, counts);
     } else {
+        // A second walk kPrefetchBursts bursts ahead prefetches the first lines of each burst.
+        LinePlace ahead = place;
+        std::uint64_t aheadLine = firstLine;  // the line `ahead` is at
+        std::uint64_t aheadStart = bursts.address;
+        std::uint32_t aheadBurst = 0;
+        auto prefetchNextBurst = [&] {
+            const std::uint64_t first = aheadStart >> lineShift_;
+            const std::uint64_t lineCount =
+                ((aheadStart + bursts.bytes - 1) >> lineShift_) - first + 1;
+            advance(ahead, first - aheadLine);
+            prefetchLines(ahead, std::min(lineCount, kPrefetchSets), isWrite);
+            advance(ahead, lineCount);
+            aheadLine = first + lineCount;
+            aheadStart += bursts.strideBytes;
+            ++aheadBurst;
+        };
+        while (aheadBurst < std::min(bursts.count, kPrefetchBursts)) prefetchNextBurst();
         std::uint64_t nextLine = firstLine;  // the line `place` is at
         std::uint64_t start = bursts.address;
         for (std::uint32_t burst = 0; burst < bursts.count; ++burst, start += bursts.strideBytes) {
+            if (aheadBurst < bursts.count) prefetchNextBurst();
             const std::uint64_t first = start >> lineShift_;
             const std::uint64_t last = (start + bursts.bytes - 1) >> lineShift_;
             advance(place, first - nextLine);
@@ -311,6 +347,7 @@ void L2Cache::accessRange(std::uint64_t firstLine, std::uint64_t lineCount, bool
     if (lineCount == 0) return;
     placeOf(firstLine + lineCount - 1);  // range check once
     LinePlace place = placeOf(firstLine);
+    prefetchLines(place, std::min(lineCount, kPrefetchSets), isWrite);
     WalkCounts counts;
     if (ways_ == kCommonWays)
         walkLines<true>(place, firstLine, lineCount, isWrite, counts);

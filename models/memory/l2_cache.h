@@ -97,6 +97,7 @@ private:
     // `place` moved `lines` lines on.
     void advance(LinePlace& place, std::uint64_t lines) const;
     void prefetchSet(std::uint64_t set) const;
+    void prefetchLines(LinePlace place, std::uint64_t lineCount, bool isWrite) const;
     std::int64_t findWay(LinePlace place) const;
     std::uint32_t* tagRow(std::uint64_t set) { return tagStorage_.data() + tagOffset_ + set * ways_; }
     const std::uint32_t* tagRow(std::uint64_t set) const { return tagStorage_.data() + tagOffset_ + set * ways_; }
