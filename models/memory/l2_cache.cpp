@@ -20,7 +20,7 @@ constexpr std::uint32_t kPackedWays = 16;  // recency packed in one 64-bit word 
 constexpr std::uint64_t kPrefetchSets = 8;
 // Bursts of a strided move ahead of the current one whose first lines' sets are prefetched.
 constexpr std::uint32_t kPrefetchBursts = 4;
-constexpr std::size_t kHostCacheLineBytes = 64;
+constexpr std::uint32_t kPartialTagMax = 0xFFFF;  // tags up to this equal their partial tag
 // Tags below this fit a 16-bit most-recently-used key (tag × 2 + dirty bit): lines below
 // 32767 × set count, 412 GB of GM addresses for the 910B L2.
 constexpr std::uint32_t kMruKeyTagLimit = 1u << 15;
@@ -29,13 +29,15 @@ std::uint16_t mruKeyOf(std::uint32_t tag, bool dirty) {
     return tag < kMruKeyTagLimit ? static_cast<std::uint16_t>(tag << 1 | std::uint32_t{dirty}) : 0;
 }
 
-// Whether the key says the line of `tag` is its set's most recently used one and the access
-// would change nothing there: a read of it, or a write to it while it is dirty. The tag is
-// widened so that no tag of 15 bits or more can match a key.
-bool answersFromMruKey(std::uint16_t key, std::uint32_t tag, bool isWrite) {
-    const std::uint64_t wanted = std::uint64_t{tag} << 1 | std::uint64_t{isWrite};
-    const std::uint64_t got = isWrite ? key : key & ~std::uint64_t{1};
-    return got == wanted;
+// What a set's key must equal, after the mask below, for the key to answer a lookup of `tag`:
+// the line is the set's most recently used one and the access changes nothing there (a read of
+// it, or a write to it while it is dirty). Tags of 15 bits or more give values no key can equal.
+std::uint64_t keyAnswering(std::uint32_t tag, bool isWrite) {
+    return std::uint64_t{tag} << 1 | std::uint64_t{isWrite};
+}
+// A read ignores the key's dirty bit.
+std::uint64_t keyMaskFor(bool isWrite) {
+    return isWrite ? 0xFFFF : 0xFFFE;
 }
 
 std::uint64_t oddLinesOf(std::uint64_t firstLine, std::uint64_t lineCount) {
@@ -59,18 +61,16 @@ L2Cache::L2Cache(std::uint64_t sizeBytes, std::uint32_t lineBytes, std::uint32_t
                           ? std::numeric_limits<std::uint64_t>::max()
                           : setCount_ * tagValues;
     mruKeys_.assign(setCount_, 0);
-    constexpr std::size_t kHostLineTags = kHostCacheLineBytes / sizeof(std::uint32_t);
-    tagStorage_.assign(setCount_ * ways_ + kHostLineTags, 0);
-    const auto misalignment = reinterpret_cast<std::uintptr_t>(tagStorage_.data()) % kHostCacheLineBytes;
-    tagOffset_ = misalignment == 0 ? 0 : (kHostCacheLineBytes - misalignment) / sizeof(std::uint32_t);
-    sets_.assign(setCount_, SetState{});
+    tags_.assign(setCount_ * ways_, 0);
     if (ways_ <= kPackedWays) {
-        std::uint64_t initialOrder = 0;  // ways in way order: never-used ways fill lowest first
-        for (std::uint32_t w = 0; w < ways_; ++w) initialOrder |= std::uint64_t{w} << (4 * w);
-        for (SetState& state : sets_) state.packedRecency = initialOrder;
+        PackedSet initial;
+        for (std::uint32_t w = 0; w < ways_; ++w) initial.recency |= std::uint64_t{w} << (4 * w);
+        packedSets_.assign(setCount_, initial);  // never-used ways fill lowest first
     } else {
-        recency_.resize(setCount_ * ways_);
-        for (std::uint64_t i = 0; i < recency_.size(); ++i) recency_[i] = static_cast<std::uint8_t>(i % ways_);
+        wideDirty_.assign(setCount_, 0);
+        wideRecency_.resize(setCount_ * ways_);
+        for (std::uint64_t i = 0; i < wideRecency_.size(); ++i)
+            wideRecency_[i] = static_cast<std::uint8_t>(i % ways_);
     }
 }
 
@@ -115,154 +115,182 @@ std::uint64_t touchWay(std::uint64_t order, std::uint32_t way, std::uint32_t way
     return below | (above << shift) | (std::uint64_t{way} << mruShift);
 }
 
-
-// The ways of a 16-way row equal to `tag`, one bit per way.
-std::uint32_t matchingWays16(const std::uint32_t* tags, std::uint32_t tag) {
+// The ways of a 16-way packed set whose partial tag equals `partialTag`, one bit per way.
+std::uint32_t matchingWays16(const std::uint16_t* partialTags, std::uint16_t partialTag) {
 #if defined(__SSE2__)
-    // Four 4-way compares packed into one 16-bit mask (x86-64 baseline instructions).
-    const __m128i key = _mm_set1_epi32(static_cast<int>(tag));
-    const auto* rows = reinterpret_cast<const __m128i*>(tags);
-    const __m128i low = _mm_packs_epi32(_mm_cmpeq_epi32(_mm_loadu_si128(rows), key),
-                                        _mm_cmpeq_epi32(_mm_loadu_si128(rows + 1), key));
-    const __m128i high = _mm_packs_epi32(_mm_cmpeq_epi32(_mm_loadu_si128(rows + 2), key),
-                                         _mm_cmpeq_epi32(_mm_loadu_si128(rows + 3), key));
+    // Two 8-way compares packed into one 16-bit mask (x86-64 baseline instructions).
+    const __m128i key = _mm_set1_epi16(static_cast<short>(partialTag));
+    const auto* halves = reinterpret_cast<const __m128i*>(partialTags);
+    const __m128i low = _mm_cmpeq_epi16(_mm_load_si128(halves), key);
+    const __m128i high = _mm_cmpeq_epi16(_mm_load_si128(halves + 1), key);
     return static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_packs_epi16(low, high)));
 #else
     std::uint32_t matches = 0;
-    for (std::uint32_t w = 0; w < kCommonWays; ++w) matches |= std::uint32_t{tags[w] == tag} << w;
+    for (std::uint32_t w = 0; w < kCommonWays; ++w)
+        matches |= std::uint32_t{partialTags[w] == partialTag} << w;
     return matches;
 #endif
 }
 
-// One lookup in a set of at most 16 ways with a packed recency order (see L2Cache::SetState).
-// Compares every way without an early exit: the loop unrolls and does not mispredict on the hit
-// position. On a miss with a dirty victim sets `evictedTag` to the victim's tag.
-template <typename SetState>
-inline bool accessPackedSet(std::uint32_t* tags, SetState& state, std::uint32_t matches, std::uint32_t ways,
-                            std::uint32_t tag, bool isWrite, std::uint32_t& evictedTag) {
-    if (matches != 0) {
-        const auto w = static_cast<std::uint32_t>(std::countr_zero(matches));
-        state.packedRecency = touchWay(state.packedRecency, w, ways);
-        if (isWrite) state.dirty |= std::uint64_t{1} << w;
-        return true;
-    }
-    const auto victim = static_cast<std::uint32_t>(state.packedRecency & 0xF);
-    state.packedRecency = (state.packedRecency >> 4) | (std::uint64_t{victim} << (4 * (ways - 1)));
-    const std::uint64_t victimBit = std::uint64_t{1} << victim;
-    if (tags[victim] != 0 && (state.dirty & victimBit) != 0) evictedTag = tags[victim];
-    tags[victim] = tag;
-    state.dirty = isWrite ? (state.dirty | victimBit) : (state.dirty & ~victimBit);
-    return false;
-}
-
 }  // namespace
+
+std::uint32_t L2Cache::confirmedWays(LinePlace place, std::uint32_t partialMatches) const {
+    const std::uint32_t* tags = tagRow(place.set);
+    std::uint32_t confirmed = 0;
+    for (std::uint32_t rest = partialMatches; rest != 0; rest &= rest - 1) {
+        const auto w = static_cast<std::uint32_t>(std::countr_zero(rest));
+        if (tags[w] == place.tag) confirmed |= std::uint32_t{1} << w;
+    }
+    return confirmed;
+}
 
 template <bool kSixteenWays>
 bool L2Cache::accessSet(LinePlace place, bool isWrite, std::uint32_t& evictedTag) {
+    if (!kSixteenWays && ways_ > kPackedWays) return accessWideSet(place, isWrite, evictedTag);
     const std::uint32_t ways = kSixteenWays ? kCommonWays : ways_;
-    std::uint32_t* tags = tagRow(place.set);
-    SetState& state = sets_[place.set];
-    std::uint64_t matches = 0;
+    PackedSet& set = packedSets_[place.set];
+    const auto partialTag = static_cast<std::uint16_t>(place.tag);
+    std::uint32_t matches = 0;
     if constexpr (kSixteenWays) {
-        matches = matchingWays16(tags, place.tag);
+        matches = matchingWays16(set.partialTags, partialTag);
     } else {
         for (std::uint32_t w = 0; w < ways; ++w)
-            matches |= std::uint64_t{tags[w] == place.tag} << w;
+            matches |= std::uint32_t{set.partialTags[w] == partialTag} << w;
     }
-    bool hit = false;
+    // While every tag fits 16 bits a partial match is a match (and never-used ways, partial tag
+    // 0, match no tag, which is at least 1).
+    if (matches != 0 && (wideTagsSeen_ || place.tag > kPartialTagMax))
+        matches = confirmedWays(place, matches);
+    const std::uint32_t mruShift = 4 * (ways - 1);
+    const bool hit = matches != 0;
     std::uint32_t way = 0;  // the way that now holds the line, most recently used
-    if (kSixteenWays || ways <= kPackedWays) {
-        hit = accessPackedSet(tags, state, static_cast<std::uint32_t>(matches), ways, place.tag,
-                              isWrite, evictedTag);
-        way = static_cast<std::uint32_t>(state.packedRecency >> (4 * (ways - 1))) & 0xF;
+    if (hit) {
+        way = static_cast<std::uint32_t>(std::countr_zero(matches));
+        set.recency = touchWay(set.recency, way, ways);
+        if (isWrite) set.dirty = static_cast<std::uint16_t>(set.dirty | 1u << way);
     } else {
-        std::uint8_t* order = &recency_[place.set * ways];
-        const std::uint32_t last = ways - 1;
-        hit = matches != 0;
-        if (hit) {
-            way = static_cast<std::uint32_t>(std::countr_zero(matches));
-            // Hit: move the way to the most recently used position.
-            if (order[last] != way) {
-                std::uint32_t pos = 0;
-                while (order[pos] != way) ++pos;
-                std::memmove(order + pos, order + pos + 1, last - pos);
-                order[last] = static_cast<std::uint8_t>(way);
-            }
-            if (isWrite) state.dirty |= std::uint64_t{1} << way;
-        } else {
-            // Miss: the least recently used way is the victim and becomes the most recently used.
-            way = order[0];
-            std::memmove(order, order + 1, last);
-            order[last] = static_cast<std::uint8_t>(way);
-            const std::uint64_t victimBit = std::uint64_t{1} << way;
-            if (tags[way] != 0 && (state.dirty & victimBit) != 0) evictedTag = tags[way];
-            tags[way] = place.tag;
-            state.dirty = isWrite ? (state.dirty | victimBit) : (state.dirty & ~victimBit);
-        }
+        // Miss: the least recently used way is the victim and becomes the most recently used.
+        way = static_cast<std::uint32_t>(set.recency & 0xF);
+        set.recency = (set.recency >> 4) | (std::uint64_t{way} << mruShift);
+        const std::uint32_t wayBit = 1u << way;
+        std::uint32_t& fullTag = tagRow(place.set)[way];
+        if ((set.dirty & wayBit) != 0) evictedTag = fullTag;  // only filled ways are dirty
+        fullTag = place.tag;
+        set.partialTags[way] = partialTag;
+        wideTagsSeen_ = wideTagsSeen_ || place.tag > kPartialTagMax;
+        set.dirty =
+            static_cast<std::uint16_t>(isWrite ? (set.dirty | wayBit) : (set.dirty & ~wayBit));
     }
-    mruKeys_[place.set] = mruKeyOf(place.tag, (state.dirty >> way & 1) != 0);
+    mruKeys_[place.set] = mruKeyOf(place.tag, (set.dirty >> way & 1) != 0);
+    return hit;
+}
+
+bool L2Cache::accessWideSet(LinePlace place, bool isWrite, std::uint32_t& evictedTag) {
+    std::uint32_t* tags = tagRow(place.set);
+    std::uint64_t& dirty = wideDirty_[place.set];
+    std::uint8_t* order = &wideRecency_[place.set * ways_];
+    const std::uint32_t last = ways_ - 1;
+    std::uint32_t way = 0;
+    while (way < ways_ && tags[way] != place.tag) ++way;
+    const bool hit = way < ways_;
+    if (hit) {
+        // Hit: move the way to the most recently used position.
+        if (order[last] != way) {
+            std::uint32_t pos = 0;
+            while (order[pos] != way) ++pos;
+            std::memmove(order + pos, order + pos + 1, last - pos);
+            order[last] = static_cast<std::uint8_t>(way);
+        }
+        if (isWrite) dirty |= std::uint64_t{1} << way;
+    } else {
+        // Miss: the least recently used way is the victim and becomes the most recently used.
+        way = order[0];
+        std::memmove(order, order + 1, last);
+        order[last] = static_cast<std::uint8_t>(way);
+        const std::uint64_t wayBit = std::uint64_t{1} << way;
+        if ((dirty & wayBit) != 0) evictedTag = tags[way];  // only filled ways are dirty
+        tags[way] = place.tag;
+        dirty = isWrite ? (dirty | wayBit) : (dirty & ~wayBit);
+    }
+    mruKeys_[place.set] = mruKeyOf(place.tag, (dirty >> way & 1) != 0);
     return hit;
 }
 
 template <bool kSixteenWays>
 inline bool L2Cache::accessLine(LinePlace place, bool isWrite, std::uint32_t& evictedTag) {
-    if (answersFromMruKey(mruKeys_[place.set], place.tag, isWrite)) return true;
+    if ((mruKeys_[place.set] & keyMaskFor(isWrite)) == keyAnswering(place.tag, isWrite))
+        return true;
     return accessSet<kSixteenWays>(place, isWrite, evictedTag);
 }
 
 void L2Cache::prefetchSet(std::uint64_t set) const {
-    __builtin_prefetch(tagRow(set));
-    __builtin_prefetch(ways_ <= kPackedWays ? static_cast<const void*>(&sets_[set])
-                                            : static_cast<const void*>(&recency_[set * ways_]));
+    if (ways_ <= kPackedWays) {
+        __builtin_prefetch(&packedSets_[set]);
+    } else {
+        __builtin_prefetch(tagRow(set));
+        __builtin_prefetch(&wideRecency_[set * ways_]);
+    }
 }
 
 // Asks the host CPU for the rows of the sets of `lineCount` lines from `place` on whose keys will
 // not answer them, so that the host cache misses of a move's lines overlap instead of stalling the
 // walk one by one.
 void L2Cache::prefetchLines(LinePlace place, std::uint64_t lineCount, bool isWrite) const {
+    const std::uint64_t keyMask = keyMaskFor(isWrite);
+    std::uint64_t answering = keyAnswering(place.tag, isWrite);
     for (std::uint64_t i = 0; i < lineCount; ++i) {
-        if (!answersFromMruKey(mruKeys_[place.set], place.tag, isWrite)) prefetchSet(place.set);
+        if ((mruKeys_[place.set] & keyMask) != answering) prefetchSet(place.set);
         if (++place.set == setCount_) {
             place.set = 0;
-            ++place.tag;
+            answering = keyAnswering(++place.tag, isWrite);
         }
     }
 }
 
-// The counts stay in `counts`, a local of the caller once this is inlined, so the loop keeps them
-// in registers.
+// The fast path (the key answers: a hit that changes nothing) only compares and steps; the
+// counts of the walk stay in locals.
 template <bool kSixteenWays>
 inline void L2Cache::walkLines(LinePlace& place, std::uint64_t firstLine, std::uint64_t lineCount,
                                bool isWrite, WalkCounts& counts) {
-    counts.lines += lineCount;
-    counts.oddLines += oddLinesOf(firstLine, lineCount);
-    std::uint64_t odd = firstLine & 1;
+    const std::uint16_t* const keys = mruKeys_.data();
+    const std::uint64_t keyMask = keyMaskFor(isWrite);
+    std::uint64_t answering = keyAnswering(place.tag, isWrite);
     std::uint64_t ahead = place.set + kPrefetchSets;
     if (ahead >= setCount_) ahead -= setCount_;
+    std::uint64_t misses = 0;
+    std::uint64_t oddMisses = 0;
+    std::uint64_t dirtyEvictions = 0;
     for (std::uint64_t i = 0; i < lineCount; ++i) {
         if (i + kPrefetchSets < lineCount) {
             // Lines the key will answer need no rows (the tag may have moved on: only a hint).
-            if (!answersFromMruKey(mruKeys_[ahead], place.tag, isWrite)) prefetchSet(ahead);
+            if ((keys[ahead] & keyMask) != answering) prefetchSet(ahead);
             if (++ahead == setCount_) ahead = 0;
         }
-        std::uint32_t evictedTag = 0;
-        const bool hit = accessLine<kSixteenWays>(place, isWrite, evictedTag);
-        counts.hits += hit;
-        counts.oddHits += hit & odd;
-        counts.dirtyEvictions += evictedTag != 0;
-        odd ^= 1;
+        if ((keys[place.set] & keyMask) != answering) {
+            std::uint32_t evictedTag = 0;
+            if (!accessSet<kSixteenWays>(place, isWrite, evictedTag)) {
+                ++misses;
+                oddMisses += (firstLine + i) & 1;
+            }
+            dirtyEvictions += evictedTag != 0;
+        }
         if (++place.set == setCount_) {
             place.set = 0;
-            ++place.tag;
+            answering = keyAnswering(++place.tag, isWrite);
         }
     }
+    counts.lines += lineCount;
+    counts.oddLines += oddLinesOf(firstLine, lineCount);
+    counts.misses += misses;
+    counts.oddMisses += oddMisses;
+    counts.dirtyEvictions += dirtyEvictions;
 }
 
 void L2Cache::WalkCounts::addTo(L2RangeOutcome& outcome) const {
-    outcome.hits[1] += oddHits;
-    outcome.hits[0] += hits - oddHits;
-    outcome.misses[1] += oddLines - oddHits;
-    outcome.misses[0] += (lines - oddLines) - (hits - oddHits);
+    outcome.hits[1] += oddLines - oddMisses;
+    outcome.hits[0] += (lines - oddLines) - (misses - oddMisses);
+    outcome.misses[1] += oddMisses;
+    outcome.misses[0] += misses - oddMisses;
     outcome.dirtyEvictions += dirtyEvictions;
 }
 
@@ -363,7 +391,10 @@ bool L2Cache::contains(std::uint64_t lineIndex) const {
 bool L2Cache::isDirty(std::uint64_t lineIndex) const {
     const LinePlace place = placeOf(lineIndex);
     const std::int64_t way = findWay(place);
-    return way >= 0 && (sets_[place.set].dirty >> way & 1) != 0;
+    if (way < 0) return false;
+    const std::uint64_t dirty =
+        ways_ <= kPackedWays ? packedSets_[place.set].dirty : wideDirty_[place.set];
+    return (dirty >> way & 1) != 0;
 }
 
 }  // namespace ascendsim

@@ -8,9 +8,10 @@
 // Speed (docs/performance.md): the simulator looks up tens of millions of lines per ResNet-50
 // step, most of them re-reads of the line its set used last. So each set's most recently used
 // line is also kept in a small side array (2 B per set, 48 KiB for 192 MiB: it stays in the host
-// core's cache) that answers those lookups without touching the set's tags; a set is a compact
-// row of tags plus a recency order of way numbers (no 64-bit LRU stamps); and a transfer's lines
-// are walked with one division per transfer, stepping set and tag incrementally.
+// core's cache) that answers those lookups without touching the set; a set of up to 16 ways
+// (16-bit partial tags, recency order of way numbers, dirty bits) fills one host cache line, so
+// any other lookup touches one line; and a transfer's lines are walked with one division per
+// transfer, stepping set and tag incrementally.
 #include <cstdint>
 #include <vector>
 
@@ -71,10 +72,10 @@ private:
         std::uint64_t set;
         std::uint32_t tag;
     };
-    // Lines, odd lines, hits, odd-line hits and dirty evictions of a walk, kept in locals of the
-    // walking function (the rows could alias an outcome passed by reference).
+    // Lines, odd lines, misses, odd-line misses and dirty evictions of a walk, kept in locals of
+    // the walking function (the rows could alias an outcome passed by reference).
     struct WalkCounts {
-        std::uint64_t lines = 0, oddLines = 0, hits = 0, oddHits = 0, dirtyEvictions = 0;
+        std::uint64_t lines = 0, oddLines = 0, misses = 0, oddMisses = 0, dirtyEvictions = 0;
         void addTo(L2RangeOutcome& outcome) const;
     };
 
@@ -84,9 +85,13 @@ private:
     // to the victim's tag (else leaves it 0). kSixteenWays: the common geometry, compiled apart.
     template <bool kSixteenWays>
     bool accessLine(LinePlace place, bool isWrite, std::uint32_t& evictedTag);
-    // The lookup of a line that is not its set's most recently used one (or a write to a clean one).
+    // The lookup of a line that is not its set's most recently used one (or a write to a clean
+    // one), in a set of at most 16 ways; accessWideSet() for more ways.
     template <bool kSixteenWays>
     bool accessSet(LinePlace place, bool isWrite, std::uint32_t& evictedTag);
+    bool accessWideSet(LinePlace place, bool isWrite, std::uint32_t& evictedTag);
+    // The ways whose partial tag matches, less those whose full tag does not (see packedSets_).
+    std::uint32_t confirmedWays(LinePlace place, std::uint32_t partialMatches) const;
     // Looks up lineCount lines from `place` (line index firstLine) on and leaves `place` at the
     // line after them.
     template <bool kSixteenWays>
@@ -99,8 +104,8 @@ private:
     void prefetchSet(std::uint64_t set) const;
     void prefetchLines(LinePlace place, std::uint64_t lineCount, bool isWrite) const;
     std::int64_t findWay(LinePlace place) const;
-    std::uint32_t* tagRow(std::uint64_t set) { return tagStorage_.data() + tagOffset_ + set * ways_; }
-    const std::uint32_t* tagRow(std::uint64_t set) const { return tagStorage_.data() + tagOffset_ + set * ways_; }
+    std::uint32_t* tagRow(std::uint64_t set) { return tags_.data() + set * ways_; }
+    const std::uint32_t* tagRow(std::uint64_t set) const { return tags_.data() + set * ways_; }
 
     std::uint32_t lineBytes_;
     std::uint32_t lineShift_;  // log2(lineBytes_)
@@ -110,20 +115,26 @@ private:
     // Per set, the key of its most recently used line: tag × 2 + that line's dirty bit, or 0 when
     // the set has none or its tag needs more than 15 bits (such lookups take the full path).
     std::vector<std::uint16_t> mruKeys_;
-    // Tags by [set * ways + way] from tagRow(0): the storage is over-allocated so that a 16-way
-    // row (64 B) starts on a host cache line and one lookup touches one line, not two.
-    std::vector<std::uint32_t> tagStorage_;
-    std::size_t tagOffset_ = 0;
-    // Per set, side by side so a lookup touches one more line: the recency order for up to 16
-    // ways (the set's way numbers from least, bits 0-3, to most recently used, 4 bits each; ways
-    // never used come first in way order, as a stamp-based LRU with ties to the lowest way
-    // would) and one dirty bit per way.
-    struct SetState {
-        std::uint64_t packedRecency = 0;
-        std::uint64_t dirty = 0;
+    // Full tags by [set * ways + way], for every geometry. Sets of at most 16 ways read them only
+    // to confirm a partial-tag match once a tag of more than 16 bits is in play (wideTagsSeen_),
+    // and to name a dirty victim; they write them on every fill.
+    std::vector<std::uint32_t> tags_;
+    // A set of at most 16 ways in one host cache line, so that a lookup touches one line: the low
+    // 16 bits of each way's tag (equal to the tag while no tag exceeds 16 bits), the recency order
+    // (the set's way numbers from least, bits 0-3, to most recently used, 4 bits each; ways never
+    // used come first in way order, as a stamp-based LRU with ties to the lowest way would) and
+    // one dirty bit per way.
+    struct alignas(64) PackedSet {
+        std::uint16_t partialTags[16] = {};
+        std::uint64_t recency = 0;
+        std::uint16_t dirty = 0;
     };
-    std::vector<SetState> sets_;
-    std::vector<std::uint8_t> recency_;  // more than 16 ways: [set * ways + position]
+    std::vector<PackedSet> packedSets_;
+    bool wideTagsSeen_ = false;  // a tag above 16 bits was filled into a packed set
+    // More than 16 ways: per set a dirty bit per way and the recency order as bytes
+    // ([set * ways + position], least recently used first).
+    std::vector<std::uint64_t> wideDirty_;
+    std::vector<std::uint8_t> wideRecency_;
 };
 
 }  // namespace ascendsim

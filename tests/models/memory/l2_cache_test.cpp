@@ -232,5 +232,27 @@ TEST(L2Cache, ReplacementMatchesAStampBasedLruForPackedAndWideSets) {
     }
 }
 
+// Tags t and t + 65536 share their low 16 bits (a packed set's partial tag): a mix of both must
+// still replace exactly as the reference, including once such tags are in play from the start.
+TEST(L2Cache, TagsSharingTheirLow16BitsAreToldApart) {
+    for (std::uint32_t ways : {4u, 16u, 20u}) {
+        const std::uint64_t sets = 3;
+        L2Cache cache(sets * ways * 512, 512, ways);
+        ReferenceLru reference(sets, ways);
+        EXPECT_FALSE(cache.access(sets * 65536, false).hit);  // tag 65537, partial tag 1
+        reference.access(sets * 65536);
+        EXPECT_FALSE(cache.access(0, false).hit);  // tag 1: not the line above
+        reference.access(0);
+        std::uint64_t state = ways;
+        for (int i = 0; i < 20000; ++i) {
+            state = state * 6364136223846793005ull + 1442695040888963407ull;
+            const std::uint64_t line =
+                (state >> 33) % (sets * ways) + ((state >> 20) % 2) * sets * 65536;
+            ASSERT_EQ(cache.access(line, false).hit, reference.access(line))
+                << ways << " ways, access " << i;
+        }
+    }
+}
+
 }  // namespace
 }  // namespace ascendsim
