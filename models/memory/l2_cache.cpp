@@ -61,12 +61,12 @@ L2Cache::L2Cache(std::uint64_t sizeBytes, std::uint32_t lineBytes, std::uint32_t
                           ? std::numeric_limits<std::uint64_t>::max()
                           : setCount_ * tagValues;
     mruKeys_.assign(setCount_, 0);
-    tags_.assign(setCount_ * ways_, 0);
     if (ways_ <= kPackedWays) {
         PackedSet initial;
         for (std::uint32_t w = 0; w < ways_; ++w) initial.recency |= std::uint64_t{w} << (4 * w);
         packedSets_.assign(setCount_, initial);  // never-used ways fill lowest first
     } else {
+        tags_.assign(setCount_ * ways_, 0);
         wideDirty_.assign(setCount_, 0);
         wideRecency_.resize(setCount_ * ways_);
         for (std::uint64_t i = 0; i < wideRecency_.size(); ++i)
@@ -88,12 +88,24 @@ void L2Cache::advance(LinePlace& place, std::uint64_t lines) const {
     }
 }
 
+std::uint32_t L2Cache::tagIn(std::uint64_t set, std::uint32_t way) const {
+    return ways_ > kPackedWays || wideTagsSeen_ ? tagRow(set)[way]
+                                                : packedSets_[set].partialTags[way];
+}
+
 std::int64_t L2Cache::findWay(LinePlace place) const {
-    const std::uint32_t* tags = tagRow(place.set);
     for (std::uint32_t w = 0; w < ways_; ++w) {
-        if (tags[w] == place.tag) return w;
+        if (tagIn(place.set, w) == place.tag) return w;
     }
     return -1;
+}
+
+void L2Cache::keepFullTags() {
+    tags_.resize(setCount_ * ways_);
+    for (std::uint64_t set = 0; set < setCount_; ++set) {
+        for (std::uint32_t w = 0; w < ways_; ++w) tagRow(set)[w] = packedSets_[set].partialTags[w];
+    }
+    wideTagsSeen_ = true;
 }
 
 // Recency order of a set of at most 16 ways packed as 4-bit way numbers, position 0 (bits 0-3)
@@ -144,8 +156,11 @@ std::uint32_t L2Cache::confirmedWays(LinePlace place, std::uint32_t partialMatch
     return confirmed;
 }
 
+// Inlined into the walk: out of line, a miss-heavy (streaming) walk pays a call and spills per
+// line (+10 % host instructions in device_throughput_bench).
 template <bool kSixteenWays>
-bool L2Cache::accessSet(LinePlace place, bool isWrite, std::uint32_t& evictedTag) {
+[[gnu::always_inline]] inline bool L2Cache::accessSet(LinePlace place, bool isWrite,
+                                                      std::uint32_t& evictedTag) {
     if (!kSixteenWays && ways_ > kPackedWays) return accessWideSet(place, isWrite, evictedTag);
     const std::uint32_t ways = kSixteenWays ? kCommonWays : ways_;
     PackedSet& set = packedSets_[place.set];
@@ -158,9 +173,9 @@ bool L2Cache::accessSet(LinePlace place, bool isWrite, std::uint32_t& evictedTag
             matches |= std::uint32_t{set.partialTags[w] == partialTag} << w;
     }
     // While every tag fits 16 bits a partial match is a match (and never-used ways, partial tag
-    // 0, match no tag, which is at least 1).
+    // 0, match no tag, which is at least 1); a wider tag cannot be in a set until one was filled.
     if (matches != 0 && (wideTagsSeen_ || place.tag > kPartialTagMax))
-        matches = confirmedWays(place, matches);
+        matches = wideTagsSeen_ ? confirmedWays(place, matches) : 0;
     const std::uint32_t mruShift = 4 * (ways - 1);
     const bool hit = matches != 0;
     std::uint32_t way = 0;  // the way that now holds the line, most recently used
@@ -173,11 +188,11 @@ bool L2Cache::accessSet(LinePlace place, bool isWrite, std::uint32_t& evictedTag
         way = static_cast<std::uint32_t>(set.recency & 0xF);
         set.recency = (set.recency >> 4) | (std::uint64_t{way} << mruShift);
         const std::uint32_t wayBit = 1u << way;
-        std::uint32_t& fullTag = tagRow(place.set)[way];
-        if ((set.dirty & wayBit) != 0) evictedTag = fullTag;  // only filled ways are dirty
-        fullTag = place.tag;
+        // Only filled ways are dirty.
+        if ((set.dirty & wayBit) != 0) evictedTag = tagIn(place.set, way);
+        if (place.tag > kPartialTagMax && !wideTagsSeen_) keepFullTags();
+        if (wideTagsSeen_) tagRow(place.set)[way] = place.tag;
         set.partialTags[way] = partialTag;
-        wideTagsSeen_ = wideTagsSeen_ || place.tag > kPartialTagMax;
         set.dirty =
             static_cast<std::uint16_t>(isWrite ? (set.dirty | wayBit) : (set.dirty & ~wayBit));
     }

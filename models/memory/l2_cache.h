@@ -104,6 +104,10 @@ private:
     void prefetchSet(std::uint64_t set) const;
     void prefetchLines(LinePlace place, std::uint64_t lineCount, bool isWrite) const;
     std::int64_t findWay(LinePlace place) const;
+    // The full tag of a way.
+    std::uint32_t tagIn(std::uint64_t set, std::uint32_t way) const;
+    // From the first fill of a tag above 16 bits on, packed sets keep full tags in tags_ too.
+    void keepFullTags();
     std::uint32_t* tagRow(std::uint64_t set) { return tags_.data() + set * ways_; }
     const std::uint32_t* tagRow(std::uint64_t set) const { return tags_.data() + set * ways_; }
 
@@ -115,9 +119,9 @@ private:
     // Per set, the key of its most recently used line: tag × 2 + that line's dirty bit, or 0 when
     // the set has none or its tag needs more than 15 bits (such lookups take the full path).
     std::vector<std::uint16_t> mruKeys_;
-    // Full tags by [set * ways + way], for every geometry. Sets of at most 16 ways read them only
-    // to confirm a partial-tag match once a tag of more than 16 bits is in play (wideTagsSeen_),
-    // and to name a dirty victim; they write them on every fill.
+    // Full tags by [set * ways + way]: sets of more than 16 ways always; sets of at most 16 ways
+    // only once a tag of more than 16 bits was filled (wideTagsSeen_; until then a partial tag is
+    // the full tag), to confirm partial-tag matches and name dirty victims.
     std::vector<std::uint32_t> tags_;
     // A set of at most 16 ways in one host cache line, so that a lookup touches one line: the low
     // 16 bits of each way's tag (equal to the tag while no tag exceeds 16 bits), the recency order
@@ -130,7 +134,7 @@ private:
         std::uint16_t dirty = 0;
     };
     std::vector<PackedSet> packedSets_;
-    bool wideTagsSeen_ = false;  // a tag above 16 bits was filled into a packed set
+    bool wideTagsSeen_ = false;
     // More than 16 ways: per set a dirty bit per way and the recency order as bytes
     // ([set * ways + position], least recently used first).
     std::vector<std::uint64_t> wideDirty_;

@@ -254,5 +254,40 @@ TEST(L2Cache, TagsSharingTheirLow16BitsAreToldApart) {
     }
 }
 
+// A cache whose first tags fit 16 bits and that later fills wider ones (with dirty lines present)
+// behaves as one whose tags were all wide from the start.
+TEST(L2Cache, FillingTheFirstWideTagKeepsEveryLineAndDirtyBit) {
+    for (std::uint32_t ways : {4u, 16u}) {
+        const std::uint64_t sets = 8;
+        const std::uint64_t wideOffset = sets * 70000;  // tags from 70001 on
+        L2Cache narrowFirst(sets * ways * 512, 512, ways);
+        L2Cache wideFromStart(sets * ways * 512, 512, ways);
+        std::uint64_t state = 5;
+        for (int i = 0; i < 20000; ++i) {
+            state = state * 6364136223846793005ull + 1442695040888963407ull;
+            std::uint64_t line = (state >> 33) % (sets * ways * 2);
+            // From access 5000 on, half the lines share their partial tag with a narrow one.
+            if (i > 5000 && (state >> 20) % 2 == 0) line += sets * 65536;
+            const bool isWrite = (state >> 13) % 3 == 0;
+            const L2LineOutcome expected = wideFromStart.access(line + wideOffset, isWrite);
+            const L2LineOutcome got = narrowFirst.access(line, isWrite);
+            ASSERT_EQ(got.hit, expected.hit) << ways << " ways, access " << i;
+            ASSERT_EQ(got.evictedDirty, expected.evictedDirty) << ways << " ways, access " << i;
+            if (expected.evictedDirty) {
+                ASSERT_EQ(got.evictedLine + wideOffset, expected.evictedLine)
+                    << ways << " ways, access " << i;
+            }
+        }
+        for (std::uint64_t line = 0; line < sets * ways * 2; ++line) {
+            for (std::uint64_t alias : {std::uint64_t{0}, sets * 65536}) {
+                ASSERT_EQ(narrowFirst.contains(line + alias),
+                          wideFromStart.contains(line + alias + wideOffset));
+                ASSERT_EQ(narrowFirst.isDirty(line + alias),
+                          wideFromStart.isDirty(line + alias + wideOffset));
+            }
+        }
+    }
+}
+
 }  // namespace
 }  // namespace ascendsim
