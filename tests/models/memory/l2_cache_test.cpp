@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <string>
 #include <vector>
 
 namespace ascendsim {
@@ -77,11 +78,38 @@ TEST(L2Cache, CleanVictimNeedsNoWriteBack) {
     EXPECT_FALSE(cache.access(8, false).evictedDirty);
 }
 
+// access() on each line in order, counted as accessRange() counts.
+template <typename Lines>
+L2RangeOutcome accessLineByLine(L2Cache& cache, const Lines& lines, bool isWrite) {
+    L2RangeOutcome outcome;
+    for (std::uint64_t line : lines) {
+        const L2LineOutcome o = cache.access(line, isWrite);
+        ++(o.hit ? outcome.hits : outcome.misses)[line % 2];
+        if (o.evictedDirty) ++outcome.dirtyEvictions;
+    }
+    return outcome;
+}
+
+void expectSameCounts(const L2RangeOutcome& got, const L2RangeOutcome& expected) {
+    EXPECT_EQ(got.hits[0], expected.hits[0]);
+    EXPECT_EQ(got.hits[1], expected.hits[1]);
+    EXPECT_EQ(got.misses[0], expected.misses[0]);
+    EXPECT_EQ(got.misses[1], expected.misses[1]);
+    EXPECT_EQ(got.dirtyEvictions, expected.dirtyEvictions);
+}
+
+void expectSameLines(const L2Cache& got, const L2Cache& expected, std::uint64_t lineCount) {
+    for (std::uint64_t line = 0; line < lineCount; ++line) {
+        ASSERT_EQ(got.contains(line), expected.contains(line)) << "line " << line;
+        ASSERT_EQ(got.isDirty(line), expected.isDirty(line)) << "line " << line;
+    }
+}
 
 TEST(L2Cache, AccessRange_CountsTheSameAsLineByLineAccesses) {
     // Two identical caches, one driven per line and one per range, over overlapping transfers
     // that wrap around the set count and evict dirty lines; 16 ways take the inlined range path.
     for (std::uint32_t ways : {4u, 16u}) {
+        SCOPED_TRACE(std::to_string(ways) + " ways");
         L2Cache byLine(8 * ways * 512, 512, ways);
         L2Cache byRange(8 * ways * 512, 512, ways);
         std::uint64_t state = 12345;
@@ -91,25 +119,16 @@ TEST(L2Cache, AccessRange_CountsTheSameAsLineByLineAccesses) {
             const std::uint64_t first = (state >> 33) % (50 * ways);
             const std::uint64_t count = 1 + (state >> 20) % 40;
             const bool isWrite = (state >> 13) % 3 == 0;
-            L2RangeOutcome expected;
-            for (std::uint64_t line = first; line < first + count; ++line) {
-                const L2LineOutcome o = byLine.access(line, isWrite);
-                ++(o.hit ? expected.hits : expected.misses)[line % 2];
-                if (o.evictedDirty) ++expected.dirtyEvictions;
-            }
+            std::vector<std::uint64_t> lines;
+            for (std::uint64_t line = first; line < first + count; ++line) lines.push_back(line);
             const L2RangeOutcome got = byRange.accessRange(first, count, isWrite);
-            ASSERT_EQ(got.hits[0], expected.hits[0]) << ways << " ways, transfer " << transfer;
-            ASSERT_EQ(got.hits[1], expected.hits[1]) << ways << " ways, transfer " << transfer;
-            ASSERT_EQ(got.misses[0], expected.misses[0]) << ways << " ways, transfer " << transfer;
-            ASSERT_EQ(got.misses[1], expected.misses[1]) << ways << " ways, transfer " << transfer;
-            ASSERT_EQ(got.dirtyEvictions, expected.dirtyEvictions) << ways << " ways, transfer " << transfer;
+            SCOPED_TRACE("transfer " + std::to_string(transfer));
+            expectSameCounts(got, accessLineByLine(byLine, lines, isWrite));
+            if (HasFailure()) return;
             dirtyEvictions += got.dirtyEvictions;
         }
-        for (std::uint64_t line = 0; line < 50 * ways; ++line) {
-            ASSERT_EQ(byRange.contains(line), byLine.contains(line)) << ways << " ways, line " << line;
-            ASSERT_EQ(byRange.isDirty(line), byLine.isDirty(line)) << ways << " ways, line " << line;
-        }
-        EXPECT_GT(dirtyEvictions, 0u) << ways << " ways: the sequence must exercise write-backs";
+        ASSERT_NO_FATAL_FAILURE(expectSameLines(byRange, byLine, 50 * ways));
+        EXPECT_GT(dirtyEvictions, 0u) << "the sequence must exercise write-backs";
     }
 }
 
@@ -123,28 +142,38 @@ TEST(L2Cache, NeverUsedWaysAreFilledBeforeAnyLineIsEvicted) {
     EXPECT_TRUE(cache.contains(2));
 }
 
-// Two caches driven by the same accesses, the second on lines whose tags need more than 15 bits
-// (past the most-recently-used keys): every outcome must be the same.
+// Drives two caches with the same 20000 pseudo-random reads and writes, `second` on lines
+// `offset` above those of `first` (lineOf(state, access number) picks a line), and asserts that
+// every outcome is the same.
+template <typename LineOf>
+void expectSameOutcomes(L2Cache& first, L2Cache& second, std::uint64_t offset, std::uint64_t seed,
+                        LineOf lineOf) {
+    std::uint64_t state = seed;
+    for (int i = 0; i < 20000; ++i) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        const std::uint64_t line = lineOf(state, i);
+        const bool isWrite = (state >> 13) % 3 == 0;
+        const L2LineOutcome expected = first.access(line, isWrite);
+        const L2LineOutcome got = second.access(line + offset, isWrite);
+        ASSERT_EQ(got.hit, expected.hit) << "access " << i;
+        ASSERT_EQ(got.evictedDirty, expected.evictedDirty) << "access " << i;
+        if (expected.evictedDirty) {
+            ASSERT_EQ(got.evictedLine, expected.evictedLine + offset) << "access " << i;
+        }
+    }
+}
+
+// The second cache's lines have tags that need more than 15 bits (past the most-recently-used
+// keys).
 TEST(L2Cache, LinesWithLargeTagsBehaveAsSmallOnes) {
     for (std::uint32_t ways : {4u, 16u}) {
+        SCOPED_TRACE(std::to_string(ways) + " ways");
         const std::uint64_t sets = 8;
-        const std::uint64_t lineOffset = sets * 40000;  // tags from 40001 on
         L2Cache small(sets * ways * 512, 512, ways);
         L2Cache large(sets * ways * 512, 512, ways);
-        std::uint64_t state = 99;
-        for (int i = 0; i < 20000; ++i) {
-            state = state * 6364136223846793005ull + 1442695040888963407ull;
-            const std::uint64_t line = (state >> 33) % (sets * ways * 2);
-            const bool isWrite = (state >> 13) % 3 == 0;
-            const L2LineOutcome expected = small.access(line, isWrite);
-            const L2LineOutcome got = large.access(line + lineOffset, isWrite);
-            ASSERT_EQ(got.hit, expected.hit) << ways << " ways, access " << i;
-            ASSERT_EQ(got.evictedDirty, expected.evictedDirty) << ways << " ways, access " << i;
-            if (expected.evictedDirty) {
-                ASSERT_EQ(got.evictedLine, expected.evictedLine + lineOffset)
-                    << ways << " ways, access " << i;
-            }
-        }
+        ASSERT_NO_FATAL_FAILURE(expectSameOutcomes(
+            small, large, sets * 40000,  // tags from 40001 on
+            99, [&](std::uint64_t state, int) { return (state >> 33) % (sets * ways * 2); }));
     }
 }
 
@@ -152,6 +181,7 @@ TEST(L2Cache, LinesWithLargeTagsBehaveAsSmallOnes) {
 // gaps shorter and longer than a line, bursts sharing lines, and unaligned starts.
 TEST(L2Cache, AccessBursts_LooksUpEachCoveredLineOnceInOrder) {
     for (std::uint32_t ways : {4u, 16u}) {
+        SCOPED_TRACE(std::to_string(ways) + " ways");
         L2Cache byLine(8 * ways * 512, 512, ways);
         L2Cache byBursts(8 * ways * 512, 512, ways);
         std::uint64_t state = 777;
@@ -172,28 +202,14 @@ TEST(L2Cache, AccessBursts_LooksUpEachCoveredLineOnceInOrder) {
                      ++line)
                     lines.insert(line);
             }
-            L2RangeOutcome expected;
-            for (std::uint64_t line : lines) {
-                const L2LineOutcome o = byLine.access(line, isWrite);
-                ++(o.hit ? expected.hits : expected.misses)[line % 2];
-                if (o.evictedDirty) ++expected.dirtyEvictions;
-            }
             lookUps += lines.size();
             L2RangeOutcome got;
             byBursts.accessBursts(bursts, isWrite, got);
-            ASSERT_EQ(got.hits[0], expected.hits[0]) << ways << " ways, transfer " << transfer;
-            ASSERT_EQ(got.hits[1], expected.hits[1]) << ways << " ways, transfer " << transfer;
-            ASSERT_EQ(got.misses[0], expected.misses[0]) << ways << " ways, transfer " << transfer;
-            ASSERT_EQ(got.misses[1], expected.misses[1]) << ways << " ways, transfer " << transfer;
-            ASSERT_EQ(got.dirtyEvictions, expected.dirtyEvictions)
-                << ways << " ways, transfer " << transfer;
+            SCOPED_TRACE("transfer " + std::to_string(transfer));
+            expectSameCounts(got, accessLineByLine(byLine, lines, isWrite));
+            if (HasFailure()) return;
         }
-        for (std::uint64_t line = 0; line < 70 * ways; ++line) {
-            ASSERT_EQ(byBursts.contains(line), byLine.contains(line))
-                << ways << " ways, line " << line;
-            ASSERT_EQ(byBursts.isDirty(line), byLine.isDirty(line))
-                << ways << " ways, line " << line;
-        }
+        ASSERT_NO_FATAL_FAILURE(expectSameLines(byBursts, byLine, 70 * ways));
         EXPECT_GT(lookUps, 3000u);
     }
 }
@@ -258,26 +274,17 @@ TEST(L2Cache, TagsSharingTheirLow16BitsAreToldApart) {
 // behaves as one whose tags were all wide from the start.
 TEST(L2Cache, FillingTheFirstWideTagKeepsEveryLineAndDirtyBit) {
     for (std::uint32_t ways : {4u, 16u}) {
+        SCOPED_TRACE(std::to_string(ways) + " ways");
         const std::uint64_t sets = 8;
         const std::uint64_t wideOffset = sets * 70000;  // tags from 70001 on
         L2Cache narrowFirst(sets * ways * 512, 512, ways);
         L2Cache wideFromStart(sets * ways * 512, 512, ways);
-        std::uint64_t state = 5;
-        for (int i = 0; i < 20000; ++i) {
-            state = state * 6364136223846793005ull + 1442695040888963407ull;
-            std::uint64_t line = (state >> 33) % (sets * ways * 2);
-            // From access 5000 on, half the lines share their partial tag with a narrow one.
-            if (i > 5000 && (state >> 20) % 2 == 0) line += sets * 65536;
-            const bool isWrite = (state >> 13) % 3 == 0;
-            const L2LineOutcome expected = wideFromStart.access(line + wideOffset, isWrite);
-            const L2LineOutcome got = narrowFirst.access(line, isWrite);
-            ASSERT_EQ(got.hit, expected.hit) << ways << " ways, access " << i;
-            ASSERT_EQ(got.evictedDirty, expected.evictedDirty) << ways << " ways, access " << i;
-            if (expected.evictedDirty) {
-                ASSERT_EQ(got.evictedLine + wideOffset, expected.evictedLine)
-                    << ways << " ways, access " << i;
-            }
-        }
+        // From access 5000 on, half the lines share their partial tag with a narrow one.
+        ASSERT_NO_FATAL_FAILURE(expectSameOutcomes(
+            narrowFirst, wideFromStart, wideOffset, 5, [&](std::uint64_t state, int i) {
+                const std::uint64_t line = (state >> 33) % (sets * ways * 2);
+                return i > 5000 && (state >> 20) % 2 == 0 ? line + sets * 65536 : line;
+            }));
         for (std::uint64_t line = 0; line < sets * ways * 2; ++line) {
             for (std::uint64_t alias : {std::uint64_t{0}, sets * 65536}) {
                 ASSERT_EQ(narrowFirst.contains(line + alias),
