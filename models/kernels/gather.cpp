@@ -25,10 +25,7 @@ namespace {
 // scalar load count within ScalarWork's 16-bit field.
 constexpr std::uint64_t kMaxRowsPerTile = 256;
 
-struct GatherLayout {
-    DataType dtype = DataType::Fp16;
-    std::uint64_t lookups = 0, tableRows = 0, rowBytes = 0, rowPitch = 0, indexBytes = 4;
-    std::uint64_t indexCount = 0;  // I: lookups per o (lookups = O·I)
+struct GatherLayout : IndexedRowsGeometry {  // rows: the table's; accesses: the lookups
     std::uint64_t table = 0, indices = 0, y = 0;
     std::uint64_t rowsPerTile = 0;
     std::uint64_t ubIndices = 0, indexStride = 0, ubRows = 0, ubOut = 0, rowsStride = 0;
@@ -58,13 +55,13 @@ class GatherTiles final : public TileSource {
         for (std::uint64_t r = 0; r < rows; ++r) {
             DataMove m{
                 .src = MemSpace::GM, .dst = MemSpace::UB, .srcType = l.dtype, .dstType = l.dtype};
-            m.srcAddr = l.table + outer * l.tableRows * l.rowBytes;
+            m.srcAddr = l.table + outer * l.rows * l.rowBytes;
             m.dstAddr = ubRows + r * l.rowPitch;
             m.burstBytes = static_cast<std::uint32_t>(l.rowBytes);
             m.indexAddr = ubIndices + r * l.indexBytes;
             m.indexBytes = static_cast<std::uint8_t>(l.indexBytes);
             m.indexedRowBytes = l.rowBytes;
-            m.indexedRows = l.tableRows;
+            m.indexedRows = l.rows;
             code.load.push_back(Instruction::move(m));
         }
         const std::uint64_t ubOut = l.ubOut + half * l.rowsStride;
@@ -84,24 +81,14 @@ std::vector<LoweredKernel> lowerGather(const OpInstance& op, const ChipConfig& c
     requireOperands(op, 2, 1);
     const TensorInfo& table = op.inputs[0];
     const TensorInfo& indices = op.inputs[1];
-    if (indices.dtype != DataType::Int32 && indices.dtype != DataType::Int64)
-        throwLoweringError(op, "indices must be int32 or int64");
-    const IndexedRowsView view = indexedRowsView(op, table.shape, op.intAttr("axis", 0));
-    const std::uint64_t outer = view.outer, inner = view.inner;
     auto l = std::make_shared<GatherLayout>();
-    l->dtype = table.dtype;
-    l->tableRows = view.rows;
-    l->rowBytes = inner * bytesOf(table.dtype);
-    l->indexCount = static_cast<std::uint64_t>(indices.elementCount());
-    l->lookups = outer * l->indexCount;
-    l->indexBytes = bytesOf(indices.dtype);
+    static_cast<IndexedRowsGeometry&>(*l) = indexedRowsGeometry(op, table, indices);
     if (op.outputs[0].dtype != table.dtype ||
-        static_cast<std::uint64_t>(op.outputs[0].elementCount()) != l->lookups * inner)
+        static_cast<std::uint64_t>(op.outputs[0].elementCount()) != l->accesses * l->inner)
         throwLoweringError(op,
                            "y must be [table dims before axis, indices.., table dims after axis] "
                            "of the table's dtype");
     l->table = table.deviceAddr, l->indices = indices.deviceAddr, l->y = op.outputs[0].deviceAddr;
-    l->rowPitch = alignUp(l->rowBytes, kUbBlockBytes);
 
     const VectorPlacement placement = vectorPlacement(chip);
     const std::uint64_t budget = placement.ubBytes - 4 * kUbBlockBytes;
@@ -109,7 +96,7 @@ std::vector<LoweredKernel> lowerGather(const OpInstance& op, const ChipConfig& c
     if (l->rowBytes == 0 || perRow > budget)
         throwLoweringError(op, "one table row does not fit in UB");
     l->rowsPerTile =
-        std::max<std::uint64_t>(1, std::min({budget / perRow, kMaxRowsPerTile, l->lookups}));
+        std::max<std::uint64_t>(1, std::min({budget / perRow, kMaxRowsPerTile, l->accesses}));
     UbAllocator ub(placement.ubBytes, op.name);
     l->indexStride = alignUp(l->rowsPerTile * l->indexBytes, kUbBlockBytes);
     l->ubIndices = ub.allocate(2 * l->indexStride, "indices");
@@ -120,8 +107,8 @@ std::vector<LoweredKernel> lowerGather(const OpInstance& op, const ChipConfig& c
     LoweredKernel kernel;
     kernel.type = placement.taskType;
     kernel.blockDim = chooseVectorBlockDim(op, placement, op.outputs[0].bytes(),
-                                           std::max<std::uint64_t>(1, l->lookups));
-    kernel.program = doubleBufferedBlockShares<GatherTiles, GatherLayout>(l, l->lookups, kernel.blockDim);
+                                           std::max<std::uint64_t>(1, l->accesses));
+    kernel.program = doubleBufferedBlockShares<GatherTiles, GatherLayout>(l, l->accesses, kernel.blockDim);
     return {kernel};
 }
 

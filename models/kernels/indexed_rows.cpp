@@ -26,6 +26,22 @@ namespace {
 constexpr std::uint32_t kScalarCyclesPerRow = 4;
 }  // namespace
 
+IndexedRowsGeometry indexedRowsGeometry(const OpInstance& op, const TensorInfo& data, const TensorInfo& indices) {
+    if (indices.dtype != DataType::Int32 && indices.dtype != DataType::Int64)
+        throwLoweringError(op, "indices must be int32 or int64");
+    const IndexedRowsView view = indexedRowsView(op, data.shape, op.intAttr("axis", 0));
+    IndexedRowsGeometry g;
+    g.dtype = data.dtype;
+    g.rows = view.rows;
+    g.inner = view.inner;
+    g.rowBytes = view.inner * bytesOf(data.dtype);
+    g.rowPitch = alignUp(g.rowBytes, kUbBlockBytes);
+    g.indexCount = static_cast<std::uint64_t>(indices.elementCount());
+    g.accesses = view.outer * g.indexCount;
+    g.indexBytes = bytesOf(indices.dtype);
+    return g;
+}
+
 Instruction scalarIndexReads(std::uint64_t rows, std::uint64_t indexBytes) {
     return Instruction::scalar(
         ScalarWork{.cycles = static_cast<std::uint32_t>(rows * kScalarCyclesPerRow),

@@ -22,6 +22,22 @@ struct IndexedRowsView {
 IndexedRowsView indexedRowsView(const OpInstance& op, const std::vector<std::int64_t>& shape,
                                 std::int64_t axis);
 
+// The row geometry of an indexed tensor (GatherV2's table, ScatterUpdate's var) around the op's
+// `axis` attribute, and of its int32/int64 indices: every (o, i) of the O·I view is one access
+// of one row of `rowBytes`. The ops' tile layouts extend it.
+struct IndexedRowsGeometry {
+    DataType dtype = DataType::Fp16;
+    std::uint64_t rows = 0;        // V
+    std::uint64_t inner = 1;       // E, elements per row
+    std::uint64_t rowBytes = 0, rowPitch = 0;  // a row, and its 32 B-aligned slot in UB
+    std::uint64_t indexCount = 0;  // I: accesses per o
+    std::uint64_t accesses = 0;    // O·I
+    std::uint64_t indexBytes = 4;
+};
+
+// LoweringError naming `op` for indices that are not int32/int64 or a bad axis.
+IndexedRowsGeometry indexedRowsGeometry(const OpInstance& op, const TensorInfo& data, const TensorInfo& indices);
+
 // The scalar unit reading a tile's `rows` indices of `indexBytes` each from UB (one GetValue per
 // row) and computing each row's GM address from it.
 Instruction scalarIndexReads(std::uint64_t rows, std::uint64_t indexBytes);

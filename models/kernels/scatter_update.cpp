@@ -22,10 +22,7 @@ namespace {
 // Rows per tile at most: one tile's program (one move per row) stays a bounded chunk.
 constexpr std::uint64_t kMaxRowsPerTile = 256;
 
-struct ScatterLayout {
-    DataType dtype = DataType::Fp16;
-    std::uint64_t writes = 0, indexCount = 0, varRows = 0, rowBytes = 0, rowPitch = 0,
-                  indexBytes = 4;
+struct ScatterLayout : IndexedRowsGeometry {  // rows: var's; accesses: the row writes
     std::uint64_t var = 0, indices = 0, updates = 0;
     std::uint64_t rowsPerTile = 0;
     std::uint64_t ubIndices = 0, ubOutIndices = 0, indexStride = 0, ubRows = 0, ubOut = 0,
@@ -66,12 +63,12 @@ class ScatterTiles final : public TileSource {
             DataMove m{
                 .src = MemSpace::UB, .dst = MemSpace::GM, .srcType = l.dtype, .dstType = l.dtype};
             m.srcAddr = ubOut + r * l.rowPitch;
-            m.dstAddr = l.var + outer * l.varRows * l.rowBytes;
+            m.dstAddr = l.var + outer * l.rows * l.rowBytes;
             m.burstBytes = static_cast<std::uint32_t>(l.rowBytes);
             m.indexAddr = ubOutIndices + r * l.indexBytes;
             m.indexBytes = static_cast<std::uint8_t>(l.indexBytes);
             m.indexedRowBytes = l.rowBytes;
-            m.indexedRows = l.varRows;
+            m.indexedRows = l.rows;
             m.indexDestination = true;
             code.store.push_back(Instruction::move(m));
         }
@@ -87,33 +84,23 @@ std::vector<LoweredKernel> lowerScatterUpdate(const OpInstance& op, const ChipCo
     const TensorInfo& var = op.inputs[0];
     const TensorInfo& indices = op.inputs[1];
     const TensorInfo& updates = op.inputs[2];
-    if (indices.dtype != DataType::Int32 && indices.dtype != DataType::Int64)
-        throwLoweringError(op, "indices must be int32 or int64");
-    const IndexedRowsView view = indexedRowsView(op, var.shape, op.intAttr("axis", 0));
-    const std::uint64_t outer = view.outer, inner = view.inner;
     auto l = std::make_shared<ScatterLayout>();
-    l->dtype = var.dtype;
-    l->varRows = view.rows;
-    l->rowBytes = inner * bytesOf(var.dtype);
-    l->indexCount = static_cast<std::uint64_t>(indices.elementCount());
-    l->writes = outer * l->indexCount;
-    l->indexBytes = bytesOf(indices.dtype);
+    static_cast<IndexedRowsGeometry&>(*l) = indexedRowsGeometry(op, var, indices);
     if (updates.dtype != var.dtype ||
-        static_cast<std::uint64_t>(updates.elementCount()) != l->writes * inner)
+        static_cast<std::uint64_t>(updates.elementCount()) != l->accesses * l->inner)
         throwLoweringError(op,
                            "updates must be [var dims before axis, indices.., var dims after axis] "
                            "of var's dtype");
     if (op.outputs[0].deviceAddr != var.deviceAddr || op.outputs[0].bytes() != var.bytes())
         throwLoweringError(op, "the output must be var itself (an in-place update)");
     l->var = var.deviceAddr, l->indices = indices.deviceAddr, l->updates = updates.deviceAddr;
-    l->rowPitch = alignUp(l->rowBytes, kUbBlockBytes);
 
     const VectorPlacement placement = vectorPlacement(chip);
     const std::uint64_t budget = placement.ubBytes - 8 * kUbBlockBytes;
     const std::uint64_t perRow = 2 * (2 * l->rowPitch + 2 * l->indexBytes);
     if (l->rowBytes == 0 || perRow > budget) throwLoweringError(op, "one row does not fit in UB");
     l->rowsPerTile = std::max<std::uint64_t>(
-        1, std::min({budget / perRow, kMaxRowsPerTile, std::max<std::uint64_t>(l->writes, 1)}));
+        1, std::min({budget / perRow, kMaxRowsPerTile, std::max<std::uint64_t>(l->accesses, 1)}));
     UbAllocator ub(placement.ubBytes, op.name);
     l->indexStride = alignUp(l->rowsPerTile * l->indexBytes, kUbBlockBytes);
     l->ubIndices = ub.allocate(2 * l->indexStride, "indices");
@@ -125,8 +112,8 @@ std::vector<LoweredKernel> lowerScatterUpdate(const OpInstance& op, const ChipCo
     LoweredKernel kernel;
     kernel.type = placement.taskType;
     kernel.blockDim =
-        chooseVectorBlockDim(op, placement, updates.bytes(), std::max<std::uint64_t>(1, l->writes));
-    kernel.program = doubleBufferedBlockShares<ScatterTiles, ScatterLayout>(l, l->writes, kernel.blockDim);
+        chooseVectorBlockDim(op, placement, updates.bytes(), std::max<std::uint64_t>(1, l->accesses));
+    kernel.program = doubleBufferedBlockShares<ScatterTiles, ScatterLayout>(l, l->accesses, kernel.blockDim);
     return {kernel};
 }
 
