@@ -54,7 +54,10 @@ int runMicrobenchCommand(const std::string& chipName, const std::string& configD
 int runCompareCommand(const std::string& baseDir, const std::string& variantDir, std::size_t topOpTypes,
                       std::ostream& out, std::ostream& err) {
     try {
-        writeProfileComparison(loadProfileSummary(baseDir), loadProfileSummary(variantDir), topOpTypes, out);
+        // Base first, so an error names BASE when both are wrong (argument order is unspecified).
+        const ProfileSummary base = loadProfileSummary(baseDir);
+        const ProfileSummary variant = loadProfileSummary(variantDir);
+        writeProfileComparison(base, variant, topOpTypes, out);
         return 0;
     } catch (const std::exception& e) {
         err << "ascendsim compare: " << e.what() << "\n";

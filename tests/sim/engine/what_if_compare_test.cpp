@@ -67,10 +67,16 @@ TEST(WhatIfCompare, RealProfileComparedWithItselfShowsNoChange) {
 }
 
 TEST(WhatIfCompare, MissingResultDirectoryIsAClearError) {
-    TempDir empty;
+    TempDir empty, other;
     std::ostringstream out, err;
-    EXPECT_EQ(runCompareCommand(empty.path().string(), realLevel1Sample().string(), 10, out, err), 2);
-    EXPECT_NE(err.str().find("no ASCEND_PROFILER_OUTPUT folder"), std::string::npos) << err.str();
+    EXPECT_EQ(runCompareCommand(empty.path().string(), (other.path() / "absent").string(), 10, out, err), 2);
+    EXPECT_NE(err.str().find(empty.path().string() + ": no ASCEND_PROFILER_OUTPUT folder"), std::string::npos)
+        << err.str();
+    std::ostringstream out2, err2;
+    EXPECT_EQ(runCompareCommand(simulateElementwise(other.path(), {}).string(), (other.path() / "absent").string(),
+                                10, out2, err2),
+              2);
+    EXPECT_NE(err2.str().find("absent: not a directory"), std::string::npos) << err2.str();
 }
 
 }  // namespace
