@@ -4,6 +4,8 @@
 #include <utility>
 #include <vector>
 
+#include "profiler/record/collection_windows.h"
+
 namespace ascendsim {
 
 namespace {
@@ -54,16 +56,9 @@ HardwareTrafficSample sampleOf(std::uint64_t timeNs, std::uint64_t intervalNs,
     return sample;
 }
 
-std::vector<std::pair<std::uint64_t, std::uint64_t>> collectionWindows(
-    const std::vector<StepRecord>& steps) {
-    std::vector<std::pair<std::uint64_t, std::uint64_t>> windows;
-    for (const StepRecord& step : steps) {
-        if (!windows.empty() && windows.back().second >= step.startNs) {
-            windows.back().second = std::max(windows.back().second, step.endNs);
-        } else {
-            windows.emplace_back(step.startNs, step.endNs);
-        }
-    }
+std::vector<CollectionWindow> collectionWindows(const std::vector<StepRecord>& steps) {
+    std::vector<CollectionWindow> windows;
+    for (const StepRecord& step : steps) addCollectionWindow(windows, step.startNs, step.endNs);
     return windows;
 }
 

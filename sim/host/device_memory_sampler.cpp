@@ -35,11 +35,7 @@ void DeviceMemorySampler::geBuffer(const std::string& name, std::int64_t bytes, 
 }
 
 void DeviceMemorySampler::addCollectionWindow(std::uint64_t startNs, std::uint64_t endNs) {
-    if (!windows_.empty() && windows_.back().second >= startNs) {
-        windows_.back().second = std::max(windows_.back().second, endNs);
-        return;
-    }
-    windows_.emplace_back(startNs, endNs);
+    ascendsim::addCollectionWindow(windows_, startNs, endNs);
 }
 
 std::int64_t DeviceMemorySampler::valueAt(const std::vector<Step>& history, std::uint64_t timeNs) {

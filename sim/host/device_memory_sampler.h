@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "profiler/record/cann_modules.h"
+#include "profiler/record/collection_windows.h"
 #include "profiler/record/run_record.h"
 
 namespace ascendsim {
@@ -73,7 +74,7 @@ private:
     };
     std::vector<GeEvent> geEvents_;
     std::vector<GeOpMemoryRecord> geOps_;
-    std::vector<std::pair<std::uint64_t, std::uint64_t>> windows_;
+    std::vector<CollectionWindow> windows_;
 };
 
 }  // namespace ascendsim
