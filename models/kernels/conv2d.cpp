@@ -59,7 +59,7 @@ std::vector<LoweredKernel> lowerConv2D(const OpInstance& op, const ChipConfig& c
     ConvTiling tiling;
     CubeBufferPlan plan;
     planConv(op, chip, p, tiling, plan);
-    auto operands = std::make_shared<const ConvOperands>(p, tiling, plan);
+    auto operands = std::make_shared<const ConvOperands>(p, tiling);
     std::vector<LoweredKernel> kernels{makeCubeKernel(op, chip, operands, plan, CubeStepSizes{tiling.baseK})};
     if (op.inputs.size() > 2) {
         const TensorInfo& bias = op.inputs[2];

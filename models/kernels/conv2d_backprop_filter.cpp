@@ -62,7 +62,7 @@ std::vector<LoweredKernel> lowerConv2DBackpropFilter(const OpInstance& op, const
     const std::uint64_t targetBlocks = op.blockDim ? *op.blockDim : std::max<std::uint32_t>(1, chip.aiCoreCount);
     p.splits = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(targetBlocks / outputTiles, 1, reductionChunks));
 
-    auto operands = std::make_shared<const FilterGradOperands>(p, tiling, plan);
+    auto operands = std::make_shared<const FilterGradOperands>(p, tiling);
     std::vector<LoweredKernel> kernels;
     if (p.splits > 1) kernels.push_back(makeGmZeroFillKernel(chip, dw.deviceAddr, dw.bytes()));
     kernels.push_back(makeCubeKernel(op, chip, operands, plan, CubeStepSizes{tiling.baseK}));

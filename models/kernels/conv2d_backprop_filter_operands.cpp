@@ -15,8 +15,8 @@ constexpr std::uint32_t kFractalRows = 16;
 
 std::uint64_t FilterGradTiling::chunksPerImage() const { return ceilDiv(outPositions, chunkPositions); }
 
-FilterGradOperands::FilterGradOperands(FilterGradProblem problem, FilterGradTiling tiling, CubeBufferPlan plan)
-    : problem_(std::move(problem)), tiling_(tiling), plan_(plan),
+FilterGradOperands::FilterGradOperands(FilterGradProblem problem, FilterGradTiling tiling)
+    : problem_(std::move(problem)), tiling_(tiling),
       coTiles_(ceilDiv(problem_.outChannels, tiling_.baseM)), colTiles_(ceilDiv(problem_.columns(), tiling_.baseN)) {}
 
 std::uint64_t FilterGradOperands::tileCount() const { return coTiles_ * colTiles_ * problem_.splits; }
@@ -53,30 +53,36 @@ void FilterGradOperands::chunk(std::uint64_t tile, std::uint32_t c, std::uint64_
     length = static_cast<std::uint32_t>(std::min<std::uint64_t>(tiling_.chunkPositions, tiling_.outPositions - pos0));
 }
 
-void FilterGradOperands::loadChunk(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr, ProgramBuilder& b) const {
+void FilterGradOperands::loadChunkA(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr, ProgramBuilder& b) const {
     const TileCoord t = coord(tile);
-    const ConvWindow& w = problem_.window;
     const std::uint64_t eb = bytesOf(problem_.inputType), positions = tiling_.outPositions;
     const std::uint64_t image = step.chunkStart / positions, pos0 = step.chunkStart % positions;
     b.copy2d(MemSpace::GM, problem_.dyAddr + ((image * problem_.outChannels + t.co0) * positions + pos0) * eb,
              MemSpace::L1, l1Addr, t.co, static_cast<std::uint32_t>(step.chunkLength * eb), positions * eb,
              tiling_.dyRowStrideBytes, LayoutConversion::Nd2Nz);
+}
+
+void FilterGradOperands::loadChunkB(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr, ProgramBuilder& b) const {
+    const TileCoord t = coord(tile);
+    const ConvWindow& w = problem_.window;
+    const std::uint64_t eb = bytesOf(problem_.inputType), positions = tiling_.outPositions;
+    const std::uint64_t image = step.chunkStart / positions, pos0 = step.chunkStart % positions;
     const SlabRows rows = slabRowsFor(w, pos0, step.chunkLength);
     b.copy2d(MemSpace::GM, problem_.xAddr + ((image * problem_.inChannels + t.channel0) * w.inH + rows.first) * w.inW * eb,
-             MemSpace::L1, l1Addr + plan_.l1BOffset, static_cast<std::uint32_t>(t.channels),
+             MemSpace::L1, l1Addr, static_cast<std::uint32_t>(t.channels),
              static_cast<std::uint32_t>(rows.count * w.inW * eb), w.inH * w.inW * eb, rows.count * w.inW * eb);
 }
 
-void FilterGradOperands::loadStep(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr, std::uint64_t l0aAddr,
+void FilterGradOperands::loadStep(std::uint64_t tile, const CubeStep& step, const CubeL1Chunk& l1, std::uint64_t l0aAddr,
                                   std::uint64_t l0bAddr, Mmad& mmad, ProgramBuilder& b) const {
     const TileCoord t = coord(tile);
     const std::uint64_t eb = bytesOf(problem_.inputType);
     const std::uint64_t pos0 = step.chunkStart % tiling_.outPositions;
-    b.copy2d(MemSpace::L1, l1Addr + step.offset * eb, MemSpace::L0A, l0aAddr, t.co,
+    b.copy2d(MemSpace::L1, l1.a + step.offset * eb, MemSpace::L0A, l0aAddr, t.co,
              static_cast<std::uint32_t>(step.length * eb), tiling_.dyRowStrideBytes, step.length * eb);
     const SlabRows rows = slabRowsFor(problem_.window, pos0, step.chunkLength);
     b.img2col(img2colFor(problem_.window, rows, static_cast<std::uint32_t>(t.channels), problem_.inputType,
-                         l1Addr + plan_.l1BOffset, MemSpace::L0B, l0bAddr, pos0 + step.offset, step.length,
+                         l1.b, MemSpace::L0B, l0bAddr, pos0 + step.offset, step.length,
                          static_cast<std::uint32_t>(t.k0 - t.channel0 * problem_.window.taps()), t.cols));
     mmad.dtype = problem_.mmadType;
     mmad.transposeA = false;

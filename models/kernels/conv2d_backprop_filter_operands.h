@@ -31,15 +31,16 @@ struct FilterGradTiling {
 
 class FilterGradOperands final : public CubeOperands {
 public:
-    FilterGradOperands(FilterGradProblem problem, FilterGradTiling tiling, CubeBufferPlan plan);
+    FilterGradOperands(FilterGradProblem problem, FilterGradTiling tiling);
 
     std::uint64_t tileCount() const override;
     std::uint32_t tileM(std::uint64_t tile) const override { return coord(tile).co; }
     std::uint32_t tileN(std::uint64_t tile) const override { return coord(tile).cols; }
     std::uint32_t chunkCount(std::uint64_t tile) const override;
     void chunk(std::uint64_t tile, std::uint32_t c, std::uint64_t& start, std::uint32_t& length) const override;
-    void loadChunk(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr, ProgramBuilder& b) const override;
-    void loadStep(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr, std::uint64_t l0aAddr,
+    void loadChunkA(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr, ProgramBuilder& b) const override;
+    void loadChunkB(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr, ProgramBuilder& b) const override;
+    void loadStep(std::uint64_t tile, const CubeStep& step, const CubeL1Chunk& l1, std::uint64_t l0aAddr,
                   std::uint64_t l0bAddr, Mmad& mmad, ProgramBuilder& b) const override;
     DataMove storeMove(std::uint64_t tile, std::uint64_t l0cAddr) const override;
 
@@ -56,7 +57,6 @@ private:
 
     FilterGradProblem problem_;
     FilterGradTiling tiling_;
-    CubeBufferPlan plan_;
     std::uint64_t coTiles_, colTiles_;
 };
 

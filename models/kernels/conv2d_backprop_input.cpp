@@ -92,7 +92,7 @@ std::vector<LoweredKernel> lowerConv2DBackpropInput(const OpInstance& op, const 
     CubeBufferPlan plan;
     planConv(op, chip, p, tiling, plan);
     const CubeStepSizes steps{tiling.baseK};
-    const auto operands = std::make_shared<const ConvOperands>(p, tiling, plan);
+    const auto operands = std::make_shared<const ConvOperands>(p, tiling);
     LoweredKernel conv = makeCubeKernel(op, chip, operands, plan, steps);
     if (oneByOne) return {conv};
 
@@ -104,7 +104,7 @@ std::vector<LoweredKernel> lowerConv2DBackpropInput(const OpInstance& op, const 
         atWorkspace.wAddr = request.workspaceAddr;
         std::uint64_t first = 0, count = 0;
         blockTileRange(tiles, blockDim, request.blockIdx, first, count);
-        return makeCubeBlockStream(std::make_shared<const ConvOperands>(atWorkspace, tiling, plan), plan, steps,
+        return makeCubeBlockStream(std::make_shared<const ConvOperands>(atWorkspace, tiling), plan, steps,
                                    first, count);
     };
     return {weightTransData(op, chip), conv};

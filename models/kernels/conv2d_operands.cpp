@@ -17,8 +17,8 @@ constexpr std::uint64_t kMaxChunkSteps = 4;      // L1 depth in L0 steps
 constexpr std::uint32_t kFractalRows = 16;
 }  // namespace
 
-ConvOperands::ConvOperands(ConvProblem problem, ConvTiling tiling, CubeBufferPlan plan)
-    : problem_(std::move(problem)), tiling_(tiling), plan_(plan),
+ConvOperands::ConvOperands(ConvProblem problem, ConvTiling tiling)
+    : problem_(std::move(problem)), tiling_(tiling),
       coTiles_(ceilDiv(problem_.outChannels, tiling_.baseM)),
       posTiles_(ceilDiv(problem_.window.outPositions(), tiling_.baseN)) {}
 
@@ -28,10 +28,18 @@ ConvOperands::TileCoord ConvOperands::coord(std::uint64_t tile) const {
     TileCoord c;
     const std::uint64_t posTile = tile % posTiles_;
     tile /= posTiles_;
-    const std::uint64_t coTile = tile % coTiles_;
-    tile /= coTiles_;
-    c.group = tile % problem_.groups;
-    c.image = tile / problem_.groups;
+    std::uint64_t coTile = 0;
+    if (tiling_.coTileOuter) {
+        c.image = tile % problem_.batch;
+        tile /= problem_.batch;
+        coTile = tile % coTiles_;
+        c.group = tile / coTiles_;
+    } else {
+        coTile = tile % coTiles_;
+        tile /= coTiles_;
+        c.group = tile % problem_.groups;
+        c.image = tile / problem_.groups;
+    }
     c.co0 = coTile * tiling_.baseM;
     c.pos0 = posTile * tiling_.baseN;
     c.co = static_cast<std::uint32_t>(std::min<std::uint64_t>(tiling_.baseM, problem_.outChannels - c.co0));
@@ -50,10 +58,14 @@ void ConvOperands::chunk(std::uint64_t, std::uint32_t c, std::uint64_t& start, s
     length = static_cast<std::uint32_t>(channels * problem_.window.taps());
 }
 
-void ConvOperands::loadChunk(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr, ProgramBuilder& b) const {
+std::uint64_t ConvOperands::aRowsOf(std::uint64_t tile) const {
     const TileCoord t = coord(tile);
-    const ConvWindow& w = problem_.window;
-    const std::uint64_t eb = bytesOf(problem_.inputType), taps = w.taps();
+    return t.group * coTiles_ + t.co0 / tiling_.baseM;
+}
+
+void ConvOperands::loadChunkA(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr, ProgramBuilder& b) const {
+    const TileCoord t = coord(tile);
+    const std::uint64_t eb = bytesOf(problem_.inputType), taps = problem_.window.taps();
     const std::uint64_t c0 = step.chunkStart / taps, channels = step.chunkLength / taps;
     const std::uint64_t rowStride = tiling_.weightRowStrideBytes;
     const std::uint64_t coBase = t.group * problem_.outChannels + t.co0;  // weight rows of this tile
@@ -71,31 +83,38 @@ void ConvOperands::loadChunk(std::uint64_t tile, const CubeStep& step, std::uint
                  static_cast<std::uint32_t>(channels), static_cast<std::uint32_t>(t.co * eb), outTotal * eb,
                  transposedRunPitch(t.co), LayoutConversion::Nd2Nz);
     }
+}
+
+void ConvOperands::loadChunkB(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr, ProgramBuilder& b) const {
+    const TileCoord t = coord(tile);
+    const ConvWindow& w = problem_.window;
+    const std::uint64_t eb = bytesOf(problem_.inputType), taps = w.taps();
+    const std::uint64_t c0 = step.chunkStart / taps, channels = step.chunkLength / taps;
     // Input slab: channels [c0, c0+channels) of this image and group, the rows the positions read.
     const SlabRows rows = slabRowsFor(w, t.pos0, t.positions);
     const std::uint64_t slabChannel = (t.image * problem_.groups + t.group) * problem_.inChannels + c0;
     b.copy2d(MemSpace::GM, problem_.xAddr + ((slabChannel * w.inH) + rows.first) * w.inW * eb, MemSpace::L1,
-             l1Addr + plan_.l1BOffset, static_cast<std::uint32_t>(channels),
+             l1Addr, static_cast<std::uint32_t>(channels),
              static_cast<std::uint32_t>(rows.count * w.inW * eb), w.inH * w.inW * eb, rows.count * w.inW * eb);
 }
 
-void ConvOperands::loadStep(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr, std::uint64_t l0aAddr,
+void ConvOperands::loadStep(std::uint64_t tile, const CubeStep& step, const CubeL1Chunk& l1, std::uint64_t l0aAddr,
                             std::uint64_t l0bAddr, Mmad& mmad, ProgramBuilder& b) const {
     const TileCoord t = coord(tile);
     const std::uint64_t eb = bytesOf(problem_.inputType);
     mmad.transposeA = false;
     if (problem_.weightLayout == ConvWeightLayout::InputMajorTransposed) {
         // L1 holds [c][co] = Aᵀ rows: one move of the step's rows, and the cube reads L0A transposed.
-        b.copy2d(MemSpace::L1, l1Addr + step.offset * transposedRunPitch(t.co), MemSpace::L0A, l0aAddr,
+        b.copy2d(MemSpace::L1, l1.a + step.offset * transposedRunPitch(t.co), MemSpace::L0A, l0aAddr,
                  step.length, t.co * static_cast<std::uint32_t>(eb), transposedRunPitch(t.co), t.co * eb);
         mmad.transposeA = true;
     } else {
-        b.copy2d(MemSpace::L1, l1Addr + step.offset * eb, MemSpace::L0A, l0aAddr, t.co,
+        b.copy2d(MemSpace::L1, l1.a + step.offset * eb, MemSpace::L0A, l0aAddr, t.co,
                  static_cast<std::uint32_t>(step.length * eb), tiling_.weightRowStrideBytes, step.length * eb);
     }
     const SlabRows rows = slabRowsFor(problem_.window, t.pos0, t.positions);
     b.img2col(img2colFor(problem_.window, rows, step.chunkLength / static_cast<std::uint32_t>(problem_.window.taps()),
-                         problem_.inputType, l1Addr + plan_.l1BOffset, MemSpace::L0B, l0bAddr, t.pos0, t.positions,
+                         problem_.inputType, l1.b, MemSpace::L0B, l0bAddr, t.pos0, t.positions,
                          step.offset, step.length));
     mmad.dtype = problem_.mmadType;
     mmad.transposeB = true;
@@ -145,9 +164,10 @@ void planConv(const OpInstance& op, const ChipConfig& chip, const ConvProblem& p
         const bool transposedRuns = p.weightLayout == ConvWeightLayout::InputMajorTransposed;
         return roundUp(transposedRuns ? std::max(rows, runs) : rows, kLocalAlignBytes);
     };
-    auto slotBytes = [&](std::uint64_t channels) {
-        return weightBytes(channels) + roundUp(channels * slabRows * p.window.inW * eb, kLocalAlignBytes);
+    auto slabBytes = [&](std::uint64_t channels) {
+        return roundUp(channels * slabRows * p.window.inW * eb, kLocalAlignBytes);
     };
+    auto slotBytes = [&](std::uint64_t channels) { return weightBytes(channels) + slabBytes(channels); };
     // Deepest chunk of whole channels within kMaxChunkSteps L0 steps that fits; multiples of 16
     // channels keep the reduction fractal-aligned.
     std::uint64_t channels = std::min<std::uint64_t>(p.inChannels, std::max<std::uint64_t>(1, kMaxChunkSteps * tiling.baseK / taps));
@@ -162,6 +182,19 @@ void planConv(const OpInstance& op, const ChipConfig& chip, const ConvProblem& p
     plan.l1BOffset = weightBytes(channels);
     plan.l1SlotBytes = slotBytes(channels);
     plan.l1BiasAddr = 2 * plan.l1SlotBytes;
+    // Resident weights: every chunk of a co-tile's weights after two slab-only slots. Worth it
+    // only when several tiles (images × position tiles) share a co-tile.
+    const std::uint64_t residentBytes = ceilDiv(p.inChannels, channels) * weightBytes(channels);
+    const bool shared = p.batch * ceilDiv(p.window.outPositions(), tiling.baseN) > 1;
+    if (shared && 2 * slabBytes(channels) + residentBytes <= chip.bufferCapacity(MemSpace::L1)) {
+        tiling.coTileOuter = true;
+        plan.residentA = true;
+        plan.l1BOffset = 0;
+        plan.l1SlotBytes = slabBytes(channels);
+        plan.l1ResidentAAddr = 2 * plan.l1SlotBytes;
+        plan.l1ResidentAChunkBytes = weightBytes(channels);
+        plan.l1BiasAddr = plan.l1ResidentAAddr + residentBytes;
+    }
     plan.l0aSlotBytes = roundUp(std::uint64_t{tiling.baseM} * tiling.baseK * eb, kLocalAlignBytes);
     plan.l0bSlotBytes = roundUp(std::uint64_t{tiling.baseN} * tiling.baseK * eb, kLocalAlignBytes);
     plan.l0cSlotBytes = roundUp(std::uint64_t{tiling.baseM} * tiling.baseN * 4, kLocalAlignBytes);

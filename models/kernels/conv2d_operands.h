@@ -5,7 +5,10 @@
 // row slab GM→L1 and expanded by Img2ColLoad straight into L0B (n×k, transposeB), so L0C holds
 // output channels × positions and FixPipe writes NCHW rows with plain bursts. Tiles are
 // (image, group, co-tile, position-tile), positions fastest; the reduction is chunked by whole
-// input channels (c × kh × kw columns per chunk).
+// input channels (c × kh × kw columns per chunk). When a co-tile's weights fit in L1 beside the
+// slab slots they stay resident (CubeBufferPlan::residentA) and tiles are ordered (group, co-tile,
+// image, position-tile) instead, so a block's consecutive tiles share them, as CANN's conv tiling
+// splits cores by output channels and keeps a fully loaded weight operand in L1.
 #include <cstdint>
 
 #include "models/kernels/conv2d_geometry.h"
@@ -35,20 +38,23 @@ struct ConvTiling {
     std::uint32_t baseK = 64;
     std::uint32_t chunkChannels = 16;
     std::uint64_t weightRowStrideBytes = 0;  // L1 row pitch of a weight chunk (32 B aligned)
+    bool coTileOuter = false;  // tile order (group, co-tile, image, position-tile): resident weights
 };
 
 class ConvOperands final : public CubeOperands {
 public:
-    ConvOperands(ConvProblem problem, ConvTiling tiling, CubeBufferPlan plan);
+    ConvOperands(ConvProblem problem, ConvTiling tiling);
 
     std::uint64_t tileCount() const override;
     std::uint32_t tileM(std::uint64_t tile) const override { return coord(tile).co; }
     std::uint32_t tileN(std::uint64_t tile) const override { return coord(tile).positions; }
     std::uint32_t chunkCount(std::uint64_t tile) const override;
     void chunk(std::uint64_t tile, std::uint32_t c, std::uint64_t& start, std::uint32_t& length) const override;
-    void loadChunk(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr, ProgramBuilder& b) const override;
-    void loadStep(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr, std::uint64_t l0aAddr,
+    void loadChunkA(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr, ProgramBuilder& b) const override;
+    void loadChunkB(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr, ProgramBuilder& b) const override;
+    void loadStep(std::uint64_t tile, const CubeStep& step, const CubeL1Chunk& l1, std::uint64_t l0aAddr,
                   std::uint64_t l0bAddr, Mmad& mmad, ProgramBuilder& b) const override;
+    std::uint64_t aRowsOf(std::uint64_t tile) const override;
     DataMove storeMove(std::uint64_t tile, std::uint64_t l0cAddr) const override;
 
 private:
@@ -62,12 +68,12 @@ private:
 
     ConvProblem problem_;
     ConvTiling tiling_;
-    CubeBufferPlan plan_;
     std::uint64_t coTiles_, posTiles_;
 };
 
 // Tiling and buffers for `problem`: base blocks like MatMul, the channel chunk sized so two L1
-// slots of (weight chunk + input slab) fit. Throws LoweringError if no chunk fits.
+// slots of (weight chunk + input slab) fit; the weights resident when all chunks of a co-tile fit
+// beside two slab slots and more than one tile shares them. Throws LoweringError if no chunk fits.
 void planConv(const OpInstance& op, const ChipConfig& chip, const ConvProblem& problem, ConvTiling& tiling,
               CubeBufferPlan& plan);
 

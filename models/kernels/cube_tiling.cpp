@@ -17,10 +17,11 @@ constexpr std::uint32_t kChunkScalarCycles = 8;
 constexpr std::uint32_t kStepScalarCycles = 4;
 constexpr std::uint32_t kMaxBlockDim = 65535;  // runtime launch limit on blockDim
 
-// Event ids: data slots use 0/1, the bias staging and bias table use 2 (distinct pipe pairs
-// share ids freely; ids 6/7 are left to the framework, hardware.md §2.4).
+// Event ids: data slots use 0/1, the bias staging and bias table use 2, a resident A's "free"
+// flag 3 (distinct pipe pairs share ids freely; ids 6/7 are left to the framework, hardware.md §2.4).
 constexpr std::uint8_t kSlotEvents = 0;
 constexpr std::uint8_t kBiasEvent = 2;
+constexpr std::uint8_t kResidentAEvent = 3;
 constexpr std::uint64_t kUbBlockBytes = 32;     // UB block: vector strides and UB rows (hardware.md §2.3)
 constexpr std::uint64_t kVectorRepeatBytes = 256;  // one vector repeat (hardware.md §2.6)
 constexpr std::uint32_t kMaxVectorRepeats = 255;   // repeat field limit of a vector instruction
@@ -35,6 +36,7 @@ public:
           l0_(0, 0, Pipe::Mte1, Pipe::Cube, kSlotEvents),
           l0c_(0, plan.l0cSlotBytes, Pipe::Cube, plan.outputThroughUb ? Pipe::Vector : Pipe::FixPipe, kSlotEvents,
                plan.l0cSlots),
+          residentA_(plan.l1ResidentAAddr, 0, Pipe::Mte2, Pipe::Mte1, kResidentAEvent, 1),
           biasStaging_(plan.l1BiasAddr, 0, Pipe::Mte2, Pipe::Mte1, kBiasEvent, 1),
           biasTable_(0, 0, Pipe::Mte1, Pipe::Cube, kBiasEvent, 1),
           ubStaging_(0, plan.ubSlotBytes, Pipe::Vector, Pipe::Mte3, kSlotEvents),
@@ -47,6 +49,7 @@ protected:
         b.scalar(kKernelSetupScalarCycles, 4);
         if (tiles_ == 0) return;  // an idle block only reads its tiling data
         for (auto& slot : l1Slots_) slot.prime(b);
+        if (plan_.residentA) residentA_.prime(b);
         l0_.prime(b);
         l0c_.prime(b);
         if (plan_.outputThroughUb) ubStaging_.prime(b);
@@ -61,6 +64,7 @@ protected:
     void emitEpilogue(ProgramBuilder& b) override {
         if (tiles_ == 0) return;
         for (auto& slot : l1Slots_) slot.drain(b);
+        if (plan_.residentA) residentA_.drain(b);
         l0_.drain(b);
         l0c_.drain(b);
         if (plan_.outputThroughUb) ubStaging_.drain(b);
@@ -88,14 +92,18 @@ protected:
         mmad.n = static_cast<std::uint16_t>(ops_->tileN(tile));
         bool firstStep = true;
         const std::uint32_t chunks = ops_->chunkCount(tile);
+        const bool nextTile = localTile + 1 < tiles_;
+        // A new resident A may only be loaded once this tile's last step has read the old one.
+        const bool nextLoadsA = plan_.residentA && nextTile && loadsA(localTile + 1);
         for (std::uint32_t c = 0; c < chunks; ++c) {
             b.scalar(kChunkScalarCycles);
             if (c + 1 < chunks)
                 loadChunk(localTile, c + 1, b);
-            else if (localTile + 1 < tiles_)
+            else if (nextTile && !nextLoadsA)
                 loadChunk(localTile + 1, 0, b);
             CubeStep step = chunkStep(tile, c);
             PingPongBuffer& l1 = l1Slots_[chunksConsumed_++ % l1Slots_.size()];
+            const CubeL1Chunk place = chunkPlace(l1, c);
             l1.consume(b);
             if (bias && c == 0) {
                 biasStaging_.consume(b);
@@ -113,7 +121,7 @@ protected:
                 mmad.l0aAddr = l0_.slot() * plan_.l0aSlotBytes;
                 mmad.l0bAddr = l0_.slot() * plan_.l0bSlotBytes;
                 mmad.l0cAddr = l0c_.address();
-                ops_->loadStep(tile, step, l1.address(), mmad.l0aAddr, mmad.l0bAddr, mmad, b);
+                ops_->loadStep(tile, step, place, mmad.l0aAddr, mmad.l0bAddr, mmad, b);
                 l0_.publish(b);
                 l0_.consume(b);
                 if (firstStep) {
@@ -130,6 +138,8 @@ protected:
             }
             l1.release(b);
         }
+        if (plan_.residentA && (nextLoadsA || !nextTile)) residentA_.release(b);
+        if (nextLoadsA) loadChunk(localTile + 1, 0, b);
         l0c_.publish(b);
         l0c_.consume(b);
         if (coupled) {
@@ -147,14 +157,35 @@ protected:
         return step;
     }
 
+    // True when local tile `localTile` must load A: always without a resident A, else when its A
+    // rows differ from the tile before it (the block's first tile loads its own).
+    bool loadsA(std::uint64_t localTile) const {
+        if (!plan_.residentA || localTile == 0) return true;
+        const std::uint64_t tile = firstTile_ + localTile;
+        return ops_->aRowsOf(tile) != ops_->aRowsOf(tile - 1);
+    }
+
+    // L1 places of chunk c whose B sits in `slot`: A in the slot too, or in the resident region.
+    CubeL1Chunk chunkPlace(const PingPongBuffer& slot, std::uint32_t c) const {
+        if (!plan_.residentA) return {slot.address(), slot.address() + plan_.l1BOffset};
+        return {plan_.l1ResidentAAddr + c * plan_.l1ResidentAChunkBytes, slot.address()};
+    }
+
     // MTE2 preload (Ascend C MatmulConfig doMTE2Preload): chunk c of local tile `localTile` is
     // issued before the steps of the chunk ahead of it, so GM→L1 overlaps the cube instead of
-    // waiting until the scalar unit has issued every step. The L1 slots alternate per chunk.
+    // waiting until the scalar unit has issued every step. The L1 slots alternate per chunk. A
+    // resident A chunk needs no "ready" flag of its own: MTE2 runs in order, so the slot's ready
+    // flag, set after the B load, also covers the A load issued before it.
     void loadChunk(std::uint64_t localTile, std::uint32_t c, ProgramBuilder& b) {
         const std::uint64_t tile = firstTile_ + localTile;
         PingPongBuffer& l1 = l1Slots_[chunksLoaded_++ % l1Slots_.size()];
+        const CubeL1Chunk place = chunkPlace(l1, c);
+        const CubeStep step = chunkStep(tile, c);
+        const bool withA = loadsA(localTile);
+        if (plan_.residentA && withA && c == 0) residentA_.acquire(b);
         l1.acquire(b);
-        ops_->loadChunk(tile, chunkStep(tile, c), l1.address(), b);
+        if (withA) ops_->loadChunkA(tile, step, place.a, b);
+        ops_->loadChunkB(tile, step, place.b, b);
         l1.publish(b);
     }
 
@@ -254,6 +285,7 @@ private:
     std::uint64_t chunksLoaded_ = 0, chunksConsumed_ = 0;
     PingPongBuffer l0_;
     PingPongBuffer l0c_;
+    PingPongBuffer residentA_;  // one region: MTE1→MTE2 "free" once the last tile reading it is done
     PingPongBuffer biasStaging_;
     PingPongBuffer biasTable_;
     PingPongBuffer ubStaging_;

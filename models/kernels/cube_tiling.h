@@ -3,7 +3,9 @@
 // accumulated in L0C over a reduction split into L1 chunks and L0 steps, with the double
 // buffering and flags of a real Ascend C matmul (hardware.md §2.3–§2.4):
 //   MTE2  GM→L1 chunk (2 L1 slots; MTE1→MTE2 "free", MTE2→MTE1 "ready"), issued one chunk ahead
-//         (preload) so the load overlaps the cube steps of the chunk before it
+//         (preload) so the load overlaps the cube steps of the chunk before it. With a resident A
+//         (CubeBufferPlan::residentA) the slots hold B only and A's chunks stay in their own L1
+//         region for every following tile with the same A (MTE1→MTE2 "A free" after its last read)
 //   MTE1  L1→L0A/L0B step (2 L0 slots; M→MTE1 "free", MTE1→M "ready")
 //   M     mmad into L0C (1–2 L0C slots; FIX→M "free", M→FIX "ready"), bias from BT
 //   FIX   L0C→GM with conversion
@@ -25,8 +27,14 @@ namespace ascendsim {
 // Local-buffer layout of a cube kernel, fixed at lowering time.
 struct CubeBufferPlan {
     std::uint64_t l1SlotBytes = 0;   // one L1 ping-pong slot holds an A chunk then a B chunk
-    std::uint64_t l1BOffset = 0;     // B chunk offset inside a slot
-    std::uint64_t l1BiasAddr = 0;    // bias staging in L1 (after both slots)
+    std::uint64_t l1BOffset = 0;     // B chunk offset inside a slot (0 with a resident A)
+    // Resident A ("AL1 full load" of CANN's cube tiling): the whole reduction of a tile's A rows
+    // stays in L1, chunk c at l1ResidentAAddr + c·l1ResidentAChunkBytes, loaded once for a run
+    // of consecutive tiles with the same CubeOperands::aRowsOf; the slots then hold B chunks only.
+    bool residentA = false;
+    std::uint64_t l1ResidentAAddr = 0;
+    std::uint64_t l1ResidentAChunkBytes = 0;
+    std::uint64_t l1BiasAddr = 0;    // bias staging in L1 (after the slots and a resident A)
     std::uint64_t l0aSlotBytes = 0;
     std::uint64_t l0bSlotBytes = 0;
     std::uint64_t l0cSlotBytes = 0;
@@ -57,6 +65,12 @@ struct CubeStep {
     std::uint32_t length = 0;      // step length (mmad k)
 };
 
+// Where a chunk's operands sit in L1.
+struct CubeL1Chunk {
+    std::uint64_t a = 0;
+    std::uint64_t b = 0;
+};
+
 // Op-specific data paths. `tile` is an op-defined global tile index.
 class CubeOperands {
 public:
@@ -68,11 +82,15 @@ public:
     // Reduction chunks of `tile`: how many, and the start/length of chunk c.
     virtual std::uint32_t chunkCount(std::uint64_t tile) const = 0;
     virtual void chunk(std::uint64_t tile, std::uint32_t c, std::uint64_t& start, std::uint32_t& length) const = 0;
-    // MTE2: fill the L1 slot (A at l1Addr, B at l1Addr+plan.l1BOffset) for a chunk.
-    virtual void loadChunk(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr, ProgramBuilder& b) const = 0;
+    // MTE2: the A and the B part of a chunk, GM→L1 at `l1Addr`.
+    virtual void loadChunkA(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr, ProgramBuilder& b) const = 0;
+    virtual void loadChunkB(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr, ProgramBuilder& b) const = 0;
     // MTE1: fill L0A/L0B for a step; fills in the mmad's operand fields (transposes, dtype).
-    virtual void loadStep(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr, std::uint64_t l0aAddr,
+    virtual void loadStep(std::uint64_t tile, const CubeStep& step, const CubeL1Chunk& l1, std::uint64_t l0aAddr,
                           std::uint64_t l0bAddr, Mmad& mmad, ProgramBuilder& b) const = 0;
+    // Tiles with equal values read the same A (rows and whole reduction); only asked when the plan
+    // keeps A resident, which reloads it when this changes from one tile to the next.
+    virtual std::uint64_t aRowsOf(std::uint64_t tile) const { return tile; }
     // Bias along the tile's n: MTE2 GM→L1 staging, then MTE1 L1→BT (fp32/int32 in BT).
     virtual bool hasBias() const { return false; }
     virtual void loadBias(std::uint64_t, std::uint64_t /*l1Addr*/, ProgramBuilder&) const {}

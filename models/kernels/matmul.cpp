@@ -106,7 +106,7 @@ std::vector<LoweredKernel> lowerMatmulFamily(const OpInstance& op, const ChipCon
     MatmulTiling tiling;
     CubeBufferPlan plan;
     planMatmul(op, chip, p, tiling, plan);
-    auto operands = std::make_shared<const MatmulOperands>(p, tiling, plan);
+    auto operands = std::make_shared<const MatmulOperands>(p, tiling);
     return {makeCubeKernel(op, chip, operands, plan, CubeStepSizes{tiling.baseK})};
 }
 

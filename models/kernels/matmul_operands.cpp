@@ -27,8 +27,8 @@ std::uint64_t MatmulProblem::batchCount() const {
     return count;
 }
 
-MatmulOperands::MatmulOperands(MatmulProblem problem, MatmulTiling tiling, CubeBufferPlan plan)
-    : problem_(std::move(problem)), tiling_(tiling), plan_(plan),
+MatmulOperands::MatmulOperands(MatmulProblem problem, MatmulTiling tiling)
+    : problem_(std::move(problem)), tiling_(tiling),
       mTiles_(ceilDiv(problem_.m, tiling_.baseM)), nTiles_(ceilDiv(problem_.n, tiling_.baseN)),
       elementBytes_(bytesOf(problem_.inputType)) {}
 
@@ -68,47 +68,54 @@ void MatmulOperands::batchOffsets(std::uint64_t batch, std::uint64_t& aOffset, s
     }
 }
 
-void MatmulOperands::loadChunk(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr,
-                               ProgramBuilder& b) const {
+void MatmulOperands::loadChunkA(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr,
+                                ProgramBuilder& b) const {
     const TileCoord c = coord(tile);
-    const std::uint64_t eb = elementBytes_, M = problem_.m, N = problem_.n, K = problem_.k;
+    const std::uint64_t eb = elementBytes_, M = problem_.m, K = problem_.k;
     const std::uint64_t k0 = step.chunkStart, kLen = step.chunkLength;
     std::uint64_t aOffset = 0, bOffset = 0;
     batchOffsets(c.batch, aOffset, bOffset);
-    const std::uint64_t a = problem_.aAddr + aOffset * eb, bm = problem_.bAddr + bOffset * eb;
-    const std::uint64_t l1B = l1Addr + plan_.l1BOffset;
-    constexpr auto kNz = LayoutConversion::Nd2Nz;
+    const std::uint64_t a = problem_.aAddr + aOffset * eb;
     if (!problem_.transposeA)
         b.copy2d(MemSpace::GM, a + (c.m0 * K + k0) * eb, MemSpace::L1, l1Addr, c.m,
-                 static_cast<std::uint32_t>(kLen * eb), K * eb, kLen * eb, kNz);
+                 static_cast<std::uint32_t>(kLen * eb), K * eb, kLen * eb, LayoutConversion::Nd2Nz);
     else
         b.copy2d(MemSpace::GM, a + (k0 * M + c.m0) * eb, MemSpace::L1, l1Addr, static_cast<std::uint32_t>(kLen),
-                 c.m * static_cast<std::uint32_t>(eb), M * eb, c.m * eb, kNz);
-    if (!problem_.transposeB)
-        b.copy2d(MemSpace::GM, bm + (k0 * N + c.n0) * eb, MemSpace::L1, l1B, static_cast<std::uint32_t>(kLen),
-                 c.n * static_cast<std::uint32_t>(eb), N * eb, c.n * eb, kNz);
-    else
-        b.copy2d(MemSpace::GM, bm + (c.n0 * K + k0) * eb, MemSpace::L1, l1B, c.n,
-                 static_cast<std::uint32_t>(kLen * eb), K * eb, kLen * eb, kNz);
+                 c.m * static_cast<std::uint32_t>(eb), M * eb, c.m * eb, LayoutConversion::Nd2Nz);
 }
 
-void MatmulOperands::loadStep(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr,
+void MatmulOperands::loadChunkB(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr,
+                                ProgramBuilder& b) const {
+    const TileCoord c = coord(tile);
+    const std::uint64_t eb = elementBytes_, N = problem_.n, K = problem_.k;
+    const std::uint64_t k0 = step.chunkStart, kLen = step.chunkLength;
+    std::uint64_t aOffset = 0, bOffset = 0;
+    batchOffsets(c.batch, aOffset, bOffset);
+    const std::uint64_t bm = problem_.bAddr + bOffset * eb;
+    if (!problem_.transposeB)
+        b.copy2d(MemSpace::GM, bm + (k0 * N + c.n0) * eb, MemSpace::L1, l1Addr, static_cast<std::uint32_t>(kLen),
+                 c.n * static_cast<std::uint32_t>(eb), N * eb, c.n * eb, LayoutConversion::Nd2Nz);
+    else
+        b.copy2d(MemSpace::GM, bm + (c.n0 * K + k0) * eb, MemSpace::L1, l1Addr, c.n,
+                 static_cast<std::uint32_t>(kLen * eb), K * eb, kLen * eb, LayoutConversion::Nd2Nz);
+}
+
+void MatmulOperands::loadStep(std::uint64_t tile, const CubeStep& step, const CubeL1Chunk& l1,
                               std::uint64_t l0aAddr, std::uint64_t l0bAddr, Mmad& mmad,
                               ProgramBuilder& b) const {
     const TileCoord c = coord(tile);
     const std::uint64_t eb = elementBytes_, kLen = step.chunkLength, off = step.offset, kl = step.length;
-    const std::uint64_t l1B = l1Addr + plan_.l1BOffset;
     if (!problem_.transposeA)
-        b.copy2d(MemSpace::L1, l1Addr + off * eb, MemSpace::L0A, l0aAddr, c.m,
+        b.copy2d(MemSpace::L1, l1.a + off * eb, MemSpace::L0A, l0aAddr, c.m,
                  static_cast<std::uint32_t>(kl * eb), kLen * eb, kl * eb);
     else
-        b.copy(MemSpace::L1, l1Addr + off * c.m * eb, MemSpace::L0A, l0aAddr,
+        b.copy(MemSpace::L1, l1.a + off * c.m * eb, MemSpace::L0A, l0aAddr,
                static_cast<std::uint32_t>(kl * c.m * eb));
     if (!problem_.transposeB)
-        b.copy(MemSpace::L1, l1B + off * c.n * eb, MemSpace::L0B, l0bAddr,
+        b.copy(MemSpace::L1, l1.b + off * c.n * eb, MemSpace::L0B, l0bAddr,
                static_cast<std::uint32_t>(kl * c.n * eb));
     else
-        b.copy2d(MemSpace::L1, l1B + off * eb, MemSpace::L0B, l0bAddr, c.n,
+        b.copy2d(MemSpace::L1, l1.b + off * eb, MemSpace::L0B, l0bAddr, c.n,
                  static_cast<std::uint32_t>(kl * eb), kLen * eb, kl * eb);
     mmad.dtype = problem_.mmadType;
     mmad.transposeA = problem_.transposeA;

@@ -32,15 +32,16 @@ struct MatmulTiling {
 
 class MatmulOperands final : public CubeOperands {
 public:
-    MatmulOperands(MatmulProblem problem, MatmulTiling tiling, CubeBufferPlan plan);
+    MatmulOperands(MatmulProblem problem, MatmulTiling tiling);
 
     std::uint64_t tileCount() const override;
     std::uint32_t tileM(std::uint64_t tile) const override;
     std::uint32_t tileN(std::uint64_t tile) const override;
     std::uint32_t chunkCount(std::uint64_t tile) const override;
     void chunk(std::uint64_t tile, std::uint32_t c, std::uint64_t& start, std::uint32_t& length) const override;
-    void loadChunk(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr, ProgramBuilder& b) const override;
-    void loadStep(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr, std::uint64_t l0aAddr,
+    void loadChunkA(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr, ProgramBuilder& b) const override;
+    void loadChunkB(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr, ProgramBuilder& b) const override;
+    void loadStep(std::uint64_t tile, const CubeStep& step, const CubeL1Chunk& l1, std::uint64_t l0aAddr,
                   std::uint64_t l0bAddr, Mmad& mmad, ProgramBuilder& b) const override;
     bool hasBias() const override { return problem_.hasBias; }
     void loadBias(std::uint64_t tile, std::uint64_t l1Addr, ProgramBuilder& b) const override;
@@ -58,7 +59,6 @@ private:
 
     MatmulProblem problem_;
     MatmulTiling tiling_;
-    CubeBufferPlan plan_;
     std::uint64_t mTiles_, nTiles_;
     std::uint64_t elementBytes_;
 };
