@@ -170,30 +170,39 @@ void planConv(const OpInstance& op, const ChipConfig& chip, const ConvProblem& p
     auto slotBytes = [&](std::uint64_t channels) { return weightBytes(channels) + slabBytes(channels); };
     // Deepest chunk of whole channels within kMaxChunkSteps L0 steps that fits; multiples of 16
     // channels keep the reduction fractal-aligned.
+    auto shallower = [](std::uint64_t channels) { return channels > kFractalRows ? channels - kFractalRows : channels - 1; };
     std::uint64_t channels = std::min<std::uint64_t>(p.inChannels, std::max<std::uint64_t>(1, kMaxChunkSteps * tiling.baseK / taps));
     if (channels > kFractalRows) channels = channels / kFractalRows * kFractalRows;
-    while (channels > 0 && slotBytes(channels) > slotBudget) channels = channels > kFractalRows ? channels - kFractalRows : channels - 1;
+    while (channels > 0 && slotBytes(channels) > slotBudget) channels = shallower(channels);
     if (channels == 0)
         throwLoweringError(op, "one input channel slab of " + std::to_string(slabRows) + " rows x " +
                                    std::to_string(p.window.inW) + " does not fit half of L1");
+
+    // Resident weights: every chunk of a co-tile's weights after two slab-only slots, worth it only
+    // when several tiles (images × position tiles) share a co-tile. Shallower chunks, down to one
+    // L0 step, shrink the slab slots until the weights fit.
+    auto residentBytes = [&](std::uint64_t chunk) { return ceilDiv(p.inChannels, chunk) * weightBytes(chunk); };
+    std::uint64_t residentChannels = 0;
+    if (p.batch * ceilDiv(p.window.outPositions(), tiling.baseN) > 1) {
+        const std::uint64_t oneStep = std::min<std::uint64_t>(channels, std::max<std::uint64_t>(1, tiling.baseK / taps));
+        for (std::uint64_t c = channels; c >= oneStep && residentChannels == 0; c = shallower(c))
+            if (2 * slabBytes(c) + residentBytes(c) <= chip.bufferCapacity(MemSpace::L1)) residentChannels = c;
+    }
+    if (residentChannels != 0) channels = residentChannels;
     tiling.chunkChannels = static_cast<std::uint32_t>(channels);
     tiling.weightRowStrideBytes = roundUp(channels * taps * eb, kL1RowAlignBytes);
-
-    plan.l1BOffset = weightBytes(channels);
-    plan.l1SlotBytes = slotBytes(channels);
-    plan.l1BiasAddr = 2 * plan.l1SlotBytes;
-    // Resident weights: every chunk of a co-tile's weights after two slab-only slots. Worth it
-    // only when several tiles (images × position tiles) share a co-tile.
-    const std::uint64_t residentBytes = ceilDiv(p.inChannels, channels) * weightBytes(channels);
-    const bool shared = p.batch * ceilDiv(p.window.outPositions(), tiling.baseN) > 1;
-    if (shared && 2 * slabBytes(channels) + residentBytes <= chip.bufferCapacity(MemSpace::L1)) {
+    if (residentChannels != 0) {
         tiling.coTileOuter = true;
         plan.residentA = true;
         plan.l1BOffset = 0;
         plan.l1SlotBytes = slabBytes(channels);
         plan.l1ResidentAAddr = 2 * plan.l1SlotBytes;
         plan.l1ResidentAChunkBytes = weightBytes(channels);
-        plan.l1BiasAddr = plan.l1ResidentAAddr + residentBytes;
+        plan.l1BiasAddr = plan.l1ResidentAAddr + residentBytes(channels);
+    } else {
+        plan.l1BOffset = weightBytes(channels);
+        plan.l1SlotBytes = slotBytes(channels);
+        plan.l1BiasAddr = 2 * plan.l1SlotBytes;
     }
     plan.l0aSlotBytes = roundUp(std::uint64_t{tiling.baseM} * tiling.baseK * eb, kLocalAlignBytes);
     plan.l0bSlotBytes = roundUp(std::uint64_t{tiling.baseN} * tiling.baseK * eb, kLocalAlignBytes);
