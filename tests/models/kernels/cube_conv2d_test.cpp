@@ -82,6 +82,14 @@ TEST(CubeConv2D, PositionTilesSpanningSeveralRowsAndChunksMatchReference) {
     runConv(chip, {1, 40, 20, 15, 18, 3, 3, 1, 1, 1, 1, 1, 1}, 4u);
 }
 
+// One channel chunk and two co-tiles: with resident weights a block reloads them when its tiles
+// move to the next co-tile, and only after the last step that reads the old ones (the hazard
+// checker names a missing MTE1->MTE2 "weights free" flag).
+TEST(CubeConv2D, ResidentWeightsReloadedAtACoTileChangeMatchReference) {
+    const auto chip = ascend910B1();
+    for (auto blockDim : kBlockDims) runConv(chip, {2, 16, 6, 6, 140, 1, 1}, blockDim);
+}
+
 TEST(CubeConv2D, DilationAndGroupsMatchReference) {
     const auto chip = ascend910B1();
     ConvShape s{1, 8, 10, 10, 12, 3, 3, 1, 1, 2, 2, 2, 2};

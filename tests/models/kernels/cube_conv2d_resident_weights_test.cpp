@@ -1,0 +1,111 @@
+// Conv2D keeps a co-tile's weights resident in L1 when they fit beside two input slab slots and
+// several tiles share them (CubeBufferPlan::residentA, CANN's full load of the weight operand): a
+// block then reads each weight from GM once per run of tiles with its co-tile instead of once per
+// tile. Otherwise the plan stays the per-chunk ping-pong of weights and slab.
+#include <gtest/gtest.h>
+
+#include "models/kernels/conv2d_operands.h"
+#include "tests/models/kernels/cube_test_support.h"
+#include "tests/models/kernels/test_chip.h"
+
+namespace ascendsim::test {
+namespace {
+
+// GM→L1 bytes of one block's program: weights arrive as ND2NZ moves, input slabs as plain rows.
+struct GmToL1Bytes {
+    std::uint64_t weights = 0, slabs = 0;
+};
+
+GmToL1Bytes gmToL1Bytes(const LoweredKernel& kernel, std::uint32_t block) {
+    GmToL1Bytes bytes;
+    auto stream = kernel.program({block, CoreKind::Cube, 0});
+    std::vector<Instruction> chunk;
+    while (stream->next(chunk)) {
+        for (const Instruction& instruction : chunk) {
+            const auto* move = std::get_if<DataMove>(&instruction.operands);
+            if (!move || move->src != MemSpace::GM || move->dst != MemSpace::L1) continue;
+            (move->conversion == LayoutConversion::Nd2Nz ? bytes.weights : bytes.slabs) += move->totalBytes();
+        }
+        chunk.clear();
+    }
+    return bytes;
+}
+
+// A stride-1 "same" convolution of [batch, c, hw, hw] by [co, c, k, k] on `chip`.
+ConvProblem sameConv(std::uint64_t batch, std::uint64_t c, std::uint64_t hw, std::uint64_t co, std::uint32_t k) {
+    ConvProblem p;
+    p.window.inH = p.window.inW = p.window.outH = p.window.outW = hw;
+    p.window.kernelH = p.window.kernelW = k;
+    p.window.padTop = p.window.padLeft = k / 2;
+    p.batch = batch;
+    p.inChannels = c;
+    p.outChannels = co;
+    return p;
+}
+
+struct ConvPlan {
+    ConvTiling tiling;
+    CubeBufferPlan plan;
+};
+
+ConvPlan planFor(const ChipConfig& chip, const ConvProblem& problem) {
+    ConvPlan result;
+    planConv(makeOp("Conv2D", {}, {}), chip, problem, result.tiling, result.plan);
+    return result;
+}
+
+// 4 images of 256 channels 8x8, 32 output channels 3x3: one co-tile of 144 KiB of weights in six
+// channel chunks, one position tile per image, so the 4 tiles of a single block share the weights.
+TEST(CubeConv2DResidentWeights, BlockReadsItsCoTileWeightsOnceInsteadOfOncePerTile) {
+    const auto chip = ascend910B1();
+    ChipConfig smallL1 = chip;  // room for two ping-pong slots, not for the whole weights
+    smallL1.bufferBytes[static_cast<std::size_t>(MemSpace::L1)] = 128 * 1024;
+    CubeOpHarness h(chip, 1 << 20);  // only lowering
+    auto x = h.tensor("x", {4, 256, 8, 8}, DataType::Fp16);
+    auto w = h.tensor("w", {32, 256, 3, 3}, DataType::Fp16);
+    auto y = h.tensor("y", {4, 32, 8, 8}, DataType::Fp16);
+    auto op = makeOp("Conv2D", {x, w}, {y});
+    op.attrs["pads"] = std::vector<std::int64_t>{1, 1, 1, 1};
+    op.blockDim = 1;
+
+    ASSERT_TRUE(planFor(chip, sameConv(4, 256, 8, 32, 3)).plan.residentA);
+    ASSERT_FALSE(planFor(smallL1, sameConv(4, 256, 8, 32, 3)).plan.residentA);
+    const GmToL1Bytes resident = gmToL1Bytes(KernelRegistry::instance().lower(op, chip).at(0), 0);
+    const GmToL1Bytes pingPong = gmToL1Bytes(KernelRegistry::instance().lower(op, smallL1).at(0), 0);
+    const auto weightBytes = static_cast<std::uint64_t>(w.bytes());
+    EXPECT_EQ(resident.weights, weightBytes);
+    EXPECT_EQ(pingPong.weights, 4 * weightBytes);
+    EXPECT_EQ(resident.slabs, pingPong.slabs);  // every tile still reads its own input rows
+}
+
+TEST(CubeConv2DResidentWeights, PlanPlacesWeightsAfterTwoSlabSlotsWithinL1) {
+    const auto chip = ascend910B1();
+    const ConvPlan p = planFor(chip, sameConv(32, 64, 56, 64, 3));  // ResNet-50 stage 1 3x3
+    ASSERT_TRUE(p.plan.residentA);
+    EXPECT_TRUE(p.tiling.coTileOuter);
+    EXPECT_EQ(p.plan.l1BOffset, 0u);
+    EXPECT_EQ(p.plan.l1ResidentAAddr, 2 * p.plan.l1SlotBytes);
+    const std::uint64_t chunks = (64 + p.tiling.chunkChannels - 1) / p.tiling.chunkChannels;
+    EXPECT_EQ(p.plan.l1BiasAddr, p.plan.l1ResidentAAddr + chunks * p.plan.l1ResidentAChunkBytes);
+    EXPECT_LE(p.plan.l1BiasAddr, chip.bufferCapacity(MemSpace::L1));
+}
+
+TEST(CubeConv2DResidentWeights, WeightsThatDoNotFitKeepThePingPongPlan) {
+    const auto chip = ascend910B1();
+    // ResNet-50 stage 4 3x3: a 128-channel co-tile holds 128 x 4608 fp16 weights, 1.1 MiB.
+    const ConvPlan p = planFor(chip, sameConv(32, 512, 7, 512, 3));
+    EXPECT_FALSE(p.plan.residentA);
+    EXPECT_FALSE(p.tiling.coTileOuter);
+    EXPECT_GT(p.plan.l1BOffset, 0u);  // a slot holds a weight chunk, then the slab
+    EXPECT_EQ(p.plan.l1BiasAddr, 2 * p.plan.l1SlotBytes);
+}
+
+TEST(CubeConv2DResidentWeights, CoTileNoOtherTileSharesKeepsThePingPongPlan) {
+    const auto chip = ascend910B1();
+    // One image, one position tile: each co-tile is read by one tile only, so residency saves nothing.
+    EXPECT_FALSE(planFor(chip, sameConv(1, 64, 7, 256, 1)).plan.residentA);
+    EXPECT_TRUE(planFor(chip, sameConv(2, 64, 7, 256, 1)).plan.residentA);
+}
+
+}  // namespace
+}  // namespace ascendsim::test
