@@ -6,6 +6,7 @@
 #include <limits>
 #include <memory>
 
+#include "models/kernels/batch_norm_apply.h"
 #include "models/kernels/channel_vector_ops.h"
 #include "models/kernels/elementwise_broadcast.h"
 #include "models/kernels/vector_tiling.h"
@@ -64,37 +65,10 @@ void applyNormalisation(ElementwiseProgram& p, Value x, Value mean, Value varian
     p.store(p.binary(VectorOp::Add, p.binary(VectorOp::Mul, x, a), b), y);
 }
 
-// NCHW application ops as a CANN kernel author writes them: a tile holds one channel's planes
-// (or a chunk of one plane), so the channel's coefficients are one broadcast value over the whole
-// tile and every step is one instruction over it. Coefficients are computed for all of a block's
-// channels at once in setup; a tile only gathers its channel's into broadcast buffers.
-enum class BnApplyKind : std::uint8_t { Infer, TrainingUpdate, ReduceGrad };
-
-// Per-channel coefficients, by index into the broadcast buffers.
-// Infer/TrainingUpdate: y = x·a + b.  ReduceGrad: dx = (x − mean)·q + dy·p + r.
-constexpr std::uint64_t kCoefA = 0, kCoefB = 1;
-constexpr std::uint64_t kCoefMean = 0, kCoefQ = 1, kCoefP = 2, kCoefR = 3;
-
-struct BnApplyLayout {
-    BnApplyKind kind = BnApplyKind::Infer;
-    std::uint64_t n = 0, c = 0, planeElements = 0, pitch = 0;
-    std::uint64_t planesPerTile = 1, chunkElements = 0, chunksPerPlane = 1;
-    float epsilon = 1e-5f, inverseCount = 1.0f;
-    DataType inType = DataType::Fp16, outType = DataType::Fp16;
-    std::uint64_t x = 0, dy = 0, out = 0;  // GM
-    std::vector<std::uint64_t> params;     // GM, per-channel inputs in op order
-    std::vector<DataType> paramTypes;      // their dtypes (computed in fp32)
-    std::uint64_t coefs = 0, channelsPerBlock = 0, halfGroupBytes = 256;
-    // UB
-    std::uint64_t xStage = 0, dyStage = 0, stageStride = 0, outStage = 0, outStride = 0;
-    std::uint64_t a = 0, b = 0, t = 0, w = 0;  // fp32 tiles on bank slots 0, 1, 2, 3
-    std::uint64_t paramStage = 0, paramBuffer = 0, coefBuffer = 0, tables = 0, broadcast = 0;
-
-    std::uint64_t coefCount() const { return kind == BnApplyKind::ReduceGrad ? 4 : 2; }
-    std::uint64_t tilesPerChannel() const { return ceilDiv(n, planesPerTile) * chunksPerPlane; }
-    std::uint64_t stride() const { return channelsPerBlock * 4; }
-};
-
+// The channel-tile plan (batch_norm_apply.h): a tile holds one channel's planes (or a chunk of one
+// plane), so the channel's coefficients are one broadcast value over the whole tile and every step
+// is one instruction over it. A tile only gathers its channel's coefficients into broadcast
+// buffers.
 class BnApplyTiles final : public TileSource {
 public:
     BnApplyTiles(std::shared_ptr<const BnApplyLayout> layout, UnitRange tiles) : l_(std::move(layout)), tiles_(tiles) {
@@ -104,51 +78,9 @@ public:
     std::uint64_t tileCount() const override { return tiles_.size(); }
 
     void setup(TileCode& code) override {
-        const BnApplyLayout& l = *l_;
         if (channels_ == 0) return;
-        std::vector<Instruction>& v = code.compute;
-        for (std::size_t k = 0; k < l.params.size(); ++k) {
-            const DataType type = l.paramTypes[k];
-            const std::uint64_t staged = type == DataType::Fp32 ? param(k) : l.paramStage + k * l.stride();
-            code.load.push_back(Instruction::move({.src = MemSpace::GM, .dst = MemSpace::UB,
-                                                   .srcAddr = l.params[k] + firstChannel_ * bytesOf(type), .dstAddr = staged,
-                                                   .burstBytes = static_cast<std::uint32_t>(channels_ * bytesOf(type)),
-                                                   .srcType = type, .dstType = type}));
-            if (type != DataType::Fp32)
-                emitVectorRange(v, VectorOp::Cast, DataType::Fp32, {.dst = param(k), .src0 = staged}, channels_, 0.0f, type);
-        }
-        auto op = [&](VectorOp o, std::uint64_t dst, std::uint64_t s0, std::uint64_t s1, float scalar = 0.0f) {
-            emitVectorRange(v, o, DataType::Fp32, {.dst = dst, .src0 = s0, .src1 = s1}, channels_, scalar);
-        };
-        const std::uint64_t scratch = param(l.params.size());
-        if (l.kind == BnApplyKind::ReduceGrad) {  // params: diff_scale, diff_offset, scale, mean, variance
-            op(VectorOp::Adds, param(4), param(4), 0, l.epsilon);
-            op(VectorOp::Rsqrt, param(4), param(4), 0);                           // rstd
-            op(VectorOp::Mul, coef(kCoefP), param(2), param(4));                  // p = scale·rstd
-            op(VectorOp::Mul, scratch, param(4), param(0));                       // rstd·diff_scale
-            op(VectorOp::Mul, scratch, scratch, coef(kCoefP));
-            op(VectorOp::Muls, coef(kCoefQ), scratch, 0, -l.inverseCount);       // q = −p·rstd·diff_scale/M
-            op(VectorOp::Mul, scratch, param(1), coef(kCoefP));
-            op(VectorOp::Muls, coef(kCoefR), scratch, 0, -l.inverseCount);       // r = −p·diff_offset/M
-            op(VectorOp::Copy, coef(kCoefMean), param(3), 0);
-        } else {
-            std::uint64_t mean = param(2), variance = param(3);                  // Infer: scale, offset, mean, var
-            if (l.kind == BnApplyKind::TrainingUpdate) {                         // sum, square_sum, scale, offset
-                mean = param(0), variance = param(1);
-                op(VectorOp::Muls, mean, mean, 0, l.inverseCount);
-                op(VectorOp::Muls, variance, variance, 0, l.inverseCount);
-                op(VectorOp::Mul, scratch, mean, mean);
-                op(VectorOp::Sub, variance, variance, scratch);                  // E[x²] − mean²
-            }
-            const std::uint64_t scale = param(l.kind == BnApplyKind::TrainingUpdate ? 2 : 0);
-            const std::uint64_t offset = param(l.kind == BnApplyKind::TrainingUpdate ? 3 : 1);
-            op(VectorOp::Adds, variance, variance, 0, l.epsilon);
-            op(VectorOp::Rsqrt, variance, variance, 0);
-            op(VectorOp::Mul, coef(kCoefA), scale, variance);                    // a = scale·rstd
-            op(VectorOp::Mul, scratch, mean, coef(kCoefA));
-            op(VectorOp::Sub, coef(kCoefB), offset, scratch);                    // b = offset − mean·a
-        }
-        emitChannelBroadcastTables(v, l.tables, l.coefCount(), l.stride());
+        emitBnCoefficients(*l_, firstChannel_, channels_, code);
+        emitChannelBroadcastTables(code.compute, l_->tables, l_->coefCount(), l_->stride());
     }
 
     // Bank slots: x in fp32 on 0 (a), dy on 1 (b), temporaries on 2 (t) and 3 (w), output staging
@@ -214,9 +146,6 @@ public:
     }
 
 private:
-    std::uint64_t param(std::size_t k) const { return l_->paramBuffer + k * l_->stride(); }
-    std::uint64_t coef(std::uint64_t k) const { return l_->coefBuffer + k * l_->stride(); }
-
     std::shared_ptr<const BnApplyLayout> l_;
     UnitRange tiles_;
     std::uint64_t firstChannel_ = 0, channels_ = 0;
@@ -301,17 +230,28 @@ LoweredKernel lowerBnApply(const OpInstance& op, const ChipConfig& chip, BnApply
     l->channelsPerBlock = alignUp(std::min(l->c, ceilDiv(l->c, placement.coreCount) + 1), elementsPerBlock(DataType::Fp32));
     LoweredKernel kernel;
     kernel.type = placement.taskType;
+    const std::uint64_t workBytes = x.bytes() * (kind == BnApplyKind::ReduceGrad ? 3 : 2);
     std::uint64_t tiles = 0;
     for (;;) {
         sizeTiles();
         tiles = l->c * l->tilesPerChannel();
-        kernel.blockDim = chooseVectorBlockDim(op, placement, x.bytes() * (kind == BnApplyKind::ReduceGrad ? 3 : 2), tiles);
+        kernel.blockDim = chooseVectorBlockDim(op, placement, workBytes, tiles);
         const std::uint64_t needed = channelsFor(kernel.blockDim, tiles);
         if (needed <= l->channelsPerBlock) break;
         l->channelsPerBlock = needed;
     }
     fits(l->planesPerTile * l->pitch);
 
+    // Small planes: channel slabs when they fit and the busiest block issues fewer instructions.
+    BnApplyTiles channelBlock0(l, blockShare(tiles, kernel.blockDim, 0));
+    auto slabs = std::make_shared<BnApplyLayout>(*l);
+    SlabPlan slabPlan;
+    if (planChannelSlabs(*slabs, op, chip, workBytes, slabPlan) &&
+        slabPlan.instructionsPerBlock < estimatedBlockInstructions(channelBlock0)) {
+        kernel.blockDim = slabPlan.blockDim;
+        kernel.program = channelSlabProgram(std::move(slabs), slabPlan);
+        return kernel;
+    }
     kernel.program = doubleBufferedBlockShares<BnApplyTiles, BnApplyLayout>(l, tiles, kernel.blockDim);
     return kernel;
 }

@@ -92,6 +92,25 @@ void emitChannelBroadcast(std::vector<Instruction>& out, std::uint64_t dst, std:
                     values * kBroadcastEntries);
 }
 
+void emitChannelOffsetTable(std::vector<Instruction>& out, std::uint64_t table, std::uint64_t ramp,
+                            std::uint64_t scratch, std::uint64_t quotient, std::uint64_t count,
+                            std::uint64_t planeElements) {
+    // ramp = 0, 1, ..., count−1: the first block by shrinking masks, then by doubling.
+    for (std::uint64_t j = kWordsPerBlock; j-- > 0;)
+        emitVectorRange(out, VectorOp::Duplicate, kF32, {.dst = ramp}, j + 1, static_cast<float>(j));
+    for (std::uint64_t filled = kWordsPerBlock; filled < count; filled *= 2)
+        emitVectorRange(out, VectorOp::Adds, kF32, {.dst = ramp + filled * 4, .src0 = ramp},
+                        std::min(filled, count - filled), static_cast<float>(filled));
+    // floor(m / planeElements) as (m + 0.5) / planeElements truncated by a cast to int32.
+    const auto plane = static_cast<float>(planeElements);
+    emitVectorRange(out, VectorOp::Muls, kF32, {.dst = scratch, .src0 = ramp}, count, 1.0f / plane);
+    emitVectorRange(out, VectorOp::Adds, kF32, {.dst = quotient, .src0 = scratch}, count, 0.5f / plane);
+    emitVectorRange(out, VectorOp::Cast, DataType::Int32, {.dst = table, .src0 = quotient}, count, 0.0f, kF32);
+    emitVectorRange(out, VectorOp::Cast, kF32, {.dst = scratch, .src0 = table}, count, 0.0f, DataType::Int32);
+    emitVectorRange(out, VectorOp::Muls, kF32, {.dst = quotient, .src0 = scratch}, count, 4.0f);
+    emitVectorRange(out, VectorOp::Cast, DataType::Int32, {.dst = table, .src0 = quotient}, count, 0.0f, kF32);
+}
+
 std::uint64_t sumFoldScratchBytes(std::uint64_t count) {
     return (ceilDiv(count / kF32PerRepeat, 2) + 2) * kVectorRepeatBytes;
 }

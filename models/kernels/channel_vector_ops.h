@@ -58,6 +58,15 @@ void emitChannelBroadcastTables(std::vector<Instruction>& out, std::uint64_t tab
 void emitChannelBroadcast(std::vector<Instruction>& out, std::uint64_t dst, std::uint64_t base, std::uint64_t channel,
                           std::uint64_t tables, std::uint64_t values);
 
+// Writes `count` int32 entries at `table`: entry m is 4·floor(m / planeElements), the byte offset
+// of the fp32 value of the channel whose plane holds element m, so that a Gather through it
+// expands per-channel values to [channels × H·W]. `ramp`, `scratch` and `quotient` are fp32
+// buffers of `count` elements (clobbered); every step reads one buffer and writes another, so on
+// four different bank slots no step reads and writes one bank. Exact while count < 2^24.
+void emitChannelOffsetTable(std::vector<Instruction>& out, std::uint64_t table, std::uint64_t ramp,
+                            std::uint64_t scratch, std::uint64_t quotient, std::uint64_t count,
+                            std::uint64_t planeElements);
+
 // Sums `count` fp32 elements at `src` (left unchanged) into one repeat of 64 partial sums, adding
 // neighbouring repeats (opposite bank-group halves) level by level between the scratch buffers `a`
 // and `b` (sumFoldScratchBytes each). Returns the address of the 64 partials (`src` itself when

@@ -60,5 +60,19 @@ TEST(VectorBatchNormBanks, ResNetShapedTilesRunWithoutBankStalls) {
     }
 }
 
+// ResNet's 7×7 layers run in channel slabs: the slab and its coefficient tiles share offsets, so
+// every apply step keeps its operands on their bank slots.
+TEST(VectorBatchNormBanks, ChannelSlabsRunWithoutBankStalls) {
+    const ChipConfig chip = ascend910B1();
+    CubeOpHarness h(chip, 1 << 20);  // GM is not touched: only addresses matter
+    const std::vector<std::int64_t> act = {32, 512, 7, 7};
+    std::vector<TensorInfo> inputs = {h.tensor("x", act, DataType::Fp16)};
+    for (int k = 0; k < 4; ++k) inputs.push_back(h.tensor("p", {512}, DataType::Fp16));
+    const StallShare share = bankStalls(chip, h.lower(makeOp("BNInfer", inputs, {h.tensor("y", act, DataType::Fp16)})).at(0));
+    ASSERT_GT(share.repeats, 0u);
+    EXPECT_LT(static_cast<double>(share.stalls), 0.1 * static_cast<double>(share.repeats))
+        << share.stalls << " stall cycles over " << share.repeats << " repeats";
+}
+
 }  // namespace
 }  // namespace ascendsim::test
