@@ -71,32 +71,27 @@ void MatmulOperands::batchOffsets(std::uint64_t batch, std::uint64_t& aOffset, s
 void MatmulOperands::loadChunkA(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr,
                                 ProgramBuilder& b) const {
     const TileCoord c = coord(tile);
-    const std::uint64_t eb = elementBytes_, M = problem_.m, K = problem_.k;
-    const std::uint64_t k0 = step.chunkStart, kLen = step.chunkLength;
     std::uint64_t aOffset = 0, bOffset = 0;
     batchOffsets(c.batch, aOffset, bOffset);
-    const std::uint64_t a = problem_.aAddr + aOffset * eb;
-    if (!problem_.transposeA)
-        b.copy2d(MemSpace::GM, a + (c.m0 * K + k0) * eb, MemSpace::L1, l1Addr, c.m,
-                 static_cast<std::uint32_t>(kLen * eb), K * eb, kLen * eb, LayoutConversion::Nd2Nz);
-    else
-        b.copy2d(MemSpace::GM, a + (k0 * M + c.m0) * eb, MemSpace::L1, l1Addr, static_cast<std::uint32_t>(kLen),
-                 c.m * static_cast<std::uint32_t>(eb), M * eb, c.m * eb, LayoutConversion::Nd2Nz);
+    copyChunk(problem_.aAddr + aOffset * elementBytes_, problem_.transposeA, problem_.m, c.m0, c.m, step, l1Addr, b);
 }
 
 void MatmulOperands::loadChunkB(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr,
                                 ProgramBuilder& b) const {
     const TileCoord c = coord(tile);
-    const std::uint64_t eb = elementBytes_, N = problem_.n, K = problem_.k;
-    const std::uint64_t k0 = step.chunkStart, kLen = step.chunkLength;
     std::uint64_t aOffset = 0, bOffset = 0;
     batchOffsets(c.batch, aOffset, bOffset);
-    const std::uint64_t bm = problem_.bAddr + bOffset * eb;
-    if (!problem_.transposeB)
-        b.copy2d(MemSpace::GM, bm + (k0 * N + c.n0) * eb, MemSpace::L1, l1Addr, static_cast<std::uint32_t>(kLen),
-                 c.n * static_cast<std::uint32_t>(eb), N * eb, c.n * eb, LayoutConversion::Nd2Nz);
+    copyChunk(problem_.bAddr + bOffset * elementBytes_, !problem_.transposeB, problem_.n, c.n0, c.n, step, l1Addr, b);
+}
+
+void MatmulOperands::copyChunk(std::uint64_t gmAddr, bool kMajor, std::uint64_t extent, std::uint64_t first,
+                               std::uint32_t count, const CubeStep& step, std::uint64_t l1Addr, ProgramBuilder& b) const {
+    const std::uint64_t eb = elementBytes_, K = problem_.k, k0 = step.chunkStart, kLen = step.chunkLength;
+    if (kMajor)
+        b.copy2d(MemSpace::GM, gmAddr + (k0 * extent + first) * eb, MemSpace::L1, l1Addr, static_cast<std::uint32_t>(kLen),
+                 count * static_cast<std::uint32_t>(eb), extent * eb, count * eb, LayoutConversion::Nd2Nz);
     else
-        b.copy2d(MemSpace::GM, bm + (c.n0 * K + k0) * eb, MemSpace::L1, l1Addr, c.n,
+        b.copy2d(MemSpace::GM, gmAddr + (first * K + k0) * eb, MemSpace::L1, l1Addr, count,
                  static_cast<std::uint32_t>(kLen * eb), K * eb, kLen * eb, LayoutConversion::Nd2Nz);
 }
 

@@ -56,6 +56,10 @@ private:
     };
     TileCoord coord(std::uint64_t tile) const;
     void batchOffsets(std::uint64_t batch, std::uint64_t& aOffset, std::uint64_t& bOffset) const;
+    // GM→L1 ND2NZ of `count` rows or columns from `first` of an operand at `gmAddr` whose other
+    // extent is K: stored [extent × K] (A, or B transposed) or, when kMajor, [K × extent].
+    void copyChunk(std::uint64_t gmAddr, bool kMajor, std::uint64_t extent, std::uint64_t first, std::uint32_t count,
+                   const CubeStep& step, std::uint64_t l1Addr, ProgramBuilder& b) const;
 
     MatmulProblem problem_;
     MatmulTiling tiling_;
