@@ -179,11 +179,13 @@ void planConv(const OpInstance& op, const ChipConfig& chip, const ConvProblem& p
                                    std::to_string(p.window.inW) + " does not fit half of L1");
 
     // Resident weights: every chunk of a co-tile's weights after two slab-only slots, worth it only
-    // when several tiles (images × position tiles) share a co-tile. Shallower chunks, down to one
-    // L0 step, shrink the slab slots until the weights fit.
+    // when several tiles (images × position tiles) share a co-tile and blocks run several tiles.
+    // Shallower chunks, down to one L0 step, shrink the slab slots until the weights fit.
     auto residentBytes = [&](std::uint64_t chunk) { return ceilDiv(p.inChannels, chunk) * weightBytes(chunk); };
+    const std::uint64_t tilesPerCoTile = p.batch * ceilDiv(p.window.outPositions(), tiling.baseN);
+    const std::uint64_t tiles = tilesPerCoTile * p.groups * ceilDiv(p.outChannels, tiling.baseM);
     std::uint64_t residentChannels = 0;
-    if (p.batch * ceilDiv(p.window.outPositions(), tiling.baseN) > 1) {
+    if (tilesPerCoTile > 1 && blocksRunSeveralTiles(op, chip, tiles)) {
         const std::uint64_t oneStep = std::min<std::uint64_t>(channels, std::max<std::uint64_t>(1, tiling.baseK / taps));
         for (std::uint64_t c = channels; c >= oneStep && residentChannels == 0; c = shallower(c))
             if (2 * slabBytes(c) + residentBytes(c) <= chip.bufferCapacity(MemSpace::L1)) residentChannels = c;

@@ -73,7 +73,8 @@ private:
 
 // Tiling and buffers for `problem`: base blocks like MatMul, the channel chunk sized so two L1
 // slots of (weight chunk + input slab) fit; the weights resident when all chunks of a co-tile fit
-// beside two slab slots and more than one tile shares them. Throws LoweringError if no chunk fits.
+// beside two slab slots and a block runs several tiles sharing them. Throws LoweringError if no
+// chunk fits.
 void planConv(const OpInstance& op, const ChipConfig& chip, const ConvProblem& problem, ConvTiling& tiling,
               CubeBufferPlan& plan);
 

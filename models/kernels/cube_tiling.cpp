@@ -318,6 +318,10 @@ std::uint32_t chooseBlockDim(const OpInstance& op, const ChipConfig& chip, std::
     return static_cast<std::uint32_t>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(chip.aiCoreCount, tiles)));
 }
 
+bool blocksRunSeveralTiles(const OpInstance& op, const ChipConfig& chip, std::uint64_t tiles) {
+    return tiles > chooseBlockDim(op, chip, tiles);
+}
+
 void blockTileRange(std::uint64_t tiles, std::uint32_t blockDim, std::uint32_t block,
                     std::uint64_t& first, std::uint64_t& count) {
     first = tiles * block / blockDim;

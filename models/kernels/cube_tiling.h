@@ -121,6 +121,9 @@ std::uint64_t roundUp(std::uint64_t value, std::uint64_t multiple);
 // Block dimension like CANN: the tiles spread over the AI cores (never more blocks than tiles),
 // or the op's override. Throws LoweringError for 0 or > 65535.
 std::uint32_t chooseBlockDim(const OpInstance& op, const ChipConfig& chip, std::uint64_t tiles);
+// True when a block runs more than one of `tiles` (block_dim as chooseBlockDim): only then can a
+// resident operand serve a second tile.
+bool blocksRunSeveralTiles(const OpInstance& op, const ChipConfig& chip, std::uint64_t tiles);
 // Tiles of block `block` when `tiles` are split into `blockDim` contiguous ranges.
 void blockTileRange(std::uint64_t tiles, std::uint32_t blockDim, std::uint32_t block,
                     std::uint64_t& first, std::uint64_t& count);

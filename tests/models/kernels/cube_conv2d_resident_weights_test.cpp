@@ -4,6 +4,8 @@
 // tile. Otherwise the plan stays the per-chunk ping-pong of weights and slab.
 #include <gtest/gtest.h>
 
+#include <optional>
+
 #include "models/kernels/conv2d_operands.h"
 #include "tests/models/kernels/cube_test_support.h"
 #include "tests/models/kernels/test_chip.h"
@@ -48,9 +50,11 @@ struct ConvPlan {
     CubeBufferPlan plan;
 };
 
-ConvPlan planFor(const ChipConfig& chip, const ConvProblem& problem) {
+ConvPlan planFor(const ChipConfig& chip, const ConvProblem& problem, std::optional<std::uint32_t> blockDim = {}) {
     ConvPlan result;
-    planConv(makeOp("Conv2D", {}, {}), chip, problem, result.tiling, result.plan);
+    OpInstance op = makeOp("Conv2D", {}, {});
+    op.blockDim = blockDim;
+    planConv(op, chip, problem, result.tiling, result.plan);
     return result;
 }
 
@@ -68,8 +72,8 @@ TEST(CubeConv2DResidentWeights, BlockReadsItsCoTileWeightsOnceInsteadOfOncePerTi
     op.attrs["pads"] = std::vector<std::int64_t>{1, 1, 1, 1};
     op.blockDim = 1;
 
-    ASSERT_TRUE(planFor(chip, sameConv(4, 256, 8, 32, 3)).plan.residentA);
-    ASSERT_FALSE(planFor(smallL1, sameConv(4, 256, 8, 32, 3)).plan.residentA);
+    ASSERT_TRUE(planFor(chip, sameConv(4, 256, 8, 32, 3), 1).plan.residentA);
+    ASSERT_FALSE(planFor(smallL1, sameConv(4, 256, 8, 32, 3), 1).plan.residentA);
     const GmToL1Bytes resident = gmToL1Bytes(KernelRegistry::instance().lower(op, chip).at(0), 0);
     const GmToL1Bytes pingPong = gmToL1Bytes(KernelRegistry::instance().lower(op, smallL1).at(0), 0);
     const auto weightBytes = static_cast<std::uint64_t>(w.bytes());
@@ -103,8 +107,15 @@ TEST(CubeConv2DResidentWeights, WeightsThatDoNotFitKeepThePingPongPlan) {
 TEST(CubeConv2DResidentWeights, CoTileNoOtherTileSharesKeepsThePingPongPlan) {
     const auto chip = ascend910B1();
     // One image, one position tile: each co-tile is read by one tile only, so residency saves nothing.
-    EXPECT_FALSE(planFor(chip, sameConv(1, 64, 7, 256, 1)).plan.residentA);
-    EXPECT_TRUE(planFor(chip, sameConv(2, 64, 7, 256, 1)).plan.residentA);
+    EXPECT_FALSE(planFor(chip, sameConv(1, 64, 7, 256, 1), 1).plan.residentA);
+    EXPECT_TRUE(planFor(chip, sameConv(2, 64, 7, 256, 1), 1).plan.residentA);
+}
+
+TEST(CubeConv2DResidentWeights, OneTilePerBlockKeepsThePingPongPlan) {
+    const auto chip = ascend910B1();
+    // 2 images x 2 co-tiles: the default block_dim gives every tile its own block.
+    EXPECT_FALSE(planFor(chip, sameConv(2, 64, 7, 256, 1)).plan.residentA);
+    EXPECT_TRUE(planFor(chip, sameConv(2, 64, 7, 256, 1), 2).plan.residentA);
 }
 
 }  // namespace
