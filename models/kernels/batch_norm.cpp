@@ -71,84 +71,43 @@ void applyNormalisation(ElementwiseProgram& p, Value x, Value mean, Value varian
 // buffers.
 class BnApplyTiles final : public TileSource {
 public:
-    BnApplyTiles(std::shared_ptr<const BnApplyLayout> layout, UnitRange tiles) : l_(std::move(layout)), tiles_(tiles) {
-        firstChannel_ = tiles_.begin / l_->tilesPerChannel();
-        channels_ = tiles_.size() == 0 ? 0 : (tiles_.end - 1) / l_->tilesPerChannel() + 1 - firstChannel_;
-    }
+    BnApplyTiles(std::shared_ptr<const BnApplyLayout> layout, UnitRange tiles)
+        : l_(std::move(layout)), tiles_(tiles), channels_(groupsTouched(tiles, l_->tilesPerChannel())) {}
     std::uint64_t tileCount() const override { return tiles_.size(); }
 
     void setup(TileCode& code) override {
-        if (channels_ == 0) return;
-        emitBnCoefficients(*l_, firstChannel_, channels_, code);
+        if (channels_.count == 0) return;
+        emitBnCoefficients(*l_, channels_.first, channels_.count, code);
         emitChannelBroadcastTables(code.compute, l_->tables, l_->coefCount(), l_->stride());
     }
 
-    // Bank slots: x in fp32 on 0 (a), dy on 1 (b), temporaries on 2 (t) and 3 (w), output staging
-    // on 4 or 5. Two streamed operands of a binary op are in opposite bank-group halves; an op
-    // with a broadcast coefficient writes the group half of its streamed source (the broadcast is
-    // read from the other half) on another bank.
+    // An op with a broadcast coefficient writes the group half of its streamed source (the
+    // broadcast is read from the other half) on another bank (emitBnApply: the bank slots).
     void tile(std::uint64_t index, std::uint32_t half, TileCode& code) override {
         const BnApplyLayout& l = *l_;
         const std::uint64_t unit = tiles_.begin + index;
         const std::uint64_t channel = unit / l.tilesPerChannel(), inChannel = unit % l.tilesPerChannel();
         const std::uint64_t firstPlane = inChannel / l.chunksPerPlane * l.planesPerTile;
         const std::uint64_t firstElement = inChannel % l.chunksPerPlane * l.chunkElements;
-        const std::uint64_t rowElements = std::min(l.chunkElements, l.planeElements - firstElement);
-        const auto planes = static_cast<std::uint32_t>(std::min(l.planesPerTile, l.n - firstPlane));
-        const std::uint64_t count = planes == 1 ? rowElements : planes * l.pitch;
-        auto planeMove = [&](DataType type, std::uint64_t gm, std::uint64_t ub, bool toUb) {
-            const std::uint64_t eb = bytesOf(type), rowBytes = rowElements * eb;
-            DataMove m{.src = toUb ? MemSpace::GM : MemSpace::UB, .dst = toUb ? MemSpace::UB : MemSpace::GM,
-                       .srcType = type, .dstType = type};
-            const std::uint64_t gmAddr = gm + ((firstPlane * l.c + channel) * l.planeElements + firstElement) * eb;
-            m.srcAddr = toUb ? gmAddr : ub;
-            m.dstAddr = toUb ? ub : gmAddr;
-            m.burstCount = planes;
-            m.burstBytes = static_cast<std::uint32_t>(rowBytes);
-            const auto gmGap = static_cast<std::uint32_t>(l.c * l.planeElements * eb - rowBytes);
-            const auto ubGap = static_cast<std::uint32_t>((l.pitch - rowElements) * eb);
-            m.srcGapBytes = toUb ? gmGap : ubGap;
-            m.dstGapBytes = toUb ? ubGap : gmGap;
-            return Instruction::move(m);
-        };
-        std::vector<Instruction>& v = code.compute;
-        auto loadF32 = [&](std::uint64_t gm, std::uint64_t stage, std::uint64_t f32) {
-            const std::uint64_t staged = stage + half * l.stageStride;
-            code.load.push_back(planeMove(l.inType, gm, staged, true));
-            if (l.inType == DataType::Fp32) return staged;
-            emitVectorRange(v, VectorOp::Cast, DataType::Fp32, {.dst = f32, .src0 = staged}, count, 0.0f, l.inType);
-            return f32;
-        };
-        const std::uint64_t x = loadF32(l.x, l.xStage, l.a);
-        emitChannelBroadcast(v, l.broadcast, l.coefBuffer, channel - firstChannel_, l.tables, l.coefCount());
-        auto coefOp = [&](VectorOp o, std::uint64_t dst, std::uint64_t src, std::uint64_t k) {
-            emitBroadcastOp(v, o, dst, src, l.broadcast + k * kChannelBroadcastBytes, count, l.halfGroupBytes);
-        };
-        const std::uint64_t out = l.outStage + half * l.outStride;
-        const bool direct = l.outType == DataType::Fp32;  // the last step writes the output staging
-        std::uint64_t result = l.a;
-        if (l.kind == BnApplyKind::ReduceGrad) {
-            const std::uint64_t dy = loadF32(l.dy, l.dyStage, l.b);
-            coefOp(VectorOp::Sub, l.t, x, kCoefMean);
-            coefOp(VectorOp::Mul, l.a, l.t, kCoefQ);
-            coefOp(VectorOp::Mul, l.w, dy, kCoefP);
-            emitVectorRange(v, VectorOp::Add, DataType::Fp32, {.dst = l.b, .src0 = l.a, .src1 = l.w}, count);
-            coefOp(VectorOp::Add, direct ? out : l.w, l.b, kCoefR);
-            result = l.w;
-        } else {
-            coefOp(VectorOp::Mul, l.t, x, kCoefA);
-            coefOp(VectorOp::Add, direct ? out : l.a, l.t, kCoefB);
-        }
-        if (!direct)
-            emitVectorRange(v, VectorOp::Cast, l.outType, {.dst = out, .src0 = result}, count, 0.0f, DataType::Fp32);
-        code.store.push_back(planeMove(l.outType, l.out, out, false));
-        code.scalarCycles = planes;
+        BnTileRows rows;
+        rows.gmElement = (firstPlane * l.c + channel) * l.planeElements + firstElement;
+        rows.rows = std::min(l.planesPerTile, l.n - firstPlane);
+        rows.rowElements = std::min(l.chunkElements, l.planeElements - firstElement);
+        rows.ubPitchElements = l.pitch;
+        rows.count = rows.rows == 1 ? rows.rowElements : rows.rows * l.pitch;
+        const std::uint64_t x = emitBnLoad(l, rows, l.x, l.xStage, l.a, half, code);
+        emitChannelBroadcast(code.compute, l.broadcast, l.coefBuffer, channel - channels_.first, l.tables,
+                             l.coefCount());
+        emitBnApply(l, rows, x, half, [&](VectorOp op, std::uint64_t dst, std::uint64_t src, std::uint64_t k) {
+            emitBroadcastOp(code.compute, op, dst, src, l.broadcast + k * kChannelBroadcastBytes, rows.count,
+                            l.halfGroupBytes);
+        }, code);
     }
 
 private:
     std::shared_ptr<const BnApplyLayout> l_;
     UnitRange tiles_;
-    std::uint64_t firstChannel_ = 0, channels_ = 0;
+    GroupSpan channels_;
 };
 
 bool layOutApply(BnApplyLayout& l, const ChipConfig& chip, std::uint64_t ubBytes, std::uint64_t tileElements,

@@ -11,6 +11,7 @@
 // (emitBnCoefficients).
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -69,6 +70,33 @@ struct BnApplyLayout {
 // Loads channels [first, first + count) of the per-channel inputs, casts them to fp32 and computes
 // the coefficients (coefCount() of them, at l.coef(k)) for all of them at once.
 void emitBnCoefficients(const BnApplyLayout& l, std::uint64_t first, std::uint64_t count, TileCode& code);
+
+// The units of `units` in groups of `unitsPerGroup` (channels of channel tiles, channel groups of
+// slabs): the first group they touch and how many.
+struct GroupSpan {
+    std::uint64_t first = 0, count = 0;
+};
+GroupSpan groupsTouched(UnitRange units, std::uint64_t unitsPerGroup);
+
+// The rows a tile moves between GM and UB (rows of x, dy and the output are H·W·C elements apart
+// in GM, ubPitchElements in UB) and the elements each of its vector steps covers.
+struct BnTileRows {
+    std::uint64_t gmElement = 0;  // of the first row
+    std::uint64_t rows = 1, rowElements = 0, ubPitchElements = 0;
+    std::uint64_t count = 0;
+};
+// dst = op(src, coefficient k) over the tile.
+using BnCoefficientStep = std::function<void(VectorOp op, std::uint64_t dst, std::uint64_t src, std::uint64_t k)>;
+
+// Loads a tile of `gm` (x or dy) into half `half` of `stage` and casts it to fp32 at `f32` unless
+// it is fp32 already; returns where its fp32 values are.
+std::uint64_t emitBnLoad(const BnApplyLayout& l, const BnTileRows& rows, std::uint64_t gm, std::uint64_t stage,
+                         std::uint64_t f32, std::uint32_t half, TileCode& code);
+// The rest of a tile after x is loaded at `x`: dy's load (ReduceGrad), the apply steps (bank
+// slots: x in fp32 on 0 (a), dy on 1 (b), temporaries on 2 (t) and 3 (w), output staging on 4
+// or 5), the cast to the output dtype and the store.
+void emitBnApply(const BnApplyLayout& l, const BnTileRows& rows, std::uint64_t x, std::uint32_t half,
+                 const BnCoefficientStep& coefStep, TileCode& code);
 
 // The channel-slab plan for `l` (its shape, dtypes and addresses set): chooses slabChannels,
 // slabImages and the block count so that UB holds the tiles and the block's coefficient tiles

@@ -21,10 +21,8 @@ constexpr std::array<std::uint32_t, 4> kReduceGradCoefSlots = {1, 3, 0, 2};     
 
 class BnSlabTiles final : public TileSource {
 public:
-    BnSlabTiles(std::shared_ptr<const BnApplyLayout> layout, UnitRange units) : l_(std::move(layout)), units_(units) {
-        firstGroup_ = units_.begin / l_->imageBatches();
-        groups_ = units_.size() == 0 ? 0 : (units_.end - 1) / l_->imageBatches() + 1 - firstGroup_;
-    }
+    BnSlabTiles(std::shared_ptr<const BnApplyLayout> layout, UnitRange units)
+        : l_(std::move(layout)), units_(units), groups_(groupsTouched(units, l_->imageBatches())) {}
     std::uint64_t tileCount() const override { return units_.size(); }
 
     // Coefficients of the block's channels, then each expanded: a Gather through a table whose
@@ -32,10 +30,10 @@ public:
     // coefficient tile, copied (doubling) over the slab's images.
     void setup(TileCode& code) override {
         const BnApplyLayout& l = *l_;
-        if (groups_ == 0) return;
-        const std::uint64_t firstChannel = firstGroup_ * l.slabChannels;
-        emitBnCoefficients(l, firstChannel, std::min(l.c, firstChannel + groups_ * l.slabChannels) - firstChannel,
-                           code);
+        if (groups_.count == 0) return;
+        const std::uint64_t firstChannel = groups_.first * l.slabChannels;
+        emitBnCoefficients(l, firstChannel,
+                           std::min(l.c, firstChannel + groups_.count * l.slabChannels) - firstChannel, code);
         std::vector<Instruction>& v = code.compute;
         const std::uint64_t groupElements = l.slabChannels * l.planeElements;
         // The table lives in the fp32 tile t, its scratch in tile a and in coefficient tiles until
@@ -43,7 +41,7 @@ public:
         // any tile.
         emitChannelOffsetTable(v, l.t, l.coefTile(0, 0), l.coefTile(1, 0), l.a, groupElements, l.planeElements);
         for (std::uint64_t k = 0; k < l.coefCount(); ++k) {
-            for (std::uint64_t group = 0; group < groups_; ++group) {
+            for (std::uint64_t group = 0; group < groups_.count; ++group) {
                 const std::uint64_t tile = l.coefTile(k, group);
                 emitVectorRange(v, VectorOp::Gather, DataType::Fp32,
                                 {.dst = tile, .src0 = l.coef(k) + group * l.slabChannels * 4, .src1 = l.t},
@@ -56,74 +54,33 @@ public:
         }
     }
 
-    // Bank slots: x in fp32 on 0 (a), dy on 1 (b), temporaries on 2 (t) and 3 (w), output staging
-    // on 4 or 5, coefficient tiles as kAffineCoefSlots / kReduceGradCoefSlots. Slabs and their
-    // coefficient tiles share offsets, so every step keeps its operands' slots throughout.
+    // Coefficient tiles on kAffineCoefSlots / kReduceGradCoefSlots (emitBnApply: the other
+    // slots). Slabs and their coefficient tiles share offsets, so every step keeps its operands'
+    // slots throughout.
     void tile(std::uint64_t index, std::uint32_t half, TileCode& code) override {
         const BnApplyLayout& l = *l_;
         const std::uint64_t unit = units_.begin + index;
         const std::uint64_t group = unit / l.imageBatches(), firstImage = unit % l.imageBatches() * l.slabImages;
-        const std::uint64_t images = std::min(l.slabImages, l.n - firstImage);
         const std::uint64_t channels = std::min(l.slabChannels, l.c - group * l.slabChannels);
-        const std::uint64_t hw = l.planeElements;
+        BnTileRows rows;
+        rows.gmElement = (firstImage * l.c + group * l.slabChannels) * l.planeElements;
+        rows.rows = std::min(l.slabImages, l.n - firstImage);
+        rows.rowElements = channels * l.planeElements;
+        rows.ubPitchElements = l.slabChannels * l.planeElements;
         // Steps run over whole repeats (the slab buffers are sized for it): a masked tail would
         // cost one more instruction per step for a few elements that are never stored.
-        const std::uint64_t count =
-            alignUp(((images - 1) * l.slabChannels + channels) * hw, elementsPerRepeat(DataType::Fp32));
-        auto slabMove = [&](DataType type, std::uint64_t gm, std::uint64_t ub, bool toUb) {
-            const std::uint64_t eb = bytesOf(type), slabBytes = channels * hw * eb;
-            DataMove m{.src = toUb ? MemSpace::GM : MemSpace::UB, .dst = toUb ? MemSpace::UB : MemSpace::GM,
-                       .srcType = type, .dstType = type};
-            const std::uint64_t gmAddr = gm + (firstImage * l.c + group * l.slabChannels) * hw * eb;
-            m.srcAddr = toUb ? gmAddr : ub;
-            m.dstAddr = toUb ? ub : gmAddr;
-            m.burstCount = static_cast<std::uint32_t>(images);
-            m.burstBytes = static_cast<std::uint32_t>(slabBytes);
-            const auto gmGap = static_cast<std::uint32_t>(l.c * hw * eb - slabBytes);
-            const auto ubGap = static_cast<std::uint32_t>(l.slabChannels * hw * eb - slabBytes);
-            m.srcGapBytes = toUb ? gmGap : ubGap;
-            m.dstGapBytes = toUb ? ubGap : gmGap;
-            return Instruction::move(m);
-        };
-        std::vector<Instruction>& v = code.compute;
-        auto loadF32 = [&](std::uint64_t gm, std::uint64_t stage, std::uint64_t f32) {
-            const std::uint64_t staged = stage + half * l.stageStride;
-            code.load.push_back(slabMove(l.inType, gm, staged, true));
-            if (l.inType == DataType::Fp32) return staged;
-            emitVectorRange(v, VectorOp::Cast, DataType::Fp32, {.dst = f32, .src0 = staged}, count, 0.0f, l.inType);
-            return f32;
-        };
-        auto step = [&](VectorOp op, std::uint64_t dst, std::uint64_t src0, std::uint64_t src1) {
-            emitVectorRange(v, op, DataType::Fp32, {.dst = dst, .src0 = src0, .src1 = src1}, count);
-        };
-        const std::uint64_t slot = group - firstGroup_;
-        auto coefTile = [&](std::uint64_t k) { return l.coefTile(k, slot); };
-        const std::uint64_t x = loadF32(l.x, l.xStage, l.a);
-        const std::uint64_t out = l.outStage + half * l.outStride;
-        const bool direct = l.outType == DataType::Fp32;  // the last step writes the output staging
-        std::uint64_t result = l.a;
-        if (l.kind == BnApplyKind::ReduceGrad) {
-            const std::uint64_t dy = loadF32(l.dy, l.dyStage, l.b);
-            step(VectorOp::Sub, l.t, x, coefTile(kCoefMean));
-            step(VectorOp::Mul, l.a, l.t, coefTile(kCoefQ));
-            step(VectorOp::Mul, l.w, dy, coefTile(kCoefP));
-            step(VectorOp::Add, l.b, l.a, l.w);
-            step(VectorOp::Add, direct ? out : l.w, l.b, coefTile(kCoefR));
-            result = l.w;
-        } else {
-            step(VectorOp::Mul, l.t, x, coefTile(kCoefA));
-            step(VectorOp::Add, direct ? out : l.a, l.t, coefTile(kCoefB));
-        }
-        if (!direct)
-            emitVectorRange(v, VectorOp::Cast, l.outType, {.dst = out, .src0 = result}, count, 0.0f, DataType::Fp32);
-        code.store.push_back(slabMove(l.outType, l.out, out, false));
-        code.scalarCycles = static_cast<std::uint32_t>(images);
+        rows.count = alignUp((rows.rows - 1) * rows.ubPitchElements + rows.rowElements, elementsPerRepeat(DataType::Fp32));
+        const std::uint64_t x = emitBnLoad(l, rows, l.x, l.xStage, l.a, half, code);
+        emitBnApply(l, rows, x, half, [&](VectorOp op, std::uint64_t dst, std::uint64_t src, std::uint64_t k) {
+            emitVectorRange(code.compute, op, DataType::Fp32,
+                            {.dst = dst, .src0 = src, .src1 = l.coefTile(k, group - groups_.first)}, rows.count);
+        }, code);
     }
 
 private:
     std::shared_ptr<const BnApplyLayout> l_;
     UnitRange units_;
-    std::uint64_t firstGroup_ = 0, groups_ = 0;
+    GroupSpan groups_;
 };
 
 // UB for slabs of l.slabImages × l.slabChannels and `groups` channel groups' coefficient tiles.
@@ -158,11 +115,8 @@ bool layOutSlabs(BnApplyLayout& l, const ChipConfig& chip, std::uint64_t ubBytes
 // Channel groups the busiest block touches: blocks' shares need not start on a group.
 std::uint64_t groupsPerBlock(std::uint64_t units, std::uint32_t blockDim, std::uint64_t unitsPerGroup) {
     std::uint64_t most = 0;
-    for (std::uint32_t block = 0; block < blockDim; ++block) {
-        const UnitRange share = blockShare(units, blockDim, block);
-        if (share.size() > 0)
-            most = std::max(most, (share.end - 1) / unitsPerGroup - share.begin / unitsPerGroup + 1);
-    }
+    for (std::uint32_t block = 0; block < blockDim; ++block)
+        most = std::max(most, groupsTouched(blockShare(units, blockDim, block), unitsPerGroup).count);
     return most;
 }
 
