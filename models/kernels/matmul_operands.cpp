@@ -198,6 +198,34 @@ void planBaseBlock(const ChipConfig& chip, const MatmulProblem& problem, MatmulT
     plan.l0cSlots = 2 * plan.l0cSlotBytes <= chip.bufferCapacity(MemSpace::L0C) ? 2 : 1;
     planCoupledOutput(chip, plan, tiling.baseM, tiling.baseN, problem.outputType, problem.hasBias, problem.biasType);
 }
+
+// Resident A, as an Ascend C matmul whose A depth covers the whole K and that iterates along n: a
+// tile's A rows stay in L1 for the block's following tiles of the same rows (n is the fastest tile
+// index), when all K chunks of baseM rows fit beside two B slots and the bias staging and a block
+// runs several tiles. Shallower chunks, down to one L0 step, shrink the B slots until A fits. Not
+// for matrix-vector shapes (fewer rows than a fractal): their A reads are a negligible share of
+// the traffic, and shallower chunks would only add loads.
+void planResidentA(const OpInstance& op, const ChipConfig& chip, const MatmulProblem& problem, MatmulTiling& tiling,
+                   CubeBufferPlan& plan, std::uint64_t biasL1Bytes) {
+    const std::uint64_t nTiles = ceilDiv(problem.n, tiling.baseN);
+    if (problem.m < kFractalRows || nTiles < 2 || !blocksRunSeveralTiles(op, chip, problem.batchCount() * ceilDiv(problem.m, tiling.baseM) * nTiles))
+        return;
+    const std::uint64_t eb = bytesOf(problem.inputType);
+    for (std::uint64_t chunk = tiling.chunkK; chunk >= tiling.baseK; chunk -= tiling.baseK) {
+        const std::uint64_t aChunkBytes = roundUp(tiling.baseM * chunk * eb, kLocalAlignBytes);
+        const std::uint64_t bChunkBytes = roundUp(chunk * tiling.baseN * eb, kLocalAlignBytes);
+        const std::uint64_t residentBytes = ceilDiv(problem.k, chunk) * aChunkBytes;
+        if (2 * bChunkBytes + residentBytes + biasL1Bytes > chip.bufferCapacity(MemSpace::L1)) continue;
+        tiling.chunkK = static_cast<std::uint32_t>(chunk);
+        plan.residentA = true;
+        plan.l1BOffset = 0;
+        plan.l1SlotBytes = bChunkBytes;
+        plan.l1ResidentAAddr = 2 * bChunkBytes;
+        plan.l1ResidentAChunkBytes = aChunkBytes;
+        plan.l1BiasAddr = plan.l1ResidentAAddr + residentBytes;
+        return;
+    }
+}
 }  // namespace
 
 void planMatmul(const OpInstance& op, const ChipConfig& chip, const MatmulProblem& problem,
@@ -209,7 +237,7 @@ void planMatmul(const OpInstance& op, const ChipConfig& chip, const MatmulProble
     double bestCycles = 0.0;
     MatmulTiling last;
     CubeBufferPlan lastPlan;
-    std::uint64_t lastBiasL1 = 0;
+    std::uint64_t lastBiasL1 = 0, bestBiasL1 = 0;
     for (const auto& [m, n] : kBaseBlocks) {
         MatmulTiling candidate;
         candidate.baseM = static_cast<std::uint32_t>(std::min<std::uint64_t>(m, roundUp(problem.m, kFractalRows)));
@@ -229,11 +257,13 @@ void planMatmul(const OpInstance& op, const ChipConfig& chip, const MatmulProble
         bestCycles = cycles;
         tiling = candidate;
         plan = candidatePlan;
+        bestBiasL1 = biasL1Bytes;
     }
     if (!found) {
         if (last.chunkK == 0) throwLoweringError(op, "no K chunk of the base block fits L1");
         checkPlanFits(op, chip, lastPlan, lastBiasL1, problem.hasBias ? std::uint64_t{last.baseN} * 4 : 0);
     }
+    planResidentA(op, chip, problem, tiling, plan, bestBiasL1);
 }
 
 }  // namespace ascendsim

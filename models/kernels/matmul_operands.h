@@ -43,6 +43,7 @@ public:
     void loadChunkB(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr, ProgramBuilder& b) const override;
     void loadStep(std::uint64_t tile, const CubeStep& step, const CubeL1Chunk& l1, std::uint64_t l0aAddr,
                   std::uint64_t l0bAddr, Mmad& mmad, ProgramBuilder& b) const override;
+    std::uint64_t aRowsOf(std::uint64_t tile) const override { return tile / nTiles_; }
     bool hasBias() const override { return problem_.hasBias; }
     void loadBias(std::uint64_t tile, std::uint64_t l1Addr, ProgramBuilder& b) const override;
     void moveBiasToTable(std::uint64_t tile, std::uint64_t l1Addr, std::uint64_t btAddr, ProgramBuilder& b) const override;
@@ -69,7 +70,8 @@ private:
 
 // Tiling and buffer plan for `problem` on `chip` like CANN's: the base block (128×256, 256×128 or
 // 128×128) that keeps the busiest core shortest, K chunks as deep as two L1 slots allow, L0
-// double-buffered, L0C double-buffered when two tiles fit.
+// double-buffered, L0C double-buffered when two tiles fit; A rows resident in L1 across a block's
+// tiles along n when all their K chunks fit beside two B slots.
 void planMatmul(const OpInstance& op, const ChipConfig& chip, const MatmulProblem& problem,
                 MatmulTiling& tiling, CubeBufferPlan& plan);
 

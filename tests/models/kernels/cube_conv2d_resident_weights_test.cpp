@@ -13,26 +13,6 @@
 namespace ascendsim::test {
 namespace {
 
-// GM→L1 bytes of one block's program: weights arrive as ND2NZ moves, input slabs as plain rows.
-struct GmToL1Bytes {
-    std::uint64_t weights = 0, slabs = 0;
-};
-
-GmToL1Bytes gmToL1Bytes(const LoweredKernel& kernel, std::uint32_t block) {
-    GmToL1Bytes bytes;
-    auto stream = kernel.program({block, CoreKind::Cube, 0});
-    std::vector<Instruction> chunk;
-    while (stream->next(chunk)) {
-        for (const Instruction& instruction : chunk) {
-            const auto* move = std::get_if<DataMove>(&instruction.operands);
-            if (!move || move->src != MemSpace::GM || move->dst != MemSpace::L1) continue;
-            (move->conversion == LayoutConversion::Nd2Nz ? bytes.weights : bytes.slabs) += move->totalBytes();
-        }
-        chunk.clear();
-    }
-    return bytes;
-}
-
 // A stride-1 "same" convolution of [batch, c, hw, hw] by [co, c, k, k] on `chip`.
 ConvProblem sameConv(std::uint64_t batch, std::uint64_t c, std::uint64_t hw, std::uint64_t co, std::uint32_t k) {
     ConvProblem p;
@@ -74,12 +54,13 @@ TEST(CubeConv2DResidentWeights, BlockReadsItsCoTileWeightsOnceInsteadOfOncePerTi
 
     ASSERT_TRUE(planFor(chip, sameConv(4, 256, 8, 32, 3), 1).plan.residentA);
     ASSERT_FALSE(planFor(smallL1, sameConv(4, 256, 8, 32, 3), 1).plan.residentA);
-    const GmToL1Bytes resident = gmToL1Bytes(KernelRegistry::instance().lower(op, chip).at(0), 0);
-    const GmToL1Bytes pingPong = gmToL1Bytes(KernelRegistry::instance().lower(op, smallL1).at(0), 0);
+    const LoweredKernel resident = KernelRegistry::instance().lower(op, chip).at(0);
+    const LoweredKernel pingPong = KernelRegistry::instance().lower(op, smallL1).at(0);
     const auto weightBytes = static_cast<std::uint64_t>(w.bytes());
-    EXPECT_EQ(resident.weights, weightBytes);
-    EXPECT_EQ(pingPong.weights, 4 * weightBytes);
-    EXPECT_EQ(resident.slabs, pingPong.slabs);  // every tile still reads its own input rows
+    EXPECT_EQ(gmToL1BytesFrom(resident, 0, w), weightBytes);
+    EXPECT_EQ(gmToL1BytesFrom(pingPong, 0, w), 4 * weightBytes);
+    // Every tile still reads its own input rows.
+    EXPECT_EQ(gmToL1BytesFrom(resident, 0, x), gmToL1BytesFrom(pingPong, 0, x));
 }
 
 TEST(CubeConv2DResidentWeights, PlanPlacesWeightsAfterTwoSlabSlotsWithinL1) {

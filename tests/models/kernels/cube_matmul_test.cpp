@@ -79,6 +79,16 @@ TEST(CubeMatMul, Fp16AllTransposesMatchReferenceForEveryBlockDim) {
                 runMatmulCase(chip, {200, 300, 260, transA, transB, false, DataType::Fp16}, blockDim);
 }
 
+// Several n-tiles per block: A rows stay resident in L1 across them and are reloaded when the
+// block reaches the next m-tile (one K chunk and several).
+TEST(CubeMatMul, ResidentARowsAcrossNTilesMatchReference) {
+    const auto chip = ascend910B1();
+    for (std::optional<std::uint32_t> blockDim : {std::optional<std::uint32_t>{1}, std::optional<std::uint32_t>{3}}) {
+        runMatmulCase(chip, {256, 64, 1024, false, true, false, DataType::Fp16}, blockDim);
+        runMatmulCase(chip, {256, 700, 1024, true, false, true, DataType::Fp16}, blockDim);
+    }
+}
+
 TEST(CubeMatMul, BiasIsAddedOncePerOutputElement) {
     const auto chip = ascend910B1();
     runMatmulCase(chip, {70, 520, 300, false, true, true, DataType::Fp16}, std::nullopt);

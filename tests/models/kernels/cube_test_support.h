@@ -114,6 +114,23 @@ inline ProgramCounts countProgram(const LoweredKernel& kernel, const BlockProgra
     return counts;
 }
 
+// GM→L1 bytes that block `block`'s program reads from tensor `t` (moves whose GM source starts
+// inside it): how often a cube kernel loads an operand.
+inline std::uint64_t gmToL1BytesFrom(const LoweredKernel& kernel, std::uint32_t block, const TensorInfo& t) {
+    std::uint64_t bytes = 0;
+    auto stream = kernel.program({block, CoreKind::Cube, 0});
+    std::vector<Instruction> chunk;
+    while (stream->next(chunk)) {
+        for (const auto& instruction : chunk) {
+            const auto* move = std::get_if<DataMove>(&instruction.operands);
+            if (!move || move->src != MemSpace::GM || move->dst != MemSpace::L1) continue;
+            if (move->srcAddr >= t.deviceAddr && move->srcAddr < t.deviceAddr + t.bytes()) bytes += move->totalBytes();
+        }
+        chunk.clear();
+    }
+    return bytes;
+}
+
 inline void expectNear(const std::vector<float>& actual, const std::vector<double>& expected,
                        double absTolerance, double relTolerance, const std::string& what) {
     ASSERT_EQ(actual.size(), expected.size()) << what;
