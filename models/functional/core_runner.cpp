@@ -104,7 +104,7 @@ void CoreRunner::execute(const Instruction& instruction, CrossCoreSemaphores* se
             waitFlag(std::get<Flag>(instruction.operands));
             break;
         case Opcode::CrossCoreSet:
-            if (!semaphores) throw std::runtime_error("CrossCoreSetFlag in a kernel that is not MIX");
+            if (!semaphores) throw std::runtime_error("CrossCoreSetFlag: cross-core flags exist on the split (220x) organisation only");
             semaphores->set(slot_, std::get<CrossCoreFlag>(instruction.operands));
             break;
         case Opcode::Scalar:
@@ -128,7 +128,7 @@ CoreRunner::State CoreRunner::run(CrossCoreSemaphores* semaphores, bool& progres
         }
         const Instruction& instruction = pending_[position_];
         if (instruction.opcode == Opcode::CrossCoreWait) {
-            if (!semaphores) throw std::runtime_error("CrossCoreWaitFlag in a kernel that is not MIX");
+            if (!semaphores) throw std::runtime_error("CrossCoreWaitFlag: cross-core flags exist on the split (220x) organisation only");
             if (!semaphores->tryWait(slot_, std::get<CrossCoreFlag>(instruction.operands)))
                 return State::Blocked;
             if (hazards_) hazards_->execute(instruction);

@@ -9,13 +9,47 @@ CrossCoreSemaphores::CrossCoreSemaphores(std::uint32_t groups, std::uint32_t vec
     : groups_(groups), vectorCoresPerCube_(vectorCoresPerCube),
       counts_(std::size_t{groups} * (1 + vectorCoresPerCube) * kFlagIds, 0) {}
 
-void CrossCoreSemaphores::checkFlag(const CrossCoreFlag& flag) {
+CrossCoreSemaphores CrossCoreSemaphores::singleKind(std::uint32_t blocks, CoreKind kind, std::uint32_t coresOnChip) {
+    CrossCoreSemaphores semaphores(blocks, 0);
+    semaphores.mix_ = false;
+    semaphores.soleKind_ = kind;
+    semaphores.coresOnChip_ = coresOnChip;
+    return semaphores;
+}
+
+void CrossCoreSemaphores::checkFlag(const CrossCoreFlag& flag) const {
     if (flag.flagId >= kFlagIds)
         throw std::runtime_error("CrossCoreFlag: flag id " + std::to_string(flag.flagId) +
                                  " outside 0.." + std::to_string(kFlagIds - 1));
-    if (flag.mode != 1 && flag.mode != 2)
+    if (flag.mode > 2)
+        throw std::runtime_error("CrossCoreFlag: mode " + std::to_string(flag.mode) + " does not exist (0, 1, 2)");
+    if (flag.mode != 0 && !mix_)
         throw std::runtime_error("CrossCoreFlag: mode " + std::to_string(flag.mode) +
-                                 " is not modelled (only 1 and 2)");
+                                 " synchronises an AIC+AIV group, in a kernel that is not MIX");
+}
+
+std::uint32_t CrossCoreSemaphores::coresOf(CoreKind kind) const {
+    if (!mix_) return kind == soleKind_ ? groups_ : 0;
+    return kind == CoreKind::Vector ? groups_ * vectorCoresPerCube_ : groups_;
+}
+
+std::uint32_t CrossCoreSemaphores::indexInKind(const CoreSlot& core) const {
+    return mix_ && core.kind == CoreKind::Vector ? core.group * vectorCoresPerCube_ + core.subBlock : core.group;
+}
+
+CrossCoreSemaphores::AllCoresFlag& CrossCoreSemaphores::allCores(const CoreSlot& core, std::uint8_t flagId) {
+    AllCoresFlag& flag = allCores_[{core.kind, flagId}];
+    if (flag.sets.empty()) {
+        // A mode-0 wait counts the sets of running cores: a block that runs in a later wave
+        // would never set, so every block must be resident (the timing model rejects it too).
+        if (!mix_ && groups_ > coresOnChip_)
+            throw std::runtime_error("CrossCoreFlag: mode-0 flag over " + std::to_string(groups_) +
+                                     " blocks, but the chip runs at most " + std::to_string(coresOnChip_) +
+                                     " at once (every block must be resident)");
+        flag.sets.assign(coresOf(core.kind), 0);
+        flag.waits.assign(coresOf(core.kind), 0);
+    }
+    return flag;
 }
 
 std::uint32_t& CrossCoreSemaphores::counter(const CoreSlot& core, std::uint8_t flagId) {
@@ -33,6 +67,10 @@ void CrossCoreSemaphores::raise(const CoreSlot& core, std::uint8_t flagId) {
 
 void CrossCoreSemaphores::set(const CoreSlot& core, const CrossCoreFlag& flag) {
     checkFlag(flag);
+    if (flag.mode == 0) {
+        ++allCores(core, flag.flagId).sets[indexInKind(core)];
+        return;
+    }
     if (flag.mode == 2) {
         if (core.kind == CoreKind::Vector) {
             raise({core.group, CoreKind::Cube, 0}, flag.flagId);
@@ -50,6 +88,14 @@ void CrossCoreSemaphores::set(const CoreSlot& core, const CrossCoreFlag& flag) {
 
 bool CrossCoreSemaphores::tryWait(const CoreSlot& core, const CrossCoreFlag& flag) {
     checkFlag(flag);
+    if (flag.mode == 0) {
+        AllCoresFlag& all = allCores(core, flag.flagId);
+        std::uint32_t& passed = all.waits[indexInKind(core)];
+        for (std::uint32_t sets : all.sets)
+            if (sets <= passed) return false;  // some core of the kind has not set this round yet
+        ++passed;
+        return true;
+    }
     const std::uint32_t needed =
         (flag.mode == 2 && core.kind != CoreKind::Vector) ? vectorCoresPerCube_ : 1;
     std::uint32_t& count = counter(core, flag.flagId);

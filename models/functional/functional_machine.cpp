@@ -1,6 +1,8 @@
 #include "models/functional/functional_machine.h"
 
+#include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -52,14 +54,13 @@ void FunctionalMachine::runKernel(const KernelTask& task) {
         const CoreKind kind = task.type == TaskType::AiVectorCore ? CoreKind::Vector
                               : coupled                            ? CoreKind::Coupled
                                                                    : CoreKind::Cube;
-        CoreMemory memory(chip_, kind, gm_);
-        for (std::uint32_t block = 0; block < task.blockDim; ++block) {
-            memory.poison();
-            const CoreSlot slot{block, kind, 0};
-            CoreRunner runner(slot, task.program({block, kind, 0, task.workspaceAddr}), memory, checkHazards_);
-            bool progressed = false;
-            runner.run(nullptr, progressed);
-        }
+        const std::uint32_t coresOnChip = kind == CoreKind::Vector ? chip_.vectorCoreCount : chip_.aiCoreCount;
+        std::vector<CoreSlot> slots;
+        for (std::uint32_t block = 0; block < task.blockDim; ++block) slots.push_back({block, kind, 0});
+        // Coupled chips have no cross-core flags: their runners get no semaphores and reject them.
+        std::optional<CrossCoreSemaphores> semaphores;
+        if (!coupled) semaphores = CrossCoreSemaphores::singleKind(task.blockDim, kind, coresOnChip);
+        runInterleaved(task, slots, semaphores ? &*semaphores : nullptr);
         return;
     }
 
@@ -69,43 +70,59 @@ void FunctionalMachine::runKernel(const KernelTask& task) {
                                  " exceeds the " + std::to_string(chip_.aiCoreCount) +
                                  " co-resident AIC groups");
     const std::uint32_t aivPerGroup = chip_.vectorCoresPerCube;
-    CrossCoreSemaphores semaphores(task.blockDim, aivPerGroup);
-    std::vector<std::unique_ptr<CoreMemory>> memories;
-    std::vector<std::unique_ptr<CoreRunner>> runners;
+    std::vector<CoreSlot> slots;
     for (std::uint32_t group = 0; group < task.blockDim; ++group) {
-        for (std::uint32_t member = 0; member <= aivPerGroup; ++member) {
-            const CoreKind kind = member == 0 ? CoreKind::Cube : CoreKind::Vector;
-            const std::uint32_t sub = member == 0 ? 0 : member - 1;
-            memories.push_back(std::make_unique<CoreMemory>(chip_, kind, gm_));
-            memories.back()->poison();
-            runners.push_back(std::make_unique<CoreRunner>(CoreSlot{group, kind, sub},
-                                                           task.program({group, kind, sub, task.workspaceAddr}),
-                                                           *memories.back(), checkHazards_));
-        }
+        slots.push_back({group, CoreKind::Cube, 0});
+        for (std::uint32_t aiv = 0; aiv < aivPerGroup; ++aiv) slots.push_back({group, CoreKind::Vector, aiv});
     }
+    CrossCoreSemaphores semaphores(task.blockDim, aivPerGroup);
+    runInterleaved(task, slots, &semaphores);
+}
 
-    // Round-robin: each core runs until it blocks on a cross-core wait; a full pass in which no
-    // core advances while some are unfinished is a deadlock.
-    std::vector<bool> finished(runners.size(), false);
-    std::size_t remaining = runners.size();
+// Round-robin over the blocks in order: each runs until it finishes or blocks on a cross-core
+// wait; a full pass in which no core advances while some are unfinished is a deadlock. Without
+// cross-core waits this is one block after another. A core's local buffers are taken when it
+// starts (poisoned) and given back when it finishes, so only cores running at once hold memory.
+void FunctionalMachine::runInterleaved(const KernelTask& task, const std::vector<CoreSlot>& slots,
+                                       CrossCoreSemaphores* semaphores) {
+    std::map<CoreKind, std::vector<std::unique_ptr<CoreMemory>>> freeMemory;
+    std::vector<std::unique_ptr<CoreMemory>> memories(slots.size());
+    std::vector<std::unique_ptr<CoreRunner>> runners(slots.size());
+    std::vector<bool> finished(slots.size(), false);
+    std::size_t remaining = slots.size();
     while (remaining > 0) {
         bool anyProgress = false;
-        for (std::size_t i = 0; i < runners.size(); ++i) {
+        for (std::size_t i = 0; i < slots.size(); ++i) {
             if (finished[i]) continue;
+            if (!runners[i]) {
+                const CoreSlot& slot = slots[i];
+                auto& pool = freeMemory[slot.kind];
+                if (pool.empty()) {
+                    memories[i] = std::make_unique<CoreMemory>(chip_, slot.kind, gm_);
+                } else {
+                    memories[i] = std::move(pool.back());
+                    pool.pop_back();
+                }
+                memories[i]->poison();
+                runners[i] = std::make_unique<CoreRunner>(
+                    slot, task.program({slot.group, slot.kind, slot.subBlock, task.workspaceAddr}), *memories[i],
+                    checkHazards_);
+            }
             bool progressed = false;
-            if (runners[i]->run(&semaphores, progressed) == CoreRunner::State::Finished) {
+            if (runners[i]->run(semaphores, progressed) == CoreRunner::State::Finished) {
                 finished[i] = true;
                 --remaining;
                 progressed = true;
+                runners[i].reset();
+                freeMemory[slots[i].kind].push_back(std::move(memories[i]));
             }
             anyProgress = anyProgress || progressed;
         }
         if (!anyProgress) {
             std::string blocked;
-            for (std::size_t i = 0; i < runners.size(); ++i)
+            for (std::size_t i = 0; i < slots.size(); ++i)
                 if (!finished[i]) blocked += (blocked.empty() ? "" : ", ") + runners[i]->describe();
-            throw std::runtime_error("FunctionalMachine: MIX kernel deadlocked on cross-core flags; "
-                                     "blocked: " + blocked);
+            throw std::runtime_error("FunctionalMachine: kernel deadlocked on cross-core flags; blocked: " + blocked);
         }
     }
 }

@@ -4,11 +4,13 @@
 //
 // Each core has its own local buffers (L1, L0A, L0B, L0C, UB, BT, FB) as byte arrays sized from
 // the chip config; GM is one flat byte array shared by all cores. Every core's stream runs in
-// program order; the blocks of a MIX kernel interleave at cross-core flags.
+// program order; blocks interleave at cross-core flags (MIX groups, and mode-0 SyncAll barriers of
+// any kernel on a split chip).
 #include <cstdint>
 #include <vector>
 
 #include "models/chip/chip_config.h"
+#include "models/functional/cross_core_semaphores.h"
 #include "models/isa/instruction.h"
 #include "models/task/kernel_task.h"
 
@@ -34,6 +36,8 @@ public:
     void setHazardChecking(bool enabled) { checkHazards_ = enabled; }
 
 private:
+    void runInterleaved(const KernelTask& task, const std::vector<CoreSlot>& slots, CrossCoreSemaphores* semaphores);
+
     const ChipConfig& chip_;
     std::vector<std::uint8_t> gm_;
     bool checkHazards_ = false;

@@ -247,6 +247,70 @@ TEST(FunctionalMachine, CrossCoreWaitThatNoCoreSatisfiesIsADeadlock) {
     EXPECT_NE(error.find("AIC of block 0"), std::string::npos) << error;
 }
 
+// Block b of a vector kernel copies its input row to a shared GM row, then (with the mode-0
+// SyncAll barrier) reads its right neighbour's shared row: only correct if every block has written
+// before any reads. Rows are 8 fp32 (32 B).
+KernelTask rotateThroughGm(std::uint32_t blocks, bool barrier) {
+    KernelTask task;
+    task.type = TaskType::AiVectorCore;
+    task.blockDim = blocks;
+    task.program = [blocks, barrier](const BlockProgramRequest& r) {
+        const std::uint64_t row = 32, in = 0, shared = 4096, out = 8192;
+        std::vector<Instruction> p{Instruction::move(move(MemSpace::GM, in + r.blockIdx * row, MemSpace::UB, 0, 32)),
+                                   Instruction::move(move(MemSpace::UB, 0, MemSpace::GM, shared + r.blockIdx * row, 32))};
+        if (barrier) {
+            p.push_back(Instruction::crossCoreSet(3, 0, Pipe::Mte3));
+            p.push_back(Instruction::crossCoreWait(3, 0));
+        }
+        const std::uint64_t neighbour = (r.blockIdx + 1) % blocks;
+        p.push_back(Instruction::move(move(MemSpace::GM, shared + neighbour * row, MemSpace::UB, 256, 32)));
+        p.push_back(Instruction::move(move(MemSpace::UB, 256, MemSpace::GM, out + r.blockIdx * row, 32)));
+        return std::make_unique<FixedInstructionStream>(std::move(p));
+    };
+    return task;
+}
+
+std::vector<float> rowsOf(std::uint32_t blocks, std::uint32_t rotateBy) {
+    std::vector<float> values;
+    for (std::uint32_t b = 0; b < blocks; ++b) values.insert(values.end(), 8, static_cast<float>((b + rotateBy) % blocks + 1));
+    return values;
+}
+
+TEST(FunctionalMachine, AllCoresFlagIsABarrierAcrossTheBlocksOfAKernel) {
+    const auto chip = ascend910B1();
+    for (const bool barrier : {true, false}) {
+        FunctionalMachine machine(chip, 1 << 20);
+        machine.writeTensor(0, DataType::Fp32, rowsOf(4, 0));
+        machine.runKernel(rotateThroughGm(4, barrier));
+        const std::vector<float> result = machine.readTensor(8192, DataType::Fp32, 32);
+        if (barrier)
+            EXPECT_EQ(result, rowsOf(4, 1));
+        else  // one block after another: block b reads row b + 1 before block b + 1 wrote it
+            EXPECT_NE(result, rowsOf(4, 1));
+    }
+}
+
+TEST(FunctionalMachine, AllCoresFlagNeedsEveryBlockResident) {
+    const auto chip = ascend910B1();
+    FunctionalMachine machine(chip, 1 << 20);
+    const auto error = errorOf(machine, rotateThroughGm(chip.vectorCoreCount + 1, true));
+    EXPECT_NE(error.find("every block must be resident"), std::string::npos) << error;
+}
+
+TEST(FunctionalMachine, GroupFlagModesNeedAMixKernel) {
+    const auto chip = ascend910B1();
+    FunctionalMachine machine(chip, 1 << 20);
+    const auto error = errorOf(machine, singleBlock(TaskType::AiVectorCore, {Instruction::crossCoreSet(1, 1, Pipe::Vector)}));
+    EXPECT_NE(error.find("not MIX"), std::string::npos) << error;
+}
+
+TEST(FunctionalMachine, CoupledChipsHaveNoCrossCoreFlags) {
+    const auto chip = test::coupledChip();
+    FunctionalMachine machine(chip, 1 << 20);
+    const auto error = errorOf(machine, singleBlock(TaskType::AiCore, {Instruction::crossCoreWait(1, 0)}));
+    EXPECT_NE(error.find("split (220x) organisation only"), std::string::npos) << error;
+}
+
 TEST(FunctionalMachine, HazardCheckingRequiresFlagsBetweenPipesSharingABuffer) {
     const auto chip = ascend910B1();
     FunctionalMachine machine(chip, 1 << 20);
