@@ -88,6 +88,9 @@ TEST(CubeConv2D, PositionTilesSpanningSeveralRowsAndChunksMatchReference) {
 TEST(CubeConv2D, ResidentWeightsReloadedAtACoTileChangeMatchReference) {
     const auto chip = ascend910B1();
     for (auto blockDim : kBlockDims) runConv(chip, {2, 16, 6, 6, 140, 1, 1}, blockDim);
+    runConv(coupledChip(), {2, 16, 6, 6, 140, 1, 1}, 1u);
+    // The 1x1 input gradient keeps its transposed weight runs resident the same way.
+    for (auto blockDim : kBlockDims) runInputGrad(chip, {2, 140, 8, 8, 40, 1, 1, 2, 2}, blockDim);
 }
 
 TEST(CubeConv2D, DilationAndGroupsMatchReference) {
