@@ -91,6 +91,18 @@ struct AiCpuConfig {
     std::uint32_t launchOverheadCycles = 0;  // per task, in AI CPU cycles
 };
 
+// The chip-to-chip links HCCL collectives use inside one server (hardware.md: HCCS). Zero
+// linkBandwidthGBps: the chip has no collective model (a workload with ranks > 1 is rejected).
+struct HcclLinkConfig {
+    std::uint32_t maxRanks = 0;           // chips joined by the server's mesh
+    double linkBandwidthGBps = 0.0;       // one peer link, one direction, 1e9 B/s (SDMA Memcpy)
+    double reduceBandwidthGBps = 0.0;     // SDMA inline reduce over a peer link
+    double localCopyBandwidthGBps = 0.0;  // SDMA on-chip copy (input -> output buffer)
+    double transferLatencyUs = 0.0;       // fixed cost of one SDMA transfer over a link
+    double notifyRecordUs = 0.0;          // Notify_Record task
+    double notifyWaitUs = 0.0;            // Notify_Wait task when the peer already signalled
+};
+
 struct ChipConfig {
     std::string name;        // "Ascend910B1"
     std::string sourceFile;  // where it was loaded from, for messages
@@ -114,6 +126,7 @@ struct ChipConfig {
     VectorTiming vector;
     ICacheConfig icache;
     AiCpuConfig aiCpu;
+    HcclLinkConfig hccl;
     std::vector<PathTiming> paths;
 
     std::array<std::uint32_t, kPipeCount> queueDepth{};  // per-pipe instruction queue depth

@@ -1,16 +1,19 @@
 #include "profiler/assembly/output_assembly.h"
 
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <set>
 #include <stdexcept>
-#include <unistd.h>
 
 #include "profiler/assembly/output_permissions.h"
 #include "profiler/assembly/profiling_schedule.h"
 #include "profiler/assembly/run_slice.h"
 #include "profiler/writers/api_statistic.h"
+#include "profiler/writers/communication_json.h"
+#include "profiler/writers/communication_matrix.h"
 #include "profiler/writers/data_preprocess.h"
 #include "profiler/writers/db_export.h"
 #include "profiler/writers/framework_files.h"
@@ -22,8 +25,8 @@
 #include "profiler/writers/op_statistic.h"
 #include "profiler/writers/operator_details.h"
 #include "profiler/writers/operator_memory.h"
-#include "profiler/writers/profiler_info.h"
 #include "profiler/writers/prof_tree.h"
+#include "profiler/writers/profiler_info.h"
 #include "profiler/writers/profiler_metadata.h"
 #include "profiler/writers/step_trace_time.h"
 #include "profiler/writers/trace_view.h"
@@ -82,6 +85,8 @@ void writeAscendProfilerOutput(const fs::path& out, const RunRecord& run, const 
         }
         writeL2CacheCsv(out, run, config);
         writeDataPreprocessCsv(out, run, config);
+        writeCommunicationJson(out, run, config);
+        writeCommunicationMatrixJson(out, run, config);
         if (config.activityCpu && (config.formatVersion != FormatVersion::Era2024 || config.withStack))
             writeCsvFile(out / "operator_details.csv", buildOperatorDetails(run, config), CsvDialect::TorchNpu);
         if (config.profileMemory) {

@@ -24,6 +24,7 @@ TimeWindow cycleWindow(const RunRecord& run, const ProfilingCycle& cycle) {
         std::uint64_t end = run.endNs;
         for (const auto& op : run.hostOps) end = std::max(end, op.endNs);
         for (const auto& k : run.kernels) end = std::max(end, k.device.endNs);
+        for (const auto& c : run.communicationOps) end = std::max(end, c.endNs);
         return {0, end};
     }
     TimeWindow w{UINT64_MAX, 0};
@@ -73,6 +74,15 @@ RunRecord sliceRunRecord(const RunRecord& run, const ProfilingCycle& cycle) {
         copy.hostOpIndex = k.hostOpIndex >= 0 ? remap(k.hostOpIndex) : -1;
         end = std::max(end, k.device.endNs);
         out.kernels.push_back(std::move(copy));
+    }
+    for (const auto& c : run.communicationOps) {
+        const bool launchedInside =
+            c.hostOpIndex >= 0 ? opIndex.contains(c.hostOpIndex) : inside(w, c.startNs);
+        if (!launchedInside) continue;
+        CommunicationOpRecord copy = c;
+        copy.hostOpIndex = c.hostOpIndex >= 0 ? remap(c.hostOpIndex) : -1;
+        end = std::max(end, c.endNs);
+        out.communicationOps.push_back(std::move(copy));
     }
     out.apis = keepInside(run.apis, w, [](const ApiRecord& a) { return a.startNs; });
     out.taskQueue = keepInside(run.taskQueue, w, [](const TaskQueueRecord& q) { return q.enqueueStartNs; });

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "models/chip/chip_config.h"
+#include "models/kernels/hccl_task.h"
 #include "models/task/task_result.h"
 
 namespace ascendsim {
@@ -141,6 +142,24 @@ struct HardwareTrafficSample {
     std::vector<std::uint64_t> llcReadBytes;
 };
 
+// One HCCL collective of this rank (CANN's HCCL trace; formats.md §3.10, §4.2 "Communication").
+struct CommunicationOpRecord {
+    std::string name;         // "hcom_allReduce__586_0_1" (kernel_details Name)
+    std::string opType;       // "hcom_allReduce_" (kernel_details Type, the AscendCL API)
+    std::string groupName;    // the communicator's hash, "17522688603477080586"
+    std::string algorithm;    // "MESH-RING"
+    std::string dataType;     // "FP32", "FP16", ... as HCCL spells it
+    std::uint64_t count = 0;  // elements reduced
+    std::uint32_t rankSize = 0;
+    std::uint64_t startNs = 0;
+    std::uint64_t endNs = 0;
+    std::uint64_t correlationId = 0;  // = the launching Node@launch API's connection id
+    std::int64_t hostOpIndex = -1;
+    std::uint32_t streamId = 0;
+    std::uint32_t taskId = 0;
+    std::vector<HcclTask> tasks;  // this rank's tasks; HcclTask::startNs is from startNs
+};
+
 // A profiler step: ProfilerStep#N on the host.
 struct StepRecord {
     std::uint32_t stepNumber = 0;
@@ -165,6 +184,7 @@ struct RunRecord {
     std::vector<ApiRecord> apis;
     std::vector<TaskQueueRecord> taskQueue;
     std::vector<KernelRecord> kernels;      // in device start order
+    std::vector<CommunicationOpRecord> communicationOps;  // in start order
     std::vector<MemoryEventRecord> memoryEvents;
     std::vector<GeMemorySample> geMemory;
     std::vector<GeOpMemoryRecord> geOpMemory;

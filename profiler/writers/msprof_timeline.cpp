@@ -7,6 +7,7 @@
 
 #include "profiler/format/time_format.h"
 #include "profiler/record/collection_span.h"
+#include "profiler/writers/communication_timeline.h"
 #include "profiler/writers/hardware_sample_timeline.h"
 #include "profiler/writers/overlap_analysis.h"
 
@@ -196,6 +197,7 @@ TimelineEra timelineEra(FormatVersion version) {
     era.aiCoreFreqSortIndex = 14;
     era.overlapSortIndex = version == FormatVersion::Cann80 ? 23 : 21;
     era.npuMemSortIndex = version == FormatVersion::Cann80 ? 19 : 20;
+    era.hcclSortIndex = 15;  // e5a31957 Level0/1 (HCCL pid 3170820576 = process 3096504, sort 15)
     era.hostLayersUseDevice31 = false;
     era.labelsCarryDeviceId = false;
     era.cppKeyOrder = false;
@@ -248,6 +250,8 @@ std::vector<OrderedJson> buildMsprofTimeline(const RunRecord& run, const Profile
 
     std::unordered_map<std::uint64_t, const KernelRecord*> kernelByConn;
     for (const auto& k : run.kernels) kernelByConn.emplace(k.correlationId, &k);
+    std::set<std::uint64_t> communicationConnections;
+    for (const auto& c : run.communicationOps) communicationConnections.insert(c.correlationId);
     std::set<std::uint64_t> launchedConnections;  // connections with a Node@launch flow start
 
     std::vector<OrderedJson> meta, data;
@@ -271,7 +275,9 @@ std::vector<OrderedJson> buildMsprofTimeline(const RunRecord& run, const Profile
             args["connection_id"] = api.connectionId;
             block.events.push_back(make.duration(apiTraceName(api, era), pid, api.threadId, api.startNs,
                                                  api.endNs - api.startNs, &args));
-            if (api.level == ApiLevel::Node && kernelByConn.contains(api.connectionId)) {
+            if (api.level == ApiLevel::Node &&
+                (kernelByConn.contains(api.connectionId) ||
+                 communicationConnections.contains(api.connectionId))) {
                 launchedConnections.insert(api.connectionId);
                 flows.push_back(make.flow(hostToDeviceFlowId(api.connectionId, config.formatVersion), pid,
                                           api.threadId, api.startNs, false));
@@ -325,8 +331,51 @@ std::vector<OrderedJson> buildMsprofTimeline(const RunRecord& run, const Profile
         appendBlock(meta, data, block, era);
     }
 
+    // HCCL: the op row of the world group, and (Level1/2: CANN's HCCL_TRACE) one row per plane.
+    if (!run.communicationOps.empty()) {
+        const std::uint32_t pid = formatTracePid(run.processId, era.hcclSortIndex, run.deviceId);
+        const bool withTasks = config.level != ProfilerLevel::Level0;
+        ProcessBlock block;
+        std::uint32_t planes = 1;
+        std::vector<OrderedJson> flows;
+        for (const auto& op : run.communicationOps) {
+            const OrderedJson opArgs = hcclOpArgs(op, config.formatVersion);
+            block.events.push_back(
+                make.duration(op.name, pid, 0, op.startNs, op.endNs - op.startNs, &opArgs));
+            if (launchedConnections.contains(op.correlationId))
+                flows.push_back(
+                    make.flow(hostToDeviceFlowId(op.correlationId, config.formatVersion), pid, 0,
+                              op.startNs, true));
+            if (!withTasks) continue;
+            for (const auto& task : op.tasks) {
+                planes = std::max(planes, task.plane + 1);
+                const OrderedJson args = hcclTaskArgs(op, task);
+                block.events.push_back(make.duration(hcclTaskName(task.kind), pid, task.plane + 1,
+                                                     op.startNs + task.startNs, task.durationNs,
+                                                     &args));
+            }
+        }
+        block.processMeta.push_back(make.meta("process_name", pid, 0, "name", "HCCL"));
+        block.processMeta.push_back(make.meta("process_labels", pid, 0, "labels", npuLabel));
+        block.processMeta.push_back(
+            make.meta("process_sort_index", pid, 0, "sort_index", era.hcclSortIndex));
+        block.threadMeta.emplace_back(
+            make.meta("thread_name", pid, 0, "name", hcclGroupThreadName()),
+            make.meta("thread_sort_index", pid, 0, "sort_index", 0));
+        for (std::uint32_t plane = 0; plane < planes; ++plane) {
+            block.threadMeta.emplace_back(
+                make.meta("thread_name", pid, plane + 1, "name", hcclPlaneThreadName(plane)),
+                make.meta("thread_sort_index", pid, plane + 1, "sort_index", plane + 1));
+        }
+        for (auto& f : flows) block.events.push_back(std::move(f));
+        appendBlock(meta, data, block, era);
+    }
+
     // Overlap Analysis.
-    const auto overlap = computeOverlapAnalysis(run.kernels, {});
+    std::vector<TimeInterval> communicationSpans;
+    for (const auto& op : run.communicationOps)
+        communicationSpans.push_back({op.startNs, op.endNs});
+    const auto overlap = computeOverlapAnalysis(run.kernels, communicationSpans);
     if (!overlap.empty()) {
         const std::uint32_t pid = formatTracePid(run.processId, era.overlapSortIndex, run.deviceId);
         ProcessBlock block;

@@ -1,6 +1,7 @@
 #pragma once
 // The CANN msprof timeline (msprof_{ts}.json, formats.md §4.2) as an ordered list of events:
-// the CANN host-API process, Ascend Hardware (one thread per stream), Overlap Analysis, and the
+// the CANN host-API process, Ascend Hardware (one thread per stream), HCCL (collectives and their
+// tasks), Overlap Analysis, and the
 // AI Core Freq counter. trace_view.json embeds it (after Level0 pruning), step_trace_time.csv is
 // computed from its Overlap Analysis events.
 //
@@ -23,6 +24,7 @@ struct TimelineEra {
     std::uint32_t aiCoreFreqSortIndex = 15;
     std::uint32_t overlapSortIndex = 31;
     std::uint32_t npuMemSortIndex = 17;
+    std::uint32_t hcclSortIndex = 16;      // the "HCCL" (Communication) process
     bool hostLayersUseDevice31 = true;     // C++ msprof: host layers carry deviceId 31 in the pid
     bool labelsCarryDeviceId = true;       // "NPU 0" (C++) vs "NPU" (Python msprof)
     bool cppKeyOrder = true;               // key order of msprof's C++ JsonWriter

@@ -134,20 +134,54 @@ CsvTable buildOpSummaryTable(const RunRecord& run, const ProfilerConfig& config)
     }
     if (layout.cubeUtilization) h.emplace_back("cube_utilization(%)");
 
-    std::vector<std::size_t> order(run.kernels.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        return run.kernels[a].device.startNs < run.kernels[b].device.startNs;
-    });
+    // Kernels and collectives in one start-time order: the wait column runs over both.
+    struct Entry {
+        std::uint64_t startNs, endNs;
+        const KernelRecord* kernel;
+        const CommunicationOpRecord* collective;
+    };
+    std::vector<Entry> order;
+    order.reserve(run.kernels.size() + run.communicationOps.size());
+    for (const auto& k : run.kernels)
+        order.push_back({k.device.startNs, k.device.endNs, &k, nullptr});
+    for (const auto& c : run.communicationOps) order.push_back({c.startNs, c.endNs, nullptr, &c});
+    std::stable_sort(order.begin(), order.end(),
+                     [](const Entry& a, const Entry& b) { return a.startNs < b.startNs; });
 
-    const KernelRecord* previous = nullptr;
-    for (std::size_t index : order) {
-        const KernelRecord& kernel = run.kernels[index];
-        const TaskResult& task = kernel.device;
+    const Entry* previous = nullptr;
+    for (const Entry& entry : order) {
         const std::string na(kNotAvailable);
         CsvRow row;
         if (deviceIdColumn) row.push_back(std::to_string(run.deviceId));
         row.emplace_back(kNoModelId);
+        std::string waitText = "0";
+        if (previous != nullptr) {
+            const auto gap = static_cast<std::int64_t>(entry.startNs) -
+                             static_cast<std::int64_t>(previous->endNs);
+            waitText = waitCell(std::max<std::int64_t>(0, gap), cpp);
+        }
+        previous = &entry;
+        if (entry.collective != nullptr) {
+            // formats.md §3.1: Task ID, Stream ID and OP State N/A, Block Dim 0, the rest N/A; the
+            // 8.0-era samples (e5a31957 Level0/1/2) call the task type HCCL.
+            const CommunicationOpRecord& c = *entry.collective;
+            row.push_back(na);
+            row.push_back(na);
+            row.push_back(c.name);
+            row.push_back(taskTimeOnly ? na : c.opType);
+            row.push_back(na);
+            row.emplace_back(config.formatVersion == FormatVersion::Cann83 ? "COMMUNICATION"
+                                                                           : "HCCL");
+            row.push_back(nsToUsStringWithTab(run.epochNs + c.startNs));
+            row.push_back(durationCell(c.endNs - c.startNs, cpp));
+            row.push_back(waitText);
+            row.emplace_back("0");
+            while (row.size() < table.header.size()) row.push_back(na);
+            table.rows.push_back(std::move(row));
+            continue;
+        }
+        const KernelRecord& kernel = *entry.kernel;
+        const TaskResult& task = kernel.device;
         row.push_back(std::to_string(kernel.taskId));
         row.push_back(std::to_string(task.streamId));
         row.push_back(kernel.name);
@@ -156,13 +190,7 @@ CsvTable buildOpSummaryTable(const RunRecord& run, const ProfilerConfig& config)
         row.push_back(taskTimeOnly ? na : std::string(taskTypeName(task.type)));
         row.push_back(nsToUsStringWithTab(run.epochNs + task.startNs));
         row.push_back(durationCell(task.endNs - task.startNs, cpp));
-        if (previous == nullptr) {
-            row.emplace_back("0");
-        } else {
-            const auto gap = static_cast<std::int64_t>(task.startNs) -
-                             static_cast<std::int64_t>(previous->device.endNs);
-            row.push_back(waitCell(std::max<std::int64_t>(0, gap), cpp));
-        }
+        row.push_back(waitText);
         row.push_back(taskTimeOnly ? "0" : std::to_string(task.blockDim));
         if (split) row.push_back(taskTimeOnly ? na : std::to_string(task.mixBlockDim));
         row.push_back(taskTimeOnly ? na : (kernel.hf32Eligible ? "YES" : "NO"));
@@ -180,7 +208,6 @@ CsvTable buildOpSummaryTable(const RunRecord& run, const ProfilerConfig& config)
         if (split) row.push_back(!taskTimeOnly && isMix(task.type) ? "0" : na);
         appendPmuCells(row, kernel, run, config, layout);
         table.rows.push_back(std::move(row));
-        previous = &kernel;
     }
     return table;
 }

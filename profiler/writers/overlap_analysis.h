@@ -36,7 +36,7 @@ std::vector<TimeInterval> subtractIntervals(const std::vector<TimeInterval>& min
                                             const std::vector<TimeInterval>& subtrahend);
 
 // All four kinds, ordered by start time (ties: Computing, Communication, Not Overlapped, Free).
-// Communication ops are passed separately because the run record has no collective ops yet.
+// Communication ops are passed as their [start, end) spans (RunRecord::communicationOps).
 std::vector<OverlapInterval> computeOverlapAnalysis(const std::vector<KernelRecord>& kernels,
                                                     const std::vector<TimeInterval>& communicationOps);
 

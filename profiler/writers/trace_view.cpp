@@ -217,6 +217,19 @@ std::vector<OrderedJson> buildTorchToNpuFlows(const RunRecord& run, const Profil
         out.push_back(flowEvent("f", "torch_to_npu", id, hardwarePid, k.device.streamId,
                                 traceTimestamp(run, k.device.startNs), "async_npu"));
     }
+    // Collectives: the flow ends on the HCCL op row (the e5a31957 sample's torch_to_npu on tid 0).
+    const std::uint32_t hcclPid = formatTracePid(
+        run.processId, timelineEra(config.formatVersion).hcclSortIndex, run.deviceId);
+    for (const auto& c : run.communicationOps) {
+        if (c.hostOpIndex < 0 || static_cast<std::size_t>(c.hostOpIndex) >= run.hostOps.size())
+            continue;
+        const auto& op = run.hostOps[static_cast<std::size_t>(c.hostOpIndex)];
+        const std::uint64_t id = run.epochNs + c.startNs;
+        out.push_back(flowEvent("s", "torch_to_npu", id, run.processId, op.threadId,
+                                traceTimestamp(run, op.startNs), "async_npu"));
+        out.push_back(flowEvent("f", "torch_to_npu", id, hcclPid, 0, traceTimestamp(run, c.startNs),
+                                "async_npu"));
+    }
     return out;
 }
 

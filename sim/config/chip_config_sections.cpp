@@ -94,6 +94,19 @@ void readAiCpu(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
     node.readNonNegative("launch_overhead_cycles", chip.aiCpu.launchOverheadCycles);
 }
 
+void readHccl(const ConfigNode& node, ChipConfig& chip) {
+    node.allowOnly({"max_ranks", "link_bandwidth_gbps", "reduce_bandwidth_gbps",
+                    "local_copy_bandwidth_gbps", "transfer_latency_us", "notify_record_us",
+                    "notify_wait_us"});
+    node.readPositive("max_ranks", chip.hccl.maxRanks);
+    node.readPositive("link_bandwidth_gbps", chip.hccl.linkBandwidthGBps);
+    node.readPositive("reduce_bandwidth_gbps", chip.hccl.reduceBandwidthGBps);
+    node.readPositive("local_copy_bandwidth_gbps", chip.hccl.localCopyBandwidthGBps);
+    node.readPositive("transfer_latency_us", chip.hccl.transferLatencyUs);
+    node.readPositive("notify_record_us", chip.hccl.notifyRecordUs);
+    node.readPositive("notify_wait_us", chip.hccl.notifyWaitUs);
+}
+
 void readCube(const ConfigNode& node, ChipConfig& chip) {
     node.allowOnly({"fractal_m", "fractal_k", "fractal_n", "int8_fractal_k",
                     "mmad_overhead_cycles", "mmad_min_cycles"});
@@ -196,8 +209,8 @@ PathTiming readPath(const ConfigNode& node) {
 
 void readChipSections(const ConfigNode& root, bool isRoot, ChipConfig& chip) {
     root.allowOnly({"schema_version", "name", "inherits", "organisation", "cores", "clocks",
-                    "buffers", "ub_banking", "l2", "hbm", "ai_cpu", "cube", "vector", "icache",
-                    "pipes", "paths"});
+                    "buffers", "ub_banking", "l2", "hbm", "ai_cpu", "hccl", "cube", "vector",
+                    "icache", "pipes", "paths"});
     root.readString("name", chip.name, true);
     if (root.has("organisation") || isRoot) {
         std::string organisation;
@@ -217,6 +230,7 @@ void readChipSections(const ConfigNode& root, bool isRoot, ChipConfig& chip) {
     readL2(root.child("l2", isRoot), isRoot, chip);
     readHbm(root.child("hbm", isRoot), isRoot, chip);
     readAiCpu(root.child("ai_cpu", isRoot), isRoot, chip);
+    if (root.has("hccl")) readHccl(root.child("hccl"), chip);
     readCube(root.child("cube"), chip);
     readVector(root.child("vector", isRoot), isRoot, chip);
     readICache(root.child("icache"), chip);

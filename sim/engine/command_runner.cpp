@@ -10,6 +10,7 @@
 #include "profiler/report/profile_comparison.h"
 #include "profiler/writers/trace_view.h"
 #include "sim/config/chip_config_loader.h"
+#include "sim/engine/rank_records.h"
 #include "sim/engine/simulation.h"
 #include "sim/microbench/microbench_runner.h"
 #include "sim/workload/workload_error.h"
@@ -73,7 +74,20 @@ int runSimulationCommand(const SimulationOptions& options, std::ostream& out, st
         output.workerName = options.workerName.value_or("");
         output.deterministic = options.deterministic;
         output.rank = options.rank;
-        const OutputResult written = writeProfilerOutput(result.record, result.workload.profiler, output);
+        OutputResult written;
+        if (result.ranks > 1) {
+            // One *_ascend_pt directory per rank, as each torch.distributed process writes its own.
+            output.rank.reset();
+            for (std::uint32_t rank = 0; rank < result.ranks; ++rank) {
+                if (options.rank && *options.rank != rank) continue;
+                const OutputResult one = writeProfilerOutput(recordOfRank(result, rank),
+                                                             result.workload.profiler, output);
+                written.directories.insert(written.directories.end(), one.directories.begin(),
+                                           one.directories.end());
+            }
+        } else {
+            written = writeProfilerOutput(result.record, result.workload.profiler, output);
+        }
         if (!options.chromeTracePath.empty())
             writeChromeTrace(options.chromeTracePath, result.record, result.workload.profiler);
 

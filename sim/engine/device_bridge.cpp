@@ -1,5 +1,6 @@
 #include "sim/engine/device_bridge.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace ascendsim {
@@ -12,7 +13,14 @@ void DeviceBridge::submit(const PendingLaunch& launch, std::uint64_t submitNs) {
     const std::size_t kernelIndex = LoweredWorkload::kernelIndexOf(launch.userTag);
     if (opIndex >= lowered_.ops().size() || kernelIndex >= lowered_.ops()[opIndex].kernels.size())
         throw std::logic_error("launch names an unknown kernel: " + launch.kernelName);
-    const LoweredKernel& kernel = lowered_.ops()[opIndex].kernels[kernelIndex];
+    const LoweredOp& op = lowered_.ops()[opIndex];
+    if (op.collective) {
+        submitCollective(*op.collective, submitNs);
+        return;
+    }
+    if (op.source->framework.phase == OpPhase::Optimizer)
+        submitNs = std::max(submitNs, collectivesEndNs_);
+    const LoweredKernel& kernel = op.kernels[kernelIndex];
 
     KernelTask task;
     task.taskId = nextTaskId_++;
@@ -31,9 +39,22 @@ void DeviceBridge::submit(const PendingLaunch& launch, std::uint64_t submitNs) {
     device_.submit(std::move(task), submitNs);
 }
 
+void DeviceBridge::submitCollective(const LoweredCollective& collective, std::uint64_t submitNs) {
+    // Running the device until idle finishes exactly the compute tasks submitted so far: later
+    // submissions cannot change them (one compute stream, in order).
+    const std::uint64_t computeDoneNs = device_.runUntilIdle();
+    CollectiveRun run;
+    run.launchIndex = submittedTaskIds_.size();
+    run.startNs = std::max({submitNs, computeDoneNs, collectivesEndNs_});
+    run.endNs = run.startNs + collective.durationNs;
+    collectivesEndNs_ = run.endNs;
+    collectives_.push_back(run);
+    submittedTaskIds_.push_back(0);
+}
+
 std::uint64_t DeviceBridge::synchronize(std::uint64_t hostNowNs) {
     (void)hostNowNs;
-    return device_.runUntilIdle();
+    return std::max(device_.runUntilIdle(), collectivesEndNs_);
 }
 
 void DeviceBridge::onTaskFinished(const TaskResult& result) { results_.emplace(result.taskId, result); }

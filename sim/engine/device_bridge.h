@@ -12,6 +12,15 @@
 
 namespace ascendsim {
 
+// A collective launch as the engine timed it: it starts when the host's launch arrived, every
+// compute task submitted before it has finished (HCCL's stream waits for the gradient) and the
+// previous collective is done; it lasts its schedule's duration.
+struct CollectiveRun {
+    std::size_t launchIndex = 0;  // in submission order (PendingLaunch order)
+    std::uint64_t startNs = 0;
+    std::uint64_t endNs = 0;
+};
+
 class DeviceBridge final : public DeviceQueue, public TaskObserver {
 public:
     DeviceBridge(const ChipConfig& chip, const LoweredWorkload& lowered);
@@ -22,8 +31,9 @@ public:
 
     // The device result of a launch, by the global task id the bridge gave it.
     const TaskResult* resultOf(std::uint64_t deviceTaskId) const;
-    // Global device task id of each submitted launch, in submission order.
+    // Global device task id of each submitted launch, in submission order; 0 for collectives.
     const std::vector<std::uint64_t>& submittedTaskIds() const { return submittedTaskIds_; }
+    const std::vector<CollectiveRun>& collectiveRuns() const { return collectives_; }
     std::uint64_t instructionsSubmittedBlocks() const { return blocksSubmitted_; }
     // What the device model executed so far (instructions, core cycles), for benchmarks.
     DeviceStats deviceStats() const { return device_.stats(); }
@@ -37,6 +47,11 @@ private:
     std::uint64_t blocksSubmitted_ = 0;
     std::vector<std::uint64_t> submittedTaskIds_;
     std::unordered_map<std::uint64_t, TaskResult> results_;
+    std::vector<CollectiveRun> collectives_;
+    std::uint64_t collectivesEndNs_ = 0;  // when the communication stream is free
+    // Optimizer ops wait for every collective of the step (DDP's finalize: the compute stream
+    // waits for the HCCL stream before the parameters are updated).
+    void submitCollective(const LoweredCollective& collective, std::uint64_t submitNs);
 };
 
 }  // namespace ascendsim

@@ -81,7 +81,8 @@ HostStepBuilder::HostStepBuilder(const Workload& workload, const LoweredWorkload
         f.stackFrames = wop.framework.callStack;
         f.modulePath = wop.framework.moduleHierarchy;
         for (std::size_t k = 0; k < lop.kernels.size(); ++k) {
-            f.kernels.push_back({lop.kernelNames[k], lop.kernels[k].workspaceBytes, kComputeStreamId,
+            f.kernels.push_back({lop.kernelNames[k], lop.kernels[k].workspaceBytes,
+                                 lop.collective ? kCommunicationStreamId : kComputeStreamId,
                                  LoweredWorkload::tagOf(i, k)});
         }
         for (std::size_t o = 0; o < wop.outputs.size(); ++o) {

@@ -1,6 +1,7 @@
 #include "sim/engine/lowered_workload.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "sim/engine/device_address_planner.h"
 #include "sim/engine/kernel_naming.h"
@@ -30,16 +31,27 @@ LoweredWorkload::LoweredWorkload(const Workload& workload, const ChipConfig& chi
         lowered.instance = makeOpInstance(workload, op);
         assignAddresses(lowered.instance.inputs, planner);
         assignAddresses(lowered.instance.outputs, planner);
-        try {
-            lowered.kernels = registry.lower(lowered.instance, chip);
-        } catch (const LoweringError& e) {
-            throw WorkloadError(op.locationOf(op.blockDim ? "block_dim" : "type"), loweringField(op),
-                                e.what());
+        if (isCollectiveOpType(op.type)) {
+            try {
+                lowered.collective = lowerCollective(lowered.instance, workload.ranks, chip);
+            } catch (const std::invalid_argument& e) {
+                throw WorkloadError(op.locationOf("type"), op.fieldPath + ".type", e.what());
+            }
+            lowered.kernels.emplace_back();
+            lowered.npuOpName = "HcclAllreduce";  // the torch_npu op record of dist.all_reduce
+            lowered.kernelNames.push_back(kAllReduceApiName);
+        } else {
+            try {
+                lowered.kernels = registry.lower(lowered.instance, chip);
+            } catch (const LoweringError& e) {
+                throw WorkloadError(op.locationOf(op.blockDim ? "block_dim" : "type"),
+                                    loweringField(op), e.what());
+            }
+            lowered.npuOpName = npuOpNameFor(op.type);
+            for (const auto& k : lowered.kernels)
+                lowered.kernelNames.push_back(kernelNameFor(
+                    lowered.npuOpName, reportedOpTypeOf(k, op.type), k.type, k.kernelSuffix));
         }
-        lowered.npuOpName = npuOpNameFor(op.type);
-        for (const auto& k : lowered.kernels)
-            lowered.kernelNames.push_back(kernelNameFor(lowered.npuOpName, reportedOpTypeOf(k, op.type), k.type,
-                                                        k.kernelSuffix));
         for (const auto& t : lowered.instance.inputs) lowered.inputs.push_back(describeTensor(t));
         for (const auto& t : lowered.instance.outputs) lowered.outputs.push_back(describeTensor(t));
         for (const auto& k : lowered.kernels) workspaceBytes_ = std::max(workspaceBytes_, k.workspaceBytes);

@@ -3,12 +3,14 @@
 // and to the kernels it launches. The same lowered kernels serve every step (shapes do not change
 // between steps), so lowering cost does not grow with the step count.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "models/chip/chip_config.h"
 #include "models/kernels/kernel_registry.h"
 #include "profiler/record/run_record.h"
+#include "sim/engine/collective_ops.h"
 #include "sim/workload/workload.h"
 
 namespace ascendsim {
@@ -21,6 +23,9 @@ struct LoweredOp {
     std::vector<std::string> kernelNames;
     std::vector<TensorDescription> inputs;
     std::vector<TensorDescription> outputs;
+    // Collectives (HcomAllReduce): one launch on the communication stream that the engine times
+    // with the link model instead of the device; `kernels` then holds one placeholder entry.
+    std::optional<LoweredCollective> collective;
 };
 
 class LoweredWorkload {

@@ -66,19 +66,57 @@ std::uint32_t stepsToSimulate(const Workload& workload, const SimulationOptions&
     return workload.steps;
 }
 
-void fillKernelRecords(const LoweredWorkload& lowered, const HostModel& host, const DeviceBridge& bridge,
+// A collective as rank 0 records it (recordOfRank re-plans the tasks of every other rank).
+CommunicationOpRecord communicationRecordOf(const LoweredOp& op, const PendingLaunch& launch,
+                                            const CollectiveRun& run, std::uint32_t indexInStep,
+                                            const ChipConfig& chip) {
+    const LoweredCollective& collective = *op.collective;
+    CommunicationOpRecord c;
+    c.groupName = worldGroupHash();
+    c.name = collectiveOpName(c.groupName, indexInStep);
+    c.opType = kAllReduceApiName;
+    c.algorithm = "MESH-RING";
+    c.dataType = hcclDataTypeName(collective.dtype);
+    c.count = collective.count;
+    c.rankSize = collective.ranks;
+    c.startNs = run.startNs;
+    c.endNs = run.endNs;
+    c.correlationId = launch.correlationId;
+    c.hostOpIndex = launch.hostOpIndex;
+    c.streamId = launch.streamId;
+    c.taskId = launch.taskId;
+    c.tasks = collectiveScheduleFor(collective, 0, chip).tasks;
+    return c;
+}
+
+void fillKernelRecords(const LoweredWorkload& lowered, const HostModel& host,
+                       const DeviceBridge& bridge, const ChipConfig& chip,
                        SimulationResult& result) {
     const auto& launches = host.launches();
     const auto& taskIds = bridge.submittedTaskIds();
     if (launches.size() != taskIds.size())
         throw std::logic_error("host launches and device submissions disagree");
+    std::size_t nextCollective = 0;
+    std::uint32_t collectiveInStep = 0;
+    std::uint32_t collectiveStep = 0;
     for (std::size_t i = 0; i < launches.size(); ++i) {
+        const LoweredOp& op = lowered.ops()[LoweredWorkload::opIndexOf(launches[i].userTag)];
+        if (op.collective) {
+            const CollectiveRun& run = bridge.collectiveRuns().at(nextCollective++);
+            if (launches[i].stepNumber != collectiveStep) collectiveInStep = 0;
+            collectiveStep = launches[i].stepNumber;
+            const std::uint32_t index = collectiveInStep++;
+            if (launches[i].hostOpIndex < 0) continue;
+            result.record.communicationOps.push_back(
+                communicationRecordOf(op, launches[i], run, index, chip));
+            result.communicationPlans.push_back(*op.collective);
+            continue;
+        }
         const TaskResult* device = bridge.resultOf(taskIds[i]);
         if (!device) throw std::logic_error("a submitted kernel never finished: " + launches[i].kernelName);
         result.deviceBusyNs += device->endNs - device->startNs;
         ++result.deviceTasks;
         if (launches[i].hostOpIndex < 0) continue;
-        const LoweredOp& op = lowered.ops()[LoweredWorkload::opIndexOf(launches[i].userTag)];
         KernelRecord k;
         k.device = *device;
         k.name = launches[i].kernelName;
@@ -133,6 +171,7 @@ SimulationResult runSimulation(const SimulationOptions& options) {
     HostModelOptions hostOptions;
     hostOptions.profiler = workload.profiler;
     hostOptions.processId = identity.processId;
+    hostOptions.hcclEnabled = workload.ranks > 1;
     HostModel host(hostOptions, bridge);
     result.stepsSimulated = stepsToSimulate(workload, options);
     if (result.stepsSimulated < workload.steps)
@@ -155,9 +194,10 @@ SimulationResult runSimulation(const SimulationOptions& options) {
     record.processId = identity.processId;
     record.hostName = identity.hostName;
     record.workloadName = workload.name;
-    record.rankId = options.rank.value_or(-1);
+    record.rankId = options.rank.value_or(workload.ranks > 1 ? 0 : -1);
+    result.ranks = workload.ranks;
     result.simulatedEndNs = host.hostNowNs();
-    fillKernelRecords(lowered, host, bridge, result);
+    fillKernelRecords(lowered, host, bridge, chip, result);
     if (collectsHardwareSamples(workload.profiler) && bridge.deviceTraffic() != nullptr) {
         appendHardwareSamples(*bridge.deviceTraffic(), record);
     }

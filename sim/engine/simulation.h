@@ -8,6 +8,7 @@
 
 #include "models/chip/chip_config.h"
 #include "profiler/record/run_record.h"
+#include "sim/engine/collective_ops.h"
 #include "sim/engine/simulation_options.h"
 #include "sim/workload/workload.h"
 
@@ -16,7 +17,9 @@ namespace ascendsim {
 struct SimulationResult {
     std::unique_ptr<ChipConfig> chip;  // RunRecord::chip points here
     Workload workload;
-    RunRecord record;
+    RunRecord record;  // rank 0's view when the workload has ranks (recordOfRank gives the others)
+    std::uint32_t ranks = 1;
+    std::vector<LoweredCollective> communicationPlans;  // one per record.communicationOps entry
     // Steps run: the workload's steps up to the last one the profiler schedule records (later
     // steps are unobservable and not simulated; all of them when none is recorded).
     std::uint32_t stepsSimulated = 0;

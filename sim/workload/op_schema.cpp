@@ -50,6 +50,7 @@ const char* kCube = "AI_CORE";
 const char* kMix = "MIX_AIC";
 const char* kVector = "AI_VECTOR_CORE";
 const char* kAiCpu = "AI_CPU";
+const char* kCommunication = "COMMUNICATION";
 
 std::vector<OpSchema> buildSchemas() {
     std::vector<OpSchema> s;
@@ -124,6 +125,14 @@ std::vector<OpSchema> buildSchemas() {
          optionalAttr("iou_threshold", AttrType::Float, 0.5)},
         kAiCpu, r::nonMaxSuppression);
     add("Unique", 1, 1, 2, {}, kAiCpu, r::unique);
+    // Collectives (HCCL): the data moves over the chip-to-chip links, not on the AI cores.
+    add("HcomAllReduce", 1, 1, 1,
+        {AttrSpec{"reduction",
+                  AttrType::String,
+                  false,
+                  AttrValue{std::string("sum")},
+                  {"sum", "prod", "max", "min"}}},
+        kCommunication, r::collective);
     std::sort(s.begin(), s.end(),
               [](const OpSchema& a, const OpSchema& b) { return a.type < b.type; });
     return s;

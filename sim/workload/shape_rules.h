@@ -67,6 +67,7 @@ Outputs scatterUpdate(const Inputs& in, const OpAttributes& attrs);
 Outputs softmaxCrossEntropy(const Inputs& in, const OpAttributes& attrs);
 Outputs applyMomentum(const Inputs& in, const OpAttributes& attrs);
 Outputs applyAdamW(const Inputs& in, const OpAttributes& attrs);
+Outputs collective(const Inputs& in, const OpAttributes& attrs);
 Outputs topK(const Inputs& in, const OpAttributes& attrs);
 Outputs nonMaxSuppression(const Inputs& in, const OpAttributes& attrs);
 Outputs unique(const Inputs& in, const OpAttributes& attrs);

@@ -169,6 +169,11 @@ Outputs applyMomentum(const Inputs& in, const OpAttributes&) {
     return {sameAs(in[0]), sameAs(in[1])};
 }
 
+// A collective that reduces in place (HcomAllReduce): the result has the input's shape and dtype.
+Outputs collective(const Inputs& in, const OpAttributes&) {
+    return {sameAs(in[0])};
+}
+
 Outputs applyAdamW(const Inputs& in, const OpAttributes&) {
     requireShape(in, 1, in[0].shape, "m ≅ var");
     requireShape(in, 2, in[0].shape, "v ≅ var");

@@ -70,6 +70,9 @@ struct Workload {
     std::string sourceFile;
     std::map<std::string, std::string> parameters;  // resolved values, integers in canonical text
     std::uint32_t steps = 1;
+    // Data-parallel world size: every rank runs this graph; collectives (HcomAllReduce) span
+    // all ranks. `--set ranks=N` overrides.
+    std::uint32_t ranks = 1;
     std::optional<std::string> chip;
     std::vector<WorkloadTensor> tensors;  // declaration order, then inferred ones as created
     std::vector<WorkloadOp> ops;          // execution order of one step
@@ -83,7 +86,7 @@ struct Workload {
 };
 
 // `--set key=value` entries, in command-line order. Keys: a parameter name (`batch=8`), `steps`,
-// or `op.<flattened op name>.block_dim`.
+// `ranks`, or `op.<flattened op name>.block_dim`.
 struct WorkloadOverrides {
     std::vector<std::string> sets;
 };

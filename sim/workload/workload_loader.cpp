@@ -1,5 +1,7 @@
 // loadWorkload: YAML file + `--set` overrides -> a flattened, shape-checked Workload.
 #include <algorithm>
+#include <limits>
+#include <optional>
 
 #include "sim/workload/block_expander.h"
 #include "sim/workload/profiler_block.h"
@@ -54,7 +56,7 @@ void readParameters(const YamlReader& reader, const YAML::Node& node,
     for (const auto& entry : node) {
         std::string key = entry.first.Scalar();
         std::string field = "parameters." + key;
-        if (key == "index" || key == "prefix" || key == "steps")
+        if (key == "index" || key == "prefix" || key == "steps" || key == "ranks")
             reader.fail(entry.first, field, "'" + key + "' is a reserved name");
         SetOverride* set = findOverride(overrides, key);
         std::string raw = set ? set->value : reader.scalar(entry.second, field);
@@ -106,6 +108,27 @@ YAML::Node parseFile(const std::string& path) {
     }
 }
 
+// A top-level positive integer (`steps`, `ranks`): its `--set` override wins; 1 when absent.
+std::uint32_t readPositiveCount(const YamlReader& reader, const YAML::Node& root,
+                                std::vector<SetOverride>& sets, const std::string& key,
+                                const Workload& w) {
+    SetOverride* set = findOverride(sets, key);
+    if (!set && !root[key]) return 1;
+    const std::string raw = set ? set->value : reader.scalar(root[key], key);
+    std::optional<std::int64_t> value;
+    try {
+        value = evaluateInteger(raw, w.parameters);
+    } catch (const ExpressionError&) {
+    }
+    if (!value || *value < 1 || *value > std::numeric_limits<std::uint32_t>::max()) {
+        const std::string problem = key + " must be a positive integer, got '" + raw + "'";
+        if (set) throw WorkloadError(commandLineLocation(set->index), "--set " + key, problem);
+        reader.fail(root[key], key, problem);
+    }
+    for (auto& o : sets) o.used = o.used || o.key == key;
+    return static_cast<std::uint32_t>(*value);
+}
+
 }  // namespace
 
 Workload loadWorkload(const std::string& path, const WorkloadOverrides& overrides) {
@@ -113,8 +136,8 @@ Workload loadWorkload(const std::string& path, const WorkloadOverrides& override
     YAML::Node root = parseFile(path);
     std::vector<SetOverride> sets = parseOverrides(overrides);
     reader.requireKnownKeys(root,
-                            {"name", "parameters", "steps", "chip", "base_stack", "tensors",
-                             "blocks", "ops", "profiler"},
+                            {"name", "parameters", "steps", "ranks", "chip", "base_stack",
+                             "tensors", "blocks", "ops", "profiler"},
                             "");
     Workload w;
     w.sourceFile = path;
@@ -124,24 +147,8 @@ Workload loadWorkload(const std::string& path, const WorkloadOverrides& override
     ExpansionScope top;
     top.params = w.parameters;
     w.name = reader.scalar(root["name"], "name");
-    SetOverride* stepsSet = findOverride(sets, "steps");
-    if (stepsSet || root["steps"]) {
-        std::string raw = stepsSet ? stepsSet->value : reader.scalar(root["steps"], "steps");
-        std::optional<std::int64_t> steps;
-        try {
-            steps = evaluateInteger(raw, w.parameters);
-        } catch (const ExpressionError&) {
-        }
-        if (!steps || *steps < 1) {
-            if (stepsSet)
-                throw WorkloadError(commandLineLocation(stepsSet->index), "--set steps",
-                                    "steps must be a positive integer, got '" + raw + "'");
-            reader.fail(root["steps"], "steps",
-                        "steps must be a positive integer, got '" + raw + "'");
-        }
-        w.steps = static_cast<std::uint32_t>(*steps);
-        for (auto& o : sets) o.used = o.used || o.key == "steps";
-    }
+    w.steps = readPositiveCount(reader, root, sets, "steps", w);
+    w.ranks = readPositiveCount(reader, root, sets, "ranks", w);
     for (const auto& o : sets) {
         if (!o.used && !isBlockDimKey(o.key)) {
             std::string known;
@@ -152,7 +159,7 @@ Workload loadWorkload(const std::string& path, const WorkloadOverrides& override
             throw WorkloadError(commandLineLocation(o.index), "--set " + o.key,
                                 "unknown parameter '" + o.key +
                                     "' (parameters: " + (known.empty() ? "none" : known) +
-                                    "; also steps and op.<NAME>.block_dim)");
+                                    "; also steps, ranks and op.<NAME>.block_dim)");
         }
     }
     if (root["chip"]) {

@@ -77,10 +77,11 @@ TEST(OpSchema, EveryCatalogTypeHasASchema) {
                              "TensorMove",
                              "TopK",
                              "NonMaxSuppression",
-                             "Unique"}) {
+                             "Unique",
+                             "HcomAllReduce"}) {
         EXPECT_NE(findOpSchema(type), nullptr) << type;
     }
-    EXPECT_EQ(allOpSchemas().size(), 43u);
+    EXPECT_EQ(allOpSchemas().size(), 44u);
     EXPECT_EQ(findOpSchema("Conv3D"), nullptr);
 }
 

@@ -1,0 +1,119 @@
+// A data-parallel run end to end (workloads/unit/allreduce.yaml, 2 ranks, Level1): one result
+// directory per rank, and the communication files agree with trace_view, kernel_details and
+// step_trace_time (formats.md §3.1, §3.4, §3.10).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "sim/engine/e2e_support.h"
+
+namespace ascendsim::e2e {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+struct HcclOp {
+    double startUs = 0, durUs = 0;
+};
+
+class CollectiveRun : public ::testing::Test {
+  protected:
+    static void SetUpTestSuite() {
+        scratch_ = new TempDir;
+        const fs::path out = scratch_->path() / "out";
+        fs::create_directory(out);
+        const auto outcome = runCommand(commandOptions(unitWorkload("allreduce.yaml"), out));
+        ASSERT_EQ(outcome.exitCode, 0) << outcome.err;
+        dirs_ = new std::vector<fs::path>(entriesOf(out));
+    }
+    static void TearDownTestSuite() {
+        delete dirs_;
+        delete scratch_;
+    }
+    static fs::path output(std::size_t rank) { return dirs_->at(rank) / "ASCEND_PROFILER_OUTPUT"; }
+    static json readJson(const fs::path& p) { return json::parse(readFile(p)); }
+
+    // The HCCL op rows of trace_view, by name and start.
+    static std::vector<std::pair<std::string, HcclOp>> hcclOps(std::size_t rank) {
+        const json trace = readJson(output(rank) / "trace_view.json");
+        std::int64_t pid = -1;
+        for (const auto& e : trace)
+            if (e["ph"] == "M" && e["name"] == "process_name" && e["args"]["name"] == "HCCL")
+                pid = e["pid"];
+        std::vector<std::pair<std::string, HcclOp>> ops;
+        for (const auto& e : trace)
+            if (e["ph"] == "X" && e["pid"] == pid && e["tid"] == 0)
+                ops.push_back(
+                    {e["name"], {std::stod(e["ts"].get<std::string>()), e["dur"].get<double>()}});
+        return ops;
+    }
+
+    static inline TempDir* scratch_ = nullptr;
+    static inline std::vector<fs::path>* dirs_ = nullptr;
+};
+
+TEST_F(CollectiveRun, EveryRankWritesItsOwnDirectoryAndProfilerInfo) {
+    ASSERT_EQ(dirs_->size(), 2u);
+    for (std::size_t rank = 0; rank < 2; ++rank) {
+        const fs::path info = dirs_->at(rank) / ("profiler_info_" + std::to_string(rank) + ".json");
+        ASSERT_TRUE(fs::exists(info)) << info;
+        EXPECT_TRUE(fs::exists(output(rank) / "communication.json"));
+        EXPECT_TRUE(fs::exists(output(rank) / "communication_matrix.json"));
+    }
+    // Rank 1's tasks start at rank 1 and name rank 0 as the peer.
+    const json matrix = readJson(output(1) / "communication_matrix.json");
+    const json& top = matrix["step0"]["collective"].begin().value();
+    EXPECT_TRUE(top.contains("1-0"));
+    EXPECT_TRUE(top.contains("1-1"));
+}
+
+TEST_F(CollectiveRun, ElapseTimeIsTheTraceViewDurationOfTheOp) {
+    const json comm = readJson(output(0) / "communication.json");
+    const auto ops = hcclOps(0);
+    ASSERT_EQ(ops.size(), 2u);  // one allreduce per step, 2 steps
+    for (std::size_t step = 0; step < 2; ++step) {
+        const json& collective = comm["step" + std::to_string(step)]["collective"];
+        const json& info = collective.begin().value()["Communication Time Info"];
+        EXPECT_EQ(collective.begin().key().substr(0, ops[step].first.size()), ops[step].first);
+        EXPECT_NEAR(info["Elapse Time(ms)"].get<double>() * 1000.0, ops[step].second.durUs, 1e-3);
+        EXPECT_NEAR(info["Start Timestamp(us)"].get<double>(), ops[step].second.startUs, 0.5);
+        EXPECT_GT(info["Transit Time(ms)"].get<double>(), 0.0);
+    }
+}
+
+TEST_F(CollectiveRun, StepTraceCommunicationIsTheUnionOfCollectiveIntervals) {
+    const auto ops = hcclOps(0);
+    const CsvTable steps = readCsv(output(0) / "step_trace_time.csv");
+    ASSERT_EQ(steps.rows.size(), 2u);
+    for (std::size_t step = 0; step < 2; ++step) {
+        // One collective per step, so the union is its duration.
+        EXPECT_NEAR(numberCell(steps.cell(step, "Communication")), ops[step].second.durUs, 2e-3);
+        const double notOverlapped = numberCell(steps.cell(step, "Communication(Not Overlapped)"));
+        const double overlapped = numberCell(steps.cell(step, "Overlapped"));
+        EXPECT_NEAR(notOverlapped + overlapped, ops[step].second.durUs, 2e-3);
+    }
+}
+
+TEST_F(CollectiveRun, KernelDetailsHasACommunicationRowAndTheUpdateWaitsForTheAllReduce) {
+    const CsvTable kernels = readCsv(output(0) / "kernel_details.csv");
+    const auto ops = hcclOps(0);
+    std::vector<std::size_t> hcclRows;
+    for (std::size_t i = 0; i < kernels.rows.size(); ++i)
+        if (kernels.cell(i, "Accelerator Core") == "COMMUNICATION") hcclRows.push_back(i);
+    ASSERT_EQ(hcclRows.size(), 2u);
+    for (std::size_t n = 0; n < 2; ++n) {
+        const std::size_t row = hcclRows[n];
+        EXPECT_EQ(kernels.cell(row, "Type"), "hcom_allReduce_");
+        EXPECT_EQ(kernels.cell(row, "Block Dim"), "0");
+        EXPECT_EQ(kernels.cell(row, "Task ID"), "N/A");
+        // The optimizer's kernel (the next row) starts only after the allreduce has ended.
+        ASSERT_LT(row + 1, kernels.rows.size());
+        EXPECT_GE(numberCell(kernels.cell(row + 1, "Start Time(us)")),
+                  ops[n].second.startUs + ops[n].second.durUs);
+    }
+}
+
+}  // namespace
+}  // namespace ascendsim::e2e
