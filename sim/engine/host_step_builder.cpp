@@ -78,6 +78,7 @@ HostStepBuilder::HostStepBuilder(const Workload& workload, const LoweredWorkload
         f.inputDims = joinShapes(lop.instance.inputs);
         f.inputTypes = joinTypes(lop.instance.inputs);
         f.attributeCount = static_cast<std::uint32_t>(wop.attrs.size());
+        f.collective = lop.collective.has_value();
         f.stackFrames = wop.framework.callStack;
         f.modulePath = wop.framework.moduleHierarchy;
         for (std::size_t k = 0; k < lop.kernels.size(); ++k) {

@@ -67,6 +67,10 @@ void DequeueThread::process(const EnqueuedOp& item) {
     const bool aclnn = isAclnnOp(op.npuOpName);
     const std::uint64_t dequeueStart =
         std::max(item.enqueueEndNs + kDequeueWakeNs, idleAtNs_ == 0 ? 0 : idleAtNs_ + kDequeueGapNs);
+    if (op.collective) {
+        finishDequeue(item, dequeueStart, launchCollective(item, dequeueStart + kDequeueToAclNs));
+        return;
+    }
     const std::uint64_t aclStart = aclnn ? acquireWorkspace(item, dequeueStart + kDequeueToAclNs)
                                          : dequeueStart + kDequeueToAclNs;
     // The ACL execute call gets its connection id before the launches inside it (the real trace
@@ -142,23 +146,26 @@ void DequeueThread::process(const EnqueuedOp& item) {
             memory_.endWorkspaceUse(stream, {aclEnd, threadId_, item.npuRecordIndex});
         }
     }
-    const std::uint64_t dequeueEnd = aclEnd + kAclToDequeueEndNs;
+    finishDequeue(item, dequeueStart, aclEnd);
+}
+
+void DequeueThread::finishDequeue(const EnqueuedOp& item, std::uint64_t dequeueStartNs,
+                                  std::uint64_t aclEndNs) {
+    const std::uint64_t dequeueEnd = aclEndNs + kAclToDequeueEndNs;
     idleAtNs_ = dequeueEnd;
     inRingUntilNs_.push_back(dequeueEnd);
     if (inRingUntilNs_.size() > kQueueCapacity - 1) inRingUntilNs_.pop_front();
-
-    if (item.recordQueue) {
-        TaskQueueRecord record;
-        record.opName = op.npuOpName;
-        record.correlationId = item.queueCorrelationId;
-        record.enqueueStartNs = item.enqueueStartNs;
-        record.enqueueEndNs = item.enqueueEndNs;
-        record.dequeueStartNs = dequeueStart;
-        record.dequeueEndNs = dequeueEnd;
-        record.enqueueThreadId = item.enqueueThreadId;
-        record.dequeueThreadId = threadId_;
-        taskQueue_.push_back(std::move(record));
-    }
+    if (!item.recordQueue) return;
+    TaskQueueRecord record;
+    record.opName = item.op->npuOpName;
+    record.correlationId = item.queueCorrelationId;
+    record.enqueueStartNs = item.enqueueStartNs;
+    record.enqueueEndNs = item.enqueueEndNs;
+    record.dequeueStartNs = dequeueStartNs;
+    record.dequeueEndNs = dequeueEnd;
+    record.enqueueThreadId = item.enqueueThreadId;
+    record.dequeueThreadId = threadId_;
+    taskQueue_.push_back(std::move(record));
 }
 
 }  // namespace ascendsim

@@ -70,6 +70,12 @@ private:
     std::uint32_t nextTaskId(std::uint32_t streamId);
     // Takes the workspace the op's kernels need (growing blocks first); returns the time after it.
     std::uint64_t acquireWorkspace(const EnqueuedOp& item, std::uint64_t timeNs);
+    // A collective's host calls and its launch on the communication stream, from `startNs`
+    // (dequeue_collective.cpp); returns when the last call ends.
+    std::uint64_t launchCollective(const EnqueuedOp& item, std::uint64_t startNs);
+    // The dequeue ends after the ACL call returns: the ring slot frees, the queue record is kept.
+    void finishDequeue(const EnqueuedOp& item, std::uint64_t dequeueStartNs,
+                       std::uint64_t aclEndNs);
 
     DeviceQueue& device_;
     ApiLog& apis_;

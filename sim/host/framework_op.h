@@ -56,6 +56,9 @@ struct FrameworkOp {
     std::vector<KernelLaunchSpec> kernels;
     std::vector<OutputTensorSpec> outputs;
     bool synchronizesDevice = false;    // the op blocks until the device is idle (.item(), D2H)
+    // A collective (dist.all_reduce): its one launch goes through HCCL (AscendCL@hcom_allReduce_,
+    // Hccl@Launch_Ffts) onto its stream; kernels.front().kernelName is the HCCL API name.
+    bool collective = false;
     std::int64_t flops = -1;            // with_flops
 };
 

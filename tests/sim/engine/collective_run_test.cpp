@@ -115,5 +115,15 @@ TEST_F(CollectiveRun, KernelDetailsHasACommunicationRowAndTheUpdateWaitsForTheAl
     }
 }
 
+TEST_F(CollectiveRun, ApiStatisticHasTheHcclHostCalls) {
+    const CsvTable apis = readCsv(output(0) / "api_statistic.csv");
+    std::map<std::string, std::string> countByApi;
+    for (std::size_t i = 0; i < apis.rows.size(); ++i)
+        countByApi[apis.cell(i, "Level") + "/" + apis.cell(i, "API Name")] = apis.cell(i, "Count");
+    EXPECT_EQ(countByApi["acl/hcom_allReduce_"], "2");
+    EXPECT_EQ(countByApi["communication/Launch_Ffts"], "2");
+    EXPECT_EQ(countByApi["node/launch"], "6");  // 4 kernels and 2 collectives
+}
+
 }  // namespace
 }  // namespace ascendsim::e2e
