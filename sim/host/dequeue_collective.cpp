@@ -28,18 +28,7 @@ std::uint64_t DequeueThread::launchCollective(const EnqueuedOp& item, std::uint6
     apis_.add(ApiLevel::Runtime, "FftsPlusTaskLaunch", fftsStart + kFftsTaskLaunchOffsetNs,
               taskLaunchEnd, threadId_);
 
-    PendingLaunch launch;
-    launch.kernelName = kernel.kernelName;
-    launch.userTag = kernel.userTag;
-    launch.stepNumber = item.stepNumber;
-    launch.opIndex = item.opIndex;
-    launch.streamId = kernel.streamId;
-    launch.taskId = nextTaskId(kernel.streamId);
-    launch.correlationId = correlationId;
-    launch.queueCorrelationId = item.queueCorrelationId;
-    launch.hostOpIndex = item.npuRecordIndex;
-    device_.submit(launch, taskLaunchEnd + host_costs::kLaunchToDeviceNs);
-    launches_.push_back(std::move(launch));
+    submitLaunch(item, 0, correlationId, taskLaunchEnd + host_costs::kLaunchToDeviceNs);
 
     // The events the compute stream waits on before it uses the reduced buffer.
     t = hcomEnd + kHcomToRecordEventNs;

@@ -116,19 +116,7 @@ void DequeueThread::process(const EnqueuedOp& item) {
         }
         apis_.add(ApiLevel::Runtime, "KernelLaunchWithHandle", runtimeStart, runtimeEnd, threadId_);
 
-        PendingLaunch launch;
-        launch.kernelName = kernel.kernelName;
-        launch.userTag = kernel.userTag;
-        launch.stepNumber = item.stepNumber;
-        launch.opIndex = item.opIndex;
-        launch.kernelIndex = k;
-        launch.streamId = kernel.streamId;
-        launch.taskId = nextTaskId(kernel.streamId);
-        launch.correlationId = correlationId;
-        launch.queueCorrelationId = item.queueCorrelationId;
-        launch.hostOpIndex = item.npuRecordIndex;
-        device_.submit(launch, runtimeEnd + kLaunchToDeviceNs);
-        launches_.push_back(std::move(launch));
+        submitLaunch(item, k, correlationId, runtimeEnd + kLaunchToDeviceNs);
 
         // The aclop path runs through GE, which holds each kernel's scratch in its own allocator
         // from the launch until the execute call returns.
@@ -147,6 +135,24 @@ void DequeueThread::process(const EnqueuedOp& item) {
         }
     }
     finishDequeue(item, dequeueStart, aclEnd);
+}
+
+void DequeueThread::submitLaunch(const EnqueuedOp& item, std::uint32_t kernelIndex,
+                                 std::uint64_t correlationId, std::uint64_t submitNs) {
+    const KernelLaunchSpec& kernel = item.op->kernels[kernelIndex];
+    PendingLaunch launch;
+    launch.kernelName = kernel.kernelName;
+    launch.userTag = kernel.userTag;
+    launch.stepNumber = item.stepNumber;
+    launch.opIndex = item.opIndex;
+    launch.kernelIndex = kernelIndex;
+    launch.streamId = kernel.streamId;
+    launch.taskId = nextTaskId(kernel.streamId);
+    launch.correlationId = correlationId;
+    launch.queueCorrelationId = item.queueCorrelationId;
+    launch.hostOpIndex = item.npuRecordIndex;
+    device_.submit(launch, submitNs);
+    launches_.push_back(std::move(launch));
 }
 
 void DequeueThread::finishDequeue(const EnqueuedOp& item, std::uint64_t dequeueStartNs,

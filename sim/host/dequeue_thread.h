@@ -73,6 +73,9 @@ private:
     // A collective's host calls and its launch on the communication stream, from `startNs`
     // (dequeue_collective.cpp); returns when the last call ends.
     std::uint64_t launchCollective(const EnqueuedOp& item, std::uint64_t startNs);
+    // Hands kernel `kernelIndex` of the item's op to the device at `submitNs` and keeps the launch.
+    void submitLaunch(const EnqueuedOp& item, std::uint32_t kernelIndex,
+                      std::uint64_t correlationId, std::uint64_t submitNs);
     // The dequeue ends after the ACL call returns: the ring slot frees, the queue record is kept.
     void finishDequeue(const EnqueuedOp& item, std::uint64_t dequeueStartNs,
                        std::uint64_t aclEndNs);
