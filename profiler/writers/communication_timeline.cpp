@@ -6,24 +6,21 @@ namespace {
 
 // UINT32_MAX / UINT64_MAX: HCCL's "not applicable" model id and notify id.
 constexpr std::uint64_t kInvalidModelId = 4294967295ULL;
-constexpr const char* kNoNotifyId = "18446744073709551615";
+constexpr std::uint64_t kNoNotifyId = UINT64_MAX;
 
 bool isTransfer(HcclTaskKind kind) {
     return kind == HcclTaskKind::Memcpy || kind == HcclTaskKind::ReduceInline;
 }
 
-// Notify ids name a notify register of a peer; the run has no registers, so the id is made
-// unique per (peer, task) the way the sample's record ids carry the peer in their high word.
-std::string notifyIdOf(const HcclTask& task) {
-    if (task.kind == HcclTaskKind::Memcpy) return kNoNotifyId;
-    if (task.kind == HcclTaskKind::ReduceInline) return "0";
-    const std::uint64_t peer = task.dstRank == kNoPeerRank ? 0 : task.dstRank;
-    if (task.kind == HcclTaskKind::NotifyRecord)
-        return std::to_string((peer << 32) | task.contextId);
-    return std::to_string(task.contextId);
-}
-
 }  // namespace
+
+std::uint64_t hcclNotifyId(const HcclTask& task) {
+    if (task.kind == HcclTaskKind::Memcpy) return kNoNotifyId;
+    if (task.kind == HcclTaskKind::ReduceInline) return 0;
+    const std::uint64_t peer = task.dstRank == kNoPeerRank ? 0 : task.dstRank;
+    if (task.kind == HcclTaskKind::NotifyRecord) return (peer << 32) | task.contextId;
+    return task.contextId;
+}
 
 const char* hcclTaskName(HcclTaskKind kind) {
     switch (kind) {
@@ -71,7 +68,7 @@ OrderedJson hcclOpArgs(const CommunicationOpRecord& op, FormatVersion version) {
 OrderedJson hcclTaskArgs(const CommunicationOpRecord& op, const HcclTask& task) {
     OrderedJson args;
     const double durationUs = static_cast<double>(task.durationNs) / 1000.0;
-    args["notify_id"] = notifyIdOf(task);
+    args["notify_id"] = std::to_string(hcclNotifyId(task));
     args["duration estimated(us)"] = durationUs;
     args["stream id"] = op.streamId;
     args["task id"] = op.taskId;

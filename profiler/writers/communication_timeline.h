@@ -9,6 +9,11 @@
 
 namespace ascendsim {
 
+// Notify ids name a notify register of a peer; the run has no registers, so the id is unique
+// per (peer, task) the way the sample's record ids carry the peer in their high word. Memcpy has
+// none (UINT64_MAX), Reduce_Inline 0, as in the sample.
+std::uint64_t hcclNotifyId(const HcclTask& task);
+
 const char* hcclTaskName(HcclTaskKind kind);      // "Notify_Record", "Memcpy", "Reduce_Inline", ...
 const char* hcclLinkTypeName(HcclLinkType link);  // "ON_CHIP", "HCCS", "INVALID_TYPE"
 

@@ -67,7 +67,26 @@ void writeEnumTable(DbFile& db, const std::string& table, const std::vector<Enum
     writeEnumTable(db, table, rows);
 }
 
+std::int64_t idIn(const std::vector<EnumEntry>& entries, const std::string& name) {
+    for (const EnumEntry& e : entries)
+        if (name == e.name) return e.id;
+    return kInvalidType;
+}
+
 }  // namespace
+
+std::int64_t hcclDataTypeId(const std::string& name) {
+    return idIn(kHcclDataTypes, name);
+}
+std::int64_t hcclLinkTypeId(const std::string& name) {
+    return idIn(kHcclLinkTypes, name);
+}
+std::int64_t hcclTransportTypeId(const std::string& name) {
+    return idIn(kHcclTransportTypes, name);
+}
+std::int64_t hcclNoRdmaTypeId() {
+    return kInvalidType;
+}
 
 void writeCannEnumTables(DbFile& db, FormatVersion version) {
     // ENUM_MODULE numbers the names in order, CUSTOM last (the 2024 list without AMP/ADETECT).

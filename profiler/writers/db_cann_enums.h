@@ -17,4 +17,11 @@ namespace ascendsim {
 // ENUM_HCCL_{DATA,LINK,RDMA,TRANSPORT}_TYPE.
 void writeCannEnumTables(DbFile& db, FormatVersion version);
 
+// Ids of those tables for a name as the HCCL trace spells it ("FP32", "HCCS", "SDMA"); unknown
+// names get INVALID_TYPE (65535), as HCCL's own "INVALID_TYPE" does.
+std::int64_t hcclDataTypeId(const std::string& name);
+std::int64_t hcclLinkTypeId(const std::string& name);
+std::int64_t hcclTransportTypeId(const std::string& name);
+std::int64_t hcclNoRdmaTypeId();  // SDMA tasks have no RDMA type
+
 }  // namespace ascendsim

@@ -8,14 +8,16 @@
 #include "profiler/metrics/task_metrics.h"
 #include "profiler/writers/db_aicore_freq.h"
 #include "profiler/writers/db_cann_enums.h"
+#include "profiler/writers/db_communication.h"
+#include "profiler/writers/db_communication.h"
 #include "profiler/writers/db_framework_api.h"
 #include "profiler/writers/db_framework_memory.h"
 #include "profiler/writers/db_global_tid.h"
-#include "profiler/writers/db_npu_memory.h"
-#include "profiler/writers/profiler_metadata.h"
 #include "profiler/writers/db_hardware_samples.h"
+#include "profiler/writers/db_npu_memory.h"
 #include "profiler/writers/db_sqlite.h"
 #include "profiler/writers/db_string_ids.h"
+#include "profiler/writers/profiler_metadata.h"
 
 namespace ascendsim {
 
@@ -141,6 +143,10 @@ bool writeAscendPytorchProfilerDb(const std::filesystem::path& outputDir, const 
         }
         ++globalTaskId;
     }
+    // Collectives after the kernels: their TASK rows continue the global task ids.
+    const CommunicationDbRows communication =
+        buildCommunicationDbRows(run, config, cann, globalTaskId);
+    task.insert(task.end(), communication.tasks.begin(), communication.tasks.end());
 
     std::set<std::int64_t> usedConnections;
     std::int64_t nextConnection = 0;
@@ -209,6 +215,8 @@ bool writeAscendPytorchProfilerDb(const std::filesystem::path& outputDir, const 
     db.insertRows("COMPUTE_TASK_INFO", compute);
     db.insertRows("TASK", task);
     db.insertRows("CANN_API", cannApi);
+    if (!run.communicationOps.empty())
+        writeCommunicationDbTables(db, communication, config.formatVersion);
     if (!pmu.empty()) db.insertRows("TASK_PMU_INFO", pmu);
     const std::string version = era83 ? "1.2.0" : "1.0.0";
     db.insertRows("META_DATA", {{"SCHEMA_VERSION_MICRO", "0"},
