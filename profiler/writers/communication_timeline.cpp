@@ -36,6 +36,19 @@ const char* hcclTaskName(HcclTaskKind kind) {
     return "Memcpy";
 }
 
+const char* hcclSqeTypeName(HcclTaskKind kind) {
+    switch (kind) {
+        case HcclTaskKind::NotifyRecord:
+            return "Write Value";
+        case HcclTaskKind::NotifyWait:
+            return "Notify Wait";
+        case HcclTaskKind::Memcpy:
+        case HcclTaskKind::ReduceInline:
+            return "SDMA";
+    }
+    return "SDMA";
+}
+
 const char* hcclLinkTypeName(HcclLinkType link) {
     switch (link) {
         case HcclLinkType::OnChip:

@@ -14,7 +14,11 @@ namespace ascendsim {
 // none (UINT64_MAX), Reduce_Inline 0, as in the sample.
 std::uint64_t hcclNotifyId(const HcclTask& task);
 
-const char* hcclTaskName(HcclTaskKind kind);      // "Notify_Record", "Memcpy", "Reduce_Inline", ...
+const char* hcclTaskName(HcclTaskKind kind);
+
+// The hardware (SQE) task an HCCL task runs as on the HCCL stream: "SDMA" for copies and inline
+// reduces, "Write Value" for Notify_Record, "Notify Wait" (the sample's Stream 4 rows, DB TASK).
+const char* hcclSqeTypeName(HcclTaskKind kind);   // "Notify_Record", "Memcpy", "Reduce_Inline", ...
 const char* hcclLinkTypeName(HcclLinkType link);  // "ON_CHIP", "HCCS", "INVALID_TYPE"
 
 // The op row's args. 8.0 era (the sample): connection_id, model id, data_type, alg_type, count;

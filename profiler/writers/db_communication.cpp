@@ -11,21 +11,6 @@ namespace {
 
 constexpr std::int64_t kInvalidId = 4294967295;  // UINT32_MAX: model id, "no context"
 
-// The SQE type of an HCCL task on the HCCL stream (sample TASK rows: SDMA, Write Value, Notify
-// Wait).
-const char* sqeTypeOf(HcclTaskKind kind) {
-    switch (kind) {
-        case HcclTaskKind::NotifyRecord:
-            return "Write Value";
-        case HcclTaskKind::NotifyWait:
-            return "Notify Wait";
-        case HcclTaskKind::Memcpy:
-        case HcclTaskKind::ReduceInline:
-            return "SDMA";
-    }
-    return "SDMA";
-}
-
 std::int64_t asInt(std::uint64_t v) {
     // SQLite integers are signed 64-bit: msprof stores UINT64_MAX (Memcpy's notify id) as
     // INT64_MAX.
@@ -78,7 +63,7 @@ CommunicationDbRows buildCommunicationDbRows(const RunRecord& run, const Profile
                 const std::uint64_t start = run.epochNs + op.startNs + t.startNs;
                 rows.tasks.push_back({asInt(start), asInt(start + t.durationNs),
                                       static_cast<std::int64_t>(run.deviceId), connection,
-                                      globalTaskId, globalPid, cann.id(sqeTypeOf(t.kind)),
+                                      globalTaskId, globalPid, cann.id(hcclSqeTypeName(t.kind)),
                                       static_cast<std::int64_t>(t.contextId), stream, taskId,
                                       kInvalidId});
                 const bool reduces = t.kind == HcclTaskKind::ReduceInline;

@@ -297,7 +297,7 @@ std::vector<OrderedJson> buildMsprofTimeline(const RunRecord& run, const Profile
     }
 
     // Ascend Hardware: one thread per stream.
-    if (!run.kernels.empty()) {
+    if (!run.kernels.empty() || !run.communicationOps.empty()) {
         const std::uint32_t pid = formatTracePid(run.processId, era.hardwareSortIndex, run.deviceId);
         ProcessBlock block;
         std::set<std::uint32_t> streams;
@@ -318,6 +318,26 @@ std::vector<OrderedJson> buildMsprofTimeline(const RunRecord& run, const Profile
             if (launchedConnections.contains(k.correlationId)) {
                 flows.push_back(make.flow(hostToDeviceFlowId(k.correlationId, config.formatVersion), pid, stream,
                                           k.device.startNs, true));
+            }
+        }
+        // The HCCL stream runs each HCCL task as one SQE (Level1/2: CANN's HCCL_TRACE), subtask =
+        // the task's context id, as the sample's Stream 4 rows.
+        if (config.level != ProfilerLevel::Level0) {
+            for (const auto& op : run.communicationOps) {
+                streams.insert(op.streamId);
+                for (const auto& t : op.tasks) {
+                    OrderedJson args;
+                    args["Model Id"] = kInvalidId;
+                    args["Task Type"] = hcclSqeTypeName(t.kind);
+                    args["Physic Stream Id"] = op.streamId;
+                    args["Task Id"] = op.taskId;
+                    args["Batch Id"] = 0;
+                    args["Subtask Id"] = t.contextId;
+                    args["connection_id"] = op.correlationId;
+                    block.events.push_back(make.duration(hcclSqeTypeName(t.kind), pid, op.streamId,
+                                                         op.startNs + t.startNs, t.durationNs,
+                                                         &args));
+                }
             }
         }
         block.processMeta.push_back(make.meta("process_name", pid, 0, "name", "Ascend Hardware"));

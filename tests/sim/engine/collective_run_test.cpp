@@ -115,6 +115,23 @@ TEST_F(CollectiveRun, KernelDetailsHasACommunicationRowAndTheUpdateWaitsForTheAl
     }
 }
 
+TEST_F(CollectiveRun, EveryHcclTaskIsAlsoAnSqeOnTheHcclStream) {
+    const json trace = readJson(output(0) / "trace_view.json");
+    std::map<std::string, std::int64_t> pidOf;
+    for (const auto& e : trace)
+        if (e["ph"] == "M" && e["name"] == "process_name") pidOf[e["args"]["name"]] = e["pid"];
+    std::map<std::string, int> planeTasks, sqes;
+    for (const auto& e : trace) {
+        if (e["ph"] != "X") continue;
+        if (e["pid"] == pidOf["HCCL"] && e["tid"] != 0) planeTasks[e["args"]["task type"]]++;
+        if (e["pid"] == pidOf["Ascend Hardware"] && e["tid"] == 4) sqes[e["name"]]++;
+    }
+    EXPECT_EQ(sqes["SDMA"], planeTasks["Memcpy"] + planeTasks["Reduce_Inline"]);
+    EXPECT_EQ(sqes["Write Value"], planeTasks["Notify_Record"]);
+    EXPECT_EQ(sqes["Notify Wait"], planeTasks["Notify_Wait"]);
+    EXPECT_GT(sqes["SDMA"], 0);
+}
+
 TEST_F(CollectiveRun, ApiStatisticHasTheHcclHostCalls) {
     const CsvTable apis = readCsv(output(0) / "api_statistic.csv");
     std::map<std::string, std::string> countByApi;
