@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "models/device/ai_core.h"
+#include "models/device/program_prefetcher.h"
 #include "models/device/task_scheduler.h"
 #include "models/memory/shared_memory_system.h"
 #include "models/timing/transfer_timing.h"
@@ -13,8 +14,9 @@
 namespace ascendsim {
 
 struct Device::Impl {
-    Impl(const ChipConfig& chipConfig, TaskObserver& observer, MemorySystem* externalMemory)
+    Impl(const ChipConfig& chipConfig, TaskObserver& observer, MemorySystem* externalMemory, DeviceOptions options)
         : chip(chipConfig),
+          prefetcher(options.generateProgramsAhead ? std::make_unique<ProgramPrefetcher>() : nullptr),
           ownedMemory(externalMemory ? std::unique_ptr<SharedMemorySystem>() : std::make_unique<SharedMemorySystem>(chip)),
           transfer(chip),
           cube(chip),
@@ -39,7 +41,8 @@ struct Device::Impl {
         std::vector<AiCore*> cubes;
         std::vector<AiCore*> vectors;
         for (auto& core : cores) (core->kind() == CoreKind::Vector ? vectors : cubes).push_back(core.get());
-        scheduler = std::make_unique<TaskScheduler>(chip, std::move(cubes), std::move(vectors), observer, errors);
+        scheduler = std::make_unique<TaskScheduler>(chip, std::move(cubes), std::move(vectors), observer, errors,
+                                                    prefetcher.get());
         proxy.target = scheduler.get();
     }
 
@@ -51,6 +54,8 @@ struct Device::Impl {
     HostProxy* hostProxy() { return &proxy; }
 
     ChipConfig chip;
+    // Before the scheduler and cores, so it is destroyed (its worker joined) after them.
+    std::unique_ptr<ProgramPrefetcher> prefetcher;
     SimulationErrors errors;
     std::unique_ptr<SharedMemorySystem> ownedMemory;
     TransferTiming transfer;
@@ -63,11 +68,11 @@ struct Device::Impl {
     std::unique_ptr<TaskScheduler> scheduler;
 };
 
-Device::Device(const ChipConfig& chip, TaskObserver& observer)
-    : impl_(std::make_unique<Impl>(chip, observer, nullptr)) {}
+Device::Device(const ChipConfig& chip, TaskObserver& observer, DeviceOptions options)
+    : impl_(std::make_unique<Impl>(chip, observer, nullptr, options)) {}
 
-Device::Device(const ChipConfig& chip, TaskObserver& observer, MemorySystem& memory)
-    : impl_(std::make_unique<Impl>(chip, observer, &memory)) {}
+Device::Device(const ChipConfig& chip, TaskObserver& observer, MemorySystem& memory, DeviceOptions options)
+    : impl_(std::make_unique<Impl>(chip, observer, &memory, options)) {}
 
 Device::~Device() = default;
 

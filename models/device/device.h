@@ -20,12 +20,18 @@ struct DeviceStats {
     std::uint64_t activations = 0;    // SystemC activations of the core processes
 };
 
+// How the simulator uses the host: not part of the simulated chip, never changes a result.
+struct DeviceOptions {
+    // Generate block programs on a second host thread ahead of dispatch (program_prefetcher.h).
+    bool generateProgramsAhead = false;
+};
+
 class Device {
 public:
-    Device(const ChipConfig& chip, TaskObserver& observer);
+    Device(const ChipConfig& chip, TaskObserver& observer, DeviceOptions options = {});
     // Uses `memory` (which must outlive the device) instead of the chip's SharedMemorySystem:
     // for tests and what-if studies of the memory side.
-    Device(const ChipConfig& chip, TaskObserver& observer, MemorySystem& memory);
+    Device(const ChipConfig& chip, TaskObserver& observer, MemorySystem& memory, DeviceOptions options = {});
     ~Device();
     Device(const Device&) = delete;
     Device& operator=(const Device&) = delete;

@@ -20,11 +20,13 @@ bool isMix(TaskType type) { return type == TaskType::MixAic || type == TaskType:
 }  // namespace
 
 TaskScheduler::TaskScheduler(const ChipConfig& chip, std::vector<AiCore*> cubeCores,
-                             std::vector<AiCore*> vectorCores, TaskObserver& observer, SimulationErrors& errors)
+                             std::vector<AiCore*> vectorCores, TaskObserver& observer, SimulationErrors& errors,
+                             ProgramPrefetcher* prefetcher)
     : chip_(chip),
       cubeCores_(std::move(cubeCores)),
       vectorCores_(std::move(vectorCores)),
       observer_(observer),
+      prefetcher_(prefetcher),
       launchPs_(CoreClock(chip.aiCoreFreqMhz).psOfCycle(chip.taskLaunchCycles)),
       aiCpuFreeAtPs_(chip.aiCpu.count, 0) {
     process_ = new SteppedProcess<TaskScheduler>("task_scheduler", *this, errors);  // lives with the SystemC context
@@ -37,9 +39,29 @@ void TaskScheduler::submit(KernelTask task, std::uint64_t submitPs) {
         throw std::invalid_argument(chip_.name + " has no AI CPU for task " + std::to_string(task.taskId));
     if (isMix(task.type) && chip_.organisation != CoreOrganisation::Split)
         throw std::invalid_argument("MIX task " + std::to_string(task.taskId) + " needs the split organisation");
+    if (prefetcher_ != nullptr) queueProgramsOf(task);
     streams_[task.streamId].pending.push_back({std::move(task), submitPs});
     ++outstanding_;
     wakeAt(submitPs);
+}
+
+CoreKind TaskScheduler::blockKindOf(TaskType type) const {
+    if (type == TaskType::AiVectorCore) return CoreKind::Vector;
+    return chip_.organisation == CoreOrganisation::Split ? CoreKind::Cube : CoreKind::Coupled;
+}
+
+// In dispatch order: blocks in index order, a MIX block's AIC before its AIVs (startPart).
+void TaskScheduler::queueProgramsOf(const KernelTask& task) {
+    if (task.type == TaskType::AiCpu) return;
+    for (std::uint32_t block = 0; block < task.blockDim; ++block) {
+        if (!isMix(task.type)) {
+            prefetcher_->enqueue(task.taskId, task.program, {block, blockKindOf(task.type), 0, task.workspaceAddr});
+            continue;
+        }
+        prefetcher_->enqueue(task.taskId, task.program, {block, CoreKind::Cube, 0, task.workspaceAddr});
+        for (std::uint32_t j = 0; j < chip_.vectorCoresPerCube; ++j)
+            prefetcher_->enqueue(task.taskId, task.program, {block, CoreKind::Vector, j, task.workspaceAddr});
+    }
 }
 
 void TaskScheduler::wakeAt(std::uint64_t atPs) {
@@ -122,7 +144,6 @@ void TaskScheduler::dispatchBlocks(std::uint64_t now) {
 
 bool TaskScheduler::dispatchOne(RunningTask& running, std::uint64_t now) {
     const TaskType type = running.task.type;
-    const bool split = chip_.organisation == CoreOrganisation::Split;
     if (isMix(type)) {
         const std::uint32_t perCube = chip_.vectorCoresPerCube;
         for (std::uint32_t g = 0; g < cubeCores_.size(); ++g) {
@@ -141,7 +162,7 @@ bool TaskScheduler::dispatchOne(RunningTask& running, std::uint64_t now) {
         return false;
     }
     std::vector<AiCore*>& pool = type == TaskType::AiVectorCore ? vectorCores_ : cubeCores_;
-    const CoreKind kind = type == TaskType::AiVectorCore ? CoreKind::Vector : split ? CoreKind::Cube : CoreKind::Coupled;
+    const CoreKind kind = blockKindOf(type);
     for (AiCore* core : pool) {
         if (core->busy()) continue;
         ++running.nextBlock;
@@ -160,7 +181,8 @@ void TaskScheduler::startPart(RunningTask& running, AiCore& core, CoreKind kind,
     a.taskId = running.task.taskId;
     a.codeId = running.task.taskId * 4 + static_cast<std::uint64_t>(kind);
     a.request = {running.nextBlock - 1, kind, subBlockIdx, running.task.workspaceAddr};
-    a.program = running.task.program(a.request);
+    a.program = prefetcher_ != nullptr ? prefetcher_->take(a.taskId, running.task.program, a.request)
+                                        : running.task.program(a.request);
     a.groupBySlot = std::move(group);
     a.ownSlot = ownSlot;
     a.coresOfKind =

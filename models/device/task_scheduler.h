@@ -15,6 +15,7 @@
 #include "models/chip/chip_config.h"
 #include "models/device/ai_core.h"
 #include "models/device/core_clock.h"
+#include "models/device/program_prefetcher.h"
 #include "models/device/simulation_errors.h"
 #include "models/task/kernel_task.h"
 #include "models/task/task_result.h"
@@ -32,8 +33,9 @@ class TaskScheduler final : public CoreHost {
 public:
     // `cubeCores` are AICs (split) or coupled cores; `vectorCores` are AIVs (split, AIV j of
     // group i at index i × vectorCoresPerCube + j) or standalone vector cores (310P).
+    // `prefetcher` (may be null) generates the programs of submitted tasks ahead of dispatch.
     TaskScheduler(const ChipConfig& chip, std::vector<AiCore*> cubeCores, std::vector<AiCore*> vectorCores,
-                  TaskObserver& observer, SimulationErrors& errors);
+                  TaskObserver& observer, SimulationErrors& errors, ProgramPrefetcher* prefetcher = nullptr);
 
     void submit(KernelTask task, std::uint64_t submitPs);
     bool idle() const { return outstanding_ == 0; }
@@ -68,12 +70,16 @@ private:
     void startPart(RunningTask& running, AiCore& core, CoreKind kind, std::uint32_t subBlockIdx,
                    std::vector<AiCore*> group, std::uint32_t ownSlot, std::uint64_t nowPs);
     void finishTask(RunningTask& running, std::uint64_t nowPs);
+    // The core kind a non-MIX task's blocks run on.
+    CoreKind blockKindOf(TaskType type) const;
+    void queueProgramsOf(const KernelTask& task);
     void wakeAt(std::uint64_t atPs);
 
     const ChipConfig& chip_;
     std::vector<AiCore*> cubeCores_;
     std::vector<AiCore*> vectorCores_;
     TaskObserver& observer_;
+    ProgramPrefetcher* prefetcher_;
     SteppedProcess<TaskScheduler>* process_ = nullptr;  // lives with the SystemC context
     std::uint64_t launchPs_ = 0;
     std::map<std::uint32_t, Stream> streams_;

@@ -54,6 +54,10 @@ void addRunOptions(CLI::App& app, ascendsim::SimulationOptions& o, std::string& 
     app.add_option("--pid", o.pid, "Process id written into names and traces");
     app.add_option("--hostname", o.hostname, "Host name written into names and traces");
     app.add_option("--worker-name", o.workerName, "Worker name prefix of the result directory");
+    app.add_option("--threads", o.hostThreads,
+                   "Host threads: 1 = all on one thread, 2 = generate kernel programs on a second thread "
+                   "(same results; default 2 when the machine has 2+ hardware threads)")
+        ->check(CLI::Range(1, 2));
     app.add_option("--log-level", logLevel, "trace, debug, info, warn, error, off")->capture_default_str();
 }
 

@@ -5,8 +5,8 @@
 
 namespace ascendsim {
 
-DeviceBridge::DeviceBridge(const ChipConfig& chip, const LoweredWorkload& lowered)
-    : lowered_(lowered), device_(chip, *this) {}
+DeviceBridge::DeviceBridge(const ChipConfig& chip, const LoweredWorkload& lowered, DeviceOptions options)
+    : lowered_(lowered), device_(chip, *this, options) {}
 
 void DeviceBridge::submit(const PendingLaunch& launch, std::uint64_t submitNs) {
     const std::size_t opIndex = LoweredWorkload::opIndexOf(launch.userTag);

@@ -23,7 +23,7 @@ struct CollectiveRun {
 
 class DeviceBridge final : public DeviceQueue, public TaskObserver {
 public:
-    DeviceBridge(const ChipConfig& chip, const LoweredWorkload& lowered);
+    DeviceBridge(const ChipConfig& chip, const LoweredWorkload& lowered, DeviceOptions options = {});
 
     void submit(const PendingLaunch& launch, std::uint64_t submitNs) override;
     std::uint64_t synchronize(std::uint64_t hostNowNs) override;

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <stdexcept>
+#include <thread>
 
 #include "models/systemc/fresh_simulation_context.h"
 #include "profiler/assembly/profiling_schedule.h"
@@ -89,6 +90,15 @@ CommunicationOpRecord communicationRecordOf(const LoweredOp& op, const PendingLa
     return c;
 }
 
+DeviceOptions deviceOptionsFor(const SimulationOptions& options) {
+    const std::uint32_t threads = options.hostThreads.value_or(std::thread::hardware_concurrency() >= 2 ? 2 : 1);
+    if (threads < 1 || threads > 2)
+        throw WorkloadError(optionLocation("--threads"), "--threads", "must be 1 or 2, not " + std::to_string(threads));
+    DeviceOptions device;
+    device.generateProgramsAhead = threads >= 2;
+    return device;
+}
+
 void fillKernelRecords(const LoweredWorkload& lowered, const HostModel& host,
                        const DeviceBridge& bridge, const ChipConfig& chip,
                        SimulationResult& result) {
@@ -167,7 +177,7 @@ SimulationResult runSimulation(const SimulationOptions& options) {
     spdlog::info("{}: {} ops lowered for {}", workload.name, lowered.ops().size(), chip.name);
 
     FreshSimulationContext context;
-    DeviceBridge bridge(chip, lowered);
+    DeviceBridge bridge(chip, lowered, deviceOptionsFor(options));
     HostModelOptions hostOptions;
     hostOptions.profiler = workload.profiler;
     hostOptions.processId = identity.processId;

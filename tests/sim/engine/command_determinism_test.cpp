@@ -20,17 +20,21 @@ void expectIdenticalTrees(const fs::path& a, const fs::path& b) {
     }
 }
 
-void expectDeterministic(SimulationOptions options, std::size_t minimumFiles) {
+void expectIdenticalRuns(SimulationOptions options, SimulationOptions other, std::size_t minimumFiles) {
     TempDir first, second;
     options.outputParent = first.path().string();
     ASSERT_EQ(runCommand(options).exitCode, 0);
-    options.outputParent = second.path().string();
-    ASSERT_EQ(runCommand(options).exitCode, 0);
+    other.outputParent = second.path().string();
+    ASSERT_EQ(runCommand(other).exitCode, 0);
 
     EXPECT_EQ(fileNames(first.path()), fileNames(second.path()));  // the *_ascend_pt name itself
     const fs::path dirA = onlyProfilerDir(first.path()), dirB = onlyProfilerDir(second.path());
     EXPECT_GE(relativeFiles(dirA).size(), minimumFiles);
     expectIdenticalTrees(dirA, dirB);
+}
+
+void expectDeterministic(const SimulationOptions& options, std::size_t minimumFiles) {
+    expectIdenticalRuns(options, options, minimumFiles);
 }
 
 TEST(Determinism, VectorChainLevel2TextAndDb_ByteIdenticalTrees) {
@@ -49,6 +53,20 @@ TEST(Determinism, MatMulLevel1MemoryMetricsWithL2Cache_ByteIdenticalTrees) {
     options.aicMetrics = "Memory";
     options.l2Cache = true;
     expectDeterministic(options, 15);
+}
+
+// Programs generated on a second host thread (--threads 2) are the same programs: the output does
+// not depend on the host thread count. ResNet-50 at batch 2 has every kernel kind of the main job
+// and enough blocks for the worker to run ahead and to be overtaken.
+TEST(Determinism, OneAndTwoHostThreads_ByteIdenticalTrees) {
+    auto options = commandOptions(sourceDir() / "workloads" / "resnet50.yaml", "");
+    options.setOverrides = {"batch=2"};
+    options.level = "Level2";
+    options.steps = 3;  // wait, warm-up, one recorded step
+    options.hostThreads = 1;
+    auto twoThreads = options;
+    twoThreads.hostThreads = 2;
+    expectIdenticalRuns(options, twoThreads, 15);
 }
 
 TEST(Determinism, DifferentEpoch_ChangesTheOutput) {
