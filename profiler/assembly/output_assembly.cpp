@@ -96,7 +96,8 @@ void writeAscendProfilerOutput(const fs::path& out, const RunRecord& run, const 
     }
     if (config.exportsDb()) {
         writeAscendPytorchProfilerDb(out, run, config);
-        writeAnalysisDb(out, stepTrace);
+        const CommunicationAnalysisRows communication = buildCommunicationAnalysisRows(run, config);
+        writeAnalysisDb(out, stepTrace, &communication);
     }
     writeTextFile(out / "analyse.done", "");
 }

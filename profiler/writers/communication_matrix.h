@@ -6,6 +6,7 @@
 
 #include "profiler/config/profiler_config.h"
 #include "profiler/record/run_record.h"
+#include "profiler/writers/communication_matrix_selection.h"
 
 namespace ascendsim {
 
@@ -14,9 +15,5 @@ std::string renderCommunicationMatrixJson(const RunRecord& run, const ProfilerCo
 
 bool writeCommunicationMatrixJson(const std::filesystem::path& outputDir, const RunRecord& run,
                                   const ProfilerConfig& config);
-
-// torch_npu get_comm_type: the first of its type names found in the lowercased op name
-// ("hcom_allReduce__586_0_1" -> "allreduce", "hcom_reduceScatter_..." -> "reduce").
-std::string communicationTypeOf(const std::string& opName);
 
 }  // namespace ascendsim

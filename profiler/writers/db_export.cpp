@@ -269,8 +269,10 @@ bool writeAscendPytorchProfilerDb(const std::filesystem::path& outputDir, const 
     return true;
 }
 
-bool writeAnalysisDb(const std::filesystem::path& outputDir, const CsvTable& stepTraceTime) {
-    if (stepTraceTime.rows.empty()) return false;
+bool writeAnalysisDb(const std::filesystem::path& outputDir, const CsvTable& stepTraceTime,
+                     const CommunicationAnalysisRows* communication) {
+    const bool withCommunication = communication != nullptr && !communication->empty();
+    if (stepTraceTime.rows.empty() && !withCommunication) return false;
     // CSV header → DB column (formats.md §5.2).
     static const std::map<std::string, std::pair<std::string, std::string>> kColumns = {
         {"Device_id", {"deviceId", "INTEGER"}},
@@ -307,8 +309,11 @@ bool writeAnalysisDb(const std::filesystem::path& outputDir, const CsvTable& ste
         rows.push_back(std::move(values));
     }
     DbFile db(outputDir / "analysis.db");
-    db.execute(create);
-    db.insertRows("StepTraceTime", rows);
+    if (!rows.empty()) {
+        db.execute(create);
+        db.insertRows("StepTraceTime", rows);
+    }
+    if (withCommunication) writeCommunicationAnalysisTables(db, *communication);
     return true;
 }
 

@@ -20,6 +20,7 @@
 #include "profiler/config/profiler_config.h"
 #include "profiler/format/csv_writer.h"
 #include "profiler/record/run_record.h"
+#include "profiler/writers/db_communication_analysis.h"
 
 namespace ascendsim {
 
@@ -33,7 +34,9 @@ bool writeAscendPytorchProfilerDb(const std::filesystem::path& outputDir, const 
 // Writes `outputDir`/analysis.db with StepTraceTime from the step_trace_time table the timeline
 // writer built (its header decides the columns: deviceId only when it has Device_id, as in the
 // 8.3 sample; values are stored as numbers, Step as TEXT).
-// False (no file) when the table has no rows.
-bool writeAnalysisDb(const std::filesystem::path& outputDir, const CsvTable& stepTraceTime);
+// With `communication` rows, also the CommAnalyzer* tables. False (no file) when there are
+// neither step rows nor communication rows.
+bool writeAnalysisDb(const std::filesystem::path& outputDir, const CsvTable& stepTraceTime,
+                     const CommunicationAnalysisRows* communication = nullptr);
 
 }  // namespace ascendsim

@@ -99,5 +99,33 @@ TEST_F(DbCommunication, Level0HasTheOpsButNoTasks) {
               std::vector<std::string>{"0"});
 }
 
+TEST_F(DbCommunication, AnalysisDbHoldsTheCommunicationFilesAsRows) {
+    ProfilerConfig config;
+    config.level = ProfilerLevel::Level1;
+    config.formatVersion = FormatVersion::Cann80;
+    const CommunicationAnalysisRows rows = buildCommunicationAnalysisRows(run_, config);
+    ASSERT_TRUE(writeAnalysisDb(dir_, CsvTable{}, &rows));
+    const fs::path db = dir_ / "analysis.db";
+    const fs::path real = referenceRoot() /
+                          "msinsight/e5a31957/test/data/pytorch/db/level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/"
+                          "analysis.db";
+    if (fs::exists(real)) {
+        for (const char* table : {"CommAnalyzerTime", "CommAnalyzerBandwidth", "CommAnalyzerMatrix"})
+            EXPECT_EQ(schemaOf(db, table), schemaOf(real, table)) << table;
+    }
+    EXPECT_EQ(query(db, "SELECT hccl_op_name, transit_time, wait_time, step, type FROM CommAnalyzerTime "
+                        "ORDER BY start_timestamp LIMIT 1"),
+              std::vector<std::string>{"hcom_allReduce__452_0_1|1.2|0.0425|step13|collective"});
+    // HCCS: one row per packet size (one size here), then SDMA with zeros.
+    EXPECT_EQ(query(db, "SELECT transport_type, package_size, count FROM CommAnalyzerBandwidth "
+                        "WHERE hccl_op_name = 'hcom_allReduce__452_0_1'"),
+              (std::vector<std::string>{"HCCS|4.194304|2", "SDMA|0|0"}));
+    EXPECT_EQ(query(db, "SELECT src_rank, dst_rank, op_name FROM CommAnalyzerMatrix "
+                        "WHERE hccl_op_name = 'allreduce-top1' AND transport_type = 'HCCS'"),
+              std::vector<std::string>{"0|1|hcom_allReduce__452_0_1"});
+    EXPECT_EQ(query(db, "SELECT count(*) FROM sqlite_master WHERE name = 'StepTraceTime'"),
+              std::vector<std::string>{"0"});
+}
+
 }  // namespace
 }  // namespace ascendsim
