@@ -77,6 +77,12 @@ int runSimulationCommand(const SimulationOptions& options, std::ostream& out, st
         OutputResult written;
         if (result.ranks > 1) {
             // One *_ascend_pt directory per rank, as each torch.distributed process writes its own.
+            if (options.rank && (*options.rank < 0 || *options.rank >= result.ranks)) {
+                throw WorkloadError({"<command line>", 0, 0}, "--rank",
+                                    "rank " + std::to_string(*options.rank) + " is not in 0.." +
+                                        std::to_string(result.ranks - 1) +
+                                        " (the workload's ranks)");
+            }
             output.rank.reset();
             for (std::uint32_t rank = 0; rank < result.ranks; ++rank) {
                 if (options.rank && *options.rank != rank) continue;

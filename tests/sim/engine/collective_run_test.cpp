@@ -142,5 +142,43 @@ TEST_F(CollectiveRun, ApiStatisticHasTheHcclHostCalls) {
     EXPECT_EQ(countByApi["node/launch"], "6");  // 4 kernels and 2 collectives
 }
 
+TEST(CollectiveRunOptions, RankOptionWritesOnlyThatRankAndLevel0HasNoCommunicationFiles) {
+    TempDir scratch;
+    auto options = commandOptions(unitWorkload("allreduce.yaml"), scratch.path());
+    options.rank = 1;
+    options.level = "Level0";
+    const auto outcome = runCommand(options);
+    ASSERT_EQ(outcome.exitCode, 0) << outcome.err;
+    const fs::path dir = onlyProfilerDir(scratch.path());
+    EXPECT_TRUE(fs::exists(dir / "profiler_info_1.json"));
+    EXPECT_FALSE(fs::exists(dir / "ASCEND_PROFILER_OUTPUT" / "communication.json"));
+    EXPECT_FALSE(fs::exists(dir / "ASCEND_PROFILER_OUTPUT" / "communication_matrix.json"));
+    const CsvTable kernels = readCsv(dir / "ASCEND_PROFILER_OUTPUT" / "kernel_details.csv");
+    std::size_t collectives = 0;
+    for (std::size_t i = 0; i < kernels.rows.size(); ++i) {
+        if (kernels.cell(i, "Accelerator Core") != "COMMUNICATION") continue;
+        ++collectives;
+        EXPECT_EQ(kernels.cell(i, "Type"), "N/A");
+        EXPECT_EQ(kernels.cell(i, "Device_id"), "1");
+    }
+    EXPECT_EQ(collectives, 2u);
+}
+
+TEST(CollectiveRunOptions, MoreRanksThanTheServerHasIsAnErrorNamingTheOp) {
+    TempDir scratch;
+    auto options = commandOptions(unitWorkload("allreduce.yaml"), scratch.path());
+    options.setOverrides = {"ranks=9"};
+    const auto outcome = runCommand(options);
+    EXPECT_EQ(outcome.exitCode, 2);
+    EXPECT_NE(outcome.err.find("ops[1].type"), std::string::npos) << outcome.err;
+    EXPECT_NE(outcome.err.find("2..8 ranks"), std::string::npos) << outcome.err;
+    EXPECT_TRUE(entriesOf(scratch.path()).empty());
+    options.setOverrides.clear();
+    options.rank = 2;
+    const auto outside = runCommand(options);
+    EXPECT_EQ(outside.exitCode, 2);
+    EXPECT_NE(outside.err.find("--rank"), std::string::npos) << outside.err;
+}
+
 }  // namespace
 }  // namespace ascendsim::e2e
