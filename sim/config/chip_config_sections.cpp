@@ -94,17 +94,19 @@ void readAiCpu(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
     node.readNonNegative("launch_overhead_cycles", chip.aiCpu.launchOverheadCycles);
 }
 
-void readHccl(const ConfigNode& node, ChipConfig& chip) {
+// A root file's hccl section gives every figure (a file that inherits may override some); a chip
+// without the section has no collective model.
+void readHccl(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
     node.allowOnly({"max_ranks", "link_bandwidth_gbps", "reduce_bandwidth_gbps",
                     "local_copy_bandwidth_gbps", "transfer_latency_us", "notify_record_us",
                     "notify_wait_us"});
-    node.readPositive("max_ranks", chip.hccl.maxRanks);
-    node.readPositive("link_bandwidth_gbps", chip.hccl.linkBandwidthGBps);
-    node.readPositive("reduce_bandwidth_gbps", chip.hccl.reduceBandwidthGBps);
-    node.readPositive("local_copy_bandwidth_gbps", chip.hccl.localCopyBandwidthGBps);
-    node.readPositive("transfer_latency_us", chip.hccl.transferLatencyUs);
-    node.readPositive("notify_record_us", chip.hccl.notifyRecordUs);
-    node.readPositive("notify_wait_us", chip.hccl.notifyWaitUs);
+    node.readPositive("max_ranks", chip.hccl.maxRanks, isRoot);
+    node.readPositive("link_bandwidth_gbps", chip.hccl.linkBandwidthGBps, isRoot);
+    node.readPositive("reduce_bandwidth_gbps", chip.hccl.reduceBandwidthGBps, isRoot);
+    node.readPositive("local_copy_bandwidth_gbps", chip.hccl.localCopyBandwidthGBps, isRoot);
+    node.readPositive("transfer_latency_us", chip.hccl.transferLatencyUs, isRoot);
+    node.readPositive("notify_record_us", chip.hccl.notifyRecordUs, isRoot);
+    node.readPositive("notify_wait_us", chip.hccl.notifyWaitUs, isRoot);
 }
 
 void readCube(const ConfigNode& node, ChipConfig& chip) {
@@ -230,7 +232,7 @@ void readChipSections(const ConfigNode& root, bool isRoot, ChipConfig& chip) {
     readL2(root.child("l2", isRoot), isRoot, chip);
     readHbm(root.child("hbm", isRoot), isRoot, chip);
     readAiCpu(root.child("ai_cpu", isRoot), isRoot, chip);
-    if (root.has("hccl")) readHccl(root.child("hccl"), chip);
+    if (root.has("hccl")) readHccl(root.child("hccl"), isRoot, chip);
     readCube(root.child("cube"), chip);
     readVector(root.child("vector", isRoot), isRoot, chip);
     readICache(root.child("icache"), chip);

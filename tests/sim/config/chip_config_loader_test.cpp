@@ -129,6 +129,20 @@ TEST_F(EditedConfig, MissingRequiredKeyIsNamed) {
     EXPECT_NE(error.find("cores.ai_cores: missing required key"), std::string::npos) << error;
 }
 
+TEST_F(EditedConfig, ARootHcclSectionNeedsEveryFigure) {
+    const std::string error = errorOf(withReplaced("  reduce_bandwidth_gbps: [^\n]*\n", ""));
+    EXPECT_NE(error.find("hccl.reduce_bandwidth_gbps: missing required key"), std::string::npos)
+        << error;
+}
+
+TEST(ChipConfigLoader, The910BFamilyHasTheHcclLinkModelAnd310PHasNone) {
+    const ChipConfig b4 = loadChipByName("Ascend910B4", configDir());
+    EXPECT_EQ(b4.hccl.maxRanks, 8u);  // inherited from Ascend910B1
+    EXPECT_GT(b4.hccl.linkBandwidthGBps, 0.0);
+    EXPECT_LT(b4.hccl.reduceBandwidthGBps, b4.hccl.linkBandwidthGBps);
+    EXPECT_EQ(loadChipByName("Ascend310P3", configDir()).hccl.linkBandwidthGBps, 0.0);
+}
+
 TEST_F(EditedConfig, UnknownKeyIsRejected) {
     const std::string error = errorOf(withReplaced("ways: 16", "wayz: 16"));
     EXPECT_NE(error.find("l2.wayz: unknown key"), std::string::npos) << error;
