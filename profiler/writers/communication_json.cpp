@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <functional>
 #include <iterator>
 
 #include "profiler/writers/communication_statistics.h"
@@ -118,32 +119,46 @@ bool writesCommunicationFiles(const RunRecord& run, const ProfilerConfig& config
            (config.level == ProfilerLevel::Level1 || config.level == ProfilerLevel::Level2);
 }
 
-std::string renderCommunicationJson(const RunRecord& run, const ProfilerConfig& config) {
-    if (!writesCommunicationFiles(run, config)) return {};
+std::string renderCommunicationSteps(
+    const RunRecord& run,
+    const std::function<OrderedJson(const std::vector<const CommunicationOpRecord*>&)>&
+        collectiveOf) {
     OrderedJson root = OrderedJson::object();
     for (const auto& [stepKey, ops] : communicationOpsByStep(run)) {
-        OrderedJson collective = OrderedJson::object();
-        std::vector<CommunicationOpStatistics> stats;
-        for (const CommunicationOpRecord* op : ops) {
-            stats.push_back(communicationOpStatistics(run, *op));
-            collective[communicationOpKey(*op)] = opInfoJson(stats.back());
-        }
-        collective["Total Op Info"] = totalInfoJson(stats);
         OrderedJson step;
         step["p2p"] = OrderedJson::object();  // the model has no send/receive ops
-        step["collective"] = collective;
+        step["collective"] = collectiveOf(ops);
         root[stepKey] = step;
     }
     return dumpPythonJson(root, false);
 }
 
-bool writeCommunicationJson(const std::filesystem::path& outputDir, const RunRecord& run,
-                            const ProfilerConfig& config) {
-    const std::string text = renderCommunicationJson(run, config);
+bool writeCommunicationFile(const std::filesystem::path& path, const std::string& text) {
     if (text.empty()) return false;
-    std::ofstream out(outputDir / "communication.json", std::ios::binary);
+    std::ofstream out(path, std::ios::binary);
     out << text;
     return static_cast<bool>(out);
+}
+
+std::string renderCommunicationJson(const RunRecord& run, const ProfilerConfig& config) {
+    if (!writesCommunicationFiles(run, config)) return {};
+    return renderCommunicationSteps(
+        run, [&run](const std::vector<const CommunicationOpRecord*>& ops) {
+            OrderedJson collective = OrderedJson::object();
+            std::vector<CommunicationOpStatistics> stats;
+            for (const CommunicationOpRecord* op : ops) {
+                stats.push_back(communicationOpStatistics(run, *op));
+                collective[communicationOpKey(*op)] = opInfoJson(stats.back());
+            }
+            collective["Total Op Info"] = totalInfoJson(stats);
+            return collective;
+        });
+}
+
+bool writeCommunicationJson(const std::filesystem::path& outputDir, const RunRecord& run,
+                            const ProfilerConfig& config) {
+    return writeCommunicationFile(outputDir / "communication.json",
+                                  renderCommunicationJson(run, config));
 }
 
 }  // namespace ascendsim

@@ -1,7 +1,5 @@
 #include "profiler/writers/communication_matrix.h"
 
-#include <fstream>
-
 #include "profiler/writers/communication_json.h"
 #include "profiler/writers/communication_matrix_selection.h"
 #include "profiler/writers/communication_statistics.h"
@@ -25,8 +23,7 @@ OrderedJson linkJson(const MatrixRecord& r, bool withOpName) {
 
 std::string renderCommunicationMatrixJson(const RunRecord& run, const ProfilerConfig& config) {
     if (!writesCommunicationFiles(run, config)) return {};
-    OrderedJson root = OrderedJson::object();
-    for (const auto& [stepKey, ops] : communicationOpsByStep(run)) {
+    return renderCommunicationSteps(run, [](const std::vector<const CommunicationOpRecord*>& ops) {
         OrderedJson collective = OrderedJson::object();
         for (const MatrixSelection& selection : communicationMatrixSelections(ops)) {
             OrderedJson links = OrderedJson::object();
@@ -34,21 +31,14 @@ std::string renderCommunicationMatrixJson(const RunRecord& run, const ProfilerCo
                 links[r.link.key] = linkJson(r, !selection.total);
             collective[selection.name + "@" + selection.group] = links;
         }
-        OrderedJson step;
-        step["p2p"] = OrderedJson::object();
-        step["collective"] = collective;
-        root[stepKey] = step;
-    }
-    return dumpPythonJson(root, false);
+        return collective;
+    });
 }
 
 bool writeCommunicationMatrixJson(const std::filesystem::path& outputDir, const RunRecord& run,
                                   const ProfilerConfig& config) {
-    const std::string text = renderCommunicationMatrixJson(run, config);
-    if (text.empty()) return false;
-    std::ofstream out(outputDir / "communication_matrix.json", std::ios::binary);
-    out << text;
-    return static_cast<bool>(out);
+    return writeCommunicationFile(outputDir / "communication_matrix.json",
+                                  renderCommunicationMatrixJson(run, config));
 }
 
 }  // namespace ascendsim
