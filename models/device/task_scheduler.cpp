@@ -53,14 +53,13 @@ CoreKind TaskScheduler::blockKindOf(TaskType type) const {
 // In dispatch order: blocks in index order, a MIX block's AIC before its AIVs (startPart).
 void TaskScheduler::queueProgramsOf(const KernelTask& task) {
     if (task.type == TaskType::AiCpu) return;
+    const bool mix = isMix(task.type);
     for (std::uint32_t block = 0; block < task.blockDim; ++block) {
-        if (!isMix(task.type)) {
-            prefetcher_->enqueue(task.taskId, task.program, {block, blockKindOf(task.type), 0, task.workspaceAddr});
-            continue;
-        }
-        prefetcher_->enqueue(task.taskId, task.program, {block, CoreKind::Cube, 0, task.workspaceAddr});
-        for (std::uint32_t j = 0; j < chip_.vectorCoresPerCube; ++j)
-            prefetcher_->enqueue(task.taskId, task.program, {block, CoreKind::Vector, j, task.workspaceAddr});
+        auto enqueue = [&](CoreKind kind, std::uint32_t subBlock) {
+            prefetcher_->enqueue(task.taskId, task.program, {block, kind, subBlock, task.workspaceAddr});
+        };
+        enqueue(mix ? CoreKind::Cube : blockKindOf(task.type), 0);
+        for (std::uint32_t j = 0; mix && j < chip_.vectorCoresPerCube; ++j) enqueue(CoreKind::Vector, j);
     }
 }
 
