@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include "profiler/writers/ascend_tasks.h"
 #include "profiler/writers/communication_timeline.h"
 #include "profiler/writers/db_cann_enums.h"
 
@@ -38,7 +39,7 @@ CommunicationDbRows buildCommunicationDbRows(const RunRecord& run, const Profile
         // The op itself is one task on the HCCL stream; the sample's TASK row calls it AI_CORE.
         rows.tasks.push_back({asInt(run.epochNs + op.startNs), asInt(run.epochNs + op.endNs),
                               static_cast<std::int64_t>(run.deviceId), connection,
-                              nextGlobalTaskId++, globalPid, cann.id("AI_CORE"), kInvalidId, stream,
+                              nextGlobalTaskId++, globalPid, cann.id(kCollectiveAscendTaskType), kInvalidId, stream,
                               taskId, kInvalidId});
         std::vector<DbValue> opRow = {name,
                                       asInt(run.epochNs + op.startNs),

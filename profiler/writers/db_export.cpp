@@ -6,9 +6,9 @@
 #include <set>
 
 #include "profiler/metrics/task_metrics.h"
+#include "profiler/writers/ascend_tasks.h"
 #include "profiler/writers/db_aicore_freq.h"
 #include "profiler/writers/db_cann_enums.h"
-#include "profiler/writers/db_communication.h"
 #include "profiler/writers/db_communication.h"
 #include "profiler/writers/db_framework_api.h"
 #include "profiler/writers/db_framework_memory.h"
@@ -45,18 +45,6 @@ std::int64_t apiTypeId(ApiLevel level) {
     case ApiLevel::Runtime: return 5000;
     }
     return 20000;
-}
-
-// The hardware task type the TASK table names (STRING_IDS value).
-const char* hardwareTaskType(TaskType type) {
-    switch (type) {
-    case TaskType::AiCore: return "KERNEL_AICORE";
-    case TaskType::AiVectorCore: return "KERNEL_AIVEC";
-    case TaskType::MixAic: return "MIX_AIC";
-    case TaskType::MixAiv: return "MIX_AIV";
-    case TaskType::AiCpu: return "KERNEL_AICPU";
-    }
-    return "KERNEL_AICORE";
 }
 
 // NPU_INFO name: the SoC family of CANN's chip table.
@@ -110,11 +98,10 @@ bool writeAscendPytorchProfilerDb(const std::filesystem::path& outputDir, const 
     for (std::size_t index : order) {
         const KernelRecord& k = run.kernels[index];
         const TaskResult& d = k.device;
-        const bool mix = d.type == TaskType::MixAic || d.type == TaskType::MixAiv;
         task.push_back({static_cast<std::int64_t>(run.epochNs + d.startNs), static_cast<std::int64_t>(run.epochNs + d.endNs),
                         static_cast<std::int64_t>(run.deviceId), static_cast<std::int64_t>(k.correlationId), globalTaskId,
-                        static_cast<std::int64_t>(run.processId), cann.id(hardwareTaskType(d.type)),
-                        mix ? std::int64_t{0} : kInvalidId, static_cast<std::int64_t>(d.streamId),
+                        static_cast<std::int64_t>(run.processId), cann.id(kernelAscendTaskType(d.type)),
+                        static_cast<std::int64_t>(kernelContextId(d.type)), static_cast<std::int64_t>(d.streamId),
                         static_cast<std::int64_t>(k.taskId), kInvalidId});
         std::vector<DbValue> info = {cann.id(k.name), globalTaskId, static_cast<std::int64_t>(d.blockDim),
                                      static_cast<std::int64_t>(d.mixBlockDim), cann.id(std::string(taskTypeName(d.type))),
