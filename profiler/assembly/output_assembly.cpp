@@ -29,6 +29,7 @@
 #include "profiler/writers/profiler_info.h"
 #include "profiler/writers/profiler_metadata.h"
 #include "profiler/writers/step_trace_time.h"
+#include "profiler/writers/task_time.h"
 #include "profiler/writers/trace_view.h"
 
 namespace fs = std::filesystem;
@@ -76,12 +77,13 @@ void writeAscendProfilerOutput(const fs::path& out, const RunRecord& run, const 
                              CsvDialect::TorchNpu);
         }
         // The summaries' writers decide their own level/switch conditions and write nothing
-        // when those do not hold (or when there is no row). No task_time.csv: torch_npu's
-        // LEVEL_PARSER_CONFIG does not copy CANN's task_time, and no real sample (2024, 8.0, 8.3,
-        // Level0-2) has one; CANN's own task_time_*.csv stays in mindstudio_profiler_output.
+        // when those do not hold (or when there is no row). task_time.csv follows formats.md
+        // §1.6 (LEVEL_PARSER_CONFIG, Level0/1/2) although no real sample has one; the
+        // taskTimeCsv switch reproduces the samples' file sets.
         if (copiesCannSummaries) {
             writeOpStatisticCsv(out, run, config);
             writeApiStatisticCsv(out, run, config);
+            if (config.taskTimeCsv) writeTaskTimeCsv(out, run, config);
         }
         writeL2CacheCsv(out, run, config);
         writeDataPreprocessCsv(out, run, config);

@@ -50,6 +50,10 @@ struct ProfilerConfig {
     bool opAttr = false;
     std::vector<ExportType> exportTypes{ExportType::Text};
     FormatVersion formatVersion = FormatVersion::Cann83;
+    // ascendsim's own switch (--task-time-csv), not torch_npu's: ASCEND_PROFILER_OUTPUT/
+    // task_time.csv, which formats.md §1.6 lists for Level0/1/2 but no real sample has; false
+    // reproduces the samples' file sets. CANN's task_time_{ts}.csv is not affected.
+    bool taskTimeCsv = true;
 
     // torch_npu forces ACL_AICORE_NONE at Level0/Level_none and defaults to PipeUtilization at
     // Level1/2 (formats.md §1.2).

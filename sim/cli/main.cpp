@@ -41,6 +41,9 @@ void addRunOptions(CLI::App& app, ascendsim::SimulationOptions& o, std::string& 
     app.add_option("--l2-cache", o.l2Cache, "Collect l2_cache.csv (true/false)");
     app.add_option("--data-simplification", o.dataSimplification,
                    "Delete intermediate CANN output as torch_npu does (true/false)");
+    app.add_option("--task-time-csv", o.taskTimeCsv,
+                   "Write ASCEND_PROFILER_OUTPUT/task_time.csv at Level0/1/2 as formats.md lists it "
+                   "(true/false, default true; false gives the real samples' file set)");
     app.add_option("--export-type", o.exportType, "text, db, or text,db");
     app.add_option("--format-version", o.formatVersion,
                    "Output format era: 8.3 (CANN 8.3/torch_npu 2.7, default), 8.0, 2024");

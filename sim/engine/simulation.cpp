@@ -154,6 +154,7 @@ void applyProfilerOverrides(const SimulationOptions& options, Workload& workload
     if (options.aicMetrics) p.aicMetrics = parseOption<AicMetrics>(*options.aicMetrics, "--aic-metrics", parseAicMetrics);
     if (options.l2Cache) p.l2Cache = *options.l2Cache;
     if (options.dataSimplification) p.dataSimplification = *options.dataSimplification;
+    if (options.taskTimeCsv) p.taskTimeCsv = *options.taskTimeCsv;
     if (options.exportType) p.exportTypes = parseExportTypes(*options.exportType);
     if (options.formatVersion)
         p.formatVersion = parseOption<FormatVersion>(*options.formatVersion, "--format-version", parseFormatVersion);

@@ -19,6 +19,7 @@ struct SimulationOptions {
     std::optional<std::string> aicMetrics;  // "PipeUtilization", ... or ACL_AICORE_* names
     std::optional<bool> l2Cache;
     std::optional<bool> dataSimplification;
+    std::optional<bool> taskTimeCsv;        // ASCEND_PROFILER_OUTPUT/task_time.csv (default true)
     std::optional<std::string> exportType;  // "text", "db", "text,db"
     std::optional<std::string> formatVersion;  // "8.3" (default), "8.0", "2024"
     std::optional<std::int64_t> rank;       // profiler_info_{rank}.json and rank-named files

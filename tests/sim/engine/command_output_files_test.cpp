@@ -38,11 +38,18 @@ Names sorted(Names names) {
 // Default experimental config: text export, CPU+NPU activities, no profile_memory, no l2_cache,
 // one rank (so no communication*.json).
 const Names kLevelNoneFiles = {"analyse.done", "operator_details.csv", "trace_view.json"};
-// No task_time.csv at any level: no real sample has one (real-profiles README, all eras).
-const Names kLevel0Files = {"analyse.done", "kernel_details.csv", "operator_details.csv", "step_trace_time.csv",
-                            "trace_view.json"};
-const Names kLevel1Files = {"analyse.done",         "api_statistic.csv",   "kernel_details.csv", "op_statistic.csv",
-                            "operator_details.csv", "step_trace_time.csv", "trace_view.json"};
+// task_time.csv at Level0/1/2 as formats.md §1.6 lists it (torch_npu LEVEL_PARSER_CONFIG), although
+// no real sample has one; --task-time-csv false gives the samples' sets.
+const Names kLevel0Files = {"analyse.done",        "kernel_details.csv", "operator_details.csv",
+                            "step_trace_time.csv", "task_time.csv",      "trace_view.json"};
+const Names kLevel1Files = {"analyse.done",        "api_statistic.csv", "kernel_details.csv",
+                            "op_statistic.csv",    "operator_details.csv", "step_trace_time.csv",
+                            "task_time.csv",       "trace_view.json"};
+
+Names without(Names names, const std::string& name) {
+    names.erase(std::remove(names.begin(), names.end(), name), names.end());
+    return names;
+}
 
 TEST(OutputFiles, LevelNone_OnlyFrameworkViewsAndTrace) {
     TempDir out;
@@ -59,8 +66,55 @@ TEST(OutputFiles, Level1_AddsOpAndApiStatistics) {
     EXPECT_EQ(outputFiles(runInto(out, smallChain(out, "Level1"))), sorted(kLevel1Files));
 }
 
+TEST(OutputFiles, TaskTimeSwitchOff_GivesTheRealSamplesFileSetAtEveryLevel) {
+    for (const char* level : {"Level0", "Level1", "Level2"}) {
+        TempDir out;
+        auto options = smallChain(out, level);
+        options.taskTimeCsv = false;
+        const Names expected = std::string(level) == "Level0" ? kLevel0Files : kLevel1Files;
+        EXPECT_EQ(outputFiles(runInto(out, options)), sorted(without(expected, "task_time.csv"))) << level;
+    }
+}
+
+TEST(OutputFiles, Cann80Level0_HasTaskTime) {
+    TempDir out;
+    auto options = smallChain(out, "Level0");
+    options.formatVersion = "8.0";
+    EXPECT_EQ(outputFiles(runInto(out, options)), sorted(kLevel0Files));
+}
+
+// activities=[CPU]: no CANN collection, so none of the CANN-derived files (formats.md §1.6).
+TEST(OutputFiles, CpuActivityOnly_OnlyFrameworkViewsAndTrace) {
+    TempDir out, scratch;
+    const fs::path workload = scratch.path() / "cpu_only.yaml";
+    std::ofstream(workload) << readFile(unitWorkload("elementwise_chain.yaml"))
+                            << "profiler: {activities: [CPU]}\n";
+    auto options = commandOptions(workload, out.path());
+    options.setOverrides = {"batch=8", "cols=256"};
+    options.level = "Level1";
+    EXPECT_EQ(outputFiles(runInto(out, options)), sorted(kLevelNoneFiles));
+}
+
+// One builder, two destinations: the copy is CANN's task_time_{ts}.csv byte for byte.
+TEST(OutputFiles, TaskTimeCopy_EqualsCannsTaskTimeByteForByte) {
+    for (const char* level : {"Level0", "Level2"}) {
+        TempDir out;
+        auto options = smallChain(out, level);
+        options.dataSimplification = false;
+        const fs::path dir = runInto(out, options);
+        fs::path cannFile;
+        for (const auto& entry : fs::recursive_directory_iterator(dir))
+            if (entry.path().filename().string().starts_with("task_time_")) cannFile = entry.path();
+        ASSERT_FALSE(cannFile.empty()) << level << ": no PROF_*/mindstudio_profiler_output/task_time_*.csv";
+        EXPECT_EQ(cannFile.parent_path().filename(), "mindstudio_profiler_output");
+        const std::string copy = readFile(dir / "ASCEND_PROFILER_OUTPUT" / "task_time.csv");
+        EXPECT_FALSE(copy.empty());
+        EXPECT_EQ(copy, readFile(cannFile)) << level;
+    }
+}
+
 // The 2024-era Level1 sample (msinsight c1e639ee, 910A) has no op/api statistics: torch_npu
-// then copied no CANN summary.
+// then copied no CANN summary (so no task_time.csv either).
 TEST(OutputFiles, Era2024Level1_HasNoStatistics) {
     TempDir out;
     auto options = smallChain(out, "Level1");
@@ -68,6 +122,7 @@ TEST(OutputFiles, Era2024Level1_HasNoStatistics) {
     const Names files = outputFiles(runInto(out, options));
     EXPECT_EQ(std::count(files.begin(), files.end(), "op_statistic.csv"), 0);
     EXPECT_EQ(std::count(files.begin(), files.end(), "api_statistic.csv"), 0);
+    EXPECT_EQ(std::count(files.begin(), files.end(), "task_time.csv"), 0);
     EXPECT_EQ(std::count(files.begin(), files.end(), "kernel_details.csv"), 1);
 }
 
