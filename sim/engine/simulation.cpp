@@ -116,7 +116,7 @@ void fillKernelRecords(const LoweredWorkload& lowered, const HostModel& host,
             if (launches[i].stepNumber != collectiveStep) collectiveInStep = 0;
             collectiveStep = launches[i].stepNumber;
             const std::uint32_t index = collectiveInStep++;
-            if (launches[i].hostOpIndex < 0) continue;
+            if (!launches[i].profiledStep) continue;
             result.record.communicationOps.push_back(
                 communicationRecordOf(op, launches[i], run, index, chip));
             result.communicationPlans.push_back(*op.collective);
@@ -126,7 +126,7 @@ void fillKernelRecords(const LoweredWorkload& lowered, const HostModel& host,
         if (!device) throw std::logic_error("a submitted kernel never finished: " + launches[i].kernelName);
         result.deviceBusyNs += device->endNs - device->startNs;
         ++result.deviceTasks;
-        if (launches[i].hostOpIndex < 0) continue;
+        if (!launches[i].profiledStep) continue;
         KernelRecord k;
         k.device = *device;
         k.name = launches[i].kernelName;

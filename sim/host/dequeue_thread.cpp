@@ -151,6 +151,7 @@ void DequeueThread::submitLaunch(const EnqueuedOp& item, std::uint32_t kernelInd
     launch.correlationId = correlationId;
     launch.queueCorrelationId = item.queueCorrelationId;
     launch.hostOpIndex = item.npuRecordIndex;
+    launch.profiledStep = item.profiledStep;
     device_.submit(launch, submitNs);
     launches_.push_back(std::move(launch));
 }

@@ -34,6 +34,7 @@ struct EnqueuedOp {
     std::uint32_t enqueueThreadId = 0;
     std::int64_t npuRecordIndex = -1;  // hostOps index of the NPU op record, -1 if not recorded
     bool recordQueue = false;          // CPU activity of a profiled step: keep the queue record
+    bool profiledStep = false;         // the schedule records this step (PendingLaunch::profiledStep)
     OpCallState callState;             // what the host had cached and warm at GetWorkspaceSize
 };
 

@@ -18,7 +18,10 @@ struct PendingLaunch {
     std::uint64_t correlationId = 0;        // Node@launch connection id (KernelRecord::correlationId)
     std::uint64_t queueCorrelationId = 0;   // the PTA task-queue Enqueue/Dequeue correlation id
     std::int64_t hostOpIndex = -1;          // RunRecord::hostOps index of the NPU op record that
-                                            // enqueued it; -1 when the step is not recorded
+                                            // enqueued it; -1 when no host op is recorded
+    // The schedule records the launch's step: the device task belongs in the run record whether
+    // or not a host op was recorded (NPU activity without CPU activity records none).
+    bool profiledStep = false;
 };
 
 class DeviceQueue {

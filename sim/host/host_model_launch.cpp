@@ -111,6 +111,7 @@ void HostModel::enqueue(StepState& state, const FrameworkOp& op, std::uint32_t o
     item.enqueueThreadId = threadId;
     item.npuRecordIndex = npuRecord;
     item.recordQueue = recordCpu_;
+    item.profiledStep = state.step->profiled;
     dequeue_.process(item);
     if (!op.kernels.empty()) launchedSinceSync_ = true;
     nowNs_ += kNpuRecordExitNs;

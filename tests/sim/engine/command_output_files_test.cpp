@@ -95,6 +95,23 @@ TEST(OutputFiles, CpuActivityOnly_OnlyFrameworkViewsAndTrace) {
     EXPECT_EQ(outputFiles(runInto(out, options)), sorted(kLevelNoneFiles));
 }
 
+// activities=[NPU]: every device view, but no framework view, no FRAMEWORK/ and no Step Id (the
+// step ranges come from the framework's ProfilerStep ops).
+TEST(OutputFiles, NpuActivityOnly_DeviceViewsOfEveryKernelWithoutFrameworkViews) {
+    TempDir out, scratch;
+    const fs::path workload = scratch.path() / "npu_only.yaml";
+    std::ofstream(workload) << readFile(unitWorkload("elementwise_chain.yaml")) << "profiler: {activities: [NPU]}\n";
+    auto options = commandOptions(workload, out.path());
+    options.setOverrides = {"batch=8", "cols=256"};
+    options.level = "Level1";
+    const fs::path dir = runInto(out, options);
+    EXPECT_EQ(outputFiles(dir), sorted(without(kLevel1Files, "operator_details.csv")));
+    EXPECT_FALSE(fs::exists(dir / "FRAMEWORK"));
+    const CsvTable kernels = readCsv(dir / "ASCEND_PROFILER_OUTPUT" / "kernel_details.csv");
+    EXPECT_EQ(kernels.rows.size(), 4u);  // Add, Relu, Mul, Cast
+    EXPECT_EQ(std::count(kernels.header.begin(), kernels.header.end(), "Step Id"), 0);
+}
+
 // One builder, two destinations: the copy is CANN's task_time_{ts}.csv byte for byte.
 TEST(OutputFiles, TaskTimeCopy_EqualsCannsTaskTimeByteForByte) {
     for (const char* level : {"Level0", "Level2"}) {
