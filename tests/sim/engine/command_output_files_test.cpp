@@ -132,6 +132,39 @@ TEST(OutputFiles, TaskTimeCopy_EqualsCannsTaskTimeByteForByte) {
 
 // The 2024-era Level1 sample (msinsight c1e639ee, 910A) has no op/api statistics: torch_npu
 // then copied no CANN summary (so no task_time.csv either).
+// Each CANN summary torch_npu copies into ASCEND_PROFILER_OUTPUT is the mindstudio_profiler_output
+// file (data_simplification=False) byte for byte: issue 4 "consistent with the copies".
+TEST(OutputFiles, CannCopies_EqualTheirMindstudioSummaries) {
+    const std::vector<std::pair<std::string, std::string>> copies = {
+        {"op_statistic_", "op_statistic.csv"}, {"api_statistic_", "api_statistic.csv"},
+        {"task_time_", "task_time.csv"},       {"l2_cache_", "l2_cache.csv"},
+        {"aicpu_", "data_preprocess.csv"}};
+    TempDir out;
+    std::set<std::string> compared;
+    for (const char* workload : {"matmul.yaml", "aicpu_topk.yaml"}) {
+        auto options = commandOptions(unitWorkload(workload), out.path() / workload);
+        if (std::string(workload) == "aicpu_topk.yaml") options.setOverrides = {"batch=2", "length=64"};
+        options.level = "Level2";
+        options.l2Cache = true;
+        options.dataSimplification = false;
+        fs::create_directories(options.outputParent);
+        const auto outcome = runCommand(options);
+        ASSERT_EQ(outcome.exitCode, 0) << outcome.err;
+        const fs::path dir = onlyProfilerDir(options.outputParent);
+        const Names written = outputFiles(dir);
+        for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+            const std::string name = entry.path().filename().string();
+            for (const auto& [prefix, copy] : copies) {
+                if (!name.starts_with(prefix) || !name.ends_with(".csv")) continue;
+                ASSERT_NE(std::find(written.begin(), written.end(), copy), written.end()) << workload << ": " << copy;
+                EXPECT_EQ(readFile(dir / "ASCEND_PROFILER_OUTPUT" / copy), readFile(entry.path())) << workload << ": " << copy;
+                compared.insert(copy);
+            }
+        }
+    }
+    EXPECT_EQ(compared.size(), copies.size());
+}
+
 TEST(OutputFiles, Era2024Level1_HasNoStatistics) {
     TempDir out;
     auto options = smallChain(out, "Level1");
