@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "profiler/assembly/output_permissions.h"
 #include "profiler/writers/msprof_timeline.h"
 #include "profiler/writers/torch_op_text.h"
 
@@ -256,6 +257,8 @@ void writeChromeTrace(const std::filesystem::path& path, const RunRecord& run, c
     if (!file) throw std::runtime_error("cannot open " + path.string() + " for writing");
     file.write(text.data(), static_cast<std::streamsize>(text.size()));
     if (!file) throw std::runtime_error("cannot write " + path.string());
+    file.close();
+    std::filesystem::permissions(path, kOutputFilePerms);
 }
 
 }  // namespace ascendsim

@@ -28,7 +28,8 @@ std::vector<OrderedJson> buildTorchToNpuFlows(const RunRecord& run, const Profil
 std::string renderTraceView(const RunRecord& run, const ProfilerConfig& config,
                             const std::vector<OrderedJson>& msprofTimeline);
 
-// export_chrome_trace(path): only trace_view, written to `path` (throws on I/O errors).
+// export_chrome_trace(path): only trace_view, written to `path` with the profiler's file mode 0640
+// (torch_npu's FileManager creates its JSON files so), throws on I/O errors.
 void writeChromeTrace(const std::filesystem::path& path, const RunRecord& run, const ProfilerConfig& config);
 
 }  // namespace ascendsim

@@ -191,8 +191,10 @@ TEST(TraceView, ChromeTraceWritesTheSameBytes) {
     writeChromeTrace(path, run, level1Config());
     std::ifstream in(path, std::ios::binary);
     const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto mode = std::filesystem::status(path).permissions();
     std::filesystem::remove(path);
     EXPECT_EQ(bytes, renderTraceView(run, level1Config(), buildMsprofTimeline(run, level1Config())));
+    EXPECT_EQ(mode, std::filesystem::perms(0640));  // rw-r-----, as every other profiler file
 }
 
 }  // namespace
