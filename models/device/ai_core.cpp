@@ -196,6 +196,25 @@ bool AiCore::allCoresWaitReady(const CrossCoreFlag& flag, std::uint64_t& release
     return true;
 }
 
+void AiCore::traceSpan(TraceSpanKind kind, Pipe pipe, std::uint64_t programIndex, std::uint64_t startCycle,
+                       std::uint64_t endCycle, const Instruction& instr, Pipe stalledOn) const {
+    TraceSpan span;
+    span.taskId = block_.taskId;
+    span.coreKind = kind_;
+    span.coreId = coreId_;
+    span.blockIdx = block_.request.blockIdx;
+    span.subBlockIdx = block_.request.subBlockIdx;
+    span.pipe = pipe;
+    span.stalledOn = stalledOn;
+    span.kind = kind;
+    span.programIndex = programIndex;
+    span.startPs = clock_.psOfCycle(startCycle);
+    span.endPs = clock_.psOfCycle(std::max(startCycle, endCycle));
+    span.cycles = std::max(startCycle, endCycle) - startCycle;
+    span.instruction = instr;
+    block_.trace->record(span);
+}
+
 InstructionSite AiCore::siteOf(std::uint64_t programIndex) const {
     return {block_.taskId, block_.request.blockIdx, block_.request.subBlockIdx, kind_, coreId_, programIndex};
 }

@@ -28,6 +28,7 @@
 #include "models/device/cross_core_semaphore.h"
 #include "models/device/flag_table.h"
 #include "models/device/icache_model.h"
+#include "models/device/instruction_trace.h"
 #include "models/device/pipe_queue.h"
 #include "models/device/simulation_errors.h"
 #include "models/device/ub_bank_model.h"
@@ -77,6 +78,7 @@ struct BlockAssignment {
     // group): a mode-0 cross-core flag synchronises all of them.
     std::uint32_t coresOfKind = 0;
     void* owner = nullptr;  // opaque to the core: the scheduler's running task
+    InstructionTraceSink* trace = nullptr;  // KernelTask::instructionTrace
 };
 
 class AiCore {
@@ -147,6 +149,9 @@ private:
     void setFlag(const Flag& flag, std::uint64_t cycle);
     std::size_t flagSlot(const Flag& flag) const;
 
+    // Hands a span of this block to its trace sink (only called when block_.trace is set).
+    void traceSpan(TraceSpanKind kind, Pipe pipe, std::uint64_t programIndex, std::uint64_t startCycle,
+                   std::uint64_t endCycle, const Instruction& instr, Pipe stalledOn = Pipe::Scalar) const;
     void prefetchHotState() const;
     void finishBlock();
     void scheduleWake(std::uint64_t cycle);

@@ -108,11 +108,15 @@ bool AiCore::runPipe(Pipe pipe, std::uint64_t now) {
             const std::uint64_t release = std::max(start, flags_.oldestSetCycle(flag) + res_.chip.flagLatencyCycles);
             flags_.consume(flag);
             counters_[waitEventOf(pipe)] += release - ps.waitSince;
+            if (block_.trace != nullptr)
+                traceSpan(TraceSpanKind::WaitFlag, pipe, q.programIndex, ps.waitSince, release, instr);
             ps.waiting = false;
             ps.busyUntil = release;
         } else {
             start = std::max(start, now);  // never before the present: GM moves run at real time
             execute(pipe, instr, q.programIndex, start);
+            if (block_.trace != nullptr)
+                traceSpan(TraceSpanKind::Execute, pipe, q.programIndex, start, ps.busyUntil, instr);
         }
         ps.lastStart = start;
         ps.queue.pop();

@@ -75,12 +75,18 @@ bool AiCore::runIssue(std::uint64_t now) {
             case Opcode::Scalar: {
                 const ScalarWork& w = std::get<ScalarWork>(instr.operands);
                 countScalarWork(w, counters_);
+                if (block_.trace != nullptr)
+                    traceSpan(TraceSpanKind::Execute, Pipe::Scalar, programIndex_, issueCycle_,
+                              issueCycle_ + w.cycles, instr);
                 issueCycle_ += w.cycles;
                 break;
             }
             case Opcode::SetFlag:
                 if (!onScalar) goto queue;
                 setFlag(std::get<Flag>(instr.operands), issueCycle_);
+                if (block_.trace != nullptr)
+                    traceSpan(TraceSpanKind::Execute, Pipe::Scalar, programIndex_, issueCycle_,
+                              issueCycle_ + chip.scalarIssueCycles, instr);
                 issueCycle_ += chip.scalarIssueCycles;
                 break;
             case Opcode::WaitFlag:
@@ -109,6 +115,9 @@ bool AiCore::runIssue(std::uint64_t now) {
             case Opcode::CrossCoreSet:
                 if (!onScalar) goto queue;
                 crossCoreSet(std::get<CrossCoreFlag>(instr.operands), issueCycle_);
+                if (block_.trace != nullptr)
+                    traceSpan(TraceSpanKind::Execute, Pipe::Scalar, programIndex_, issueCycle_,
+                              issueCycle_ + chip.scalarIssueCycles, instr);
                 issueCycle_ += chip.scalarIssueCycles;
                 break;
             default:
@@ -159,6 +168,9 @@ bool AiCore::resolveIssueBlock(std::uint64_t now) {
             bool counted = false;
             const PmuEvent event = queueFullEventOf(blockedPipe_, counted);
             if (counted) counters_[event] += resume - blockedSince_;
+            if (block_.trace != nullptr && resume > blockedSince_)
+                traceSpan(TraceSpanKind::IssueStall, Pipe::Scalar, programIndex_, blockedSince_, resume, instr,
+                          blockedPipe_);
             issueCycle_ = resume;
             issueBlock_ = IssueBlock::None;
             return true;  // the instruction itself is issued by the caller's loop
@@ -185,6 +197,8 @@ bool AiCore::resolveIssueBlock(std::uint64_t now) {
             break;
         }
     }
+    if (block_.trace != nullptr)
+        traceSpan(TraceSpanKind::WaitFlag, Pipe::Scalar, programIndex_, blockedSince_, resume, instr);
     issueCycle_ = resume + res_.chip.scalarIssueCycles;
     issueBlock_ = IssueBlock::None;
     ++chunkPos_;

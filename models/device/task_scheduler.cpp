@@ -188,6 +188,7 @@ void TaskScheduler::startPart(RunningTask& running, AiCore& core, CoreKind kind,
         running.task.blockDim *
         (isMix(running.task.type) && kind == CoreKind::Vector ? chip_.vectorCoresPerCube : 1);
     a.owner = &running;
+    a.trace = running.task.instructionTrace;
     ++running.partsRunning;
     core.startBlock(std::move(a), now);
 }

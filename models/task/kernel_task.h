@@ -11,6 +11,8 @@
 
 namespace ascendsim {
 
+class InstructionTraceSink;
+
 // Task types as kernel_details "Accelerator Core" spells them.
 enum class TaskType : std::uint8_t { AiCore, AiVectorCore, MixAic, MixAiv, AiCpu };
 std::string_view taskTypeName(TaskType t);  // "AI_CORE", "AI_VECTOR_CORE", "MIX_AIC", ...
@@ -36,6 +38,9 @@ struct KernelTask {
     // GM scratch the host allocated for LoweredKernel::workspaceBytes; the device passes it to
     // every BlockProgramRequest (programs address their workspace relative to it).
     std::uint64_t workspaceAddr = 0;
+    // Receives every block's instruction timeline when set (models/device/instruction_trace.h);
+    // tracing never changes a result.
+    InstructionTraceSink* instructionTrace = nullptr;
 };
 
 }  // namespace ascendsim

@@ -50,6 +50,13 @@ void addRunOptions(CLI::App& app, ascendsim::SimulationOptions& o, std::string& 
     app.add_option("--rank", o.rank, "Rank id: writes profiler_info_{rank}.json as under torch.distributed");
     app.add_option("--chrome-trace", o.chromeTracePath,
                    "Also write the trace (export_chrome_trace equivalent) to this file");
+    app.add_option("--core-trace", o.coreTracePath,
+                   "Write one kernel launch's instruction timeline (pipes of every core it ran on) as a "
+                   "Chrome trace-event JSON file; see docs/core-trace.md");
+    app.add_option("--core-trace-op", o.coreTraceOp,
+                   "Op whose first launch --core-trace records (workload op name, e.g. layer1.0.conv2; "
+                   "default: the first AI-core kernel)");
+    app.add_option("--core-trace-step", o.coreTraceStep, "Step whose launch --core-trace records (from 0)");
     app.add_option("--report", o.reportPath, "Write a human-readable performance report ('-' = stdout)");
     app.add_flag("--deterministic", o.deterministic,
                  "Fixed epoch, pid and hostname so two runs give byte-identical output");

@@ -9,6 +9,7 @@
 #include "profiler/report/performance_report.h"
 #include "profiler/report/profile_comparison.h"
 #include "profiler/writers/trace_view.h"
+#include "sim/engine/core_trace_writer.h"
 #include "sim/config/chip_config_loader.h"
 #include "sim/engine/rank_records.h"
 #include "sim/engine/simulation.h"
@@ -96,6 +97,7 @@ int runSimulationCommand(const SimulationOptions& options, std::ostream& out, st
         }
         if (!options.chromeTracePath.empty())
             writeChromeTrace(options.chromeTracePath, result.record, result.workload.profiler);
+        if (result.coreTrace) writeCoreTraceFile(options.coreTracePath, *result.coreTrace);
 
         ReportContext context;
         context.stepsSimulated = result.stepsSimulated;
@@ -107,6 +109,11 @@ int runSimulationCommand(const SimulationOptions& options, std::ostream& out, st
             std::ofstream report(options.reportPath);
             if (!report) throw std::runtime_error("cannot write report file '" + options.reportPath + "'");
             writePerformanceReport(result.record, context, report);
+        }
+        if (result.coreTrace) {
+            writeCoreTraceSummary(*result.coreTrace, out);
+            out << "core trace written to " << options.coreTracePath
+                << " (open it in https://ui.perfetto.dev or chrome://tracing)\n";
         }
         for (const auto& dir : written.directories) out << "profiling data written to " << dir.string() << "\n";
         return 0;

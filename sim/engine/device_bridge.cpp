@@ -34,9 +34,40 @@ void DeviceBridge::submit(const PendingLaunch& launch, std::uint64_t submitNs) {
     // Kernels of one stream run one after another, so they can share one scratch region placed
     // above every tensor (LoweredWorkload::workspaceAddress).
     task.workspaceAddr = kernel.workspaceBytes > 0 ? lowered_.workspaceAddress() : 0;
+    if (traceSelection_ && tracesLaunch(launch, kernel)) {
+        task.instructionTrace = &traceRecorder_;
+        CoreTrace& traced = traced_.emplace();
+        traced.opName = op.source->name;
+        traced.opType = op.source->type;
+        traced.kernelName = launch.kernelName;
+        traced.type = kernel.type;
+        traced.blockDim = kernel.blockDim;
+        traced.mixBlockDim = kernel.mixBlockDim;
+        traced.taskId = task.taskId;
+        traced.stepNumber = launch.stepNumber;
+        traceSelection_.reset();
+    }
     blocksSubmitted_ += kernel.blockDim + kernel.mixBlockDim;
     submittedTaskIds_.push_back(task.taskId);
     device_.submit(std::move(task), submitNs);
+}
+
+bool DeviceBridge::tracesLaunch(const PendingLaunch& launch, const LoweredKernel& kernel) const {
+    if (kernel.type == TaskType::AiCpu) return false;  // no AI core instructions
+    if (traceSelection_->stepNumber && *traceSelection_->stepNumber != launch.stepNumber) return false;
+    return !traceSelection_->opIndex || *traceSelection_->opIndex == LoweredWorkload::opIndexOf(launch.userTag);
+}
+
+std::optional<CoreTrace> DeviceBridge::takeCoreTrace() {
+    if (!traced_) return std::nullopt;
+    CoreTrace trace = std::move(*traced_);
+    traced_.reset();
+    if (const TaskResult* result = resultOf(trace.taskId)) {
+        trace.startNs = result->startNs;
+        trace.endNs = result->endNs;
+    }
+    trace.spans = traceRecorder_.takeSpans();
+    return trace;
 }
 
 void DeviceBridge::submitCollective(const LoweredCollective& collective, std::uint64_t submitNs) {

@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "models/device/device.h"
+#include "models/device/instruction_trace.h"
+#include "sim/engine/core_trace.h"
 #include "sim/engine/lowered_workload.h"
 #include "sim/host/device_queue.h"
 
@@ -40,6 +42,12 @@ public:
     // The device memory's traffic by time, for the sampled hardware counters (null: none).
     const TrafficSampler* deviceTraffic() const { return device_.traffic(); }
 
+    // Records the instruction timeline of the first launch `selection` picks (--core-trace).
+    void traceFirstLaunch(const CoreTraceSelection& selection) { traceSelection_ = selection; }
+    // The traced launch, with its spans moved out; empty when no launch matched. Call after the
+    // device has finished it.
+    std::optional<CoreTrace> takeCoreTrace();
+
 private:
     const LoweredWorkload& lowered_;
     Device device_;
@@ -49,6 +57,10 @@ private:
     std::unordered_map<std::uint64_t, TaskResult> results_;
     std::vector<CollectiveRun> collectives_;
     std::uint64_t collectivesEndNs_ = 0;  // when the communication stream is free
+    std::optional<CoreTraceSelection> traceSelection_;  // armed until a launch matches
+    std::optional<CoreTrace> traced_;
+    InstructionTraceRecorder traceRecorder_;
+    bool tracesLaunch(const PendingLaunch& launch, const LoweredKernel& kernel) const;
     // Optimizer ops wait for every collective of the step (DDP's finalize: the compute stream
     // waits for the HCCL stream before the parameters are updated).
     void submitCollective(const LoweredCollective& collective, std::uint64_t submitNs);

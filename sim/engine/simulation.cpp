@@ -160,6 +160,39 @@ void applyProfilerOverrides(const SimulationOptions& options, Workload& workload
         p.formatVersion = parseOption<FormatVersion>(*options.formatVersion, "--format-version", parseFormatVersion);
 }
 
+namespace {
+
+// The launch --core-trace records; throws WorkloadError for an op or step it can never find.
+CoreTraceSelection coreTraceSelection(const SimulationOptions& options, const LoweredWorkload& lowered,
+                                      std::uint32_t stepsSimulated) {
+    CoreTraceSelection selection;
+    if (options.coreTraceOp) {
+        const std::string& name = *options.coreTraceOp;
+        const auto& ops = lowered.ops();
+        const auto found = std::find_if(ops.begin(), ops.end(), [&](const LoweredOp& op) { return op.source->name == name; });
+        if (found == ops.end())
+            throw WorkloadError(optionLocation("--core-trace-op"), "--core-trace-op",
+                                "no op named '" + name + "' in the workload (op names as --set op.NAME.block_dim uses them)");
+        const bool onAiCores = !found->collective && std::any_of(found->kernels.begin(), found->kernels.end(),
+                                                                 [](const LoweredKernel& k) { return k.type != TaskType::AiCpu; });
+        if (!onAiCores)
+            throw WorkloadError(optionLocation("--core-trace-op"), "--core-trace-op",
+                                "op '" + name + "' (" + found->source->type +
+                                ") runs no AI-core kernel, so it has no instructions to trace");
+        selection.opIndex = static_cast<std::size_t>(found - ops.begin());
+    }
+    if (options.coreTraceStep) {
+        if (*options.coreTraceStep >= stepsSimulated)
+            throw WorkloadError(optionLocation("--core-trace-step"), "--core-trace-step",
+                                "step " + std::to_string(*options.coreTraceStep) + " is not simulated (steps 0.." +
+                                    std::to_string(stepsSimulated - 1) + " are)");
+        selection.stepNumber = options.coreTraceStep;
+    }
+    return selection;
+}
+
+}  // namespace
+
 SimulationResult runSimulation(const SimulationOptions& options) {
     const auto wallStart = std::chrono::steady_clock::now();
     const RunIdentity identity = runIdentity(options);
@@ -185,6 +218,11 @@ SimulationResult runSimulation(const SimulationOptions& options) {
     hostOptions.hcclEnabled = workload.ranks > 1;
     HostModel host(hostOptions, bridge);
     result.stepsSimulated = stepsToSimulate(workload, options);
+    if (options.coreTracePath.empty() && (options.coreTraceOp || options.coreTraceStep))
+        throw WorkloadError(optionLocation("--core-trace"), options.coreTraceOp ? "--core-trace-op" : "--core-trace-step",
+                            "needs --core-trace FILE (where to write the timeline)");
+    if (!options.coreTracePath.empty())
+        bridge.traceFirstLaunch(coreTraceSelection(options, lowered, result.stepsSimulated));
     if (result.stepsSimulated < workload.steps)
         spdlog::info("{}: stopping after step {} of {}: the profiler schedule records no later step, so nothing "
                      "observes them", workload.name, result.stepsSimulated, workload.steps);
@@ -211,6 +249,12 @@ SimulationResult runSimulation(const SimulationOptions& options) {
     fillKernelRecords(lowered, host, bridge, chip, result);
     if (collectsHardwareSamples(workload.profiler) && bridge.deviceTraffic() != nullptr) {
         appendHardwareSamples(*bridge.deviceTraffic(), record);
+    }
+    if (!options.coreTracePath.empty()) {
+        result.coreTrace = bridge.takeCoreTrace();
+        if (!result.coreTrace)
+            throw WorkloadError(optionLocation("--core-trace"), "--core-trace",
+                                "no AI-core kernel launch matched (the workload launches none in the selected step)");
     }
     result.deviceBlocks = bridge.instructionsSubmittedBlocks();
     result.deviceInstructions = bridge.deviceStats().instructions;

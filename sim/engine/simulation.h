@@ -3,12 +3,14 @@
 // Writing the profiler directories is the caller's choice (runSimulationCommand does it).
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "models/chip/chip_config.h"
 #include "profiler/record/run_record.h"
 #include "sim/engine/collective_ops.h"
+#include "sim/engine/core_trace.h"
 #include "sim/engine/simulation_options.h"
 #include "sim/workload/workload.h"
 
@@ -29,6 +31,7 @@ struct SimulationResult {
     std::uint64_t deviceInstructions = 0;  // instructions the simulated cores executed
     std::uint64_t simulatedEndNs = 0;   // host end of the last step
     double wallSeconds = 0.0;
+    std::optional<CoreTrace> coreTrace;  // with SimulationOptions::coreTracePath
 };
 
 // Loads, validates, lowers and simulates. Throws WorkloadError / ConfigError / std::runtime_error

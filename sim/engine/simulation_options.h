@@ -25,6 +25,12 @@ struct SimulationOptions {
     std::optional<std::int64_t> rank;       // profiler_info_{rank}.json and rank-named files
     std::string chromeTracePath;            // export_chrome_trace equivalent
     std::string reportPath;                 // human-readable report ("-" = stdout)
+    // Instruction timeline of one kernel launch (docs/core-trace.md): written to coreTracePath,
+    // of the first launch of op coreTraceOp (default: the first AI-core kernel) in step
+    // coreTraceStep (default: any step).
+    std::string coreTracePath;
+    std::optional<std::string> coreTraceOp;
+    std::optional<std::uint32_t> coreTraceStep;
 
     // Determinism: with `deterministic`, the epoch, pid and hostname are fixed (overridable).
     bool deterministic = false;
