@@ -116,6 +116,13 @@ int runSimulationCommand(const SimulationOptions& options, std::ostream& out, st
                 << " (open it in https://ui.perfetto.dev or chrome://tracing)\n";
         }
         for (const auto& dir : written.directories) out << "profiling data written to " << dir.string() << "\n";
+        if (written.directories.empty()) {
+            // torch_npu likewise writes nothing when on_trace_ready never fires; say so instead of
+            // leaving the user to wonder where the output went.
+            err << "ascendsim: warning: the profiler schedule records none of the " << result.stepsSimulated
+                << " simulated steps, so no *_ascend_pt directory was written (raise --steps or change the "
+                   "workload's profiler schedule)\n";
+        }
         return 0;
     } catch (const WorkloadError& e) {
         err << "ascendsim: " << e.what() << "\n";

@@ -33,6 +33,16 @@ TEST(UnobservedSteps, EveryStepRunsWhenNoneIsRecordedOrAChromeTraceIsWrittenOrAl
     EXPECT_EQ(runSimulation(options).stepsSimulated, 6u);
 }
 
+TEST(UnobservedSteps, NoStepRecorded_WarnsThatNoDirectoryWasWritten) {
+    TempDir out;
+    const auto oneStep = runCommand(smallResNet(1, out.path()));  // the schedule's wait step only
+    EXPECT_EQ(oneStep.exitCode, 0) << oneStep.err;
+    EXPECT_TRUE(entriesOf(out.path()).empty());
+    EXPECT_NE(oneStep.err.find("records none of the 1 simulated steps"), std::string::npos) << oneStep.err;
+    const auto recorded = runCommand(smallResNet(3, out.path()));
+    EXPECT_EQ(recorded.err.find("warning"), std::string::npos) << recorded.err;
+}
+
 TEST(UnobservedSteps, EveryStepRunsWithoutASchedule) {
     auto options = commandOptions(unitWorkload("elementwise_chain.yaml"), "");
     options.steps = 3;
