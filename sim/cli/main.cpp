@@ -66,7 +66,7 @@ void addRunOptions(CLI::App& app, ascendsim::SimulationOptions& o, std::string& 
     app.add_option("--worker-name", o.workerName, "Worker name prefix of the result directory");
     app.add_option("--threads", o.hostThreads,
                    "Host threads: 1 = all on one thread, 2 = generate kernel programs on a second thread "
-                   "(same results; default 2 when the machine has 2+ hardware threads)")
+                   "(same results; default 1)")
         ->check(CLI::Range(1, 2));
     app.add_option("--log-level", logLevel, "trace, debug, info, warn, error, off")->capture_default_str();
 }

@@ -6,7 +6,6 @@
 #include <chrono>
 #include <cstdio>
 #include <stdexcept>
-#include <thread>
 
 #include "models/systemc/fresh_simulation_context.h"
 #include "profiler/assembly/profiling_schedule.h"
@@ -91,7 +90,10 @@ CommunicationOpRecord communicationRecordOf(const LoweredOp& op, const PendingLa
 }
 
 DeviceOptions deviceOptionsFor(const SimulationOptions& options) {
-    const std::uint32_t threads = options.hostThreads.value_or(std::thread::hardware_concurrency() >= 2 ? 2 : 1);
+    // One by default: on the 2-core build VM the worker thread's programs reach the simulation
+    // thread cold (another core's cache) and cost page faults, which ate its gain in the
+    // 1 Dec 2026 measurements (docs/performance.md).
+    const std::uint32_t threads = options.hostThreads.value_or(1);
     if (threads < 1 || threads > 2)
         throw WorkloadError(optionLocation("--threads"), "--threads", "must be 1 or 2, not " + std::to_string(threads));
     DeviceOptions device;

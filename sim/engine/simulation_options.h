@@ -40,8 +40,7 @@ struct SimulationOptions {
     std::optional<std::string> workerName;
     bool showProgress = false;
     // Host threads: 1 runs everything on the simulation thread; 2 also generates kernel programs
-    // on a second thread ahead of the device (identical results, shorter wall time). Empty: 2
-    // when the machine has at least two hardware threads.
+    // on a second thread ahead of the device (identical results). Empty: 1.
     std::optional<std::uint32_t> hostThreads;
     // Simulate every step even after the schedule's last recorded one (see stepsToSimulate in
     // simulation.cpp): for equivalence checks and before/after benchmarks.
