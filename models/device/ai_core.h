@@ -152,6 +152,11 @@ private:
     // Hands a span of this block to its trace sink (only called when block_.trace is set).
     void traceSpan(TraceSpanKind kind, Pipe pipe, std::uint64_t programIndex, std::uint64_t startCycle,
                    std::uint64_t endCycle, const Instruction& instr, Pipe stalledOn = Pipe::Scalar) const;
+    // Work the issue unit does itself, from issueCycle_ on, when the block is traced.
+    void traceOnScalarUnit(std::uint64_t cycles, const Instruction& instr) const {
+        if (block_.trace != nullptr)
+            traceSpan(TraceSpanKind::Execute, Pipe::Scalar, programIndex_, issueCycle_, issueCycle_ + cycles, instr);
+    }
     void prefetchHotState() const;
     void finishBlock();
     void scheduleWake(std::uint64_t cycle);

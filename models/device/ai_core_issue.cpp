@@ -75,18 +75,14 @@ bool AiCore::runIssue(std::uint64_t now) {
             case Opcode::Scalar: {
                 const ScalarWork& w = std::get<ScalarWork>(instr.operands);
                 countScalarWork(w, counters_);
-                if (block_.trace != nullptr)
-                    traceSpan(TraceSpanKind::Execute, Pipe::Scalar, programIndex_, issueCycle_,
-                              issueCycle_ + w.cycles, instr);
+                traceOnScalarUnit(w.cycles, instr);
                 issueCycle_ += w.cycles;
                 break;
             }
             case Opcode::SetFlag:
                 if (!onScalar) goto queue;
                 setFlag(std::get<Flag>(instr.operands), issueCycle_);
-                if (block_.trace != nullptr)
-                    traceSpan(TraceSpanKind::Execute, Pipe::Scalar, programIndex_, issueCycle_,
-                              issueCycle_ + chip.scalarIssueCycles, instr);
+                traceOnScalarUnit(chip.scalarIssueCycles, instr);
                 issueCycle_ += chip.scalarIssueCycles;
                 break;
             case Opcode::WaitFlag:
@@ -115,9 +111,7 @@ bool AiCore::runIssue(std::uint64_t now) {
             case Opcode::CrossCoreSet:
                 if (!onScalar) goto queue;
                 crossCoreSet(std::get<CrossCoreFlag>(instr.operands), issueCycle_);
-                if (block_.trace != nullptr)
-                    traceSpan(TraceSpanKind::Execute, Pipe::Scalar, programIndex_, issueCycle_,
-                              issueCycle_ + chip.scalarIssueCycles, instr);
+                traceOnScalarUnit(chip.scalarIssueCycles, instr);
                 issueCycle_ += chip.scalarIssueCycles;
                 break;
             default:
