@@ -292,6 +292,29 @@ void writeCoreTraceSummary(const CoreTrace& trace, std::ostream& out) {
             << std::setprecision(1) << share(f.busyPs) << std::setw(9) << share(f.waitPs) << std::setw(14)
             << share(f.stallPs) << "\n";
     }
+    // Where the data went: bytes per path (source side) and the rate each path sustained over
+    // the kernel, summed over cores.
+    std::map<std::string, std::uint64_t> bytesByPath;
+    for (const TraceSpan& span : trace.spans) {
+        if (span.kind != TraceSpanKind::Execute) continue;
+        if (span.instruction.opcode == Opcode::DataMove) {
+            const DataMove& m = std::get<DataMove>(span.instruction.operands);
+            bytesByPath[path(m.src, m.dst)] += m.totalBytes();
+        } else if (span.instruction.opcode == Opcode::Img2Col) {
+            const Img2ColLoad& l = std::get<Img2ColLoad>(span.instruction.operands);
+            bytesByPath[path(MemSpace::L1, l.dst) + " (Load3D)"] += l.totalBytes();
+        }
+    }
+    if (bytesByPath.empty()) return;
+    out << "  data moved (all cores)";
+    const double durationS = durationPs / 1e12;
+    for (const auto& [name, bytes] : bytesByPath) {
+        out << "\n    " << std::left << std::setw(20) << name << std::right << std::setw(12) << std::setprecision(3)
+            << static_cast<double>(bytes) / (1024.0 * 1024.0) << " MiB";
+        if (durationS > 0)
+            out << std::setw(10) << std::setprecision(1) << static_cast<double>(bytes) / durationS / 1e9 << " GB/s";
+    }
+    out << "\n";
 }
 
 }  // namespace ascendsim

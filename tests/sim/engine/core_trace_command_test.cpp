@@ -57,6 +57,9 @@ TEST(CoreTraceCommand, MatMul_TimelineOfEveryCoreAndPipeWithinTheKernel) {
     EXPECT_EQ(pipeRowsWithWork(trace), (std::set<int>{0, 1, 2, 3, 4}));
     EXPECT_NE(outcome.out.find("core trace: matmul (aclnnMatmul"), std::string::npos) << outcome.out;
     EXPECT_NE(outcome.out.find("PIPE_M "), std::string::npos) << outcome.out;
+    // The data paths of a matmul: A and B from GM into L1, on into L0A/L0B, results out of L0C.
+    for (const char* path : {"data moved", "GM->L1 ", "L1->L0A ", "L1->L0B ", "L0C->GM "})
+        EXPECT_NE(outcome.out.find(path), std::string::npos) << path << "\n" << outcome.out;
 }
 
 TEST(CoreTraceCommand, ChosenOpAndStep_VectorKernelOnVectorPipes_Deterministic) {
