@@ -31,11 +31,23 @@ bool isUnset(const PythonNumber& n) { return !n.isFloat() && n.asDouble() == -1.
 }  // namespace
 
 std::vector<StepRange> computeStepRanges(const RunRecord& run) {
+    // Every device task a torch op launched, kernels and collectives alike: torch_npu follows
+    // the torch_to_npu flows, which end on HCCL ops too ([D] e5a31957 test_data kernel_details:
+    // hcom_broadcast__483_0, the step's first op, is in step 2).
+    struct LaunchedSpan {
+        std::uint64_t correlationId, startNs, endNs;
+        std::int64_t hostOpIndex;
+    };
+    std::vector<LaunchedSpan> spans;
+    for (const auto& k : run.kernels)
+        spans.push_back({k.correlationId, k.device.startNs, k.device.endNs, k.hostOpIndex});
+    for (const auto& c : run.communicationOps)
+        spans.push_back({c.correlationId, c.startNs, c.endNs, c.hostOpIndex});
     std::vector<StepRange> ranges;
     for (const auto& step : run.steps) {
-        const KernelRecord* lowest = nullptr;
-        const KernelRecord* highest = nullptr;
-        for (const auto& k : run.kernels) {
+        const LaunchedSpan* lowest = nullptr;
+        const LaunchedSpan* highest = nullptr;
+        for (const auto& k : spans) {
             if (k.hostOpIndex < 0 || static_cast<std::size_t>(k.hostOpIndex) >= run.hostOps.size()) continue;
             const auto& op = run.hostOps[static_cast<std::size_t>(k.hostOpIndex)];
             if (op.startNs < step.startNs || op.startNs > step.endNs) continue;
@@ -44,9 +56,9 @@ std::vector<StepRange> computeStepRanges(const RunRecord& run) {
         }
         if (!lowest) return {};  // "There is no flow events in ProfilerStep#N range."
         std::uint64_t deviceStart = UINT64_MAX, deviceEnd = 0;
-        for (const auto& k : run.kernels) {
-            if (k.correlationId == lowest->correlationId) deviceStart = std::min(deviceStart, k.device.startNs);
-            if (k.correlationId == highest->correlationId) deviceEnd = std::max(deviceEnd, k.device.endNs);
+        for (const auto& k : spans) {
+            if (k.correlationId == lowest->correlationId) deviceStart = std::min(deviceStart, k.startNs);
+            if (k.correlationId == highest->correlationId) deviceEnd = std::max(deviceEnd, k.endNs);
         }
         ranges.push_back({std::to_string(step.stepNumber), run.epochNs + deviceStart,
                           run.epochNs + std::max(deviceEnd, step.endNs), run.epochNs + step.startNs});

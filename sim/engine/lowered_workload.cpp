@@ -38,8 +38,8 @@ LoweredWorkload::LoweredWorkload(const Workload& workload, const ChipConfig& chi
                 throw WorkloadError(op.locationOf("type"), op.fieldPath + ".type", e.what());
             }
             lowered.kernels.emplace_back();
-            lowered.npuOpName = "HcclAllreduce";  // the torch_npu op record of dist.all_reduce
-            lowered.kernelNames.push_back(kAllReduceApiName);
+            lowered.npuOpName = collectiveNpuOpName(lowered.collective->kind);
+            lowered.kernelNames.push_back(collectiveApiName(lowered.collective->kind));
         } else {
             try {
                 lowered.kernels = registry.lower(lowered.instance, chip);

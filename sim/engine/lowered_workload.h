@@ -23,8 +23,9 @@ struct LoweredOp {
     std::vector<std::string> kernelNames;
     std::vector<TensorDescription> inputs;
     std::vector<TensorDescription> outputs;
-    // Collectives (HcomAllReduce): one launch on the communication stream that the engine times
-    // with the link model instead of the device; `kernels` then holds one placeholder entry.
+    // Collectives (HcomAllReduce, HcomAllGather, HcomReduceScatter, HcomBroadcast): one launch on
+    // the communication stream that the engine times with the link model instead of the device;
+    // `kernels` then holds one placeholder entry.
     std::optional<LoweredCollective> collective;
 };
 

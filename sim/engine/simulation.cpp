@@ -73,9 +73,9 @@ CommunicationOpRecord communicationRecordOf(const LoweredOp& op, const PendingLa
     const LoweredCollective& collective = *op.collective;
     CommunicationOpRecord c;
     c.groupName = worldGroupHash();
-    c.name = collectiveOpName(c.groupName, indexInStep);
-    c.opType = kAllReduceApiName;
-    c.algorithm = "MESH-RING";
+    c.name = collectiveOpName(collective.kind, c.groupName, indexInStep);
+    c.opType = collectiveApiName(collective.kind);
+    c.algorithm = kMeshAlgorithmName;
     c.dataType = hcclDataTypeName(collective.dtype);
     c.count = collective.count;
     c.rankSize = collective.ranks;

@@ -126,13 +126,15 @@ std::vector<OpSchema> buildSchemas() {
         kAiCpu, r::nonMaxSuppression);
     add("Unique", 1, 1, 2, {}, kAiCpu, r::unique);
     // Collectives (HCCL): the data moves over the chip-to-chip links, not on the AI cores.
-    add("HcomAllReduce", 1, 1, 1,
-        {AttrSpec{"reduction",
-                  AttrType::String,
-                  false,
-                  AttrValue{std::string("sum")},
-                  {"sum", "prod", "max", "min"}}},
-        kCommunication, r::collective);
+    const AttrSpec reduction{"reduction",
+                             AttrType::String,
+                             false,
+                             AttrValue{std::string("sum")},
+                             {"sum", "prod", "max", "min"}};
+    add("HcomAllReduce", 1, 1, 1, {reduction}, kCommunication, r::collective);
+    add("HcomAllGather", 1, 1, 1, {}, kCommunication, r::allGather);
+    add("HcomReduceScatter", 1, 1, 1, {reduction}, kCommunication, r::reduceScatter);
+    add("HcomBroadcast", 1, 1, 1, {}, kCommunication, r::collective);
     std::sort(s.begin(), s.end(),
               [](const OpSchema& a, const OpSchema& b) { return a.type < b.type; });
     return s;

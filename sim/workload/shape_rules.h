@@ -68,6 +68,8 @@ Outputs softmaxCrossEntropy(const Inputs& in, const OpAttributes& attrs);
 Outputs applyMomentum(const Inputs& in, const OpAttributes& attrs);
 Outputs applyAdamW(const Inputs& in, const OpAttributes& attrs);
 Outputs collective(const Inputs& in, const OpAttributes& attrs);
+Outputs allGather(const Inputs& in, const OpAttributes& attrs);
+Outputs reduceScatter(const Inputs& in, const OpAttributes& attrs);
 Outputs topK(const Inputs& in, const OpAttributes& attrs);
 Outputs nonMaxSuppression(const Inputs& in, const OpAttributes& attrs);
 Outputs unique(const Inputs& in, const OpAttributes& attrs);

@@ -169,9 +169,30 @@ Outputs applyMomentum(const Inputs& in, const OpAttributes&) {
     return {sameAs(in[0]), sameAs(in[1])};
 }
 
-// A collective that reduces in place (HcomAllReduce): the result has the input's shape and dtype.
+// A collective that works in place (HcomAllReduce, HcomBroadcast): the result has the input's
+// shape and dtype.
 Outputs collective(const Inputs& in, const OpAttributes&) {
     return {sameAs(in[0])};
+}
+
+// HcomAllGather: every rank's input, concatenated along dim 0 in rank order.
+Outputs allGather(const Inputs& in, const OpAttributes& attrs) {
+    if (in[0].shape.empty()) throw ShapeProblem(inputField(0), "x must have at least one dim");
+    InferredTensor out = sameAs(in[0]);
+    out.shape[0] *= attrs.ranks;
+    return {out};
+}
+
+// HcomReduceScatter: the sum over ranks, of which each rank keeps its 1/ranks of dim 0.
+Outputs reduceScatter(const Inputs& in, const OpAttributes& attrs) {
+    if (in[0].shape.empty()) throw ShapeProblem(inputField(0), "x must have at least one dim");
+    if (in[0].shape[0] % attrs.ranks != 0)
+        throw ShapeProblem(inputField(0), "dim 0 (" + std::to_string(in[0].shape[0]) +
+                                              ") must divide by ranks (" +
+                                              std::to_string(attrs.ranks) + ")");
+    InferredTensor out = sameAs(in[0]);
+    out.shape[0] /= attrs.ranks;
+    return {out};
 }
 
 Outputs applyAdamW(const Inputs& in, const OpAttributes&) {

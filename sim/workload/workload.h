@@ -70,7 +70,7 @@ struct Workload {
     std::string sourceFile;
     std::map<std::string, std::string> parameters;  // resolved values, integers in canonical text
     std::uint32_t steps = 1;
-    // Data-parallel world size: every rank runs this graph; collectives (HcomAllReduce) span
+    // Data-parallel world size: every rank runs this graph; collectives (Hcom*) span
     // all ranks. `--set ranks=N` overrides.
     std::uint32_t ranks = 1;
     std::optional<std::string> chip;

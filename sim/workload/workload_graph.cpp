@@ -123,7 +123,7 @@ class GraphChecker {
         }
         std::vector<InferredTensor> inferred;
         try {
-            inferred = schema->infer(inputs, OpAttributes{op.attrs});
+            inferred = schema->infer(inputs, OpAttributes{op.attrs, w_.ranks});
         } catch (const ShapeProblem& p) {
             fail(op, p.field(), op.type + " '" + op.name + "': " + p.what());
         }

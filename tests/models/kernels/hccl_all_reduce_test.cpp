@@ -8,20 +8,12 @@
 #include <map>
 #include <stdexcept>
 
+#include "hccl_collective_test_support.h"
+
 namespace ascendsim {
 namespace {
 
-HcclLinkConfig linkOf() {
-    HcclLinkConfig link;
-    link.maxRanks = 8;
-    link.linkBandwidthGBps = 16.0;
-    link.reduceBandwidthGBps = 8.0;
-    link.localCopyBandwidthGBps = 512.0;
-    link.transferLatencyUs = 10.0;
-    link.notifyRecordUs = 0.5;
-    link.notifyWaitUs = 0.25;
-    return link;
-}
+using testing::roundFigureLink;
 
 TEST(HcclAllReduce, SlicesAreRoundedTo16KiBWithTheRemainderOnTheLastRank) {
     // The e5a31957 Level1 sample: 4097000 and 16781312 fp32 elements over 8 ranks.
@@ -34,7 +26,7 @@ TEST(HcclAllReduce, SlicesAreRoundedTo16KiBWithTheRemainderOnTheLastRank) {
 }
 
 TEST(HcclAllReduce, TimeIsTwoSlicesOverOnePeerLinkPlusLatencies) {
-    const HcclLinkConfig link = linkOf();
+    const HcclLinkConfig link = roundFigureLink();
     for (std::uint32_t ranks : {2u, 4u, 8u}) {
         const std::uint64_t bytes = 64ull << 20;  // divides evenly into 16 KiB slices
         const std::uint64_t slice = bytes / ranks;
@@ -59,7 +51,7 @@ TEST(HcclAllReduce, TimeIsTwoSlicesOverOnePeerLinkPlusLatencies) {
 }
 
 TEST(HcclAllReduce, EveryRankTalksToEveryPeerTwiceAndEndsAtTheSameTime) {
-    const HcclLinkConfig link = linkOf();
+    const HcclLinkConfig link = roundFigureLink();
     const std::uint64_t bytes = 16388000;  // uneven: the last slice is smaller
     const std::uint64_t duration0 = planMeshAllReduce(bytes, 8, 0, link).durationNs;
     for (std::uint32_t rank = 0; rank < 8; ++rank) {
@@ -81,7 +73,7 @@ TEST(HcclAllReduce, EveryRankTalksToEveryPeerTwiceAndEndsAtTheSameTime) {
 }
 
 TEST(HcclAllReduce, TheFasterSliceWaitsForTheSlowestPeerAtThePhaseEnd) {
-    const HcclLinkConfig link = linkOf();
+    const HcclLinkConfig link = roundFigureLink();
     const CollectiveSchedule s = planMeshAllReduce(16388000, 8, 0, link);
     // Plane 7 talks to rank 7 (the small slice): its closing waits are longer than plane 1's.
     auto closingWait = [&s](std::uint32_t plane) {
@@ -97,9 +89,9 @@ TEST(HcclAllReduce, TheFasterSliceWaitsForTheSlowestPeerAtThePhaseEnd) {
 
 TEST(HcclAllReduce, RejectsAChipWithoutLinksAndGroupsBeyondTheServer) {
     EXPECT_THROW(planMeshAllReduce(1 << 20, 2, 0, HcclLinkConfig{}), std::invalid_argument);
-    EXPECT_THROW(planMeshAllReduce(1 << 20, 9, 0, linkOf()), std::invalid_argument);
-    EXPECT_THROW(planMeshAllReduce(1 << 20, 1, 0, linkOf()), std::invalid_argument);
-    EXPECT_THROW(planMeshAllReduce(1 << 20, 4, 4, linkOf()), std::invalid_argument);
+    EXPECT_THROW(planMeshAllReduce(1 << 20, 9, 0, roundFigureLink()), std::invalid_argument);
+    EXPECT_THROW(planMeshAllReduce(1 << 20, 1, 0, roundFigureLink()), std::invalid_argument);
+    EXPECT_THROW(planMeshAllReduce(1 << 20, 4, 4, roundFigureLink()), std::invalid_argument);
 }
 
 }  // namespace

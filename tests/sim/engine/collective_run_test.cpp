@@ -7,7 +7,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "sim/engine/e2e_support.h"
+#include "rank_directories_run.h"
 
 namespace ascendsim::e2e {
 namespace {
@@ -18,30 +18,14 @@ struct HcclOp {
     double startUs = 0, durUs = 0;
 };
 
-class CollectiveRun : public ::testing::Test {
+class CollectiveRun : public RankDirectoriesRun {
   protected:
-    static void SetUpTestSuite() {
-        scratch_ = new TempDir;
-        const fs::path out = scratch_->path() / "out";
-        fs::create_directory(out);
-        const auto outcome = runCommand(commandOptions(unitWorkload("allreduce.yaml"), out));
-        ASSERT_EQ(outcome.exitCode, 0) << outcome.err;
-        dirs_ = new std::vector<fs::path>(entriesOf(out));
-    }
-    static void TearDownTestSuite() {
-        delete dirs_;
-        delete scratch_;
-    }
-    static fs::path output(std::size_t rank) { return dirs_->at(rank) / "ASCEND_PROFILER_OUTPUT"; }
-    static json readJson(const fs::path& p) { return json::parse(readFile(p)); }
+    static void SetUpTestSuite() { runWorkload("allreduce.yaml"); }
 
     // The HCCL op rows of trace_view, by name and start.
     static std::vector<std::pair<std::string, HcclOp>> hcclOps(std::size_t rank) {
         const json trace = readJson(output(rank) / "trace_view.json");
-        std::int64_t pid = -1;
-        for (const auto& e : trace)
-            if (e["ph"] == "M" && e["name"] == "process_name" && e["args"]["name"] == "HCCL")
-                pid = e["pid"];
+        const std::int64_t pid = processPid(trace, "HCCL");
         std::vector<std::pair<std::string, HcclOp>> ops;
         for (const auto& e : trace)
             if (e["ph"] == "X" && e["pid"] == pid && e["tid"] == 0)
@@ -49,9 +33,6 @@ class CollectiveRun : public ::testing::Test {
                     {e["name"], {std::stod(e["ts"].get<std::string>()), e["dur"].get<double>()}});
         return ops;
     }
-
-    static inline TempDir* scratch_ = nullptr;
-    static inline std::vector<fs::path>* dirs_ = nullptr;
 };
 
 TEST_F(CollectiveRun, EveryRankWritesItsOwnDirectoryAndProfilerInfo) {

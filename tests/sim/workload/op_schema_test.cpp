@@ -78,10 +78,13 @@ TEST(OpSchema, EveryCatalogTypeHasASchema) {
                              "TopK",
                              "NonMaxSuppression",
                              "Unique",
-                             "HcomAllReduce"}) {
+                             "HcomAllReduce",
+                             "HcomAllGather",
+                             "HcomReduceScatter",
+                             "HcomBroadcast"}) {
         EXPECT_NE(findOpSchema(type), nullptr) << type;
     }
-    EXPECT_EQ(allOpSchemas().size(), 44u);
+    EXPECT_EQ(allOpSchemas().size(), 47u);
     EXPECT_EQ(findOpSchema("Conv3D"), nullptr);
 }
 

@@ -1,5 +1,8 @@
-// `ranks` (the data-parallel world size) and the HcomAllReduce op type (docs/workload-format.md).
+// `ranks` (the data-parallel world size) and the collective op types HcomAllReduce,
+// HcomAllGather, HcomReduceScatter, HcomBroadcast (docs/workload-format.md §9).
 #include <gtest/gtest.h>
+
+#include <set>
 
 #include "sim/workload/workload.h"
 #include "workload_test_support.h"
@@ -48,6 +51,68 @@ TEST(HcomAllReduce, ReducesInPlaceWithASumByDefault) {
         "ops: [{name: ar, type: HcomAllReduce, inputs: [g], outputs: [g], attrs: {reduction: "
         "mean}}]\n");
     EXPECT_THROW(loadWorkload(bad), WorkloadError);
+}
+
+// One op of `type` on an input g [rows, 8], its output y inferred, over `ranks` ranks.
+std::string shardYaml(const std::string& type, int rows, int ranks) {
+    return "name: t\nranks: " + std::to_string(ranks) +
+           "\ntensors: [{name: g, shape: [" + std::to_string(rows) +
+           ", 8], dtype: fp16, kind: state}]\n"
+           "ops:\n  - {name: c, type: " + type + ", inputs: [g], outputs: [y]}\n";
+}
+
+TEST(HcomAllGather, OutputIsDimZeroTimesRanks) {
+    const Workload w =
+        loadWorkload(writeTempYaml("ag.yaml", shardYaml("HcomAllGather", 6, 4)));
+    EXPECT_EQ(w.findTensor("y")->info.shape, (std::vector<std::int64_t>{24, 8}));
+    EXPECT_EQ(w.findTensor("y")->info.dtype, DataType::Fp16);
+    const Workload two = loadWorkload(writeTempYaml("ag.yaml", shardYaml("HcomAllGather", 6, 4)),
+                                      WorkloadOverrides{{"ranks=2"}});
+    EXPECT_EQ(two.findTensor("y")->info.shape, (std::vector<std::int64_t>{12, 8}));
+}
+
+TEST(HcomReduceScatter, OutputIsDimZeroOverRanksAndSumsByDefault) {
+    const Workload w =
+        loadWorkload(writeTempYaml("rs.yaml", shardYaml("HcomReduceScatter", 24, 8)));
+    EXPECT_EQ(w.findTensor("y")->info.shape, (std::vector<std::int64_t>{3, 8}));
+    EXPECT_EQ(std::get<std::string>(w.findOp("c")->attrs.at("reduction")), "sum");
+}
+
+TEST(HcomReduceScatter, DimZeroNotDividingByRanksIsAnErrorNamingFileLineAndField) {
+    const std::string path = writeTempYaml("rs_bad.yaml", shardYaml("HcomReduceScatter", 10, 4));
+    try {
+        loadWorkload(path);
+        FAIL() << "10 rows over 4 ranks accepted";
+    } catch (const WorkloadError& e) {
+        EXPECT_EQ(e.field(), "ops[0].inputs[0]");
+        EXPECT_EQ(e.where().file, path);
+        EXPECT_EQ(e.where().line, 5);  // the op's line
+        EXPECT_NE(e.problem().find("dim 0 (10) must divide by ranks (4)"), std::string::npos)
+            << e.problem();
+    }
+}
+
+TEST(HcomBroadcast, WritesInPlaceWithTheInputsShape) {
+    const Workload w = loadWorkload(writeTempYaml(
+        "bc.yaml", "name: t\nranks: 4\ntensors: [{name: g, shape: [5, 3], dtype: fp32, kind: "
+                   "state}]\nops: [{name: b, type: HcomBroadcast, inputs: [g], outputs: [g]}]\n"));
+    EXPECT_EQ(w.findTensor("g")->info.shape, (std::vector<std::int64_t>{5, 3}));
+    EXPECT_TRUE(w.findOp("b")->attrs.empty()) << "a broadcast reduces nothing";
+}
+
+TEST(Collectives, TheShippedUnitWorkloadLoadsWithEveryKindAndAnyRankCount) {
+    const std::string path = testing::sourcePath("workloads/unit/collectives.yaml");
+    for (const char* ranks : {"ranks=2", "ranks=4", "ranks=8"}) {
+        const Workload w = loadWorkload(path, WorkloadOverrides{{ranks}});
+        std::set<std::string> types;
+        for (const auto& op : w.ops) types.insert(op.type);
+        EXPECT_TRUE(types.contains("HcomBroadcast"));
+        EXPECT_TRUE(types.contains("HcomAllGather"));
+        EXPECT_TRUE(types.contains("HcomReduceScatter"));
+        EXPECT_EQ(w.findTensor("g_shard")->info.shape, w.findTensor("w_shard")->info.shape);
+        EXPECT_EQ(w.findTensor("w_full")->info.shape[0],
+                  w.findTensor("w_shard")->info.shape[0] * w.ranks);
+    }
 }
 
 }  // namespace
