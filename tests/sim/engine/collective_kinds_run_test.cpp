@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <systemc>
 
+#include "profiler/writers/db_query_test_support.h"
 #include "rank_directories_run.h"
 
 namespace ascendsim::e2e {
@@ -135,6 +136,31 @@ TEST_F(CollectiveKindsRun, KernelDetailsAndApiStatisticHaveEachOpInItsStep) {
     EXPECT_EQ(countByApi["acl/hcom_allGather_"], "2");
     EXPECT_EQ(countByApi["acl/hcom_reduceScatter_"], "2");
     EXPECT_EQ(countByApi["communication/Launch_Ffts"], "6");
+}
+
+// The DB export: COMMUNICATION_OP holds each kind of op once per recorded step, in issue order,
+// and COMMUNICATION_TASK_INFO holds the HCCL tasks of every one of them.
+TEST(CollectiveKindsDb, CommunicationTablesHoldEveryKindPerStep) {
+    TempDir out;
+    auto options = commandOptions(unitWorkload("collectives.yaml"), out.path());
+    options.exportType = "db";
+    options.level = "Level1";
+    options.rank = 0;
+    const auto outcome = runCommand(options);
+    ASSERT_EQ(outcome.exitCode, 0) << outcome.err;
+    const fs::path db = onlyProfilerDir(out.path()) / "ASCEND_PROFILER_OUTPUT" / "ascend_pytorch_profiler_0.db";
+    ASSERT_TRUE(fs::exists(db));
+    using testing_support::query;
+    const auto names = query(db, "SELECT s.value FROM COMMUNICATION_OP c JOIN STRING_IDS s ON s.id = c.opName "
+                                 "ORDER BY c.startNs");
+    ASSERT_FALSE(names.empty());
+    ASSERT_EQ(names.size() % 3, 0u) << "three ops per recorded step";
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        const char* prefix = i % 3 == 0 ? "hcom_broadcast__" : i % 3 == 1 ? "hcom_allGather__" : "hcom_reduceScatter__";
+        EXPECT_EQ(names[i].rfind(prefix, 0), 0u) << names[i];
+    }
+    EXPECT_EQ(query(db, "SELECT count(DISTINCT opId) FROM COMMUNICATION_TASK_INFO"),
+              std::vector<std::string>{std::to_string(names.size())});
 }
 
 }  // namespace
