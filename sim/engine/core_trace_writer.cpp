@@ -279,14 +279,14 @@ void writeCoreTraceSummary(const CoreTrace& trace, std::ostream& out) {
     out << ") in step " << trace.stepNumber << ": " << std::fixed << std::setprecision(3)
         << static_cast<double>(trace.endNs - trace.startNs) / 1e3 << " us\n";
     out << "  share of the kernel's duration, averaged over the cores that ran it\n";
-    out << "  " << std::left << std::setw(10) << "cores" << std::setw(11) << "pipe" << std::right << std::setw(14)
+    out << "  " << std::left << std::setw(12) << "cores" << std::setw(11) << "pipe" << std::right << std::setw(14)
         << "instructions" << std::setw(9) << "busy %" << std::setw(9) << "wait %" << std::setw(15)
         << "queue full %\n";
     for (const auto& [key, f] : figures) {
         const auto& [kind, row] = key;
         const double coreTime = durationPs * static_cast<double>(coresOfKind[kind].size());
         auto share = [&](std::uint64_t ps) { return coreTime > 0 ? 100.0 * static_cast<double>(ps) / coreTime : 0.0; };
-        out << "  " << std::left << std::setw(10)
+        out << "  " << std::left << std::setw(12)
             << (std::to_string(coresOfKind[kind].size()) + " " + coreKindLabel(kind)) << std::setw(11)
             << pipeName(kPipeOrder[row]) << std::right << std::setw(14) << f.instructions << std::setw(9)
             << std::setprecision(1) << share(f.busyPs) << std::setw(9) << share(f.waitPs) << std::setw(14)

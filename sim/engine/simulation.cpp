@@ -172,9 +172,22 @@ CoreTraceSelection coreTraceSelection(const SimulationOptions& options, const Lo
         const std::string& name = *options.coreTraceOp;
         const auto& ops = lowered.ops();
         const auto found = std::find_if(ops.begin(), ops.end(), [&](const LoweredOp& op) { return op.source->name == name; });
-        if (found == ops.end())
+        if (found == ops.end()) {
+            // Op names are flattened block paths ("layers.0.self_attn.attention"): suggest the
+            // ones containing what was typed, else the first few.
+            std::vector<std::string> similar, first;
+            for (const LoweredOp& op : ops) {
+                if (similar.size() < 5 && op.source->name.find(name) != std::string::npos)
+                    similar.push_back(op.source->name);
+                if (first.size() < 5) first.push_back(op.source->name);
+            }
+            const std::vector<std::string>& suggestions = similar.empty() ? first : similar;
+            std::string list;
+            for (const std::string& s : suggestions) list += (list.empty() ? "'" : ", '") + s + "'";
             throw WorkloadError(optionLocation("--core-trace-op"), "--core-trace-op",
-                                "no op named '" + name + "' in the workload (op names as --set op.NAME.block_dim uses them)");
+                                "no op named '" + name + "' in the workload (op names as --set op.NAME.block_dim uses them, e.g. " +
+                                    list + ")");
+        }
         const bool onAiCores = !found->collective && std::any_of(found->kernels.begin(), found->kernels.end(),
                                                                  [](const LoweredKernel& k) { return k.type != TaskType::AiCpu; });
         if (!onAiCores)

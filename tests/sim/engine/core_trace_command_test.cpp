@@ -103,6 +103,7 @@ TEST(CoreTraceCommand, BadSelections_ClearErrorNoOutput) {
     };
     const std::vector<Case> cases = {
         {"no_such_op", std::nullopt, true, "--core-trace-op: no op named 'no_such_op'"},
+        {"rel", std::nullopt, true, "e.g. 'relu')"},  // names containing what was typed are suggested
         {"relu", 99, true, "--core-trace-step: step 99 is not simulated"},
         {"relu", std::nullopt, false, "needs --core-trace FILE"},
     };
