@@ -26,7 +26,7 @@ std::string opcodeText(const Instruction& instr) {
     switch (instr.opcode) {
         case Opcode::DataMove: {
             const auto& m = std::get<DataMove>(instr.operands);
-            return "data_move " + std::string(memSpaceName(m.src)) + "->" + std::string(memSpaceName(m.dst));
+            return "data_move " + pathName(m.src, m.dst);
         }
         case Opcode::Img2Col: return "img2col";
         case Opcode::Mmad: return "mmad";

@@ -73,8 +73,7 @@ void CoreRunner::execute(const Instruction& instruction, CrossCoreSemaphores* se
             // Coupled (200x) cores have no FixPipe (hardware.md §2.1–§2.3): L0C leaves through
             // UB on the vector pipe, so a FIX move there is a lowering bug the device would reject.
             if (memory_.kind() == CoreKind::Coupled && instruction.pipe == Pipe::FixPipe)
-                throw std::runtime_error("DataMove " + std::string(memSpaceName(move.src)) + "->" +
-                                         std::string(memSpaceName(move.dst)) +
+                throw std::runtime_error("DataMove " + pathName(move.src, move.dst) +
                                          ": a coupled AI core has no FixPipe path");
             executeDataMove(move, memory_);
             break;

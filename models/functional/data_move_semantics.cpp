@@ -12,7 +12,7 @@ namespace {
 constexpr const char* kWhat = "DataMove";
 
 std::string pathName(const DataMove& move) {
-    return std::string(memSpaceName(move.src)) + "->" + std::string(memSpaceName(move.dst));
+    return ascendsim::pathName(move.src, move.dst);
 }
 
 // Byte extent touched by `count` bursts of `burstBytes` separated by `gapBytes`.

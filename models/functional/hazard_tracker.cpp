@@ -20,7 +20,7 @@ std::string describe(const Instruction& instruction) {
     switch (instruction.opcode) {
         case Opcode::DataMove: {
             const auto& m = std::get<DataMove>(instruction.operands);
-            return text + " DataMove " + std::string(memSpaceName(m.src)) + "->" + std::string(memSpaceName(m.dst));
+            return text + " DataMove " + pathName(m.src, m.dst);
         }
         case Opcode::Img2Col: return text + " Img2ColLoad";
         case Opcode::Mmad: return text + " Mmad";

@@ -14,6 +14,13 @@ std::string_view memSpaceName(MemSpace m) {
     return kNames[static_cast<std::size_t>(m)];
 }
 
+std::string pathName(MemSpace src, MemSpace dst) {
+    std::string name(memSpaceName(src));
+    name += "->";
+    name += memSpaceName(dst);
+    return name;
+}
+
 Pipe pipeForPath(MemSpace src, MemSpace dst) {
     using M = MemSpace;
     if (src == M::GM) {

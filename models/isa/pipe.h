@@ -2,6 +2,7 @@
 // Execution pipes of a DaVinci AI Core (hardware.md §2.2) and the memories they move data between.
 #include <array>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace ascendsim {
@@ -16,6 +17,8 @@ enum class MemSpace : std::uint8_t { GM, L1, L0A, L0B, L0C, UB, BiasTable, Fixpi
 inline constexpr std::size_t kMemSpaceCount = 8;
 
 std::string_view memSpaceName(MemSpace m);
+// "GM->L1": a data path as messages, reports and traces name it.
+std::string pathName(MemSpace src, MemSpace dst);
 
 // The pipe that executes a data move from `src` to `dst` (hardware.md §1.3 "Pipe attribution",
 // §2.3). Returns Pipe::All for a path the architecture does not have.

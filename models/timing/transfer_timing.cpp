@@ -17,9 +17,7 @@ std::uint64_t roundUpCycles(double cycles) {
 const PathTiming& requirePath(const ChipConfig& chip, MemSpace src, MemSpace dst) {
     const PathTiming* path = chip.findPath(src, dst);
     if (path == nullptr) {
-        throw std::invalid_argument(chip.name + " has no transfer path " +
-                                    std::string(memSpaceName(src)) + "->" +
-                                    std::string(memSpaceName(dst)));
+        throw std::invalid_argument(chip.name + " has no transfer path " + pathName(src, dst));
     }
     return *path;
 }

@@ -40,8 +40,7 @@ void checkPaths(const Checker& check, const ChipConfig& chip) {
     for (std::size_t i = 0; i < chip.paths.size(); ++i) {
         const PathTiming& path = chip.paths[i];
         const std::string key = "paths[" + std::to_string(i) + "]";
-        const std::string name =
-            std::string(memSpaceName(path.src)) + "->" + std::string(memSpaceName(path.dst));
+        const std::string name = pathName(path.src, path.dst);
         check.require(pipeForPath(path.src, path.dst) != Pipe::All, key,
                       "no pipe moves data " + name + " on a DaVinci core");
         check.require(chip.organisation == CoreOrganisation::Coupled ||

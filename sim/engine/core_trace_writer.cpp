@@ -59,10 +59,6 @@ std::string hexAddress(std::uint64_t address) {
     return text;
 }
 
-std::string path(MemSpace src, MemSpace dst) {
-    return std::string(memSpaceName(src)) + "->" + std::string(memSpaceName(dst));
-}
-
 std::string flagName(const char* verb, const Flag& flag) {
     return std::string(verb) + " " + shortPipe(flag.src) + "->" + shortPipe(flag.dst) + " #" +
            std::to_string(int{flag.eventId});
@@ -87,7 +83,7 @@ std::string describe(const Instruction& instr, OrderedJson& args) {
             if (m.reluOnTheFly) args["relu"] = true;
             if (m.atomicAdd) args["atomic_add"] = true;
             if (m.indexed()) args["indexed"] = true;
-            return path(m.src, m.dst);
+            return pathName(m.src, m.dst);
         }
         case Opcode::Img2Col: {
             const Img2ColLoad& l = std::get<Img2ColLoad>(instr.operands);
@@ -97,7 +93,7 @@ std::string describe(const Instruction& instr, OrderedJson& args) {
             args["input"] = std::to_string(l.channels) + "x" + std::to_string(l.inH) + "x" + std::to_string(l.inW);
             args["kernel"] = std::to_string(l.kernelH) + "x" + std::to_string(l.kernelW);
             args["stride"] = std::to_string(l.strideH) + "x" + std::to_string(l.strideW);
-            return "Load3D " + path(MemSpace::L1, l.dst);
+            return "Load3D " + pathName(MemSpace::L1, l.dst);
         }
         case Opcode::Mmad: {
             const Mmad& m = std::get<Mmad>(instr.operands);
@@ -299,10 +295,10 @@ void writeCoreTraceSummary(const CoreTrace& trace, std::ostream& out) {
         if (span.kind != TraceSpanKind::Execute) continue;
         if (span.instruction.opcode == Opcode::DataMove) {
             const DataMove& m = std::get<DataMove>(span.instruction.operands);
-            bytesByPath[path(m.src, m.dst)] += m.totalBytes();
+            bytesByPath[pathName(m.src, m.dst)] += m.totalBytes();
         } else if (span.instruction.opcode == Opcode::Img2Col) {
             const Img2ColLoad& l = std::get<Img2ColLoad>(span.instruction.operands);
-            bytesByPath[path(MemSpace::L1, l.dst) + " (Load3D)"] += l.totalBytes();
+            bytesByPath[pathName(MemSpace::L1, l.dst) + " (Load3D)"] += l.totalBytes();
         }
     }
     if (bytesByPath.empty()) return;

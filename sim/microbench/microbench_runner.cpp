@@ -31,7 +31,7 @@ std::string formatKib(double kib) {
 }
 
 std::string pathLabel(const TransferReference& ref) {
-    std::string label = std::string(memSpaceName(ref.src)) + "->" + std::string(memSpaceName(ref.dst));
+    std::string label = pathName(ref.src, ref.dst);
     if (ref.conversion == LayoutConversion::Nd2Nz) label += " ND2NZ";
     if (ref.conversion == LayoutConversion::Nz2Nd) label += " NZ2ND";
     return label + " (" + ref.table + ")";
