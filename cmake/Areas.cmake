@@ -38,6 +38,8 @@ function(ascendsim_area_tests name)
     return()
   endif()
   add_executable(${name} ${sources} ${CMAKE_SOURCE_DIR}/tests/support/systemc_main.cpp)
+  set_source_files_properties(${CMAKE_SOURCE_DIR}/tests/support/systemc_main.cpp
+    TARGET_DIRECTORY ${name} PROPERTIES COMPILE_DEFINITIONS "${ASCENDSIM_SOURCE_DIR_DEFINITION}")
   target_link_libraries(${name} PRIVATE ${T_DEPS} GTest::gtest GTest::gmock)
   target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR}/tests)
   set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)

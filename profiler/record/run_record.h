@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "models/chip/chip_config.h"
-#include "models/kernels/hccl_task.h"
+#include "models/collective/hccl_task.h"
 #include "models/task/task_result.h"
 
 namespace ascendsim {

@@ -2,9 +2,9 @@
 
 #include <stdexcept>
 
-#include "models/kernels/hccl_all_reduce.h"
-#include "models/kernels/hccl_broadcast.h"
-#include "models/kernels/hccl_single_phase.h"
+#include "models/collective/hccl_all_reduce.h"
+#include "models/collective/hccl_broadcast.h"
+#include "models/collective/hccl_single_phase.h"
 
 namespace ascendsim {
 

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "models/chip/chip_config.h"
-#include "models/kernels/hccl_task.h"
+#include "models/collective/hccl_task.h"
 #include "models/kernels/op_instance.h"
 
 namespace ascendsim {

@@ -7,6 +7,10 @@
 
 int main(int argc, char* argv[]) {
     setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+    // Tests find the source tree through the environment (ctest sets it); a test binary run by
+    // hand gets the tree it was built from. The path is compiled into this file only, so the
+    // other objects do not depend on where the tree sits (ccache can share them between clones).
+    setenv("ASCENDSIM_SOURCE_DIR", ASCENDSIM_SOURCE_DIR, 0);
     return sc_core::sc_elab_and_sim(argc, argv);
 }
 

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "models/kernels/aicpu_cost.h"
+#include "models/kernels/aicpu/aicpu_cost.h"
 #include "tests/models/kernels/vector_test_support.h"
 
 namespace ascendsim::test {

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "models/isa/instruction_stream.h"
-#include "models/kernels/vector_tiling.h"
+#include "models/kernels/tiling/vector_tiling.h"
 #include "tests/models/kernels/index_test_support.h"
 #include "tests/models/kernels/vector_test_support.h"
 

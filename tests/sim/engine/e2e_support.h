@@ -24,8 +24,9 @@ namespace ascendsim::e2e {
 namespace fs = std::filesystem;
 
 inline fs::path sourceDir() {
-    if (const char* env = std::getenv("ASCENDSIM_SOURCE_DIR")) return env;
-    return ASCENDSIM_SOURCE_DIR;
+    // Set by ctest, or by tests/support/systemc_main.cpp from the build's source tree.
+    const char* env = std::getenv("ASCENDSIM_SOURCE_DIR");
+    return env != nullptr ? env : ".";
 }
 
 inline fs::path unitWorkload(const std::string& fileName) { return sourceDir() / "workloads" / "unit" / fileName; }

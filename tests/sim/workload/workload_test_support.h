@@ -11,7 +11,7 @@ namespace ascendsim::testing {
 
 inline std::string sourcePath(const std::string& relative) {
     const char* root = std::getenv("ASCENDSIM_SOURCE_DIR");
-    return (std::filesystem::path(root ? root : ASCENDSIM_SOURCE_DIR) / relative).string();
+    return (std::filesystem::path(root ? root : ".") / relative).string();
 }
 
 // Writes `text` to a fresh file in this process's scratch dir and returns its path.

@@ -1,0 +1,115 @@
+#include "models/collective/hccl_mesh_phase.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace ascendsim {
+
+namespace {
+
+std::uint64_t microsToNs(double us) {
+    return static_cast<std::uint64_t>(std::llround(us * 1000.0));
+}
+
+}  // namespace
+
+std::uint64_t meshSliceBytes(std::uint64_t totalBytes, std::uint32_t ranks, std::uint32_t owner,
+                             std::uint64_t alignBytes) {
+    const std::uint64_t even = (totalBytes + ranks - 1) / ranks;
+    const std::uint64_t slice = (even + alignBytes - 1) / alignBytes * alignBytes;
+    const std::uint64_t begin = std::min(totalBytes, slice * owner);
+    const std::uint64_t end = owner + 1 == ranks ? totalBytes : std::min(totalBytes, begin + slice);
+    return end - begin;
+}
+
+std::vector<std::uint64_t> meshSlices(std::uint64_t totalBytes, std::uint32_t ranks,
+                                      std::uint64_t alignBytes) {
+    std::vector<std::uint64_t> slices;
+    for (std::uint32_t owner = 0; owner < ranks; ++owner)
+        slices.push_back(meshSliceBytes(totalBytes, ranks, owner, alignBytes));
+    return slices;
+}
+
+std::uint64_t hcclTransferNs(std::uint64_t bytes, double gbps) {
+    return static_cast<std::uint64_t>(std::llround(static_cast<double>(bytes) / gbps));
+}
+
+MeshPhaseTiming MeshPhaseTiming::of(const HcclLinkConfig& link) {
+    return {microsToNs(link.notifyRecordUs), microsToNs(link.notifyWaitUs),
+            microsToNs(link.transferLatencyUs)};
+}
+
+std::uint64_t HcclTaskList::add(HcclTaskKind kind, std::uint32_t plane, std::uint64_t startNs,
+                                std::uint64_t durationNs, std::uint32_t dstRank,
+                                std::uint64_t bytes, HcclLinkType link) {
+    HcclTask t;
+    t.kind = kind;
+    t.plane = plane;
+    t.contextId = static_cast<std::uint32_t>(tasks_.size());
+    t.startNs = startNs;
+    t.durationNs = durationNs;
+    t.srcRank = rank_;
+    t.dstRank = dstRank;
+    t.sizeBytes = bytes;
+    t.link = link;
+    tasks_.push_back(t);
+    return startNs + durationNs;
+}
+
+std::uint64_t HcclTaskList::addLocalCopy(std::uint64_t startNs, std::uint64_t bytes,
+                                         const HcclLinkConfig& link) {
+    return add(HcclTaskKind::Memcpy, 0, startNs, hcclTransferNs(bytes, link.localCopyBandwidthGBps),
+               rank_, bytes, HcclLinkType::OnChip);
+}
+
+std::vector<PeerExchange> exchangeWithEveryPeer(std::uint32_t rank,
+                                                const std::vector<std::uint64_t>& sliceBytes) {
+    const auto ranks = static_cast<std::uint32_t>(sliceBytes.size());
+    std::vector<PeerExchange> exchanges;
+    for (std::uint32_t plane = 1; plane < ranks; ++plane) {
+        const std::uint32_t peer = (rank + plane) % ranks;
+        exchanges.push_back({peer, sliceBytes[peer]});
+    }
+    return exchanges;
+}
+
+std::uint64_t runMeshPhase(HcclTaskList& tasks, std::uint64_t startNs, HcclTaskKind transfer,
+                           double gbps, const std::vector<PeerExchange>& exchanges,
+                           std::uint64_t slowestBytes, std::uint32_t rank, std::uint32_t ranks,
+                           const MeshPhaseTiming& t) {
+    const std::uint64_t phaseEndNs =
+        startNs + 2 * t.recordNs + 2 * t.waitNs + t.latencyNs + hcclTransferNs(slowestBytes, gbps);
+    for (const PeerExchange& exchange : exchanges) {
+        // Plane k carries the link to the peer k ranks further round the group.
+        const std::uint32_t plane = (exchange.peer + ranks - rank) % ranks;
+        const std::uint32_t peer = exchange.peer;
+        std::uint64_t now = tasks.add(HcclTaskKind::NotifyRecord, plane, startNs, t.recordNs, peer,
+                                      0, HcclLinkType::None);
+        now =
+            tasks.add(HcclTaskKind::NotifyWait, plane, now, t.waitNs, peer, 0, HcclLinkType::None);
+        if (exchange.bytes)
+            now =
+                tasks.add(transfer, plane, now, t.latencyNs + hcclTransferNs(*exchange.bytes, gbps),
+                          peer, *exchange.bytes, HcclLinkType::Hccs);
+        now = tasks.add(HcclTaskKind::NotifyRecord, plane, now, t.recordNs, peer, 0,
+                        HcclLinkType::None);
+        tasks.add(HcclTaskKind::NotifyWait, plane, now, std::max(phaseEndNs - now, t.waitNs), peer,
+                  0, HcclLinkType::None);
+    }
+    return phaseEndNs;
+}
+
+void checkMeshGroup(const HcclLinkConfig& link, std::uint32_t ranks, std::uint32_t rank,
+                    const std::string& collective) {
+    if (link.linkBandwidthGBps <= 0.0 || link.maxRanks < 2)
+        throw std::invalid_argument("the chip config has no hccl link model (section 'hccl')");
+    if (ranks < 2 || ranks > link.maxRanks)
+        throw std::invalid_argument(collective + " over " + std::to_string(ranks) +
+                                    " ranks needs 2.." + std::to_string(link.maxRanks) +
+                                    " ranks (one server)");
+    if (rank >= ranks)
+        throw std::invalid_argument("rank " + std::to_string(rank) + " outside the group");
+}
+
+}  // namespace ascendsim

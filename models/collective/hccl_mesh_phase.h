@@ -1,0 +1,80 @@
+#pragma once
+// The building blocks every HCCL mesh collective inside one server is planned from (HCCL's
+// level-0 "mesh" algorithms): per-rank slices of a buffer, the task list of one rank, and one
+// phase in which a rank exchanges data with its peers over the peer links, guarded by
+// Notify_Record / Notify_Wait handshakes so that the phase ends on every rank together.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/chip/chip_config.h"
+#include "models/collective/hccl_task.h"
+
+namespace ascendsim {
+
+// Bytes of rank `owner`'s slice when HCCL cuts a `totalBytes` buffer over `ranks`: an even share
+// rounded up to `alignBytes`, the last rank taking what is left.
+std::uint64_t meshSliceBytes(std::uint64_t totalBytes, std::uint32_t ranks, std::uint32_t owner,
+                             std::uint64_t alignBytes);
+
+// Every rank's slice, indexed by rank (meshSliceBytes of each owner).
+std::vector<std::uint64_t> meshSlices(std::uint64_t totalBytes, std::uint32_t ranks,
+                                      std::uint64_t alignBytes);
+
+// GB/s is 1e9 B/s, i.e. bytes per ns; rounded to 1 ns.
+std::uint64_t hcclTransferNs(std::uint64_t bytes, double gbps);
+
+// The fixed costs of one phase's tasks, from the chip's link model.
+struct MeshPhaseTiming {
+    std::uint64_t recordNs = 0;
+    std::uint64_t waitNs = 0;
+    std::uint64_t latencyNs = 0;  // of one transfer over a link
+    static MeshPhaseTiming of(const HcclLinkConfig& link);
+};
+
+// Appends the tasks of one rank in issue order and numbers them.
+class HcclTaskList {
+  public:
+    explicit HcclTaskList(std::uint32_t rank) : rank_(rank) {}
+
+    // Returns when the task ends.
+    std::uint64_t add(HcclTaskKind kind, std::uint32_t plane, std::uint64_t startNs,
+                      std::uint64_t durationNs, std::uint32_t dstRank, std::uint64_t bytes,
+                      HcclLinkType link);
+    // A local SDMA copy of `bytes` on the main stream.
+    std::uint64_t addLocalCopy(std::uint64_t startNs, std::uint64_t bytes,
+                               const HcclLinkConfig& link);
+    std::vector<HcclTask> take() { return std::move(tasks_); }
+
+  private:
+    std::uint32_t rank_;
+    std::vector<HcclTask> tasks_;
+};
+
+// What a rank does with one peer in a phase: the bytes it moves over that peer's link, or only
+// the handshakes (nullopt) when it has nothing to move but the peer waits for it.
+struct PeerExchange {
+    std::uint32_t peer = 0;
+    std::optional<std::uint64_t> bytes;
+};
+
+// Exchanges with every peer, each moving that peer's slice (`sliceBytes` indexed by rank).
+std::vector<PeerExchange> exchangeWithEveryPeer(std::uint32_t rank,
+                                                const std::vector<std::uint64_t>& sliceBytes);
+
+// One phase of `rank` from `startNs`: on the plane of each exchanged peer, handshake, the
+// transfer (`transfer` at `gbps`), handshake; the closing wait lasts until the phase's end, when
+// the largest transfer of any rank (`slowestBytes`) has signalled. Returns the phase's end,
+// identical on every rank.
+std::uint64_t runMeshPhase(HcclTaskList& tasks, std::uint64_t startNs, HcclTaskKind transfer,
+                           double gbps, const std::vector<PeerExchange>& exchanges,
+                           std::uint64_t slowestBytes, std::uint32_t rank, std::uint32_t ranks,
+                           const MeshPhaseTiming& timing);
+
+// Throws std::invalid_argument when the chip has no link model, `ranks` is not 2..maxRanks or
+// `rank` is outside the group; `collective` names the op in the message ("an allgather").
+void checkMeshGroup(const HcclLinkConfig& link, std::uint32_t ranks, std::uint32_t rank,
+                    const std::string& collective);
+
+}  // namespace ascendsim

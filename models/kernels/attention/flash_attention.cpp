@@ -1,0 +1,104 @@
+// FlashAttentionScore (prefill) and IncreFlashAttention (decode with a KV cache) lowering
+// (docs/op-catalog.md) to one MIX_AIC kernel each (flash_attention_plan.h).
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <string>
+
+#include "models/kernels/tiling/cube_tiling.h"
+#include "models/kernels/attention/flash_attention_plan.h"
+
+namespace ascendsim {
+
+namespace {
+constexpr std::uint32_t kQBlockRows = 128;   // L0C rows of S and O tiles
+constexpr std::uint32_t kKvBlockRows = 128;  // keys per S block (K_j and V_j tiles of 32 KiB fp16)
+constexpr std::uint64_t kMaxHeadDim = 128;   // one L0 step of Q·Kᵀ; larger heads are not modelled
+
+LoweredKernel makeAttentionKernel(const OpInstance& op, const ChipConfig& chip, AttentionProblem p) {
+    if (chip.organisation != CoreOrganisation::Split)
+        throwLoweringError(op, "MIX attention kernels need a chip with separate AIC/AIV cores, but " + chip.name +
+                                   " has coupled AI cores (hardware.md §2.1); not supported there");
+    const std::uint32_t aivPerGroup = std::max<std::uint32_t>(1, chip.vectorCoresPerCube);
+    const std::uint64_t ubBytes = attentionVectorUbBytes(p, aivPerGroup);
+    if (ubBytes > chip.bufferCapacity(MemSpace::UB))
+        throwLoweringError(op, "the softmax working set needs " + std::to_string(ubBytes) + " bytes of UB");
+    const std::uint64_t tiles = p.tiles();
+    LoweredKernel kernel;
+    kernel.type = TaskType::MixAic;
+    kernel.blockDim = chooseBlockDim(op, chip, tiles);
+    if (kernel.blockDim > chip.aiCoreCount)
+        throwLoweringError(op, "block_dim " + std::to_string(kernel.blockDim) + " exceeds the " +
+                                   std::to_string(chip.aiCoreCount) +
+                                   " AIC groups that can be co-resident for cross-core sync");
+    kernel.mixBlockDim = aivPerGroup * kernel.blockDim;
+    kernel.workspaceBytes = p.workspacePerGroup() * kernel.blockDim;
+    auto problem = std::make_shared<const AttentionProblem>(p);
+    const std::uint32_t blockDim = kernel.blockDim;
+    kernel.program = [problem, tiles, blockDim, aivPerGroup](const BlockProgramRequest& r) -> std::unique_ptr<InstructionStream> {
+        std::uint64_t first = 0, count = 0;
+        blockTileRange(tiles, blockDim, r.blockIdx, first, count);
+        const std::uint64_t workspace = r.workspaceAddr + r.blockIdx * problem->workspacePerGroup();
+        if (r.coreKind == CoreKind::Vector)
+            return makeAttentionVectorStream(problem, first, count, workspace, r.subBlockIdx, aivPerGroup);
+        return makeAttentionCubeStream(problem, first, count, workspace);
+    };
+    return kernel;
+}
+
+// q/k/v/out as [B, N, S, D]; fills the common fields and checks dtypes and head dims.
+AttentionProblem attentionProblem(const OpInstance& op) {
+    if (op.inputs.size() < 3 || op.outputs.empty()) throwLoweringError(op, "needs inputs q, k, v and output out");
+    const TensorInfo& q = op.inputs[0];
+    const TensorInfo& k = op.inputs[1];
+    const TensorInfo& v = op.inputs[2];
+    const TensorInfo& out = op.outputs[0];
+    for (const TensorInfo* t : {&q, &k, &v, &out})
+        if (t->shape.size() != 4 || t->elementCount() <= 0) throwLoweringError(op, "q, k, v, out must be non-empty [B,N,S,D]");
+    if (k.shape != v.shape || q.shape[0] != k.shape[0] || q.shape[1] != k.shape[1] || q.shape[3] != k.shape[3] ||
+        out.shape != q.shape)
+        throwLoweringError(op, "q, k, v, out shapes disagree (GQA head sharing is not modelled)");
+    if (q.dtype != k.dtype || q.dtype != v.dtype || out.dtype != q.dtype ||
+        (q.dtype != DataType::Fp16 && q.dtype != DataType::Bf16))
+        throwLoweringError(op, "q, k, v, out must share an fp16 or bf16 dtype");
+    AttentionProblem p;
+    p.batch = static_cast<std::uint64_t>(q.shape[0]);
+    p.heads = static_cast<std::uint64_t>(q.shape[1]);
+    p.qLen = static_cast<std::uint64_t>(q.shape[2]);
+    p.kvRowsStored = static_cast<std::uint64_t>(k.shape[2]);
+    p.kvLen = p.kvRowsStored;
+    p.headDim = static_cast<std::uint64_t>(q.shape[3]);
+    if (p.headDim > kMaxHeadDim || p.headDim % 16 != 0)
+        throwLoweringError(op, "head dim " + std::to_string(p.headDim) + " must be a multiple of 16 up to 128");
+    p.scale = static_cast<float>(op.floatAttr("scale", op.floatAttr("scale_value", 1.0 / std::sqrt(double(p.headDim)))));
+    p.dtype = q.dtype;
+    p.qAddr = q.deviceAddr;
+    p.kAddr = k.deviceAddr;
+    p.vAddr = v.deviceAddr;
+    p.outAddr = out.deviceAddr;
+    p.qBlock = static_cast<std::uint32_t>(std::min<std::uint64_t>(kQBlockRows, p.qLen));
+    p.kvBlock = kKvBlockRows;
+    return p;
+}
+
+std::vector<LoweredKernel> lowerFlashAttentionScore(const OpInstance& op, const ChipConfig& chip) {
+    AttentionProblem p = attentionProblem(op);
+    p.causal = op.boolAttr("causal", false);
+    return {makeAttentionKernel(op, chip, p)};
+}
+
+std::vector<LoweredKernel> lowerIncreFlashAttention(const OpInstance& op, const ChipConfig& chip) {
+    AttentionProblem p = attentionProblem(op);
+    if (p.qLen != 1) throwLoweringError(op, "decode attention takes one query row per head");
+    const std::int64_t kvLen = op.intAttr("kv_len", -1);
+    if (kvLen <= 0 || static_cast<std::uint64_t>(kvLen) > p.kvRowsStored)
+        throwLoweringError(op, "kv_len must be in 1.." + std::to_string(p.kvRowsStored));
+    p.kvLen = static_cast<std::uint64_t>(kvLen);
+    return {makeAttentionKernel(op, chip, p)};
+}
+}  // namespace
+
+ASCENDSIM_REGISTER_KERNEL("FlashAttentionScore", lowerFlashAttentionScore);
+ASCENDSIM_REGISTER_KERNEL("IncreFlashAttention", lowerIncreFlashAttention);
+
+}  // namespace ascendsim

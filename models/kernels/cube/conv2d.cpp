@@ -1,0 +1,83 @@
+// Conv2D lowering (docs/op-catalog.md): x [N,C,H,W], w [Co,C/groups,kh,kw], optional bias [Co] →
+// y [N,Co,Ho,Wo], all NCHW, through the img2col cube pipeline of conv2d_operands.h; a bias adds a
+// second (vector) kernel, conv2d_bias.h.
+#include <memory>
+#include <string>
+
+#include "models/kernels/cube/conv2d_bias.h"
+#include "models/kernels/cube/conv2d_operands.h"
+
+namespace ascendsim {
+
+namespace {
+std::vector<LoweredKernel> lowerConv2D(const OpInstance& op, const ChipConfig& chip) {
+    if (op.inputs.size() < 2 || op.outputs.empty()) throwLoweringError(op, "needs inputs x, w and output y");
+    const TensorInfo& x = op.inputs[0];
+    const TensorInfo& w = op.inputs[1];
+    const TensorInfo& y = op.outputs[0];
+    requireNchw(op, x, "x");
+    requireNchw(op, w, "w");
+    requireNchw(op, y, "y");
+    if (x.dtype != w.dtype) throwLoweringError(op, "x and w dtypes differ");
+    const ConvAttrs a = parseConvAttrs(op);
+    const std::int64_t channels = x.shape[1], outChannels = w.shape[0];
+    if (channels % a.groups != 0 || outChannels % a.groups != 0 || w.shape[1] != channels / a.groups)
+        throwLoweringError(op, "channels of x/w do not match groups=" + std::to_string(a.groups));
+
+    ConvProblem p;
+    ConvWindow& win = p.window;
+    win.inH = static_cast<std::uint64_t>(x.shape[2]);
+    win.inW = static_cast<std::uint64_t>(x.shape[3]);
+    win.kernelH = static_cast<std::uint32_t>(w.shape[2]);
+    win.kernelW = static_cast<std::uint32_t>(w.shape[3]);
+    win.strideH = a.strideH;
+    win.strideW = a.strideW;
+    win.padTop = a.padTop;
+    win.padLeft = a.padLeft;
+    win.dilationH = a.dilationH;
+    win.dilationW = a.dilationW;
+    const std::int64_t outH = convOutputExtent(x.shape[2], a.padTop, a.padBottom, a.dilationH, win.kernelH, a.strideH);
+    const std::int64_t outW = convOutputExtent(x.shape[3], a.padLeft, a.padRight, a.dilationW, win.kernelW, a.strideW);
+    if (outH <= 0 || outW <= 0 || y.shape != std::vector<std::int64_t>{x.shape[0], outChannels, outH, outW})
+        throwLoweringError(op, "output shape does not match the convolution (expected [" + std::to_string(x.shape[0]) +
+                                   "," + std::to_string(outChannels) + "," + std::to_string(outH) + "," +
+                                   std::to_string(outW) + "])");
+    win.outH = static_cast<std::uint64_t>(outH);
+    win.outW = static_cast<std::uint64_t>(outW);
+    p.batch = static_cast<std::uint64_t>(x.shape[0]);
+    p.groups = a.groups;
+    p.inChannels = static_cast<std::uint64_t>(channels / a.groups);
+    p.outChannels = static_cast<std::uint64_t>(outChannels / a.groups);
+    p.inputType = x.dtype;
+    convTypes(op, x.dtype, p.mmadType, p.accType);
+    p.outputType = y.dtype;
+    p.xAddr = x.deviceAddr;
+    p.wAddr = w.deviceAddr;
+    p.yAddr = y.deviceAddr;
+    p.weightLayout = ConvWeightLayout::OutputMajor;
+
+    ConvTiling tiling;
+    CubeBufferPlan plan;
+    planConv(op, chip, p, tiling, plan);
+    auto operands = std::make_shared<const ConvOperands>(p, tiling);
+    std::vector<LoweredKernel> kernels{makeCubeKernel(op, chip, operands, plan, CubeStepSizes{tiling.baseK})};
+    if (op.inputs.size() > 2) {
+        const TensorInfo& bias = op.inputs[2];
+        if (bias.elementCount() != outChannels || bias.dtype != y.dtype)
+            throwLoweringError(op, "bias must be [Co] with the dtype of y");
+        ConvBiasProblem b;
+        b.planes = static_cast<std::uint64_t>(x.shape[0] * outChannels);
+        b.channels = static_cast<std::uint64_t>(outChannels);
+        b.planeElements = win.outPositions();
+        b.dtype = y.dtype;
+        b.yAddr = y.deviceAddr;
+        b.biasAddr = bias.deviceAddr;
+        kernels.push_back(makeConvBiasKernel(op, chip, b));
+    }
+    return kernels;
+}
+}  // namespace
+
+ASCENDSIM_REGISTER_KERNEL("Conv2D", lowerConv2D);
+
+}  // namespace ascendsim

@@ -1,0 +1,75 @@
+// Conv2DBackpropFilter lowering (docs/op-catalog.md): x [N,C,H,W], dy [N,Co,Ho,Wo] → dw
+// [Co,C,kh,kw] (fp32) with filter_size = dw shape. Output tiles are (co-tile, column-tile of
+// C·kh·kw); when they are fewer than the cores, the (image, position) reduction is split over
+// blocks as well, which then accumulate with FixPipe atomic adds after a zero-fill kernel.
+#include <algorithm>
+#include <memory>
+#include <string>
+
+#include "models/kernels/cube/conv2d_backprop_filter_operands.h"
+
+namespace ascendsim {
+
+namespace {
+std::vector<LoweredKernel> lowerConv2DBackpropFilter(const OpInstance& op, const ChipConfig& chip) {
+    if (op.inputs.size() < 2 || op.outputs.empty()) throwLoweringError(op, "needs inputs x, dy and output dw");
+    const TensorInfo& x = op.inputs[0];
+    const TensorInfo& dy = op.inputs[1];
+    const TensorInfo& dw = op.outputs[0];
+    requireNchw(op, x, "x");
+    requireNchw(op, dy, "dy");
+    requireNchw(op, dw, "dw");
+    if (x.dtype != dy.dtype) throwLoweringError(op, "x and dy dtypes differ");
+    if (op.intsAttr("filter_size", dw.shape) != dw.shape) throwLoweringError(op, "filter_size does not match dw");
+    const ConvAttrs a = parseConvAttrs(op);
+    if (a.groups != 1) throwLoweringError(op, "groups > 1 is not modelled for the filter gradient");
+    if (dw.shape[0] != dy.shape[1] || dw.shape[1] != x.shape[1] || x.shape[0] != dy.shape[0])
+        throwLoweringError(op, "channels of x, dy and dw do not match");
+    const auto kh = static_cast<std::uint32_t>(dw.shape[2]), kw = static_cast<std::uint32_t>(dw.shape[3]);
+    if (convOutputExtent(x.shape[2], a.padTop, a.padBottom, a.dilationH, kh, a.strideH) != dy.shape[2] ||
+        convOutputExtent(x.shape[3], a.padLeft, a.padRight, a.dilationW, kw, a.strideW) != dy.shape[3])
+        throwLoweringError(op, "dy spatial shape does not match the forward convolution of x");
+
+    FilterGradProblem p;
+    ConvWindow& win = p.window;
+    win.inH = static_cast<std::uint64_t>(x.shape[2]);
+    win.inW = static_cast<std::uint64_t>(x.shape[3]);
+    win.outH = static_cast<std::uint64_t>(dy.shape[2]);
+    win.outW = static_cast<std::uint64_t>(dy.shape[3]);
+    win.kernelH = kh;
+    win.kernelW = kw;
+    win.strideH = a.strideH;
+    win.strideW = a.strideW;
+    win.padTop = a.padTop;
+    win.padLeft = a.padLeft;
+    win.dilationH = a.dilationH;
+    win.dilationW = a.dilationW;
+    p.batch = static_cast<std::uint64_t>(x.shape[0]);
+    p.inChannels = static_cast<std::uint64_t>(x.shape[1]);
+    p.outChannels = static_cast<std::uint64_t>(dy.shape[1]);
+    p.inputType = x.dtype;
+    convTypes(op, x.dtype, p.mmadType, p.accType);
+    p.outputType = dw.dtype;
+    p.xAddr = x.deviceAddr;
+    p.dyAddr = dy.deviceAddr;
+    p.dwAddr = dw.deviceAddr;
+
+    FilterGradTiling tiling;
+    CubeBufferPlan plan;
+    planFilterGrad(op, chip, p, tiling, plan);
+    const std::uint64_t outputTiles = ceilDiv(p.outChannels, tiling.baseM) * ceilDiv(p.columns(), tiling.baseN);
+    const std::uint64_t reductionChunks = p.batch * tiling.chunksPerImage();
+    const std::uint64_t targetBlocks = op.blockDim ? *op.blockDim : std::max<std::uint32_t>(1, chip.aiCoreCount);
+    p.splits = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(targetBlocks / outputTiles, 1, reductionChunks));
+
+    auto operands = std::make_shared<const FilterGradOperands>(p, tiling);
+    std::vector<LoweredKernel> kernels;
+    if (p.splits > 1) kernels.push_back(makeGmZeroFillKernel(chip, dw.deviceAddr, dw.bytes()));
+    kernels.push_back(makeCubeKernel(op, chip, operands, plan, CubeStepSizes{tiling.baseK}));
+    return kernels;
+}
+}  // namespace
+
+ASCENDSIM_REGISTER_KERNEL("Conv2DBackpropFilter", lowerConv2DBackpropFilter);
+
+}  // namespace ascendsim

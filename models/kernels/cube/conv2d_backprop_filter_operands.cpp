@@ -1,0 +1,141 @@
+#include "models/kernels/cube/conv2d_backprop_filter_operands.h"
+
+#include <algorithm>
+
+namespace ascendsim {
+
+namespace {
+constexpr std::uint64_t kLocalAlignBytes = 512;
+constexpr std::uint64_t kL1RowAlignBytes = 32;
+constexpr std::uint64_t kStepBytesPerRow = 128;
+constexpr std::uint32_t kBaseM = 128, kBaseN = 128;
+constexpr std::uint32_t kChunkSteps = 4;
+constexpr std::uint32_t kFractalRows = 16;
+}  // namespace
+
+std::uint64_t FilterGradTiling::chunksPerImage() const { return ceilDiv(outPositions, chunkPositions); }
+
+FilterGradOperands::FilterGradOperands(FilterGradProblem problem, FilterGradTiling tiling)
+    : problem_(std::move(problem)), tiling_(tiling),
+      coTiles_(ceilDiv(problem_.outChannels, tiling_.baseM)), colTiles_(ceilDiv(problem_.columns(), tiling_.baseN)) {}
+
+std::uint64_t FilterGradOperands::tileCount() const { return coTiles_ * colTiles_ * problem_.splits; }
+
+FilterGradOperands::TileCoord FilterGradOperands::coord(std::uint64_t tile) const {
+    TileCoord c;
+    const std::uint64_t colTile = tile % colTiles_;
+    tile /= colTiles_;
+    const std::uint64_t coTile = tile % coTiles_;
+    c.split = tile / coTiles_;
+    c.co0 = coTile * tiling_.baseM;
+    c.k0 = colTile * tiling_.baseN;
+    c.co = static_cast<std::uint32_t>(std::min<std::uint64_t>(tiling_.baseM, problem_.outChannels - c.co0));
+    c.cols = static_cast<std::uint32_t>(std::min<std::uint64_t>(tiling_.baseN, problem_.columns() - c.k0));
+    const std::uint64_t total = reductionChunks();
+    c.firstChunk = total * c.split / problem_.splits;
+    c.chunks = total * (c.split + 1) / problem_.splits - c.firstChunk;
+    const std::uint64_t taps = problem_.window.taps();
+    c.channel0 = c.k0 / taps;
+    c.channels = (c.k0 + c.cols - 1) / taps - c.channel0 + 1;
+    return c;
+}
+
+std::uint32_t FilterGradOperands::chunkCount(std::uint64_t tile) const {
+    return static_cast<std::uint32_t>(coord(tile).chunks);
+}
+
+void FilterGradOperands::chunk(std::uint64_t tile, std::uint32_t c, std::uint64_t& start, std::uint32_t& length) const {
+    const std::uint64_t global = coord(tile).firstChunk + c;
+    const std::uint64_t perImage = tiling_.chunksPerImage();
+    const std::uint64_t image = global / perImage, pos0 = (global % perImage) * tiling_.chunkPositions;
+    // chunkStart encodes (image, first position) as a linear position over the batch.
+    start = image * tiling_.outPositions + pos0;
+    length = static_cast<std::uint32_t>(std::min<std::uint64_t>(tiling_.chunkPositions, tiling_.outPositions - pos0));
+}
+
+void FilterGradOperands::loadChunkA(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr, ProgramBuilder& b) const {
+    const TileCoord t = coord(tile);
+    const std::uint64_t eb = bytesOf(problem_.inputType), positions = tiling_.outPositions;
+    const std::uint64_t image = step.chunkStart / positions, pos0 = step.chunkStart % positions;
+    b.copy2d(MemSpace::GM, problem_.dyAddr + ((image * problem_.outChannels + t.co0) * positions + pos0) * eb,
+             MemSpace::L1, l1Addr, t.co, static_cast<std::uint32_t>(step.chunkLength * eb), positions * eb,
+             tiling_.dyRowStrideBytes, LayoutConversion::Nd2Nz);
+}
+
+void FilterGradOperands::loadChunkB(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr, ProgramBuilder& b) const {
+    const TileCoord t = coord(tile);
+    const ConvWindow& w = problem_.window;
+    const std::uint64_t eb = bytesOf(problem_.inputType), positions = tiling_.outPositions;
+    const std::uint64_t image = step.chunkStart / positions, pos0 = step.chunkStart % positions;
+    const SlabRows rows = slabRowsFor(w, pos0, step.chunkLength);
+    b.copy2d(MemSpace::GM, problem_.xAddr + ((image * problem_.inChannels + t.channel0) * w.inH + rows.first) * w.inW * eb,
+             MemSpace::L1, l1Addr, static_cast<std::uint32_t>(t.channels),
+             static_cast<std::uint32_t>(rows.count * w.inW * eb), w.inH * w.inW * eb, rows.count * w.inW * eb);
+}
+
+void FilterGradOperands::loadStep(std::uint64_t tile, const CubeStep& step, const CubeL1Chunk& l1, std::uint64_t l0aAddr,
+                                  std::uint64_t l0bAddr, Mmad& mmad, ProgramBuilder& b) const {
+    const TileCoord t = coord(tile);
+    const std::uint64_t eb = bytesOf(problem_.inputType);
+    const std::uint64_t pos0 = step.chunkStart % tiling_.outPositions;
+    b.copy2d(MemSpace::L1, l1.a + step.offset * eb, MemSpace::L0A, l0aAddr, t.co,
+             static_cast<std::uint32_t>(step.length * eb), tiling_.dyRowStrideBytes, step.length * eb);
+    const SlabRows rows = slabRowsFor(problem_.window, pos0, step.chunkLength);
+    b.img2col(img2colFor(problem_.window, rows, static_cast<std::uint32_t>(t.channels), problem_.inputType,
+                         l1.b, MemSpace::L0B, l0bAddr, pos0 + step.offset, step.length,
+                         static_cast<std::uint32_t>(t.k0 - t.channel0 * problem_.window.taps()), t.cols));
+    mmad.dtype = problem_.mmadType;
+    mmad.transposeA = false;
+    mmad.transposeB = false;
+}
+
+DataMove FilterGradOperands::storeMove(std::uint64_t tile, std::uint64_t l0cAddr) const {
+    const TileCoord t = coord(tile);
+    const std::uint64_t outBytes = bytesOf(problem_.outputType);
+    DataMove m;
+    m.src = MemSpace::L0C;
+    m.dst = MemSpace::GM;
+    m.srcAddr = l0cAddr;
+    m.dstAddr = problem_.dwAddr + (t.co0 * problem_.columns() + t.k0) * outBytes;
+    m.burstCount = t.co;
+    m.burstBytes = t.cols * static_cast<std::uint32_t>(bytesOf(problem_.accType));
+    m.dstGapBytes = static_cast<std::uint32_t>((problem_.columns() - t.cols) * outBytes);
+    m.srcType = problem_.accType;
+    m.dstType = problem_.outputType;
+    m.conversion = LayoutConversion::Nz2Nd;
+    m.atomicAdd = problem_.splits > 1;
+    return m;
+}
+
+void planFilterGrad(const OpInstance& op, const ChipConfig& chip, const FilterGradProblem& p, FilterGradTiling& tiling,
+                    CubeBufferPlan& plan) {
+    const std::uint64_t eb = bytesOf(p.inputType), taps = p.window.taps();
+    tiling.outPositions = p.window.outPositions();
+    tiling.baseM = static_cast<std::uint32_t>(std::min<std::uint64_t>(kBaseM, roundUp(p.outChannels, kFractalRows)));
+    tiling.baseN = static_cast<std::uint32_t>(std::min<std::uint64_t>(kBaseN, roundUp(p.columns(), kFractalRows)));
+    tiling.baseK = static_cast<std::uint32_t>(std::min<std::uint64_t>(kStepBytesPerRow / eb, roundUp(tiling.outPositions, kFractalRows)));
+    const std::uint64_t slabChannels = std::min<std::uint64_t>(p.inChannels, ceilDiv(tiling.baseN, taps) + 1);
+    auto slotBytes = [&](std::uint64_t positions) {
+        return roundUp(tiling.baseM * roundUp(positions * eb, kL1RowAlignBytes), kLocalAlignBytes) +
+               roundUp(slabChannels * maxSlabRows(p.window, positions) * p.window.inW * eb, kLocalAlignBytes);
+    };
+    std::uint64_t positions = std::min<std::uint64_t>(std::uint64_t{kChunkSteps} * tiling.baseK, roundUp(tiling.outPositions, tiling.baseK));
+    while (positions > tiling.baseK && slotBytes(positions) > chip.bufferCapacity(MemSpace::L1) / 2)
+        positions -= tiling.baseK;
+    if (slotBytes(positions) > chip.bufferCapacity(MemSpace::L1) / 2)
+        throwLoweringError(op, "the x slab of one reduction step does not fit half of L1");
+    tiling.chunkPositions = static_cast<std::uint32_t>(positions);
+    tiling.dyRowStrideBytes = roundUp(positions * eb, kL1RowAlignBytes);
+
+    plan.l1BOffset = roundUp(tiling.baseM * tiling.dyRowStrideBytes, kLocalAlignBytes);
+    plan.l1SlotBytes = slotBytes(positions);
+    plan.l1BiasAddr = 2 * plan.l1SlotBytes;
+    plan.l0aSlotBytes = roundUp(std::uint64_t{tiling.baseM} * tiling.baseK * eb, kLocalAlignBytes);
+    plan.l0bSlotBytes = roundUp(std::uint64_t{tiling.baseK} * tiling.baseN * eb, kLocalAlignBytes);
+    plan.l0cSlotBytes = roundUp(std::uint64_t{tiling.baseM} * tiling.baseN * 4, kLocalAlignBytes);
+    plan.l0cSlots = 2 * plan.l0cSlotBytes <= chip.bufferCapacity(MemSpace::L0C) ? 2 : 1;
+    planCoupledOutput(chip, plan, tiling.baseM, tiling.baseN, p.outputType, false, p.outputType);
+    checkPlanFits(op, chip, plan, 0, 0);
+}
+
+}  // namespace ascendsim

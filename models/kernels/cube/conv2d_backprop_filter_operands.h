@@ -1,0 +1,70 @@
+#pragma once
+// Data paths of the filter gradient on the cube:
+//   dw[co × (c,kh,kw)] = Σ_images Σ_positions dy[co × pos] · im2col(x)[pos × (c,kh,kw)]
+// dy rows are the left operand (GM→L1→L0A), x is an NCHW row slab expanded by Img2ColLoad into
+// L0B as [positions × reduction columns] (k×n). The reduction over (image, position) is chunked by
+// positions within an image; with `splits` > 1 the chunks are shared out over blocks that
+// accumulate into a zeroed fp32 dw with FixPipe atomic adds.
+#include <cstdint>
+
+#include "models/kernels/cube/conv2d_geometry.h"
+
+namespace ascendsim {
+
+struct FilterGradProblem {
+    ConvWindow window;               // the forward convolution
+    std::uint64_t batch = 1, inChannels = 0, outChannels = 0;
+    DataType inputType = DataType::Fp16, mmadType = DataType::Fp16, accType = DataType::Fp32;
+    DataType outputType = DataType::Fp32;
+    std::uint64_t xAddr = 0, dyAddr = 0, dwAddr = 0;
+    std::uint32_t splits = 1;        // reduction split over blocks (atomic accumulation if > 1)
+    std::uint64_t columns() const { return inChannels * window.taps(); }
+};
+
+struct FilterGradTiling {
+    std::uint32_t baseM = 128, baseN = 128, baseK = 64;  // co, reduction columns, positions per step
+    std::uint32_t chunkPositions = 256;
+    std::uint64_t dyRowStrideBytes = 0;
+    std::uint64_t chunksPerImage() const;
+    std::uint64_t outPositions = 0;
+};
+
+class FilterGradOperands final : public CubeOperands {
+public:
+    FilterGradOperands(FilterGradProblem problem, FilterGradTiling tiling);
+
+    std::uint64_t tileCount() const override;
+    std::uint32_t tileM(std::uint64_t tile) const override { return coord(tile).co; }
+    std::uint32_t tileN(std::uint64_t tile) const override { return coord(tile).cols; }
+    std::uint32_t chunkCount(std::uint64_t tile) const override;
+    void chunk(std::uint64_t tile, std::uint32_t c, std::uint64_t& start, std::uint32_t& length) const override;
+    void loadChunkA(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr, ProgramBuilder& b) const override;
+    void loadChunkB(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr, ProgramBuilder& b) const override;
+    void loadStep(std::uint64_t tile, const CubeStep& step, const CubeL1Chunk& l1, std::uint64_t l0aAddr,
+                  std::uint64_t l0bAddr, Mmad& mmad, ProgramBuilder& b) const override;
+    DataMove storeMove(std::uint64_t tile, std::uint64_t l0cAddr) const override;
+
+    std::uint64_t reductionChunks() const { return problem_.batch * tiling_.chunksPerImage(); }
+
+private:
+    struct TileCoord {
+        std::uint64_t split, co0, k0;
+        std::uint32_t co, cols;
+        std::uint64_t firstChunk, chunks;
+        std::uint64_t channel0, channels;  // x channels the column range touches
+    };
+    TileCoord coord(std::uint64_t tile) const;
+
+    FilterGradProblem problem_;
+    FilterGradTiling tiling_;
+    std::uint64_t coTiles_, colTiles_;
+};
+
+void planFilterGrad(const OpInstance& op, const ChipConfig& chip, const FilterGradProblem& problem,
+                    FilterGradTiling& tiling, CubeBufferPlan& plan);
+
+// A vector kernel that zeroes [addr, addr+bytes) of GM before atomic accumulation (CANN's
+// AtomicAddrClean task): Duplicate 0 into UB, then UB→GM bursts over each block's share.
+LoweredKernel makeGmZeroFillKernel(const ChipConfig& chip, std::uint64_t addr, std::uint64_t bytes);
+
+}  // namespace ascendsim

@@ -1,0 +1,116 @@
+// Conv2DBackpropInput lowering (docs/op-catalog.md): dy [N,Co,Ho,Wo], w [Co,C,kh,kw] → dx
+// [N,C,H,W] with input_size = dx shape.
+//
+// Done as a real kernel does it: a stride-1 convolution of the zero-stuffed dy (dilated by the
+// forward stride, the Load3D reads the inserted zeros as padding) with the 180°-rotated, in/out
+// transposed weights. The rotation is a read order of the Load3D (Img2ColLoad::rotateKernel).
+// The in/out transposition: for 1×1 kernels the cube reads the weight chunk transposed from L1;
+// larger kernels first get a weight TransData on the vector cores, as CANN converts NCHW weights
+// before the cube kernel, which writes w as [C][Co][kh][kw] into the launch workspace for the
+// convolution to read like forward weights.
+// Padding of the transposed convolution is dilation·(k−1) − pad on each side.
+#include <memory>
+#include <string>
+
+#include "models/kernels/cube/conv2d_operands.h"
+#include "models/kernels/layout/transpose.h"
+
+namespace ascendsim {
+
+namespace {
+
+// The vector kernel that writes w [Co][C][kh][kw] transposed to [C][Co][kh][kw] into the workspace.
+LoweredKernel weightTransData(const OpInstance& op, const ChipConfig& chip) {
+    const TensorInfo& w = op.inputs[1];
+    OpInstance transData;
+    transData.name = op.name;
+    transData.type = "TransData";
+    TensorInfo transposed = w;
+    transposed.shape = {w.shape[1], w.shape[0], w.shape[2], w.shape[3]};
+    transposed.deviceAddr = 0;
+    transData.inputs = {w};
+    transData.outputs = {transposed};
+    LoweredKernel kernel = lowerPermutation(transData, chip, w.shape, {1, 0, 2, 3}, PermutationTarget::Workspace).at(0);
+    kernel.reportedOpType = "TransData";
+    return kernel;
+}
+
+std::vector<LoweredKernel> lowerConv2DBackpropInput(const OpInstance& op, const ChipConfig& chip) {
+    if (op.inputs.size() < 2 || op.outputs.empty()) throwLoweringError(op, "needs inputs dy, w and output dx");
+    const TensorInfo& dy = op.inputs[0];
+    const TensorInfo& w = op.inputs[1];
+    const TensorInfo& dx = op.outputs[0];
+    requireNchw(op, dy, "dy");
+    requireNchw(op, w, "w");
+    requireNchw(op, dx, "dx");
+    if (dy.dtype != w.dtype) throwLoweringError(op, "dy and w dtypes differ");
+    const auto inputSize = op.intsAttr("input_size", dx.shape);
+    if (inputSize != dx.shape) throwLoweringError(op, "input_size does not match dx");
+    const ConvAttrs a = parseConvAttrs(op);
+    if (a.groups != 1) throwLoweringError(op, "groups > 1 is not modelled for the input gradient");
+    if (w.shape[0] != dy.shape[1] || w.shape[1] != dx.shape[1] || dy.shape[0] != dx.shape[0])
+        throwLoweringError(op, "channels of dy, w and dx do not match");
+    const auto kh = static_cast<std::uint32_t>(w.shape[2]), kw = static_cast<std::uint32_t>(w.shape[3]);
+    if (convOutputExtent(dx.shape[2], a.padTop, a.padBottom, a.dilationH, kh, a.strideH) != dy.shape[2] ||
+        convOutputExtent(dx.shape[3], a.padLeft, a.padRight, a.dilationW, kw, a.strideW) != dy.shape[3])
+        throwLoweringError(op, "dy spatial shape does not match the forward convolution of dx");
+    const std::int64_t padTop = std::int64_t{a.dilationH} * (kh - 1) - a.padTop;
+    const std::int64_t padLeft = std::int64_t{a.dilationW} * (kw - 1) - a.padLeft;
+    if (padTop < 0 || padLeft < 0)
+        throwLoweringError(op, "forward padding larger than dilation*(kernel-1) is not modelled");
+
+    ConvProblem p;
+    ConvWindow& win = p.window;
+    win.inH = static_cast<std::uint64_t>(dy.shape[2]);
+    win.inW = static_cast<std::uint64_t>(dy.shape[3]);
+    win.outH = static_cast<std::uint64_t>(dx.shape[2]);
+    win.outW = static_cast<std::uint64_t>(dx.shape[3]);
+    win.kernelH = kh;
+    win.kernelW = kw;
+    win.strideH = win.strideW = 1;
+    win.padTop = static_cast<std::uint32_t>(padTop);
+    win.padLeft = static_cast<std::uint32_t>(padLeft);
+    win.dilationH = a.dilationH;
+    win.dilationW = a.dilationW;
+    win.inputDilationH = a.strideH;
+    win.inputDilationW = a.strideW;
+    win.rotateKernel = true;
+    p.batch = static_cast<std::uint64_t>(dy.shape[0]);
+    p.groups = 1;
+    p.inChannels = static_cast<std::uint64_t>(dy.shape[1]);
+    p.outChannels = static_cast<std::uint64_t>(dx.shape[1]);
+    p.inputType = dy.dtype;
+    convTypes(op, dy.dtype, p.mmadType, p.accType);
+    p.outputType = dx.dtype;
+    p.xAddr = dy.deviceAddr;
+    p.wAddr = w.deviceAddr;
+    p.yAddr = dx.deviceAddr;
+    const bool oneByOne = kh * kw == 1;
+    p.weightLayout = oneByOne ? ConvWeightLayout::InputMajorTransposed : ConvWeightLayout::OutputMajor;
+
+    ConvTiling tiling;
+    CubeBufferPlan plan;
+    planConv(op, chip, p, tiling, plan);
+    const CubeStepSizes steps{tiling.baseK};
+    const auto operands = std::make_shared<const ConvOperands>(p, tiling);
+    LoweredKernel conv = makeCubeKernel(op, chip, operands, plan, steps);
+    if (oneByOne) return {conv};
+
+    // The transposed weights sit in the workspace, whose address comes with each launch.
+    const std::uint64_t tiles = operands->tileCount();
+    conv.workspaceBytes = w.bytes();
+    conv.program = [p, tiling, plan, steps, tiles, blockDim = conv.blockDim](const BlockProgramRequest& request) {
+        ConvProblem atWorkspace = p;
+        atWorkspace.wAddr = request.workspaceAddr;
+        std::uint64_t first = 0, count = 0;
+        blockTileRange(tiles, blockDim, request.blockIdx, first, count);
+        return makeCubeBlockStream(std::make_shared<const ConvOperands>(atWorkspace, tiling), plan, steps,
+                                   first, count);
+    };
+    return {weightTransData(op, chip), conv};
+}
+}  // namespace
+
+ASCENDSIM_REGISTER_KERNEL("Conv2DBackpropInput", lowerConv2DBackpropInput);
+
+}  // namespace ascendsim

@@ -1,0 +1,53 @@
+#pragma once
+// Convolution geometry shared by Conv2D and its gradients: NCHW tensors, the im2col mapping of an
+// output-position range onto a row slab of the input, and attribute parsing.
+#include <cstdint>
+
+#include "models/kernels/tiling/cube_tiling.h"
+
+namespace ascendsim {
+
+// A forward-style convolution y[n][co][oh][ow] = Σ w · x over (c, kh, kw), seen from the input
+// side: x is read through Img2ColLoad with these parameters (stride/pad/dilation on a possibly
+// zero-stuffed input for transposed convolutions).
+struct ConvWindow {
+    std::uint64_t inH = 0, inW = 0, outH = 0, outW = 0;
+    std::uint32_t kernelH = 1, kernelW = 1, strideH = 1, strideW = 1;
+    std::uint32_t padTop = 0, padLeft = 0, dilationH = 1, dilationW = 1;
+    std::uint32_t inputDilationH = 1, inputDilationW = 1;
+    bool rotateKernel = false;
+
+    std::uint64_t taps() const { return std::uint64_t{kernelH} * kernelW; }
+    std::uint64_t outPositions() const { return outH * outW; }
+};
+
+// Input rows [first, first+count) that output positions [firstPos, firstPos+positions) read.
+struct SlabRows {
+    std::uint64_t first = 0, count = 1;
+};
+SlabRows slabRowsFor(const ConvWindow& window, std::uint64_t firstPos, std::uint64_t positions);
+// Upper bound of SlabRows::count over every range of `positions` positions.
+std::uint64_t maxSlabRows(const ConvWindow& window, std::uint64_t positions);
+
+// The Img2ColLoad that writes im2col rows [firstPos, firstPos+positions) × reduction columns
+// [firstK, firstK+k) of a slab holding `channels` channels × `rows` at L1 `slabAddr`.
+Img2ColLoad img2colFor(const ConvWindow& window, const SlabRows& rows, std::uint32_t channels,
+                       DataType dtype, std::uint64_t slabAddr, MemSpace dst, std::uint64_t dstAddr,
+                       std::uint64_t firstPos, std::uint32_t positions, std::uint32_t firstK, std::uint32_t k);
+
+// Attributes strides/pads/dilations (op-catalog defaults), validated; throws LoweringError.
+struct ConvAttrs {
+    std::uint32_t strideH = 1, strideW = 1, padTop = 0, padBottom = 0, padLeft = 0, padRight = 0;
+    std::uint32_t dilationH = 1, dilationW = 1, groups = 1;
+};
+ConvAttrs parseConvAttrs(const OpInstance& op);
+// Four dims of an NCHW tensor, or LoweringError.
+void requireNchw(const OpInstance& op, const TensorInfo& t, const char* role);
+// Output extent of a forward convolution along one axis (op-catalog shape rule).
+std::int64_t convOutputExtent(std::int64_t in, std::uint32_t padBefore, std::uint32_t padAfter,
+                              std::uint32_t dilation, std::uint32_t kernel, std::uint32_t stride);
+
+// Element type of L0C and the mmad for a conv input dtype; throws LoweringError if unsupported.
+void convTypes(const OpInstance& op, DataType input, DataType& mmadType, DataType& accType);
+
+}  // namespace ascendsim

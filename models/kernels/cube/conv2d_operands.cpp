@@ -1,0 +1,217 @@
+#include "models/kernels/cube/conv2d_operands.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace ascendsim {
+
+namespace {
+constexpr std::uint64_t kLocalAlignBytes = 512;  // L0A/L0B alignment (hardware.md §2.3), used for every region
+constexpr std::uint64_t kL1RowAlignBytes = 32;   // L1 alignment (hardware.md §2.3)
+// Deepest L0 step row (baseK × element bytes): 128 fp16 elements, 4 fractals. The conv tiling fills
+// the L0A/L0B ping-pong halves with the step (a 128 × 128 fp16 tile is one 32 KiB half) instead of
+// MatMul's 64-element default, so a 3×3 chunk of 48 channels (k = 432) is 4 steps, not 9.
+constexpr std::uint64_t kMaxStepBytesPerRow = 256;
+constexpr std::uint32_t kBaseM = 128, kBaseN = 128;
+constexpr std::uint64_t kMaxChunkSteps = 4;      // L1 depth in L0 steps
+constexpr std::uint32_t kFractalRows = 16;
+}  // namespace
+
+ConvOperands::ConvOperands(ConvProblem problem, ConvTiling tiling)
+    : problem_(std::move(problem)), tiling_(tiling),
+      coTiles_(ceilDiv(problem_.outChannels, tiling_.baseM)),
+      posTiles_(ceilDiv(problem_.window.outPositions(), tiling_.baseN)) {}
+
+std::uint64_t ConvOperands::tileCount() const { return problem_.batch * problem_.groups * coTiles_ * posTiles_; }
+
+ConvOperands::TileCoord ConvOperands::coord(std::uint64_t tile) const {
+    TileCoord c;
+    const std::uint64_t posTile = tile % posTiles_;
+    tile /= posTiles_;
+    std::uint64_t coTile = 0;
+    if (tiling_.coTileOuter) {
+        c.image = tile % problem_.batch;
+        tile /= problem_.batch;
+        coTile = tile % coTiles_;
+        c.group = tile / coTiles_;
+    } else {
+        coTile = tile % coTiles_;
+        tile /= coTiles_;
+        c.group = tile % problem_.groups;
+        c.image = tile / problem_.groups;
+    }
+    c.co0 = coTile * tiling_.baseM;
+    c.pos0 = posTile * tiling_.baseN;
+    c.co = static_cast<std::uint32_t>(std::min<std::uint64_t>(tiling_.baseM, problem_.outChannels - c.co0));
+    c.positions = static_cast<std::uint32_t>(std::min<std::uint64_t>(tiling_.baseN, problem_.window.outPositions() - c.pos0));
+    return c;
+}
+
+std::uint32_t ConvOperands::chunkCount(std::uint64_t) const {
+    return static_cast<std::uint32_t>(ceilDiv(problem_.inChannels, tiling_.chunkChannels));
+}
+
+void ConvOperands::chunk(std::uint64_t, std::uint32_t c, std::uint64_t& start, std::uint32_t& length) const {
+    const std::uint64_t c0 = std::uint64_t{c} * tiling_.chunkChannels;
+    const std::uint64_t channels = std::min<std::uint64_t>(tiling_.chunkChannels, problem_.inChannels - c0);
+    start = c0 * problem_.window.taps();
+    length = static_cast<std::uint32_t>(channels * problem_.window.taps());
+}
+
+std::uint64_t ConvOperands::aRowsOf(std::uint64_t tile) const {
+    const TileCoord t = coord(tile);
+    return t.group * coTiles_ + t.co0 / tiling_.baseM;
+}
+
+void ConvOperands::loadChunkA(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr, ProgramBuilder& b) const {
+    const TileCoord t = coord(tile);
+    const std::uint64_t eb = bytesOf(problem_.inputType), taps = problem_.window.taps();
+    const std::uint64_t c0 = step.chunkStart / taps, channels = step.chunkLength / taps;
+    const std::uint64_t rowStride = tiling_.weightRowStrideBytes;
+    const std::uint64_t coBase = t.group * problem_.outChannels + t.co0;  // weight rows of this tile
+    if (problem_.weightLayout == ConvWeightLayout::OutputMajor) {
+        // w[co][c][kh][kw]: a chunk is a column block of the [Co × C·kh·kw] matrix.
+        const std::uint64_t k = problem_.reduction();
+        b.copy2d(MemSpace::GM, problem_.wAddr + (coBase * k + step.chunkStart) * eb, MemSpace::L1, l1Addr, t.co,
+                 static_cast<std::uint32_t>(step.chunkLength * eb), k * eb, rowStride, LayoutConversion::Nd2Nz);
+    } else {
+        // w[cSlab][cOut] of a 1×1 transposed convolution: each slab channel's output columns are one
+        // contiguous run, so the chunk is one move of `channels` runs into L1 as [c][co] = Aᵀ rows.
+        if (taps != 1) throw std::logic_error("transposed weight reads are for 1x1 kernels");
+        const std::uint64_t outTotal = problem_.outChannels * problem_.groups;
+        b.copy2d(MemSpace::GM, problem_.wAddr + (c0 * outTotal + coBase) * eb, MemSpace::L1, l1Addr,
+                 static_cast<std::uint32_t>(channels), static_cast<std::uint32_t>(t.co * eb), outTotal * eb,
+                 transposedRunPitch(t.co), LayoutConversion::Nd2Nz);
+    }
+}
+
+void ConvOperands::loadChunkB(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr, ProgramBuilder& b) const {
+    const TileCoord t = coord(tile);
+    const ConvWindow& w = problem_.window;
+    const std::uint64_t eb = bytesOf(problem_.inputType), taps = w.taps();
+    const std::uint64_t c0 = step.chunkStart / taps, channels = step.chunkLength / taps;
+    // Input slab: channels [c0, c0+channels) of this image and group, the rows the positions read.
+    const SlabRows rows = slabRowsFor(w, t.pos0, t.positions);
+    const std::uint64_t slabChannel = (t.image * problem_.groups + t.group) * problem_.inChannels + c0;
+    b.copy2d(MemSpace::GM, problem_.xAddr + ((slabChannel * w.inH) + rows.first) * w.inW * eb, MemSpace::L1,
+             l1Addr, static_cast<std::uint32_t>(channels),
+             static_cast<std::uint32_t>(rows.count * w.inW * eb), w.inH * w.inW * eb, rows.count * w.inW * eb);
+}
+
+void ConvOperands::loadStep(std::uint64_t tile, const CubeStep& step, const CubeL1Chunk& l1, std::uint64_t l0aAddr,
+                            std::uint64_t l0bAddr, Mmad& mmad, ProgramBuilder& b) const {
+    const TileCoord t = coord(tile);
+    const std::uint64_t eb = bytesOf(problem_.inputType);
+    mmad.transposeA = false;
+    if (problem_.weightLayout == ConvWeightLayout::InputMajorTransposed) {
+        // L1 holds [c][co] = Aᵀ rows: one move of the step's rows, and the cube reads L0A transposed.
+        b.copy2d(MemSpace::L1, l1.a + step.offset * transposedRunPitch(t.co), MemSpace::L0A, l0aAddr,
+                 step.length, t.co * static_cast<std::uint32_t>(eb), transposedRunPitch(t.co), t.co * eb);
+        mmad.transposeA = true;
+    } else {
+        b.copy2d(MemSpace::L1, l1.a + step.offset * eb, MemSpace::L0A, l0aAddr, t.co,
+                 static_cast<std::uint32_t>(step.length * eb), tiling_.weightRowStrideBytes, step.length * eb);
+    }
+    const SlabRows rows = slabRowsFor(problem_.window, t.pos0, t.positions);
+    b.img2col(img2colFor(problem_.window, rows, step.chunkLength / static_cast<std::uint32_t>(problem_.window.taps()),
+                         problem_.inputType, l1.b, MemSpace::L0B, l0bAddr, t.pos0, t.positions,
+                         step.offset, step.length));
+    mmad.dtype = problem_.mmadType;
+    mmad.transposeB = true;
+}
+
+std::uint64_t ConvOperands::transposedRunPitch(std::uint32_t co) const {
+    return roundUp(std::uint64_t{co} * bytesOf(problem_.inputType), kL1RowAlignBytes);
+}
+
+DataMove ConvOperands::storeMove(std::uint64_t tile, std::uint64_t l0cAddr) const {
+    const TileCoord t = coord(tile);
+    const std::uint64_t outBytes = bytesOf(problem_.outputType), plane = problem_.window.outPositions();
+    const std::uint64_t channel = (t.image * problem_.groups + t.group) * problem_.outChannels + t.co0;
+    DataMove m;
+    m.src = MemSpace::L0C;
+    m.dst = MemSpace::GM;
+    m.srcAddr = l0cAddr;
+    m.dstAddr = problem_.yAddr + (channel * plane + t.pos0) * outBytes;
+    m.burstCount = t.co;
+    m.burstBytes = t.positions * static_cast<std::uint32_t>(bytesOf(problem_.accType));
+    m.dstGapBytes = static_cast<std::uint32_t>((plane - t.positions) * outBytes);
+    m.srcType = problem_.accType;
+    m.dstType = problem_.outputType;
+    m.conversion = LayoutConversion::Nz2Nd;
+    return m;
+}
+
+void planConv(const OpInstance& op, const ChipConfig& chip, const ConvProblem& p, ConvTiling& tiling,
+              CubeBufferPlan& plan) {
+    const std::uint64_t eb = bytesOf(p.inputType), taps = p.window.taps();
+    tiling.baseM = static_cast<std::uint32_t>(std::min<std::uint64_t>(kBaseM, roundUp(p.outChannels, kFractalRows)));
+    tiling.baseN = static_cast<std::uint32_t>(std::min<std::uint64_t>(kBaseN, roundUp(p.window.outPositions(), kFractalRows)));
+    const std::uint64_t l0Rows = std::max(tiling.baseM, tiling.baseN);
+    const std::uint64_t l0HalfBytes =
+        std::min(chip.bufferCapacity(MemSpace::L0A), chip.bufferCapacity(MemSpace::L0B)) / 2;
+    const std::uint64_t stepElements =
+        std::max<std::uint64_t>(kFractalRows, std::min(kMaxStepBytesPerRow, l0HalfBytes / l0Rows) / eb / kFractalRows * kFractalRows);
+    tiling.baseK = static_cast<std::uint32_t>(std::min<std::uint64_t>(stepElements, roundUp(p.reduction(), kFractalRows)));
+
+    const std::uint64_t slabRows = maxSlabRows(p.window, tiling.baseN);
+    const std::uint64_t slotBudget = chip.bufferCapacity(MemSpace::L1) / 2;
+    // The weight chunk: baseM rows of `channels`·taps, or (1×1 input gradient) `channels` runs of
+    // baseM, each row or run 32 B aligned.
+    auto weightBytes = [&](std::uint64_t channels) {
+        const std::uint64_t rows = tiling.baseM * roundUp(channels * taps * eb, kL1RowAlignBytes);
+        const std::uint64_t runs = channels * roundUp(tiling.baseM * eb, kL1RowAlignBytes);
+        const bool transposedRuns = p.weightLayout == ConvWeightLayout::InputMajorTransposed;
+        return roundUp(transposedRuns ? std::max(rows, runs) : rows, kLocalAlignBytes);
+    };
+    auto slabBytes = [&](std::uint64_t channels) {
+        return roundUp(channels * slabRows * p.window.inW * eb, kLocalAlignBytes);
+    };
+    auto slotBytes = [&](std::uint64_t channels) { return weightBytes(channels) + slabBytes(channels); };
+    // Deepest chunk of whole channels within kMaxChunkSteps L0 steps that fits; multiples of 16
+    // channels keep the reduction fractal-aligned.
+    auto shallower = [](std::uint64_t channels) { return channels > kFractalRows ? channels - kFractalRows : channels - 1; };
+    std::uint64_t channels = std::min<std::uint64_t>(p.inChannels, std::max<std::uint64_t>(1, kMaxChunkSteps * tiling.baseK / taps));
+    if (channels > kFractalRows) channels = channels / kFractalRows * kFractalRows;
+    while (channels > 0 && slotBytes(channels) > slotBudget) channels = shallower(channels);
+    if (channels == 0)
+        throwLoweringError(op, "one input channel slab of " + std::to_string(slabRows) + " rows x " +
+                                   std::to_string(p.window.inW) + " does not fit half of L1");
+
+    // Resident weights: every chunk of a co-tile's weights after two slab-only slots, worth it only
+    // when several tiles (images × position tiles) share a co-tile and blocks run several tiles.
+    // Shallower chunks, down to one L0 step, shrink the slab slots until the weights fit.
+    auto residentBytes = [&](std::uint64_t chunk) { return ceilDiv(p.inChannels, chunk) * weightBytes(chunk); };
+    const std::uint64_t tilesPerCoTile = p.batch * ceilDiv(p.window.outPositions(), tiling.baseN);
+    const std::uint64_t tiles = tilesPerCoTile * p.groups * ceilDiv(p.outChannels, tiling.baseM);
+    std::uint64_t residentChannels = 0;
+    if (tilesPerCoTile > 1 && blocksRunSeveralTiles(op, chip, tiles)) {
+        const std::uint64_t oneStep = std::min<std::uint64_t>(channels, std::max<std::uint64_t>(1, tiling.baseK / taps));
+        for (std::uint64_t c = channels; c >= oneStep && residentChannels == 0; c = shallower(c))
+            if (2 * slabBytes(c) + residentBytes(c) <= chip.bufferCapacity(MemSpace::L1)) residentChannels = c;
+    }
+    if (residentChannels != 0) channels = residentChannels;
+    tiling.chunkChannels = static_cast<std::uint32_t>(channels);
+    tiling.weightRowStrideBytes = roundUp(channels * taps * eb, kL1RowAlignBytes);
+    if (residentChannels != 0) {
+        tiling.coTileOuter = true;
+        plan.residentA = true;
+        plan.l1BOffset = 0;
+        plan.l1SlotBytes = slabBytes(channels);
+        plan.l1ResidentAAddr = 2 * plan.l1SlotBytes;
+        plan.l1ResidentAChunkBytes = weightBytes(channels);
+        plan.l1BiasAddr = plan.l1ResidentAAddr + residentBytes(channels);
+    } else {
+        plan.l1BOffset = weightBytes(channels);
+        plan.l1SlotBytes = slotBytes(channels);
+        plan.l1BiasAddr = 2 * plan.l1SlotBytes;
+    }
+    plan.l0aSlotBytes = roundUp(std::uint64_t{tiling.baseM} * tiling.baseK * eb, kLocalAlignBytes);
+    plan.l0bSlotBytes = roundUp(std::uint64_t{tiling.baseN} * tiling.baseK * eb, kLocalAlignBytes);
+    plan.l0cSlotBytes = roundUp(std::uint64_t{tiling.baseM} * tiling.baseN * 4, kLocalAlignBytes);
+    plan.l0cSlots = 2 * plan.l0cSlotBytes <= chip.bufferCapacity(MemSpace::L0C) ? 2 : 1;
+    planCoupledOutput(chip, plan, tiling.baseM, tiling.baseN, p.outputType, false, p.outputType);
+    checkPlanFits(op, chip, plan, 0, 0);
+}
+
+}  // namespace ascendsim

@@ -1,0 +1,81 @@
+#pragma once
+// Data paths of a forward-style convolution on the cube, per image and group:
+//   Y^T[co × pos] = W[co × (c,kh,kw)] · im2col(X)[pos × (c,kh,kw)]^T
+// Weights are the left operand (MTE2 GM→L1 rows, MTE1 L1→L0A), the input is loaded as an NCHW
+// row slab GM→L1 and expanded by Img2ColLoad straight into L0B (n×k, transposeB), so L0C holds
+// output channels × positions and FixPipe writes NCHW rows with plain bursts. Tiles are
+// (image, group, co-tile, position-tile), positions fastest; the reduction is chunked by whole
+// input channels (c × kh × kw columns per chunk). When a co-tile's weights fit in L1 beside the
+// slab slots they stay resident (CubeBufferPlan::residentA) and tiles are ordered (group, co-tile,
+// image, position-tile) instead, so a block's consecutive tiles share them, as CANN's conv tiling
+// splits cores by output channels and keeps a fully loaded weight operand in L1.
+#include <cstdint>
+
+#include "models/kernels/cube/conv2d_geometry.h"
+
+namespace ascendsim {
+
+// How the weight rows of a chunk reach L1: Conv2D (and the input gradient of kernels larger than
+// 1×1, after its weight TransData) reads w[co][c][kh][kw] rows directly; the 1×1 input gradient
+// reads w[c_in][c_out] as contiguous [c][co] runs that the cube reads as Aᵀ.
+enum class ConvWeightLayout : std::uint8_t { OutputMajor, InputMajorTransposed };
+
+struct ConvProblem {
+    ConvWindow window;
+    std::uint64_t batch = 1, groups = 1;
+    std::uint64_t inChannels = 0;   // per group, of the slab tensor
+    std::uint64_t outChannels = 0;  // per group
+    DataType inputType = DataType::Fp16, mmadType = DataType::Fp16, accType = DataType::Fp32;
+    DataType outputType = DataType::Fp16;
+    std::uint64_t xAddr = 0, wAddr = 0, yAddr = 0;
+    ConvWeightLayout weightLayout = ConvWeightLayout::OutputMajor;
+    std::uint64_t reduction() const { return inChannels * window.taps(); }
+};
+
+struct ConvTiling {
+    std::uint32_t baseM = 128;   // output channels per tile
+    std::uint32_t baseN = 128;   // output positions per tile
+    std::uint32_t baseK = 64;
+    std::uint32_t chunkChannels = 16;
+    std::uint64_t weightRowStrideBytes = 0;  // L1 row pitch of a weight chunk (32 B aligned)
+    bool coTileOuter = false;  // tile order (group, co-tile, image, position-tile): resident weights
+};
+
+class ConvOperands final : public CubeOperands {
+public:
+    ConvOperands(ConvProblem problem, ConvTiling tiling);
+
+    std::uint64_t tileCount() const override;
+    std::uint32_t tileM(std::uint64_t tile) const override { return coord(tile).co; }
+    std::uint32_t tileN(std::uint64_t tile) const override { return coord(tile).positions; }
+    std::uint32_t chunkCount(std::uint64_t tile) const override;
+    void chunk(std::uint64_t tile, std::uint32_t c, std::uint64_t& start, std::uint32_t& length) const override;
+    void loadChunkA(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr, ProgramBuilder& b) const override;
+    void loadChunkB(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr, ProgramBuilder& b) const override;
+    void loadStep(std::uint64_t tile, const CubeStep& step, const CubeL1Chunk& l1, std::uint64_t l0aAddr,
+                  std::uint64_t l0bAddr, Mmad& mmad, ProgramBuilder& b) const override;
+    std::uint64_t aRowsOf(std::uint64_t tile) const override;
+    DataMove storeMove(std::uint64_t tile, std::uint64_t l0cAddr) const override;
+
+private:
+    struct TileCoord {
+        std::uint64_t image, group, co0, pos0;
+        std::uint32_t co, positions;
+    };
+    TileCoord coord(std::uint64_t tile) const;
+    // L1 pitch of one slab channel's run of `co` output columns in a 1×1 input-gradient chunk.
+    std::uint64_t transposedRunPitch(std::uint32_t co) const;
+
+    ConvProblem problem_;
+    ConvTiling tiling_;
+    std::uint64_t coTiles_, posTiles_;
+};
+
+// Tiling and buffers for `problem`: base blocks like MatMul, the channel chunk sized so two L1
+// slots of (weight chunk + input slab) fit; the weights resident when all chunks of a co-tile fit
+// beside two slab slots and a block runs several tiles sharing them. Throws LoweringError if no
+// chunk fits.
+void planConv(const OpInstance& op, const ChipConfig& chip, const ConvProblem& problem, ConvTiling& tiling,
+              CubeBufferPlan& plan);
+
+}  // namespace ascendsim

@@ -1,0 +1,269 @@
+#include "models/kernels/cube/matmul_operands.h"
+
+#include <algorithm>
+#include <array>
+#include <utility>
+
+namespace ascendsim {
+
+namespace {
+constexpr std::uint64_t kLocalAlignBytes = 512;  // L0A/L0B alignment (hardware.md §2.3), used for every region
+constexpr std::uint64_t kStepBytesPerRow = 128;  // baseK × element bytes: 64 fp16, 128 int8, 32 fp32 (CANN default)
+// Output base blocks (m, n) CANN's matmul tiling chooses among on this core class [I]: 128×256 and
+// 256×128 fill a 128 KiB L0C with one fp32 tile and need a third fewer operand bytes per MAC than
+// 128×128, which keeps two L0C slots and spreads small outputs over more cores. Earlier wins ties.
+constexpr std::array<std::pair<std::uint32_t, std::uint32_t>, 3> kBaseBlocks{{{128, 256}, {256, 128}, {128, 128}}};
+// Rates that rank base blocks (not timing): GM→L1 ND2NZ for 64–256 KiB chunks, 133–204 GiB/s at
+// 1.8 GHz ≈ 80–122 B/cycle (hardware.md §1.3), and the steady L0C→GM FixPipe rate (§1.3).
+constexpr double kNd2NzBytesPerCycle = 100.0;
+constexpr double kFixPipeBytesPerCycle = 117.4;
+constexpr std::uint32_t kFractalRows = 16;       // cube fractal edge (hardware.md §2.5)
+constexpr std::uint64_t kFractalRowBytes = 32;   // K extent of a fractal: fp16 16, int8 32, fp32 8 (§1.1 DtypeMKN)
+}  // namespace
+
+std::uint64_t MatmulProblem::batchCount() const {
+    std::uint64_t count = 1;
+    for (auto d : batchShape) count *= d;
+    return count;
+}
+
+MatmulOperands::MatmulOperands(MatmulProblem problem, MatmulTiling tiling)
+    : problem_(std::move(problem)), tiling_(tiling),
+      mTiles_(ceilDiv(problem_.m, tiling_.baseM)), nTiles_(ceilDiv(problem_.n, tiling_.baseN)),
+      elementBytes_(bytesOf(problem_.inputType)) {}
+
+std::uint64_t MatmulOperands::tileCount() const { return problem_.batchCount() * mTiles_ * nTiles_; }
+
+MatmulOperands::TileCoord MatmulOperands::coord(std::uint64_t tile) const {
+    const std::uint64_t perBatch = mTiles_ * nTiles_;
+    const std::uint64_t inBatch = tile % perBatch;
+    TileCoord c;
+    c.batch = tile / perBatch;
+    c.m0 = (inBatch / nTiles_) * tiling_.baseM;
+    c.n0 = (inBatch % nTiles_) * tiling_.baseN;
+    c.m = static_cast<std::uint32_t>(std::min<std::uint64_t>(tiling_.baseM, problem_.m - c.m0));
+    c.n = static_cast<std::uint32_t>(std::min<std::uint64_t>(tiling_.baseN, problem_.n - c.n0));
+    return c;
+}
+
+std::uint32_t MatmulOperands::tileM(std::uint64_t tile) const { return coord(tile).m; }
+std::uint32_t MatmulOperands::tileN(std::uint64_t tile) const { return coord(tile).n; }
+
+std::uint32_t MatmulOperands::chunkCount(std::uint64_t) const {
+    return static_cast<std::uint32_t>(ceilDiv(problem_.k, tiling_.chunkK));
+}
+
+void MatmulOperands::chunk(std::uint64_t, std::uint32_t c, std::uint64_t& start, std::uint32_t& length) const {
+    start = std::uint64_t{c} * tiling_.chunkK;
+    length = static_cast<std::uint32_t>(std::min<std::uint64_t>(tiling_.chunkK, problem_.k - start));
+}
+
+void MatmulOperands::batchOffsets(std::uint64_t batch, std::uint64_t& aOffset, std::uint64_t& bOffset) const {
+    aOffset = bOffset = 0;
+    for (std::size_t d = problem_.batchShape.size(); d-- > 0;) {
+        const std::uint64_t index = batch % problem_.batchShape[d];
+        batch /= problem_.batchShape[d];
+        aOffset += index * problem_.aBatchStride[d];
+        bOffset += index * problem_.bBatchStride[d];
+    }
+}
+
+void MatmulOperands::loadChunkA(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr,
+                                ProgramBuilder& b) const {
+    const TileCoord c = coord(tile);
+    std::uint64_t aOffset = 0, bOffset = 0;
+    batchOffsets(c.batch, aOffset, bOffset);
+    copyChunk(problem_.aAddr + aOffset * elementBytes_, problem_.transposeA, problem_.m, c.m0, c.m, step, l1Addr, b);
+}
+
+void MatmulOperands::loadChunkB(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr,
+                                ProgramBuilder& b) const {
+    const TileCoord c = coord(tile);
+    std::uint64_t aOffset = 0, bOffset = 0;
+    batchOffsets(c.batch, aOffset, bOffset);
+    copyChunk(problem_.bAddr + bOffset * elementBytes_, !problem_.transposeB, problem_.n, c.n0, c.n, step, l1Addr, b);
+}
+
+void MatmulOperands::copyChunk(std::uint64_t gmAddr, bool kMajor, std::uint64_t extent, std::uint64_t first,
+                               std::uint32_t count, const CubeStep& step, std::uint64_t l1Addr, ProgramBuilder& b) const {
+    const std::uint64_t eb = elementBytes_, K = problem_.k, k0 = step.chunkStart, kLen = step.chunkLength;
+    if (kMajor)
+        b.copy2d(MemSpace::GM, gmAddr + (k0 * extent + first) * eb, MemSpace::L1, l1Addr, static_cast<std::uint32_t>(kLen),
+                 count * static_cast<std::uint32_t>(eb), extent * eb, count * eb, LayoutConversion::Nd2Nz);
+    else
+        b.copy2d(MemSpace::GM, gmAddr + (first * K + k0) * eb, MemSpace::L1, l1Addr, count,
+                 static_cast<std::uint32_t>(kLen * eb), K * eb, kLen * eb, LayoutConversion::Nd2Nz);
+}
+
+void MatmulOperands::loadStep(std::uint64_t tile, const CubeStep& step, const CubeL1Chunk& l1,
+                              std::uint64_t l0aAddr, std::uint64_t l0bAddr, Mmad& mmad,
+                              ProgramBuilder& b) const {
+    const TileCoord c = coord(tile);
+    const std::uint64_t eb = elementBytes_, kLen = step.chunkLength, off = step.offset, kl = step.length;
+    if (!problem_.transposeA)
+        b.copy2d(MemSpace::L1, l1.a + off * eb, MemSpace::L0A, l0aAddr, c.m,
+                 static_cast<std::uint32_t>(kl * eb), kLen * eb, kl * eb);
+    else
+        b.copy(MemSpace::L1, l1.a + off * c.m * eb, MemSpace::L0A, l0aAddr,
+               static_cast<std::uint32_t>(kl * c.m * eb));
+    if (!problem_.transposeB)
+        b.copy(MemSpace::L1, l1.b + off * c.n * eb, MemSpace::L0B, l0bAddr,
+               static_cast<std::uint32_t>(kl * c.n * eb));
+    else
+        b.copy2d(MemSpace::L1, l1.b + off * eb, MemSpace::L0B, l0bAddr, c.n,
+                 static_cast<std::uint32_t>(kl * eb), kLen * eb, kl * eb);
+    mmad.dtype = problem_.mmadType;
+    mmad.transposeA = problem_.transposeA;
+    mmad.transposeB = problem_.transposeB;
+}
+
+void MatmulOperands::loadBias(std::uint64_t tile, std::uint64_t l1Addr, ProgramBuilder& b) const {
+    const TileCoord c = coord(tile);
+    const std::uint64_t eb = bytesOf(problem_.biasType);
+    b.copy(MemSpace::GM, problem_.biasAddr + c.n0 * eb, MemSpace::L1, l1Addr,
+           static_cast<std::uint32_t>(c.n * eb));
+}
+
+void MatmulOperands::moveBiasToTable(std::uint64_t tile, std::uint64_t l1Addr, std::uint64_t btAddr,
+                                     ProgramBuilder& b) const {
+    DataMove m;
+    m.src = MemSpace::L1;
+    m.dst = MemSpace::BiasTable;
+    m.srcAddr = l1Addr;
+    m.dstAddr = btAddr;
+    m.burstBytes = static_cast<std::uint32_t>(coord(tile).n * bytesOf(problem_.biasType));
+    m.srcType = problem_.biasType;
+    m.dstType = problem_.accType;
+    b.move(m);
+}
+
+CubeBiasSlice MatmulOperands::biasSlice(std::uint64_t tile) const {
+    const TileCoord c = coord(tile);
+    return {problem_.biasAddr + c.n0 * bytesOf(problem_.biasType), problem_.biasType, c.n};
+}
+
+DataMove MatmulOperands::storeMove(std::uint64_t tile, std::uint64_t l0cAddr) const {
+    const TileCoord c = coord(tile);
+    const std::uint64_t outBytes = bytesOf(problem_.outputType);
+    DataMove m;
+    m.src = MemSpace::L0C;
+    m.dst = MemSpace::GM;
+    m.srcAddr = l0cAddr;
+    m.dstAddr = problem_.yAddr + (c.batch * problem_.m * problem_.n + c.m0 * problem_.n + c.n0) * outBytes;
+    m.burstCount = c.m;
+    m.burstBytes = c.n * static_cast<std::uint32_t>(bytesOf(problem_.accType));
+    m.dstGapBytes = static_cast<std::uint32_t>((problem_.n - c.n) * outBytes);
+    m.srcType = problem_.accType;
+    m.dstType = problem_.outputType;
+    m.conversion = LayoutConversion::Nz2Nd;
+    return m;
+}
+
+namespace {
+// Estimated cycles of the busiest core for a base block, to rank base blocks the way CANN's
+// matmul tiling does: that core runs `rounds` tiles, each bounded by the cube or by its MTE2
+// operand loads, plus the FixPipe store when a single L0C slot makes the next tile wait for it.
+double busiestCoreCycles(const OpInstance& op, const ChipConfig& chip, const MatmulProblem& p, const MatmulTiling& t,
+                         std::uint32_t l0cSlots) {
+    const std::uint64_t eb = bytesOf(p.inputType);
+    const std::uint64_t tiles = p.batchCount() * ceilDiv(p.m, t.baseM) * ceilDiv(p.n, t.baseN);
+    const std::uint64_t blockDim = op.blockDim ? *op.blockDim : std::min<std::uint64_t>(chip.aiCoreCount, tiles);
+    const std::uint64_t rounds = ceilDiv(tiles, std::max<std::uint64_t>(1, blockDim));
+    const double mac = static_cast<double>(ceilDiv(t.baseM, kFractalRows) * ceilDiv(t.baseN, kFractalRows) *
+                                           ceilDiv(p.k, std::max<std::uint64_t>(1, kFractalRowBytes / eb)));
+    const double mte2 = static_cast<double>(p.k * (t.baseM + t.baseN) * eb) / kNd2NzBytesPerCycle;
+    const double store = l0cSlots > 1 ? 0.0 : static_cast<double>(t.baseM) * t.baseN * bytesOf(p.accType) / kFixPipeBytesPerCycle;
+    return static_cast<double>(rounds) * (std::max(mac, mte2) + store);
+}
+
+// Buffer plan of the base block in `tiling`; sets tiling.chunkK, 0 when no K chunk fits L1.
+void planBaseBlock(const ChipConfig& chip, const MatmulProblem& problem, MatmulTiling& tiling, CubeBufferPlan& plan,
+                   std::uint64_t& biasL1Bytes) {
+    const std::uint64_t eb = bytesOf(problem.inputType);
+    biasL1Bytes = problem.hasBias ? roundUp(tiling.baseN * bytesOf(problem.biasType), kLocalAlignBytes) : 0;
+    const std::uint64_t l1Budget = chip.bufferCapacity(MemSpace::L1) - std::min(chip.bufferCapacity(MemSpace::L1), biasL1Bytes);
+    const std::uint64_t perKBytes = (tiling.baseM + tiling.baseN) * eb;
+    // Two slots of (A + B) chunks plus per-region alignment padding must fit the L1 budget; the
+    // chunk is as deep as L1 allows (CANN's depthA1/depthB1 fill L1): fewer, larger ND2NZ loads.
+    const std::uint64_t maxChunk = (l1Budget / 2 > 2 * kLocalAlignBytes ? (l1Budget / 2 - 2 * kLocalAlignBytes) / perKBytes : 0);
+    const std::uint64_t chunk = std::min<std::uint64_t>(maxChunk / tiling.baseK * tiling.baseK, roundUp(problem.k, tiling.baseK));
+    tiling.chunkK = static_cast<std::uint32_t>(chunk);
+
+    plan.l1BOffset = roundUp(tiling.baseM * chunk * eb, kLocalAlignBytes);
+    plan.l1SlotBytes = plan.l1BOffset + roundUp(chunk * tiling.baseN * eb, kLocalAlignBytes);
+    plan.l1BiasAddr = 2 * plan.l1SlotBytes;
+    plan.l0aSlotBytes = roundUp(std::uint64_t{tiling.baseM} * tiling.baseK * eb, kLocalAlignBytes);
+    plan.l0bSlotBytes = roundUp(std::uint64_t{tiling.baseK} * tiling.baseN * eb, kLocalAlignBytes);
+    plan.l0cSlotBytes = roundUp(std::uint64_t{tiling.baseM} * tiling.baseN * bytesOf(problem.accType), kLocalAlignBytes);
+    plan.l0cSlots = 2 * plan.l0cSlotBytes <= chip.bufferCapacity(MemSpace::L0C) ? 2 : 1;
+    planCoupledOutput(chip, plan, tiling.baseM, tiling.baseN, problem.outputType, problem.hasBias, problem.biasType);
+}
+
+// Resident A, as an Ascend C matmul whose A depth covers the whole K and that iterates along n: a
+// tile's A rows stay in L1 for the block's following tiles of the same rows (n is the fastest tile
+// index), when all K chunks of baseM rows fit beside two B slots and the bias staging and a block
+// runs several tiles. Shallower chunks, down to one L0 step, shrink the B slots until A fits. Not
+// for matrix-vector shapes (fewer rows than a fractal): their A reads are a negligible share of
+// the traffic, and shallower chunks would only add loads.
+void planResidentA(const OpInstance& op, const ChipConfig& chip, const MatmulProblem& problem, MatmulTiling& tiling,
+                   CubeBufferPlan& plan, std::uint64_t biasL1Bytes) {
+    const std::uint64_t nTiles = ceilDiv(problem.n, tiling.baseN);
+    if (problem.m < kFractalRows || nTiles < 2 || !blocksRunSeveralTiles(op, chip, problem.batchCount() * ceilDiv(problem.m, tiling.baseM) * nTiles))
+        return;
+    const std::uint64_t eb = bytesOf(problem.inputType);
+    for (std::uint64_t chunk = tiling.chunkK; chunk >= tiling.baseK; chunk -= tiling.baseK) {
+        const std::uint64_t aChunkBytes = roundUp(tiling.baseM * chunk * eb, kLocalAlignBytes);
+        const std::uint64_t bChunkBytes = roundUp(chunk * tiling.baseN * eb, kLocalAlignBytes);
+        const std::uint64_t residentBytes = ceilDiv(problem.k, chunk) * aChunkBytes;
+        if (2 * bChunkBytes + residentBytes + biasL1Bytes > chip.bufferCapacity(MemSpace::L1)) continue;
+        tiling.chunkK = static_cast<std::uint32_t>(chunk);
+        plan.residentA = true;
+        plan.l1BOffset = 0;
+        plan.l1SlotBytes = bChunkBytes;
+        plan.l1ResidentAAddr = 2 * bChunkBytes;
+        plan.l1ResidentAChunkBytes = aChunkBytes;
+        plan.l1BiasAddr = plan.l1ResidentAAddr + residentBytes;
+        return;
+    }
+}
+}  // namespace
+
+void planMatmul(const OpInstance& op, const ChipConfig& chip, const MatmulProblem& problem,
+                MatmulTiling& tiling, CubeBufferPlan& plan) {
+    const std::uint64_t eb = bytesOf(problem.inputType);
+    const std::uint64_t kAlign = std::max<std::uint64_t>(1, kFractalRowBytes / eb);  // one fractal row of K
+    const auto baseK = static_cast<std::uint32_t>(std::min<std::uint64_t>(kStepBytesPerRow / eb, roundUp(problem.k, kAlign)));
+    bool found = false;
+    double bestCycles = 0.0;
+    MatmulTiling last;
+    CubeBufferPlan lastPlan;
+    std::uint64_t lastBiasL1 = 0, bestBiasL1 = 0;
+    for (const auto& [m, n] : kBaseBlocks) {
+        MatmulTiling candidate;
+        candidate.baseM = static_cast<std::uint32_t>(std::min<std::uint64_t>(m, roundUp(problem.m, kFractalRows)));
+        candidate.baseN = static_cast<std::uint32_t>(std::min<std::uint64_t>(n, roundUp(problem.n, kFractalRows)));
+        candidate.baseK = baseK;
+        CubeBufferPlan candidatePlan;
+        std::uint64_t biasL1Bytes = 0;
+        planBaseBlock(chip, problem, candidate, candidatePlan, biasL1Bytes);
+        last = candidate;
+        lastPlan = candidatePlan;
+        lastBiasL1 = biasL1Bytes;
+        const std::uint64_t biasTableBytes = problem.hasBias ? std::uint64_t{candidate.baseN} * 4 : 0;
+        if (candidate.chunkK == 0 || !planFits(chip, candidatePlan, biasL1Bytes, biasTableBytes)) continue;
+        const double cycles = busiestCoreCycles(op, chip, problem, candidate, candidatePlan.l0cSlots);
+        if (found && cycles >= bestCycles) continue;
+        found = true;
+        bestCycles = cycles;
+        tiling = candidate;
+        plan = candidatePlan;
+        bestBiasL1 = biasL1Bytes;
+    }
+    if (!found) {
+        if (last.chunkK == 0) throwLoweringError(op, "no K chunk of the base block fits L1");
+        checkPlanFits(op, chip, lastPlan, lastBiasL1, problem.hasBias ? std::uint64_t{last.baseN} * 4 : 0);
+    }
+    planResidentA(op, chip, problem, tiling, plan, bestBiasL1);
+}
+
+}  // namespace ascendsim

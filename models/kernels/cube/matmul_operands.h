@@ -1,0 +1,81 @@
+#pragma once
+// Data paths of (batched) matrix multiplication for the cube pipeline: C[b] = A[b]·B[b] (+ bias)
+// with optional transposes, batch broadcasting, fp16/bf16/int8 inputs and fp32 inputs in hf32.
+// Output tiles are (batch, m-tile, n-tile), n fastest; the reduction is K.
+#include <cstdint>
+#include <vector>
+
+#include "models/kernels/tiling/cube_tiling.h"
+
+namespace ascendsim {
+
+struct MatmulProblem {
+    std::uint64_t m = 0, n = 0, k = 0;
+    std::vector<std::uint64_t> batchShape;   // output batch dims
+    std::vector<std::uint64_t> aBatchStride;  // elements per step of each output batch dim (0 = broadcast)
+    std::vector<std::uint64_t> bBatchStride;
+    bool transposeA = false, transposeB = false;
+    DataType inputType = DataType::Fp16;   // GM element type of a and b
+    DataType mmadType = DataType::Fp16;    // Hf32 for fp32 inputs
+    DataType accType = DataType::Fp32;     // L0C
+    DataType outputType = DataType::Fp16;
+    std::uint64_t aAddr = 0, bAddr = 0, yAddr = 0;
+    bool hasBias = false;
+    DataType biasType = DataType::Fp16;
+    std::uint64_t biasAddr = 0;
+    std::uint64_t batchCount() const;
+};
+
+struct MatmulTiling {
+    std::uint32_t baseM = 128, baseN = 128, baseK = 64, chunkK = 256;
+};
+
+class MatmulOperands final : public CubeOperands {
+public:
+    MatmulOperands(MatmulProblem problem, MatmulTiling tiling);
+
+    std::uint64_t tileCount() const override;
+    std::uint32_t tileM(std::uint64_t tile) const override;
+    std::uint32_t tileN(std::uint64_t tile) const override;
+    std::uint32_t chunkCount(std::uint64_t tile) const override;
+    void chunk(std::uint64_t tile, std::uint32_t c, std::uint64_t& start, std::uint32_t& length) const override;
+    void loadChunkA(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr, ProgramBuilder& b) const override;
+    void loadChunkB(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr, ProgramBuilder& b) const override;
+    void loadStep(std::uint64_t tile, const CubeStep& step, const CubeL1Chunk& l1, std::uint64_t l0aAddr,
+                  std::uint64_t l0bAddr, Mmad& mmad, ProgramBuilder& b) const override;
+    std::uint64_t aRowsOf(std::uint64_t tile) const override { return tile / nTiles_; }
+    bool hasBias() const override { return problem_.hasBias; }
+    void loadBias(std::uint64_t tile, std::uint64_t l1Addr, ProgramBuilder& b) const override;
+    void moveBiasToTable(std::uint64_t tile, std::uint64_t l1Addr, std::uint64_t btAddr, ProgramBuilder& b) const override;
+    CubeBiasSlice biasSlice(std::uint64_t tile) const override;
+    DataMove storeMove(std::uint64_t tile, std::uint64_t l0cAddr) const override;
+
+private:
+    struct TileCoord {
+        std::uint64_t batch, m0, n0;
+        std::uint32_t m, n;
+    };
+    TileCoord coord(std::uint64_t tile) const;
+    void batchOffsets(std::uint64_t batch, std::uint64_t& aOffset, std::uint64_t& bOffset) const;
+    // GM→L1 ND2NZ of `count` rows or columns from `first` of an operand at `gmAddr` whose other
+    // extent is K: stored [extent × K] (A, or B transposed) or, when kMajor, [K × extent].
+    void copyChunk(std::uint64_t gmAddr, bool kMajor, std::uint64_t extent, std::uint64_t first, std::uint32_t count,
+                   const CubeStep& step, std::uint64_t l1Addr, ProgramBuilder& b) const;
+
+    MatmulProblem problem_;
+    MatmulTiling tiling_;
+    std::uint64_t mTiles_, nTiles_;
+    std::uint64_t elementBytes_;
+};
+
+// Tiling and buffer plan for `problem` on `chip` like CANN's: the base block (128×256, 256×128 or
+// 128×128) that keeps the busiest core shortest, K chunks as deep as two L1 slots allow, L0
+// double-buffered, L0C double-buffered when two tiles fit; A rows resident in L1 across a block's
+// tiles along n when all their K chunks fit beside two B slots.
+void planMatmul(const OpInstance& op, const ChipConfig& chip, const MatmulProblem& problem,
+                MatmulTiling& tiling, CubeBufferPlan& plan);
+
+// Lowers a MatMul/BatchMatMul op (shape checks, dtypes, bias) to one AI-core kernel.
+std::vector<LoweredKernel> lowerMatmulFamily(const OpInstance& op, const ChipConfig& chip, bool batched);
+
+}  // namespace ascendsim

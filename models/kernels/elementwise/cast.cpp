@@ -1,0 +1,34 @@
+// Cast (docs/op-catalog.md): x → y of `dst_type`, through the vector unit's vconv. Float → int
+// truncates toward zero and saturates (vector_semantics.h).
+#include "models/kernels/elementwise/elementwise_broadcast.h"
+#include "models/kernels/tiling/vector_tiling.h"
+
+namespace ascendsim {
+
+namespace {
+
+std::vector<LoweredKernel> lowerCast(const OpInstance& op, const ChipConfig& chip) {
+    requireOperands(op, 1, 1);
+    const TensorInfo& x = op.inputs[0];
+    DataType target{};
+    const std::string name = op.stringAttr("dst_type", "");
+    if (name.empty()) throwLoweringError(op, "attribute dst_type is required");
+    if (!parseDataType(name, target)) throwLoweringError(op, "unknown dst_type '" + name + "'");
+    if (op.outputs[0].dtype != target)
+        throwLoweringError(op, "output dtype " + std::string(dataTypeName(op.outputs[0].dtype)) +
+                                   " differs from dst_type " + name);
+    vectorComputeType(op, x.dtype);  // rejects dtypes without a vector form
+    vectorComputeType(op, target);
+    // Computing in the source dtype makes the whole cast one vconv from the loaded tile into the
+    // output staging buffer (or a plain copy when the dtypes agree).
+    ElementwiseProgram program(op, x.dtype, {}, x.elementCount());
+    const auto value = program.elements(x, {});
+    program.store(target == x.dtype ? program.unary(VectorOp::Copy, value) : value, op.outputs[0]);
+    return {program.lower(chip)};
+}
+
+}  // namespace
+
+ASCENDSIM_REGISTER_KERNEL("Cast", lowerCast);
+
+}  // namespace ascendsim

@@ -1,0 +1,49 @@
+// Binary arithmetic with numpy broadcasting (Add, Sub, Mul, RealDiv) and TensorMove
+// (docs/op-catalog.md, vector ops).
+#include "models/kernels/elementwise/elementwise_broadcast.h"
+#include "models/kernels/tiling/vector_tiling.h"
+
+namespace ascendsim {
+
+namespace {
+
+std::vector<LoweredKernel> lowerBinary(const OpInstance& op, const ChipConfig& chip, VectorOp vectorOp) {
+    requireOperands(op, 2, 1);
+    const TensorInfo& x1 = op.inputs[0];
+    const TensorInfo& x2 = op.inputs[1];
+    if (x1.dtype != x2.dtype) throwLoweringError(op, "x1 and x2 must have the same dtype");
+    if (vectorOp == VectorOp::Div && !isFloat(x1.dtype)) throwLoweringError(op, "RealDiv needs a float dtype");
+    const auto outShape = broadcastShape(op, {x1.shape, x2.shape});
+    const BroadcastView view = broadcastView(op, outShape, {x1.shape, x2.shape});
+    ElementwiseProgram program(op, vectorComputeType(op, x1.dtype), view.outerDims, view.rowLength);
+    const auto in = loadBroadcastInputs(program, view, op.inputs);
+    program.store(program.binary(vectorOp, in[0], in[1]), op.outputs[0]);
+    return {program.lower(chip)};
+}
+
+std::vector<LoweredKernel> lowerTensorMove(const OpInstance& op, const ChipConfig& chip) {
+    requireOperands(op, 1, 1);
+    const TensorInfo& x = op.inputs[0];
+    ElementwiseProgram program(op, vectorComputeType(op, x.dtype), {}, x.elementCount());
+    const auto value = program.elements(x, {});
+    program.store(program.unary(VectorOp::Copy, value), op.outputs[0]);
+    return {program.lower(chip)};
+}
+
+}  // namespace
+
+ASCENDSIM_REGISTER_KERNEL("Add", [](const OpInstance& op, const ChipConfig& chip) {
+    return lowerBinary(op, chip, VectorOp::Add);
+});
+ASCENDSIM_REGISTER_KERNEL("Sub", [](const OpInstance& op, const ChipConfig& chip) {
+    return lowerBinary(op, chip, VectorOp::Sub);
+});
+ASCENDSIM_REGISTER_KERNEL("Mul", [](const OpInstance& op, const ChipConfig& chip) {
+    return lowerBinary(op, chip, VectorOp::Mul);
+});
+ASCENDSIM_REGISTER_KERNEL("RealDiv", [](const OpInstance& op, const ChipConfig& chip) {
+    return lowerBinary(op, chip, VectorOp::Div);
+});
+ASCENDSIM_REGISTER_KERNEL("TensorMove", lowerTensorMove);
+
+}  // namespace ascendsim

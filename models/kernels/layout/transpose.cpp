@@ -1,0 +1,313 @@
+// Transpose (docs/op-catalog.md). After merging input dims that stay adjacent and in order, two
+// forms run as one kernel:
+// - the last dim stays last: output rows are input rows in another order, moved by strided MTE2
+//   bursts (one DataMove per run of rows along the innermost output row dim) and a UB copy;
+// - batched 2-D transpose [B, M, N] → [B, N, M]: 64×64 tiles are loaded with strided bursts,
+//   transposed in UB by a Gather through an offset table built once per block, and stored with
+//   strided bursts.
+// Any other permutation runs as two kernels through the launch workspace: a batched 2-D transpose
+// that brings the input dim ending last to the end, then a row reorder.
+#include "models/kernels/layout/transpose.h"
+
+#include <algorithm>
+#include <memory>
+
+#include "models/kernels/elementwise/elementwise_broadcast.h"
+#include "models/kernels/layout/transpose_offsets.h"
+#include "models/kernels/tiling/vector_tiling.h"
+#include "models/kernels/tiling/vector_tiling_stream.h"
+
+namespace ascendsim {
+
+namespace {
+
+constexpr std::uint64_t kTransposeTile = 64;  // rows and columns of one 2-D tile
+
+struct TransposeLayout {
+    bool rowsOnly = false;
+    DataType dtype = DataType::Fp16;
+    std::uint64_t x = 0, y = 0, eb = 2;
+    // rows form: output rows over outDims (all but the last), each `length` elements.
+    std::vector<std::int64_t> outDims, inRowStrides;  // stride (in rows of the input) per out dim
+    std::uint64_t length = 0, rows = 0, rowsPerTile = 0, pitch = 0;
+    // 2-D form
+    std::uint64_t batch = 0, m = 0, n = 0, tilePitch = 0;  // tilePitch: UB row pitch of both tiles
+    std::uint64_t inBuf = 0, inStride = 0, outBuf = 0, outStride = 0, table = 0, ramp = 0,
+                  quotient = 0;
+
+    std::uint64_t tilesM() const { return ceilDiv(m, kTransposeTile); }
+    std::uint64_t tilesN() const { return ceilDiv(n, kTransposeTile); }
+    std::uint64_t units() const { return rowsOnly ? rows : batch * tilesM() * tilesN(); }
+};
+
+class TransposeTiles final : public TileSource {
+  public:
+    TransposeTiles(std::shared_ptr<const TransposeLayout> l, UnitRange units)
+        : l_(std::move(l)), units_(units) {}
+    std::uint64_t tileCount() const override {
+        return l_->rowsOnly ? ceilDiv(units_.size(), l_->rowsPerTile) : units_.size();
+    }
+
+    void setup(TileCode& code) override {
+        if (l_->rowsOnly) return;
+        const TransposeLayout& l = *l_;
+        // Gather offsets of the P×P tile transpose (P = tilePitch).
+        emitTransposeOffsets(code.compute, l.table, l.ramp, l.quotient, l.tilePitch * l.tilePitch,
+                             l.tilePitch, l.tilePitch, l.eb);
+    }
+
+    void tile(std::uint64_t index, std::uint32_t half, TileCode& code) override {
+        if (l_->rowsOnly)
+            rowsTile(index, half, code);
+        else
+            transposeTile(index, half, code);
+    }
+
+  private:
+    void rowsTile(std::uint64_t index, std::uint32_t half, TileCode& code) {
+        const TransposeLayout& l = *l_;
+        const std::uint64_t first = units_.begin + index * l.rowsPerTile;
+        const std::uint64_t rows = std::min(l.rowsPerTile, units_.end - first);
+        const std::uint64_t rowBytes = l.length * l.eb, in = l.inBuf + half * l.inStride;
+        const std::int64_t innermost = l.outDims.back();
+        for (std::uint64_t k = 0; k < rows;) {
+            std::uint64_t rest = first + k, inRow = 0;
+            for (std::size_t d = l.outDims.size(); d-- > 0;) {
+                inRow += rest % static_cast<std::uint64_t>(l.outDims[d]) *
+                         static_cast<std::uint64_t>(l.inRowStrides[d]);
+                rest /= static_cast<std::uint64_t>(l.outDims[d]);
+            }
+            const std::uint64_t run =
+                std::min(rows - k, static_cast<std::uint64_t>(innermost) -
+                                       (first + k) % static_cast<std::uint64_t>(innermost));
+            DataMove m{
+                .src = MemSpace::GM, .dst = MemSpace::UB, .srcType = l.dtype, .dstType = l.dtype};
+            m.srcAddr = l.x + inRow * rowBytes;
+            m.dstAddr = in + k * l.pitch * l.eb;
+            m.burstCount = static_cast<std::uint32_t>(run);
+            m.burstBytes = static_cast<std::uint32_t>(rowBytes);
+            m.srcGapBytes = static_cast<std::uint32_t>(
+                (static_cast<std::uint64_t>(l.inRowStrides.back()) - 1) * rowBytes);
+            m.dstGapBytes = static_cast<std::uint32_t>((l.pitch - l.length) * l.eb);
+            code.load.push_back(Instruction::move(m));
+            k += run;
+        }
+        const std::uint64_t out = l.outBuf + half * l.outStride;
+        emitVectorRange(code.compute, VectorOp::Copy, l.dtype, {.dst = out, .src0 = in},
+                        rows * l.pitch);
+        code.store.push_back(moveRowsToGm(out, l.y + first * rowBytes,
+                                          static_cast<std::uint32_t>(rows), rowBytes,
+                                          l.pitch * l.eb));
+        code.scalarCycles = static_cast<std::uint32_t>(rows);
+    }
+
+    void transposeTile(std::uint64_t index, std::uint32_t half, TileCode& code) {
+        const TransposeLayout& l = *l_;
+        const std::uint64_t unit = units_.begin + index;
+        const std::uint64_t b = unit / (l.tilesM() * l.tilesN());
+        const std::uint64_t i0 = unit / l.tilesN() % l.tilesM() * kTransposeTile,
+                            j0 = unit % l.tilesN() * kTransposeTile;
+        const std::uint64_t rows = std::min(kTransposeTile, l.m - i0),
+                            cols = std::min(kTransposeTile, l.n - j0);
+        const std::uint64_t in = l.inBuf + half * l.inStride, out = l.outBuf + half * l.outStride,
+                            p = l.tilePitch;
+        DataMove load{
+            .src = MemSpace::GM, .dst = MemSpace::UB, .srcType = l.dtype, .dstType = l.dtype};
+        load.srcAddr = l.x + ((b * l.m + i0) * l.n + j0) * l.eb;
+        load.dstAddr = in;
+        load.burstCount = static_cast<std::uint32_t>(rows);
+        load.burstBytes = static_cast<std::uint32_t>(cols * l.eb);
+        load.srcGapBytes = static_cast<std::uint32_t>((l.n - cols) * l.eb);
+        load.dstGapBytes = static_cast<std::uint32_t>((p - cols) * l.eb);
+        code.load.push_back(Instruction::move(load));
+        emitVectorRange(code.compute, VectorOp::Gather, l.dtype,
+                        {.dst = out, .src0 = in, .src1 = l.table}, cols * p);
+        DataMove store{
+            .src = MemSpace::UB, .dst = MemSpace::GM, .srcType = l.dtype, .dstType = l.dtype};
+        store.srcAddr = out;
+        store.dstAddr = l.y + ((b * l.n + j0) * l.m + i0) * l.eb;
+        store.burstCount = static_cast<std::uint32_t>(cols);
+        store.burstBytes = static_cast<std::uint32_t>(rows * l.eb);
+        store.srcGapBytes = static_cast<std::uint32_t>((p - rows) * l.eb);
+        store.dstGapBytes = static_cast<std::uint32_t>((l.m - rows) * l.eb);
+        code.store.push_back(Instruction::move(store));
+    }
+
+    std::shared_ptr<const TransposeLayout> l_;
+    UnitRange units_;
+};
+
+std::vector<LoweredKernel> lowerTranspose(const OpInstance& op, const ChipConfig& chip) {
+    requireOperands(op, 1, 1);
+    return lowerPermutation(op, chip, op.inputs[0].shape, op.intsAttr("perm", {}));
+}
+
+// The permutation after merging input dims that stay adjacent and in order and dropping size-1
+// dims: group sizes in output order, and the input position of each output group.
+struct GroupedPermutation {
+    std::vector<std::int64_t> sizes;
+    std::vector<std::size_t> order;
+
+    std::int64_t elementCount() const {
+        std::int64_t n = 1;
+        for (auto s : sizes) n *= s;
+        return n;
+    }
+};
+
+GroupedPermutation groupPermutation(const OpInstance& op, const std::vector<std::int64_t>& shape,
+                                    const std::vector<std::int64_t>& perm) {
+    const auto rank = shape.size();
+    if (perm.size() != rank) throwLoweringError(op, "attribute perm must list every dim");
+    std::vector<std::int64_t> kept;  // input dims in output order, size > 1
+    for (auto d : perm) {
+        if (d < 0 || static_cast<std::size_t>(d) >= rank)
+            throwLoweringError(op, "perm entry out of range");
+        if (shape[static_cast<std::size_t>(d)] > 1) kept.push_back(d);
+    }
+    std::vector<std::vector<std::int64_t>> groups;  // runs of consecutive input dims, output order
+    for (auto d : kept) {
+        if (!groups.empty() && groups.back().back() + 1 == d)
+            groups.back().push_back(d);
+        else
+            groups.push_back({d});
+    }
+    GroupedPermutation g;
+    for (const auto& group : groups) {
+        g.order.push_back(static_cast<std::size_t>(
+            std::count_if(groups.begin(), groups.end(),
+                          [&](const auto& o) { return o.front() < group.front(); })));
+        g.sizes.push_back(1);
+        for (auto d : group) g.sizes.back() *= shape[static_cast<std::size_t>(d)];
+    }
+    return g;
+}
+
+bool keepsLastDim(const std::vector<std::size_t>& order) {
+    return order.size() <= 1 || order.back() == order.size() - 1;
+}
+
+bool isBatched2D(const std::vector<std::size_t>& order) {
+    const std::size_t count = order.size();
+    return count >= 2 && order[count - 1] == count - 2 && order[count - 2] == count - 1 &&
+           std::is_sorted(order.begin(), order.end() - 2);
+}
+
+// Where one pass reads and writes: tensor addresses, or offsets into the launch workspace.
+struct PassEnds {
+    std::uint64_t x = 0, y = 0;
+    bool xInWorkspace = false, yInWorkspace = false;
+};
+
+// One kernel moving x to y in a form the tiles do directly (keepsLastDim or isBatched2D).
+LoweredKernel lowerPass(const OpInstance& op, const ChipConfig& chip, const GroupedPermutation& g,
+                        const PassEnds& ends, std::uint64_t workspaceBytes) {
+    const VectorPlacement placement = vectorPlacement(chip);
+    UbAllocator ub(placement.ubBytes, op.name);
+    auto l = std::make_shared<TransposeLayout>();
+    l->dtype = op.inputs[0].dtype, l->eb = bytesOf(l->dtype), l->x = ends.x, l->y = ends.y;
+    const std::vector<std::int64_t>& sizes = g.sizes;
+    const std::vector<std::size_t>& order = g.order;
+    const std::size_t count = order.size();
+    if (keepsLastDim(order)) {
+        l->rowsOnly = true;
+        l->length = count == 0 ? 1 : static_cast<std::uint64_t>(sizes.back());
+        std::vector<std::int64_t> inSizes(count);  // group sizes in input order
+        for (std::size_t o = 0; o < count; ++o) inSizes[order[o]] = sizes[o];
+        for (std::size_t o = 0; o + 1 < count; ++o) {
+            std::int64_t stride = 1;  // in input rows
+            for (std::size_t k = order[o] + 1; k + 1 < count; ++k) stride *= inSizes[k];
+            l->outDims.push_back(sizes[o]);
+            l->inRowStrides.push_back(stride);
+        }
+        if (l->outDims.empty()) l->outDims = {1}, l->inRowStrides = {1};
+        l->rows = static_cast<std::uint64_t>(g.elementCount()) / l->length;
+        l->pitch = alignUp(l->length, kUbBlockBytes / l->eb);
+        const std::uint64_t perRow = 4 * l->pitch * l->eb;
+        if (perRow + 64 > placement.ubBytes) throwLoweringError(op, "a row does not fit in UB");
+        l->rowsPerTile = std::min<std::uint64_t>((placement.ubBytes - 64) / perRow, l->rows);
+        l->inStride = l->outStride = alignUp(l->rowsPerTile * l->pitch * l->eb, kUbBlockBytes);
+    } else if (isBatched2D(order)) {
+        l->m = static_cast<std::uint64_t>(sizes[count - 1]);  // input rows become output columns
+        l->n = static_cast<std::uint64_t>(sizes[count - 2]);
+        l->batch = static_cast<std::uint64_t>(g.elementCount()) / (l->m * l->n);
+        l->tilePitch = kTransposeTile;
+        const std::uint64_t tileBytes = kTransposeTile * kTransposeTile;
+        l->table = ub.allocate(tileBytes * 4, "transpose offsets");
+        l->ramp = ub.allocate(tileBytes * 4, "index ramp");
+        l->quotient = ub.allocate(tileBytes * 4, "index quotient");
+        l->inStride = l->outStride = alignUp(tileBytes * l->eb, kUbBlockBytes);
+    } else {
+        throwLoweringError(op, "a transpose pass must keep the last dim or swap the last two");
+    }
+
+    l->inBuf = ub.allocate(2 * l->inStride, "input tile");
+    l->outBuf = ub.allocate(2 * l->outStride, "output tile");
+
+    LoweredKernel kernel;
+    kernel.type = placement.taskType;
+    kernel.blockDim = chooseVectorBlockDim(op, placement, 2 * op.inputs[0].bytes(), l->units());
+    kernel.workspaceBytes = workspaceBytes;
+    const std::uint32_t blockDim = kernel.blockDim;
+    std::shared_ptr<const TransposeLayout> shared = l;
+    kernel.program = [shared, blockDim, ends](
+                         const BlockProgramRequest& request) -> std::unique_ptr<InstructionStream> {
+        std::shared_ptr<const TransposeLayout> layout = shared;
+        if (ends.xInWorkspace || ends.yInWorkspace) {
+            auto placed = std::make_shared<TransposeLayout>(*shared);
+            if (ends.xInWorkspace) placed->x += request.workspaceAddr;
+            if (ends.yInWorkspace) placed->y += request.workspaceAddr;
+            layout = std::move(placed);
+        }
+        return std::make_unique<DoubleBufferedStream>(std::make_unique<TransposeTiles>(
+            layout, blockShare(layout->units(), blockDim, request.blockIdx)));
+    };
+    return kernel;
+}
+
+}  // namespace
+
+std::vector<LoweredKernel> lowerPermutation(const OpInstance& op, const ChipConfig& chip,
+                                            const std::vector<std::int64_t>& shape,
+                                            const std::vector<std::int64_t>& perm,
+                                            PermutationTarget target) {
+    TensorInfo x = op.inputs[0];
+    x.shape = shape;
+    if (x.elementCount() != op.inputs[0].elementCount() ||
+        op.outputs[0].elementCount() != x.elementCount())
+        throwLoweringError(op, "input and output element counts differ");
+    const GroupedPermutation g = groupPermutation(op, shape, perm);
+    const std::uint64_t bytes = op.outputs[0].bytes();
+    const bool toWorkspace = target == PermutationTarget::Workspace;
+    const PassEnds direct{.x = op.inputs[0].deviceAddr,
+                          .y = toWorkspace ? 0 : op.outputs[0].deviceAddr,
+                          .yInWorkspace = toWorkspace};
+    if (keepsLastDim(g.order) || isBatched2D(g.order))
+        return {lowerPass(op, chip, g, direct, toWorkspace ? bytes : 0)};
+
+    // Any other permutation in two passes through the workspace: a batched 2-D transpose
+    // [B, M, N] → [B, N, M] moves the input group that ends last (M) to the end, then the rows of
+    // that intermediate are reordered with the last dim kept.
+    const std::size_t count = g.order.size(), last = g.order.back();
+    std::vector<std::int64_t> inSizes(count);  // group sizes in input order
+    for (std::size_t o = 0; o < count; ++o) inSizes[g.order[o]] = g.sizes[o];
+    std::int64_t before = 1, after = 1;
+    for (std::size_t i = 0; i < last; ++i) before *= inSizes[i];
+    for (std::size_t i = last + 1; i < count; ++i) after *= inSizes[i];
+    const GroupedPermutation moveLast{.sizes = {before, after, inSizes[last]}, .order = {0, 2, 1}};
+    GroupedPermutation reorderRows{.sizes = g.sizes,
+                                   .order = g.order};  // over the intermediate's groups
+    for (auto& position : reorderRows.order)
+        position = position == last ? count - 1 : position > last ? position - 1 : position;
+    const std::uint64_t intermediate = toWorkspace ? alignUp(bytes, 512) : 0;
+    const std::uint64_t workspaceBytes = intermediate + bytes;
+    PassEnds first{.x = op.inputs[0].deviceAddr, .y = intermediate, .yInWorkspace = true};
+    PassEnds second = direct;
+    second.x = intermediate, second.xInWorkspace = true;
+    return {lowerPass(op, chip, moveLast, first, workspaceBytes),
+            lowerPass(op, chip, reorderRows, second, workspaceBytes)};
+}
+
+ASCENDSIM_REGISTER_KERNEL("Transpose", lowerTranspose);
+
+}  // namespace ascendsim

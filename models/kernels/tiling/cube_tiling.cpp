@@ -1,0 +1,394 @@
+#include "models/kernels/tiling/cube_tiling.h"
+
+#include <algorithm>
+#include <array>
+#include <optional>
+#include <string>
+#include <utility>
+
+namespace ascendsim {
+
+namespace {
+// Scalar-unit work per loop level (address arithmetic, loop control, tiling-data loads).
+// [I] estimates: a handful of scalar instructions per level, as an Ascend C matmul loop compiles to.
+constexpr std::uint32_t kKernelSetupScalarCycles = 64;
+constexpr std::uint32_t kTileSetupScalarCycles = 24;
+constexpr std::uint32_t kChunkScalarCycles = 8;
+constexpr std::uint32_t kStepScalarCycles = 4;
+constexpr std::uint32_t kMaxBlockDim = 65535;  // runtime launch limit on blockDim
+
+// Event ids: data slots use 0/1, the bias staging and bias table use 2, a resident A's "free"
+// flag 3 (distinct pipe pairs share ids freely; ids 6/7 are left to the framework, hardware.md §2.4).
+constexpr std::uint8_t kSlotEvents = 0;
+constexpr std::uint8_t kBiasEvent = 2;
+constexpr std::uint8_t kResidentAEvent = 3;
+constexpr std::uint64_t kUbBlockBytes = 32;     // UB block: vector strides and UB rows (hardware.md §2.3)
+constexpr std::uint64_t kVectorRepeatBytes = 256;  // one vector repeat (hardware.md §2.6)
+constexpr std::uint32_t kMaxVectorRepeats = 255;   // repeat field limit of a vector instruction
+
+class CubeBlockStream final : public TiledInstructionStream {
+public:
+    CubeBlockStream(std::shared_ptr<const CubeOperands> operands, const CubeBufferPlan& plan,
+                    CubeStepSizes sizes, std::uint64_t firstTile, std::uint64_t tiles)
+        : ops_(std::move(operands)), plan_(plan), sizes_(sizes), firstTile_(firstTile), tiles_(tiles),
+          l1Slots_{PingPongBuffer(0, 0, Pipe::Mte2, Pipe::Mte1, kSlotEvents, 1),
+                   PingPongBuffer(plan.l1SlotBytes, 0, Pipe::Mte2, Pipe::Mte1, kSlotEvents + 1, 1)},
+          l0_(0, 0, Pipe::Mte1, Pipe::Cube, kSlotEvents),
+          l0c_(0, plan.l0cSlotBytes, Pipe::Cube, plan.outputThroughUb ? Pipe::Vector : Pipe::FixPipe, kSlotEvents,
+               plan.l0cSlots),
+          residentA_(plan.l1ResidentAAddr, 0, Pipe::Mte2, Pipe::Mte1, kResidentAEvent, 1),
+          biasStaging_(plan.l1BiasAddr, 0, Pipe::Mte2, Pipe::Mte1, kBiasEvent, 1),
+          biasTable_(0, 0, Pipe::Mte1, Pipe::Cube, kBiasEvent, 1),
+          ubStaging_(0, plan.ubSlotBytes, Pipe::Vector, Pipe::Mte3, kSlotEvents),
+          ubBias_(plan.ubBiasAddr, plan.ubBiasSlotBytes, Pipe::Mte2, Pipe::Vector, kBiasEvent) {}
+
+protected:
+    std::uint64_t tileCount() const override { return tiles_; }
+
+    void emitPrologue(ProgramBuilder& b) override {
+        b.scalar(kKernelSetupScalarCycles, 4);
+        if (tiles_ == 0) return;  // an idle block only reads its tiling data
+        for (auto& slot : l1Slots_) slot.prime(b);
+        if (plan_.residentA) residentA_.prime(b);
+        l0_.prime(b);
+        l0c_.prime(b);
+        if (plan_.outputThroughUb) ubStaging_.prime(b);
+        if (ops_->hasBias() && plan_.outputThroughUb) ubBias_.prime(b);
+        if (ops_->hasBias() && !plan_.outputThroughUb) {
+            biasStaging_.prime(b);
+            biasTable_.prime(b);
+        }
+        loadChunk(0, 0, b);
+    }
+
+    void emitEpilogue(ProgramBuilder& b) override {
+        if (tiles_ == 0) return;
+        for (auto& slot : l1Slots_) slot.drain(b);
+        if (plan_.residentA) residentA_.drain(b);
+        l0_.drain(b);
+        l0c_.drain(b);
+        if (plan_.outputThroughUb) ubStaging_.drain(b);
+        if (ops_->hasBias() && plan_.outputThroughUb) ubBias_.drain(b);
+        if (ops_->hasBias() && !plan_.outputThroughUb) {
+            biasStaging_.drain(b);
+            biasTable_.drain(b);
+        }
+    }
+
+    void emitTile(std::uint64_t localTile, ProgramBuilder& b) override {
+        const std::uint64_t tile = firstTile_ + localTile;
+        const bool coupled = plan_.outputThroughUb;
+        const bool bias = ops_->hasBias() && !coupled;  // through BT (split chips)
+        const bool ubBias = ops_->hasBias() && coupled;
+        b.scalar(kTileSetupScalarCycles, 2);
+        if (ubBias) loadBiasToUb(tile, b);
+        if (bias) {
+            biasStaging_.acquire(b);
+            ops_->loadBias(tile, plan_.l1BiasAddr, b);
+            biasStaging_.publish(b);
+        }
+        Mmad mmad;
+        mmad.m = static_cast<std::uint16_t>(ops_->tileM(tile));
+        mmad.n = static_cast<std::uint16_t>(ops_->tileN(tile));
+        bool firstStep = true;
+        const std::uint32_t chunks = ops_->chunkCount(tile);
+        const bool nextTile = localTile + 1 < tiles_;
+        // A new resident A may only be loaded once this tile's last step has read the old one.
+        const bool nextLoadsA = plan_.residentA && nextTile && loadsA(localTile + 1);
+        for (std::uint32_t c = 0; c < chunks; ++c) {
+            b.scalar(kChunkScalarCycles);
+            if (c + 1 < chunks)
+                loadChunk(localTile, c + 1, b);
+            else if (nextTile && !nextLoadsA)
+                loadChunk(localTile + 1, 0, b);
+            CubeStep step = chunkStep(tile, c);
+            PingPongBuffer& l1 = l1Slots_[chunksConsumed_++ % l1Slots_.size()];
+            const CubeL1Chunk place = chunkPlace(l1, c);
+            l1.consume(b);
+            if (bias && c == 0) {
+                biasStaging_.consume(b);
+                biasTable_.acquire(b);
+                ops_->moveBiasToTable(tile, plan_.l1BiasAddr, 0, b);
+                biasStaging_.release(b);
+                biasTable_.publish(b);
+            }
+            for (std::uint32_t offset = 0; offset < step.chunkLength; offset += sizes_.baseK) {
+                step.offset = offset;
+                step.length = std::min(sizes_.baseK, step.chunkLength - offset);
+                b.scalar(kStepScalarCycles);
+                l0_.acquire(b);
+                mmad.k = static_cast<std::uint16_t>(step.length);
+                mmad.l0aAddr = l0_.slot() * plan_.l0aSlotBytes;
+                mmad.l0bAddr = l0_.slot() * plan_.l0bSlotBytes;
+                mmad.l0cAddr = l0c_.address();
+                ops_->loadStep(tile, step, place, mmad.l0aAddr, mmad.l0bAddr, mmad, b);
+                l0_.publish(b);
+                l0_.consume(b);
+                if (firstStep) {
+                    l0c_.acquire(b);
+                    if (bias) biasTable_.consume(b);
+                }
+                mmad.initialize = firstStep;
+                mmad.addBiasFromTable = bias && firstStep;
+                mmad.biasAddr = 0;
+                b.mmad(mmad);
+                if (firstStep && bias) biasTable_.release(b);
+                firstStep = false;
+                l0_.release(b);
+            }
+            l1.release(b);
+        }
+        if (plan_.residentA && (nextLoadsA || !nextTile)) residentA_.release(b);
+        if (nextLoadsA) loadChunk(localTile + 1, 0, b);
+        l0c_.publish(b);
+        l0c_.consume(b);
+        if (coupled) {
+            storeThroughUb(tile, ubBias, b);
+        } else {
+            b.move(ops_->storeMove(tile, l0c_.address()));
+            l0c_.release(b);
+        }
+    }
+
+    CubeStep chunkStep(std::uint64_t tile, std::uint32_t c) const {
+        CubeStep step;
+        step.chunk = c;
+        ops_->chunk(tile, c, step.chunkStart, step.chunkLength);
+        return step;
+    }
+
+    // True when local tile `localTile` must load A: always without a resident A, else when its A
+    // rows differ from the tile before it (the block's first tile loads its own).
+    bool loadsA(std::uint64_t localTile) const {
+        if (!plan_.residentA || localTile == 0) return true;
+        const std::uint64_t tile = firstTile_ + localTile;
+        return ops_->aRowsOf(tile) != ops_->aRowsOf(tile - 1);
+    }
+
+    // L1 places of chunk c whose B sits in `slot`: A in the slot too, or in the resident region.
+    CubeL1Chunk chunkPlace(const PingPongBuffer& slot, std::uint32_t c) const {
+        if (!plan_.residentA) return {slot.address(), slot.address() + plan_.l1BOffset};
+        return {plan_.l1ResidentAAddr + c * plan_.l1ResidentAChunkBytes, slot.address()};
+    }
+
+    // MTE2 preload (Ascend C MatmulConfig doMTE2Preload): chunk c of local tile `localTile` is
+    // issued before the steps of the chunk ahead of it, so GM→L1 overlaps the cube instead of
+    // waiting until the scalar unit has issued every step. The L1 slots alternate per chunk. A
+    // resident A chunk needs no "ready" flag of its own: MTE2 runs in order, so the slot's ready
+    // flag, set after the B load, also covers the A load issued before it.
+    void loadChunk(std::uint64_t localTile, std::uint32_t c, ProgramBuilder& b) {
+        const std::uint64_t tile = firstTile_ + localTile;
+        PingPongBuffer& l1 = l1Slots_[chunksLoaded_++ % l1Slots_.size()];
+        const CubeL1Chunk place = chunkPlace(l1, c);
+        const CubeStep step = chunkStep(tile, c);
+        const bool withA = loadsA(localTile);
+        if (plan_.residentA && withA && c == 0) residentA_.acquire(b);
+        l1.acquire(b);
+        if (withA) ops_->loadChunkA(tile, step, place.a, b);
+        ops_->loadChunkB(tile, step, place.b, b);
+        l1.publish(b);
+    }
+
+    // MTE2: the tile's bias slice GM→UB (the slot is freed by the vector pipe after its add).
+    void loadBiasToUb(std::uint64_t tile, ProgramBuilder& b) {
+        const CubeBiasSlice slice = ops_->biasSlice(tile);
+        ubBias_.acquire(b);
+        b.copy(MemSpace::GM, slice.gmAddr, MemSpace::UB, ubBias_.address(),
+               static_cast<std::uint32_t>(slice.elements * bytesOf(slice.dtype)));
+        ubBias_.publish(b);
+    }
+
+    // Coupled output path: V converts L0C→UB (rows padded to 32 B) and adds the bias, MTE3 writes
+    // the rows to the GM places the FixPipe move would have written.
+    void storeThroughUb(std::uint64_t tile, bool addBias, ProgramBuilder& b) {
+        const DataMove out = ops_->storeMove(tile, l0c_.address());
+        const std::uint32_t columns = out.burstBytes / static_cast<std::uint32_t>(bytesOf(out.srcType));
+        const std::uint32_t outRowBytes = columns * static_cast<std::uint32_t>(bytesOf(out.dstType));
+        const std::uint32_t ubRowBytes = static_cast<std::uint32_t>(roundUp(outRowBytes, kUbBlockBytes));
+        ubStaging_.acquire(b);
+        DataMove toUb = out;
+        toUb.dst = MemSpace::UB;
+        toUb.dstAddr = ubStaging_.address();
+        toUb.dstGapBytes = ubRowBytes - outRowBytes;
+        toUb.atomicAdd = false;
+        b.move(toUb);
+        l0c_.release(b);
+        if (addBias) {
+            ubBias_.consume(b);
+            addBiasRows(tile, ubStaging_.address(), ubRowBytes, out.burstCount, columns, out.dstType, b);
+            ubBias_.release(b);
+        }
+        ubStaging_.publish(b);
+        ubStaging_.consume(b);
+        DataMove toGm;
+        toGm.src = MemSpace::UB;
+        toGm.dst = MemSpace::GM;
+        toGm.srcAddr = ubStaging_.address();
+        toGm.dstAddr = out.dstAddr;
+        toGm.burstCount = out.burstCount;
+        toGm.burstBytes = outRowBytes;
+        toGm.srcGapBytes = ubRowBytes - outRowBytes;
+        toGm.dstGapBytes = out.dstGapBytes;
+        toGm.srcType = toGm.dstType = out.dstType;
+        toGm.atomicAdd = out.atomicAdd;
+        b.move(toGm);
+        ubStaging_.release(b);
+    }
+
+    // rows[r][c] += bias[c] on the vector pipe: one vadd per 256 B column band with the bias
+    // operand's repeat stride 0 (every row reads the same bias), after casting the bias to the
+    // output dtype when they differ.
+    void addBiasRows(std::uint64_t tile, std::uint64_t ubAddr, std::uint32_t ubRowBytes, std::uint32_t rows,
+                     std::uint32_t columns, DataType dtype, ProgramBuilder& b) const {
+        const CubeBiasSlice slice = ops_->biasSlice(tile);
+        std::uint64_t biasAddr = ubBias_.address();
+        if (slice.dtype != dtype) {
+            const std::uint64_t widest = std::max(bytesOf(slice.dtype), bytesOf(dtype));
+            const std::uint32_t perRepeat = static_cast<std::uint32_t>(kVectorRepeatBytes / widest);
+            for (std::uint32_t c0 = 0; c0 < columns; c0 += perRepeat) {
+                VectorInstr cast;
+                cast.op = VectorOp::Cast;
+                cast.dtype = dtype;
+                cast.srcType = slice.dtype;
+                cast.dst = plan_.ubBiasCastAddr + c0 * bytesOf(dtype);
+                cast.src0 = ubBias_.address() + c0 * bytesOf(slice.dtype);
+                cast.mask = static_cast<std::uint16_t>(std::min(perRepeat, columns - c0));
+                b.vector(cast);
+            }
+            biasAddr = plan_.ubBiasCastAddr;
+        }
+        const std::uint32_t perRepeat = static_cast<std::uint32_t>(kVectorRepeatBytes / bytesOf(dtype));
+        const auto rowStrideBlocks = static_cast<std::uint16_t>(ubRowBytes / kUbBlockBytes);
+        for (std::uint32_t c0 = 0; c0 < columns; c0 += perRepeat) {
+            for (std::uint32_t r0 = 0; r0 < rows; r0 += kMaxVectorRepeats) {
+                VectorInstr add;
+                add.op = VectorOp::Add;
+                add.dtype = add.srcType = dtype;
+                add.dst = add.src0 = ubAddr + std::uint64_t{r0} * ubRowBytes + c0 * bytesOf(dtype);
+                add.src1 = biasAddr + c0 * bytesOf(dtype);
+                add.repeats = static_cast<std::uint16_t>(std::min(kMaxVectorRepeats, rows - r0));
+                add.mask = static_cast<std::uint16_t>(std::min(perRepeat, columns - c0));
+                add.dstRepeatStride = add.src0RepeatStride = rowStrideBlocks;
+                add.src1RepeatStride = 0;
+                b.vector(add);
+            }
+        }
+    }
+
+private:
+    std::shared_ptr<const CubeOperands> ops_;
+    CubeBufferPlan plan_;
+    CubeStepSizes sizes_;
+    std::uint64_t firstTile_;
+    std::uint64_t tiles_;
+    std::array<PingPongBuffer, 2> l1Slots_;  // one L1 slot each, chunks alternate between them
+    std::uint64_t chunksLoaded_ = 0, chunksConsumed_ = 0;
+    PingPongBuffer l0_;
+    PingPongBuffer l0c_;
+    PingPongBuffer residentA_;  // one region: MTE1→MTE2 "free" once the last tile reading it is done
+    PingPongBuffer biasStaging_;
+    PingPongBuffer biasTable_;
+    PingPongBuffer ubStaging_;
+    PingPongBuffer ubBias_;
+};
+}  // namespace
+
+std::unique_ptr<InstructionStream> makeCubeBlockStream(std::shared_ptr<const CubeOperands> operands,
+                                                       CubeBufferPlan plan, CubeStepSizes sizes,
+                                                       std::uint64_t firstTile, std::uint64_t tiles) {
+    return std::make_unique<CubeBlockStream>(std::move(operands), plan, sizes, firstTile, tiles);
+}
+
+namespace cube {
+std::uint64_t ceilDiv(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
+std::uint64_t roundUp(std::uint64_t value, std::uint64_t multiple) { return ceilDiv(value, multiple) * multiple; }
+
+void throwLoweringError(const OpInstance& op, const std::string& reason) {
+    throw LoweringError("op '" + op.name + "' (" + op.type + "): " + reason);
+}
+
+std::uint32_t chooseBlockDim(const OpInstance& op, const ChipConfig& chip, std::uint64_t tiles) {
+    if (op.blockDim) {
+        if (*op.blockDim == 0 || *op.blockDim > kMaxBlockDim)
+            throwLoweringError(op, "block_dim " + std::to_string(*op.blockDim) + " outside 1.." +
+                                       std::to_string(kMaxBlockDim));
+        return *op.blockDim;
+    }
+    if (chip.aiCoreCount == 0) throwLoweringError(op, "chip " + chip.name + " has no AI cores");
+    return static_cast<std::uint32_t>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(chip.aiCoreCount, tiles)));
+}
+
+bool blocksRunSeveralTiles(const OpInstance& op, const ChipConfig& chip, std::uint64_t tiles) {
+    return tiles > chooseBlockDim(op, chip, tiles);
+}
+
+void blockTileRange(std::uint64_t tiles, std::uint32_t blockDim, std::uint32_t block,
+                    std::uint64_t& first, std::uint64_t& count) {
+    first = tiles * block / blockDim;
+    count = tiles * (block + 1) / blockDim - first;
+}
+
+LoweredKernel makeCubeKernel(const OpInstance& op, const ChipConfig& chip,
+                             std::shared_ptr<const CubeOperands> operands, const CubeBufferPlan& plan,
+                             CubeStepSizes sizes) {
+    const std::uint64_t tiles = operands->tileCount();
+    LoweredKernel kernel;
+    kernel.type = TaskType::AiCore;
+    kernel.blockDim = chooseBlockDim(op, chip, tiles);
+    const std::uint32_t blockDim = kernel.blockDim;
+    kernel.program = [operands, plan, sizes, tiles, blockDim](const BlockProgramRequest& request) {
+        std::uint64_t first = 0, count = 0;
+        blockTileRange(tiles, blockDim, request.blockIdx, first, count);
+        return makeCubeBlockStream(operands, plan, sizes, first, count);
+    };
+    return kernel;
+}
+
+namespace {
+// The first buffer a plan overflows, or nullopt when it fits.
+std::optional<std::pair<MemSpace, std::uint64_t>> firstOverflow(const ChipConfig& chip, const CubeBufferPlan& plan,
+                                                                 std::uint64_t biasL1Bytes, std::uint64_t biasTableBytes) {
+    const std::pair<MemSpace, std::uint64_t> needs[] = {
+        {MemSpace::L1, plan.l1BiasAddr + (plan.outputThroughUb ? 0 : biasL1Bytes)},
+        {MemSpace::L0A, 2 * plan.l0aSlotBytes},
+        {MemSpace::L0B, 2 * plan.l0bSlotBytes},
+        {MemSpace::L0C, std::uint64_t{plan.l0cSlots} * plan.l0cSlotBytes},
+        plan.outputThroughUb ? std::pair{MemSpace::UB, plan.ubBytes} : std::pair{MemSpace::BiasTable, biasTableBytes}};
+    for (const auto& need : needs)
+        if (need.second > chip.bufferCapacity(need.first)) return need;
+    return std::nullopt;
+}
+}  // namespace
+
+bool planFits(const ChipConfig& chip, const CubeBufferPlan& plan, std::uint64_t biasL1Bytes,
+              std::uint64_t biasTableBytes) {
+    return !firstOverflow(chip, plan, biasL1Bytes, biasTableBytes);
+}
+
+void checkPlanFits(const OpInstance& op, const ChipConfig& chip, const CubeBufferPlan& plan,
+                   std::uint64_t biasL1Bytes, std::uint64_t biasTableBytes) {
+    const auto overflow = firstOverflow(chip, plan, biasL1Bytes, biasTableBytes);
+    if (!overflow) return;
+    const auto [space, bytes] = *overflow;
+    throwLoweringError(op, "tiling needs " + std::to_string(bytes) + " bytes of " + std::string(memSpaceName(space)) +
+                               " but " + chip.name + " has " + std::to_string(chip.bufferCapacity(space)));
+}
+
+void planCoupledOutput(const ChipConfig& chip, CubeBufferPlan& plan, std::uint32_t maxRows,
+                       std::uint32_t maxColumns, DataType outputType, bool hasBias, DataType biasType) {
+    if (chip.organisation != CoreOrganisation::Coupled) return;
+    plan.outputThroughUb = true;
+    plan.ubSlotBytes = std::uint64_t{maxRows} * roundUp(std::uint64_t{maxColumns} * bytesOf(outputType), kUbBlockBytes);
+    plan.ubSlotBytes = roundUp(plan.ubSlotBytes, kUbBlockBytes);
+    plan.ubBiasAddr = 2 * plan.ubSlotBytes;
+    plan.ubBiasCastAddr = plan.ubBiasAddr;
+    plan.ubBytes = plan.ubBiasAddr;
+    if (!hasBias) return;
+    plan.ubBiasSlotBytes = roundUp(std::uint64_t{maxColumns} * bytesOf(biasType), kUbBlockBytes);
+    plan.ubBiasCastAddr = plan.ubBiasAddr + 2 * plan.ubBiasSlotBytes;
+    plan.ubBytes = plan.ubBiasCastAddr +
+                   (biasType == outputType ? 0 : roundUp(std::uint64_t{maxColumns} * bytesOf(outputType), kUbBlockBytes));
+}
+
+}  // namespace cube
+}  // namespace ascendsim

@@ -1,0 +1,97 @@
+#include "models/kernels/tiling/vector_tiling_stream.h"
+
+#include <algorithm>
+
+#include "models/kernels/tiling/vector_tiling.h"
+
+namespace ascendsim {
+
+namespace {
+constexpr std::uint8_t kOnceEvent = 2;  // setup / finish; tiles use 0 and 1
+
+void append(std::vector<Instruction>& out, const std::vector<Instruction>& code) {
+    out.insert(out.end(), code.begin(), code.end());
+}
+}  // namespace
+
+bool DoubleBufferedStream::next(std::vector<Instruction>& out) {
+    const std::size_t before = out.size();
+    while (out.size() == before) {
+        switch (phase_) {
+            case Phase::Setup:
+                emitSetup(out);
+                phase_ = Phase::Tiles;
+                break;
+            case Phase::Tiles:
+                if (nextTile_ < source_->tileCount()) {
+                    emitTile(nextTile_++, out);
+                } else {
+                    phase_ = Phase::Finish;
+                }
+                break;
+            case Phase::Finish:
+                emitFinish(out);
+                phase_ = Phase::Done;
+                break;
+            case Phase::Done:
+                return false;
+        }
+    }
+    return true;
+}
+
+void DoubleBufferedStream::emitSetup(std::vector<Instruction>& out) {
+    code_.clear();
+    source_->setup(code_);
+    out.push_back(Instruction::scalar(kScalarCyclesPerTile + code_.scalarCycles));
+    if (!code_.load.empty()) {
+        append(out, code_.load);
+        out.push_back(Instruction::setFlag(Pipe::Mte2, Pipe::Vector, kOnceEvent));
+        out.push_back(Instruction::waitFlag(Pipe::Mte2, Pipe::Vector, kOnceEvent));
+    }
+    if (!code_.compute.empty()) {
+        append(out, code_.compute);
+        // Tile loads may write next to what setup prepared: keep MTE2 behind it.
+        out.push_back(Instruction::setFlag(Pipe::Vector, Pipe::Mte2, kOnceEvent));
+        out.push_back(Instruction::waitFlag(Pipe::Vector, Pipe::Mte2, kOnceEvent));
+    }
+}
+
+void DoubleBufferedStream::emitTile(std::uint64_t index, std::vector<Instruction>& out) {
+    code_.clear();
+    const auto half = static_cast<std::uint32_t>(index % 2);
+    const auto event = static_cast<std::uint8_t>(half);
+    source_->tile(index, half, code_);
+    out.push_back(Instruction::scalar(kScalarCyclesPerTile + code_.scalarCycles));
+    if (index >= 2) out.push_back(Instruction::waitFlag(Pipe::Vector, Pipe::Mte2, event));
+    append(out, code_.load);
+    out.push_back(Instruction::setFlag(Pipe::Mte2, Pipe::Vector, event));
+    out.push_back(Instruction::waitFlag(Pipe::Mte2, Pipe::Vector, event));
+    if (index >= 2) out.push_back(Instruction::waitFlag(Pipe::Mte3, Pipe::Vector, event));
+    append(out, code_.compute);
+    out.push_back(Instruction::setFlag(Pipe::Vector, Pipe::Mte2, event));
+    out.push_back(Instruction::setFlag(Pipe::Vector, Pipe::Mte3, event));
+    out.push_back(Instruction::waitFlag(Pipe::Vector, Pipe::Mte3, event));
+    append(out, code_.store);
+    out.push_back(Instruction::setFlag(Pipe::Mte3, Pipe::Vector, event));
+}
+
+void DoubleBufferedStream::emitFinish(std::vector<Instruction>& out) {
+    code_.clear();
+    source_->finish(code_);
+    out.push_back(Instruction::scalar(kScalarCyclesPerTile + code_.scalarCycles));
+    // Consume the flags of the last (up to) two tiles.
+    const std::uint64_t tiles = source_->tileCount();
+    for (std::uint64_t t = tiles - std::min<std::uint64_t>(tiles, 2); t < tiles; ++t) {
+        const auto event = static_cast<std::uint8_t>(t % 2);
+        out.push_back(Instruction::waitFlag(Pipe::Vector, Pipe::Mte2, event));
+        out.push_back(Instruction::waitFlag(Pipe::Mte3, Pipe::Vector, event));
+    }
+    if (code_.compute.empty() && code_.store.empty()) return;
+    append(out, code_.compute);
+    out.push_back(Instruction::setFlag(Pipe::Vector, Pipe::Mte3, kOnceEvent));
+    out.push_back(Instruction::waitFlag(Pipe::Vector, Pipe::Mte3, kOnceEvent));
+    append(out, code_.store);
+}
+
+}  // namespace ascendsim

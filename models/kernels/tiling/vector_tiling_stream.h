@@ -1,0 +1,81 @@
+#pragma once
+// The program skeleton of a double-buffered vector kernel, generated one tile at a time: what
+// Ascend C's CopyIn / Compute / CopyOut with TQue depth 2 compiles to (hardware.md §2.3, §2.4).
+//
+// Tile t uses ping-pong half p = t % 2 and event id p:
+//   S: per-tile scalar work
+//   MTE2: [wait V→MTE2 p if t ≥ 2] loads GM→UB          set MTE2→V p
+//   V:    wait MTE2→V p, [wait MTE3→V p if t ≥ 2] compute, set V→MTE2 p, set V→MTE3 p
+//   MTE3: wait V→MTE3 p, stores UB→GM,                     set MTE3→V p
+// so MTE2 refills a half only after V has read it and V rewrites an output half only after MTE3
+// has drained it, while the other half's load overlaps this half's compute. Setup (constants
+// loaded and tables built once per block) and finish (results accumulated over all tiles) use
+// event id 2. Every flag set is waited for before the program ends.
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "models/isa/instruction_stream.h"
+#include "models/kernels/tiling/vector_tiling.h"
+#include "models/task/kernel_task.h"
+
+namespace ascendsim {
+
+// Instructions of one phase of a tile, by pipe.
+struct TileCode {
+    std::vector<Instruction> load;     // MTE2, GM→UB
+    std::vector<Instruction> compute;  // V
+    std::vector<Instruction> store;    // MTE3, UB→GM
+    std::uint32_t scalarCycles = 0;    // extra scalar work beyond kScalarCyclesPerTile
+
+    void clear() {
+        load.clear();
+        compute.clear();
+        store.clear();
+        scalarCycles = 0;
+    }
+};
+
+// What one block computes, tile by tile. Implementations are cheap to query repeatedly.
+class TileSource {
+public:
+    virtual ~TileSource() = default;
+    virtual std::uint64_t tileCount() const = 0;
+    // Once before the first tile (its stores are ignored).
+    virtual void setup(TileCode& code) { (void)code; }
+    // Tile `index` using ping-pong half `half` (0 or 1) of every double buffer.
+    virtual void tile(std::uint64_t index, std::uint32_t half, TileCode& code) = 0;
+    // Once after the last tile (its loads are ignored).
+    virtual void finish(TileCode& code) { (void)code; }
+};
+
+class DoubleBufferedStream final : public InstructionStream {
+public:
+    explicit DoubleBufferedStream(std::unique_ptr<TileSource> source) : source_(std::move(source)) {}
+    bool next(std::vector<Instruction>& out) override;
+
+private:
+    void emitSetup(std::vector<Instruction>& out);
+    void emitTile(std::uint64_t index, std::vector<Instruction>& out);
+    void emitFinish(std::vector<Instruction>& out);
+
+    enum class Phase { Setup, Tiles, Finish, Done };
+    std::unique_ptr<TileSource> source_;
+    Phase phase_ = Phase::Setup;
+    std::uint64_t nextTile_ = 0;
+    TileCode code_;
+};
+
+// The program of a vector kernel whose block b runs its share (blockShare) of `units` work units
+// as `Tiles`, a TileSource built from the kernel's layout and that share, double-buffered.
+template <typename Tiles, typename Layout>
+ProgramFactory doubleBufferedBlockShares(std::shared_ptr<const Layout> layout, std::uint64_t units,
+                                         std::uint32_t blockDim) {
+    return [layout = std::move(layout), units, blockDim](const BlockProgramRequest& request)
+               -> std::unique_ptr<InstructionStream> {
+        return std::make_unique<DoubleBufferedStream>(
+            std::make_unique<Tiles>(layout, blockShare(units, blockDim, request.blockIdx)));
+    };
+}
+
+}  // namespace ascendsim
