@@ -30,6 +30,17 @@ inline const std::string& reportedOpTypeOf(const LoweredKernel& kernel, const st
     return kernel.reportedOpType.empty() ? opType : kernel.reportedOpType;
 }
 
+// The device task of one lowered kernel (ids, stream and workspace address are the caller's).
+inline KernelTask kernelTaskOf(const LoweredKernel& kernel) {
+    KernelTask task;
+    task.type = kernel.type;
+    task.blockDim = kernel.blockDim;
+    task.mixBlockDim = kernel.mixBlockDim;
+    task.program = kernel.program;
+    task.aiCpuCycles = kernel.aiCpuCycles;
+    return task;
+}
+
 using LoweringFunction = std::function<std::vector<LoweredKernel>(const OpInstance&, const ChipConfig&)>;
 
 class KernelRegistry {

@@ -76,4 +76,13 @@ bool parseFormatVersion(std::string_view text, FormatVersion& out) {
     return false;
 }
 
+std::string_view formatVersionName(FormatVersion v) {
+    switch (v) {
+        case FormatVersion::Cann83: return "8.3";
+        case FormatVersion::Cann80: return "8.0";
+        case FormatVersion::Era2024: return "2024";
+    }
+    return "?";
+}
+
 }  // namespace ascendsim

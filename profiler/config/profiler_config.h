@@ -68,5 +68,6 @@ std::string_view aicMetricsName(AicMetrics m);           // "PipeUtilization"
 std::string_view aicMetricsAclName(AicMetrics m);        // "ACL_AICORE_PIPE_UTILIZATION"
 bool parseAicMetrics(std::string_view text, AicMetrics& out);  // accepts both spellings
 bool parseFormatVersion(std::string_view text, FormatVersion& out);  // "8.3", "8.0", "2024"
+std::string_view formatVersionName(FormatVersion v);                 // "8.3", "8.0", "2024"
 
 }  // namespace ascendsim

@@ -17,23 +17,6 @@ namespace {
 
 constexpr const char* kOutputFolder = "ASCEND_PROFILER_OUTPUT";
 
-fs::path findOutputFolder(const fs::path& resultDir) {
-    if (!fs::is_directory(resultDir)) throw std::runtime_error(resultDir.string() + ": not a directory");
-    if (resultDir.filename() == kOutputFolder) return resultDir;
-    if (fs::is_directory(resultDir / kOutputFolder)) return resultDir / kOutputFolder;
-    std::vector<fs::path> results;
-    for (const auto& entry : fs::directory_iterator(resultDir)) {
-        if (entry.is_directory() && entry.path().filename().string().ends_with("_ascend_pt")) {
-            results.push_back(entry.path());
-        }
-    }
-    if (results.size() == 1 && fs::is_directory(results.front() / kOutputFolder)) {
-        return results.front() / kOutputFolder;
-    }
-    throw std::runtime_error(resultDir.string() + ": no " + kOutputFolder + " folder (found " +
-                             std::to_string(results.size()) + " *_ascend_pt directories; name one)");
-}
-
 std::size_t requiredColumn(const CsvTable& table, const char* name, const fs::path& file) {
     const auto column = csvColumn(table, name);
     if (!column) throw std::runtime_error(file.string() + ": no column '" + name + "'");
@@ -157,9 +140,26 @@ void writeOpTypes(const ProfileSummary& base, const ProfileSummary& variant, std
 
 }  // namespace
 
+fs::path findProfilerOutputFolder(const fs::path& resultDir) {
+    if (!fs::is_directory(resultDir)) throw std::runtime_error(resultDir.string() + ": not a directory");
+    if (resultDir.filename() == kOutputFolder) return resultDir;
+    if (fs::is_directory(resultDir / kOutputFolder)) return resultDir / kOutputFolder;
+    std::vector<fs::path> results;
+    for (const auto& entry : fs::directory_iterator(resultDir)) {
+        if (entry.is_directory() && entry.path().filename().string().ends_with("_ascend_pt")) {
+            results.push_back(entry.path());
+        }
+    }
+    if (results.size() == 1 && fs::is_directory(results.front() / kOutputFolder)) {
+        return results.front() / kOutputFolder;
+    }
+    throw std::runtime_error(resultDir.string() + ": no " + kOutputFolder + " folder (found " +
+                             std::to_string(results.size()) + " *_ascend_pt directories; name one)");
+}
+
 ProfileSummary loadProfileSummary(const fs::path& resultDir) {
     ProfileSummary summary;
-    summary.outputDir = findOutputFolder(resultDir);
+    summary.outputDir = findProfilerOutputFolder(resultDir);
     const fs::path kernels = summary.outputDir / "kernel_details.csv";
     if (!fs::is_regular_file(kernels)) {
         throw std::runtime_error(summary.outputDir.string() + ": no kernel_details.csv (Level_none or no NPU activity)");

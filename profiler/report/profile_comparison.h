@@ -32,7 +32,11 @@ struct ProfileSummary {
 };
 
 // `resultDir` is a *_ascend_pt directory, its ASCEND_PROFILER_OUTPUT folder, or a folder holding
-// exactly one *_ascend_pt directory. Throws std::runtime_error saying what is missing.
+// exactly one *_ascend_pt directory: returns the ASCEND_PROFILER_OUTPUT folder. Throws
+// std::runtime_error saying what is missing.
+std::filesystem::path findProfilerOutputFolder(const std::filesystem::path& resultDir);
+
+// Reads the folder findProfilerOutputFolder(resultDir) names.
 ProfileSummary loadProfileSummary(const std::filesystem::path& resultDir);
 
 void writeProfileComparison(const ProfileSummary& base, const ProfileSummary& variant, std::size_t topOpTypes,

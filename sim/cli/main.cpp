@@ -10,6 +10,7 @@
 #include "sim/engine/command_runner.h"
 #include "sim/engine/simulation_options.h"
 #include "sim/engine/version.h"
+#include "sim/replay/replay_cli.h"
 
 namespace {
 
@@ -99,6 +100,7 @@ int sc_main(int argc, char* argv[]) {
     compare->add_option("BASE", compareBase, "Result directory (*_ascend_pt, ours or real)")->required();
     compare->add_option("VARIANT", compareVariant, "Result directory to compare with BASE")->required();
     compare->add_option("--top", compareTop, "Op types to list, biggest change first")->capture_default_str();
+    ascendsim::ReplayCli replayCli(app, options.configDir);
     app.require_subcommand(0, 1);
 
     try {
@@ -109,6 +111,7 @@ int sc_main(int argc, char* argv[]) {
     spdlog::set_level(spdlog::level::from_str(logLevel));
     options.showProgress = isatty(STDERR_FILENO) != 0;
 
+    if (const auto code = replayCli.runIfParsed(std::cout, std::cerr, options.showProgress)) return *code;
     if (chips->parsed()) return ascendsim::runChipsCommand(options.configDir, std::cout);
     if (compare->parsed()) return ascendsim::runCompareCommand(compareBase, compareVariant, compareTop, std::cout, std::cerr);
     if (microbench->parsed()) return ascendsim::runMicrobenchCommand(microbenchChip, options.configDir, std::cout);

@@ -22,14 +22,9 @@ void DeviceBridge::submit(const PendingLaunch& launch, std::uint64_t submitNs) {
         submitNs = std::max(submitNs, collectivesEndNs_);
     const LoweredKernel& kernel = op.kernels[kernelIndex];
 
-    KernelTask task;
+    KernelTask task = kernelTaskOf(kernel);
     task.taskId = nextTaskId_++;
     task.streamId = launch.streamId;
-    task.type = kernel.type;
-    task.blockDim = kernel.blockDim;
-    task.mixBlockDim = kernel.mixBlockDim;
-    task.program = kernel.program;
-    task.aiCpuCycles = kernel.aiCpuCycles;
     task.userTag = launch.userTag;
     // Kernels of one stream run one after another, so they can share one scratch region placed
     // above every tensor (LoweredWorkload::workspaceAddress).

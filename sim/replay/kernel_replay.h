@@ -1,0 +1,30 @@
+#pragma once
+// Simulates one catalog op the way the real kernel ran: lowered for the chip with the real block
+// dim forced, its tensors at distinct GM addresses, on a fresh device. The L2 state is the
+// replay's one free choice (docs/fidelity.md "Method"):
+//   cold — a fresh device per kernel: every byte comes from HBM once (the default: a real
+//          training step runs so many bytes between two launches of the same kernel that its
+//          inputs are rarely still in L2, and it is the reproducible choice);
+//   warm — the launch runs twice back to back and the second is measured: inputs that fit in
+//          L2 hit (an upper bound on what a producer kernel's output could leave behind).
+#include <map>
+#include <string>
+
+#include "models/chip/chip_config.h"
+#include "models/kernels/op_instance.h"
+
+namespace ascendsim {
+
+enum class L2State : std::uint8_t { Cold, Warm };
+bool parseL2State(std::string_view text, L2State& out);  // "cold", "warm"
+std::string_view l2StateName(L2State state);
+
+struct SimulatedKernel {
+    double durationUs = 0.0;                   // first block start to last block end
+    std::map<std::string, double> pipeRatios;  // "aic_mac_ratio" → value, for the sides that ran
+};
+
+// Throws UnreplayableKernel with the lowering's message when the op cannot be lowered.
+SimulatedKernel simulateReplayOp(OpInstance op, const ChipConfig& chip, L2State l2);
+
+}  // namespace ascendsim

@@ -1,0 +1,58 @@
+#pragma once
+// What `ascendsim replay` reads from a real profile: its kernel rows as kernel_details.csv or the
+// DB export records them (formats.md §1, §2), reduced to what a replay needs — the kernel's
+// identity (type, tensors, block dim), its measured duration and pipe ratios, and the core-side
+// cycle counts the chip inference uses. Communication tasks are counted, never replayed.
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "profiler/config/profiler_config.h"
+
+namespace ascendsim {
+
+// A profile that cannot be replayed as given (not a profile, unknown layout, missing column):
+// exit code 2. The message names the file and, where there is one, the line and field.
+class ReplayInputError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// One core side's PMU totals of a kernel row: `prefix` is "aic_", "aiv_" or "" (coupled cores).
+struct RealSideCycles {
+    std::string prefix;
+    double totalCycles = 0.0;
+    double coreTimeUs = 0.0;  // aicore_time(us) / aiv_time(us): msprof's cycles / platform freq
+};
+
+struct RealKernel {
+    std::string name;             // "aclnnMatmul_MatMulV3Common_MatMulV3"
+    std::string type;             // CANN op type, "MatMulV3"
+    std::string acceleratorCore;  // "AI_CORE", "AI_VECTOR_CORE", "MIX_AIC", "MIX_AIV", "AI_CPU", ...
+    double durationUs = 0.0;
+    std::uint32_t blockDim = 0;
+    std::uint32_t mixBlockDim = 0;
+    // Tensor cells as the export spells them, outer quotes removed: "4096,1024;1024,2048",
+    // "DT_BF16;DT_BF16", "ND;ND"; "N/A" when the kernel has none.
+    std::string inputShapes, inputDtypes, inputFormats;
+    std::string outputShapes, outputDtypes, outputFormats;
+    std::map<std::string, double> pipeRatios;  // "aic_mac_ratio" → 0.52 (every *_ratio column)
+    std::vector<RealSideCycles> sides;         // sides with cycles > 0
+    std::size_t sourceLine = 0;                // CSV line (1-based) or DB globalTaskId
+};
+
+struct RealProfile {
+    std::filesystem::path source;  // the file read (kernel_details.csv or the .db)
+    std::string exportType;        // "text" or "db"
+    FormatVersion era = FormatVersion::Cann83;
+    bool hasShapes = true;         // false for Level0 (no op type, no tensors)
+    std::string npuName;           // NPU_INFO name ("Ascend910B"), empty when not recorded
+    std::vector<RealKernel> kernels;     // compute tasks, in file order
+    std::uint64_t communicationTasks = 0;
+    double communicationUs = 0.0;
+};
+
+}  // namespace ascendsim

@@ -1,0 +1,47 @@
+#pragma once
+// `ascendsim replay REAL_DIR [--chip C] [-o DIR]`: how well does the simulator know the machine a
+// real profile ran on? Reads the profile, infers (or takes) the chip, replays every distinct
+// kernel and writes replay_report.h's files; prints the summary. Exit 0 on success, 2 on bad input
+// (not a profile, unknown era, bad chip or option) with one clear line, 1 on I/O failure (errno
+// text); no output files on failure.
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "models/chip/chip_config.h"
+#include "sim/replay/kernel_replay.h"
+#include "sim/replay/real_profile_loader.h"
+#include "sim/replay/replay_report.h"
+
+namespace ascendsim {
+
+struct ReplayOptions {
+    std::string profileDir;
+    std::string chip;                       // empty: inferred
+    std::vector<std::string> chipOverrides; // --chip-set key=value
+    std::string configDir;
+    std::string outputDir = "ascendsim_replay";
+    std::string l2 = "cold";
+    std::string source = "auto";            // auto, text, db
+    bool showProgress = false;
+};
+
+// A profile read and grouped, its chip chosen: what replay and calibrate share.
+struct PreparedReplay {
+    ReplayReport report;  // kernels grouped, not yet simulated
+    ChipConfig chip;
+};
+
+// Throws ReplayInputError / ConfigError (bad input) or std::system_error (I/O).
+PreparedReplay prepareReplay(const ReplayOptions& options);
+
+// Simulates every kernel of `prepared` on `chip` (progress on stderr when asked).
+void runReplay(PreparedReplay& prepared, const ChipConfig& chip, bool showProgress);
+
+int runReplayCommand(const ReplayOptions& options, std::ostream& out, std::ostream& err);
+
+// Maps an exception of prepare/run/write to the exit code and prints it (2 bad input, 1 other).
+int reportReplayFailure(std::ostream& err, const char* command);
+
+}  // namespace ascendsim

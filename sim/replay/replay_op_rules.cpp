@@ -1,0 +1,74 @@
+#include "sim/replay/replay_op_rules.h"
+
+namespace ascendsim {
+
+namespace {
+
+// Families follow the fidelity table: cube, elementwise, cast, copies, optimizer,
+// layout, pooling, attention, normalization, reduction.
+const std::vector<ReplayRule> kReplayRules = {
+    {"MatMul", "MatMul", "MatMul", buildMatMul},
+    {"MatMulV2", "MatMul", "MatMul", buildMatMul},
+    {"MatMulV3", "MatMul", "MatMul", buildMatMul},
+    {"BatchMatMul", "BatchMatMul", "MatMul", buildMatMul},
+    {"BatchMatMulV2", "BatchMatMul", "MatMul", buildMatMul},
+    {"BatchMatMulV3", "BatchMatMul", "MatMul", buildMatMul},
+    {"Conv2D", "Conv2D", "Conv", buildConv2D},
+    {"Conv2DBackpropInput", "Conv2DBackpropInput", "Conv", buildConv2DBackpropInput},
+    {"Conv2DBackpropInputD", "Conv2DBackpropInput", "Conv", buildConv2DBackpropInput},
+    {"Conv2DBackpropFilter", "Conv2DBackpropFilter", "Conv", buildConv2DBackpropFilter},
+    {"Conv2DBackpropFilterD", "Conv2DBackpropFilter", "Conv", buildConv2DBackpropFilter},
+    {"Add", "Add", "elementwise", buildBinary},
+    {"Sub", "Sub", "elementwise", buildBinary},
+    {"Mul", "Mul", "elementwise", buildBinary},
+    {"RealDiv", "RealDiv", "elementwise", buildBinary},
+    {"Relu", "Relu", "elementwise", buildUnary},
+    {"Gelu", "Gelu", "elementwise", buildUnary},
+    {"Swish", "Swish", "elementwise", buildUnary},
+    {"ReluGrad", "ReluGrad", "elementwise", buildBinary},
+    {"Cast", "Cast", "Cast", buildCast},
+    {"TensorMove", "TensorMove", "TensorMove", buildUnary},
+    {"ApplyAdamWV2", "ApplyAdamW", "ApplyAdamW", buildApplyAdamWV2},
+    {"Transpose", "Transpose", "Transpose / TransData", buildTranspose},
+    {"TransData", "TransData", "Transpose / TransData", buildTransData},
+    {"GatherV2", "GatherV2", "gather", buildGather},
+    {"RmsNorm", "RmsNorm", "normalization", buildNorm},
+    {"LayerNorm", "LayerNorm", "normalization", buildNorm},
+    {"SoftmaxV2", "SoftmaxV2", "normalization", buildUnary},
+    {"ReduceSum", "ReduceSum", "reduction", buildReduce},
+    {"ReduceSumD", "ReduceSum", "reduction", buildReduce},
+    {"ReduceMean", "ReduceMean", "reduction", buildReduce},
+    {"ReduceMeanD", "ReduceMean", "reduction", buildReduce},
+    {"ReduceMax", "ReduceMax", "reduction", buildReduce},
+    {"ReduceMaxD", "ReduceMax", "reduction", buildReduce},
+    {"FlashAttentionScore", "FlashAttentionScore", "FlashAttention", buildFlashAttention},
+};
+
+}  // namespace
+
+const std::vector<ReplayRule>& replayRules() { return kReplayRules; }
+
+const ReplayRule* findReplayRule(std::string_view cannType) {
+    for (const auto& rule : kReplayRules)
+        if (rule.cannType == cannType) return &rule;
+    return nullptr;
+}
+
+std::string familyOf(std::string_view cannType) {
+    const ReplayRule* rule = findReplayRule(cannType);
+    return std::string(rule != nullptr ? rule->family : cannType);
+}
+
+OpInstance replayOp(const RealKernel& kernel) {
+    const ReplayRule* rule = findReplayRule(kernel.type);
+    if (rule == nullptr) throw UnreplayableKernel("no catalog op for type " + kernel.type);
+    OpInstance op;
+    op.name = kernel.name;
+    op.type = std::string(rule->catalogType);
+    RealTensors tensors{realInputs(kernel), realOutputs(kernel)};
+    rule->build(tensors, op);
+    if (kernel.acceleratorCore != "AI_CPU" && kernel.blockDim > 0) op.blockDim = kernel.blockDim;
+    return op;
+}
+
+}  // namespace ascendsim
