@@ -34,12 +34,12 @@ struct Window {
     std::int64_t kernel = 1, stride = 1, padBefore = 0, padAfter = 0;
 };
 
-// Smallest stride, then smallest padding (symmetric before one more at the end) such that
+// Smallest stride, then symmetric padding before one more at the end, then the smallest pad, such that
 // out = (in + pads − kernel) / stride + 1.
 std::optional<Window> inferWindow(std::int64_t in, std::int64_t out, std::int64_t kernel) {
     for (std::int64_t stride = 1; stride <= std::max<std::int64_t>(kernel, 1); ++stride) {
-        for (std::int64_t pad = 0; pad <= kernel; ++pad) {
-            for (std::int64_t extra = 0; extra <= 1; ++extra) {
+        for (std::int64_t extra = 0; extra <= 1; ++extra) {
+            for (std::int64_t pad = 0; pad <= kernel; ++pad) {
                 const std::int64_t span = in + 2 * pad + extra - kernel;
                 if (span >= 0 && span / stride + 1 == out) return Window{kernel, stride, pad, pad + extra};
             }

@@ -1,0 +1,108 @@
+// `ascendsim replay` end to end on small fixtures: the three files, the summary's coverage and
+// not-replayed list, and the bad-input / I/O exit codes with no partial output.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "profiler/format/csv_reader.h"
+#include "sim/config/chip_config_loader.h"
+#include "sim/replay/replay_command.h"
+#include "sim/replay/replay_fixtures.h"
+
+namespace ascendsim {
+namespace {
+
+using namespace replay_fixtures;
+
+struct Outcome {
+    int code = 0;
+    std::string out, err;
+};
+
+Outcome replay(const fs::path& profile, const fs::path& output, const std::string& chip = "") {
+    ReplayOptions options;
+    options.profileDir = profile.string();
+    options.outputDir = output.string();
+    options.configDir = defaultConfigDir();
+    options.chip = chip;
+    std::ostringstream out, err;
+    const int code = runReplayCommand(options, out, err);
+    return {code, out.str(), err.str()};
+}
+
+TEST(ReplayCommand, TextProfile_FilesSummaryCoverageAndNotReplayedList) {
+    const auto root = testing_scratch::scratchDir("replay_cmd");
+    const auto result = replay(textProfile(root, "q", kernelDetails83()), root / "out");
+    ASSERT_EQ(result.code, 0) << result.err;
+    EXPECT_NE(result.out.find("chip Ascend910B4_1650: inferred"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("compute kernels: 4 rows, 3 distinct; communication (excluded): 1 tasks, 500.000 us"),
+              std::string::npos)
+        << result.out;
+    // MatMul 20.08 + Add 2 × 6.22 of 92.52 µs compute time are replayed; SwiGlu (60 µs) is not.
+    EXPECT_NE(result.out.find("2 of 3 distinct kernels replayed = 35.1 %"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("SwiGlu: 1 distinct, 1 rows, 60.000 us: no catalog op for type SwiGlu"), std::string::npos);
+
+    const CsvTable kernels = readCsvFile(root / "out" / "replay_kernels.csv");
+    ASSERT_EQ(kernels.rows.size(), 3u);
+    const auto status = *csvColumn(kernels, "Status");
+    const auto ratio = *csvColumn(kernels, "Sim/Real");
+    EXPECT_EQ(kernels.rows[0][status], "replayed");
+    EXPECT_GT(std::stod(kernels.rows[0][ratio]), 0.0);
+    EXPECT_EQ(kernels.rows[1][*csvColumn(kernels, "Occurrences")], "2");
+    EXPECT_EQ(kernels.rows[2][status], "not replayed: no catalog op for type SwiGlu");
+    EXPECT_TRUE(csvColumn(kernels, "real aic_mac_ratio") && csvColumn(kernels, "sim aiv_vec_ratio"));
+    EXPECT_NE(kernels.rows[0][*csvColumn(kernels, "sim aic_mac_ratio")], "N/A");
+
+    const CsvTable families = readCsvFile(root / "out" / "replay_families.csv");
+    ASSERT_GE(families.rows.size(), 4u);  // all, MatMul, elementwise, SwiGlu
+    EXPECT_EQ(families.rows[0][0], "all");
+    EXPECT_EQ(families.rows[0][*csvColumn(families, "Replayed")], "2");
+    EXPECT_TRUE(fs::is_regular_file(root / "out" / "replay_summary.txt"));
+    fs::remove_all(root);
+}
+
+TEST(ReplayCommand, DbProfileWithGivenChip) {
+    const auto root = testing_scratch::scratchDir("replay_cmd_db");
+    const auto result = replay(dbProfile(root, "d"), root / "out", "Ascend910B1");
+    ASSERT_EQ(result.code, 0) << result.err;
+    EXPECT_NE(result.out.find("chip Ascend910B1: given by --chip"), std::string::npos);
+    EXPECT_NE(result.out.find("export db, era 8.0"), std::string::npos);
+    fs::remove_all(root);
+}
+
+TEST(ReplayCommand, BadInput_ExitTwoAndNoOutput) {
+    const auto root = testing_scratch::scratchDir("replay_bad");
+    fs::create_directories(root / "empty");
+    auto result = replay(root / "empty", root / "out");
+    EXPECT_EQ(result.code, 2);
+    EXPECT_NE(result.err.find("not a torch_npu profile"), std::string::npos) << result.err;
+    EXPECT_FALSE(fs::exists(root / "out"));
+
+    result = replay(textProfile(root, "era", "x,y,z\n1,2,3\n"), root / "out");
+    EXPECT_EQ(result.code, 2);
+    EXPECT_NE(result.err.find("kernel_details.csv:1: not a kernel_details header of a known era"), std::string::npos);
+    EXPECT_FALSE(fs::exists(root / "out"));
+
+    const fs::path notDb = root / "nodb_ascend_pt" / "ASCEND_PROFILER_OUTPUT" / "ascend_pytorch_profiler_0.db";
+    writeText(notDb, "this is not a database, just text long enough to have a header..........................");
+    result = replay(root / "nodb_ascend_pt", root / "out");
+    EXPECT_EQ(result.code, 2) << result.err;
+    EXPECT_NE(result.err.find("ascend_pytorch_profiler_0.db"), std::string::npos) << result.err;
+
+    result = replay(textProfile(root, "chip", kernelDetails83()), root / "out", "NoSuchChip");
+    EXPECT_EQ(result.code, 2) << result.err;
+    EXPECT_FALSE(fs::exists(root / "out"));
+    fs::remove_all(root);
+}
+
+TEST(ReplayCommand, UnwritableOutput_ExitOneWithErrnoText) {
+    const auto root = testing_scratch::scratchDir("replay_io");
+    writeText(root / "file", "x");
+    const auto result = replay(textProfile(root, "q", kernelDetails83()), root / "file" / "out");
+    EXPECT_EQ(result.code, 1);
+    EXPECT_NE(result.err.find("cannot create"), std::string::npos) << result.err;
+    fs::remove_all(root);
+}
+
+}  // namespace
+}  // namespace ascendsim

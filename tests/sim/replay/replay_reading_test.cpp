@@ -1,0 +1,131 @@
+// Reading real profiles: both text eras, the DB export, distinct-kernel grouping and chip
+// inference, on fixtures written in the real formats (replay_fixtures.h).
+#include <gtest/gtest.h>
+
+#include "sim/config/chip_config_loader.h"
+#include "sim/replay/chip_inference.h"
+#include "sim/replay/kernel_details_reader.h"
+#include "sim/replay/real_profile_loader.h"
+#include "sim/replay/replay_run.h"
+#include "sim/replay/replay_fixtures.h"
+
+namespace ascendsim {
+namespace {
+
+using namespace replay_fixtures;
+
+TEST(ReplayReading, Cann83Text_KernelsCommunicationShapesAndPipes) {
+    const RealProfile p = parseKernelDetailsCsv(kernelDetails83(), "kernel_details.csv");
+    EXPECT_EQ(p.era, FormatVersion::Cann83);
+    EXPECT_TRUE(p.hasShapes);
+    ASSERT_EQ(p.kernels.size(), 4u);  // the all-reduce is not a compute kernel
+    EXPECT_EQ(p.communicationTasks, 1u);
+    EXPECT_DOUBLE_EQ(p.communicationUs, 500.0);
+    const RealKernel& mm = p.kernels[0];
+    EXPECT_EQ(mm.type, "MatMulV3");
+    EXPECT_EQ(mm.inputShapes, "256,512;256,512");  // CANN's literal quotes removed
+    EXPECT_EQ(mm.inputDtypes, "DT_BF16;DT_BF16");
+    EXPECT_DOUBLE_EQ(mm.durationUs, 20.08);  // TAB-suffixed start time did not disturb the row
+    EXPECT_EQ(mm.blockDim, 20u);
+    EXPECT_DOUBLE_EQ(mm.pipeRatios.at("aic_mac_ratio"), 0.526);
+    ASSERT_EQ(mm.sides.size(), 1u);  // the AIV side did not run
+    EXPECT_EQ(mm.sides[0].prefix, "aic_");
+    EXPECT_EQ(mm.sourceLine, 2u);
+}
+
+TEST(ReplayReading, Era2024Text_CrlfUnprefixedColumnsAndHccl) {
+    const RealProfile p = parseKernelDetailsCsv(kernelDetails2024(), "kernel_details.csv");
+    EXPECT_EQ(p.era, FormatVersion::Era2024);
+    ASSERT_EQ(p.kernels.size(), 2u);
+    EXPECT_EQ(p.communicationTasks, 1u);
+    EXPECT_EQ(p.kernels[0].outputDtypes, "FLOAT16");
+    EXPECT_DOUBLE_EQ(p.kernels[0].pipeRatios.at("mte2_ratio"), 0.901);
+    ASSERT_EQ(p.kernels[0].sides.size(), 1u);
+    EXPECT_EQ(p.kernels[0].sides[0].prefix, "");
+}
+
+TEST(ReplayReading, DbExport_DurationsFromTaskNamesFromStringIdsPmuAndCommunication) {
+    const auto root = testing_scratch::scratchDir("replay_db");
+    const RealProfile p = loadRealProfile(dbProfile(root, "db"), ProfileSource::Auto);
+    EXPECT_EQ(p.exportType, "db");
+    EXPECT_EQ(p.era, FormatVersion::Cann80);
+    EXPECT_EQ(p.npuName, "Ascend910B");
+    ASSERT_EQ(p.kernels.size(), 3u);
+    EXPECT_EQ(p.kernels[0].type, "Add");
+    EXPECT_EQ(p.kernels[0].inputShapes, "64,1024;64,1024");
+    EXPECT_DOUBLE_EQ(p.kernels[0].durationUs, 35.0);
+    EXPECT_DOUBLE_EQ(p.kernels[1].durationUs, 37.0);
+    EXPECT_DOUBLE_EQ(p.kernels[0].pipeRatios.at("aiv_vec_ratio"), 0.2);
+    ASSERT_EQ(p.kernels[0].sides.size(), 1u);  // aic_total_cycles 0 is no side
+    EXPECT_DOUBLE_EQ(p.kernels[0].sides[0].coreTimeUs, 33.0);  // DB times are ns
+    EXPECT_TRUE(p.kernels[2].pipeRatios.empty());
+    EXPECT_EQ(p.communicationTasks, 1u);
+    EXPECT_DOUBLE_EQ(p.communicationUs, 500.0);
+    std::filesystem::remove_all(root);
+}
+
+TEST(ReplayReading, DistinctKernels_GroupByIdentityMedianOverOccurrences) {
+    const auto kernels = distinctKernels(parseKernelDetailsCsv(kernelDetails83(), "k.csv"));
+    ASSERT_EQ(kernels.size(), 3u);
+    EXPECT_EQ(kernels[1].sample.type, "Add");
+    EXPECT_EQ(kernels[1].occurrences, 2u);
+    EXPECT_DOUBLE_EQ(kernels[1].realUs, 6.22);  // median of 5.22 and 7.22
+    EXPECT_DOUBLE_EQ(kernels[1].realTotalUs, 12.44);
+    EXPECT_DOUBLE_EQ(kernels[1].realPipes.at("aiv_mte2_ratio"), 0.75);
+    EXPECT_EQ(kernels[0].family, "MatMul");
+    EXPECT_EQ(kernels[2].family, "SwiGlu");  // no rule: its own family
+}
+
+TEST(ReplayReading, ChipInference_ClockFromCyclesAndCoresFromBlockDims) {
+    const ChipEvidence e = chipEvidence(parseKernelDetailsCsv(kernelDetails83(), "k.csv"));
+    EXPECT_EQ(e.organisation, CoreOrganisation::Split);
+    EXPECT_EQ(e.maxCubeBlocks, 20u);
+    EXPECT_EQ(e.maxVectorBlocks, 40u);
+    ASSERT_TRUE(e.cubeMhz && e.vectorMhz);
+    EXPECT_NEAR(*e.cubeMhz, 1650.0, 0.5);
+    EXPECT_NEAR(*e.vectorMhz, 1650.0, 0.5);
+
+    const std::vector<ChipSummary> chips = {
+        {"Ascend910B2", "", CoreOrganisation::Split, 24, 48, 1800.0, 0, 0, 0.0},
+        {"Ascend910B4", "", CoreOrganisation::Split, 20, 40, 1500.0, 0, 0, 0.0},
+        {"Ascend910B4_1650", "", CoreOrganisation::Split, 20, 40, 1650.0, 0, 0, 0.0},
+        {"Ascend910", "", CoreOrganisation::Coupled, 32, 0, 1000.0, 0, 0, 0.0}};
+    EXPECT_EQ(inferChip(e, chips).name, "Ascend910B4_1650");
+    const ChipEvidence coupled = chipEvidence(parseKernelDetailsCsv(kernelDetails2024(), "k.csv"));
+    EXPECT_EQ(coupled.organisation, CoreOrganisation::Coupled);
+    EXPECT_NEAR(*coupled.cubeMhz, 1000.0, 0.5);
+    EXPECT_EQ(inferChip(coupled, chips).name, "Ascend910");
+    const std::vector<ChipSummary> splitOnly(chips.begin(), chips.begin() + 3);
+    EXPECT_THROW(inferChip(coupled, splitOnly), ReplayInputError);
+}
+
+TEST(ReplayReading, ChipInference_ShippedConfigsForTheSampleChips) {
+    const auto chips = listChips(defaultConfigDir());
+    const auto root = testing_scratch::scratchDir("replay_chips");
+    EXPECT_EQ(inferChip(chipEvidence(loadRealProfile(dbProfile(root, "db"))), chips).name, "Ascend910B2");
+    EXPECT_EQ(inferChip(chipEvidence(parseKernelDetailsCsv(kernelDetails83(), "k.csv")), chips).name,
+              "Ascend910B4_1650");
+    EXPECT_EQ(inferChip(chipEvidence(parseKernelDetailsCsv(kernelDetails2024(), "k.csv")), chips).name, "Ascend910");
+    std::filesystem::remove_all(root);
+}
+
+TEST(ReplayReading, BadContent_NamesFileLineAndField) {
+    try {
+        parseKernelDetailsCsv("a,b\n1,2\n", "x/kernel_details.csv");
+        FAIL() << "an unknown header was accepted";
+    } catch (const ReplayInputError& e) {
+        EXPECT_NE(std::string(e.what()).find("x/kernel_details.csv:1: not a kernel_details header"), std::string::npos);
+    }
+    std::string text = kernelDetails83();
+    text.replace(text.find("20.080"), 6, "twenty");
+    try {
+        parseKernelDetailsCsv(text, "k.csv");
+        FAIL() << "a bad duration was accepted";
+    } catch (const ReplayInputError& e) {
+        EXPECT_NE(std::string(e.what()).find("k.csv:2: field 'Duration(us)': not a number: 'twenty'"), std::string::npos)
+            << e.what();
+    }
+}
+
+}  // namespace
+}  // namespace ascendsim
