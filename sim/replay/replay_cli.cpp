@@ -14,6 +14,17 @@ ReplayCli::ReplayCli(CLI::App& app, const std::string& configDir) : configDir_(c
     replay_->add_option("--l2", o.l2, "L2 state at each kernel start: cold (default) or warm (docs/fidelity.md)")
         ->capture_default_str();
     replay_->add_option("--source", o.source, "Export to read: auto (text when present), text, db")->capture_default_str();
+
+    calibrate_ = app.add_subcommand(
+        "calibrate", "Fit the chip's global parameters (bandwidths, latencies, start-up) to real profiles; writes an inherits: chip YAML");
+    CalibrateOptions& c = calibrateOptions_;
+    calibrate_->add_option("REAL_DIR", c.profileDirs, "Real profiles (*_ascend_pt directories)")->required();
+    calibrate_->add_option("--chip", c.baseChip, "Chip config the fit starts from (and inherits)")->required();
+    calibrate_->add_option("--output,-o", c.outputFile, "Chip YAML to write (its name: the file's stem)")->required();
+    calibrate_->add_option("--param", c.only, "Fit only this chip key (repeatable; default: every calibrated key)");
+    calibrate_->add_option("--evaluations", c.evaluations, "Replays per parameter (golden-section search)")
+        ->capture_default_str()
+        ->check(CLI::Range(2, 30));
 }
 
 std::optional<int> ReplayCli::runIfParsed(std::ostream& out, std::ostream& err, bool showProgress) {
@@ -22,6 +33,12 @@ std::optional<int> ReplayCli::runIfParsed(std::ostream& out, std::ostream& err, 
         options.configDir = configDir_;
         options.showProgress = showProgress;
         return runReplayCommand(options, out, err);
+    }
+    if (calibrate_->parsed()) {
+        CalibrateOptions options = calibrateOptions_;
+        options.configDir = configDir_;
+        options.showProgress = showProgress;
+        return runCalibrateCommand(options, out, err);
     }
     return std::nullopt;
 }

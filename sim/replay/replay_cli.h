@@ -7,6 +7,7 @@
 #include <ostream>
 #include <string>
 
+#include "sim/replay/calibration.h"
 #include "sim/replay/replay_command.h"
 
 namespace ascendsim {
@@ -22,6 +23,8 @@ private:
     const std::string& configDir_;
     CLI::App* replay_ = nullptr;
     ReplayOptions replayOptions_;
+    CLI::App* calibrate_ = nullptr;
+    CalibrateOptions calibrateOptions_;
 };
 
 }  // namespace ascendsim
