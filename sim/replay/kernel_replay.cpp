@@ -62,10 +62,14 @@ TaskResult merged(const std::vector<TaskResult>& results, std::size_t first) {
     return all;
 }
 
-// Lowering messages start "op 'NAME' (TYPE): "; the summary groups reasons across kernels.
+// Lowering messages start "op 'NAME' (TYPE): " or "op 'NAME': "; without it the summary can
+// group one reason across kernels.
 std::string withoutOpName(const std::string& message) {
-    const std::size_t colon = message.find("): ");
-    return message.starts_with("op '") && colon != std::string::npos ? message.substr(colon + 3) : message;
+    if (!message.starts_with("op '")) return message;
+    const std::size_t quote = message.find('\'', 4);
+    if (quote == std::string::npos) return message;
+    const std::size_t colon = message.find(": ", quote);
+    return colon == std::string::npos ? message : message.substr(colon + 2);
 }
 
 std::map<std::string, double> pipeRatiosOf(const TaskResult& task, const ChipConfig& chip) {

@@ -72,8 +72,10 @@ std::vector<RealTensor> tensorsOf(const std::string& shapes, const std::string& 
         t.physicalShape = i < shapeCells.size() ? parseShape(shapeCells[i]) : std::vector<std::int64_t>{};
         t.dtypeText = i < dtypeCells.size() ? dtypeCells[i] : "";
         t.formatText = i < formatCells.size() ? formatCells[i] : "ND";
-        t.dtype = parseCannDtype(t.dtypeText);
-        t.format = parseCannFormat(t.formatText);
+        // An optional input left out is recorded with an empty shape and DT_UNDEFINED.
+        t.absent = t.dtypeText == "DT_UNDEFINED" && t.physicalShape.empty();
+        t.dtype = t.absent ? DataType::Fp32 : parseCannDtype(t.dtypeText);
+        t.format = t.absent ? TensorFormat::ND : parseCannFormat(t.formatText);
         tensors.push_back(std::move(t));
     }
     return tensors;

@@ -26,6 +26,7 @@ struct RealTensor {
     DataType dtype = DataType::Fp32;
     TensorFormat format = TensorFormat::ND;   // NCL and other plain layouts read as ND
     std::string dtypeText, formatText;        // as recorded, for messages
+    bool absent = false;                      // an optional tensor not given (DT_UNDEFINED)
 };
 
 // Throws UnreplayableKernel for a dtype or format the simulator has no counterpart of.

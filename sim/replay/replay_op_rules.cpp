@@ -42,6 +42,27 @@ const std::vector<ReplayRule> kReplayRules = {
     {"ReduceMax", "ReduceMax", "reduction", buildReduce},
     {"ReduceMaxD", "ReduceMax", "reduction", buildReduce},
     {"FlashAttentionScore", "FlashAttentionScore", "FlashAttention", buildFlashAttention},
+    // Transformer vector ops (docs/op-catalog.md; lowered once the catalog has them).
+    {"SwiGlu", "SwiGlu", "elementwise", buildUnary},
+    {"SwiGluGrad", "SwiGluGrad", "elementwise", buildBinary},
+    {"RmsNormGrad", "RmsNormGrad", "normalization", buildAsRecorded},
+    {"RotaryPositionEmbedding", "RotaryPositionEmbedding", "elementwise", buildRotary},
+    {"RotaryPositionEmbeddingGrad", "RotaryPositionEmbeddingGrad", "elementwise", buildRotary},
+    {"Exp", "Exp", "elementwise", buildUnary},
+    {"Abs", "Abs", "elementwise", buildUnary},
+    {"Sin", "Sin", "elementwise", buildUnary},
+    {"Cos", "Cos", "elementwise", buildUnary},
+    {"Muls", "Muls", "elementwise", buildUnary},
+    {"Pows", "Pows", "elementwise", buildAsRecorded},
+    {"Greater", "Greater", "elementwise", buildBinary},
+    {"Less", "Less", "elementwise", buildBinary},
+    {"GreaterEqual", "GreaterEqual", "elementwise", buildBinary},
+    {"Equal", "Equal", "elementwise", buildBinary},
+    {"NotEqual", "NotEqual", "elementwise", buildBinary},
+    {"ZerosLike", "ZerosLike", "fill", buildUnary},
+    {"OnesLike", "OnesLike", "fill", buildUnary},
+    {"Slice", "Slice", "Slice / ConcatD", buildSlice},
+    {"ConcatD", "ConcatD", "Slice / ConcatD", buildConcat},
 };
 
 }  // namespace

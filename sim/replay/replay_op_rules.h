@@ -56,6 +56,9 @@ void buildMatMul(const RealTensors& t, OpInstance& op);          // transposes f
 void buildConv2D(const RealTensors& t, OpInstance& op);          // strides, pads from the shapes
 void buildConv2DBackpropInput(const RealTensors& t, OpInstance& op);
 void buildConv2DBackpropFilter(const RealTensors& t, OpInstance& op);
+void buildRotary(const RealTensors& t, OpInstance& op);          // x, cos, sin → y (no dcos/dsin)
+void buildSlice(const RealTensors& t, OpInstance& op);           // size from y, offsets 0
+void buildConcat(const RealTensors& t, OpInstance& op);          // concat_dim from the shapes
 void buildFlashAttention(const RealTensors& t, OpInstance& op);  // SBH/BSH → [B,N,S,D]
 
 }  // namespace ascendsim

@@ -152,4 +152,34 @@ void buildApplyAdamWV2(const RealTensors& t, OpInstance& op) {
     for (const char* out : {"var_out", "m_out", "v_out"}) op.outputs.push_back(catalogTensor(var, out));
 }
 
+void buildRotary(const RealTensors& t, OpInstance& op) {
+    requireCounts(t, 3, 1, op.type);
+    addInputs(t, op, 3);
+    addOutputs(t, op, 1);
+}
+
+// Slice's offsets and size are index tensors whose values are not recorded: the size is the
+// output's shape, the offsets are taken as 0 (the same bytes move from any offset).
+void buildSlice(const RealTensors& t, OpInstance& op) {
+    buildUnary(t, op);
+    if (op.inputs[0].shape.size() != op.outputs[0].shape.size()) throw UnreplayableKernel("slice changes the rank");
+    op.attrs["offsets"] = std::vector<std::int64_t>(op.inputs[0].shape.size(), 0);
+    op.attrs["size"] = op.outputs[0].shape;
+}
+
+void buildConcat(const RealTensors& t, OpInstance& op) {
+    requireCounts(t, 1, 1, op.type);
+    addInputs(t, op, t.inputs.size());
+    addOutputs(t, op, 1);
+    const auto& in = op.inputs[0].shape;
+    const auto& out = op.outputs[0].shape;
+    for (std::size_t d = 0; d < in.size() && d < out.size(); ++d) {
+        if (in[d] != out[d]) {
+            op.attrs["concat_dim"] = static_cast<std::int64_t>(d);
+            return;
+        }
+    }
+    op.attrs["concat_dim"] = std::int64_t{0};  // one part: any dim
+}
+
 }  // namespace ascendsim

@@ -38,9 +38,9 @@ TEST(ReplayCommand, TextProfile_FilesSummaryCoverageAndNotReplayedList) {
     EXPECT_NE(result.out.find("compute kernels: 4 rows, 3 distinct; communication (excluded): 1 tasks, 500.000 us"),
               std::string::npos)
         << result.out;
-    // MatMul 20.08 + Add 2 × 6.22 of 92.52 µs compute time are replayed; SwiGlu (60 µs) is not.
+    // MatMul 20.08 + Add 2 × 6.22 of 92.52 µs compute time are replayed; LpNormV2 (60 µs) is not.
     EXPECT_NE(result.out.find("2 of 3 distinct kernels replayed = 35.1 %"), std::string::npos) << result.out;
-    EXPECT_NE(result.out.find("SwiGlu: 1 distinct, 1 rows, 60.000 us: no catalog op for type SwiGlu"), std::string::npos);
+    EXPECT_NE(result.out.find("LpNormV2: 1 distinct, 1 rows, 60.000 us: no catalog op for type LpNormV2"), std::string::npos);
 
     const CsvTable kernels = readCsvFile(root / "out" / "replay_kernels.csv");
     ASSERT_EQ(kernels.rows.size(), 3u);
@@ -49,12 +49,12 @@ TEST(ReplayCommand, TextProfile_FilesSummaryCoverageAndNotReplayedList) {
     EXPECT_EQ(kernels.rows[0][status], "replayed");
     EXPECT_GT(std::stod(kernels.rows[0][ratio]), 0.0);
     EXPECT_EQ(kernels.rows[1][*csvColumn(kernels, "Occurrences")], "2");
-    EXPECT_EQ(kernels.rows[2][status], "not replayed: no catalog op for type SwiGlu");
+    EXPECT_EQ(kernels.rows[2][status], "not replayed: no catalog op for type LpNormV2");
     EXPECT_TRUE(csvColumn(kernels, "real aic_mac_ratio") && csvColumn(kernels, "sim aiv_vec_ratio"));
     EXPECT_NE(kernels.rows[0][*csvColumn(kernels, "sim aic_mac_ratio")], "N/A");
 
     const CsvTable families = readCsvFile(root / "out" / "replay_families.csv");
-    ASSERT_GE(families.rows.size(), 4u);  // all, MatMul, elementwise, SwiGlu
+    ASSERT_GE(families.rows.size(), 4u);  // all, MatMul, elementwise, LpNormV2
     EXPECT_EQ(families.rows[0][0], "all");
     EXPECT_EQ(families.rows[0][*csvColumn(families, "Replayed")], "2");
     EXPECT_TRUE(fs::is_regular_file(root / "out" / "replay_summary.txt"));
