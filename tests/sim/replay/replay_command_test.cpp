@@ -2,10 +2,13 @@
 // not-replayed list, and the bad-input / I/O exit codes with no partial output.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "profiler/format/csv_reader.h"
 #include "sim/config/chip_config_loader.h"
+#include "sim/replay/calibration.h"
 #include "sim/replay/replay_command.h"
 #include "sim/replay/replay_fixtures.h"
 
@@ -101,6 +104,66 @@ TEST(ReplayCommand, UnwritableOutput_ExitOneWithErrnoText) {
     const auto result = replay(textProfile(root, "q", kernelDetails83()), root / "file" / "out");
     EXPECT_EQ(result.code, 1);
     EXPECT_NE(result.err.find("cannot create"), std::string::npos) << result.err;
+    fs::remove_all(root);
+}
+
+}  // namespace
+}  // namespace ascendsim
+
+namespace ascendsim {
+namespace {
+
+using namespace replay_fixtures;
+
+TEST(ReplayCommand, WarmL2_SecondLaunchIsMeasuredAndNeverSlowerThanCold) {
+    const auto root = testing_scratch::scratchDir("replay_warm");
+    const fs::path profile = textProfile(root, "q", kernelDetails83());
+    ReplayOptions options;
+    options.profileDir = profile.string();
+    options.configDir = defaultConfigDir();
+    PreparedReplay cold = prepareReplay(options);
+    runReplay(cold, cold.chip, false);
+    options.l2 = "warm";
+    PreparedReplay warm = prepareReplay(options);
+    runReplay(warm, warm.chip, false);
+    ASSERT_TRUE(cold.report.kernels[1].simulated && warm.report.kernels[1].simulated);
+    // The Add's 256 KiB of inputs fit in L2: the second launch reads them from L2.
+    EXPECT_LT(warm.report.kernels[1].simulated->durationUs, cold.report.kernels[1].simulated->durationUs);
+    options.l2 = "lukewarm";
+    EXPECT_THROW(prepareReplay(options), ReplayInputError);
+    fs::remove_all(root);
+}
+
+TEST(CalibrateCommand, WritesAnInheritingChipWhoseFittedValuesCarryTheirErrors) {
+    const auto root = testing_scratch::scratchDir("calibrate");
+    const fs::path profile = textProfile(root, "q", kernelDetails83());
+    CalibrateOptions options;
+    options.profileDirs = {profile.string()};
+    options.baseChip = "Ascend910B4_1650";
+    options.configDir = defaultConfigDir();
+    options.outputFile = (root / "my_chip.yaml").string();
+    options.only = {"hbm.bandwidth_gbps"};
+    options.evaluations = 3;
+    std::ostringstream out, err;
+    ASSERT_EQ(runCalibrateCommand(options, out, err), 0) << err.str();
+    std::ifstream in(options.outputFile);
+    const std::string yaml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_NE(yaml.find("inherits: Ascend910B4_1650\nname: my_chip\n"), std::string::npos) << yaml;
+    EXPECT_NE(yaml.find("# Objective: mean squared log(sim/real)."), std::string::npos);
+    EXPECT_NE(yaml.find("hbm:\n  bandwidth_gbps: "), std::string::npos) << yaml;
+    EXPECT_NE(yaml.find("# fitted: 1056 -> "), std::string::npos) << yaml;
+    // The file is a loadable chip: the fitted chip replays the same profile.
+    const ChipConfig fitted = loadChipByName(options.outputFile, options.configDir);
+    EXPECT_EQ(fitted.name, "my_chip");
+    EXPECT_EQ(fitted.aiCoreCount, 20u);
+
+    options.baseChip.clear();
+    std::ostringstream err2;
+    EXPECT_EQ(runCalibrateCommand(options, out, err2), 2);
+    EXPECT_NE(err2.str().find("--chip BASE is required"), std::string::npos);
+    options.baseChip = "Ascend910B4_1650";
+    options.only = {"hbm.speed"};
+    EXPECT_EQ(runCalibrateCommand(options, out, err2), 2);
     fs::remove_all(root);
 }
 
