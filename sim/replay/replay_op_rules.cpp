@@ -42,6 +42,7 @@ const std::vector<ReplayRule> kReplayRules = {
     {"ReduceMax", "ReduceMax", "reduction", buildReduce},
     {"ReduceMaxD", "ReduceMax", "reduction", buildReduce},
     {"FlashAttentionScore", "FlashAttentionScore", "FlashAttention", buildFlashAttention},
+    {"FlashAttentionScoreGrad", "FlashAttentionScoreGrad", "FlashAttention", buildFlashAttentionGrad},
     // Transformer vector ops (docs/op-catalog.md; lowered once the catalog has them).
     {"SwiGlu", "SwiGlu", "elementwise", buildUnary},
     {"SwiGluGrad", "SwiGluGrad", "elementwise", buildBinary},

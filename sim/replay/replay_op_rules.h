@@ -60,5 +60,6 @@ void buildRotary(const RealTensors& t, OpInstance& op);          // x, cos, sin 
 void buildSlice(const RealTensors& t, OpInstance& op);           // size from y, offsets 0
 void buildConcat(const RealTensors& t, OpInstance& op);          // concat_dim from the shapes
 void buildFlashAttention(const RealTensors& t, OpInstance& op);  // SBH/BSH → [B,N,S,D]
+void buildFlashAttentionGrad(const RealTensors& t, OpInstance& op);
 
 }  // namespace ascendsim

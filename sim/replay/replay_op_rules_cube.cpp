@@ -154,32 +154,77 @@ void buildConv2DBackpropFilter(const RealTensors& t, OpInstance& op) {
     setWindowAttrs(op, xs, dys, k);
 }
 
-// FlashAttentionScore with SBH/BSH q [S,B,N·D] (CANN's input_layout): the heads come from the
-// softmax_max output [B,N,S,8]; k and v carry their own head count (GQA when fewer). A mask
-// input (CANN's sparse mode) means causal.
+struct AttentionLayout {
+    std::int64_t batch = 0, heads = 0, seq = 0, headDim = 0, kvHeads = 0, kvSeq = 0;
+};
+
+// CANN's SBH/BSH layouts q [S,B,N·D] / [B,S,N·D]: the heads come from a softmax_max / softmax_sum
+// tensor [B,N,S,8]; k and v carry their own head count (GQA when fewer).
+AttentionLayout attentionLayout(const std::vector<std::int64_t>& q, const std::vector<std::int64_t>& kv,
+                                const std::vector<std::int64_t>& softmax) {
+    if (q.size() != 3 || kv.size() != 3 || softmax.size() != 4)
+        throw UnreplayableKernel("attention layout of q " + shapeText(q) + " is not SBH/BSH with a [B,N,S,8] softmax tensor");
+    AttentionLayout l;
+    l.batch = softmax[0];
+    l.heads = softmax[1];
+    l.seq = softmax[2];
+    if (l.heads <= 0 || q[2] % l.heads != 0) throw UnreplayableKernel("q hidden size does not divide by the heads");
+    l.headDim = q[2] / l.heads;
+    l.kvHeads = kv[2] / l.headDim;
+    l.kvSeq = kv[0] == l.batch && kv[1] != l.batch ? kv[1] : kv[0];
+    return l;
+}
+
+bool hasMask(const std::vector<RealTensor>& inputs, std::size_t from) {
+    for (std::size_t i = from; i < inputs.size(); ++i)
+        if (inputs[i].physicalShape.size() == 2) return true;
+    return false;
+}
+
+// FlashAttentionScore: q, k, v, [pse, drop mask, padding mask, atten_mask, ...] → softmax_max,
+// softmax_sum, softmax_out, attention_out. An atten_mask (CANN's sparse mode) means causal.
 void buildFlashAttention(const RealTensors& t, OpInstance& op) {
     if (t.inputs.size() < 3 || t.outputs.empty()) throw UnreplayableKernel("FlashAttentionScore needs q, k, v and outputs");
-    const auto& q = t.inputs[0].physicalShape;
-    const auto& kv = t.inputs[1].physicalShape;
-    const auto& softmaxMax = t.outputs[0].physicalShape;
-    if (q.size() == 4) {  // BNSD already
+    if (t.inputs[0].physicalShape.size() == 4) {  // BNSD already
         buildAsRecorded(RealTensors{{t.inputs[0], t.inputs[1], t.inputs[2]}, {t.outputs.back()}}, op);
         return;
     }
-    if (q.size() != 3 || kv.size() != 3 || softmaxMax.size() != 4)
-        throw UnreplayableKernel("FlashAttentionScore layout of q " + shapeText(q) + " is not SBH/BSH with a [B,N,S,8] softmax_max");
-    const std::int64_t batch = softmaxMax[0], heads = softmaxMax[1], seq = softmaxMax[2];
-    if (heads <= 0 || q[2] % heads != 0) throw UnreplayableKernel("q hidden size does not divide by the heads");
-    const std::int64_t headDim = q[2] / heads;
-    const std::int64_t kvHeads = kv[2] / headDim;
-    const std::int64_t kvSeq = kv[0] == batch && kv[1] != batch ? kv[1] : kv[0];
-    op.inputs.push_back(catalogTensor(t.inputs[0], "q", {batch, heads, seq, headDim}));
-    op.inputs.push_back(catalogTensor(t.inputs[1], "k", {batch, kvHeads, kvSeq, headDim}));
-    op.inputs.push_back(catalogTensor(t.inputs[2], "v", {batch, kvHeads, kvSeq, headDim}));
-    op.outputs.push_back(catalogTensor(t.inputs[0], "out", {batch, heads, seq, headDim}));
-    bool masked = false;
-    for (std::size_t i = 3; i < t.inputs.size(); ++i) masked |= t.inputs[i].physicalShape.size() == 2;
-    op.attrs["causal"] = masked;
+    const AttentionLayout l = attentionLayout(t.inputs[0].physicalShape, t.inputs[1].physicalShape, t.outputs[0].physicalShape);
+    op.inputs.push_back(catalogTensor(t.inputs[0], "q", {l.batch, l.heads, l.seq, l.headDim}));
+    op.inputs.push_back(catalogTensor(t.inputs[1], "k", {l.batch, l.kvHeads, l.kvSeq, l.headDim}));
+    op.inputs.push_back(catalogTensor(t.inputs[2], "v", {l.batch, l.kvHeads, l.kvSeq, l.headDim}));
+    op.outputs.push_back(catalogTensor(t.inputs[0], "out", {l.batch, l.heads, l.seq, l.headDim}));
+    op.attrs["causal"] = hasMask(t.inputs, 3);
+}
+
+// FlashAttentionScoreGrad: q, k, v, dy, [pse, drop mask, padding mask,] atten_mask, softmax_max,
+// softmax_sum, softmax_in, attention_in, ... → dq, dk, dv. The first [B,N,S,8] input is
+// softmax_max, the one after it softmax_sum; attention_in is the next tensor shaped like q.
+void buildFlashAttentionGrad(const RealTensors& t, OpInstance& op) {
+    if (t.inputs.size() < 4 || t.outputs.size() < 3) throw UnreplayableKernel("FlashAttentionScoreGrad needs q, k, v, dy and dq, dk, dv");
+    std::size_t softmax = 0;
+    for (std::size_t i = 4; i < t.inputs.size() && softmax == 0; ++i)
+        if (t.inputs[i].physicalShape.size() == 4) softmax = i;
+    if (softmax == 0 || softmax + 1 >= t.inputs.size()) throw UnreplayableKernel("no softmax_max/softmax_sum input recorded");
+    std::size_t attentionIn = 0;
+    for (std::size_t i = softmax + 2; i < t.inputs.size() && attentionIn == 0; ++i)
+        if (t.inputs[i].physicalShape == t.inputs[0].physicalShape) attentionIn = i;
+    if (attentionIn == 0) throw UnreplayableKernel("no attention_in input recorded");
+    const AttentionLayout l =
+        attentionLayout(t.inputs[0].physicalShape, t.inputs[1].physicalShape, t.inputs[softmax].physicalShape);
+    const std::vector<std::int64_t> qShape{l.batch, l.heads, l.seq, l.headDim};
+    const std::vector<std::int64_t> kvShape{l.batch, l.kvHeads, l.kvSeq, l.headDim};
+    op.inputs.push_back(catalogTensor(t.inputs[0], "q", qShape));
+    op.inputs.push_back(catalogTensor(t.inputs[1], "k", kvShape));
+    op.inputs.push_back(catalogTensor(t.inputs[2], "v", kvShape));
+    op.inputs.push_back(catalogTensor(t.inputs[3], "dy", qShape));
+    op.inputs.push_back(catalogTensor(t.inputs[attentionIn], "attention_in", qShape));
+    op.inputs.push_back(catalogTensor(t.inputs[softmax], "softmax_max"));
+    op.inputs.push_back(catalogTensor(t.inputs[softmax + 1], "softmax_sum"));
+    op.outputs.push_back(catalogTensor(t.outputs[0], "dq", qShape));
+    op.outputs.push_back(catalogTensor(t.outputs[1], "dk", kvShape));
+    op.outputs.push_back(catalogTensor(t.outputs[2], "dv", kvShape));
+    op.attrs["causal"] = hasMask(t.inputs, 4);
 }
 
 }  // namespace ascendsim

@@ -121,3 +121,43 @@ TEST(ReplayStatistics, MedianGeomeanBandAndPipeErrors) {
 
 }  // namespace
 }  // namespace ascendsim
+
+namespace ascendsim {
+namespace {
+
+// The Qwen3 sample's attention rows (SBH layout, 16 q heads over 8 KV heads, causal mask).
+TEST(ReplayRules, FlashAttention_SbhLayoutHeadsFromSoftmaxTensorsAndCausalMask) {
+    RealKernel fwd;
+    fwd.type = "FlashAttentionScore";
+    fwd.acceleratorCore = "MIX_AIC";
+    fwd.blockDim = 20;
+    fwd.inputShapes = "4096,1,2048;4096,1,1024;4096,1,1024;;;;2048,2048;;;;;;;;";
+    fwd.inputDtypes = "DT_BF16;DT_BF16;DT_BF16;DT_BF16;UINT8;DT_BF16;BOOL;INT64;INT64;INT64;INT64;INT64;FLOAT;FLOAT;FLOAT";
+    fwd.inputFormats = "NCL;NCL;NCL;ND;ND;ND;ND;ND;ND;ND;ND;ND;ND;ND;ND";
+    fwd.outputShapes = "1,16,4096,8;1,16,4096,8;;4096,1,2048";
+    fwd.outputDtypes = "FLOAT;FLOAT;DT_BF16;DT_BF16";
+    fwd.outputFormats = "ND;ND;ND;ND";
+    const OpInstance f = replayOp(fwd);
+    EXPECT_EQ(f.inputs[0].shape, (std::vector<std::int64_t>{1, 16, 4096, 128}));
+    EXPECT_EQ(f.inputs[1].shape, (std::vector<std::int64_t>{1, 8, 4096, 128}));
+    EXPECT_TRUE(f.boolAttr("causal", false));
+
+    RealKernel grad = fwd;
+    grad.type = "FlashAttentionScoreGrad";
+    grad.inputShapes = "4096,1,2048;4096,1,1024;4096,1,1024;4096,1,2048;2048,2048;1,16,4096,8;1,16,4096,8;;4096,1,2048;;;;;;";
+    grad.inputDtypes = "DT_BF16;DT_BF16;DT_BF16;DT_BF16;BOOL;FLOAT;FLOAT;DT_BF16;DT_BF16;INT64;FLOAT;FLOAT;FLOAT;FLOAT;FLOAT";
+    grad.inputFormats = "ND;ND;ND;ND;ND;ND;ND;ND;ND;ND;ND;ND;ND;ND;ND";
+    grad.outputShapes = "4096,1,2048;4096,1,1024;4096,1,1024;;;";
+    grad.outputDtypes = "DT_BF16;DT_BF16;DT_BF16;DT_BF16;DT_BF16;DT_BF16";
+    grad.outputFormats = "ND;ND;ND;ND;ND;ND";
+    const OpInstance g = replayOp(grad);
+    ASSERT_EQ(g.inputs.size(), 7u);  // q, k, v, dy, attention_in, softmax_max, softmax_sum
+    EXPECT_EQ(g.inputs[4].name, "attention_in");
+    EXPECT_EQ(g.inputs[5].shape, (std::vector<std::int64_t>{1, 16, 4096, 8}));
+    ASSERT_EQ(g.outputs.size(), 3u);
+    EXPECT_EQ(g.outputs[1].shape, (std::vector<std::int64_t>{1, 8, 4096, 128}));
+    EXPECT_TRUE(g.boolAttr("causal", false));
+}
+
+}  // namespace
+}  // namespace ascendsim
