@@ -27,11 +27,11 @@ double mib(std::uint64_t bytes) { return static_cast<double>(bytes) / (1024.0 * 
 
 int runChipsCommand(const std::string& configDir, std::ostream& out) {
     try {
-        out << std::left << std::setw(16) << "chip" << std::setw(9) << "cores" << std::setw(12) << "AIC/AIV"
+        out << std::left << std::setw(18) << "chip" << std::setw(9) << "cores" << std::setw(12) << "AIC/AIV"
             << std::setw(10) << "MHz" << std::setw(10) << "L2 MiB" << std::setw(10) << "HBM GiB"
             << "HBM GB/s\n";
         for (const auto& c : listChips(configDir)) {
-            out << std::left << std::setw(16) << c.name << std::setw(9) << organisationName(c.organisation)
+            out << std::left << std::setw(18) << c.name << std::setw(9) << organisationName(c.organisation)
                 << std::setw(12) << (std::to_string(c.aiCoreCount) + "/" + std::to_string(c.vectorCoreCount))
                 << std::setw(10) << c.aiCoreFreqMhz << std::setw(10) << mib(c.l2Bytes) << std::setw(10)
                 << gib(c.hbmBytes) << c.hbmBandwidthGBps << "\n";
