@@ -64,6 +64,15 @@ TEST(ReplayReading, DbExport_DurationsFromTaskNamesFromStringIdsPmuAndCommunicat
     std::filesystem::remove_all(root);
 }
 
+TEST(ReplayReading, DbExport_Cann83WhenProfilerInfoStatesVersions) {
+    const auto root = testing_scratch::scratchDir("replay_db83");
+    const auto dir = dbProfile(root, "db");
+    writeText(dir / "profiler_info_0.json", "{\"torch_npu_version\": \"2.7.1\", \"cann_version\": \"8.3.RC1\"}");
+    EXPECT_EQ(loadRealProfile(dir, ProfileSource::Db).era, FormatVersion::Cann83);
+    EXPECT_THROW(loadRealProfile(dir, ProfileSource::Text), ReplayInputError);  // no kernel_details.csv
+    std::filesystem::remove_all(root);
+}
+
 TEST(ReplayReading, DistinctKernels_GroupByIdentityMedianOverOccurrences) {
     const auto kernels = distinctKernels(parseKernelDetailsCsv(kernelDetails83(), "k.csv"));
     ASSERT_EQ(kernels.size(), 3u);
