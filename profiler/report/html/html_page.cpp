@@ -153,7 +153,8 @@ void HtmlPage::lineChart(const std::string& id, const std::string& title, const 
 }
 
 void HtmlPage::barChart(const std::string& id, const std::string& title, const std::vector<std::string>& labels,
-                        const std::vector<ChartSeries>& series, const std::string& valueTitle, bool horizontal) {
+                        const std::vector<ChartSeries>& series, const std::string& valueTitle, bool horizontal,
+                        bool stacked) {
     Json datasets = Json::array();
     std::size_t count = 0;
     for (std::size_t i = 0; i < series.size(); ++i) {
@@ -161,12 +162,15 @@ void HtmlPage::barChart(const std::string& id, const std::string& title, const s
         count += series[i].values.size();
     }
     const std::string valueAxis = horizontal ? "x" : "y";
+    const std::string categoryAxis = horizontal ? "y" : "x";
     const Json spec = {{"type", "bar"},
                        {"data", {{"labels", labels}, {"datasets", datasets}}},
                        {"options",
                         {{"indexAxis", horizontal ? "y" : "x"},
                          {"plugins", {{"title", {{"display", true}, {"text", title}}}}},
-                         {"scales", {{valueAxis, {{"title", axisTitle(valueTitle)}}}}}}}};
+                         {"scales",
+                          {{valueAxis, {{"title", axisTitle(valueTitle)}, {"stacked", stacked}}},
+                           {categoryAxis, {{"stacked", stacked}}}}}}}};
     chart(id, spec.dump(), count);
 }
 

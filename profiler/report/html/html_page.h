@@ -40,7 +40,8 @@ public:
                    const std::vector<std::string>& labels, const std::vector<ChartSeries>& series,
                    const std::string& yTitle);
     void barChart(const std::string& id, const std::string& title, const std::vector<std::string>& labels,
-                  const std::vector<ChartSeries>& series, const std::string& valueTitle, bool horizontal = false);
+                  const std::vector<ChartSeries>& series, const std::string& valueTitle, bool horizontal = false,
+                  bool stacked = false);
     // Log-log scatter (rooflines): x and y titles name the units.
     void scatterChart(const std::string& id, const std::string& title, const std::string& xTitle,
                       const std::string& yTitle, const std::vector<ScatterSeries>& series);

@@ -34,7 +34,7 @@ void stepSection(const RunRecord& run, HtmlPage& page) {
         free.values.push_back(s.freeUs);
     }
     page.heading("Step time split");
-    page.barChart("step-split", "Time per recorded step (us)", labels, {computing, communication, free}, "us", true);
+    page.barChart("step-split", "Time per recorded step (us)", labels, {computing, communication, free}, "us", true, true);
 }
 
 void kernelSection(const RunRecord& run, HtmlPage& page) {
