@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "profiler/format/csv_reader.h"
+#include "profiler/report/report_format.h"
 
 namespace ascendsim {
 
@@ -61,6 +62,12 @@ void readKernels(const fs::path& file, ProfileSummary& summary) {
         const std::string& h = table.header[c];
         if (h.ends_with("_ratio") || h.find("_bw") != std::string::npos) metricColumns.emplace_back(h, c);
     }
+    std::vector<std::size_t> hitColumns, missColumns;
+    for (std::size_t c = 0; c < table.header.size(); ++c) {
+        if (table.header[c].ends_with("_cache_hit")) hitColumns.push_back(c);
+        if (table.header[c].ends_with("_cache_miss_allocate")) missColumns.push_back(c);
+    }
+    double hits = 0, misses = 0;
     std::set<std::string> steps;
     for (const CsvRow& row : table.rows) {
         if (row.size() != table.header.size()) continue;
@@ -81,7 +88,10 @@ void readKernels(const fs::path& file, ProfileSummary& summary) {
             }
         }
         summary.kernels.push_back(std::move(kernel));
+        for (std::size_t c : hitColumns) hits += numberOrZero(row[c]);
+        for (std::size_t c : missColumns) misses += numberOrZero(row[c]);
     }
+    if (hits + misses > 0) summary.l2HitRate = hits / (hits + misses);
     summary.kernelSteps = std::max<std::size_t>(1, steps.size());
 }
 
@@ -113,20 +123,12 @@ void readL2Cache(const fs::path& file, ProfileSummary& summary) {
         } catch (const std::exception&) {
         }
     }
-    if (count > 0) summary.l2HitRate = sum / static_cast<double>(count);
+    if (count > 0) summary.l2HitRate = sum / static_cast<double>(count);  // the file wins over the counters
 }
 
-std::string format(const char* pattern, double value) {
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, pattern, value);
-    return buffer;
-}
+std::string format(const char* pattern, double value) { return formatNumber(pattern, value); }
 
-std::string change(double base, double variant) {
-    if (variant == base) return "0.0%";
-    if (base == 0.0) return "new";
-    return format("%+.1f%%", (variant - base) / base * 100.0);
-}
+std::string change(double base, double variant) { return percentChange(base, variant); }
 
 std::string padLeft(const std::string& text, std::size_t width) {
     return text.size() >= width ? text : std::string(width - text.size(), ' ') + text;
@@ -200,7 +202,7 @@ void writeMetrics(const ProfileSummary& base, const ProfileSummary& variant, std
     };
     for (const auto& name : names) writeRow(out, name, valueOf(before, name), valueOf(after, name));
     if (base.l2HitRate || variant.l2HitRate)
-        writeRow(out, "L2 hit rate (l2_cache.csv mean)", base.l2HitRate.value_or(0.0), variant.l2HitRate.value_or(0.0));
+        writeRow(out, "L2 hit rate", base.l2HitRate.value_or(0.0), variant.l2HitRate.value_or(0.0));
 }
 
 void writeKernels(const ProfileSummary& base, const ProfileSummary& variant, std::size_t top, std::ostream& out) {

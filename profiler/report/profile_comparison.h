@@ -53,7 +53,9 @@ struct ProfileSummary {
     double communicationNotOverlappedUs = 0.0;
     double freeUs = 0.0;
     std::vector<KernelRow> kernels;  // in file order
-    std::optional<double> l2HitRate;  // mean "Hit Rate" of l2_cache.csv when present
+    // Mean "Hit Rate" of l2_cache.csv when it reports one (910B writes N/A), else hits / (hits +
+    // misses) of kernel_details' *_cache_hit and *_cache_miss_allocate columns (--aic-metrics L2Cache).
+    std::optional<double> l2HitRate;
 };
 
 // Per-step kernels keyed by (name, occurrence), in first-launch order.

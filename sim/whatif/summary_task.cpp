@@ -20,6 +20,24 @@ TaskOutcome simulateAndSummarize(const SimulationOptions& options) {
     }
 }
 
+int reportFailure(const std::string& command, std::ostream& err) {
+    try {
+        throw;
+    } catch (const WhatIfFailure& e) {
+        err << command << ": " << e.what() << "\n";
+        return e.exitCode();
+    } catch (const WorkloadError& e) {
+        err << command << ": " << e.what() << "\n";
+        return 2;
+    } catch (const ConfigError& e) {
+        err << command << ": " << e.what() << "\n";
+        return 2;
+    } catch (const std::exception& e) {
+        err << command << ": error: " << e.what() << "\n";
+        return 1;
+    }
+}
+
 std::vector<RunSummary> summariesOrThrow(const std::vector<TaskOutcome>& outcomes,
                                          const std::vector<std::string>& labels) {
     std::vector<RunSummary> summaries;

@@ -1,6 +1,7 @@
 #pragma once
 // One what-if simulation as a worker task: simulate, summarize, and hand the summary back as text,
 // or the error with the exit code the command should end with (2 bad input, 1 runtime failure).
+#include <ostream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -19,6 +20,10 @@ public:
 private:
     int exitCode_;
 };
+
+// Call inside a catch block: prints the exception being handled as "command: message" and returns
+// the exit code for it (2 bad input, the failure's own code, 1 otherwise).
+int reportFailure(const std::string& command, std::ostream& err);
 
 TaskOutcome simulateAndSummarize(const SimulationOptions& options);
 

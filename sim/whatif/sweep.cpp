@@ -10,7 +10,7 @@
 
 #include "profiler/report/html/html_file.h"
 #include "profiler/report/html/html_page.h"
-#include "sim/config/config_error.h"
+#include "profiler/report/report_format.h"
 #include "sim/whatif/progress_meter.h"
 #include "sim/whatif/summary_task.h"
 #include "sim/whatif/worker_pool.h"
@@ -22,11 +22,7 @@ namespace {
 
 constexpr std::size_t kDefaultShownOps = 3;  // without op axes: the three longest ops of point 1
 
-std::string fixed(double v, const char* pattern = "%.3f") {
-    char buffer[48];
-    std::snprintf(buffer, sizeof buffer, pattern, v);
-    return buffer;
-}
+std::string fixed(double v, const char* pattern = "%.3f") { return formatNumber(pattern, v); }
 
 std::string csvCell(const std::string& text) {
     if (text.find_first_of(",\"\n") == std::string::npos) return text;
@@ -49,6 +45,24 @@ std::vector<std::string> chooseShownOps(const SweepRequest& request, const std::
         for (std::size_t i = 0; i < std::min(kDefaultShownOps, ops.size()); ++i) add(ops[i].op);
     }
     return shown;
+}
+
+// A point's cells: its values, optionally the chip, the step split and device time, and per shown
+// op its time, block dim and bound pipe (`missing` where the op did not run).
+std::vector<std::string> pointRow(const SweepResult& sweep, std::size_t p, bool withChip, const char* timeFormat,
+                                  const char* missing) {
+    const RunSummary& r = sweep.runs[p];
+    std::vector<std::string> row;
+    for (const auto& kv : sweep.points[p]) row.push_back(kv.second);
+    if (withChip) row.push_back(r.chip);
+    for (double v : {r.stepUs, r.computingUs, r.communicationUs, r.freeUs, r.deviceUs}) row.push_back(fixed(v, timeFormat));
+    for (const auto& op : sweep.shownOps) {
+        const OpTiming* t = findOpTiming(r, op);
+        row.push_back(t ? fixed(t->deviceUs, timeFormat) : missing);
+        row.push_back(t ? std::to_string(t->blockDim) : missing);
+        row.push_back(t ? t->bound : missing);
+    }
+    return row;
 }
 
 std::string padded(const std::string& text, std::size_t width) {
@@ -92,19 +106,7 @@ void writeSweepTable(const SweepResult& sweep, std::ostream& out) {
         header.push_back("bound");
     }
     std::vector<std::vector<std::string>> rows;
-    for (std::size_t p = 0; p < sweep.points.size(); ++p) {
-        std::vector<std::string> row;
-        for (const auto& kv : sweep.points[p]) row.push_back(kv.second);
-        const RunSummary& r = sweep.runs[p];
-        for (double v : {r.stepUs, r.computingUs, r.communicationUs, r.freeUs, r.deviceUs}) row.push_back(fixed(v, "%.1f"));
-        for (const auto& op : sweep.shownOps) {
-            const OpTiming* t = findOpTiming(r, op);
-            row.push_back(t ? fixed(t->deviceUs, "%.2f") : "-");
-            row.push_back(t ? std::to_string(t->blockDim) : "-");
-            row.push_back(t ? t->bound : "-");
-        }
-        rows.push_back(std::move(row));
-    }
+    for (std::size_t p = 0; p < sweep.points.size(); ++p) rows.push_back(pointRow(sweep, p, false, "%.2f", "-"));
     std::vector<std::size_t> widths(header.size());
     for (std::size_t c = 0; c < header.size(); ++c) {
         widths[c] = header[c].size();
@@ -144,17 +146,7 @@ void writeSweepCsv(const SweepResult& sweep, std::ostream& out) {
     for (std::size_t c = 0; c < header.size(); ++c) out << (c ? "," : "") << csvCell(header[c]);
     out << "\n";
     for (std::size_t p = 0; p < sweep.points.size(); ++p) {
-        const RunSummary& r = sweep.runs[p];
-        std::vector<std::string> row;
-        for (const auto& kv : sweep.points[p]) row.push_back(kv.second);
-        row.push_back(r.chip);
-        for (double v : {r.stepUs, r.computingUs, r.communicationUs, r.freeUs, r.deviceUs}) row.push_back(fixed(v));
-        for (const auto& op : sweep.shownOps) {
-            const OpTiming* t = findOpTiming(r, op);
-            row.push_back(t ? fixed(t->deviceUs) : "");
-            row.push_back(t ? std::to_string(t->blockDim) : "");
-            row.push_back(t ? t->bound : "");
-        }
+        const std::vector<std::string> row = pointRow(sweep, p, true, "%.3f", "");
         for (std::size_t c = 0; c < row.size(); ++c) out << (c ? "," : "") << csvCell(row[c]);
         out << "\n";
     }
@@ -175,24 +167,28 @@ void writeSweepHtml(const SweepResult& sweep, const std::string& title, std::ost
             groupOf[p] = pointLabel(others);
             if (std::find(groups.begin(), groups.end(), groupOf[p]) == groups.end()) groups.push_back(groupOf[p]);
         }
-        std::vector<ChartSeries> series;
+        // Step and device time on one chart, the ops' kernel times (µs, not ms) on another.
+        std::vector<ChartSeries> totals, ops;
         for (const auto& group : groups) {
-            auto addSeries = [&](const std::string& name, auto value) {
+            auto addSeries = [&](std::vector<ChartSeries>& to, const std::string& name, auto value) {
                 ChartSeries s{name + (group.empty() ? "" : " (" + group + ")"), {}};
                 for (std::size_t p = 0; p < sweep.points.size(); ++p)
                     if (groupOf[p] == group) s.values.push_back(value(sweep.runs[p]));
-                series.push_back(std::move(s));
+                to.push_back(std::move(s));
             };
-            addSeries("step", [](const RunSummary& r) { return r.stepUs; });
+            addSeries(totals, "step", [](const RunSummary& r) { return r.stepUs; });
+            addSeries(totals, "device", [](const RunSummary& r) { return r.deviceUs; });
             for (const auto& op : sweep.shownOps)
-                addSeries(op, [&](const RunSummary& r) {
+                addSeries(ops, op, [&](const RunSummary& r) {
                     const OpTiming* t = findOpTiming(r, op);
                     return t ? t->deviceUs : 0.0;
                 });
         }
+        const std::string id = "sweep-" + std::to_string(a);
         page.heading("Sweep of " + axis.key);
-        page.lineChart("sweep-" + std::to_string(a), "Time per step vs " + axis.key, axis.key, axis.values, series,
+        page.lineChart(id + "-ops", "Kernel time of the shown ops vs " + axis.key, axis.key, axis.values, ops,
                        "us per step");
+        page.lineChart(id, "Step and device time vs " + axis.key, axis.key, axis.values, totals, "us per step");
     }
     page.heading("All points");
     std::vector<std::string> header;
@@ -202,20 +198,7 @@ void writeSweepHtml(const SweepResult& sweep, const std::string& title, std::ost
     for (const auto& op : sweep.shownOps)
         for (const char* suffix : {" us", " blocks", " bound"}) header.push_back(op + suffix);
     std::vector<std::vector<std::string>> rows;
-    for (std::size_t p = 0; p < sweep.points.size(); ++p) {
-        const RunSummary& r = sweep.runs[p];
-        std::vector<std::string> row;
-        for (const auto& kv : sweep.points[p]) row.push_back(kv.second);
-        row.push_back(r.chip);
-        for (double v : {r.stepUs, r.computingUs, r.communicationUs, r.freeUs, r.deviceUs}) row.push_back(fixed(v, "%.2f"));
-        for (const auto& op : sweep.shownOps) {
-            const OpTiming* t = findOpTiming(r, op);
-            row.push_back(t ? fixed(t->deviceUs, "%.2f") : "-");
-            row.push_back(t ? std::to_string(t->blockDim) : "-");
-            row.push_back(t ? t->bound : "-");
-        }
-        rows.push_back(std::move(row));
-    }
+    for (std::size_t p = 0; p < sweep.points.size(); ++p) rows.push_back(pointRow(sweep, p, true, "%.2f", "-"));
     page.table("sweep-points", header, rows);
     page.write(out);
 }
@@ -237,18 +220,8 @@ int runSweepCommand(const SweepRequest& request, std::ostream& out, std::ostream
         out << "sweep table written to " << request.csvPath.string() << "\n";
         if (!request.htmlPath.empty()) out << "HTML report written to " << request.htmlPath << "\n";
         return 0;
-    } catch (const WhatIfFailure& e) {
-        err << "ascendsim sweep: " << e.what() << "\n";
-        return e.exitCode();
-    } catch (const WorkloadError& e) {
-        err << "ascendsim sweep: " << e.what() << "\n";
-        return 2;
-    } catch (const ConfigError& e) {
-        err << "ascendsim sweep: " << e.what() << "\n";
-        return 2;
-    } catch (const std::exception& e) {
-        err << "ascendsim sweep: error: " << e.what() << "\n";
-        return 1;
+    } catch (...) {
+        return reportFailure("ascendsim sweep", err);
     }
 }
 

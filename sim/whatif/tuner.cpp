@@ -10,7 +10,7 @@
 
 #include "profiler/report/html/html_file.h"
 #include "profiler/report/html/html_page.h"
-#include "sim/config/config_error.h"
+#include "profiler/report/report_format.h"
 #include "sim/whatif/overrides_file.h"
 #include "sim/whatif/progress_meter.h"
 #include "sim/whatif/summary_task.h"
@@ -25,11 +25,7 @@ namespace {
 // cores run in waves; fewer leave cores idle but cut per-block overheads and L2 traffic).
 constexpr double kCoreFractions[] = {0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875, 1.0, 1.25, 1.5, 2.0};
 
-std::string number(double v, const char* pattern = "%.2f") {
-    char buffer[48];
-    std::snprintf(buffer, sizeof buffer, pattern, v);
-    return buffer;
-}
+std::string number(double v, const char* pattern = "%.2f") { return formatNumber(pattern, v); }
 
 std::string gain(double before, double after) {
     return before > 0 ? number((before - after) / before * 100.0, "%+.1f%%") : "-";
@@ -225,18 +221,8 @@ int runTuneCommand(const TuneRequest& request, std::ostream& out, std::ostream& 
         out << "overrides written to " << request.overridesPath << " (" << entries.size() << " ops changed)\n";
         if (!request.htmlPath.empty()) out << "HTML report written to " << request.htmlPath << "\n";
         return 0;
-    } catch (const WhatIfFailure& e) {
-        err << "ascendsim tune: " << e.what() << "\n";
-        return e.exitCode();
-    } catch (const WorkloadError& e) {
-        err << "ascendsim tune: " << e.what() << "\n";
-        return 2;
-    } catch (const ConfigError& e) {
-        err << "ascendsim tune: " << e.what() << "\n";
-        return 2;
-    } catch (const std::exception& e) {
-        err << "ascendsim tune: error: " << e.what() << "\n";
-        return 1;
+    } catch (...) {
+        return reportFailure("ascendsim tune", err);
     }
 }
 

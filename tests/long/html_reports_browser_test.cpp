@@ -86,7 +86,7 @@ TEST(HtmlReportsInBrowser, EveryReportKindRendersItsCharts) {
     sweep.htmlPath = (dir.path() / "sweep.html").string();
     std::ostringstream out, err;
     ASSERT_EQ(runSweepCommand(sweep, out, err), 0) << err.str();
-    EXPECT_EQ(expectChartsRendered(sweep.htmlPath, "sweep"), 2u);  // one line chart per varied key
+    EXPECT_EQ(expectChartsRendered(sweep.htmlPath, "sweep"), 4u);  // per varied key: ops, step and device
 
     TuneRequest tune;
     tune.base = sweep.base;

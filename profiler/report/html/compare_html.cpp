@@ -1,29 +1,19 @@
 #include "profiler/report/html/compare_html.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <set>
 
 #include "profiler/report/html/html_page.h"
+#include "profiler/report/report_format.h"
 
 namespace ascendsim {
 
 namespace {
 
-std::string number(double v, const char* pattern = "%.3f") {
-    char buffer[48];
-    std::snprintf(buffer, sizeof buffer, pattern, v);
-    return buffer;
-}
-
-std::string change(double base, double variant) {
-    if (variant == base) return "0.0%";
-    if (base == 0.0) return "new";
-    return number((variant - base) / base * 100.0, "%+.1f%%");
-}
+std::string number(double v, const char* pattern = "%.3f") { return formatNumber(pattern, v); }
 
 std::vector<std::string> row(const std::string& label, double base, double variant) {
-    return {label, number(base), number(variant), number(variant - base, "%+.3f"), change(base, variant)};
+    return {label, number(base), number(variant), number(variant - base, "%+.3f"), percentChange(base, variant)};
 }
 
 const std::vector<std::string> kHeader = {"", "base", "variant", "delta", "change"};
@@ -87,11 +77,13 @@ void writeComparisonHtml(const ProfileSummary& base, const ProfileSummary& varia
     };
     for (const auto& m : metrics) metricRows.push_back(row(m, valueOf(before, m), valueOf(after, m)));
     if (base.l2HitRate || variant.l2HitRate)
-        metricRows.push_back(row("L2 hit rate (l2_cache.csv mean)", base.l2HitRate.value_or(0), variant.l2HitRate.value_or(0)));
-    page.heading("Pipe ratios, bandwidths (GB/s) and L2 hit rate, duration-weighted");
-    auto metricHeader = kHeader;
-    metricHeader[0] = "metric";
-    page.table("metrics", metricHeader, metricRows);
+        metricRows.push_back(row("L2 hit rate", base.l2HitRate.value_or(0), variant.l2HitRate.value_or(0)));
+    if (!metricRows.empty()) {
+        page.heading("Pipe ratios, bandwidths (GB/s) and L2 hit rate, duration-weighted");
+        auto metricHeader = kHeader;
+        metricHeader[0] = "metric";
+        page.table("metrics", metricHeader, metricRows);
+    }
 
     std::vector<std::vector<std::string>> kernelRows;
     for (const auto& c : changes) {

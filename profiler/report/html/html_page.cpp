@@ -20,6 +20,8 @@ th,td{border:1px solid #ddd;padding:3px 8px;text-align:right}
 th{background:#f0f0f0;cursor:pointer;user-select:none}th.asc:after{content:" \25B2"}th.desc:after{content:" \25BC"}
 td:first-child,th:first-child{text-align:left}tr:target{background:#ffeb99}
 .chart-box{position:relative;height:380px;margin:.5em 0 1.5em}
+.table-box{max-height:520px;overflow:auto;display:inline-block;max-width:100%}
+thead th{position:sticky;top:0}
 )CSS";
 
 // Sorting and drawing. Runs once the page (library and specs inline) is parsed.
@@ -116,7 +118,7 @@ void HtmlPage::paragraph(const std::string& text) { body_ += "<p>" + htmlEscape(
 
 void HtmlPage::table(const std::string& id, const std::vector<std::string>& header,
                      const std::vector<std::vector<std::string>>& rows, const std::vector<std::string>& rowIds) {
-    body_ += "<table class=\"sortable\" id=\"" + htmlEscape(id) + "\"><thead><tr>";
+    body_ += "<div class=\"table-box\"><table class=\"sortable\" id=\"" + htmlEscape(id) + "\"><thead><tr>";
     for (const auto& h : header) body_ += "<th>" + htmlEscape(h) + "</th>";
     body_ += "</tr></thead><tbody>\n";
     for (std::size_t r = 0; r < rows.size(); ++r) {
@@ -125,7 +127,7 @@ void HtmlPage::table(const std::string& id, const std::vector<std::string>& head
         for (const auto& cell : rows[r]) body_ += "<td>" + htmlEscape(cell) + "</td>";
         body_ += "</tr>\n";
     }
-    body_ += "</tbody></table>\n";
+    body_ += "</tbody></table></div>\n";
 }
 
 void HtmlPage::chart(const std::string& id, const std::string& specJson, std::size_t dataCount) {

@@ -1,24 +1,20 @@
 #include "profiler/report/html/run_report_html.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <map>
 #include <stdexcept>
 
 #include "profiler/report/html/html_page.h"
 #include "profiler/report/html/roofline.h"
 #include "profiler/report/pipe_bound.h"
+#include "profiler/report/report_format.h"
 #include "profiler/report/step_split.h"
 
 namespace ascendsim {
 
 namespace {
 
-std::string number(double v, const char* pattern = "%.2f") {
-    char buffer[48];
-    std::snprintf(buffer, sizeof buffer, pattern, v);
-    return buffer;
-}
+std::string number(double v, const char* pattern = "%.2f") { return formatNumber(pattern, v); }
 
 double durationUs(const KernelRecord& k) { return static_cast<double>(k.device.endNs - k.device.startNs) / 1e3; }
 
@@ -175,12 +171,12 @@ void writeRunReportHtml(const RunRecord& run, const std::string& title, std::ost
     page.paragraph(run.workloadName + " on " + run.chip->name + ": " + std::to_string(run.steps.size()) +
                    " recorded steps, " + std::to_string(run.kernels.size()) + " kernels recorded.");
     stepSection(run, page);
-    kernelSection(run, page);
+    rooflineSection(run, page);
+    pipeSection(run, page);
     groupTable(run, page, "op-types", "Device time by op type", "op type", [](const KernelRecord& k) { return k.opType; });
     groupTable(run, page, "core-types", "Device time by core type", "core type",
                [](const KernelRecord& k) { return std::string(taskTypeName(k.device.type)); });
-    pipeSection(run, page);
-    rooflineSection(run, page);
+    kernelSection(run, page);
     page.write(out);
 }
 

@@ -44,7 +44,8 @@ TEST(Sweep, OneRowPerPointWithTheVariedBlockDim) {
 
     const auto charts = html_test::checkHtmlStructure(readFile(request.htmlPath));
     ASSERT_EQ(charts.count("sweep-0"), 1u);
-    EXPECT_EQ(charts.at("sweep-0"), 6u);  // step and matmul lines, three points each
+    EXPECT_EQ(charts.at("sweep-0"), 6u);      // step and device lines, three points each
+    EXPECT_EQ(charts.at("sweep-0-ops"), 3u);  // the matmul line
 }
 
 TEST(Sweep, OutputDoesNotDependOnTheNumberOfJobs) {
