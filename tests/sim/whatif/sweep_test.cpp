@@ -52,9 +52,12 @@ TEST(Sweep, OutputDoesNotDependOnTheNumberOfJobs) {
     TempDir dir;
     std::ostringstream out1, out2, progress;
     SweepRequest serial = matmulSweep(dir.path(), 1), parallel = matmulSweep(dir.path(), 2);
+    serial.htmlPath = (dir.path() / "serial.html").string();
+    parallel.htmlPath = (dir.path() / "parallel.html").string();
     ASSERT_EQ(runSweepCommand(serial, out1, progress), 0) << progress.str();
     ASSERT_EQ(runSweepCommand(parallel, out2, progress), 0) << progress.str();
     EXPECT_EQ(readFile(serial.csvPath), readFile(parallel.csvPath));
+    EXPECT_EQ(readFile(serial.htmlPath), readFile(parallel.htmlPath));
     const auto table = [](std::string text) { return text.substr(0, text.find("sweep table written")); };
     EXPECT_EQ(table(out1.str()), table(out2.str()));
 }
