@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "profiler/format/csv_reader.h"
+#include "profiler/report/report_format.h"
 
 namespace ascendsim {
 
@@ -38,6 +39,18 @@ void readKernels(const fs::path& file, ProfileSummary& summary) {
     const std::size_t type = requiredColumn(table, "Type", file);
     const std::size_t duration = requiredColumn(table, "Duration(us)", file);
     const auto step = csvColumn(table, "Step Id");
+    const auto blockDim = csvColumn(table, "Block Dim");
+    std::vector<std::pair<std::string, std::size_t>> metricColumns;  // pipe ratios and bandwidths
+    for (std::size_t c = 0; c < table.header.size(); ++c) {
+        const std::string& h = table.header[c];
+        if (h.ends_with("_ratio") || h.find("_bw") != std::string::npos) metricColumns.emplace_back(h, c);
+    }
+    std::vector<std::size_t> hitColumns, missColumns;
+    for (std::size_t c = 0; c < table.header.size(); ++c) {
+        if (table.header[c].ends_with("_cache_hit")) hitColumns.push_back(c);
+        if (table.header[c].ends_with("_cache_miss_allocate")) missColumns.push_back(c);
+    }
+    double hits = 0, misses = 0;
     std::set<std::string> steps;
     for (const CsvRow& row : table.rows) {
         if (row.size() != table.header.size()) continue;
@@ -49,7 +62,19 @@ void readKernels(const fs::path& file, ProfileSummary& summary) {
         summary.kernelUs += us;
         ++summary.kernelCount;
         if (step) steps.insert(row[*step]);
+        KernelRow kernel{step ? row[*step] : "", row[name], row[type], us, blockDim ? row[*blockDim] : "", {}};
+        for (const auto& [metric, column] : metricColumns) {
+            // N/A (a side that did not run) is absent, not 0, so it does not dilute the mean.
+            try {
+                kernel.metrics[metric] = std::stod(row[column]);
+            } catch (const std::exception&) {
+            }
+        }
+        summary.kernels.push_back(std::move(kernel));
+        for (std::size_t c : hitColumns) hits += numberOrZero(row[c]);
+        for (std::size_t c : missColumns) misses += numberOrZero(row[c]);
     }
+    if (hits + misses > 0) summary.l2HitRate = hits / (hits + misses);
     summary.kernelSteps = std::max<std::size_t>(1, steps.size());
 }
 
@@ -67,17 +92,26 @@ void readStepTrace(const fs::path& file, ProfileSummary& summary) {
     }
 }
 
-std::string format(const char* pattern, double value) {
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, pattern, value);
-    return buffer;
+void readL2Cache(const fs::path& file, ProfileSummary& summary) {
+    const CsvTable table = readCsvFile(file);
+    const auto hitRate = csvColumn(table, "Hit Rate");
+    if (!hitRate) return;
+    double sum = 0;
+    std::size_t count = 0;
+    for (const CsvRow& row : table.rows) {
+        if (row.size() != table.header.size()) continue;
+        try {
+            sum += std::stod(row[*hitRate]);
+            ++count;
+        } catch (const std::exception&) {
+        }
+    }
+    if (count > 0) summary.l2HitRate = sum / static_cast<double>(count);  // the file wins over the counters
 }
 
-std::string change(double base, double variant) {
-    if (variant == base) return "0.0%";
-    if (base == 0.0) return "new";
-    return format("%+.1f%%", (variant - base) / base * 100.0);
-}
+std::string format(const char* pattern, double value) { return formatNumber(pattern, value); }
+
+std::string change(double base, double variant) { return percentChange(base, variant); }
 
 std::string padLeft(const std::string& text, std::size_t width) {
     return text.size() >= width ? text : std::string(width - text.size(), ' ') + text;
@@ -138,6 +172,39 @@ void writeOpTypes(const ProfileSummary& base, const ProfileSummary& variant, std
     writeRow(out, "all kernels", base.kernelUs / baseSteps, variant.kernelUs / variantSteps);
 }
 
+void writeMetrics(const ProfileSummary& base, const ProfileSummary& variant, std::ostream& out) {
+    const auto before = weightedMetrics(base), after = weightedMetrics(variant);
+    std::set<std::string> names;
+    for (const auto& [name, value] : before) names.insert(name);
+    for (const auto& [name, value] : after) names.insert(name);
+    if (names.empty() && !base.l2HitRate && !variant.l2HitRate) return;
+    out << "\nPipe ratios and bandwidths (GB/s), kernel_details.csv, duration-weighted over the kernels reporting them:\n";
+    const auto valueOf = [](const std::map<std::string, double>& m, const std::string& k) {
+        const auto found = m.find(k);
+        return found == m.end() ? 0.0 : found->second;
+    };
+    for (const auto& name : names) writeRow(out, name, valueOf(before, name), valueOf(after, name));
+    if (base.l2HitRate || variant.l2HitRate)
+        writeRow(out, "L2 hit rate", base.l2HitRate.value_or(0.0), variant.l2HitRate.value_or(0.0));
+}
+
+void writeKernels(const ProfileSummary& base, const ProfileSummary& variant, std::size_t top, std::ostream& out) {
+    const auto changes = kernelChanges(base, variant);
+    out << "\nTop kernel changes per step (us), matched by name and launch order in the step:\n";
+    out << "  " << padRight("kernel [block dim base->variant]", 34) << padLeft("base", 14) << padLeft("variant", 14)
+        << padLeft("delta", 14) << padLeft("change", 10) << "\n";
+    const std::size_t shown = std::min(top, changes.size());
+    for (std::size_t i = 0; i < shown; ++i) {
+        const KernelChange& c = changes[i];
+        std::string label = c.name;
+        if (c.baseBlockDim != c.variantBlockDim)
+            label += " [" + (c.baseBlockDim.empty() ? "-" : c.baseBlockDim) + "->" +
+                     (c.variantBlockDim.empty() ? "-" : c.variantBlockDim) + "]";
+        writeRow(out, label, c.baseUs, c.variantUs);
+    }
+    if (shown < changes.size()) out << "  ... " << changes.size() - shown << " more kernels\n";
+}
+
 }  // namespace
 
 fs::path findProfilerOutputFolder(const fs::path& resultDir) {
@@ -167,6 +234,8 @@ ProfileSummary loadProfileSummary(const fs::path& resultDir) {
     readKernels(kernels, summary);
     const fs::path steps = summary.outputDir / "step_trace_time.csv";
     if (fs::is_regular_file(steps)) readStepTrace(steps, summary);
+    const fs::path l2 = summary.outputDir / "l2_cache.csv";
+    if (fs::is_regular_file(l2)) readL2Cache(l2, summary);
     return summary;
 }
 
@@ -179,6 +248,8 @@ void writeProfileComparison(const ProfileSummary& base, const ProfileSummary& va
         << variant.kernelSteps << " steps)\n";
     writeStepSplit(base, variant, out);
     writeOpTypes(base, variant, topOpTypes, out);
+    writeMetrics(base, variant, out);
+    writeKernels(base, variant, topOpTypes, out);
 }
 
 }  // namespace ascendsim

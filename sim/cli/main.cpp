@@ -11,6 +11,7 @@
 #include "sim/engine/simulation_options.h"
 #include "sim/engine/version.h"
 #include "sim/replay/replay_cli.h"
+#include "sim/whatif/whatif_commands.h"
 
 namespace {
 
@@ -59,6 +60,9 @@ void addRunOptions(CLI::App& app, ascendsim::SimulationOptions& o, std::string& 
                    "default: the first AI-core kernel)");
     app.add_option("--core-trace-step", o.coreTraceStep, "Step whose launch --core-trace records (from 0)");
     app.add_option("--report", o.reportPath, "Write a human-readable performance report ('-' = stdout)");
+    app.add_option("--html", o.htmlPath,
+                   "Also write a self-contained HTML report (charts, roofline, sortable tables; opens offline) "
+                   "of the run, sweep, tune or compare");
     app.add_flag("--deterministic", o.deterministic,
                  "Fixed epoch, pid and hostname so two runs give byte-identical output");
     app.add_option("--epoch-ns", o.epochNs, "Wall-clock epoch (ns) of simulated time 0");
@@ -101,6 +105,8 @@ int sc_main(int argc, char* argv[]) {
     compare->add_option("VARIANT", compareVariant, "Result directory to compare with BASE")->required();
     compare->add_option("--top", compareTop, "Op types to list, biggest change first")->capture_default_str();
     ascendsim::ReplayCli replayCli(app, options.configDir);
+    compare->fallthrough();
+    ascendsim::WhatIfCommands whatIf(app, options);
     app.require_subcommand(0, 1);
 
     try {
@@ -112,8 +118,10 @@ int sc_main(int argc, char* argv[]) {
     options.showProgress = isatty(STDERR_FILENO) != 0;
 
     if (const auto code = replayCli.runIfParsed(std::cout, std::cerr, options.showProgress)) return *code;
+    if (const auto exitCode = whatIf.run(std::cout, std::cerr)) return *exitCode;
     if (chips->parsed()) return ascendsim::runChipsCommand(options.configDir, std::cout);
-    if (compare->parsed()) return ascendsim::runCompareCommand(compareBase, compareVariant, compareTop, std::cout, std::cerr);
+    if (compare->parsed()) return ascendsim::runCompareCommand(compareBase, compareVariant, compareTop, std::cout, std::cerr,
+                                                                options.htmlPath);
     if (microbench->parsed()) return ascendsim::runMicrobenchCommand(microbenchChip, options.configDir, std::cout);
     if (options.workloadPath.empty()) {
         std::cerr << "ascendsim: --workload is required (try --help)\n";

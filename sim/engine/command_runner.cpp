@@ -4,8 +4,12 @@
 
 #include <fstream>
 #include <iomanip>
+#include <sstream>
 
 #include "profiler/assembly/output_assembly.h"
+#include "profiler/report/html/compare_html.h"
+#include "profiler/report/html/html_file.h"
+#include "profiler/report/html/run_report_html.h"
 #include "profiler/report/performance_report.h"
 #include "profiler/report/profile_comparison.h"
 #include "profiler/writers/trace_view.h"
@@ -54,12 +58,23 @@ int runMicrobenchCommand(const std::string& chipName, const std::string& configD
 }
 
 int runCompareCommand(const std::string& baseDir, const std::string& variantDir, std::size_t topOpTypes,
-                      std::ostream& out, std::ostream& err) {
+                      std::ostream& out, std::ostream& err, const std::string& htmlPath) {
     try {
         // Base first, so an error names BASE when both are wrong (argument order is unspecified).
         const ProfileSummary base = loadProfileSummary(baseDir);
         const ProfileSummary variant = loadProfileSummary(variantDir);
-        writeProfileComparison(base, variant, topOpTypes, out);
+        std::ostringstream text;
+        writeProfileComparison(base, variant, topOpTypes, text);
+        if (!htmlPath.empty()) {
+            try {
+                writeHtmlFile(htmlPath, [&](std::ostream& html) { writeComparisonHtml(base, variant, topOpTypes, html); });
+            } catch (const std::exception& e) {
+                err << "ascendsim compare: error: " << e.what() << "\n";
+                return 1;
+            }
+        }
+        out << text.str();
+        if (!htmlPath.empty()) out << "HTML report written to " << htmlPath << "\n";
         return 0;
     } catch (const std::exception& e) {
         err << "ascendsim compare: " << e.what() << "\n";
@@ -98,6 +113,11 @@ int runSimulationCommand(const SimulationOptions& options, std::ostream& out, st
         if (!options.chromeTracePath.empty())
             writeChromeTrace(options.chromeTracePath, result.record, result.workload.profiler);
         if (result.coreTrace) writeCoreTraceFile(options.coreTracePath, *result.coreTrace);
+        if (!options.htmlPath.empty()) {
+            writeHtmlFile(options.htmlPath, [&](std::ostream& html) {
+                writeRunReportHtml(result.record, "ascendsim report: " + result.workload.name, html);
+            });
+        }
 
         ReportContext context;
         context.stepsSimulated = result.stepsSimulated;
@@ -115,6 +135,7 @@ int runSimulationCommand(const SimulationOptions& options, std::ostream& out, st
             out << "core trace written to " << options.coreTracePath
                 << " (open it in https://ui.perfetto.dev or chrome://tracing)\n";
         }
+        if (!options.htmlPath.empty()) out << "HTML report written to " << options.htmlPath << "\n";
         for (const auto& dir : written.directories) out << "profiling data written to " << dir.string() << "\n";
         if (written.directories.empty()) {
             // torch_npu likewise writes nothing when on_trace_ready never fires; say so instead of

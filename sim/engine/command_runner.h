@@ -15,9 +15,10 @@ int runChipsCommand(const std::string& configDir, std::ostream& out);
 // `ascendsim microbench --chip X`: the calibration set, model vs measured side by side.
 int runMicrobenchCommand(const std::string& chipName, const std::string& configDir, std::ostream& out);
 
-// `ascendsim compare BASE VARIANT`: the what-if report of two result directories.
+// `ascendsim compare BASE VARIANT`: the what-if report of two result directories; with `htmlPath`
+// also as an HTML page.
 int runCompareCommand(const std::string& baseDir, const std::string& variantDir, std::size_t topOpTypes,
-                      std::ostream& out, std::ostream& err);
+                      std::ostream& out, std::ostream& err, const std::string& htmlPath = {});
 
 // `ascendsim --workload W ...`: simulate the workload and write the profiler directories.
 int runSimulationCommand(const SimulationOptions& options, std::ostream& out, std::ostream& err);

@@ -25,6 +25,7 @@ struct SimulationOptions {
     std::optional<std::int64_t> rank;       // profiler_info_{rank}.json and rank-named files
     std::string chromeTracePath;            // export_chrome_trace equivalent
     std::string reportPath;                 // human-readable report ("-" = stdout)
+    std::string htmlPath;                   // self-contained HTML report (--html)
     // Instruction timeline of one kernel launch (docs/core-trace.md): written to coreTracePath,
     // of the first launch of op coreTraceOp (default: the first AI-core kernel) in step
     // coreTraceStep (default: any step).

@@ -4,6 +4,7 @@
 
 #include <sstream>
 
+#include "../whatif/html_structure.h"
 #include "profiler/report/profile_comparison.h"
 #include "sim/engine/e2e_support.h"
 
@@ -63,7 +64,46 @@ TEST(WhatIfCompare, RealProfileComparedWithItselfShowsNoChange) {
         ++rows;
         EXPECT_TRUE(line.find(" 0.0%") != std::string::npos) << line;
     }
-    EXPECT_EQ(rows, sample.opTypes.size() + 5);  // op types, all kernels, four step-split rows
+    // op types, all kernels, four step-split rows, the metrics (and L2 hit rate), every kernel
+    const std::size_t metricRows = weightedMetrics(sample).size() + (sample.l2HitRate ? 1 : 0);
+    EXPECT_EQ(rows, sample.opTypes.size() + 5 + metricRows + matchedKernels(sample).size());
+}
+
+TEST(WhatIfCompare, KernelsMatchedByNameAndLaunchOrderShowTheBlockDimChange) {
+    TempDir base, variant;
+    auto run = [](const fs::path& parent, const std::string& blockDim, const std::string& html) {
+        auto options = commandOptions(unitWorkload("matmul.yaml"), parent);
+        options.level = "Level2";
+        options.setOverrides = {"op.matmul.block_dim=" + blockDim};
+        options.htmlPath = html;
+        const CommandOutcome outcome = runCommand(options);
+        EXPECT_EQ(outcome.exitCode, 0) << outcome.err;
+        return onlyProfilerDir(parent);
+    };
+    const fs::path runHtml = base.path() / "run.html";
+    const ProfileSummary before = loadProfileSummary(run(base.path() / "out", "2", runHtml.string()));
+    const ProfileSummary after = loadProfileSummary(run(variant.path(), "16", ""));
+    const auto changes = kernelChanges(before, after);
+    ASSERT_EQ(changes.size(), 1u);
+    EXPECT_EQ(changes[0].baseBlockDim, "2");
+    EXPECT_EQ(changes[0].variantBlockDim, "16");
+    EXPECT_GT(changes[0].baseUs, changes[0].variantUs);
+    EXPECT_TRUE(weightedMetrics(before).count("aic_mac_ratio"));
+
+    const fs::path compareHtml = variant.path() / "compare.html";
+    std::ostringstream out, err;
+    ASSERT_EQ(runCompareCommand(before.outputDir.string(), after.outputDir.string(), 10, out, err, compareHtml.string()), 0)
+        << err.str();
+    EXPECT_NE(out.str().find("[2->16]"), std::string::npos) << out.str();
+    const auto compareCharts = html_test::checkHtmlStructure(readFile(compareHtml));
+    EXPECT_EQ(compareCharts.at("top-changes"), 1u);
+    EXPECT_EQ(compareCharts.at("step-split"), 6u);
+
+    // The run's own report: the roofline has the MatMul as its one point.
+    const auto runCharts = html_test::checkHtmlStructure(readFile(runHtml));
+    EXPECT_EQ(runCharts.at("roofline"), 1u);
+    EXPECT_EQ(runCharts.at("pipe-utilisation"), 7u);
+    EXPECT_NE(readFile(runHtml).find("id=\"kernel-0\""), std::string::npos);
 }
 
 TEST(WhatIfCompare, MissingResultDirectoryIsAClearError) {
