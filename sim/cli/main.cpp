@@ -7,16 +7,12 @@
 #include <iostream>
 #include <unistd.h>
 
+#include "sim/config/chip_config_loader.h"
 #include "sim/engine/command_runner.h"
 #include "sim/engine/simulation_options.h"
 #include "sim/engine/version.h"
 
 namespace {
-
-std::string defaultConfigDir() {
-    if (const char* env = std::getenv("ASCENDSIM_CONFIG_DIR")) return env;
-    return std::string(ASCENDSIM_SOURCE_DIR) + "/configs";
-}
 
 void addRunOptions(CLI::App& app, ascendsim::SimulationOptions& o, std::string& logLevel) {
     app.add_option("--workload,-w", o.workloadPath, "Workload YAML file (see docs/workload-format.md)");
@@ -82,7 +78,7 @@ int main(int argc, char* argv[]) {
 
 int sc_main(int argc, char* argv[]) {
     ascendsim::SimulationOptions options;
-    options.configDir = defaultConfigDir();
+    options.configDir = ascendsim::defaultConfigDir(std::string(ASCENDSIM_SOURCE_DIR) + "/configs");
     std::string logLevel = "warn";
     std::string microbenchChip = "Ascend910B1";
 
