@@ -11,6 +11,7 @@
 #include "sim/engine/command_runner.h"
 #include "sim/engine/simulation_options.h"
 #include "sim/engine/version.h"
+#include "sim/matrix/matrix_runner.h"
 
 namespace {
 
@@ -95,6 +96,24 @@ int sc_main(int argc, char* argv[]) {
     compare->add_option("BASE", compareBase, "Result directory (*_ascend_pt, ours or real)")->required();
     compare->add_option("VARIANT", compareVariant, "Result directory to compare with BASE")->required();
     compare->add_option("--top", compareTop, "Op types to list, biggest change first")->capture_default_str();
+    ascendsim::MatrixOptions matrixOptions;
+    std::string matrixLevels = "Level0,Level1,Level2", matrixMetrics = "PipeUtilization", matrixEras = "8.3",
+                matrixExports = "text", matrixRanks;
+    auto* matrix = app.add_subcommand(
+        "matrix", "Fixture trees for parser CI: one deterministic run per combination of level, aic_metrics, "
+                  "era, export type and ranks, plus MANIFEST.json with every file's sha256");
+    matrix->add_option("--workload,-w", matrixOptions.workloadPath, "Workload YAML file")->required();
+    matrix->add_option("--output,-o", matrixOptions.outputDir, "Folder to create (must not exist, or be empty)")
+        ->required();
+    matrix->add_option("--levels", matrixLevels, "Levels: Level_none,Level0,Level1,Level2 (L0,L1,L2) or all")
+        ->capture_default_str();
+    matrix->add_option("--metrics", matrixMetrics, "aic_metrics groups, or all")->capture_default_str();
+    matrix->add_option("--eras", matrixEras, "Format versions: 8.3,8.0,2024, or all")->capture_default_str();
+    matrix->add_option("--export", matrixExports, "Export types: text,db,text+db, or all")->capture_default_str();
+    matrix->add_option("--ranks", matrixRanks, "Data-parallel world sizes, e.g. 1,2,8 (default: the workload's)");
+    matrix->add_option("--jobs,-j", matrixOptions.jobs, "Runs at once (default: the machine's cores)");
+    matrix->add_option("--run-arg", matrixOptions.extraArguments,
+                       "Passed to every run, e.g. --run-arg=--chip --run-arg=Ascend910B4; repeatable");
     app.require_subcommand(0, 1);
 
     try {
@@ -106,6 +125,18 @@ int sc_main(int argc, char* argv[]) {
     options.showProgress = isatty(STDERR_FILENO) != 0;
 
     if (chips->parsed()) return ascendsim::runChipsCommand(options.configDir, std::cout);
+    if (matrix->parsed()) {
+        std::vector<ascendsim::MatrixCombination> plan;
+        try {
+            plan = ascendsim::planMatrix(
+                ascendsim::parseMatrixAxes(matrixLevels, matrixMetrics, matrixEras, matrixExports, matrixRanks));
+        } catch (const std::invalid_argument& e) {
+            std::cerr << "ascendsim matrix: " << e.what() << "\n";
+            return 2;
+        }
+        matrixOptions.terminal = isatty(STDERR_FILENO) != 0;
+        return ascendsim::runMatrix(matrixOptions, plan, std::cout, std::cerr);
+    }
     if (compare->parsed()) return ascendsim::runCompareCommand(compareBase, compareVariant, compareTop, std::cout, std::cerr);
     if (microbench->parsed()) return ascendsim::runMicrobenchCommand(microbenchChip, options.configDir, std::cout);
     if (options.workloadPath.empty()) {
