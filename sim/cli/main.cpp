@@ -32,6 +32,10 @@ void addRunOptions(CLI::App& app, ascendsim::SimulationOptions& o, std::string& 
                    "(op.NAME.block_dim=N); repeatable");
     app.add_option("--steps", o.steps, "Number of training/inference steps to run");
     app.add_option("--level", o.level, "Profiler level: Level_none, Level0, Level1, Level2");
+    app.add_option("--quirks", o.quirks,
+                   "Reproduce anomalies of real data, comma-separated (docs/ci.md): cut-ranks, "
+                   "spreadsheet-timestamps, lf-endings, no-op-statistic, empty-communication, "
+                   "interrupted-step, clock-skew, missing-info-json");
     app.add_option("--aic-metrics", o.aicMetrics,
                    "AI Core metrics group: PipeUtilization, ArithmeticUtilization, Memory, "
                    "MemoryL0, MemoryUB, ResourceConflictRatio, L2Cache, MemoryAccess, None");
