@@ -9,6 +9,8 @@
 #include <stdexcept>
 
 #include "profiler/assembly/output_permissions.h"
+#include "profiler/quirks/file_quirks.h"
+#include "profiler/quirks/record_quirks.h"
 #include "profiler/assembly/profiling_schedule.h"
 #include "profiler/assembly/run_slice.h"
 #include "profiler/writers/api_statistic.h"
@@ -178,6 +180,7 @@ void writeProfilerDirectory(const fs::path& dir, const RunRecord& cycleRun, cons
 OutputResult writeProfilerOutput(const RunRecord& run, const ProfilerConfig& config, const OutputOptions& options) {
     RunRecord base = run;
     if (options.rank) base.rankId = *options.rank;
+    if (options.quirks.contains(Quirk::ClockSkew)) applyClockSkew(base);
     const auto cycles = profilingCycles(config.schedule, base.steps);
     const std::string prefix = workerDirectoryPrefix(base, options);
 
@@ -187,7 +190,10 @@ OutputResult writeProfilerOutput(const RunRecord& run, const ProfilerConfig& con
         fs::create_directories(options.parentDirectory);
         std::set<std::string> usedNames;
         for (const auto& cycle : cycles) {
-            const RunRecord cycleRun = sliceRunRecord(base, cycle);
+            const RunRecord cycleRun =
+                options.quirks.contains(Quirk::InterruptedStep)
+                    ? sliceRunRecord(withLastStepInterrupted(base, cycle), cycle)
+                    : sliceRunRecord(base, cycle);
             // The stamp is taken when the trace is ready (cycle end); equal stamps of cycles shorter
             // than a millisecond are separated by moving the later one forward by 1 ms.
             std::uint64_t stampNs = cycleRun.endNs;
@@ -202,6 +208,7 @@ OutputResult writeProfilerOutput(const RunRecord& run, const ProfilerConfig& con
             pending.push_back(dir);
             fs::create_directory(dir.temporary);
             writeProfilerDirectory(dir.temporary, cycleRun, config, cycle.index, options.deterministic);
+            applyFileQuirks(options.quirks, dir.temporary, base.rankId);
             if (config.recordOpArgs) {
                 PendingDirectory opArgs{temporarySibling(fs::path(final.string() + "_op_args")),
                                         fs::path(final.string() + "_op_args")};

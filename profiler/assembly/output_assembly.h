@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "profiler/config/profiler_config.h"
+#include "profiler/quirks/quirk_set.h"
 #include "profiler/record/run_record.h"
 
 namespace ascendsim {
@@ -31,6 +32,7 @@ struct OutputOptions {
     // already depends only on the RunRecord (its epoch, pid, host name fix names and timestamps).
     bool deterministic = true;
     std::optional<std::int64_t> rank;  // overrides RunRecord::rankId when set
+    QuirkSet quirks;                   // anomalies of real data to reproduce (profiler/quirks/)
     // Test hook: called with a stage name while a cycle is being built ("cycle-built"); throwing
     // from it exercises the cleanup path.
     std::function<void(std::string_view stage)> faultInjection;

@@ -22,6 +22,14 @@ constexpr std::array<MetricsNames, 9> kMetricsNames = {{
     {"MemoryAccess", "ACL_AICORE_MEMORY_ACCESS"},
 }};
 constexpr std::array<std::string_view, 4> kLevelNames = {"Level_none", "Level0", "Level1", "Level2"};
+constexpr std::array<std::string_view, 3> kFormatVersionNames = {"8.3", "8.0", "2024"};
+
+template <typename Enum, std::size_t N>
+std::vector<Enum> everyValue() {
+    std::vector<Enum> values;
+    for (std::size_t i = 0; i < N; ++i) values.push_back(static_cast<Enum>(i));
+    return values;
+}
 }  // namespace
 
 AicMetrics ProfilerConfig::effectiveAicMetrics() const {
@@ -69,20 +77,21 @@ bool parseAicMetrics(std::string_view text, AicMetrics& out) {
     return false;
 }
 
+std::string_view formatVersionName(FormatVersion v) {
+    return kFormatVersionNames[static_cast<std::size_t>(v)];
+}
+
+std::vector<ProfilerLevel> allProfilerLevels() { return everyValue<ProfilerLevel, kLevelNames.size()>(); }
+std::vector<AicMetrics> allAicMetrics() { return everyValue<AicMetrics, kMetricsNames.size()>(); }
+std::vector<FormatVersion> allFormatVersions() {
+    return everyValue<FormatVersion, kFormatVersionNames.size()>();
+}
+
 bool parseFormatVersion(std::string_view text, FormatVersion& out) {
     if (text == "8.3" || text == "cann8.3") return out = FormatVersion::Cann83, true;
     if (text == "8.0" || text == "cann8.0") return out = FormatVersion::Cann80, true;
     if (text == "2024") return out = FormatVersion::Era2024, true;
     return false;
-}
-
-std::string_view formatVersionName(FormatVersion v) {
-    switch (v) {
-        case FormatVersion::Cann83: return "8.3";
-        case FormatVersion::Cann80: return "8.0";
-        case FormatVersion::Era2024: return "2024";
-    }
-    return "?";
 }
 
 }  // namespace ascendsim

@@ -70,4 +70,9 @@ bool parseAicMetrics(std::string_view text, AicMetrics& out);  // accepts both s
 bool parseFormatVersion(std::string_view text, FormatVersion& out);  // "8.3", "8.0", "2024"
 std::string_view formatVersionName(FormatVersion v);                 // "8.3", "8.0", "2024"
 
+// Every value of each setting, in declaration order (for `ascendsim matrix ... all`).
+std::vector<ProfilerLevel> allProfilerLevels();
+std::vector<AicMetrics> allAicMetrics();
+std::vector<FormatVersion> allFormatVersions();
+
 }  // namespace ascendsim

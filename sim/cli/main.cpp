@@ -7,18 +7,15 @@
 #include <iostream>
 #include <unistd.h>
 
+#include "sim/config/chip_config_loader.h"
 #include "sim/engine/command_runner.h"
 #include "sim/engine/simulation_options.h"
 #include "sim/engine/version.h"
+#include "sim/matrix/matrix_cli.h"
 #include "sim/replay/replay_cli.h"
 #include "sim/whatif/whatif_commands.h"
 
 namespace {
-
-std::string defaultConfigDir() {
-    if (const char* env = std::getenv("ASCENDSIM_CONFIG_DIR")) return env;
-    return std::string(ASCENDSIM_SOURCE_DIR) + "/configs";
-}
 
 void addRunOptions(CLI::App& app, ascendsim::SimulationOptions& o, std::string& logLevel) {
     app.add_option("--workload,-w", o.workloadPath, "Workload YAML file (see docs/workload-format.md)");
@@ -37,6 +34,10 @@ void addRunOptions(CLI::App& app, ascendsim::SimulationOptions& o, std::string& 
                    "(op.NAME.block_dim=N); repeatable");
     app.add_option("--steps", o.steps, "Number of training/inference steps to run");
     app.add_option("--level", o.level, "Profiler level: Level_none, Level0, Level1, Level2");
+    app.add_option("--quirks", o.quirks,
+                   "Reproduce anomalies of real data, comma-separated (docs/ci.md): cut-ranks, "
+                   "spreadsheet-timestamps, lf-endings, no-op-statistic, empty-communication, "
+                   "interrupted-step, clock-skew, missing-info-json");
     app.add_option("--aic-metrics", o.aicMetrics,
                    "AI Core metrics group: PipeUtilization, ArithmeticUtilization, Memory, "
                    "MemoryL0, MemoryUB, ResourceConflictRatio, L2Cache, MemoryAccess, None");
@@ -87,7 +88,7 @@ int main(int argc, char* argv[]) {
 
 int sc_main(int argc, char* argv[]) {
     ascendsim::SimulationOptions options;
-    options.configDir = defaultConfigDir();
+    options.configDir = ascendsim::defaultConfigDir(std::string(ASCENDSIM_SOURCE_DIR) + "/configs");
     std::string logLevel = "warn";
     std::string microbenchChip = "Ascend910B1";
 
@@ -107,6 +108,7 @@ int sc_main(int argc, char* argv[]) {
     ascendsim::ReplayCli replayCli(app, options.configDir);
     compare->fallthrough();
     ascendsim::WhatIfCommands whatIf(app, options);
+    ascendsim::MatrixCli matrixCli(app);
     app.require_subcommand(0, 1);
 
     try {
@@ -120,6 +122,7 @@ int sc_main(int argc, char* argv[]) {
     if (const auto code = replayCli.runIfParsed(std::cout, std::cerr, options.showProgress)) return *code;
     if (const auto exitCode = whatIf.run(std::cout, std::cerr)) return *exitCode;
     if (chips->parsed()) return ascendsim::runChipsCommand(options.configDir, std::cout);
+    if (const auto code = matrixCli.runIfParsed(std::cout, std::cerr, options.showProgress)) return *code;
     if (compare->parsed()) return ascendsim::runCompareCommand(compareBase, compareVariant, compareTop, std::cout, std::cerr,
                                                                 options.htmlPath);
     if (microbench->parsed()) return ascendsim::runMicrobenchCommand(microbenchChip, options.configDir, std::cout);

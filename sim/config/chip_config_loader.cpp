@@ -122,14 +122,23 @@ std::vector<ChipSummary> listChips(const std::string& configDir) {
     return chips;
 }
 
-std::string defaultConfigDir() {
+std::string installedConfigDir() {
+    std::error_code error;
+    const fs::path program = fs::read_symlink("/proc/self/exe", error);
+    if (error) return "";
+    const fs::path configs = program.parent_path().parent_path() / "share" / "ascendsim" / "configs";
+    return fs::is_directory(configs, error) ? configs.string() : "";
+}
+
+std::string defaultConfigDir(const std::string& fallback) {
     if (const char* dir = std::getenv("ASCENDSIM_CONFIG_DIR"); dir != nullptr && *dir != '\0') {
         return dir;
     }
+    if (std::string installed = installedConfigDir(); !installed.empty()) return installed;
     if (const char* src = std::getenv("ASCENDSIM_SOURCE_DIR"); src != nullptr && *src != '\0') {
         return (fs::path(src) / "configs").string();
     }
-    return "configs";
+    return fallback;
 }
 
 }  // namespace ascendsim

@@ -35,8 +35,14 @@ struct ChipSummary {
 };
 std::vector<ChipSummary> listChips(const std::string& configDir);
 
-// The configs folder: $ASCENDSIM_CONFIG_DIR, else $ASCENDSIM_SOURCE_DIR/configs, else "configs".
-std::string defaultConfigDir();
+// The configs folder, first found of: $ASCENDSIM_CONFIG_DIR; the installed copy beside the running
+// program (<prefix>/share/ascendsim/configs for <prefix>/bin/ascendsim); $ASCENDSIM_SOURCE_DIR/configs;
+// `fallback` (the CLI passes its build tree's configs, so a program run from a build tree finds them).
+std::string defaultConfigDir(const std::string& fallback = "configs");
+
+// <prefix>/share/ascendsim/configs when the running program is <prefix>/bin/<name> and that folder
+// exists (an installed ascendsim); empty otherwise.
+std::string installedConfigDir();
 
 const char* organisationName(CoreOrganisation organisation);  // "split" / "coupled"
 

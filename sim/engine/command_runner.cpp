@@ -84,8 +84,16 @@ int runCompareCommand(const std::string& baseDir, const std::string& variantDir,
 
 int runSimulationCommand(const SimulationOptions& options, std::ostream& out, std::ostream& err) {
     try {
+        QuirkSet quirks;
+        try {
+            quirks = parseQuirks(options.quirks);
+        } catch (const std::invalid_argument& e) {
+            err << "ascendsim: " << e.what() << "\n";
+            return 2;
+        }
         SimulationResult result = runSimulation(options);
         OutputOptions output;
+        output.quirks = quirks;
         output.parentDirectory = options.outputParent;
         output.workerName = options.workerName.value_or("");
         output.deterministic = options.deterministic;

@@ -23,6 +23,7 @@ struct SimulationOptions {
     std::optional<std::string> exportType;  // "text", "db", "text,db"
     std::optional<std::string> formatVersion;  // "8.3" (default), "8.0", "2024"
     std::optional<std::int64_t> rank;       // profiler_info_{rank}.json and rank-named files
+    std::string quirks;                     // --quirks: anomalies of real data (profiler/quirks/quirk_set.h)
     std::string chromeTracePath;            // export_chrome_trace equivalent
     std::string reportPath;                 // human-readable report ("-" = stdout)
     std::string htmlPath;                   // self-contained HTML report (--html)

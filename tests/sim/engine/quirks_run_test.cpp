@@ -1,0 +1,105 @@
+// --quirks end to end on a 2-rank data-parallel run (workloads/unit/allreduce.yaml, Level1): each
+// quirk changes exactly the files it names, on the ranks it names, and none changes the numbers.
+#include <gtest/gtest.h>
+
+#include <regex>
+
+#include "e2e_support.h"
+
+namespace ascendsim::e2e {
+namespace {
+
+class QuirksRun : public ::testing::Test {
+  protected:
+    // Runs allreduce.yaml at Level1 with `quirks` into a fresh folder; returns the rank directories.
+    std::vector<fs::path> run(const std::string& quirks, const std::string& export_type = "text") {
+        SimulationOptions options = commandOptions(unitWorkload("allreduce.yaml"), dir_.path() / quirks);
+        options.level = "Level1";
+        options.exportType = export_type;
+        options.quirks = quirks;
+        const CommandOutcome outcome = runCommand(options);
+        EXPECT_EQ(outcome.exitCode, 0) << outcome.err;
+        return entriesOf(dir_.path() / quirks);
+    }
+    static fs::path output(const fs::path& rankDir) { return rankDir / "ASCEND_PROFILER_OUTPUT"; }
+
+    TempDir dir_;
+};
+
+TEST_F(QuirksRun, CutRanksLeavesOddRanksOnlyWhatTheClusterAnalysisReads) {
+    const auto plain = run("", "text,db");
+    const auto cut = run("cut-ranks", "text,db");
+    ASSERT_EQ(cut.size(), 2u);
+    EXPECT_EQ(relativeFiles(cut[0]), relativeFiles(plain[0]));  // rank 0 untouched
+    for (const std::string& f : relativeFiles(cut[1])) {
+        EXPECT_TRUE(std::regex_match(f, std::regex("profiler_info_1\\.json|profiler_metadata\\.json|ASCEND_PROFILER_OUTPUT/"
+                                                   "(.*\\.db|communication(_matrix)?\\.json|step_trace_time\\.csv)")))
+            << f;
+    }
+    EXPECT_TRUE(fs::exists(output(cut[1]) / "step_trace_time.csv"));
+    EXPECT_TRUE(fs::exists(output(cut[1]) / "communication.json"));
+    EXPECT_EQ(readFile(output(cut[1]) / "communication.json"), readFile(output(plain[1]) / "communication.json"));
+}
+
+TEST_F(QuirksRun, LfEndingsAndNoOpStatisticAndMissingInfoJsonTouchOnlyTheirFiles) {
+    const auto plain = run("");
+    const auto odd = run("lf-endings,no-op-statistic,missing-info-json");
+    for (std::size_t rank = 0; rank < 2; ++rank) {
+        EXPECT_FALSE(fs::exists(output(odd[rank]) / "op_statistic.csv"));
+        EXPECT_FALSE(fs::exists(odd[rank] / ("profiler_info_" + std::to_string(rank) + ".json")));
+        const std::string kernels = readFile(output(odd[rank]) / "kernel_details.csv");
+        EXPECT_EQ(kernels.find('\r'), std::string::npos);
+        std::string expected = readFile(output(plain[rank]) / "kernel_details.csv");
+        ASSERT_NE(expected.find("\r\n"), std::string::npos);
+        expected = std::regex_replace(expected, std::regex("\r\n"), "\n");
+        EXPECT_EQ(kernels, expected);
+        EXPECT_EQ(readFile(output(odd[rank]) / "trace_view.json"), readFile(output(plain[rank]) / "trace_view.json"));
+    }
+}
+
+TEST_F(QuirksRun, EmptyCommunicationKeepsTheStepsButNoOperator) {
+    const auto ranks = run("empty-communication");
+    const std::string text = readFile(output(ranks[0]) / "communication.json");
+    EXPECT_NE(text.find("\"p2p\": {}, \"collective\": {}"), std::string::npos) << text.substr(0, 200);
+    EXPECT_EQ(text.find("hcom_"), std::string::npos);
+}
+
+TEST_F(QuirksRun, ClockSkewMovesRankOneTimestampsBackBySevenMicroseconds) {
+    const auto plain = run("");
+    const auto skewed = run("clock-skew");
+    auto firstStart = [](const fs::path& kernelDetails) {
+        const std::string text = readFile(kernelDetails);
+        std::smatch m;
+        EXPECT_TRUE(std::regex_search(text, m, std::regex(",(1[0-9]{15}\\.[0-9]{3})\t?,")));
+        return std::stod(m[1]);
+    };
+    EXPECT_DOUBLE_EQ(firstStart(output(skewed[0]) / "kernel_details.csv"), firstStart(output(plain[0]) / "kernel_details.csv"));
+    EXPECT_NEAR(firstStart(output(plain[1]) / "kernel_details.csv") - firstStart(output(skewed[1]) / "kernel_details.csv"),
+                7.096, 0.002);
+}
+
+TEST_F(QuirksRun, InterruptedStepEndsTheLastStepEarlyWithFewerHostOps) {
+    const auto plain = run("");
+    const auto cut = run("interrupted-step");
+    const auto count = [](const std::string& text, const std::string& what) {
+        std::size_t n = 0;
+        for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+        return n;
+    };
+    const std::string plainTrace = readFile(output(plain[0]) / "trace_view.json");
+    const std::string cutTrace = readFile(output(cut[0]) / "trace_view.json");
+    EXPECT_LT(count(cutTrace, "\"cat\": \"cpu_op\""), count(plainTrace, "\"cat\": \"cpu_op\""));
+    EXPECT_GT(count(cutTrace, "\"cat\": \"cpu_op\""), 0u);
+}
+
+TEST_F(QuirksRun, UnknownQuirkIsBadInputAndWritesNothing) {
+    SimulationOptions options = commandOptions(unitWorkload("allreduce.yaml"), dir_.path() / "bad");
+    options.quirks = "lf-endings,tabs";
+    const CommandOutcome outcome = runCommand(options);
+    EXPECT_EQ(outcome.exitCode, 2);
+    EXPECT_NE(outcome.err.find("unknown quirk 'tabs'"), std::string::npos) << outcome.err;
+    EXPECT_FALSE(fs::exists(dir_.path() / "bad"));
+}
+
+}  // namespace
+}  // namespace ascendsim::e2e
