@@ -210,6 +210,13 @@ TEST(OpSchema, PoolingReductionLayoutAndLookup) {
         infer("TransData", {tensor("x", {64, 32})}, {{"dst_format", std::string("FRACTAL_NZ")}});
     EXPECT_EQ(nz[0].shape, (Shape{2, 4, 16, 16}));
     EXPECT_EQ(nz[0].format, TensorFormat::FractalNz);
+    // NC1HWC0's C0 is one 32 B block, and a small C is padded to it (the AlexNet sample's fp32
+    // stem TransData writes [32,1,224,224,8]).
+    EXPECT_EQ(infer("TransData", {tensor("x", {32, 3, 224, 224}, DataType::Fp32)},
+                    {{"dst_format", std::string("NC1HWC0")}})[0].shape,
+              (Shape{32, 1, 224, 224, 8}));
+    EXPECT_EQ(infer("TransData", {tensor("x", {2, 20, 5, 5})}, {{"dst_format", std::string("NC1HWC0")}})[0].shape,
+              (Shape{2, 2, 5, 5, 16}));
     EXPECT_EQ(
         infer("AdaptiveAvgPool2d", {tensor("x", {2, 3, 4, 4})}, {{"output_size", Shape{6, 5}}})[0]
             .shape,
