@@ -73,7 +73,9 @@ std::vector<OpSchema> buildSchemas() {
         r::conv2DBackpropFilter);
     add("FlashAttentionScore", 3, 3, 1,
         {optionalNoDefault("scale", AttrType::Float),
-         optionalAttr("causal", AttrType::Bool, false)},
+         optionalAttr("causal", AttrType::Bool, false),
+         AttrSpec{"input_layout", AttrType::String, false, std::string("BNSD"), {"BNSD", "BSND", "BSH", "SBH"}},
+         optionalNoDefault("head_num", AttrType::Int)},
         kMix, r::flashAttentionScore);
     add("IncreFlashAttention", 3, 3, 1,
         {optionalNoDefault("scale", AttrType::Float), requiredAttr("kv_len", AttrType::Int)}, kMix,

@@ -1,6 +1,7 @@
 // Shape rules of the cube ops (docs/op-catalog.md, "Cube ops").
 #include <algorithm>
 
+#include "models/kernels/attention/attention_layout.h"
 #include "sim/workload/shape_rules.h"
 
 namespace ascendsim::shape_rules {
@@ -178,16 +179,18 @@ Outputs conv2DBackpropFilter(const Inputs& in, const OpAttributes& attrs) {
     return {InferredTensor{size, DataType::Fp32, TensorFormat::NCHW, false}};
 }
 
-Outputs flashAttentionScore(const Inputs& in, const OpAttributes&) {
-    requireAttention4d(in);
-    const auto& q = in[0].shape;
-    const auto& k = in[1].shape;
-    if (k[0] != q[0] || k[1] != q[1] || k[3] != q[3]) {
-        throw ShapeProblem(
-            inputField(1),
-            "k " + shapeText(k) + " must be [B,N,Skv,D] with q's B, N, D " + shapeText(q));
-    }
-    requireShape(in, 2, k, "v ≅ k");
+Outputs flashAttentionScore(const Inputs& in, const OpAttributes& attrs) {
+    // input_layout (BNSD, BSND, BSH, SBH) and GQA (k/v heads dividing q's): attention_layout.h.
+    requireSameDtype(in, 1, 0);
+    requireSameDtype(in, 2, 0);
+    const std::string layout = attrs.stringValue("input_layout");
+    const std::int64_t headNum = attrs.values.count("head_num") ? attrs.intValue("head_num") : 0;
+    AttentionDims dims;
+    if (const std::string problem = attentionDims(layout, in[0].shape, in[1].shape, headNum, dims); !problem.empty())
+        throw ShapeProblem(problem.rfind("input_layout", 0) == 0 || problem.find("head_num") != std::string::npos
+                               ? "attrs.input_layout" : inputField(problem[0] == 'q' ? 0 : 1),
+                           problem + " (q " + shapeText(in[0].shape) + ", k " + shapeText(in[1].shape) + ")");
+    requireShape(in, 2, in[1].shape, "v ≅ k");
     return {sameAs(in[0])};
 }
 

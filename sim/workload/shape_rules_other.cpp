@@ -127,8 +127,11 @@ Outputs transData(const Inputs& in, const OpAttributes& attrs) {
     std::int64_t block = blockElements(in[0].dtype);
     std::vector<std::int64_t> out = x;
     bool exact = true;
-    if (target == TensorFormat::NC1HWC0 && x.size() == 4 && x[1] % block == 0) {
-        out = {x[0], x[1] / block, x[2], x[3], block};
+    // C0 of NC1HWC0 is one 32 B block (16 fp16, 8 fp32: the AlexNet sample's fp32 TransData writes
+    // [32,1,224,224,8] from [32,3,224,224]); C is padded to C1·C0.
+    const std::int64_t c0 = 32 / static_cast<std::int64_t>(bytesOf(in[0].dtype));
+    if (target == TensorFormat::NC1HWC0 && x.size() == 4) {
+        out = {x[0], (x[1] + c0 - 1) / c0, x[2], x[3], c0};
     } else if (target == TensorFormat::FractalNz && x.size() >= 2 && x[x.size() - 1] % block == 0 &&
                x[x.size() - 2] % 16 == 0) {
         out.assign(x.begin(), x.end() - 2);

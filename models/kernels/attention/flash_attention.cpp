@@ -6,6 +6,7 @@
 #include <string>
 
 #include "models/kernels/tiling/cube_tiling.h"
+#include "models/kernels/attention/attention_layout.h"
 #include "models/kernels/attention/flash_attention_plan.h"
 
 namespace ascendsim {
@@ -46,28 +47,33 @@ LoweredKernel makeAttentionKernel(const OpInstance& op, const ChipConfig& chip, 
     return kernel;
 }
 
-// q/k/v/out as [B, N, S, D]; fills the common fields and checks dtypes and head dims.
-AttentionProblem attentionProblem(const OpInstance& op) {
+// q/k/v/out in the op's input_layout (attention_layout.h; IncreFlashAttention: BNSD); fills the
+// common fields and checks dtypes and head dims.
+AttentionProblem attentionProblem(const OpInstance& op, const std::string& layout) {
     if (op.inputs.size() < 3 || op.outputs.empty()) throwLoweringError(op, "needs inputs q, k, v and output out");
     const TensorInfo& q = op.inputs[0];
     const TensorInfo& k = op.inputs[1];
     const TensorInfo& v = op.inputs[2];
     const TensorInfo& out = op.outputs[0];
-    for (const TensorInfo* t : {&q, &k, &v, &out})
-        if (t->shape.size() != 4 || t->elementCount() <= 0) throwLoweringError(op, "q, k, v, out must be non-empty [B,N,S,D]");
-    if (k.shape != v.shape || q.shape[0] != k.shape[0] || q.shape[1] != k.shape[1] || q.shape[3] != k.shape[3] ||
-        out.shape != q.shape)
-        throwLoweringError(op, "q, k, v, out shapes disagree (GQA head sharing is not modelled)");
+    AttentionDims dims;
+    if (const std::string problem = attentionDims(layout, q.shape, k.shape, op.intAttr("head_num", 0), dims);
+        !problem.empty())
+        throwLoweringError(op, problem);
+    if (k.shape != v.shape || out.shape != q.shape) throwLoweringError(op, "v must match k and out must match q");
     if (q.dtype != k.dtype || q.dtype != v.dtype || out.dtype != q.dtype ||
         (q.dtype != DataType::Fp16 && q.dtype != DataType::Bf16))
         throwLoweringError(op, "q, k, v, out must share an fp16 or bf16 dtype");
+    auto u = [](std::int64_t value) { return static_cast<std::uint64_t>(value); };
     AttentionProblem p;
-    p.batch = static_cast<std::uint64_t>(q.shape[0]);
-    p.heads = static_cast<std::uint64_t>(q.shape[1]);
-    p.qLen = static_cast<std::uint64_t>(q.shape[2]);
-    p.kvRowsStored = static_cast<std::uint64_t>(k.shape[2]);
+    p.batch = u(dims.batch);
+    p.heads = u(dims.heads);
+    p.kvHeads = u(dims.kvHeads);
+    p.qLen = u(dims.qLen);
+    p.kvRowsStored = u(dims.kvLen);
     p.kvLen = p.kvRowsStored;
-    p.headDim = static_cast<std::uint64_t>(q.shape[3]);
+    p.headDim = u(dims.headDim);
+    p.qStrides = {u(dims.qBatch), u(dims.qHead), u(dims.qRow)};
+    p.kvStrides = {u(dims.kvBatch), u(dims.kvHead), u(dims.kvRow)};
     if (p.headDim > kMaxHeadDim || p.headDim % 16 != 0)
         throwLoweringError(op, "head dim " + std::to_string(p.headDim) + " must be a multiple of 16 up to 128");
     p.scale = static_cast<float>(op.floatAttr("scale", op.floatAttr("scale_value", 1.0 / std::sqrt(double(p.headDim)))));
@@ -82,13 +88,13 @@ AttentionProblem attentionProblem(const OpInstance& op) {
 }
 
 std::vector<LoweredKernel> lowerFlashAttentionScore(const OpInstance& op, const ChipConfig& chip) {
-    AttentionProblem p = attentionProblem(op);
+    AttentionProblem p = attentionProblem(op, op.stringAttr("input_layout", "BNSD"));
     p.causal = op.boolAttr("causal", false);
     return {makeAttentionKernel(op, chip, p)};
 }
 
 std::vector<LoweredKernel> lowerIncreFlashAttention(const OpInstance& op, const ChipConfig& chip) {
-    AttentionProblem p = attentionProblem(op);
+    AttentionProblem p = attentionProblem(op, "BNSD");
     if (p.qLen != 1) throwLoweringError(op, "decode attention takes one query row per head");
     const std::int64_t kvLen = op.intAttr("kv_len", -1);
     if (kvLen <= 0 || static_cast<std::uint64_t>(kvLen) > p.kvRowsStored)

@@ -48,11 +48,10 @@ protected:
         const std::uint64_t eb = bytesOf(p.dtype), d = p.headDim;
         b.scalar(kTileScalarCycles, 2);
         q_.acquire(b);
-        b.copy(MemSpace::GM, p.qAddr + (t.head * p.qLen + t.q0) * d * eb, MemSpace::L1, q_.address(),
-               static_cast<std::uint32_t>(t.rows * d * eb));
+        b.copy2d(MemSpace::GM, p.qAddr + p.qRow(t.head, t.q0) * eb, MemSpace::L1, q_.address(), t.rows,
+                 static_cast<std::uint32_t>(d * eb), p.qStrides.row * eb, d * eb);
         q_.publish(b);
         q_.consume(b);
-        const std::uint64_t kvHead = t.head * p.kvRowsStored * d * eb;
         const std::uint64_t blocks = p.kvBlocksFor(t.q0, t.rows);
         for (std::uint64_t j = 0; j < blocks; ++j) {
             const std::uint64_t k0 = j * p.kvBlock;
@@ -60,8 +59,8 @@ protected:
             b.scalar(kBlockScalarCycles);
             // S_j = Q · K_jᵀ  (L0B holds K_j as n×k)
             kv_.acquire(b);
-            b.copy(MemSpace::GM, p.kAddr + kvHead + k0 * d * eb, MemSpace::L1, kv_.address(),
-                   static_cast<std::uint32_t>(len * d * eb));
+            b.copy2d(MemSpace::GM, p.kAddr + p.kvRow(t.head, k0) * eb, MemSpace::L1, kv_.address(), len,
+                     static_cast<std::uint32_t>(d * eb), p.kvStrides.row * eb, d * eb);
             kv_.publish(b);
             kv_.consume(b);
             Mmad scores;
@@ -81,7 +80,8 @@ protected:
             const std::uint64_t pBytes = std::uint64_t{t.rows} * len * eb;
             const std::uint64_t vL1 = kv_.address() + roundUp(pBytes, 512);
             b.copy(MemSpace::GM, workspace_ + p.sSlotBytes(), MemSpace::L1, kv_.address(), static_cast<std::uint32_t>(pBytes));
-            b.copy(MemSpace::GM, p.vAddr + kvHead + k0 * d * eb, MemSpace::L1, vL1, static_cast<std::uint32_t>(len * d * eb));
+            b.copy2d(MemSpace::GM, p.vAddr + p.kvRow(t.head, k0) * eb, MemSpace::L1, vL1, len,
+                     static_cast<std::uint32_t>(d * eb), p.kvStrides.row * eb, d * eb);
             kv_.publish(b);
             kv_.consume(b);
             Mmad values;

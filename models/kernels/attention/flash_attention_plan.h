@@ -25,6 +25,24 @@ struct AttentionProblem {
     bool causal = false;           // query row i sees keys 0..i (+ kvLen − qLen offset)
     DataType dtype = DataType::Fp16;
     std::uint64_t qAddr = 0, kAddr = 0, vAddr = 0, outAddr = 0;
+    // GQA: k/v hold kvHeads heads (dividing heads); q head n reads kv head n / (heads / kvHeads).
+    std::uint64_t kvHeads = 1;
+    // Element strides of a head's rows in q/out and in k/v for the input layout (BNSD, BSND/BSH,
+    // SBH): row s of head (b, n) starts at (b·batchStride + n·headStride + s·rowStride), its D
+    // elements contiguous. BNSD rows are contiguous (rowStride = D); the others interleave heads.
+    struct RowStrides {
+        std::uint64_t batch = 0, head = 0, row = 0;
+    };
+    RowStrides qStrides, kvStrides;
+
+    std::uint64_t groupSize() const { return heads / kvHeads; }
+    // Element offset of row `row` of tile head `head` (= b·heads + n) in q/out, and in k/v.
+    std::uint64_t qRow(std::uint64_t head, std::uint64_t row) const {
+        return head / heads * qStrides.batch + head % heads * qStrides.head + row * qStrides.row;
+    }
+    std::uint64_t kvRow(std::uint64_t head, std::uint64_t row) const {
+        return head / heads * kvStrides.batch + head % heads / groupSize() * kvStrides.head + row * kvStrides.row;
+    }
 
     std::uint32_t qBlock = 128;    // q rows per tile (L0C rows)
     std::uint32_t kvBlock = 128;   // key rows per S block

@@ -238,8 +238,8 @@ void AttentionVectorStream::emitTile(std::uint64_t localTile, ProgramBuilder& b)
     emitContiguous(b, cast, std::uint64_t{rows} * d);
     b.handoff(Pipe::Vector, Pipe::Mte3, 1);
     const std::uint64_t eb = bytesOf(p.dtype);
-    b.copy(MemSpace::UB, ub_.out, MemSpace::GM, p.outAddr + (t.head * p.qLen + t.q0 + first) * d * eb,
-           static_cast<std::uint32_t>(std::uint64_t{rows} * d * eb));
+    b.copy2d(MemSpace::UB, ub_.out, MemSpace::GM, p.outAddr + p.qRow(t.head, t.q0 + first) * eb, rows,
+             static_cast<std::uint32_t>(d * eb), d * eb, p.qStrides.row * eb);
     b.setFlag(Pipe::Mte3, Pipe::Vector, 1);
 }
 

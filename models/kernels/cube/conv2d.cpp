@@ -10,6 +10,8 @@
 namespace ascendsim {
 
 namespace {
+constexpr std::uint64_t kC0Bytes = 32;  // hardware.md §2.3: C0 is one 32 B block of elements
+
 std::vector<LoweredKernel> lowerConv2D(const OpInstance& op, const ChipConfig& chip) {
     if (op.inputs.size() < 2 || op.outputs.empty()) throwLoweringError(op, "needs inputs x, w and output y");
     const TensorInfo& x = op.inputs[0];
@@ -48,6 +50,9 @@ std::vector<LoweredKernel> lowerConv2D(const OpInstance& op, const ChipConfig& c
     p.groups = a.groups;
     p.inChannels = static_cast<std::uint64_t>(channels / a.groups);
     p.outChannels = static_cast<std::uint64_t>(outChannels / a.groups);
+    // NC1HWC0 / FRACTAL_Z hold C padded to C1·C0 (C0 = 32 B of elements: 16 fp16, 8 fp32; hardware.md
+    // §2.3), and the cube reduces over the padded K = C1·C0·kh·kw: a C=3 stem costs C0/3 times the MACs.
+    if (a.groups == 1) p.paddedChannels = roundUp(p.inChannels, kC0Bytes / bytesOf(x.dtype));
     p.inputType = x.dtype;
     convTypes(op, x.dtype, p.mmadType, p.accType);
     p.outputType = y.dtype;

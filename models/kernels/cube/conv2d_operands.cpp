@@ -48,12 +48,12 @@ ConvOperands::TileCoord ConvOperands::coord(std::uint64_t tile) const {
 }
 
 std::uint32_t ConvOperands::chunkCount(std::uint64_t) const {
-    return static_cast<std::uint32_t>(ceilDiv(problem_.inChannels, tiling_.chunkChannels));
+    return static_cast<std::uint32_t>(ceilDiv(problem_.reductionChannels(), tiling_.chunkChannels));
 }
 
 void ConvOperands::chunk(std::uint64_t, std::uint32_t c, std::uint64_t& start, std::uint32_t& length) const {
     const std::uint64_t c0 = std::uint64_t{c} * tiling_.chunkChannels;
-    const std::uint64_t channels = std::min<std::uint64_t>(tiling_.chunkChannels, problem_.inChannels - c0);
+    const std::uint64_t channels = std::min<std::uint64_t>(tiling_.chunkChannels, problem_.reductionChannels() - c0);
     start = c0 * problem_.window.taps();
     length = static_cast<std::uint32_t>(channels * problem_.window.taps());
 }
@@ -70,10 +70,13 @@ void ConvOperands::loadChunkA(std::uint64_t tile, const CubeStep& step, std::uin
     const std::uint64_t rowStride = tiling_.weightRowStrideBytes;
     const std::uint64_t coBase = t.group * problem_.outChannels + t.co0;  // weight rows of this tile
     if (problem_.weightLayout == ConvWeightLayout::OutputMajor) {
-        // w[co][c][kh][kw]: a chunk is a column block of the [Co × C·kh·kw] matrix.
-        const std::uint64_t k = problem_.reduction();
+        // w[co][c][kh][kw]: a chunk is a column block of the [Co × C·kh·kw] matrix; the columns of
+        // padded channels are not in GM (their im2col columns are zeros, so they add nothing).
+        const std::uint64_t k = problem_.weightRowElements();
+        const std::uint64_t real = problem_.realChannels(c0, channels) * taps;
+        if (real == 0) return;
         b.copy2d(MemSpace::GM, problem_.wAddr + (coBase * k + step.chunkStart) * eb, MemSpace::L1, l1Addr, t.co,
-                 static_cast<std::uint32_t>(step.chunkLength * eb), k * eb, rowStride, LayoutConversion::Nd2Nz);
+                 static_cast<std::uint32_t>(real * eb), k * eb, rowStride, LayoutConversion::Nd2Nz);
     } else {
         // w[cSlab][cOut] of a 1×1 transposed convolution: each slab channel's output columns are one
         // contiguous run, so the chunk is one move of `channels` runs into L1 as [c][co] = Aᵀ rows.
@@ -89,7 +92,9 @@ void ConvOperands::loadChunkB(std::uint64_t tile, const CubeStep& step, std::uin
     const TileCoord t = coord(tile);
     const ConvWindow& w = problem_.window;
     const std::uint64_t eb = bytesOf(problem_.inputType), taps = w.taps();
-    const std::uint64_t c0 = step.chunkStart / taps, channels = step.chunkLength / taps;
+    const std::uint64_t c0 = step.chunkStart / taps;
+    const std::uint64_t channels = problem_.realChannels(c0, step.chunkLength / taps);
+    if (channels == 0) return;  // a chunk of padded channels only: nothing in GM
     // Input slab: channels [c0, c0+channels) of this image and group, the rows the positions read.
     const SlabRows rows = slabRowsFor(w, t.pos0, t.positions);
     const std::uint64_t slabChannel = (t.image * problem_.groups + t.group) * problem_.inChannels + c0;
@@ -109,15 +114,42 @@ void ConvOperands::loadStep(std::uint64_t tile, const CubeStep& step, const Cube
                  step.length, t.co * static_cast<std::uint32_t>(eb), transposedRunPitch(t.co), t.co * eb);
         mmad.transposeA = true;
     } else {
-        b.copy2d(MemSpace::L1, l1.a + step.offset * eb, MemSpace::L0A, l0aAddr, t.co,
-                 static_cast<std::uint32_t>(step.length * eb), tiling_.weightRowStrideBytes, step.length * eb);
+        // Columns of padded channels are zeros in FRACTAL_Z weights; the GM tensor here has none,
+        // so MTE1 writes the step's zeros (an img2col whose every column is padding) and then
+        // the real columns over them.
+        const std::uint64_t taps = problem_.window.taps();
+        const std::uint64_t realK = problem_.realChannels(step.chunkStart / taps, step.chunkLength / taps) * taps;
+        const std::uint64_t realCols = realK > step.offset ? std::min<std::uint64_t>(step.length, realK - step.offset) : 0;
+        if (realCols < step.length) b.img2col(zeroColumns(l1.b, l0aAddr, t.co, step.length));
+        if (realCols > 0)
+            b.copy2d(MemSpace::L1, l1.a + step.offset * eb, MemSpace::L0A, l0aAddr, t.co,
+                     static_cast<std::uint32_t>(realCols * eb), tiling_.weightRowStrideBytes, step.length * eb);
     }
     const SlabRows rows = slabRowsFor(problem_.window, t.pos0, t.positions);
-    b.img2col(img2colFor(problem_.window, rows, step.chunkLength / static_cast<std::uint32_t>(problem_.window.taps()),
+    // Img2col of the chunk's real channels: columns past them (padded channels) are zeros.
+    const std::uint64_t taps = problem_.window.taps();
+    const std::uint64_t real = problem_.realChannels(step.chunkStart / taps, step.chunkLength / taps);
+    // A chunk of padded channels only names one slab channel and starts its columns past it.
+    const auto firstK = static_cast<std::uint32_t>(step.offset + (real == 0 ? taps : 0));
+    b.img2col(img2colFor(problem_.window, rows, static_cast<std::uint32_t>(std::max<std::uint64_t>(1, real)),
                          problem_.inputType, l1.b, MemSpace::L0B, l0bAddr, t.pos0, t.positions,
-                         step.offset, step.length));
+                         firstK, step.length));
     mmad.dtype = problem_.mmadType;
     mmad.transposeB = true;
+}
+
+Img2ColLoad ConvOperands::zeroColumns(std::uint64_t l1Addr, std::uint64_t l0aAddr, std::uint32_t rows,
+                                      std::uint32_t columns) const {
+    Img2ColLoad l;  // one 1×1 channel: columns from firstK = 1 on are past it, i.e. zeros
+    l.srcAddr = l1Addr;
+    l.dstAddr = l0aAddr;
+    l.dst = MemSpace::L0A;
+    l.dtype = problem_.inputType;
+    l.channels = l.inH = l.inW = l.outW = 1;
+    l.m = rows;
+    l.firstK = 1;
+    l.k = columns;
+    return l;
 }
 
 std::uint64_t ConvOperands::transposedRunPitch(std::uint32_t co) const {
@@ -171,7 +203,7 @@ void planConv(const OpInstance& op, const ChipConfig& chip, const ConvProblem& p
     // Deepest chunk of whole channels within kMaxChunkSteps L0 steps that fits; multiples of 16
     // channels keep the reduction fractal-aligned.
     auto shallower = [](std::uint64_t channels) { return channels > kFractalRows ? channels - kFractalRows : channels - 1; };
-    std::uint64_t channels = std::min<std::uint64_t>(p.inChannels, std::max<std::uint64_t>(1, kMaxChunkSteps * tiling.baseK / taps));
+    std::uint64_t channels = std::min<std::uint64_t>(p.reductionChannels(), std::max<std::uint64_t>(1, kMaxChunkSteps * tiling.baseK / taps));
     if (channels > kFractalRows) channels = channels / kFractalRows * kFractalRows;
     while (channels > 0 && slotBytes(channels) > slotBudget) channels = shallower(channels);
     if (channels == 0)
@@ -181,7 +213,7 @@ void planConv(const OpInstance& op, const ChipConfig& chip, const ConvProblem& p
     // Resident weights: every chunk of a co-tile's weights after two slab-only slots, worth it only
     // when several tiles (images × position tiles) share a co-tile and blocks run several tiles.
     // Shallower chunks, down to one L0 step, shrink the slab slots until the weights fit.
-    auto residentBytes = [&](std::uint64_t chunk) { return ceilDiv(p.inChannels, chunk) * weightBytes(chunk); };
+    auto residentBytes = [&](std::uint64_t chunk) { return ceilDiv(p.reductionChannels(), chunk) * weightBytes(chunk); };
     const std::uint64_t tilesPerCoTile = p.batch * ceilDiv(p.window.outPositions(), tiling.baseN);
     const std::uint64_t tiles = tilesPerCoTile * p.groups * ceilDiv(p.outChannels, tiling.baseM);
     std::uint64_t residentChannels = 0;

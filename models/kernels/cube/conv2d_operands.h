@@ -9,6 +9,7 @@
 // slab slots they stay resident (CubeBufferPlan::residentA) and tiles are ordered (group, co-tile,
 // image, position-tile) instead, so a block's consecutive tiles share them, as CANN's conv tiling
 // splits cores by output channels and keeps a fully loaded weight operand in L1.
+#include <algorithm>
 #include <cstdint>
 
 #include "models/kernels/cube/conv2d_geometry.h"
@@ -24,12 +25,24 @@ struct ConvProblem {
     ConvWindow window;
     std::uint64_t batch = 1, groups = 1;
     std::uint64_t inChannels = 0;   // per group, of the slab tensor
+    // Channels the cube reduces over, per group: inChannels, or (forward Conv2D of a C that is not a
+    // multiple of C0) C padded to C1·C0 as the NC1HWC0 input and FRACTAL_Z weights hold it. The
+    // padded channels' im2col columns are zeros; the cube and MTE1 still work on them.
+    std::uint64_t paddedChannels = 0;
     std::uint64_t outChannels = 0;  // per group
     DataType inputType = DataType::Fp16, mmadType = DataType::Fp16, accType = DataType::Fp32;
     DataType outputType = DataType::Fp16;
     std::uint64_t xAddr = 0, wAddr = 0, yAddr = 0;
     ConvWeightLayout weightLayout = ConvWeightLayout::OutputMajor;
-    std::uint64_t reduction() const { return inChannels * window.taps(); }
+    std::uint64_t reductionChannels() const { return paddedChannels != 0 ? paddedChannels : inChannels; }
+    // The cube's K: reductionChannels · kh · kw.
+    std::uint64_t reduction() const { return reductionChannels() * window.taps(); }
+    // Elements of one weight row in GM (w[co][c][kh][kw]): the real channels only.
+    std::uint64_t weightRowElements() const { return inChannels * window.taps(); }
+    // Real (unpadded) channels of the chunk of `channels` channels starting at `first`.
+    std::uint64_t realChannels(std::uint64_t first, std::uint64_t channels) const {
+        return first >= inChannels ? 0 : std::min(channels, inChannels - first);
+    }
 };
 
 struct ConvTiling {
@@ -63,6 +76,8 @@ private:
         std::uint32_t co, positions;
     };
     TileCoord coord(std::uint64_t tile) const;
+    // An Img2ColLoad that writes rows × columns zeros to L0A (the padded channels' weights).
+    Img2ColLoad zeroColumns(std::uint64_t l1Addr, std::uint64_t l0aAddr, std::uint32_t rows, std::uint32_t columns) const;
     // L1 pitch of one slab channel's run of `co` output columns in a 1×1 input-gradient chunk.
     std::uint64_t transposedRunPitch(std::uint32_t co) const;
 

@@ -2,7 +2,8 @@
 // the Transpose kernel. Modelled conversions (C0 = 32 B of elements, the fractal edge 16):
 //   NCHW → NC1HWC0: [N, C1, C0, H·W] → [N, C1, H·W, C0]; NC1HWC0 → NCHW the inverse;
 //   ND [.., M, N] → FRACTAL_NZ [.., N/16, M, 16]: [.., M, N1, 16] → [.., N1, M, 16]; and back.
-// Shapes that would need padding (C % C0, M % 16 or N % 16 not 0) are a LoweringError.
+// NCHW → NC1HWC0 pads C to C1·C0 with zero channels; other shapes that would need padding
+// (NC1HWC0 → NCHW of a padded C, M % 16 or N % 16 not 0) are a LoweringError.
 #include "models/kernels/layout/transpose.h"
 #include "models/kernels/tiling/vector_tiling.h"
 
@@ -26,10 +27,12 @@ std::vector<LoweredKernel> lowerTransData(const OpInstance& op, const ChipConfig
     if (dst == TensorFormat::NC1HWC0 || (dst == TensorFormat::NCHW && x.format == TensorFormat::NC1HWC0)) {
         // Logical shape is NCHW in both directions (docs/op-catalog.md).
         require(s.size() == 4, "x must be [N, C, H, W]");
-        require(s[1] % c0 == 0, "C = " + std::to_string(s[1]) + " needs padding to C0 = " + std::to_string(c0) + " (not modelled)");
-        const std::int64_t hw = s[2] * s[3], c1 = s[1] / c0;
-        if (dst == TensorFormat::NC1HWC0) return lowerPermutation(op, chip, {s[0], c1, c0, hw}, {0, 1, 3, 2});
-        return lowerPermutation(op, chip, {s[0], c1, hw, c0}, {0, 1, 3, 2});
+        const std::int64_t hw = s[2] * s[3];
+        // Into NC1HWC0 a C that is not a multiple of C0 is padded with zero channels (C = 3 of an
+        // image stem: C1 = 1, C0 = 16 fp16 / 8 fp32), so y holds N·C1·H·W·C0 elements.
+        if (dst == TensorFormat::NC1HWC0) return lowerChannelBlocking(op, chip, s[1], hw, c0);
+        require(s[1] % c0 == 0, "C = " + std::to_string(s[1]) + " back from C1·C0 padding (not modelled)");
+        return lowerPermutation(op, chip, {s[0], s[1] / c0, hw, c0}, {0, 1, 3, 2});
     }
     if (dst == TensorFormat::FractalNz || (dst == TensorFormat::ND && x.format == TensorFormat::FractalNz)) {
         require(s.size() >= 2, "x must have rank ≥ 2");

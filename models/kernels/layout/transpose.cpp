@@ -4,7 +4,9 @@
 //   bursts (one DataMove per run of rows along the innermost output row dim) and a UB copy;
 // - batched 2-D transpose [B, M, N] → [B, N, M]: 64×64 tiles are loaded with strided bursts,
 //   transposed in UB by a Gather through an offset table built once per block, and stored with
-//   strided bursts.
+//   strided bursts. A narrow M (< 64, e.g. the C0 rows of NCHW → NC1HWC0) keeps the tile's 4096
+//   elements as M' × 4096/M' (M' = M rounded up to a 32 B block), so the Gather writes M', not 64,
+//   elements per output row and the loads are 4096/M'-element bursts.
 // Any other permutation runs as two kernels through the launch workspace: a batched 2-D transpose
 // that brings the input dim ending last to the end, then a row reorder.
 #include "models/kernels/layout/transpose.h"
@@ -31,12 +33,19 @@ struct TransposeLayout {
     std::vector<std::int64_t> outDims, inRowStrides;  // stride (in rows of the input) per out dim
     std::uint64_t length = 0, rows = 0, rowsPerTile = 0, pitch = 0;
     // 2-D form
-    std::uint64_t batch = 0, m = 0, n = 0, tilePitch = 0;  // tilePitch: UB row pitch of both tiles
+    std::uint64_t batch = 0, m = 0, n = 0, tilePitch = 0;  // tilePitch: UB row pitch of the input tile
+    // UB row pitch of the output tile: m rounded up to a 32 B block when m is narrower than a tile
+    // (an NCHW → NC1HWC0 block of C0 rows gathers C0, not 64, elements per output row).
+    std::uint64_t outPitch = 0;
     std::uint64_t inBuf = 0, inStride = 0, outBuf = 0, outStride = 0, table = 0, ramp = 0,
                   quotient = 0;
+    // Channel blocking NCHW → NC1HWC0 (lowerChannelBlocking): batch = N·C1, m = C0, n = H·W;
+    // x holds `channels` real channels per image, and the last block of a C that is not a multiple
+    // of C0 loads fewer rows and stores zeros in the rest (0 = a plain batched transpose).
+    std::uint64_t channels = 0, c1 = 0;
 
     std::uint64_t tilesM() const { return ceilDiv(m, kTransposeTile); }
-    std::uint64_t tilesN() const { return ceilDiv(n, kTransposeTile); }
+    std::uint64_t tilesN() const { return ceilDiv(n, tilePitch); }
     std::uint64_t units() const { return rowsOnly ? rows : batch * tilesM() * tilesN(); }
 };
 
@@ -51,9 +60,9 @@ class TransposeTiles final : public TileSource {
     void setup(TileCode& code) override {
         if (l_->rowsOnly) return;
         const TransposeLayout& l = *l_;
-        // Gather offsets of the P×P tile transpose (P = tilePitch).
-        emitTransposeOffsets(code.compute, l.table, l.ramp, l.quotient, l.tilePitch * l.tilePitch,
-                             l.tilePitch, l.tilePitch, l.eb);
+        // Gather offsets of the tile transpose: P input columns (P = tilePitch) into rows of outPitch.
+        emitTransposeOffsets(code.compute, l.table, l.ramp, l.quotient, l.tilePitch * l.outPitch,
+                             l.outPitch, l.tilePitch, l.eb);
     }
 
     void tile(std::uint64_t index, std::uint32_t half, TileCode& code) override {
@@ -106,14 +115,23 @@ class TransposeTiles final : public TileSource {
         const std::uint64_t unit = units_.begin + index;
         const std::uint64_t b = unit / (l.tilesM() * l.tilesN());
         const std::uint64_t i0 = unit / l.tilesN() % l.tilesM() * kTransposeTile,
-                            j0 = unit % l.tilesN() * kTransposeTile;
-        const std::uint64_t rows = std::min(kTransposeTile, l.m - i0),
-                            cols = std::min(kTransposeTile, l.n - j0);
+                            j0 = unit % l.tilesN() * l.tilePitch;
+        const std::uint64_t cols = std::min(l.tilePitch, l.n - j0);
+        std::uint64_t rows = std::min(kTransposeTile, l.m - i0);
+        std::uint64_t src = l.x + ((b * l.m + i0) * l.n + j0) * l.eb;
         const std::uint64_t in = l.inBuf + half * l.inStride, out = l.outBuf + half * l.outStride,
                             p = l.tilePitch;
+        if (l.channels != 0) {  // channel block b % c1 of image b / c1: its real channels
+            const std::uint64_t first = b % l.c1 * l.m;
+            rows = std::min(l.m, l.channels - first);
+            src = l.x + ((b / l.c1 * l.channels + first) * l.n + j0) * l.eb;
+            if (rows < l.m)  // the padded channels' rows of the tile are zeros
+                emitVectorRange(code.compute, VectorOp::Duplicate, l.dtype, {.dst = in + rows * p * l.eb},
+                                (l.m - rows) * p);
+        }
         DataMove load{
             .src = MemSpace::GM, .dst = MemSpace::UB, .srcType = l.dtype, .dstType = l.dtype};
-        load.srcAddr = l.x + ((b * l.m + i0) * l.n + j0) * l.eb;
+        load.srcAddr = src;
         load.dstAddr = in;
         load.burstCount = static_cast<std::uint32_t>(rows);
         load.burstBytes = static_cast<std::uint32_t>(cols * l.eb);
@@ -121,15 +139,17 @@ class TransposeTiles final : public TileSource {
         load.dstGapBytes = static_cast<std::uint32_t>((p - cols) * l.eb);
         code.load.push_back(Instruction::move(load));
         emitVectorRange(code.compute, VectorOp::Gather, l.dtype,
-                        {.dst = out, .src0 = in, .src1 = l.table}, cols * p);
+                        {.dst = out, .src0 = in, .src1 = l.table}, cols * l.outPitch);
         DataMove store{
             .src = MemSpace::UB, .dst = MemSpace::GM, .srcType = l.dtype, .dstType = l.dtype};
         store.srcAddr = out;
         store.dstAddr = l.y + ((b * l.n + j0) * l.m + i0) * l.eb;
+        // Whole C0 rows when channel blocking: the padded channels are stored as zeros.
+        const std::uint64_t stored = l.channels != 0 ? l.m : rows;
         store.burstCount = static_cast<std::uint32_t>(cols);
-        store.burstBytes = static_cast<std::uint32_t>(rows * l.eb);
-        store.srcGapBytes = static_cast<std::uint32_t>((p - rows) * l.eb);
-        store.dstGapBytes = static_cast<std::uint32_t>((l.m - rows) * l.eb);
+        store.burstBytes = static_cast<std::uint32_t>(stored * l.eb);
+        store.srcGapBytes = static_cast<std::uint32_t>((l.outPitch - stored) * l.eb);
+        store.dstGapBytes = static_cast<std::uint32_t>((l.m - stored) * l.eb);
         code.store.push_back(Instruction::move(store));
     }
 
@@ -201,7 +221,8 @@ struct PassEnds {
 
 // One kernel moving x to y in a form the tiles do directly (keepsLastDim or isBatched2D).
 LoweredKernel lowerPass(const OpInstance& op, const ChipConfig& chip, const GroupedPermutation& g,
-                        const PassEnds& ends, std::uint64_t workspaceBytes) {
+                        const PassEnds& ends, std::uint64_t workspaceBytes,
+                        std::uint64_t blockedChannels = 0) {
     const VectorPlacement placement = vectorPlacement(chip);
     UbAllocator ub(placement.ubBytes, op.name);
     auto l = std::make_shared<TransposeLayout>();
@@ -231,12 +252,19 @@ LoweredKernel lowerPass(const OpInstance& op, const ChipConfig& chip, const Grou
         l->m = static_cast<std::uint64_t>(sizes[count - 1]);  // input rows become output columns
         l->n = static_cast<std::uint64_t>(sizes[count - 2]);
         l->batch = static_cast<std::uint64_t>(g.elementCount()) / (l->m * l->n);
-        l->tilePitch = kTransposeTile;
+        // A narrow m keeps the tile's 64×64 elements: outPitch rows of 64·64 / outPitch columns,
+        // so the loads are long bursts of the input rows.
+        l->outPitch = std::min(kTransposeTile, alignUp(l->m, kUbBlockBytes / l->eb));
+        l->tilePitch = kTransposeTile * kTransposeTile / l->outPitch;
         const std::uint64_t tileBytes = kTransposeTile * kTransposeTile;
         l->table = ub.allocate(tileBytes * 4, "transpose offsets");
         l->ramp = ub.allocate(tileBytes * 4, "index ramp");
         l->quotient = ub.allocate(tileBytes * 4, "index quotient");
         l->inStride = l->outStride = alignUp(tileBytes * l->eb, kUbBlockBytes);
+        if (blockedChannels != 0) {
+            l->channels = blockedChannels;
+            l->c1 = ceilDiv(blockedChannels, l->m);
+        }
     } else {
         throwLoweringError(op, "a transpose pass must keep the last dim or swap the last two");
     }
@@ -306,6 +334,19 @@ std::vector<LoweredKernel> lowerPermutation(const OpInstance& op, const ChipConf
     second.x = intermediate, second.xInWorkspace = true;
     return {lowerPass(op, chip, moveLast, first, workspaceBytes),
             lowerPass(op, chip, reorderRows, second, workspaceBytes)};
+}
+
+std::vector<LoweredKernel> lowerChannelBlocking(const OpInstance& op, const ChipConfig& chip,
+                                                std::int64_t channels, std::int64_t planeElements,
+                                                std::int64_t c0) {
+    const std::int64_t images = op.inputs[0].elementCount() / (channels * planeElements);
+    const std::int64_t c1 = (channels + c0 - 1) / c0;
+    if (op.outputs[0].elementCount() != images * c1 * c0 * planeElements)
+        throwLoweringError(op, "y must hold N·C1·H·W·C0 = " + std::to_string(images * c1 * c0 * planeElements) + " elements, not " + std::to_string(op.outputs[0].elementCount()));
+    if (c0 > static_cast<std::int64_t>(kTransposeTile)) throwLoweringError(op, "C0 exceeds a transpose tile");
+    const GroupedPermutation g{.sizes = {images * c1, planeElements, c0}, .order = {0, 2, 1}};
+    const PassEnds ends{.x = op.inputs[0].deviceAddr, .y = op.outputs[0].deviceAddr};
+    return {lowerPass(op, chip, g, ends, 0, static_cast<std::uint64_t>(channels))};
 }
 
 ASCENDSIM_REGISTER_KERNEL("Transpose", lowerTranspose);

@@ -14,4 +14,11 @@ std::vector<LoweredKernel> lowerPermutation(const OpInstance& op, const ChipConf
                                             const std::vector<std::int64_t>& perm,
                                             PermutationTarget target = PermutationTarget::Output);
 
+// NCHW → NC1HWC0 of x viewed as [N, channels, planeElements]: each image's channels in blocks of
+// c0, every block transposed to [planeElements, c0]; a last block of fewer real channels is
+// padded with zeros (a C = 3 image becomes C1 = 1 block of C0 channels, 3 of them real).
+std::vector<LoweredKernel> lowerChannelBlocking(const OpInstance& op, const ChipConfig& chip,
+                                                std::int64_t channels, std::int64_t planeElements,
+                                                std::int64_t c0);
+
 }  // namespace ascendsim

@@ -1,16 +1,64 @@
-// ReduceSum, ReduceMean, ReduceMax (docs/op-catalog.md). The reduced axes must be contiguous once
-// size-1 dims are ignored; the input is then [A, R, B]. B = 1 reduces rows (vector_tiling_rows),
+// ReduceSum, ReduceMean, ReduceMax (docs/op-catalog.md). Once size-1 dims are ignored, reduced axes
+// that are contiguous make the input [A, R, B] and one kernel; non-adjacent ones run one pass per
+// reduced run (lowerReducePasses). B = 1 reduces rows (vector_tiling_rows),
 // B > 1 folds rows of columns (reduce_columns). Mean scales by 1/R in fp32.
 #include <algorithm>
 #include <set>
 
 #include "models/kernels/elementwise/elementwise_broadcast.h"
 #include "models/kernels/reduction/reduce_columns.h"
+#include "models/kernels/reduction/workspace_rebase.h"
 #include "models/kernels/tiling/vector_tiling_rows.h"
 
 namespace ascendsim {
 
 namespace {
+
+struct DimRun {
+    std::int64_t size = 1;
+    bool reduced = false;
+};
+
+std::vector<LoweredKernel> lowerReduce(const OpInstance& op, const ChipConfig& chip, VectorOp reduceOp, bool mean);
+
+// Reduced runs that are not adjacent ([R1, A, R2], e.g. a bias gradient of [N, C, H·W] over N and
+// H·W) take one kernel per reduced run, innermost first, through the launch workspace: the first
+// pass reads all of x in contiguous rows and leaves a small [R1, A] (here [N, C]) for the next
+// pass, as CANN's reduce splits a multi-axis pattern into passes. Each pass reduces one adjacent
+// run, so a mean of means (equal counts) is the mean and a max of maxima the max.
+std::vector<LoweredKernel> lowerReducePasses(const OpInstance& op, const ChipConfig& chip, VectorOp reduceOp,
+                                             bool mean, std::vector<DimRun> runs) {
+    const TensorInfo& x = op.inputs[0];
+    std::vector<OpInstance> passes;
+    std::uint64_t slotBytes = 0;
+    for (std::size_t r = runs.size(); r-- > 0;) {
+        if (!runs[r].reduced) continue;
+        OpInstance pass = op;
+        pass.inputs[0].shape.clear();
+        for (const DimRun& run : runs) pass.inputs[0].shape.push_back(run.size);
+        pass.attrs["axes"] = std::vector<std::int64_t>{static_cast<std::int64_t>(r)};
+        runs.erase(runs.begin() + static_cast<std::ptrdiff_t>(r));
+        TensorInfo& y = pass.outputs[0];
+        y.shape.clear();
+        for (const DimRun& run : runs) y.shape.push_back(run.size);
+        if (y.shape.empty()) y.shape = {1};
+        y.dtype = x.dtype;
+        slotBytes = std::max(slotBytes, static_cast<std::uint64_t>(y.elementCount()) * bytesOf(x.dtype));
+        passes.push_back(std::move(pass));
+    }
+    slotBytes = (slotBytes + 511) / 512 * 512;  // assumed: 512 B aligned workspace slots, as Transpose's
+    std::vector<LoweredKernel> kernels;
+    for (std::size_t p = 0; p < passes.size(); ++p) {
+        OpInstance& pass = passes[p];
+        // Pass p writes slot p % 2 and the next pass reads it; the last writes y.
+        if (p > 0) pass.inputs[0].deviceAddr = kWorkspacePlaceholder + (p - 1) % 2 * slotBytes;
+        if (p + 1 < passes.size()) pass.outputs[0].deviceAddr = kWorkspacePlaceholder + p % 2 * slotBytes;
+        else pass.outputs[0] = op.outputs[0];
+        for (LoweredKernel& kernel : lowerReduce(pass, chip, reduceOp, mean))
+            kernels.push_back(rebasedOntoWorkspace(std::move(kernel), 2 * slotBytes));
+    }
+    return kernels;
+}
 
 std::vector<LoweredKernel> lowerReduce(const OpInstance& op, const ChipConfig& chip, VectorOp reduceOp, bool mean) {
     requireOperands(op, 1, 1);
@@ -27,16 +75,23 @@ std::vector<LoweredKernel> lowerReduce(const OpInstance& op, const ChipConfig& c
     }
     if (axesAttr.empty())  // ONNX/TF convention: no axes reduces everything
         for (std::int64_t d = 0; d < rank; ++d) axes.insert(d);
-    std::uint64_t outer = 1, reduced = 1, inner = 1;
-    int phase = 0;  // 0: before the reduced run, 1: inside it, 2: after it
+    // Runs of dims (size-1 dims ignored) that are all reduced or all kept.
+    std::vector<DimRun> runs;
     for (std::int64_t d = 0; d < rank; ++d) {
-        const auto size = static_cast<std::uint64_t>(x.shape[static_cast<std::size_t>(d)]);
+        const auto size = x.shape[static_cast<std::size_t>(d)];
         if (size == 1) continue;
         const bool isReduced = axes.count(d) > 0;
-        if (isReduced && phase == 2) throwLoweringError(op, "reducing non-adjacent axes is not modelled");
-        if (isReduced) phase = 1;
+        if (runs.empty() || runs.back().reduced != isReduced) runs.push_back({1, isReduced});
+        runs.back().size *= size;
+    }
+    const auto reducedRuns = std::count_if(runs.begin(), runs.end(), [](const DimRun& r) { return r.reduced; });
+    if (reducedRuns > 1) return lowerReducePasses(op, chip, reduceOp, mean, runs);
+    std::uint64_t outer = 1, reduced = 1, inner = 1;
+    int phase = 0;  // 0: before the reduced run, 1: inside it, 2: after it
+    for (const DimRun& run : runs) {
+        if (run.reduced) phase = 1;
         else if (phase == 1) phase = 2;
-        (isReduced ? reduced : phase == 0 ? outer : inner) *= size;
+        (run.reduced ? reduced : phase == 0 ? outer : inner) *= static_cast<std::uint64_t>(run.size);
     }
     if (inner > 1 && reduced > 1) return {lowerColumnReduction(op, chip, reduceOp, mean, outer, reduced, inner)};
     RowKernelSpec spec;

@@ -197,5 +197,35 @@ TEST(CubeConv2D, InstructionCountScalesWithBatchAndChannels) {
     EXPECT_EQ(base.img2cols, base.mmads);  // every L0 step expands its im2col columns once
 }
 
+
+TEST(CubeConv2D, SmallChannelCountsReduceOverCPaddedToC0) {
+    // NC1HWC0 / FRACTAL_Z pad C to C0 = 32 B of elements, so a C = 3 stem's cube K is
+    // C0·kh·kw (16·25 fp16, 8·25 fp32), not 3·25; the padded columns are zeros, so y is unchanged.
+    const auto chip = ascend910B1();
+    const ConvShape s{2, 3, 20, 20, 16, 5, 5, 2, 2, 1, 1, 1, 1};
+    for (const auto& [dtype, c0] : std::vector<std::pair<DataType, std::uint64_t>>{{DataType::Fp16, 16}, {DataType::Fp32, 8}}) {
+        if (dtype == DataType::Fp16) runConv(chip, s, std::nullopt, dtype);  // fp32 runs as hf32: looser
+        CubeOpHarness h(chip);
+        auto op = makeOp("Conv2D", {h.tensor("x", {s.n, s.c, s.h, s.w}, dtype), h.tensor("w", {s.co, s.c, s.kh, s.kw}, dtype)},
+                         {h.tensor("y", {s.n, s.co, s.outH(), s.outW()}, DataType::Fp32)});
+        op.attrs["strides"] = std::vector<std::int64_t>{s.sh, s.sw};
+        op.attrs["pads"] = std::vector<std::int64_t>{s.pt, s.pb, s.pl, s.pr};
+        const LoweredKernel kernel = h.lower(op).at(0);
+        std::uint64_t macs = 0;
+        for (std::uint32_t block = 0; block < kernel.blockDim; ++block) {
+            auto stream = kernel.program({block, CoreKind::Cube, 0, 0});
+            std::vector<Instruction> chunk;
+            while (stream->next(chunk)) {
+                for (const auto& instruction : chunk)
+                    if (const auto* m = std::get_if<Mmad>(&instruction.operands))
+                        macs += std::uint64_t{m->m} * m->k * m->n;
+                chunk.clear();
+            }
+        }
+        const auto outputs = static_cast<std::uint64_t>(s.n * s.co * s.outH() * s.outW());
+        EXPECT_EQ(macs, outputs * c0 * static_cast<std::uint64_t>(s.kh * s.kw)) << dataTypeName(dtype);
+    }
+}
+
 }  // namespace
 }  // namespace ascendsim::test

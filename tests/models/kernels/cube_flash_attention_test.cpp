@@ -106,5 +106,51 @@ TEST(CubeFlashAttention, MixBlockDimBeyondTheCoresOrCoupledChipIsALoweringError)
     EXPECT_THROW(h.lower(decode), LoweringError);  // q has 128 rows and no kv_len
 }
 
+
+TEST(CubeFlashAttention, GqaInSbhLayoutSharesEachKvHeadAcrossItsQueryHeads) {
+    // The Qwen3 sample's form: q [S,B,N·D], k/v [S,B,Nkv·D], input_layout SBH, head_num N, and
+    // N / Nkv query heads reading one KV head (here 4 on 2). Rows of a head are D elements every
+    // B·H, so every load and store is a strided 2-D move.
+    const std::int64_t b = 2, n = 4, nkv = 2, s = 150, d = 32, group = n / nkv;
+    const auto chip = ascend910B1();
+    for (std::optional<std::uint32_t> blockDim : {std::optional<std::uint32_t>{1}, std::optional<std::uint32_t>{}}) {
+        CubeOpHarness h(chip);
+        auto q = h.tensor("q", {s, b, n * d}, DataType::Fp16);
+        auto k = h.tensor("k", {s, b, nkv * d}, DataType::Fp16);
+        auto v = h.tensor("v", {s, b, nkv * d}, DataType::Fp16);
+        auto out = h.tensor("out", {s, b, n * d}, DataType::Fp16);
+        const auto qv = h.fillRandom(q, -2, 2), kv = h.fillRandom(k, -2, 2), vv = h.fillRandom(v);
+        h.fill(out, 99.0f);
+        auto op = makeOp("FlashAttentionScore", {q, k, v}, {out});
+        op.attrs["causal"] = true;
+        op.attrs["input_layout"] = std::string("SBH");
+        op.attrs["head_num"] = n;
+        op.blockDim = blockDim;
+        h.run(op);
+        // The reference in BNSD, each query head with its KV head's rows.
+        auto at = [](std::int64_t row, std::int64_t batch, std::int64_t head, std::int64_t t, std::int64_t heads) {
+            return static_cast<std::size_t>(((row * b + batch) * heads + head) * d + t);
+        };
+        std::vector<float> qb, kb, vb;
+        for (std::int64_t bi = 0; bi < b; ++bi)
+            for (std::int64_t hi = 0; hi < n; ++hi)
+                for (std::int64_t r = 0; r < s; ++r)
+                    for (std::int64_t t = 0; t < d; ++t) {
+                        qb.push_back(qv[at(r, bi, hi, t, n)]);
+                        kb.push_back(kv[at(r, bi, hi / group, t, nkv)]);
+                        vb.push_back(vv[at(r, bi, hi / group, t, nkv)]);
+                    }
+        const auto ref = referenceAttention(qb, kb, vb, b * n, s, s, s, d, 1.0 / std::sqrt(double(d)), true);
+        std::vector<double> expected(ref.size());
+        for (std::int64_t bi = 0; bi < b; ++bi)
+            for (std::int64_t hi = 0; hi < n; ++hi)
+                for (std::int64_t r = 0; r < s; ++r)
+                    for (std::int64_t t = 0; t < d; ++t)
+                        expected[at(r, bi, hi, t, n)] = ref[static_cast<std::size_t>(((bi * n + hi) * s + r) * d + t)];
+        expectNear(h.read(out), expected, 3e-3, 3e-3,
+                   std::string("SBH GQA blockDim ") + (blockDim ? std::to_string(*blockDim) : "default"));
+    }
+}
+
 }  // namespace
 }  // namespace ascendsim::test

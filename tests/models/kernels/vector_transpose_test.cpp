@@ -160,10 +160,74 @@ TEST(VectorTransData, NdToFractalNzAndBackRoundTrips) {
 TEST(VectorTransData, ShapesNeedingPaddingAreLoweringErrors) {
     const ChipConfig chip = ascend910B1();
     CubeOpHarness h(chip);
+    // Into NC1HWC0 a small C is padded (below); y must then hold the padded N·C1·H·W·C0 elements.
     auto op = makeOp("TransData", {h.tensor("x", {1, 3, 4, 4}, DataType::Fp16)},
                      {h.tensor("y", {1, 3, 4, 4}, DataType::Fp16)});
     op.attrs["dst_format"] = std::string("NC1HWC0");
     EXPECT_THROW(h.lower(op), LoweringError);
+    // Back from a padded C1·C0 is not modelled.
+    auto back = makeOp("TransData", {h.tensor("x5", {1, 3, 4, 4}, DataType::Fp16)},
+                       {h.tensor("y4", {1, 3, 4, 4}, DataType::Fp16)});
+    back.inputs[0].format = TensorFormat::NC1HWC0;
+    back.attrs["dst_format"] = std::string("NCHW");
+    EXPECT_THROW(h.lower(back), LoweringError);
+}
+
+
+// Bytes every block of `kernel` moves from UB to GM, and the most Gather elements of one instruction.
+struct MovedBytes {
+    std::uint64_t stored = 0, widestGather = 0;
+};
+MovedBytes movedBytes(const LoweredKernel& kernel) {
+    MovedBytes moved;
+    for (std::uint32_t block = 0; block < kernel.blockDim; ++block) {
+        auto stream = kernel.program({block, CoreKind::Vector, 0, 0});
+        std::vector<Instruction> chunk;
+        while (stream->next(chunk)) {
+            for (const auto& instruction : chunk) {
+                if (const auto* m = std::get_if<DataMove>(&instruction.operands); m && m->dst == MemSpace::GM)
+                    moved.stored += std::uint64_t{m->burstCount} * m->burstBytes;
+                if (const auto* v = std::get_if<VectorInstr>(&instruction.operands); v && v->op == VectorOp::Gather)
+                    moved.widestGather = std::max<std::uint64_t>(moved.widestGather, v->mask);
+            }
+            chunk.clear();
+        }
+    }
+    return moved;
+}
+
+TEST(VectorTransData, NchwToNc1hwc0PadsASmallChannelCountWithZeroChannels) {
+    const ChipConfig chip = ascend910B1();
+    for (const auto& [dtype, channels] : std::vector<std::pair<DataType, std::int64_t>>{
+             {DataType::Fp32, 3}, {DataType::Fp16, 3}, {DataType::Fp32, 20}}) {
+        const std::int64_t c0 = 32 / static_cast<std::int64_t>(bytesOf(dtype)), c1 = (channels + c0 - 1) / c0;
+        const std::int64_t n = 2, h = 9, w = 13;
+        for (const auto& blockDim : blockDimSweep()) {
+            CubeOpHarness h5(chip);
+            const auto x = h5.tensor("x", {n, channels, h, w}, dtype);
+            auto y = h5.tensor("y", {n, c1, h, w, c0}, dtype);
+            y.format = TensorFormat::NC1HWC0;
+            const auto xs = h5.fillRandom(x, -100, 100);
+            h5.fill(y, 777.0f);
+            auto op = makeOp("TransData", {x}, {y});
+            op.attrs["dst_format"] = std::string("NC1HWC0");
+            op.blockDim = blockDim;
+            const auto kernels = h5.run(op);
+            ASSERT_EQ(kernels.size(), 1u);
+            std::vector<double> expected;
+            for (std::int64_t i = 0; i < n; ++i)
+                for (std::int64_t b = 0; b < c1; ++b)
+                    for (std::int64_t p = 0; p < h * w; ++p)
+                        for (std::int64_t c = b * c0; c < (b + 1) * c0; ++c)
+                            expected.push_back(c < channels ? xs[static_cast<std::size_t>((i * channels + c) * h * w + p)] : 0.0);
+            expectNear(h5.read(y), expected, 0, 0, "TransData C=" + std::to_string(channels) + ", " + blockDimName(blockDim));
+            // The padded tensor is what is written (N·C1·H·W·C0 elements), and the Gather writes
+            // C0-element output rows, not 64-element ones.
+            const MovedBytes moved = movedBytes(kernels[0]);
+            EXPECT_EQ(moved.stored, static_cast<std::uint64_t>(n * c1 * h * w * c0) * bytesOf(dtype));
+            EXPECT_LE(moved.widestGather, 256 / bytesOf(dtype));
+        }
+    }
 }
 
 }  // namespace

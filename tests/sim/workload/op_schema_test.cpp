@@ -156,10 +156,20 @@ TEST(OpSchema, AttentionKernelsCheckHeadsAndCacheLength) {
               (Shape{1, 32, 1, 128}));
     EXPECT_EQ(problemField("IncreFlashAttention", decode, {{"kv_len", std::int64_t{65}}}),
               "attrs.kv_len");
+    // GQA: k/v heads must divide q's (32 q heads on 8 KV heads, each KV head shared by 4).
+    EXPECT_EQ(infer("FlashAttentionScore", {tensor("q", {1, 32, 8, 128}), tensor("k", {1, 8, 8, 128}),
+                                            tensor("v", {1, 8, 8, 128})})[0].shape,
+              (Shape{1, 32, 8, 128}));
     EXPECT_EQ(problemField("FlashAttentionScore",
-                           {tensor("q", {1, 32, 8, 128}), tensor("k", {1, 8, 8, 128}),
-                            tensor("v", {1, 8, 8, 128})}),
+                           {tensor("q", {1, 32, 8, 128}), tensor("k", {1, 12, 8, 128}),
+                            tensor("v", {1, 12, 8, 128})}),
               "inputs[1]");
+    // SBH as the Qwen3 sample runs it: q [S,B,N·D], k/v [S,B,Nkv·D], head_num N.
+    std::vector<TensorInfo> sbh{tensor("q", {4096, 1, 2048}), tensor("k", {4096, 1, 1024}), tensor("v", {4096, 1, 1024})};
+    EXPECT_EQ(infer("FlashAttentionScore", sbh,
+                    {{"input_layout", std::string("SBH")}, {"head_num", std::int64_t{16}}})[0].shape,
+              (Shape{4096, 1, 2048}));
+    EXPECT_EQ(problemField("FlashAttentionScore", sbh, {{"input_layout", std::string("SBH")}}), "attrs.input_layout");
 }
 
 TEST(OpSchema, ElementwiseBroadcastAndNormalisation) {
@@ -210,6 +220,13 @@ TEST(OpSchema, PoolingReductionLayoutAndLookup) {
         infer("TransData", {tensor("x", {64, 32})}, {{"dst_format", std::string("FRACTAL_NZ")}});
     EXPECT_EQ(nz[0].shape, (Shape{2, 4, 16, 16}));
     EXPECT_EQ(nz[0].format, TensorFormat::FractalNz);
+    // NC1HWC0's C0 is one 32 B block, and a small C is padded to it (the AlexNet sample's fp32
+    // stem TransData writes [32,1,224,224,8]).
+    EXPECT_EQ(infer("TransData", {tensor("x", {32, 3, 224, 224}, DataType::Fp32)},
+                    {{"dst_format", std::string("NC1HWC0")}})[0].shape,
+              (Shape{32, 1, 224, 224, 8}));
+    EXPECT_EQ(infer("TransData", {tensor("x", {2, 20, 5, 5})}, {{"dst_format", std::string("NC1HWC0")}})[0].shape,
+              (Shape{2, 2, 5, 5, 16}));
     EXPECT_EQ(
         infer("AdaptiveAvgPool2d", {tensor("x", {2, 3, 4, 4})}, {{"output_size", Shape{6, 5}}})[0]
             .shape,
