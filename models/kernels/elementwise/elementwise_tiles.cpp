@@ -164,8 +164,19 @@ public:
                                     0.0f, ct);
             }
             const std::uint64_t eb = bytesOf(out.dtype);
-            code.store.push_back(moveRowsToGm(staging, out.gmAddr + (t.row * p.rowLength + t.col) * eb, rows,
-                                              t.cols * eb, pitch * eb));
+            if (out.rowPitch == 0 || out.rowPitch == p.rowLength) {
+                code.store.push_back(moveRowsToGm(staging, out.gmAddr + (t.row * p.rowLength + t.col) * eb, rows,
+                                                  t.cols * eb, pitch * eb));
+            } else {  // rows of a wider output: one burst per row, the gap skips the rest of it
+                DataMove m{.src = MemSpace::UB, .dst = MemSpace::GM, .srcAddr = staging,
+                           .dstAddr = out.gmAddr + (t.row * out.rowPitch + t.col) * eb};
+                m.burstCount = rows;
+                m.burstBytes = static_cast<std::uint32_t>(t.cols * eb);
+                m.srcGapBytes = static_cast<std::uint32_t>((pitch - t.cols) * eb);
+                m.dstGapBytes = static_cast<std::uint32_t>((out.rowPitch - t.cols) * eb);
+                m.srcType = m.dstType = out.dtype;
+                code.store.push_back(Instruction::move(m));
+            }
         }
         (void)ctBytes;
     }
