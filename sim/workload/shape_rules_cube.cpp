@@ -182,10 +182,10 @@ Outputs flashAttentionScore(const Inputs& in, const OpAttributes&) {
     requireAttention4d(in);
     const auto& q = in[0].shape;
     const auto& k = in[1].shape;
-    if (k[0] != q[0] || k[1] != q[1] || k[3] != q[3]) {
+    if (k[0] != q[0] || k[1] <= 0 || q[1] % k[1] != 0 || k[3] != q[3]) {
         throw ShapeProblem(
             inputField(1),
-            "k " + shapeText(k) + " must be [B,N,Skv,D] with q's B, N, D " + shapeText(q));
+            "k " + shapeText(k) + " must be [B,Nkv,Skv,D] with q's B, D and Nkv dividing q's N (GQA) " + shapeText(q));
     }
     requireShape(in, 2, k, "v ≅ k");
     return {sameAs(in[0])};

@@ -55,15 +55,16 @@ AttentionProblem attentionProblem(const OpInstance& op) {
     const TensorInfo& out = op.outputs[0];
     for (const TensorInfo* t : {&q, &k, &v, &out})
         if (t->shape.size() != 4 || t->elementCount() <= 0) throwLoweringError(op, "q, k, v, out must be non-empty [B,N,S,D]");
-    if (k.shape != v.shape || q.shape[0] != k.shape[0] || q.shape[1] != k.shape[1] || q.shape[3] != k.shape[3] ||
+    if (k.shape != v.shape || q.shape[0] != k.shape[0] || q.shape[1] % k.shape[1] != 0 || q.shape[3] != k.shape[3] ||
         out.shape != q.shape)
-        throwLoweringError(op, "q, k, v, out shapes disagree (GQA head sharing is not modelled)");
+        throwLoweringError(op, "q, k, v, out shapes disagree (k/v heads must divide q heads: GQA)");
     if (q.dtype != k.dtype || q.dtype != v.dtype || out.dtype != q.dtype ||
         (q.dtype != DataType::Fp16 && q.dtype != DataType::Bf16))
         throwLoweringError(op, "q, k, v, out must share an fp16 or bf16 dtype");
     AttentionProblem p;
     p.batch = static_cast<std::uint64_t>(q.shape[0]);
     p.heads = static_cast<std::uint64_t>(q.shape[1]);
+    p.kvHeads = static_cast<std::uint64_t>(k.shape[1]);
     p.qLen = static_cast<std::uint64_t>(q.shape[2]);
     p.kvRowsStored = static_cast<std::uint64_t>(k.shape[2]);
     p.kvLen = p.kvRowsStored;

@@ -52,7 +52,7 @@ protected:
                static_cast<std::uint32_t>(t.rows * d * eb));
         q_.publish(b);
         q_.consume(b);
-        const std::uint64_t kvHead = t.head * p.kvRowsStored * d * eb;
+        const std::uint64_t kvHead = p.kvHeadOf(t.head) * p.kvRowsStored * d * eb;
         const std::uint64_t blocks = p.kvBlocksFor(t.q0, t.rows);
         for (std::uint64_t j = 0; j < blocks; ++j) {
             const std::uint64_t k0 = j * p.kvBlock;

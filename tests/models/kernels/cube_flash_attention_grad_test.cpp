@@ -132,6 +132,22 @@ TEST(FlashAttentionGrad, GqaHeadsShareAndAccumulateTheirKvGradients) {
     runGrad({1, 4, 1, 128, 64, false, 2u});
 }
 
+// The forward kernel with GQA: its output is the reference's attention output.
+TEST(FlashAttentionGrad, ForwardGqaReadsTheSharedKvHead) {
+    const GradCase c{1, 4, 2, 256, 64, true, std::nullopt};
+    const auto chip = ascend910B1();
+    CubeOpHarness h(chip);
+    const std::vector<std::int64_t> qShape{1, 4, 256, 64}, kvShape{1, 2, 256, 64};
+    auto q = h.tensor("q", qShape, DataType::Fp16), k = h.tensor("k", kvShape, DataType::Fp16);
+    auto v = h.tensor("v", kvShape, DataType::Fp16), out = h.tensor("out", qShape, DataType::Fp16);
+    const auto qv = h.fillRandom(q, -2, 2), kv = h.fillRandom(k, -2, 2), vv = h.fillRandom(v);
+    auto op = makeOp("FlashAttentionScore", {q, k, v}, {out});
+    op.attrs["causal"] = true;
+    h.run(op);
+    const Reference r = reference(c, qv, kv, vv, qv, DataType::Fp16, 1.0 / 8.0);
+    expectNear(h.read(out), r.out, 3e-3, 3e-3, "FlashAttentionScore GQA 4/2");
+}
+
 TEST(FlashAttentionGrad, CausalNeedsSelfAttentionInWholeBlocks) {
     const auto chip = ascend910B1();
     CubeOpHarness h(chip);
