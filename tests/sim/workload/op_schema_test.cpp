@@ -132,9 +132,14 @@ TEST(OpSchema, AttentionKernelsCheckHeadsAndCacheLength) {
               (Shape{1, 32, 1, 128}));
     EXPECT_EQ(problemField("IncreFlashAttention", decode, {{"kv_len", std::int64_t{65}}}),
               "attrs.kv_len");
+    // GQA: 8 K/V heads serve 32 q heads; 6 do not divide them.
     EXPECT_EQ(problemField("FlashAttentionScore",
                            {tensor("q", {1, 32, 8, 128}), tensor("k", {1, 8, 8, 128}),
                             tensor("v", {1, 8, 8, 128})}),
+              "no problem");
+    EXPECT_EQ(problemField("FlashAttentionScore",
+                           {tensor("q", {1, 32, 8, 128}), tensor("k", {1, 6, 8, 128}),
+                            tensor("v", {1, 6, 8, 128})}),
               "inputs[1]");
 }
 
