@@ -107,8 +107,22 @@ public:
                                first + static_cast<std::int64_t>(run * p.rowLength))
                         ++run;
                     const std::uint64_t gm = in.gmAddr + (static_cast<std::uint64_t>(first) + t.col) * eb;
-                    code.load.push_back(moveRowsToUb(gm, in.loaded.at(half) + k * pitch * eb,
-                                                     static_cast<std::uint32_t>(run), t.cols * eb, pitch * eb));
+                    const std::uint64_t ub = in.loaded.at(half) + k * pitch * eb;
+                    if (run == 1 && k + 1 < t.rows) {
+                        // Rows a constant stride apart (a slice of wider rows: Slice, SwiGlu's
+                        // halves, ConcatD's parts) are one strided DataCopy, as Ascend C issues it.
+                        const std::int64_t stride = p.rowOffset(t.row + k + 1, in.outerStrides) - first;
+                        while (stride > static_cast<std::int64_t>(p.rowLength) && k + run < t.rows &&
+                               p.rowOffset(t.row + k + run, in.outerStrides) == first + static_cast<std::int64_t>(run) * stride)
+                            ++run;
+                        if (run > 1) {
+                            code.load.push_back(moveStridedRowsToUb(gm, ub, static_cast<std::uint32_t>(run), t.cols * eb,
+                                                                    static_cast<std::uint64_t>(stride) * eb, pitch * eb));
+                            k += run;
+                            continue;
+                        }
+                    }
+                    code.load.push_back(moveRowsToUb(gm, ub, static_cast<std::uint32_t>(run), t.cols * eb, pitch * eb));
                     k += run;
                 }
             }
