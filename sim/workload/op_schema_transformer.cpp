@@ -39,6 +39,7 @@ void appendTransformerSchemas(std::vector<OpSchema>& s) {
         {AttrSpec{"scale", AttrType::Float, false, std::nullopt, {}}, optional("causal", AttrType::Bool, false)},
         "MIX_AIC", r::flashAttentionScoreGrad);
     add("RmsNormGrad", 4, 4, 2, {}, "MIX_AIV", r::rmsNormGrad);
+    add("LpNormV2", 1, 1, 1, {optional("p", AttrType::Float, 2.0)}, "MIX_AIV", r::lpNorm);
 }
 
 }  // namespace ascendsim

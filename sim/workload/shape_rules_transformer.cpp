@@ -146,4 +146,12 @@ Outputs rmsNormGrad(const Inputs& in, const OpAttributes&) {
     return {sameAs(in[1]), InferredTensor{{in[1].shape.back()}, DataType::Fp32, TensorFormat::ND, false}};
 }
 
+// x (any shape, float) → y [1] fp32: the 2-norm over all elements.
+Outputs lpNorm(const Inputs& in, const OpAttributes& attrs) {
+    requireFloat(in, 0);
+    const double p = std::get<double>(attrs.values.at("p"));
+    if (p != 2.0) throw ShapeProblem("attrs.p", "only p = 2 is modelled, got " + std::to_string(p));
+    return {InferredTensor{{1}, DataType::Fp32, TensorFormat::ND, false}};
+}
+
 }  // namespace ascendsim::shape_rules

@@ -14,5 +14,6 @@ Outputs slice(const Inputs& in, const OpAttributes& attrs);
 Outputs concatD(const Inputs& in, const OpAttributes& attrs);
 Outputs flashAttentionScoreGrad(const Inputs& in, const OpAttributes& attrs);
 Outputs rmsNormGrad(const Inputs& in, const OpAttributes& attrs);
+Outputs lpNorm(const Inputs& in, const OpAttributes& attrs);
 
 }  // namespace ascendsim::shape_rules

@@ -189,6 +189,23 @@ TEST(VectorTransformerOps, AddOfFp32AndBf16ComputesInFp32) {
     }
 }
 
+TEST(VectorTransformerOps, LpNormV2SumsSquaresOverAllBlocks) {
+    const ChipConfig chip = ascend910B1();
+    for (const auto& blockDim : blockDimSweep()) {
+        for (const DataType dtype : {DataType::Fp32, DataType::Bf16}) {
+            CubeOpHarness h(chip, kGmBytes);
+            const auto x = h.tensor("x", {300001}, dtype), y = h.tensor("y", {1}, DataType::Fp32);
+            const auto xs = h.fillRandom(x);
+            auto op = makeOp("LpNormV2", {x}, {y});
+            op.blockDim = blockDim;
+            h.run(op);
+            double sum = 0;
+            for (float v : xs) sum += double(v) * v;
+            expectNear(h.read(y), {std::sqrt(sum)}, 0.0, 1e-5, "LpNormV2, " + blockDimName(blockDim));
+        }
+    }
+}
+
 // dx = rstd·(dy·γ − x·rstd²·mean(dy·γ·x)); dgamma = Σ_rows dy·x·rstd, summed across blocks.
 TEST(VectorTransformerOps, RmsNormGradGivesDxPerRowAndDgammaOverAllBlocks) {
     const ChipConfig chip = ascend910B1();

@@ -66,5 +66,11 @@ TEST(OpSchemaTransformer, RotaryTablesMustBroadcastOverX) {
     EXPECT_EQ(problemField("RotaryPositionEmbeddingGrad", {x, tensor("cos", {2048, 1, 1, 128}, kBf16), table}), "inputs[1]");
 }
 
+TEST(OpSchemaTransformer, LpNormV2GivesOneFp32Value) {
+    const auto out = infer("LpNormV2", {tensor("g", {220233216}, kF32)});
+    EXPECT_EQ(out[0].shape, Shape{1});
+    EXPECT_EQ(problemField("LpNormV2", {tensor("g", {64}, kF32)}, {{"p", 1.0}}), "attrs.p");
+}
+
 }  // namespace
 }  // namespace ascendsim
