@@ -14,6 +14,7 @@ AttrSpec optional(std::string name, AttrType type, AttrValue value) {
 AttrSpec required(std::string name, AttrType type) { return AttrSpec{std::move(name), type, true, std::nullopt, {}}; }
 
 constexpr std::size_t kMaxConcatInputs = 64;  // assumed: far above the samples' 3
+constexpr std::size_t kMaxForeachTensors = 1024;  // assumed: torch groups a model's parameters (AlexNet: 16)
 }  // namespace
 
 void appendTransformerSchemas(std::vector<OpSchema>& s) {
@@ -22,9 +23,12 @@ void appendTransformerSchemas(std::vector<OpSchema>& s) {
                     const char* task, ShapeRule rule) {
         s.push_back(OpSchema{std::move(type), minIn, maxIn, outs, std::move(attrs), task, std::move(rule)});
     };
-    for (const char* type : {"Exp", "Abs", "Sin", "Cos", "ZerosLike", "OnesLike"})
+    for (const char* type : {"Exp", "Log", "Abs", "Sin", "Cos", "ZerosLike", "OnesLike"})
         add(type, 1, 1, 1, {}, vector, r::unarySame);
     add("MemSet", 1, 1, 1, {}, vector, r::unarySame);  // zeroes its tensor in place
+    add("Fill", 1, 1, 1, {optional("value", AttrType::Float, 0.0)}, vector, r::unarySame);  // x: the shape donor
+    add("ForeachAddList", 2, 2 * kMaxForeachTensors, 0, {optional("alpha", AttrType::Float, 1.0)}, vector, r::foreachAddList);
+    add("ForeachMulScalar", 1, kMaxForeachTensors, 0, {optional("scalar", AttrType::Float, 1.0)}, vector, r::foreachSame);
     add("Muls", 1, 1, 1, {optional("value", AttrType::Float, 1.0)}, vector, r::unarySame);
     add("Pows", 1, 2, 1, {optional("exponent", AttrType::Float, 2.0)}, vector, r::pows);
     for (const char* type : {"Greater", "Less", "GreaterEqual", "Equal", "NotEqual"})

@@ -154,4 +154,24 @@ Outputs lpNorm(const Inputs& in, const OpAttributes& attrs) {
     return {InferredTensor{{1}, DataType::Fp32, TensorFormat::ND, false}};
 }
 
+Outputs foreachSame(const Inputs& in, const OpAttributes&) {
+    Outputs out;
+    for (std::size_t i = 0; i < in.size(); ++i) {
+        requireFloat(in, i);
+        requireSameDtype(in, i, 0);
+        out.push_back(sameAs(in[i]));
+    }
+    return out;
+}
+
+// x_0..x_{n-1}, y_0..y_{n-1} → z_i ≅ x_i.
+Outputs foreachAddList(const Inputs& in, const OpAttributes& attrs) {
+    if (in.size() % 2 != 0)
+        throw ShapeProblem("inputs", "ForeachAddList takes two lists of equal length, got " + std::to_string(in.size()) + " tensors");
+    const std::size_t n = in.size() / 2;
+    for (std::size_t i = 0; i < n; ++i) requireShape(in, n + i, in[i].shape, "entry " + std::to_string(i) + " of the first list");
+    Inputs first(in.begin(), in.begin() + static_cast<std::ptrdiff_t>(n));
+    return foreachSame(first, attrs);
+}
+
 }  // namespace ascendsim::shape_rules

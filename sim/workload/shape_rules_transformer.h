@@ -15,5 +15,8 @@ Outputs concatD(const Inputs& in, const OpAttributes& attrs);
 Outputs flashAttentionScoreGrad(const Inputs& in, const OpAttributes& attrs);
 Outputs rmsNormGrad(const Inputs& in, const OpAttributes& attrs);
 Outputs lpNorm(const Inputs& in, const OpAttributes& attrs);
+// Foreach ops: one output per list entry, shaped as that entry.
+Outputs foreachSame(const Inputs& in, const OpAttributes& attrs);
+Outputs foreachAddList(const Inputs& in, const OpAttributes& attrs);
 
 }  // namespace ascendsim::shape_rules

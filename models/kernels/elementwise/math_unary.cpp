@@ -1,5 +1,5 @@
 // Unary math ops of the transformer training graphs (docs/op-catalog.md, "Ops of the LLM
-// samples"): Exp, Abs, Muls, Pows, Sin, Cos, as vector instruction sequences over the
+// samples"): Exp, Log, Abs, Muls, Pows, Sin, Cos, as vector instruction sequences over the
 // double-buffered elementwise program, computed in fp32 for bf16 inputs (elementwise_broadcast.h).
 //
 // The vector unit has no sine instruction (hardware.md §2.6 lists the transcendental class as
@@ -110,6 +110,9 @@ std::vector<LoweredKernel> lowerPows(const OpInstance& op, const ChipConfig& chi
 
 ASCENDSIM_REGISTER_KERNEL("Exp", [](const OpInstance& op, const ChipConfig& chip) {
     return lowerUnary(op, chip, VectorOp::Exp, 0.0f);
+});
+ASCENDSIM_REGISTER_KERNEL("Log", [](const OpInstance& op, const ChipConfig& chip) {
+    return lowerUnary(op, chip, VectorOp::Ln, 0.0f);
 });
 ASCENDSIM_REGISTER_KERNEL("Abs", [](const OpInstance& op, const ChipConfig& chip) {
     return lowerUnary(op, chip, VectorOp::Abs, 0.0f);

@@ -189,6 +189,46 @@ TEST(VectorTransformerOps, AddOfFp32AndBf16ComputesInFp32) {
     }
 }
 
+// One launch over a list of tensors of different sizes; chunks never cross a tensor.
+TEST(VectorTransformerOps, ForeachOpsUpdateEveryListEntryInOneKernel) {
+    const ChipConfig chip = ascend910B1();
+    const std::vector<std::vector<std::int64_t>> shapes{{64, 3, 11, 11}, {64}, {60, 1000}, {7}};
+    for (const auto& blockDim : blockDimSweep()) {
+        for (const DataType dtype : {DataType::Fp32, DataType::Bf16}) {
+            CubeOpHarness h(chip, kGmBytes);
+            std::vector<TensorInfo> xs, ys;
+            std::vector<std::vector<float>> xv, yv;
+            for (std::size_t i = 0; i < shapes.size(); ++i) {
+                xs.push_back(h.tensor("x" + std::to_string(i), shapes[i], dtype));
+                ys.push_back(h.tensor("y" + std::to_string(i), shapes[i], dtype));
+                xv.push_back(h.fillRandom(xs.back()));
+                yv.push_back(h.fillRandom(ys.back()));
+            }
+            std::vector<TensorInfo> inputs = xs;
+            inputs.insert(inputs.end(), ys.begin(), ys.end());
+            auto add = makeOp("ForeachAddList", inputs, xs);  // in place, as torch's _foreach_add_
+            add.attrs["alpha"] = -0.5;
+            add.blockDim = blockDim;
+            const auto kernels = h.run(add);
+            EXPECT_EQ(kernels.size(), 1u);
+            auto scale = makeOp("ForeachMulScalar", ys, ys);
+            scale.attrs["scalar"] = 0.25;
+            scale.blockDim = blockDim;
+            h.run(scale);
+            for (std::size_t i = 0; i < shapes.size(); ++i) {
+                std::vector<double> ex(xv[i].size()), ey(yv[i].size());
+                for (std::size_t k = 0; k < ex.size(); ++k) {
+                    ex[k] = double(xv[i][k]) - 0.5 * yv[i][k];
+                    ey[k] = 0.25 * yv[i][k];
+                }
+                const std::string what = "Foreach entry " + std::to_string(i) + ", " + blockDimName(blockDim);
+                expectNear(h.read(xs[i]), roundedTo(dtype, ex), 1e-6, relativeTolerance(dtype), what);
+                expectNear(h.read(ys[i]), roundedTo(dtype, ey), 1e-6, relativeTolerance(dtype), what);
+            }
+        }
+    }
+}
+
 TEST(VectorTransformerOps, LpNormV2SumsSquaresOverAllBlocks) {
     const ChipConfig chip = ascend910B1();
     for (const auto& blockDim : blockDimSweep()) {

@@ -72,5 +72,16 @@ TEST(OpSchemaTransformer, LpNormV2GivesOneFp32Value) {
     EXPECT_EQ(problemField("LpNormV2", {tensor("g", {64}, kF32)}, {{"p", 1.0}}), "attrs.p");
 }
 
+TEST(OpSchemaTransformer, ForeachOpsGiveOneOutputPerListEntry) {
+    const auto w = tensor("w", {64, 3, 11, 11}, kF32), b = tensor("b", {64}, kF32);
+    const auto out = infer("ForeachAddList", {w, b, w, b});
+    ASSERT_EQ(out.size(), 2u);
+    EXPECT_EQ(out[0].shape, w.shape);
+    EXPECT_EQ(out[1].shape, b.shape);
+    EXPECT_EQ(infer("ForeachMulScalar", {w, b, b}).size(), 3u);
+    EXPECT_EQ(problemField("ForeachAddList", {w, b, b, w}), "inputs[2]");
+    EXPECT_EQ(problemField("ForeachAddList", {w, b, w}), "inputs");
+}
+
 }  // namespace
 }  // namespace ascendsim
