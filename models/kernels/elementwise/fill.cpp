@@ -56,8 +56,8 @@ LoweredKernel lowerFillTensor(const OpInstance& op, const ChipConfig& chip, cons
     layout->gmAddr = out.deviceAddr;
     const std::uint64_t bytes = static_cast<std::uint64_t>(out.elementCount()) * bytesOf(out.dtype);
     layout->elements = ceilDiv(bytes, bytesOf(layout->dtype));
-    if (bytesOf(out.dtype) == 1 && value != 0.0f)
-        throwLoweringError(op, "a non-zero fill of a 1-byte dtype is not modelled");
+    if (bytesOf(out.dtype) == 1 && (value != 0.0f || bytes % 2 != 0))
+        throwLoweringError(op, "a 1-byte dtype is filled as 16-bit pairs: only zeros of an even byte count are modelled");
     layout->value = value;
     const std::uint64_t bufferBytes = std::min(fillBufferBytes(placement), alignUp(bytes, kUbBlockBytes));
     layout->chunkElements = bufferBytes / bytesOf(layout->dtype);
