@@ -43,6 +43,9 @@ void appendTransformerSchemas(std::vector<OpSchema>& s) {
         {AttrSpec{"scale", AttrType::Float, false, std::nullopt, {}}, optional("causal", AttrType::Bool, false)},
         "MIX_AIC", r::flashAttentionScoreGrad);
     add("RmsNormGrad", 4, 4, 2, {}, "MIX_AIV", r::rmsNormGrad);
+    add("ArgMaxWithValue", 1, 1, 2,
+        {optional("dimension", AttrType::Int, std::int64_t{-1}), optional("keep_dims", AttrType::Bool, false)}, vector,
+        r::argMaxWithValue);
     add("LpNormV2", 1, 1, 1, {optional("p", AttrType::Float, 2.0)}, "MIX_AIV", r::lpNorm);
 }
 

@@ -174,4 +174,29 @@ Outputs foreachAddList(const Inputs& in, const OpAttributes& attrs) {
     return foreachSame(first, attrs);
 }
 
+// x [.., L, ..] float → indices (int32) and values (x's dtype), the `dimension` axis removed (or
+// kept as 1 with keep_dims). The kernel models the arg max over the last non-1 axis, as the
+// samples use it, and positions exact in fp32 (L < 2^24).
+Outputs argMaxWithValue(const Inputs& in, const OpAttributes& attrs) {
+    requireFloat(in, 0);
+    const auto& shape = in[0].shape;
+    const auto rank = static_cast<std::int64_t>(shape.size());
+    const std::int64_t given = std::get<std::int64_t>(attrs.values.at("dimension"));
+    const std::int64_t axis = given < 0 ? given + rank : given;
+    if (axis < 0 || axis >= rank)
+        throw ShapeProblem("attrs.dimension", std::to_string(given) + " is out of range for '" + in[0].name + "' " + shapeText(shape));
+    for (std::int64_t d = axis + 1; d < rank; ++d)
+        if (shape[static_cast<std::size_t>(d)] != 1)
+            throw ShapeProblem("attrs.dimension", "only the arg max over the last non-1 axis is modelled; '" + in[0].name + "' is " +
+                                                      shapeText(shape));
+    const std::int64_t length = shape[static_cast<std::size_t>(axis)];
+    if (length < 1 || length >= (std::int64_t{1} << 24))
+        throw ShapeProblem(inputField(0), "the reduced axis must hold 1 .. 2^24 - 1 elements, got " + std::to_string(length));
+    std::vector<std::int64_t> out = shape;
+    if (std::get<bool>(attrs.values.at("keep_dims"))) out[static_cast<std::size_t>(axis)] = 1;
+    else out.erase(out.begin() + axis);
+    if (out.empty()) out = {1};
+    return {InferredTensor{out, DataType::Int32, TensorFormat::ND, false}, InferredTensor{out, in[0].dtype, TensorFormat::ND, false}};
+}
+
 }  // namespace ascendsim::shape_rules

@@ -83,5 +83,16 @@ TEST(OpSchemaTransformer, ForeachOpsGiveOneOutputPerListEntry) {
     EXPECT_EQ(problemField("ForeachAddList", {w, b, w}), "inputs");
 }
 
+TEST(OpSchemaTransformer, ArgMaxWithValueDropsTheReducedAxis) {
+    const auto out = infer("ArgMaxWithValue", {tensor("logits", {4096, 1, 151936}, kF32)}, {{"dimension", std::int64_t{2}}});
+    EXPECT_EQ(out[0].shape, (Shape{4096, 1}));
+    EXPECT_EQ(out[0].dtype, DataType::Int32);
+    EXPECT_EQ(out[1].dtype, kF32);
+    const auto kept = infer("ArgMaxWithValue", {tensor("x", {8, 100}, kBf16)}, {{"keep_dims", true}});
+    EXPECT_EQ(kept[1].shape, (Shape{8, 1}));
+    EXPECT_EQ(problemField("ArgMaxWithValue", {tensor("x", {8, 100}, kF32)}, {{"dimension", std::int64_t{0}}}), "attrs.dimension");
+    EXPECT_EQ(problemField("ArgMaxWithValue", {tensor("x", {8, 100}, kF32)}, {{"dimension", std::int64_t{2}}}), "attrs.dimension");
+}
+
 }  // namespace
 }  // namespace ascendsim
