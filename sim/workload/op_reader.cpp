@@ -251,7 +251,7 @@ WorkloadOp BlockExpander::readOp(const YAML::Node& node, const ExpansionScope& s
                      op.type + " takes " + expected + (expected == "1" ? " input" : " inputs") +
                          ", got " + std::to_string(op.inputs.size()));
     }
-    if (op.outputs.size() != schema->outputs) {
+    if (schema->outputs != 0 && op.outputs.size() != schema->outputs) {
         reader_.fail(node["outputs"], field + ".outputs",
                      op.type + " has " + std::to_string(schema->outputs) +
                          (schema->outputs == 1 ? " output" : " outputs") + ", got " +

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "sim/workload/op_schema_transformer.h"
 #include "sim/workload/shape_rules.h"
 
 namespace ascendsim {
@@ -137,6 +138,7 @@ std::vector<OpSchema> buildSchemas() {
     add("HcomAllGather", 1, 1, 1, {}, kCommunication, r::allGather);
     add("HcomReduceScatter", 1, 1, 1, {reduction}, kCommunication, r::reduceScatter);
     add("HcomBroadcast", 1, 1, 1, {}, kCommunication, r::collective);
+    appendTransformerSchemas(s);
     std::sort(s.begin(), s.end(),
               [](const OpSchema& a, const OpSchema& b) { return a.type < b.type; });
     return s;

@@ -60,7 +60,7 @@ struct OpSchema {
     std::string type;
     std::size_t minInputs = 1;
     std::size_t maxInputs = 1;
-    std::size_t outputs = 1;
+    std::size_t outputs = 1;  // 0: as many as the shape rule infers (Foreach ops: one per list entry)
     std::vector<AttrSpec> attrs;
     std::string taskType;  // "AI_CORE", "MIX_AIC", "AI_VECTOR_CORE", "AI_CPU" as the catalog says
     ShapeRule infer;

@@ -19,8 +19,16 @@ std::int64_t lastDim(const Inputs& in, std::size_t index) {
 
 }  // namespace
 
+// Float inputs of different dtypes promote as torch does (the fp32 main-grad += bf16 grad Adds
+// of the Qwen3 sample): fp32 with anything gives fp32, fp16 with bf16 gives fp32.
+static DataType promotedFloat(const Inputs& in) {
+    if (in[0].dtype == in[1].dtype) return in[0].dtype;
+    if (!isFloat(in[0].dtype) || !isFloat(in[1].dtype)) requireSameDtype(in, 1, 0);
+    return DataType::Fp32;
+}
+
 Outputs broadcastBinary(const Inputs& in, const OpAttributes&) {
-    requireSameDtype(in, 1, 0);
+    const DataType dtype = promotedFloat(in);
     const auto& a = in[0].shape;
     const auto& b = in[1].shape;
     std::size_t rank = std::max(a.size(), b.size());
@@ -36,7 +44,7 @@ Outputs broadcastBinary(const Inputs& in, const OpAttributes&) {
         out[i] = std::max(da, db);
     }
     TensorFormat format = (b == out && a != out) ? in[1].format : in[0].format;
-    return {InferredTensor{out, in[0].dtype, format, false}};
+    return {InferredTensor{out, dtype, format, false}};
 }
 
 Outputs unarySame(const Inputs& in, const OpAttributes&) {

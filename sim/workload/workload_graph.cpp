@@ -100,7 +100,7 @@ class GraphChecker {
                      std::to_string(schema->maxInputs) + " inputs, got " +
                      std::to_string(op.inputs.size()));
         }
-        if (op.outputs.size() != schema->outputs) {
+        if (schema->outputs != 0 && op.outputs.size() != schema->outputs) {
             fail(op, "outputs",
                  op.type + " has " + std::to_string(schema->outputs) + " outputs, got " +
                      std::to_string(op.outputs.size()));
@@ -127,6 +127,10 @@ class GraphChecker {
         } catch (const ShapeProblem& p) {
             fail(op, p.field(), op.type + " '" + op.name + "': " + p.what());
         }
+        if (op.outputs.size() != inferred.size())
+            fail(op, "outputs",
+                 op.type + " '" + op.name + "' has " + std::to_string(inferred.size()) + " outputs for these inputs, got " +
+                     std::to_string(op.outputs.size()));
         for (std::size_t k = 0; k < op.outputs.size(); ++k) checkOutput(op, k, inferred[k]);
     }
 

@@ -17,6 +17,7 @@ namespace ascendsim {
 
 struct AttentionProblem {
     std::uint64_t batch = 1, heads = 1;
+    std::uint64_t kvHeads = 0;     // GQA: K/V heads (0 = heads); q head h of a batch reads KV head h / (heads / kvHeads)
     std::uint64_t qLen = 1;        // query rows per head
     std::uint64_t kvLen = 1;       // key/value rows used per head
     std::uint64_t kvRowsStored = 1;  // rows per head in k/v (Smax of a KV cache)
@@ -47,6 +48,11 @@ struct AttentionProblem {
     std::uint32_t qBlock = 128;    // q rows per tile (L0C rows)
     std::uint32_t kvBlock = 128;   // key rows per S block
 
+    // batch·kvHeads index of the K/V head that batch·heads index `head` reads.
+    std::uint64_t kvHeadOf(std::uint64_t head) const {
+        if (kvHeads == 0 || kvHeads == heads) return head;
+        return (head / heads) * kvHeads + (head % heads) / (heads / kvHeads);
+    }
     std::uint64_t qBlocks() const { return (qLen + qBlock - 1) / qBlock; }
     std::uint64_t tiles() const { return batch * heads * qBlocks(); }
     std::uint64_t kvBlocks() const { return (kvLen + kvBlock - 1) / kvBlock; }

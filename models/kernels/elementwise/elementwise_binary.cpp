@@ -7,15 +7,25 @@ namespace ascendsim {
 
 namespace {
 
+DataType promotedComputeType(const OpInstance& op, DataType a, DataType b) {
+    if (a == b) return vectorComputeType(op, a);
+    // fp32 with anything, and fp16 with bf16 (torch's promotion), compute in fp32.
+    return DataType::Fp32;
+}
+
 std::vector<LoweredKernel> lowerBinary(const OpInstance& op, const ChipConfig& chip, VectorOp vectorOp) {
     requireOperands(op, 2, 1);
     const TensorInfo& x1 = op.inputs[0];
     const TensorInfo& x2 = op.inputs[1];
-    if (x1.dtype != x2.dtype) throwLoweringError(op, "x1 and x2 must have the same dtype");
+    if (x1.dtype != x2.dtype && !(isFloat(x1.dtype) && isFloat(x2.dtype)))
+        throwLoweringError(op, "x1 and x2 must have the same dtype (or both be float)");
     if (vectorOp == VectorOp::Div && !isFloat(x1.dtype)) throwLoweringError(op, "RealDiv needs a float dtype");
     const auto outShape = broadcastShape(op, {x1.shape, x2.shape});
     const BroadcastView view = broadcastView(op, outShape, {x1.shape, x2.shape});
-    ElementwiseProgram program(op, vectorComputeType(op, x1.dtype), view.outerDims, view.rowLength);
+    // Mixed float inputs (the fp32 main-grad += bf16 grad Adds of the Qwen3 sample) compute in
+    // the promoted type: the narrower input is cast on the vector unit after its load.
+    const DataType computeType = promotedComputeType(op, x1.dtype, x2.dtype);
+    ElementwiseProgram program(op, computeType, view.outerDims, view.rowLength);
     const auto in = loadBroadcastInputs(program, view, op.inputs);
     program.store(program.binary(vectorOp, in[0], in[1]), op.outputs[0]);
     return {program.lower(chip)};

@@ -50,6 +50,7 @@ struct ElementwiseOutput {
     std::uint64_t gmAddr = 0;
     UbSlot buffer;                  // double-buffered staging for MTE3
     bool computedInPlace = false;   // the value's step writes straight into `buffer`
+    std::uint64_t rowPitch = 0;     // GM elements between output rows (0 = rowLength: dense)
 };
 
 struct ElementwisePlan {

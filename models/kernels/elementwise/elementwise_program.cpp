@@ -102,7 +102,13 @@ ElementwiseProgram::Kind ElementwiseProgram::kindOf(Value v) const { return plan
 void ElementwiseProgram::store(Value v, const TensorInfo& tensor) {
     if (plan_->values.at(v).kind != Kind::Element)
         throwLoweringError(op_, "only per-element values can be stored");
-    plan_->outputs.push_back({v, tensor.dtype, tensor.deviceAddr, {}, false});
+    plan_->outputs.push_back({v, tensor.dtype, tensor.deviceAddr, {}, false, 0});
+}
+
+void ElementwiseProgram::store(Value v, const TensorInfo& tensor, std::uint64_t rowPitch) {
+    if (rowPitch < plan_->rowLength) throwLoweringError(op_, "an output row pitch must hold a whole row");
+    store(v, tensor);
+    plan_->outputs.back().rowPitch = rowPitch;
 }
 
 namespace {

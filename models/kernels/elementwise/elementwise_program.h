@@ -43,6 +43,9 @@ public:
 
     // Writes an Element value to `tensor`, dense [rows, rowLength].
     void store(Value v, const TensorInfo& tensor);
+    // Writes an Element value to rows `rowPitch` elements apart in `tensor` (≥ rowLength): one
+    // part of each row of a wider output (SwiGluGrad's two halves).
+    void store(Value v, const TensorInfo& tensor, std::uint64_t rowPitch);
 
     LoweredKernel lower(const ChipConfig& chip) const;
 

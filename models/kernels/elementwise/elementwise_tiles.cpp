@@ -107,8 +107,22 @@ public:
                                first + static_cast<std::int64_t>(run * p.rowLength))
                         ++run;
                     const std::uint64_t gm = in.gmAddr + (static_cast<std::uint64_t>(first) + t.col) * eb;
-                    code.load.push_back(moveRowsToUb(gm, in.loaded.at(half) + k * pitch * eb,
-                                                     static_cast<std::uint32_t>(run), t.cols * eb, pitch * eb));
+                    const std::uint64_t ub = in.loaded.at(half) + k * pitch * eb;
+                    if (run == 1 && k + 1 < t.rows) {
+                        // Rows a constant stride apart (a slice of wider rows: Slice, SwiGlu's
+                        // halves, ConcatD's parts) are one strided DataCopy, as Ascend C issues it.
+                        const std::int64_t stride = p.rowOffset(t.row + k + 1, in.outerStrides) - first;
+                        while (stride > static_cast<std::int64_t>(p.rowLength) && k + run < t.rows &&
+                               p.rowOffset(t.row + k + run, in.outerStrides) == first + static_cast<std::int64_t>(run) * stride)
+                            ++run;
+                        if (run > 1) {
+                            code.load.push_back(moveStridedRowsToUb(gm, ub, static_cast<std::uint32_t>(run), t.cols * eb,
+                                                                    static_cast<std::uint64_t>(stride) * eb, pitch * eb));
+                            k += run;
+                            continue;
+                        }
+                    }
+                    code.load.push_back(moveRowsToUb(gm, ub, static_cast<std::uint32_t>(run), t.cols * eb, pitch * eb));
                     k += run;
                 }
             }
@@ -164,8 +178,19 @@ public:
                                     0.0f, ct);
             }
             const std::uint64_t eb = bytesOf(out.dtype);
-            code.store.push_back(moveRowsToGm(staging, out.gmAddr + (t.row * p.rowLength + t.col) * eb, rows,
-                                              t.cols * eb, pitch * eb));
+            if (out.rowPitch == 0 || out.rowPitch == p.rowLength) {
+                code.store.push_back(moveRowsToGm(staging, out.gmAddr + (t.row * p.rowLength + t.col) * eb, rows,
+                                                  t.cols * eb, pitch * eb));
+            } else {  // rows of a wider output: one burst per row, the gap skips the rest of it
+                DataMove m{.src = MemSpace::UB, .dst = MemSpace::GM, .srcAddr = staging,
+                           .dstAddr = out.gmAddr + (t.row * out.rowPitch + t.col) * eb};
+                m.burstCount = rows;
+                m.burstBytes = static_cast<std::uint32_t>(t.cols * eb);
+                m.srcGapBytes = static_cast<std::uint32_t>((pitch - t.cols) * eb);
+                m.dstGapBytes = static_cast<std::uint32_t>((out.rowPitch - t.cols) * eb);
+                m.srcType = m.dstType = out.dtype;
+                code.store.push_back(Instruction::move(m));
+            }
         }
         (void)ctBytes;
     }

@@ -226,6 +226,16 @@ Instruction moveRowsToUb(std::uint64_t gmAddr, std::uint64_t ubAddr, std::uint32
     return Instruction::move(m);
 }
 
+Instruction moveStridedRowsToUb(std::uint64_t gmAddr, std::uint64_t ubAddr, std::uint32_t rows, std::uint64_t rowBytes,
+                                std::uint64_t gmRowStrideBytes, std::uint64_t ubRowStrideBytes) {
+    DataMove m{.src = MemSpace::GM, .dst = MemSpace::UB, .srcAddr = gmAddr, .dstAddr = ubAddr};
+    m.burstCount = rows;
+    m.burstBytes = static_cast<std::uint32_t>(rowBytes);
+    m.srcGapBytes = static_cast<std::uint32_t>(gmRowStrideBytes - rowBytes);
+    m.dstGapBytes = static_cast<std::uint32_t>(ubRowStrideBytes - rowBytes);
+    return Instruction::move(m);
+}
+
 Instruction moveRowsToGm(std::uint64_t ubAddr, std::uint64_t gmAddr, std::uint32_t rows,
                          std::uint64_t rowBytes, std::uint64_t ubRowStrideBytes) {
     DataMove m{.src = MemSpace::UB, .dst = MemSpace::GM, .srcAddr = ubAddr, .dstAddr = gmAddr};

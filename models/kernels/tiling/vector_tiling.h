@@ -116,6 +116,10 @@ void emitExpandToBlocks(std::vector<Instruction>& out, DataType dtype, std::uint
 // GM rows contiguous (one dense burst when the UB rows are contiguous too).
 Instruction moveRowsToUb(std::uint64_t gmAddr, std::uint64_t ubAddr, std::uint32_t rows,
                          std::uint64_t rowBytes, std::uint64_t ubRowStrideBytes);
+// GM→UB of `rows` rows of `rowBytes` that start `gmRowStrideBytes` apart in GM (> rowBytes: the
+// rows of a slice) into UB rows `ubRowStrideBytes` apart: one DataMove with source gaps.
+Instruction moveStridedRowsToUb(std::uint64_t gmAddr, std::uint64_t ubAddr, std::uint32_t rows, std::uint64_t rowBytes,
+                                std::uint64_t gmRowStrideBytes, std::uint64_t ubRowStrideBytes);
 Instruction moveRowsToGm(std::uint64_t ubAddr, std::uint64_t gmAddr, std::uint32_t rows,
                          std::uint64_t rowBytes, std::uint64_t ubRowStrideBytes);
 

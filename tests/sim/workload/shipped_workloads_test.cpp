@@ -70,8 +70,23 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values("workloads/resnet50.yaml", "workloads/resnet50_train.yaml",
                       "workloads/bert_base.yaml", "workloads/llama_decoder.yaml",
                       "workloads/unit/matmul.yaml", "workloads/unit/conv2d.yaml",
-                      "workloads/unit/elementwise_chain.yaml", "workloads/unit/aicpu_topk.yaml"),
+                      "workloads/unit/elementwise_chain.yaml", "workloads/unit/aicpu_topk.yaml",
+                      "workloads/qwen3_0_6b_train.yaml"),
     fileStem);
+
+// Per step, as one pipeline stage of the real Qwen3-0.6B sample runs them (ef63bc64 rank 0:
+// 28 attention forwards and backwards, 4 RmsNormGrad and 2 RoPE grads per layer pass).
+TEST(ShippedWorkloads, Qwen3TrainHasTheSampleLayerStructure) {
+    Workload w = loadWorkload(sourcePath("workloads/qwen3_0_6b_train.yaml"));
+    EXPECT_EQ(countType(w, "FlashAttentionScore"), 28u);
+    EXPECT_EQ(countType(w, "FlashAttentionScoreGrad"), 28u);
+    EXPECT_EQ(countType(w, "RmsNormGrad"), 28u * 4 + 1);
+    EXPECT_EQ(countType(w, "RotaryPositionEmbeddingGrad"), 56u);
+    EXPECT_EQ(countType(w, "SwiGluGrad"), 28u);
+    EXPECT_EQ(countType(w, "ApplyAdamW"), 28u * 8 + 2);
+    EXPECT_EQ(shapeOf(w, "layers.0.qkv"), (std::vector<std::int64_t>{4096, 4096}));
+    EXPECT_EQ(shapeOf(w, "layers.27.dk"), (std::vector<std::int64_t>{1, 8, 4096, 128}));
+}
 
 TEST(ResNet50, Has53ConvolutionsIncludingFourDownsampleProjections) {
     Workload w = loadWorkload(sourcePath("workloads/resnet50.yaml"));

@@ -55,7 +55,7 @@ TEST(WorkloadErrors, UnknownOpKeyIsRejected) {
 TEST(WorkloadErrors, UnknownOpTypeListsTheKnownOnes) {
     std::string text = errorOf(std::string(kHeader) +
                                "  - {name: mm, type: MatMull, inputs: [a, b], outputs: [y]}\n");
-    EXPECT_EQ(text.substr(0, 62), "x.yaml:7:22: ops[0].type: unknown op type 'MatMull' (known: Ad");
+    EXPECT_EQ(text.substr(0, 62), "x.yaml:7:22: ops[0].type: unknown op type 'MatMull' (known: Ab");
     EXPECT_NE(text.find("MatMul,"), std::string::npos);
 }
 
@@ -111,11 +111,12 @@ TEST(WorkloadErrors, DtypeMismatchOfElementwiseInputs) {
         "name: t\n"
         "tensors:\n"
         "  - {name: a, shape: [4, 8], dtype: fp16, kind: input}\n"
-        "  - {name: b, shape: [8], dtype: fp32, kind: input}\n"
+        "  - {name: b, shape: [8], dtype: int32, kind: input}\n"
         "ops:\n"
         "  - {name: add, type: Add, inputs: [a, b], outputs: [y]}\n";
+    // Float inputs of different widths promote (fp32 main-grad += bf16 grad); int with float does not.
     EXPECT_EQ(errorOf(yaml),
-              "x.yaml:6:40: ops[0].inputs[1]: Add 'add': 'b' is fp32 but 'a' is fp16");
+              "x.yaml:6:40: ops[0].inputs[1]: Add 'add': 'b' is int32 but 'a' is fp16");
 }
 
 TEST(WorkloadErrors, TensorProducedTwice) {

@@ -1,0 +1,175 @@
+// The AIC side of FlashAttentionScoreGrad (flash_attention_grad_plan.h): five GEMMs per KV
+// block with Q_i/dO_i resident in L1 for the tile, K_j/V_j and P/dS double-buffered in L1, L0A/L0B
+// and L0C slots as in the cube pipeline (cube_tiling.h).
+#include <algorithm>
+
+#include "models/kernels/attention/flash_attention_grad_plan.h"
+#include "models/kernels/tiling/cube_tiling.h"
+
+namespace ascendsim {
+
+namespace {
+constexpr std::uint32_t kTileScalarCycles = 24;   // [I] per-tile address and loop setup (as FlashAttention)
+constexpr std::uint32_t kBlockScalarCycles = 16;  // [I] per KV block: five GEMMs' addresses
+constexpr std::uint64_t kL1HalfBytes = 32 * 1024;  // one 128 × 128 fp16/bf16 operand
+constexpr std::uint64_t kL1PairBytes = 2 * kL1HalfBytes;
+constexpr std::uint64_t kL1KvBase = 0;                    // 2 slots: K_j | V_j
+constexpr std::uint64_t kL1ProbBase = 2 * kL1PairBytes;   // 2 slots: P | dS
+constexpr std::uint64_t kL1QBase = 4 * kL1PairBytes;      // 1 slot: Q_i | dO_i
+constexpr std::uint64_t kL0SlotBytes = 32 * 1024;
+constexpr std::uint64_t kL0cSlotBytes = 64 * 1024;
+constexpr std::uint8_t kQEvent = 2, kProbEvent = 3;
+
+class AttentionGradCubeStream final : public TiledInstructionStream {
+public:
+    AttentionGradCubeStream(std::shared_ptr<const AttentionGradProblem> p, std::uint32_t group, std::uint64_t firstTile,
+                            std::uint64_t tiles)
+        : p_(std::move(p)), group_(group), firstTile_(firstTile), tiles_(tiles),
+          kv_(kL1KvBase, kL1PairBytes, Pipe::Mte2, Pipe::Mte1, 0),
+          prob_(kL1ProbBase, kL1PairBytes, Pipe::Mte2, Pipe::Mte1, kProbEvent),
+          q_(kL1QBase, 0, Pipe::Mte2, Pipe::Mte1, kQEvent, 1),
+          l0_(0, kL0SlotBytes, Pipe::Mte1, Pipe::Cube, 0), l0c_(0, kL0cSlotBytes, Pipe::Cube, Pipe::FixPipe, 0) {}
+
+protected:
+    std::uint64_t tileCount() const override { return tiles_; }
+    void emitPrologue(ProgramBuilder& b) override {
+        b.scalar(64, 4);
+        for (PingPongBuffer* buffer : {&kv_, &prob_, &q_, &l0_, &l0c_}) buffer->prime(b);
+    }
+    void emitEpilogue(ProgramBuilder& b) override {
+        for (PingPongBuffer* buffer : {&kv_, &prob_, &q_, &l0_, &l0c_}) buffer->drain(b);
+        b.crossCoreSet(kGradFlagCubeDone, kGradGroupMode, Pipe::FixPipe);
+    }
+    void emitTile(std::uint64_t localTile, ProgramBuilder& b) override;
+
+private:
+    struct Operand {
+        std::uint64_t l1;
+        bool transposed;  // A: L1 holds k×m; B: L1 holds n×k
+    };
+    void emitGemm(ProgramBuilder& b, std::uint32_t m, std::uint32_t n, std::uint32_t k, Operand a, Operand bOperand);
+    void storeTile(ProgramBuilder& b, std::uint64_t gmAddr, std::uint32_t rows, std::uint32_t cols, bool accumulate);
+
+    std::shared_ptr<const AttentionGradProblem> p_;
+    std::uint32_t group_;
+    std::uint64_t firstTile_, tiles_;
+    PingPongBuffer kv_, prob_, q_, l0_, l0c_;
+};
+
+void AttentionGradCubeStream::emitTile(std::uint64_t localTile, ProgramBuilder& b) {
+    const AttentionGradProblem& p = *p_;
+    const AttentionGradTile t = attentionGradTile(p, firstTile_ + localTile);
+    const std::uint64_t eb = bytesOf(p.dtype), d = p.headDim;
+    const auto dd = static_cast<std::uint32_t>(d);
+    const std::uint64_t qRows = (t.head * p.qLen + t.q0) * d;
+    b.scalar(kTileScalarCycles, 2);
+    q_.acquire(b);
+    const auto qBytes = static_cast<std::uint32_t>(t.rows * d * eb);
+    b.copy(MemSpace::GM, p.qAddr + qRows * eb, MemSpace::L1, q_.address(), qBytes);
+    b.copy(MemSpace::GM, p.dyAddr + qRows * eb, MemSpace::L1, q_.address() + kL1HalfBytes, qBytes);
+    q_.publish(b);
+    q_.consume(b);
+    const std::uint64_t ws = p.groupBase(group_);
+    const std::uint64_t wsDp = ws + p.scoreSlotBytes(), wsP = wsDp + p.scoreSlotBytes(), wsDs = wsP + p.probSlotBytes();
+    const Operand q{q_.address(), false}, dO{q_.address() + kL1HalfBytes, false};
+    const std::uint64_t blocks = p.kvBlocksFor(t.q0, t.rows);
+    for (std::uint64_t j = 0; j < blocks; ++j) {
+        const std::uint64_t k0 = j * p.kvBlock;
+        const auto len = static_cast<std::uint32_t>(std::min<std::uint64_t>(p.kvBlock, p.kvLen - k0));
+        const std::uint64_t kvRows = (t.kvHead * p.kvLen + k0) * d;
+        b.scalar(kBlockScalarCycles);
+        kv_.acquire(b);
+        const auto kvBytes = static_cast<std::uint32_t>(len * d * eb);
+        b.copy(MemSpace::GM, p.kAddr + kvRows * eb, MemSpace::L1, kv_.address(), kvBytes);
+        b.copy(MemSpace::GM, p.vAddr + kvRows * eb, MemSpace::L1, kv_.address() + kL1HalfBytes, kvBytes);
+        kv_.publish(b);
+        kv_.consume(b);
+        // S = Q·Kᵀ and dP = dO·Vᵀ for the AIVs.
+        emitGemm(b, t.rows, len, dd, q, {kv_.address(), true});
+        storeTile(b, ws, t.rows, len, false);
+        emitGemm(b, t.rows, len, dd, dO, {kv_.address() + kL1HalfBytes, true});
+        storeTile(b, wsDp, t.rows, len, false);
+        b.crossCoreSet(kGradFlagScores, kGradGroupMode, Pipe::FixPipe);
+        // P and dS back from the AIVs.
+        b.crossCoreWait(kGradFlagProbs, kGradGroupMode);
+        prob_.acquire(b);
+        const auto probBytes = static_cast<std::uint32_t>(std::uint64_t{t.rows} * len * eb);
+        b.copy(MemSpace::GM, wsP, MemSpace::L1, prob_.address(), probBytes);
+        b.copy(MemSpace::GM, wsDs, MemSpace::L1, prob_.address() + kL1HalfBytes, probBytes);
+        prob_.publish(b);
+        prob_.consume(b);
+        const Operand probT{prob_.address(), true}, dsT{prob_.address() + kL1HalfBytes, true};
+        emitGemm(b, len, dd, t.rows, probT, dO);  // dV_j += Pᵀ·dO_i
+        storeTile(b, p.dvWorkspace() + kvRows * 4, len, dd, true);
+        emitGemm(b, len, dd, t.rows, dsT, q);  // dK_j += dSᵀ·Q_i
+        storeTile(b, p.dkWorkspace() + kvRows * 4, len, dd, true);
+        emitGemm(b, t.rows, dd, len, {prob_.address() + kL1HalfBytes, false}, {kv_.address(), false});  // dQ_i += dS·K_j
+        storeTile(b, p.dqWorkspace() + qRows * 4, t.rows, dd, true);
+        prob_.release(b);
+        kv_.release(b);
+    }
+    q_.release(b);
+}
+
+// One L0 step (every operand here is at most 128 × 128): L1→L0A/L0B, a fresh mmad into L0C.
+void AttentionGradCubeStream::emitGemm(ProgramBuilder& b, std::uint32_t m, std::uint32_t n, std::uint32_t k, Operand a,
+                                       Operand bOperand) {
+    const std::uint64_t eb = bytesOf(p_->dtype);
+    l0_.acquire(b);
+    Mmad mmad;
+    mmad.m = static_cast<std::uint16_t>(m);
+    mmad.n = static_cast<std::uint16_t>(n);
+    mmad.k = static_cast<std::uint16_t>(k);
+    mmad.dtype = p_->dtype;
+    mmad.transposeA = a.transposed;
+    mmad.transposeB = bOperand.transposed;
+    mmad.l0aAddr = l0_.address();
+    mmad.l0bAddr = l0_.address();
+    b.copy(MemSpace::L1, a.l1, MemSpace::L0A, mmad.l0aAddr, static_cast<std::uint32_t>(std::uint64_t{m} * k * eb));
+    b.copy(MemSpace::L1, bOperand.l1, MemSpace::L0B, mmad.l0bAddr, static_cast<std::uint32_t>(std::uint64_t{k} * n * eb));
+    l0_.publish(b);
+    l0_.consume(b);
+    l0c_.acquire(b);
+    mmad.l0cAddr = l0c_.address();
+    mmad.initialize = true;
+    b.mmad(mmad);
+    l0_.release(b);
+    l0c_.publish(b);
+    l0c_.consume(b);
+}
+
+// FixPipe: the fp32 [rows × cols] L0C tile of the last mmad to GM, dense; `accumulate` adds it
+// to what is there (the atomic add of the dQ/dK/dV workspaces).
+void AttentionGradCubeStream::storeTile(ProgramBuilder& b, std::uint64_t gmAddr, std::uint32_t rows, std::uint32_t cols,
+                                        bool accumulate) {
+    DataMove m;
+    m.src = MemSpace::L0C;
+    m.dst = MemSpace::GM;
+    m.srcAddr = l0c_.address();
+    m.dstAddr = gmAddr;
+    m.burstBytes = rows * cols * 4;
+    m.srcType = m.dstType = DataType::Fp32;
+    m.conversion = LayoutConversion::Nz2Nd;
+    m.atomicAdd = accumulate;
+    b.move(m);
+    l0c_.release(b);
+}
+}  // namespace
+
+AttentionGradTile attentionGradTile(const AttentionGradProblem& p, std::uint64_t tile) {
+    AttentionGradTile t;
+    t.head = tile / p.qBlocks();
+    const std::uint64_t batch = t.head / p.heads, head = t.head % p.heads;
+    t.kvHead = batch * p.kvHeads + head / p.groupSize();
+    t.q0 = (tile % p.qBlocks()) * p.qBlock;
+    t.rows = static_cast<std::uint32_t>(std::min<std::uint64_t>(p.qBlock, p.qLen - t.q0));
+    return t;
+}
+
+std::unique_ptr<InstructionStream> makeAttentionGradCubeStream(std::shared_ptr<const AttentionGradProblem> problem,
+                                                               std::uint32_t group, std::uint64_t firstTile,
+                                                               std::uint64_t tiles) {
+    return std::make_unique<AttentionGradCubeStream>(std::move(problem), group, firstTile, tiles);
+}
+
+}  // namespace ascendsim

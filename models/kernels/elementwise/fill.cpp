@@ -1,0 +1,92 @@
+// Write-only kernels (docs/op-catalog.md, "Ops of the LLM samples"): ZerosLike, OnesLike, Fill
+// and MemSet. Each block duplicates the value into one UB buffer once (vector Duplicate) and
+// streams that buffer to its share of the output with MTE3 only: the tensor is never read, as
+// the sample's ZerosLike of 1.5 GB shows (1.89 ms at bd 40 is write-only HBM traffic,
+// ef63bc64 rank_0 kernel_details.csv). MemSet is the runtime's zeroing of atomic-add
+// workspaces; it has no input tensor.
+#include <algorithm>
+
+#include "models/kernels/elementwise/elementwise_broadcast.h"
+#include "models/kernels/tiling/vector_tiling_stream.h"
+
+namespace ascendsim {
+
+namespace {
+
+// UB bytes of the fill buffer a block streams out (assumed: half of UB, the tile size CANN's
+// Fill tiling picks when there is no input to double-buffer).
+std::uint64_t fillBufferBytes(const VectorPlacement& placement) { return placement.ubBytes / 2; }
+
+struct FillLayout {
+    DataType dtype = DataType::Fp32;
+    std::uint64_t gmAddr = 0;
+    std::uint64_t elements = 0;
+    std::uint64_t chunkElements = 0;  // one store
+    float value = 0.0f;
+};
+
+class FillTiles final : public TileSource {
+public:
+    FillTiles(std::shared_ptr<const FillLayout> layout, UnitRange chunks) : l_(std::move(layout)), chunks_(chunks) {}
+    std::uint64_t tileCount() const override { return chunks_.size(); }
+    void setup(TileCode& code) override {
+        if (tileCount() == 0) return;
+        // Duplicate has b16/b32 forms: 1-byte outputs (bool) are zeroed as fp16 pairs.
+        emitVectorRange(code.compute, VectorOp::Duplicate, l_->dtype, {.dst = 0}, l_->chunkElements, l_->value);
+    }
+    void tile(std::uint64_t index, std::uint32_t, TileCode& code) override {
+        const std::uint64_t chunk = chunks_.begin + index;
+        const std::uint64_t first = chunk * l_->chunkElements;
+        const std::uint64_t count = std::min(l_->chunkElements, l_->elements - first);
+        const std::uint64_t eb = bytesOf(l_->dtype);
+        code.store.push_back(moveRowsToGm(0, l_->gmAddr + first * eb, 1, count * eb, count * eb));
+    }
+
+private:
+    std::shared_ptr<const FillLayout> l_;
+    UnitRange chunks_;
+};
+
+LoweredKernel lowerFillTensor(const OpInstance& op, const ChipConfig& chip, const TensorInfo& out, float value) {
+    if (out.elementCount() <= 0) throwLoweringError(op, "the output must not be empty");
+    if (bytesOf(out.dtype) > 4) throwLoweringError(op, "64-bit outputs have no vector Duplicate form");
+    const VectorPlacement placement = vectorPlacement(chip);
+    auto layout = std::make_shared<FillLayout>();
+    layout->dtype = bytesOf(out.dtype) == 1 ? DataType::Fp16 : out.dtype;
+    layout->gmAddr = out.deviceAddr;
+    const std::uint64_t bytes = static_cast<std::uint64_t>(out.elementCount()) * bytesOf(out.dtype);
+    layout->elements = ceilDiv(bytes, bytesOf(layout->dtype));
+    if (bytesOf(out.dtype) == 1 && (value != 0.0f || bytes % 2 != 0))
+        throwLoweringError(op, "a 1-byte dtype is filled as 16-bit pairs: only zeros of an even byte count are modelled");
+    layout->value = value;
+    const std::uint64_t bufferBytes = std::min(fillBufferBytes(placement), alignUp(bytes, kUbBlockBytes));
+    layout->chunkElements = bufferBytes / bytesOf(layout->dtype);
+    const std::uint64_t chunks = ceilDiv(layout->elements, layout->chunkElements);
+    LoweredKernel kernel;
+    kernel.type = placement.taskType;
+    kernel.blockDim = chooseVectorBlockDim(op, placement, bytes, chunks);
+    kernel.program = doubleBufferedBlockShares<FillTiles>(std::shared_ptr<const FillLayout>(layout), chunks, kernel.blockDim);
+    return kernel;
+}
+
+std::vector<LoweredKernel> lowerLike(const OpInstance& op, const ChipConfig& chip, float value) {
+    requireOperands(op, 1, 1);
+    if (op.outputs[0].elementCount() != op.inputs[0].elementCount()) throwLoweringError(op, "y must have x's shape");
+    return {lowerFillTensor(op, chip, op.outputs[0], value)};
+}
+
+std::vector<LoweredKernel> lowerOutputOnly(const OpInstance& op, const ChipConfig& chip, float value) {
+    if (op.outputs.empty()) throwLoweringError(op, "needs an output tensor");
+    return {lowerFillTensor(op, chip, op.outputs[0], value)};
+}
+
+}  // namespace
+
+ASCENDSIM_REGISTER_KERNEL("ZerosLike", [](const OpInstance& op, const ChipConfig& chip) { return lowerLike(op, chip, 0.0f); });
+ASCENDSIM_REGISTER_KERNEL("OnesLike", [](const OpInstance& op, const ChipConfig& chip) { return lowerLike(op, chip, 1.0f); });
+ASCENDSIM_REGISTER_KERNEL("Fill", [](const OpInstance& op, const ChipConfig& chip) {
+    return lowerOutputOnly(op, chip, static_cast<float>(op.floatAttr("value", 0.0)));
+});
+ASCENDSIM_REGISTER_KERNEL("MemSet", [](const OpInstance& op, const ChipConfig& chip) { return lowerOutputOnly(op, chip, 0.0f); });
+
+}  // namespace ascendsim

@@ -1,0 +1,153 @@
+// RotaryPositionEmbedding and RotaryPositionEmbeddingGrad (docs/op-catalog.md, "Ops of the LLM
+// samples"): torch_npu's rotary embedding in the rotate-half mode on the layout MindSpeed uses,
+// x [.., N, D] with cos/sin broadcast over the dims just before D (x [S,B,N,D], cos [S,B,1,D]):
+// x row r reads table row r / N. With x = [x1 | x2] (halves of D), rotate_half(x) = [−x2 | x1]:
+//   y  = x·cos + rotate_half(x)·sin
+//   dx = dy·cos + rotate_halfᵀ(dy·sin),  rotate_halfᵀ(u) = [u2 | −u1]
+// As CANN's kernel does it, a tile holds G table rows and their G·N x rows: cos and sin rows are
+// loaded once per position and applied to the N head rows by row-broadcast vector instructions
+// (RowTile::withVector), so GM traffic is x, y and one pass over the tables. In fp32.
+// dcos/dsin (optional outputs of the grad) are not produced: MindSpeed does not request them.
+#include <algorithm>
+
+#include "models/kernels/elementwise/elementwise_broadcast.h"
+#include "models/kernels/tiling/vector_tiling_rows.h"
+#include "models/kernels/tiling/vector_tiling_stream.h"
+
+namespace ascendsim {
+
+namespace {
+constexpr DataType kF32 = DataType::Fp32;
+
+struct RopeLayout {
+    bool gradient = false;
+    DataType dtype = DataType::Bf16;
+    std::uint64_t heads = 1, length = 0, half = 0, tableRows = 0, positionsPerTile = 1;
+    std::uint64_t xGm = 0, cosGm = 0, sinGm = 0, yGm = 0;
+    // UB: staging (double-buffered, dtype) and fp32 working copies.
+    std::uint64_t xStage = 0, xStageHalf = 0, cosStage = 0, sinStage = 0, tableStageHalf = 0, yStage = 0;
+    std::uint64_t xF32 = 0, cosF32 = 0, sinF32 = 0, yF32 = 0, rotated = 0;
+};
+
+class RopeTiles final : public TileSource {
+public:
+    RopeTiles(std::shared_ptr<const RopeLayout> l, UnitRange positions) : l_(std::move(l)), positions_(positions) {}
+    std::uint64_t tileCount() const override { return ceilDiv(positions_.size(), l_->positionsPerTile); }
+
+    void tile(std::uint64_t index, std::uint32_t half, TileCode& code) override {
+        const RopeLayout& l = *l_;
+        const std::uint64_t first = positions_.begin + index * l.positionsPerTile;
+        const std::uint64_t g = std::min(l.positionsPerTile, positions_.end - first);
+        const std::uint64_t rows = g * l.heads, eb = bytesOf(l.dtype), d = l.length;
+        code.scalarCycles = static_cast<std::uint32_t>(g);
+        const std::uint64_t xs = l.xStage + half * l.xStageHalf, ys = l.yStage + half * l.xStageHalf;
+        const std::uint64_t cs = l.cosStage + half * l.tableStageHalf, ss = l.sinStage + half * l.tableStageHalf;
+        code.load.push_back(moveRowsToUb(l.xGm + first * l.heads * d * eb, xs, 1, rows * d * eb, rows * d * eb));
+        code.load.push_back(moveRowsToUb(l.cosGm + first * d * eb, cs, 1, g * d * eb, g * d * eb));
+        code.load.push_back(moveRowsToUb(l.sinGm + first * d * eb, ss, 1, g * d * eb, g * d * eb));
+        auto toF32 = [&](std::uint64_t dst, std::uint64_t src, std::uint64_t count) {
+            if (l.dtype == kF32) emitVectorRange(code.compute, VectorOp::Copy, kF32, {.dst = dst, .src0 = src}, count);
+            else emitVectorRange(code.compute, VectorOp::Cast, kF32, {.dst = dst, .src0 = src}, count, 0.0f, l.dtype);
+        };
+        toF32(l.xF32, xs, rows * d);
+        toF32(l.cosF32, cs, g * d);
+        toF32(l.sinF32, ss, g * d);
+        const std::uint64_t halfBytes = l.half * 4;
+        for (std::uint64_t p = 0; p < g; ++p) {
+            RowTile t(code.compute);
+            t.rows = static_cast<std::uint32_t>(l.heads);
+            t.length = d;
+            t.pitch = d;
+            const std::uint64_t x = l.xF32 + p * l.heads * d * 4, y = l.yF32 + p * l.heads * d * 4;
+            const std::uint64_t rot = l.rotated + p * l.heads * d * 4;
+            const std::uint64_t cosRow = l.cosF32 + p * d * 4, sinRow = l.sinF32 + p * d * 4;
+            if (!l.gradient) {  // rot = [−x2 | x1]·sin
+                t.slice(VectorOp::Muls, rot, x + halfBytes, l.half, -1.0f);
+                t.slice(VectorOp::Copy, rot + halfBytes, x, l.half);
+                t.withVector(VectorOp::Mul, rot, rot, sinRow);
+            } else {  // u = dy·sin; rot = [u2 | −u1]
+                t.withVector(VectorOp::Mul, y, x, sinRow);
+                t.slice(VectorOp::Copy, rot, y + halfBytes, l.half);
+                t.slice(VectorOp::Muls, rot + halfBytes, y, l.half, -1.0f);
+            }
+            t.withVector(VectorOp::Mul, y, x, cosRow);
+            t.flat(VectorOp::Add, y, y, rot);
+        }
+        if (l.dtype == kF32) emitVectorRange(code.compute, VectorOp::Copy, kF32, {.dst = ys, .src0 = l.yF32}, rows * d);
+        else emitVectorRange(code.compute, VectorOp::Cast, l.dtype, {.dst = ys, .src0 = l.yF32}, rows * d, 0.0f, kF32);
+        code.store.push_back(moveRowsToGm(ys, l.yGm + first * l.heads * d * eb, 1, rows * d * eb, rows * d * eb));
+    }
+
+private:
+    std::shared_ptr<const RopeLayout> l_;
+    UnitRange positions_;
+};
+
+std::vector<LoweredKernel> lowerRope(const OpInstance& op, const ChipConfig& chip, bool gradient) {
+    requireOperands(op, 3, 1);
+    const TensorInfo& x = op.inputs[0];
+    if (!isFloat(x.dtype) || x.shape.empty()) throwLoweringError(op, "x must be a float tensor of rank ≥ 1");
+    const auto d = static_cast<std::uint64_t>(x.shape.back());
+    if (d % 16 != 0) throwLoweringError(op, "the last dim of x must be a multiple of 16 (32 B half rows)");
+    for (std::size_t t = 1; t < 3; ++t)
+        if (op.inputs[t].dtype != x.dtype || op.inputs[t].shape.empty() || static_cast<std::uint64_t>(op.inputs[t].shape.back()) != d)
+            throwLoweringError(op, "cos and sin must have x's dtype and last dim");
+    if (op.outputs[0].elementCount() != x.elementCount()) throwLoweringError(op, "the output must have x's shape");
+    // Table rows are broadcast over the dims right before D: x row r reads table row r / heads.
+    const std::uint64_t xRows = static_cast<std::uint64_t>(x.elementCount()) / d;
+    const std::uint64_t tableRows = static_cast<std::uint64_t>(op.inputs[1].elementCount()) / d;
+    if (op.inputs[2].elementCount() != op.inputs[1].elementCount() || tableRows == 0 || xRows % tableRows != 0)
+        throwLoweringError(op, "cos and sin must broadcast over x's dims just before D");
+    const std::size_t rank = x.shape.size();
+    std::uint64_t inner = 1;
+    for (std::size_t i = rank - 1; i-- > 0 && inner < xRows / tableRows;) inner *= static_cast<std::uint64_t>(x.shape[i]);
+    if (inner != xRows / tableRows) throwLoweringError(op, "cos and sin must broadcast over x's dims just before D");
+
+    auto l = std::make_shared<RopeLayout>();
+    l->gradient = gradient;
+    l->dtype = x.dtype;
+    l->heads = xRows / tableRows;
+    l->length = d;
+    l->half = d / 2;
+    l->tableRows = tableRows;
+    l->xGm = x.deviceAddr;
+    l->cosGm = op.inputs[1].deviceAddr;
+    l->sinGm = op.inputs[2].deviceAddr;
+    l->yGm = op.outputs[0].deviceAddr;
+    const VectorPlacement placement = vectorPlacement(chip);
+    const std::uint64_t eb = bytesOf(x.dtype);
+    // Per position: x and y staging (2 halves each), 2 tables × 2 halves, fp32 x, y, rotated, tables.
+    const std::uint64_t rowBytes = l->heads * d;
+    const std::uint64_t perPosition = 4 * rowBytes * eb + 4 * d * eb + 3 * rowBytes * 4 + 2 * d * 4 + 4 * kUbBlockBytes;
+    l->positionsPerTile = std::max<std::uint64_t>(1, std::min(tableRows, placement.ubBytes / perPosition));
+    if (perPosition > placement.ubBytes) throwLoweringError(op, "one position's rows do not fit in UB");
+    const std::uint64_t g = l->positionsPerTile;
+    UbAllocator ub(placement.ubBytes, op.name);
+    l->xStageHalf = alignUp(g * rowBytes * eb, kUbBlockBytes);
+    l->tableStageHalf = alignUp(g * d * eb, kUbBlockBytes);
+    l->xStage = ub.allocate(2 * l->xStageHalf, "x rows");
+    l->yStage = ub.allocate(2 * l->xStageHalf, "output rows");
+    l->cosStage = ub.allocate(2 * l->tableStageHalf, "cos rows");
+    l->sinStage = ub.allocate(2 * l->tableStageHalf, "sin rows");
+    l->xF32 = ub.allocate(g * rowBytes * 4, "fp32 x");
+    l->yF32 = ub.allocate(g * rowBytes * 4, "fp32 output");
+    l->rotated = ub.allocate(g * rowBytes * 4, "rotated halves");
+    l->cosF32 = ub.allocate(g * d * 4, "fp32 cos");
+    l->sinF32 = ub.allocate(g * d * 4, "fp32 sin");
+    LoweredKernel kernel;
+    kernel.type = placement.taskType;
+    kernel.blockDim = chooseVectorBlockDim(op, placement, 2 * x.bytes(), tableRows);
+    kernel.program = doubleBufferedBlockShares<RopeTiles, RopeLayout>(l, tableRows, kernel.blockDim);
+    return {kernel};
+}
+
+}  // namespace
+
+ASCENDSIM_REGISTER_KERNEL("RotaryPositionEmbedding", [](const OpInstance& op, const ChipConfig& chip) {
+    return lowerRope(op, chip, false);
+});
+ASCENDSIM_REGISTER_KERNEL("RotaryPositionEmbeddingGrad", [](const OpInstance& op, const ChipConfig& chip) {
+    return lowerRope(op, chip, true);
+});
+
+}  // namespace ascendsim
