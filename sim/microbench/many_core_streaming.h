@@ -35,12 +35,13 @@ struct RealStreamingReference {
     double freqMhz;
     StreamDirection direction;
     double gbps;
-    const char* kernel;  // op, shape, sample
+    std::uint64_t bytes;  // read + written by the kernel
+    const char* kernel;   // op and shape
 };
 const std::vector<RealStreamingReference>& realStreamingReferences();
 
-// The model beside every real reference whose part matches `chip` (same core counts and clock).
-// Empty when no real profile of this part is known.
+// The model beside every real reference whose part matches `chip` (same core counts and clock),
+// streaming as many bytes as the real kernel moved. Empty when no real profile of this part is known.
 std::vector<MicrobenchRow> runRealStreamingComparison(const ChipConfig& chip);
 
 void printStreamingScaling(const std::vector<StreamingScalingRow>& rows, std::ostream& out);

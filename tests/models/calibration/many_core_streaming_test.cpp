@@ -62,7 +62,6 @@ TEST(ManyCoreStreaming, RealReferencesAreComparedOnlyOnTheirOwnPart) {
     EXPECT_TRUE(runRealStreamingComparison(b4).empty());  // 1500 MHz: no real profile of that part
     b4.aiCoreFreqMhz = b4.vectorCoreFreqMhz = 1650.0;     // the Qwen3 sample's part
     b4.hbm.bandwidthGBps = 800.0;
-    b4.l2.sizeBytes = 4 * 1024 * 1024;
     const std::vector<MicrobenchRow> rows = runRealStreamingComparison(b4);
     ASSERT_EQ(rows.size(), 2u);  // copy and write
     for (const MicrobenchRow& row : rows) EXPECT_TRUE(row.withinTolerance()) << row.what << " " << row.model;
