@@ -8,16 +8,6 @@
 namespace ascendsim::test {
 namespace {
 
-PmuCounters onlyBlock(const TaskResult& r) {
-    EXPECT_EQ(r.blocks.size(), 1u);
-    return r.blocks.at(0).counters;
-}
-
-// A load, its flag pair and one vadds: 2 work instructions and 2 sync instructions.
-std::vector<Instruction> loadThenCompute() {
-    return {gmToUb(0, 6400), Instruction::setFlag(Pipe::Mte2, Pipe::Vector, 0),
-            Instruction::waitFlag(Pipe::Mte2, Pipe::Vector, 0), vadds(8192, 0)};
-}
 
 TEST(ScalarOverhead, EveryIssuedAndSyncInstructionCountsScalarBusyAndDelaysIssue) {
     DeviceRun plain;
