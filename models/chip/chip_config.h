@@ -29,6 +29,9 @@ struct PathTiming {
     TransferCurve convertingCurve;  // may be empty: then curve × conversionSlowdown
     double conversionSlowdown = 1.0;
     double peakBytesPerCycle = 0.0;
+    // Source bytes per cycle when the move changes the element type on the way (FixPipe's
+    // fp32 -> fp16/bf16 quantisation of L0C results); 0 = the curve alone.
+    double dtypeConversionBytesPerCycle = 0.0;
 };
 
 struct UbBanking {
@@ -54,6 +57,12 @@ struct HbmConfig {
     // HBM stacks the profiler's sampled "HBM <n>" counters report; 0 for chips with LPDDR main
     // memory (310P3), which have no HBM counters.
     std::uint32_t stacks = 0;
+    // Share of bandwidthGBps the DRAM delivers to streaming line fills (reads) and to
+    // write-backs (writes) once the protocol's overheads are paid: row activations and
+    // precharges of many interleaved streams, refresh, read/write bus turnaround. Writes are
+    // buffered and drained in row order by the controller, so they lose less. 1 = nominal.
+    double readEfficiency = 1.0;
+    double writeEfficiency = 1.0;
 };
 
 // Cube cost parameters (hardware.md §2.5). Named *Config so the timing model class CubeTiming
@@ -134,6 +143,16 @@ struct ChipConfig {
     std::uint32_t flagLatencyCycles = 1;       // set_flag → wait_flag release
     std::uint32_t taskLaunchCycles = 0;        // scheduler: dispatch of a kernel's blocks
     std::uint32_t blockStartCycles = 0;        // per-block start-up on a core
+    // Scalar-unit work real kernels do around the instructions they issue (docs/chip-config.md):
+    // address arithmetic and SPR/parameter writes before each instruction sent to a pipe or sync
+    // instruction (set/wait flag, barrier), including its share of the loop control around it,
+    // on vector (and coupled) cores and on the AIC of split chips, whose cube programs carry
+    // the heavier Matmul iteration bookkeeping; and a block's prologue (kernel arguments and
+    // tiling data read from GM through the DCache, the block's offsets). All of it occupies
+    // the issue unit and counts scalar busy.
+    std::uint32_t scalarCyclesPerInstruction = 0;
+    std::uint32_t scalarCyclesPerInstructionAic = 0;
+    std::uint32_t blockPrologueScalarCycles = 0;
 
     std::uint64_t bufferCapacity(MemSpace m) const { return bufferBytes[static_cast<std::size_t>(m)]; }
     std::uint32_t alignment(MemSpace m) const { return alignmentBytes[static_cast<std::size_t>(m)]; }

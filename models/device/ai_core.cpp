@@ -67,7 +67,10 @@ void AiCore::startBlock(BlockAssignment assignment, std::uint64_t startPs) {
     programIndex_ = 0;
     fetchedIndex_ = ~std::uint64_t{0};
     programEnded_ = block_.program == nullptr;
-    issueCycle_ = blockStartCycle_ + res_.chip.blockStartCycles;
+    overheadIndex_ = ~std::uint64_t{0};
+    // The prologue (arguments and tiling data, block offsets) is scalar work before the first issue.
+    issueCycle_ = blockStartCycle_ + res_.chip.blockStartCycles + res_.chip.blockPrologueScalarCycles;
+    counters_[PmuEvent::ScalarBusy] += res_.chip.blockPrologueScalarCycles;
     issueBlock_ = IssueBlock::None;
     for (PipeState& p : pipes_) {
         p.queue.clear();

@@ -153,6 +153,7 @@ private:
     void traceSpan(TraceSpanKind kind, Pipe pipe, std::uint64_t programIndex, std::uint64_t startCycle,
                    std::uint64_t endCycle, const Instruction& instr, Pipe stalledOn = Pipe::Scalar) const;
     // Work the issue unit does itself, from issueCycle_ on, when the block is traced.
+    void chargeScalarOverhead(const Instruction& instr);
     void traceOnScalarUnit(std::uint64_t cycles, const Instruction& instr) const {
         if (block_.trace != nullptr)
             traceSpan(TraceSpanKind::Execute, Pipe::Scalar, programIndex_, issueCycle_, issueCycle_ + cycles, instr);
@@ -186,6 +187,7 @@ private:
     std::size_t chunkPos_ = 0;
     std::uint64_t programIndex_ = 0;
     std::uint64_t fetchedIndex_ = ~std::uint64_t{0};
+    std::uint64_t overheadIndex_ = ~std::uint64_t{0};  // last instruction charged its scalar work
     bool programEnded_ = false;
 
     // Issue unit state.

@@ -26,6 +26,11 @@ bool isWork(Opcode op) {
     return op == Opcode::DataMove || op == Opcode::Img2Col || op == Opcode::Mmad || op == Opcode::Vector;
 }
 
+bool isSync(Opcode op) {
+    return op == Opcode::SetFlag || op == Opcode::WaitFlag || op == Opcode::Barrier ||
+           op == Opcode::CrossCoreSet || op == Opcode::CrossCoreWait;
+}
+
 }  // namespace
 
 bool AiCore::fetchNext() {
@@ -71,6 +76,10 @@ bool AiCore::runIssue(std::uint64_t now) {
             }
         }
         const bool onScalar = instr.pipe == Pipe::Scalar;
+        if (overheadIndex_ != programIndex_) {  // once per instruction, even if issue stalls after
+            overheadIndex_ = programIndex_;
+            chargeScalarOverhead(instr);
+        }
         switch (instr.opcode) {
             case Opcode::Scalar: {
                 const ScalarWork& w = std::get<ScalarWork>(instr.operands);
@@ -144,6 +153,19 @@ bool AiCore::runIssue(std::uint64_t now) {
         progress = true;
     }
     return progress;
+}
+
+// The scalar unit's own work for an instruction it is about to issue (ChipConfig
+// scalarCyclesPerInstruction[Aic]): it runs before the issue, on the issue unit.
+void AiCore::chargeScalarOverhead(const Instruction& instr) {
+    if (!isWork(instr.opcode) && !isSync(instr.opcode)) return;  // ScalarWork carries its own cycles
+    const ChipConfig& chip = res_.chip;
+    const bool splitCube = kind_ == CoreKind::Cube && chip.organisation == CoreOrganisation::Split;
+    const std::uint32_t cycles = splitCube ? chip.scalarCyclesPerInstructionAic : chip.scalarCyclesPerInstruction;
+    if (cycles == 0) return;
+    counters_[PmuEvent::ScalarBusy] += cycles;
+    traceOnScalarUnit(cycles, instr);
+    issueCycle_ += cycles;
 }
 
 // Tries to end the current issue stall at cycle `now`; on success the blocking instruction has

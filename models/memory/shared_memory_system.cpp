@@ -29,7 +29,12 @@ SharedMemorySystem::SharedMemorySystem(const ChipConfig& chip)
       l2Server_(chip.l2.bandwidthBytesPerCycle / psPerCycle(chip)),
       hbmServer_(bytesPerPsFromGBps(chip.hbm.bandwidthGBps)),
       l2HitLatencyPs_(chip.l2.hitLatencyCycles * psPerCycle(chip)),
-      hbmReadLatencyPs_(chip.hbm.readLatencyCycles * psPerCycle(chip)) {}
+      hbmReadLatencyPs_(chip.hbm.readLatencyCycles * psPerCycle(chip)),
+      readEfficiency_(chip.hbm.readEfficiency),
+      writeEfficiency_(chip.hbm.writeEfficiency) {
+    if (!(readEfficiency_ > 0.0 && readEfficiency_ <= 1.0 && writeEfficiency_ > 0.0 && writeEfficiency_ <= 1.0))
+        throw std::invalid_argument("HBM read/write efficiency must be in (0, 1]");
+}
 
 std::uint64_t SharedMemorySystem::access(const GmAccess& request, PmuCounters& counters) {
     if (request.bytes == 0) return request.startPs;
@@ -63,8 +68,10 @@ std::uint64_t SharedMemorySystem::access(const GmAccess& request, PmuCounters& c
 
     const double start = static_cast<double>(request.startPs);
     const double l2Done = l2Server_.serve(start, static_cast<double>(request.bytes));
-    const double hbmDone =
-        hbmServer_.serve(start, static_cast<double>(fillBytes + writeBackBytes));
+    // The HBM server runs at the nominal rate; a byte costs 1/efficiency of its nominal time.
+    const double hbmDone = hbmServer_.serve(
+        start, static_cast<double>(fillBytes) / readEfficiency_ +
+                   static_cast<double>(writeBackBytes) / writeEfficiency_);
     const bool readMissed = !request.isWrite && missLines > 0;
     const double done =
         std::max(l2Done, hbmDone) + (readMissed ? hbmReadLatencyPs_ : l2HitLatencyPs_);

@@ -4,6 +4,8 @@
 //
 // Per access (lines = the L2 lines its bursts touch; the gaps between bursts are not accessed):
 // - every byte passes the L2 server (chip L2 bandwidth, ≈5× HBM per hardware.md §1.2/§2.8);
+// - HBM bytes cost 1 / hbm.read_efficiency (fills) or 1 / hbm.write_efficiency (write-backs) of
+//   their nominal time (DRAM protocol overheads, chip_config.h HbmConfig);
 // - a read miss fills its whole line from HBM; a write miss allocates without a fill (MTE writes
 //   are whole 32 B blocks and the model does not track partial lines); a dirty victim is written
 //   back to HBM. Fills and write-backs pass the HBM server;
@@ -49,6 +51,8 @@ public:
     BandwidthServer hbmServer_;
     double l2HitLatencyPs_;
     double hbmReadLatencyPs_;
+    double readEfficiency_;
+    double writeEfficiency_;
     std::uint64_t hbmBytesRead_ = 0;
     std::uint64_t hbmBytesWritten_ = 0;
     TrafficSampler traffic_;

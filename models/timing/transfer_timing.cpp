@@ -1,5 +1,6 @@
 #include "models/timing/transfer_timing.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -28,8 +29,7 @@ TransferTiming::TransferTiming(const ChipConfig& chip) : chip_(chip) {}
 
 // The curves were measured with 1 KiB bursts and give the cost of the whole transfer, so the
 // burst structure only matters through the total byte count.
-std::uint64_t TransferTiming::cycles(const DataMove& move) const {
-    const PathTiming& path = requirePath(chip_, move.src, move.dst);
+std::uint64_t TransferTiming::layoutCycles(const PathTiming& path, const DataMove& move) const {
     const std::uint64_t bytes = move.totalBytes();
     const bool converts = move.conversion != LayoutConversion::None;
     if (converts && !path.convertingCurve.bytes.empty()) {
@@ -38,6 +38,15 @@ std::uint64_t TransferTiming::cycles(const DataMove& move) const {
     }
     const double plain = interpolateTransferCycles(path.curve, path.peakBytesPerCycle, bytes);
     return roundUpCycles(converts ? plain * path.conversionSlowdown : plain);
+}
+
+std::uint64_t TransferTiming::cycles(const DataMove& move) const {
+    const PathTiming& path = requirePath(chip_, move.src, move.dst);
+    const std::uint64_t layout = layoutCycles(path, move);
+    if (move.srcType == move.dstType || path.dtypeConversionBytesPerCycle <= 0.0) return layout;
+    // The element-type conversion runs at its own rate, under the move's fixed cost.
+    return std::max(layout, roundUpCycles(static_cast<double>(move.totalBytes()) /
+                                          path.dtypeConversionBytesPerCycle));
 }
 
 // Img2col expands the L1 slab into the m×k matrix while writing L0A; the write side (m·k

@@ -18,6 +18,9 @@ public:
     std::uint64_t cycles(const Img2ColLoad& load) const;
 
 private:
+    // The curve cost, layout conversion included, without the element-type conversion.
+    std::uint64_t layoutCycles(const PathTiming& path, const DataMove& move) const;
+
     const ChipConfig& chip_;
 };
 

@@ -79,12 +79,15 @@ void readL2(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
 }
 
 void readHbm(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
-    node.allowOnly({"size_bytes", "bandwidth_gbps", "read_latency_cycles", "write_latency_cycles", "stacks"});
+    node.allowOnly({"size_bytes", "bandwidth_gbps", "read_latency_cycles", "write_latency_cycles", "stacks",
+                    "read_efficiency", "write_efficiency"});
     node.readPositive("size_bytes", chip.hbm.sizeBytes, isRoot);
     node.readPositive("bandwidth_gbps", chip.hbm.bandwidthGBps, isRoot);
     node.readNonNegative("read_latency_cycles", chip.hbm.readLatencyCycles);
     node.readNonNegative("write_latency_cycles", chip.hbm.writeLatencyCycles);
     node.readNonNegative("stacks", chip.hbm.stacks, isRoot);
+    node.readInRange("read_efficiency", chip.hbm.readEfficiency, 0.0, 1.0);
+    node.readInRange("write_efficiency", chip.hbm.writeEfficiency, 0.0, 1.0);
 }
 
 void readAiCpu(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
@@ -146,7 +149,8 @@ void readICache(const ConfigNode& node, ChipConfig& chip) {
 
 void readPipes(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
     node.allowOnly({"queue_depth", "scalar_issue_cycles", "flag_latency_cycles",
-                    "task_launch_cycles", "block_start_cycles"});
+                    "task_launch_cycles", "block_start_cycles", "scalar_cycles_per_instruction",
+                    "scalar_cycles_per_instruction_aic", "block_prologue_scalar_cycles"});
     const ConfigNode depths = node.child("queue_depth", isRoot);
     depths.allowOnly({"PIPE_S", "PIPE_V", "PIPE_M", "PIPE_MTE1", "PIPE_MTE2", "PIPE_MTE3",
                       "PIPE_FIX"});
@@ -158,6 +162,9 @@ void readPipes(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
     node.readNonNegative("flag_latency_cycles", chip.flagLatencyCycles);
     node.readNonNegative("task_launch_cycles", chip.taskLaunchCycles);
     node.readNonNegative("block_start_cycles", chip.blockStartCycles);
+    node.readNonNegative("scalar_cycles_per_instruction", chip.scalarCyclesPerInstruction);
+    node.readNonNegative("scalar_cycles_per_instruction_aic", chip.scalarCyclesPerInstructionAic);
+    node.readNonNegative("block_prologue_scalar_cycles", chip.blockPrologueScalarCycles);
 }
 
 TransferCurve readCurve(const ConfigNode& path, const std::string& key) {
@@ -188,7 +195,7 @@ TransferCurve readCurve(const ConfigNode& path, const std::string& key) {
 
 PathTiming readPath(const ConfigNode& node) {
     node.allowOnly({"from", "to", "peak_bytes_per_cycle", "curve", "converting_curve",
-                    "conversion_slowdown"});
+                    "conversion_slowdown", "dtype_conversion_bytes_per_cycle"});
     PathTiming path;
     std::string from;
     std::string to;
@@ -204,6 +211,7 @@ PathTiming readPath(const ConfigNode& node) {
     path.curve = readCurve(node, "curve");
     if (node.has("converting_curve")) path.convertingCurve = readCurve(node, "converting_curve");
     node.readPositive("conversion_slowdown", path.conversionSlowdown);
+    node.readPositive("dtype_conversion_bytes_per_cycle", path.dtypeConversionBytesPerCycle);
     return path;
 }
 

@@ -58,6 +58,9 @@ void checkPaths(const Checker& check, const ChipConfig& chip) {
                       "a layout conversion cannot be faster than a plain move (expected >= 1)");
         check.require(path.peakBytesPerCycle > 0.0, key + ".peak_bytes_per_cycle",
                       "expected a positive number");
+        check.require(path.dtypeConversionBytesPerCycle <= path.peakBytesPerCycle, key + ".dtype_conversion_bytes_per_cycle",
+                      "a converting move cannot outrun the path's peak (" +
+                          std::to_string(path.peakBytesPerCycle) + " B/cycle)");
     }
 }
 
@@ -115,6 +118,15 @@ void validateChipConfig(const ChipConfig& chip) {
     check.require(chip.l2.bandwidthBytesPerCycle > 0.0, "l2.bandwidth_bytes_per_cycle",
                   "expected a positive number");
     check.require(chip.hbm.bandwidthGBps > 0.0, "hbm.bandwidth_gbps", "expected a positive number");
+    // Absurd scalar costs would silently make every kernel scalar-bound.
+    check.require(chip.scalarCyclesPerInstruction <= 1000, "pipes.scalar_cycles_per_instruction",
+                  "expected at most 1000 cycles per issued instruction, got " +
+                      std::to_string(chip.scalarCyclesPerInstruction));
+    check.require(chip.scalarCyclesPerInstructionAic <= 1000, "pipes.scalar_cycles_per_instruction_aic",
+                  "expected at most 1000 cycles per issued instruction, got " +
+                      std::to_string(chip.scalarCyclesPerInstructionAic));
+    check.require(chip.blockPrologueScalarCycles <= 1000000, "pipes.block_prologue_scalar_cycles",
+                  "expected at most 1000000 cycles, got " + std::to_string(chip.blockPrologueScalarCycles));
     check.require(chip.cube.mmadMinCycles > 0, "cube.mmad_min_cycles", "expected >= 1");
     check.require(chip.icache.fillBytes <= chip.icache.sizeBytes, "icache.fill_bytes",
                   "a fill cannot exceed the cache size");

@@ -120,6 +120,19 @@ void ConfigNode::readPositive(const std::string& key, double& out, bool required
     out = value;
 }
 
+void ConfigNode::readInRange(const std::string& key, double& out, double min, double max) const {
+    std::string text;
+    if (!scalarAt(key, false, text)) return;
+    double value = 0.0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value) ||
+        value <= min || value > max) {
+        fail(key, "expected a number in (" + std::to_string(min) + ", " + std::to_string(max) +
+                      "], got " + text);
+    }
+    out = value;
+}
+
 void ConfigNode::readString(const std::string& key, std::string& out, bool required) const {
     std::string text;
     if (scalarAt(key, required, text)) {

@@ -30,6 +30,8 @@ public:
     void readPositive(const std::string& key, std::uint64_t& out, bool required = false) const;
     void readNonNegative(const std::string& key, std::uint32_t& out, bool required = false) const;
     void readPositive(const std::string& key, double& out, bool required = false) const;
+    // A number in (min, max]: efficiencies and other fractions of a nominal rate.
+    void readInRange(const std::string& key, double& out, double min, double max) const;
     void readString(const std::string& key, std::string& out, bool required = false) const;
 
     [[noreturn]] void fail(const std::string& key, const std::string& problem) const;

@@ -63,6 +63,10 @@ std::uint64_t singleBlockCycles(const ChipConfig& chip, CoreKind kind,
 ChipConfig withLoopResidentCode(const ChipConfig& chip) {
     ChipConfig steady = chip;
     steady.icache.missPenaltyCycles = 0;
+    // The MSKPP loops issue back-to-back instructions with their parameters precomputed: none of
+    // the per-instruction scalar work of an operator kernel (pipes.scalar_cycles_per_instruction).
+    steady.scalarCyclesPerInstruction = 0;
+    steady.scalarCyclesPerInstructionAic = 0;
     return steady;
 }
 

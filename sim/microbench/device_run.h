@@ -27,9 +27,10 @@ TaskType taskTypeFor(const ChipConfig& chip, CoreKind kind);
 std::uint64_t singleBlockCycles(const ChipConfig& chip, CoreKind kind,
                                 const std::vector<Instruction>& program);
 
-// `chip` with a free instruction-cache miss. The references were measured with loop kernels whose
-// code stays in the ICache; a microbenchmark here is a straight-line program, whose misses
-// (one per fill unit) would otherwise starve short instructions.
+// `chip` with a free instruction-cache miss and no per-instruction scalar work. The references
+// were measured with loop kernels whose code stays in the ICache and whose instruction
+// parameters are precomputed; a microbenchmark here is a straight-line program, whose misses
+// (one per fill unit) and operator-style scalar work would otherwise starve short instructions.
 ChipConfig withLoopResidentCode(const ChipConfig& chip);
 
 // Marginal cost of one repetition of `body`: the cycles of 2N repetitions minus those of N,

@@ -47,7 +47,63 @@ double passGBps(const TaskResult& result, std::uint64_t bytes) {
     return ns == 0 ? 0.0 : static_cast<double>(bytes) / static_cast<double>(ns);
 }
 
+// Reads land in two UB slots, writes leave from two others, so a copy's MTE2 and MTE3 overlap as
+// in a double-buffered kernel. Written data goes to a region after every core's read region.
+std::vector<Instruction> directionalProgram(StreamDirection direction, std::uint64_t readBase,
+                                            std::uint64_t writeBase, std::uint64_t transferBytes,
+                                            std::uint64_t totalBytes) {
+    std::vector<Instruction> program;
+    std::uint64_t slot = 0;
+    for (std::uint64_t offset = 0; offset < totalBytes; offset += transferBytes, slot ^= 1) {
+        DataMove move;
+        move.burstCount = 1;
+        move.burstBytes = static_cast<std::uint32_t>(transferBytes);
+        if (direction != StreamDirection::Write) {
+            move.src = MemSpace::GM;
+            move.dst = MemSpace::UB;
+            move.srcAddr = readBase + offset;
+            move.dstAddr = slot * transferBytes;
+            program.push_back(Instruction::move(move));
+        }
+        if (direction != StreamDirection::Read) {
+            move.src = MemSpace::UB;
+            move.dst = MemSpace::GM;
+            move.srcAddr = (2 + slot) * transferBytes;
+            move.dstAddr = writeBase + offset;
+            program.push_back(Instruction::move(move));
+        }
+    }
+    return program;
+}
+
 }  // namespace
+
+double runDirectionalStream(const ChipConfig& chip, StreamDirection direction,
+                            std::uint64_t transferBytes, std::uint64_t bytesPerCore,
+                            std::uint32_t cores) {
+    if (transferBytes == 0 || bytesPerCore % transferBytes != 0 || cores == 0) {
+        throw std::invalid_argument("bytesPerCore must be a positive multiple of transferBytes");
+    }
+    if (4 * transferBytes > chip.bufferCapacity(MemSpace::UB)) {
+        throw std::invalid_argument("four transfers must fit the UB");
+    }
+    KernelTask task;
+    task.taskId = 1;
+    task.type = taskTypeFor(chip, CoreKind::Vector);
+    task.blockDim = cores;
+    const std::uint64_t writeRegion = bytesPerCore * cores;
+    task.program = [=](const BlockProgramRequest& request) {
+        const std::uint64_t base = request.blockIdx * bytesPerCore;
+        return std::make_unique<FixedInstructionStream>(
+            directionalProgram(direction, base, writeRegion + base, transferBytes, bytesPerCore));
+    };
+    std::vector<TimedTask> tasks;
+    tasks.push_back({std::move(task), 0});
+    const std::vector<TaskResult> results = runOnDevice(chip, std::move(tasks));
+    if (results.size() != 1) throw std::logic_error("streaming run did not finish");
+    const std::uint64_t moved = bytesPerCore * cores * (direction == StreamDirection::Copy ? 2 : 1);
+    return passGBps(results.front(), moved);
+}
 
 StreamingPasses runStreamingPasses(const ChipConfig& chip, CoreKind kind,
                                    std::uint64_t transferBytes, std::uint64_t bytesPerCore,

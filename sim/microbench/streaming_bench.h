@@ -21,6 +21,17 @@ StreamingPasses runStreamingPasses(const ChipConfig& chip, CoreKind kind,
                                    std::uint64_t transferBytes, std::uint64_t bytesPerCore,
                                    std::uint32_t cores = 0);
 
+// Which way a many-core stream moves its data: GM->UB reads (MTE2), UB->GM writes (MTE3), or a
+// copy (one read and one write per transfer, as a double-buffered TensorMove does).
+enum class StreamDirection : std::uint8_t { Read, Write, Copy };
+
+// `cores` vector cores (AI cores on coupled chips) each stream their own cold GM region of
+// `bytesPerCore` in `transferBytes` transfers, in one pass. Returns the aggregate bandwidth in
+// GB/s (1e9 B/s) counting read and written bytes, as bytes / kernel duration of a real profile.
+double runDirectionalStream(const ChipConfig& chip, StreamDirection direction,
+                            std::uint64_t transferBytes, std::uint64_t bytesPerCore,
+                            std::uint32_t cores);
+
 // Single-core bandwidth (GB/s) of the same transfer with the data already in L2.
 double singleCoreStreamingGBps(const ChipConfig& chip, CoreKind kind, std::uint64_t transferBytes);
 

@@ -10,16 +10,6 @@ constexpr std::uint64_t kVaddsOneRepeatCycles = 3 + 1;  // unary start-up + 1 re
 
 std::uint64_t issueCycles(const DeviceRun& run) { return run.chip.scalarIssueCycles; }
 
-PmuCounters onlyBlock(const TaskResult& r) {
-    EXPECT_EQ(r.blocks.size(), 1u);
-    return r.blocks.at(0).counters;
-}
-
-// MTE2 loads 6400 B (100 cycles), sets MTE2→V; the vector pipe waits, then runs one vadds.
-std::vector<Instruction> loadThenCompute() {
-    return {gmToUb(0, 6400), Instruction::setFlag(Pipe::Mte2, Pipe::Vector, 0),
-            Instruction::waitFlag(Pipe::Mte2, Pipe::Vector, 0), vadds(8192, 0)};
-}
 
 TEST(AiCoreTiming, WaitFlag_ReleasesConsumerExactlyFlagLatencyAfterSetFlag) {
     for (std::uint32_t latency : {1u, 3u, 10u}) {

@@ -1,6 +1,9 @@
 #pragma once
 // One simulation per test: a fresh SystemC context, the test chip, a fake memory and a device.
 #include <memory>
+#include <vector>
+
+#include <gtest/gtest.h>
 
 #include "models/device/device.h"
 #include "models/device/device_test_chip.h"
@@ -25,5 +28,18 @@ struct DeviceRun {
     RecordingObserver observer;
     std::unique_ptr<Device> device;
 };
+
+// The counters of a task's only block.
+inline PmuCounters onlyBlock(const TaskResult& r) {
+    EXPECT_EQ(r.blocks.size(), 1u);
+    return r.blocks.at(0).counters;
+}
+
+// MTE2 loads 6400 B (100 cycles on the test chip), sets MTE2→V; the vector pipe waits, then runs
+// one vadds: 2 work instructions and 2 sync instructions.
+inline std::vector<Instruction> loadThenCompute() {
+    return {gmToUb(0, 6400), Instruction::setFlag(Pipe::Mte2, Pipe::Vector, 0),
+            Instruction::waitFlag(Pipe::Mte2, Pipe::Vector, 0), vadds(8192, 0)};
+}
 
 }  // namespace ascendsim::test

@@ -2,6 +2,7 @@
 // (GiB/s at the 1.8 GHz the MSKPP tables were measured at), and its interpolation rules hold.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 
@@ -194,6 +195,34 @@ TEST(TransferTiming, Img2ColCostsItsOutputAtTheL1ToL0aRate) {
     load.m = 64;
     load.k = 256;  // 64 x 256 fp16 = 32 KiB written into L0A
     EXPECT_EQ(timing.cycles(load), timing.cycles(moveOf(MemSpace::L1, MemSpace::L0A, 32768)));
+}
+
+}  // namespace
+}  // namespace ascendsim
+
+namespace ascendsim {
+namespace {
+
+// paths[].dtype_conversion_bytes_per_cycle bounds a move that changes the element type (FixPipe
+// fp32 -> bf16), and only such a move; without the key the curve alone applies.
+TEST(TransferTiming, DtypeConversionRateBoundsOnlyConvertingMoves) {
+    ChipConfig chip = chip910B1();
+    DataMove store;
+    store.src = MemSpace::L0C;
+    store.dst = MemSpace::GM;
+    store.burstCount = 128;
+    store.burstBytes = 256 * 4;  // a 128 x 256 fp32 tile: 128 KiB of L0C
+    store.srcType = DataType::Fp32;
+    store.dstType = DataType::Bf16;
+    store.conversion = LayoutConversion::Nz2Nd;
+    const std::uint64_t curveOnly = TransferTiming(chip).cycles(store);
+    for (PathTiming& path : chip.paths)
+        if (path.src == MemSpace::L0C && path.dst == MemSpace::GM) path.dtypeConversionBytesPerCycle = 22.0;
+    const TransferTiming timing(chip);
+    EXPECT_EQ(timing.cycles(store), static_cast<std::uint64_t>(std::ceil(131072 / 22.0)));
+    EXPECT_GT(timing.cycles(store), curveOnly);
+    store.dstType = DataType::Fp32;  // no precision conversion: the NZ2ND curve as before
+    EXPECT_EQ(timing.cycles(store), curveOnly);
 }
 
 }  // namespace

@@ -183,6 +183,40 @@ TEST_F(EditedConfig, InheritanceCycleIsReported) {
     EXPECT_NE(errorOf(b).find("inheritance cycle"), std::string::npos) << errorOf(b);
 }
 
+TEST_F(EditedConfig, HbmEfficiencyAboveOneNamesKeyAndLine) {
+    const std::string error = errorOf(withReplaced("read_efficiency: [0-9.]+", "read_efficiency: 1.3"));
+    EXPECT_NE(error.find("hbm.read_efficiency: expected a number in (0.000000, 1.000000], got 1.3"),
+              std::string::npos)
+        << error;
+    EXPECT_NE(error.find("(line "), std::string::npos) << error;
+    EXPECT_NE(errorOf(withReplaced("write_efficiency: [0-9.]+", "write_efficiency: 0")).find("hbm.write_efficiency"),
+              std::string::npos);
+}
+
+TEST_F(EditedConfig, AbsurdScalarCostIsRejected) {
+    const std::string error =
+        errorOf(withReplaced("scalar_cycles_per_instruction: [0-9]+", "scalar_cycles_per_instruction: 5000"));
+    EXPECT_NE(error.find("pipes.scalar_cycles_per_instruction: expected at most 1000"), std::string::npos) << error;
+}
+
+TEST_F(EditedConfig, ConversionRateAbovePeakIsRejected) {
+    const std::string error = errorOf(withReplaced("peak_bytes_per_cycle: 117.4   #",
+                                                   "peak_bytes_per_cycle: 117.4\n    dtype_conversion_bytes_per_cycle: 500 #"));
+    EXPECT_NE(error.find(".dtype_conversion_bytes_per_cycle: a converting move cannot outrun the path's peak"),
+              std::string::npos)
+        << error;
+}
+
+TEST(ChipConfigLoader, The910BFamilyHasTheFittedStreamingAndScalarMechanisms) {
+    for (const char* name : {"Ascend910B1", "Ascend910B2", "Ascend910B3", "Ascend910B4"}) {
+        const ChipConfig chip = loadChipByName(name, configDir());
+        EXPECT_LT(chip.hbm.readEfficiency, chip.hbm.writeEfficiency) << name;
+        EXPECT_GT(chip.scalarCyclesPerInstruction, 0u) << name;
+        EXPECT_GT(chip.blockPrologueScalarCycles, 0u) << name;
+        EXPECT_GT(chip.scalarCyclesPerInstructionAic, chip.scalarCyclesPerInstruction) << name;
+    }
+}
+
 TEST_F(EditedConfig, YamlSyntaxErrorNamesTheFile) {
     const std::string path = write("Broken", "name: [unclosed\n");
     EXPECT_NE(errorOf(path).find(path + ": YAML syntax error"), std::string::npos) << errorOf(path);
