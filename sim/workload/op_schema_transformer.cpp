@@ -46,6 +46,10 @@ void appendTransformerSchemas(std::vector<OpSchema>& s) {
     add("ArgMaxWithValue", 1, 1, 2,
         {optional("dimension", AttrType::Int, std::int64_t{-1}), optional("keep_dims", AttrType::Bool, false)}, vector,
         r::argMaxWithValue);
+    add("EmbeddingDenseGradV2", 3, 3, 1,
+        {required("num_weights", AttrType::Int), optional("padding_idx", AttrType::Int, std::int64_t{-1}),
+         optional("scale_grad_by_freq", AttrType::Bool, false)},
+        "MIX_AIV", r::embeddingDenseGrad);
     add("LpNormV2", 1, 1, 1, {optional("p", AttrType::Float, 2.0)}, "MIX_AIV", r::lpNorm);
 }
 

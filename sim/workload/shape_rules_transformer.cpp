@@ -199,4 +199,26 @@ Outputs argMaxWithValue(const Inputs& in, const OpAttributes& attrs) {
     return {InferredTensor{out, DataType::Int32, TensorFormat::ND, false}, InferredTensor{out, in[0].dtype, TensorFormat::ND, false}};
 }
 
+// grad [.., E] fp32, sort_indices [T] int32, pos_idx [T] int32 → y [num_weights, E] fp32,
+// accumulated into (the caller zeroes it first).
+Outputs embeddingDenseGrad(const Inputs& in, const OpAttributes& attrs) {
+    if (in[0].dtype != DataType::Fp32 || in[0].shape.empty())
+        throw ShapeProblem(inputField(0), "'" + in[0].name + "' must be an fp32 gradient [.., E], got " +
+                                              std::string(dataTypeName(in[0].dtype)) + " " + shapeText(in[0].shape));
+    for (std::size_t i : {std::size_t{1}, std::size_t{2}}) {
+        if (in[i].dtype != DataType::Int32 || in[i].shape.size() != 1)
+            throw ShapeProblem(inputField(i), "'" + in[i].name + "' must be int32 [T], got " +
+                                                  std::string(dataTypeName(in[i].dtype)) + " " + shapeText(in[i].shape));
+    }
+    if (in[1].shape != in[2].shape)
+        throw ShapeProblem(inputField(2), "pos_idx must have sort_indices' length " + shapeText(in[1].shape));
+    const std::int64_t weights = std::get<std::int64_t>(attrs.values.at("num_weights"));
+    if (weights < 1) throw ShapeProblem("attrs.num_weights", "must be at least 1, got " + std::to_string(weights));
+    if (std::get<std::int64_t>(attrs.values.at("padding_idx")) != -1)
+        throw ShapeProblem("attrs.padding_idx", "only -1 (no padding row) is modelled");
+    if (std::get<bool>(attrs.values.at("scale_grad_by_freq")))
+        throw ShapeProblem("attrs.scale_grad_by_freq", "only false is modelled");
+    return {InferredTensor{{weights, in[0].shape.back()}, DataType::Fp32, TensorFormat::ND, false}};
+}
+
 }  // namespace ascendsim::shape_rules

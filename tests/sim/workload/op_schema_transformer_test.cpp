@@ -94,5 +94,17 @@ TEST(OpSchemaTransformer, ArgMaxWithValueDropsTheReducedAxis) {
     EXPECT_EQ(problemField("ArgMaxWithValue", {tensor("x", {8, 100}, kF32)}, {{"dimension", std::int64_t{2}}}), "attrs.dimension");
 }
 
+TEST(OpSchemaTransformer, EmbeddingDenseGradV2GivesTheTableGradient) {
+    const auto grad = tensor("grad", {1, 4096, 1024}, kF32), ids = tensor("ids", {4096}, DataType::Int32);
+    const auto out = infer("EmbeddingDenseGradV2", {grad, ids, tensor("pos", {4096}, DataType::Int32)}, {{"num_weights", std::int64_t{151936}}});
+    EXPECT_EQ(out[0].shape, (Shape{151936, 1024}));
+    EXPECT_EQ(problemField("EmbeddingDenseGradV2", {grad, ids, tensor("pos", {4095}, DataType::Int32)}, {{"num_weights", std::int64_t{8}}}),
+              "inputs[2]");
+    EXPECT_EQ(problemField("EmbeddingDenseGradV2", {grad, tensor("ids", {4096}, DataType::Int64), ids}, {{"num_weights", std::int64_t{8}}}),
+              "inputs[1]");
+    EXPECT_EQ(problemField("EmbeddingDenseGradV2", {grad, ids, ids}, {{"num_weights", std::int64_t{8}}, {"padding_idx", std::int64_t{0}}}),
+              "attrs.padding_idx");
+}
+
 }  // namespace
 }  // namespace ascendsim
