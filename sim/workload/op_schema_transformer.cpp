@@ -50,6 +50,9 @@ void appendTransformerSchemas(std::vector<OpSchema>& s) {
         {required("num_weights", AttrType::Int), optional("padding_idx", AttrType::Int, std::int64_t{-1}),
          optional("scale_grad_by_freq", AttrType::Bool, false)},
         "MIX_AIV", r::embeddingDenseGrad);
+    add("Range", 0, 3, 1,
+        {optional("start", AttrType::Float, 0.0), required("limit", AttrType::Float), optional("delta", AttrType::Float, 1.0)},
+        vector, r::range);
     add("LpNormV2", 1, 1, 1, {optional("p", AttrType::Float, 2.0)}, "MIX_AIV", r::lpNorm);
 }
 

@@ -1,6 +1,7 @@
 // Shape rules of the transformer-sample ops (shape_rules_transformer.h).
 #include "sim/workload/shape_rules_transformer.h"
 
+#include <cmath>
 #include <numeric>
 
 namespace ascendsim::shape_rules {
@@ -219,6 +220,20 @@ Outputs embeddingDenseGrad(const Inputs& in, const OpAttributes& attrs) {
     if (std::get<bool>(attrs.values.at("scale_grad_by_freq")))
         throw ShapeProblem("attrs.scale_grad_by_freq", "only false is modelled");
     return {InferredTensor{{weights, in[0].shape.back()}, DataType::Fp32, TensorFormat::ND, false}};
+}
+
+// (up to 3 scalar inputs, read only for timing) → y [⌈(limit − start)/delta⌉] fp32.
+Outputs range(const Inputs& in, const OpAttributes& attrs) {
+    for (std::size_t i = 0; i < in.size(); ++i)
+        if (in[i].shape.size() > 1 || (in[i].shape.size() == 1 && in[i].shape[0] != 1))
+            throw ShapeProblem(inputField(i), "'" + in[i].name + "' must be a scalar, got " + shapeText(in[i].shape));
+    const double start = std::get<double>(attrs.values.at("start")), limit = std::get<double>(attrs.values.at("limit"));
+    const double delta = std::get<double>(attrs.values.at("delta"));
+    if (delta == 0.0) throw ShapeProblem("attrs.delta", "must not be 0");
+    const double count = std::ceil((limit - start) / delta);
+    if (!(count >= 1.0) || count > double(std::int64_t{1} << 24))
+        throw ShapeProblem("attrs.limit", "start, limit and delta must give 1 .. 2^24 elements, got " + std::to_string(count));
+    return {InferredTensor{{static_cast<std::int64_t>(count)}, DataType::Fp32, TensorFormat::ND, false}};
 }
 
 }  // namespace ascendsim::shape_rules

@@ -106,5 +106,13 @@ TEST(OpSchemaTransformer, EmbeddingDenseGradV2GivesTheTableGradient) {
               "attrs.padding_idx");
 }
 
+TEST(OpSchemaTransformer, RangeCountsFromTheAttributes) {
+    EXPECT_EQ(infer("Range", {}, {{"limit", 4096.0}})[0].shape, Shape{4096});
+    EXPECT_EQ(infer("Range", {}, {{"start", 1.0}, {"limit", 2.0}, {"delta", 0.3}})[0].shape, Shape{4});
+    EXPECT_EQ(problemField("Range", {}, {{"limit", 8.0}, {"delta", 0.0}}), "attrs.delta");
+    EXPECT_EQ(problemField("Range", {}, {{"limit", -8.0}}), "attrs.limit");
+    EXPECT_EQ(problemField("Range", {tensor("start", {4}, kF32)}, {{"limit", 8.0}}), "inputs[0]");
+}
+
 }  // namespace
 }  // namespace ascendsim
