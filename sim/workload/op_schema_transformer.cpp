@@ -53,6 +53,8 @@ void appendTransformerSchemas(std::vector<OpSchema>& s) {
     add("Range", 0, 3, 1,
         {optional("start", AttrType::Float, 0.0), required("limit", AttrType::Float), optional("delta", AttrType::Float, 1.0)},
         vector, r::range);
+    add("LogicalNot", 1, 1, 1, {}, vector, r::logical);
+    for (const char* type : {"LogicalOr", "LogicalAnd"}) add(type, 2, 2, 1, {}, vector, r::logical);
     add("LpNormV2", 1, 1, 1, {optional("p", AttrType::Float, 2.0)}, "MIX_AIV", r::lpNorm);
 }
 

@@ -236,4 +236,12 @@ Outputs range(const Inputs& in, const OpAttributes& attrs) {
     return {InferredTensor{{static_cast<std::int64_t>(count)}, DataType::Fp32, TensorFormat::ND, false}};
 }
 
+// Bool inputs (numpy broadcasting of two) → bool.
+Outputs logical(const Inputs& in, const OpAttributes& attrs) {
+    for (std::size_t i = 0; i < in.size(); ++i)
+        if (in[i].dtype != DataType::Bool)
+            throw ShapeProblem(inputField(i), "'" + in[i].name + "' must be bool, got " + std::string(dataTypeName(in[i].dtype)));
+    return in.size() == 1 ? Outputs{sameAs(in[0])} : broadcastBinary(in, attrs);
+}
+
 }  // namespace ascendsim::shape_rules

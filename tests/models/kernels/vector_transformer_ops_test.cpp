@@ -229,6 +229,26 @@ TEST(VectorTransformerOps, ForeachOpsUpdateEveryListEntryInOneKernel) {
     }
 }
 
+TEST(VectorTransformerOps, LogicalOpsOnBoolsWithBroadcasting) {
+    const ChipConfig chip = ascend910B1();
+    const std::vector<std::pair<std::string, std::function<bool(bool, bool)>>> ops = {
+        {"LogicalOr", std::logical_or<bool>()}, {"LogicalAnd", std::logical_and<bool>()}, {"LogicalNot", [](bool a, bool) { return !a; }}};
+    for (const auto& [type, f] : ops) {
+        for (const auto& blockDim : blockDimSweep()) {
+            CubeOpHarness h(chip, kGmBytes);
+            const auto a = h.tensor("a", {5, 300}, DataType::Bool), b = h.tensor("b", {300}, DataType::Bool);
+            const auto y = h.tensor("y", {5, 300}, DataType::Bool);
+            const auto as = h.fillRandom(a, 0, 1), bs = h.fillRandom(b, 0, 1);
+            auto op = type == "LogicalNot" ? makeOp(type, {a}, {y}) : makeOp(type, {a, b}, {y});
+            op.blockDim = blockDim;
+            h.run(op);
+            std::vector<double> expected;
+            for (std::size_t i = 0; i < as.size(); ++i) expected.push_back(f(as[i] != 0, bs[i % 300] != 0) ? 1.0 : 0.0);
+            expectNear(h.read(y), expected, 0.0, 0.0, type + ", " + blockDimName(blockDim));
+        }
+    }
+}
+
 TEST(VectorTransformerOps, LpNormV2SumsSquaresOverAllBlocks) {
     const ChipConfig chip = ascend910B1();
     for (const auto& blockDim : blockDimSweep()) {

@@ -114,5 +114,12 @@ TEST(OpSchemaTransformer, RangeCountsFromTheAttributes) {
     EXPECT_EQ(problemField("Range", {tensor("start", {4}, kF32)}, {{"limit", 8.0}}), "inputs[0]");
 }
 
+TEST(OpSchemaTransformer, LogicalOpsTakeBools) {
+    const auto mask = tensor("mask", {4096, 1}, DataType::Bool);
+    EXPECT_EQ(infer("LogicalOr", {mask, tensor("other", {1}, DataType::Bool)})[0].shape, (Shape{4096, 1}));
+    EXPECT_EQ(infer("LogicalNot", {mask})[0].dtype, DataType::Bool);
+    EXPECT_EQ(problemField("LogicalAnd", {mask, tensor("f", {4096, 1}, kF32)}), "inputs[1]");
+}
+
 }  // namespace
 }  // namespace ascendsim
