@@ -55,6 +55,7 @@ void appendTransformerSchemas(std::vector<OpSchema>& s) {
         vector, r::range);
     add("LogicalNot", 1, 1, 1, {}, vector, r::logical);
     for (const char* type : {"LogicalOr", "LogicalAnd"}) add(type, 2, 2, 1, {}, vector, r::logical);
+    add("BroadcastTo", 1, 2, 1, {required("shape", AttrType::Ints)}, vector, r::broadcastTo);
     add("LpNormV2", 1, 1, 1, {optional("p", AttrType::Float, 2.0)}, "MIX_AIV", r::lpNorm);
 }
 

@@ -244,4 +244,21 @@ Outputs logical(const Inputs& in, const OpAttributes& attrs) {
     return in.size() == 1 ? Outputs{sameAs(in[0])} : broadcastBinary(in, attrs);
 }
 
+// x, optional shape tensor (host data) → y [shape], x's dtype; x must broadcast to shape (numpy
+// rules: aligned from the right, each x dim 1 or equal); the last dim must be kept.
+Outputs broadcastTo(const Inputs& in, const OpAttributes& attrs) {
+    const auto& target = std::get<std::vector<std::int64_t>>(attrs.values.at("shape"));
+    const auto& x = in[0].shape;
+    bool fits = x.size() <= target.size();
+    for (std::size_t i = 1; fits && i <= x.size(); ++i) {
+        const std::int64_t have = x[x.size() - i], want = target[target.size() - i];
+        fits = have == want || have == 1;
+    }
+    for (auto d : target) fits = fits && d >= 1;
+    if (!fits) throw ShapeProblem("attrs.shape", "'" + in[0].name + "' " + shapeText(x) + " does not broadcast to " + shapeText(target));
+    if (x.empty() || x.back() != target.back())
+        throw ShapeProblem(inputField(0), "a broadcast along the last dim is not modelled; '" + in[0].name + "' is " + shapeText(x));
+    return {InferredTensor{target, in[0].dtype, TensorFormat::ND, false}};
+}
+
 }  // namespace ascendsim::shape_rules

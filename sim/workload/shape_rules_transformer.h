@@ -19,6 +19,7 @@ Outputs argMaxWithValue(const Inputs& in, const OpAttributes& attrs);
 Outputs embeddingDenseGrad(const Inputs& in, const OpAttributes& attrs);
 Outputs range(const Inputs& in, const OpAttributes& attrs);
 Outputs logical(const Inputs& in, const OpAttributes& attrs);
+Outputs broadcastTo(const Inputs& in, const OpAttributes& attrs);
 // Foreach ops: one output per list entry, shaped as that entry.
 Outputs foreachSame(const Inputs& in, const OpAttributes& attrs);
 Outputs foreachAddList(const Inputs& in, const OpAttributes& attrs);

@@ -121,5 +121,13 @@ TEST(OpSchemaTransformer, LogicalOpsTakeBools) {
     EXPECT_EQ(problemField("LogicalAnd", {mask, tensor("f", {4096, 1}, kF32)}), "inputs[1]");
 }
 
+TEST(OpSchemaTransformer, BroadcastToFollowsNumpyRules) {
+    const std::vector<std::int64_t> to = {5, 32};
+    EXPECT_EQ(infer("BroadcastTo", {tensor("x", {1, 32}, DataType::Int64)}, {{"shape", to}})[0].shape, (Shape{5, 32}));
+    EXPECT_EQ(problemField("BroadcastTo", {tensor("x", {2, 32}, kF32)}, {{"shape", to}}), "attrs.shape");
+    EXPECT_EQ(problemField("BroadcastTo", {tensor("x", {5, 1}, DataType::Int64)}, {{"shape", to}}), "inputs[0]");
+    EXPECT_EQ(problemField("BroadcastTo", {tensor("x", {1}, kF32)}, {{"shape", std::vector<std::int64_t>{4096}}}), "inputs[0]");
+}
+
 }  // namespace
 }  // namespace ascendsim
