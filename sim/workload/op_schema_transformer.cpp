@@ -46,6 +46,16 @@ void appendTransformerSchemas(std::vector<OpSchema>& s) {
     add("ArgMaxWithValue", 1, 1, 2,
         {optional("dimension", AttrType::Int, std::int64_t{-1}), optional("keep_dims", AttrType::Bool, false)}, vector,
         r::argMaxWithValue);
+    add("EmbeddingDenseGradV2", 3, 3, 1,
+        {required("num_weights", AttrType::Int), optional("padding_idx", AttrType::Int, std::int64_t{-1}),
+         optional("scale_grad_by_freq", AttrType::Bool, false)},
+        "MIX_AIV", r::embeddingDenseGrad);
+    add("Range", 0, 3, 1,
+        {optional("start", AttrType::Float, 0.0), required("limit", AttrType::Float), optional("delta", AttrType::Float, 1.0)},
+        vector, r::range);
+    add("LogicalNot", 1, 1, 1, {}, vector, r::logical);
+    for (const char* type : {"LogicalOr", "LogicalAnd"}) add(type, 2, 2, 1, {}, vector, r::logical);
+    add("BroadcastTo", 1, 2, 1, {required("shape", AttrType::Ints)}, vector, r::broadcastTo);
     add("LpNormV2", 1, 1, 1, {optional("p", AttrType::Float, 2.0)}, "MIX_AIV", r::lpNorm);
 }
 

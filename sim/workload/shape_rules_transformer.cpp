@@ -1,6 +1,7 @@
 // Shape rules of the transformer-sample ops (shape_rules_transformer.h).
 #include "sim/workload/shape_rules_transformer.h"
 
+#include <cmath>
 #include <numeric>
 
 namespace ascendsim::shape_rules {
@@ -197,6 +198,67 @@ Outputs argMaxWithValue(const Inputs& in, const OpAttributes& attrs) {
     else out.erase(out.begin() + axis);
     if (out.empty()) out = {1};
     return {InferredTensor{out, DataType::Int32, TensorFormat::ND, false}, InferredTensor{out, in[0].dtype, TensorFormat::ND, false}};
+}
+
+// grad [.., E] fp32, sort_indices [T] int32, pos_idx [T] int32 → y [num_weights, E] fp32,
+// accumulated into (the caller zeroes it first).
+Outputs embeddingDenseGrad(const Inputs& in, const OpAttributes& attrs) {
+    if (in[0].dtype != DataType::Fp32 || in[0].shape.empty())
+        throw ShapeProblem(inputField(0), "'" + in[0].name + "' must be an fp32 gradient [.., E], got " +
+                                              std::string(dataTypeName(in[0].dtype)) + " " + shapeText(in[0].shape));
+    for (std::size_t i : {std::size_t{1}, std::size_t{2}}) {
+        if (in[i].dtype != DataType::Int32 || in[i].shape.size() != 1)
+            throw ShapeProblem(inputField(i), "'" + in[i].name + "' must be int32 [T], got " +
+                                                  std::string(dataTypeName(in[i].dtype)) + " " + shapeText(in[i].shape));
+    }
+    if (in[1].shape != in[2].shape)
+        throw ShapeProblem(inputField(2), "pos_idx must have sort_indices' length " + shapeText(in[1].shape));
+    const std::int64_t weights = std::get<std::int64_t>(attrs.values.at("num_weights"));
+    if (weights < 1) throw ShapeProblem("attrs.num_weights", "must be at least 1, got " + std::to_string(weights));
+    if (std::get<std::int64_t>(attrs.values.at("padding_idx")) != -1)
+        throw ShapeProblem("attrs.padding_idx", "only -1 (no padding row) is modelled");
+    if (std::get<bool>(attrs.values.at("scale_grad_by_freq")))
+        throw ShapeProblem("attrs.scale_grad_by_freq", "only false is modelled");
+    return {InferredTensor{{weights, in[0].shape.back()}, DataType::Fp32, TensorFormat::ND, false}};
+}
+
+// (up to 3 scalar inputs, read only for timing) → y [⌈(limit − start)/delta⌉] fp32.
+Outputs range(const Inputs& in, const OpAttributes& attrs) {
+    for (std::size_t i = 0; i < in.size(); ++i)
+        if (in[i].shape.size() > 1 || (in[i].shape.size() == 1 && in[i].shape[0] != 1))
+            throw ShapeProblem(inputField(i), "'" + in[i].name + "' must be a scalar, got " + shapeText(in[i].shape));
+    const double start = std::get<double>(attrs.values.at("start")), limit = std::get<double>(attrs.values.at("limit"));
+    const double delta = std::get<double>(attrs.values.at("delta"));
+    if (delta == 0.0) throw ShapeProblem("attrs.delta", "must not be 0");
+    const double count = std::ceil((limit - start) / delta);
+    if (!(count >= 1.0) || count > double(std::int64_t{1} << 24))
+        throw ShapeProblem("attrs.limit", "start, limit and delta must give 1 .. 2^24 elements, got " + std::to_string(count));
+    return {InferredTensor{{static_cast<std::int64_t>(count)}, DataType::Fp32, TensorFormat::ND, false}};
+}
+
+// Bool inputs (numpy broadcasting of two) → bool.
+Outputs logical(const Inputs& in, const OpAttributes& attrs) {
+    for (std::size_t i = 0; i < in.size(); ++i)
+        if (in[i].dtype != DataType::Bool)
+            throw ShapeProblem(inputField(i), "'" + in[i].name + "' must be bool, got " + std::string(dataTypeName(in[i].dtype)));
+    return in.size() == 1 ? Outputs{sameAs(in[0])} : broadcastBinary(in, attrs);
+}
+
+// x, optional shape tensor (host data) → y [shape], x's dtype; x must broadcast to shape (numpy
+// rules: aligned from the right, each x dim 1 or equal); the last dim must be kept.
+Outputs broadcastTo(const Inputs& in, const OpAttributes& attrs) {
+    const auto& target = std::get<std::vector<std::int64_t>>(attrs.values.at("shape"));
+    const auto& x = in[0].shape;
+    bool fits = x.size() <= target.size();
+    for (std::size_t i = 1; fits && i <= x.size(); ++i) {
+        const std::int64_t have = x[x.size() - i], want = target[target.size() - i];
+        fits = have == want || have == 1;
+    }
+    for (auto d : target) fits = fits && d >= 1;
+    if (!fits) throw ShapeProblem("attrs.shape", "'" + in[0].name + "' " + shapeText(x) + " does not broadcast to " + shapeText(target));
+    if (x.empty() || x.back() != target.back())
+        throw ShapeProblem(inputField(0), "a broadcast along the last dim is not modelled; '" + in[0].name + "' is " + shapeText(x));
+    return {InferredTensor{target, in[0].dtype, TensorFormat::ND, false}};
 }
 
 }  // namespace ascendsim::shape_rules

@@ -16,6 +16,10 @@ Outputs flashAttentionScoreGrad(const Inputs& in, const OpAttributes& attrs);
 Outputs rmsNormGrad(const Inputs& in, const OpAttributes& attrs);
 Outputs lpNorm(const Inputs& in, const OpAttributes& attrs);
 Outputs argMaxWithValue(const Inputs& in, const OpAttributes& attrs);
+Outputs embeddingDenseGrad(const Inputs& in, const OpAttributes& attrs);
+Outputs range(const Inputs& in, const OpAttributes& attrs);
+Outputs logical(const Inputs& in, const OpAttributes& attrs);
+Outputs broadcastTo(const Inputs& in, const OpAttributes& attrs);
 // Foreach ops: one output per list entry, shaped as that entry.
 Outputs foreachSame(const Inputs& in, const OpAttributes& attrs);
 Outputs foreachAddList(const Inputs& in, const OpAttributes& attrs);

@@ -50,6 +50,21 @@ Instruction scalarIndexReads(std::uint64_t rows, std::uint64_t indexBytes) {
                    .bytesRead = static_cast<std::uint32_t>(rows * indexBytes)});
 }
 
+Instruction indexedRowMove(const IndexedRowMove& r) {
+    DataMove m{.src = r.toUb ? MemSpace::GM : MemSpace::UB, .dst = r.toUb ? MemSpace::UB : MemSpace::GM,
+               .srcType = r.dtype, .dstType = r.dtype};
+    m.srcAddr = r.toUb ? r.gm : r.ub;
+    m.dstAddr = r.toUb ? r.ub : r.gm;
+    m.burstBytes = static_cast<std::uint32_t>(r.rowBytes);
+    m.atomicAdd = r.atomicAdd;
+    m.indexAddr = r.indexAddr;
+    m.indexBytes = static_cast<std::uint8_t>(r.indexBytes);
+    m.indexedRowBytes = r.rowBytes;
+    m.indexedRows = r.rows;
+    m.indexDestination = !r.toUb;
+    return Instruction::move(m);
+}
+
 std::vector<std::uint64_t> indexedTileStarts(UnitRange rows, std::uint64_t rowsPerTile,
                                              std::uint64_t indexCount) {
     std::vector<std::uint64_t> starts;

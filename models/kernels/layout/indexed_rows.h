@@ -42,6 +42,17 @@ IndexedRowsGeometry indexedRowsGeometry(const OpInstance& op, const TensorInfo& 
 // row) and computing each row's GM address from it.
 Instruction scalarIndexReads(std::uint64_t rows, std::uint64_t indexBytes);
 
+// One row of `rowBytes` moved GM→UB from gm + index × rowBytes (toUb) or UB→GM to gm + index ×
+// rowBytes, the int32/int64 index read from UB at indexAddr and bounded by `rows` (the indexed
+// DataMove of instruction.h); `atomicAdd` makes the GM write accumulate.
+struct IndexedRowMove {
+    bool toUb = true;
+    DataType dtype = DataType::Fp32;
+    std::uint64_t gm = 0, ub = 0, rowBytes = 0, indexAddr = 0, indexBytes = 4, rows = 0;
+    bool atomicAdd = false;
+};
+Instruction indexedRowMove(const IndexedRowMove& m);
+
 // The first row of each tile of `rows` (rows of the O·I view, I = indexCount), tiles of at most
 // `rowsPerTile` rows cut at every o, followed by rows.end.
 std::vector<std::uint64_t> indexedTileStarts(UnitRange rows, std::uint64_t rowsPerTile,

@@ -14,6 +14,7 @@
 #include <limits>
 
 #include "models/kernels/elementwise/elementwise_broadcast.h"
+#include "models/kernels/tiling/lane_numbers.h"
 #include "models/kernels/tiling/vector_tiling_stream.h"
 
 namespace ascendsim {
@@ -37,21 +38,12 @@ public:
     ArgMaxTiles(std::shared_ptr<const ArgMaxLayout> l, UnitRange rows) : l_(std::move(l)), rows_(rows) {}
     std::uint64_t tileCount() const override { return rows_.size() * l_->chunksPerRow; }
 
-    // The lane numbers 0..W−1 in fp32: the block-offset table (block k holds 4k) reduced block by
-    // block gives 0, 4, .., 28; scaled to 0..7, then doubled up to W.
+    // The lane numbers 0..W−1 in fp32, then an all-zero offset block for the broadcast of a
+    // row's maximum (a Gather of its one value).
     void setup(TileCode& code) override {
         const ArgMaxLayout& l = *l_;
         auto& c = code.compute;
-        emitBlockOffsetTable(c, kF32, l.table, 64);
-        emitVectorRange(c, VectorOp::Cast, kF32, {.dst = l.iota, .src0 = l.table}, 64, 0.0f, DataType::Int32);
-        VectorInstr v{.op = VectorOp::ReduceMax, .dtype = kF32, .srcType = kF32, .dst = l.positions, .src0 = l.iota,
-                      .repeats = 8, .mask = 8, .src0RepeatStride = 1};
-        c.push_back(Instruction::vector(v));
-        emitVectorRange(c, VectorOp::Muls, kF32, {.dst = l.iota, .src0 = l.positions}, 8, 0.25f);
-        for (std::uint64_t n = 8; n < l.lanes; n *= 2)
-            emitVectorRange(c, VectorOp::Adds, kF32, {.dst = l.iota + n * 4, .src0 = l.iota}, std::min(n, l.lanes - n),
-                            static_cast<float>(n));
-        // The broadcast of a row's maximum gathers its one value through an all-zero offset block.
+        emitLaneNumbers(c, l.iota, l.lanes, l.table);
         emitVectorRange(c, VectorOp::Duplicate, kF32, {.dst = l.table}, elementsPerBlock(kF32), 0.0f);
     }
 
@@ -159,7 +151,7 @@ std::vector<LoweredKernel> lowerArgMaxWithValue(const OpInstance& op, const Chip
     l->at[0] = ub.allocate(l->lanes * 4, "lane arg max (even steps)");
     l->at[1] = ub.allocate(l->lanes * 4, "lane arg max (odd steps)");
     l->scratch = ub.allocate(reduceRowsScratchBytes(kF32, 1, l->lanes), "reduction partials");
-    l->table = ub.allocate(64 * 4, "offset table");
+    l->table = ub.allocate(kLaneNumbersScratchBytes, "offset table");
     l->broadcast = ub.allocate(2 * kUbBlockBytes, "row maximum broadcast");
     l->slots = ub.allocate(8 * kUbBlockBytes, "row results");
     LoweredKernel kernel;

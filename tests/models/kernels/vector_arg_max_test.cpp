@@ -1,4 +1,5 @@
-// ArgMaxWithValue against a reference computed here: rows longer than UB (several chunks, a
+// ArgMaxWithValue and Range (both built on the lane numbers of tiling/lane_numbers.h) against
+// references computed here. ArgMaxWithValue: rows longer than UB (several chunks, a
 // partial last step), rows shorter than one step, ties (bf16 values repeat: the first occurrence
 // wins), over the block_dim sweep.
 #include <gtest/gtest.h>
@@ -48,6 +49,24 @@ void checkArgMax(std::vector<std::int64_t> shape, DataType dtype) {
 TEST(VectorArgMax, LongRowsStreamThroughChunks) { checkArgMax({3, 1, 40000}, DataType::Fp32); }
 TEST(VectorArgMax, TiesKeepTheFirstOccurrence) { checkArgMax({5, 9000}, DataType::Bf16); }
 TEST(VectorArgMax, ShortRows) { checkArgMax({7, 100}, DataType::Fp16); }
+
+TEST(VectorRange, WritesStartPlusIndexTimesDelta) {
+    const ChipConfig chip = ascend910B1();
+    for (const std::int64_t n : {std::int64_t{4096}, std::int64_t{20000}, std::int64_t{37}}) {
+        for (const auto& blockDim : blockDimSweep()) {
+            CubeOpHarness h(chip, kGmBytes);
+            const auto y = h.tensor("y", {n}, DataType::Fp32);
+            h.fill(y, -7.0f);
+            auto op = makeOp("Range", {}, {y});
+            op.attrs = {{"start", 3.0}, {"limit", 3.0 + 0.5 * static_cast<double>(n)}, {"delta", 0.5}};
+            op.blockDim = blockDim;
+            h.run(op);
+            std::vector<double> expected;
+            for (std::int64_t i = 0; i < n; ++i) expected.push_back(3.0 + 0.5 * static_cast<double>(i));
+            expectNear(h.read(y), expected, 0.0, 0.0, "Range " + std::to_string(n) + ", " + blockDimName(blockDim));
+        }
+    }
+}
 
 }  // namespace
 }  // namespace ascendsim::test

@@ -229,6 +229,58 @@ TEST(VectorTransformerOps, ForeachOpsUpdateEveryListEntryInOneKernel) {
     }
 }
 
+TEST(VectorTransformerOps, LogicalOpsOnBoolsWithBroadcasting) {
+    const ChipConfig chip = ascend910B1();
+    const std::vector<std::pair<std::string, std::function<bool(bool, bool)>>> ops = {
+        {"LogicalOr", std::logical_or<bool>()}, {"LogicalAnd", std::logical_and<bool>()}, {"LogicalNot", [](bool a, bool) { return !a; }}};
+    for (const auto& [type, f] : ops) {
+        for (const auto& blockDim : blockDimSweep()) {
+            CubeOpHarness h(chip, kGmBytes);
+            const auto a = h.tensor("a", {5, 300}, DataType::Bool), b = h.tensor("b", {300}, DataType::Bool);
+            const auto y = h.tensor("y", {5, 300}, DataType::Bool);
+            const auto as = h.fillRandom(a, 0, 1), bs = h.fillRandom(b, 0, 1);
+            auto op = type == "LogicalNot" ? makeOp(type, {a}, {y}) : makeOp(type, {a, b}, {y});
+            op.blockDim = blockDim;
+            h.run(op);
+            std::vector<double> expected;
+            for (std::size_t i = 0; i < as.size(); ++i) expected.push_back(f(as[i] != 0, bs[i % 300] != 0) ? 1.0 : 0.0);
+            expectNear(h.read(y), expected, 0.0, 0.0, type + ", " + blockDimName(blockDim));
+        }
+    }
+}
+
+TEST(VectorTransformerOps, BroadcastToRepeatsRowsAndScalars) {
+    const ChipConfig chip = ascend910B1();
+    const std::vector<std::tuple<std::vector<std::int64_t>, std::vector<std::int64_t>, DataType>> cases = {
+        {{1, 32}, {5, 32}, DataType::Int64}, {{1, 70}, {6, 70}, DataType::Fp32}, {{3, 1, 70}, {3, 4, 70}, DataType::Fp16}};
+    for (const auto& [from, to, dtype] : cases) {
+        for (const auto& blockDim : blockDimSweep()) {
+            CubeOpHarness h(chip, kGmBytes);
+            const auto x = h.tensor("x", from, dtype), y = h.tensor("y", to, dtype);
+            const auto xs = h.fillRandom(x, -1000, 1000);
+            auto op = makeOp("BroadcastTo", {x}, {y});
+            op.blockDim = blockDim;
+            h.run(op);
+            std::vector<double> expected;
+            const auto& ys = h.read(y);
+            for (std::size_t i = 0; i < ys.size(); ++i) {
+                // Index of element i of y in x: dims aligned from the right, size-1 dims read index 0.
+                std::size_t rest = i, at = 0, stride = 1;
+                for (std::size_t d = to.size(); d-- > 0;) {
+                    const auto idx = rest % static_cast<std::size_t>(to[d]);
+                    rest /= static_cast<std::size_t>(to[d]);
+                    const std::size_t xd = d + from.size() - to.size();
+                    if (d + from.size() < to.size()) continue;
+                    if (from[xd] != 1) at += idx * stride;
+                    stride *= static_cast<std::size_t>(from[xd]);
+                }
+                expected.push_back(xs[at]);
+            }
+            expectNear(ys, expected, 0.0, 0.0, "BroadcastTo " + std::string(dataTypeName(dtype)) + ", " + blockDimName(blockDim));
+        }
+    }
+}
+
 TEST(VectorTransformerOps, LpNormV2SumsSquaresOverAllBlocks) {
     const ChipConfig chip = ascend910B1();
     for (const auto& blockDim : blockDimSweep()) {

@@ -94,5 +94,40 @@ TEST(OpSchemaTransformer, ArgMaxWithValueDropsTheReducedAxis) {
     EXPECT_EQ(problemField("ArgMaxWithValue", {tensor("x", {8, 100}, kF32)}, {{"dimension", std::int64_t{2}}}), "attrs.dimension");
 }
 
+TEST(OpSchemaTransformer, EmbeddingDenseGradV2GivesTheTableGradient) {
+    const auto grad = tensor("grad", {1, 4096, 1024}, kF32), ids = tensor("ids", {4096}, DataType::Int32);
+    const auto out = infer("EmbeddingDenseGradV2", {grad, ids, tensor("pos", {4096}, DataType::Int32)}, {{"num_weights", std::int64_t{151936}}});
+    EXPECT_EQ(out[0].shape, (Shape{151936, 1024}));
+    EXPECT_EQ(problemField("EmbeddingDenseGradV2", {grad, ids, tensor("pos", {4095}, DataType::Int32)}, {{"num_weights", std::int64_t{8}}}),
+              "inputs[2]");
+    EXPECT_EQ(problemField("EmbeddingDenseGradV2", {grad, tensor("ids", {4096}, DataType::Int64), ids}, {{"num_weights", std::int64_t{8}}}),
+              "inputs[1]");
+    EXPECT_EQ(problemField("EmbeddingDenseGradV2", {grad, ids, ids}, {{"num_weights", std::int64_t{8}}, {"padding_idx", std::int64_t{0}}}),
+              "attrs.padding_idx");
+}
+
+TEST(OpSchemaTransformer, RangeCountsFromTheAttributes) {
+    EXPECT_EQ(infer("Range", {}, {{"limit", 4096.0}})[0].shape, Shape{4096});
+    EXPECT_EQ(infer("Range", {}, {{"start", 1.0}, {"limit", 2.0}, {"delta", 0.3}})[0].shape, Shape{4});
+    EXPECT_EQ(problemField("Range", {}, {{"limit", 8.0}, {"delta", 0.0}}), "attrs.delta");
+    EXPECT_EQ(problemField("Range", {}, {{"limit", -8.0}}), "attrs.limit");
+    EXPECT_EQ(problemField("Range", {tensor("start", {4}, kF32)}, {{"limit", 8.0}}), "inputs[0]");
+}
+
+TEST(OpSchemaTransformer, LogicalOpsTakeBools) {
+    const auto mask = tensor("mask", {4096, 1}, DataType::Bool);
+    EXPECT_EQ(infer("LogicalOr", {mask, tensor("other", {1}, DataType::Bool)})[0].shape, (Shape{4096, 1}));
+    EXPECT_EQ(infer("LogicalNot", {mask})[0].dtype, DataType::Bool);
+    EXPECT_EQ(problemField("LogicalAnd", {mask, tensor("f", {4096, 1}, kF32)}), "inputs[1]");
+}
+
+TEST(OpSchemaTransformer, BroadcastToFollowsNumpyRules) {
+    const std::vector<std::int64_t> to = {5, 32};
+    EXPECT_EQ(infer("BroadcastTo", {tensor("x", {1, 32}, DataType::Int64)}, {{"shape", to}})[0].shape, (Shape{5, 32}));
+    EXPECT_EQ(problemField("BroadcastTo", {tensor("x", {2, 32}, kF32)}, {{"shape", to}}), "attrs.shape");
+    EXPECT_EQ(problemField("BroadcastTo", {tensor("x", {5, 1}, DataType::Int64)}, {{"shape", to}}), "inputs[0]");
+    EXPECT_EQ(problemField("BroadcastTo", {tensor("x", {1}, kF32)}, {{"shape", std::vector<std::int64_t>{4096}}}), "inputs[0]");
+}
+
 }  // namespace
 }  // namespace ascendsim

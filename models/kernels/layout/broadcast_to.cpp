@@ -1,0 +1,40 @@
+// BroadcastTo (docs/op-catalog.md, "Ops of the LLM samples"): x repeated to the `shape`
+// attribute by numpy rules (the sample's second input, the shape tensor, is host data: the model
+// reads its values from the attribute). An elementwise copy whose operand is read with broadcast
+// strides (elementwise_program.h): repeated rows are re-read from GM, a broadcast scalar or
+// per-row value is expanded on the vector unit. The last dim must be kept (the AlexNet sample's
+// [1,32] → [5,32]); the Qwen3 sample's [1] → [4096] is not modelled yet. 8-byte elements (int64)
+// are moved as int32 pairs.
+#include "models/kernels/elementwise/elementwise_broadcast.h"
+#include "models/kernels/tiling/vector_tiling.h"
+
+namespace ascendsim {
+
+namespace {
+
+std::vector<LoweredKernel> lowerBroadcastTo(const OpInstance& op, const ChipConfig& chip) {
+    if (op.inputs.empty() || op.inputs.size() > 2 || op.outputs.size() != 1)
+        throwLoweringError(op, "takes x (and optionally the shape tensor) and one output");
+    TensorInfo x = op.inputs[0], y = op.outputs[0];
+    if (x.dtype != y.dtype) throwLoweringError(op, "y must have x's dtype");
+    if (broadcastShape(op, {x.shape, y.shape}) != y.shape) throwLoweringError(op, "x does not broadcast to y's shape");
+    if (x.shape.empty() || y.shape.empty() || x.shape.back() != y.shape.back())
+        throwLoweringError(op, "a broadcast along the last dim is not modelled");
+    if (bytesOf(x.dtype) == 8) {
+        x.dtype = y.dtype = DataType::Int32;
+        x.shape.back() *= 2;
+        y.shape.back() *= 2;
+    }
+    const BroadcastView view = broadcastView(op, y.shape, {x.shape});
+    ElementwiseProgram program(op, vectorComputeType(op, x.dtype), view.outerDims, view.rowLength);
+    const auto in = loadBroadcastInputs(program, view, {x});
+    // A copy on the vector unit hands the rows from the input queue to the output queue.
+    program.store(program.unary(VectorOp::Copy, in[0]), y);
+    return {program.lower(chip)};
+}
+
+}  // namespace
+
+ASCENDSIM_REGISTER_KERNEL("BroadcastTo", lowerBroadcastTo);
+
+}  // namespace ascendsim
