@@ -64,6 +64,15 @@ const std::vector<ReplayRule> kReplayRules = {
     {"OnesLike", "OnesLike", "fill", buildUnary},
     {"Slice", "Slice", "Slice / ConcatD", buildSlice},
     {"ConcatD", "ConcatD", "Slice / ConcatD", buildConcat},
+    {"Log", "Log", "elementwise", buildUnary},
+    {"LogicalNot", "LogicalNot", "elementwise", buildUnary},
+    {"LogicalOr", "LogicalOr", "elementwise", buildBinary},
+    {"LogicalAnd", "LogicalAnd", "elementwise", buildBinary},
+    {"LpNormV2", "LpNormV2", "reduction", buildUnary},
+    {"ArgMaxWithValue", "ArgMaxWithValue", "reduction", buildArgMaxWithValue},
+    {"EmbeddingDenseGradV2", "EmbeddingDenseGradV2", "gather", buildEmbeddingDenseGrad},
+    {"Range", "Range", "fill", buildRange},
+    {"BroadcastTo", "BroadcastTo", "Slice / ConcatD", buildBroadcastTo},
 };
 
 }  // namespace

@@ -61,5 +61,9 @@ void buildSlice(const RealTensors& t, OpInstance& op);           // size from y,
 void buildConcat(const RealTensors& t, OpInstance& op);          // concat_dim from the shapes
 void buildFlashAttention(const RealTensors& t, OpInstance& op);  // SBH/BSH → [B,N,S,D]
 void buildFlashAttentionGrad(const RealTensors& t, OpInstance& op);
+void buildArgMaxWithValue(const RealTensors& t, OpInstance& op);  // x → indices, values; dimension from the shapes
+void buildEmbeddingDenseGrad(const RealTensors& t, OpInstance& op);  // grad, sort ids, positions; num_weights from y
+void buildRange(const RealTensors& t, OpInstance& op);           // host scalars dropped; limit from y
+void buildBroadcastTo(const RealTensors& t, OpInstance& op);     // x → y; shape from y, the shape tensor dropped
 
 }  // namespace ascendsim

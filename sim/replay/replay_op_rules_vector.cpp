@@ -182,4 +182,38 @@ void buildConcat(const RealTensors& t, OpInstance& op) {
     op.attrs["concat_dim"] = std::int64_t{0};  // one part: any dim
 }
 
+void buildArgMaxWithValue(const RealTensors& t, OpInstance& op) {
+    requireCounts(t, 1, 2, op.type);
+    addInputs(t, op, 1);
+    addOutputs(t, op, 2);
+    bool keepDims = false;
+    const auto axes = reducedAxes(op.inputs[0].shape, t.outputs[0].physicalShape, keepDims);
+    if (axes.size() != 1) throw UnreplayableKernel("ArgMaxWithValue reduces one axis; the shapes give " +
+                                                   std::to_string(axes.size()));
+    op.attrs["dimension"] = axes.front();
+    op.attrs["keep_dims"] = keepDims;
+}
+
+void buildEmbeddingDenseGrad(const RealTensors& t, OpInstance& op) {
+    requireCounts(t, 3, 1, op.type);
+    buildAsRecorded(t, op);
+    if (op.outputs[0].shape.empty()) throw UnreplayableKernel("EmbeddingDenseGradV2 output has no rows");
+    op.attrs["num_weights"] = op.outputs[0].shape.front();
+}
+
+void buildRange(const RealTensors& t, OpInstance& op) {
+    // CANN passes start, limit and delta as host scalars (empty shapes, often DOUBLE), whose values
+    // kernel_details does not record: the output's length is what the kernel's work depends on.
+    requireCounts(t, 0, 1, op.type);
+    addOutputs(t, op, 1);
+    op.attrs["limit"] = static_cast<double>(op.outputs[0].elementCount());
+}
+
+void buildBroadcastTo(const RealTensors& t, OpInstance& op) {
+    requireCounts(t, 1, 1, op.type);
+    addInputs(t, op, 1);
+    addOutputs(t, op, 1);
+    op.attrs["shape"] = op.outputs[0].shape;
+}
+
 }  // namespace ascendsim
