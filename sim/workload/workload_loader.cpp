@@ -1,5 +1,8 @@
 // loadWorkload: YAML file + `--set` overrides -> a flattened, shape-checked Workload.
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <limits>
 #include <optional>
 
@@ -7,6 +10,7 @@
 #include "sim/workload/profiler_block.h"
 #include "sim/workload/workload.h"
 #include "sim/workload/workload_graph.h"
+#include "sim/workload/workload_limits.h"
 
 namespace ascendsim {
 
@@ -98,10 +102,35 @@ void applyBlockDimOverrides(std::vector<SetOverride>& overrides, Workload& w) {
 }
 
 YAML::Node parseFile(const std::string& path) {
+    std::error_code ec;
+    const std::uintmax_t fileBytes = std::filesystem::file_size(path, ec);
+    if (!ec && fileBytes > kMaxWorkloadFileBytes) {
+        throw WorkloadError(SourceLocation{path, 0, 0}, "file",
+                            "the workload file is " + byteText(fileBytes) + "; at most " +
+                                byteText(kMaxWorkloadFileBytes) +
+                                " is read, since the YAML reader holds about " +
+                                std::to_string(kYamlHostBytesPerFileByte) +
+                                " bytes per byte of file (this one would need about " +
+                                byteText(fileBytes * kYamlHostBytesPerFileByte) +
+                                "): write repeated layers as a block with repeat:");
+    }
     try {
-        return YAML::LoadFile(path);
+        std::vector<YAML::Node> documents = YAML::LoadAllFromFile(path);
+        if (documents.size() > 1) {
+            // A second document would otherwise be ignored without a word.
+            const YAML::Mark second = documents[1].Mark();
+            throw WorkloadError(SourceLocation{path, second.is_null() ? 0 : second.line + 1,
+                                               second.is_null() ? 0 : second.column + 1},
+                                "yaml",
+                                "the file holds " + std::to_string(documents.size()) +
+                                    " YAML documents ('---'); a workload is one document");
+        }
+        return documents.empty() ? YAML::Node() : documents.front();
     } catch (const YAML::BadFile&) {
-        throw WorkloadError(SourceLocation{path, 0, 0}, "file", "cannot open the workload file");
+        const int reason = errno;
+        throw WorkloadError(SourceLocation{path, 0, 0}, "file",
+                            "cannot open the workload file: " +
+                                std::string(reason != 0 ? std::strerror(reason) : "unreadable"));
     } catch (const YAML::ParserException& e) {
         throw WorkloadError(SourceLocation{path, e.mark.line + 1, e.mark.column + 1}, "yaml",
                             e.msg);
@@ -176,7 +205,9 @@ Workload loadWorkload(const std::string& path, const WorkloadOverrides& override
     if (w.ops.empty())
         reader.fail(root["ops"] ? root["ops"] : root, "ops", "the workload has no ops");
     applyBlockDimOverrides(sets, w);
+    checkWorkloadLimits(w);  // declared tensors and view chains, before the graph follows them
     checkWorkloadGraph(w, true);
+    checkWorkloadLimits(w);  // tensors the graph inferred
     if (root["profiler"]) {
         w.profiler = readProfilerBlock(reader, root["profiler"]);
         w.hasProfilerBlock = true;
