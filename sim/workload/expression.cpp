@@ -24,8 +24,12 @@ bool isIdentChar(char c) {
 // up in `params` (used inside `${...}`).
 class IntegerParser {
   public:
-    IntegerParser(const std::string& text, const ParameterValues& params, int chain = 0)
-        : text_(text), params_(params), chain_(chain) {}
+    // `chain` and `depth`: how deep the parameter that referred here already was, so nesting
+    // through parameters counts against the same limits (a parameter naming itself inside 60
+    // parentheses overflowed the stack: fuzz_expression, docs/reliability.md).
+    IntegerParser(const std::string& text, const ParameterValues& params, int chain = 0,
+                  int depth = 0)
+        : text_(text), params_(params), chain_(chain), depth_(depth) {}
 
     std::int64_t parseAll() {
         std::int64_t value = parseSum();
@@ -136,7 +140,7 @@ class IntegerParser {
             if (chain_ >= kMaxParameterChain)
                 fail("parameter '" + name + "' refers to parameters more than " +
                      std::to_string(kMaxParameterChain) + " deep (does it refer to itself?)");
-            return IntegerParser(it->second, params_, chain_ + 1).parseAll();
+            return IntegerParser(it->second, params_, chain_ + 1, depth_).parseAll();
         }
         fail(pos_ < text_.size() ? "unexpected '" + text_.substr(pos_, 1) + "'" : "missing value");
     }

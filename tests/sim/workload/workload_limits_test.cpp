@@ -71,6 +71,18 @@ TEST(ExpressionLimits, DeepNestingIsAnErrorNotAStackOverflow) {
     EXPECT_EQ(evaluateInteger(fine, {}), 2);
 }
 
+TEST(ExpressionLimits, NestingThroughASelfReferringParameterIsBounded) {
+    // Found by fuzz_expression: each reference restarted the nesting count, so 64 references of
+    // 60 parentheses each overflowed the stack.
+    const ParameterValues params{{"p", std::string(60, '(') + "p"}};
+    try {
+        evaluateInteger(std::string(60, '(') + "p", params);
+        ADD_FAILURE() << "no error";
+    } catch (const ExpressionError& e) {
+        EXPECT_NE(std::string(e.what()).find("nested deeper than"), std::string::npos) << e.what();
+    }
+}
+
 TEST(WorkloadLimits, OverflowInASetOverrideNamesTheCommandLine) {
     const std::string message = loadError(kOneOp, {"n=(-9223372036854775799-9)/-1"});
     EXPECT_NE(message.find("<command line>"), std::string::npos) << message;
