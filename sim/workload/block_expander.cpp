@@ -92,6 +92,7 @@ void BlockExpander::expandTensors(const YAML::Node& list, const ExpansionScope& 
             reader_.fail(list[i], sub(field, i),
                          "the workload expands to more than " +
                              std::to_string(kMaxExpandedTensors) + " tensors");
+        reader_.requireMap(list[i], sub(field, i));  // a scalar item: fuzz_workload_loader
         try {
             if (included(list[i], scope, sub(field, i)))
                 out.push_back(readTensor(list[i], scope, sub(field, i)));

@@ -158,9 +158,25 @@ std::uint32_t readPositiveCount(const YamlReader& reader, const YAML::Node& root
     return static_cast<std::uint32_t>(*value);
 }
 
+Workload loadWorkloadNodes(const std::string& path, const WorkloadOverrides& overrides);
+
 }  // namespace
 
 Workload loadWorkload(const std::string& path, const WorkloadOverrides& overrides) {
+    try {
+        return loadWorkloadNodes(path, overrides);
+    } catch (const YAML::Exception& e) {
+        // A node used as the wrong kind that a reader did not check first (yaml-cpp throws
+        // BadSubscript, BadConversion): still bad input at a known line, not a runtime failure.
+        throw WorkloadError(SourceLocation{path, e.mark.is_null() ? 0 : e.mark.line + 1,
+                                           e.mark.is_null() ? 0 : e.mark.column + 1},
+                            "yaml", e.msg);
+    }
+}
+
+namespace {
+
+Workload loadWorkloadNodes(const std::string& path, const WorkloadOverrides& overrides) {
     YamlReader reader(path);
     YAML::Node root = parseFile(path);
     std::vector<SetOverride> sets = parseOverrides(overrides);
@@ -214,5 +230,7 @@ Workload loadWorkload(const std::string& path, const WorkloadOverrides& override
     }
     return w;
 }
+
+}  // namespace
 
 }  // namespace ascendsim

@@ -175,6 +175,14 @@ TEST(WorkloadLimits, AWorkloadFileTooBigToReadIsRejectedWithTheMemoryItWouldNeed
     EXPECT_NE(message.find("would need about 288.0 MiB"), std::string::npos) << message;
 }
 
+TEST(WorkloadLimits, AScalarWhereAMappingBelongsIsBadInputNotAYamlCppException) {
+    // Found by fuzz_workload_loader: `node["when"]` on a scalar list item threw BadSubscript.
+    const std::string message = loadError(
+        "name: t\ntensors:\n  - just_a_name\nops:\n  - {name: r, type: Relu, inputs: [a], outputs: [b]}\n");
+    EXPECT_NE(message.find("limits.yaml:3:"), std::string::npos) << message;
+    EXPECT_NE(message.find("tensors[0]: must be a mapping"), std::string::npos) << message;
+}
+
 TEST(WorkloadLimits, CheckedByteSize) {
     EXPECT_EQ(checkedByteSize({2, 3}, DataType::Fp32), 24u);
     EXPECT_EQ(checkedByteSize({1LL << 62, 2}, DataType::Int8), std::nullopt);
