@@ -183,6 +183,15 @@ TEST(WorkloadLimits, AScalarWhereAMappingBelongsIsBadInputNotAYamlCppException) 
     EXPECT_NE(message.find("tensors[0]: must be a mapping"), std::string::npos) << message;
 }
 
+TEST(WorkloadLimits, AControlByteIsRejectedAtItsPlaceNotAnEndlessParse) {
+    // Found by fuzz_workload_loader: yaml-cpp 0.7 loops, growing, on NUL bytes in a document.
+    std::string yaml = kOneOp;
+    yaml.insert(yaml.find("parameters") + 3, std::string(40, '\0'));
+    const std::string message = loadError(yaml);
+    EXPECT_NE(message.find("limits.yaml:2:4: yaml: control character 0x00"), std::string::npos)
+        << message;
+}
+
 TEST(WorkloadLimits, CheckedByteSize) {
     EXPECT_EQ(checkedByteSize({2, 3}, DataType::Fp32), 24u);
     EXPECT_EQ(checkedByteSize({1LL << 62, 2}, DataType::Int8), std::nullopt);
