@@ -104,19 +104,35 @@ void applyBlockDimOverrides(std::vector<SetOverride>& overrides, Workload& w) {
     }
 }
 
-// YAML allows no C0 control byte but tab, LF and CR; yaml-cpp 0.7 loops without end, growing,
-// on a NUL inside a document (fuzz_workload_loader), so such bytes stop reading at their place.
+// Length of the UTF-8 sequence starting at text[i], or 0 when it is not valid UTF-8.
+std::size_t utf8Length(const std::string& text, std::size_t i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    const std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
+    if (n == 0 || i + n > text.size()) return 0;
+    for (std::size_t k = 1; k < n; ++k) {
+        if ((static_cast<unsigned char>(text[i + k]) >> 6) != 0x2) return 0;
+    }
+    return n;
+}
+
+// YAML text is UTF-8 without C0 control bytes but tab, LF and CR. yaml-cpp 0.7 loops without
+// end, growing, on a NUL or on 0xff bytes inside a document (fuzz_workload_loader), so such
+// bytes stop reading at their place.
 void rejectControlBytes(const std::string& path, const std::string& text) {
     int line = 1, column = 1;
-    for (unsigned char c : text) {
-        if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f) {
+    for (std::size_t i = 0; i < text.size();) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        const std::size_t n = utf8Length(text, i);
+        if (n == 0 || (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f) {
             char hex[8];
             std::snprintf(hex, sizeof hex, "0x%02x", c);
             throw WorkloadError(SourceLocation{path, line, column}, "yaml",
-                                std::string("control character ") + hex + " is not allowed in YAML");
+                                std::string(n == 0 ? "byte " : "control character ") + hex +
+                                    (n == 0 ? " is not UTF-8" : " is not allowed in YAML"));
         }
         if (c == '\n') line += 1, column = 1;
         else column += 1;
+        i += n;
     }
 }
 

@@ -190,6 +190,11 @@ TEST(WorkloadLimits, AControlByteIsRejectedAtItsPlaceNotAnEndlessParse) {
     const std::string message = loadError(yaml);
     EXPECT_NE(message.find("limits.yaml:2:4: yaml: control character 0x00"), std::string::npos)
         << message;
+    yaml = kOneOp;
+    yaml.insert(yaml.find("parameters"), std::string(20, '\xff'));
+    EXPECT_NE(loadError(yaml).find("limits.yaml:2:1: yaml: byte 0xff is not UTF-8"), std::string::npos);
+    EXPECT_EQ(loadError(kOneOp + "# caf\xc3\xa9\n\x01").find("0xc3"), std::string::npos)
+        << "valid UTF-8 passes; the 0x01 after it is the error";
 }
 
 TEST(WorkloadLimits, CheckedByteSize) {
