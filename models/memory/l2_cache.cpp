@@ -271,7 +271,7 @@ inline void L2Cache::walkLines(LinePlace& place, std::uint64_t firstLine, std::u
     const std::uint64_t keyMask = keyMaskFor(isWrite);
     std::uint64_t answering = keyAnswering(place.tag, isWrite);
     std::uint64_t ahead = place.set + kPrefetchSets;
-    if (ahead >= setCount_) ahead -= setCount_;
+    if (ahead >= setCount_) ahead %= setCount_;  // an L2 may have fewer sets than kPrefetchSets
     std::uint64_t misses = 0;
     std::uint64_t oddMisses = 0;
     std::uint64_t dirtyEvictions = 0;

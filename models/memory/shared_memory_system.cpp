@@ -75,6 +75,8 @@ std::uint64_t SharedMemorySystem::access(const GmAccess& request, PmuCounters& c
     const bool readMissed = !request.isWrite && missLines > 0;
     const double done =
         std::max(l2Done, hbmDone) + (readMissed ? hbmReadLatencyPs_ : l2HitLatencyPs_);
+    // Chip validation keeps bandwidths physical; past 2^64 ps the cast would be undefined.
+    if (!(done < 1.8e19)) throw std::overflow_error("memory access ends past 2^64 ps");
     return static_cast<std::uint64_t>(std::ceil(done));
 }
 

@@ -1,10 +1,10 @@
 #include "profiler/assembly/output_assembly.h"
+#include "profiler/format/file_output.h"
 
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <set>
 #include <stdexcept>
 
@@ -43,10 +43,7 @@ namespace {
 constexpr const char* kOutputDirName = "ASCEND_PROFILER_OUTPUT";
 
 void writeTextFile(const fs::path& path, const std::string& text) {
-    std::ofstream f(path, std::ios::binary | std::ios::trunc);
-    if (!f) throw std::runtime_error("cannot open " + path.string() + " for writing");
-    f.write(text.data(), static_cast<std::streamsize>(text.size()));
-    if (!f) throw std::runtime_error("cannot write " + path.string());
+    writeFileBytes(path, text);
 }
 
 bool hasLevel(const ProfilerConfig& c) { return c.activityNpu && c.level != ProfilerLevel::LevelNone; }

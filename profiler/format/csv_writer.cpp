@@ -1,6 +1,6 @@
 #include "profiler/format/csv_writer.h"
+#include "profiler/format/file_output.h"
 
-#include <fstream>
 #include <stdexcept>
 
 namespace ascendsim {
@@ -46,11 +46,7 @@ std::string renderCsv(const CsvTable& table, CsvDialect dialect) {
 bool writeCsvFile(const std::filesystem::path& path, const CsvTable& table, CsvDialect dialect) {
     if (table.rows.empty()) return false;
     if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
-    std::ofstream file(path, std::ios::binary | std::ios::trunc);
-    if (!file) throw std::runtime_error("cannot open " + path.string() + " for writing");
-    const std::string bytes = renderCsv(table, dialect);
-    file.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    if (!file) throw std::runtime_error("cannot write " + path.string());
+    writeFileBytes(path, renderCsv(table, dialect));
     return true;
 }
 

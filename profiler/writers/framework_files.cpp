@@ -1,6 +1,6 @@
 #include "profiler/writers/framework_files.h"
+#include "profiler/format/file_output.h"
 
-#include <fstream>
 #include <map>
 #include <stdexcept>
 
@@ -52,10 +52,7 @@ void appendRecord(std::string& file, const std::string& record) {
 
 void writeFile(const std::filesystem::path& path, const std::string& bytes) {
     if (bytes.empty()) return;
-    std::ofstream f(path, std::ios::binary | std::ios::trunc);
-    if (!f) throw std::runtime_error("cannot open " + path.string() + " for writing");
-    f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    if (!f) throw std::runtime_error("cannot write " + path.string());
+    writeFileBytes(path, bytes);
 }
 
 }  // namespace

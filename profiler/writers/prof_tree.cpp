@@ -1,7 +1,7 @@
 #include "profiler/writers/prof_tree.h"
+#include "profiler/format/file_output.h"
 
 #include <cstdio>
-#include <fstream>
 #include <stdexcept>
 
 #include "profiler/writers/api_statistic.h"
@@ -19,10 +19,7 @@ constexpr std::size_t kSuffixLetters = 16;
 constexpr std::uint32_t kLettersInAlphabet = 26;
 
 void writeText(const std::filesystem::path& path, const std::string& text) {
-    std::ofstream file(path, std::ios::binary | std::ios::trunc);
-    if (!file) throw std::runtime_error("cannot open " + path.string() + " for writing");
-    file.write(text.data(), static_cast<std::streamsize>(text.size()));
-    if (!file) throw std::runtime_error("cannot write " + path.string());
+    writeFileBytes(path, text);
 }
 
 // Writes a CSV only when it has rows (an empty text means an empty table).

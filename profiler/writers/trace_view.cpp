@@ -1,8 +1,8 @@
 #include "profiler/writers/trace_view.h"
+#include "profiler/format/file_output.h"
 
 #include <algorithm>
 #include <array>
-#include <fstream>
 #include <map>
 #include <stdexcept>
 #include <string_view>
@@ -253,12 +253,9 @@ std::string renderTraceView(const RunRecord& run, const ProfilerConfig& config,
 
 void writeChromeTrace(const std::filesystem::path& path, const RunRecord& run, const ProfilerConfig& config) {
     const std::string text = renderTraceView(run, config, buildMsprofTimeline(run, config));
-    std::ofstream file(path, std::ios::binary | std::ios::trunc);
-    if (!file) throw std::runtime_error("cannot open " + path.string() + " for writing");
-    file.write(text.data(), static_cast<std::streamsize>(text.size()));
-    if (!file) throw std::runtime_error("cannot write " + path.string());
-    file.close();
-    std::filesystem::permissions(path, kOutputFilePerms);
+    writeFileBytes(path, text);
+    // Not on /dev/null or a pipe: as root that would change the device's mode.
+    if (std::filesystem::is_regular_file(path)) std::filesystem::permissions(path, kOutputFilePerms);
 }
 
 }  // namespace ascendsim

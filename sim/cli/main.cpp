@@ -3,12 +3,15 @@
 #include <spdlog/spdlog.h>
 #include <systemc>
 
+#include <climits>
+#include <cstdint>
 #include <cstdlib>
 #include <iostream>
 #include <unistd.h>
 
 #include "sim/config/chip_config_loader.h"
 #include "sim/engine/command_runner.h"
+#include "sim/engine/exit_codes.h"
 #include "sim/engine/simulation_options.h"
 #include "sim/engine/version.h"
 #include "sim/matrix/matrix_cli.h"
@@ -32,7 +35,8 @@ void addRunOptions(CLI::App& app, ascendsim::SimulationOptions& o, std::string& 
     app.add_option("--set", o.setOverrides,
                    "Override a workload parameter (batch=8) or an op's block_dim "
                    "(op.NAME.block_dim=N); repeatable");
-    app.add_option("--steps", o.steps, "Number of training/inference steps to run");
+    app.add_option("--steps", o.steps, "Number of training/inference steps to run")
+        ->check(CLI::Range(std::uint32_t{1}, std::uint32_t{INT32_MAX}));
     app.add_option("--level", o.level, "Profiler level: Level_none, Level0, Level1, Level2");
     app.add_option("--quirks", o.quirks,
                    "Reproduce anomalies of real data, comma-separated (docs/ci.md): cut-ranks, "
@@ -50,7 +54,8 @@ void addRunOptions(CLI::App& app, ascendsim::SimulationOptions& o, std::string& 
     app.add_option("--export-type", o.exportType, "text, db, or text,db");
     app.add_option("--format-version", o.formatVersion,
                    "Output format era: 8.3 (CANN 8.3/torch_npu 2.7, default), 8.0, 2024");
-    app.add_option("--rank", o.rank, "Rank id: writes profiler_info_{rank}.json as under torch.distributed");
+    app.add_option("--rank", o.rank, "Rank id: writes profiler_info_{rank}.json as under torch.distributed")
+        ->check(CLI::Range(std::int64_t{0}, std::int64_t{INT32_MAX}));
     app.add_option("--chrome-trace", o.chromeTracePath,
                    "Also write the trace (export_chrome_trace equivalent) to this file");
     app.add_option("--core-trace", o.coreTracePath,
@@ -59,22 +64,42 @@ void addRunOptions(CLI::App& app, ascendsim::SimulationOptions& o, std::string& 
     app.add_option("--core-trace-op", o.coreTraceOp,
                    "Op whose first launch --core-trace records (workload op name, e.g. layer1.0.conv2; "
                    "default: the first AI-core kernel)");
-    app.add_option("--core-trace-step", o.coreTraceStep, "Step whose launch --core-trace records (from 0)");
+    app.add_option("--core-trace-step", o.coreTraceStep, "Step whose launch --core-trace records (from 0)")
+        ->check(CLI::Range(std::uint32_t{0}, std::uint32_t{INT32_MAX}));
     app.add_option("--report", o.reportPath, "Write a human-readable performance report ('-' = stdout)");
     app.add_option("--html", o.htmlPath,
                    "Also write a self-contained HTML report (charts, roofline, sortable tables; opens offline) "
                    "of the run, sweep, tune or compare");
     app.add_flag("--deterministic", o.deterministic,
                  "Fixed epoch, pid and hostname so two runs give byte-identical output");
-    app.add_option("--epoch-ns", o.epochNs, "Wall-clock epoch (ns) of simulated time 0");
-    app.add_option("--pid", o.pid, "Process id written into names and traces");
+    // Epoch + simulated time is a signed 64-bit nanosecond count in the writers: 2^62 ns (year
+    // 2116) leaves room for any run.
+    app.add_option("--epoch-ns", o.epochNs, "Wall-clock epoch (ns) of simulated time 0")
+        ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 62));
+    app.add_option("--pid", o.pid, "Process id written into names and traces")
+        ->check(CLI::Range(std::uint32_t{0}, std::uint32_t{INT32_MAX}));
     app.add_option("--hostname", o.hostname, "Host name written into names and traces");
     app.add_option("--worker-name", o.workerName, "Worker name prefix of the result directory");
     app.add_option("--threads", o.hostThreads,
                    "Host threads: 1 = all on one thread, 2 = generate kernel programs on a second thread "
                    "(same results; default 1)")
         ->check(CLI::Range(1, 2));
-    app.add_option("--log-level", logLevel, "trace, debug, info, warn, error, off")->capture_default_str();
+    app.add_option("--log-level", logLevel, "trace, debug, info, warn, error, off")
+        ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}))
+        ->capture_default_str();
+}
+
+constexpr const char* kExitCodeHelp =
+    "Exit codes (every command): 0 success; 2 bad input or usage (command line, workload, chip "
+    "config, compare's directories); 1 runtime failure (I/O, resources; the message gives the "
+    "system's reason); 130/143 interrupted by SIGINT/SIGTERM (temporary output removed). Errors "
+    "go to stderr.";
+
+// CLI11's own codes (104, 105, 109, ...) become the contract's 2; --help and --version stay 0.
+int exitCodeOfParse(const CLI::App& app, const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);
+    app.exit(e, std::cerr, std::cerr);
+    return ascendsim::kExitBadInput;
 }
 
 }  // namespace
@@ -111,24 +136,27 @@ int sc_main(int argc, char* argv[]) {
     ascendsim::MatrixCli matrixCli(app);
     app.require_subcommand(0, 1);
 
+    app.footer(kExitCodeHelp);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        return app.exit(e);
+        return exitCodeOfParse(app, e);
     }
     spdlog::set_level(spdlog::level::from_str(logLevel));
     options.showProgress = isatty(STDERR_FILENO) != 0;
 
     if (const auto code = replayCli.runIfParsed(std::cout, std::cerr, options.showProgress)) return *code;
     if (const auto exitCode = whatIf.run(std::cout, std::cerr)) return *exitCode;
-    if (chips->parsed()) return ascendsim::runChipsCommand(options.configDir, std::cout);
     if (const auto code = matrixCli.runIfParsed(std::cout, std::cerr, options.showProgress)) return *code;
-    if (compare->parsed()) return ascendsim::runCompareCommand(compareBase, compareVariant, compareTop, std::cout, std::cerr,
-                                                                options.htmlPath);
-    if (microbench->parsed()) return ascendsim::runMicrobenchCommand(microbenchChip, options.configDir, std::cout);
+    if (chips->parsed()) return ascendsim::runChipsCommand(options.configDir, std::cout, std::cerr);
+    if (compare->parsed())
+        return ascendsim::runCompareCommand(compareBase, compareVariant, compareTop, std::cout, std::cerr,
+                                            options.htmlPath);
+    if (microbench->parsed())
+        return ascendsim::runMicrobenchCommand(microbenchChip, options.configDir, std::cout, std::cerr);
     if (options.workloadPath.empty()) {
         std::cerr << "ascendsim: --workload is required (try --help)\n";
-        return 2;
+        return ascendsim::kExitBadInput;
     }
     return ascendsim::runSimulationCommand(options, std::cout, std::cerr);
 }

@@ -1,5 +1,7 @@
 #include "sim/config/chip_config_loader.h"
 
+#include <cerrno>
+#include <cstring>
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
@@ -23,6 +25,10 @@ YAML::Node parseFile(const std::string& path) {
     if (!fs::is_regular_file(path)) throw ConfigError(path, "", "file not found");
     try {
         return YAML::LoadFile(path);
+    } catch (const YAML::BadFile&) {
+        const int reason = errno;  // EACCES, EISDIR, ... from the open yaml-cpp attempted
+        throw ConfigError(path, "", std::string("cannot read the file: ") +
+                                        (reason != 0 ? std::strerror(reason) : "unreadable"));
     } catch (const YAML::Exception& e) {
         throw ConfigError(path, "", "YAML syntax error: " + e.msg, e.mark.line);
     }

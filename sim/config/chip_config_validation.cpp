@@ -1,5 +1,6 @@
 #include "sim/config/chip_config_validation.h"
 
+#include <cstdio>
 #include <string>
 
 #include "sim/config/config_error.h"
@@ -87,6 +88,63 @@ void checkBuffers(const Checker& check, const ChipConfig& chip) {
                   "bank_bytes must be a multiple of row_bytes");
 }
 
+// Ranges the model can represent with physical meaning. Outside them a what-if (`--chip-set`)
+// does not describe a chip: picosecond times overflow 64 bits (hbm.bandwidth_gbps=1e-12) or the
+// per-core state exhausts host memory (cores.ai_cores=1000000). docs/reliability.md lists them.
+struct Range {
+    double low, high;
+};
+// assumed: the largest Ascend die has 32 AI cores (hardware.md §1.1, Ascend910); 4x leaves room
+// for what-ifs, and the per-core model state stays small.
+constexpr Range kAiCores{1, 128};
+constexpr Range kVectorCores{0, 256};          // assumed: split organisation, 2 AIV per AIC
+constexpr Range kClockMhz{10, 10'000};         // assumed: 10 MHz .. 10 GHz CMOS logic
+// assumed: 1 GB/s .. 100 TB/s; the slowest shipped memory is 310P3 LPDDR at 204 GB/s, the
+// fastest 1.6 TB/s (hardware.md §1.1).
+constexpr Range kMemoryGBps{1, 100'000};
+constexpr Range kL2BytesPerCycle{1, 1 << 20};  // assumed: a 64 B/cycle port per MiB-sized bank
+constexpr Range kLinkGBps{0.001, 100'000};     // assumed: HCCS/RoCE links, 1 MB/s .. 100 TB/s
+// assumed: 1 TiB device memory and 4 GiB L2 are 16x the largest shipped values (64 GiB, 192 MiB).
+constexpr std::uint64_t kMaxDeviceMemoryBytes = std::uint64_t{1} << 40;
+constexpr std::uint64_t kMaxL2Bytes = std::uint64_t{1} << 32;
+
+void checkRange(const Checker& check, double value, Range range, const std::string& key,
+                const std::string& unit) {
+    char text[160];
+    std::snprintf(text, sizeof text, "%g %s is outside what the model represents (%g .. %g %s)",
+                  value, unit.c_str(), range.low, range.high, unit.c_str());
+    check.require(value >= range.low && value <= range.high, key, text);
+}
+
+void checkPhysicalRanges(const Checker& check, const ChipConfig& chip) {
+    checkRange(check, chip.aiCoreCount, kAiCores, "cores.ai_cores", "cores");
+    checkRange(check, chip.vectorCoreCount, kVectorCores, "cores.vector_cores", "cores");
+    checkRange(check, chip.aiCoreFreqMhz, kClockMhz, "clocks.ai_core_mhz", "MHz");
+    checkRange(check, chip.vectorCoreFreqMhz, kClockMhz, "clocks.vector_core_mhz", "MHz");
+    checkRange(check, chip.hbm.bandwidthGBps, kMemoryGBps, "hbm.bandwidth_gbps", "GB/s");
+    checkRange(check, chip.l2.bandwidthBytesPerCycle, kL2BytesPerCycle,
+               "l2.bandwidth_bytes_per_cycle", "bytes/cycle");
+    check.require(chip.hbm.sizeBytes >= 1 && chip.hbm.sizeBytes <= kMaxDeviceMemoryBytes,
+                  "hbm.size_bytes",
+                  std::to_string(chip.hbm.sizeBytes) + " is outside 1 .. 2^40 bytes");
+    check.require(chip.l2.ways >= 1, "l2.ways", "expected at least one way");
+    check.require(chip.l2.sizeBytes >= std::uint64_t{chip.l2.lineBytes} * chip.l2.ways &&
+                      chip.l2.sizeBytes <= kMaxL2Bytes,
+                  "l2.size_bytes",
+                  std::to_string(chip.l2.sizeBytes) +
+                      " is outside one set (line_bytes x ways) .. 2^32 bytes");
+    if (chip.hccl.linkBandwidthGBps > 0.0) {  // zero: the chip has no collective model
+        checkRange(check, chip.hccl.linkBandwidthGBps, kLinkGBps, "hccl.link_bandwidth_gbps",
+                   "GB/s");
+        checkRange(check, chip.hccl.reduceBandwidthGBps, kLinkGBps, "hccl.reduce_bandwidth_gbps",
+                   "GB/s");
+        checkRange(check, chip.hccl.localCopyBandwidthGBps, kMemoryGBps,
+                   "hccl.local_copy_bandwidth_gbps", "GB/s");
+        check.require(chip.hccl.maxRanks <= 4096, "hccl.max_ranks",
+                      "at most 4096 ranks are modelled");  // assumed: far above an 8-chip server
+    }
+}
+
 }  // namespace
 
 bool isCoupledOnlyPath(MemSpace src, MemSpace dst) {
@@ -98,6 +156,7 @@ bool isCoupledOnlyPath(MemSpace src, MemSpace dst) {
 void validateChipConfig(const ChipConfig& chip) {
     const Checker check(chip);
     check.require(chip.aiCoreCount > 0, "cores.ai_cores", "expected a positive integer");
+    checkPhysicalRanges(check, chip);
     if (chip.organisation == CoreOrganisation::Split) {
         check.require(chip.vectorCoreCount == chip.aiCoreCount * chip.vectorCoresPerCube,
                       "cores.vector_cores",

@@ -1,8 +1,6 @@
 #include "sim/engine/command_runner.h"
 
-#include <spdlog/spdlog.h>
-
-#include <fstream>
+#include <cerrno>
 #include <iomanip>
 #include <sstream>
 
@@ -10,10 +8,13 @@
 #include "profiler/report/html/compare_html.h"
 #include "profiler/report/html/html_file.h"
 #include "profiler/report/html/run_report_html.h"
+#include "profiler/format/file_output.h"
 #include "profiler/report/performance_report.h"
 #include "profiler/report/profile_comparison.h"
 #include "profiler/writers/trace_view.h"
 #include "sim/engine/core_trace_writer.h"
+#include "sim/engine/exit_codes.h"
+#include "sim/engine/output_transaction.h"
 #include "sim/config/chip_config_loader.h"
 #include "sim/engine/rank_records.h"
 #include "sim/engine/simulation.h"
@@ -27,33 +28,47 @@ namespace {
 double gib(std::uint64_t bytes) { return static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0); }
 double mib(std::uint64_t bytes) { return static_cast<double>(bytes) / (1024.0 * 1024.0); }
 
-}  // namespace
-
-int runChipsCommand(const std::string& configDir, std::ostream& out) {
-    try {
-        out << std::left << std::setw(18) << "chip" << std::setw(9) << "cores" << std::setw(12) << "AIC/AIV"
-            << std::setw(10) << "MHz" << std::setw(10) << "L2 MiB" << std::setw(10) << "HBM GiB"
-            << "HBM GB/s\n";
-        for (const auto& c : listChips(configDir)) {
-            out << std::left << std::setw(18) << c.name << std::setw(9) << organisationName(c.organisation)
-                << std::setw(12) << (std::to_string(c.aiCoreCount) + "/" + std::to_string(c.vectorCoreCount))
-                << std::setw(10) << c.aiCoreFreqMhz << std::setw(10) << mib(c.l2Bytes) << std::setw(10)
-                << gib(c.hbmBytes) << c.hbmBandwidthGBps << "\n";
-        }
-        return 0;
-    } catch (const std::exception& e) {
-        spdlog::error("{}", e.what());
-        return 1;
+// Standard output may be a full disk or a closed pipe: a lost report is a failure, not exit 0.
+void writeToStream(std::ostream& out, const std::string& text) {
+    errno = 0;
+    out << text;
+    out.flush();
+    if (!out) {
+        if (errno == 0) errno = EIO;
+        throwErrno("cannot write the output");
     }
 }
 
-int runMicrobenchCommand(const std::string& chipName, const std::string& configDir, std::ostream& out) {
+}  // namespace
+
+int runChipsCommand(const std::string& configDir, std::ostream& out, std::ostream& err) {
     try {
-        printMicrobenchReport(chipName, configDir, out);
-        return 0;
-    } catch (const std::exception& e) {
-        spdlog::error("{}", e.what());
-        return 1;
+        std::ostringstream table;
+        table << std::left << std::setw(18) << "chip" << std::setw(9) << "cores" << std::setw(12) << "AIC/AIV"
+              << std::setw(10) << "MHz" << std::setw(10) << "L2 MiB" << std::setw(10) << "HBM GiB"
+              << "HBM GB/s\n";
+        for (const auto& c : listChips(configDir)) {
+            table << std::left << std::setw(18) << c.name << std::setw(9) << organisationName(c.organisation)
+                  << std::setw(12) << (std::to_string(c.aiCoreCount) + "/" + std::to_string(c.vectorCoreCount))
+                  << std::setw(10) << c.aiCoreFreqMhz << std::setw(10) << mib(c.l2Bytes) << std::setw(10)
+                  << gib(c.hbmBytes) << c.hbmBandwidthGBps << "\n";
+        }
+        writeToStream(out, table.str());
+        return kExitSuccess;
+    } catch (...) {
+        return reportFailure(std::current_exception(), "chips", err);
+    }
+}
+
+int runMicrobenchCommand(const std::string& chipName, const std::string& configDir, std::ostream& out,
+                         std::ostream& err) {
+    try {
+        std::ostringstream report;
+        printMicrobenchReport(chipName, configDir, report);
+        writeToStream(out, report.str());
+        return kExitSuccess;
+    } catch (...) {
+        return reportFailure(std::current_exception(), "microbench", err);
     }
 }
 
@@ -63,22 +78,17 @@ int runCompareCommand(const std::string& baseDir, const std::string& variantDir,
         // Base first, so an error names BASE when both are wrong (argument order is unspecified).
         const ProfileSummary base = loadProfileSummary(baseDir);
         const ProfileSummary variant = loadProfileSummary(variantDir);
-        std::ostringstream text;
-        writeProfileComparison(base, variant, topOpTypes, text);
+        std::ostringstream report;
+        writeProfileComparison(base, variant, topOpTypes, report);
         if (!htmlPath.empty()) {
-            try {
-                writeHtmlFile(htmlPath, [&](std::ostream& html) { writeComparisonHtml(base, variant, topOpTypes, html); });
-            } catch (const std::exception& e) {
-                err << "ascendsim compare: error: " << e.what() << "\n";
-                return 1;
-            }
+            writeHtmlFile(htmlPath, [&](std::ostream& html) { writeComparisonHtml(base, variant, topOpTypes, html); });
+            report << "HTML report written to " << htmlPath << "\n";
         }
-        out << text.str();
-        if (!htmlPath.empty()) out << "HTML report written to " << htmlPath << "\n";
-        return 0;
-    } catch (const std::exception& e) {
-        err << "ascendsim compare: " << e.what() << "\n";
-        return 2;
+        writeToStream(out, report.str());
+        return kExitSuccess;
+    } catch (...) {
+        // The readers throw plain runtime errors for a malformed or missing result directory.
+        return reportFailure(std::current_exception(), "compare", err, true);
     }
 }
 
@@ -88,19 +98,21 @@ int runSimulationCommand(const SimulationOptions& options, std::ostream& out, st
         try {
             quirks = parseQuirks(options.quirks);
         } catch (const std::invalid_argument& e) {
-            err << "ascendsim: " << e.what() << "\n";
-            return 2;
+            throw UsageError(e.what());
         }
+        // Every output path is checked, and the output folder created, before simulating.
+        OutputTransaction transaction(options);
         SimulationResult result = runSimulation(options);
         OutputOptions output;
         output.quirks = quirks;
-        output.parentDirectory = options.outputParent;
+        output.parentDirectory = transaction.stagingDirectory();
         output.workerName = options.workerName.value_or("");
         output.deterministic = options.deterministic;
         output.rank = options.rank;
         OutputResult written;
         if (result.ranks > 1) {
-            // One *_ascend_pt directory per rank, as each torch.distributed process writes its own.
+            // One *_ascend_pt directory per rank, as each torch.distributed process writes its own;
+            // the transaction commits all of them or none.
             if (options.rank && (*options.rank < 0 || *options.rank >= result.ranks)) {
                 throw WorkloadError({"<command line>", 0, 0}, "--rank",
                                     "rank " + std::to_string(*options.rank) + " is not in 0.." +
@@ -119,10 +131,12 @@ int runSimulationCommand(const SimulationOptions& options, std::ostream& out, st
             written = writeProfilerOutput(result.record, result.workload.profiler, output);
         }
         if (!options.chromeTracePath.empty())
-            writeChromeTrace(options.chromeTracePath, result.record, result.workload.profiler);
-        if (result.coreTrace) writeCoreTraceFile(options.coreTracePath, *result.coreTrace);
+            writeChromeTrace(transaction.stageFile(options.chromeTracePath), result.record,
+                             result.workload.profiler);
+        if (result.coreTrace)
+            writeCoreTraceFile(transaction.stageFile(options.coreTracePath).string(), *result.coreTrace);
         if (!options.htmlPath.empty()) {
-            writeHtmlFile(options.htmlPath, [&](std::ostream& html) {
+            writeHtmlFile(transaction.stageFile(options.htmlPath).string(), [&](std::ostream& html) {
                 writeRunReportHtml(result.record, "ascendsim report: " + result.workload.name, html);
             });
         }
@@ -131,20 +145,23 @@ int runSimulationCommand(const SimulationOptions& options, std::ostream& out, st
         context.stepsSimulated = result.stepsSimulated;
         context.wallSeconds = result.wallSeconds;
         context.chipEdits = options.chipOverrides;
-        if (options.reportPath.empty() || options.reportPath == "-") {
-            writePerformanceReport(result.record, context, out);
-        } else {
-            std::ofstream report(options.reportPath);
-            if (!report) throw std::runtime_error("cannot write report file '" + options.reportPath + "'");
-            writePerformanceReport(result.record, context, report);
-        }
+        std::ostringstream report;
+        writePerformanceReport(result.record, context, report);
+        const bool reportToStdout = options.reportPath.empty() || options.reportPath == "-";
+        if (!reportToStdout) writeFileBytes(transaction.stageFile(options.reportPath), report.str());
+        transaction.commit();
+
+        std::ostringstream text;
+        if (reportToStdout) text << report.str();
         if (result.coreTrace) {
-            writeCoreTraceSummary(*result.coreTrace, out);
-            out << "core trace written to " << options.coreTracePath
-                << " (open it in https://ui.perfetto.dev or chrome://tracing)\n";
+            writeCoreTraceSummary(*result.coreTrace, text);
+            text << "core trace written to " << options.coreTracePath
+                 << " (open it in https://ui.perfetto.dev or chrome://tracing)\n";
         }
-        if (!options.htmlPath.empty()) out << "HTML report written to " << options.htmlPath << "\n";
-        for (const auto& dir : written.directories) out << "profiling data written to " << dir.string() << "\n";
+        if (!options.htmlPath.empty()) text << "HTML report written to " << options.htmlPath << "\n";
+        for (const auto& dir : written.directories)
+            text << "profiling data written to " << transaction.finalPathOf(dir).string() << "\n";
+        writeToStream(out, text.str());
         if (written.directories.empty()) {
             // torch_npu likewise writes nothing when on_trace_ready never fires; say so instead of
             // leaving the user to wonder where the output went.
@@ -152,16 +169,9 @@ int runSimulationCommand(const SimulationOptions& options, std::ostream& out, st
                 << " simulated steps, so no *_ascend_pt directory was written (raise --steps or change the "
                    "workload's profiler schedule)\n";
         }
-        return 0;
-    } catch (const WorkloadError& e) {
-        err << "ascendsim: " << e.what() << "\n";
-        return 2;
-    } catch (const ConfigError& e) {
-        err << "ascendsim: " << e.what() << "\n";
-        return 2;
-    } catch (const std::exception& e) {
-        err << "ascendsim: error: " << e.what() << "\n";
-        return 1;
+        return kExitSuccess;
+    } catch (...) {
+        return reportFailure(std::current_exception(), "", err);
     }
 }
 

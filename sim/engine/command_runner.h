@@ -1,6 +1,7 @@
 #pragma once
-// The engine's entry points for each command of the CLI. Each returns the process exit code and
-// reports errors itself (a clear one-line message naming file, line and field; no partial output).
+// The engine's entry points for each command of the CLI. Each returns the process exit code of
+// exit_codes.h and reports errors itself, one line on `err` (naming file, line and field; no
+// partial output).
 #include <cstddef>
 #include <ostream>
 #include <string>
@@ -10,10 +11,11 @@
 namespace ascendsim {
 
 // `ascendsim chips`: one line per chip configuration found in `configDir`.
-int runChipsCommand(const std::string& configDir, std::ostream& out);
+int runChipsCommand(const std::string& configDir, std::ostream& out, std::ostream& err);
 
 // `ascendsim microbench --chip X`: the calibration set, model vs measured side by side.
-int runMicrobenchCommand(const std::string& chipName, const std::string& configDir, std::ostream& out);
+int runMicrobenchCommand(const std::string& chipName, const std::string& configDir, std::ostream& out,
+                         std::ostream& err);
 
 // `ascendsim compare BASE VARIANT`: the what-if report of two result directories; with `htmlPath`
 // also as an HTML page.

@@ -1,9 +1,9 @@
 #include "sim/engine/core_trace_writer.h"
+#include "profiler/format/file_output.h"
 
 #include <algorithm>
 #include <array>
 #include <cstdio>
-#include <fstream>
 #include <iomanip>
 #include <map>
 #include <set>
@@ -246,10 +246,7 @@ std::string renderCoreTraceJson(const CoreTrace& trace) {
 }
 
 void writeCoreTraceFile(const std::string& path, const CoreTrace& trace) {
-    std::ofstream file(path, std::ios::binary);
-    if (!file) throw std::runtime_error("cannot write core trace file '" + path + "'");
-    file << renderCoreTraceJson(trace);
-    if (!file) throw std::runtime_error("cannot write core trace file '" + path + "'");
+    writeFileBytes(path, renderCoreTraceJson(trace));
 }
 
 void writeCoreTraceSummary(const CoreTrace& trace, std::ostream& out) {

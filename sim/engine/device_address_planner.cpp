@@ -80,8 +80,11 @@ DeviceAddressPlanner::DeviceAddressPlanner(const Workload& workload) {
     // Last use of every transient tensor (views count as uses of their base).
     auto baseOf = [&](const std::string& name) {
         std::string current = name;
+        std::size_t hops = 0;  // validateWorkload rejects cycles; this keeps a missed one finite
         for (auto it = byName.find(current); it != byName.end() && !it->second->viewOf.empty();
              it = byName.find(current)) {
+            if (++hops > byName.size())
+                throw std::invalid_argument("tensor '" + name + "' is a view of itself");
             current = it->second->viewOf;
         }
         return current;

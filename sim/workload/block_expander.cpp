@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sim/workload/workload_limits.h"
+
 namespace ascendsim {
 
 namespace {
@@ -86,6 +88,11 @@ void BlockExpander::expandTensors(const YAML::Node& list, const ExpansionScope& 
     if (!list) return;
     reader_.requireSequence(list, field);
     for (std::size_t i = 0; i < list.size(); ++i) {
+        if (out.size() >= kMaxExpandedTensors)
+            reader_.fail(list[i], sub(field, i),
+                         "the workload expands to more than " +
+                             std::to_string(kMaxExpandedTensors) + " tensors");
+        reader_.requireMap(list[i], sub(field, i));  // a scalar item: fuzz_workload_loader
         try {
             if (included(list[i], scope, sub(field, i)))
                 out.push_back(readTensor(list[i], scope, sub(field, i)));
@@ -108,6 +115,11 @@ void BlockExpander::expandOps(const YAML::Node& list, const ExpansionScope& scop
             expandInstance(item, scope, sub(field, i), tensors, ops);
             continue;
         }
+        if (ops.size() >= kMaxExpandedOps)
+            reader_.fail(item, sub(field, i),
+                         "the workload expands to more than " + std::to_string(kMaxExpandedOps) +
+                             " ops (about " + byteText(kMaxExpandedOps * kHostBytesPerOp) +
+                             " of host memory at this point)");
         try {
             ops.push_back(readOp(item, scope, sub(field, i)));
         } catch (const WorkloadError& e) {
@@ -193,6 +205,11 @@ void BlockExpander::expandInstance(const YAML::Node& item, const ExpansionScope&
     bool repeated = static_cast<bool>(item["repeat"]);
     std::int64_t count = repeated ? integer(item["repeat"], caller, field + ".repeat") : 1;
     if (count < 0) reader_.fail(item["repeat"], field + ".repeat", "repeat must not be negative");
+    if (static_cast<std::uint64_t>(count) > kMaxExpandedOps)
+        reader_.fail(item["repeat"], field + ".repeat",
+                     "repeat " + std::to_string(count) + " would expand to at least " +
+                         std::to_string(count) + " ops, more than the " +
+                         std::to_string(kMaxExpandedOps) + " a workload may have");
     bool reverse = item["reverse"] && reader_.boolean(item["reverse"], field + ".reverse");
     if (count > 1 && def.inputs.size() != def.outputs.size() && !def.inputs.empty()) {
         reader_.fail(item, field + ".repeat",

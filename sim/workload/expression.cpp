@@ -7,6 +7,12 @@ namespace ascendsim {
 
 namespace {
 
+// Deeper nesting (parentheses and unary signs) than this is not a workload someone wrote by
+// hand; without a limit, 50,000 '(' overflow the stack (each level is four recursive frames).
+constexpr int kMaxNesting = 256;
+// A parameter that names a parameter that names ... : the limit also catches `a: $b`, `b: $a`.
+constexpr int kMaxParameterChain = 64;
+
 bool isIdentStart(char c) {
     return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
 }
@@ -18,8 +24,12 @@ bool isIdentChar(char c) {
 // up in `params` (used inside `${...}`).
 class IntegerParser {
   public:
-    IntegerParser(const std::string& text, const ParameterValues& params)
-        : text_(text), params_(params) {}
+    // `chain` and `depth`: how deep the parameter that referred here already was, so nesting
+    // through parameters counts against the same limits (a parameter naming itself inside 60
+    // parentheses overflowed the stack: fuzz_expression, docs/reliability.md).
+    IntegerParser(const std::string& text, const ParameterValues& params, int chain = 0,
+                  int depth = 0)
+        : text_(text), params_(params), chain_(chain), depth_(depth) {}
 
     std::int64_t parseAll() {
         std::int64_t value = parseSum();
@@ -30,7 +40,11 @@ class IntegerParser {
 
   private:
     [[noreturn]] void fail(const std::string& why) const {
-        throw ExpressionError("in integer expression '" + text_ + "': " + why);
+        constexpr std::size_t kShown = 80;  // a 50 kB expression is not repeated in full
+        const std::string shown =
+            text_.size() <= kShown ? text_ : text_.substr(0, kShown) + "... (" +
+                                                 std::to_string(text_.size()) + " characters)";
+        throw ExpressionError("in integer expression '" + shown + "': " + why);
     }
     void skipSpaces() {
         while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
@@ -44,9 +58,9 @@ class IntegerParser {
         std::int64_t value = parseProduct();
         for (;;) {
             if (accept('+'))
-                value += parseProduct();
+                value = checked(value, '+', parseProduct());
             else if (accept('-'))
-                value -= parseProduct();
+                value = checked(value, '-', parseProduct());
             else
                 return value;
         }
@@ -55,28 +69,51 @@ class IntegerParser {
         std::int64_t value = parseUnary();
         for (;;) {
             if (accept('*')) {
-                value *= parseUnary();
+                value = checked(value, '*', parseUnary());
             } else if (accept('/')) {
                 std::int64_t divisor = parseUnary();
                 if (divisor == 0) fail("division by zero");
+                if (divisor == -1) overflowIfMin(value);
                 value /= divisor;
             } else if (accept('%')) {
                 std::int64_t divisor = parseUnary();
                 if (divisor == 0) fail("modulo by zero");
+                if (divisor == -1) overflowIfMin(value);
                 value %= divisor;
             } else {
                 return value;
             }
         }
     }
+    // a op b for + - *, or an error where the result does not fit: signed overflow is undefined
+    // and in practice wraps into a plausible-looking wrong value.
+    std::int64_t checked(std::int64_t a, char op, std::int64_t b) const {
+        std::int64_t result = 0;
+        bool overflowed = op == '+'   ? __builtin_add_overflow(a, b, &result)
+                          : op == '-' ? __builtin_sub_overflow(a, b, &result)
+                                      : __builtin_mul_overflow(a, b, &result);
+        if (overflowed)
+            fail(std::to_string(a) + " " + op + " " + std::to_string(b) +
+                 " does not fit a 64-bit signed integer");
+        return result;
+    }
+    void overflowIfMin(std::int64_t value) const {
+        if (value == std::numeric_limits<std::int64_t>::min())
+            fail(std::to_string(value) + " does not fit a 64-bit signed integer when negated");
+    }
     std::int64_t parseUnary() {
-        if (accept('-')) return -parseUnary();
+        NestingGuard guard(*this);
+        if (accept('-')) {
+            std::int64_t value = parseUnary();
+            overflowIfMin(value);
+            return -value;
+        }
         if (accept('+')) return parseUnary();
         return parsePrimary();
     }
     std::int64_t parsePrimary() {
         skipSpaces();
-        if (accept('(')) {
+        if (accept('(')) {  // counted by parseUnary's guard: every '(' passes through it
             std::int64_t value = parseSum();
             if (!accept(')')) fail("missing ')'");
             return value;
@@ -84,9 +121,10 @@ class IntegerParser {
         if (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
             std::int64_t value = 0;
             while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
-                if (value > (std::numeric_limits<std::int64_t>::max() - 9) / 10)
-                    fail("number too large");
-                value = value * 10 + (text_[pos_++] - '0');
+                const int digit = text_[pos_++] - '0';
+                if (value > (std::numeric_limits<std::int64_t>::max() - digit) / 10)
+                    fail("number does not fit a 64-bit signed integer");
+                value = value * 10 + digit;
             }
             if (pos_ < text_.size() && (isIdentChar(text_[pos_]) || text_[pos_] == '.')) {
                 fail("not an integer");
@@ -99,13 +137,33 @@ class IntegerParser {
             std::string name = text_.substr(start, pos_ - start);
             auto it = params_.find(name);
             if (it == params_.end()) fail("unknown parameter '" + name + "'");
-            return IntegerParser(it->second, params_).parseAll();
+            if (chain_ >= kMaxParameterChain)
+                fail("parameter '" + name + "' refers to parameters more than " +
+                     std::to_string(kMaxParameterChain) + " deep (does it refer to itself?)");
+            return IntegerParser(it->second, params_, chain_ + 1, depth_).parseAll();
         }
         fail(pos_ < text_.size() ? "unexpected '" + text_.substr(pos_, 1) + "'" : "missing value");
     }
 
+    // Counts nesting (parentheses and unary signs) while it lives.
+    class NestingGuard {
+      public:
+        explicit NestingGuard(IntegerParser& p) : p_(p) {
+            if (++p_.depth_ > kMaxNesting)
+                p_.fail("nested deeper than " + std::to_string(kMaxNesting) + " levels");
+        }
+        ~NestingGuard() { --p_.depth_; }
+        NestingGuard(const NestingGuard&) = delete;
+        NestingGuard& operator=(const NestingGuard&) = delete;
+
+      private:
+        IntegerParser& p_;
+    };
+
     const std::string& text_;
     const ParameterValues& params_;
+    int chain_ = 0;
+    int depth_ = 0;
     std::size_t pos_ = 0;
 };
 

@@ -1,6 +1,9 @@
 #include "sim/workload/tensor_text.h"
 
 #include <array>
+#include <cstdint>
+
+#include "sim/workload/workload_limits.h"
 
 namespace ascendsim {
 
@@ -23,12 +26,16 @@ std::string_view workloadTensorFormatName(TensorFormat format) {
 
 std::int64_t elementCountOf(const std::vector<std::int64_t>& shape) {
     std::int64_t count = 1;
-    for (auto d : shape) count *= d;
+    for (auto d : shape) {
+        // Saturates: the loader rejects such a tensor (workload_limits.h), but a shape rule may
+        // compare counts before that check sees an inferred output.
+        if (__builtin_mul_overflow(count, d, &count)) return INT64_MAX;
+    }
     return count;
 }
 
 std::uint64_t byteSizeOf(const TensorInfo& tensor) {
-    return static_cast<std::uint64_t>(elementCountOf(tensor.shape)) * bytesOf(tensor.dtype);
+    return checkedByteSize(tensor.shape, tensor.dtype).value_or(UINT64_MAX);
 }
 
 }  // namespace ascendsim

@@ -1,10 +1,10 @@
 #include "sim/workload/workload.h"
 
 #include <array>
-#include <cstdio>
 
 #include "sim/workload/expression.h"
 #include "sim/workload/workload_graph.h"
+#include "sim/workload/workload_limits.h"
 
 namespace ascendsim {
 
@@ -12,18 +12,6 @@ namespace {
 constexpr std::array<std::string_view, 5> kKindNames = {"input", "weight", "activation", "gradient",
                                                         "state"};
 constexpr std::array<std::string_view, 3> kPhaseNames = {"forward", "backward", "optimizer"};
-
-std::string byteText(std::uint64_t bytes) {
-    constexpr double kMiB = 1024.0 * 1024.0;
-    char text[48];
-    if (bytes >= (1ULL << 30))
-        std::snprintf(text, sizeof text, "%.2f GiB", static_cast<double>(bytes) / (kMiB * 1024.0));
-    else if (bytes >= (1ULL << 20))
-        std::snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(bytes) / kMiB);
-    else
-        std::snprintf(text, sizeof text, "%llu bytes", static_cast<unsigned long long>(bytes));
-    return text;
-}
 }  // namespace
 
 std::string_view tensorKindName(TensorKind k) {
@@ -79,6 +67,7 @@ std::int64_t Workload::intParameter(const std::string& parameter) const {
 }
 
 void validateWorkload(const Workload& workload, std::uint64_t deviceMemoryBytes) {
+    checkWorkloadLimits(workload);
     Workload copy = workload;
     checkWorkloadGraph(copy, false);
     DeviceMemoryEstimate memory = estimateDeviceMemory(workload);

@@ -1,0 +1,25 @@
+# -DASCENDSIM_SANITIZE=address,undefined instruments the project's own code (every target that
+# links ascendsim_options); SystemC and the other Debian libraries stay as built, so a sanitized
+# build costs a rebuild of ours only. -DASCENDSIM_FUZZ=ON (clang) adds libFuzzer coverage and the
+# targets of fuzz/. docs/reliability.md has the commands.
+set(ASCENDSIM_SANITIZE "" CACHE STRING "Sanitizers for the project's code, e.g. address,undefined")
+option(ASCENDSIM_FUZZ "Build the libFuzzer targets of fuzz/ (needs clang)" OFF)
+
+if(ASCENDSIM_SANITIZE)
+  string(REPLACE "," ";" sanitizers "${ASCENDSIM_SANITIZE}")
+  foreach(s ${sanitizers})
+    if(NOT s MATCHES "^(address|undefined|leak)$")
+      message(FATAL_ERROR "ASCENDSIM_SANITIZE: unknown sanitizer '${s}' (address, undefined, leak)")
+    endif()
+  endforeach()
+  target_compile_options(ascendsim_options INTERFACE -fsanitize=${ASCENDSIM_SANITIZE}
+    -fno-omit-frame-pointer -fno-sanitize-recover=all)
+  target_link_options(ascendsim_options INTERFACE -fsanitize=${ASCENDSIM_SANITIZE})
+endif()
+
+if(ASCENDSIM_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    message(FATAL_ERROR "ASCENDSIM_FUZZ needs clang (libFuzzer): CXX=clang++ cmake ...")
+  endif()
+  target_compile_options(ascendsim_options INTERFACE -fsanitize=fuzzer-no-link)
+endif()
