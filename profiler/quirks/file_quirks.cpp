@@ -11,6 +11,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "profiler/format/file_output.h"
 #include "profiler/writers/json_text.h"
 
 namespace ascendsim {
@@ -29,11 +30,7 @@ std::string readFile(const fs::path& path) {
     return text.str();
 }
 
-void rewriteFile(const fs::path& path, const std::string& text) {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << text;
-    if (!out.flush()) throw std::runtime_error("cannot write " + path.string() + ": " + std::strerror(errno));
-}
+void rewriteFile(const fs::path& path, const std::string& text) { writeFileBytes(path, text); }
 
 std::string replaceAll(const std::string& text, std::string_view from, std::string_view to) {
     std::string out;
