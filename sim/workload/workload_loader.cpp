@@ -169,7 +169,16 @@ Workload loadWorkload(const std::string& path, const WorkloadOverrides& override
             reader.fail(root["chip"], "chip", e.what());
         }
     }
-    if (root["base_stack"]) top.outerStack = reader.scalarList(root["base_stack"], "base_stack");
+    if (root["base_stack"]) {
+        // Frames take parameters like an op's `stack` does ("$torch/nn/modules/module.py(1527)").
+        for (const auto& frame : reader.scalarList(root["base_stack"], "base_stack")) {
+            try {
+                top.outerStack.push_back(substituteParameters(frame, w.parameters));
+            } catch (const ExpressionError& e) {
+                reader.fail(root["base_stack"], "base_stack", e.what());
+            }
+        }
+    }
     BlockExpander expander(reader, root["blocks"], w.parameters);
     expander.expandTensors(root["tensors"], top, "tensors", w.tensors);
     expander.expandOps(root["ops"], top, "ops", w.tensors, w.ops);
