@@ -52,7 +52,11 @@ struct FrameworkOp {
     std::string inputTypes;             // record_shapes: "float;float;ScalarList"
     std::uint32_t attributeCount = 0;   // non-tensor arguments (strides, pads, ...): host cost
     std::vector<std::string> stackFrames;  // with_stack: innermost first, "model.py(42): forward"
-    std::vector<std::string> modulePath;   // with_modules: outermost first, "ResNet_0", "Conv2d_1"
+    std::vector<std::string> modulePath;   // with_modules: attribute path, outermost first
+                                           // ("ResNet", "layer1", "0", "conv1")
+    // The class of each modulePath prefix ("ResNet", "Sequential", "Bottleneck", "Conv2d"); empty
+    // for a container never called (ModuleList). Missing entries: the path segment itself.
+    std::vector<std::string> moduleClasses;
     std::vector<KernelLaunchSpec> kernels;
     std::vector<OutputTensorSpec> outputs;
     bool synchronizesDevice = false;    // the op blocks until the device is idle (.item(), D2H)

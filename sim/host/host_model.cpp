@@ -82,6 +82,10 @@ void HostModel::closeRecord(std::int64_t index) {
     if (index >= 0) hostOps_[static_cast<std::size_t>(index)].endNs = nowNs_;
 }
 
+std::uint64_t HostModel::torchCallGapNs() const {
+    return tracePython_ ? kTorchCallGapTracedNs : kTorchCallGapNs;
+}
+
 std::uint64_t HostModel::recordEnterNs(std::uint32_t inputTensors) const {
     return host_call_costs::opEnterNs(inputTensors, recordCpu_ && options_.profiler.recordShapes);
 }
@@ -126,6 +130,7 @@ HostStepResult HostModel::runStep(const HostStep& step) {
     for (std::uint32_t i = 0; i < opCount;) {
         const bool optimizerOp = step.ops[i].phase == OpPhase::Optimizer && !step.optimizerName.empty();
         if (optimizerOp && !state.optimizerOpen) {
+            nowNs_ += torchCallGapNs();  // the Python up to optimizer.step()
             const std::string name = "Optimizer.step#" + step.optimizerName + ".step";
             state.optimizerRecord = openRecord(name, mainThreadId_, state.stepRecord, -1, 0);
             state.optimizerOpen = true;
@@ -188,9 +193,17 @@ void HostModel::runCall(StepState& state, const std::vector<OpRef>& call) {
         }
         backwardSequence = state.autogradSequence[fwd];
     }
-    if (tracePython_ && !backward) {
-        tracer_.enter(pythonFramesOf(op.stackFrames, op.modulePath, cfg.withStack, cfg.withModules),
-                      nowNs_, tid);
+    // Host time between this call and the previous one on its thread (docs/host-model.md "Gaps
+    // between host calls"): the autograd engine picking the next node, or the Python between two
+    // torch calls, with the frames the tracer closes and opens on the way.
+    if (backward) {
+        nowNs_ += kAutogradNodeGapNs;
+    } else if (tracePython_) {
+        nowNs_ = tracer_.enter(pythonFramesOf(op.stackFrames, op.modulePath, op.moduleClasses,
+                                              cfg.withStack, cfg.withModules),
+                               nowNs_, tid, torchCallGapNs());
+    } else {
+        nowNs_ += torchCallGapNs();
     }
     // The autograd thread runs C++ only: no Python stack to capture there.
     const std::uint64_t stackCost = (recordCpu_ && cfg.withStack && !backward) ? kStackCaptureNs : 0;
@@ -199,6 +212,7 @@ void HostModel::runCall(StepState& state, const std::vector<OpRef>& call) {
         std::uint32_t depth;
         std::int64_t record;
         const CallNode* node;
+        bool hasChild;  // a record was opened inside: the next one inside follows a sibling
     };
     std::vector<Open> stack;
     std::int64_t topRecord = -1;
@@ -208,7 +222,7 @@ void HostModel::runCall(StepState& state, const std::vector<OpRef>& call) {
         if (open.node->launchSite) {
             const auto first = call.begin() + open.node->firstMember;
             launch(state, std::vector<OpRef>(first, first + open.node->memberCount), open.record,
-                   tid);
+                   tid, open.hasChild);
         }
         nowNs_ += kOpExitNs;
         closeRecord(open.record);
@@ -232,6 +246,11 @@ void HostModel::runCall(StepState& state, const std::vector<OpRef>& call) {
     }
     for (const CallNode& node : tree) {
         while (!stack.empty() && stack.back().depth >= node.depth) closeTop();
+        if (!stack.empty()) {
+            // The parent's C++ between its calls: sibling records never touch.
+            if (stack.back().hasChild) nowNs_ += kCppSiblingGapNs;
+            stack.back().hasChild = true;
+        }
         std::int64_t sequence = -1;
         std::uint32_t forwardThread = 0;
         switch (node.role) {
@@ -262,7 +281,7 @@ void HostModel::runCall(StepState& state, const std::vector<OpRef>& call) {
         }
         if (stack.empty()) topRecord = record;
         nowNs_ += recordEnterNs(inputTensors) + stackCost;
-        stack.push_back({node.depth, record, &node});
+        stack.push_back({node.depth, record, &node, false});
     }
     while (!stack.empty()) closeTop();
 

@@ -76,16 +76,20 @@ private:
     void runCall(StepState& state, const std::vector<OpRef>& call);
     // Allocates the outputs of `ops`, then enqueues their NPU ops (one call per run of ops naming
     // the same aclnn op: aclnnConvolutionBackward launches both gradient kernels).
+    // afterSibling: the launch record already holds a record, so the first one opened here
+    // follows a sibling (kCppSiblingGapNs).
     void launch(StepState& state, const std::vector<OpRef>& ops, std::int64_t launchRecord,
-                std::uint32_t threadId);
+                std::uint32_t threadId, bool afterSibling);
     void enqueue(StepState& state, const FrameworkOp& op, std::uint32_t opIndex,
-                 std::int64_t launchRecord, std::uint32_t threadId);
+                 std::int64_t launchRecord, std::uint32_t threadId, bool afterSibling);
     void synchronizeDevice(std::uint32_t threadId, std::int64_t hostOpIndex);
 
     std::int64_t openRecord(const std::string& name, std::uint32_t threadId, std::int64_t parent,
                             std::int64_t sequenceNumber, std::uint32_t forwardThreadId);
     void closeRecord(std::int64_t index);
     std::uint64_t recordEnterNs(std::uint32_t inputTensors) const;
+    // The Python between two torch calls on the main thread (more with the tracer's hooks).
+    std::uint64_t torchCallGapNs() const;
     void noteReserved();
 
     HostModelOptions options_;

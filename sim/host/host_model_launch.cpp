@@ -13,7 +13,7 @@ namespace ascendsim {
 using namespace host_costs;
 
 void HostModel::launch(StepState& state, const std::vector<OpRef>& ops, std::int64_t launchRecord,
-                       std::uint32_t threadId) {
+                       std::uint32_t threadId, bool afterSibling) {
     const ProfilerConfig& cfg = options_.profiler;
     const std::uint64_t stackCost =
         (recordCpu_ && cfg.withStack && threadId == mainThreadId_) ? kStackCaptureNs : 0;
@@ -31,6 +31,8 @@ void HostModel::launch(StepState& state, const std::vector<OpRef>& ops, std::int
                                             std::to_string(output.lastUseOpIndex) +
                                             " outside [op, step end)");
             }
+            if (afterSibling) nowNs_ += kCppSiblingGapNs;
+            afterSibling = true;
             const std::int64_t record = openRecord("empty_tensor", threadId, launchRecord, -1, 0);
             nowNs_ += stackCost + kEmptyTensorNs / 2;
             const std::int64_t reservedBefore = memory_.ptaTotals().reserved;
@@ -60,7 +62,7 @@ void HostModel::launch(StepState& state, const std::vector<OpRef>& ops, std::int
         const std::string& npuOp = ops[i].op->npuOpName;
         while (end < ops.size() && isAclnnOp(npuOp) && ops[end].op->npuOpName == npuOp) ++end;
         if (end - i == 1) {
-            enqueue(state, *ops[i].op, ops[i].index, launchRecord, threadId);
+            enqueue(state, *ops[i].op, ops[i].index, launchRecord, threadId, afterSibling);
         } else {
             FrameworkOp combined = *ops[i].op;
             for (std::size_t k = i + 1; k < end; ++k) {
@@ -69,8 +71,9 @@ void HostModel::launch(StepState& state, const std::vector<OpRef>& ops, std::int
                 combined.outputs.insert(combined.outputs.end(), ops[k].op->outputs.begin(),
                                         ops[k].op->outputs.end());
             }
-            enqueue(state, combined, ops[i].index, launchRecord, threadId);
+            enqueue(state, combined, ops[i].index, launchRecord, threadId, afterSibling);
         }
+        afterSibling = afterSibling || !ops[i].op->npuOpName.empty();
         i = end;
     }
     for (const OpRef& op : ops) {
@@ -82,8 +85,9 @@ void HostModel::launch(StepState& state, const std::vector<OpRef>& ops, std::int
 }
 
 void HostModel::enqueue(StepState& state, const FrameworkOp& op, std::uint32_t opIndex,
-                        std::int64_t launchRecord, std::uint32_t threadId) {
+                        std::int64_t launchRecord, std::uint32_t threadId, bool afterSibling) {
     if (op.npuOpName.empty()) return;
+    if (afterSibling) nowNs_ += kCppSiblingGapNs;
     const std::uint64_t stackCost =
         (recordCpu_ && options_.profiler.withStack && threadId == mainThreadId_) ? kStackCaptureNs
                                                                                  : 0;

@@ -137,7 +137,7 @@ Workload loadWorkload(const std::string& path, const WorkloadOverrides& override
     std::vector<SetOverride> sets = parseOverrides(overrides);
     reader.requireKnownKeys(root,
                             {"name", "parameters", "steps", "ranks", "chip", "base_stack",
-                             "tensors", "blocks", "ops", "profiler"},
+                             "module_classes", "tensors", "blocks", "ops", "profiler"},
                             "");
     Workload w;
     w.sourceFile = path;
@@ -177,6 +177,13 @@ Workload loadWorkload(const std::string& path, const WorkloadOverrides& override
             } catch (const ExpressionError& e) {
                 reader.fail(root["base_stack"], "base_stack", e.what());
             }
+        }
+    }
+    if (const YAML::Node classes = root["module_classes"]) {
+        reader.requireMap(classes, "module_classes");
+        for (const auto& entry : classes) {
+            const std::string suffix = reader.scalar(entry.first, "module_classes");
+            w.moduleClasses[suffix] = reader.scalar(entry.second, "module_classes." + suffix);
         }
     }
     BlockExpander expander(reader, root["blocks"], w.parameters);

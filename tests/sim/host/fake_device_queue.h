@@ -73,7 +73,8 @@ inline FrameworkOp forwardOp(const std::string& aten, const std::string& npu, st
     op.inputDims = "32,64,56,56;64,64,3,3";
     op.inputTypes = "float;float";
     op.stackFrames = {"model.py(42): forward", "train.py(10): <module>"};
-    op.modulePath = {"Net_0", "Conv2d_1"};
+    op.modulePath = {"Net", "conv1"};
+    op.moduleClasses = {"Net", "Conv2d"};
     for (std::uint32_t k = 0; k < kernels; ++k) {
         op.kernels.push_back({npu + "_Kernel" + std::to_string(k), 8192, 0, k});
     }
