@@ -104,6 +104,10 @@ HostStepBuilder::HostStepBuilder(const Workload& workload, const LoweredWorkload
         for (const auto& in : ops[i].source->inputs) lastUse[in] = static_cast<std::int32_t>(i);
 
     templateStep_.synchronizeAtEnd = true;
+    templateStep_.computeStreamId = kComputeStreamId;
+    // The loop hands the model a fresh batch each step: every host-fed tensor is copied H2D.
+    for (const WorkloadTensor& t : workload.tensors)
+        if (t.kind == TensorKind::Input && t.viewOf.empty()) templateStep_.inputCopyBytes += t.info.bytes();
     for (std::size_t i = 0; i < ops.size(); ++i) {
         const LoweredOp& lop = ops[i];
         const WorkloadOp& wop = *lop.source;

@@ -60,6 +60,7 @@ struct FrameworkOp {
     std::vector<KernelLaunchSpec> kernels;
     std::vector<OutputTensorSpec> outputs;
     bool synchronizesDevice = false;    // the op blocks until the device is idle (.item(), D2H)
+    std::uint64_t readBackBytes = 0;    // then copies this much back to the host (D2H memcpy)
     // A collective (dist.all_reduce): its one launch goes through HCCL (AscendCL@hcom_allReduce_,
     // Hccl@Launch_Ffts) onto its stream; kernels.front().kernelName is the HCCL API name.
     bool collective = false;
@@ -73,6 +74,10 @@ struct HostStep {
     // Non-empty ("SGD", "AdamW"): each run of consecutive Optimizer ops is wrapped in the
     // record_function PyTorch's optimizer adds, "Optimizer.step#SGD.step".
     std::string optimizerName;
+    // The step's input batch copied to the device first (`x.npu(non_blocking=True)`: one H2D
+    // MEMCPY_ASYNC on computeStreamId); 0: inputs already on the device.
+    std::uint64_t inputCopyBytes = 0;
+    std::uint32_t computeStreamId = 0;
     std::vector<FrameworkOp> ops;
 };
 

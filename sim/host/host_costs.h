@@ -95,6 +95,16 @@ inline constexpr std::uint64_t kPythonReturnNs = 340;
 inline constexpr std::uint64_t kModuleCallNs = 2'000;
 inline constexpr std::uint64_t kModuleReturnNs = 600;
 
+// --- Host<->device copies ---
+// AscendCL@aclrtMemcpyAsync of the input batch: 31.84 and 14.91 us, the sample's two calls.
+inline constexpr std::uint64_t kMemcpyAsyncCallNs = 23'000;
+// loss.item() reads one fp32 element back (aten::_local_scalar_dense: AscendCL@aclrtMemcpy on the
+// Python thread, 32.9-78.8 us in the sample including the wait for the device).
+inline constexpr std::uint64_t kLossItemBytes = 4;
+// The host part of the blocking aclrtMemcpy around its device copy (assumed: the sample's
+// shortest call, 32.9 us, less the ~2.2 us copy and the launch latency).
+inline constexpr std::uint64_t kMemcpyCallNs = 10'000;
+
 // --- PTA task-queue dequeue thread ---
 // The dequeue thread wakes ~3.5 us after Enqueue ends (Enqueue end 15694.5 -> Dequeue 15698.25).
 inline constexpr std::uint64_t kDequeueWakeNs = 3'500;

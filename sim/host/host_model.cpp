@@ -101,6 +101,8 @@ HostStepResult HostModel::runStep(const HostStep& step) {
     tracePython_ = recordCpu_ && (cfg.withStack || cfg.withModules);
     if (wasTracing && !tracePython_) tracer_.closeAll(nowNs_);  // tracing stops with the profiled steps
     const bool collectsCann = step.profiled && cfg.activityNpu && cfg.level != ProfilerLevel::LevelNone;
+    recordDevice_ = collectsCann;
+    computeStreamId_ = step.computeStreamId;
     if (step.profiled) apis_.setCollection(cfg.activityNpu, cfg.level);
     else apis_.stopCollection();
     memory_.setRecording(recordMemory_);
@@ -120,6 +122,7 @@ HostStepResult HostModel::runStep(const HostStep& step) {
     result.startNs = nowNs_;
     state.stepRecord = openRecord("ProfilerStep#" + std::to_string(step.stepNumber), mainThreadId_, -1, -1, 0);
     nowNs_ += kOpEnterNs;
+    if (step.inputCopyBytes > 0) copyInputs(state);
     auto closeOptimizer = [&] {
         if (!state.optimizerOpen) return;
         nowNs_ += kOpExitNs;
@@ -150,6 +153,7 @@ HostStepResult HostModel::runStep(const HostStep& step) {
         item.atenName = "aten::item";
         item.phase = OpPhase::Optimizer;
         item.synchronizesDevice = true;
+        item.readBackBytes = kLossItemBytes;
         for (auto it = step.ops.rbegin(); it != step.ops.rend(); ++it) {
             if (it->phase != OpPhase::Backward && !it->stackFrames.empty()) {
                 item.stackFrames = {it->stackFrames.back()};  // the loop's outermost frame
@@ -313,6 +317,9 @@ void HostModel::finish(RunRecord& record) {
     record.taskQueue = std::move(dequeue_.taskQueue());
     record.memoryEvents = std::move(memoryEvents);
     record.pythonCalls = std::move(pythonCalls_);
+    std::stable_sort(memcpyTasks_.begin(), memcpyTasks_.end(),
+                     [](const MemcpyTaskRecord& a, const MemcpyTaskRecord& b) { return a.startNs < b.startNs; });
+    record.memcpyTasks = std::move(memcpyTasks_);
     record.processId = options_.processId;
     record.mainThreadId = mainThreadId_;
     record.deviceId = options_.deviceId;

@@ -78,7 +78,7 @@ void HostModel::launch(StepState& state, const std::vector<OpRef>& ops, std::int
     }
     for (const OpRef& op : ops) {
         if (op.op->synchronizesDevice) {
-            synchronizeDevice(threadId, launchRecord);
+            synchronizeDevice(threadId, launchRecord, op.op->readBackBytes);
             break;
         }
     }
@@ -122,7 +122,56 @@ void HostModel::enqueue(StepState& state, const FrameworkOp& op, std::uint32_t o
     closeRecord(npuRecord);
 }
 
-void HostModel::synchronizeDevice(std::uint32_t threadId, std::int64_t hostOpIndex) {
+void HostModel::recordCopy(const DeviceSpan& span, std::uint64_t correlationId, std::uint64_t bytes,
+                           bool hostToDevice, std::uint32_t streamId) {
+    MemcpyTaskRecord task;
+    task.startNs = span.startNs;
+    task.endNs = span.endNs;
+    task.streamId = streamId;
+    task.taskId = dequeue_.nextTaskId(streamId);  // numbered whether recorded or not, as kernels
+    task.correlationId = correlationId;
+    task.bytes = bytes;
+    task.hostToDevice = hostToDevice;
+    if (recordDevice_) memcpyTasks_.push_back(task);
+}
+
+void HostModel::copyInputs(StepState& state) {
+    const HostStep& step = *state.step;
+    // `images = images.npu(non_blocking=True)` in the loop, before the model runs.
+    if (tracePython_) {
+        std::vector<std::string> loopFrame;
+        for (const FrameworkOp& op : step.ops) {
+            if (!op.stackFrames.empty()) {
+                loopFrame = {op.stackFrames.back()};
+                break;
+            }
+        }
+        nowNs_ = tracer_.enter(pythonFramesOf(loopFrame, {}, {}, options_.profiler.withStack, false),
+                               nowNs_, mainThreadId_, torchCallGapNs());
+    } else {
+        nowNs_ += torchCallGapNs();
+    }
+    std::vector<std::int64_t> records;
+    std::int64_t parent = state.stepRecord;
+    for (const char* name : {"aten::to", "aten::_to_copy", "aten::copy_"}) {
+        parent = openRecord(name, mainThreadId_, parent, -1, 0);
+        records.push_back(parent);
+        nowNs_ += kOpEnterNs;
+    }
+    const std::uint64_t callStart = nowNs_;
+    nowNs_ += kMemcpyAsyncCallNs;
+    const std::uint64_t connection =
+        apis_.add(ApiLevel::Acl, "aclrtMemcpyAsync", callStart, nowNs_, mainThreadId_);
+    const DeviceSpan span = device_.copy(step.inputCopyBytes, true, nowNs_ + kLaunchToDeviceNs);
+    recordCopy(span, connection, step.inputCopyBytes, true, step.computeStreamId);
+    for (auto it = records.rbegin(); it != records.rend(); ++it) {
+        nowNs_ += kOpExitNs;
+        closeRecord(*it);
+    }
+}
+
+void HostModel::synchronizeDevice(std::uint32_t threadId, std::int64_t hostOpIndex,
+                                  std::uint64_t readBackBytes) {
     const std::uint64_t callStart = nowNs_;
     // The Python thread first waits for the task queue to drain, then for the device.
     const std::uint64_t hostReady = std::max(nowNs_ + kSyncCallNs, dequeue_.idleAtNs());
@@ -131,6 +180,16 @@ void HostModel::synchronizeDevice(std::uint32_t threadId, std::int64_t hostOpInd
     apis_.add(ApiLevel::Acl, "aclrtSynchronizeStreamWithTimeout", callStart, nowNs_, threadId);
     apis_.add(ApiLevel::Runtime, "StreamSynchronize", callStart + kRuntimeLaunchOffsetNs,
               nowNs_ - kAclEpilogueNs, threadId);
+    if (readBackBytes > 0) {
+        // The value itself: a blocking aclrtMemcpy D2H, a MEMCPY_ASYNC task on the stream.
+        const std::uint64_t copyCallStart = nowNs_;
+        const DeviceSpan span =
+            device_.copy(readBackBytes, false, nowNs_ + kMemcpyCallNs / 2);
+        nowNs_ = std::max(nowNs_ + kMemcpyCallNs, span.endNs + kMemcpyCallNs / 2);
+        const std::uint64_t connection =
+            apis_.add(ApiLevel::Acl, "aclrtMemcpy", copyCallStart, nowNs_, threadId);
+        recordCopy(span, connection, readBackBytes, false, computeStreamId_);
+    }
     memory_.releaseAwaitingBlocks({nowNs_, threadId, hostOpIndex});
     // The host slept through the device's work: the next calls of every API start cold.
     preparedOps_.coolDown();

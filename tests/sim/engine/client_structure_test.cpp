@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "e2e_support.h"
+#include "profiler/writers/db_query_test_support.h"
 
 namespace ascendsim {
 namespace {
@@ -200,6 +201,33 @@ TEST_F(ClientStructure, NoWorkloadPlaceholderSurvivesIntoAnyOutputFile) {
     const std::string trace = trace_->dump();
     EXPECT_NE(trace.find("/py/site-packages/torch/nn/modules/module.py(1527): _call_impl"),
               std::string::npos);
+}
+
+// The input batch's H2D copy and loss.item()'s D2H read are MEMCPY_ASYNC tasks on the compute
+// stream in every file that lists device tasks (cluster_time_summary reads them from the DB).
+TEST_F(ClientStructure, MemcpyTasksAppearInEveryFileListingTasks) {
+    std::size_t traced = 0;
+    for (const auto& e : *trace_) {
+        if (e.value("name", "") != "MEMCPY_ASYNC" || e.value("ph", "") != "X") continue;
+        ++traced;
+        EXPECT_EQ(e["args"]["Task Type"], "PCIE_DMA_SQE");
+        EXPECT_GT(durNs(e["dur"]), 0);
+    }
+    EXPECT_EQ(traced, 4u);  // 2 recorded steps x (H2D input, D2H loss)
+    const e2e::CsvTable taskTime = readCsv(*profilerDir_ / "ASCEND_PROFILER_OUTPUT" / "task_time.csv");
+    std::size_t listed = 0;
+    for (std::size_t r = 0; r < taskTime.rows.size(); ++r)
+        listed += taskTime.cell(r, "kernel_type") == "MEMCPY_ASYNC";
+    EXPECT_EQ(listed, 4u);
+    fs::path db;
+    for (const auto& f : relativeFiles(*profilerDir_))
+        if (f.find("ascend_pytorch_profiler") != std::string::npos && f.ends_with(".db")) db = *profilerDir_ / f;
+    ASSERT_FALSE(db.empty());
+    const auto rows = testing_support::query(db,
+        "SELECT COUNT(*) FROM TASK t JOIN STRING_IDS s ON s.id = t.taskType WHERE s.value = 'MEMCPY_ASYNC' "
+        "AND t.endNs > t.startNs AND t.connectionId IN (SELECT connectionId FROM CANN_API)");
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows[0], "4");
 }
 
 }  // namespace

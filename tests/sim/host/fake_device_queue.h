@@ -35,11 +35,28 @@ public:
         return idle;
     }
 
+    // A copy waits for every stream (the tests use one compute stream) and takes 1 us + 1 ns per
+    // 24 bytes.
+    DeviceSpan copy(std::uint64_t bytes, bool hostToDevice, std::uint64_t submitNs) override {
+        std::uint64_t start = submitNs;
+        for (const auto& [stream, freeNs] : streamFreeNs_) start = std::max(start, freeNs);
+        const DeviceSpan span{start, start + 1'000 + bytes / 24};
+        for (auto& [stream, freeNs] : streamFreeNs_) freeNs = span.endNs;
+        copies.push_back({bytes, hostToDevice, span});
+        return span;
+    }
+
     struct Sync {
         std::uint64_t hostNowNs, deviceIdleNs;
     };
+    struct Copy {
+        std::uint64_t bytes;
+        bool hostToDevice;
+        DeviceSpan span;
+    };
     std::vector<Task> tasks;
     std::vector<Sync> syncs;
+    std::vector<Copy> copies;
 
 private:
     std::uint64_t kernelDurationNs_;
