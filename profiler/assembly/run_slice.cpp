@@ -84,6 +84,8 @@ RunRecord sliceRunRecord(const RunRecord& run, const ProfilingCycle& cycle) {
         end = std::max(end, c.endNs);
         out.communicationOps.push_back(std::move(copy));
     }
+    out.memcpyTasks = keepInside(run.memcpyTasks, w, [](const MemcpyTaskRecord& m) { return m.startNs; });
+    for (const auto& m : out.memcpyTasks) end = std::max(end, m.endNs);
     out.apis = keepInside(run.apis, w, [](const ApiRecord& a) { return a.startNs; });
     out.taskQueue = keepInside(run.taskQueue, w, [](const TaskQueueRecord& q) { return q.enqueueStartNs; });
     out.memoryEvents = keepInside(run.memoryEvents, w, [](const MemoryEventRecord& m) { return m.timeNs; });

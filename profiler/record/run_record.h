@@ -35,6 +35,18 @@ struct KernelRecord {
     bool hf32Eligible = false;
 };
 
+// A copy between host and device memory on a stream (aclrtMemcpyAsync / aclrtMemcpy): the
+// runtime's MEMCPY_ASYNC task, a PCIe DMA (the input batch's H2D copy, loss.item()'s D2H read).
+struct MemcpyTaskRecord {
+    std::uint64_t startNs = 0;
+    std::uint64_t endNs = 0;
+    std::uint32_t streamId = 0;
+    std::uint32_t taskId = 0;         // per-stream task id, from the same counter as the kernels'
+    std::uint64_t correlationId = 0;  // the AscendCL memcpy API's connection id
+    std::uint64_t bytes = 0;
+    bool hostToDevice = true;
+};
+
 // A framework (torch) op as torch_npu records it (FRAMEWORK/torch.op_range).
 struct HostOpRecord {
     std::string name;                 // "aten::conv2d", "ProfilerStep#3"
@@ -184,6 +196,7 @@ struct RunRecord {
     std::vector<ApiRecord> apis;
     std::vector<TaskQueueRecord> taskQueue;
     std::vector<KernelRecord> kernels;      // in device start order
+    std::vector<MemcpyTaskRecord> memcpyTasks;  // in device start order
     std::vector<CommunicationOpRecord> communicationOps;  // in start order
     std::vector<MemoryEventRecord> memoryEvents;
     std::vector<GeMemorySample> geMemory;

@@ -61,6 +61,16 @@ std::vector<AscendTask> ascendTasksOf(const RunRecord& run, const ProfilerConfig
             tasks.push_back(context);
         }
     }
+    for (const MemcpyTaskRecord& copy : run.memcpyTasks) {
+        AscendTask task;
+        task.startNs = copy.startNs;
+        task.endNs = copy.endNs;
+        task.streamId = copy.streamId;
+        task.taskId = copy.taskId;
+        task.ascendType = kMemcpyAscendTaskType;
+        task.memcpy = &copy;
+        tasks.push_back(task);
+    }
     std::stable_sort(tasks.begin(), tasks.end(),
                      [](const AscendTask& a, const AscendTask& b) { return a.startNs < b.startNs; });
     return tasks;

@@ -6,7 +6,8 @@
 //     with context 0 (MIX kernels are FFTS+ tasks), as the e5a31957 Level1 DB's TASK rows show;
 //   - a collective: its FFTS+ task on the HCCL stream (type AI_CORE, no context: the sample's TASK
 //     row) and, at Level1/2 (HCCL trace), each HCCL task as a context of it, typed by its SQE
-//     (SDMA, Write Value, Notify Wait).
+//     (SDMA, Write Value, Notify Wait);
+//   - a host<->device copy: MEMCPY_ASYNC without a context (the e5a31957 Level1 DB has 24).
 #include <cstdint>
 #include <vector>
 
@@ -20,6 +21,10 @@ inline constexpr std::uint32_t kNoContextId = 4294967295u;
 
 // The AscendTask type of a collective's own FFTS+ task (e5a31957 Level0/1/2 DB, TASK on stream 4).
 inline constexpr const char* kCollectiveAscendTaskType = "AI_CORE";
+// The AscendTask type of an aclrtMemcpy(Async) copy, and the SQE type trace_view shows for it
+// (e5a31957 Level1 trace_view: "Task Type": "PCIE_DMA_SQE").
+inline constexpr const char* kMemcpyAscendTaskType = "MEMCPY_ASYNC";
+inline constexpr const char* kMemcpySqeType = "PCIE_DMA_SQE";
 
 // The AscendTask type of a kernel: "KERNEL_AICORE", "KERNEL_AIVEC", "MIX_AIC", "MIX_AIV",
 // "KERNEL_AICPU".
@@ -35,14 +40,16 @@ struct AscendTask {
     std::uint32_t taskId = 0;
     std::uint32_t contextId = kNoContextId;
     const char* ascendType = "";
-    // Exactly one of kernel / collective is set; hcclTask is set for a collective's contexts.
+    // Exactly one of kernel / collective / memcpy is set; hcclTask is set for a collective's
+    // contexts.
     const KernelRecord* kernel = nullptr;
     const CommunicationOpRecord* collective = nullptr;
+    const MemcpyTaskRecord* memcpy = nullptr;
     const HcclTask* hcclTask = nullptr;
 };
 
 // Every device task of the run, by start time (ties: kernels, then each collective's own task
-// before its contexts, contexts in issue order). HCCL contexts only at Level1/2; nothing at
+// before its contexts, contexts in issue order, then copies). HCCL contexts only at Level1/2; nothing at
 // Level_none or without NPU activity.
 std::vector<AscendTask> ascendTasksOf(const RunRecord& run, const ProfilerConfig& config);
 

@@ -7,6 +7,7 @@
 
 #include "profiler/format/time_format.h"
 #include "profiler/record/collection_span.h"
+#include "profiler/writers/ascend_tasks.h"
 #include "profiler/writers/communication_timeline.h"
 #include "profiler/writers/hardware_sample_timeline.h"
 #include "profiler/writers/overlap_analysis.h"
@@ -297,7 +298,7 @@ std::vector<OrderedJson> buildMsprofTimeline(const RunRecord& run, const Profile
     }
 
     // Ascend Hardware: one thread per stream.
-    if (!run.kernels.empty() || !run.communicationOps.empty()) {
+    if (!run.kernels.empty() || !run.communicationOps.empty() || !run.memcpyTasks.empty()) {
         const std::uint32_t pid = formatTracePid(run.processId, era.hardwareSortIndex, run.deviceId);
         ProcessBlock block;
         std::set<std::uint32_t> streams;
@@ -319,6 +320,20 @@ std::vector<OrderedJson> buildMsprofTimeline(const RunRecord& run, const Profile
                 flows.push_back(make.flow(hostToDeviceFlowId(k.correlationId, config.formatVersion), pid, stream,
                                           k.device.startNs, true));
             }
+        }
+        // Host<->device copies on their stream (the sample's MEMCPY_ASYNC, a PCIe DMA SQE).
+        for (const auto& copy : run.memcpyTasks) {
+            streams.insert(copy.streamId);
+            OrderedJson args;
+            args["Model Id"] = kInvalidId;
+            args["Task Type"] = kMemcpySqeType;
+            args["Physic Stream Id"] = copy.streamId;
+            args["Task Id"] = copy.taskId;
+            args["Batch Id"] = 0;
+            args["Subtask Id"] = kInvalidId;
+            args["connection_id"] = copy.correlationId;
+            block.events.push_back(make.duration(kMemcpyAscendTaskType, pid, copy.streamId, copy.startNs,
+                                                 copy.endNs - copy.startNs, &args));
         }
         // The HCCL stream runs each HCCL task as one SQE (Level1/2: CANN's HCCL_TRACE), subtask =
         // the task's context id, as the sample's Stream 4 rows.

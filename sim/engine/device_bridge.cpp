@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "sim/engine/pcie_copy.h"
+
 namespace ascendsim {
 
 DeviceBridge::DeviceBridge(const ChipConfig& chip, const LoweredWorkload& lowered, DeviceOptions options)
@@ -20,6 +22,7 @@ void DeviceBridge::submit(const PendingLaunch& launch, std::uint64_t submitNs) {
     }
     if (op.source->framework.phase == OpPhase::Optimizer)
         submitNs = std::max(submitNs, collectivesEndNs_);
+    submitNs = std::max(submitNs, copyEndNs_);
     const LoweredKernel& kernel = op.kernels[kernelIndex];
 
     KernelTask task = kernelTaskOf(kernel);
@@ -80,7 +83,18 @@ void DeviceBridge::submitCollective(const LoweredCollective& collective, std::ui
 
 std::uint64_t DeviceBridge::synchronize(std::uint64_t hostNowNs) {
     (void)hostNowNs;
-    return std::max(device_.runUntilIdle(), collectivesEndNs_);
+    return std::max({device_.runUntilIdle(), collectivesEndNs_, copyEndNs_});
+}
+
+DeviceSpan DeviceBridge::copy(std::uint64_t bytes, bool hostToDevice, std::uint64_t submitNs) {
+    (void)hostToDevice;  // both directions cross the same link at the same rate (assumed)
+    // Running the device until idle finishes what was submitted before the copy (stream order).
+    const std::uint64_t streamFreeNs = std::max(device_.runUntilIdle(), copyEndNs_);
+    DeviceSpan span;
+    span.startNs = std::max(submitNs, streamFreeNs);
+    span.endNs = span.startNs + pcieCopyNs(bytes);
+    copyEndNs_ = span.endNs;
+    return span;
 }
 
 void DeviceBridge::onTaskFinished(const TaskResult& result) { results_.emplace(result.taskId, result); }

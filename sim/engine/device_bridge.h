@@ -29,6 +29,7 @@ public:
 
     void submit(const PendingLaunch& launch, std::uint64_t submitNs) override;
     std::uint64_t synchronize(std::uint64_t hostNowNs) override;
+    DeviceSpan copy(std::uint64_t bytes, bool hostToDevice, std::uint64_t submitNs) override;
     void onTaskFinished(const TaskResult& result) override;
 
     // The device result of a launch, by the global task id the bridge gave it.
@@ -57,6 +58,7 @@ private:
     std::unordered_map<std::uint64_t, TaskResult> results_;
     std::vector<CollectiveRun> collectives_;
     std::uint64_t collectivesEndNs_ = 0;  // when the communication stream is free
+    std::uint64_t copyEndNs_ = 0;         // kernels submitted after a copy wait for it
     std::optional<CoreTraceSelection> traceSelection_;  // armed until a launch matches
     std::optional<CoreTrace> traced_;
     InstructionTraceRecorder traceRecorder_;

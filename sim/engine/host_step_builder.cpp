@@ -30,7 +30,48 @@ std::string joinTypes(const std::vector<TensorInfo>& tensors) {
     return types;
 }
 
+bool suffixMatches(const std::vector<std::string>& path, std::size_t end,
+                   const std::vector<std::string>& pattern) {
+    if (pattern.size() > end) return false;
+    for (std::size_t k = 0; k < pattern.size(); ++k) {
+        const std::string& want = pattern[pattern.size() - 1 - k];
+        if (want != "*" && want != path[end - 1 - k]) return false;
+    }
+    return true;
+}
+
+std::vector<std::string> splitSlash(const std::string& text) {
+    std::vector<std::string> parts;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t slash = std::min(text.find('/', start), text.size());
+        parts.push_back(text.substr(start, slash - start));
+        start = slash + 1;
+    }
+    return parts;
+}
+
 }  // namespace
+
+std::vector<std::string> moduleClassesOf(const std::vector<std::string>& modulePath,
+                                         const std::map<std::string, std::string>& classes) {
+    std::vector<std::string> result;
+    for (std::size_t end = 1; end <= modulePath.size(); ++end) {
+        std::string cls = modulePath[end - 1];
+        std::size_t best = 0;
+        for (const auto& [suffix, name] : classes) {
+            const std::vector<std::string> pattern = splitSlash(suffix);
+            if (pattern.size() > best && suffixMatches(modulePath, end, pattern)) {
+                best = pattern.size();
+                cls = name;
+            }
+        }
+        // Containers without forward are iterated, never called: no nn.Module event.
+        if (cls == "ModuleList" || cls == "ModuleDict") cls.clear();
+        result.push_back(cls);
+    }
+    return result;
+}
 
 std::string torchDtypeName(DataType dtype) {
     switch (dtype) {
@@ -63,6 +104,10 @@ HostStepBuilder::HostStepBuilder(const Workload& workload, const LoweredWorkload
         for (const auto& in : ops[i].source->inputs) lastUse[in] = static_cast<std::int32_t>(i);
 
     templateStep_.synchronizeAtEnd = true;
+    templateStep_.computeStreamId = kComputeStreamId;
+    // The loop hands the model a fresh batch each step: every host-fed tensor is copied H2D.
+    for (const WorkloadTensor& t : workload.tensors)
+        if (t.kind == TensorKind::Input && t.viewOf.empty()) templateStep_.inputCopyBytes += t.info.bytes();
     for (std::size_t i = 0; i < ops.size(); ++i) {
         const LoweredOp& lop = ops[i];
         const WorkloadOp& wop = *lop.source;
@@ -81,6 +126,7 @@ HostStepBuilder::HostStepBuilder(const Workload& workload, const LoweredWorkload
         f.collective = lop.collective.has_value();
         f.stackFrames = wop.framework.callStack;
         f.modulePath = wop.framework.moduleHierarchy;
+        f.moduleClasses = moduleClassesOf(f.modulePath, workload.moduleClasses);
         for (std::size_t k = 0; k < lop.kernels.size(); ++k) {
             f.kernels.push_back({lop.kernelNames[k], lop.kernels[k].workspaceBytes,
                                  lop.collective ? kCommunicationStreamId : kComputeStreamId,

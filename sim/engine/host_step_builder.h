@@ -3,6 +3,9 @@
 // lowering: torch names, shapes as record_shapes prints them, stacks, modules, the kernels each
 // op launches and when its outputs can be freed.
 #include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
 
 #include "sim/engine/lowered_workload.h"
 #include "sim/host/framework_op.h"
@@ -22,6 +25,12 @@ public:
 private:
     HostStep templateStep_;  // everything but the step number and the profiled flag
 };
+
+// The nn.Module class of each prefix of `modulePath` from the workload's module_classes (longest
+// matching path suffix, "*" matching one segment; else the segment itself); empty for ModuleList
+// and ModuleDict, which are never called.
+std::vector<std::string> moduleClassesOf(const std::vector<std::string>& modulePath,
+                                         const std::map<std::string, std::string>& classes);
 
 // torch's dtype spelling in record_shapes "Input type": "c10::Half", "float", "long int", ...
 std::string torchDtypeName(DataType dtype);

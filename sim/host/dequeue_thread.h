@@ -67,8 +67,10 @@ public:
     std::vector<TaskQueueRecord>& taskQueue() { return taskQueue_; }
     const std::vector<PendingLaunch>& launches() const { return launches_; }
 
-private:
+    // The stream's next task id: kernels, and the memcpy tasks the host issues on the stream.
     std::uint32_t nextTaskId(std::uint32_t streamId);
+
+private:
     // Takes the workspace the op's kernels need (growing blocks first); returns the time after it.
     std::uint64_t acquireWorkspace(const EnqueuedOp& item, std::uint64_t timeNs);
     // A collective's host calls and its launch on the communication stream, from `startNs`

@@ -24,6 +24,12 @@ struct PendingLaunch {
     bool profiledStep = false;
 };
 
+// When a copy ran on the device.
+struct DeviceSpan {
+    std::uint64_t startNs = 0;
+    std::uint64_t endNs = 0;
+};
+
 class DeviceQueue {
 public:
     virtual ~DeviceQueue() = default;
@@ -33,6 +39,9 @@ public:
     // The host blocks until the device has finished everything submitted; returns the time (ns)
     // the device became idle (may be earlier than hostNowNs when the device was already idle).
     virtual std::uint64_t synchronize(std::uint64_t hostNowNs) = 0;
+    // A host<->device copy on the compute stream, submitted at submitNs: it runs after everything
+    // submitted before it, and kernels submitted after it wait for it (stream order).
+    virtual DeviceSpan copy(std::uint64_t bytes, bool hostToDevice, std::uint64_t submitNs) = 0;
 };
 
 }  // namespace ascendsim

@@ -52,10 +52,15 @@ struct FrameworkOp {
     std::string inputTypes;             // record_shapes: "float;float;ScalarList"
     std::uint32_t attributeCount = 0;   // non-tensor arguments (strides, pads, ...): host cost
     std::vector<std::string> stackFrames;  // with_stack: innermost first, "model.py(42): forward"
-    std::vector<std::string> modulePath;   // with_modules: outermost first, "ResNet_0", "Conv2d_1"
+    std::vector<std::string> modulePath;   // with_modules: attribute path, outermost first
+                                           // ("ResNet", "layer1", "0", "conv1")
+    // The class of each modulePath prefix ("ResNet", "Sequential", "Bottleneck", "Conv2d"); empty
+    // for a container never called (ModuleList). Missing entries: the path segment itself.
+    std::vector<std::string> moduleClasses;
     std::vector<KernelLaunchSpec> kernels;
     std::vector<OutputTensorSpec> outputs;
     bool synchronizesDevice = false;    // the op blocks until the device is idle (.item(), D2H)
+    std::uint64_t readBackBytes = 0;    // then copies this much back to the host (D2H memcpy)
     // A collective (dist.all_reduce): its one launch goes through HCCL (AscendCL@hcom_allReduce_,
     // Hccl@Launch_Ffts) onto its stream; kernels.front().kernelName is the HCCL API name.
     bool collective = false;
@@ -69,6 +74,10 @@ struct HostStep {
     // Non-empty ("SGD", "AdamW"): each run of consecutive Optimizer ops is wrapped in the
     // record_function PyTorch's optimizer adds, "Optimizer.step#SGD.step".
     std::string optimizerName;
+    // The step's input batch copied to the device first (`x.npu(non_blocking=True)`: one H2D
+    // MEMCPY_ASYNC on computeStreamId); 0: inputs already on the device.
+    std::uint64_t inputCopyBytes = 0;
+    std::uint32_t computeStreamId = 0;
     std::vector<FrameworkOp> ops;
 };
 

@@ -70,6 +70,41 @@ inline constexpr std::uint64_t kSyncWakeNs = 5'000;
 // The host-side part of aclrtSynchronizeStream when nothing is pending (assumed).
 inline constexpr std::uint64_t kSyncCallNs = 3'000;
 
+// --- Gaps between host calls (docs/host-model.md "Gaps between host calls") ---
+// Medians over the sibling records of the real Level1 trace (level2 in brackets); two sibling
+// records never touch there (0 of 860 cpu_op records).
+// Torch records inside a torch record (aten::_convolution > empty_tensor, Conv2D): the parent's
+// C++ between its calls. 3.83 us over 318 pairs on both threads [3.90].
+inline constexpr std::uint64_t kCppSiblingGapNs = 3'800;
+// Consecutive autograd nodes on the autograd thread: the engine takes the next ready node off its
+// queue. 12.82 us over 78 pairs [13.15].
+inline constexpr std::uint64_t kAutogradNodeGapNs = 12'800;
+// Two top-level torch ops called from the same Python frames (a forward's consecutive
+// statements): the Python between the calls, the binding's argument parsing and the dispatch to
+// the op's RecordFunction. 20.53 us over 35 pairs [19.21], with the Python tracer running
+// (with_stack). Without the tracer the same bytecode runs without its per-call hooks (the sample
+// shows 8-10 traced calls, ~1.7 us each, between two such ops): assumed 5 us.
+inline constexpr std::uint64_t kTorchCallGapTracedNs = 20'000;
+inline constexpr std::uint64_t kTorchCallGapNs = 5'000;
+// A traced Python frame: from its start to its first child's start (1.68 us, 177 frames [1.68])
+// and from its last child's end to its own end (0.34 us, 201 frames [0.34]).
+inline constexpr std::uint64_t kPythonCallNs = 1'700;
+inline constexpr std::uint64_t kPythonReturnNs = 340;
+// An nn.Module call event: start -> its _call_impl frame (1.97 us, 26 modules [1.97]); last
+// child's end -> its end (0.61 us [0.61]).
+inline constexpr std::uint64_t kModuleCallNs = 2'000;
+inline constexpr std::uint64_t kModuleReturnNs = 600;
+
+// --- Host<->device copies ---
+// AscendCL@aclrtMemcpyAsync of the input batch: 31.84 and 14.91 us, the sample's two calls.
+inline constexpr std::uint64_t kMemcpyAsyncCallNs = 23'000;
+// loss.item() reads one fp32 element back (aten::_local_scalar_dense: AscendCL@aclrtMemcpy on the
+// Python thread, 32.9-78.8 us in the sample including the wait for the device).
+inline constexpr std::uint64_t kLossItemBytes = 4;
+// The host part of the blocking aclrtMemcpy around its device copy (assumed: the sample's
+// shortest call, 32.9 us, less the ~2.2 us copy and the launch latency).
+inline constexpr std::uint64_t kMemcpyCallNs = 10'000;
+
 // --- PTA task-queue dequeue thread ---
 // The dequeue thread wakes ~3.5 us after Enqueue ends (Enqueue end 15694.5 -> Dequeue 15698.25).
 inline constexpr std::uint64_t kDequeueWakeNs = 3'500;

@@ -82,6 +82,10 @@ void HostModel::closeRecord(std::int64_t index) {
     if (index >= 0) hostOps_[static_cast<std::size_t>(index)].endNs = nowNs_;
 }
 
+std::uint64_t HostModel::torchCallGapNs() const {
+    return tracePython_ ? kTorchCallGapTracedNs : kTorchCallGapNs;
+}
+
 std::uint64_t HostModel::recordEnterNs(std::uint32_t inputTensors) const {
     return host_call_costs::opEnterNs(inputTensors, recordCpu_ && options_.profiler.recordShapes);
 }
@@ -97,6 +101,8 @@ HostStepResult HostModel::runStep(const HostStep& step) {
     tracePython_ = recordCpu_ && (cfg.withStack || cfg.withModules);
     if (wasTracing && !tracePython_) tracer_.closeAll(nowNs_);  // tracing stops with the profiled steps
     const bool collectsCann = step.profiled && cfg.activityNpu && cfg.level != ProfilerLevel::LevelNone;
+    recordDevice_ = collectsCann;
+    computeStreamId_ = step.computeStreamId;
     if (step.profiled) apis_.setCollection(cfg.activityNpu, cfg.level);
     else apis_.stopCollection();
     memory_.setRecording(recordMemory_);
@@ -116,6 +122,7 @@ HostStepResult HostModel::runStep(const HostStep& step) {
     result.startNs = nowNs_;
     state.stepRecord = openRecord("ProfilerStep#" + std::to_string(step.stepNumber), mainThreadId_, -1, -1, 0);
     nowNs_ += kOpEnterNs;
+    if (step.inputCopyBytes > 0) copyInputs(state);
     auto closeOptimizer = [&] {
         if (!state.optimizerOpen) return;
         nowNs_ += kOpExitNs;
@@ -126,6 +133,7 @@ HostStepResult HostModel::runStep(const HostStep& step) {
     for (std::uint32_t i = 0; i < opCount;) {
         const bool optimizerOp = step.ops[i].phase == OpPhase::Optimizer && !step.optimizerName.empty();
         if (optimizerOp && !state.optimizerOpen) {
+            nowNs_ += torchCallGapNs();  // the Python up to optimizer.step()
             const std::string name = "Optimizer.step#" + step.optimizerName + ".step";
             state.optimizerRecord = openRecord(name, mainThreadId_, state.stepRecord, -1, 0);
             state.optimizerOpen = true;
@@ -145,6 +153,7 @@ HostStepResult HostModel::runStep(const HostStep& step) {
         item.atenName = "aten::item";
         item.phase = OpPhase::Optimizer;
         item.synchronizesDevice = true;
+        item.readBackBytes = kLossItemBytes;
         for (auto it = step.ops.rbegin(); it != step.ops.rend(); ++it) {
             if (it->phase != OpPhase::Backward && !it->stackFrames.empty()) {
                 item.stackFrames = {it->stackFrames.back()};  // the loop's outermost frame
@@ -188,9 +197,17 @@ void HostModel::runCall(StepState& state, const std::vector<OpRef>& call) {
         }
         backwardSequence = state.autogradSequence[fwd];
     }
-    if (tracePython_ && !backward) {
-        tracer_.enter(pythonFramesOf(op.stackFrames, op.modulePath, cfg.withStack, cfg.withModules),
-                      nowNs_, tid);
+    // Host time between this call and the previous one on its thread (docs/host-model.md "Gaps
+    // between host calls"): the autograd engine picking the next node, or the Python between two
+    // torch calls, with the frames the tracer closes and opens on the way.
+    if (backward) {
+        nowNs_ += kAutogradNodeGapNs;
+    } else if (tracePython_) {
+        nowNs_ = tracer_.enter(pythonFramesOf(op.stackFrames, op.modulePath, op.moduleClasses,
+                                              cfg.withStack, cfg.withModules),
+                               nowNs_, tid, torchCallGapNs());
+    } else {
+        nowNs_ += torchCallGapNs();
     }
     // The autograd thread runs C++ only: no Python stack to capture there.
     const std::uint64_t stackCost = (recordCpu_ && cfg.withStack && !backward) ? kStackCaptureNs : 0;
@@ -199,6 +216,7 @@ void HostModel::runCall(StepState& state, const std::vector<OpRef>& call) {
         std::uint32_t depth;
         std::int64_t record;
         const CallNode* node;
+        bool hasChild;  // a record was opened inside: the next one inside follows a sibling
     };
     std::vector<Open> stack;
     std::int64_t topRecord = -1;
@@ -208,7 +226,7 @@ void HostModel::runCall(StepState& state, const std::vector<OpRef>& call) {
         if (open.node->launchSite) {
             const auto first = call.begin() + open.node->firstMember;
             launch(state, std::vector<OpRef>(first, first + open.node->memberCount), open.record,
-                   tid);
+                   tid, open.hasChild);
         }
         nowNs_ += kOpExitNs;
         closeRecord(open.record);
@@ -232,6 +250,11 @@ void HostModel::runCall(StepState& state, const std::vector<OpRef>& call) {
     }
     for (const CallNode& node : tree) {
         while (!stack.empty() && stack.back().depth >= node.depth) closeTop();
+        if (!stack.empty()) {
+            // The parent's C++ between its calls: sibling records never touch.
+            if (stack.back().hasChild) nowNs_ += kCppSiblingGapNs;
+            stack.back().hasChild = true;
+        }
         std::int64_t sequence = -1;
         std::uint32_t forwardThread = 0;
         switch (node.role) {
@@ -262,7 +285,7 @@ void HostModel::runCall(StepState& state, const std::vector<OpRef>& call) {
         }
         if (stack.empty()) topRecord = record;
         nowNs_ += recordEnterNs(inputTensors) + stackCost;
-        stack.push_back({node.depth, record, &node});
+        stack.push_back({node.depth, record, &node, false});
     }
     while (!stack.empty()) closeTop();
 
@@ -294,6 +317,9 @@ void HostModel::finish(RunRecord& record) {
     record.taskQueue = std::move(dequeue_.taskQueue());
     record.memoryEvents = std::move(memoryEvents);
     record.pythonCalls = std::move(pythonCalls_);
+    std::stable_sort(memcpyTasks_.begin(), memcpyTasks_.end(),
+                     [](const MemcpyTaskRecord& a, const MemcpyTaskRecord& b) { return a.startNs < b.startNs; });
+    record.memcpyTasks = std::move(memcpyTasks_);
     record.processId = options_.processId;
     record.mainThreadId = mainThreadId_;
     record.deviceId = options_.deviceId;

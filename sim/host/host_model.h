@@ -76,16 +76,26 @@ private:
     void runCall(StepState& state, const std::vector<OpRef>& call);
     // Allocates the outputs of `ops`, then enqueues their NPU ops (one call per run of ops naming
     // the same aclnn op: aclnnConvolutionBackward launches both gradient kernels).
+    // afterSibling: the launch record already holds a record, so the first one opened here
+    // follows a sibling (kCppSiblingGapNs).
     void launch(StepState& state, const std::vector<OpRef>& ops, std::int64_t launchRecord,
-                std::uint32_t threadId);
+                std::uint32_t threadId, bool afterSibling);
     void enqueue(StepState& state, const FrameworkOp& op, std::uint32_t opIndex,
-                 std::int64_t launchRecord, std::uint32_t threadId);
-    void synchronizeDevice(std::uint32_t threadId, std::int64_t hostOpIndex);
+                 std::int64_t launchRecord, std::uint32_t threadId, bool afterSibling);
+    // readBackBytes > 0: then copies that many bytes back (loss.item()'s aclrtMemcpy D2H).
+    void synchronizeDevice(std::uint32_t threadId, std::int64_t hostOpIndex,
+                           std::uint64_t readBackBytes = 0);
+    // The input batch's H2D copy at the start of a step (aten::to > _to_copy > copy_).
+    void copyInputs(StepState& state);
+    void recordCopy(const DeviceSpan& span, std::uint64_t correlationId, std::uint64_t bytes,
+                    bool hostToDevice, std::uint32_t streamId);
 
     std::int64_t openRecord(const std::string& name, std::uint32_t threadId, std::int64_t parent,
                             std::int64_t sequenceNumber, std::uint32_t forwardThreadId);
     void closeRecord(std::int64_t index);
     std::uint64_t recordEnterNs(std::uint32_t inputTensors) const;
+    // The Python between two torch calls on the main thread (more with the tracer's hooks).
+    std::uint64_t torchCallGapNs() const;
     void noteReserved();
 
     HostModelOptions options_;
@@ -101,6 +111,7 @@ private:
     std::vector<HostOpRecord> hostOps_;
     std::vector<StepRecord> steps_;
     std::vector<PythonCallRecord> pythonCalls_;
+    std::vector<MemcpyTaskRecord> memcpyTasks_;
     PythonTracer tracer_;
 
     std::uint64_t nowNs_;
@@ -114,6 +125,8 @@ private:
     bool recordCpu_ = false;
     bool recordMemory_ = false;
     bool tracePython_ = false;
+    bool recordDevice_ = false;  // the step's device tasks are collected (NPU activity, a level)
+    std::uint32_t computeStreamId_ = 0;
 };
 
 }  // namespace ascendsim

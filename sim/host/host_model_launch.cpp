@@ -13,7 +13,7 @@ namespace ascendsim {
 using namespace host_costs;
 
 void HostModel::launch(StepState& state, const std::vector<OpRef>& ops, std::int64_t launchRecord,
-                       std::uint32_t threadId) {
+                       std::uint32_t threadId, bool afterSibling) {
     const ProfilerConfig& cfg = options_.profiler;
     const std::uint64_t stackCost =
         (recordCpu_ && cfg.withStack && threadId == mainThreadId_) ? kStackCaptureNs : 0;
@@ -31,6 +31,8 @@ void HostModel::launch(StepState& state, const std::vector<OpRef>& ops, std::int
                                             std::to_string(output.lastUseOpIndex) +
                                             " outside [op, step end)");
             }
+            if (afterSibling) nowNs_ += kCppSiblingGapNs;
+            afterSibling = true;
             const std::int64_t record = openRecord("empty_tensor", threadId, launchRecord, -1, 0);
             nowNs_ += stackCost + kEmptyTensorNs / 2;
             const std::int64_t reservedBefore = memory_.ptaTotals().reserved;
@@ -60,7 +62,7 @@ void HostModel::launch(StepState& state, const std::vector<OpRef>& ops, std::int
         const std::string& npuOp = ops[i].op->npuOpName;
         while (end < ops.size() && isAclnnOp(npuOp) && ops[end].op->npuOpName == npuOp) ++end;
         if (end - i == 1) {
-            enqueue(state, *ops[i].op, ops[i].index, launchRecord, threadId);
+            enqueue(state, *ops[i].op, ops[i].index, launchRecord, threadId, afterSibling);
         } else {
             FrameworkOp combined = *ops[i].op;
             for (std::size_t k = i + 1; k < end; ++k) {
@@ -69,21 +71,23 @@ void HostModel::launch(StepState& state, const std::vector<OpRef>& ops, std::int
                 combined.outputs.insert(combined.outputs.end(), ops[k].op->outputs.begin(),
                                         ops[k].op->outputs.end());
             }
-            enqueue(state, combined, ops[i].index, launchRecord, threadId);
+            enqueue(state, combined, ops[i].index, launchRecord, threadId, afterSibling);
         }
+        afterSibling = afterSibling || !ops[i].op->npuOpName.empty();
         i = end;
     }
     for (const OpRef& op : ops) {
         if (op.op->synchronizesDevice) {
-            synchronizeDevice(threadId, launchRecord);
+            synchronizeDevice(threadId, launchRecord, op.op->readBackBytes);
             break;
         }
     }
 }
 
 void HostModel::enqueue(StepState& state, const FrameworkOp& op, std::uint32_t opIndex,
-                        std::int64_t launchRecord, std::uint32_t threadId) {
+                        std::int64_t launchRecord, std::uint32_t threadId, bool afterSibling) {
     if (op.npuOpName.empty()) return;
+    if (afterSibling) nowNs_ += kCppSiblingGapNs;
     const std::uint64_t stackCost =
         (recordCpu_ && options_.profiler.withStack && threadId == mainThreadId_) ? kStackCaptureNs
                                                                                  : 0;
@@ -118,7 +122,56 @@ void HostModel::enqueue(StepState& state, const FrameworkOp& op, std::uint32_t o
     closeRecord(npuRecord);
 }
 
-void HostModel::synchronizeDevice(std::uint32_t threadId, std::int64_t hostOpIndex) {
+void HostModel::recordCopy(const DeviceSpan& span, std::uint64_t correlationId, std::uint64_t bytes,
+                           bool hostToDevice, std::uint32_t streamId) {
+    MemcpyTaskRecord task;
+    task.startNs = span.startNs;
+    task.endNs = span.endNs;
+    task.streamId = streamId;
+    task.taskId = dequeue_.nextTaskId(streamId);  // numbered whether recorded or not, as kernels
+    task.correlationId = correlationId;
+    task.bytes = bytes;
+    task.hostToDevice = hostToDevice;
+    if (recordDevice_) memcpyTasks_.push_back(task);
+}
+
+void HostModel::copyInputs(StepState& state) {
+    const HostStep& step = *state.step;
+    // `images = images.npu(non_blocking=True)` in the loop, before the model runs.
+    if (tracePython_) {
+        std::vector<std::string> loopFrame;
+        for (const FrameworkOp& op : step.ops) {
+            if (!op.stackFrames.empty()) {
+                loopFrame = {op.stackFrames.back()};
+                break;
+            }
+        }
+        nowNs_ = tracer_.enter(pythonFramesOf(loopFrame, {}, {}, options_.profiler.withStack, false),
+                               nowNs_, mainThreadId_, torchCallGapNs());
+    } else {
+        nowNs_ += torchCallGapNs();
+    }
+    std::vector<std::int64_t> records;
+    std::int64_t parent = state.stepRecord;
+    for (const char* name : {"aten::to", "aten::_to_copy", "aten::copy_"}) {
+        parent = openRecord(name, mainThreadId_, parent, -1, 0);
+        records.push_back(parent);
+        nowNs_ += kOpEnterNs;
+    }
+    const std::uint64_t callStart = nowNs_;
+    nowNs_ += kMemcpyAsyncCallNs;
+    const std::uint64_t connection =
+        apis_.add(ApiLevel::Acl, "aclrtMemcpyAsync", callStart, nowNs_, mainThreadId_);
+    const DeviceSpan span = device_.copy(step.inputCopyBytes, true, nowNs_ + kLaunchToDeviceNs);
+    recordCopy(span, connection, step.inputCopyBytes, true, step.computeStreamId);
+    for (auto it = records.rbegin(); it != records.rend(); ++it) {
+        nowNs_ += kOpExitNs;
+        closeRecord(*it);
+    }
+}
+
+void HostModel::synchronizeDevice(std::uint32_t threadId, std::int64_t hostOpIndex,
+                                  std::uint64_t readBackBytes) {
     const std::uint64_t callStart = nowNs_;
     // The Python thread first waits for the task queue to drain, then for the device.
     const std::uint64_t hostReady = std::max(nowNs_ + kSyncCallNs, dequeue_.idleAtNs());
@@ -127,6 +180,16 @@ void HostModel::synchronizeDevice(std::uint32_t threadId, std::int64_t hostOpInd
     apis_.add(ApiLevel::Acl, "aclrtSynchronizeStreamWithTimeout", callStart, nowNs_, threadId);
     apis_.add(ApiLevel::Runtime, "StreamSynchronize", callStart + kRuntimeLaunchOffsetNs,
               nowNs_ - kAclEpilogueNs, threadId);
+    if (readBackBytes > 0) {
+        // The value itself: a blocking aclrtMemcpy D2H, a MEMCPY_ASYNC task on the stream.
+        const std::uint64_t copyCallStart = nowNs_;
+        const DeviceSpan span =
+            device_.copy(readBackBytes, false, nowNs_ + kMemcpyCallNs / 2);
+        nowNs_ = std::max(nowNs_ + kMemcpyCallNs, span.endNs + kMemcpyCallNs / 2);
+        const std::uint64_t connection =
+            apis_.add(ApiLevel::Acl, "aclrtMemcpy", copyCallStart, nowNs_, threadId);
+        recordCopy(span, connection, readBackBytes, false, computeStreamId_);
+    }
     memory_.releaseAwaitingBlocks({nowNs_, threadId, hostOpIndex});
     // The host slept through the device's work: the next calls of every API start cold.
     preparedOps_.coolDown();

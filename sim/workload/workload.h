@@ -76,6 +76,9 @@ struct Workload {
     std::optional<std::string> chip;
     std::vector<WorkloadTensor> tensors;  // declaration order, then inferred ones as created
     std::vector<WorkloadOp> ops;          // execution order of one step
+    // `module_classes`: nn.Module class per module path suffix ("conv1": Conv2d, "layer1/*":
+    // Bottleneck, "layers": ModuleList); the longest matching suffix wins (docs/workload-format.md).
+    std::map<std::string, std::string> moduleClasses;
     ProfilerConfig profiler;
     bool hasProfilerBlock = false;
     SourceLocation location;  // the document root

@@ -221,7 +221,7 @@ Workload loadWorkloadNodes(const std::string& path, const WorkloadOverrides& ove
     std::vector<SetOverride> sets = parseOverrides(overrides);
     reader.requireKnownKeys(root,
                             {"name", "parameters", "steps", "ranks", "chip", "base_stack",
-                             "tensors", "blocks", "ops", "profiler"},
+                             "module_classes", "tensors", "blocks", "ops", "profiler"},
                             "");
     Workload w;
     w.sourceFile = path;
@@ -253,7 +253,23 @@ Workload loadWorkloadNodes(const std::string& path, const WorkloadOverrides& ove
             reader.fail(root["chip"], "chip", e.what());
         }
     }
-    if (root["base_stack"]) top.outerStack = reader.scalarList(root["base_stack"], "base_stack");
+    if (root["base_stack"]) {
+        // Frames take parameters like an op's `stack` does ("$torch/nn/modules/module.py(1527)").
+        for (const auto& frame : reader.scalarList(root["base_stack"], "base_stack")) {
+            try {
+                top.outerStack.push_back(substituteParameters(frame, w.parameters));
+            } catch (const ExpressionError& e) {
+                reader.fail(root["base_stack"], "base_stack", e.what());
+            }
+        }
+    }
+    if (const YAML::Node classes = root["module_classes"]) {
+        reader.requireMap(classes, "module_classes");
+        for (const auto& entry : classes) {
+            const std::string suffix = reader.scalar(entry.first, "module_classes");
+            w.moduleClasses[suffix] = reader.scalar(entry.second, "module_classes." + suffix);
+        }
+    }
     BlockExpander expander(reader, root["blocks"], w.parameters);
     expander.expandTensors(root["tensors"], top, "tensors", w.tensors);
     expander.expandOps(root["ops"], top, "ops", w.tensors, w.ops);

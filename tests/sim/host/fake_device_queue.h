@@ -35,11 +35,28 @@ public:
         return idle;
     }
 
+    // A copy waits for every stream (the tests use one compute stream) and takes 1 us + 1 ns per
+    // 24 bytes.
+    DeviceSpan copy(std::uint64_t bytes, bool hostToDevice, std::uint64_t submitNs) override {
+        std::uint64_t start = submitNs;
+        for (const auto& [stream, freeNs] : streamFreeNs_) start = std::max(start, freeNs);
+        const DeviceSpan span{start, start + 1'000 + bytes / 24};
+        for (auto& [stream, freeNs] : streamFreeNs_) freeNs = span.endNs;
+        copies.push_back({bytes, hostToDevice, span});
+        return span;
+    }
+
     struct Sync {
         std::uint64_t hostNowNs, deviceIdleNs;
     };
+    struct Copy {
+        std::uint64_t bytes;
+        bool hostToDevice;
+        DeviceSpan span;
+    };
     std::vector<Task> tasks;
     std::vector<Sync> syncs;
+    std::vector<Copy> copies;
 
 private:
     std::uint64_t kernelDurationNs_;
@@ -73,7 +90,8 @@ inline FrameworkOp forwardOp(const std::string& aten, const std::string& npu, st
     op.inputDims = "32,64,56,56;64,64,3,3";
     op.inputTypes = "float;float";
     op.stackFrames = {"model.py(42): forward", "train.py(10): <module>"};
-    op.modulePath = {"Net_0", "Conv2d_1"};
+    op.modulePath = {"Net", "conv1"};
+    op.moduleClasses = {"Net", "Conv2d"};
     for (std::uint32_t k = 0; k < kernels; ++k) {
         op.kernels.push_back({npu + "_Kernel" + std::to_string(k), 8192, 0, k});
     }

@@ -80,13 +80,13 @@ TEST(ProfilerSwitches, WithModulesAddsHierarchyAndModuleFrames) {
     ProfilerConfig config;
     config.withModules = true;
     const RunRecord r = runWith(config);
-    EXPECT_EQ(byName(r, "aten::conv2d").moduleHierarchy, "nn.Module: Net_0/nn.Module: Conv2d_1");
+    EXPECT_EQ(byName(r, "aten::conv2d").moduleHierarchy, "nn.Module: Net/nn.Module: conv1");
     EXPECT_TRUE(byName(r, "aten::conv2d").callStack.empty());
     ASSERT_GE(r.pythonCalls.size(), 2u);
     EXPECT_EQ(r.pythonCalls[0].name, "nn.Module: Net_0");
     EXPECT_EQ(r.pythonCalls[0].moduleId, 0);
-    EXPECT_EQ(r.pythonCalls[1].name, "nn.Module: Conv2d_1");
-    EXPECT_EQ(r.pythonCalls[1].moduleId, 1);
+    EXPECT_EQ(r.pythonCalls[1].name, "nn.Module: Conv2d_0");  // numbered per class
+    EXPECT_EQ(r.pythonCalls[1].moduleId, 0);
     for (const auto& call : r.pythonCalls) {
         EXPECT_LE(call.startNs, call.endNs);
         if (call.parentId == 0) continue;

@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# Runs the real msprof-analyze over result directories, as a new user would, and fails if any
+# analysis logs an error. For developers: msprof-analyze is not a Debian package and CI has no
+# PyPI, so CI keeps the structural rules it depends on as unit tests instead
+# (tests/sim/engine/client_structure_test.cpp).
+#
+# Usage: scripts/check_with_msprof_analyze.sh DIR...
+#   DIR: a *_ascend_pt directory, or a folder holding them (the ranks of one run, or several runs).
+#   Per *_ascend_pt directory: `advisor all`, and `compare` against itself (operator, module, API
+#   and kernel trees). Per DIR: `cluster` (all), and with a DB export the recipes
+#   cluster_time_summary, compute_op_sum and hccl_sum.
+# Environment:
+#   MSPROF_ANALYZE_SRC  source tree to import (default /tmp/msprof-analyze; set it up as
+#                       ../shared/tools/SETUP_msprof_analyze.md says, or see docs/output-formats.md)
+#   MSPROF_PYTHON       interpreter that sees Debian's python3-* packages (default /usr/bin/python3)
+#   KEEP_LOGS=1         keep the work folder with every log and result (its path is printed)
+#   MSPROF_TIMEOUT      seconds one analysis may take (default 1800; a timeout fails it)
+#   MSPROF_ANALYSES     which to run (default "advisor compare cluster recipes")
+# msprof-analyze exits 0 even when an analysis fails, so every log is read: a line with ERROR,
+# Traceback, Exception or "Failed"/"failed to" fails the check (exit 1). Lines saying an analysis
+# found no data are listed, not failed: the real samples report the same ones (docs/output-formats.md).
+# Exit codes: 0 all analyses clean, 1 an analysis logged an error, 2 bad usage or no msprof-analyze.
+set -uo pipefail
+
+if [[ $# -eq 0 || $1 == -h || $1 == --help ]]; then
+    sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
+    [[ $# -eq 0 ]] && exit 2 || exit 0
+fi
+
+SRC=${MSPROF_ANALYZE_SRC:-/tmp/msprof-analyze}
+PY=${MSPROF_PYTHON:-/usr/bin/python3}
+if [[ ! -f $SRC/msprof_analyze/cli/entrance.py ]]; then
+    echo "error: no msprof-analyze source tree at $SRC (MSPROF_ANALYZE_SRC)." >&2
+    echo "       Set it up as ../shared/tools/SETUP_msprof_analyze.md describes." >&2
+    exit 2
+fi
+if ! PYTHONPATH=$SRC "$PY" -c 'import click, pandas, sqlalchemy, xlsxwriter, ijson, networkx' 2>/dev/null; then
+    echo "error: $PY cannot import msprof-analyze's dependencies (python3-click, python3-pandas," >&2
+    echo "       python3-sqlalchemy, python3-xlsxwriter, python3-ijson, python3-networkx, ...)." >&2
+    exit 2
+fi
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/msprof_check_XXXXXX")
+if [[ ${KEEP_LOGS:-0} == 1 ]]; then
+    echo "logs and results: $WORK"
+else
+    trap 'rm -rf "$WORK"' EXIT
+fi
+
+# In-memory shims for Debian's older libraries (no edits to the tool's files):
+# xlsxwriter 3.0.2 has no Worksheet.autofit (advisor's xlsx); cluster's Pool(os.cpu_count() // 2)
+# is Pool(0) on a 1-CPU machine.
+cat > "$WORK/msprof_analyze_cli.py" <<'EOF'
+import os
+import sys
+
+_cpus = os.cpu_count
+os.cpu_count = lambda: max(2, _cpus() or 1)
+from xlsxwriter.worksheet import Worksheet
+if not hasattr(Worksheet, "autofit"):
+    Worksheet.autofit = lambda self, *args, **kwargs: None
+if __name__ == "__main__":  # spawned worker processes import this file again: shims only
+    sys.argv[0] = "msprof-analyze"
+    from msprof_analyze.cli.entrance import msprof_analyze_cli
+    msprof_analyze_cli()
+EOF
+
+FAILED=0
+RUN=0
+ANALYSES=" ${MSPROF_ANALYSES:-advisor compare cluster recipes} "
+wanted() { [[ $ANALYSES == *" $1 "* ]]; }
+
+# run NAME CWD ARGS...: runs one analysis, prints PASS/FAIL, and the lines saying "no data".
+run() {
+    local name=$1 cwd=$2
+    shift 2
+    local log="$WORK/logs/$(echo "$name" | tr ' /' '__').log"
+    mkdir -p "$WORK/logs" "$cwd"
+    (cd "$cwd" && PYTHONPATH=$SRC timeout "${MSPROF_TIMEOUT:-1800}" "$PY" "$WORK/msprof_analyze_cli.py" "$@") \
+        >"$log" 2>&1
+    local rc=$?
+    RUN=$((RUN + 1))
+    local errors
+    errors=$(grep -E 'ERROR|Traceback|Exception|Failed|[Ff]ailed to' "$log" | head -5)
+    if [[ $rc -ne 0 || -n $errors ]]; then
+        FAILED=$((FAILED + 1))
+        echo "FAIL  $name (exit $rc)"
+        [[ -n $errors ]] && sed 's/^/        /' <<<"$errors"
+        [[ -z $errors ]] && tail -3 "$log" | sed 's/^/        /'
+    else
+        echo "pass  $name"
+    fi
+    grep -iE 'no data|not find|not exist|is empty|skip' "$log" | grep -v -E 'ERROR' | sort -u |
+        head -8 | sed 's/^/        note: /'
+}
+
+for dir in "$@"; do
+    if [[ ! -d $dir ]]; then
+        echo "error: $dir is not a directory" >&2
+        exit 2
+    fi
+    dir=$(cd "$dir" && pwd)
+    mapfile -t pts < <(if [[ $dir == *_ascend_pt ]]; then echo "$dir"; else
+        find "$dir" -mindepth 1 -maxdepth 1 -type d -name '*_ascend_pt' | sort; fi)
+    if [[ ${#pts[@]} -eq 0 ]]; then
+        echo "error: no *_ascend_pt directory in $dir" >&2
+        exit 2
+    fi
+    tag=$(basename "$dir")
+    echo "== $dir (${#pts[@]} profiler director$([[ ${#pts[@]} -eq 1 ]] && echo y || echo ies))"
+    # cluster reads a folder of *_ascend_pt directories and writes into it: give it a copy.
+    cluster_in="$WORK/$tag/cluster_input"
+    mkdir -p "$cluster_in"
+    for pt in "${pts[@]}"; do cp -r "$pt" "$cluster_in/"; done
+    for pt in "${pts[@]}"; do
+        name=$(basename "$pt")
+        out="$WORK/$tag/$name"
+        wanted advisor &&
+            run "advisor all  $tag/$name" "$out/advisor" advisor all -d "$pt" -o "$out/advisor" -l en --force
+        wanted compare &&
+            run "compare      $tag/$name" "$out/compare" compare -d "$pt" -bp "$pt" -o "$out/compare" --force
+    done
+    wanted cluster && run "cluster      $tag" "$WORK/$tag/cluster" cluster -d "$cluster_in" -m all \
+        -o "$WORK/$tag/cluster" --force
+    if wanted recipes &&
+        compgen -G "$cluster_in/*/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler*.db" >/dev/null; then
+        for recipe in cluster_time_summary compute_op_sum hccl_sum; do
+            run "$(printf '%-12s' "$recipe") $tag" "$WORK/$tag/$recipe" cluster -d "$cluster_in" \
+                -m "$recipe" -o "$WORK/$tag/$recipe" --force
+        done
+    fi
+done
+
+echo "$RUN analyses, $FAILED failed"
+[[ $FAILED -eq 0 ]] || exit 1
