@@ -17,7 +17,6 @@ namespace ascendsim {
 
 struct AttentionProblem {
     std::uint64_t batch = 1, heads = 1;
-    std::uint64_t kvHeads = 0;     // GQA: K/V heads (0 = heads); q head h of a batch reads KV head h / (heads / kvHeads)
     std::uint64_t qLen = 1;        // query rows per head
     std::uint64_t kvLen = 1;       // key/value rows used per head
     std::uint64_t kvRowsStored = 1;  // rows per head in k/v (Smax of a KV cache)
