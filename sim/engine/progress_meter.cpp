@@ -1,39 +1,39 @@
 #include "sim/engine/progress_meter.h"
 
-#include <utility>
+#include <algorithm>
+#include <cmath>
 
 namespace ascendsim {
 
 namespace {
-constexpr int kBarWidth = 30;
+constexpr std::size_t kBarWidth = 30;
 }
 
-ProgressMeter::ProgressMeter(std::string label, std::size_t total, std::FILE* out, bool terminal)
-    : label_(std::move(label)), total_(total), out_(out), terminal_(terminal),
-      start_(std::chrono::steady_clock::now()) {}
+ProgressMeter::ProgressMeter(std::string what, std::size_t total, bool terminal, std::ostream& out)
+    : what_(std::move(what)), total_(total), terminal_(terminal), out_(out), start_(std::chrono::steady_clock::now()) {}
 
-void ProgressMeter::advance(const std::string& what) {
+std::string formatSeconds(double seconds) {
+    const long s = std::lround(std::max(0.0, seconds));
+    if (s < 60) return std::to_string(s) + "s";
+    const long rest = s % 60;
+    return std::to_string(s / 60) + "m" + (rest < 10 ? "0" : "") + std::to_string(rest) + "s";
+}
+
+void ProgressMeter::finished(const std::string& label) {
     ++done_;
-    if (out_ == nullptr || total_ == 0) return;
-    const double elapsedS =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    const double fraction = static_cast<double>(done_) / static_cast<double>(total_);
-    // The ETA assumes the remaining items cost what the finished ones did on average.
-    const double etaS = done_ == 0 ? 0.0 : elapsedS / static_cast<double>(done_) * static_cast<double>(total_ - done_);
-    if (!terminal_) {
-        std::fprintf(out_, "%s: %zu/%zu %s\n", label_.c_str(), done_, total_, what.c_str());
-        return;
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    const double eta = elapsed / static_cast<double>(done_) * static_cast<double>(total_ - done_);
+    if (terminal_) {
+        const std::size_t filled = total_ ? kBarWidth * done_ / total_ : kBarWidth;
+        out_ << "\r" << what_ << " [" << std::string(filled, '#') << std::string(kBarWidth - filled, '.') << "] "
+             << done_ << "/" << total_ << "  elapsed " << formatSeconds(elapsed) << "  ETA " << formatSeconds(eta)
+             << "   ";
+        if (done_ == total_) out_ << "\n";
+    } else {
+        out_ << what_ << ": " << done_ << "/" << total_ << " done (" << label << "), elapsed "
+             << formatSeconds(elapsed) << ", ETA " << formatSeconds(eta) << "\n";
     }
-    const int filled = static_cast<int>(fraction * kBarWidth);
-    std::string bar(static_cast<std::size_t>(filled), '#');
-    bar.append(static_cast<std::size_t>(kBarWidth - filled), '.');
-    std::fprintf(out_, "\r%s [%s] %zu/%zu  %.0f s elapsed, ETA %.0f s ", label_.c_str(), bar.c_str(), done_,
-                 total_, elapsedS, etaS);
-    std::fflush(out_);
-}
-
-void ProgressMeter::finish() {
-    if (out_ != nullptr && terminal_ && done_ > 0) std::fputc('\n', out_);
+    out_.flush();
 }
 
 }  // namespace ascendsim

@@ -1,30 +1,29 @@
 #pragma once
-// Progress of a long job of N equal items (matrix runs, sweep points): on a terminal one line
-// redrawn in place with a bar and an ETA; elsewhere (CI logs, pipes) one plain line per item.
+// Progress of a what-if job on stderr: a bar with the ETA redrawn in place on a terminal, one plain
+// line per finished point otherwise (CI logs, pipes). The ETA assumes the remaining points cost
+// what the finished ones cost on average.
 #include <chrono>
 #include <cstddef>
-#include <cstdio>
+#include <ostream>
 #include <string>
 
 namespace ascendsim {
 
 class ProgressMeter {
 public:
-    // `out` is where progress goes (stderr in the CLI); `terminal` chooses the redrawn bar.
-    ProgressMeter(std::string label, std::size_t total, std::FILE* out, bool terminal);
-
-    // One more item finished; `what` names it (shown on plain lines).
-    void advance(const std::string& what);
-    // Ends the redrawn line (no-op for plain lines).
-    void finish();
+    ProgressMeter(std::string what, std::size_t total, bool terminal, std::ostream& out);
+    void finished(const std::string& label);  // one more point done
 
 private:
-    std::string label_;
+    std::string what_;
     std::size_t total_;
     std::size_t done_ = 0;
-    std::FILE* out_;
     bool terminal_;
+    std::ostream& out_;
     std::chrono::steady_clock::time_point start_;
 };
+
+// "1m05s", "42s"
+std::string formatSeconds(double seconds);
 
 }  // namespace ascendsim

@@ -77,7 +77,7 @@ int runMatrix(const MatrixOptions& options, const std::vector<MatrixCombination>
     try {
         fs::create_directories(logs);
         const std::string program = currentProgramPath();
-        ProgressMeter progress("ascendsim matrix", toRun, stderr, options.terminal);
+        ProgressMeter progress("ascendsim matrix", toRun, options.terminal, err);
         std::map<pid_t, RunningRun> running;
         std::size_t next = 0;
         const std::size_t jobs = options.jobs > 0 ? options.jobs : std::max<std::size_t>(1, static_cast<std::size_t>(sysconf(_SC_NPROCESSORS_ONLN)));
@@ -110,9 +110,8 @@ int runMatrix(const MatrixOptions& options, const std::vector<MatrixCombination>
                                    "):\n" + messages);
             }
             running.erase(found);
-            progress.advance(outcome.combination->name);
+            progress.finished(outcome.combination->name);
         }
-        progress.finish();
         std::size_t written = 0;
         for (const MatrixOutcome& o : outcomes) written += o.written ? 1 : 0;
         if (failures.empty() && written == 0 && toRun > 0) {

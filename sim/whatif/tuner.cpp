@@ -12,7 +12,7 @@
 #include "profiler/report/html/html_page.h"
 #include "profiler/report/report_format.h"
 #include "sim/whatif/overrides_file.h"
-#include "sim/whatif/progress_meter.h"
+#include "sim/engine/progress_meter.h"
 #include "sim/whatif/summary_task.h"
 #include "sim/whatif/worker_pool.h"
 #include "sim/workload/workload_error.h"
