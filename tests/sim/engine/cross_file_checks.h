@@ -50,9 +50,14 @@ inline std::vector<nlohmann::json> traceEventsWhere(const nlohmann::json& events
 }
 
 // The Ascend Hardware process's complete events: kernels (and, with collectives, HCCL tasks).
+// The kernels of the Ascend Hardware process: every task but the copies (MEMCPY_ASYNC, Task Type
+// PCIE_DMA_SQE), which real trace_views show there too while kernel_details leaves them out.
 inline std::vector<nlohmann::json> hardwareKernelEvents(const nlohmann::json& events) {
     const auto pid = tracePidOf(events, "Ascend Hardware");
-    return traceEventsWhere(events, [&](const nlohmann::json& e) { return e.value("ph", "") == "X" && e["pid"] == pid; });
+    return traceEventsWhere(events, [&](const nlohmann::json& e) {
+        return e.value("ph", "") == "X" && e["pid"] == pid &&
+               e.value("args", nlohmann::json::object()).value("Task Type", "") != "PCIE_DMA_SQE";
+    });
 }
 
 // A JSON list; every complete event has a numeric, non-negative dur and a string ts.
