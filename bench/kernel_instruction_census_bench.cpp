@@ -15,7 +15,7 @@
 #include <systemc>  // declares sc_main extern "C"
 
 #include "sim/config/chip_config_loader.h"
-#include "sim/engine/lowered_workload.h"
+#include "sim/engine/device/lowered_workload.h"
 #include "sim/workload/workload.h"
 
 namespace ascendsim {

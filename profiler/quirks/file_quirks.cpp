@@ -12,7 +12,7 @@
 #include <stdexcept>
 
 #include "profiler/format/file_output.h"
-#include "profiler/writers/json_text.h"
+#include "profiler/writers/json/json_text.h"
 
 namespace ascendsim {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "profiler/writers/overlap_analysis.h"
+#include "profiler/writers/timeline/overlap_analysis.h"
 
 namespace ascendsim {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/engine/lowered_workload.h"
+#include "sim/engine/device/lowered_workload.h"
 #include "sim/host/framework_op.h"
 #include "sim/workload/workload.h"
 

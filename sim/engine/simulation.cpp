@@ -10,10 +10,10 @@
 #include "models/systemc/fresh_simulation_context.h"
 #include "profiler/assembly/profiling_schedule.h"
 #include "sim/config/chip_config_loader.h"
-#include "sim/engine/device_bridge.h"
-#include "sim/engine/hardware_samples.h"
+#include "sim/engine/device/device_bridge.h"
+#include "sim/engine/device/hardware_samples.h"
 #include "sim/engine/host_step_builder.h"
-#include "sim/engine/lowered_workload.h"
+#include "sim/engine/device/lowered_workload.h"
 #include "sim/engine/run_identity.h"
 #include "sim/host/host_model.h"
 

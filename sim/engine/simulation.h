@@ -9,8 +9,8 @@
 
 #include "models/chip/chip_config.h"
 #include "profiler/record/run_record.h"
-#include "sim/engine/collective_ops.h"
-#include "sim/engine/core_trace.h"
+#include "sim/engine/ranks/collective_ops.h"
+#include "sim/engine/device/core_trace.h"
 #include "sim/engine/simulation_options.h"
 #include "sim/workload/workload.h"
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "sim/engine/kernel_naming.h"
+#include "sim/engine/device/kernel_naming.h"
 
 namespace ascendsim {
 

@@ -9,7 +9,7 @@
 
 #include "profiler/report/pipe_bound.h"
 #include "profiler/report/step_split.h"
-#include "sim/engine/lowered_workload.h"
+#include "sim/engine/device/lowered_workload.h"
 
 namespace ascendsim {
 

@@ -2,7 +2,7 @@
 #include <cmath>
 
 #include "sim/workload/block_expander.h"
-#include "sim/workload/op_schema.h"
+#include "sim/workload/schema/op_schema.h"
 #include "sim/workload/tensor_text.h"
 
 namespace ascendsim {

@@ -2,8 +2,8 @@
 
 #include <map>
 
-#include "sim/workload/op_schema.h"
-#include "sim/workload/shape_rules.h"
+#include "sim/workload/schema/op_schema.h"
+#include "sim/workload/schema/shape_rules.h"
 #include "sim/workload/tensor_text.h"
 
 namespace ascendsim {

@@ -1,4 +1,4 @@
-#include "profiler/writers/api_statistic.h"
+#include "profiler/writers/summary/api_statistic.h"
 
 #include <gtest/gtest.h>
 

@@ -4,11 +4,11 @@
 
 #include <fstream>
 
-#include "profiler/writers/communication_json.h"
-#include "profiler/writers/communication_matrix.h"
+#include "profiler/writers/communication/communication_json.h"
+#include "profiler/writers/communication/communication_matrix.h"
 #include "profiler/writers/communication_test_support.h"
 #include "profiler/writers/csv_table_test_support.h"
-#include "profiler/writers/json_text.h"
+#include "profiler/writers/json/json_text.h"
 
 namespace ascendsim {
 namespace {

@@ -1,4 +1,4 @@
-#include "profiler/writers/data_preprocess.h"
+#include "profiler/writers/summary/data_preprocess.h"
 
 #include <gtest/gtest.h>
 

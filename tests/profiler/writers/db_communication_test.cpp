@@ -4,7 +4,7 @@
 #include <unistd.h>
 
 #include "profiler/writers/communication_test_support.h"
-#include "profiler/writers/db_export.h"
+#include "profiler/writers/db/db_export.h"
 #include "profiler/writers/db_query_test_support.h"
 
 namespace ascendsim {

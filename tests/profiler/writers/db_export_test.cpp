@@ -1,4 +1,4 @@
-#include "profiler/writers/db_export.h"
+#include "profiler/writers/db/db_export.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

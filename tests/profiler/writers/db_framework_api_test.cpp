@@ -2,7 +2,7 @@
 // level1 DB: task-queue rows link correlation_id + (max CANN connection id + 1), fwd/bwd pairs
 // share max(enqueue correlation id) + 1 (+ the same offset), the innermost op around an enqueue
 // links the Node@launch that ran inside its dequeue, and Input Dims land in inputDtypes.
-#include "profiler/writers/db_framework_api.h"
+#include "profiler/writers/db/db_framework_api.h"
 
 #include <gtest/gtest.h>
 

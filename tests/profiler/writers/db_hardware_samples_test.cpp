@@ -1,6 +1,6 @@
 // HBM and LLC tables of the DB export: the real schemas (e5a31957 level1 DB) and rates computed
 // from the sampled counters.
-#include "profiler/writers/db_hardware_samples.h"
+#include "profiler/writers/db/db_hardware_samples.h"
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>

@@ -13,10 +13,10 @@
 #include "profiler/format/number_format.h"
 #include "profiler/format/time_format.h"
 #include "profiler/writers/csv_table_test_support.h"
-#include "profiler/writers/db_export.h"
+#include "profiler/writers/db/db_export.h"
 #include "profiler/writers/db_query_test_support.h"
-#include "profiler/writers/memory_record.h"
-#include "profiler/writers/operator_memory.h"
+#include "profiler/writers/memory/memory_record.h"
+#include "profiler/writers/memory/operator_memory.h"
 
 namespace ascendsim {
 namespace {

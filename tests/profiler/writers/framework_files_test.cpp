@@ -1,11 +1,11 @@
-#include "profiler/writers/framework_files.h"
+#include "profiler/writers/tree/framework_files.h"
 
 #include <gtest/gtest.h>
 
 #include <cstring>
 
 #include "profiler/assembly/sample_run.h"
-#include "profiler/writers/profiler_info.h"
+#include "profiler/writers/tree/profiler_info.h"
 
 namespace ascendsim {
 namespace {

@@ -1,6 +1,6 @@
 // HBM and LLC counter processes of the msprof timeline / trace_view, against the e5a31957 and
 // c1e639ee trace_view samples (process 3096504 there, as in sampleRun).
-#include "profiler/writers/hardware_sample_timeline.h"
+#include "profiler/writers/timeline/hardware_sample_timeline.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 
 #include "profiler/assembly/sample_run.h"
 #include "profiler/writers/hardware_sample_test_support.h"
-#include "profiler/writers/msprof_timeline.h"
+#include "profiler/writers/timeline/msprof_timeline.h"
 
 namespace ascendsim {
 namespace {

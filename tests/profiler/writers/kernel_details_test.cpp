@@ -1,8 +1,8 @@
-#include "profiler/writers/kernel_details.h"
+#include "profiler/writers/summary/kernel_details.h"
 
 #include <gtest/gtest.h>
 
-#include "profiler/writers/op_summary.h"
+#include "profiler/writers/summary/op_summary.h"
 #include "profiler/writers/csv_table_test_support.h"
 
 namespace ascendsim {

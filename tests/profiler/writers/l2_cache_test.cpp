@@ -1,4 +1,4 @@
-#include "profiler/writers/l2_cache.h"
+#include "profiler/writers/summary/l2_cache.h"
 
 #include <gtest/gtest.h>
 

@@ -1,13 +1,13 @@
-#include "profiler/writers/memory_record.h"
+#include "profiler/writers/memory/memory_record.h"
 
 #include <gtest/gtest.h>
 
 #include "profiler/assembly/sample_run.h"
 #include "profiler/format/number_format.h"
 #include "profiler/writers/csv_table_test_support.h"
-#include "profiler/writers/npu_module_mem.h"
-#include "profiler/writers/operator_details.h"
-#include "profiler/writers/operator_memory.h"
+#include "profiler/writers/memory/npu_module_mem.h"
+#include "profiler/writers/summary/operator_details.h"
+#include "profiler/writers/memory/operator_memory.h"
 
 namespace ascendsim {
 namespace {

@@ -1,4 +1,4 @@
-#include "profiler/writers/msprof_timeline.h"
+#include "profiler/writers/timeline/msprof_timeline.h"
 
 #include <gtest/gtest.h>
 

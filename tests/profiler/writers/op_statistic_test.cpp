@@ -1,4 +1,4 @@
-#include "profiler/writers/op_statistic.h"
+#include "profiler/writers/summary/op_statistic.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "profiler/writers/overlap_analysis.h"
+#include "profiler/writers/timeline/overlap_analysis.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "profiler/writers/prof_tree.h"
+#include "profiler/writers/tree/prof_tree.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "profiler/writers/profiler_info.h"
+#include "profiler/writers/tree/profiler_info.h"
 
 #include <gtest/gtest.h>
 
@@ -7,8 +7,8 @@
 
 #include "profiler/assembly/sample_run.h"
 #include "profiler/writers/csv_table_test_support.h"
-#include "profiler/writers/json_text.h"
-#include "profiler/writers/profiler_metadata.h"
+#include "profiler/writers/json/json_text.h"
+#include "profiler/writers/tree/profiler_metadata.h"
 
 namespace ascendsim {
 namespace {

@@ -1,4 +1,4 @@
-#include "profiler/writers/step_trace_time.h"
+#include "profiler/writers/summary/step_trace_time.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include "profiler/format/number_format.h"
 #include "profiler/format/time_format.h"
 #include "profiler/writers/csv_table_test_support.h"
-#include "profiler/writers/msprof_timeline.h"
+#include "profiler/writers/timeline/msprof_timeline.h"
 
 namespace ascendsim {
 namespace {

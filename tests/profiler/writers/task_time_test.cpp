@@ -1,4 +1,4 @@
-#include "profiler/writers/task_time.h"
+#include "profiler/writers/summary/task_time.h"
 
 #include <gtest/gtest.h>
 

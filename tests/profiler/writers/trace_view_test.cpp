@@ -1,4 +1,4 @@
-#include "profiler/writers/trace_view.h"
+#include "profiler/writers/timeline/trace_view.h"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 
 #include "profiler/assembly/sample_run.h"
 #include "profiler/format/time_format.h"
-#include "profiler/writers/msprof_timeline.h"
+#include "profiler/writers/timeline/msprof_timeline.h"
 #include "support/scratch_dir.h"
 
 namespace ascendsim {

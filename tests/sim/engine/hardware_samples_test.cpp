@@ -1,6 +1,6 @@
 // Sampled hardware counters: the memory model's traffic buckets summed into CANN's 20 ms
 // intervals of each collection window.
-#include "sim/engine/hardware_samples.h"
+#include "sim/engine/device/hardware_samples.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // The shape rules of docs/op-catalog.md, one rule per test.
-#include "sim/workload/op_schema.h"
+#include "sim/workload/schema/op_schema.h"
 
 #include <gtest/gtest.h>
 

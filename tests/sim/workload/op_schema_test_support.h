@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/workload/op_schema.h"
+#include "sim/workload/schema/op_schema.h"
 
 namespace ascendsim::schema_test {
 

@@ -1,0 +1,107 @@
+#include "sim/engine/device/device_bridge.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "sim/engine/device/pcie_copy.h"
+
+namespace ascendsim {
+
+DeviceBridge::DeviceBridge(const ChipConfig& chip, const LoweredWorkload& lowered, DeviceOptions options)
+    : lowered_(lowered), device_(chip, *this, options) {}
+
+void DeviceBridge::submit(const PendingLaunch& launch, std::uint64_t submitNs) {
+    const std::size_t opIndex = LoweredWorkload::opIndexOf(launch.userTag);
+    const std::size_t kernelIndex = LoweredWorkload::kernelIndexOf(launch.userTag);
+    if (opIndex >= lowered_.ops().size() || kernelIndex >= lowered_.ops()[opIndex].kernels.size())
+        throw std::logic_error("launch names an unknown kernel: " + launch.kernelName);
+    const LoweredOp& op = lowered_.ops()[opIndex];
+    if (op.collective) {
+        submitCollective(*op.collective, submitNs);
+        return;
+    }
+    if (op.source->framework.phase == OpPhase::Optimizer)
+        submitNs = std::max(submitNs, collectivesEndNs_);
+    submitNs = std::max(submitNs, copyEndNs_);
+    const LoweredKernel& kernel = op.kernels[kernelIndex];
+
+    KernelTask task = kernelTaskOf(kernel);
+    task.taskId = nextTaskId_++;
+    task.streamId = launch.streamId;
+    task.userTag = launch.userTag;
+    // Kernels of one stream run one after another, so they can share one scratch region placed
+    // above every tensor (LoweredWorkload::workspaceAddress).
+    task.workspaceAddr = kernel.workspaceBytes > 0 ? lowered_.workspaceAddress() : 0;
+    if (traceSelection_ && tracesLaunch(launch, kernel)) {
+        task.instructionTrace = &traceRecorder_;
+        CoreTrace& traced = traced_.emplace();
+        traced.opName = op.source->name;
+        traced.opType = op.source->type;
+        traced.kernelName = launch.kernelName;
+        traced.type = kernel.type;
+        traced.blockDim = kernel.blockDim;
+        traced.mixBlockDim = kernel.mixBlockDim;
+        traced.taskId = task.taskId;
+        traced.stepNumber = launch.stepNumber;
+        traceSelection_.reset();
+    }
+    blocksSubmitted_ += kernel.blockDim + kernel.mixBlockDim;
+    submittedTaskIds_.push_back(task.taskId);
+    device_.submit(std::move(task), submitNs);
+}
+
+bool DeviceBridge::tracesLaunch(const PendingLaunch& launch, const LoweredKernel& kernel) const {
+    if (kernel.type == TaskType::AiCpu) return false;  // no AI core instructions
+    if (traceSelection_->stepNumber && *traceSelection_->stepNumber != launch.stepNumber) return false;
+    return !traceSelection_->opIndex || *traceSelection_->opIndex == LoweredWorkload::opIndexOf(launch.userTag);
+}
+
+std::optional<CoreTrace> DeviceBridge::takeCoreTrace() {
+    if (!traced_) return std::nullopt;
+    CoreTrace trace = std::move(*traced_);
+    traced_.reset();
+    if (const TaskResult* result = resultOf(trace.taskId)) {
+        trace.startNs = result->startNs;
+        trace.endNs = result->endNs;
+    }
+    trace.spans = traceRecorder_.takeSpans();
+    return trace;
+}
+
+void DeviceBridge::submitCollective(const LoweredCollective& collective, std::uint64_t submitNs) {
+    // Running the device until idle finishes exactly the compute tasks submitted so far: later
+    // submissions cannot change them (one compute stream, in order).
+    const std::uint64_t computeDoneNs = device_.runUntilIdle();
+    CollectiveRun run;
+    run.launchIndex = submittedTaskIds_.size();
+    run.startNs = std::max({submitNs, computeDoneNs, collectivesEndNs_});
+    run.endNs = run.startNs + collective.durationNs;
+    collectivesEndNs_ = run.endNs;
+    collectives_.push_back(run);
+    submittedTaskIds_.push_back(0);
+}
+
+std::uint64_t DeviceBridge::synchronize(std::uint64_t hostNowNs) {
+    (void)hostNowNs;
+    return std::max({device_.runUntilIdle(), collectivesEndNs_, copyEndNs_});
+}
+
+DeviceSpan DeviceBridge::copy(std::uint64_t bytes, bool hostToDevice, std::uint64_t submitNs) {
+    (void)hostToDevice;  // both directions cross the same link at the same rate (assumed)
+    // Running the device until idle finishes what was submitted before the copy (stream order).
+    const std::uint64_t streamFreeNs = std::max(device_.runUntilIdle(), copyEndNs_);
+    DeviceSpan span;
+    span.startNs = std::max(submitNs, streamFreeNs);
+    span.endNs = span.startNs + pcieCopyNs(bytes);
+    copyEndNs_ = span.endNs;
+    return span;
+}
+
+void DeviceBridge::onTaskFinished(const TaskResult& result) { results_.emplace(result.taskId, result); }
+
+const TaskResult* DeviceBridge::resultOf(std::uint64_t deviceTaskId) const {
+    const auto it = results_.find(deviceTaskId);
+    return it == results_.end() ? nullptr : &it->second;
+}
+
+}  // namespace ascendsim

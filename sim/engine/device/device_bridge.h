@@ -1,0 +1,71 @@
+#pragma once
+// Connects the host model to the SystemC device: each PendingLaunch becomes a KernelTask built
+// from the lowered kernel its tag names; synchronize runs the device until idle. Finished tasks
+// are kept (by task id) for the run record.
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "models/device/device.h"
+#include "models/device/instruction_trace.h"
+#include "sim/engine/device/core_trace.h"
+#include "sim/engine/device/lowered_workload.h"
+#include "sim/host/device_queue.h"
+
+namespace ascendsim {
+
+// A collective launch as the engine timed it: it starts when the host's launch arrived, every
+// compute task submitted before it has finished (HCCL's stream waits for the gradient) and the
+// previous collective is done; it lasts its schedule's duration.
+struct CollectiveRun {
+    std::size_t launchIndex = 0;  // in submission order (PendingLaunch order)
+    std::uint64_t startNs = 0;
+    std::uint64_t endNs = 0;
+};
+
+class DeviceBridge final : public DeviceQueue, public TaskObserver {
+public:
+    DeviceBridge(const ChipConfig& chip, const LoweredWorkload& lowered, DeviceOptions options = {});
+
+    void submit(const PendingLaunch& launch, std::uint64_t submitNs) override;
+    std::uint64_t synchronize(std::uint64_t hostNowNs) override;
+    DeviceSpan copy(std::uint64_t bytes, bool hostToDevice, std::uint64_t submitNs) override;
+    void onTaskFinished(const TaskResult& result) override;
+
+    // The device result of a launch, by the global task id the bridge gave it.
+    const TaskResult* resultOf(std::uint64_t deviceTaskId) const;
+    // Global device task id of each submitted launch, in submission order; 0 for collectives.
+    const std::vector<std::uint64_t>& submittedTaskIds() const { return submittedTaskIds_; }
+    const std::vector<CollectiveRun>& collectiveRuns() const { return collectives_; }
+    std::uint64_t instructionsSubmittedBlocks() const { return blocksSubmitted_; }
+    // What the device model executed so far (instructions, core cycles), for benchmarks.
+    DeviceStats deviceStats() const { return device_.stats(); }
+    // The device memory's traffic by time, for the sampled hardware counters (null: none).
+    const TrafficSampler* deviceTraffic() const { return device_.traffic(); }
+
+    // Records the instruction timeline of the first launch `selection` picks (--core-trace).
+    void traceFirstLaunch(const CoreTraceSelection& selection) { traceSelection_ = selection; }
+    // The traced launch, with its spans moved out; empty when no launch matched. Call after the
+    // device has finished it.
+    std::optional<CoreTrace> takeCoreTrace();
+
+private:
+    const LoweredWorkload& lowered_;
+    Device device_;
+    std::uint64_t nextTaskId_ = 1;
+    std::uint64_t blocksSubmitted_ = 0;
+    std::vector<std::uint64_t> submittedTaskIds_;
+    std::unordered_map<std::uint64_t, TaskResult> results_;
+    std::vector<CollectiveRun> collectives_;
+    std::uint64_t collectivesEndNs_ = 0;  // when the communication stream is free
+    std::uint64_t copyEndNs_ = 0;         // kernels submitted after a copy wait for it
+    std::optional<CoreTraceSelection> traceSelection_;  // armed until a launch matches
+    std::optional<CoreTrace> traced_;
+    InstructionTraceRecorder traceRecorder_;
+    bool tracesLaunch(const PendingLaunch& launch, const LoweredKernel& kernel) const;
+    // Optimizer ops wait for every collective of the step (DDP's finalize: the compute stream
+    // waits for the HCCL stream before the parameters are updated).
+    void submitCollective(const LoweredCollective& collective, std::uint64_t submitNs);
+};
+
+}  // namespace ascendsim
