@@ -14,6 +14,7 @@
 #include "sim/config/chip_overrides.h"
 #include "sim/config/chip_config_validation.h"
 #include "sim/config/config_node.h"
+#include "sim/yaml/yaml_text.h"
 
 namespace ascendsim {
 
@@ -24,13 +25,11 @@ namespace {
 YAML::Node parseFile(const std::string& path) {
     if (!fs::is_regular_file(path)) throw ConfigError(path, "", "file not found");
     try {
-        return YAML::LoadFile(path);
-    } catch (const YAML::BadFile&) {
-        const int reason = errno;  // EACCES, EISDIR, ... from the open yaml-cpp attempted
-        throw ConfigError(path, "", std::string("cannot read the file: ") +
-                                        (reason != 0 ? std::strerror(reason) : "unreadable"));
-    } catch (const YAML::Exception& e) {
-        throw ConfigError(path, "", "YAML syntax error: " + e.msg, e.mark.line);
+        return loadSingleYamlFile(path);
+    } catch (const YamlFileUnreadable& e) {
+        throw ConfigError(path, "", std::string("cannot read the file: ") + e.what());
+    } catch (const YamlTextError& e) {
+        throw ConfigError(path, "", "YAML syntax error: " + std::string(e.what()), e.line() - 1);
     }
 }
 

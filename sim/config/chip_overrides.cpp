@@ -1,5 +1,7 @@
 #include "sim/config/chip_overrides.h"
 
+#include "sim/yaml/yaml_text.h"
+
 #include "sim/config/config_error.h"
 
 namespace ascendsim {
@@ -24,8 +26,9 @@ std::vector<std::string> splitKeyPath(const std::string& keyPath, const std::str
 // The scalar as YAML would read it from a file, so "402653184", "1.5" and "split" all work.
 YAML::Node scalarValue(const std::string& text, const std::string& keyPath) {
     try {
-        YAML::Node value = YAML::Load(text);
+        YAML::Node value = loadSingleYamlDocument(text);
         if (value.IsScalar()) return value;
+    } catch (const YamlTextError&) {
     } catch (const YAML::Exception&) {
     }
     YAML::Node literal;

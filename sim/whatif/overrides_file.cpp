@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "sim/workload/workload_error.h"
+#include "sim/yaml/yaml_text.h"
 
 namespace ascendsim {
 
@@ -17,11 +18,12 @@ SourceLocation at(const std::string& path, const YAML::Mark& mark) {
 std::vector<std::string> readOverridesFile(const std::string& path) {
     YAML::Node root;
     try {
-        root = YAML::LoadFile(path);
-    } catch (const YAML::BadFile&) {
-        throw WorkloadError(SourceLocation{path, 0, 0}, "--overrides", "cannot open the overrides file");
-    } catch (const YAML::ParserException& e) {
-        throw WorkloadError(at(path, e.mark), "yaml", e.msg);
+        root = loadSingleYamlFile(path);
+    } catch (const YamlFileUnreadable& e) {
+        throw WorkloadError(SourceLocation{path, 0, 0}, "--overrides",
+                            std::string("cannot open the overrides file: ") + e.what());
+    } catch (const YamlTextError& e) {
+        throw WorkloadError(SourceLocation{path, e.line(), e.column()}, "yaml", e.what());
     }
     std::vector<std::string> sets;
     if (!root || root.IsNull()) return sets;

@@ -14,6 +14,7 @@
 #include "sim/workload/workload.h"
 #include "sim/workload/workload_graph.h"
 #include "sim/workload/workload_limits.h"
+#include "sim/yaml/yaml_text.h"
 
 namespace ascendsim {
 
@@ -104,38 +105,6 @@ void applyBlockDimOverrides(std::vector<SetOverride>& overrides, Workload& w) {
     }
 }
 
-// Length of the UTF-8 sequence starting at text[i], or 0 when it is not valid UTF-8.
-std::size_t utf8Length(const std::string& text, std::size_t i) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    const std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
-    if (n == 0 || i + n > text.size()) return 0;
-    for (std::size_t k = 1; k < n; ++k) {
-        if ((static_cast<unsigned char>(text[i + k]) >> 6) != 0x2) return 0;
-    }
-    return n;
-}
-
-// YAML text is UTF-8 without C0 control bytes but tab, LF and CR. yaml-cpp 0.7 loops without
-// end, growing, on a NUL or on 0xff bytes inside a document (fuzz_workload_loader), so such
-// bytes stop reading at their place.
-void rejectControlBytes(const std::string& path, const std::string& text) {
-    int line = 1, column = 1;
-    for (std::size_t i = 0; i < text.size();) {
-        const auto c = static_cast<unsigned char>(text[i]);
-        const std::size_t n = utf8Length(text, i);
-        if (n == 0 || (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f) {
-            char hex[8];
-            std::snprintf(hex, sizeof hex, "0x%02x", c);
-            throw WorkloadError(SourceLocation{path, line, column}, "yaml",
-                                std::string(n == 0 ? "byte " : "control character ") + hex +
-                                    (n == 0 ? " is not UTF-8" : " is not allowed in YAML"));
-        }
-        if (c == '\n') line += 1, column = 1;
-        else column += 1;
-        i += n;
-    }
-}
-
 YAML::Node parseFile(const std::string& path) {
     std::error_code ec;
     const std::uintmax_t fileBytes = std::filesystem::file_size(path, ec);
@@ -157,22 +126,10 @@ YAML::Node parseFile(const std::string& path) {
                                 std::string(reason != 0 ? std::strerror(reason) : "unreadable"));
     }
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    rejectControlBytes(path, text);
     try {
-        std::vector<YAML::Node> documents = YAML::LoadAll(text);
-        if (documents.size() > 1) {
-            // A second document would otherwise be ignored without a word.
-            const YAML::Mark second = documents[1].Mark();
-            throw WorkloadError(SourceLocation{path, second.is_null() ? 0 : second.line + 1,
-                                               second.is_null() ? 0 : second.column + 1},
-                                "yaml",
-                                "the file holds " + std::to_string(documents.size()) +
-                                    " YAML documents ('---'); a workload is one document");
-        }
-        return documents.empty() ? YAML::Node() : documents.front();
-    } catch (const YAML::ParserException& e) {
-        throw WorkloadError(SourceLocation{path, e.mark.line + 1, e.mark.column + 1}, "yaml",
-                            e.msg);
+        return loadSingleYamlDocument(text);
+    } catch (const YamlTextError& e) {
+        throw WorkloadError(SourceLocation{path, e.line(), e.column()}, "yaml", e.what());
     }
 }
 

@@ -124,6 +124,20 @@ TEST_F(EditedConfig, NegativeWaysNamesFileKeyAndValue) {
     EXPECT_NE(error.find("(line "), std::string::npos) << error;
 }
 
+// yaml-cpp 0.7 never returns on a NUL inside a document (fuzz finding on workloads): chip files
+// are read by the same guarded reader, so the byte is an error at its line.
+TEST_F(EditedConfig, AControlByteIsAnErrorAtItsLineNotAHang) {
+    const std::string path = withReplaced("ways: 16", std::string("ways: 1\0", 9) + "6");
+    const std::string error = errorOf(path);
+    EXPECT_NE(error.find("control character 0x00 is not allowed in YAML"), std::string::npos) << error;
+    EXPECT_NE(error.find("(line "), std::string::npos) << error;
+}
+
+TEST_F(EditedConfig, ASecondYamlDocumentIsAnError) {
+    const std::string error = errorOf(write("two_documents", original_ + "---\nname: other\n"));
+    EXPECT_NE(error.find("more than one YAML document"), std::string::npos) << error;
+}
+
 TEST_F(EditedConfig, MissingRequiredKeyIsNamed) {
     const std::string error = errorOf(withReplaced("  ai_cores: 24[^\n]*\n", ""));
     EXPECT_NE(error.find("cores.ai_cores: missing required key"), std::string::npos) << error;
