@@ -2,6 +2,8 @@
 // quirk changes exactly the files it names, on the ranks it names, and none changes the numbers.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <fstream>
 #include <regex>
 
 #include "e2e_support.h"
@@ -92,6 +94,48 @@ TEST_F(QuirksRun, InterruptedStepEndsTheLastStepEarlyWithFewerHostOps) {
     const std::string cutTrace = readFile(output(cut[0]) / "trace_view.json");
     EXPECT_LT(count(cutTrace, "\"cat\": \"cpu_op\""), count(plainTrace, "\"cat\": \"cpu_op\""));
     EXPECT_GT(count(cutTrace, "\"cat\": \"cpu_op\""), 0u);
+}
+
+// spreadsheet-timestamps, as e5a31957 test_rank_1's memory_record.csv shows it: Timestamp(us) in
+// General format (six significant digits, "1.69512E+15"), LF endings, no trailing tab; every other
+// column and every other file as written without the quirk.
+TEST_F(QuirksRun, SpreadsheetTimestampsRoundOnlyMemoryRecordTimestamps) {
+    const fs::path workload = dir_.path() / "matmul_memory.yaml";
+    std::ofstream(workload) << readFile(unitWorkload("matmul.yaml"))
+                            << "profiler:\n  profile_memory: true\n"
+                               "  experimental_config: {profiler_level: Level1}\n";
+    auto runMatmul = [&](const std::string& quirks) {
+        SimulationOptions options = commandOptions(workload, dir_.path() / ("mm" + quirks));
+        options.quirks = quirks;
+        const CommandOutcome outcome = runCommand(options);
+        EXPECT_EQ(outcome.exitCode, 0) << outcome.err;
+        return entriesOf(dir_.path() / ("mm" + quirks)).at(0);
+    };
+    const fs::path plain = runMatmul("");
+    const fs::path rounded = runMatmul("spreadsheet-timestamps");
+    const CsvTable before = readCsv(output(plain) / "memory_record.csv");
+    const std::string roundedText = readFile(output(rounded) / "memory_record.csv");
+    const CsvTable after = readCsv(output(rounded) / "memory_record.csv");
+    ASSERT_GT(before.rows.size(), 0u);
+    ASSERT_EQ(after.rows.size(), before.rows.size());
+    EXPECT_EQ(roundedText.find('\r'), std::string::npos);
+    EXPECT_EQ(roundedText.find('\t'), std::string::npos);
+    const std::size_t ts = after.column("Timestamp(us)");
+    for (std::size_t r = 0; r < after.rows.size(); ++r) {
+        const std::string& value = after.rows[r][ts];
+        EXPECT_TRUE(std::regex_match(value, std::regex("[1-9](\\.[0-9]{1,5})?E\\+15"))) << value;
+        // Six significant digits of the written timestamp: within half a unit of the last one.
+        const double exact = numberCell(before.rows[r][ts]);
+        EXPECT_LE(std::abs(std::stod(value) - exact), 0.5e10) << value << " vs " << before.rows[r][ts];
+        for (std::size_t c = 0; c < after.rows[r].size(); ++c) {
+            std::string expected = before.rows[r][c];
+            if (!expected.empty() && expected.back() == '\t') expected.pop_back();
+            if (c != ts) {
+                EXPECT_EQ(after.rows[r][c], expected) << "column " << c;
+            }
+        }
+    }
+    EXPECT_EQ(readFile(output(rounded) / "kernel_details.csv"), readFile(output(plain) / "kernel_details.csv"));
 }
 
 TEST_F(QuirksRun, UnknownQuirkIsBadInputAndWritesNothing) {
