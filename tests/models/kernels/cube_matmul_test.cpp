@@ -2,6 +2,8 @@
 // reference: exactly for int8, within fp32-accumulation tolerance for fp16/bf16/hf32.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "tests/models/kernels/cube_test_support.h"
 #include "tests/models/kernels/test_chip.h"
 
@@ -242,6 +244,41 @@ TEST(CubeMatMul, LargeGemmUses128x256BaseBlocksAndL1ChunksOfAtLeast64KiBPerOpera
     // Block 0 runs 512 / 24 = 21 tiles of 4096 / 64 K steps; each K chunk loads A then B.
     EXPECT_EQ(mmads, 21u * 64u);
     EXPECT_LE(loads, 21u * 2u * 4096u / 256u);  // chunks deeper than 4 steps
+}
+
+// A chip whose FixPipe quantises fp32 → fp16 at 22 B/cycle (paths[L0C->GM].dtype_conversion_bytes_per_cycle):
+// a 128×256 fp32 tile (all of L0C) then takes ~6000 cycles to store, as long as most of its mmads,
+// so the tiling picks 128×128 blocks whose two L0C slots let FixPipe drain one tile while the
+// cube fills the other, and deepens baseK to fill two L0A/L0B slots (64 KiB / (2 × 128 × 2 B)).
+TEST(CubeMatMul, SlowConvertingFixPipeGetsTwoL0CSlotsAndDeeperSteps) {
+    auto chip = ascend910B1();
+    PathTiming fixpipe;
+    fixpipe.src = MemSpace::L0C;
+    fixpipe.dst = MemSpace::GM;
+    fixpipe.peakBytesPerCycle = 117.4;
+    fixpipe.dtypeConversionBytesPerCycle = 22.0;
+    chip.paths.push_back(fixpipe);
+    CubeOpHarness h(chip, 1 << 20);  // only lowering
+    const auto lowerWith = [&h](DataType out) {
+        auto op = makeOp("MatMul", {h.tensor("a", {4096, 1024}, DataType::Fp16), h.tensor("b", {1024, 4096}, DataType::Fp16)},
+                         {h.tensor("y", {4096, 4096}, out)});
+        return blockProgram(h.lower(op).at(0), 0);
+    };
+    std::set<std::uint64_t> l0cSlots;
+    for (const auto& i : lowerWith(DataType::Fp16)) {
+        if (i.opcode != Opcode::Mmad) continue;
+        const auto& m = std::get<Mmad>(i.operands);
+        EXPECT_EQ(m.m, 128u);
+        EXPECT_EQ(m.n, 128u);
+        EXPECT_EQ(m.k, 128u);
+        l0cSlots.insert(m.l0cAddr);
+    }
+    EXPECT_EQ(l0cSlots.size(), 2u);
+    // fp32 out converts nothing: the store runs at the FixPipe curve and 128×256 stays best.
+    for (const auto& i : lowerWith(DataType::Fp32)) {
+        if (i.opcode != Opcode::Mmad) continue;
+        EXPECT_EQ(std::get<Mmad>(i.operands).n, 256u);
+    }
 }
 
 TEST(CubeMatMul, NextChunkIsLoadedBeforeTheCubeStepsOfThisOne) {
