@@ -76,7 +76,8 @@ void MatmulOperands::loadChunkA(std::uint64_t tile, const CubeStep& step, std::u
     const TileCoord c = coord(tile);
     std::uint64_t aOffset = 0, bOffset = 0;
     batchOffsets(c.batch, aOffset, bOffset);
-    copyChunk(problem_.aAddr + aOffset * elementBytes_, problem_.transposeA, problem_.m, c.m0, c.m, step, l1Addr, b);
+    copyChunk(problem_.aAddr + aOffset * elementBytes_, problem_.transposeA, problem_.aFractal, problem_.m, c.m0, c.m,
+              step, l1Addr, b);
 }
 
 void MatmulOperands::loadChunkB(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr,
@@ -84,18 +85,23 @@ void MatmulOperands::loadChunkB(std::uint64_t tile, const CubeStep& step, std::u
     const TileCoord c = coord(tile);
     std::uint64_t aOffset = 0, bOffset = 0;
     batchOffsets(c.batch, aOffset, bOffset);
-    copyChunk(problem_.bAddr + bOffset * elementBytes_, !problem_.transposeB, problem_.n, c.n0, c.n, step, l1Addr, b);
+    copyChunk(problem_.bAddr + bOffset * elementBytes_, !problem_.transposeB, problem_.bFractal, problem_.n, c.n0, c.n,
+              step, l1Addr, b);
 }
 
-void MatmulOperands::copyChunk(std::uint64_t gmAddr, bool kMajor, std::uint64_t extent, std::uint64_t first,
-                               std::uint32_t count, const CubeStep& step, std::uint64_t l1Addr, ProgramBuilder& b) const {
+void MatmulOperands::copyChunk(std::uint64_t gmAddr, bool kMajor, bool fractal, std::uint64_t extent,
+                               std::uint64_t first, std::uint32_t count, const CubeStep& step, std::uint64_t l1Addr,
+                               ProgramBuilder& b) const {
     const std::uint64_t eb = elementBytes_, K = problem_.k, k0 = step.chunkStart, kLen = step.chunkLength;
+    // The functional model addresses the operand as its logical ND matrix either way; the layout
+    // conversion only decides the move's cost.
+    const LayoutConversion conversion = fractal ? LayoutConversion::None : LayoutConversion::Nd2Nz;
     if (kMajor)
         b.copy2d(MemSpace::GM, gmAddr + (k0 * extent + first) * eb, MemSpace::L1, l1Addr, static_cast<std::uint32_t>(kLen),
-                 count * static_cast<std::uint32_t>(eb), extent * eb, count * eb, LayoutConversion::Nd2Nz);
+                 count * static_cast<std::uint32_t>(eb), extent * eb, count * eb, conversion);
     else
         b.copy2d(MemSpace::GM, gmAddr + (first * K + k0) * eb, MemSpace::L1, l1Addr, count,
-                 static_cast<std::uint32_t>(kLen * eb), K * eb, kLen * eb, LayoutConversion::Nd2Nz);
+                 static_cast<std::uint32_t>(kLen * eb), K * eb, kLen * eb, conversion);
 }
 
 void MatmulOperands::loadStep(std::uint64_t tile, const CubeStep& step, const CubeL1Chunk& l1,

@@ -281,6 +281,63 @@ TEST(CubeMatMul, SlowConvertingFixPipeGetsTwoL0CSlotsAndDeeperSteps) {
     }
 }
 
+// A B shared by every batch folds the batch into M: 512 products [16,16]·[16,16] are one 8192-row
+// GEMM of 128-row base blocks, not 512 tiles of one fractal each.
+TEST(CubeBatchMatMul, BroadcastRhsFoldsTheBatchIntoFullBaseBlocks) {
+    const auto chip = ascend910B1();
+    CubeOpHarness h(chip, 1 << 20);
+    const auto mmadRows = [&h](std::vector<std::int64_t> bShape) {
+        auto op = makeOp("BatchMatMul", {h.tensor("a", {512, 16, 16}, DataType::Fp16), h.tensor("b", bShape, DataType::Fp16)},
+                         {h.tensor("y", {512, 16, 16}, DataType::Fp16)});
+        op.blockDim = 1;
+        std::set<std::uint32_t> rows;
+        std::uint64_t mmads = 0;
+        for (const auto& i : blockProgram(h.lower(op).at(0), 0)) {
+            if (i.opcode != Opcode::Mmad) continue;
+            rows.insert(std::get<Mmad>(i.operands).m);
+            ++mmads;
+        }
+        return std::make_pair(rows, mmads);
+    };
+    const auto [foldedRows, foldedMmads] = mmadRows({16, 16});
+    EXPECT_EQ(foldedRows, std::set<std::uint32_t>{128});
+    EXPECT_EQ(foldedMmads, 8192u / 128u);
+    // Batched B: every batch has its own product.
+    const auto [batchedRows, batchedMmads] = mmadRows({512, 16, 16});
+    EXPECT_EQ(batchedRows, std::set<std::uint32_t>{16});
+    EXPECT_EQ(batchedMmads, 512u);
+}
+
+// A FRACTAL_NZ operand is already in the layout the cube reads: its GM→L1 loads are plain copies,
+// an ND operand's are ND2NZ.
+TEST(CubeMatMul, FractalNzOperandsLoadWithoutNd2Nz) {
+    const auto chip = ascend910B1();
+    CubeOpHarness h(chip, 1 << 20);
+    // GM→L1 bytes of A and of B, each split into (plain, ND2NZ).
+    struct Loads {
+        std::uint64_t plain = 0, converted = 0;
+    };
+    const auto loads = [&h](TensorFormat bFormat) {
+        auto a = h.tensor("a", {256, 512}, DataType::Fp16);
+        auto b = h.tensor("b", {512, 256}, DataType::Fp16);
+        b.format = bFormat;
+        auto op = makeOp("MatMul", {a, b}, {h.tensor("y", {256, 256}, DataType::Fp16)});
+        op.blockDim = 1;
+        Loads l;
+        for (const auto& i : blockProgram(h.lower(op).at(0), 0)) {
+            if (!isGmToL1(i)) continue;
+            const auto& m = std::get<DataMove>(i.operands);
+            (m.conversion == LayoutConversion::None ? l.plain : l.converted) += m.totalBytes();
+        }
+        return l;
+    };
+    const Loads nd = loads(TensorFormat::ND), nz = loads(TensorFormat::FractalNz);
+    EXPECT_EQ(nd.plain, 0u);
+    EXPECT_GT(nz.plain, 0u);   // B's loads
+    EXPECT_GT(nz.converted, 0u);  // A's loads
+    EXPECT_EQ(nz.plain + nz.converted, nd.converted);  // same bytes, fewer conversions
+}
+
 TEST(CubeMatMul, NextChunkIsLoadedBeforeTheCubeStepsOfThisOne) {
     const auto chip = ascend910B1();
     CubeOpHarness h(chip, 1 << 20);
