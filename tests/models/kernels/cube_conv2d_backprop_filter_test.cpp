@@ -60,5 +60,38 @@ TEST(CubeConv2DBackpropFilter, SplitReductionZeroFillsThenAccumulatesAtomically)
     EXPECT_EQ(h.lower(op).size(), 1u);  // one block owns the whole reduction: no atomics
 }
 
+// Convolution kernels read NC1HWC0 / FRACTAL_Z operands (CANN inserts the TransData before them):
+// none of their GM→L1 loads is an ND2NZ conversion, unlike a MatMul's ND operands.
+TEST(CubeConvLoads, ConvolutionOperandsReachL1WithoutNd2Nz) {
+    const auto chip = ascend910B1();
+    CubeOpHarness h(chip, 1 << 20);  // only lowering
+    const ConvShape s{4, 16, 20, 20, 32, 3, 3, 1, 1, 1, 1, 1, 1};
+    TensorInfo x, dy, dw;
+    auto filterGrad = filterGradOp(h, s, x, dy, dw);
+    auto conv = makeOp("Conv2D", {x, h.tensor("w", {s.co, s.c, s.kh, s.kw}, DataType::Fp16)}, {dy});
+    conv.attrs = filterGrad.attrs;
+    conv.attrs.erase("filter_size");
+    for (const OpInstance& op : {filterGrad, conv}) {
+        std::uint64_t loads = 0;
+        for (const auto& kernel : h.lower(op)) {
+            if (kernel.type != TaskType::AiCore) continue;
+            for (std::uint32_t block = 0; block < kernel.blockDim; ++block) {
+                std::vector<Instruction> program;
+                auto stream = kernel.program({block, CoreKind::Cube, 0});
+                while (stream->next(program)) {
+                }
+                for (const auto& i : program) {
+                    if (i.opcode != Opcode::DataMove) continue;
+                    const auto& m = std::get<DataMove>(i.operands);
+                    if (m.src != MemSpace::GM || m.dst != MemSpace::L1) continue;
+                    EXPECT_EQ(m.conversion, LayoutConversion::None) << op.type;
+                    ++loads;
+                }
+            }
+        }
+        EXPECT_GT(loads, 0u) << op.type;
+    }
+}
+
 }  // namespace
 }  // namespace ascendsim::test
