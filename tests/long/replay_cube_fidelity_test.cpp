@@ -1,6 +1,7 @@
 // Long tier: the cube families of the grade-A real samples stay where the cube mechanisms of
 // docs/fidelity.md "Mechanisms" §5 put them (a converting FixPipe hidden behind the cube,
-// operands already in a fractal layout loaded without ND2NZ, a broadcast batch folded into M).
+// operands already in a fractal layout loaded without ND2NZ, a broadcast batch folded into M, the
+// filter gradient's batch split over the cores).
 // Bounds = the numbers measured at the commit that added this test plus a margin; the samples
 // live outside the repository ($ASCENDSIM_REAL_PROFILES, else /work/shared/reference/
 // real-profiles) and the test skips without them.
@@ -53,16 +54,16 @@ TEST(ReplayCubeFidelity, Ascend910NzGemmsAndFoldedBatches) {
     EXPECT_LE(s.geomeanRatio, 1.5);
 }
 
-// Convolutions read NC1HWC0 / FRACTAL_Z operands: AlexNet 910B2 Conv family median abs error
-// 23.5 % -> 19.0 %, 910A 41.9 % -> 23.8 % (held out).
+// Convolutions read NC1HWC0 / FRACTAL_Z operands and the filter gradient splits the batch over the
+// cores: AlexNet 910B2 Conv family median abs error 23.5 % -> 17.5 %, 910A 41.9 % -> 22.9 % (held out).
 TEST(ReplayCubeFidelity, ConvolutionFamiliesWithoutNd2NzLoads) {
     if (!fs::is_directory(samplesRoot())) GTEST_SKIP() << "no real samples at " << samplesRoot();
     const FidelityStats alexnet = familyStats("msinsight/e5a31957/test/data/pytorch/text/level2/rank0_ascend_pt", "Conv");
     ASSERT_GE(alexnet.kernels, 10u);
-    EXPECT_LE(alexnet.medianAbsError, 0.21);
+    EXPECT_LE(alexnet.medianAbsError, 0.20);
     const FidelityStats a910 = familyStats("msinsight/c1e639ee/test/data/pytorch/text/level1/rank0_ascend_pt", "Conv");
     ASSERT_GE(a910.kernels, 10u);
-    EXPECT_LE(a910.medianAbsError, 0.27);
+    EXPECT_LE(a910.medianAbsError, 0.26);
 }
 
 }  // namespace
