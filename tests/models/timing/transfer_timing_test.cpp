@@ -197,6 +197,20 @@ TEST(TransferTiming, Img2ColCostsItsOutputAtTheL1ToL0aRate) {
     EXPECT_EQ(timing.cycles(load), timing.cycles(moveOf(MemSpace::L1, MemSpace::L0A, 32768)));
 }
 
+// Load3D gathers a 32 B C0 vector per position and tap out of ~256 B L1 lines: output positions
+// strideW vectors apart cost strideW times the stride-1 rate, up to one vector per line (8×).
+TEST(TransferTiming, Img2ColOfAStridedWindowUsesAFractionOfEachL1Line) {
+    const TransferTiming timing(chip910B1());
+    Img2ColLoad load;
+    load.m = 64;
+    load.k = 256;
+    const std::uint64_t dense = timing.cycles(load);
+    load.strideW = 4;
+    EXPECT_NEAR(static_cast<double>(timing.cycles(load)), 4.0 * dense, 0.01 * 4.0 * dense);
+    load.strideW = 32;  // past the line: one useful vector per line read
+    EXPECT_NEAR(static_cast<double>(timing.cycles(load)), 261.0 / 32.0 * dense, 0.01 * 261.0 / 32.0 * dense);
+}
+
 }  // namespace
 }  // namespace ascendsim
 
