@@ -55,7 +55,8 @@ TEST(ReplayCubeFidelity, Ascend910NzGemmsAndFoldedBatches) {
 }
 
 // Convolutions read NC1HWC0 / FRACTAL_Z operands and the filter gradient splits the batch over the
-// cores: AlexNet 910B2 Conv family median abs error 23.5 % -> 17.5 %, 910A 41.9 % -> 22.9 % (held out).
+// cores and a strided img2col pays for its sparse L1 reads: AlexNet 910B2 Conv family median abs
+// error 23.5 % -> 17.5 %, 910A 41.9 % -> 21.2 % (held out).
 TEST(ReplayCubeFidelity, ConvolutionFamiliesWithoutNd2NzLoads) {
     if (!fs::is_directory(samplesRoot())) GTEST_SKIP() << "no real samples at " << samplesRoot();
     const FidelityStats alexnet = familyStats("msinsight/e5a31957/test/data/pytorch/text/level2/rank0_ascend_pt", "Conv");
@@ -63,7 +64,7 @@ TEST(ReplayCubeFidelity, ConvolutionFamiliesWithoutNd2NzLoads) {
     EXPECT_LE(alexnet.medianAbsError, 0.20);
     const FidelityStats a910 = familyStats("msinsight/c1e639ee/test/data/pytorch/text/level1/rank0_ascend_pt", "Conv");
     ASSERT_GE(a910.kernels, 10u);
-    EXPECT_LE(a910.medianAbsError, 0.26);
+    EXPECT_LE(a910.medianAbsError, 0.25);
 }
 
 }  // namespace
