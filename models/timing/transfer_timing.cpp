@@ -11,6 +11,8 @@ namespace ascendsim {
 
 namespace {
 
+constexpr double kC0VectorBytes = 32.0;  // one C0 vector of an NC1HWC0 row (hardware.md §2.3)
+
 std::uint64_t roundUpCycles(double cycles) {
     return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::ceil(cycles - 1e-9)));
 }
@@ -50,11 +52,17 @@ std::uint64_t TransferTiming::cycles(const DataMove& move) const {
 }
 
 // Img2col expands the L1 slab into the m×k matrix while writing L0A; the write side (m·k
-// elements) at the L1→L0A rate bounds it.
+// elements) at the L1→L0A rate bounds it. Load3D gathers one C0 vector (32 B, hardware.md §2.3)
+// per output position and tap, and the L1 read port delivers a contiguous line per cycle (the
+// path's peak, ~256 B): consecutive output positions strideW vectors apart use 1/strideW of each
+// line, up to one vector per line. The 11×11 stride-4 stems of the AlexNet 910B2 and 910A samples
+// spend 3.0–3.8× the stride-1 rate in MTE1 (docs/fidelity.md "Mechanisms" §5e).
 std::uint64_t TransferTiming::cycles(const Img2ColLoad& load) const {
     const PathTiming& path = requirePath(chip_, MemSpace::L1, MemSpace::L0A);
-    return roundUpCycles(
-        interpolateTransferCycles(path.curve, path.peakBytesPerCycle, load.totalBytes()));
+    const double vectorsPerLine = std::max(1.0, path.peakBytesPerCycle / kC0VectorBytes);
+    const double strideCost = std::min<double>(std::max<std::uint16_t>(load.strideW, 1), vectorsPerLine);
+    return roundUpCycles(strideCost *
+                         interpolateTransferCycles(path.curve, path.peakBytesPerCycle, load.totalBytes()));
 }
 
 }  // namespace ascendsim

@@ -100,7 +100,10 @@ void buildMatMul(const RealTensors& t, OpInstance& op) {
     const auto transposes = inferTransposes(a.shape, b.shape, y.shape);
     if (!transposes) throw UnreplayableKernel("no transpose of " + shapeText(a.shape) + " x " + shapeText(b.shape) + " gives " + shapeText(y.shape));
     if (op.type == "MatMul" && (a.shape.size() > 2 || y.shape.size() > 2)) op.type = "BatchMatMul";
-    for (TensorInfo* tensor : {&a, &b, &y}) tensor->format = TensorFormat::ND;  // shapes are logical now
+    // Shapes are logical now; a FRACTAL_NZ operand keeps its format, which tells the lowering that
+    // its GM→L1 loads need no ND2NZ conversion.
+    for (TensorInfo* tensor : {&a, &b, &y})
+        if (tensor == &y || tensor->format != TensorFormat::FractalNz) tensor->format = TensorFormat::ND;
     op.inputs = {a, b};
     if (t.inputs.size() > 2 && t.inputs[2].physicalShape.size() == 1) op.inputs.push_back(catalogTensor(t.inputs[2], "bias"));
     op.outputs = {y};

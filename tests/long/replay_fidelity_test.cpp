@@ -11,16 +11,14 @@
 
 #include "sim/config/chip_config_loader.h"
 #include "sim/replay/replay_command.h"
+#include "tests/long/real_samples_root.h"
 
 namespace ascendsim {
 namespace {
 
 namespace fs = std::filesystem;
 
-fs::path samplesRoot() {
-    if (const char* env = std::getenv("ASCENDSIM_REAL_PROFILES")) return env;
-    return "/work/shared/reference/real-profiles";
-}
+fs::path samplesRoot() { return realSamplesRoot(); }
 
 struct SampleBound {
     const char* path;         // under the samples root

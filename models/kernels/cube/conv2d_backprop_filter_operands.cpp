@@ -59,7 +59,7 @@ void FilterGradOperands::loadChunkA(std::uint64_t tile, const CubeStep& step, st
     const std::uint64_t image = step.chunkStart / positions, pos0 = step.chunkStart % positions;
     b.copy2d(MemSpace::GM, problem_.dyAddr + ((image * problem_.outChannels + t.co0) * positions + pos0) * eb,
              MemSpace::L1, l1Addr, t.co, static_cast<std::uint32_t>(step.chunkLength * eb), positions * eb,
-             tiling_.dyRowStrideBytes, LayoutConversion::Nd2Nz);
+             tiling_.dyRowStrideBytes, kConvOperandLoad);
 }
 
 void FilterGradOperands::loadChunkB(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr, ProgramBuilder& b) const {

@@ -21,6 +21,13 @@ struct ConvWindow {
     std::uint64_t outPositions() const { return outH * outW; }
 };
 
+// Layout conversion of a convolution operand's GM→L1 load. CANN's convolution kernels read x and
+// dy in NC1HWC0 and the weights in FRACTAL_Z (the graph inserts TransData kernels before them;
+// the replayed samples record exactly these formats), which already hold C0-wide fractal rows: the
+// load is a plain copy of C0 blocks, not an ND2NZ conversion. The model keeps NCHW addresses (same
+// bytes, same functional result); only the move's cost follows the real layout.
+constexpr LayoutConversion kConvOperandLoad = LayoutConversion::None;
+
 // Input rows [first, first+count) that output positions [firstPos, firstPos+positions) read.
 struct SlabRows {
     std::uint64_t first = 0, count = 1;

@@ -76,7 +76,7 @@ void ConvOperands::loadChunkA(std::uint64_t tile, const CubeStep& step, std::uin
         const std::uint64_t real = problem_.realChannels(c0, channels) * taps;
         if (real == 0) return;
         b.copy2d(MemSpace::GM, problem_.wAddr + (coBase * k + step.chunkStart) * eb, MemSpace::L1, l1Addr, t.co,
-                 static_cast<std::uint32_t>(real * eb), k * eb, rowStride, LayoutConversion::Nd2Nz);
+                 static_cast<std::uint32_t>(real * eb), k * eb, rowStride, kConvOperandLoad);
     } else {
         // w[cSlab][cOut] of a 1×1 transposed convolution: each slab channel's output columns are one
         // contiguous run, so the chunk is one move of `channels` runs into L1 as [c][co] = Aᵀ rows.
@@ -84,7 +84,7 @@ void ConvOperands::loadChunkA(std::uint64_t tile, const CubeStep& step, std::uin
         const std::uint64_t outTotal = problem_.outChannels * problem_.groups;
         b.copy2d(MemSpace::GM, problem_.wAddr + (c0 * outTotal + coBase) * eb, MemSpace::L1, l1Addr,
                  static_cast<std::uint32_t>(channels), static_cast<std::uint32_t>(t.co * eb), outTotal * eb,
-                 transposedRunPitch(t.co), LayoutConversion::Nd2Nz);
+                 transposedRunPitch(t.co), kConvOperandLoad);
     }
 }
 

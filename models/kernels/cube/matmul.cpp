@@ -39,6 +39,22 @@ std::vector<std::uint64_t> broadcastStrides(const std::vector<std::int64_t>& dim
     }
     return strides;
 }
+// A batch whose B is shared by every batch (broadcast, stride 0) and whose A matrices are
+// row-major and back to back is one GEMM of batch·M rows: the output [batch, M, N] is the same
+// bytes as [batch·M, N]. CANN's BatchMatMul folds it so (B loaded once per tile, full base
+// blocks): 8192 tiny [16,16]·[16,16] products are one 131072×16·16×16 GEMM, not 8192 tiles.
+void foldBroadcastBatchIntoM(MatmulProblem& p) {
+    if (p.batchShape.empty() || p.transposeA) return;
+    std::uint64_t contiguous = p.m * p.k;
+    for (std::size_t d = p.batchShape.size(); d-- > 0;) {
+        if (p.bBatchStride[d] != 0 || p.aBatchStride[d] != contiguous) return;
+        contiguous *= p.batchShape[d];
+    }
+    p.m *= p.batchCount();
+    p.batchShape.clear();
+    p.aBatchStride.clear();
+    p.bBatchStride.clear();
+}
 }  // namespace
 
 std::vector<LoweredKernel> lowerMatmulFamily(const OpInstance& op, const ChipConfig& chip, bool batched) {
@@ -78,6 +94,7 @@ std::vector<LoweredKernel> lowerMatmulFamily(const OpInstance& op, const ChipCon
     p.bBatchStride = broadcastStrides(bBatch, p.batchShape, p.k * p.n);
     if (static_cast<std::uint64_t>(y.elementCount()) != p.batchCount() * p.m * p.n)
         throwLoweringError(op, "output " + shapeText(y.shape) + " does not hold the product");
+    foldBroadcastBatchIntoM(p);
 
     p.inputType = a.dtype;
     switch (a.dtype) {
@@ -91,6 +108,8 @@ std::vector<LoweredKernel> lowerMatmulFamily(const OpInstance& op, const ChipCon
             throwLoweringError(op, "unsupported dtype " + std::string(dataTypeName(a.dtype)));
     }
     p.outputType = y.dtype;
+    p.aFractal = a.format == TensorFormat::FractalNz;
+    p.bFractal = bt.format == TensorFormat::FractalNz;
     p.aAddr = a.deviceAddr;
     p.bAddr = bt.deviceAddr;
     p.yAddr = y.deviceAddr;

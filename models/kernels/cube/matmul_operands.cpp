@@ -8,7 +8,10 @@ namespace ascendsim {
 
 namespace {
 constexpr std::uint64_t kLocalAlignBytes = 512;  // L0A/L0B alignment (hardware.md §2.3), used for every region
-constexpr std::uint64_t kStepBytesPerRow = 128;  // baseK × element bytes: 64 fp16, 128 int8, 32 fp32 (CANN default)
+// Shallowest L0 step row (baseK × element bytes): 64 fp16, 128 int8, 32 fp32. CANN's matmul tiling
+// deepens baseK until two L0A / L0B slots fill their buffers [I]: a 128×128 fp16 block steps 128
+// deep (2 × 32 KiB in a 64 KiB L0A), 128×256 stays at 64; deeper steps issue fewer instructions.
+constexpr std::uint64_t kStepBytesPerRow = 128;
 // Output base blocks (m, n) CANN's matmul tiling chooses among on this core class [I]: 128×256 and
 // 256×128 fill a 128 KiB L0C with one fp32 tile and need a third fewer operand bytes per MAC than
 // 128×128, which keeps two L0C slots and spreads small outputs over more cores. Earlier wins ties.
@@ -73,7 +76,8 @@ void MatmulOperands::loadChunkA(std::uint64_t tile, const CubeStep& step, std::u
     const TileCoord c = coord(tile);
     std::uint64_t aOffset = 0, bOffset = 0;
     batchOffsets(c.batch, aOffset, bOffset);
-    copyChunk(problem_.aAddr + aOffset * elementBytes_, problem_.transposeA, problem_.m, c.m0, c.m, step, l1Addr, b);
+    copyChunk(problem_.aAddr + aOffset * elementBytes_, problem_.transposeA, problem_.aFractal, problem_.m, c.m0, c.m,
+              step, l1Addr, b);
 }
 
 void MatmulOperands::loadChunkB(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr,
@@ -81,18 +85,23 @@ void MatmulOperands::loadChunkB(std::uint64_t tile, const CubeStep& step, std::u
     const TileCoord c = coord(tile);
     std::uint64_t aOffset = 0, bOffset = 0;
     batchOffsets(c.batch, aOffset, bOffset);
-    copyChunk(problem_.bAddr + bOffset * elementBytes_, !problem_.transposeB, problem_.n, c.n0, c.n, step, l1Addr, b);
+    copyChunk(problem_.bAddr + bOffset * elementBytes_, !problem_.transposeB, problem_.bFractal, problem_.n, c.n0, c.n,
+              step, l1Addr, b);
 }
 
-void MatmulOperands::copyChunk(std::uint64_t gmAddr, bool kMajor, std::uint64_t extent, std::uint64_t first,
-                               std::uint32_t count, const CubeStep& step, std::uint64_t l1Addr, ProgramBuilder& b) const {
+void MatmulOperands::copyChunk(std::uint64_t gmAddr, bool kMajor, bool fractal, std::uint64_t extent,
+                               std::uint64_t first, std::uint32_t count, const CubeStep& step, std::uint64_t l1Addr,
+                               ProgramBuilder& b) const {
     const std::uint64_t eb = elementBytes_, K = problem_.k, k0 = step.chunkStart, kLen = step.chunkLength;
+    // The functional model addresses the operand as its logical ND matrix either way; the layout
+    // conversion only decides the move's cost.
+    const LayoutConversion conversion = fractal ? LayoutConversion::None : LayoutConversion::Nd2Nz;
     if (kMajor)
         b.copy2d(MemSpace::GM, gmAddr + (k0 * extent + first) * eb, MemSpace::L1, l1Addr, static_cast<std::uint32_t>(kLen),
-                 count * static_cast<std::uint32_t>(eb), extent * eb, count * eb, LayoutConversion::Nd2Nz);
+                 count * static_cast<std::uint32_t>(eb), extent * eb, count * eb, conversion);
     else
         b.copy2d(MemSpace::GM, gmAddr + (first * K + k0) * eb, MemSpace::L1, l1Addr, count,
-                 static_cast<std::uint32_t>(kLen * eb), K * eb, kLen * eb, LayoutConversion::Nd2Nz);
+                 static_cast<std::uint32_t>(kLen * eb), K * eb, kLen * eb, conversion);
 }
 
 void MatmulOperands::loadStep(std::uint64_t tile, const CubeStep& step, const CubeL1Chunk& l1,
@@ -160,6 +169,15 @@ DataMove MatmulOperands::storeMove(std::uint64_t tile, std::uint64_t l0cAddr) co
 }
 
 namespace {
+// L0C→GM store rate of the output: the steady FixPipe rate, or the chip's precision-conversion
+// rate when L0C's accumulator type is quantised to another output type on the way.
+double fixPipeBytesPerCycle(const ChipConfig& chip, const MatmulProblem& p) {
+    const PathTiming* path = chip.findPath(MemSpace::L0C, MemSpace::GM);
+    if (p.accType == p.outputType || path == nullptr || path->dtypeConversionBytesPerCycle <= 0.0)
+        return kFixPipeBytesPerCycle;
+    return std::min(kFixPipeBytesPerCycle, path->dtypeConversionBytesPerCycle);
+}
+
 // Estimated cycles of the busiest core for a base block, to rank base blocks the way CANN's
 // matmul tiling does: that core runs `rounds` tiles, each bounded by the cube or by its MTE2
 // operand loads, plus the FixPipe store when a single L0C slot makes the next tile wait for it.
@@ -172,8 +190,24 @@ double busiestCoreCycles(const OpInstance& op, const ChipConfig& chip, const Mat
     const double mac = static_cast<double>(ceilDiv(t.baseM, kFractalRows) * ceilDiv(t.baseN, kFractalRows) *
                                            ceilDiv(p.k, std::max<std::uint64_t>(1, kFractalRowBytes / eb)));
     const double mte2 = static_cast<double>(p.k * (t.baseM + t.baseN) * eb) / kNd2NzBytesPerCycle;
-    const double store = l0cSlots > 1 ? 0.0 : static_cast<double>(t.baseM) * t.baseN * bytesOf(p.accType) / kFixPipeBytesPerCycle;
-    return static_cast<double>(rounds) * (std::max(mac, mte2) + store);
+    const double store = static_cast<double>(t.baseM) * t.baseN * bytesOf(p.accType) / fixPipeBytesPerCycle(chip, p);
+    // Two L0C slots let FixPipe drain one tile while the cube fills the other; with one, the
+    // next tile's first mmad waits for the store.
+    const double perTile = l0cSlots > 1 ? std::max({mac, mte2, store}) : std::max(mac, mte2) + store;
+    return static_cast<double>(rounds) * perTile;
+}
+
+// baseK of an m×n base block: the deepest multiple of the shallowest step whose two L0A and two
+// L0B slots fit their buffers, no deeper than K (rounded up to a fractal row).
+std::uint32_t l0FillingBaseK(const ChipConfig& chip, const MatmulProblem& p, std::uint64_t m, std::uint64_t n,
+                             std::uint64_t kAlign) {
+    const std::uint64_t eb = bytesOf(p.inputType);
+    const std::uint64_t step = kStepBytesPerRow / eb;
+    const std::uint64_t kCap = roundUp(p.k, kAlign);
+    const std::uint64_t fitA = chip.bufferCapacity(MemSpace::L0A) / (2 * m * eb);
+    const std::uint64_t fitB = chip.bufferCapacity(MemSpace::L0B) / (2 * n * eb);
+    const std::uint64_t deepest = std::max(step, std::min(fitA, fitB) / step * step);
+    return static_cast<std::uint32_t>(std::min(deepest, kCap));
 }
 
 // Buffer plan of the base block in `tiling`; sets tiling.chunkK, 0 when no K chunk fits L1.
@@ -232,7 +266,6 @@ void planMatmul(const OpInstance& op, const ChipConfig& chip, const MatmulProble
                 MatmulTiling& tiling, CubeBufferPlan& plan) {
     const std::uint64_t eb = bytesOf(problem.inputType);
     const std::uint64_t kAlign = std::max<std::uint64_t>(1, kFractalRowBytes / eb);  // one fractal row of K
-    const auto baseK = static_cast<std::uint32_t>(std::min<std::uint64_t>(kStepBytesPerRow / eb, roundUp(problem.k, kAlign)));
     bool found = false;
     double bestCycles = 0.0;
     MatmulTiling last;
@@ -242,7 +275,7 @@ void planMatmul(const OpInstance& op, const ChipConfig& chip, const MatmulProble
         MatmulTiling candidate;
         candidate.baseM = static_cast<std::uint32_t>(std::min<std::uint64_t>(m, roundUp(problem.m, kFractalRows)));
         candidate.baseN = static_cast<std::uint32_t>(std::min<std::uint64_t>(n, roundUp(problem.n, kFractalRows)));
-        candidate.baseK = baseK;
+        candidate.baseK = l0FillingBaseK(chip, problem, candidate.baseM, candidate.baseN, kAlign);
         CubeBufferPlan candidatePlan;
         std::uint64_t biasL1Bytes = 0;
         planBaseBlock(chip, problem, candidate, candidatePlan, biasL1Bytes);

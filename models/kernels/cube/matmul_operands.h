@@ -19,6 +19,9 @@ struct MatmulProblem {
     DataType mmadType = DataType::Fp16;    // Hf32 for fp32 inputs
     DataType accType = DataType::Fp32;     // L0C
     DataType outputType = DataType::Fp16;
+    // Operands stored FRACTAL_NZ in GM (TransData'd weights, the 910A's NZ matmuls): already in the
+    // fractal layout the cube reads, so GM→L1 is a plain copy without the ND2NZ conversion.
+    bool aFractal = false, bFractal = false;
     std::uint64_t aAddr = 0, bAddr = 0, yAddr = 0;
     bool hasBias = false;
     DataType biasType = DataType::Fp16;
@@ -57,10 +60,11 @@ private:
     };
     TileCoord coord(std::uint64_t tile) const;
     void batchOffsets(std::uint64_t batch, std::uint64_t& aOffset, std::uint64_t& bOffset) const;
-    // GM→L1 ND2NZ of `count` rows or columns from `first` of an operand at `gmAddr` whose other
-    // extent is K: stored [extent × K] (A, or B transposed) or, when kMajor, [K × extent].
-    void copyChunk(std::uint64_t gmAddr, bool kMajor, std::uint64_t extent, std::uint64_t first, std::uint32_t count,
-                   const CubeStep& step, std::uint64_t l1Addr, ProgramBuilder& b) const;
+    // GM→L1 of `count` rows or columns from `first` of an operand at `gmAddr` whose other extent is
+    // K: stored [extent × K] (A, or B transposed) or, when kMajor, [K × extent]; ND2NZ unless the
+    // operand is `fractal` already (same bytes, no conversion).
+    void copyChunk(std::uint64_t gmAddr, bool kMajor, bool fractal, std::uint64_t extent, std::uint64_t first,
+                   std::uint32_t count, const CubeStep& step, std::uint64_t l1Addr, ProgramBuilder& b) const;
 
     MatmulProblem problem_;
     MatmulTiling tiling_;

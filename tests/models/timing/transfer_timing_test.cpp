@@ -197,6 +197,20 @@ TEST(TransferTiming, Img2ColCostsItsOutputAtTheL1ToL0aRate) {
     EXPECT_EQ(timing.cycles(load), timing.cycles(moveOf(MemSpace::L1, MemSpace::L0A, 32768)));
 }
 
+// Load3D gathers a 32 B C0 vector per position and tap out of ~256 B L1 lines: output positions
+// strideW vectors apart cost strideW times the stride-1 rate, up to one vector per line (8×).
+TEST(TransferTiming, Img2ColOfAStridedWindowUsesAFractionOfEachL1Line) {
+    const TransferTiming timing(chip910B1());
+    Img2ColLoad load;
+    load.m = 64;
+    load.k = 256;
+    const std::uint64_t dense = timing.cycles(load);
+    load.strideW = 4;
+    EXPECT_NEAR(static_cast<double>(timing.cycles(load)), 4.0 * dense, 0.01 * 4.0 * dense);
+    load.strideW = 32;  // past the line: one useful vector per line read
+    EXPECT_NEAR(static_cast<double>(timing.cycles(load)), 261.0 / 32.0 * dense, 0.01 * 261.0 / 32.0 * dense);
+}
+
 }  // namespace
 }  // namespace ascendsim
 
@@ -215,9 +229,14 @@ TEST(TransferTiming, DtypeConversionRateBoundsOnlyConvertingMoves) {
     store.srcType = DataType::Fp32;
     store.dstType = DataType::Bf16;
     store.conversion = LayoutConversion::Nz2Nd;
+    // The shipped Ascend910B1.yaml sets the key (22): clear it for the curve-only cost.
+    const auto setRate = [&chip](double rate) {
+        for (PathTiming& path : chip.paths)
+            if (path.src == MemSpace::L0C && path.dst == MemSpace::GM) path.dtypeConversionBytesPerCycle = rate;
+    };
+    setRate(0.0);
     const std::uint64_t curveOnly = TransferTiming(chip).cycles(store);
-    for (PathTiming& path : chip.paths)
-        if (path.src == MemSpace::L0C && path.dst == MemSpace::GM) path.dtypeConversionBytesPerCycle = 22.0;
+    setRate(22.0);
     const TransferTiming timing(chip);
     EXPECT_EQ(timing.cycles(store), static_cast<std::uint64_t>(std::ceil(131072 / 22.0)));
     EXPECT_GT(timing.cycles(store), curveOnly);

@@ -2,6 +2,8 @@
 // split over blocks (atomic accumulation after a zero-fill kernel).
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "tests/models/kernels/cube_conv_reference.h"
 #include "tests/models/kernels/cube_test_support.h"
 #include "tests/models/kernels/test_chip.h"
@@ -18,6 +20,17 @@ OpInstance filterGradOp(CubeOpHarness& h, const ConvShape& s, TensorInfo& x, Ten
     op.attrs["pads"] = std::vector<std::int64_t>{s.pt, s.pb, s.pl, s.pr};
     op.attrs["filter_size"] = std::vector<std::int64_t>{s.co, s.c, s.kh, s.kw};
     return op;
+}
+
+// The instructions of every block of an AI-core kernel, block after block.
+std::vector<Instruction> everyBlockProgram(const LoweredKernel& kernel) {
+    std::vector<Instruction> program;
+    for (std::uint32_t block = 0; block < kernel.blockDim; ++block) {
+        auto stream = kernel.program({block, CoreKind::Cube, 0});
+        while (stream->next(program)) {
+        }
+    }
+    return program;
 }
 
 void runFilterGrad(const ChipConfig& chip, const ConvShape& s, std::optional<std::uint32_t> blockDim) {
@@ -58,6 +71,54 @@ TEST(CubeConv2DBackpropFilter, SplitReductionZeroFillsThenAccumulatesAtomically)
     EXPECT_GT(kernels[1].blockDim, 2u);
     op.blockDim = 1;
     EXPECT_EQ(h.lower(op).size(), 1u);  // one block owns the whole reduction: no atomics
+}
+
+// The batch is bound to the cores first even when the output tiles alone would fill them: 36 tiles
+// of a 2.4 MB dw on 24 cores, 4 images -> 4 splits, each accumulating its partial dw atomically
+// after the zero fill (with one image the tiles are not split).
+TEST(CubeConv2DBackpropFilter, BatchIsSplitOverTheCoresBeforeTheOutputTiles) {
+    const auto chip = ascend910B1();
+    CubeOpHarness h(chip, 1 << 20);  // only lowering
+    const auto atomicStores = [&h](std::int64_t images) {
+        TensorInfo x, dy, dw;
+        const auto kernels = h.lower(filterGradOp(h, {images, 256, 6, 6, 256, 3, 3, 1, 1, 1, 1, 1, 1}, x, dy, dw));
+        std::uint64_t atomic = 0, plain = 0;
+        for (const auto& i : everyBlockProgram(kernels.back())) {
+            if (i.opcode != Opcode::DataMove) continue;
+            const auto& m = std::get<DataMove>(i.operands);
+            if (m.src == MemSpace::L0C) (m.atomicAdd ? atomic : plain) += 1;
+        }
+        return std::make_tuple(kernels.size(), atomic, plain);
+    };
+    EXPECT_EQ(atomicStores(4), std::make_tuple(std::size_t{2}, std::uint64_t{4 * 36}, std::uint64_t{0}));
+    EXPECT_EQ(atomicStores(1), std::make_tuple(std::size_t{1}, std::uint64_t{0}, std::uint64_t{36}));
+}
+
+// Convolution kernels read NC1HWC0 / FRACTAL_Z operands (CANN inserts the TransData before them):
+// none of their GM→L1 loads is an ND2NZ conversion, unlike a MatMul's ND operands.
+TEST(CubeConvLoads, ConvolutionOperandsReachL1WithoutNd2Nz) {
+    const auto chip = ascend910B1();
+    CubeOpHarness h(chip, 1 << 20);  // only lowering
+    const ConvShape s{4, 16, 20, 20, 32, 3, 3, 1, 1, 1, 1, 1, 1};
+    TensorInfo x, dy, dw;
+    auto filterGrad = filterGradOp(h, s, x, dy, dw);
+    auto conv = makeOp("Conv2D", {x, h.tensor("w", {s.co, s.c, s.kh, s.kw}, DataType::Fp16)}, {dy});
+    conv.attrs = filterGrad.attrs;
+    conv.attrs.erase("filter_size");
+    for (const OpInstance& op : {filterGrad, conv}) {
+        std::uint64_t loads = 0;
+        for (const auto& kernel : h.lower(op)) {
+            if (kernel.type != TaskType::AiCore) continue;
+            for (const auto& i : everyBlockProgram(kernel)) {
+                if (i.opcode != Opcode::DataMove) continue;
+                const auto& m = std::get<DataMove>(i.operands);
+                if (m.src != MemSpace::GM || m.dst != MemSpace::L1) continue;
+                EXPECT_EQ(m.conversion, LayoutConversion::None) << op.type;
+                ++loads;
+            }
+        }
+        EXPECT_GT(loads, 0u) << op.type;
+    }
 }
 
 }  // namespace

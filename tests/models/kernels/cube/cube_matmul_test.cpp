@@ -2,6 +2,8 @@
 // reference: exactly for int8, within fp32-accumulation tolerance for fp16/bf16/hf32.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "tests/models/kernels/cube_test_support.h"
 #include "tests/models/kernels/test_chip.h"
 
@@ -242,6 +244,98 @@ TEST(CubeMatMul, LargeGemmUses128x256BaseBlocksAndL1ChunksOfAtLeast64KiBPerOpera
     // Block 0 runs 512 / 24 = 21 tiles of 4096 / 64 K steps; each K chunk loads A then B.
     EXPECT_EQ(mmads, 21u * 64u);
     EXPECT_LE(loads, 21u * 2u * 4096u / 256u);  // chunks deeper than 4 steps
+}
+
+// A chip whose FixPipe quantises fp32 → fp16 at 22 B/cycle (paths[L0C->GM].dtype_conversion_bytes_per_cycle):
+// a 128×256 fp32 tile (all of L0C) then takes ~6000 cycles to store, as long as most of its mmads,
+// so the tiling picks 128×128 blocks whose two L0C slots let FixPipe drain one tile while the
+// cube fills the other, and deepens baseK to fill two L0A/L0B slots (64 KiB / (2 × 128 × 2 B)).
+TEST(CubeMatMul, SlowConvertingFixPipeGetsTwoL0CSlotsAndDeeperSteps) {
+    auto chip = ascend910B1();
+    PathTiming fixpipe;
+    fixpipe.src = MemSpace::L0C;
+    fixpipe.dst = MemSpace::GM;
+    fixpipe.peakBytesPerCycle = 117.4;
+    fixpipe.dtypeConversionBytesPerCycle = 22.0;
+    chip.paths.push_back(fixpipe);
+    CubeOpHarness h(chip, 1 << 20);  // only lowering
+    const auto lowerWith = [&h](DataType out) {
+        auto op = makeOp("MatMul", {h.tensor("a", {4096, 1024}, DataType::Fp16), h.tensor("b", {1024, 4096}, DataType::Fp16)},
+                         {h.tensor("y", {4096, 4096}, out)});
+        return blockProgram(h.lower(op).at(0), 0);
+    };
+    std::set<std::uint64_t> l0cSlots;
+    for (const auto& i : lowerWith(DataType::Fp16)) {
+        if (i.opcode != Opcode::Mmad) continue;
+        const auto& m = std::get<Mmad>(i.operands);
+        EXPECT_EQ(m.m, 128u);
+        EXPECT_EQ(m.n, 128u);
+        EXPECT_EQ(m.k, 128u);
+        l0cSlots.insert(m.l0cAddr);
+    }
+    EXPECT_EQ(l0cSlots.size(), 2u);
+    // fp32 out converts nothing: the store runs at the FixPipe curve and 128×256 stays best.
+    for (const auto& i : lowerWith(DataType::Fp32)) {
+        if (i.opcode != Opcode::Mmad) continue;
+        EXPECT_EQ(std::get<Mmad>(i.operands).n, 256u);
+    }
+}
+
+// A B shared by every batch folds the batch into M: 512 products [16,16]·[16,16] are one 8192-row
+// GEMM of 128-row base blocks, not 512 tiles of one fractal each.
+TEST(CubeBatchMatMul, BroadcastRhsFoldsTheBatchIntoFullBaseBlocks) {
+    const auto chip = ascend910B1();
+    CubeOpHarness h(chip, 1 << 20);
+    const auto mmadRows = [&h](std::vector<std::int64_t> bShape) {
+        auto op = makeOp("BatchMatMul", {h.tensor("a", {512, 16, 16}, DataType::Fp16), h.tensor("b", bShape, DataType::Fp16)},
+                         {h.tensor("y", {512, 16, 16}, DataType::Fp16)});
+        op.blockDim = 1;
+        std::set<std::uint32_t> rows;
+        std::uint64_t mmads = 0;
+        for (const auto& i : blockProgram(h.lower(op).at(0), 0)) {
+            if (i.opcode != Opcode::Mmad) continue;
+            rows.insert(std::get<Mmad>(i.operands).m);
+            ++mmads;
+        }
+        return std::make_pair(rows, mmads);
+    };
+    const auto [foldedRows, foldedMmads] = mmadRows({16, 16});
+    EXPECT_EQ(foldedRows, std::set<std::uint32_t>{128});
+    EXPECT_EQ(foldedMmads, 8192u / 128u);
+    // Batched B: every batch has its own product.
+    const auto [batchedRows, batchedMmads] = mmadRows({512, 16, 16});
+    EXPECT_EQ(batchedRows, std::set<std::uint32_t>{16});
+    EXPECT_EQ(batchedMmads, 512u);
+}
+
+// A FRACTAL_NZ operand is already in the layout the cube reads: its GM→L1 loads are plain copies,
+// an ND operand's are ND2NZ.
+TEST(CubeMatMul, FractalNzOperandsLoadWithoutNd2Nz) {
+    const auto chip = ascend910B1();
+    CubeOpHarness h(chip, 1 << 20);
+    // GM→L1 bytes of A and of B, each split into (plain, ND2NZ).
+    struct Loads {
+        std::uint64_t plain = 0, converted = 0;
+    };
+    const auto loads = [&h](TensorFormat bFormat) {
+        auto a = h.tensor("a", {256, 512}, DataType::Fp16);
+        auto b = h.tensor("b", {512, 256}, DataType::Fp16);
+        b.format = bFormat;
+        auto op = makeOp("MatMul", {a, b}, {h.tensor("y", {256, 256}, DataType::Fp16)});
+        op.blockDim = 1;
+        Loads l;
+        for (const auto& i : blockProgram(h.lower(op).at(0), 0)) {
+            if (!isGmToL1(i)) continue;
+            const auto& m = std::get<DataMove>(i.operands);
+            (m.conversion == LayoutConversion::None ? l.plain : l.converted) += m.totalBytes();
+        }
+        return l;
+    };
+    const Loads nd = loads(TensorFormat::ND), nz = loads(TensorFormat::FractalNz);
+    EXPECT_EQ(nd.plain, 0u);
+    EXPECT_GT(nz.plain, 0u);   // B's loads
+    EXPECT_GT(nz.converted, 0u);  // A's loads
+    EXPECT_EQ(nz.plain + nz.converted, nd.converted);  // same bytes, fewer conversions
 }
 
 TEST(CubeMatMul, NextChunkIsLoadedBeforeTheCubeStepsOfThisOne) {
