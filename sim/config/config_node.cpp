@@ -33,8 +33,14 @@ void ConfigNode::failHere(const std::string& problem) const {
 void ConfigNode::allowOnly(std::initializer_list<const char*> allowed) const {
     if (!node_ || !node_.IsMap()) return;
     const std::set<std::string> known(allowed.begin(), allowed.end());
+    std::set<std::string> seen;
     for (const auto& entry : node_) {
         const std::string key = entry.first.as<std::string>();
+        // yaml-cpp keeps both entries of a repeated key and finds the first: the second value
+        // would be dropped without a word.
+        if (!seen.insert(key).second) {
+            throw ConfigError(file_, pathOf(key), "key is given twice", entry.first.Mark().line);
+        }
         if (known.count(key) == 0) {
             std::string list;
             for (const char* k : allowed) list += (list.empty() ? "" : ", ") + std::string(k);
@@ -54,6 +60,9 @@ ConfigNode ConfigNode::child(const std::string& key, bool required) const {
 }
 
 std::vector<ConfigNode> ConfigNode::sequence(const std::string& key) const {
+    // A missing key must be asked for with has() first: on an absent key yaml-cpp hands back an
+    // invalid node whose every query throws YAML::InvalidNode (fuzz_chip_config finding).
+    if (!has(key)) fail(key, "missing required list");
     const YAML::Node seq = node_[key];
     if (!seq.IsSequence()) fail(key, "expected a list");
     std::vector<ConfigNode> items;

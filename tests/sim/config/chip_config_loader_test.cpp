@@ -138,6 +138,22 @@ TEST_F(EditedConfig, ASecondYamlDocumentIsAnError) {
     EXPECT_NE(error.find("more than one YAML document"), std::string::npos) << error;
 }
 
+// fuzz_chip_config finding: a root file without `paths` threw yaml-cpp's InvalidNode (exit 1, or
+// a crash where only ConfigError was caught) instead of naming the missing list.
+TEST_F(EditedConfig, ARootFileWithoutPathsNamesTheMissingList) {
+    const std::string withoutPaths = original_.substr(0, original_.find("\npaths:") + 1);
+    const std::string error = errorOf(write("no_paths", withoutPaths));
+    EXPECT_NE(error.find(": paths: missing required list"), std::string::npos) << error;
+}
+
+// The same finding's file said `cores:` twice: yaml-cpp keeps both and finds the first, so the
+// second section was dropped without a word.
+TEST_F(EditedConfig, AKeyGivenTwiceIsAnErrorAtItsSecondLine) {
+    const std::string error = errorOf(withReplaced("\npaths:", "\ncores:"));
+    EXPECT_NE(error.find(": cores: key is given twice"), std::string::npos) << error;
+    EXPECT_NE(error.find("(line 121)"), std::string::npos) << error;
+}
+
 TEST_F(EditedConfig, MissingRequiredKeyIsNamed) {
     const std::string error = errorOf(withReplaced("  ai_cores: 24[^\n]*\n", ""));
     EXPECT_NE(error.find("cores.ai_cores: missing required key"), std::string::npos) << error;
@@ -214,8 +230,8 @@ TEST_F(EditedConfig, AbsurdScalarCostIsRejected) {
 }
 
 TEST_F(EditedConfig, ConversionRateAbovePeakIsRejected) {
-    const std::string error = errorOf(withReplaced("peak_bytes_per_cycle: 117.4   #",
-                                                   "peak_bytes_per_cycle: 117.4\n    dtype_conversion_bytes_per_cycle: 500 #"));
+    const std::string error = errorOf(withReplaced("dtype_conversion_bytes_per_cycle: 22 ",
+                                                   "dtype_conversion_bytes_per_cycle: 500 "));
     EXPECT_NE(error.find(".dtype_conversion_bytes_per_cycle: a converting move cannot outrun the path's peak"),
               std::string::npos)
         << error;
