@@ -4,7 +4,7 @@
 #include <system_error>
 
 #include "sim/config/chip_config_loader.h"
-#include "sim/replay/chip_inference.h"
+#include "sim/replay/input/chip_inference.h"
 
 namespace ascendsim {
 

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "models/chip/chip_config.h"
-#include "sim/replay/kernel_replay.h"
-#include "sim/replay/real_profile_loader.h"
-#include "sim/replay/replay_report.h"
+#include "sim/replay/run/kernel_replay.h"
+#include "sim/replay/input/real_profile_loader.h"
+#include "sim/replay/report/replay_report.h"
 
 namespace ascendsim {
 

@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "sim/replay/replay_op_rules.h"
-#include "sim/replay/replay_statistics.h"
+#include "sim/replay/rules/replay_op_rules.h"
+#include "sim/replay/report/replay_statistics.h"
 
 namespace ascendsim {
 namespace {

@@ -1,4 +1,4 @@
-#include "sim/replay/kernel_details_reader.h"
+#include "sim/replay/input/kernel_details_reader.h"
 
 #include <cerrno>
 #include <fstream>

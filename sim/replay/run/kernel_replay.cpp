@@ -1,9 +1,9 @@
-#include "sim/replay/kernel_replay.h"
+#include "sim/replay/run/kernel_replay.h"
 
 #include "models/kernels/kernel_registry.h"
 #include "profiler/metrics/task_metrics.h"
 #include "sim/microbench/device_run.h"
-#include "sim/replay/real_tensors.h"
+#include "sim/replay/input/real_tensors.h"
 
 namespace ascendsim {
 

@@ -1,11 +1,11 @@
-#include "sim/replay/profiler_db_reader.h"
+#include "sim/replay/input/profiler_db_reader.h"
 
 #include <fstream>
 #include <sstream>
 #include <unordered_map>
 
-#include "sim/replay/kernel_details_reader.h"
-#include "sim/replay/sqlite_reader.h"
+#include "sim/replay/input/kernel_details_reader.h"
+#include "sim/replay/input/sqlite_reader.h"
 
 namespace ascendsim {
 

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "sim/replay/kernel_replay.h"
-#include "sim/replay/real_profile.h"
-#include "sim/replay/replay_run.h"
+#include "sim/replay/run/kernel_replay.h"
+#include "sim/replay/input/real_profile.h"
+#include "sim/replay/run/replay_run.h"
 
 namespace ascendsim {
 

@@ -1,4 +1,4 @@
-#include "sim/replay/chip_inference.h"
+#include "sim/replay/input/chip_inference.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,7 @@
 #include <set>
 #include <sstream>
 
-#include "sim/replay/replay_statistics.h"
+#include "sim/replay/report/replay_statistics.h"
 
 namespace ascendsim {
 

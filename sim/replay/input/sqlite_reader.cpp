@@ -1,8 +1,8 @@
-#include "sim/replay/sqlite_reader.h"
+#include "sim/replay/input/sqlite_reader.h"
 
 #include <sqlite3.h>
 
-#include "sim/replay/real_profile.h"
+#include "sim/replay/input/real_profile.h"
 
 namespace ascendsim {
 

@@ -5,7 +5,7 @@
 // them, the chip name from NPU_INFO. COMMUNICATION_OP rows are counted as communication.
 #include <filesystem>
 
-#include "sim/replay/real_profile.h"
+#include "sim/replay/input/real_profile.h"
 
 namespace ascendsim {
 

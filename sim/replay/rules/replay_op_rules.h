@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "models/kernels/op_instance.h"
-#include "sim/replay/real_tensors.h"
+#include "sim/replay/input/real_tensors.h"
 
 namespace ascendsim {
 

@@ -1,4 +1,4 @@
-#include "sim/replay/calibration.h"
+#include "sim/replay/run/calibration.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -11,7 +11,7 @@
 
 #include "sim/config/chip_config_loader.h"
 #include "sim/replay/replay_command.h"
-#include "sim/replay/replay_statistics.h"
+#include "sim/replay/report/replay_statistics.h"
 
 namespace ascendsim {
 

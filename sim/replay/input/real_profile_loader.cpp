@@ -1,8 +1,8 @@
-#include "sim/replay/real_profile_loader.h"
+#include "sim/replay/input/real_profile_loader.h"
 
 #include "profiler/report/profile_comparison.h"
-#include "sim/replay/kernel_details_reader.h"
-#include "sim/replay/profiler_db_reader.h"
+#include "sim/replay/input/kernel_details_reader.h"
+#include "sim/replay/input/profiler_db_reader.h"
 
 namespace ascendsim {
 

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "models/chip/chip_config.h"
-#include "sim/replay/kernel_replay.h"
-#include "sim/replay/real_profile.h"
-#include "sim/replay/replay_statistics.h"
+#include "sim/replay/run/kernel_replay.h"
+#include "sim/replay/input/real_profile.h"
+#include "sim/replay/report/replay_statistics.h"
 
 namespace ascendsim {
 

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <string_view>
 
-#include "sim/replay/real_profile.h"
+#include "sim/replay/input/real_profile.h"
 
 namespace ascendsim {
 

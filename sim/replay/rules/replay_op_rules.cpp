@@ -1,4 +1,4 @@
-#include "sim/replay/replay_op_rules.h"
+#include "sim/replay/rules/replay_op_rules.h"
 
 namespace ascendsim {
 

@@ -1,4 +1,4 @@
-#include "sim/replay/replay_report.h"
+#include "sim/replay/report/replay_report.h"
 
 #include <algorithm>
 #include <cerrno>

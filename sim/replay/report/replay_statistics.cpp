@@ -1,4 +1,4 @@
-#include "sim/replay/replay_statistics.h"
+#include "sim/replay/report/replay_statistics.h"
 
 #include <algorithm>
 #include <cmath>

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "sim/config/chip_config_loader.h"
-#include "sim/replay/real_profile.h"
+#include "sim/replay/input/real_profile.h"
 
 namespace ascendsim {
 

@@ -5,7 +5,7 @@
 #include <functional>
 #include <numeric>
 
-#include "sim/replay/replay_op_rules.h"
+#include "sim/replay/rules/replay_op_rules.h"
 
 namespace ascendsim {
 

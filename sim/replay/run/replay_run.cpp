@@ -1,9 +1,9 @@
-#include "sim/replay/replay_run.h"
+#include "sim/replay/run/replay_run.h"
 
 #include <unordered_map>
 
-#include "sim/replay/real_tensors.h"
-#include "sim/replay/replay_op_rules.h"
+#include "sim/replay/input/real_tensors.h"
+#include "sim/replay/rules/replay_op_rules.h"
 
 namespace ascendsim {
 

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <optional>
 
-#include "sim/replay/replay_op_rules.h"
+#include "sim/replay/rules/replay_op_rules.h"
 
 namespace ascendsim {
 

@@ -1,4 +1,4 @@
-#include "sim/replay/real_tensors.h"
+#include "sim/replay/input/real_tensors.h"
 
 #include <algorithm>
 
