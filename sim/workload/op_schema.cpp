@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "sim/workload/op_schema_cnn_training.h"
 #include "sim/workload/op_schema_transformer.h"
 #include "sim/workload/shape_rules.h"
 
@@ -139,6 +140,7 @@ std::vector<OpSchema> buildSchemas() {
     add("HcomReduceScatter", 1, 1, 1, {reduction}, kCommunication, r::reduceScatter);
     add("HcomBroadcast", 1, 1, 1, {}, kCommunication, r::collective);
     appendTransformerSchemas(s);
+    appendCnnTrainingSchemas(s);
     std::sort(s.begin(), s.end(),
               [](const OpSchema& a, const OpSchema& b) { return a.type < b.type; });
     return s;

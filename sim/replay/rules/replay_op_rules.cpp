@@ -73,6 +73,10 @@ const std::vector<ReplayRule> kReplayRules = {
     {"EmbeddingDenseGradV2", "EmbeddingDenseGradV2", "gather", buildEmbeddingDenseGrad},
     {"Range", "Range", "fill", buildRange},
     {"BroadcastTo", "BroadcastTo", "Slice / ConcatD", buildBroadcastTo},
+    // CNN training samples (docs/op-catalog.md, "Ops of the CNN training samples").
+    {"ForeachAddList", "ForeachAddList", "optimizer", buildForeach},
+    {"ForeachMulScalar", "ForeachMulScalar", "optimizer", buildForeach},
+    {"AxpyV2", "AxpyV2", "optimizer", buildAsRecorded},
 };
 
 }  // namespace
