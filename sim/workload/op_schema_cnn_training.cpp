@@ -37,6 +37,58 @@ Outputs axpyV2(const Inputs& in, const OpAttributes& attrs) {
     return shape_rules::broadcastBinary(Inputs(in.begin(), in.begin() + 2), attrs);
 }
 
+AttrSpec required(std::string name, AttrType type) { return AttrSpec{std::move(name), type, true, std::nullopt, {}}; }
+
+constexpr std::int64_t kArgmaxC0 = 16;  // CANN's MaxPoolWithArgmax: NC1HWC0 with C0 = 16 for fp16 and fp32
+
+struct ArgmaxWindow {
+    std::int64_t n = 0, c = 0, h = 0, w = 0, kh = 0, kw = 0, outH = 0, outW = 0;
+    std::vector<std::int64_t> maskShape() const { return {n, c / kArgmaxC0, kh * kw, (outH * outW + 15) / 16 + 1, 16}; }
+};
+
+// x [N,C,H,W] fp16/fp32 with C a multiple of 16; ksize, strides; pads all 0 (the samples' only form).
+ArgmaxWindow argmaxWindow(const Inputs& in, const OpAttributes& attrs) {
+    shape_rules::requireRank(in, 0, 4, "x [N,C,H,W]");
+    if (in[0].dtype != DataType::Fp16 && in[0].dtype != DataType::Fp32)
+        throw ShapeProblem(inputField(0), "'" + in[0].name + "' must be fp16 or fp32");
+    const auto& x = in[0].shape;
+    if (x[1] % kArgmaxC0 != 0)
+        throw ShapeProblem(inputField(0), "C of '" + in[0].name + "' " + shapeText(x) + " must be a multiple of 16 (C0)");
+    const auto k = shape_rules::requireLength(attrs, "ksize", 2);
+    const auto s = shape_rules::requireLength(attrs, "strides", 2);
+    for (auto p : shape_rules::requireLength(attrs, "pads", 4))
+        if (p != 0) throw ShapeProblem("attrs.pads", "only unpadded windows are modelled");
+    if (k[0] < 1 || k[1] < 1 || k[0] > x[2] || k[1] > x[3])
+        throw ShapeProblem("attrs.ksize", "the window must be 1 .. H × 1 .. W, got " + shapeText(k));
+    if (s[0] < 1 || s[1] < 1) throw ShapeProblem("attrs.strides", "strides must be positive");
+    ArgmaxWindow win{x[0], x[1], x[2], x[3], k[0], k[1], 0, 0};
+    win.outH = shape_rules::windowOutput(x[2], 0, 0, k[0], s[0], 1);
+    win.outW = shape_rules::windowOutput(x[3], 0, 0, k[1], s[1], 1);
+    return win;
+}
+
+// x → y [N,C,Ho,Wo], argmax [N, C/16, kh·kw, ⌈Ho·Wo/16⌉+1, 16] int16 (CANN's uint16 bit mask).
+Outputs maxPoolWithArgmax(const Inputs& in, const OpAttributes& attrs) {
+    const ArgmaxWindow w = argmaxWindow(in, attrs);
+    return {InferredTensor{{w.n, w.c, w.outH, w.outW}, in[0].dtype, in[0].format, false},
+            InferredTensor{w.maskShape(), DataType::Int16, TensorFormat::ND, false}};
+}
+
+// x, grad [N,C,Ho,Wo], argmax (the forward's) → dx ≅ x.
+Outputs maxPoolGradWithArgmax(const Inputs& in, const OpAttributes& attrs) {
+    const ArgmaxWindow w = argmaxWindow(in, attrs);
+    shape_rules::requireShape(in, 1, {w.n, w.c, w.outH, w.outW}, "the forward's y");
+    shape_rules::requireSameDtype(in, 1, 0);
+    shape_rules::requireShape(in, 2, w.maskShape(), "the forward's argmax");
+    if (in[2].dtype != DataType::Int16) throw ShapeProblem(inputField(2), "argmax must be int16 (CANN's uint16 mask)");
+    return {shape_rules::sameAs(in[0])};
+}
+
+std::vector<AttrSpec> argmaxPoolAttrs() {
+    return {required("ksize", AttrType::Ints), optional("strides", AttrType::Ints, std::vector<std::int64_t>{1, 1}),
+            optional("pads", AttrType::Ints, std::vector<std::int64_t>{0, 0, 0, 0})};
+}
+
 }  // namespace
 
 void appendCnnTrainingSchemas(std::vector<OpSchema>& s) {
@@ -46,6 +98,8 @@ void appendCnnTrainingSchemas(std::vector<OpSchema>& s) {
         s.push_back(OpSchema{std::move(type), minIn, maxIn, outs, std::move(attrs), task, std::move(rule)});
     };
     add("AxpyV2", 2, 3, 1, {optional("alpha", AttrType::Float, 1.0)}, vector, axpyV2);
+    add("MaxPoolWithArgmaxV1", 1, 1, 2, argmaxPoolAttrs(), vector, maxPoolWithArgmax);
+    add("MaxPoolGradWithArgmaxV1", 3, 3, 1, argmaxPoolAttrs(), vector, maxPoolGradWithArgmax);
 }
 
 }  // namespace ascendsim

@@ -48,6 +48,7 @@ DataType parseCannDtype(const std::string& text) {
         if (dtype != DataType::Hf32 && opSummaryDtypeName(dtype) == text) return dtype;
     }
     if (text == "BF16" || text == "BFLOAT16") return DataType::Bf16;
+    if (text == "UINT16") return DataType::Int16;  // MaxPoolWithArgmax's bit masks: only the bytes matter
     throw UnreplayableKernel("dtype " + text + " has no simulator counterpart");
 }
 

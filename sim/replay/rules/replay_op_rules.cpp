@@ -77,6 +77,8 @@ const std::vector<ReplayRule> kReplayRules = {
     {"ForeachAddList", "ForeachAddList", "optimizer", buildForeach},
     {"ForeachMulScalar", "ForeachMulScalar", "optimizer", buildForeach},
     {"AxpyV2", "AxpyV2", "optimizer", buildAsRecorded},
+    {"MaxPoolWithArgmaxV1", "MaxPoolWithArgmaxV1", "pooling", buildMaxPoolWithArgmax},
+    {"MaxPoolGradWithArgmaxV1", "MaxPoolGradWithArgmaxV1", "pooling", buildMaxPoolGradWithArgmax},
 };
 
 }  // namespace

@@ -65,6 +65,8 @@ void buildArgMaxWithValue(const RealTensors& t, OpInstance& op);  // x → indic
 void buildEmbeddingDenseGrad(const RealTensors& t, OpInstance& op);  // grad, sort ids, positions; num_weights from y
 void buildRange(const RealTensors& t, OpInstance& op);           // host scalars dropped; limit from y
 void buildBroadcastTo(const RealTensors& t, OpInstance& op);     // x → y; shape from y, the shape tensor dropped
+void buildMaxPoolWithArgmax(const RealTensors& t, OpInstance& op);  // ksize, strides from the shapes and the mask
+void buildMaxPoolGradWithArgmax(const RealTensors& t, OpInstance& op);
 void buildForeach(const RealTensors& t, OpInstance& op);         // the lists by the output count; alpha/scalar ≠ 1
 
 }  // namespace ascendsim

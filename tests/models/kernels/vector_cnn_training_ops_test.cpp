@@ -2,6 +2,10 @@
 // samples") against references computed here, over the block_dim sweep.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
+#include <variant>
+
 #include "tests/models/kernels/vector_test_support.h"
 
 namespace ascendsim::test {
@@ -28,6 +32,97 @@ TEST(VectorCnnTrainingOps, AxpyV2AddsTheScaledSecondInput) {
                 expectNear(h.read(y), expected, 1e-6, 1e-6, chip.name + " AxpyV2, " + blockDimName(blockDim));
             }
         }
+    }
+}
+
+// NC1HWC0 element (plane p = n·C1 + c1, row, column, lane) of a [N, C, H, W] tensor.
+std::size_t nc1hwc0(std::size_t plane, std::size_t row, std::size_t column, std::size_t lane, std::size_t h, std::size_t w) {
+    return ((plane * h + row) * w + column) * 16 + lane;
+}
+
+// y = the window maximum per lane, over fp16 and fp32 (C0 16 for both) and the block_dim sweep;
+// the argmax mask holds its CANN size.
+TEST(VectorCnnTrainingOps, MaxPoolWithArgmaxTakesTheWindowMaximumPerLane) {
+    constexpr std::size_t kN = 2, kC = 32, kH = 11, kW = 9, kK = 3, kS = 2, kOh = 5, kOw = 4;
+    for (const ChipConfig& chip : {ascend910B1(), coupledChip()}) {
+        for (const DataType dtype : {DataType::Fp16, DataType::Fp32}) {
+            for (const auto& blockDim : blockDimSweep()) {
+                CubeOpHarness h(chip, kGmBytes);
+                const auto x = h.tensor("x", {kN, kC, kH, kW}, dtype), y = h.tensor("y", {kN, kC, kOh, kOw}, dtype);
+                const auto mask = h.tensor("argmax", {kN, kC / 16, kK * kK, (kOh * kOw + 15) / 16 + 1, 16}, DataType::Int16);
+                const auto xs = h.fillRandom(x, -100, 100);
+                auto op = makeOp("MaxPoolWithArgmaxV1", {x}, {y, mask});
+                op.attrs["ksize"] = std::vector<std::int64_t>{kK, kK};
+                op.attrs["strides"] = std::vector<std::int64_t>{kS, kS};
+                op.blockDim = blockDim;
+                h.run(op);
+                std::vector<double> expected(kN * kC * kOh * kOw);
+                for (std::size_t p = 0; p < kN * kC / 16; ++p)
+                    for (std::size_t r = 0; r < kOh; ++r)
+                        for (std::size_t c = 0; c < kOw; ++c)
+                            for (std::size_t lane = 0; lane < 16; ++lane) {
+                                double best = -1e30;
+                                for (std::size_t i = 0; i < kK; ++i)
+                                    for (std::size_t j = 0; j < kK; ++j)
+                                        best = std::max(best, double(xs[nc1hwc0(p, r * kS + i, c * kS + j, lane, kH, kW)]));
+                                expected[nc1hwc0(p, r, c, lane, kOh, kOw)] = best;
+                            }
+                expectNear(h.read(y), expected, 0.0, 0.0, chip.name + " MaxPoolWithArgmaxV1, " + blockDimName(blockDim));
+            }
+        }
+    }
+}
+
+struct GmTraffic {
+    std::uint64_t loaded = 0, stored = 0;
+    std::map<std::uint64_t, std::uint64_t> storedAt;  // GM byte → times written
+};
+
+// Every block's UB↔GM moves; `watch` records which bytes of [watch.begin, end) are written.
+GmTraffic gmTraffic(const LoweredKernel& kernel, const TensorInfo& watch) {
+    GmTraffic t;
+    for (std::uint32_t block = 0; block < kernel.blockDim; ++block) {
+        auto stream = kernel.program({block, CoreKind::Vector, 0, 0});
+        std::vector<Instruction> chunk;
+        while (stream->next(chunk)) {
+            for (const auto& instruction : chunk) {
+                const auto* move = std::get_if<DataMove>(&instruction.operands);
+                if (!move) continue;
+                if (move->src == MemSpace::GM) t.loaded += move->totalBytes();
+                if (move->dst != MemSpace::GM) continue;
+                t.stored += move->totalBytes();
+                for (std::uint64_t b = 0; b < move->totalBytes(); b += 32)
+                    if (move->dstAddr + b >= watch.deviceAddr && move->dstAddr + b < watch.deviceAddr + watch.bytes())
+                        ++t.storedAt[move->dstAddr + b];
+            }
+            chunk.clear();
+        }
+    }
+    return t;
+}
+
+// The grad reads dy and the mask (not x), writes every dx byte exactly once (bands drop the
+// contributions their neighbours own), and on the samples' 3×3 stride-2 windows reads each dy
+// row at most twice (a window row shared by two bands).
+TEST(VectorCnnTrainingOps, MaxPoolGradWithArgmaxWritesEveryDxByteOnceAndSkipsX) {
+    const ChipConfig chip = ascend910B1();
+    for (const DataType dtype : {DataType::Fp16, DataType::Fp32}) {
+        CubeOpHarness h(chip, 64ull << 20);
+        const auto x = h.tensor("x", {4, 64, 55, 55}, dtype), dy = h.tensor("dy", {4, 64, 27, 27}, dtype);
+        const auto mask = h.tensor("argmax", {4, 4, 9, (27 * 27 + 15) / 16 + 1, 16}, DataType::Int16);
+        const auto dx = h.tensor("dx", {4, 64, 55, 55}, dtype);
+        auto op = makeOp("MaxPoolGradWithArgmaxV1", {x, dy, mask}, {dx});
+        op.attrs["ksize"] = std::vector<std::int64_t>{3, 3};
+        op.attrs["strides"] = std::vector<std::int64_t>{2, 2};
+        const auto kernels = h.lower(op);
+        ASSERT_EQ(kernels.size(), 1u);
+        const GmTraffic t = gmTraffic(kernels[0], dx);
+        EXPECT_EQ(t.stored, dx.bytes());
+        EXPECT_EQ(t.storedAt.size(), dx.bytes() / 32);
+        for (const auto& [addr, times] : t.storedAt) ASSERT_EQ(times, 1u) << "dx byte " << addr;
+        EXPECT_GE(t.loaded, dy.bytes() + mask.bytes() * 9 / 10);
+        EXPECT_LE(t.loaded, 2 * (dy.bytes() + mask.bytes()));
+        EXPECT_LT(t.loaded, x.bytes() + dy.bytes());  // x itself is not read
     }
 }
 

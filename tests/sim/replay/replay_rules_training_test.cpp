@@ -38,5 +38,28 @@ TEST(ReplayRulesTraining, AxpyV2KeepsTheAlphaTensor) {
     EXPECT_EQ(familyOf("AxpyV2"), "optimizer");
 }
 
+TEST(ReplayRulesTraining, MaxPoolWithArgmaxWindowFromTheMaskAndShapes) {
+    // 910B2: fp32 NC1HWC0 with C0 16, 55 → 27 with a 3×3 stride-2 window.
+    const OpInstance op = replayOp(row("MaxPoolWithArgmaxV1", "32,4,55,55,16", "FLOAT", "NC1HWC0:1", "32,4,27,27,16;32,4,9,47,16",
+                                       "FLOAT;UINT16", "NC1HWC0:1;NC1HWC0:1", 43));
+    EXPECT_EQ(op.inputs[0].shape, (Shape{32, 64, 55, 55}));
+    EXPECT_EQ(op.outputs[1].shape, (Shape{32, 4, 9, 47, 16}));
+    EXPECT_EQ(op.outputs[1].dtype, DataType::Int16);
+    EXPECT_EQ(op.intsAttr("ksize", {}), (Shape{3, 3}));
+    EXPECT_EQ(op.intsAttr("strides", {}), (Shape{2, 2}));
+    EXPECT_EQ(familyOf("MaxPoolWithArgmaxV1"), "pooling");
+    // The grad's 910B2 argmax extent is not what the kernel reads: rebuilt as the forward's.
+    const OpInstance grad = replayOp(row("MaxPoolGradWithArgmaxV1", "32,4,55,55,16;32,4,27,27,16;32,64,9,9,47,16",
+                                         "FLOAT;FLOAT;UINT16", "NC1HWC0:1;NC1HWC0:1;NC1HWC0", "32,4,55,55,16", "FLOAT",
+                                         "NC1HWC0:1", 256));
+    ASSERT_EQ(grad.inputs.size(), 3u);
+    EXPECT_EQ(grad.inputs[2].shape, (Shape{32, 4, 9, 47, 16}));
+    EXPECT_EQ(grad.intsAttr("strides", {}), (Shape{2, 2}));
+    EXPECT_EQ(grad.blockDim, 256u);
+    EXPECT_THROW(replayOp(row("MaxPoolWithArgmaxV1", "32,4,55,55,16", "FLOAT16", "NC1HWC0", "32,4,27,27,16;32,4,8,47,16",
+                              "FLOAT16;UINT16", "NC1HWC0;NC1HWC0")),
+                 UnreplayableKernel);  // 8 taps: no square window
+}
+
 }  // namespace
 }  // namespace ascendsim

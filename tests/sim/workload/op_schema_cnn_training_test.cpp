@@ -21,5 +21,25 @@ TEST(OpSchemaCnnTraining, AxpyV2BroadcastsAndTakesAOneElementAlpha) {
     EXPECT_EQ(problemField("AxpyV2", {tensor("i", {8}, DataType::Int32), tensor("j", {8}, DataType::Int32)}), "inputs[0]");
 }
 
+TEST(OpSchemaCnnTraining, MaxPoolWithArgmaxGivesYAndTheBitMaskAndItsGradDx) {
+    const auto x = tensor("x", {32, 64, 55, 55}, DataType::Fp16);
+    const std::map<std::string, AttrValue> window{{"ksize", std::vector<std::int64_t>{3, 3}},
+                                                  {"strides", std::vector<std::int64_t>{2, 2}}};
+    const auto out = infer("MaxPoolWithArgmaxV1", {x}, window);
+    ASSERT_EQ(out.size(), 2u);
+    EXPECT_EQ(out[0].shape, (Shape{32, 64, 27, 27}));
+    EXPECT_EQ(out[1].shape, (Shape{32, 4, 9, 47, 16}));  // the 910A sample's argmax
+    EXPECT_EQ(out[1].dtype, DataType::Int16);
+    const auto dy = tensor("dy", {32, 64, 27, 27}, DataType::Fp16), mask = tensor("m", {32, 4, 9, 47, 16}, DataType::Int16);
+    EXPECT_EQ(infer("MaxPoolGradWithArgmaxV1", {x, dy, mask}, window)[0].shape, x.shape);
+    EXPECT_EQ(problemField("MaxPoolGradWithArgmaxV1", {x, dy, tensor("m", {32, 4, 9, 46, 16}, DataType::Int16)}, window), "inputs[2]");
+    EXPECT_EQ(problemField("MaxPoolGradWithArgmaxV1", {x, tensor("dy", {32, 64, 26, 27}, DataType::Fp16), mask}, window), "inputs[1]");
+    EXPECT_EQ(problemField("MaxPoolWithArgmaxV1", {tensor("x", {32, 60, 55, 55}, DataType::Fp16)}, window), "inputs[0]");
+    auto padded = window;
+    padded["pads"] = std::vector<std::int64_t>{1, 1, 1, 1};
+    EXPECT_EQ(problemField("MaxPoolWithArgmaxV1", {x}, padded), "attrs.pads");
+    EXPECT_EQ(problemField("MaxPoolWithArgmaxV1", {x}), "attrs.ksize");
+}
+
 }  // namespace
 }  // namespace ascendsim
