@@ -24,6 +24,7 @@ struct ReplayOptions {
     std::string outputDir = "ascendsim_replay";
     std::string l2 = "cold";
     std::string source = "auto";            // auto, text, db
+    std::string htmlPath;                   // --html FILE: also the report as one page (replay_html.h)
     bool showProgress = false;
 };
 
