@@ -126,5 +126,37 @@ TEST(VectorCnnTrainingOps, MaxPoolGradWithArgmaxWritesEveryDxByteOnceAndSkipsX) 
     }
 }
 
+// NCHW [Co, C, kh, kw] → FRACTAL_Z [C1·kh·kw, Co/16, 16, C0] puts (co, c, h, w) at
+// [c1·kh·kw + h·kw + w][co/16][co%16][c%C0], and the way back restores the weight.
+TEST(VectorCnnTrainingOps, TransDataFractalZRoundTripsAConvWeight) {
+    const ChipConfig chip = ascend910B1();
+    constexpr std::int64_t kCo = 32, kC = 24, kKh = 3, kKw = 3, kC0 = 8;
+    CubeOpHarness h(chip, kGmBytes);
+    const auto w = h.tensor("w", {kCo, kC, kKh, kKw}, DataType::Fp32);
+    auto fz = h.tensor("fz", {kC / kC0 * kKh * kKw, kCo / 16, 16, kC0}, DataType::Fp32);
+    fz.format = TensorFormat::FractalZ;
+    const auto back = h.tensor("back", {kCo, kC, kKh, kKw}, DataType::Fp32);
+    const auto ws = h.fillRandom(w);
+    auto to = makeOp("TransData", {w}, {fz});
+    to.attrs["dst_format"] = std::string("FRACTAL_Z");
+    h.run(to);
+    std::vector<double> expected(ws.size());
+    for (std::int64_t co = 0; co < kCo; ++co)
+        for (std::int64_t c = 0; c < kC; ++c)
+            for (std::int64_t k = 0; k < kKh * kKw; ++k) {
+                const std::int64_t row = c / kC0 * kKh * kKw + k;
+                expected[static_cast<std::size_t>(((row * (kCo / 16) + co / 16) * 16 + co % 16) * kC0 + c % kC0)] =
+                    ws[static_cast<std::size_t>((co * kC + c) * kKh * kKw + k)];
+            }
+    expectNear(h.read(fz), expected, 0.0, 0.0, "NCHW → FRACTAL_Z");
+    auto from = makeOp("TransData", {fz}, {back});
+    from.attrs["dst_format"] = std::string("NCHW");
+    h.run(from);
+    expectNear(h.read(back), std::vector<double>(ws.begin(), ws.end()), 0.0, 0.0, "FRACTAL_Z → NCHW");
+    auto padded = makeOp("TransData", {h.tensor("w3", {16, 3, 3, 3}, DataType::Fp32)}, {fz});
+    padded.attrs["dst_format"] = std::string("FRACTAL_Z");
+    EXPECT_THROW(h.lower(padded), LoweringError);  // C = 3 needs channel padding
+}
+
 }  // namespace
 }  // namespace ascendsim::test

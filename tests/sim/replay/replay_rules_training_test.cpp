@@ -61,5 +61,14 @@ TEST(ReplayRulesTraining, MaxPoolWithArgmaxWindowFromTheMaskAndShapes) {
                  UnreplayableKernel);  // 8 taps: no square window
 }
 
+TEST(ReplayRulesTraining, TransDataToAndFromFractalZKeepsTheRecordedFractalShape) {
+    const OpInstance to = replayOp(row("TransData", "256,384,3,3", "FLOAT", "NCHW", "432,16,16,8", "FLOAT", "FRACTAL_Z", 43));
+    EXPECT_EQ(to.stringAttr("dst_format", ""), "FRACTAL_Z");
+    EXPECT_EQ(to.outputs[0].shape, (Shape{432, 16, 16, 8}));
+    const OpInstance from = replayOp(row("TransData", "432,16,16,8", "FLOAT", "FRACTAL_Z", "256,384,3,3", "FLOAT", "NCHW", 43));
+    EXPECT_EQ(from.inputs[0].format, TensorFormat::FractalZ);
+    EXPECT_EQ(from.stringAttr("dst_format", ""), "NCHW");
+}
+
 }  // namespace
 }  // namespace ascendsim

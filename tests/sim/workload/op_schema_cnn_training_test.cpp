@@ -41,5 +41,11 @@ TEST(OpSchemaCnnTraining, MaxPoolWithArgmaxGivesYAndTheBitMaskAndItsGradDx) {
     EXPECT_EQ(problemField("MaxPoolWithArgmaxV1", {x}), "attrs.ksize");
 }
 
+TEST(OpSchemaCnnTraining, TransDataToFractalZKeepsTheElementCountForTheDeclaredOutput) {
+    const auto out = infer("TransData", {tensor("w", {256, 384, 3, 3}, kF32)}, {{"dst_format", std::string("FRACTAL_Z")}});
+    EXPECT_EQ(out[0].format, TensorFormat::FractalZ);
+    EXPECT_TRUE(out[0].elementCountOnly);  // the workload declares [C1·kh·kw, Co/16, 16, C0]
+}
+
 }  // namespace
 }  // namespace ascendsim
