@@ -2,6 +2,7 @@
 
 #include "profiler/report/profile_comparison.h"
 #include "sim/replay/input/kernel_details_reader.h"
+#include "sim/replay/input/memset_owner.h"
 #include "sim/replay/input/profiler_db_reader.h"
 
 namespace ascendsim {
@@ -40,14 +41,18 @@ RealProfile loadRealProfile(const fs::path& dir, ProfileSource source) {
     const std::optional<fs::path> db = profilerDb(outputDir);
     if (source == ProfileSource::Text || (source == ProfileSource::Auto && hasCsv)) {
         if (!hasCsv) throw ReplayInputError(outputDir.string() + ": no kernel_details.csv (text export)");
-        return readKernelDetailsCsv(csv);
+        RealProfile profile = readKernelDetailsCsv(csv);
+        attributeMemSetTensors(profile.kernels);
+        return profile;
     }
     if (!db) {
         throw ReplayInputError(outputDir.string() + (source == ProfileSource::Db
                                                          ? ": no ascend_pytorch_profiler_*.db (DB export)"
                                                          : ": neither kernel_details.csv nor ascend_pytorch_profiler_*.db"));
     }
-    return readProfilerDb(*db);
+    RealProfile profile = readProfilerDb(*db);
+    attributeMemSetTensors(profile.kernels);
+    return profile;
 }
 
 }  // namespace ascendsim

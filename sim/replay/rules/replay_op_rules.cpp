@@ -78,6 +78,7 @@ const std::vector<ReplayRule> kReplayRules = {
     {"ForeachMulScalar", "ForeachMulScalar", "optimizer", buildForeach},
     {"AxpyV2", "AxpyV2", "optimizer", buildAsRecorded},
     {"MaxPoolWithArgmaxV1", "MaxPoolWithArgmaxV1", "pooling", buildMaxPoolWithArgmax},
+    {"MemSet", "MemSet", "fill", buildMemSet},
     {"MaxPoolGradWithArgmaxV1", "MaxPoolGradWithArgmaxV1", "pooling", buildMaxPoolGradWithArgmax},
 };
 

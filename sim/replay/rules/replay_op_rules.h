@@ -67,6 +67,7 @@ void buildRange(const RealTensors& t, OpInstance& op);           // host scalars
 void buildBroadcastTo(const RealTensors& t, OpInstance& op);     // x → y; shape from y, the shape tensor dropped
 void buildMaxPoolWithArgmax(const RealTensors& t, OpInstance& op);  // ksize, strides from the shapes and the mask
 void buildMaxPoolGradWithArgmax(const RealTensors& t, OpInstance& op);
+void buildMemSet(const RealTensors& t, OpInstance& op);          // the owner's output, zeroed in place
 void buildForeach(const RealTensors& t, OpInstance& op);         // the lists by the output count; alpha/scalar ≠ 1
 
 }  // namespace ascendsim

@@ -84,4 +84,18 @@ void buildMaxPoolGradWithArgmax(const RealTensors& t, OpInstance& op) {
     op.inputs.push_back(mask);
 }
 
+// MemSet: the tensor it zeroes in place is its owner's output (input/memset_owner.h). A row
+// whose owner is unknown (the 910A's "atomic_memset-1_271" rows name none) says so.
+void buildMemSet(const RealTensors& t, OpInstance& op) {
+    if (t.outputs.empty())
+        throw UnreplayableKernel("MemSet row records no tensor and names no owner kernel: the bytes it zeroes are unknown");
+    TensorInfo zeroed = catalogTensor(t.outputs[0], "x");
+    if (bytesOf(zeroed.dtype) == 8) {  // a fill writes bytes: an int64 tensor is twice as many int32
+        zeroed.dtype = DataType::Int32;
+        zeroed.shape.back() *= 2;
+    }
+    op.inputs.push_back(zeroed);
+    op.outputs.push_back(zeroed);
+}
+
 }  // namespace ascendsim

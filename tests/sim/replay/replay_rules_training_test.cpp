@@ -2,6 +2,7 @@
 // dropout, losses) as catalog ops: rows as the 910B2 / 910A AlexNet exports record them.
 #include <gtest/gtest.h>
 
+#include "sim/replay/input/memset_owner.h"
 #include "sim/replay/rules/replay_op_rules.h"
 #include "tests/sim/replay/real_row.h"
 
@@ -68,6 +69,43 @@ TEST(ReplayRulesTraining, TransDataToAndFromFractalZKeepsTheRecordedFractalShape
     const OpInstance from = replayOp(row("TransData", "432,16,16,8", "FLOAT", "FRACTAL_Z", "256,384,3,3", "FLOAT", "NCHW", 43));
     EXPECT_EQ(from.inputs[0].format, TensorFormat::FractalZ);
     EXPECT_EQ(from.stringAttr("dst_format", ""), "NCHW");
+}
+
+// A MemSet row without tensors takes its owner's first output (the kernel named after it that
+// follows); an unnamed one (the 910A's atomic_memset) stays without and the rule says why.
+TEST(ReplayRulesTraining, MemSetZeroesItsOwnersOutput) {
+    auto memset = [](const std::string& name) {
+        RealKernel k = row("MemSet", "N/A", "N/A", "N/A", "N/A", "N/A", "N/A", 40);
+        k.name = name;
+        return k;
+    };
+    RealKernel owner = row("EmbeddingDenseGradV2", "1,4096,1024;4096;4096", "FLOAT;INT32;INT32", "ND;ND;ND", "151936,1024",
+                           "FLOAT", "ND", 40);
+    owner.name = "aclnnEmbeddingDenseBackward_EmbeddingDenseGradV2_EmbeddingDenseGradV2";
+    RealKernel other = row("Add", "8;8", "FLOAT;FLOAT", "ND;ND", "8", "FLOAT", "ND");
+    RealKernel nonzero = row("NonZero", "4096", "BOOL", "ND", "1,4096;1", "INT64;INT64", "ND;ND");
+    nonzero.name = "aclnnNonzeroV2_NonzeroAiCore_NonZero";
+    RealKernel atomic = memset("atomic_memset-1_271");
+    atomic.outputShapes = "\"\"";
+    atomic.outputDtypes = "UNDEFINED";
+    std::vector<RealKernel> rows{memset("aclnnEmbeddingDenseBackward_EmbeddingDenseGradV2_MemSet"), other, owner,
+                                 memset("aclnnNonzeroV2_NonzeroAiCore_MemSet"), nonzero, atomic, other};
+    attributeMemSetTensors(rows);
+    EXPECT_EQ(rows[0].outputShapes, "151936,1024");
+    EXPECT_EQ(rows[0].outputDtypes, "FLOAT");
+    const OpInstance zero = replayOp(rows[0]);
+    EXPECT_EQ(zero.type, "MemSet");
+    EXPECT_EQ(zero.outputs[0].shape, (Shape{151936, 1024}));
+    const OpInstance wide = replayOp(rows[3]);  // an int64 [1,4096] is zeroed as int32 [1,8192]
+    EXPECT_EQ(wide.outputs[0].dtype, DataType::Int32);
+    EXPECT_EQ(wide.outputs[0].shape, (Shape{1, 8192}));
+    EXPECT_EQ(rows[5].outputShapes, "N/A");
+    try {
+        replayOp(rows[5]);
+        ADD_FAILURE() << "an ownerless MemSet was replayed";
+    } catch (const UnreplayableKernel& e) {
+        EXPECT_NE(std::string(e.what()).find("names no owner"), std::string::npos) << e.what();
+    }
 }
 
 }  // namespace
