@@ -84,6 +84,18 @@ Outputs maxPoolGradWithArgmax(const Inputs& in, const OpAttributes& attrs) {
     return {shape_rules::sameAs(in[0])};
 }
 
+// x (float), mask uint8 [≥ ⌈n/8⌉] (one bit per element), optional keep_prob [1] → y ≅ x.
+Outputs dropOutDoMask(const Inputs& in, const OpAttributes&) {
+    requireFloatInput(in, 0);
+    if (in[1].dtype != DataType::Uint8) throw ShapeProblem(inputField(1), "the mask must be uint8 (8 elements' bits per byte)");
+    if (elementsOf(in[1]) * 8 < elementsOf(in[0]))
+        throw ShapeProblem(inputField(1), "the mask '" + in[1].name + "' " + shapeText(in[1].shape) + " holds fewer bits than '" +
+                                              in[0].name + "' has elements");
+    if (in.size() > 2 && elementsOf(in[2]) != 1)
+        throw ShapeProblem(inputField(2), "keep_prob must hold one element, '" + in[2].name + "' is " + shapeText(in[2].shape));
+    return {shape_rules::sameAs(in[0])};
+}
+
 std::vector<AttrSpec> argmaxPoolAttrs() {
     return {required("ksize", AttrType::Ints), optional("strides", AttrType::Ints, std::vector<std::int64_t>{1, 1}),
             optional("pads", AttrType::Ints, std::vector<std::int64_t>{0, 0, 0, 0})};
@@ -98,6 +110,7 @@ void appendCnnTrainingSchemas(std::vector<OpSchema>& s) {
         s.push_back(OpSchema{std::move(type), minIn, maxIn, outs, std::move(attrs), task, std::move(rule)});
     };
     add("AxpyV2", 2, 3, 1, {optional("alpha", AttrType::Float, 1.0)}, vector, axpyV2);
+    add("DropOutDoMask", 2, 3, 1, {}, vector, dropOutDoMask);
     add("MaxPoolWithArgmaxV1", 1, 1, 2, argmaxPoolAttrs(), vector, maxPoolWithArgmax);
     add("MaxPoolGradWithArgmaxV1", 3, 3, 1, argmaxPoolAttrs(), vector, maxPoolGradWithArgmax);
 }

@@ -79,6 +79,7 @@ const std::vector<ReplayRule> kReplayRules = {
     {"AxpyV2", "AxpyV2", "optimizer", buildAsRecorded},
     {"MaxPoolWithArgmaxV1", "MaxPoolWithArgmaxV1", "pooling", buildMaxPoolWithArgmax},
     {"MemSet", "MemSet", "fill", buildMemSet},
+    {"DropOutDoMask", "DropOutDoMask", "elementwise", buildAsRecorded},
     {"MaxPoolGradWithArgmaxV1", "MaxPoolGradWithArgmaxV1", "pooling", buildMaxPoolGradWithArgmax},
 };
 

@@ -126,6 +126,30 @@ TEST(VectorCnnTrainingOps, MaxPoolGradWithArgmaxWritesEveryDxByteOnceAndSkipsX) 
     }
 }
 
+// DropOutDoMask moves x, its mask bits (1/8 B per element) and y once each, over the sweep.
+TEST(VectorCnnTrainingOps, DropOutDoMaskReadsOneMaskBitPerElement) {
+    const ChipConfig chip = ascend910B1();
+    for (const DataType dtype : {DataType::Fp32, DataType::Fp16}) {
+        for (const auto& blockDim : blockDimSweep()) {
+            CubeOpHarness h(chip, kGmBytes);
+            const auto x = h.tensor("x", {32, 9216}, dtype), y = h.tensor("y", {32, 9216}, dtype);
+            const auto mask = h.tensor("mask", {36864}, DataType::Uint8), keep = h.tensor("keep_prob", {1}, DataType::Fp32);
+            auto op = makeOp("DropOutDoMask", {x, mask, keep}, {y});
+            op.blockDim = blockDim;
+            const auto kernels = h.lower(op);
+            ASSERT_EQ(kernels.size(), 1u);
+            const GmTraffic t = gmTraffic(kernels[0], y);
+            EXPECT_EQ(t.loaded, x.bytes() + mask.bytes()) << blockDimName(blockDim);
+            EXPECT_EQ(t.stored, y.bytes());
+            EXPECT_EQ(t.storedAt.size(), y.bytes() / 32);
+        }
+    }
+    CubeOpHarness h(chip, kGmBytes);
+    auto shortMask = makeOp("DropOutDoMask", {h.tensor("x", {64, 64}, DataType::Fp32), h.tensor("m", {511}, DataType::Uint8)},
+                            {h.tensor("y", {64, 64}, DataType::Fp32)});
+    EXPECT_THROW(h.lower(shortMask), LoweringError);
+}
+
 // NCHW [Co, C, kh, kw] → FRACTAL_Z [C1·kh·kw, Co/16, 16, C0] puts (co, c, h, w) at
 // [c1·kh·kw + h·kw + w][co/16][co%16][c%C0], and the way back restores the weight.
 TEST(VectorCnnTrainingOps, TransDataFractalZRoundTripsAConvWeight) {

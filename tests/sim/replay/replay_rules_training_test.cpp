@@ -62,6 +62,14 @@ TEST(ReplayRulesTraining, MaxPoolWithArgmaxWindowFromTheMaskAndShapes) {
                  UnreplayableKernel);  // 8 taps: no square window
 }
 
+TEST(ReplayRulesTraining, DropOutDoMaskKeepsTheMaskBytes) {
+    const OpInstance op = replayOp(row("DropOutDoMask", "32,9216;36864;1", "FLOAT;UINT8;FLOAT", "FORMAT_ND;FORMAT_ND;FORMAT_ND",
+                                       "32,9216", "FLOAT", "FORMAT_ND", 48));
+    ASSERT_EQ(op.inputs.size(), 3u);
+    EXPECT_EQ(op.inputs[1].dtype, DataType::Uint8);
+    EXPECT_EQ(op.inputs[1].bytes() * 8, static_cast<std::uint64_t>(op.inputs[0].elementCount()));
+}
+
 TEST(ReplayRulesTraining, TransDataToAndFromFractalZKeepsTheRecordedFractalShape) {
     const OpInstance to = replayOp(row("TransData", "256,384,3,3", "FLOAT", "NCHW", "432,16,16,8", "FLOAT", "FRACTAL_Z", 43));
     EXPECT_EQ(to.stringAttr("dst_format", ""), "FRACTAL_Z");

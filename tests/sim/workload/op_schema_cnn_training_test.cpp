@@ -41,6 +41,14 @@ TEST(OpSchemaCnnTraining, MaxPoolWithArgmaxGivesYAndTheBitMaskAndItsGradDx) {
     EXPECT_EQ(problemField("MaxPoolWithArgmaxV1", {x}), "attrs.ksize");
 }
 
+TEST(OpSchemaCnnTraining, DropOutDoMaskNeedsOneMaskBitPerElement) {
+    const auto x = tensor("x", {32, 9216}, kF32);
+    EXPECT_EQ(infer("DropOutDoMask", {x, tensor("m", {36864}, DataType::Uint8), tensor("p", {1}, kF32)})[0].shape, x.shape);
+    EXPECT_EQ(problemField("DropOutDoMask", {x, tensor("m", {36863}, DataType::Uint8)}), "inputs[1]");
+    EXPECT_EQ(problemField("DropOutDoMask", {x, tensor("m", {36864}, DataType::Int8)}), "inputs[1]");
+    EXPECT_EQ(problemField("DropOutDoMask", {x, tensor("m", {36864}, DataType::Uint8), tensor("p", {2}, kF32)}), "inputs[2]");
+}
+
 TEST(OpSchemaCnnTraining, TransDataToFractalZKeepsTheElementCountForTheDeclaredOutput) {
     const auto out = infer("TransData", {tensor("w", {256, 384, 3, 3}, kF32)}, {{"dst_format", std::string("FRACTAL_Z")}});
     EXPECT_EQ(out[0].format, TensorFormat::FractalZ);
