@@ -150,6 +150,32 @@ TEST(VectorCnnTrainingOps, DropOutDoMaskReadsOneMaskBitPerElement) {
     EXPECT_THROW(h.lower(shortMask), LoweringError);
 }
 
+// BroadcastTo along the last dim ([1] → [4096] of the Qwen3 sample, [3, 1] → [3, 70000] whose
+// rows exceed a tile): x read once (per row part), every byte of y written once.
+TEST(VectorCnnTrainingOps, BroadcastToAlongTheLastDimWritesEveryRowOnce) {
+    const ChipConfig chip = ascend910B1();
+    for (const auto& [from, to] : std::vector<std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>>>{
+             {{1}, {4096}}, {{3, 1}, {3, 70000}}, {{5, 1}, {1, 5, 33}}}) {
+        for (const auto& blockDim : blockDimSweep()) {
+            CubeOpHarness h(chip, kGmBytes);
+            const auto x = h.tensor("x", from, DataType::Fp32), y = h.tensor("y", to, DataType::Fp32);
+            auto op = makeOp("BroadcastTo", {x}, {y});
+            op.attrs["shape"] = to;
+            op.blockDim = blockDim;
+            const auto kernels = h.lower(op);
+            ASSERT_EQ(kernels.size(), 1u);
+            const GmTraffic t = gmTraffic(kernels[0], y);
+            if (to.back() < 10000) {
+                EXPECT_EQ(t.loaded, x.bytes()) << blockDimName(blockDim);
+            } else {  // a row cut into parts: each part reads its row's value
+                EXPECT_GE(t.loaded, 2 * x.bytes()) << blockDimName(blockDim);
+                EXPECT_LE(t.loaded, 8 * x.bytes()) << blockDimName(blockDim);
+            }
+            EXPECT_EQ(t.stored, y.bytes()) << blockDimName(blockDim);
+        }
+    }
+}
+
 // NCHW [Co, C, kh, kw] → FRACTAL_Z [C1·kh·kw, Co/16, 16, C0] puts (co, c, h, w) at
 // [c1·kh·kw + h·kw + w][co/16][co%16][c%C0], and the way back restores the weight.
 TEST(VectorCnnTrainingOps, TransDataFractalZRoundTripsAConvWeight) {
