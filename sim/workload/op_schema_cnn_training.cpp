@@ -96,6 +96,35 @@ Outputs dropOutDoMask(const Inputs& in, const OpAttributes&) {
     return {shape_rules::sameAs(in[0])};
 }
 
+// x [N, C] fp32, target [N] int32/int64, weight [C] fp32 (NLLLoss; NLLLossGrad puts dy [1]
+// before target and total_weight [1] after weight).
+void requireNllOperands(const Inputs& in, std::size_t target, std::size_t weight) {
+    shape_rules::requireRank(in, 0, 2, "x [N, C]");
+    if (in[0].dtype != DataType::Fp32) throw ShapeProblem(inputField(0), "x must be fp32");
+    if (in[target].dtype != DataType::Int32 && in[target].dtype != DataType::Int64)
+        throw ShapeProblem(inputField(target), "target must be int32 or int64");
+    shape_rules::requireShape(in, target, {in[0].shape[0]}, "one class id per row of x");
+    shape_rules::requireShape(in, weight, {in[0].shape[1]}, "one weight per class");
+    shape_rules::requireSameDtype(in, weight, 0);
+}
+
+void requireOneElement(const Inputs& in, std::size_t index, const char* what) {
+    if (elementsOf(in[index]) != 1) throw ShapeProblem(inputField(index), std::string(what) + " must hold one element");
+}
+
+Outputs nllLoss(const Inputs& in, const OpAttributes&) {
+    requireNllOperands(in, 1, 2);
+    const InferredTensor scalar{{1}, DataType::Fp32, TensorFormat::ND, false};
+    return {scalar, scalar};
+}
+
+Outputs nllLossGrad(const Inputs& in, const OpAttributes&) {
+    requireNllOperands(in, 2, 3);
+    requireOneElement(in, 1, "dy");
+    requireOneElement(in, 4, "total_weight");
+    return {shape_rules::sameAs(in[0])};
+}
+
 std::vector<AttrSpec> argmaxPoolAttrs() {
     return {required("ksize", AttrType::Ints), optional("strides", AttrType::Ints, std::vector<std::int64_t>{1, 1}),
             optional("pads", AttrType::Ints, std::vector<std::int64_t>{0, 0, 0, 0})};
@@ -111,6 +140,9 @@ void appendCnnTrainingSchemas(std::vector<OpSchema>& s) {
     };
     add("AxpyV2", 2, 3, 1, {optional("alpha", AttrType::Float, 1.0)}, vector, axpyV2);
     add("DropOutDoMask", 2, 3, 1, {}, vector, dropOutDoMask);
+    const AttrSpec reduction{"reduction", AttrType::String, false, AttrValue{std::string("mean")}, {"mean", "sum"}};
+    add("NLLLoss", 3, 3, 2, {reduction}, vector, nllLoss);
+    add("NLLLossGrad", 5, 5, 1, {reduction}, vector, nllLossGrad);
     add("MaxPoolWithArgmaxV1", 1, 1, 2, argmaxPoolAttrs(), vector, maxPoolWithArgmax);
     add("MaxPoolGradWithArgmaxV1", 3, 3, 1, argmaxPoolAttrs(), vector, maxPoolGradWithArgmax);
 }

@@ -80,6 +80,8 @@ const std::vector<ReplayRule> kReplayRules = {
     {"MaxPoolWithArgmaxV1", "MaxPoolWithArgmaxV1", "pooling", buildMaxPoolWithArgmax},
     {"MemSet", "MemSet", "fill", buildMemSet},
     {"DropOutDoMask", "DropOutDoMask", "elementwise", buildAsRecorded},
+    {"NLLLoss", "NLLLoss", "reduction", buildAsRecorded},
+    {"NLLLossGrad", "NLLLossGrad", "reduction", buildAsRecorded},
     {"MaxPoolGradWithArgmaxV1", "MaxPoolGradWithArgmaxV1", "pooling", buildMaxPoolGradWithArgmax},
 };
 

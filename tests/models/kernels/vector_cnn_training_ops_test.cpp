@@ -176,6 +176,47 @@ TEST(VectorCnnTrainingOps, BroadcastToAlongTheLastDimWritesEveryRowOnce) {
     }
 }
 
+// NLLLoss sums −w[t]·x[n, t] and w[t] over the samples (blocks add atomically into the zeroed
+// outputs); NLLLossGrad writes −w[t]·dy/total_weight at each row's target and 0 elsewhere.
+TEST(VectorCnnTrainingOps, NllLossAndGradPickEachSamplesTarget) {
+    constexpr std::int64_t kN = 40, kC = 100;
+    for (const ChipConfig& chip : {ascend910B1(), coupledChip()}) {
+        for (const auto& blockDim : blockDimSweep()) {
+            CubeOpHarness h(chip, kGmBytes);
+            const auto x = h.tensor("x", {kN, kC}, DataType::Fp32), target = h.tensor("t", {kN}, DataType::Int32);
+            const auto weight = h.tensor("w", {kC}, DataType::Fp32);
+            const auto y = h.tensor("y", {1}, DataType::Fp32), total = h.tensor("tw", {1}, DataType::Fp32);
+            const auto xs = h.fillRandom(x, -5, 0), ws = h.fillRandom(weight, 0.5f, 2.0f);
+            const auto ts = h.fillRandom(target, 0, kC - 1);
+            h.fillRandom(y, 0, 0);
+            h.fillRandom(total, 0, 0);
+            auto loss = makeOp("NLLLoss", {x, target, weight}, {y, total});
+            loss.blockDim = blockDim;
+            h.run(loss);
+            double sum = 0, weights = 0;
+            for (std::int64_t n = 0; n < kN; ++n) {
+                const auto t = static_cast<std::size_t>(ts[static_cast<std::size_t>(n)]);
+                sum -= double(ws[t]) * xs[static_cast<std::size_t>(n * kC) + t];
+                weights += ws[t];
+            }
+            expectNear(h.read(y), {sum}, 1e-3, 1e-5, chip.name + " NLLLoss y, " + blockDimName(blockDim));
+            expectNear(h.read(total), {weights}, 1e-3, 1e-5, chip.name + " NLLLoss total_weight, " + blockDimName(blockDim));
+
+            const auto dy = h.tensor("dy", {1}, DataType::Fp32), dx = h.tensor("dx", {kN, kC}, DataType::Fp32);
+            const auto dys = h.fillRandom(dy, 0.5f, 1.5f);
+            auto grad = makeOp("NLLLossGrad", {x, dy, target, weight, total}, {dx});
+            grad.blockDim = blockDim;
+            h.run(grad);
+            std::vector<double> expected(static_cast<std::size_t>(kN * kC), 0.0);
+            for (std::int64_t n = 0; n < kN; ++n) {
+                const auto t = static_cast<std::size_t>(ts[static_cast<std::size_t>(n)]);
+                expected[static_cast<std::size_t>(n * kC) + t] = -double(ws[t]) * dys[0] / weights;
+            }
+            expectNear(h.read(dx), expected, 1e-5, 1e-5, chip.name + " NLLLossGrad, " + blockDimName(blockDim));
+        }
+    }
+}
+
 // NCHW [Co, C, kh, kw] → FRACTAL_Z [C1·kh·kw, Co/16, 16, C0] puts (co, c, h, w) at
 // [c1·kh·kw + h·kw + w][co/16][co%16][c%C0], and the way back restores the weight.
 TEST(VectorCnnTrainingOps, TransDataFractalZRoundTripsAConvWeight) {

@@ -70,6 +70,18 @@ TEST(ReplayRulesTraining, DropOutDoMaskKeepsTheMaskBytes) {
     EXPECT_EQ(op.inputs[1].bytes() * 8, static_cast<std::uint64_t>(op.inputs[0].elementCount()));
 }
 
+TEST(ReplayRulesTraining, NllLossRowsKeepTheirScalarsAsOneElementTensors) {
+    const OpInstance loss = replayOp(row("NLLLoss", "32,1000;32;1000", "FLOAT;INT64;FLOAT", "ND;ND;ND", ";", "FLOAT;FLOAT", "ND;ND", 48));
+    ASSERT_EQ(loss.outputs.size(), 2u);
+    EXPECT_EQ(loss.outputs[0].shape, (Shape{1}));
+    EXPECT_EQ(loss.inputs[1].dtype, DataType::Int64);
+    const OpInstance grad = replayOp(row("NLLLossGrad", "32,1000;;32;1000;", "FLOAT;FLOAT;INT32;FLOAT;FLOAT", "ND;ND;ND;ND;ND",
+                                         "32,1000", "FLOAT", "ND", 32));
+    ASSERT_EQ(grad.inputs.size(), 5u);
+    EXPECT_EQ(grad.inputs[1].shape, (Shape{1}));
+    EXPECT_EQ(familyOf("NLLLossGrad"), "reduction");
+}
+
 TEST(ReplayRulesTraining, TransDataToAndFromFractalZKeepsTheRecordedFractalShape) {
     const OpInstance to = replayOp(row("TransData", "256,384,3,3", "FLOAT", "NCHW", "432,16,16,8", "FLOAT", "FRACTAL_Z", 43));
     EXPECT_EQ(to.stringAttr("dst_format", ""), "FRACTAL_Z");

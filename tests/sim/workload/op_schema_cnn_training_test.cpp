@@ -49,6 +49,19 @@ TEST(OpSchemaCnnTraining, DropOutDoMaskNeedsOneMaskBitPerElement) {
     EXPECT_EQ(problemField("DropOutDoMask", {x, tensor("m", {36864}, DataType::Uint8), tensor("p", {2}, kF32)}), "inputs[2]");
 }
 
+TEST(OpSchemaCnnTraining, NllLossGivesTwoScalarsAndItsGradDx) {
+    const auto x = tensor("x", {32, 1000}, kF32), t = tensor("t", {32}, DataType::Int64), w = tensor("w", {1000}, kF32);
+    const auto out = infer("NLLLoss", {x, t, w});
+    ASSERT_EQ(out.size(), 2u);
+    EXPECT_EQ(out[0].shape, (Shape{1}));
+    const auto one = tensor("s", {1}, kF32);
+    EXPECT_EQ(infer("NLLLossGrad", {x, one, t, w, one})[0].shape, x.shape);
+    EXPECT_EQ(problemField("NLLLoss", {x, tensor("t", {31}, DataType::Int64), w}), "inputs[1]");
+    EXPECT_EQ(problemField("NLLLoss", {x, tensor("t", {32}, kF32), w}), "inputs[1]");
+    EXPECT_EQ(problemField("NLLLoss", {x, t, tensor("w", {999}, kF32)}), "inputs[2]");
+    EXPECT_EQ(problemField("NLLLossGrad", {x, tensor("dy", {2}, kF32), t, w, one}), "inputs[1]");
+}
+
 TEST(OpSchemaCnnTraining, TransDataToFractalZKeepsTheElementCountForTheDeclaredOutput) {
     const auto out = infer("TransData", {tensor("w", {256, 384, 3, 3}, kF32)}, {{"dst_format", std::string("FRACTAL_Z")}});
     EXPECT_EQ(out[0].format, TensorFormat::FractalZ);
