@@ -1,6 +1,8 @@
 // The CNN-training rows of the op-schema table (op_schema_cnn_training.h) with their shape rules.
 #include "sim/workload/op_schema_cnn_training.h"
 
+#include <algorithm>
+
 #include "sim/workload/shape_rules.h"
 
 namespace ascendsim {
@@ -125,6 +127,21 @@ Outputs nllLossGrad(const Inputs& in, const OpAttributes&) {
     return {shape_rules::sameAs(in[0])};
 }
 
+// [.., D, H, W, C] fp32 with the three spatial dims replaced by the attribute `key` (3 values).
+Outputs channelsLastWindows(const Inputs& in, const OpAttributes& attrs, const std::string& key) {
+    if (in[0].shape.size() < 4 || in[0].dtype != DataType::Fp32)
+        throw ShapeProblem(inputField(0), "'" + in[0].name + "' must be fp32 [.., D, H, W, C], got " + shapeText(in[0].shape));
+    const auto size = shape_rules::requireLength(attrs, key, 3);
+    for (auto d : size)
+        if (d < 1) throw ShapeProblem("attrs." + key, "sizes must be positive, got " + shapeText(size));
+    auto out = in[0].shape;
+    std::copy(size.begin(), size.end(), out.end() - 4);
+    return {InferredTensor{out, DataType::Fp32, in[0].format, false}};
+}
+
+Outputs adaptiveAvgPool3d(const Inputs& in, const OpAttributes& attrs) { return channelsLastWindows(in, attrs, "output_size"); }
+Outputs adaptiveAvgPool3dGrad(const Inputs& in, const OpAttributes& attrs) { return channelsLastWindows(in, attrs, "input_size"); }
+
 std::vector<AttrSpec> argmaxPoolAttrs() {
     return {required("ksize", AttrType::Ints), optional("strides", AttrType::Ints, std::vector<std::int64_t>{1, 1}),
             optional("pads", AttrType::Ints, std::vector<std::int64_t>{0, 0, 0, 0})};
@@ -143,6 +160,8 @@ void appendCnnTrainingSchemas(std::vector<OpSchema>& s) {
     const AttrSpec reduction{"reduction", AttrType::String, false, AttrValue{std::string("mean")}, {"mean", "sum"}};
     add("NLLLoss", 3, 3, 2, {reduction}, vector, nllLoss);
     add("NLLLossGrad", 5, 5, 1, {reduction}, vector, nllLossGrad);
+    add("AdaptiveAvgPool3d", 1, 1, 1, {required("output_size", AttrType::Ints)}, vector, adaptiveAvgPool3d);
+    add("AdaptiveAvgPool3dGrad", 1, 2, 1, {required("input_size", AttrType::Ints)}, "MIX_AIV", adaptiveAvgPool3dGrad);
     add("MaxPoolWithArgmaxV1", 1, 1, 2, argmaxPoolAttrs(), vector, maxPoolWithArgmax);
     add("MaxPoolGradWithArgmaxV1", 3, 3, 1, argmaxPoolAttrs(), vector, maxPoolGradWithArgmax);
 }

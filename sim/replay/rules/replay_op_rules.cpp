@@ -81,6 +81,8 @@ const std::vector<ReplayRule> kReplayRules = {
     {"MemSet", "MemSet", "fill", buildMemSet},
     {"DropOutDoMask", "DropOutDoMask", "elementwise", buildAsRecorded},
     {"NLLLoss", "NLLLoss", "reduction", buildAsRecorded},
+    {"AdaptiveAvgPool3d", "AdaptiveAvgPool3d", "pooling", buildUnary},
+    {"AdaptiveAvgPool3dGrad", "AdaptiveAvgPool3dGrad", "pooling", buildAsRecorded},
     {"NLLLossGrad", "NLLLossGrad", "reduction", buildAsRecorded},
     {"MaxPoolGradWithArgmaxV1", "MaxPoolGradWithArgmaxV1", "pooling", buildMaxPoolGradWithArgmax},
 };

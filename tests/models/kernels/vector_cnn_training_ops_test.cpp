@@ -217,6 +217,58 @@ TEST(VectorCnnTrainingOps, NllLossAndGradPickEachSamplesTarget) {
     }
 }
 
+// Channels-last adaptive windows (uneven: 5 → 3, 7 → 4) and the grad spreading each output's
+// gradient over its window, against references computed here.
+TEST(VectorCnnTrainingOps, AdaptiveAvgPool3dAveragesWindowsOfChannelRows) {
+    constexpr std::size_t kB = 2, kD = 1, kH = 5, kW = 7, kC = 24, kOh = 3, kOw = 4;
+    auto start = [](std::size_t i, std::size_t in, std::size_t out) { return i * in / out; };
+    auto end = [](std::size_t i, std::size_t in, std::size_t out) { return ((i + 1) * in + out - 1) / out; };
+    const ChipConfig chip = ascend910B1();
+    for (const auto& blockDim : blockDimSweep()) {
+        CubeOpHarness h(chip, kGmBytes);
+        const auto x = h.tensor("x", {kB, kD, kH, kW, kC}, DataType::Fp32), y = h.tensor("y", {kB, kD, kOh, kOw, kC}, DataType::Fp32);
+        const auto dx = h.tensor("dx", {kB, kD, kH, kW, kC}, DataType::Fp32);
+        const auto xs = h.fillRandom(x);
+        auto pool = makeOp("AdaptiveAvgPool3d", {x}, {y});
+        pool.blockDim = blockDim;
+        h.run(pool);
+        std::vector<double> expected(kB * kOh * kOw * kC, 0.0), grad(kB * kH * kW * kC, 0.0);
+        const auto ys = h.read(y);
+        for (std::size_t b = 0; b < kB; ++b)
+            for (std::size_t i = 0; i < kOh; ++i)
+                for (std::size_t j = 0; j < kOw; ++j) {
+                    const double count = double(end(i, kH, kOh) - start(i, kH, kOh)) * double(end(j, kW, kOw) - start(j, kW, kOw));
+                    for (std::size_t c = 0; c < kC; ++c) {
+                        double sum = 0;
+                        for (std::size_t r = start(i, kH, kOh); r < end(i, kH, kOh); ++r)
+                            for (std::size_t q = start(j, kW, kOw); q < end(j, kW, kOw); ++q) {
+                                sum += xs[((b * kH + r) * kW + q) * kC + c];
+                                grad[((b * kH + r) * kW + q) * kC + c] += ys[((b * kOh + i) * kOw + j) * kC + c] / count;
+                            }
+                        expected[((b * kOh + i) * kOw + j) * kC + c] = sum / count;
+                    }
+                }
+        expectNear(ys, expected, 1e-6, 1e-5, "AdaptiveAvgPool3d, " + blockDimName(blockDim));
+        auto back = makeOp("AdaptiveAvgPool3dGrad", {y}, {dx});
+        back.blockDim = blockDim;
+        h.run(back);
+        expectNear(h.read(dx), grad, 1e-6, 1e-5, "AdaptiveAvgPool3dGrad, " + blockDimName(blockDim));
+    }
+}
+
+// Rows too long for UB with their window (the AlexNet grad's C = 8192) are cut into channel parts.
+TEST(VectorCnnTrainingOps, AdaptiveAvgPool3dCutsLongRowsIntoParts) {
+    const ChipConfig chip = ascend910B1();
+    CubeOpHarness h(chip, kGmBytes);
+    const auto x = h.tensor("x", {1, 3, 3, 8192}, DataType::Fp32), y = h.tensor("y", {1, 1, 1, 8192}, DataType::Fp32);
+    const auto xs = h.fillRandom(x);
+    h.run(makeOp("AdaptiveAvgPool3d", {x}, {y}));
+    std::vector<double> expected(8192, 0.0);
+    for (std::size_t p = 0; p < 9; ++p)
+        for (std::size_t c = 0; c < 8192; ++c) expected[c] += xs[p * 8192 + c] / 9.0;
+    expectNear(h.read(y), expected, 1e-6, 1e-5, "AdaptiveAvgPool3d over 8192-channel rows");
+}
+
 // NCHW [Co, C, kh, kw] → FRACTAL_Z [C1·kh·kw, Co/16, 16, C0] puts (co, c, h, w) at
 // [c1·kh·kw + h·kw + w][co/16][co%16][c%C0], and the way back restores the weight.
 TEST(VectorCnnTrainingOps, TransDataFractalZRoundTripsAConvWeight) {

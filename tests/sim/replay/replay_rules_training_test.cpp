@@ -82,6 +82,14 @@ TEST(ReplayRulesTraining, NllLossRowsKeepTheirScalarsAsOneElementTensors) {
     EXPECT_EQ(familyOf("NLLLossGrad"), "reduction");
 }
 
+TEST(ReplayRulesTraining, AdaptiveAvgPool3dGradTakesDyFirst) {
+    const OpInstance op = replayOp(row("AdaptiveAvgPool3dGrad", "1,6,6,8192;32,256,1,6,6", "FLOAT;FLOAT", "NCHW;FORMAT_ND", "1,6,6,8192",
+                                       "FLOAT", "NCHW", 48));
+    ASSERT_EQ(op.inputs.size(), 2u);
+    EXPECT_EQ(op.inputs[0].shape, (Shape{1, 6, 6, 8192}));
+    EXPECT_EQ(familyOf("AdaptiveAvgPool3d"), "pooling");
+}
+
 TEST(ReplayRulesTraining, TransDataToAndFromFractalZKeepsTheRecordedFractalShape) {
     const OpInstance to = replayOp(row("TransData", "256,384,3,3", "FLOAT", "NCHW", "432,16,16,8", "FLOAT", "FRACTAL_Z", 43));
     EXPECT_EQ(to.stringAttr("dst_format", ""), "FRACTAL_Z");

@@ -62,6 +62,15 @@ TEST(OpSchemaCnnTraining, NllLossGivesTwoScalarsAndItsGradDx) {
     EXPECT_EQ(problemField("NLLLossGrad", {x, tensor("dy", {2}, kF32), t, w, one}), "inputs[1]");
 }
 
+TEST(OpSchemaCnnTraining, AdaptiveAvgPool3dReplacesTheSpatialDims) {
+    const auto x = tensor("x", {32, 1, 6, 6, 256}, kF32);
+    EXPECT_EQ(infer("AdaptiveAvgPool3d", {x}, {{"output_size", std::vector<std::int64_t>{1, 3, 3}}})[0].shape, (Shape{32, 1, 3, 3, 256}));
+    EXPECT_EQ(infer("AdaptiveAvgPool3dGrad", {tensor("dy", {32, 1, 3, 3, 256}, kF32)}, {{"input_size", std::vector<std::int64_t>{1, 6, 6}}})[0].shape,
+              x.shape);
+    EXPECT_EQ(problemField("AdaptiveAvgPool3d", {tensor("x", {6, 6, 256}, kF32)}, {{"output_size", std::vector<std::int64_t>{1, 3, 3}}}), "inputs[0]");
+    EXPECT_EQ(problemField("AdaptiveAvgPool3d", {x}, {{"output_size", std::vector<std::int64_t>{3, 3}}}), "attrs.output_size");
+}
+
 TEST(OpSchemaCnnTraining, TransDataToFractalZKeepsTheElementCountForTheDeclaredOutput) {
     const auto out = infer("TransData", {tensor("w", {256, 384, 3, 3}, kF32)}, {{"dst_format", std::string("FRACTAL_Z")}});
     EXPECT_EQ(out[0].format, TensorFormat::FractalZ);
