@@ -13,6 +13,8 @@ ReplayCli::ReplayCli(CLI::App& app, const std::string& configDir) : configDir_(c
         ->capture_default_str();
     replay_->add_option("--l2", o.l2, "L2 state at each kernel start: cold (default) or warm (docs/fidelity.md)")
         ->capture_default_str();
+    replay_->add_option("--html", o.htmlPath,
+                        "Also write the replay as one self-contained HTML page (sim-vs-real scatter, family errors, kernel table)");
     replay_->add_option("--source", o.source, "Export to read: auto (text when present), text, db")->capture_default_str();
 
     calibrate_ = app.add_subcommand(

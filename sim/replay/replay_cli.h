@@ -7,7 +7,7 @@
 #include <ostream>
 #include <string>
 
-#include "sim/replay/calibration.h"
+#include "sim/replay/run/calibration.h"
 #include "sim/replay/replay_command.h"
 
 namespace ascendsim {

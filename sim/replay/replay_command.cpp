@@ -1,10 +1,14 @@
 #include "sim/replay/replay_command.h"
 
 #include <cstdio>
+#include <filesystem>
 #include <system_error>
 
+#include "profiler/report/html/html_file.h"
+
 #include "sim/config/chip_config_loader.h"
-#include "sim/replay/chip_inference.h"
+#include "sim/replay/input/chip_inference.h"
+#include "sim/replay/report/replay_html.h"
 
 namespace ascendsim {
 
@@ -81,8 +85,19 @@ int runReplayCommand(const ReplayOptions& options, std::ostream& out, std::ostre
     try {
         PreparedReplay prepared = prepareReplay(options);
         runReplay(prepared, prepared.chip, options.showProgress);
-        writeReplayReport(prepared.report, options.outputDir);
+        // The page first (written whole or not at all), then the CSVs; a failure of either leaves
+        // neither behind.
+        if (!options.htmlPath.empty())
+            writeHtmlFile(options.htmlPath, [&](std::ostream& file) { writeReplayHtml(prepared.report, file); });
+        try {
+            writeReplayReport(prepared.report, options.outputDir);
+        } catch (...) {
+            std::error_code ignored;
+            if (!options.htmlPath.empty()) std::filesystem::remove(options.htmlPath, ignored);
+            throw;
+        }
         out << renderReplaySummary(prepared.report);
+        if (!options.htmlPath.empty()) out << "HTML report written to " << options.htmlPath << "\n";
         return 0;
     } catch (...) {
         return reportReplayFailure(err, "replay");

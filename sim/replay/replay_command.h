@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "models/chip/chip_config.h"
-#include "sim/replay/kernel_replay.h"
-#include "sim/replay/real_profile_loader.h"
-#include "sim/replay/replay_report.h"
+#include "sim/replay/run/kernel_replay.h"
+#include "sim/replay/input/real_profile_loader.h"
+#include "sim/replay/report/replay_report.h"
 
 namespace ascendsim {
 
@@ -24,6 +24,7 @@ struct ReplayOptions {
     std::string outputDir = "ascendsim_replay";
     std::string l2 = "cold";
     std::string source = "auto";            // auto, text, db
+    std::string htmlPath;                   // --html FILE: also the report as one page (replay_html.h)
     bool showProgress = false;
 };
 

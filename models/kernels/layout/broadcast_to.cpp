@@ -3,9 +3,10 @@
 // reads its values from the attribute). An elementwise copy whose operand is read with broadcast
 // strides (elementwise_program.h): repeated rows are re-read from GM, a broadcast scalar or
 // per-row value is expanded on the vector unit. The last dim must be kept (the AlexNet sample's
-// [1,32] → [5,32]); the Qwen3 sample's [1] → [4096] is not modelled yet. 8-byte elements (int64)
+// [1,32] → [5,32]); the Qwen3 sample's [1] → [4096] (only the last dim broadcast) is broadcast_last_dim.h's. 8-byte elements (int64)
 // are moved as int32 pairs.
 #include "models/kernels/elementwise/elementwise_broadcast.h"
+#include "models/kernels/layout/broadcast_last_dim.h"
 #include "models/kernels/tiling/vector_tiling.h"
 
 namespace ascendsim {
@@ -18,6 +19,7 @@ std::vector<LoweredKernel> lowerBroadcastTo(const OpInstance& op, const ChipConf
     TensorInfo x = op.inputs[0], y = op.outputs[0];
     if (x.dtype != y.dtype) throwLoweringError(op, "y must have x's dtype");
     if (broadcastShape(op, {x.shape, y.shape}) != y.shape) throwLoweringError(op, "x does not broadcast to y's shape");
+    if (broadcastsOnlyTheLastDim(x.shape, y.shape)) return lowerBroadcastLastDim(op, chip);
     if (x.shape.empty() || y.shape.empty() || x.shape.back() != y.shape.back())
         throwLoweringError(op, "a broadcast along the last dim is not modelled");
     if (bytesOf(x.dtype) == 8) {

@@ -4,6 +4,7 @@
 //   ND [.., M, N] → FRACTAL_NZ [.., N/16, M, 16]: [.., M, N1, 16] → [.., N1, M, 16]; and back.
 // NCHW → NC1HWC0 pads C to C1·C0 with zero channels; other shapes that would need padding
 // (NC1HWC0 → NCHW of a padded C, M % 16 or N % 16 not 0) are a LoweringError.
+#include "models/kernels/layout/trans_data_fractal_z.h"
 #include "models/kernels/layout/transpose.h"
 #include "models/kernels/tiling/vector_tiling.h"
 
@@ -44,6 +45,7 @@ std::vector<LoweredKernel> lowerTransData(const OpInstance& op, const ChipConfig
             return lowerPermutation(op, chip, {batch, m, n / kFractalEdge, kFractalEdge}, {0, 2, 1, 3});
         return lowerPermutation(op, chip, {batch, n / kFractalEdge, m, kFractalEdge}, {0, 2, 1, 3});
     }
+    if (dst == TensorFormat::FractalZ || x.format == TensorFormat::FractalZ) return lowerFractalZTransData(op, chip);
     if (dst == x.format || (dst == TensorFormat::ND && x.format == TensorFormat::NCHW) ||
         (dst == TensorFormat::NCHW && x.format == TensorFormat::ND))
         return lowerPermutation(op, chip, {x.elementCount()}, {0});  // same bytes: a copy

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "sim/workload/schema/op_schema_cnn_training.h"
 #include "sim/workload/schema/op_schema_transformer.h"
 #include "sim/workload/schema/shape_rules.h"
 
@@ -108,7 +109,7 @@ std::vector<OpSchema> buildSchemas() {
         add(type, 1, 1, 1, reduceAttrs(), kVector, r::reduce);
     add("Transpose", 1, 1, 1, {requiredAttr("perm", AttrType::Ints)}, kVector, r::transpose);
     add("TransData", 1, 1, 1,
-        {requiredAttr("dst_format", AttrType::String, {"NC1HWC0", "FRACTAL_NZ", "ND", "NCHW"})},
+        {requiredAttr("dst_format", AttrType::String, {"NC1HWC0", "FRACTAL_NZ", "FRACTAL_Z", "ND", "NCHW"})},
         kVector, r::transData);
     add("GatherV2", 2, 2, 1, {optionalAttr("axis", AttrType::Int, std::int64_t{0})}, kVector,
         r::gatherV2);
@@ -139,6 +140,7 @@ std::vector<OpSchema> buildSchemas() {
     add("HcomReduceScatter", 1, 1, 1, {reduction}, kCommunication, r::reduceScatter);
     add("HcomBroadcast", 1, 1, 1, {}, kCommunication, r::collective);
     appendTransformerSchemas(s);
+    appendCnnTrainingSchemas(s);
     std::sort(s.begin(), s.end(),
               [](const OpSchema& a, const OpSchema& b) { return a.type < b.type; });
     return s;

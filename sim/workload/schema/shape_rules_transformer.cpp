@@ -245,7 +245,7 @@ Outputs logical(const Inputs& in, const OpAttributes& attrs) {
 }
 
 // x, optional shape tensor (host data) → y [shape], x's dtype; x must broadcast to shape (numpy
-// rules: aligned from the right, each x dim 1 or equal); the last dim must be kept.
+// rules: aligned from the right, each x dim 1 or equal); the last dim is kept, or it alone is broadcast.
 Outputs broadcastTo(const Inputs& in, const OpAttributes& attrs) {
     const auto& target = std::get<std::vector<std::int64_t>>(attrs.values.at("shape"));
     const auto& x = in[0].shape;
@@ -256,8 +256,15 @@ Outputs broadcastTo(const Inputs& in, const OpAttributes& attrs) {
     }
     for (auto d : target) fits = fits && d >= 1;
     if (!fits) throw ShapeProblem("attrs.shape", "'" + in[0].name + "' " + shapeText(x) + " does not broadcast to " + shapeText(target));
-    if (x.empty() || x.back() != target.back())
-        throw ShapeProblem(inputField(0), "a broadcast along the last dim is not modelled; '" + in[0].name + "' is " + shapeText(x));
+    if (x.empty() || x.back() != target.back()) {
+        // Only the last dim broadcast (x [.., 1] → [.., L], leading dims kept) is modelled there.
+        bool onlyLast = !x.empty() && bytesOf(in[0].dtype) != 8;
+        for (std::size_t i = 2; onlyLast && i <= target.size(); ++i)
+            onlyLast = i <= x.size() ? x[x.size() - i] == target[target.size() - i] : target[target.size() - i] == 1;
+        if (!onlyLast)
+            throw ShapeProblem(inputField(0), "a broadcast along the last dim is modelled alone and for ≤ 32-bit values; '" +
+                                                  in[0].name + "' is " + shapeText(x) + " " + std::string(dataTypeName(in[0].dtype)));
+    }
     return {InferredTensor{target, in[0].dtype, TensorFormat::ND, false}};
 }
 

@@ -8,7 +8,7 @@
 
 #include "profiler/format/csv_reader.h"
 #include "sim/config/chip_config_loader.h"
-#include "sim/replay/calibration.h"
+#include "sim/replay/run/calibration.h"
 #include "sim/replay/replay_command.h"
 #include "sim/replay/replay_fixtures.h"
 

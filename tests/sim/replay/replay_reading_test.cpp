@@ -3,10 +3,10 @@
 #include <gtest/gtest.h>
 
 #include "sim/config/chip_config_loader.h"
-#include "sim/replay/chip_inference.h"
-#include "sim/replay/kernel_details_reader.h"
-#include "sim/replay/real_profile_loader.h"
-#include "sim/replay/replay_run.h"
+#include "sim/replay/input/chip_inference.h"
+#include "sim/replay/input/kernel_details_reader.h"
+#include "sim/replay/input/real_profile_loader.h"
+#include "sim/replay/run/replay_run.h"
 #include "sim/replay/replay_fixtures.h"
 
 namespace ascendsim {

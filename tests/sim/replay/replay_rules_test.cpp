@@ -4,28 +4,14 @@
 
 #include <cmath>
 
-#include "sim/replay/replay_op_rules.h"
-#include "sim/replay/replay_statistics.h"
+#include "sim/replay/rules/replay_op_rules.h"
+#include "tests/sim/replay/real_row.h"
+#include "sim/replay/report/replay_statistics.h"
 
 namespace ascendsim {
 namespace {
 
-RealKernel row(const std::string& type, const std::string& inShapes, const std::string& inDtypes,
-               const std::string& inFormats, const std::string& outShapes, const std::string& outDtypes,
-               const std::string& outFormats, std::uint32_t blockDim = 20) {
-    RealKernel k;
-    k.name = type;
-    k.type = type;
-    k.acceleratorCore = "AI_CORE";
-    k.blockDim = blockDim;
-    k.inputShapes = inShapes;
-    k.inputDtypes = inDtypes;
-    k.inputFormats = inFormats;
-    k.outputShapes = outShapes;
-    k.outputDtypes = outDtypes;
-    k.outputFormats = outFormats;
-    return k;
-}
+using test::row;
 
 TEST(ReplayRules, MatMul_TransposesFromShapesAndRealBlockDim) {
     const OpInstance op = replayOp(row("MatMulV3", "4096,1024;6144,1024", "DT_BF16;DT_BF16", "ND;ND", "4096,6144", "DT_BF16", "ND"));

@@ -126,7 +126,9 @@ TEST(OpSchemaTransformer, BroadcastToFollowsNumpyRules) {
     EXPECT_EQ(infer("BroadcastTo", {tensor("x", {1, 32}, DataType::Int64)}, {{"shape", to}})[0].shape, (Shape{5, 32}));
     EXPECT_EQ(problemField("BroadcastTo", {tensor("x", {2, 32}, kF32)}, {{"shape", to}}), "attrs.shape");
     EXPECT_EQ(problemField("BroadcastTo", {tensor("x", {5, 1}, DataType::Int64)}, {{"shape", to}}), "inputs[0]");
-    EXPECT_EQ(problemField("BroadcastTo", {tensor("x", {1}, kF32)}, {{"shape", std::vector<std::int64_t>{4096}}}), "inputs[0]");
+    EXPECT_EQ(infer("BroadcastTo", {tensor("x", {1}, kF32)}, {{"shape", std::vector<std::int64_t>{4096}}})[0].shape, (Shape{4096}));
+    EXPECT_EQ(problemField("BroadcastTo", {tensor("x", {2, 1}, kF32)}, {{"shape", std::vector<std::int64_t>{3, 2, 5}}}), "inputs[0]");
+    EXPECT_EQ(problemField("BroadcastTo", {tensor("x", {1, 1}, kF32)}, {{"shape", std::vector<std::int64_t>{2, 5}}}), "inputs[0]");
 }
 
 }  // namespace

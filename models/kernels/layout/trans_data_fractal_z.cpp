@@ -1,0 +1,43 @@
+// NCHW ↔ FRACTAL_Z of a convolution weight as one permutation of a reshaped view, run by the
+// Transpose kernel (transpose.h), as TransData's other conversions are: with K = kh·kw,
+//   NCHW [Co, C, K] viewed as [Co/16, 16, C1, C0, K] → FRACTAL_Z [C1, K, Co/16, 16, C0]: perm {2, 4, 0, 1, 3};
+//   and back: FRACTAL_Z viewed as [C1, K, Co/16, 16, C0] → [Co/16, 16, C1, C0, K]: perm {2, 3, 0, 4, 1}.
+// C0 is the FRACTAL_Z tensor's last dim as recorded (8 fp32 on the 910B2, 16 on the 910A).
+#include "models/kernels/layout/trans_data_fractal_z.h"
+
+#include "models/kernels/layout/transpose.h"
+#include "models/kernels/tiling/vector_tiling.h"
+
+namespace ascendsim {
+
+namespace {
+
+constexpr std::int64_t kFractalEdge = 16;  // hardware.md §2.3: 16×16 fractals
+
+}  // namespace
+
+std::vector<LoweredKernel> lowerFractalZTransData(const OpInstance& op, const ChipConfig& chip) {
+    const TensorInfo& x = op.inputs[0];
+    const TensorInfo& y = op.outputs[0];
+    const bool toFractalZ = x.format != TensorFormat::FractalZ;
+    const TensorInfo& nchw = toFractalZ ? x : y;
+    const TensorInfo& fz = toFractalZ ? y : x;
+    if (nchw.shape.size() != 4 || fz.shape.size() != 4)
+        throwLoweringError(op, "FRACTAL_Z conversion needs a [Co, C, kh, kw] weight and a 4-D FRACTAL_Z tensor");
+    const std::int64_t co = nchw.shape[0], c = nchw.shape[1], k = nchw.shape[2] * nchw.shape[3];
+    const std::int64_t c0 = fz.shape[3];
+    if (c0 <= 0 || fz.shape[2] != kFractalEdge || fz.shape[0] % k != 0)
+        throwLoweringError(op, "FRACTAL_Z shape does not match the [Co, C, kh, kw] weight");
+    if (c % c0 != 0)
+        throwLoweringError(op, "C = " + std::to_string(c) + " is no multiple of C0 = " + std::to_string(c0) +
+                                   " (FRACTAL_Z channel padding is not modelled)");
+    if (co % kFractalEdge != 0)
+        throwLoweringError(op, "Co = " + std::to_string(co) + " is no multiple of 16 (FRACTAL_Z padding is not modelled)");
+    if (fz.shape[0] != c / c0 * k || fz.shape[1] != co / kFractalEdge)
+        throwLoweringError(op, "FRACTAL_Z shape does not hold the weight's C1·kh·kw × Co/16 fractals");
+    const std::int64_t c1 = c / c0, co1 = co / kFractalEdge;
+    if (toFractalZ) return lowerPermutation(op, chip, {co1, kFractalEdge, c1, c0, k}, {2, 4, 0, 1, 3});
+    return lowerPermutation(op, chip, {c1, k, co1, kFractalEdge, c0}, {2, 3, 0, 4, 1});
+}
+
+}  // namespace ascendsim

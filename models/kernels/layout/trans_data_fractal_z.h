@@ -1,0 +1,13 @@
+#pragma once
+// TransData between a convolution weight's NCHW [Co, C, kh, kw] and FRACTAL_Z
+// [C1·kh·kw, Co/16, 16, C0] (the cube's weight layout: element (co, c, h, w) at
+// [c1·kh·kw + h·kw + w][co / 16][co % 16][c % C0]), both ways (trans_data_fractal_z.cpp).
+#include "models/kernels/kernel_registry.h"
+
+namespace ascendsim {
+
+// Lowers op (x → y, one of them FRACTAL_Z as recorded, the other NCHW); LoweringError when C is
+// not a multiple of C0 or Co of 16 (the padding is not modelled).
+std::vector<LoweredKernel> lowerFractalZTransData(const OpInstance& op, const ChipConfig& chip);
+
+}  // namespace ascendsim

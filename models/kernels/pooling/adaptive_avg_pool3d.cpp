@@ -1,0 +1,177 @@
+// AdaptiveAvgPool3d and its grad on channels-last data [.., D, H, W, C] (docs/op-catalog.md, "Ops
+// of the CNN training samples"; CANN runs torch's AdaptiveAvgPool2d of the AlexNet head this way:
+// [32,1,6,6,256]). With C innermost, a window mean is a mean of whole C-element rows. PyTorch's
+// windows: output index i over `in` inputs covers [⌊i·in/out⌋, ⌈(i+1)·in/out⌉) per axis.
+//   Forward: a target is an output position, its sources the window's input positions, each weighted
+//     1/window size. Grad: a target is an input position (of dx), its sources the output positions
+//     whose windows hold it, each weighted 1/(that window's size).
+// Targets over blocks; per tile MTE2 brings every source row of the tile's targets, the vector unit
+// scales each (Muls) and sums a target's rows (Add), MTE3 stores the tile's target rows in one burst.
+#include <algorithm>
+#include <array>
+#include <memory>
+
+#include "models/kernels/elementwise/elementwise_broadcast.h"
+#include "models/kernels/tiling/vector_tiling_stream.h"
+
+namespace ascendsim {
+
+namespace {
+
+constexpr DataType kF32 = DataType::Fp32;
+
+std::uint64_t windowStart(std::uint64_t i, std::uint64_t in, std::uint64_t out) { return i * in / out; }
+std::uint64_t windowEnd(std::uint64_t i, std::uint64_t in, std::uint64_t out) { return ceilDiv((i + 1) * in, out); }
+
+struct Source {
+    std::uint64_t position = 0;
+    float weight = 1.0f;
+};
+
+struct Pool3dLayout {
+    bool grad = false;
+    std::uint64_t batch = 1, channels = 0, rowPitch = 0;
+    std::uint64_t part = 0, parts = 1;  // channels per part: a long row (C = 8192) is cut into parts
+    std::array<std::uint64_t, 3> in{}, out{};  // D, H, W of the forward's input and output
+    std::uint64_t src = 0, dst = 0, targetsPerTile = 0, maxSources = 1;
+    std::uint64_t stage = 0, stageHalf = 0, acc = 0, accHalf = 0;
+    std::uint64_t targets() const { return batch * (grad ? in[0] * in[1] * in[2] : out[0] * out[1] * out[2]); }
+
+    // The sources of target t (positions in the source tensor, batch included).
+    std::vector<Source> sources(std::uint64_t t) const {
+        const auto& tgt = grad ? in : out;
+        const std::uint64_t per = tgt[0] * tgt[1] * tgt[2], b = t / per;
+        std::array<std::uint64_t, 3> idx{(t % per) / (tgt[1] * tgt[2]), (t % (tgt[1] * tgt[2])) / tgt[2], t % tgt[2]};
+        std::array<std::uint64_t, 3> lo{}, hi{};
+        for (std::size_t a = 0; a < 3; ++a) {
+            if (!grad) {
+                lo[a] = windowStart(idx[a], in[a], out[a]);
+                hi[a] = windowEnd(idx[a], in[a], out[a]);
+            } else {  // the outputs whose window holds input idx
+                lo[a] = out[a];
+                hi[a] = 0;
+                for (std::uint64_t o = 0; o < out[a]; ++o)
+                    if (windowStart(o, in[a], out[a]) <= idx[a] && idx[a] < windowEnd(o, in[a], out[a])) lo[a] = std::min(lo[a], o), hi[a] = o + 1;
+            }
+        }
+        const auto& srcDims = grad ? out : in;
+        std::vector<Source> s;
+        for (std::uint64_t d = lo[0]; d < hi[0]; ++d)
+            for (std::uint64_t h = lo[1]; h < hi[1]; ++h)
+                for (std::uint64_t w = lo[2]; w < hi[2]; ++w) {
+                    std::uint64_t count = 1;
+                    if (grad) {
+                        const std::array<std::uint64_t, 3> o{d, h, w};
+                        for (std::size_t a = 0; a < 3; ++a) count *= windowEnd(o[a], in[a], out[a]) - windowStart(o[a], in[a], out[a]);
+                    } else {
+                        count = (hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]);
+                    }
+                    s.push_back({((b * srcDims[0] + d) * srcDims[1] + h) * srcDims[2] + w, 1.0f / static_cast<float>(count)});
+                }
+        return s;
+    }
+};
+
+class Pool3dTiles final : public TileSource {
+public:
+    Pool3dTiles(std::shared_ptr<const Pool3dLayout> l, UnitRange units) : l_(std::move(l)), units_(units) {}
+    std::uint64_t tileCount() const override { return units_.size(); }
+    void tile(std::uint64_t index, std::uint32_t half, TileCode& code) override {
+        const Pool3dLayout& l = *l_;
+        const std::uint64_t unit = units_.begin + index, part = unit % l.parts;
+        const std::uint64_t first = unit / l.parts * l.targetsPerTile, rowBytes = l.channels * 4;
+        const std::uint64_t n = std::min(l.targetsPerTile, l.targets() - first);
+        const std::uint64_t c0 = part * l.part, channels = std::min(l.part, l.channels - c0), partBytes = channels * 4;
+        const std::uint64_t stage = l.stage + half * l.stageHalf, acc = l.acc + half * l.accHalf;
+        std::uint64_t slot = 0;
+        for (std::uint64_t t = 0; t < n; ++t) {
+            const auto sources = l.sources(first + t);
+            const std::uint64_t target = acc + t * l.rowPitch * 4;  // parts: one target, at acc
+            for (std::size_t k = 0; k < sources.size(); ++k, ++slot) {
+                const std::uint64_t at = stage + slot * (l.parts == 1 ? l.rowPitch : l.part) * 4;
+                code.load.push_back(moveRowsToUb(l.src + sources[k].position * rowBytes + c0 * 4, at, 1, partBytes, partBytes));
+                if (k == 0) {
+                    emitVectorRange(code.compute, VectorOp::Muls, kF32, {.dst = target, .src0 = at}, channels, sources[k].weight);
+                } else {
+                    emitVectorRange(code.compute, VectorOp::Muls, kF32, {.dst = at, .src0 = at}, channels, sources[k].weight);
+                    emitVectorRange(code.compute, VectorOp::Add, kF32, {.dst = target, .src0 = target, .src1 = at}, channels);
+                }
+            }
+            if (sources.empty()) emitVectorRange(code.compute, VectorOp::Duplicate, kF32, {.dst = target}, channels, 0.0f);
+        }
+        if (l.parts == 1) {
+            code.store.push_back(moveRowsToGm(acc, l.dst + first * rowBytes, static_cast<std::uint32_t>(n), rowBytes, l.rowPitch * 4));
+        } else {  // one target per tile
+            code.store.push_back(moveRowsToGm(acc, l.dst + first * rowBytes + c0 * 4, 1, partBytes, partBytes));
+        }
+    }
+
+private:
+    std::shared_ptr<const Pool3dLayout> l_;
+    UnitRange units_;
+};
+
+// [.., D, H, W, C] → batch (the product of the leading dims), D, H, W, C.
+void splitShape(const OpInstance& op, const TensorInfo& t, std::uint64_t& batch, std::array<std::uint64_t, 3>& dhw,
+                std::uint64_t& c) {
+    if (t.shape.size() < 4 || t.dtype != kF32) throwLoweringError(op, "'" + t.name + "' must be fp32 [.., D, H, W, C]");
+    const std::size_t r = t.shape.size();
+    batch = 1;
+    for (std::size_t d = 0; d + 4 < r; ++d) batch *= static_cast<std::uint64_t>(t.shape[d]);
+    for (std::size_t a = 0; a < 3; ++a) dhw[a] = static_cast<std::uint64_t>(t.shape[r - 4 + a]);
+    c = static_cast<std::uint64_t>(t.shape[r - 1]);
+}
+
+std::vector<LoweredKernel> lowerPool3d(const OpInstance& op, const ChipConfig& chip, bool grad) {
+    // Forward: x → y. Grad: dy (and the forward input's shape tensor, not read) → dx.
+    if (op.inputs.empty() || op.outputs.size() != 1) throwLoweringError(op, "needs its input and one output");
+    auto l = std::make_shared<Pool3dLayout>();
+    l->grad = grad;
+    const TensorInfo& src = op.inputs[0];
+    const TensorInfo& dst = op.outputs[0];
+    std::uint64_t srcBatch = 0, dstBatch = 0, srcC = 0, dstC = 0;
+    std::array<std::uint64_t, 3> srcDhw{}, dstDhw{};
+    splitShape(op, src, srcBatch, srcDhw, srcC);
+    splitShape(op, dst, dstBatch, dstDhw, dstC);
+    if (srcBatch != dstBatch || srcC != dstC) throwLoweringError(op, "input and output must share batch and C");
+    l->batch = srcBatch;
+    l->channels = srcC;
+    l->in = grad ? dstDhw : srcDhw;
+    l->out = grad ? srcDhw : dstDhw;
+    l->src = src.deviceAddr;
+    l->dst = dst.deviceAddr;
+    l->rowPitch = alignUp(l->channels, elementsPerBlock(kF32));
+    // Sources per target, bounded per axis: a window spans ≤ ⌈in/out⌉ + 1 inputs, an input lies in
+    // ≤ ⌈out/in⌉ + 1 windows.
+    l->maxSources = 1;
+    for (std::size_t a = 0; a < 3; ++a)
+        l->maxSources *= std::min(grad ? l->out[a] : l->in[a], ceilDiv(grad ? l->out[a] : l->in[a], grad ? l->in[a] : l->out[a]) + 1);
+    const VectorPlacement placement = vectorPlacement(chip);
+    l->part = l->rowPitch;
+    if (2 * l->rowPitch * 4 * (l->maxSources + 1) > placement.ubBytes - 1024) {  // cut the rows into parts, one target per tile
+        const std::uint64_t lanes = elementsPerBlock(kF32);
+        l->part = (placement.ubBytes - 1024) / (2 * 4 * (l->maxSources + 1)) / lanes * lanes;
+        if (l->part == 0) throwLoweringError(op, "one window's rows do not fit in UB");
+        l->parts = ceilDiv(l->channels, l->part);
+    }
+    const std::uint64_t rowBytes = (l->parts == 1 ? l->rowPitch : l->part) * 4, perTarget = 2 * rowBytes * (l->maxSources + 1);
+    l->targetsPerTile = l->parts == 1 ? std::min<std::uint64_t>(l->targets(), (placement.ubBytes - 1024) / perTarget) : 1;
+    UbAllocator ub(placement.ubBytes, op.name);
+    l->stageHalf = l->targetsPerTile * l->maxSources * rowBytes;
+    l->stage = ub.allocate(2 * l->stageHalf, "source rows");
+    l->accHalf = l->targetsPerTile * rowBytes;
+    l->acc = ub.allocate(2 * l->accHalf, "target rows");
+    const std::uint64_t units = ceilDiv(l->targets(), l->targetsPerTile) * l->parts;
+    LoweredKernel kernel;
+    kernel.type = placement.taskType;
+    kernel.blockDim = chooseVectorBlockDim(op, placement, src.bytes() + dst.bytes(), units);
+    kernel.program = doubleBufferedBlockShares<Pool3dTiles, Pool3dLayout>(l, units, kernel.blockDim);
+    return {kernel};
+}
+
+}  // namespace
+
+ASCENDSIM_REGISTER_KERNEL("AdaptiveAvgPool3d", [](const OpInstance& op, const ChipConfig& chip) { return lowerPool3d(op, chip, false); });
+ASCENDSIM_REGISTER_KERNEL("AdaptiveAvgPool3dGrad", [](const OpInstance& op, const ChipConfig& chip) { return lowerPool3d(op, chip, true); });
+
+}  // namespace ascendsim

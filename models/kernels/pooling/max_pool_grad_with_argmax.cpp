@@ -1,0 +1,162 @@
+// MaxPoolGradWithArgmaxV1 on NC1HWC0 with C0 = 16 (max_pool_argmax_geometry.h): dx = Σ over the
+// window taps of the gradient where the forward's argmax bit is set, scattered to the tap's input
+// position. x is an input for its shape only: the mask says where each window's maximum was. A
+// unit is a band of dx rows of one plane; like MaxPoolGrad (max_pool_grad_layout.h) it loads every
+// window that touches the band and drops contributions outside it, so no two units write the same
+// dx element. Per tile:
+//   MTE2: dy rows of those windows (one burst) and their mask entries, one burst per tap;
+//   V:    dy to fp32 (fp16 inputs), dx rows zeroed, per tap a select (vsel by the tap's bits, as
+//         one repeat pass over the windows' lanes) and per window row a block-strided Add into the
+//         tap's input positions (stride sw), then the band's rows back to the dtype;
+//   MTE3: the band's dx rows, one burst.
+// As in the forward, the ISA model's Select takes its condition from a UB tile rather than bits:
+// the work and bytes are modelled, the selected values are not the mask's.
+#include <algorithm>
+#include <memory>
+
+#include "models/kernels/pooling/max_pool_argmax_geometry.h"
+#include "models/kernels/tiling/vector_tiling_stream.h"
+
+namespace ascendsim {
+
+namespace {
+
+constexpr DataType kF32 = DataType::Fp32;
+
+struct ArgmaxGradLayout {
+    ArgmaxPoolGeometry g;
+    std::uint64_t dy = 0, mask = 0, dx = 0;
+    std::uint64_t bandRows = 0, bandsPerPlane = 0, maxWindowRows = 0;
+    std::uint64_t dyStage = 0, dyHalf = 0, maskStage = 0, maskHalf = 0, acc = 0, accHalf = 0;
+    std::uint64_t outStage = 0, outHalf = 0, dyF32 = 0, contribution = 0, zeros = 0;
+};
+
+struct GradBand {
+    std::uint64_t h0 = 0, h1 = 0, ohLo = 0, windows = 0;
+};
+
+GradBand bandOf(const ArgmaxGradLayout& l, std::uint64_t band) {
+    const ArgmaxPoolGeometry& g = l.g;
+    GradBand b;
+    b.h0 = band * l.bandRows;
+    b.h1 = std::min(g.h, b.h0 + l.bandRows);
+    b.ohLo = b.h0 + 1 >= g.kh ? ceilDiv(b.h0 + 1 - g.kh, g.sh) : 0;
+    const std::uint64_t ohHi = std::min(g.outH - 1, (b.h1 - 1) / g.sh);
+    b.windows = ohHi >= b.ohLo ? ohHi - b.ohLo + 1 : 0;
+    return b;
+}
+
+class ArgmaxGradTiles final : public TileSource {
+public:
+    ArgmaxGradTiles(std::shared_ptr<const ArgmaxGradLayout> l, UnitRange units) : l_(std::move(l)), units_(units) {}
+    std::uint64_t tileCount() const override { return units_.size(); }
+    void setup(TileCode& code) override {
+        emitVectorRange(code.compute, VectorOp::Duplicate, kF32, {.dst = l_->zeros}, elementsPerBlock(kF32), 0.0f);
+    }
+    void tile(std::uint64_t index, std::uint32_t half, TileCode& code) override {
+        const ArgmaxGradLayout& l = *l_;
+        const ArgmaxPoolGeometry& g = l.g;
+        const std::uint64_t unit = units_.begin + index, plane = unit / l.bandsPerPlane;
+        const GradBand b = bandOf(l, unit % l.bandsPerPlane);
+        const std::uint64_t pb = g.positionBytes(), pf = kArgmaxPoolC0 * 4, entries = b.windows * g.outW;
+        const std::uint64_t dyBuf = l.dyStage + half * l.dyHalf, maskBuf = l.maskStage + half * l.maskHalf;
+        const std::uint64_t acc = l.acc + half * l.accHalf, firstRow = b.ohLo * g.sh;
+        const std::uint64_t accRows = b.windows == 0 ? 0 : (b.windows - 1) * g.sh + g.kh;
+        const std::uint64_t tapBytes = alignUp(l.maxWindowRows * g.outW * 2, kUbBlockBytes);
+        if (entries > 0) {
+            code.load.push_back(moveRowsToUb(l.dy + (plane * g.outH + b.ohLo) * g.outW * pb, dyBuf, 1, entries * pb, entries * pb));
+            for (std::uint64_t tap = 0; tap < g.taps(); ++tap) {
+                const std::uint64_t gm = l.mask + ((plane * g.taps() + tap) * g.maskTapEntries() + b.ohLo * g.outW) * 2;
+                code.load.push_back(moveRowsToUb(gm, maskBuf + tap * tapBytes, 1, entries * 2, entries * 2));
+            }
+        }
+        const bool cast = g.dtype != kF32;
+        const std::uint64_t grad = cast ? l.dyF32 : dyBuf;
+        if (cast && entries > 0)
+            emitVectorRange(code.compute, VectorOp::Cast, kF32, {.dst = grad, .src0 = dyBuf}, entries * kArgmaxPoolC0, 0.0f, g.dtype);
+        const std::uint64_t rows = std::max(accRows, b.h1 - firstRow);
+        emitVectorRange(code.compute, VectorOp::Duplicate, kF32, {.dst = acc}, rows * g.w * kArgmaxPoolC0, 0.0f);
+        for (std::uint64_t tap = 0; tap < g.taps() && entries > 0; ++tap) {
+            const std::uint64_t i = tap / g.kw, j = tap % g.kw;
+            emitVectorRange(code.compute, VectorOp::Select, kF32,
+                            {.dst = l.contribution, .src0 = grad, .src1 = l.zeros, .src1IsBlock = true}, entries * kArgmaxPoolC0);
+            for (std::uint64_t r = 0; r < b.windows; ++r) {
+                const std::uint64_t at = acc + ((r * g.sh + i) * g.w + j) * pf;
+                emitPositions(code.compute, VectorOp::Add, kF32,
+                              {.dst = at, .src0 = at, .src1 = l.contribution + r * g.outW * pf, .dstStride = g.sw, .src0Stride = g.sw},
+                              g.outW);
+            }
+        }
+        const std::uint64_t bandAt = acc + (b.h0 - firstRow) * g.w * pf, bandElements = (b.h1 - b.h0) * g.w * kArgmaxPoolC0;
+        std::uint64_t out = bandAt;
+        if (cast) {
+            out = l.outStage + half * l.outHalf;
+            emitVectorRange(code.compute, VectorOp::Cast, g.dtype, {.dst = out, .src0 = bandAt}, bandElements, 0.0f, kF32);
+        }
+        code.store.push_back(moveRowsToGm(out, l.dx + (plane * g.h + b.h0) * g.w * pb, 1, bandElements * bytesOf(g.dtype),
+                                          bandElements * bytesOf(g.dtype)));
+    }
+
+private:
+    std::shared_ptr<const ArgmaxGradLayout> l_;
+    UnitRange units_;
+};
+
+std::vector<LoweredKernel> lowerMaxPoolGradWithArgmax(const OpInstance& op, const ChipConfig& chip) {
+    if (op.inputs.size() != 3 || op.outputs.size() != 1) throwLoweringError(op, "needs x, grad, argmax and the output dx");
+    auto l = std::make_shared<ArgmaxGradLayout>();
+    l->g = argmaxPoolGeometry(op, op.inputs[0]);
+    const ArgmaxPoolGeometry& g = l->g;
+    const TensorInfo& grad = op.inputs[1];
+    if (grad.shape != std::vector<std::int64_t>{op.inputs[0].shape[0], op.inputs[0].shape[1],
+                                                static_cast<std::int64_t>(g.outH), static_cast<std::int64_t>(g.outW)} ||
+        grad.dtype != g.dtype)
+        throwLoweringError(op, "grad must be y's shape [N,C,Ho,Wo] in x's dtype");
+    if (op.inputs[2].bytes() < g.planes * g.taps() * g.maskTapEntries() * 2)
+        throwLoweringError(op, "argmax must hold N·C1·kh·kw·(⌈Ho·Wo/16⌉+1)·16 uint16");
+    l->dy = grad.deviceAddr;
+    l->mask = op.inputs[2].deviceAddr;
+    l->dx = op.outputs[0].deviceAddr;
+    const VectorPlacement placement = vectorPlacement(chip);
+    const std::uint64_t pb = g.positionBytes(), pf = kArgmaxPoolC0 * 4;
+    const bool cast = g.dtype != DataType::Fp32;
+    auto windowRows = [&](std::uint64_t bandRows) { return std::min(g.outH, bandRows / g.sh + ceilDiv(g.kh, g.sh) + 1); };
+    auto bytesFor = [&](std::uint64_t bandRows) {
+        const std::uint64_t windows = windowRows(bandRows), entries = windows * g.outW;
+        const std::uint64_t accRows = std::max((windows - 1) * g.sh + g.kh, bandRows + g.kh);
+        return 2 * entries * pb + 2 * g.taps() * alignUp(entries * 2, kUbBlockBytes) + 2 * accRows * g.w * pf +
+               (cast ? 2 * bandRows * g.w * pb + entries * pf : 0) + entries * pf + 1024;
+    };
+    l->bandRows = g.h;
+    while (l->bandRows > 1 && bytesFor(l->bandRows) > placement.ubBytes) --l->bandRows;
+    if (bytesFor(l->bandRows) > placement.ubBytes) throwLoweringError(op, "one dx row does not fit in UB");
+    l->bandsPerPlane = ceilDiv(g.h, l->bandRows);
+    l->maxWindowRows = windowRows(l->bandRows);
+    const std::uint64_t entries = l->maxWindowRows * g.outW;
+    UbAllocator ub(placement.ubBytes, op.name);
+    l->dyHalf = alignUp(entries * pb, kUbBlockBytes);
+    l->dyStage = ub.allocate(2 * l->dyHalf, "grad rows");
+    l->maskHalf = g.taps() * alignUp(entries * 2, kUbBlockBytes);
+    l->maskStage = ub.allocate(2 * l->maskHalf, "tap masks");
+    l->accHalf = alignUp(std::max((l->maxWindowRows - 1) * g.sh + g.kh, l->bandRows + g.kh) * g.w * pf, kUbBlockBytes);
+    l->acc = ub.allocate(2 * l->accHalf, "dx rows (fp32)");
+    if (cast) {
+        l->outHalf = alignUp(l->bandRows * g.w * pb, kUbBlockBytes);
+        l->outStage = ub.allocate(2 * l->outHalf, "dx rows");
+        l->dyF32 = ub.allocate(alignUp(entries * pf, kUbBlockBytes), "grad (fp32)");
+    }
+    l->contribution = ub.allocate(alignUp(entries * pf, kUbBlockBytes), "selected grad");
+    l->zeros = ub.allocate(kUbBlockBytes, "zero block");
+    const std::uint64_t units = g.planes * l->bandsPerPlane;
+    LoweredKernel kernel;
+    kernel.type = placement.taskType;
+    kernel.blockDim = chooseVectorBlockDim(op, placement, grad.bytes() + op.outputs[0].bytes(), units);
+    kernel.program = doubleBufferedBlockShares<ArgmaxGradTiles, ArgmaxGradLayout>(l, units, kernel.blockDim);
+    return {kernel};
+}
+
+}  // namespace
+
+ASCENDSIM_REGISTER_KERNEL("MaxPoolGradWithArgmaxV1", lowerMaxPoolGradWithArgmax);
+
+}  // namespace ascendsim

@@ -1,0 +1,122 @@
+#include "sim/replay/run/kernel_replay.h"
+
+#include "models/kernels/kernel_registry.h"
+#include "profiler/metrics/task_metrics.h"
+#include "sim/microbench/device_run.h"
+#include "sim/replay/input/real_tensors.h"
+
+namespace ascendsim {
+
+namespace {
+
+constexpr double kNsPerUs = 1000.0;
+// Above 0 like the workload planner's, 2 MiB apart so no two tensors share an L2 page.
+constexpr std::uint64_t kBaseAddress = 0x100000000ULL;
+constexpr std::uint64_t kTensorAlignment = 2ULL << 20;
+
+std::uint64_t alignUp(std::uint64_t value) { return (value + kTensorAlignment - 1) / kTensorAlignment * kTensorAlignment; }
+
+std::uint64_t placeTensors(OpInstance& op) {
+    std::uint64_t next = kBaseAddress;
+    for (auto* tensors : {&op.inputs, &op.outputs}) {
+        for (auto& t : *tensors) {
+            t.deviceAddr = next;
+            next = alignUp(next + std::max<std::uint64_t>(t.bytes(), 1));
+        }
+    }
+    return next;
+}
+
+// The kernels that report the op's own type; helper kernels of other types (a weight TransData
+// CANN would launch separately) are not part of the real row.
+std::vector<LoweredKernel> ownKernels(std::vector<LoweredKernel> lowered, const std::string& opType) {
+    std::vector<LoweredKernel> own;
+    for (auto& kernel : lowered)
+        if (reportedOpTypeOf(kernel, opType) == opType) own.push_back(std::move(kernel));
+    return own;
+}
+
+std::vector<TimedTask> tasksOf(const std::vector<LoweredKernel>& kernels, std::uint64_t workspaceAddr,
+                               std::uint64_t firstId) {
+    std::vector<TimedTask> tasks;
+    for (const auto& kernel : kernels) {
+        KernelTask task = kernelTaskOf(kernel);
+        task.taskId = firstId++;
+        task.workspaceAddr = kernel.workspaceBytes > 0 ? workspaceAddr : 0;
+        tasks.push_back(TimedTask{std::move(task), 0});
+    }
+    return tasks;
+}
+
+// The measured launch's tasks as one: first start to last end, counters summed per side.
+TaskResult merged(const std::vector<TaskResult>& results, std::size_t first) {
+    TaskResult all = results.at(first);
+    for (std::size_t i = first + 1; i < results.size(); ++i) {
+        const TaskResult& r = results[i];
+        all.startNs = std::min(all.startNs, r.startNs);
+        all.endNs = std::max(all.endNs, r.endNs);
+        all.cubeSum += r.cubeSum;
+        all.vectorSum += r.vectorSum;
+        all.blocks.insert(all.blocks.end(), r.blocks.begin(), r.blocks.end());
+    }
+    return all;
+}
+
+// Lowering messages start "op 'NAME' (TYPE): " or "op 'NAME': "; without it the summary can
+// group one reason across kernels.
+std::string withoutOpName(const std::string& message) {
+    if (!message.starts_with("op '")) return message;
+    const std::size_t quote = message.find('\'', 4);
+    if (quote == std::string::npos) return message;
+    const std::size_t colon = message.find(": ", quote);
+    return colon == std::string::npos ? message : message.substr(colon + 2);
+}
+
+std::map<std::string, double> pipeRatiosOf(const TaskResult& task, const ChipConfig& chip) {
+    std::map<std::string, double> ratios;
+    for (CoreSide side : chipCoreSides(chip)) {
+        const SideCounters counters = sideCounters(task, chip, side);
+        if (counters.counters.totalCycles == 0) continue;
+        for (const MetricColumn& column : metricColumns(AicMetrics::PipeUtilization, side)) {
+            if (column.formula != MetricFormula::Ratio) continue;
+            ratios[metricHeaderName(column, side)] = evaluateMetric(column, counters, chip);
+        }
+    }
+    return ratios;
+}
+
+}  // namespace
+
+bool parseL2State(std::string_view text, L2State& out) {
+    if (text == "cold") return out = L2State::Cold, true;
+    if (text == "warm") return out = L2State::Warm, true;
+    return false;
+}
+
+std::string_view l2StateName(L2State state) { return state == L2State::Cold ? "cold" : "warm"; }
+
+SimulatedKernel simulateReplayOp(OpInstance op, const ChipConfig& chip, L2State l2) {
+    const std::uint64_t workspace = placeTensors(op);
+    std::vector<LoweredKernel> kernels;
+    try {
+        kernels = ownKernels(KernelRegistry::instance().lower(op, chip), op.type);
+    } catch (const LoweringError& e) {
+        throw UnreplayableKernel("lowering refused: " + withoutOpName(e.what()));
+    }
+    if (kernels.empty()) throw UnreplayableKernel("lowering gave no " + op.type + " kernel");
+    std::vector<TimedTask> tasks = tasksOf(kernels, workspace, 1);
+    if (l2 == L2State::Warm) {
+        auto again = tasksOf(kernels, workspace, tasks.size() + 1);
+        for (auto& t : again) tasks.push_back(std::move(t));
+    }
+    const std::vector<TaskResult> results = runOnDevice(chip, std::move(tasks));
+    if (results.size() != (l2 == L2State::Warm ? 2 : 1) * kernels.size())
+        throw std::logic_error("replay: the device did not finish every task of " + op.name);
+    const TaskResult measured = merged(results, l2 == L2State::Warm ? kernels.size() : 0);
+    SimulatedKernel simulated;
+    simulated.durationUs = static_cast<double>(measured.endNs - measured.startNs) / kNsPerUs;
+    simulated.pipeRatios = pipeRatiosOf(measured, chip);
+    return simulated;
+}
+
+}  // namespace ascendsim

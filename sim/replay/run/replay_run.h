@@ -1,0 +1,45 @@
+#pragma once
+// The replay itself: the real kernel rows grouped into distinct kernels (type, core type, block
+// dims, tensors), each group's real duration the median over its occurrences, each group
+// rebuilt as a catalog op and simulated once. A group that cannot be rebuilt or simulated keeps
+// its reason; nothing is dropped.
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/chip/chip_config.h"
+#include "sim/replay/run/kernel_replay.h"
+#include "sim/replay/input/real_profile.h"
+#include "sim/replay/report/replay_statistics.h"
+
+namespace ascendsim {
+
+struct ReplayedKernel {
+    RealKernel sample;          // the first occurrence (name, type, tensors, block dims)
+    std::string family;
+    std::size_t occurrences = 0;
+    double realUs = 0.0;        // median over occurrences
+    double realTotalUs = 0.0;   // sum over occurrences
+    std::map<std::string, double> realPipes;  // median per pipe ratio column
+    std::optional<SimulatedKernel> simulated;
+    std::string excluded;       // set when the row is no AI core kernel (Level0, DSA task)
+    std::string reason;         // why not simulated (empty when simulated)
+};
+
+// Groups the profile's compute kernels by identity, in first-occurrence order.
+std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile);
+
+// Called after each group with (done, total).
+using ReplayProgress = std::function<void(std::size_t, std::size_t)>;
+
+// Rebuilds and simulates every group; a group that cannot be rebuilt keeps the reason.
+void simulateKernels(std::vector<ReplayedKernel>& kernels, const ChipConfig& chip, L2State l2,
+                     const ReplayProgress& progress = {});
+
+// The statistics inputs of the simulated groups (all of them, or one family).
+std::vector<KernelFidelity> fidelityInputs(const std::vector<ReplayedKernel>& kernels,
+                                           const std::string& family = "");
+
+}  // namespace ascendsim
