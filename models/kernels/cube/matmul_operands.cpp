@@ -216,11 +216,18 @@ void planBaseBlock(const ChipConfig& chip, const MatmulProblem& problem, MatmulT
     const std::uint64_t eb = bytesOf(problem.inputType);
     biasL1Bytes = problem.hasBias ? roundUp(tiling.baseN * bytesOf(problem.biasType), kLocalAlignBytes) : 0;
     const std::uint64_t l1Budget = chip.bufferCapacity(MemSpace::L1) - std::min(chip.bufferCapacity(MemSpace::L1), biasL1Bytes);
-    const std::uint64_t perKBytes = (tiling.baseM + tiling.baseN) * eb;
-    // Two slots of (A + B) chunks plus per-region alignment padding must fit the L1 budget; the
-    // chunk is as deep as L1 allows (CANN's depthA1/depthB1 fill L1): fewer, larger ND2NZ loads.
-    const std::uint64_t maxChunk = (l1Budget / 2 > 2 * kLocalAlignBytes ? (l1Budget / 2 - 2 * kLocalAlignBytes) / perKBytes : 0);
-    const std::uint64_t chunk = std::min<std::uint64_t>(maxChunk / tiling.baseK * tiling.baseK, roundUp(problem.k, tiling.baseK));
+    // Two slots of (A + B) chunks, each region rounded to its alignment, must fit the L1 budget;
+    // the chunk is as deep as L1 allows (CANN's depthA1/depthB1 fill L1): fewer, larger ND2NZ
+    // loads. The fit is exact: a 128×128 bf16 block takes 512-deep chunks, two 128 KiB loads per
+    // slot filling a 512 KiB L1, the transfer size whose ND2NZ rate (114 B/cycle, hardware.md
+    // §1.3) the K = 1024 Qwen3 GEMMs show (docs/fidelity.md "Mechanisms" §6).
+    const auto slotBytes = [&](std::uint64_t depth) {
+        return roundUp(tiling.baseM * depth * eb, kLocalAlignBytes) + roundUp(depth * tiling.baseN * eb, kLocalAlignBytes);
+    };
+    std::uint64_t chunk = 0;
+    for (std::uint64_t depth = tiling.baseK; depth <= roundUp(problem.k, tiling.baseK) && 2 * slotBytes(depth) <= l1Budget;
+         depth += tiling.baseK)
+        chunk = depth;
     tiling.chunkK = static_cast<std::uint32_t>(chunk);
 
     plan.l1BOffset = roundUp(tiling.baseM * chunk * eb, kLocalAlignBytes);
