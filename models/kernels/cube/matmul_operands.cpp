@@ -240,30 +240,37 @@ void planBaseBlock(const ChipConfig& chip, const MatmulProblem& problem, MatmulT
     planCoupledOutput(chip, plan, tiling.baseM, tiling.baseN, problem.outputType, problem.hasBias, problem.biasType);
 }
 
-// Resident A, as an Ascend C matmul whose A depth covers the whole K and that iterates along n: a
-// tile's A rows stay in L1 for the block's following tiles of the same rows (n is the fastest tile
-// index), when all K chunks of baseM rows fit beside two B slots and the bias staging and a block
-// runs several tiles. Shallower chunks, down to one L0 step, shrink the B slots until A fits. Not
-// for matrix-vector shapes (fewer rows than a fractal): their A reads are a negligible share of
-// the traffic, and shallower chunks would only add loads.
+// Resident A, as CANN's "AL1 full load": every A row a block reads (all its K chunks) stays in L1
+// for the block's tiles (n is the fastest tile index), when the block's whole A share fits beside
+// two B slots and the bias staging and a block runs several tiles; the pipeline then reads each
+// m-tile's rows once. Shallower chunks, down to one L0 step, shrink the B slots until A fits.
+// When the share does not fit, A is reloaded per tile: the Qwen3 K = 1024 GEMMs (rank 0, 52 tiles
+// of 128×128 over 2–3 m-tiles per block, 768 KiB of A) keep MTE2 busy 0.80–0.83 of their time,
+// as reloading A per tile does, not the 0.55 of a per-m-tile resident A (docs/fidelity.md
+// "Mechanisms" §6). Not for matrix-vector shapes (fewer rows than a fractal): their A reads are a
+// negligible share of the traffic, and shallower chunks would only add loads.
 void planResidentA(const OpInstance& op, const ChipConfig& chip, const MatmulProblem& problem, MatmulTiling& tiling,
                    CubeBufferPlan& plan, std::uint64_t biasL1Bytes) {
     const std::uint64_t nTiles = ceilDiv(problem.n, tiling.baseN);
-    if (problem.m < kFractalRows || nTiles < 2 || !blocksRunSeveralTiles(op, chip, problem.batchCount() * ceilDiv(problem.m, tiling.baseM) * nTiles))
-        return;
+    const std::uint64_t mRows = problem.batchCount() * ceilDiv(problem.m, tiling.baseM);
+    const std::uint64_t tiles = mRows * nTiles;
+    if (problem.m < kFractalRows || nTiles < 2 || !blocksRunSeveralTiles(op, chip, tiles)) return;
+    // m-tiles the busiest block's contiguous tile range can touch.
+    const std::uint64_t blockTiles = ceilDiv(tiles, chooseBlockDim(op, chip, tiles));
+    const std::uint64_t blockMTiles = std::min(mRows, ceilDiv(blockTiles - 1, nTiles) + 1);
     const std::uint64_t eb = bytesOf(problem.inputType);
     for (std::uint64_t chunk = tiling.chunkK; chunk >= tiling.baseK; chunk -= tiling.baseK) {
         const std::uint64_t aChunkBytes = roundUp(tiling.baseM * chunk * eb, kLocalAlignBytes);
         const std::uint64_t bChunkBytes = roundUp(chunk * tiling.baseN * eb, kLocalAlignBytes);
         const std::uint64_t residentBytes = ceilDiv(problem.k, chunk) * aChunkBytes;
-        if (2 * bChunkBytes + residentBytes + biasL1Bytes > chip.bufferCapacity(MemSpace::L1)) continue;
+        if (2 * bChunkBytes + blockMTiles * residentBytes + biasL1Bytes > chip.bufferCapacity(MemSpace::L1)) continue;
         tiling.chunkK = static_cast<std::uint32_t>(chunk);
         plan.residentA = true;
         plan.l1BOffset = 0;
         plan.l1SlotBytes = bChunkBytes;
         plan.l1ResidentAAddr = 2 * bChunkBytes;
         plan.l1ResidentAChunkBytes = aChunkBytes;
-        plan.l1BiasAddr = plan.l1ResidentAAddr + residentBytes;
+        plan.l1BiasAddr = plan.l1ResidentAAddr + blockMTiles * residentBytes;
         return;
     }
 }
