@@ -34,7 +34,8 @@ FidelityStats familyStats(const std::string& sample, const std::string& family) 
 
 // Qwen3 rank 0 (the fitted set): the bf16 GEMMs' FixPipe ratio follows the hardware (0.294 off
 // before the store overlapped the cube at its fitted conversion rate; measured 0.119) and the
-// family geomean stays within 0.9-1.1 (measured 0.984).
+// family geomean stays within 0.9-1.1 (measured 0.984). With K chunks as deep as L1 holds exactly
+// (docs/fidelity.md "Mechanisms" §6) the family median is 7.7 % (12.2 % with 384-deep chunks).
 TEST(ReplayCubeFidelity, QwenGemmsOverlapTheirConvertingFixPipe) {
     if (!fs::is_directory(samplesRoot())) GTEST_SKIP() << "no real samples at " << samplesRoot();
     const FidelityStats s = familyStats("msinsight/ef63bc64/test/st/level2/rank_0_ascend_pt", "MatMul");
@@ -43,6 +44,10 @@ TEST(ReplayCubeFidelity, QwenGemmsOverlapTheirConvertingFixPipe) {
     EXPECT_LE(s.meanAbsPipeError.at("aic_mte1_ratio"), 0.13);
     EXPECT_GE(s.geomeanRatio, 0.90);
     EXPECT_LE(s.geomeanRatio, 1.10);
+    EXPECT_LE(s.medianAbsError, 0.10);
+    // A resident only as a full load: the K = 1024 GEMMs reload A per tile as their MTE2 time
+    // shows (family error 0.122; 0.159 with one m-tile's A resident).
+    EXPECT_LE(s.meanAbsPipeError.at("aic_mte2_ratio"), 0.14);
 }
 
 // 910A (held out): its FRACTAL_NZ GEMMs and the AdaptiveAvgPool BatchMatMul (8192 products with a

@@ -216,11 +216,18 @@ void planBaseBlock(const ChipConfig& chip, const MatmulProblem& problem, MatmulT
     const std::uint64_t eb = bytesOf(problem.inputType);
     biasL1Bytes = problem.hasBias ? roundUp(tiling.baseN * bytesOf(problem.biasType), kLocalAlignBytes) : 0;
     const std::uint64_t l1Budget = chip.bufferCapacity(MemSpace::L1) - std::min(chip.bufferCapacity(MemSpace::L1), biasL1Bytes);
-    const std::uint64_t perKBytes = (tiling.baseM + tiling.baseN) * eb;
-    // Two slots of (A + B) chunks plus per-region alignment padding must fit the L1 budget; the
-    // chunk is as deep as L1 allows (CANN's depthA1/depthB1 fill L1): fewer, larger ND2NZ loads.
-    const std::uint64_t maxChunk = (l1Budget / 2 > 2 * kLocalAlignBytes ? (l1Budget / 2 - 2 * kLocalAlignBytes) / perKBytes : 0);
-    const std::uint64_t chunk = std::min<std::uint64_t>(maxChunk / tiling.baseK * tiling.baseK, roundUp(problem.k, tiling.baseK));
+    // Two slots of (A + B) chunks, each region rounded to its alignment, must fit the L1 budget;
+    // the chunk is as deep as L1 allows (CANN's depthA1/depthB1 fill L1): fewer, larger ND2NZ
+    // loads. The fit is exact: a 128×128 bf16 block takes 512-deep chunks, two 128 KiB loads per
+    // slot filling a 512 KiB L1, the transfer size whose ND2NZ rate (114 B/cycle, hardware.md
+    // §1.3) the K = 1024 Qwen3 GEMMs show (docs/fidelity.md "Mechanisms" §6).
+    const auto slotBytes = [&](std::uint64_t depth) {
+        return roundUp(tiling.baseM * depth * eb, kLocalAlignBytes) + roundUp(depth * tiling.baseN * eb, kLocalAlignBytes);
+    };
+    std::uint64_t chunk = 0;
+    for (std::uint64_t depth = tiling.baseK; depth <= roundUp(problem.k, tiling.baseK) && 2 * slotBytes(depth) <= l1Budget;
+         depth += tiling.baseK)
+        chunk = depth;
     tiling.chunkK = static_cast<std::uint32_t>(chunk);
 
     plan.l1BOffset = roundUp(tiling.baseM * chunk * eb, kLocalAlignBytes);
@@ -233,30 +240,37 @@ void planBaseBlock(const ChipConfig& chip, const MatmulProblem& problem, MatmulT
     planCoupledOutput(chip, plan, tiling.baseM, tiling.baseN, problem.outputType, problem.hasBias, problem.biasType);
 }
 
-// Resident A, as an Ascend C matmul whose A depth covers the whole K and that iterates along n: a
-// tile's A rows stay in L1 for the block's following tiles of the same rows (n is the fastest tile
-// index), when all K chunks of baseM rows fit beside two B slots and the bias staging and a block
-// runs several tiles. Shallower chunks, down to one L0 step, shrink the B slots until A fits. Not
-// for matrix-vector shapes (fewer rows than a fractal): their A reads are a negligible share of
-// the traffic, and shallower chunks would only add loads.
+// Resident A, as CANN's "AL1 full load": every A row a block reads (all its K chunks) stays in L1
+// for the block's tiles (n is the fastest tile index), when the block's whole A share fits beside
+// two B slots and the bias staging and a block runs several tiles; the pipeline then reads each
+// m-tile's rows once. Shallower chunks, down to one L0 step, shrink the B slots until A fits.
+// When the share does not fit, A is reloaded per tile: the Qwen3 K = 1024 GEMMs (rank 0, 52 tiles
+// of 128×128 over 2–3 m-tiles per block, 768 KiB of A) keep MTE2 busy 0.80–0.83 of their time,
+// as reloading A per tile does, not the 0.55 of a per-m-tile resident A (docs/fidelity.md
+// "Mechanisms" §6). Not for matrix-vector shapes (fewer rows than a fractal): their A reads are a
+// negligible share of the traffic, and shallower chunks would only add loads.
 void planResidentA(const OpInstance& op, const ChipConfig& chip, const MatmulProblem& problem, MatmulTiling& tiling,
                    CubeBufferPlan& plan, std::uint64_t biasL1Bytes) {
     const std::uint64_t nTiles = ceilDiv(problem.n, tiling.baseN);
-    if (problem.m < kFractalRows || nTiles < 2 || !blocksRunSeveralTiles(op, chip, problem.batchCount() * ceilDiv(problem.m, tiling.baseM) * nTiles))
-        return;
+    const std::uint64_t mRows = problem.batchCount() * ceilDiv(problem.m, tiling.baseM);
+    const std::uint64_t tiles = mRows * nTiles;
+    if (problem.m < kFractalRows || nTiles < 2 || !blocksRunSeveralTiles(op, chip, tiles)) return;
+    // m-tiles the busiest block's contiguous tile range can touch.
+    const std::uint64_t blockTiles = ceilDiv(tiles, chooseBlockDim(op, chip, tiles));
+    const std::uint64_t blockMTiles = std::min(mRows, ceilDiv(blockTiles - 1, nTiles) + 1);
     const std::uint64_t eb = bytesOf(problem.inputType);
     for (std::uint64_t chunk = tiling.chunkK; chunk >= tiling.baseK; chunk -= tiling.baseK) {
         const std::uint64_t aChunkBytes = roundUp(tiling.baseM * chunk * eb, kLocalAlignBytes);
         const std::uint64_t bChunkBytes = roundUp(chunk * tiling.baseN * eb, kLocalAlignBytes);
         const std::uint64_t residentBytes = ceilDiv(problem.k, chunk) * aChunkBytes;
-        if (2 * bChunkBytes + residentBytes + biasL1Bytes > chip.bufferCapacity(MemSpace::L1)) continue;
+        if (2 * bChunkBytes + blockMTiles * residentBytes + biasL1Bytes > chip.bufferCapacity(MemSpace::L1)) continue;
         tiling.chunkK = static_cast<std::uint32_t>(chunk);
         plan.residentA = true;
         plan.l1BOffset = 0;
         plan.l1SlotBytes = bChunkBytes;
         plan.l1ResidentAAddr = 2 * bChunkBytes;
         plan.l1ResidentAChunkBytes = aChunkBytes;
-        plan.l1BiasAddr = plan.l1ResidentAAddr + residentBytes;
+        plan.l1BiasAddr = plan.l1ResidentAAddr + blockMTiles * residentBytes;
         return;
     }
 }

@@ -1,6 +1,7 @@
-// MatMul keeps a tile's A rows resident in L1 (CubeBufferPlan::residentA) when all their K chunks
-// fit beside two B slots and a block runs several tiles along n: the block then reads each A row
-// once per m-tile instead of once per tile. Matrix-vector shapes keep the ping-pong plan.
+// MatMul keeps a tile's A rows resident in L1 (CubeBufferPlan::residentA) when the block's whole A
+// share (all K chunks of every m-tile it touches) fits beside two B slots and a block runs several
+// tiles along n: the block then reads each A row once per m-tile instead of once per tile.
+// Matrix-vector shapes keep the ping-pong plan.
 #include <gtest/gtest.h>
 
 #include "tests/models/kernels/cube_test_support.h"
@@ -27,6 +28,22 @@ TEST(CubeMatMulResidentA, BlockReadsARowsOncePerMTileInsteadOfOncePerTile) {
     EXPECT_EQ(gmToL1BytesFrom(pingPong, 0, a), 4 * aBytes);
     EXPECT_EQ(gmToL1BytesFrom(resident, 0, b), 2 * bBytes);  // B is still read once per m-tile
     EXPECT_EQ(gmToL1BytesFrom(pingPong, 0, b), 2 * bBytes);
+}
+
+// AL1 full load: a block whose tiles cover 8 m-tiles (8 × 128 rows × K = 1024 fp16 = 2 MiB of A)
+// cannot keep its A share in a 512 KiB L1, so it reloads A for every tile (each row is read once
+// per n-tile), although one m-tile's rows (256 KiB) would fit beside two B slots.
+TEST(CubeMatMulResidentA, BlockWhoseAShareExceedsL1ReloadsAPerTile) {
+    const auto chip = ascend910B1();
+    CubeOpHarness h(chip, 1 << 20);
+    auto a = h.tensor("a", {1024, 1024}, DataType::Fp16);
+    auto op = makeOp("MatMul", {a, h.tensor("b", {1024, 1024}, DataType::Fp16)},
+                     {h.tensor("y", {1024, 1024}, DataType::Fp16)});
+    op.blockDim = 1;
+    const auto aBytes = static_cast<std::uint64_t>(a.bytes());
+    const std::uint64_t read = gmToL1BytesFrom(KernelRegistry::instance().lower(op, chip).at(0), 0, a);
+    EXPECT_GE(read, 4 * aBytes);  // at least 4 n-tiles of 256 columns, each reading all of A
+    EXPECT_EQ(read % aBytes, 0u);
 }
 
 TEST(CubeMatMulResidentA, MatrixVectorShapesKeepThePingPongPlan) {
