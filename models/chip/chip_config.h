@@ -47,6 +47,11 @@ struct L2Config {
     std::uint32_t ways = 16;
     double bandwidthBytesPerCycle = 0.0;  // chip aggregate, in AI core cycles
     std::uint32_t hitLatencyCycles = 0;
+    // Write-back policy. 0: lazy — a written line stays dirty until evicted, and whoever evicts it
+    // pays its HBM write. > 0: eager — every write is queued to HBM as it lands in L2 (the line
+    // stays, clean once written), and a write waits only while more than this many bytes of
+    // earlier writes are still queued for HBM (the dirty data L2 buffers for the controller).
+    std::uint32_t writeBackQueueBytes = 0;
 };
 
 struct HbmConfig {
