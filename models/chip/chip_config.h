@@ -47,6 +47,11 @@ struct L2Config {
     std::uint32_t ways = 16;
     double bandwidthBytesPerCycle = 0.0;  // chip aggregate, in AI core cycles
     std::uint32_t hitLatencyCycles = 0;
+    // Write-back policy. 0: lazy — a written line stays dirty until evicted, and whoever evicts it
+    // pays its HBM write. > 0: eager — every write is queued to HBM as it lands in L2 (the line
+    // stays, clean once written), and a write waits only while more than this many bytes of
+    // earlier writes are still queued for HBM (the dirty data L2 buffers for the controller).
+    std::uint32_t writeBackQueueBytes = 0;
 };
 
 struct HbmConfig {
@@ -143,6 +148,10 @@ struct ChipConfig {
     std::uint32_t flagLatencyCycles = 1;       // set_flag → wait_flag release
     std::uint32_t taskLaunchCycles = 0;        // scheduler: dispatch of a kernel's blocks
     std::uint32_t blockStartCycles = 0;        // per-block start-up on a core
+    // From the task's start stamp to a block's first counted cycle: the scheduler hands the core
+    // its kernel address, arguments and block index. In the task's Duration, not in the core's
+    // total_cycles (docs/fidelity.md "Mechanisms").
+    std::uint32_t blockDispatchCycles = 0;
     // Scalar-unit work real kernels do around the instructions they issue (docs/chip-config.md):
     // address arithmetic and SPR/parameter writes before each instruction sent to a pipe or sync
     // instruction (set/wait flag, barrier), including its share of the loop control around it,

@@ -28,6 +28,7 @@ TaskScheduler::TaskScheduler(const ChipConfig& chip, std::vector<AiCore*> cubeCo
       observer_(observer),
       prefetcher_(prefetcher),
       launchPs_(CoreClock(chip.aiCoreFreqMhz).psOfCycle(chip.taskLaunchCycles)),
+      dispatchPs_(CoreClock(chip.aiCoreFreqMhz).psOfCycle(chip.blockDispatchCycles)),
       aiCpuFreeAtPs_(chip.aiCpu.count, 0) {
     process_ = new SteppedProcess<TaskScheduler>("task_scheduler", *this, errors);  // lives with the SystemC context
 }
@@ -190,7 +191,8 @@ void TaskScheduler::startPart(RunningTask& running, AiCore& core, CoreKind kind,
     a.owner = &running;
     a.trace = running.task.instructionTrace;
     ++running.partsRunning;
-    core.startBlock(std::move(a), now);
+    running.firstDispatchPs = std::min(running.firstDispatchPs, now);
+    core.startBlock(std::move(a), now + dispatchPs_);
 }
 
 void TaskScheduler::onBlockFinished(AiCore& core) {
@@ -216,7 +218,9 @@ void TaskScheduler::finishTask(RunningTask& running, std::uint64_t now) {
     TaskResult& r = running.result;
     r.endNs = nsOf(now);
     if (!r.blocks.empty()) {
-        r.startNs = r.blocks.front().startNs;
+        // The task starts when its first block is handed to a core (the dispatch is in the
+        // task's duration, not in the blocks' cycles).
+        r.startNs = nsOf(running.firstDispatchPs);
         for (const BlockResult& b : r.blocks) {
             r.startNs = std::min(r.startNs, b.startNs);
             r.endNs = std::max(r.endNs, b.endNs);

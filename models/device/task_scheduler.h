@@ -61,6 +61,7 @@ private:
         std::uint32_t nextBlock = 0;
         std::uint32_t partsRunning = 0;
         std::uint64_t aiCpuEndPs = 0;
+        std::uint64_t firstDispatchPs = ~std::uint64_t{0};  // the task's start stamp
     };
 
     void admitReadyTasks(std::uint64_t nowPs);
@@ -82,6 +83,7 @@ private:
     ProgramPrefetcher* prefetcher_;
     SteppedProcess<TaskScheduler>* process_ = nullptr;  // lives with the SystemC context
     std::uint64_t launchPs_ = 0;
+    std::uint64_t dispatchPs_ = 0;  // ChipConfig::blockDispatchCycles
     std::map<std::uint32_t, Stream> streams_;
     std::list<std::unique_ptr<RunningTask>> running_;  // AI core tasks in start order
     std::deque<RunningTask*> aiCpuWaiting_;

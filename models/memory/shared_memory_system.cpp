@@ -31,7 +31,10 @@ SharedMemorySystem::SharedMemorySystem(const ChipConfig& chip)
       l2HitLatencyPs_(chip.l2.hitLatencyCycles * psPerCycle(chip)),
       hbmReadLatencyPs_(chip.hbm.readLatencyCycles * psPerCycle(chip)),
       readEfficiency_(chip.hbm.readEfficiency),
-      writeEfficiency_(chip.hbm.writeEfficiency) {
+      writeEfficiency_(chip.hbm.writeEfficiency),
+      writeBackQueuePs_(static_cast<double>(chip.l2.writeBackQueueBytes) /
+                        (bytesPerPsFromGBps(chip.hbm.bandwidthGBps) * chip.hbm.writeEfficiency)),
+      eagerWriteBack_(chip.l2.writeBackQueueBytes > 0) {
     if (!(readEfficiency_ > 0.0 && readEfficiency_ <= 1.0 && writeEfficiency_ > 0.0 && writeEfficiency_ <= 1.0))
         throw std::invalid_argument("HBM read/write efficiency must be in (0, 1]");
 }
@@ -43,7 +46,7 @@ std::uint64_t SharedMemorySystem::access(const GmAccess& request, PmuCounters& c
     L2RangeOutcome lines;
     l2_.accessBursts({request.address, request.burstBytes(), std::max(request.burstCount, 1u),
                       request.burstStrideBytes},
-                     request.isWrite, lines);
+                     request.isWrite && !eagerWriteBack_, lines);
     const std::uint64_t missLines = lines.totalMisses();
     const std::uint64_t writeBacks = lines.dirtyEvictions;
     if (request.isWrite) {
@@ -57,7 +60,9 @@ std::uint64_t SharedMemorySystem::access(const GmAccess& request, PmuCounters& c
     }
 
     const std::uint64_t fillBytes = request.isWrite ? 0 : missLines * lineBytes;
-    const std::uint64_t writeBackBytes = writeBacks * lineBytes;
+    // Eager: the written bytes go to HBM now (the lines stay clean); lazy: dirty victims do.
+    const std::uint64_t writeBackBytes =
+        eagerWriteBack_ ? (request.isWrite ? request.bytes : 0) : writeBacks * lineBytes;
     counters[request.isWrite ? PmuEvent::L2Write : PmuEvent::L2Read] +=
         ceilDiv(request.bytes, kL2BytesPerCount);
     counters[PmuEvent::MainMemRead] += fillBytes / kMainMemBytesPerCount;
@@ -73,8 +78,11 @@ std::uint64_t SharedMemorySystem::access(const GmAccess& request, PmuCounters& c
         start, static_cast<double>(fillBytes) / readEfficiency_ +
                    static_cast<double>(writeBackBytes) / writeEfficiency_);
     const bool readMissed = !request.isWrite && missLines > 0;
+    // An eager write-back is buffered: the write waits only for the part of the HBM queue beyond
+    // what the buffer holds.
+    const double hbmWait = eagerWriteBack_ && request.isWrite ? hbmDone - writeBackQueuePs_ : hbmDone;
     const double done =
-        std::max(l2Done, hbmDone) + (readMissed ? hbmReadLatencyPs_ : l2HitLatencyPs_);
+        std::max(l2Done, hbmWait) + (readMissed ? hbmReadLatencyPs_ : l2HitLatencyPs_);
     // Chip validation keeps bandwidths physical; past 2^64 ps the cast would be undefined.
     if (!(done < 1.8e19)) throw std::overflow_error("memory access ends past 2^64 ps");
     return static_cast<std::uint64_t>(std::ceil(done));

@@ -8,7 +8,9 @@
 //   their nominal time (DRAM protocol overheads, chip_config.h HbmConfig);
 // - a read miss fills its whole line from HBM; a write miss allocates without a fill (MTE writes
 //   are whole 32 B blocks and the model does not track partial lines); a dirty victim is written
-//   back to HBM. Fills and write-backs pass the HBM server;
+//   back to HBM. Fills and write-backs pass the HBM server. With eager write-back
+//   (l2.writeBackQueueBytes > 0) a write's bytes go to the HBM server at once and its lines stay
+//   clean; the write then waits only for the HBM queue beyond that many bytes;
 // - the access completes when both servers are done, plus the HBM read latency if any line
 //   missed on a read, else the L2 hit latency. The device adds this to its uncontended curve
 //   cost by taking the later of the two, so latencies shorter than the measured per-transfer
@@ -53,6 +55,10 @@ public:
     double hbmReadLatencyPs_;
     double readEfficiency_;
     double writeEfficiency_;
+    // Eager write-back (chip l2.writeBackQueueBytes > 0): how far, in ps of HBM write time, the
+    // queued write-backs may run ahead of a write before it waits. 0 = lazy write-back.
+    double writeBackQueuePs_;
+    bool eagerWriteBack_;
     std::uint64_t hbmBytesRead_ = 0;
     std::uint64_t hbmBytesWritten_ = 0;
     TrafficSampler traffic_;

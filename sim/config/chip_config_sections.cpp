@@ -70,12 +70,13 @@ void readUbBanking(const ConfigNode& node, ChipConfig& chip) {
 
 void readL2(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
     node.allowOnly({"size_bytes", "line_bytes", "ways", "bandwidth_bytes_per_cycle",
-                    "hit_latency_cycles"});
+                    "hit_latency_cycles", "write_back_queue_bytes"});
     node.readPositive("size_bytes", chip.l2.sizeBytes, isRoot);
     node.readPositive("line_bytes", chip.l2.lineBytes);
     node.readPositive("ways", chip.l2.ways);
     node.readPositive("bandwidth_bytes_per_cycle", chip.l2.bandwidthBytesPerCycle, isRoot);
     node.readNonNegative("hit_latency_cycles", chip.l2.hitLatencyCycles);
+    node.readNonNegative("write_back_queue_bytes", chip.l2.writeBackQueueBytes);
 }
 
 void readHbm(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
@@ -149,7 +150,7 @@ void readICache(const ConfigNode& node, ChipConfig& chip) {
 
 void readPipes(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
     node.allowOnly({"queue_depth", "scalar_issue_cycles", "flag_latency_cycles",
-                    "task_launch_cycles", "block_start_cycles", "scalar_cycles_per_instruction",
+                    "task_launch_cycles", "block_start_cycles", "block_dispatch_cycles", "scalar_cycles_per_instruction",
                     "scalar_cycles_per_instruction_aic", "block_prologue_scalar_cycles"});
     const ConfigNode depths = node.child("queue_depth", isRoot);
     depths.allowOnly({"PIPE_S", "PIPE_V", "PIPE_M", "PIPE_MTE1", "PIPE_MTE2", "PIPE_MTE3",
@@ -162,6 +163,7 @@ void readPipes(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
     node.readNonNegative("flag_latency_cycles", chip.flagLatencyCycles);
     node.readNonNegative("task_launch_cycles", chip.taskLaunchCycles);
     node.readNonNegative("block_start_cycles", chip.blockStartCycles);
+    node.readNonNegative("block_dispatch_cycles", chip.blockDispatchCycles);
     node.readNonNegative("scalar_cycles_per_instruction", chip.scalarCyclesPerInstruction);
     node.readNonNegative("scalar_cycles_per_instruction_aic", chip.scalarCyclesPerInstructionAic);
     node.readNonNegative("block_prologue_scalar_cycles", chip.blockPrologueScalarCycles);

@@ -20,10 +20,9 @@ std::vector<LoweredKernel> lowerCast(const OpInstance& op, const ChipConfig& chi
     vectorComputeType(op, x.dtype);  // rejects dtypes without a vector form
     vectorComputeType(op, target);
     // Computing in the source dtype makes the whole cast one vconv from the loaded tile into the
-    // output staging buffer (or a plain copy when the dtypes agree).
+    // output staging buffer (or a move by MTE2 and MTE3 when the dtypes agree).
     ElementwiseProgram program(op, x.dtype, {}, x.elementCount());
-    const auto value = program.elements(x, {});
-    program.store(target == x.dtype ? program.unary(VectorOp::Copy, value) : value, op.outputs[0]);
+    program.store(program.elements(x, {}), op.outputs[0]);
     return {program.lower(chip)};
 }
 

@@ -34,9 +34,11 @@ std::vector<LoweredKernel> lowerBinary(const OpInstance& op, const ChipConfig& c
 std::vector<LoweredKernel> lowerTensorMove(const OpInstance& op, const ChipConfig& chip) {
     requireOperands(op, 1, 1);
     const TensorInfo& x = op.inputs[0];
-    ElementwiseProgram program(op, vectorComputeType(op, x.dtype), {}, x.elementCount());
-    const auto value = program.elements(x, {});
-    program.store(program.unary(VectorOp::Copy, value), op.outputs[0]);
+    if (op.outputs[0].dtype != x.dtype) throwLoweringError(op, "y must have x's dtype");
+    vectorComputeType(op, x.dtype);  // rejects dtypes the kernel has no form for
+    // GM → UB → GM by MTE2 and MTE3 alone (ElementwisePlan::movesOnly).
+    ElementwiseProgram program(op, x.dtype, {}, x.elementCount());
+    program.store(program.elements(x, {}), op.outputs[0]);
     return {program.lower(chip)};
 }
 

@@ -65,6 +65,10 @@ struct ElementwisePlan {
     std::vector<ElementwiseOutput> outputs;
 
     // Layout (filled by lower()).
+    // Every output is an input stored as loaded (a copy: TensorMove, Slice, ConcatD): MTE3 drains
+    // the input's UB buffer and no vector instruction runs, as the DataCopy-in / DataCopy-out
+    // kernels CANN ships do (real profiles show their vec ratio at 0).
+    bool movesOnly = false;
     bool chunkMode = false;
     std::uint64_t rowsPerTile = 0;      // row mode
     std::uint64_t paddedRowLength = 0;  // row mode: UB row pitch in elements

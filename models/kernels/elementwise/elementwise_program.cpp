@@ -181,6 +181,11 @@ LoweredKernel ElementwiseProgram::lower(const ChipConfig& chip) const {
     if (plan->outputs.empty()) throwLoweringError(op_, "elementwise program without outputs");
     const VectorPlacement placement = vectorPlacement(chip);
     const SlotAssignment slots = assignSlots(*plan);
+    plan->movesOnly = plan->steps.empty() && std::all_of(plan->outputs.begin(), plan->outputs.end(), [&](const ElementwiseOutput& o) {
+        const ElementwiseValue& v = plan->values[o.value];
+        return v.input >= 0 && !v.castFromInput && v.kind == Kind::Element &&
+               plan->inputs[static_cast<std::size_t>(v.input)].dtype == o.dtype;
+    });
     const DataType ct = plan->computeType;
     const std::uint64_t ctBytes = bytesOf(ct);
 
@@ -212,6 +217,7 @@ LoweredKernel ElementwiseProgram::lower(const ChipConfig& chip) const {
         buffers += 2;
     }
     for (const auto& out : plan->outputs) {
+        if (plan->movesOnly) continue;  // stored from its input's buffer
         bytesPerElement += 2 * bytesOf(out.dtype);
         minBytes = std::min<std::uint64_t>(minBytes, bytesOf(out.dtype));
         buffers += 2;
@@ -254,7 +260,9 @@ LoweredKernel ElementwiseProgram::lower(const ChipConfig& chip) const {
             else if (in.kind == Kind::Row) in.loaded = doubleBuffer(rowsInTile * bytesOf(in.dtype), "row values");
             else in.loaded = {ub.allocate(kUbBlockBytes, "a scalar"), 0};
         }
-        for (auto& out : plan->outputs) out.buffer = doubleBuffer(elementsInTile * bytesOf(out.dtype), "an output tile");
+        for (auto& out : plan->outputs)
+            out.buffer = plan->movesOnly ? plan->inputs[static_cast<std::size_t>(plan->values[out.value].input)].loaded
+                                         : doubleBuffer(elementsInTile * bytesOf(out.dtype), "an output tile");
         std::vector<std::uint64_t> elementSlot(slots.elementSlots), rowSlot(slots.rowSlots);
         for (auto& a : elementSlot) a = ub.allocate(elementsInTile * ctBytes, "a temporary tile");
         for (auto& a : rowSlot) a = ub.allocate(rowsInTile * ctBytes, "temporary row values");

@@ -45,6 +45,7 @@ public:
     }
 
     std::uint64_t tileCount() const override { return tiles_.size(); }
+    bool movesOnly() const override { return plan_->movesOnly; }
 
     void setup(TileCode& code) override {
         const ElementwisePlan& p = *plan_;
@@ -169,7 +170,7 @@ public:
         }
         for (const auto& out : p.outputs) {
             const std::uint64_t staging = out.buffer.at(half);
-            if (!out.computedInPlace) {
+            if (!out.computedInPlace && !p.movesOnly) {
                 const std::uint64_t src = p.values[out.value].storage.at(half);
                 if (out.dtype == ct)
                     emitVectorRange(code.compute, VectorOp::Copy, ct, {.dst = staging, .src0 = src}, count);

@@ -47,7 +47,7 @@ std::vector<LoweredKernel> lowerConcat(const OpInstance& op, const ChipConfig& c
             source.deviceAddr += static_cast<std::uint64_t>(part * g) * bytesOf(dtype);
             TensorInfo target = y;
             target.deviceAddr += static_cast<std::uint64_t>(column) * bytesOf(dtype);
-            program.store(program.unary(VectorOp::Copy, program.elements(source, {rows[i]})), target,
+            program.store(program.elements(source, {rows[i]}), target,  // a move (ElementwisePlan::movesOnly)
                           static_cast<std::uint64_t>(outRow));
             column += g;
         }

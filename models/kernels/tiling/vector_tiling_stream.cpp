@@ -63,6 +63,15 @@ void DoubleBufferedStream::emitTile(std::uint64_t index, std::vector<Instruction
     const auto event = static_cast<std::uint8_t>(half);
     source_->tile(index, half, code_);
     out.push_back(Instruction::scalar(kScalarCyclesPerTile + code_.scalarCycles));
+    if (source_->movesOnly()) {
+        if (index >= 2) out.push_back(Instruction::waitFlag(Pipe::Mte3, Pipe::Mte2, event));
+        append(out, code_.load);
+        out.push_back(Instruction::setFlag(Pipe::Mte2, Pipe::Mte3, event));
+        out.push_back(Instruction::waitFlag(Pipe::Mte2, Pipe::Mte3, event));
+        append(out, code_.store);
+        out.push_back(Instruction::setFlag(Pipe::Mte3, Pipe::Mte2, event));
+        return;
+    }
     if (index >= 2) out.push_back(Instruction::waitFlag(Pipe::Vector, Pipe::Mte2, event));
     append(out, code_.load);
     out.push_back(Instruction::setFlag(Pipe::Mte2, Pipe::Vector, event));
@@ -84,6 +93,10 @@ void DoubleBufferedStream::emitFinish(std::vector<Instruction>& out) {
     const std::uint64_t tiles = source_->tileCount();
     for (std::uint64_t t = tiles - std::min<std::uint64_t>(tiles, 2); t < tiles; ++t) {
         const auto event = static_cast<std::uint8_t>(t % 2);
+        if (source_->movesOnly()) {
+            out.push_back(Instruction::waitFlag(Pipe::Mte3, Pipe::Mte2, event));
+            continue;
+        }
         out.push_back(Instruction::waitFlag(Pipe::Vector, Pipe::Mte2, event));
         out.push_back(Instruction::waitFlag(Pipe::Mte3, Pipe::Vector, event));
     }

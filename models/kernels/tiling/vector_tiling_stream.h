@@ -8,7 +8,10 @@
 //   V:    wait MTE2→V p, [wait MTE3→V p if t ≥ 2] compute, set V→MTE2 p, set V→MTE3 p
 //   MTE3: wait V→MTE3 p, stores UB→GM,                     set MTE3→V p
 // so MTE2 refills a half only after V has read it and V rewrites an output half only after MTE3
-// has drained it, while the other half's load overlaps this half's compute. Setup (constants
+// has drained it, while the other half's load overlaps this half's compute. A source that only
+// moves data (TileSource::movesOnly) has no V step:
+//   MTE2: [wait MTE3→MTE2 p if t ≥ 2] loads GM→UB   set MTE2→MTE3 p
+//   MTE3: wait MTE2→MTE3 p, stores UB→GM             set MTE3→MTE2 p Setup (constants
 // loaded and tables built once per block) and finish (results accumulated over all tiles) use
 // event id 2. Every flag set is waited for before the program ends.
 #include <cstdint>
@@ -41,6 +44,9 @@ class TileSource {
 public:
     virtual ~TileSource() = default;
     virtual std::uint64_t tileCount() const = 0;
+    // Tiles only load and store (no compute): MTE3 stores the buffer MTE2 filled, ordered by
+    // MTE2→MTE3 / MTE3→MTE2 flags instead of through the vector pipe.
+    virtual bool movesOnly() const { return false; }
     // Once before the first tile (its stores are ignored).
     virtual void setup(TileCode& code) { (void)code; }
     // Tile `index` using ping-pong half `half` (0 or 1) of every double buffer.

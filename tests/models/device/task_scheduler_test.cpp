@@ -55,6 +55,23 @@ TEST(TaskScheduler, TaskLaunchCycles_DelayTheFirstBlock) {
     EXPECT_EQ(r.endNs, 350u);
 }
 
+// Block dispatch is in the task's duration but not in the core's cycles, and every wave pays it.
+TEST(TaskScheduler, BlockDispatchCycles_AreInTheTaskDurationNotInTheCoreCycles) {
+    ChipConfig chip = deviceTestChip();
+    chip.blockDispatchCycles = 300;
+    DeviceRun oneWave(chip);  // 4 AIVs
+    const TaskResult& r = oneWave.runOne(vectorTask({Instruction::scalar(100)}, 4));
+    EXPECT_EQ(r.startNs, 0u);
+    EXPECT_EQ(r.endNs, 400u);
+    for (const BlockResult& block : r.blocks) {
+        EXPECT_EQ(block.startNs, 300u);
+        EXPECT_EQ(block.counters.totalCycles, 100u);
+    }
+    DeviceRun twoWaves(chip);
+    const TaskResult& w = twoWaves.runOne(vectorTask({Instruction::scalar(100)}, 8));
+    EXPECT_EQ(w.endNs - w.startNs, 800u);
+}
+
 TEST(TaskScheduler, MixTask_RunsEachBlockOnAnAicWithItsAivsAndSyncsThroughCrossCoreFlags) {
     DeviceRun run;
     // AIC produces for 500 cycles, then signals both AIVs (mode 2); each AIV consumes for 100

@@ -122,6 +122,51 @@ TEST(SharedMemorySystem, EvictingDirtyLinesWritesThemBackToHbm) {
     EXPECT_EQ(memory.hbmBytesWritten(), 4 * kLine);
 }
 
+// Eager write-back (l2.write_back_queue_bytes > 0): a write goes to HBM as it lands in L2, the
+// line stays clean, and the writer waits only for the HBM queue beyond the buffered bytes.
+ChipConfig eagerChip(std::uint32_t queueBytes) {
+    ChipConfig chip = smallChip();
+    chip.l2.writeBackQueueBytes = queueBytes;
+    return chip;
+}
+
+TEST(SharedMemorySystem, EagerWriteBackSendsEveryWriteToHbmAndLeavesLinesClean) {
+    const ChipConfig chip = eagerChip(4096);
+    SharedMemorySystem memory(chip);
+    PmuCounters counters;
+    memory.access(writeOf(0, 2 * kLine), counters);
+    EXPECT_EQ(counters[PmuEvent::MainMemWrite], 2 * kLine / 8);
+    EXPECT_EQ(counters[PmuEvent::L2WriteMissAllocate], 2u);
+    EXPECT_FALSE(memory.l2().isDirty(0));
+    EXPECT_TRUE(memory.l2().contains(0));
+    // Evicting the written lines costs nothing more: they were written back already.
+    memory.access(readOf(chip.l2.sizeBytes, chip.l2.sizeBytes), counters);
+    EXPECT_EQ(memory.hbmBytesWritten(), 2 * kLine);
+}
+
+TEST(SharedMemorySystem, EagerWriteBackWaitsOnlyForTheQueueBeyondItsBuffer) {
+    // 8 KiB written at t = 0: L2 serves it in 8192 / 5 ps, HBM in 8192 ps (1 B/ps).
+    const std::uint64_t l2Ps = static_cast<std::uint64_t>(8192 / 5.0 + 0.999);
+    {
+        SharedMemorySystem memory(eagerChip(8192));  // the whole write fits the buffer
+        PmuCounters counters;
+        EXPECT_EQ(memory.access(writeOf(0, 8192), counters), l2Ps + 10 * kPsPerCycle);
+    }
+    {
+        SharedMemorySystem memory(eagerChip(2048));  // 6 KiB must drain before the write completes
+        PmuCounters counters;
+        EXPECT_EQ(memory.access(writeOf(0, 8192), counters), (8192 - 2048) + 10 * kPsPerCycle);
+    }
+}
+
+TEST(SharedMemorySystem, EagerWriteBacksDelayLaterHbmReads) {
+    SharedMemorySystem memory(eagerChip(16384));
+    PmuCounters counters;
+    memory.access(writeOf(0, 8192), counters);  // 8192 ps of HBM writes queued at t = 0
+    // A read miss at t = 0 queues behind them: 8192 + 4096 ps, plus the read latency.
+    EXPECT_EQ(memory.access(readOf(1 << 20, 4096), counters), 8192 + 4096 + 100 * kPsPerCycle);
+}
+
 TEST(SharedMemorySystem, MissTimeIsHbmTransferPlusReadLatency) {
     const ChipConfig chip = smallChip();
     SharedMemorySystem memory(chip);
