@@ -56,7 +56,7 @@ std::uint64_t TransferTiming::cycles(const DataMove& move) const {
 // per output position and tap, and the L1 read port delivers a contiguous line per cycle (the
 // path's peak, ~256 B): consecutive output positions strideW vectors apart use 1/strideW of each
 // line, up to one vector per line. The 11×11 stride-4 stems of the AlexNet 910B2 and 910A samples
-// spend 3.0–3.8× the stride-1 rate in MTE1 (docs/fidelity.md "Mechanisms" §5e).
+// spend 3.0–3.8× the stride-1 rate in MTE1 (docs/fidelity.md "Mechanisms" §6e).
 std::uint64_t TransferTiming::cycles(const Img2ColLoad& load) const {
     const PathTiming& path = requirePath(chip_, MemSpace::L1, MemSpace::L0A);
     const double vectorsPerLine = std::max(1.0, path.peakBytesPerCycle / kC0VectorBytes);

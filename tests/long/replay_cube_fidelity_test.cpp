@@ -1,5 +1,5 @@
 // Long tier: the cube families of the grade-A real samples stay where the cube mechanisms of
-// docs/fidelity.md "Mechanisms" §5 put them (a converting FixPipe hidden behind the cube,
+// docs/fidelity.md "Mechanisms" §6 put them (a converting FixPipe hidden behind the cube,
 // operands already in a fractal layout loaded without ND2NZ, a broadcast batch folded into M, the
 // filter gradient's batch split over the cores).
 // Bounds = the numbers measured at the commit that added this test plus a margin; the samples

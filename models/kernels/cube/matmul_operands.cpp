@@ -220,7 +220,7 @@ void planBaseBlock(const ChipConfig& chip, const MatmulProblem& problem, MatmulT
     // the chunk is as deep as L1 allows (CANN's depthA1/depthB1 fill L1): fewer, larger ND2NZ
     // loads. The fit is exact: a 128×128 bf16 block takes 512-deep chunks, two 128 KiB loads per
     // slot filling a 512 KiB L1, the transfer size whose ND2NZ rate (114 B/cycle, hardware.md
-    // §1.3) the K = 1024 Qwen3 GEMMs show (docs/fidelity.md "Mechanisms" §6).
+    // §1.3) the K = 1024 Qwen3 GEMMs show (docs/fidelity.md "Mechanisms" §7).
     const auto slotBytes = [&](std::uint64_t depth) {
         return roundUp(tiling.baseM * depth * eb, kLocalAlignBytes) + roundUp(depth * tiling.baseN * eb, kLocalAlignBytes);
     };
@@ -247,7 +247,7 @@ void planBaseBlock(const ChipConfig& chip, const MatmulProblem& problem, MatmulT
 // When the share does not fit, A is reloaded per tile: the Qwen3 K = 1024 GEMMs (rank 0, 52 tiles
 // of 128×128 over 2–3 m-tiles per block, 768 KiB of A) keep MTE2 busy 0.80–0.83 of their time,
 // as reloading A per tile does, not the 0.55 of a per-m-tile resident A (docs/fidelity.md
-// "Mechanisms" §6). Not for matrix-vector shapes (fewer rows than a fractal): their A reads are a
+// "Mechanisms" §7). Not for matrix-vector shapes (fewer rows than a fractal): their A reads are a
 // negligible share of the traffic, and shallower chunks would only add loads.
 void planResidentA(const OpInstance& op, const ChipConfig& chip, const MatmulProblem& problem, MatmulTiling& tiling,
                    CubeBufferPlan& plan, std::uint64_t biasL1Bytes) {
