@@ -18,12 +18,6 @@ SimulationOptions tpDpOptions(std::vector<std::string> sets = {}) {
     return options;
 }
 
-const CommunicationOpRecord& opNamed(const RunRecord& r, const std::string& prefix, std::size_t nth = 0) {
-    for (const auto& op : r.communicationOps)
-        if (op.name.rfind(prefix, 0) == 0 && nth-- == 0) return op;
-    throw std::runtime_error("no op " + prefix);
-}
-
 std::uint64_t computeNs(const RunRecord& r) {
     std::uint64_t busy = 0;
     for (const auto& k : r.kernels) busy += k.device.endNs - k.device.startNs;
