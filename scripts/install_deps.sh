@@ -4,7 +4,7 @@
 set -euo pipefail
 packages=(build-essential cmake pkg-config libsystemc-dev libyaml-cpp-dev libeigen3-dev
           libspdlog-dev libgtest-dev libgmock-dev libcli11-dev nlohmann-json3-dev libsqlite3-dev
-          libjs-chart.js)
+          libjs-chart.js libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

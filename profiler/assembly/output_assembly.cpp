@@ -157,7 +157,8 @@ void writeProfilerDirectory(const fs::path& dir, const RunRecord& cycleRun, cons
     writeTextFile(dir / profilerInfoFileName(cycleRun), renderProfilerInfo(cycleRun, config, start, cycleRun.endNs));
     if (hasProfilerMetadata(config)) {
         writeTextFile(dir / "profiler_metadata.json",
-                      renderProfilerMetadata(config, profilerTraceId(cycleRun, cycleIndex, deterministic)));
+                      renderProfilerMetadata(config, profilerTraceId(cycleRun, cycleIndex, deterministic),
+                                             cycleRun.distributed, cycleRun.rankId));
     }
     if (config.activityCpu) writeFrameworkFiles(dir / "FRAMEWORK", cycleRun, config);
     fs::create_directories(dir / "logs");

@@ -49,6 +49,7 @@ RunRecord sliceRunRecord(const RunRecord& run, const ProfilingCycle& cycle) {
     out.processId = run.processId;
     out.mainThreadId = run.mainThreadId;
     out.hostName = run.hostName;
+    out.distributed = run.distributed;
 
     std::unordered_map<std::int64_t, std::int64_t> opIndex;  // old → new
     for (std::size_t i = 0; i < run.hostOps.size(); ++i) {

@@ -6,6 +6,7 @@
 // Producers: the engine (device tasks from models/ TaskResult, kernel naming), the host model
 // (framework ops, API calls, task queue, memory). Consumers: profiler/ writers only.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -169,6 +170,7 @@ struct CommunicationOpRecord {
     std::int64_t hostOpIndex = -1;
     std::uint32_t streamId = 0;
     std::uint32_t taskId = 0;
+    std::uint32_t indexInStep = 0;  // its number among its communicator's ops of the step
     std::vector<HcclTask> tasks;  // this rank's tasks; HcclTask::startNs is from startNs
 };
 
@@ -177,6 +179,25 @@ struct StepRecord {
     std::uint32_t stepNumber = 0;
     std::uint64_t startNs = 0;
     std::uint64_t endNs = 0;
+};
+
+// One process group of the rank, as Megatron-LM writes it into profiler_metadata.json's
+// parallel_group_info.
+struct ParallelGroupRecord {
+    std::string key;   // "group_name_15"
+    std::string name;  // "tp"
+    std::uint32_t groupRank = 0;
+    std::vector<std::uint32_t> globalRanks;
+};
+
+// Megatron-LM's distributed_args and parallel_group_info (runs with a `parallel:` block).
+struct DistributedRecord {
+    std::uint32_t tensorParallel = 1;
+    std::uint32_t pipelineParallel = 1;
+    std::uint32_t dataParallel = 1;
+    std::uint32_t expertParallel = 1;
+    std::uint32_t worldSize = 1;
+    std::vector<ParallelGroupRecord> groups;
 };
 
 struct RunRecord {
@@ -198,6 +219,7 @@ struct RunRecord {
     std::vector<KernelRecord> kernels;      // in device start order
     std::vector<MemcpyTaskRecord> memcpyTasks;  // in device start order
     std::vector<CommunicationOpRecord> communicationOps;  // in start order
+    std::optional<DistributedRecord> distributed;
     std::vector<MemoryEventRecord> memoryEvents;
     std::vector<GeMemorySample> geMemory;
     std::vector<GeOpMemoryRecord> geOpMemory;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <iostream>
+#include <memory>
 #include <unistd.h>
 
 #include "sim/config/chip_config_loader.h"
@@ -15,6 +16,7 @@
 #include "sim/engine/simulation_options.h"
 #include "sim/engine/version.h"
 #include "sim/matrix/matrix_cli.h"
+#include "sim/mpi/mpi_rank_exchange.h"
 #include "sim/replay/replay_cli.h"
 #include "sim/whatif/whatif_commands.h"
 
@@ -158,5 +160,13 @@ int sc_main(int argc, char* argv[]) {
         std::cerr << "ascendsim: --workload is required (try --help)\n";
         return ascendsim::kExitBadInput;
     }
-    return ascendsim::runSimulationCommand(options, std::cout, std::cerr);
+    // Under `mpirun -np N` the processes share the run's distinct ranks (sim/mpi).
+    std::unique_ptr<ascendsim::RankExchange> exchange;
+    try {
+        exchange = ascendsim::makeProcessExchange();
+    } catch (const std::exception& e) {
+        std::cerr << "ascendsim: " << e.what() << "\n";
+        return ascendsim::kExitRuntimeFailure;
+    }
+    return ascendsim::runSimulationCommand(options, std::cout, std::cerr, *exchange);
 }

@@ -16,6 +16,7 @@
 #include "sim/engine/exit_codes.h"
 #include "sim/engine/output_transaction.h"
 #include "sim/config/chip_config_loader.h"
+#include "sim/engine/cluster/cluster_run.h"
 #include "sim/engine/ranks/rank_records.h"
 #include "sim/engine/simulation.h"
 #include "sim/microbench/microbench_runner.h"
@@ -93,6 +94,12 @@ int runCompareCommand(const std::string& baseDir, const std::string& variantDir,
 }
 
 int runSimulationCommand(const SimulationOptions& options, std::ostream& out, std::ostream& err) {
+    SingleProcessExchange single;
+    return runSimulationCommand(options, out, err, single);
+}
+
+int runSimulationCommand(const SimulationOptions& options, std::ostream& out, std::ostream& err,
+                         RankExchange& exchange) {
     try {
         QuirkSet quirks;
         try {
@@ -102,7 +109,10 @@ int runSimulationCommand(const SimulationOptions& options, std::ostream& out, st
         }
         // Every output path is checked, and the output folder created, before simulating.
         OutputTransaction transaction(options);
-        SimulationResult result = runSimulation(options);
+        ClusterResult cluster = runCluster(options, exchange);
+        const bool leader = exchange.processIndex() == 0;
+        // Its first own rank: process 0 holds rank 0, whose record the report shows.
+        const SimulationResult& result = cluster.of(cluster.firstOwnedRank);
         OutputOptions output;
         output.quirks = quirks;
         output.parentDirectory = transaction.stagingDirectory();
@@ -120,9 +130,9 @@ int runSimulationCommand(const SimulationOptions& options, std::ostream& out, st
                                         " (the workload's ranks)");
             }
             output.rank.reset();
-            for (std::uint32_t rank = 0; rank < result.ranks; ++rank) {
+            for (std::uint32_t rank = cluster.firstOwnedRank; rank < cluster.endOwnedRank; ++rank) {
                 if (options.rank && *options.rank != rank) continue;
-                const OutputResult one = writeProfilerOutput(recordOfRank(result, rank),
+                const OutputResult one = writeProfilerOutput(recordOfRank(cluster.of(rank), rank),
                                                              result.workload.profiler, output);
                 written.directories.insert(written.directories.end(), one.directories.begin(),
                                            one.directories.end());
@@ -130,12 +140,12 @@ int runSimulationCommand(const SimulationOptions& options, std::ostream& out, st
         } else {
             written = writeProfilerOutput(result.record, result.workload.profiler, output);
         }
-        if (!options.chromeTracePath.empty())
+        if (leader && !options.chromeTracePath.empty())
             writeChromeTrace(transaction.stageFile(options.chromeTracePath), result.record,
                              result.workload.profiler);
-        if (result.coreTrace)
+        if (leader && result.coreTrace)
             writeCoreTraceFile(transaction.stageFile(options.coreTracePath).string(), *result.coreTrace);
-        if (!options.htmlPath.empty()) {
+        if (leader && !options.htmlPath.empty()) {
             writeHtmlFile(transaction.stageFile(options.htmlPath).string(), [&](std::ostream& html) {
                 writeRunReportHtml(result.record, "ascendsim report: " + result.workload.name, html);
             });
@@ -147,22 +157,22 @@ int runSimulationCommand(const SimulationOptions& options, std::ostream& out, st
         context.chipEdits = options.chipOverrides;
         std::ostringstream report;
         writePerformanceReport(result.record, context, report);
-        const bool reportToStdout = options.reportPath.empty() || options.reportPath == "-";
-        if (!reportToStdout) writeFileBytes(transaction.stageFile(options.reportPath), report.str());
+        const bool reportToStdout = leader && (options.reportPath.empty() || options.reportPath == "-");
+        if (leader && !reportToStdout) writeFileBytes(transaction.stageFile(options.reportPath), report.str());
         transaction.commit();
 
         std::ostringstream text;
         if (reportToStdout) text << report.str();
-        if (result.coreTrace) {
+        if (leader && result.coreTrace) {
             writeCoreTraceSummary(*result.coreTrace, text);
             text << "core trace written to " << options.coreTracePath
                  << " (open it in https://ui.perfetto.dev or chrome://tracing)\n";
         }
-        if (!options.htmlPath.empty()) text << "HTML report written to " << options.htmlPath << "\n";
+        if (leader && !options.htmlPath.empty()) text << "HTML report written to " << options.htmlPath << "\n";
         for (const auto& dir : written.directories)
             text << "profiling data written to " << transaction.finalPathOf(dir).string() << "\n";
         writeToStream(out, text.str());
-        if (written.directories.empty()) {
+        if (written.directories.empty() && leader) {
             // torch_npu likewise writes nothing when on_trace_ready never fires; say so instead of
             // leaving the user to wonder where the output went.
             err << "ascendsim: warning: the profiler schedule records none of the " << result.stepsSimulated

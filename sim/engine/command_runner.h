@@ -6,6 +6,7 @@
 #include <ostream>
 #include <string>
 
+#include "sim/engine/cluster/rank_exchange.h"
 #include "sim/engine/simulation_options.h"
 
 namespace ascendsim {
@@ -22,7 +23,11 @@ int runMicrobenchCommand(const std::string& chipName, const std::string& configD
 int runCompareCommand(const std::string& baseDir, const std::string& variantDir, std::size_t topOpTypes,
                       std::ostream& out, std::ostream& err, const std::string& htmlPath = {});
 
-// `ascendsim --workload W ...`: simulate the workload and write the profiler directories.
+// `ascendsim --workload W ...`: simulate the workload and write the profiler directories. Under
+// mpirun (`exchange` over several processes) this process writes the rank directories it owns;
+// process 0 also writes the report, --chrome-trace, --html and --core-trace.
 int runSimulationCommand(const SimulationOptions& options, std::ostream& out, std::ostream& err);
+int runSimulationCommand(const SimulationOptions& options, std::ostream& out, std::ostream& err,
+                         RankExchange& exchange);
 
 }  // namespace ascendsim

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <map>
 #include <stdexcept>
 
 #include "models/systemc/fresh_simulation_context.h"
@@ -66,7 +67,8 @@ std::uint32_t stepsToSimulate(const Workload& workload, const SimulationOptions&
     return workload.steps;
 }
 
-// A collective as rank 0 records it (recordOfRank re-plans the tasks of every other rank).
+// A collective as rank 0 of the world group records it (recordOfRank names the group and
+// re-plans the tasks of every rank).
 CommunicationOpRecord communicationRecordOf(const LoweredOp& op, const PendingLaunch& launch,
                                             const CollectiveRun& run, std::uint32_t indexInStep,
                                             const ChipConfig& chip) {
@@ -74,6 +76,7 @@ CommunicationOpRecord communicationRecordOf(const LoweredOp& op, const PendingLa
     CommunicationOpRecord c;
     c.groupName = worldGroupHash();
     c.name = collectiveOpName(collective.kind, c.groupName, indexInStep);
+    c.indexInStep = indexInStep;
     c.opType = collectiveApiName(collective.kind);
     c.algorithm = kMeshAlgorithmName;
     c.dataType = hcclDataTypeName(collective.dtype);
@@ -85,7 +88,7 @@ CommunicationOpRecord communicationRecordOf(const LoweredOp& op, const PendingLa
     c.hostOpIndex = launch.hostOpIndex;
     c.streamId = launch.streamId;
     c.taskId = launch.taskId;
-    c.tasks = collectiveScheduleFor(collective, 0, chip).tasks;
+    c.tasks = collectiveScheduleAfterWait(collective, 0, chip, run.waitNs).tasks;
     return c;
 }
 
@@ -109,19 +112,21 @@ void fillKernelRecords(const LoweredWorkload& lowered, const HostModel& host,
     if (launches.size() != taskIds.size())
         throw std::logic_error("host launches and device submissions disagree");
     std::size_t nextCollective = 0;
-    std::uint32_t collectiveInStep = 0;
+    std::map<std::string, std::uint32_t> collectiveInStep;  // HCCL numbers each communicator's ops
     std::uint32_t collectiveStep = 0;
     for (std::size_t i = 0; i < launches.size(); ++i) {
         const LoweredOp& op = lowered.ops()[LoweredWorkload::opIndexOf(launches[i].userTag)];
         if (op.collective) {
             const CollectiveRun& run = bridge.collectiveRuns().at(nextCollective++);
-            if (launches[i].stepNumber != collectiveStep) collectiveInStep = 0;
+            if (launches[i].stepNumber != collectiveStep) collectiveInStep.clear();
             collectiveStep = launches[i].stepNumber;
-            const std::uint32_t index = collectiveInStep++;
+            const std::uint32_t index = collectiveInStep[op.collective->group]++;
+            result.collectiveArrivals.push_back({op.collective->group, run.startNs});
             if (!launches[i].profiledStep) continue;
             result.record.communicationOps.push_back(
                 communicationRecordOf(op, launches[i], run, index, chip));
             result.communicationPlans.push_back(*op.collective);
+            result.communicationWaits.push_back(run.waitNs);
             continue;
         }
         const TaskResult* device = bridge.resultOf(taskIds[i]);
@@ -208,7 +213,7 @@ CoreTraceSelection coreTraceSelection(const SimulationOptions& options, const Lo
 
 }  // namespace
 
-SimulationResult runSimulation(const SimulationOptions& options) {
+SimulationResult runSimulation(const SimulationOptions& options, const RankVariant& variant) {
     const auto wallStart = std::chrono::steady_clock::now();
     const RunIdentity identity = runIdentity(options);
     SimulationResult result;
@@ -218,6 +223,12 @@ SimulationResult runSimulation(const SimulationOptions& options) {
 
     const std::string chipName = !options.chipName.empty() ? options.chipName : workload.chip.value_or(kDefaultChip);
     result.chip = std::make_unique<ChipConfig>(loadChipByName(chipName, options.configDir, options.chipOverrides));
+    result.variant = variant;
+    if (variant.deviceSlowdown != 1.0) {
+        // A throttled chip: its cores' clock is lower, everything they run takes F times the time.
+        result.chip->aiCoreFreqMhz /= variant.deviceSlowdown;
+        result.chip->vectorCoreFreqMhz /= variant.deviceSlowdown;
+    }
     const ChipConfig& chip = *result.chip;
     validateWorkload(workload, chip.hbm.sizeBytes);
 
@@ -227,10 +238,12 @@ SimulationResult runSimulation(const SimulationOptions& options) {
 
     FreshSimulationContext context;
     DeviceBridge bridge(chip, lowered, deviceOptionsFor(options));
+    bridge.setCollectiveReleases(variant.collectiveReleaseNs);
     HostModelOptions hostOptions;
     hostOptions.profiler = workload.profiler;
     hostOptions.processId = identity.processId;
     hostOptions.hcclEnabled = workload.ranks > 1;
+    hostOptions.startNs = variant.hostStartNs;
     HostModel host(hostOptions, bridge);
     result.stepsSimulated = stepsToSimulate(workload, options);
     if (options.coreTracePath.empty() && (options.coreTraceOp || options.coreTraceStep))

@@ -16,12 +16,33 @@
 
 namespace ascendsim {
 
+// What makes one rank of a cluster run differ from the others (sim/engine/cluster): a slower
+// device, a later start, and when the last rank of each collective's group arrives.
+struct RankVariant {
+    // Its AI and vector cores run this many times slower (a throttled chip: a lower clock).
+    double deviceSlowdown = 1.0;
+    std::uint64_t hostStartNs = 0;  // the host's first step starts this late (host jitter)
+    std::vector<std::uint64_t> collectiveReleaseNs;  // DeviceBridge::setCollectiveReleases
+    bool operator==(const RankVariant&) const = default;
+};
+
+// A rank's arrival at one collective (every collective run, profiled steps or not).
+struct CollectiveArrival {
+    std::string group;  // the collective's group kind ("world", "tp", "dp", ...)
+    std::uint64_t arrivalNs = 0;
+};
+
 struct SimulationResult {
     std::unique_ptr<ChipConfig> chip;  // RunRecord::chip points here
     Workload workload;
     RunRecord record;  // rank 0's view when the workload has ranks (recordOfRank gives the others)
     std::uint32_t ranks = 1;
     std::vector<LoweredCollective> communicationPlans;  // one per record.communicationOps entry
+    std::vector<std::uint64_t> communicationWaits;      // each one's wait for its group's last rank
+    std::vector<CollectiveArrival> collectiveArrivals;  // in launch order
+    RankVariant variant;
+    // Only `variant`, `ranks` and `collectiveArrivals` are filled: another process simulated it.
+    bool arrivalsOnly = false;
     // Steps run: the workload's steps up to the last one the profiler schedule records (later
     // steps are unobservable and not simulated; all of them when none is recorded).
     std::uint32_t stepsSimulated = 0;
@@ -36,7 +57,7 @@ struct SimulationResult {
 
 // Loads, validates, lowers and simulates. Throws WorkloadError / ConfigError / std::runtime_error
 // with a message naming the file, line and field; nothing is written.
-SimulationResult runSimulation(const SimulationOptions& options);
+SimulationResult runSimulation(const SimulationOptions& options, const RankVariant& variant = {});
 
 // The options' overrides of the workload's profiler block and step count (CLI beats file).
 void applyProfilerOverrides(const SimulationOptions& options, Workload& workload);

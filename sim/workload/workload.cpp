@@ -89,6 +89,11 @@ void validateWorkload(const Workload& workload, std::uint64_t deviceMemoryBytes)
             byteText(deviceMemoryBytes));
 }
 
+std::uint32_t Workload::groupSize(const std::string& group) const {
+    if (group == "world") return ranks;
+    return static_cast<std::uint32_t>(groupMembers(parallel, group, 0).size());
+}
+
 OpInstance makeOpInstance(const Workload& workload, const WorkloadOp& op) {
     OpInstance instance;
     instance.name = op.name;

@@ -11,6 +11,8 @@
 
 #include "models/kernels/op_instance.h"
 #include "profiler/config/profiler_config.h"
+#include "sim/workload/straggler_options.h"
+#include "sim/workload/parallel_layout.h"
 #include "sim/workload/workload_error.h"
 
 namespace ascendsim {
@@ -73,6 +75,10 @@ struct Workload {
     // Data-parallel world size: every rank runs this graph; collectives (Hcom*) span
     // all ranks. `--set ranks=N` overrides.
     std::uint32_t ranks = 1;
+    // The `parallel:` block (tp x pp x dp = ranks); without one, every rank is a data-parallel
+    // replica (dp = ranks) and collectives span the world.
+    ParallelLayout parallel;
+    StragglerOptions stragglers;  // `--set slow_rank=R:F`, `--set host_jitter=X`
     std::optional<std::string> chip;
     std::vector<WorkloadTensor> tensors;  // declaration order, then inferred ones as created
     std::vector<WorkloadOp> ops;          // execution order of one step
@@ -86,10 +92,12 @@ struct Workload {
     const WorkloadTensor* findTensor(const std::string& name) const;
     const WorkloadOp* findOp(const std::string& name) const;
     std::int64_t intParameter(const std::string& name) const;  // throws if absent or not an int
+    // Ranks in a collective over `group` ("world", "tp", "dp", "pp", "ep", "mp").
+    std::uint32_t groupSize(const std::string& group) const;
 };
 
 // `--set key=value` entries, in command-line order. Keys: a parameter name (`batch=8`), `steps`,
-// `ranks`, or `op.<flattened op name>.block_dim`.
+// `ranks`, `slow_rank`, `host_jitter`, or `op.<flattened op name>.block_dim`.
 struct WorkloadOverrides {
     std::vector<std::string> sets;
 };

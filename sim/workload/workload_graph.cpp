@@ -40,6 +40,12 @@ class GraphChecker {
     }
 
   private:
+    // The ranks a collective spans (its `group` attribute; ops without one: the world).
+    std::uint32_t collectiveGroupSize(const WorkloadOp& op) const {
+        const auto group = op.attrs.find("group");
+        if (group == op.attrs.end() || !std::holds_alternative<std::string>(group->second)) return w_.ranks;
+        return w_.groupSize(std::get<std::string>(group->second));
+    }
     [[noreturn]] void fail(const WorkloadOp& op, const std::string& field,
                            const std::string& problem) const {
         throw WorkloadError(op.locationOf(field), op.fieldPath + "." + field, problem);
@@ -123,7 +129,7 @@ class GraphChecker {
         }
         std::vector<InferredTensor> inferred;
         try {
-            inferred = schema->infer(inputs, OpAttributes{op.attrs, w_.ranks});
+            inferred = schema->infer(inputs, OpAttributes{op.attrs, collectiveGroupSize(op)});
         } catch (const ShapeProblem& p) {
             fail(op, p.field(), op.type + " '" + op.name + "': " + p.what());
         }

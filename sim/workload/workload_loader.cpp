@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "sim/workload/block_expander.h"
+#include "sim/workload/parallel_block.h"
 #include "sim/workload/profiler_block.h"
 #include "sim/workload/workload.h"
 #include "sim/workload/workload_graph.h"
@@ -154,6 +155,42 @@ std::uint32_t readPositiveCount(const YamlReader& reader, const YAML::Node& root
     return static_cast<std::uint32_t>(*value);
 }
 
+// The `parallel:` block (its product is the rank count; a `ranks` that disagrees is an error)
+// and the straggler keys of `--set`.
+void readParallelism(const YamlReader& reader, const YAML::Node& root, std::vector<SetOverride>& sets,
+                     Workload& w) {
+    const SetOverride* ranksSet = findOverride(sets, "ranks");
+    if (root["parallel"]) {
+        w.parallel = readParallelBlock(reader, root["parallel"], w.parameters);
+        const std::uint32_t world = w.parallel.worldSize();
+        if ((root["ranks"] || ranksSet) && w.ranks != world) {
+            const std::string problem = "ranks (" + std::to_string(w.ranks) + ") disagrees with parallel: tp x pp x dp = " +
+                                        std::to_string(world);
+            if (ranksSet) throw WorkloadError(commandLineLocation(ranksSet->index), "--set ranks", problem);
+            reader.fail(root["ranks"], "ranks", problem);
+        }
+        w.ranks = world;
+    } else {
+        w.parallel.dp = w.ranks;
+    }
+    for (auto& o : sets) {
+        if (o.key != "slow_rank" && o.key != "host_jitter") continue;
+        o.used = true;
+        try {
+            if (o.key == "slow_rank") parseSlowRanks(o.value, w.stragglers);
+            else w.stragglers.hostJitterUs = parseHostJitter(o.value);
+        } catch (const std::invalid_argument& e) {
+            throw WorkloadError(commandLineLocation(o.index), "--set " + o.key, e.what());
+        }
+    }
+    for (const auto& [rank, factor] : w.stragglers.slowRanks) {
+        (void)factor;
+        if (rank >= w.ranks)
+            throw WorkloadError(commandLineLocation(findOverride(sets, "slow_rank")->index), "--set slow_rank",
+                                "rank " + std::to_string(rank) + " is not in 0.." + std::to_string(w.ranks - 1));
+    }
+}
+
 Workload loadWorkloadNodes(const std::string& path, const WorkloadOverrides& overrides);
 
 }  // namespace
@@ -177,7 +214,7 @@ Workload loadWorkloadNodes(const std::string& path, const WorkloadOverrides& ove
     YAML::Node root = parseFile(path);
     std::vector<SetOverride> sets = parseOverrides(overrides);
     reader.requireKnownKeys(root,
-                            {"name", "parameters", "steps", "ranks", "chip", "base_stack",
+                            {"name", "parameters", "steps", "ranks", "parallel", "chip", "base_stack",
                              "module_classes", "tensors", "blocks", "ops", "profiler"},
                             "");
     Workload w;
@@ -190,6 +227,7 @@ Workload loadWorkloadNodes(const std::string& path, const WorkloadOverrides& ove
     w.name = reader.scalar(root["name"], "name");
     w.steps = readPositiveCount(reader, root, sets, "steps", w);
     w.ranks = readPositiveCount(reader, root, sets, "ranks", w);
+    readParallelism(reader, root, sets, w);
     for (const auto& o : sets) {
         if (!o.used && !isBlockDimKey(o.key)) {
             std::string known;
@@ -200,7 +238,7 @@ Workload loadWorkloadNodes(const std::string& path, const WorkloadOverrides& ove
             throw WorkloadError(commandLineLocation(o.index), "--set " + o.key,
                                 "unknown parameter '" + o.key +
                                     "' (parameters: " + (known.empty() ? "none" : known) +
-                                    "; also steps, ranks and op.<NAME>.block_dim)");
+                                    "; also steps, ranks, slow_rank, host_jitter and op.<NAME>.block_dim)");
         }
     }
     if (root["chip"]) {

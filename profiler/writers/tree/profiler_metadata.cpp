@@ -75,10 +75,35 @@ std::string profilerTraceId(const RunRecord& run, std::uint32_t cycleIndex, bool
     return text;
 }
 
-std::string renderProfilerMetadata(const ProfilerConfig& config, const std::string& traceId) {
+std::string renderProfilerMetadata(const ProfilerConfig& config, const std::string& traceId,
+                                   const std::optional<DistributedRecord>& distributed, std::int64_t rank) {
     const bool current = config.formatVersion == FormatVersion::Cann83;
     OrderedJson root = OrderedJson::object();
+    if (distributed) {
+        OrderedJson args = OrderedJson::object();
+        args["tensor_model_parallel_size"] = distributed->tensorParallel;
+        args["pipeline_model_parallel_size"] = distributed->pipelineParallel;
+        args["data_parallel_size"] = distributed->dataParallel;
+        args["context_parallel_size"] = 1;
+        args["expert_model_parallel_size"] = distributed->expertParallel;
+        // Assumed: Megatron runs with sequence parallelism whenever tensor parallelism is on.
+        args["sequence_parallel"] = distributed->tensorParallel > 1;
+        args["rank"] = rank;
+        args["world_size"] = distributed->worldSize;
+        root["distributed_args"] = args;
+    }
     if (config.exportsText()) root["ENV_VARIABLES"] = profilerEnvironmentVariables(config.formatVersion);
+    if (distributed) {
+        OrderedJson groups = OrderedJson::object();
+        for (const ParallelGroupRecord& g : distributed->groups) {
+            OrderedJson group = OrderedJson::object();
+            group["group_name"] = g.name;
+            group["group_rank"] = g.groupRank;
+            group["global_ranks"] = g.globalRanks;
+            groups[g.key] = group;
+        }
+        root["parallel_group_info"] = groups;
+    }
     if (current) {
         root["trace_id"] = traceId;
         return dumpPythonJson(root, false);

@@ -23,6 +23,10 @@ OrderedJson profilerEnvironmentVariables(FormatVersion version);
 // cycle index; otherwise random (uuid4 in torch_npu).
 std::string profilerTraceId(const RunRecord& run, std::uint32_t cycleIndex, bool deterministic);
 
-std::string renderProfilerMetadata(const ProfilerConfig& config, const std::string& traceId);
+// With `distributed` (a Megatron-style run), distributed_args comes first and parallel_group_info
+// after ENV_VARIABLES, as the ef63bc64 sample (MindSpeed-LLM, TP1 PP2 DP2) writes them.
+std::string renderProfilerMetadata(const ProfilerConfig& config, const std::string& traceId,
+                                   const std::optional<DistributedRecord>& distributed = std::nullopt,
+                                   std::int64_t rank = -1);
 
 }  // namespace ascendsim

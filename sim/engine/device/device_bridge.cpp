@@ -75,7 +75,10 @@ void DeviceBridge::submitCollective(const LoweredCollective& collective, std::ui
     CollectiveRun run;
     run.launchIndex = submittedTaskIds_.size();
     run.startNs = std::max({submitNs, computeDoneNs, collectivesEndNs_});
-    run.endNs = run.startNs + collective.durationNs;
+    const std::size_t index = collectives_.size();
+    if (index < releaseNs_.size() && releaseNs_[index] > run.startNs) run.waitNs = releaseNs_[index] - run.startNs;
+    run.endNs = run.startNs + run.waitNs + collective.durationNs;
+    run.collective = &collective;
     collectivesEndNs_ = run.endNs;
     collectives_.push_back(run);
     submittedTaskIds_.push_back(0);

@@ -14,13 +14,17 @@
 
 namespace ascendsim {
 
-// A collective launch as the engine timed it: it starts when the host's launch arrived, every
-// compute task submitted before it has finished (HCCL's stream waits for the gradient) and the
-// previous collective is done; it lasts its schedule's duration.
+// A collective launch as the engine timed it: this rank arrives when the host's launch arrived,
+// every compute task submitted before it has finished (HCCL's stream waits for the gradient) and
+// the previous collective is done. It cannot finish before the last rank of its group arrived
+// (the release time, given by the cluster run; none: this rank's own arrival), then it lasts its
+// schedule's duration: an early rank's first Notify_Wait spans the wait.
 struct CollectiveRun {
     std::size_t launchIndex = 0;  // in submission order (PendingLaunch order)
-    std::uint64_t startNs = 0;
+    std::uint64_t startNs = 0;    // this rank's arrival
+    std::uint64_t waitNs = 0;     // until the group's last arrival
     std::uint64_t endNs = 0;
+    const LoweredCollective* collective = nullptr;
 };
 
 class DeviceBridge final : public DeviceQueue, public TaskObserver {
@@ -43,6 +47,10 @@ public:
     // The device memory's traffic by time, for the sampled hardware counters (null: none).
     const TrafficSampler* deviceTraffic() const { return device_.traffic(); }
 
+    // The group's last arrival at each collective, in launch order (sim/engine/cluster): a
+    // collective waits for it. Collectives past the end wait for nobody.
+    void setCollectiveReleases(std::vector<std::uint64_t> releaseNs) { releaseNs_ = std::move(releaseNs); }
+
     // Records the instruction timeline of the first launch `selection` picks (--core-trace).
     void traceFirstLaunch(const CoreTraceSelection& selection) { traceSelection_ = selection; }
     // The traced launch, with its spans moved out; empty when no launch matched. Call after the
@@ -57,6 +65,7 @@ private:
     std::vector<std::uint64_t> submittedTaskIds_;
     std::unordered_map<std::uint64_t, TaskResult> results_;
     std::vector<CollectiveRun> collectives_;
+    std::vector<std::uint64_t> releaseNs_;
     std::uint64_t collectivesEndNs_ = 0;  // when the communication stream is free
     std::uint64_t copyEndNs_ = 0;         // kernels submitted after a copy wait for it
     std::optional<CoreTraceSelection> traceSelection_;  // armed until a launch matches

@@ -33,7 +33,7 @@ LoweredWorkload::LoweredWorkload(const Workload& workload, const ChipConfig& chi
         assignAddresses(lowered.instance.outputs, planner);
         if (isCollectiveOpType(op.type)) {
             try {
-                lowered.collective = lowerCollective(lowered.instance, workload.ranks, chip);
+                lowered.collective = lowerCollective(lowered.instance, workload.groupSize(collectiveGroupOf(lowered.instance)), chip);
             } catch (const std::invalid_argument& e) {
                 throw WorkloadError(op.locationOf("type"), op.fieldPath + ".type", e.what());
             }

@@ -5,6 +5,7 @@
 #include "models/collective/hccl_all_reduce.h"
 #include "models/collective/hccl_broadcast.h"
 #include "models/collective/hccl_single_phase.h"
+#include "sim/workload/parallel_layout.h"
 
 namespace ascendsim {
 
@@ -51,7 +52,14 @@ const char* collectiveNpuOpName(CollectiveKind kind) {
     return namesOf(kind).npuOpName;
 }
 
-LoweredCollective lowerCollective(const OpInstance& op, std::uint32_t ranks,
+std::string collectiveGroupOf(const OpInstance& op) {
+    const auto group = op.attrs.find("group");
+    if (group == op.attrs.end()) return "world";
+    const std::string* name = std::get_if<std::string>(&group->second);
+    return name ? *name : "world";
+}
+
+LoweredCollective lowerCollective(const OpInstance& op, std::uint32_t groupRanks,
                                   const ChipConfig& chip) {
     const std::optional<CollectiveKind> kind = collectiveKindOf(op.type);
     if (!kind) throw std::invalid_argument(op.type + " is not a collective");
@@ -65,7 +73,8 @@ LoweredCollective lowerCollective(const OpInstance& op, std::uint32_t ranks,
     c.bytes = tensor.bytes();
     c.count = tensor.elementCount();
     c.dtype = tensor.dtype;
-    c.ranks = ranks;
+    c.ranks = groupRanks;
+    c.group = collectiveGroupOf(op);
     c.durationNs = collectiveScheduleFor(c, 0, chip).durationNs;
     return c;
 }
@@ -83,6 +92,23 @@ CollectiveSchedule collectiveScheduleFor(const LoweredCollective& collective, st
             return planMeshBroadcast(collective.bytes, collective.ranks, rank, chip.hccl);
     }
     throw std::logic_error("a collective kind without a model");
+}
+
+CollectiveSchedule collectiveScheduleAfterWait(const LoweredCollective& collective, std::uint32_t rank,
+                                               const ChipConfig& chip, std::uint64_t waitNs) {
+    CollectiveSchedule schedule = collectiveScheduleFor(collective, rank, chip);
+    if (waitNs == 0) return schedule;
+    HcclTask wait;
+    wait.kind = HcclTaskKind::NotifyWait;
+    wait.durationNs = waitNs;
+    wait.srcRank = rank;
+    for (HcclTask& task : schedule.tasks) {
+        task.startNs += waitNs;
+        ++task.contextId;
+    }
+    schedule.tasks.insert(schedule.tasks.begin(), wait);
+    schedule.durationNs += waitNs;
+    return schedule;
 }
 
 std::string hcclDataTypeName(DataType dtype) {
@@ -110,16 +136,7 @@ std::string hcclDataTypeName(DataType dtype) {
     return "FP32";
 }
 
-std::string worldGroupHash() {
-    constexpr std::uint64_t kFnvOffset = 14695981039346656037ULL;
-    constexpr std::uint64_t kFnvPrime = 1099511628211ULL;
-    std::uint64_t hash = kFnvOffset;
-    for (const char c : std::string("hccl_world_group")) {
-        hash ^= static_cast<unsigned char>(c);
-        hash *= kFnvPrime;
-    }
-    return std::to_string(hash);
-}
+std::string worldGroupHash() { return communicatorHash("hccl_world_group"); }
 
 std::string collectiveOpName(CollectiveKind kind, const std::string& groupHash,
                              std::uint32_t indexInStep) {

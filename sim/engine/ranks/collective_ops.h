@@ -32,18 +32,29 @@ struct LoweredCollective {
     // (AllGather: one rank's input), recvCount (ReduceScatter: one rank's output).
     std::uint64_t count = 0;
     DataType dtype = DataType::Fp32;
-    std::uint32_t ranks = 0;
+    std::uint32_t ranks = 0;  // of its group
+    std::string group = "world";  // the `parallel:` group kind it spans (its `group` attribute)
     std::uint64_t durationNs =
         0;  // identical on every rank (the schedule ends each phase together)
 };
 
-// Throws std::invalid_argument when the chip has no link model or `ranks` does not fit it.
-LoweredCollective lowerCollective(const OpInstance& op, std::uint32_t ranks,
+// `groupRanks`: the ranks of the op's group (Workload::groupSize of its `group` attribute).
+// Throws std::invalid_argument when the chip has no link model or `groupRanks` does not fit it.
+LoweredCollective lowerCollective(const OpInstance& op, std::uint32_t groupRanks,
                                   const ChipConfig& chip);
+
+// The `group` attribute of a collective op ("world" when absent).
+std::string collectiveGroupOf(const OpInstance& op);
 
 // `rank`'s tasks of a lowered collective (the model's schedule for that rank).
 CollectiveSchedule collectiveScheduleFor(const LoweredCollective& collective, std::uint32_t rank,
                                          const ChipConfig& chip);
+
+// The schedule of a rank that arrived `waitNs` before its group's last rank: a Notify_Wait on the
+// main stream spans the wait (the early ranks' long first Notify_Wait of real cluster traces),
+// then the usual tasks follow.
+CollectiveSchedule collectiveScheduleAfterWait(const LoweredCollective& collective, std::uint32_t rank,
+                                               const ChipConfig& chip, std::uint64_t waitNs);
 
 // HCCL's spelling of a reduction dtype: "FP32", "FP16", "BFP16", "INT8", "INT32", "INT64", ...
 std::string hcclDataTypeName(DataType dtype);
@@ -68,7 +79,7 @@ const char* collectiveNpuOpName(CollectiveKind kind);
 // samples' traces hold only allreduces.
 inline constexpr const char* kMeshAlgorithmName = "MESH-RING";
 
-// "hcom_allReduce__<group hash mod 1000>_<n>_1": HCCL numbers a communicator's ops of one
+// "hcom_allReduce__<last 3 digits of the group hash>_<n>_1": HCCL numbers a communicator's ops of one
 // iteration from 0 whatever their kind ([D] e5a31957 test_data: broadcast _0, _1, allReduce _2,
 // allGather _3, ...); the sample's prefix is the last three digits of the group hash.
 std::string collectiveOpName(CollectiveKind kind, const std::string& groupHash,

@@ -135,10 +135,16 @@ std::vector<OpSchema> buildSchemas() {
                              false,
                              AttrValue{std::string("sum")},
                              {"sum", "prod", "max", "min"}};
-    add("HcomAllReduce", 1, 1, 1, {reduction}, kCommunication, r::collective);
-    add("HcomAllGather", 1, 1, 1, {}, kCommunication, r::allGather);
-    add("HcomReduceScatter", 1, 1, 1, {reduction}, kCommunication, r::reduceScatter);
-    add("HcomBroadcast", 1, 1, 1, {}, kCommunication, r::collective);
+    // The process group of the `parallel:` block the collective spans (world: every rank).
+    const AttrSpec group{"group",
+                         AttrType::String,
+                         false,
+                         AttrValue{std::string("world")},
+                         {"world", "tp", "dp", "pp", "ep", "mp"}};
+    add("HcomAllReduce", 1, 1, 1, {reduction, group}, kCommunication, r::collective);
+    add("HcomAllGather", 1, 1, 1, {group}, kCommunication, r::allGather);
+    add("HcomReduceScatter", 1, 1, 1, {reduction, group}, kCommunication, r::reduceScatter);
+    add("HcomBroadcast", 1, 1, 1, {group}, kCommunication, r::collective);
     appendTransformerSchemas(s);
     appendCnnTrainingSchemas(s);
     std::sort(s.begin(), s.end(),

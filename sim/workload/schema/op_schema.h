@@ -45,7 +45,7 @@ class ShapeProblem : public std::runtime_error {
 
 struct OpAttributes {
     const std::map<std::string, AttrValue>& values;
-    // The workload's data-parallel world size: the collectives' shape rules scale dim 0 by it.
+    // The ranks of the collective's group: the collectives' shape rules scale dim 0 by it.
     std::uint32_t ranks = 1;
     std::int64_t intValue(const std::string& key) const;
     bool boolValue(const std::string& key) const;

@@ -97,7 +97,43 @@ TEST(HcomBroadcast, WritesInPlaceWithTheInputsShape) {
         "bc.yaml", "name: t\nranks: 4\ntensors: [{name: g, shape: [5, 3], dtype: fp32, kind: "
                    "state}]\nops: [{name: b, type: HcomBroadcast, inputs: [g], outputs: [g]}]\n"));
     EXPECT_EQ(w.findTensor("g")->info.shape, (std::vector<std::int64_t>{5, 3}));
-    EXPECT_TRUE(w.findOp("b")->attrs.empty()) << "a broadcast reduces nothing";
+    EXPECT_EQ(w.findOp("b")->attrs.count("reduction"), 0u) << "a broadcast reduces nothing";
+    // Its only attribute is the group it spans, the world by default.
+    EXPECT_EQ(std::get<std::string>(w.findOp("b")->attrs.at("group")), "world");
+}
+
+TEST(ParallelBlock, SetsTheRanksAndEachCollectiveSpansItsGroup) {
+    const Workload w = loadWorkload(writeTempYaml(
+        "par.yaml", "name: t\nparallel: {tp: 2, dp: 4}\ntensors: [{name: g, shape: [8, 3], dtype: fp32, kind: "
+                    "state}]\nops: [{name: ag, type: HcomAllGather, inputs: [g], outputs: [h], attrs: {group: tp}},"
+                    " {name: rs, type: HcomReduceScatter, inputs: [g], outputs: [s], attrs: {group: dp}}]\n"));
+    EXPECT_EQ(w.ranks, 8u);
+    EXPECT_EQ(w.findTensor("h")->info.shape, (std::vector<std::int64_t>{16, 3}));  // x tp
+    EXPECT_EQ(w.findTensor("s")->info.shape, (std::vector<std::int64_t>{2, 3}));   // / dp
+}
+
+TEST(ParallelBlock, BadSizesAndDisagreeingRanksNameTheField) {
+    const auto fails = [](const std::string& yaml, const std::string& field) {
+        try {
+            loadWorkload(writeTempYaml("bad.yaml", yaml));
+        } catch (const WorkloadError& e) {
+            EXPECT_NE(std::string(e.what()).find(field), std::string::npos) << e.what();
+            return;
+        }
+        ADD_FAILURE() << "no error for " << yaml;
+    };
+    const std::string ops = "ops: [{name: a, type: Relu, inputs: [x], outputs: [y]}]\n"
+                            "tensors: [{name: x, shape: [4], dtype: fp32, kind: input}]\n";
+    fails("name: t\nparallel: {tp: 0}\n" + ops, "parallel.tp");
+    fails("name: t\nparallel: {dp: 4, ep: 3}\n" + ops, "parallel.ep");
+    fails("name: t\nparallel: {dp: 4, sp: 2}\n" + ops, "parallel");
+    fails("name: t\nranks: 3\nparallel: {dp: 4}\n" + ops, "ranks");
+    try {
+        loadWorkload(writeTempYaml("slow.yaml", "name: t\nranks: 2\n" + ops), WorkloadOverrides{{"slow_rank=5:1.2"}});
+        ADD_FAILURE() << "slow_rank outside the world accepted";
+    } catch (const WorkloadError& e) {
+        EXPECT_NE(std::string(e.what()).find("slow_rank"), std::string::npos) << e.what();
+    }
 }
 
 TEST(Collectives, TheShippedUnitWorkloadLoadsWithEveryKindAndAnyRankCount) {

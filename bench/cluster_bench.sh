@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Cluster benchmarks (docs/performance.md "Clusters"): wall time and disk of the 128-rank
+# Llama TP8 x PP4 x DP4 step at Level1, the same with a slow rank, and `mpirun -np 2` against
+# one process on it (identical output checked with diff -r). Prints the machine's load with each
+# figure: the numbers mean little on a loaded machine without it.
+# Usage: bench/cluster_bench.sh [BUILD_DIR] [EXTRA ascendsim ARGS...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build}
+shift || true
+binary=$build/ascendsim
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/cluster_bench_XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+mpi_flags=(--oversubscribe)
+[ "$(id -u)" -eq 0 ] && mpi_flags+=(--allow-run-as-root)
+
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+
+# run NAME COMMAND...: wall seconds, disk of the output, load before and after.
+run() {
+    local name=$1
+    shift
+    local out=$scratch/$name
+    mkdir -p "$out"
+    local before start end
+    before=$(load)
+    start=$(date +%s.%N)
+    "$@" -o "$out" >"$scratch/$name.log" 2>&1 || { echo "$name failed:"; tail -5 "$scratch/$name.log"; exit 1; }
+    end=$(date +%s.%N)
+    printf '%-28s %7.1f s wall  %6s on disk  %3d rank dirs  load %s -> %s\n' "$name" \
+        "$(echo "$end - $start" | bc)" "$(du -sh "$out" | cut -f1)" \
+        "$(find "$out" -maxdepth 1 -name '*_ascend_pt' | wc -l)" "$before" "$(load)"
+}
+
+llama=(--workload workloads/llama_tp_pp_dp.yaml --level Level1 --deterministic "$@")
+run llama128_one_process "$binary" "${llama[@]}"
+run llama128_slow_rank "$binary" "${llama[@]}" --set slow_rank=3:1.2
+if command -v mpirun >/dev/null; then
+    run llama128_mpirun_np2 mpirun "${mpi_flags[@]}" -np 2 "$binary" "${llama[@]}"
+    diff -r "$scratch/llama128_one_process" "$scratch/llama128_mpirun_np2" >/dev/null &&
+        echo "mpirun -np 2: output identical to one process" || { echo "mpirun -np 2: OUTPUT DIFFERS"; exit 1; }
+    run llama128_slow_mpirun_np2 mpirun "${mpi_flags[@]}" -np 2 "$binary" "${llama[@]}" --set slow_rank=3:1.2
+    diff -r "$scratch/llama128_slow_rank" "$scratch/llama128_slow_mpirun_np2" >/dev/null &&
+        echo "mpirun -np 2 (slow rank): output identical to one process" || { echo "slow rank: OUTPUT DIFFERS"; exit 1; }
+fi

@@ -1,0 +1,48 @@
+#pragma once
+// A multi-rank run whose ranks are not all alike (docs/architecture.md "Distinct ranks").
+//
+// Ranks that run the same program with the same inputs are simulated once, as before. A rank
+// that differs (a slow device, a host that starts late) is simulated on its own, and the ranks
+// meet only at their collectives: a collective on a rank ends when the last rank of its group has
+// arrived, plus the collective's own duration. The arrival times decide the run, so it is solved
+// as a fixed point: simulate every distinct rank with the release times known so far (none at
+// first), take each collective's release as its group's latest arrival, and simulate again the
+// ranks whose release times changed. Arrivals at collective k depend only on the releases of
+// collectives before k, so the k-th release is final after k rounds; in practice the latest rank
+// is latest everywhere and three rounds settle it. Every simulation is deterministic, so the
+// result is the same whatever process simulates which rank.
+//
+// Processes (mpirun -np N): process p owns the ranks [p*R/N, (p+1)*R/N) and writes their
+// directories; it simulates the distinct ranks among them, and the processes exchange arrival
+// times after each round (RankExchange).
+#include <cstdint>
+#include <vector>
+
+#include "sim/engine/cluster/rank_exchange.h"
+#include "sim/engine/simulation.h"
+
+namespace ascendsim {
+
+struct ClusterResult {
+    // One per distinct rank. A class no owned rank uses holds only its variant and arrivals.
+    std::vector<SimulationResult> classes;
+    std::vector<std::uint32_t> classOfRank;  // index into classes, per global rank
+    std::uint32_t firstOwnedRank = 0;        // the ranks this process writes: [first, end)
+    std::uint32_t endOwnedRank = 0;
+    std::uint32_t rounds = 0;       // fixed-point rounds run
+    std::uint32_t simulations = 0;  // runSimulation calls this process made
+    const SimulationResult& of(std::uint32_t rank) const { return classes.at(classOfRank.at(rank)); }
+};
+
+// Runs the workload's ranks. Without stragglers every rank is alike: one simulation, as before.
+// Throws what runSimulation throws.
+ClusterResult runCluster(const SimulationOptions& options, RankExchange& exchange);
+ClusterResult runCluster(const SimulationOptions& options);  // one process
+
+// Rank `rank`'s starting variant: its slow factor and host jitter (no release times yet).
+RankVariant initialVariantOf(const Workload& workload, std::uint32_t rank);
+
+// The ranks process `process` of `processes` owns: [first, end).
+std::pair<std::uint32_t, std::uint32_t> ownedRanks(std::uint32_t ranks, std::uint32_t process, std::uint32_t processes);
+
+}  // namespace ascendsim
