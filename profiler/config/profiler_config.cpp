@@ -47,34 +47,9 @@ bool ProfilerConfig::exportsDb() const {
 
 std::string_view profilerLevelName(ProfilerLevel l) { return kLevelNames[static_cast<std::size_t>(l)]; }
 
-bool parseProfilerLevel(std::string_view text, ProfilerLevel& out) {
-    for (std::size_t i = 0; i < kLevelNames.size(); ++i) {
-        if (kLevelNames[i] == text) {
-            out = static_cast<ProfilerLevel>(i);
-            return true;
-        }
-    }
-    if (text == "none" || text == "Level_None" || text == "LevelNone") {
-        out = ProfilerLevel::LevelNone;
-        return true;
-    }
-    return false;
-}
-
 std::string_view aicMetricsName(AicMetrics m) { return kMetricsNames[static_cast<std::size_t>(m)].name; }
 std::string_view aicMetricsAclName(AicMetrics m) {
     return kMetricsNames[static_cast<std::size_t>(m)].aclName;
-}
-
-bool parseAicMetrics(std::string_view text, AicMetrics& out) {
-    for (std::size_t i = 0; i < kMetricsNames.size(); ++i) {
-        if (kMetricsNames[i].name == text || kMetricsNames[i].aclName == text) {
-            out = static_cast<AicMetrics>(i);
-            return true;
-        }
-    }
-    if (text == "AiCoreNone") return out = AicMetrics::None, true;
-    return false;
 }
 
 std::string_view formatVersionName(FormatVersion v) {

@@ -63,10 +63,12 @@ struct ProfilerConfig {
 };
 
 std::string_view profilerLevelName(ProfilerLevel l);     // "Level0", "Level_none"
-bool parseProfilerLevel(std::string_view text, ProfilerLevel& out);  // accepts "Level0", "Level_none", "none"
+// Both accept every torch_npu spelling (ProfilerLevel.Level1, AiCMetrics.MemoryL0, ACL names,
+// aiCoreMetricsType numbers): profiler/config/torch_npu_spelling.cpp.
+bool parseProfilerLevel(std::string_view text, ProfilerLevel& out);
 std::string_view aicMetricsName(AicMetrics m);           // "PipeUtilization"
 std::string_view aicMetricsAclName(AicMetrics m);        // "ACL_AICORE_PIPE_UTILIZATION"
-bool parseAicMetrics(std::string_view text, AicMetrics& out);  // accepts both spellings
+bool parseAicMetrics(std::string_view text, AicMetrics& out);
 bool parseFormatVersion(std::string_view text, FormatVersion& out);  // "8.3", "8.0", "2024"
 std::string_view formatVersionName(FormatVersion v);                 // "8.3", "8.0", "2024"
 

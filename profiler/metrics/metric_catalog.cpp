@@ -198,6 +198,22 @@ const std::vector<MetricColumn>& metricColumns(AicMetrics group, CoreSide side) 
     return kCatalog.at({group, side});
 }
 
+const std::vector<MetricColumn>& metricColumns(AicMetrics group, CoreSide side, MetricEdition edition) {
+    if (edition == MetricEdition::Current || group != AicMetrics::MemoryL0) return metricColumns(group, side);
+    static const std::map<CoreSide, std::vector<MetricColumn>> kCann6MemoryL0 = [] {
+        std::map<CoreSide, std::vector<MetricColumn>> columns;
+        for (CoreSide s : {CoreSide::Aic, CoreSide::Aiv, CoreSide::Coupled}) {
+            std::vector<MetricColumn> list = memoryL0(s);
+            // After total_time, total_cycles: both core kinds run a scalar unit.
+            list.insert(list.begin() + 2,
+                        {ratio("scalar_ld_ratio", {E::ScalarLoad}), ratio("scalar_st_ratio", {E::ScalarStore})});
+            columns[s] = std::move(list);
+        }
+        return columns;
+    }();
+    return kCann6MemoryL0.at(side);
+}
+
 std::string metricHeaderName(const MetricColumn& column, CoreSide side) {
     if (column.formula == MetricFormula::TotalTime) {
         return side == CoreSide::Aiv ? "aiv_time(us)" : "aicore_time(us)";

@@ -38,6 +38,16 @@ struct MetricColumn {
 // Empty for AicMetrics::None.
 const std::vector<MetricColumn>& metricColumns(AicMetrics group, CoreSide side);
 
+// Whose column lists. Current: msprof's metric.cpp / ai_core_metrics_manager.py, which every
+// shipped era and real sample follows (the 2023-09 910B MemoryL0 sample, e5a31957 test_rank_0
+// kernel_details.csv, has no scalar columns). Cann6: the CANN 6/7 (2023) E2E profiling page and
+// torch_npu's AiCMetrics page, whose MemoryL0 (aiCoreMetricsType 3, ACL_AICORE_L0B_AND_WIDTH)
+// starts with scalar_ld_ratio, scalar_st_ratio; msprof's formulas for them are 1.0*r3a/task_cyc
+// and 1.0*r3b/task_cyc (msprof analysis/msconfig/ai_core_config.py), the PMU's scalar load/store
+// instruction counts (events 0x3a/0x3b, hardware.md §3.4) over total cycles. For the 2023 era.
+enum class MetricEdition : std::uint8_t { Current, Cann6 };
+const std::vector<MetricColumn>& metricColumns(AicMetrics group, CoreSide side, MetricEdition edition);
+
 // Header text as kernel_details/op_summary print it (formats.md §3.1 ModifySummaryHeaders):
 // prefix "aic_"/"aiv_" (none for Coupled), "aic_total_time" → "aicore_time(us)",
 // "aiv_total_time" → "aiv_time(us)", "total_time" → "aicore_time(us)", other *time* + "(us)",

@@ -39,21 +39,27 @@ void addRunOptions(CLI::App& app, ascendsim::SimulationOptions& o, std::string& 
                    "(op.NAME.block_dim=N); repeatable");
     app.add_option("--steps", o.steps, "Number of training/inference steps to run")
         ->check(CLI::Range(std::uint32_t{1}, std::uint32_t{INT32_MAX}));
-    app.add_option("--level", o.level, "Profiler level: Level_none, Level0, Level1, Level2");
+    app.add_option("--level", o.level,
+                   "Profiler level: Level_none, Level0, Level1, Level2 (also ProfilerLevel.Level1, "
+                   "torch_npu.profiler.ProfilerLevel.Level1)");
+    app.add_option("--activities", o.activities,
+                   "Profiler activities: CPU, NPU or CPU,NPU (also torch_npu.profiler.ProfilerActivity.NPU)");
     app.add_option("--quirks", o.quirks,
                    "Reproduce anomalies of real data, comma-separated (docs/ci.md): cut-ranks, "
                    "spreadsheet-timestamps, lf-endings, no-op-statistic, empty-communication, "
                    "interrupted-step, clock-skew, missing-info-json");
     app.add_option("--aic-metrics", o.aicMetrics,
                    "AI Core metrics group: PipeUtilization, ArithmeticUtilization, Memory, "
-                   "MemoryL0, MemoryUB, ResourceConflictRatio, L2Cache, MemoryAccess, None");
+                   "MemoryL0, MemoryUB, ResourceConflictRatio, L2Cache, MemoryAccess, AiCoreNone; also "
+                   "torch_npu.profiler.AiCMetrics.X, the ACL_AICORE_* names, or aiCoreMetricsType 0-6, 8, 0xFF");
     app.add_option("--l2-cache", o.l2Cache, "Collect l2_cache.csv (true/false)");
     app.add_option("--data-simplification", o.dataSimplification,
                    "Delete intermediate CANN output as torch_npu does (true/false)");
     app.add_option("--task-time-csv", o.taskTimeCsv,
                    "Write ASCEND_PROFILER_OUTPUT/task_time.csv at Level0/1/2 as formats.md lists it "
                    "(true/false, default true; false gives the real samples' file set)");
-    app.add_option("--export-type", o.exportType, "text, db, or text,db");
+    app.add_option("--export-type", o.exportType,
+                   "text, db, or text,db (also torch_npu.profiler.ExportType.Text/Db)");
     app.add_option("--format-version", o.formatVersion,
                    "Output format era: 8.3 (CANN 8.3/torch_npu 2.7, default), 8.0, 2024");
     app.add_option("--rank", o.rank, "Rank id: writes profiler_info_{rank}.json as under torch.distributed")

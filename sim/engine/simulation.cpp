@@ -10,6 +10,7 @@
 
 #include "models/systemc/fresh_simulation_context.h"
 #include "profiler/assembly/profiling_schedule.h"
+#include "profiler/config/torch_npu_spelling.h"
 #include "sim/config/chip_config_loader.h"
 #include "sim/engine/device/device_bridge.h"
 #include "sim/engine/device/hardware_samples.h"
@@ -34,18 +35,28 @@ T parseOption(const std::string& text, const char* option, Parse parse) {
     return value;
 }
 
-std::vector<ExportType> parseExportTypes(const std::string& text) {
-    std::vector<ExportType> types;
+// A level, metric, export type or activity in any of torch_npu's spellings; lists are
+// comma-separated ("text,db", "CPU,NPU"). Unknown values list the valid ones.
+template <typename T>
+T parseSpelledOption(std::string_view text, const char* option, ProfilerSetting setting,
+                     bool (*parse)(std::string_view, T&)) {
+    T value{};
+    if (!parse(text, value))
+        throw WorkloadError(optionLocation(option), option, unknownSpellingMessage(setting, text));
+    return value;
+}
+
+template <typename T>
+std::vector<T> parseSpelledList(const std::string& text, const char* option, ProfilerSetting setting,
+                                bool (*parse)(std::string_view, T&)) {
+    std::vector<T> values;
     std::size_t start = 0;
     while (start <= text.size()) {
         const std::size_t comma = std::min(text.find(',', start), text.size());
-        const std::string item = text.substr(start, comma - start);
-        if (item == "text") types.push_back(ExportType::Text);
-        else if (item == "db") types.push_back(ExportType::Db);
-        else throw WorkloadError(optionLocation("--export-type"), "--export-type", "unknown export type '" + item + "'");
+        values.push_back(parseSpelledOption<T>(std::string_view(text).substr(start, comma - start), option, setting, parse));
         start = comma + 1;
     }
-    return types;
+    return values;
 }
 
 bool recordsStep(const std::optional<ProfilerSchedule>& schedule, std::uint32_t stepNumber) {
@@ -157,12 +168,23 @@ void applyProfilerOverrides(const SimulationOptions& options, Workload& workload
         if (*options.steps == 0) throw WorkloadError(optionLocation("--steps"), "--steps", "must be at least 1");
         workload.steps = *options.steps;
     }
-    if (options.level) p.level = parseOption<ProfilerLevel>(*options.level, "--level", parseProfilerLevel);
-    if (options.aicMetrics) p.aicMetrics = parseOption<AicMetrics>(*options.aicMetrics, "--aic-metrics", parseAicMetrics);
+    if (options.level)
+        p.level = parseSpelledOption<ProfilerLevel>(*options.level, "--level", ProfilerSetting::Level, parseProfilerLevel);
+    if (options.aicMetrics)
+        p.aicMetrics = parseSpelledOption<AicMetrics>(*options.aicMetrics, "--aic-metrics", ProfilerSetting::AicMetrics,
+                                                      parseAicMetrics);
+    if (options.activities) {
+        const auto activities = parseSpelledList<ProfilerActivity>(*options.activities, "--activities",
+                                                                   ProfilerSetting::Activity, parseProfilerActivity);
+        p.activityCpu = std::count(activities.begin(), activities.end(), ProfilerActivity::Cpu) > 0;
+        p.activityNpu = std::count(activities.begin(), activities.end(), ProfilerActivity::Npu) > 0;
+    }
     if (options.l2Cache) p.l2Cache = *options.l2Cache;
     if (options.dataSimplification) p.dataSimplification = *options.dataSimplification;
     if (options.taskTimeCsv) p.taskTimeCsv = *options.taskTimeCsv;
-    if (options.exportType) p.exportTypes = parseExportTypes(*options.exportType);
+    if (options.exportType)
+        p.exportTypes = parseSpelledList<ExportType>(*options.exportType, "--export-type", ProfilerSetting::ExportType,
+                                                     parseExportType);
     if (options.formatVersion)
         p.formatVersion = parseOption<FormatVersion>(*options.formatVersion, "--format-version", parseFormatVersion);
 }

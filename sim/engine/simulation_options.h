@@ -20,7 +20,8 @@ struct SimulationOptions {
     std::optional<bool> l2Cache;
     std::optional<bool> dataSimplification;
     std::optional<bool> taskTimeCsv;        // ASCEND_PROFILER_OUTPUT/task_time.csv (default true)
-    std::optional<std::string> exportType;  // "text", "db", "text,db"
+    std::optional<std::string> exportType;  // "text", "db", "text,db" (any torch_npu spelling)
+    std::optional<std::string> activities;  // "CPU", "NPU", "CPU,NPU" (torch_npu.profiler.ProfilerActivity.X too)
     std::optional<std::string> formatVersion;  // "8.3" (default), "8.0", "2024"
     std::optional<std::int64_t> rank;       // profiler_info_{rank}.json and rank-named files
     std::string quirks;                     // --quirks: anomalies of real data (profiler/quirks/quirk_set.h)

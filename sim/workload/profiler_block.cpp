@@ -1,6 +1,8 @@
 // The workload's `profiler:` block, mirroring torch_npu.profiler.profile(...) arguments.
 #include "sim/workload/profiler_block.h"
 
+#include "profiler/config/torch_npu_spelling.h"
+
 namespace ascendsim {
 
 namespace {
@@ -16,6 +18,22 @@ std::uint32_t nonNegative(const YamlReader& reader, const YAML::Node& node,
     } catch (const std::exception&) {
     }
     reader.fail(node, field, "must be a non-negative integer, got '" + text + "'");
+}
+
+// One enumerated value in any of torch_npu's spellings (profiler/config/torch_npu_spelling.h);
+// an unknown one names the field and lists the valid values.
+template <typename Enum>
+Enum spelledText(const YamlReader& reader, const YAML::Node& node, const std::string& field,
+                 const std::string& text, ProfilerSetting setting, bool (*parse)(std::string_view, Enum&)) {
+    Enum value{};
+    if (!parse(text, value)) reader.fail(node, field, unknownSpellingMessage(setting, text));
+    return value;
+}
+
+template <typename Enum>
+Enum spelled(const YamlReader& reader, const YAML::Node& node, const std::string& field, ProfilerSetting setting,
+             bool (*parse)(std::string_view, Enum&)) {
+    return spelledText(reader, node, field, reader.scalar(node, field), setting, parse);
 }
 
 void readSchedule(const YamlReader& reader, const YAML::Node& node, ProfilerConfig& config) {
@@ -41,26 +59,12 @@ void readExperimental(const YamlReader& reader, const YAML::Node& node, Profiler
                             {"profiler_level", "aic_metrics", "l2_cache", "data_simplification",
                              "record_op_args", "export_type", "msprof_tx", "op_attr"},
                             f);
-    if (const YAML::Node level = node["profiler_level"]) {
-        std::string text = reader.scalar(level, f + ".profiler_level");
-        if (!parseProfilerLevel(text, config.level)) {
-            reader.fail(level, f + ".profiler_level",
-                        "unknown level '" + text + "' (Level_none, Level0, Level1, Level2)");
-        }
-    }
-    if (const YAML::Node metrics = node["aic_metrics"]) {
-        std::string text = reader.scalar(metrics, f + ".aic_metrics");
-        AicMetrics m{};
-        if (!parseAicMetrics(text, m)) {
-            reader.fail(
-                metrics, f + ".aic_metrics",
-                "unknown aic_metrics '" + text +
-                    "' (PipeUtilization, ArithmeticUtilization, Memory, MemoryL0, MemoryUB, "
-                    "ResourceConflictRatio, L2Cache, MemoryAccess, None or the ACL_AICORE_* "
-                    "names)");
-        }
-        config.aicMetrics = m;
-    }
+    if (const YAML::Node level = node["profiler_level"])
+        config.level = spelled<ProfilerLevel>(reader, level, f + ".profiler_level", ProfilerSetting::Level,
+                                              parseProfilerLevel);
+    if (const YAML::Node metrics = node["aic_metrics"])
+        config.aicMetrics = spelled<AicMetrics>(reader, metrics, f + ".aic_metrics", ProfilerSetting::AicMetrics,
+                                                parseAicMetrics);
     if (node["l2_cache"]) config.l2Cache = reader.boolean(node["l2_cache"], f + ".l2_cache");
     if (node["data_simplification"])
         config.dataSimplification =
@@ -71,15 +75,10 @@ void readExperimental(const YamlReader& reader, const YAML::Node& node, Profiler
     if (node["op_attr"]) config.opAttr = reader.boolean(node["op_attr"], f + ".op_attr");
     if (const YAML::Node exports = node["export_type"]) {
         config.exportTypes.clear();
-        for (const auto& text : reader.scalarList(exports, f + ".export_type")) {
-            if (text == "text" || text == "Text")
-                config.exportTypes.push_back(ExportType::Text);
-            else if (text == "db" || text == "Db")
-                config.exportTypes.push_back(ExportType::Db);
-            else
-                reader.fail(exports, f + ".export_type",
-                            "unknown export type '" + text + "' (text, db)");
-        }
+        for (const auto& text : reader.scalarList(exports, f + ".export_type"))
+            config.exportTypes.push_back(
+                spelledText<ExportType>(reader, exports, f + ".export_type", text, ProfilerSetting::ExportType,
+                                        parseExportType));
         if (config.exportTypes.empty())
             reader.fail(exports, f + ".export_type", "needs at least one of text, db");
     }
@@ -96,13 +95,9 @@ ProfilerConfig readProfilerBlock(const YamlReader& reader, const YAML::Node& nod
     if (const YAML::Node activities = node["activities"]) {
         config.activityCpu = config.activityNpu = false;
         for (const auto& text : reader.scalarList(activities, "profiler.activities")) {
-            if (text == "CPU" || text == "ProfilerActivity.CPU")
-                config.activityCpu = true;
-            else if (text == "NPU" || text == "ProfilerActivity.NPU")
-                config.activityNpu = true;
-            else
-                reader.fail(activities, "profiler.activities",
-                            "unknown activity '" + text + "' (CPU, NPU)");
+            const auto activity = spelledText<ProfilerActivity>(reader, activities, "profiler.activities", text,
+                                                                ProfilerSetting::Activity, parseProfilerActivity);
+            (activity == ProfilerActivity::Cpu ? config.activityCpu : config.activityNpu) = true;
         }
     }
     if (node["schedule"]) readSchedule(reader, node["schedule"], config);

@@ -123,6 +123,30 @@ TEST(TaskMetrics, CubeUtilizationUsesChipCoreCountNotBlockDim) {
     EXPECT_DOUBLE_EQ(cubeUtilizationPercent(k.device, chip, 0.0), 0.0);
 }
 
+TEST(MetricCatalog, Cann6MemoryL0AddsScalarLoadStoreRatiosFromThePmu) {
+    for (CoreSide side : {CoreSide::Aic, CoreSide::Aiv, CoreSide::Coupled}) {
+        const auto& current = metricColumns(AicMetrics::MemoryL0, side, MetricEdition::Current);
+        const auto& cann6 = metricColumns(AicMetrics::MemoryL0, side, MetricEdition::Cann6);
+        ASSERT_EQ(cann6.size(), current.size() + 2);
+        EXPECT_EQ(cann6[2].name, "scalar_ld_ratio");
+        EXPECT_EQ(cann6[3].name, "scalar_st_ratio");
+        for (const MetricColumn& c : current) EXPECT_NE(c.name, "scalar_ld_ratio");
+    }
+    EXPECT_EQ(&metricColumns(AicMetrics::Memory, CoreSide::Aic, MetricEdition::Cann6),
+              &metricColumns(AicMetrics::Memory, CoreSide::Aic));
+    SideCounters side;
+    side.counters.totalCycles = 8000;
+    side.counters[PmuEvent::ScalarLoad] = 600;
+    side.counters[PmuEvent::ScalarStore] = 200;
+    side.blockCount = 1;
+    side.freqMhz = 1000.0;
+    side.coreCount = 1;
+    const auto& cann6 = metricColumns(AicMetrics::MemoryL0, CoreSide::Coupled, MetricEdition::Cann6);
+    EXPECT_DOUBLE_EQ(evaluateMetric(cann6[2], side, splitChip()), 600.0 / 8000.0);
+    EXPECT_DOUBLE_EQ(evaluateMetric(cann6[3], side, splitChip()), 200.0 / 8000.0);
+    EXPECT_EQ(metricHeaderName(cann6[2], CoreSide::Aic), "aic_scalar_ld_ratio");
+}
+
 TEST(MetricCatalog, HeaderNamesFollowMsprofRenaming) {
     const auto& aic = metricColumns(AicMetrics::PipeUtilization, CoreSide::Aic);
     EXPECT_EQ(metricHeaderName(aic[0], CoreSide::Aic), "aicore_time(us)");

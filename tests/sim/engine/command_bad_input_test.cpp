@@ -169,6 +169,27 @@ TEST_F(BadInput, UnknownAicMetrics_NamesTheOption) {
     expectMatches(outcome.err, R"(<command line>.*--aic-metrics: .*'Foo')");
 }
 
+TEST_F(BadInput, UnknownSpellings_ExitTwoAndListTheValidValues) {
+    auto options = optionsFor(unitWorkload("matmul.yaml"));
+    options.level = "torch_npu.profiler.ProfilerLevel.Level3";
+    auto outcome = runRejected(options);
+    EXPECT_EQ(outcome.exitCode, 2);
+    expectMatches(outcome.err, R"(--level: unknown profiler level '.*Level3'; valid: Level_none, Level0, Level1, Level2)");
+    options = optionsFor(unitWorkload("matmul.yaml"));
+    options.exportType = "text,json";
+    outcome = runRejected(options);
+    EXPECT_EQ(outcome.exitCode, 2);
+    expectMatches(outcome.err, R"(--export-type: unknown export type 'json'; valid: Text \(text\), Db \(db\))");
+    options = optionsFor(unitWorkload("matmul.yaml"));
+    options.activities = "ProfilerActivity.GPU";
+    outcome = runRejected(options);
+    EXPECT_EQ(outcome.exitCode, 2);
+    expectMatches(outcome.err, R"(--activities: unknown activity 'ProfilerActivity.GPU'; valid: CPU, NPU)");
+    options = optionsFor(unitWorkload("matmul.yaml"));
+    options.aicMetrics = std::string("7");  // not a char[2]: GCC 12 -Wrestrict false positive
+    expectMatches(runRejected(options).err, R"(--aic-metrics: .*'7'.*MemoryAccess \(ACL_AICORE_MEMORY_ACCESS or 8\))");
+}
+
 TEST_F(BadInput, MissingWorkloadFile_NamesThePath) {
     const auto outcome = runRejected(optionsFor(scratch_.path() / "does_not_exist.yaml"));
     expectMatches(outcome.err, R"(does_not_exist\.yaml)");

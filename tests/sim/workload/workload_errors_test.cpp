@@ -198,8 +198,9 @@ TEST(WorkloadErrors, UnknownProfilerLevelAndMetrics) {
                        "profiler:\n"                                         // 8
                        "  experimental_config: {profiler_level: Level3}\n";  // 9
     EXPECT_EQ(errorOf(yaml),
-              "x.yaml:9:41: profiler.experimental_config.profiler_level: unknown level 'Level3' "
-              "(Level_none, Level0, Level1, Level2)");
+              "x.yaml:9:41: profiler.experimental_config.profiler_level: unknown profiler level 'Level3'; "
+              "valid: Level_none, Level0, Level1, Level2; each also as ProfilerLevel.X or "
+              "torch_npu.profiler.ProfilerLevel.X");
     std::string metrics = std::string(kHeader) +
                           "  - {name: mm, type: MatMul, inputs: [a, b], outputs: [y]}\n" +
                           "profiler:\n"
