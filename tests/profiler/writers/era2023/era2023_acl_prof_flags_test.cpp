@@ -43,6 +43,15 @@ RunRecord runWithAiCpuAndCollective(const ChipConfig& chip) {
     cpu.device.type = TaskType::AiCpu;
     cpu.device.blocks.clear();
     run.kernels.push_back(cpu);
+    // One AscendCL launch of the first kernel: the CANN (AscendCL) layer's data.
+    ApiRecord launch;
+    launch.level = ApiLevel::Acl;
+    launch.name = "aclnnAdds";
+    launch.startNs = 4000000;
+    launch.endNs = 4010000;
+    launch.threadId = 7;
+    launch.connectionId = run.kernels.front().correlationId;
+    run.apis.push_back(launch);
     return run;
 }
 
