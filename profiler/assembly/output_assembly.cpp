@@ -18,6 +18,7 @@
 #include "profiler/writers/communication/communication_matrix.h"
 #include "profiler/writers/summary/data_preprocess.h"
 #include "profiler/writers/db/db_export.h"
+#include "profiler/writers/era2023/era2023_export.h"
 #include "profiler/writers/tree/framework_files.h"
 #include "profiler/writers/summary/kernel_details.h"
 #include "profiler/writers/summary/l2_cache.h"
@@ -65,7 +66,7 @@ void writeAscendProfilerOutput(const fs::path& out, const RunRecord& run, const 
                                        config.formatVersion);
     // The 2024-era torch_npu copied no CANN summary (op/api statistics, npu_module_mem) into
     // ASCEND_PROFILER_OUTPUT: the c1e639ee Level1 sample has none (real-profiles README).
-    const bool copiesCannSummaries = config.formatVersion != FormatVersion::Era2024;
+    const bool copiesCannSummaries = !predates2025(config.formatVersion);
     if (config.exportsText()) {
         writeTextFile(out / "trace_view.json", renderTraceView(run, config, timeline));
         if (hasLevel(config)) {
@@ -88,7 +89,7 @@ void writeAscendProfilerOutput(const fs::path& out, const RunRecord& run, const 
         writeDataPreprocessCsv(out, run, config);
         writeCommunicationJson(out, run, config);
         writeCommunicationMatrixJson(out, run, config);
-        if (config.activityCpu && (config.formatVersion != FormatVersion::Era2024 || config.withStack))
+        if (config.activityCpu && (!predates2025(config.formatVersion) || config.withStack))
             writeCsvFile(out / "operator_details.csv", buildOperatorDetails(run, config), CsvDialect::TorchNpu);
         if (config.profileMemory) {
             writeCsvFile(out / "memory_record.csv", buildMemoryRecord(run), CsvDialect::TorchNpu);
@@ -160,7 +161,10 @@ void writeProfilerDirectory(const fs::path& dir, const RunRecord& cycleRun, cons
                       renderProfilerMetadata(config, profilerTraceId(cycleRun, cycleIndex, deterministic),
                                              cycleRun.distributed, cycleRun.rankId));
     }
-    if (config.activityCpu) writeFrameworkFiles(dir / "FRAMEWORK", cycleRun, config);
+    // 2023 era: data_simplification deletes FRAMEWORK/ after export (issue 14, data-collection page).
+    const bool era2023 = config.formatVersion == FormatVersion::Era2023;
+    if (config.activityCpu && !(era2023 && config.dataSimplification))
+        writeFrameworkFiles(dir / "FRAMEWORK", cycleRun, config);
     fs::create_directories(dir / "logs");
     const auto timeline = buildMsprofTimeline(cycleRun, config);
     if (config.activityNpu) {
@@ -170,7 +174,8 @@ void writeProfilerDirectory(const fs::path& dir, const RunRecord& cycleRun, cons
         names.exportTimestamp14 = localTimestamp17(cycleRun, cycleRun.endNs).substr(0, 14);
         std::optional<std::string> msprofJson;
         if (!timeline.empty()) msprofJson = renderMsprofTimelineJson(timeline);
-        writeProfTree(dir, cycleRun, config, names, msprofJson);
+        const fs::path prof = writeProfTree(dir, cycleRun, config, names, msprofJson);
+        if (era2023) writeEra2023Export(prof, cycleRun, config, timeline);
     }
     writeAscendProfilerOutput(dir / kOutputDirName, cycleRun, config, timeline);
 }

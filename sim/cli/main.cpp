@@ -61,7 +61,11 @@ void addRunOptions(CLI::App& app, ascendsim::SimulationOptions& o, std::string& 
     app.add_option("--export-type", o.exportType,
                    "text, db, or text,db (also torch_npu.profiler.ExportType.Text/Db)");
     app.add_option("--format-version", o.formatVersion,
-                   "Output format era: 8.3 (CANN 8.3/torch_npu 2.7, default), 8.0, 2024");
+                   "Output format era: 8.3 (CANN 8.3/torch_npu 2.7, default), 8.0, 2024, 2023 (CANN 6/7)");
+    // E2E profiling (torch_npu.npu.profile with profileConfig; docs/e2e-profiling.md).
+    app.add_flag("--e2e", o.e2e, "E2E profiling (use_e2e_profiler=True): the 2023 era's PROF_* collection");
+    app.add_option("--acl-prof", o.aclProf, "profileConfig flags: ACL_PROF_TASK_TIME=false,ACL_PROF_L2CACHE=true,...");
+    app.add_option("--aicore-metrics-type", o.aiCoreMetricsType, "profileConfig aiCoreMetricsType: 0-5 or 0xFF");
     app.add_option("--rank", o.rank, "Rank id: writes profiler_info_{rank}.json as under torch.distributed")
         ->check(CLI::Range(std::int64_t{0}, std::int64_t{INT32_MAX}));
     app.add_option("--chrome-trace", o.chromeTracePath,

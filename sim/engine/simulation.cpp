@@ -17,6 +17,7 @@
 #include "sim/engine/host_step_builder.h"
 #include "sim/engine/device/lowered_workload.h"
 #include "sim/engine/run_identity.h"
+#include "sim/workload/e2e_profile_block.h"
 #include "sim/host/host_model.h"
 
 namespace ascendsim {
@@ -160,6 +161,22 @@ void fillKernelRecords(const LoweredWorkload& lowered, const HostModel& host,
                      [](const KernelRecord& a, const KernelRecord& b) { return a.device.startNs < b.device.startNs; });
 }
 
+// --e2e starts an E2E collection with profileConfig's defaults (or adjusts the workload's);
+// --acl-prof and --aicore-metrics-type change its profileConfig.
+void applyE2eOptions(const SimulationOptions& options, ProfilerConfig& p) {
+    if (!options.e2e && !p.e2e && (options.aclProf || options.aiCoreMetricsType))
+        throw WorkloadError(optionLocation("--acl-prof"), options.aclProf ? "--acl-prof" : "--aicore-metrics-type",
+                            "needs an E2E collection (--e2e or the workload's e2e_profile: block)");
+    if (!options.e2e && !p.e2e) return;
+    E2eProfile e2e = p.e2e.value_or(E2eProfile{});
+    if (options.e2e && !p.e2e) e2e.useE2eProfiler = true;
+    if (options.aclProf) applyAclProfOption(*options.aclProf, e2e.flags);
+    if (options.aiCoreMetricsType && !parseAiCoreMetricsType(*options.aiCoreMetricsType, e2e.aiCoreMetricsType))
+        throw WorkloadError(optionLocation("--aicore-metrics-type"), "--aicore-metrics-type",
+                            "unknown value '" + *options.aiCoreMetricsType + "' (0, 1, 2, 3, 4, 5 or 0xFF)");
+    applyE2eProfile(e2e, p);
+}
+
 }  // namespace
 
 void applyProfilerOverrides(const SimulationOptions& options, Workload& workload) {
@@ -180,13 +197,21 @@ void applyProfilerOverrides(const SimulationOptions& options, Workload& workload
         p.activityNpu = std::count(activities.begin(), activities.end(), ProfilerActivity::Npu) > 0;
     }
     if (options.l2Cache) p.l2Cache = *options.l2Cache;
-    if (options.dataSimplification) p.dataSimplification = *options.dataSimplification;
+    if (options.dataSimplification) {
+        p.dataSimplification = *options.dataSimplification;
+        p.dataSimplificationGiven = true;
+    }
     if (options.taskTimeCsv) p.taskTimeCsv = *options.taskTimeCsv;
     if (options.exportType)
         p.exportTypes = parseSpelledList<ExportType>(*options.exportType, "--export-type", ProfilerSetting::ExportType,
                                                      parseExportType);
     if (options.formatVersion)
         p.formatVersion = parseOption<FormatVersion>(*options.formatVersion, "--format-version", parseFormatVersion);
+    applyE2eOptions(options, p);
+    // The 2023-era torch_npu documents data_simplification as False by default, True in cluster
+    // runs (issue 14, the data-collection page); later releases default to True.
+    if (p.formatVersion == FormatVersion::Era2023 && !p.dataSimplificationGiven)
+        p.dataSimplification = workload.ranks > 1;
 }
 
 namespace {

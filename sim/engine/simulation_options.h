@@ -23,6 +23,10 @@ struct SimulationOptions {
     std::optional<std::string> exportType;  // "text", "db", "text,db" (any torch_npu spelling)
     std::optional<std::string> activities;  // "CPU", "NPU", "CPU,NPU" (torch_npu.profiler.ProfilerActivity.X too)
     std::optional<std::string> formatVersion;  // "8.3" (default), "8.0", "2024"
+    // E2E profiling (docs/e2e-profiling.md): --e2e, --acl-prof FLAG=BOOL,..., --aicore-metrics-type N.
+    bool e2e = false;
+    std::optional<std::string> aclProf;
+    std::optional<std::string> aiCoreMetricsType;
     std::optional<std::int64_t> rank;       // profiler_info_{rank}.json and rank-named files
     std::string quirks;                     // --quirks: anomalies of real data (profiler/quirks/quirk_set.h)
     std::string chromeTracePath;            // export_chrome_trace equivalent

@@ -66,9 +66,11 @@ void readExperimental(const YamlReader& reader, const YAML::Node& node, Profiler
         config.aicMetrics = spelled<AicMetrics>(reader, metrics, f + ".aic_metrics", ProfilerSetting::AicMetrics,
                                                 parseAicMetrics);
     if (node["l2_cache"]) config.l2Cache = reader.boolean(node["l2_cache"], f + ".l2_cache");
-    if (node["data_simplification"])
+    if (node["data_simplification"]) {
         config.dataSimplification =
             reader.boolean(node["data_simplification"], f + ".data_simplification");
+        config.dataSimplificationGiven = true;
+    }
     if (node["record_op_args"])
         config.recordOpArgs = reader.boolean(node["record_op_args"], f + ".record_op_args");
     if (node["msprof_tx"]) config.msprofTx = reader.boolean(node["msprof_tx"], f + ".msprof_tx");

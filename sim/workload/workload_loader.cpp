@@ -9,6 +9,7 @@
 #include <limits>
 #include <optional>
 
+#include "sim/workload/e2e_profile_block.h"
 #include "sim/workload/block_expander.h"
 #include "sim/workload/parallel_block.h"
 #include "sim/workload/profiler_block.h"
@@ -215,7 +216,7 @@ Workload loadWorkloadNodes(const std::string& path, const WorkloadOverrides& ove
     std::vector<SetOverride> sets = parseOverrides(overrides);
     reader.requireKnownKeys(root,
                             {"name", "parameters", "steps", "ranks", "parallel", "chip", "base_stack",
-                             "module_classes", "tensors", "blocks", "ops", "profiler"},
+                             "module_classes", "tensors", "blocks", "ops", "profiler", "e2e_profile"},
                             "");
     Workload w;
     w.sourceFile = path;
@@ -276,6 +277,13 @@ Workload loadWorkloadNodes(const std::string& path, const WorkloadOverrides& ove
     checkWorkloadLimits(w);  // tensors the graph inferred
     if (root["profiler"]) {
         w.profiler = readProfilerBlock(reader, root["profiler"]);
+        w.hasProfilerBlock = true;
+    }
+    if (root["e2e_profile"]) {
+        if (root["profiler"])
+            reader.fail(root["e2e_profile"], "e2e_profile",
+                        "a workload profiles with either torch_npu.profiler (`profiler:`) or E2E (`e2e_profile:`)");
+        applyE2eProfile(readE2eProfileBlock(reader, root["e2e_profile"], w.steps), w.profiler);
         w.hasProfilerBlock = true;
     }
     return w;

@@ -50,6 +50,7 @@ SimulationOptions optionsOf(const GoldenCase& c, const fs::path& output) {
         if (key == "--level") options.level = value;
         else if (key == "--aic-metrics") options.aicMetrics = value;
         else if (key == "--export-type") options.exportType = value;
+        else if (key == "--format-version") options.formatVersion = value;
         else if (key == "--set") options.setOverrides.push_back(value);
         else if (key == "--steps") options.steps = static_cast<std::uint32_t>(std::stoul(value));
         else throw std::runtime_error(c.name + ": option not supported by the golden test: " + key);

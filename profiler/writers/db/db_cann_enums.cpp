@@ -92,7 +92,7 @@ void writeCannEnumTables(DbFile& db, FormatVersion version) {
     // ENUM_MODULE numbers the names in order, CUSTOM last (the 2024 list without AMP/ADETECT).
     std::vector<std::vector<DbValue>> modules;
     for (const std::string& name : cannModuleNames()) {
-        if (version == FormatVersion::Era2024 && missingIn2024(name)) continue;
+        if (predates2025(version) && missingIn2024(name)) continue;
         modules.push_back({static_cast<std::int64_t>(modules.size()), name});
     }
     modules.push_back({static_cast<std::int64_t>(modules.size()), std::string("CUSTOM")});

@@ -251,7 +251,7 @@ bool writeAscendPytorchProfilerDb(const std::filesystem::path& outputDir, const 
     writeCannEnumTables(db, config.formatVersion);
     // msprof collects device memory and the AI Core clock with the NPU activity at a level.
     const bool cannData = config.activityNpu && config.level != ProfilerLevel::LevelNone;
-    if (cannData && config.formatVersion != FormatVersion::Era2024) writeAiCoreFreqTable(db, run);
+    if (cannData && !predates2025(config.formatVersion)) writeAiCoreFreqTable(db, run);
     DbStringIds memoryStrings(kTorchMemoryStringIdBase);
     if (config.profileMemory) {
         const std::vector<GeMemoryEvent> geEvents = cannData ? geMemoryEvents(run) : std::vector<GeMemoryEvent>{};

@@ -18,6 +18,7 @@ SampleSortIndices sortIndices(FormatVersion version) {
         case FormatVersion::Cann80:
             return {17, 18};  // e5a31957 trace_view
         case FormatVersion::Era2024:
+        case FormatVersion::Era2023:  // assumed: as the 2024 era (no 2023 sample)
             return {17, 19};  // c1e639ee trace_view
     }
     return {24, 27};

@@ -206,7 +206,7 @@ TimelineEra timelineEra(FormatVersion version) {
     era.overlapEventsHaveArgs = false;
     era.eventsSortedByTime = true;
     era.communicationApiPrefix = "Hccl";
-    era.hasAiCoreFreqCounter = version != FormatVersion::Era2024;
+    era.hasAiCoreFreqCounter = !predates2025(version);
     return era;
 }
 
@@ -231,7 +231,7 @@ std::uint32_t ascendHardwarePid(const RunRecord& run, FormatVersion version) {
 std::string traceTimestamp(const RunRecord& run, std::uint64_t simNs) { return nsToUsString(run.epochNs + simNs); }
 
 std::string hardwareTaskTypeArg(TaskType type, const ProfilerConfig& config) {
-    if (config.formatVersion == FormatVersion::Era2024) return type == TaskType::AiCpu ? "AI_CPU" : "Other";
+    if (predates2025(config.formatVersion)) return type == TaskType::AiCpu ? "AI_CPU" : "Other";
     const bool sqeType = config.formatVersion == FormatVersion::Cann80 || config.level == ProfilerLevel::Level0;
     if (sqeType && type == TaskType::AiVectorCore) return "AI_CORE";
     return std::string(taskTypeName(type));

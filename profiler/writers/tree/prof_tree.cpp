@@ -81,7 +81,8 @@ std::filesystem::path writeProfTree(const std::filesystem::path& parentDir, cons
     writeText(device / "sample.json", renderSampleJson(run, config, root.filename().string() + "/device_" + id + "/"));
     writeText(device / ("dev_start.log." + id), renderStartLog(run, startNs, false));
 
-    if (!config.dataSimplification) {
+    // The 2023 era exports into device_{id}/{timeline,summary}/ instead (profiler/writers/era2023).
+    if (!config.dataSimplification && config.formatVersion != FormatVersion::Era2023) {
         const fs::path out = root / "mindstudio_profiler_output";
         fs::create_directories(out);
         const std::string ts = "_" + names.exportTimestamp14;

@@ -44,7 +44,7 @@ void hashBytes(Hash128& h, const std::string& bytes) {
 // torch_npu writes the metadata dict unless it is empty: ENV_VARIABLES goes into it only in text
 // export (db export puts it in META_DATA), and only the 8.3 era adds a trace_id.
 bool hasProfilerMetadata(const ProfilerConfig& config) {
-    if (config.formatVersion == FormatVersion::Era2024) return false;
+    if (predates2025(config.formatVersion)) return false;
     return config.formatVersion == FormatVersion::Cann83 || config.exportsText();
 }
 

@@ -1,0 +1,139 @@
+#include "profiler/writers/era2023/era2023_export.h"
+
+#include "profiler/format/csv_writer.h"
+#include "profiler/format/file_output.h"
+
+#include <set>
+#include "profiler/writers/communication/communication_json.h"
+#include "profiler/writers/communication/communication_matrix.h"
+#include "profiler/writers/era2023/era2023_data_selection.h"
+#include "profiler/writers/era2023/era2023_file_names.h"
+#include "profiler/writers/era2023/era2023_prof_rule.h"
+#include "profiler/writers/era2023/era2023_step_trace.h"
+#include "profiler/writers/summary/data_preprocess.h"
+#include "profiler/writers/summary/l2_cache.h"
+#include "profiler/writers/summary/op_statistic.h"
+#include "profiler/writers/summary/op_summary.h"
+#include "profiler/writers/summary/task_time.h"
+#include "profiler/writers/timeline/msprof_timeline.h"
+
+namespace fs = std::filesystem;
+
+namespace ascendsim {
+
+namespace {
+
+void writeIfAny(const fs::path& path, const std::string& text) {
+    if (!text.empty()) writeFileBytes(path, text);
+}
+
+bool isProcessName(const OrderedJson& event, std::string_view name) {
+    return event.value("ph", "") == "M" && event.value("name", "") == "process_name" && event.contains("args") &&
+           event["args"].value("name", "") == name;
+}
+
+}  // namespace
+
+std::vector<OrderedJson> era2023Timeline(const std::vector<OrderedJson>& msprofTimeline,
+                                         const ProfilerConfig& config) {
+    // Processes whose data the collection lacks: their pids, found from their names.
+    const Era2023DataSelection selection = era2023DataSelection(config);
+    std::vector<std::string_view> absent;
+    if (!selection.apiLayer) absent.push_back("CANN");
+    if (!selection.taskScheduler) absent.push_back("Ascend Hardware");
+    if (!selection.hccl) absent.push_back("HCCL");
+    std::set<std::uint32_t> absentPids;
+    for (const OrderedJson& event : msprofTimeline)
+        for (std::string_view name : absent)
+            if (isProcessName(event, name)) absentPids.insert(event["pid"].get<std::uint32_t>());
+    // A host-to-device flow joins the API layer and the Task Scheduler: gone with either.
+    const bool flows = selection.apiLayer && selection.taskScheduler;
+    std::vector<OrderedJson> events;
+    for (const OrderedJson& event : msprofTimeline) {
+        if (absentPids.count(event.value("pid", 0U)) != 0) continue;
+        const std::string ph = event.value("ph", "");
+        if (!flows && (ph == "s" || ph == "f" || ph == "t")) continue;
+        events.push_back(event);
+        if (isProcessName(events.back(), "Ascend Hardware")) events.back()["args"]["name"] = kEra2023TaskSchedulerName;
+    }
+    return events;
+}
+
+std::vector<OrderedJson> era2023TaskTimeTimeline(const std::vector<OrderedJson>& msprofTimeline,
+                                                 const RunRecord& run, const ProfilerConfig& config) {
+    const std::uint32_t pid = ascendHardwarePid(run, FormatVersion::Era2023);
+    std::vector<OrderedJson> events;
+    for (const OrderedJson& event : era2023Timeline(msprofTimeline, config)) {
+        const std::string ph = event.value("ph", "");
+        if ((ph == "M" || ph == "X") && event.value("pid", 0U) == pid) events.push_back(event);
+    }
+    return events;
+}
+
+std::string era2023FusionOpHeader() {
+    std::string line;
+    for (const char* name : {"Model Name", "Model ID", "Fusion Op", "Original Ops", "Memory Input(KB)",
+                             "Memory Output(KB)", "Memory Weight(KB)", "Memory Workspace(KB)", "Memory Total(KB)"}) {
+        if (!line.empty()) line += ',';
+        line += name;
+    }
+    line += csvLineTerminator(CsvDialect::Cann);
+    return line;
+}
+
+void writeEra2023Export(const fs::path& profRoot, const RunRecord& run, const ProfilerConfig& config,
+                        const std::vector<OrderedJson>& msprofTimeline) {
+    if (!config.activityNpu || config.level == ProfilerLevel::LevelNone) return;
+    const std::string suffix = era2023FileSuffix(run.deviceId, std::nullopt);
+    const fs::path device = profRoot / ("device_" + std::to_string(run.deviceId));
+    const fs::path timeline = device / "timeline";
+    const fs::path summary = device / "summary";
+    fs::create_directories(timeline);
+    fs::create_directories(summary);
+
+    const Era2023DataSelection selection = era2023DataSelection(config);
+    if (!msprofTimeline.empty()) {
+        writeFileBytes(timeline / era2023FileName("msprof", suffix, "json"),
+                       renderMsprofTimelineJson(era2023Timeline(msprofTimeline, config)));
+        if (selection.taskScheduler)
+            writeFileBytes(timeline / era2023FileName("task_time", suffix, "json"),
+                           renderMsprofTimelineJson(era2023TaskTimeTimeline(msprofTimeline, run, config)));
+    }
+    const auto stepTrace = buildEra2023StepTraceTimeline(run);
+    if (selection.stepTrace && !stepTrace.empty())
+        writeFileBytes(timeline / era2023FileName("step_trace", suffix, "json"), renderMsprofTimelineJson(stepTrace));
+
+    CsvTable opSummary;
+    if (selection.taskScheduler) {
+        opSummary = buildOpSummaryTable(run, config);
+        writeIfAny(summary / era2023FileName("op_summary", suffix, "csv"), renderOpSummaryCsv(run, config));
+        writeIfAny(summary / era2023FileName("op_statistic", suffix, "csv"), renderOpStatisticCsv(run, config));
+        writeIfAny(summary / era2023FileName("task_time", suffix, "csv"), renderTaskTimeCsv(run, config));
+    }
+    if (selection.stepTrace)
+        writeIfAny(summary / era2023FileName("step_trace", suffix, "csv"),
+                   renderCsv(buildEra2023StepTraceTable(run), CsvDialect::Cann));
+    if (selection.aiCpu) {
+        // The AI CPU table the Level2 writer builds (data_preprocess.h), whatever the level.
+        ProfilerConfig aiCpuConfig = config;
+        aiCpuConfig.level = ProfilerLevel::Level2;
+        writeIfAny(summary / era2023FileName("aicpu", suffix, "csv"), renderDataPreprocessCsv(run, aiCpuConfig));
+    }
+    if (selection.l2Cache) writeIfAny(summary / era2023FileName("l2_cache", suffix, "csv"), renderL2CacheCsv(run, config));
+    writeFileBytes(summary / era2023FileName("fusion_op", suffix, "csv"), era2023FusionOpHeader());
+    writeFileBytes(summary / ("prof_rule_" + std::to_string(run.deviceId) + ".json"),
+                   renderEra2023ProfRule(opSummary, config));
+
+    // msprof's communication analyzer writes PROF_*/analyze/ (PathManager.get_analyze_dir of the
+    // device directory's parent); torch_npu runs it at Level1/2.
+    if (config.level == ProfilerLevel::Level1 || config.level == ProfilerLevel::Level2) {
+        const fs::path analyze = profRoot / "analyze";
+        fs::create_directories(analyze);
+        if (selection.hccl) {
+            writeCommunicationJson(analyze, run, config);
+            writeCommunicationMatrixJson(analyze, run, config);
+        }
+    }
+}
+
+}  // namespace ascendsim
