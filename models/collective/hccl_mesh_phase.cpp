@@ -40,6 +40,10 @@ MeshPhaseTiming MeshPhaseTiming::of(const HcclLinkConfig& link) {
             microsToNs(link.transferLatencyUs)};
 }
 
+std::uint64_t meshPhaseNs(const MeshPhaseTiming& t, double gbps, std::uint64_t slowestBytes) {
+    return 2 * t.recordNs + 2 * t.waitNs + t.latencyNs + hcclTransferNs(slowestBytes, gbps);
+}
+
 std::uint64_t HcclTaskList::add(HcclTaskKind kind, std::uint32_t plane, std::uint64_t startNs,
                                 std::uint64_t durationNs, std::uint32_t dstRank,
                                 std::uint64_t bytes, HcclLinkType link) {
@@ -78,8 +82,7 @@ std::uint64_t runMeshPhase(HcclTaskList& tasks, std::uint64_t startNs, HcclTaskK
                            double gbps, const std::vector<PeerExchange>& exchanges,
                            std::uint64_t slowestBytes, std::uint32_t rank, std::uint32_t ranks,
                            const MeshPhaseTiming& t) {
-    const std::uint64_t phaseEndNs =
-        startNs + 2 * t.recordNs + 2 * t.waitNs + t.latencyNs + hcclTransferNs(slowestBytes, gbps);
+    const std::uint64_t phaseEndNs = startNs + meshPhaseNs(t, gbps, slowestBytes);
     for (const PeerExchange& exchange : exchanges) {
         // Plane k carries the link to the peer k ranks further round the group.
         const std::uint32_t plane = (exchange.peer + ranks - rank) % ranks;
@@ -102,11 +105,11 @@ std::uint64_t runMeshPhase(HcclTaskList& tasks, std::uint64_t startNs, HcclTaskK
 
 void checkMeshGroup(const HcclLinkConfig& link, std::uint32_t ranks, std::uint32_t rank,
                     const std::string& collective) {
-    if (link.linkBandwidthGBps <= 0.0 || link.maxRanks < 2)
+    if (link.linkBandwidthGBps <= 0.0 || link.npusPerServer < 2)
         throw std::invalid_argument("the chip config has no hccl link model (section 'hccl')");
-    if (ranks < 2 || ranks > link.maxRanks)
+    if (ranks < 2 || ranks > link.npusPerServer)
         throw std::invalid_argument(collective + " over " + std::to_string(ranks) +
-                                    " ranks needs 2.." + std::to_string(link.maxRanks) +
+                                    " ranks needs 2.." + std::to_string(link.npusPerServer) +
                                     " ranks (one server)");
     if (rank >= ranks)
         throw std::invalid_argument("rank " + std::to_string(rank) + " outside the group");

@@ -63,6 +63,10 @@ struct PeerExchange {
 std::vector<PeerExchange> exchangeWithEveryPeer(std::uint32_t rank,
                                                 const std::vector<std::uint64_t>& sliceBytes);
 
+// How long one mesh phase lasts on every rank: both handshakes, then the slowest transfer of any
+// rank (`slowestBytes` at `gbps` after the link latency).
+std::uint64_t meshPhaseNs(const MeshPhaseTiming& timing, double gbps, std::uint64_t slowestBytes);
+
 // One phase of `rank` from `startNs`: on the plane of each exchanged peer, handshake, the
 // transfer (`transfer` at `gbps`), handshake; the closing wait lasts until the phase's end, when
 // the largest transfer of any rank (`slowestBytes`) has signalled. Returns the phase's end,
@@ -72,7 +76,7 @@ std::uint64_t runMeshPhase(HcclTaskList& tasks, std::uint64_t startNs, HcclTaskK
                            std::uint64_t slowestBytes, std::uint32_t rank, std::uint32_t ranks,
                            const MeshPhaseTiming& timing);
 
-// Throws std::invalid_argument when the chip has no link model, `ranks` is not 2..maxRanks or
+// Throws std::invalid_argument when the chip has no link model, `ranks` is not 2..npusPerServer or
 // `rank` is outside the group; `collective` names the op in the message ("an allgather").
 void checkMeshGroup(const HcclLinkConfig& link, std::uint32_t ranks, std::uint32_t rank,
                     const std::string& collective);

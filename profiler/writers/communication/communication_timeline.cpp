@@ -55,6 +55,12 @@ const char* hcclLinkTypeName(HcclLinkType link) {
             return "ON_CHIP";
         case HcclLinkType::Hccs:
             return "HCCS";
+        case HcclLinkType::Rdma:
+            return "ROCE";
+        case HcclLinkType::Sio:
+            return "SIO";
+        case HcclLinkType::Pcie:
+            return "PCIE";
         case HcclLinkType::None:
             return "INVALID_TYPE";
     }
