@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "models/collective/hccl_mesh_phase.h"
+
 namespace ascendsim {
 
 namespace {
@@ -12,11 +14,15 @@ std::uint64_t microsToNs(double us) {
     return static_cast<std::uint64_t>(std::llround(us * 1000.0));
 }
 
-std::uint64_t bytesOverGBps(std::uint64_t bytes, double gbps) {
-    return static_cast<std::uint64_t>(std::llround(static_cast<double>(bytes) / gbps));
+}  // namespace
+
+std::uint64_t ClusterTopology::notifyRecordNs() const {
+    return microsToNs(link_.notifyRecordUs);
 }
 
-}  // namespace
+std::uint64_t ClusterTopology::notifyWaitNs() const {
+    return microsToNs(link_.notifyWaitUs);
+}
 
 ClusterTopology::ClusterTopology(const HcclLinkConfig& link) : link_(link) {
     if (link_.linkBandwidthGBps <= 0.0 || link_.npusPerServer < 1)
@@ -99,12 +105,12 @@ double ClusterTopology::rateGBps(HcclLinkType transport, bool reduces) const {
 }
 
 std::uint64_t ClusterTopology::transferNs(HcclLinkType transport, std::uint64_t bytes) const {
-    return latencyNs(transport) + bytesOverGBps(bytes, rateGBps(transport, false));
+    return latencyNs(transport) + hcclTransferNs(bytes, rateGBps(transport, false));
 }
 
 std::uint64_t ClusterTopology::reduceTransferNs(HcclLinkType transport,
                                                 std::uint64_t bytes) const {
-    return latencyNs(transport) + bytesOverGBps(bytes, rateGBps(transport, true));
+    return latencyNs(transport) + hcclTransferNs(bytes, rateGBps(transport, true));
 }
 
 }  // namespace ascendsim

@@ -24,6 +24,10 @@ class ClusterTopology {
     const HcclLinkConfig& link() const { return link_; }
     std::uint32_t npusPerServer() const { return link_.npusPerServer; }
 
+    // The handshake tasks of every transport: Notify_Record, Notify_Wait when already signalled.
+    std::uint64_t notifyRecordNs() const;
+    std::uint64_t notifyWaitNs() const;
+
     std::uint32_t serverOf(std::uint32_t globalRank) const;
     std::uint32_t localIndexOf(std::uint32_t globalRank) const;
 
