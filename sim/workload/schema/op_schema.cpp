@@ -134,10 +134,26 @@ std::vector<OpSchema> buildSchemas() {
                              false,
                              AttrValue{std::string("sum")},
                              {"sum", "prod", "max", "min"}};
+    // Group ranks: root (Broadcast, Reduce), peer (Send: the receiver, Receive: the sender),
+    // send_to / recv_from (BatchSendRecv).
+    const AttrSpec root = optionalAttr("root", AttrType::Int, std::int64_t{0});
     add("HcomAllReduce", 1, 1, 1, {reduction}, kCommunication, r::collective);
     add("HcomAllGather", 1, 1, 1, {}, kCommunication, r::allGather);
     add("HcomReduceScatter", 1, 1, 1, {reduction}, kCommunication, r::reduceScatter);
-    add("HcomBroadcast", 1, 1, 1, {}, kCommunication, r::collective);
+    add("HcomBroadcast", 1, 1, 1, {root}, kCommunication, r::collective);
+    add("HcomReduce", 1, 1, 1, {reduction, root}, kCommunication, r::collective);
+    add("HcomAllToAll", 1, 1, 1, {}, kCommunication, r::allToAll);
+    add("HcomAllToAllV", 1, 1, 1,
+        {requiredAttr("send_counts", AttrType::Ints), requiredAttr("recv_counts", AttrType::Ints)},
+        kCommunication, r::allToAllV);
+    // Send's output aliases the sent tensor, Receive's fills its input (dist.recv(tensor)).
+    add("HcomSend", 1, 1, 1, {requiredAttr("peer", AttrType::Int)}, kCommunication,
+        r::collective);
+    add("HcomReceive", 1, 1, 1, {requiredAttr("peer", AttrType::Int)}, kCommunication,
+        r::collective);
+    add("HcomBatchSendRecv", 1, 1, 1,
+        {requiredAttr("send_to", AttrType::Ints), requiredAttr("recv_from", AttrType::Ints)},
+        kCommunication, r::batchSendRecv);
     appendTransformerSchemas(s);
     std::sort(s.begin(), s.end(),
               [](const OpSchema& a, const OpSchema& b) { return a.type < b.type; });

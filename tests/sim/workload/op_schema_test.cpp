@@ -57,10 +57,16 @@ TEST(OpSchema, EveryCatalogTypeHasASchema) {
                              "HcomAllReduce",
                              "HcomAllGather",
                              "HcomReduceScatter",
-                             "HcomBroadcast"}) {
+                             "HcomBroadcast",
+                             "HcomReduce",
+                             "HcomAllToAll",
+                             "HcomAllToAllV",
+                             "HcomSend",
+                             "HcomReceive",
+                             "HcomBatchSendRecv"}) {
         EXPECT_NE(findOpSchema(type), nullptr) << type;
     }
-    EXPECT_EQ(allOpSchemas().size(), 81u);  // 47 + the transformer-sample ops (op_schema_transformer.cpp)
+    EXPECT_EQ(allOpSchemas().size(), 87u);  // 53 + the transformer-sample ops (op_schema_transformer.cpp)
     EXPECT_EQ(findOpSchema("Conv3D"), nullptr);
 }
 
