@@ -97,7 +97,9 @@ TEST(HcomBroadcast, WritesInPlaceWithTheInputsShape) {
         "bc.yaml", "name: t\nranks: 4\ntensors: [{name: g, shape: [5, 3], dtype: fp32, kind: "
                    "state}]\nops: [{name: b, type: HcomBroadcast, inputs: [g], outputs: [g]}]\n"));
     EXPECT_EQ(w.findTensor("g")->info.shape, (std::vector<std::int64_t>{5, 3}));
-    EXPECT_TRUE(w.findOp("b")->attrs.empty()) << "a broadcast reduces nothing";
+    // A broadcast reduces nothing; its only attribute is the root (group rank 0 by default).
+    EXPECT_EQ(w.findOp("b")->attrs.size(), 1u);
+    EXPECT_EQ(w.findOp("b")->attrs.count("root"), 1u);
 }
 
 TEST(Collectives, TheShippedUnitWorkloadLoadsWithEveryKindAndAnyRankCount) {
