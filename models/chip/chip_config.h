@@ -105,16 +105,24 @@ struct AiCpuConfig {
     std::uint32_t launchOverheadCycles = 0;  // per task, in AI CPU cycles
 };
 
-// The chip-to-chip links HCCL collectives use inside one server (hardware.md: HCCS). Zero
-// linkBandwidthGBps: the chip has no collective model (a workload with ranks > 1 is rejected).
+// The links HCCL collectives use (hardware.md: HCCS inside a server, RoCE between servers).
+// Zero linkBandwidthGBps: the chip has no collective model (a workload with ranks > 1 is
+// rejected). Every transfer over a link takes latency + bytes / bandwidth (cluster_topology.h).
 struct HcclLinkConfig {
-    std::uint32_t maxRanks = 0;           // chips joined by the server's mesh
-    double linkBandwidthGBps = 0.0;       // one peer link, one direction, 1e9 B/s (SDMA Memcpy)
+    std::uint32_t npusPerServer = 0;      // chips joined by one server's HCCS mesh
+    double linkBandwidthGBps = 0.0;       // one HCCS peer link, one direction, 1e9 B/s (SDMA Memcpy)
     double reduceBandwidthGBps = 0.0;     // SDMA inline reduce over a peer link
     double localCopyBandwidthGBps = 0.0;  // SDMA on-chip copy (input -> output buffer)
     double transferLatencyUs = 0.0;       // fixed cost of one SDMA transfer over a link
     double notifyRecordUs = 0.0;          // Notify_Record task
     double notifyWaitUs = 0.0;            // Notify_Wait task when the peer already signalled
+    // Between servers: each NPU's own RoCE NIC through the cluster switch.
+    double rdmaBandwidthGBps = 0.0;  // one NIC, one direction (RDMA write)
+    double rdmaLatencyUs = 0.0;      // fixed cost of one RDMA transfer, NIC to NIC, minus the switch
+    double switchLatencyUs = 0.0;    // one hop through the switch between two servers
+    // Dual-die cards (Ascend910_9391): the two dies of a card talk over SIO, not HCCS.
+    std::uint32_t diesPerCard = 1;  // 1: no SIO
+    double sioBandwidthGBps = 0.0;  // one direction between the two dies of a card
 };
 
 struct ChipConfig {

@@ -20,7 +20,7 @@ inline constexpr std::uint64_t kHcclSliceAlignBytes = 16384;
 std::uint64_t allReduceSliceBytes(std::uint64_t totalBytes, std::uint32_t ranks,
                                   std::uint32_t owner);
 
-// The tasks `rank` runs for an AllReduce of `totalBytes` over `ranks` ranks (2..link.maxRanks).
+// The tasks `rank` runs for an AllReduce of `totalBytes` over `ranks` ranks (2..link.npusPerServer).
 // Throws std::invalid_argument when the chip has no link model or `ranks` is out of range.
 CollectiveSchedule planMeshAllReduce(std::uint64_t totalBytes, std::uint32_t ranks,
                                      std::uint32_t rank, const HcclLinkConfig& link);

@@ -2,17 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <stdexcept>
 
 namespace ascendsim {
-
-namespace {
-
-std::uint64_t microsToNs(double us) {
-    return static_cast<std::uint64_t>(std::llround(us * 1000.0));
-}
-
-}  // namespace
 
 std::uint64_t meshSliceBytes(std::uint64_t totalBytes, std::uint32_t ranks, std::uint32_t owner,
                              std::uint64_t alignBytes) {
@@ -35,9 +28,8 @@ std::uint64_t hcclTransferNs(std::uint64_t bytes, double gbps) {
     return static_cast<std::uint64_t>(std::llround(static_cast<double>(bytes) / gbps));
 }
 
-MeshPhaseTiming MeshPhaseTiming::of(const HcclLinkConfig& link) {
-    return {microsToNs(link.notifyRecordUs), microsToNs(link.notifyWaitUs),
-            microsToNs(link.transferLatencyUs)};
+std::uint64_t meshPhaseNs(const MeshPhaseTiming& t, double gbps, std::uint64_t slowestBytes) {
+    return 2 * t.recordNs + 2 * t.waitNs + t.latencyNs + hcclTransferNs(slowestBytes, gbps);
 }
 
 std::uint64_t HcclTaskList::add(HcclTaskKind kind, std::uint32_t plane, std::uint64_t startNs,
@@ -57,12 +49,6 @@ std::uint64_t HcclTaskList::add(HcclTaskKind kind, std::uint32_t plane, std::uin
     return startNs + durationNs;
 }
 
-std::uint64_t HcclTaskList::addLocalCopy(std::uint64_t startNs, std::uint64_t bytes,
-                                         const HcclLinkConfig& link) {
-    return add(HcclTaskKind::Memcpy, 0, startNs, hcclTransferNs(bytes, link.localCopyBandwidthGBps),
-               rank_, bytes, HcclLinkType::OnChip);
-}
-
 std::vector<PeerExchange> exchangeWithEveryPeer(std::uint32_t rank,
                                                 const std::vector<std::uint64_t>& sliceBytes) {
     const auto ranks = static_cast<std::uint32_t>(sliceBytes.size());
@@ -74,42 +60,30 @@ std::vector<PeerExchange> exchangeWithEveryPeer(std::uint32_t rank,
     return exchanges;
 }
 
-std::uint64_t runMeshPhase(HcclTaskList& tasks, std::uint64_t startNs, HcclTaskKind transfer,
-                           double gbps, const std::vector<PeerExchange>& exchanges,
-                           std::uint64_t slowestBytes, std::uint32_t rank, std::uint32_t ranks,
-                           const MeshPhaseTiming& t) {
-    const std::uint64_t phaseEndNs =
-        startNs + 2 * t.recordNs + 2 * t.waitNs + t.latencyNs + hcclTransferNs(slowestBytes, gbps);
-    for (const PeerExchange& exchange : exchanges) {
-        // Plane k carries the link to the peer k ranks further round the group.
-        const std::uint32_t plane = (exchange.peer + ranks - rank) % ranks;
-        const std::uint32_t peer = exchange.peer;
-        std::uint64_t now = tasks.add(HcclTaskKind::NotifyRecord, plane, startNs, t.recordNs, peer,
-                                      0, HcclLinkType::None);
-        now =
-            tasks.add(HcclTaskKind::NotifyWait, plane, now, t.waitNs, peer, 0, HcclLinkType::None);
-        if (exchange.bytes)
-            now =
-                tasks.add(transfer, plane, now, t.latencyNs + hcclTransferNs(*exchange.bytes, gbps),
-                          peer, *exchange.bytes, HcclLinkType::Hccs);
-        now = tasks.add(HcclTaskKind::NotifyRecord, plane, now, t.recordNs, peer, 0,
-                        HcclLinkType::None);
-        tasks.add(HcclTaskKind::NotifyWait, plane, now, std::max(phaseEndNs - now, t.waitNs), peer,
-                  0, HcclLinkType::None);
-    }
-    return phaseEndNs;
-}
-
 void checkMeshGroup(const HcclLinkConfig& link, std::uint32_t ranks, std::uint32_t rank,
                     const std::string& collective) {
-    if (link.linkBandwidthGBps <= 0.0 || link.maxRanks < 2)
+    if (link.linkBandwidthGBps <= 0.0 || link.npusPerServer < 2)
         throw std::invalid_argument("the chip config has no hccl link model (section 'hccl')");
-    if (ranks < 2 || ranks > link.maxRanks)
+    if (ranks < 2 || ranks > link.npusPerServer)
         throw std::invalid_argument(collective + " over " + std::to_string(ranks) +
-                                    " ranks needs 2.." + std::to_string(link.maxRanks) +
+                                    " ranks needs 2.." + std::to_string(link.npusPerServer) +
                                     " ranks (one server)");
     if (rank >= ranks)
         throw std::invalid_argument("rank " + std::to_string(rank) + " outside the group");
+}
+
+CollectiveSchedule planOneServerCollective(CollectiveOp op, std::uint64_t bytes,
+                                           std::uint32_t ranks, std::uint32_t rank,
+                                           const HcclLinkConfig& link,
+                                           const std::string& collective) {
+    checkMeshGroup(link, ranks, rank, collective);
+    CollectiveRequest request;
+    request.op = op;
+    request.bytes = bytes;
+    request.groupRanks.resize(ranks);
+    std::iota(request.groupRanks.begin(), request.groupRanks.end(), 0u);
+    const ClusterTopology topology(link);
+    return memberSchedule(planCollective(request, topology), rank, topology);
 }
 
 }  // namespace ascendsim

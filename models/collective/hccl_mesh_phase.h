@@ -1,14 +1,15 @@
 #pragma once
-// The building blocks every HCCL mesh collective inside one server is planned from (HCCL's
-// level-0 "mesh" algorithms): per-rank slices of a buffer, the task list of one rank, and one
-// phase in which a rank exchanges data with its peers over the peer links, guarded by
-// Notify_Record / Notify_Wait handshakes so that the phase ends on every rank together.
+// The building blocks of HCCL's level-0 "mesh" algorithms (collective_builder.h runs the phases):
+// per-rank slices of a buffer, the task list of one rank, the exchanges of one phase in which a
+// rank moves data to its peers over the peer links, guarded by Notify_Record / Notify_Wait
+// handshakes so that the phase ends on every rank together, and how long such a phase lasts.
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "models/chip/chip_config.h"
+#include "models/collective/collective_plan.h"
 #include "models/collective/hccl_task.h"
 
 namespace ascendsim {
@@ -25,12 +26,11 @@ std::vector<std::uint64_t> meshSlices(std::uint64_t totalBytes, std::uint32_t ra
 // GB/s is 1e9 B/s, i.e. bytes per ns; rounded to 1 ns.
 std::uint64_t hcclTransferNs(std::uint64_t bytes, double gbps);
 
-// The fixed costs of one phase's tasks, from the chip's link model.
+// The fixed costs of one phase's tasks: the chip's handshakes, the transport's latency.
 struct MeshPhaseTiming {
     std::uint64_t recordNs = 0;
     std::uint64_t waitNs = 0;
     std::uint64_t latencyNs = 0;  // of one transfer over a link
-    static MeshPhaseTiming of(const HcclLinkConfig& link);
 };
 
 // Appends the tasks of one rank in issue order and numbers them.
@@ -42,9 +42,6 @@ class HcclTaskList {
     std::uint64_t add(HcclTaskKind kind, std::uint32_t plane, std::uint64_t startNs,
                       std::uint64_t durationNs, std::uint32_t dstRank, std::uint64_t bytes,
                       HcclLinkType link);
-    // A local SDMA copy of `bytes` on the main stream.
-    std::uint64_t addLocalCopy(std::uint64_t startNs, std::uint64_t bytes,
-                               const HcclLinkConfig& link);
     std::vector<HcclTask> take() { return std::move(tasks_); }
 
   private:
@@ -63,18 +60,20 @@ struct PeerExchange {
 std::vector<PeerExchange> exchangeWithEveryPeer(std::uint32_t rank,
                                                 const std::vector<std::uint64_t>& sliceBytes);
 
-// One phase of `rank` from `startNs`: on the plane of each exchanged peer, handshake, the
-// transfer (`transfer` at `gbps`), handshake; the closing wait lasts until the phase's end, when
-// the largest transfer of any rank (`slowestBytes`) has signalled. Returns the phase's end,
-// identical on every rank.
-std::uint64_t runMeshPhase(HcclTaskList& tasks, std::uint64_t startNs, HcclTaskKind transfer,
-                           double gbps, const std::vector<PeerExchange>& exchanges,
-                           std::uint64_t slowestBytes, std::uint32_t rank, std::uint32_t ranks,
-                           const MeshPhaseTiming& timing);
+// How long one mesh phase lasts on every rank: both handshakes, then the slowest transfer of any
+// rank (`slowestBytes` at `gbps` after the link latency).
+std::uint64_t meshPhaseNs(const MeshPhaseTiming& timing, double gbps, std::uint64_t slowestBytes);
 
-// Throws std::invalid_argument when the chip has no link model, `ranks` is not 2..maxRanks or
+// Throws std::invalid_argument when the chip has no link model, `ranks` is not 2..npusPerServer or
 // `rank` is outside the group; `collective` names the op in the message ("an allgather").
 void checkMeshGroup(const HcclLinkConfig& link, std::uint32_t ranks, std::uint32_t rank,
                     const std::string& collective);
+
+// `rank`'s schedule of `op` over the one-server group 0..ranks-1 (collective_plan.h's plan with
+// no level 1), after checkMeshGroup. `bytes` as CollectiveRequest::bytes.
+CollectiveSchedule planOneServerCollective(CollectiveOp op, std::uint64_t bytes,
+                                           std::uint32_t ranks, std::uint32_t rank,
+                                           const HcclLinkConfig& link,
+                                           const std::string& collective);
 
 }  // namespace ascendsim

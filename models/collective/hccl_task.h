@@ -10,8 +10,10 @@ namespace ascendsim {
 
 enum class HcclTaskKind : std::uint8_t { NotifyRecord, NotifyWait, Memcpy, ReduceInline };
 
-// Where a task's bytes travel: a local SDMA copy, a peer link, or nowhere (notifies).
-enum class HcclLinkType : std::uint8_t { OnChip, Hccs, None };
+// Where a task's bytes travel: a local SDMA copy, a peer link (HCCS inside a server, RDMA over
+// RoCE between servers, SIO between the two dies of a card, PCIe on cards without HCCS), or
+// nowhere (notifies).
+enum class HcclLinkType : std::uint8_t { OnChip, Hccs, None, Rdma, Sio, Pcie };
 
 // HCCL's "no rank" value in the dst rank of a task that has no peer.
 inline constexpr std::uint32_t kNoPeerRank = 0xFFFFFFFFu;

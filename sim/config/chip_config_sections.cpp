@@ -101,16 +101,23 @@ void readAiCpu(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
 // A root file's hccl section gives every figure (a file that inherits may override some); a chip
 // without the section has no collective model.
 void readHccl(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
-    node.allowOnly({"max_ranks", "link_bandwidth_gbps", "reduce_bandwidth_gbps",
+    node.allowOnly({"npus_per_server", "link_bandwidth_gbps", "reduce_bandwidth_gbps",
                     "local_copy_bandwidth_gbps", "transfer_latency_us", "notify_record_us",
-                    "notify_wait_us"});
-    node.readPositive("max_ranks", chip.hccl.maxRanks, isRoot);
+                    "notify_wait_us", "rdma_bandwidth_gbps", "rdma_latency_us",
+                    "switch_latency_us", "dies_per_card", "sio_bandwidth_gbps"});
+    node.readPositive("npus_per_server", chip.hccl.npusPerServer, isRoot);
     node.readPositive("link_bandwidth_gbps", chip.hccl.linkBandwidthGBps, isRoot);
     node.readPositive("reduce_bandwidth_gbps", chip.hccl.reduceBandwidthGBps, isRoot);
     node.readPositive("local_copy_bandwidth_gbps", chip.hccl.localCopyBandwidthGBps, isRoot);
     node.readPositive("transfer_latency_us", chip.hccl.transferLatencyUs, isRoot);
     node.readPositive("notify_record_us", chip.hccl.notifyRecordUs, isRoot);
     node.readPositive("notify_wait_us", chip.hccl.notifyWaitUs, isRoot);
+    node.readPositive("rdma_bandwidth_gbps", chip.hccl.rdmaBandwidthGBps, isRoot);
+    node.readPositive("rdma_latency_us", chip.hccl.rdmaLatencyUs, isRoot);
+    node.readPositive("switch_latency_us", chip.hccl.switchLatencyUs, isRoot);
+    // SIO only on dual-die cards: optional, a root file without it has none.
+    node.readPositive("dies_per_card", chip.hccl.diesPerCard);
+    node.readPositive("sio_bandwidth_gbps", chip.hccl.sioBandwidthGBps);
 }
 
 void readCube(const ConfigNode& node, ChipConfig& chip) {

@@ -140,8 +140,15 @@ void checkPhysicalRanges(const Checker& check, const ChipConfig& chip) {
                    "GB/s");
         checkRange(check, chip.hccl.localCopyBandwidthGBps, kMemoryGBps,
                    "hccl.local_copy_bandwidth_gbps", "GB/s");
-        check.require(chip.hccl.maxRanks <= 4096, "hccl.max_ranks",
-                      "at most 4096 ranks are modelled");  // assumed: far above an 8-chip server
+        checkRange(check, chip.hccl.rdmaBandwidthGBps, kLinkGBps, "hccl.rdma_bandwidth_gbps",
+                   "GB/s");
+        check.require(chip.hccl.npusPerServer >= 1 && chip.hccl.npusPerServer <= 64,
+                      "hccl.npus_per_server", "expected 1 .. 64 NPUs in one server");
+        check.require(chip.hccl.diesPerCard >= 1 &&
+                          chip.hccl.npusPerServer % chip.hccl.diesPerCard == 0,
+                      "hccl.dies_per_card", "expected a divisor of npus_per_server");
+        check.require(chip.hccl.diesPerCard == 1 || chip.hccl.sioBandwidthGBps > 0.0,
+                      "hccl.sio_bandwidth_gbps", "a chip with dies_per_card > 1 needs it");
     }
 }
 

@@ -90,7 +90,7 @@ CommunicationOpRecord communicationRecordOf(const LoweredOp& op, const PendingLa
     c.name = collectiveOpName(collective.kind, c.groupName, indexInStep);
     c.indexInStep = indexInStep;
     c.opType = collectiveApiName(collective.kind);
-    c.algorithm = kMeshAlgorithmName;
+    c.algorithm = collective.plan.algorithmName;
     c.dataType = hcclDataTypeName(collective.dtype);
     c.count = collective.count;
     c.rankSize = collective.ranks;

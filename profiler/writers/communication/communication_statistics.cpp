@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "profiler/writers/summary/step_trace_time.h"
 
@@ -10,8 +11,29 @@ namespace ascendsim {
 
 namespace {
 
+constexpr std::size_t kRdma = 0;
 constexpr std::size_t kHccs = 1;
+constexpr std::size_t kPcie = 2;
 constexpr std::size_t kSdma = 3;
+constexpr std::size_t kSio = 4;
+
+// The kCommunicationTransports entry a peer transfer counts under; nullopt for a local copy.
+std::optional<std::size_t> transportIndexOf(HcclLinkType link) {
+    switch (link) {
+        case HcclLinkType::Rdma:
+            return kRdma;
+        case HcclLinkType::Hccs:
+            return kHccs;
+        case HcclLinkType::Pcie:
+            return kPcie;
+        case HcclLinkType::Sio:
+            return kSio;
+        case HcclLinkType::OnChip:
+        case HcclLinkType::None:
+            break;
+    }
+    return std::nullopt;
+}
 
 bool isTransfer(const HcclTask& t) {
     return t.kind == HcclTaskKind::Memcpy || t.kind == HcclTaskKind::ReduceInline;
@@ -79,6 +101,11 @@ communicationOpsByStep(const RunRecord& run) {
     return groups;
 }
 
+bool isPointToPointCommunication(const CommunicationOpRecord& op) {
+    return op.opType == "hcom_send_" || op.opType == "hcom_receive_" ||
+           op.opType == "hcom_batchSendRecv_";
+}
+
 std::string communicationOpKey(const CommunicationOpRecord& op) {
     return op.name + "@" + op.groupName;
 }
@@ -106,13 +133,33 @@ CommunicationOpStatistics communicationOpStatistics(const RunRecord& run,
         }
     }
     for (const auto& t : op.tasks) {
-        if (!isTransfer(t) || t.link != HcclLinkType::Hccs) continue;
-        addTask(s.transports[kHccs], t);
+        if (!isTransfer(t)) continue;
+        if (const std::optional<std::size_t> index = transportIndexOf(t.link))
+            addTask(s.transports[*index], t);
     }
     // SDMA sums the SDMA-carried transports (HCCS, PCIE, SIO); no size distribution of its own.
-    s.transports[kSdma].transitSizeMb = s.transports[kHccs].transitSizeMb;
-    s.transports[kSdma].transitTimeMs = s.transports[kHccs].transitTimeMs;
+    for (const std::size_t carried : {kHccs, kPcie, kSio}) {
+        s.transports[kSdma].transitSizeMb += s.transports[carried].transitSizeMb;
+        s.transports[kSdma].transitTimeMs += s.transports[carried].transitTimeMs;
+    }
     return s;
+}
+
+const char* communicationLinkTransportName(HcclLinkType link) {
+    switch (link) {
+        case HcclLinkType::OnChip:
+            return "LOCAL";
+        case HcclLinkType::Rdma:
+            return "RDMA";
+        case HcclLinkType::Pcie:
+            return "PCIE";
+        case HcclLinkType::Sio:
+            return "SIO";
+        case HcclLinkType::Hccs:
+        case HcclLinkType::None:
+            break;
+    }
+    return "HCCS";
 }
 
 std::vector<CommunicationLink> communicationLinks(const CommunicationOpRecord& op) {
@@ -123,7 +170,7 @@ std::vector<CommunicationLink> communicationLinks(const CommunicationOpRecord& o
         auto it = std::find_if(links.begin(), links.end(),
                                [&key](const CommunicationLink& l) { return l.key == key; });
         if (it == links.end()) {
-            links.push_back({key, t.link == HcclLinkType::OnChip ? "LOCAL" : "HCCS", 0.0, 0.0});
+            links.push_back({key, communicationLinkTransportName(t.link), 0.0, 0.0});
             it = links.end() - 1;
         }
         it->sizeMb += taskMb(t);

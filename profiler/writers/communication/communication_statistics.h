@@ -36,7 +36,7 @@ struct CommunicationOpStatistics {
 // One link of communication_matrix.json: "src-dst" and its totals over the op's tasks.
 struct CommunicationLink {
     std::string key;        // "0-1"
-    std::string transport;  // "HCCS", "LOCAL"
+    std::string transport;  // "LOCAL", "HCCS", "RDMA", "PCIE", "SIO"
     double sizeMb = 0.0;
     double timeMs = 0.0;
 };
@@ -56,6 +56,14 @@ OrderedJson pythonNumberJson(const PythonNumber& n);
 
 CommunicationOpStatistics communicationOpStatistics(const RunRecord& run,
                                                     const CommunicationOpRecord& op);
+
+// communication_matrix.json's "Transport Type" of a link: LOCAL, HCCS, RDMA, PCIE, SIO ([D]
+// e5a31957 test_rank_0: LOCAL, HCCS, RDMA rows).
+const char* communicationLinkTransportName(HcclLinkType link);
+
+// Whether communication.json and the matrix file the op under "p2p" (hcom_send_,
+// hcom_receive_, hcom_batchSendRecv_) rather than "collective".
+bool isPointToPointCommunication(const CommunicationOpRecord& op);
 
 // Links in the order the op's tasks first use them (the local copy first).
 std::vector<CommunicationLink> communicationLinks(const CommunicationOpRecord& op);

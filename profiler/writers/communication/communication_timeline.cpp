@@ -49,12 +49,23 @@ const char* hcclSqeTypeName(HcclTaskKind kind) {
     return "SDMA";
 }
 
+const char* hcclTransportTypeName(const HcclTask& task) {
+    if (task.kind == HcclTaskKind::NotifyWait) return "LOCAL";
+    return task.link == HcclLinkType::Rdma ? "RDMA" : "SDMA";
+}
+
 const char* hcclLinkTypeName(HcclLinkType link) {
     switch (link) {
         case HcclLinkType::OnChip:
             return "ON_CHIP";
         case HcclLinkType::Hccs:
             return "HCCS";
+        case HcclLinkType::Rdma:
+            return "ROCE";
+        case HcclLinkType::Sio:
+            return "SIO";
+        case HcclLinkType::Pcie:
+            return "PCIE";
         case HcclLinkType::None:
             return "INVALID_TYPE";
     }
@@ -89,7 +100,7 @@ OrderedJson hcclTaskArgs(const CommunicationOpRecord& op, const HcclTask& task) 
     args["task type"] = hcclTaskName(task.kind);
     args["src rank"] = task.srcRank;
     args["dst rank"] = task.dstRank;
-    args["transport type"] = task.kind == HcclTaskKind::NotifyWait ? "LOCAL" : "SDMA";
+    args["transport type"] = hcclTransportTypeName(task);
     args["size(Byte)"] = task.sizeBytes;
     args["data type"] =
         task.kind == HcclTaskKind::ReduceInline ? op.dataType : std::string("INVALID_TYPE");

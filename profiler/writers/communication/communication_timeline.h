@@ -19,7 +19,11 @@ const char* hcclTaskName(HcclTaskKind kind);
 // The hardware (SQE) task an HCCL task runs as on the HCCL stream: "SDMA" for copies and inline
 // reduces, "Write Value" for Notify_Record, "Notify Wait" (the sample's Stream 4 rows, DB TASK).
 const char* hcclSqeTypeName(HcclTaskKind kind);   // "Notify_Record", "Memcpy", "Reduce_Inline", ...
-const char* hcclLinkTypeName(HcclLinkType link);  // "ON_CHIP", "HCCS", "INVALID_TYPE"
+const char* hcclLinkTypeName(HcclLinkType link);
+// A task's transport as HCCL's trace names it: "LOCAL" for a Notify_Wait, "RDMA" for a transfer
+// over RoCE (the NIC's), "SDMA" otherwise. Assumed: an RDMA transfer keeps its Memcpy /
+// Reduce_Inline task name (no sample trace shows one).
+const char* hcclTransportTypeName(const HcclTask& task);  // "ON_CHIP", "HCCS", "INVALID_TYPE"
 
 // The op row's args. 8.0 era (the sample): connection_id, model id, data_type, alg_type, count;
 // CANN 8.3 (msprof hccl_assembler.cpp) adds rank_size first and relay/retry last.

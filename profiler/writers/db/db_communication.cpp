@@ -78,7 +78,7 @@ CommunicationDbRows buildCommunicationDbRows(const RunRecord& run, const Profile
                     hcclNoRdmaTypeId(),
                     static_cast<std::int64_t>(t.srcRank),
                     static_cast<std::int64_t>(t.dstRank),
-                    hcclTransportTypeId(t.kind == HcclTaskKind::NotifyWait ? "LOCAL" : "SDMA"),
+                    hcclTransportTypeId(hcclTransportTypeName(t)),
                     static_cast<std::int64_t>(t.sizeBytes),
                     hcclDataTypeId(reduces ? op.dataType : "INVALID_TYPE"),
                     hcclLinkTypeId(hcclLinkTypeName(t.link)),

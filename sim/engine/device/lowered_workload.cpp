@@ -1,10 +1,12 @@
 #include "sim/engine/device/lowered_workload.h"
 
 #include <algorithm>
+#include <numeric>
 #include <stdexcept>
 
 #include "sim/engine/device/device_address_planner.h"
 #include "sim/engine/device/kernel_naming.h"
+#include "sim/workload/parallel_layout.h"
 
 namespace ascendsim {
 
@@ -16,6 +18,20 @@ void assignAddresses(std::vector<TensorInfo>& tensors, const DeviceAddressPlanne
 
 std::string loweringField(const WorkloadOp& op) {
     return op.fieldPath + (op.blockDim ? ".block_dim" : ".type");
+}
+
+// The global ranks of rank 0's group of the op's `group` kind, ascending (0..ranks-1 for the
+// world). Every group of one kind has the same shape in Megatron's rank order (same size, same
+// spread over servers), so rank 0's group times the op for every rank; the ranks' own members
+// and waits come from the cluster run (sim/engine/cluster/).
+std::vector<std::uint32_t> collectiveMembers(const Workload& workload, const OpInstance& op) {
+    const std::string group = collectiveGroupOf(op);
+    if (group == "world" || !workload.parallel.declared) {
+        std::vector<std::uint32_t> members(workload.groupSize(group));
+        std::iota(members.begin(), members.end(), 0u);
+        return members;
+    }
+    return groupMembers(workload.parallel, group, 0);
 }
 
 }  // namespace
@@ -33,7 +49,7 @@ LoweredWorkload::LoweredWorkload(const Workload& workload, const ChipConfig& chi
         assignAddresses(lowered.instance.outputs, planner);
         if (isCollectiveOpType(op.type)) {
             try {
-                lowered.collective = lowerCollective(lowered.instance, workload.groupSize(collectiveGroupOf(lowered.instance)), chip);
+                lowered.collective = lowerCollective(lowered.instance, collectiveMembers(workload, lowered.instance), 0, chip);
             } catch (const std::invalid_argument& e) {
                 throw WorkloadError(op.locationOf("type"), op.fieldPath + ".type", e.what());
             }

@@ -5,7 +5,10 @@
 #include <optional>
 #include <string>
 
+#include <vector>
+
 #include "models/chip/chip_config.h"
+#include "models/collective/collective_plan.h"
 #include "models/collective/hccl_task.h"
 #include "models/kernels/op_instance.h"
 
@@ -14,9 +17,10 @@ namespace ascendsim {
 // The stream HCCL's tasks run on (the real Level1 sample's HCCL stream is 4; compute is 2).
 inline constexpr std::uint32_t kCommunicationStreamId = 4;
 
-// The collectives a workload can hold (HcomAllReduce, HcomAllGather, HcomReduceScatter,
-// HcomBroadcast), each planned by its mesh model in models/kernels/hccl_*.h.
-enum class CollectiveKind : std::uint8_t { AllReduce, AllGather, ReduceScatter, Broadcast };
+// The HCCL ops a workload can hold: HcomAllReduce, HcomAllGather, HcomReduceScatter,
+// HcomBroadcast, HcomReduce, HcomAllToAll, HcomAllToAllV, HcomSend, HcomReceive,
+// HcomBatchSendRecv; planned by models/collective/collective_plan.h.
+using CollectiveKind = CollectiveOp;
 
 // The kind of a workload op type; nullopt for an op that is not a collective.
 std::optional<CollectiveKind> collectiveKindOf(const std::string& opType);
@@ -32,21 +36,36 @@ struct LoweredCollective {
     // (AllGather: one rank's input), recvCount (ReduceScatter: one rank's output).
     std::uint64_t count = 0;
     DataType dtype = DataType::Fp32;
-    std::uint32_t ranks = 0;  // of its group
+    std::uint32_t ranks = 0;  // group size
     std::string group = "world";  // the `parallel:` group kind it spans (its `group` attribute)
-    std::uint64_t durationNs =
-        0;  // identical on every rank (the schedule ends each phase together)
+    // From all members' arrival to the op's end (collective_plan.h: every phase ends together).
+    std::uint64_t durationNs = 0;
+    CollectivePlan plan;  // algorithm, phases, the request (group, bytes, root, messages)
 };
 
-// `groupRanks`: the ranks of the op's group (Workload::groupSize of its `group` attribute).
-// Throws std::invalid_argument when the chip has no link model or `groupRanks` does not fit it.
-LoweredCollective lowerCollective(const OpInstance& op, std::uint32_t groupRanks,
+// The op over the world group 0..ranks-1 (the data-parallel run); p2p ops as seen by member 0.
+// Throws std::invalid_argument when the chip has no link model or the op's attributes do not fit
+// the group.
+LoweredCollective lowerCollective(const OpInstance& op, std::uint32_t ranks,
                                   const ChipConfig& chip);
+
+// The op over `groupRanks` (global ranks, group order) as group rank `member` issues it: its
+// attributes name group ranks (root, peer, send_to, recv_from). Attributes:
+//   HcomBroadcast, HcomReduce: root (default 0).
+//   HcomSend: peer (the receiver); HcomReceive: peer (the sender). One message of the input's
+//     bytes.
+//   HcomBatchSendRecv: send_to, recv_from (group ranks); the input splits evenly over send_to,
+//     the output over recv_from.
+//   HcomAllToAllV: send_counts (dim-0 rows to each member); every member is taken to send the
+//     same counts (the workload is one program for all members).
+LoweredCollective lowerCollective(const OpInstance& op,
+                                  const std::vector<std::uint32_t>& groupRanks,
+                                  std::uint32_t member, const ChipConfig& chip);
 
 // The `group` attribute of a collective op ("world" when absent).
 std::string collectiveGroupOf(const OpInstance& op);
 
-// `rank`'s tasks of a lowered collective (the model's schedule for that rank).
+// `rank`'s (group rank's) tasks of a lowered collective, times from all members' arrival.
 CollectiveSchedule collectiveScheduleFor(const LoweredCollective& collective, std::uint32_t rank,
                                          const ChipConfig& chip);
 
@@ -65,19 +84,20 @@ std::string hcclDataTypeName(DataType dtype);
 std::string worldGroupHash();
 
 // The AscendCL API HCCL reports the op under, the kernel_details Type: "hcom_allReduce_",
-// "hcom_allGather_", "hcom_reduceScatter_", "hcom_broadcast_" ([D] e5a31957 test_data and
-// ef63bc64 level2 kernel_details.csv / api_statistic.csv).
+// "hcom_allGather_", "hcom_reduceScatter_", "hcom_broadcast_", "hcom_send_", "hcom_receive_",
+// "hcom_batchSendRecv_" ([D] e5a31957 test_data and ef63bc64 level2 kernel_details.csv /
+// api_statistic.csv / communication_matrix.json); assumed in the same spelling:
+// "hcom_reduce_", "hcom_alltoall_", "hcom_alltoallv_".
 const char* collectiveApiName(CollectiveKind kind);
 
 // The torch_npu op record of the c10d call ("HcclAllreduce" for dist.all_reduce).
-// Assumption for the other three: ProcessGroupHCCL's names "HcclAllgather",
-// "HcclReduceScatter", "HcclBroadcast"; no sample trace shows them.
+// Assumption for the others: ProcessGroupHCCL's names "HcclAllgather", "HcclReduceScatter",
+// "HcclBroadcast", and HCCL's API names for the rest ("HcclReduce", "HcclAlltoAll",
+// "HcclAlltoAllV", "HcclSend", "HcclRecv", "HcclBatchSendRecv": the libhccl functions msprof's
+// mspti hccl_inject.cpp hooks); no sample trace shows them.
 const char* collectiveNpuOpName(CollectiveKind kind);
 
-// HCCL's alg_type: the communicator's level-0 and level-1 algorithms ("MESH-RING" in the
-// e5a31957 trace). Assumption: the same for every op of a one-server communicator, since the
-// samples' traces hold only allreduces.
-inline constexpr const char* kMeshAlgorithmName = "MESH-RING";
+// HCCL's alg_type ("MESH-RING", ...) is the plan's algorithmName (collective_plan.h).
 
 // "hcom_allReduce__<last 3 digits of the group hash>_<n>_1": HCCL numbers a communicator's ops of one
 // iteration from 0 whatever their kind ([D] e5a31957 test_data: broadcast _0, _1, allReduce _2,

@@ -141,10 +141,27 @@ std::vector<OpSchema> buildSchemas() {
                          false,
                          AttrValue{std::string("world")},
                          {"world", "tp", "dp", "pp", "ep", "mp"}};
+    // Group ranks: root (Broadcast, Reduce), peer (Send: the receiver, Receive: the sender),
+    // send_to / recv_from (BatchSendRecv).
+    const AttrSpec root = optionalAttr("root", AttrType::Int, std::int64_t{0});
     add("HcomAllReduce", 1, 1, 1, {reduction, group}, kCommunication, r::collective);
     add("HcomAllGather", 1, 1, 1, {group}, kCommunication, r::allGather);
     add("HcomReduceScatter", 1, 1, 1, {reduction, group}, kCommunication, r::reduceScatter);
-    add("HcomBroadcast", 1, 1, 1, {group}, kCommunication, r::collective);
+    add("HcomBroadcast", 1, 1, 1, {root, group}, kCommunication, r::collective);
+    add("HcomReduce", 1, 1, 1, {reduction, root, group}, kCommunication, r::collective);
+    add("HcomAllToAll", 1, 1, 1, {group}, kCommunication, r::allToAll);
+    add("HcomAllToAllV", 1, 1, 1,
+        {requiredAttr("send_counts", AttrType::Ints), requiredAttr("recv_counts", AttrType::Ints),
+         group},
+        kCommunication, r::allToAllV);
+    // Send's output aliases the sent tensor, Receive's fills its input (dist.recv(tensor)).
+    add("HcomSend", 1, 1, 1, {requiredAttr("peer", AttrType::Int), group}, kCommunication,
+        r::collective);
+    add("HcomReceive", 1, 1, 1, {requiredAttr("peer", AttrType::Int), group}, kCommunication,
+        r::collective);
+    add("HcomBatchSendRecv", 1, 1, 1,
+        {requiredAttr("send_to", AttrType::Ints), requiredAttr("recv_from", AttrType::Ints), group},
+        kCommunication, r::batchSendRecv);
     appendTransformerSchemas(s);
     appendCnnTrainingSchemas(s);
     std::sort(s.begin(), s.end(),

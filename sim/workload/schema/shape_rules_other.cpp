@@ -198,6 +198,59 @@ Outputs reduceScatter(const Inputs& in, const OpAttributes& attrs) {
     return {out};
 }
 
+// HcomAllToAll: one equal block of dim 0 to each rank; the output has the input's shape.
+Outputs allToAll(const Inputs& in, const OpAttributes& attrs) {
+    if (in[0].shape.empty()) throw ShapeProblem(inputField(0), "x must have at least one dim");
+    if (in[0].shape[0] % attrs.ranks != 0)
+        throw ShapeProblem(inputField(0), "dim 0 (" + std::to_string(in[0].shape[0]) +
+                                              ") must divide by ranks (" +
+                                              std::to_string(attrs.ranks) + ")");
+    return {sameAs(in[0])};
+}
+
+namespace {
+
+std::int64_t sumOfCounts(const OpAttributes& attrs, const std::string& key) {
+    const std::vector<std::int64_t> counts = attrs.intsValue(key);
+    if (counts.size() != attrs.ranks)
+        throw ShapeProblem("attrs." + key, "needs one count per rank (" +
+                                               std::to_string(attrs.ranks) + ")");
+    std::int64_t sum = 0;
+    for (const std::int64_t c : counts) {
+        if (c < 0) throw ShapeProblem("attrs." + key, "counts must not be negative");
+        sum += c;
+    }
+    return sum;
+}
+
+}  // namespace
+
+// HcomAllToAllV: send_counts[j] rows of dim 0 go to rank j; recv_counts[j] rows come from it.
+Outputs allToAllV(const Inputs& in, const OpAttributes& attrs) {
+    if (in[0].shape.empty()) throw ShapeProblem(inputField(0), "x must have at least one dim");
+    if (sumOfCounts(attrs, "send_counts") != in[0].shape[0])
+        throw ShapeProblem("attrs.send_counts", "must add up to dim 0 of x (" +
+                                                    std::to_string(in[0].shape[0]) + ")");
+    InferredTensor out = sameAs(in[0]);
+    out.shape[0] = sumOfCounts(attrs, "recv_counts");
+    return {out};
+}
+
+// HcomBatchSendRecv: x splits evenly along dim 0 over send_to; one block of that size comes
+// from each of recv_from.
+Outputs batchSendRecv(const Inputs& in, const OpAttributes& attrs) {
+    if (in[0].shape.empty()) throw ShapeProblem(inputField(0), "x must have at least one dim");
+    const auto to = attrs.intsValue("send_to").size();
+    const auto from = attrs.intsValue("recv_from").size();
+    if (to == 0 || from == 0)
+        throw ShapeProblem("attrs.send_to", "a batch sends to and receives from a peer at least");
+    if (in[0].shape[0] % static_cast<std::int64_t>(to) != 0)
+        throw ShapeProblem(inputField(0), "dim 0 must divide by the send_to count");
+    InferredTensor out = sameAs(in[0]);
+    out.shape[0] = in[0].shape[0] / static_cast<std::int64_t>(to) * static_cast<std::int64_t>(from);
+    return {out};
+}
+
 Outputs applyAdamW(const Inputs& in, const OpAttributes&) {
     requireShape(in, 1, in[0].shape, "m ≅ var");
     requireShape(in, 2, in[0].shape, "v ≅ var");

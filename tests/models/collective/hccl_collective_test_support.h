@@ -13,7 +13,7 @@ namespace ascendsim::testing {
 
 inline HcclLinkConfig roundFigureLink() {
     HcclLinkConfig link;
-    link.maxRanks = 8;
+    link.npusPerServer = 8;
     link.linkBandwidthGBps = 16.0;
     link.reduceBandwidthGBps = 8.0;
     link.localCopyBandwidthGBps = 512.0;

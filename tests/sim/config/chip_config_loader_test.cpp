@@ -167,7 +167,7 @@ TEST_F(EditedConfig, ARootHcclSectionNeedsEveryFigure) {
 
 TEST(ChipConfigLoader, The910BFamilyHasTheHcclLinkModelAnd310PHasNone) {
     const ChipConfig b4 = loadChipByName("Ascend910B4", configDir());
-    EXPECT_EQ(b4.hccl.maxRanks, 8u);  // inherited from Ascend910B1
+    EXPECT_EQ(b4.hccl.npusPerServer, 8u);  // inherited from Ascend910B1
     EXPECT_GT(b4.hccl.linkBandwidthGBps, 0.0);
     EXPECT_LT(b4.hccl.reduceBandwidthGBps, b4.hccl.linkBandwidthGBps);
     EXPECT_EQ(loadChipByName("Ascend310P3", configDir()).hccl.linkBandwidthGBps, 0.0);

@@ -145,14 +145,16 @@ TEST(CollectiveRunOptions, RankOptionWritesOnlyThatRankAndLevel0HasNoCommunicati
     EXPECT_EQ(collectives, 2u);
 }
 
-TEST(CollectiveRunOptions, MoreRanksThanTheServerHasIsAnErrorNamingTheOp) {
+// 9 ranks on servers of 8: 8 on one, 1 on the next, which HCCL's hierarchical algorithms do not
+// cover (asymmetric groups).
+TEST(CollectiveRunOptions, AnAsymmetricGroupIsAnErrorNamingTheOp) {
     TempDir scratch;
     auto options = commandOptions(unitWorkload("allreduce.yaml"), scratch.path());
     options.setOverrides = {"ranks=9"};
     const auto outcome = runCommand(options);
     EXPECT_EQ(outcome.exitCode, 2);
     EXPECT_NE(outcome.err.find("ops[1].type"), std::string::npos) << outcome.err;
-    EXPECT_NE(outcome.err.find("2..8 ranks"), std::string::npos) << outcome.err;
+    EXPECT_NE(outcome.err.find("asymmetric"), std::string::npos) << outcome.err;
     EXPECT_TRUE(entriesOf(scratch.path()).empty());
     options.setOverrides.clear();
     options.rank = 2;

@@ -57,10 +57,16 @@ TEST(OpSchema, EveryCatalogTypeHasASchema) {
                              "HcomAllReduce",
                              "HcomAllGather",
                              "HcomReduceScatter",
-                             "HcomBroadcast"}) {
+                             "HcomBroadcast",
+                             "HcomReduce",
+                             "HcomAllToAll",
+                             "HcomAllToAllV",
+                             "HcomSend",
+                             "HcomReceive",
+                             "HcomBatchSendRecv"}) {
         EXPECT_NE(findOpSchema(type), nullptr) << type;
     }
-    EXPECT_EQ(allOpSchemas().size(), 89u);  // 47 + the transformer-sample ops (op_schema_transformer.cpp) + the CNN-training ones (op_schema_cnn_training.cpp)
+    EXPECT_EQ(allOpSchemas().size(), 95u);  // 53 + the transformer-sample ops (op_schema_transformer.cpp) + the CNN-training ones (op_schema_cnn_training.cpp)
     EXPECT_EQ(findOpSchema("Conv3D"), nullptr);
 }
 

@@ -98,7 +98,9 @@ TEST(HcomBroadcast, WritesInPlaceWithTheInputsShape) {
                    "state}]\nops: [{name: b, type: HcomBroadcast, inputs: [g], outputs: [g]}]\n"));
     EXPECT_EQ(w.findTensor("g")->info.shape, (std::vector<std::int64_t>{5, 3}));
     EXPECT_EQ(w.findOp("b")->attrs.count("reduction"), 0u) << "a broadcast reduces nothing";
-    // Its only attribute is the group it spans, the world by default.
+    // Its attributes are the root (group rank 0 by default) and the group it spans (the world).
+    EXPECT_EQ(w.findOp("b")->attrs.size(), 2u);
+    EXPECT_EQ(w.findOp("b")->attrs.count("root"), 1u);
     EXPECT_EQ(std::get<std::string>(w.findOp("b")->attrs.at("group")), "world");
 }
 
