@@ -60,12 +60,15 @@ bool isMix(TaskType type) { return type == TaskType::MixAic || type == TaskType:
 struct PmuLayout {
     std::vector<CoreSide> sides;
     AicMetrics group = AicMetrics::None;
+    // The CANN 6/7 (2023) era's MemoryL0 also lists scalar_ld/st_ratio (metric_catalog.h).
+    MetricEdition edition = MetricEdition::Current;
     bool cubeUtilization = false;
 };
 
 PmuLayout pmuLayout(const RunRecord& run, const ProfilerConfig& config) {
     PmuLayout layout;
     layout.group = config.effectiveAicMetrics();
+    if (config.formatVersion == FormatVersion::Era2023) layout.edition = MetricEdition::Cann6;
     if (layout.group == AicMetrics::None || run.chip == nullptr) return layout;
     layout.sides = chipCoreSides(*run.chip);
     layout.cubeUtilization = layout.group == AicMetrics::PipeUtilization;
@@ -76,7 +79,7 @@ void appendPmuCells(CsvRow& row, const KernelRecord& kernel, const RunRecord& ru
                     const ProfilerConfig& config, const PmuLayout& layout) {
     const bool aiCpu = kernel.device.type == TaskType::AiCpu;
     for (CoreSide side : layout.sides) {
-        const auto& columns = metricColumns(layout.group, side);
+        const auto& columns = metricColumns(layout.group, side, layout.edition);
         const SideCounters counters = sideCounters(kernel.device, *run.chip, side);
         for (const MetricColumn& column : columns) {
             if (aiCpu) {
@@ -128,7 +131,7 @@ CsvTable buildOpSummaryTable(const RunRecord& run, const ProfilerConfig& config)
     }
     if (split) h.emplace_back("Context ID");
     for (CoreSide side : layout.sides) {
-        for (const MetricColumn& column : metricColumns(layout.group, side)) {
+        for (const MetricColumn& column : metricColumns(layout.group, side, layout.edition)) {
             h.push_back(metricHeaderName(column, side));
         }
     }

@@ -162,5 +162,20 @@ TEST(Era2023ProfRule, OpParallelReportsAiCpuTimeAboveFivePercent) {
     EXPECT_NEAR(data["AI Core Execution Time(us)"].get<double>(), 90.0, 1e-6);
 }
 
+// MemoryL0 in the 2023 era lists scalar_ld_ratio / scalar_st_ratio (CANN 6/7 aiCoreMetricsType 3,
+// metric_catalog.h MetricEdition::Cann6); the current eras do not.
+TEST(Era2023OpSummary, MemoryL0HasTheScalarLoadStoreRatiosOnlyInThe2023Era) {
+    const ChipConfig chip = splitChip();
+    const RunRecord run = threeKernelRun(chip);
+    ProfilerConfig config = era2023(ProfilerLevel::Level1);
+    config.aicMetrics = AicMetrics::MemoryL0;
+    const std::string header2023 = joinHeader(buildOpSummaryTable(run, config).header);
+    EXPECT_NE(header2023.find("scalar_ld_ratio"), std::string::npos) << header2023;
+    EXPECT_NE(header2023.find("scalar_st_ratio"), std::string::npos) << header2023;
+    config.formatVersion = FormatVersion::Cann83;
+    const std::string header83 = joinHeader(buildOpSummaryTable(run, config).header);
+    EXPECT_EQ(header83.find("scalar_ld_ratio"), std::string::npos) << header83;
+}
+
 }  // namespace
 }  // namespace ascendsim
