@@ -16,7 +16,7 @@ namespace {
 
 L2State l2Of(const std::string& text) {
     L2State state{};
-    if (!parseL2State(text, state)) throw ReplayInputError("--l2: expected cold or warm, got '" + text + "'");
+    if (!parseL2State(text, state)) throw ReplayInputError("--l2: expected cold, warm or producer, got '" + text + "'");
     return state;
 }
 
@@ -49,7 +49,7 @@ PreparedReplay prepareReplay(const ReplayOptions& options) {
         report.chipReason = "given by --chip";
     }
     if (!options.chipOverrides.empty()) report.chipReason += "; --chip-set " + std::to_string(options.chipOverrides.size()) + " keys";
-    report.kernels = distinctKernels(profile);
+    report.kernels = distinctKernels(profile, l2);
     ChipConfig chip = loadChipByName(report.chipName, options.configDir, options.chipOverrides);
     return PreparedReplay{std::move(report), std::move(chip)};
 }

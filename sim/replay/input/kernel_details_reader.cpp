@@ -105,6 +105,7 @@ RealProfile parseKernelDetailsCsv(std::string_view text, const std::filesystem::
     const std::optional<std::size_t> type = csvColumn(table, "Type");
     const std::optional<std::size_t> core = csvColumn(table, "Accelerator Core");
     const std::optional<std::size_t> mix = csvColumn(table, "Mix Block Dim");
+    const std::optional<std::size_t> stream = csvColumn(table, "Stream ID");
     struct TensorColumn {
         const char* header;
         std::string RealKernel::*field;
@@ -138,6 +139,7 @@ RealProfile parseKernelDetailsCsv(std::string_view text, const std::filesystem::
             continue;
         }
         kernel.blockDim = static_cast<std::uint32_t>(reader.number(row, line, blockDim));
+        if (stream) kernel.stream = reader.cell(row, line, *stream);
         if (mix) kernel.mixBlockDim = static_cast<std::uint32_t>(reader.number(row, line, *mix));
         for (const auto& [index, field] : tensors) kernel.*field = unquoteCell(reader.cell(row, line, index));
         for (std::size_t index : ratioColumns) {

@@ -91,7 +91,7 @@ RealProfile readProfilerDb(const fs::path& file) {
     db.query(
         "SELECT c.globalTaskId, c.name, c.opType, c.taskType, c.blockDim, c.mixBlockDim, c.inputShapes, "
         "c.inputDataTypes, c.inputFormats, c.outputShapes, c.outputDataTypes, c.outputFormats, "
-        "MIN(t.startNs), MAX(t.endNs) FROM COMPUTE_TASK_INFO c JOIN TASK t ON t.globalTaskId = c.globalTaskId "
+        "MIN(t.startNs), MAX(t.endNs), MIN(t.streamId) FROM COMPUTE_TASK_INFO c JOIN TASK t ON t.globalTaskId = c.globalTaskId "
         "GROUP BY c.globalTaskId ORDER BY MIN(t.startNs), c.globalTaskId",
         [&](const SqliteRow& row) {
             RealKernel kernel;
@@ -108,6 +108,7 @@ RealProfile readProfilerDb(const fs::path& file) {
             kernel.outputDtypes = lookup(row.integer(10));
             kernel.outputFormats = lookup(row.integer(11));
             kernel.durationUs = static_cast<double>(row.integer(13) - row.integer(12)) / kNsPerUs;
+            kernel.stream = std::to_string(row.integer(14));
             profile.kernels.push_back(std::move(kernel));
         });
     profile.hasShapes = false;

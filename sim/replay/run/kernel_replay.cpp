@@ -85,17 +85,52 @@ std::map<std::string, double> pipeRatiosOf(const TaskResult& task, const ChipCon
     return ratios;
 }
 
+// A write-only MemSet of `tensor`'s bytes at its address: on the device it leaves the lines in L2
+// as a producer kernel's stores would. 16-bit elements, since MemSet has no 64-bit form.
+std::vector<LoweredKernel> producerWrite(const TensorInfo& tensor, const ChipConfig& chip) {
+    OpInstance write;
+    write.name = "replay.producer." + tensor.name;
+    write.type = "MemSet";
+    write.outputs.push_back(TensorInfo{tensor.name, {static_cast<std::int64_t>((tensor.bytes() + 1) / 2)}, DataType::Fp16,
+                                       TensorFormat::ND, tensor.deviceAddr});
+    return KernelRegistry::instance().lower(write, chip);
+}
+
+std::vector<LoweredKernel> producerWrites(const OpInstance& op, const ChipConfig& chip,
+                                          const std::vector<std::uint64_t>& residentBytes) {
+    std::vector<LoweredKernel> writes;
+    std::vector<bool> chosen(op.inputs.size(), false);
+    for (std::uint64_t bytes : residentBytes) {
+        for (std::size_t i = 0; i < op.inputs.size(); ++i) {
+            if (chosen[i] || op.inputs[i].bytes() != bytes || bytes == 0) continue;
+            chosen[i] = true;
+            for (auto& kernel : producerWrite(op.inputs[i], chip)) writes.push_back(std::move(kernel));
+            break;
+        }
+    }
+    return writes;
+}
+
 }  // namespace
 
 bool parseL2State(std::string_view text, L2State& out) {
     if (text == "cold") return out = L2State::Cold, true;
     if (text == "warm") return out = L2State::Warm, true;
+    if (text == "producer") return out = L2State::Producer, true;
     return false;
 }
 
-std::string_view l2StateName(L2State state) { return state == L2State::Cold ? "cold" : "warm"; }
+std::string_view l2StateName(L2State state) {
+    switch (state) {
+        case L2State::Cold: return "cold";
+        case L2State::Warm: return "warm";
+        case L2State::Producer: return "producer";
+    }
+    return "cold";
+}
 
-SimulatedKernel simulateReplayOp(OpInstance op, const ChipConfig& chip, L2State l2) {
+SimulatedKernel simulateReplayOp(OpInstance op, const ChipConfig& chip, L2State l2,
+                                 const std::vector<std::uint64_t>& residentBytes) {
     const std::uint64_t workspace = placeTensors(op);
     std::vector<LoweredKernel> kernels;
     try {
@@ -104,15 +139,16 @@ SimulatedKernel simulateReplayOp(OpInstance op, const ChipConfig& chip, L2State 
         throw UnreplayableKernel("lowering refused: " + withoutOpName(e.what()));
     }
     if (kernels.empty()) throw UnreplayableKernel("lowering gave no " + op.type + " kernel");
-    std::vector<TimedTask> tasks = tasksOf(kernels, workspace, 1);
-    if (l2 == L2State::Warm) {
-        auto again = tasksOf(kernels, workspace, tasks.size() + 1);
-        for (auto& t : again) tasks.push_back(std::move(t));
-    }
+    // Tasks before the measured launch: the launch itself (warm) or its inputs' producers.
+    const std::vector<LoweredKernel> before = l2 == L2State::Warm       ? kernels
+                                              : l2 == L2State::Producer ? producerWrites(op, chip, residentBytes)
+                                                                        : std::vector<LoweredKernel>{};
+    std::vector<TimedTask> tasks = tasksOf(before, workspace, 1);
+    for (auto& t : tasksOf(kernels, workspace, tasks.size() + 1)) tasks.push_back(std::move(t));
     const std::vector<TaskResult> results = runOnDevice(chip, std::move(tasks));
-    if (results.size() != (l2 == L2State::Warm ? 2 : 1) * kernels.size())
+    if (results.size() != before.size() + kernels.size())
         throw std::logic_error("replay: the device did not finish every task of " + op.name);
-    const TaskResult measured = merged(results, l2 == L2State::Warm ? kernels.size() : 0);
+    const TaskResult measured = merged(results, before.size());
     SimulatedKernel simulated;
     simulated.durationUs = static_cast<double>(measured.endNs - measured.startNs) / kNsPerUs;
     simulated.pipeRatios = pipeRatiosOf(measured, chip);

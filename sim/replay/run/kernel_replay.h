@@ -6,17 +6,22 @@
 //          training step runs so many bytes between two launches of the same kernel that its
 //          inputs are rarely still in L2, and it is the reproducible choice);
 //   warm — the launch runs twice back to back and the second is measured: inputs that fit in
-//          L2 hit (an upper bound on what a producer kernel's output could leave behind).
+//          L2 hit (an upper bound on what a producer kernel's output could leave behind);
+//   producer — the inputs a kernel just before wrote in the real stream (producer_inputs.h) are
+//          written first, by a write-only MemSet of each onto the tensor's address, and the
+//          launch after them is measured: those lines are in L2, dirty or clean as the chip's
+//          write-back leaves them, in LRU order up to its capacity; every other input is cold.
 #include <map>
 #include <string>
+#include <vector>
 
 #include "models/chip/chip_config.h"
 #include "models/kernels/op_instance.h"
 
 namespace ascendsim {
 
-enum class L2State : std::uint8_t { Cold, Warm };
-bool parseL2State(std::string_view text, L2State& out);  // "cold", "warm"
+enum class L2State : std::uint8_t { Cold, Warm, Producer };
+bool parseL2State(std::string_view text, L2State& out);  // "cold", "warm", "producer"
 std::string_view l2StateName(L2State state);
 
 struct SimulatedKernel {
@@ -25,6 +30,9 @@ struct SimulatedKernel {
 };
 
 // Throws UnreplayableKernel with the lowering's message when the op cannot be lowered.
-SimulatedKernel simulateReplayOp(OpInstance op, const ChipConfig& chip, L2State l2);
+// `residentBytes` (L2State::Producer): the sizes of the inputs to preload; each preloads the
+// first not yet chosen input of the op of that size, in order (the last is most recently used).
+SimulatedKernel simulateReplayOp(OpInstance op, const ChipConfig& chip, L2State l2,
+                                 const std::vector<std::uint64_t>& residentBytes = {});
 
 }  // namespace ascendsim

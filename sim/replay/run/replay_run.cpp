@@ -3,6 +3,7 @@
 #include <unordered_map>
 
 #include "sim/replay/input/real_tensors.h"
+#include "sim/replay/run/producer_inputs.h"
 #include "sim/replay/rules/replay_op_rules.h"
 
 namespace ascendsim {
@@ -22,19 +23,46 @@ std::string notAKernelReason(const RealKernel& k, bool hasShapes) {
     return "";
 }
 
+std::string residencyText(const std::vector<std::size_t>& inputs) {
+    std::string text = "|resident:";
+    for (std::size_t j : inputs) text += std::to_string(j) + ',';
+    return text;
+}
+
+// The byte sizes of the kernel's resident inputs as recorded (the replay op's tensors are
+// matched to them by size: a rule may reorder or reshape, never resize, a tensor).
+std::vector<std::uint64_t> residentBytes(const ReplayedKernel& k) {
+    std::vector<std::uint64_t> bytes;
+    if (k.residentInputs.empty()) return bytes;
+    const std::vector<RealTensor> inputs = realInputs(k.sample);
+    for (std::size_t j : k.residentInputs) {
+        if (j >= inputs.size() || inputs[j].absent) continue;
+        std::uint64_t elements = 1;
+        for (std::int64_t d : inputs[j].physicalShape) elements *= static_cast<std::uint64_t>(std::max<std::int64_t>(d, 0));
+        bytes.push_back(elements * bytesOf(inputs[j].dtype));
+    }
+    return bytes;
+}
+
 }  // namespace
 
-std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile) {
+std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State l2) {
+    const bool producerAware = l2 == L2State::Producer && profile.hasShapes;
+    const std::vector<std::vector<std::size_t>> produced =
+        producerAware ? producedInputs(profile) : std::vector<std::vector<std::size_t>>(profile.kernels.size());
     std::vector<ReplayedKernel> groups;
     std::unordered_map<std::string, std::size_t> index;
     std::vector<std::vector<double>> durations;
     std::vector<std::map<std::string, std::vector<double>>> pipes;
-    for (const auto& kernel : profile.kernels) {
-        const std::string id = profile.hasShapes ? identityOf(kernel) : kernel.name;
+    for (std::size_t row = 0; row < profile.kernels.size(); ++row) {
+        const RealKernel& kernel = profile.kernels[row];
+        const std::string id = (profile.hasShapes ? identityOf(kernel) : kernel.name) +
+                               (producerAware ? residencyText(produced[row]) : "");
         auto [it, inserted] = index.emplace(id, groups.size());
         if (inserted) {
             ReplayedKernel group;
             group.sample = kernel;
+            group.residentInputs = produced[row];
             group.family = profile.hasShapes ? familyOf(kernel.type) : "unknown (Level0)";
             group.excluded = notAKernelReason(kernel, profile.hasShapes);
             group.reason = group.excluded;
@@ -63,7 +91,7 @@ void simulateKernels(std::vector<ReplayedKernel>& kernels, const ChipConfig& chi
         k.reason = k.excluded;
         if (k.excluded.empty()) {
             try {
-                k.simulated = simulateReplayOp(replayOp(k.sample), chip, l2);
+                k.simulated = simulateReplayOp(replayOp(k.sample), chip, l2, residentBytes(k));
             } catch (const UnreplayableKernel& e) {
                 k.reason = e.what();
             }

@@ -24,12 +24,16 @@ struct ReplayedKernel {
     double realTotalUs = 0.0;   // sum over occurrences
     std::map<std::string, double> realPipes;  // median per pipe ratio column
     std::optional<SimulatedKernel> simulated;
+    std::vector<std::size_t> residentInputs;  // --l2 producer: inputs a kernel just before wrote
     std::string excluded;       // set when the row is no AI core kernel (Level0, DSA task)
     std::string reason;         // why not simulated (empty when simulated)
 };
 
-// Groups the profile's compute kernels by identity, in first-occurrence order.
-std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile);
+// Groups the profile's compute kernels by identity, in first-occurrence order. With
+// L2State::Producer the identity also holds which inputs a preceding kernel wrote
+// (producer_inputs.h): the same kernel after its producer and after an unrelated kernel are two
+// groups, each with its own real median.
+std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State l2 = L2State::Cold);
 
 // Called after each group with (done, total).
 using ReplayProgress = std::function<void(std::size_t, std::size_t)>;

@@ -1,0 +1,89 @@
+// `--l2 producer`: the inputs a kernel just before wrote are in L2 when the kernel is timed, the
+// others are cold; the distinct-kernel key holds which inputs were resident.
+#include <gtest/gtest.h>
+
+#include "sim/config/chip_config_loader.h"
+#include "sim/replay/replay_command.h"
+#include "sim/replay/replay_fixtures.h"
+#include "sim/replay/run/producer_inputs.h"
+
+namespace ascendsim {
+namespace {
+
+using namespace replay_fixtures;
+
+// One Add row of the 8.3 layout: inputs `in` (two tensors of that shape), output `out`, bf16 ND.
+std::string addRow(int taskId, const std::string& in, const std::string& out) {
+    return "13,0,4294967295," + std::to_string(taskId) +
+           ",2,aclnnAdd_AddAiCore_Add,Add,dynamic,AI_VECTOR_CORE,1764246877080100.000\t,30.000,1.000000,40,0,NO,"
+           "\"\"\"" + in + ";" + in + "\"\"\",DT_BF16;DT_BF16,ND;ND,\"\"\"" + out + "\"\"\",DT_BF16,ND,N/A," +
+           kAivZeroAic + "4.0,264000,1.0,0.25,0.4,0.1,3.0,0.75,2.0,0.5,0.01,0.000\n";
+}
+
+// Row 0 writes a 1024×1024 tensor; row 1 is the same kernel reading two tensors of that shape
+// (both produced by row 0); row 2 reads 512×1024 tensors no kernel before it wrote.
+std::string producerProfile() {
+    std::string text = kHeader83;
+    text += addRow(1, "1024,1024", "1024,1024");
+    text += addRow(2, "1024,1024", "1024,1024");
+    text += addRow(3, "512,1024", "512,1024");
+    return text;
+}
+
+TEST(ProducerInputs, AnInputCountsWhenARecentOutputHasItsShapeDtypeAndFormat) {
+    RealProfile profile;
+    auto row = [](const std::string& in, const std::string& out, const std::string& format = "ND") {
+        RealKernel k;
+        k.type = "Add";
+        k.inputShapes = in + ";";  // a tensor and a scalar: the scalar never counts
+        k.inputDtypes = "DT_BF16;DT_BF16";
+        k.inputFormats = format + ";ND";
+        k.outputShapes = out;
+        k.outputDtypes = "DT_BF16";
+        k.outputFormats = "ND";
+        return k;
+    };
+    profile.kernels = {row("8,8", "4,4"), row("4,4", "5,5"), row("4,4", "6,6", "NCL"),
+                       row("9,9", "7,7"), row("4,4", "1,1"), row("7,7", "2,2")};
+    const auto produced = producedInputs(profile);
+    ASSERT_EQ(produced.size(), 6u);
+    EXPECT_TRUE(produced[0].empty());                     // nothing before it
+    EXPECT_EQ(produced[1], std::vector<std::size_t>{0});  // row 0 wrote 4,4 bf16 ND
+    EXPECT_TRUE(produced[2].empty());                     // same shape, other format
+    EXPECT_TRUE(produced[3].empty());                     // 9,9 never written
+    EXPECT_TRUE(produced[4].empty());                     // row 0 wrote 4,4 but is 4 launches back
+    EXPECT_EQ(produced[5], std::vector<std::size_t>{0});  // row 3 wrote 7,7 two launches back
+}
+
+TEST(ReplayProducerL2, AProducedInputIsTimedInL2AndAnUnproducedOneCold) {
+    const auto root = testing_scratch::scratchDir("replay_producer");
+    ReplayOptions options;
+    options.profileDir = textProfile(root, "p", producerProfile()).string();
+    options.configDir = defaultConfigDir();
+    PreparedReplay cold = prepareReplay(options);
+    runReplay(cold, cold.chip, false);
+    options.l2 = "producer";
+    PreparedReplay producer = prepareReplay(options);
+    runReplay(producer, producer.chip, false);
+    // Cold: rows 0 and 1 are one kernel. Producer: the key holds the resident inputs, so row 1
+    // (both inputs written by row 0) is a kernel of its own.
+    ASSERT_EQ(cold.report.kernels.size(), 2u);
+    ASSERT_EQ(producer.report.kernels.size(), 3u);
+    const auto& first = producer.report.kernels[0];
+    const auto& second = producer.report.kernels[1];
+    const auto& other = producer.report.kernels[2];
+    EXPECT_TRUE(first.residentInputs.empty());
+    EXPECT_EQ(second.residentInputs, (std::vector<std::size_t>{0, 1}));
+    EXPECT_TRUE(other.residentInputs.empty());
+    ASSERT_TRUE(first.simulated && second.simulated && other.simulated);
+    ASSERT_TRUE(cold.report.kernels[0].simulated && cold.report.kernels[1].simulated);
+    // No input resident: exactly the cold timing.
+    EXPECT_DOUBLE_EQ(first.simulated->durationUs, cold.report.kernels[0].simulated->durationUs);
+    EXPECT_DOUBLE_EQ(other.simulated->durationUs, cold.report.kernels[1].simulated->durationUs);
+    // Both 2 MiB inputs in L2: the same Add runs faster than cold.
+    EXPECT_LT(second.simulated->durationUs, 0.9 * first.simulated->durationUs);
+    fs::remove_all(root);
+}
+
+}  // namespace
+}  // namespace ascendsim
