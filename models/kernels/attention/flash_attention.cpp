@@ -8,6 +8,7 @@
 #include "models/kernels/tiling/cube_tiling.h"
 #include "models/kernels/attention/attention_layout.h"
 #include "models/kernels/attention/flash_attention_plan.h"
+#include "models/kernels/attention/mix_launch.h"
 
 namespace ascendsim {
 
@@ -17,31 +18,21 @@ constexpr std::uint32_t kKvBlockRows = 128;  // keys per S block (K_j and V_j ti
 constexpr std::uint64_t kMaxHeadDim = 128;   // one L0 step of Q·Kᵀ; larger heads are not modelled
 
 LoweredKernel makeAttentionKernel(const OpInstance& op, const ChipConfig& chip, AttentionProblem p) {
-    if (chip.organisation != CoreOrganisation::Split)
-        throwLoweringError(op, "MIX attention kernels need a chip with separate AIC/AIV cores, but " + chip.name +
-                                   " has coupled AI cores (hardware.md §2.1); not supported there");
-    const std::uint32_t aivPerGroup = std::max<std::uint32_t>(1, chip.vectorCoresPerCube);
-    const std::uint64_t ubBytes = attentionVectorUbBytes(p, aivPerGroup);
+    LoweredKernel kernel = mixAicKernel(op, chip, p.tiles());
+    const std::uint32_t aivs = aivPerGroup(chip);
+    const std::uint64_t ubBytes = attentionVectorUbBytes(p, aivs);
     if (ubBytes > chip.bufferCapacity(MemSpace::UB))
         throwLoweringError(op, "the softmax working set needs " + std::to_string(ubBytes) + " bytes of UB");
     const std::uint64_t tiles = p.tiles();
-    LoweredKernel kernel;
-    kernel.type = TaskType::MixAic;
-    kernel.blockDim = chooseBlockDim(op, chip, tiles);
-    if (kernel.blockDim > chip.aiCoreCount)
-        throwLoweringError(op, "block_dim " + std::to_string(kernel.blockDim) + " exceeds the " +
-                                   std::to_string(chip.aiCoreCount) +
-                                   " AIC groups that can be co-resident for cross-core sync");
-    kernel.mixBlockDim = aivPerGroup * kernel.blockDim;
     kernel.workspaceBytes = p.workspacePerGroup() * kernel.blockDim;
     auto problem = std::make_shared<const AttentionProblem>(p);
     const std::uint32_t blockDim = kernel.blockDim;
-    kernel.program = [problem, tiles, blockDim, aivPerGroup](const BlockProgramRequest& r) -> std::unique_ptr<InstructionStream> {
+    kernel.program = [problem, tiles, blockDim, aivs](const BlockProgramRequest& r) -> std::unique_ptr<InstructionStream> {
         std::uint64_t first = 0, count = 0;
         blockTileRange(tiles, blockDim, r.blockIdx, first, count);
         const std::uint64_t workspace = r.workspaceAddr + r.blockIdx * problem->workspacePerGroup();
         if (r.coreKind == CoreKind::Vector)
-            return makeAttentionVectorStream(problem, first, count, workspace, r.subBlockIdx, aivPerGroup);
+            return makeAttentionVectorStream(problem, first, count, workspace, r.subBlockIdx, aivs);
         return makeAttentionCubeStream(problem, first, count, workspace);
     };
     return kernel;

@@ -2,8 +2,9 @@
 // block, with L1/L0/L0C slots and flags as in the cube pipeline (cube_tiling.h).
 #include <algorithm>
 
-#include "models/kernels/tiling/cube_tiling.h"
+#include "models/kernels/attention/attention_cube_steps.h"
 #include "models/kernels/attention/flash_attention_plan.h"
+#include "models/kernels/tiling/cube_tiling.h"
 
 namespace ascendsim {
 
@@ -12,8 +13,6 @@ constexpr std::uint32_t kTileScalarCycles = 24;   // [I] per-tile address and lo
 constexpr std::uint32_t kBlockScalarCycles = 8;   // [I] per KV block
 constexpr std::uint64_t kL1SlotBytes = 96 * 1024;  // K or (P + V) of one block, 128 rows × 128 × fp16 × 3
 constexpr std::uint64_t kL1QOffset = 2 * kL1SlotBytes;
-constexpr std::uint64_t kL0SlotBytes = 32 * 1024;  // 128 × 128 fp16
-constexpr std::uint64_t kL0cSlotBytes = 64 * 1024;  // 128 × 128 fp32
 constexpr std::uint8_t kQEvent = 2;
 
 class AttentionCubeStream final : public TiledInstructionStream {
@@ -21,8 +20,7 @@ public:
     AttentionCubeStream(std::shared_ptr<const AttentionProblem> p, std::uint64_t firstTile, std::uint64_t tiles,
                         std::uint64_t workspace)
         : p_(std::move(p)), firstTile_(firstTile), tiles_(tiles), workspace_(workspace),
-          kv_(0, kL1SlotBytes, Pipe::Mte2, Pipe::Mte1, 0), q_(kL1QOffset, 0, Pipe::Mte2, Pipe::Mte1, kQEvent, 1),
-          l0_(0, kL0SlotBytes, Pipe::Mte1, Pipe::Cube, 0), l0c_(0, kL0cSlotBytes, Pipe::Cube, Pipe::FixPipe, 0) {}
+          kv_(0, kL1SlotBytes, Pipe::Mte2, Pipe::Mte1, 0), q_(kL1QOffset, 0, Pipe::Mte2, Pipe::Mte1, kQEvent, 1) {}
 
 protected:
     std::uint64_t tileCount() const override { return tiles_; }
@@ -31,15 +29,13 @@ protected:
         if (tiles_ == 0) return;
         kv_.prime(b);
         q_.prime(b);
-        l0_.prime(b);
-        l0c_.prime(b);
+        steps_.prime(b);
     }
     void emitEpilogue(ProgramBuilder& b) override {
         if (tiles_ == 0) return;
         kv_.drain(b);
         q_.drain(b);
-        l0_.drain(b);
-        l0c_.drain(b);
+        steps_.drain(b);
     }
 
     void emitTile(std::uint64_t localTile, ProgramBuilder& b) override {
@@ -52,87 +48,66 @@ protected:
                  static_cast<std::uint32_t>(d * eb), p.qStrides.row * eb, d * eb);
         q_.publish(b);
         q_.consume(b);
+        // One block ahead: S_{j+1} goes out before the AIC waits for P_j (flash_attention_plan.h).
         const std::uint64_t blocks = p.kvBlocksFor(t.q0, t.rows);
+        if (blocks > 0) emitScores(b, t, 0);
         for (std::uint64_t j = 0; j < blocks; ++j) {
-            const std::uint64_t k0 = j * p.kvBlock;
-            const auto len = static_cast<std::uint32_t>(std::min<std::uint64_t>(p.kvBlock, p.kvLen - k0));
-            b.scalar(kBlockScalarCycles);
-            // S_j = Q · K_jᵀ  (L0B holds K_j as n×k)
-            kv_.acquire(b);
-            b.copy2d(MemSpace::GM, p.kAddr + p.kvRow(t.head, k0) * eb, MemSpace::L1, kv_.address(), len,
-                     static_cast<std::uint32_t>(d * eb), p.kvStrides.row * eb, d * eb);
-            kv_.publish(b);
-            kv_.consume(b);
-            Mmad scores;
-            scores.m = static_cast<std::uint16_t>(t.rows);
-            scores.n = static_cast<std::uint16_t>(len);
-            scores.k = static_cast<std::uint16_t>(d);
-            scores.dtype = p.dtype;
-            scores.transposeB = true;
-            emitMmad(b, scores, q_.address(), t.rows * d * eb, kv_.address(), len * d * eb);
-            kv_.release(b);
-            storeToWorkspace(b, workspace_, t.rows, len);
-            b.crossCoreSet(kFlagScoresReady, kCrossCoreMode, Pipe::FixPipe);
-
-            // O_j = P_j · V_j once both AIVs have written their halves of P_j.
-            b.crossCoreWait(kFlagProbsReady, kCrossCoreMode);
-            kv_.acquire(b);
-            const std::uint64_t pBytes = std::uint64_t{t.rows} * len * eb;
-            const std::uint64_t vL1 = kv_.address() + roundUp(pBytes, 512);
-            b.copy(MemSpace::GM, workspace_ + p.sSlotBytes(), MemSpace::L1, kv_.address(), static_cast<std::uint32_t>(pBytes));
-            b.copy2d(MemSpace::GM, p.vAddr + p.kvRow(t.head, k0) * eb, MemSpace::L1, vL1, len,
-                     static_cast<std::uint32_t>(d * eb), p.kvStrides.row * eb, d * eb);
-            kv_.publish(b);
-            kv_.consume(b);
-            Mmad values;
-            values.m = static_cast<std::uint16_t>(t.rows);
-            values.n = static_cast<std::uint16_t>(d);
-            values.k = static_cast<std::uint16_t>(len);
-            values.dtype = p.dtype;
-            emitMmad(b, values, kv_.address(), pBytes, vL1, len * d * eb);
-            kv_.release(b);
-            storeToWorkspace(b, workspace_ + p.sSlotBytes() + p.pSlotBytes(), t.rows, static_cast<std::uint32_t>(d));
-            b.crossCoreSet(kFlagOutputReady, kCrossCoreMode, Pipe::FixPipe);
+            if (j + 1 < blocks) emitScores(b, t, j + 1);
+            emitValues(b, t, j);
         }
         q_.release(b);
     }
 
 private:
-    // One L0 step: both operands L1→L0 (dense tiles), then a fresh accumulation into an L0C slot.
-    void emitMmad(ProgramBuilder& b, Mmad mmad, std::uint64_t aL1, std::uint64_t aBytes, std::uint64_t bL1,
-                  std::uint64_t bBytes) {
-        l0_.acquire(b);
-        mmad.l0aAddr = l0_.address();
-        mmad.l0bAddr = l0_.address();
-        b.copy(MemSpace::L1, aL1, MemSpace::L0A, mmad.l0aAddr, static_cast<std::uint32_t>(aBytes));
-        b.copy(MemSpace::L1, bL1, MemSpace::L0B, mmad.l0bAddr, static_cast<std::uint32_t>(bBytes));
-        l0_.publish(b);
-        l0_.consume(b);
-        l0c_.acquire(b);
-        mmad.l0cAddr = l0c_.address();
-        mmad.initialize = true;
-        b.mmad(mmad);
-        l0_.release(b);
-        l0c_.publish(b);
-        l0c_.consume(b);
+    std::uint32_t blockLength(std::uint64_t j) const {
+        return static_cast<std::uint32_t>(std::min<std::uint64_t>(p_->kvBlock, p_->kvLen - j * p_->kvBlock));
     }
-    // FixPipe: the fp32 [rows × cols] L0C tile of the last mmad to a dense workspace slot.
-    void storeToWorkspace(ProgramBuilder& b, std::uint64_t addr, std::uint32_t rows, std::uint32_t cols) {
-        DataMove m;
-        m.src = MemSpace::L0C;
-        m.dst = MemSpace::GM;
-        m.srcAddr = l0c_.address();
-        m.dstAddr = addr;
-        m.burstBytes = rows * cols * 4;
-        m.srcType = m.dstType = DataType::Fp32;
-        m.conversion = LayoutConversion::Nz2Nd;
-        b.move(m);
-        l0c_.release(b);
+    // Rows [k0, k0 + len) of the K or V head tile `t` reads (base `tensor`) into L1 at `l1`, dense.
+    void loadKvRows(ProgramBuilder& b, std::uint64_t tensor, const AttentionTile& t, std::uint64_t k0, std::uint32_t len,
+                    std::uint64_t l1) const {
+        const std::uint64_t eb = bytesOf(p_->dtype), d = p_->headDim;
+        b.copy2d(MemSpace::GM, tensor + p_->kvRow(t.head, k0) * eb, MemSpace::L1, l1, len,
+                 static_cast<std::uint32_t>(d * eb), p_->kvStrides.row * eb, d * eb);
     }
-
+    // S_j = Q · K_jᵀ (L0B holds K_j as n×k) into S slot j, then flag 0.
+    void emitScores(ProgramBuilder& b, const AttentionTile& t, std::uint64_t j) {
+        const AttentionProblem& p = *p_;
+        const std::uint64_t eb = bytesOf(p.dtype), d = p.headDim, k0 = j * p.kvBlock;
+        const std::uint32_t len = blockLength(j);
+        b.scalar(kBlockScalarCycles);
+        kv_.acquire(b);
+        loadKvRows(b, p.kAddr, t, k0, len, kv_.address());
+        kv_.publish(b);
+        kv_.consume(b);
+        steps_.gemm(b, attentionMmad(t.rows, len, static_cast<std::uint32_t>(d), p.dtype, true), q_.address(),
+                    t.rows * d * eb, kv_.address(), len * d * eb);
+        kv_.release(b);
+        steps_.store(b, workspace_ + p.sSlot(j), t.rows, len);
+        b.crossCoreSet(kFlagScoresReady, kCrossCoreMode, Pipe::FixPipe);
+    }
+    // O_j = P_j · V_j once both AIVs have written their halves of P_j, into O slot j, then flag 2.
+    void emitValues(ProgramBuilder& b, const AttentionTile& t, std::uint64_t j) {
+        const AttentionProblem& p = *p_;
+        const std::uint64_t eb = bytesOf(p.dtype), d = p.headDim, k0 = j * p.kvBlock;
+        const std::uint32_t len = blockLength(j);
+        b.crossCoreWait(kFlagProbsReady, kCrossCoreMode);
+        kv_.acquire(b);
+        const std::uint64_t pBytes = std::uint64_t{t.rows} * len * eb;
+        const std::uint64_t vL1 = kv_.address() + roundUp(pBytes, 512);
+        b.copy(MemSpace::GM, workspace_ + p.pSlot(j), MemSpace::L1, kv_.address(), static_cast<std::uint32_t>(pBytes));
+        loadKvRows(b, p.vAddr, t, k0, len, vL1);
+        kv_.publish(b);
+        kv_.consume(b);
+        steps_.gemm(b, attentionMmad(t.rows, static_cast<std::uint32_t>(d), len, p.dtype), kv_.address(), pBytes, vL1,
+                    len * d * eb);
+        kv_.release(b);
+        steps_.store(b, workspace_ + p.oSlot(j), t.rows, static_cast<std::uint32_t>(d));
+        b.crossCoreSet(kFlagOutputReady, kCrossCoreMode, Pipe::FixPipe);
+    }
     std::shared_ptr<const AttentionProblem> p_;
     std::uint64_t firstTile_, tiles_, workspace_;
-    PingPongBuffer kv_, q_, l0_, l0c_;
+    PingPongBuffer kv_, q_;
+    AttentionCubeSteps steps_;
 };
 }  // namespace
 

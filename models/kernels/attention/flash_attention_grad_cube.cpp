@@ -3,6 +3,7 @@
 // and L0C slots as in the cube pipeline (cube_tiling.h).
 #include <algorithm>
 
+#include "models/kernels/attention/attention_cube_steps.h"
 #include "models/kernels/attention/flash_attention_grad_plan.h"
 #include "models/kernels/tiling/cube_tiling.h"
 
@@ -16,8 +17,6 @@ constexpr std::uint64_t kL1PairBytes = 2 * kL1HalfBytes;
 constexpr std::uint64_t kL1KvBase = 0;                    // 2 slots: K_j | V_j
 constexpr std::uint64_t kL1ProbBase = 2 * kL1PairBytes;   // 2 slots: P | dS
 constexpr std::uint64_t kL1QBase = 4 * kL1PairBytes;      // 1 slot: Q_i | dO_i
-constexpr std::uint64_t kL0SlotBytes = 32 * 1024;
-constexpr std::uint64_t kL0cSlotBytes = 64 * 1024;
 constexpr std::uint8_t kQEvent = 2, kProbEvent = 3;
 
 class AttentionGradCubeStream final : public TiledInstructionStream {
@@ -27,17 +26,18 @@ public:
         : p_(std::move(p)), group_(group), firstTile_(firstTile), tiles_(tiles),
           kv_(kL1KvBase, kL1PairBytes, Pipe::Mte2, Pipe::Mte1, 0),
           prob_(kL1ProbBase, kL1PairBytes, Pipe::Mte2, Pipe::Mte1, kProbEvent),
-          q_(kL1QBase, 0, Pipe::Mte2, Pipe::Mte1, kQEvent, 1),
-          l0_(0, kL0SlotBytes, Pipe::Mte1, Pipe::Cube, 0), l0c_(0, kL0cSlotBytes, Pipe::Cube, Pipe::FixPipe, 0) {}
+          q_(kL1QBase, 0, Pipe::Mte2, Pipe::Mte1, kQEvent, 1) {}
 
 protected:
     std::uint64_t tileCount() const override { return tiles_; }
     void emitPrologue(ProgramBuilder& b) override {
         b.scalar(64, 4);
-        for (PingPongBuffer* buffer : {&kv_, &prob_, &q_, &l0_, &l0c_}) buffer->prime(b);
+        for (PingPongBuffer* buffer : {&kv_, &prob_, &q_}) buffer->prime(b);
+        steps_.prime(b);
     }
     void emitEpilogue(ProgramBuilder& b) override {
-        for (PingPongBuffer* buffer : {&kv_, &prob_, &q_, &l0_, &l0c_}) buffer->drain(b);
+        for (PingPongBuffer* buffer : {&kv_, &prob_, &q_}) buffer->drain(b);
+        steps_.drain(b);
         b.crossCoreSet(kGradFlagCubeDone, kGradGroupMode, Pipe::FixPipe);
     }
     void emitTile(std::uint64_t localTile, ProgramBuilder& b) override;
@@ -48,12 +48,12 @@ private:
         bool transposed;  // A: L1 holds k×m; B: L1 holds n×k
     };
     void emitGemm(ProgramBuilder& b, std::uint32_t m, std::uint32_t n, std::uint32_t k, Operand a, Operand bOperand);
-    void storeTile(ProgramBuilder& b, std::uint64_t gmAddr, std::uint32_t rows, std::uint32_t cols, bool accumulate);
 
     std::shared_ptr<const AttentionGradProblem> p_;
     std::uint32_t group_;
     std::uint64_t firstTile_, tiles_;
-    PingPongBuffer kv_, prob_, q_, l0_, l0c_;
+    PingPongBuffer kv_, prob_, q_;
+    AttentionCubeSteps steps_;
 };
 
 void AttentionGradCubeStream::emitTile(std::uint64_t localTile, ProgramBuilder& b) {
@@ -86,9 +86,9 @@ void AttentionGradCubeStream::emitTile(std::uint64_t localTile, ProgramBuilder& 
         kv_.consume(b);
         // S = Q·Kᵀ and dP = dO·Vᵀ for the AIVs.
         emitGemm(b, t.rows, len, dd, q, {kv_.address(), true});
-        storeTile(b, ws, t.rows, len, false);
+        steps_.store(b, ws, t.rows, len, false);
         emitGemm(b, t.rows, len, dd, dO, {kv_.address() + kL1HalfBytes, true});
-        storeTile(b, wsDp, t.rows, len, false);
+        steps_.store(b, wsDp, t.rows, len, false);
         b.crossCoreSet(kGradFlagScores, kGradGroupMode, Pipe::FixPipe);
         // P and dS back from the AIVs.
         b.crossCoreWait(kGradFlagProbs, kGradGroupMode);
@@ -100,22 +100,21 @@ void AttentionGradCubeStream::emitTile(std::uint64_t localTile, ProgramBuilder& 
         prob_.consume(b);
         const Operand probT{prob_.address(), true}, dsT{prob_.address() + kL1HalfBytes, true};
         emitGemm(b, len, dd, t.rows, probT, dO);  // dV_j += Pᵀ·dO_i
-        storeTile(b, p.dvWorkspace() + kvRows * 4, len, dd, true);
+        steps_.store(b, p.dvWorkspace() + kvRows * 4, len, dd, true);
         emitGemm(b, len, dd, t.rows, dsT, q);  // dK_j += dSᵀ·Q_i
-        storeTile(b, p.dkWorkspace() + kvRows * 4, len, dd, true);
+        steps_.store(b, p.dkWorkspace() + kvRows * 4, len, dd, true);
         emitGemm(b, t.rows, dd, len, {prob_.address() + kL1HalfBytes, false}, {kv_.address(), false});  // dQ_i += dS·K_j
-        storeTile(b, p.dqWorkspace() + qRows * 4, t.rows, dd, true);
+        steps_.store(b, p.dqWorkspace() + qRows * 4, t.rows, dd, true);
         prob_.release(b);
         kv_.release(b);
     }
     q_.release(b);
 }
 
-// One L0 step (every operand here is at most 128 × 128): L1→L0A/L0B, a fresh mmad into L0C.
+// One L0 step (every operand here is at most 128 × 128).
 void AttentionGradCubeStream::emitGemm(ProgramBuilder& b, std::uint32_t m, std::uint32_t n, std::uint32_t k, Operand a,
                                        Operand bOperand) {
     const std::uint64_t eb = bytesOf(p_->dtype);
-    l0_.acquire(b);
     Mmad mmad;
     mmad.m = static_cast<std::uint16_t>(m);
     mmad.n = static_cast<std::uint16_t>(n);
@@ -123,36 +122,7 @@ void AttentionGradCubeStream::emitGemm(ProgramBuilder& b, std::uint32_t m, std::
     mmad.dtype = p_->dtype;
     mmad.transposeA = a.transposed;
     mmad.transposeB = bOperand.transposed;
-    mmad.l0aAddr = l0_.address();
-    mmad.l0bAddr = l0_.address();
-    b.copy(MemSpace::L1, a.l1, MemSpace::L0A, mmad.l0aAddr, static_cast<std::uint32_t>(std::uint64_t{m} * k * eb));
-    b.copy(MemSpace::L1, bOperand.l1, MemSpace::L0B, mmad.l0bAddr, static_cast<std::uint32_t>(std::uint64_t{k} * n * eb));
-    l0_.publish(b);
-    l0_.consume(b);
-    l0c_.acquire(b);
-    mmad.l0cAddr = l0c_.address();
-    mmad.initialize = true;
-    b.mmad(mmad);
-    l0_.release(b);
-    l0c_.publish(b);
-    l0c_.consume(b);
-}
-
-// FixPipe: the fp32 [rows × cols] L0C tile of the last mmad to GM, dense; `accumulate` adds it
-// to what is there (the atomic add of the dQ/dK/dV workspaces).
-void AttentionGradCubeStream::storeTile(ProgramBuilder& b, std::uint64_t gmAddr, std::uint32_t rows, std::uint32_t cols,
-                                        bool accumulate) {
-    DataMove m;
-    m.src = MemSpace::L0C;
-    m.dst = MemSpace::GM;
-    m.srcAddr = l0c_.address();
-    m.dstAddr = gmAddr;
-    m.burstBytes = rows * cols * 4;
-    m.srcType = m.dstType = DataType::Fp32;
-    m.conversion = LayoutConversion::Nz2Nd;
-    m.atomicAdd = accumulate;
-    b.move(m);
-    l0c_.release(b);
+    steps_.gemm(b, mmad, a.l1, std::uint64_t{m} * k * eb, bOperand.l1, std::uint64_t{k} * n * eb);
 }
 }  // namespace
 

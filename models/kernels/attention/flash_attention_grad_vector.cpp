@@ -8,6 +8,7 @@
 // casts its share to the outputs (flag protocol in the plan header).
 #include <algorithm>
 
+#include "models/kernels/attention/attention_vector_steps.h"
 #include "models/kernels/attention/flash_attention_grad_plan.h"
 #include "models/kernels/program_builder.h"
 #include "models/kernels/tiling/vector_tiling.h"
@@ -15,8 +16,6 @@
 namespace ascendsim {
 
 namespace {
-constexpr float kNegativeLarge = -3.0e38f;  // finite "−∞" (as FlashAttention's vector side)
-constexpr std::uint32_t kTileScalarCycles = 16;  // [I] as FlashAttention's vector side
 constexpr std::uint32_t kFloatsPerRepeat = 64;
 constexpr std::uint32_t kStatsWidth = 8;  // softmax_max/sum rows: 8 fp32 copies (one 32 B block)
 constexpr DataType kF32 = DataType::Fp32;
@@ -40,24 +39,6 @@ struct GradUb {
         end = next;
     }
 };
-
-// row r of [rows × cols] fp32 at `base` (rows `cols`·4 bytes apart) ∘= block r of `blocks`.
-void emitRowBroadcast(ProgramBuilder& b, VectorOp op, std::uint64_t base, std::uint32_t rows, std::uint32_t cols,
-                      std::uint64_t blocks) {
-    for (std::uint32_t c = 0; c < cols; c += kFloatsPerRepeat) {
-        VectorInstr v;
-        v.op = op;
-        v.dtype = v.srcType = kF32;
-        v.dst = v.src0 = base + c * 4;
-        v.src1 = blocks;
-        v.repeats = static_cast<std::uint16_t>(rows);
-        v.mask = static_cast<std::uint16_t>(std::min(kFloatsPerRepeat, cols - c));
-        v.dstRepeatStride = v.src0RepeatStride = static_cast<std::uint16_t>(cols * 4 / kUbBlockBytes);
-        v.src1BlockStride = 0;
-        v.src1RepeatStride = 1;
-        b.vector(v);
-    }
-}
 
 class AttentionGradVectorStream final : public TiledInstructionStream {
 public:
@@ -99,7 +80,7 @@ void AttentionGradVectorStream::emitPrologue(ProgramBuilder& b) {
         // Diagonal-block mask of this AIV's rows: row i (tile row sub·share + i) sees columns
         // 0..sub·share + i; the others get −large.
         const std::uint64_t cols = p.kvBlock;
-        emitVectorRange(b.out(), VectorOp::Duplicate, kF32, {.dst = ub_.mask}, share_ * cols, kNegativeLarge);
+        emitVectorRange(b.out(), VectorOp::Duplicate, kF32, {.dst = ub_.mask}, share_ * cols, kAttentionNegativeLarge);
         for (std::uint64_t i = 0; i < share_; ++i) {
             const std::uint64_t visible = std::min<std::uint64_t>(cols, sub_ * share_ + i + 1);
             emitVectorRange(b.out(), VectorOp::Duplicate, kF32, {.dst = ub_.mask + i * cols * 4}, visible, 0.0f);
@@ -132,7 +113,7 @@ void AttentionGradVectorStream::emitTile(std::uint64_t localTile, ProgramBuilder
     const auto rows = static_cast<std::uint32_t>(std::min<std::uint64_t>(t.rows, first + share_) - first);
     const auto d = static_cast<std::uint32_t>(p.headDim);
     const std::uint64_t eb = bytesOf(p.dtype);
-    b.scalar(kTileScalarCycles, 2);
+    b.scalar(kAttentionVectorTileScalarCycles, 2);
     if (rows > 0) {
         const std::uint64_t row = t.head * p.qLen + t.q0 + first;
         // Statistics rows and D = rowsum(dO∘O): dO into P's buffer, O into dS's, cast into S and dP.
@@ -178,11 +159,11 @@ void AttentionGradVectorStream::emitBlock(ProgramBuilder& b, const AttentionGrad
                 emitVectorRange(b.out(), VectorOp::Add, kF32, {.dst = ub_.s, .src0 = ub_.s, .src1 = ub_.mask}, count);
             }
         }
-        emitRowBroadcast(b, VectorOp::Sub, ub_.s, rows, len, ub_.maxBlocks);
+        emitAttentionRowBroadcast(b, VectorOp::Sub, ub_.s, rows, len, std::uint64_t{len} * 4, ub_.maxBlocks);
         emitVectorRange(b.out(), VectorOp::Exp, kF32, {.dst = ub_.s, .src0 = ub_.s}, count);
-        emitRowBroadcast(b, VectorOp::Div, ub_.s, rows, len, ub_.sumBlocks);
+        emitAttentionRowBroadcast(b, VectorOp::Div, ub_.s, rows, len, std::uint64_t{len} * 4, ub_.sumBlocks);
         // dS = scale · P ∘ (dP − D)
-        emitRowBroadcast(b, VectorOp::Sub, ub_.dp, rows, len, ub_.dBlocks);
+        emitAttentionRowBroadcast(b, VectorOp::Sub, ub_.dp, rows, len, std::uint64_t{len} * 4, ub_.dBlocks);
         emitVectorRange(b.out(), VectorOp::Mul, kF32, {.dst = ub_.dp, .src0 = ub_.dp, .src1 = ub_.s}, count);
         emitVectorRange(b.out(), VectorOp::Muls, kF32, {.dst = ub_.dp, .src0 = ub_.dp}, count, p.scale);
         emitVectorRange(b.out(), VectorOp::Cast, p.dtype, {.dst = ub_.p, .src0 = ub_.s}, count, 0.0f, kF32);
@@ -214,7 +195,7 @@ void AttentionGradVectorStream::emitCastOut(ProgramBuilder& b, std::uint64_t ws,
     const std::uint64_t chunk = share_ * p_->kvBlock, eb = bytesOf(p_->dtype);
     for (std::uint64_t e = mine.begin; e < mine.end; e += chunk) {
         const std::uint64_t n = std::min(chunk, mine.end - e);
-        b.scalar(kTileScalarCycles);
+        b.scalar(kAttentionVectorTileScalarCycles);
         b.copy(MemSpace::GM, ws + e * 4, MemSpace::UB, ub_.s, static_cast<std::uint32_t>(n * 4));
         b.handoff(Pipe::Mte2, Pipe::Vector, 0);
         emitVectorRange(b.out(), VectorOp::Cast, p_->dtype, {.dst = ub_.p, .src0 = ub_.s}, n, 0.0f, kF32);

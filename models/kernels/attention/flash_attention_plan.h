@@ -5,7 +5,11 @@
 // the final rows. AIC and AIVs exchange S, P and O_j through a per-group GM workspace, ordered by
 // mode-2 cross-core flags:
 //   flag 0 AIC→AIV "S_j written", flag 1 AIV→AIC "P_j written (both halves)", flag 2 AIC→AIV
-//   "O_j written". Each slot is reused only after the consumer's next flag, so counts stay ≤ 1.
+//   "O_j written". As CANN's FA kernel does, the AIC runs one block ahead: it computes S_{j+1}
+//   while the AIVs run the softmax of block j, and the AIVs fold O_j into the running output only
+//   after they have handed P_{j+1} over. S, P and O_j therefore each have two workspace slots
+//   (slot j % 2); a slot is rewritten only after the flag that shows its reader is done with it,
+//   so at most two sets of a flag are pending.
 #include <cstdint>
 #include <memory>
 
@@ -55,11 +59,17 @@ struct AttentionProblem {
     std::uint64_t qBlocks() const { return (qLen + qBlock - 1) / qBlock; }
     std::uint64_t tiles() const { return batch * heads * qBlocks(); }
     std::uint64_t kvBlocks() const { return (kvLen + kvBlock - 1) / kvBlock; }
-    // Workspace of one AIC group: S (fp32), P (dtype), O_j (fp32) of one block.
+    // Workspace of one AIC group: two slots each of S (fp32), P (dtype), O_j (fp32).
+    static constexpr std::uint64_t kSlots = 2;
     std::uint64_t sSlotBytes() const { return std::uint64_t{qBlock} * kvBlock * 4; }
     std::uint64_t pSlotBytes() const { return std::uint64_t{qBlock} * kvBlock * 2; }
     std::uint64_t oSlotBytes() const { return std::uint64_t{qBlock} * headDim * 4; }
-    std::uint64_t workspacePerGroup() const { return sSlotBytes() + pSlotBytes() + oSlotBytes(); }
+    std::uint64_t slotSetBytes() const { return sSlotBytes() + pSlotBytes() + oSlotBytes(); }
+    std::uint64_t workspacePerGroup() const { return kSlots * slotSetBytes(); }
+    // Offsets in a group's workspace of the S, P and O slots that KV block j uses.
+    std::uint64_t sSlot(std::uint64_t j) const { return j % kSlots * slotSetBytes(); }
+    std::uint64_t pSlot(std::uint64_t j) const { return sSlot(j) + sSlotBytes(); }
+    std::uint64_t oSlot(std::uint64_t j) const { return pSlot(j) + pSlotBytes(); }
 
     // Causal visibility: the keys [0, visibleKeys(row)) are visible to absolute query row `row`.
     std::uint64_t visibleKeys(std::uint64_t row) const {

@@ -6,6 +6,7 @@
 // through a byte-offset table built once per program) and reading that block with block stride 0.
 #include <algorithm>
 
+#include "models/kernels/attention/attention_vector_steps.h"
 #include "models/kernels/attention/flash_attention_plan.h"
 #include "models/kernels/program_builder.h"
 
@@ -17,8 +18,6 @@ constexpr std::uint64_t kRepeatBytes = 256;  // vector repeat (hardware.md §2.6
 constexpr std::uint32_t kFloatsPerRepeat = 64;
 constexpr std::uint32_t kFloatsPerBlock = 8;
 constexpr std::uint32_t kMaxRepeats = 255;
-constexpr float kNegativeLarge = -3.0e38f;  // finite "−∞": keeps exp(m − m') free of inf − inf
-constexpr std::uint32_t kTileScalarCycles = 16;  // [I]
 
 std::uint64_t alignUp(std::uint64_t v, std::uint64_t a) { return (v + a - 1) / a * a; }
 
@@ -44,7 +43,7 @@ struct UbLayout {
         mOld = take(rows * 4);
         mNew = take(rows * 4);
         mCur = take(rows * 4);
-        alpha = take(rows * 4);
+        alpha = take(AttentionProblem::kSlots * alignUp(rows * 4, kRepeatBytes));  // α_j: slot j % 2
         l = take(rows * 4);
         sum = take(rows * 4);
         end = next;
@@ -91,21 +90,6 @@ void emitContiguous(ProgramBuilder& b, VectorInstr v, std::uint64_t count) {
             done = count;
         }
         b.vector(part);
-    }
-}
-
-// For each of `rows` rows (fp32, `strideBytes` apart) and each 64-column chunk of `cols`:
-// row ∘= the row's value in `blocks` (one 32 B block per row).
-void emitRowBroadcast(ProgramBuilder& b, VectorOp op, std::uint64_t base, std::uint32_t rows, std::uint32_t cols,
-                      std::uint64_t strideBytes, std::uint64_t blocks) {
-    for (std::uint32_t c = 0; c < cols; c += kFloatsPerRepeat) {
-        VectorInstr v = vec(op, DataType::Fp32, base + c * 4, base + c * 4, blocks);
-        v.repeats = static_cast<std::uint16_t>(rows);
-        v.mask = static_cast<std::uint16_t>(std::min(kFloatsPerRepeat, cols - c));
-        v.dstRepeatStride = v.src0RepeatStride = static_cast<std::uint16_t>(strideBytes / kBlockBytes);
-        v.src1BlockStride = 0;
-        v.src1RepeatStride = 1;
-        b.vector(v);
     }
 }
 
@@ -191,8 +175,9 @@ protected:
 
 private:
     std::uint64_t rampLength() const { return std::max<std::uint64_t>(p_->kvBlock, share_); }
-    void emitBlock(ProgramBuilder& b, const AttentionTile& t, std::uint64_t row0, std::uint32_t rows, std::uint64_t k0,
-                   std::uint32_t len);
+    void emitSoftmax(ProgramBuilder& b, const AttentionTile& t, std::uint64_t row0, std::uint32_t rows, std::uint64_t j);
+    void emitAccumulate(ProgramBuilder& b, std::uint64_t row0, std::uint32_t rows, std::uint64_t j);
+    std::uint64_t alphaOf(std::uint64_t j) const { return ub_.alpha + j % AttentionProblem::kSlots * alignUp(share_ * 4, kRepeatBytes); }
     void emitCausalMask(ProgramBuilder& b, std::uint64_t row0, std::uint32_t rows, std::uint64_t k0, std::uint32_t len,
                         std::uint64_t strideBytes);
 
@@ -209,10 +194,10 @@ void AttentionVectorStream::emitTile(std::uint64_t localTile, ProgramBuilder& b)
     const std::uint64_t first = std::min<std::uint64_t>(t.rows, sub_ * share_);
     const auto rows = static_cast<std::uint32_t>(std::min<std::uint64_t>(t.rows, first + share_) - first);
     const auto d = static_cast<std::uint32_t>(p.headDim);
-    b.scalar(kTileScalarCycles, 2);
+    b.scalar(kAttentionVectorTileScalarCycles, 2);
     if (rows > 0) {
         VectorInstr init = vec(VectorOp::Duplicate, DataType::Fp32, ub_.mOld, 0);
-        init.scalar = kNegativeLarge;
+        init.scalar = kAttentionNegativeLarge;
         emitContiguous(b, init, rows);
         init.dst = ub_.l;
         init.scalar = 0.0f;
@@ -220,18 +205,20 @@ void AttentionVectorStream::emitTile(std::uint64_t localTile, ProgramBuilder& b)
         init.dst = ub_.acc;
         emitContiguous(b, init, std::uint64_t{rows} * d);
     }
+    // O_j is folded in only after P_{j+1} is handed over, so the AIC's P_{j+1}·V_{j+1} and the
+    // next S overlap this AIV's work (flash_attention_plan.h).
     const std::uint64_t blocks = p.kvBlocksFor(t.q0, t.rows);
     for (std::uint64_t j = 0; j < blocks; ++j) {
-        const std::uint64_t k0 = j * p.kvBlock;
-        const auto len = static_cast<std::uint32_t>(std::min<std::uint64_t>(p.kvBlock, p.kvLen - k0));
-        emitBlock(b, t, first, rows, k0, len);
+        emitSoftmax(b, t, first, rows, j);
+        if (j > 0) emitAccumulate(b, first, rows, j - 1);
     }
+    if (blocks > 0) emitAccumulate(b, first, rows, blocks - 1);
     if (rows == 0) return;
     // out = O / l, cast to the output type.
     emitContiguous(b, vec(VectorOp::Reciprocal, DataType::Fp32, ub_.sum, ub_.l), rows);
     VectorInstr gather = vec(VectorOp::Gather, DataType::Fp32, ub_.expanded, ub_.sum, ub_.table);
     emitContiguous(b, gather, std::uint64_t{rows} * kFloatsPerBlock);
-    emitRowBroadcast(b, VectorOp::Mul, ub_.acc, rows, d, std::uint64_t{d} * 4, ub_.expanded);
+    emitAttentionRowBroadcast(b, VectorOp::Mul, ub_.acc, rows, d, std::uint64_t{d} * 4, ub_.expanded);
     b.waitFlag(Pipe::Mte3, Pipe::Vector, 1);
     VectorInstr cast = vec(VectorOp::Cast, p.dtype, ub_.out, ub_.acc);
     cast.srcType = DataType::Fp32;
@@ -243,14 +230,16 @@ void AttentionVectorStream::emitTile(std::uint64_t localTile, ProgramBuilder& b)
     b.setFlag(Pipe::Mte3, Pipe::Vector, 1);
 }
 
-void AttentionVectorStream::emitBlock(ProgramBuilder& b, const AttentionTile& t, std::uint64_t row0, std::uint32_t rows,
-                                      std::uint64_t k0, std::uint32_t len) {
+// Softmax of KV block j: S_j (S slot j) → P_j (P slot j), α_j, running max and sum; then flag 1.
+void AttentionVectorStream::emitSoftmax(ProgramBuilder& b, const AttentionTile& t, std::uint64_t row0, std::uint32_t rows,
+                                        std::uint64_t j) {
     const AttentionProblem& p = *p_;
-    const auto d = static_cast<std::uint32_t>(p.headDim);
+    const std::uint64_t k0 = j * p.kvBlock;
+    const auto len = static_cast<std::uint32_t>(std::min<std::uint64_t>(p.kvBlock, p.kvLen - k0));
     const std::uint64_t sStride = alignUp(len, 16) * 4, pStride = alignUp(len, 16) * 2;
-    const std::uint64_t sWork = workspace_, pWork = workspace_ + p.sSlotBytes();
-    const std::uint64_t oWork = pWork + p.pSlotBytes();
+    const std::uint64_t sWork = workspace_ + p.sSlot(j), pWork = workspace_ + p.pSlot(j);
     const std::uint64_t eb = bytesOf(p.dtype);
+    const std::uint64_t alpha = alphaOf(j);
     b.crossCoreWait(kFlagScoresReady, kCrossCoreMode);
     if (rows > 0) {
         b.waitFlag(Pipe::Vector, Pipe::Mte2, 0);
@@ -262,13 +251,13 @@ void AttentionVectorStream::emitBlock(ProgramBuilder& b, const AttentionTile& t,
         if (p.causal && p.visibleKeys(t.q0 + row0) < k0 + len) emitCausalMask(b, t.q0 + row0, rows, k0, len, sStride);
         emitRowReduce(b, VectorOp::Max, VectorOp::ReduceMax, ub_.s, rows, len, sStride, ub_.scratch, ub_.mCur);
         emitContiguous(b, vec(VectorOp::Max, DataType::Fp32, ub_.mNew, ub_.mOld, ub_.mCur), rows);
-        emitContiguous(b, vec(VectorOp::Sub, DataType::Fp32, ub_.alpha, ub_.mOld, ub_.mNew), rows);
-        emitContiguous(b, vec(VectorOp::Exp, DataType::Fp32, ub_.alpha, ub_.alpha), rows);
+        emitContiguous(b, vec(VectorOp::Sub, DataType::Fp32, alpha, ub_.mOld, ub_.mNew), rows);
+        emitContiguous(b, vec(VectorOp::Exp, DataType::Fp32, alpha, alpha), rows);
         emitContiguous(b, vec(VectorOp::Gather, DataType::Fp32, ub_.expanded, ub_.mNew, ub_.table), std::uint64_t{rows} * kFloatsPerBlock);
-        emitRowBroadcast(b, VectorOp::Sub, ub_.s, rows, len, sStride, ub_.expanded);
+        emitAttentionRowBroadcast(b, VectorOp::Sub, ub_.s, rows, len, sStride, ub_.expanded);
         emitContiguous(b, vec(VectorOp::Exp, DataType::Fp32, ub_.s, ub_.s), rows * sStride / 4);
         emitRowReduce(b, VectorOp::Add, VectorOp::ReduceSum, ub_.s, rows, len, sStride, ub_.scratch, ub_.sum);
-        emitContiguous(b, vec(VectorOp::Mul, DataType::Fp32, ub_.l, ub_.l, ub_.alpha), rows);
+        emitContiguous(b, vec(VectorOp::Mul, DataType::Fp32, ub_.l, ub_.l, alpha), rows);
         emitContiguous(b, vec(VectorOp::Add, DataType::Fp32, ub_.l, ub_.l, ub_.sum), rows);
         emitContiguous(b, vec(VectorOp::Copy, DataType::Fp32, ub_.mOld, ub_.mNew), rows);
         b.waitFlag(Pipe::Mte3, Pipe::Vector, 0);
@@ -282,13 +271,19 @@ void AttentionVectorStream::emitBlock(ProgramBuilder& b, const AttentionTile& t,
         b.setFlag(Pipe::Mte3, Pipe::Vector, 0);
     }
     b.crossCoreSet(kFlagProbsReady, kCrossCoreMode, Pipe::Mte3);
+}
+
+// acc = α_j·acc + O_j once the AIC has written O_j (O slot j).
+void AttentionVectorStream::emitAccumulate(ProgramBuilder& b, std::uint64_t row0, std::uint32_t rows, std::uint64_t j) {
+    const AttentionProblem& p = *p_;
+    const auto d = static_cast<std::uint32_t>(p.headDim);
     b.crossCoreWait(kFlagOutputReady, kCrossCoreMode);
     if (rows == 0) return;
     b.waitFlag(Pipe::Vector, Pipe::Mte2, 1);
-    b.copy(MemSpace::GM, oWork + row0 * d * 4, MemSpace::UB, ub_.oj, rows * d * 4);
+    b.copy(MemSpace::GM, workspace_ + p.oSlot(j) + row0 * d * 4, MemSpace::UB, ub_.oj, rows * d * 4);
     b.handoff(Pipe::Mte2, Pipe::Vector, 1);
-    emitContiguous(b, vec(VectorOp::Gather, DataType::Fp32, ub_.expanded, ub_.alpha, ub_.table), std::uint64_t{rows} * kFloatsPerBlock);
-    emitRowBroadcast(b, VectorOp::Mul, ub_.acc, rows, d, std::uint64_t{d} * 4, ub_.expanded);
+    emitContiguous(b, vec(VectorOp::Gather, DataType::Fp32, ub_.expanded, alphaOf(j), ub_.table), std::uint64_t{rows} * kFloatsPerBlock);
+    emitAttentionRowBroadcast(b, VectorOp::Mul, ub_.acc, rows, d, std::uint64_t{d} * 4, ub_.expanded);
     emitContiguous(b, vec(VectorOp::Add, DataType::Fp32, ub_.acc, ub_.acc, ub_.oj), std::uint64_t{rows} * d);
     b.setFlag(Pipe::Vector, Pipe::Mte2, 1);
 }
@@ -317,7 +312,7 @@ void AttentionVectorStream::emitCausalMask(ProgramBuilder& b, std::uint64_t firs
         b.vector(cmp);
     }
     VectorInstr neg = vec(VectorOp::Muls, DataType::Fp32, ub_.mask, ub_.mask);
-    neg.scalar = kNegativeLarge;
+    neg.scalar = kAttentionNegativeLarge;
     emitContiguous(b, neg, rows * strideBytes / 4);
     emitContiguous(b, vec(VectorOp::Add, DataType::Fp32, ub_.s, ub_.s, ub_.mask), rows * strideBytes / 4);
 }

@@ -152,5 +152,41 @@ TEST(CubeFlashAttention, GqaInSbhLayoutSharesEachKvHeadAcrossItsQueryHeads) {
     }
 }
 
+// The cross-core flag events of one block program, in program order: +id for a set, −(id+1) for a wait.
+std::vector<int> crossCoreEvents(const LoweredKernel& kernel, CoreKind kind) {
+    BlockProgramRequest request;
+    request.coreKind = kind;
+    auto stream = kernel.program(request);
+    std::vector<int> events;
+    std::vector<Instruction> chunk;
+    while (stream->next(chunk)) {
+        for (const Instruction& i : chunk) {
+            if (i.opcode == Opcode::CrossCoreSet) events.push_back(std::get<CrossCoreFlag>(i.operands).flagId);
+            if (i.opcode == Opcode::CrossCoreWait) events.push_back(-1 - std::get<CrossCoreFlag>(i.operands).flagId);
+        }
+        chunk.clear();
+    }
+    return events;
+}
+
+// CANN's FA kernel pipelines the two sides: the AIC computes S_{j+1} before it waits for P_j, and
+// the AIVs hand over P_{j+1} before they fold O_j in, with two workspace slots per S, P, O.
+TEST(CubeFlashAttention, AicRunsOneKvBlockAheadOfTheSoftmax) {
+    const auto chip = ascend910B1();
+    CubeOpHarness h(chip);
+    auto op = makeOp("FlashAttentionScore", {h.tensor("q", {1, 1, 128, 64}, DataType::Fp16),
+                                             h.tensor("k", {1, 1, 384, 64}, DataType::Fp16),
+                                             h.tensor("v", {1, 1, 384, 64}, DataType::Fp16)},
+                     {h.tensor("out", {1, 1, 128, 64}, DataType::Fp16)});
+    op.blockDim = 1;
+    const LoweredKernel kernel = h.lower(op).at(0);
+    // Three KV blocks: S0 S1 | P0? O0 | S2 | P1? O1 | P2? O2.
+    EXPECT_EQ(crossCoreEvents(kernel, CoreKind::Cube), (std::vector<int>{0, 0, -2, 2, 0, -2, 2, -2, 2}));
+    // The AIV: S0? P0 | S1? P1 O0? | S2? P2 O1? | O2?.
+    EXPECT_EQ(crossCoreEvents(kernel, CoreKind::Vector), (std::vector<int>{-1, 1, -1, 1, -3, -1, 1, -3, -3}));
+    const std::uint64_t slotSet = 128 * 128 * 4 + 128 * 128 * 2 + 128 * 64 * 4;
+    EXPECT_EQ(kernel.workspaceBytes, 2 * slotSet);
+}
+
 }  // namespace
 }  // namespace ascendsim::test
