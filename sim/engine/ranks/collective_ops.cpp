@@ -1,5 +1,7 @@
 #include "sim/engine/ranks/collective_ops.h"
 
+#include "sim/workload/parallel_layout.h"
+
 #include <numeric>
 #include <stdexcept>
 
