@@ -59,7 +59,10 @@ TEST(ClusterRun, ASlowRankMakesItsGroupsWaitInTheirFirstNotifyWait) {
     // The slow rank computes longer (its cores' clock is 1/1.5: the GEMM takes 1.5x, the
     // memory-bound Muls hardly longer).
     EXPECT_GT(static_cast<double>(computeNs(r[1])) / static_cast<double>(computeNs(r[0])), 1.3);
-    EXPECT_EQ(computeNs(r[0]), computeNs(evenRank0));
+    // Rank 0's own work is the same; its kernels start at other absolute times (after waits), so
+    // the cycle-to-ns rounding of each kernel's dispatch may differ by 1 ns.
+    EXPECT_NEAR(static_cast<double>(computeNs(r[0])), static_cast<double>(computeNs(evenRank0)),
+                static_cast<double>(r[0].kernels.size()));
     // Rank 0 shares the tp allreduce with rank 1: it arrives first and waits for it.
     const CommunicationOpRecord& early = r[0].communicationOps[0];
     const CommunicationOpRecord& late = r[1].communicationOps[0];
