@@ -94,13 +94,13 @@ SimulationResult arrivalsOnly(const RankVariant& v, const std::vector<std::uint6
                               const SimulationResult& like) {
     if (arrivals.size() != like.collectiveArrivals.size())
         throw std::runtime_error("the processes disagree on the collectives of the run");
-    SimulationResult stub;
-    stub.arrivalsOnly = true;
-    stub.variant = v;
-    stub.ranks = like.ranks;
-    stub.collectiveArrivals = like.collectiveArrivals;
-    for (std::size_t k = 0; k < arrivals.size(); ++k) stub.collectiveArrivals[k].arrivalNs = arrivals[k];
-    return stub;
+    SimulationResult remoteVariant;
+    remoteVariant.arrivalsOnly = true;
+    remoteVariant.variant = v;
+    remoteVariant.ranks = like.ranks;
+    remoteVariant.collectiveArrivals = like.collectiveArrivals;
+    for (std::size_t k = 0; k < arrivals.size(); ++k) remoteVariant.collectiveArrivals[k].arrivalNs = arrivals[k];
+    return remoteVariant;
 }
 
 }  // namespace
