@@ -121,8 +121,13 @@ std::string padRight(const std::string& text, std::size_t width) {
     return text.size() >= width ? text : text + std::string(width - text.size(), ' ');
 }
 
-void writeRow(std::ostream& out, const std::string& label, double base, double variant) {
-    out << "  " << padRight(label, 34) << padLeft(format("%.3f", base), 14) << padLeft(format("%.3f", variant), 14)
+// Labels wider than the default column (kernel names with a block-dim change) widen it for the
+// whole table, so the numbers stay in columns.
+constexpr std::size_t kLabelColumn = 34;
+
+void writeRow(std::ostream& out, const std::string& label, double base, double variant,
+              std::size_t labelColumn = kLabelColumn) {
+    out << "  " << padRight(label, labelColumn) << padLeft(format("%.3f", base), 14) << padLeft(format("%.3f", variant), 14)
         << padLeft(format("%+.3f", variant - base), 14) << padLeft(change(base, variant), 10) << "\n";
 }
 
@@ -164,7 +169,7 @@ void writeOpTypes(const ProfileSummary& base, const ProfileSummary& variant, std
         return std::fabs(a.variantUs - a.baseUs) > std::fabs(b.variantUs - b.baseUs);
     });
     out << "\nDevice time per step by op type (us), kernel_details.csv, biggest change first:\n";
-    out << "  " << padRight("op type", 34) << padLeft("base", 14) << padLeft("variant", 14) << padLeft("delta", 14)
+    out << "  " << padRight("op type", kLabelColumn) << padLeft("base", 14) << padLeft("variant", 14) << padLeft("delta", 14)
         << padLeft("change", 10) << "\n";
     const std::size_t shown = std::min(top, ordered.size());
     for (std::size_t i = 0; i < shown; ++i) writeRow(out, ordered[i].opType, ordered[i].baseUs, ordered[i].variantUs);
@@ -191,17 +196,21 @@ void writeMetrics(const ProfileSummary& base, const ProfileSummary& variant, std
 void writeKernels(const ProfileSummary& base, const ProfileSummary& variant, std::size_t top, std::ostream& out) {
     const auto changes = kernelChanges(base, variant);
     out << "\nTop kernel changes per step (us), matched by name and launch order in the step:\n";
-    out << "  " << padRight("kernel [block dim base->variant]", 34) << padLeft("base", 14) << padLeft("variant", 14)
-        << padLeft("delta", 14) << padLeft("change", 10) << "\n";
     const std::size_t shown = std::min(top, changes.size());
+    std::vector<std::string> labels;
+    std::size_t labelColumn = kLabelColumn;
     for (std::size_t i = 0; i < shown; ++i) {
         const KernelChange& c = changes[i];
         std::string label = c.name;
         if (c.baseBlockDim != c.variantBlockDim)
             label += " [" + (c.baseBlockDim.empty() ? "-" : c.baseBlockDim) + "->" +
                      (c.variantBlockDim.empty() ? "-" : c.variantBlockDim) + "]";
-        writeRow(out, label, c.baseUs, c.variantUs);
+        labelColumn = std::max(labelColumn, label.size() + 1);
+        labels.push_back(std::move(label));
     }
+    out << "  " << padRight("kernel [block dim base->variant]", labelColumn) << padLeft("base", 14)
+        << padLeft("variant", 14) << padLeft("delta", 14) << padLeft("change", 10) << "\n";
+    for (std::size_t i = 0; i < shown; ++i) writeRow(out, labels[i], changes[i].baseUs, changes[i].variantUs, labelColumn);
     if (shown < changes.size()) out << "  ... " << changes.size() - shown << " more kernels\n";
 }
 

@@ -60,12 +60,21 @@ struct TuneResult {
 // (rounded, at least 1), so every op has the same number of candidates.
 std::vector<std::uint32_t> blockDimCandidates(std::uint32_t cores);
 
+// A candidate replaces the default block dim only when it is faster by at least 0.5 % and 10 ns:
+// smaller differences are the simulation's rounding and the L2 state of one run, not a gain a
+// user can keep (tune reports every override it writes as a gain).
+bool isMeasurableGain(double defaultUs, double candidateUs);
+
 // The objective's value before (baseline) and after (confirmation run): the step time, the
 // device time per step, or the tuned ops' kernel time per step.
 std::pair<double, double> objectiveBeforeAfter(const TuneResult& result);
 
 TuneResult runTune(const TuneRequest& request, std::ostream& progress);
 void writeTuneTable(const TuneResult& result, std::ostream& out);
+
+// The ops the HTML report's bar chart shows (indices into `ops`, at most `limit`): the ops whose
+// block dim changed, largest time change first; when none changed, the heaviest ops by default time.
+std::vector<std::size_t> tuneChartOps(const std::vector<TunedOp>& ops, std::size_t limit = 25);
 int runTuneCommand(const TuneRequest& request, std::ostream& out, std::ostream& err);
 
 }  // namespace ascendsim

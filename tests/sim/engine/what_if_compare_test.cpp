@@ -106,6 +106,35 @@ TEST(WhatIfCompare, KernelsMatchedByNameAndLaunchOrderShowTheBlockDimChange) {
     EXPECT_NE(readFile(runHtml).find("id=\"kernel-0\""), std::string::npos);
 }
 
+TEST(WhatIfCompare, LongKernelNamesKeepTheNumbersInColumns) {
+    // A kernel name plus its block-dim change can be wider than the default label column; the
+    // column widens for the whole table rather than pushing that row's numbers right.
+    const auto summaryOf = [](const std::string& blockDim, double us) {
+        ProfileSummary summary;
+        for (const std::string name : {"aclnnMaxPool2dWithIndices_MaxPoolV3AiCore_MaxPoolV3", "aclnnAdd_AddAiCore_Add"}) {
+            KernelRow row;
+            row.name = name;
+            row.type = "T";
+            row.durationUs = us;
+            row.blockDim = blockDim;
+            summary.kernels.push_back(row);
+        }
+        return summary;
+    };
+    std::ostringstream out;
+    writeProfileComparison(summaryOf("48", 10.0), summaryOf("40", 12.5), 10, out);
+    const std::string text = out.str();
+    const auto section = text.find("Top kernel changes");
+    ASSERT_NE(section, std::string::npos) << text;
+    std::istringstream lines(text.substr(text.find('\n', section) + 1));
+    std::string line;
+    std::vector<std::size_t> widths;
+    while (std::getline(lines, line) && !line.empty()) widths.push_back(line.size());
+    ASSERT_EQ(widths.size(), 3u) << text;  // header and two kernels
+    EXPECT_EQ(widths[1], widths[0]) << text;
+    EXPECT_EQ(widths[2], widths[0]) << text;
+}
+
 TEST(WhatIfCompare, MissingResultDirectoryIsAClearError) {
     TempDir empty, other;
     std::ostringstream out, err;

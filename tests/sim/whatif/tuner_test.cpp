@@ -45,6 +45,33 @@ TEST(Tuner, ChoosesTheFastestMeasuredBlockDimAndConfirmsIt) {
     EXPECT_NE(out.str().find("confirmed by a re-run"), std::string::npos) << out.str();
 }
 
+TEST(Tuner, ChartShowsTheChangedOpsLargestChangeFirstElseTheHeaviest) {
+    const auto op = [](std::string name, std::uint32_t from, std::uint32_t to, double before, double after) {
+        TunedOp t;
+        t.op = std::move(name);
+        t.defaultBlockDim = from;
+        t.chosenBlockDim = to;
+        t.defaultUs = before;
+        t.confirmedUs = after;
+        return t;
+    };
+    const std::vector<TunedOp> ops = {op("a", 24, 24, 100, 100), op("b", 32, 42, 5, 4), op("c", 48, 24, 40, 30),
+                                      op("d", 8, 30, 7, 6.5)};
+    EXPECT_EQ(tuneChartOps(ops), (std::vector<std::size_t>{2, 1, 3}));  // a did not change
+    EXPECT_EQ(tuneChartOps(ops, 2), (std::vector<std::size_t>{2, 1}));
+    const std::vector<TunedOp> unchanged = {op("a", 24, 24, 10, 10), op("b", 24, 24, 30, 30), op("c", 24, 24, 20, 20)};
+    EXPECT_EQ(tuneChartOps(unchanged), (std::vector<std::size_t>{1, 2, 0}));
+}
+
+TEST(Tuner, OnlyAMeasurableGainReplacesTheDefault) {
+    EXPECT_TRUE(isMeasurableGain(4.97, 3.83));
+    EXPECT_TRUE(isMeasurableGain(3.88, 3.85));   // 0.8 %, 30 ns
+    EXPECT_FALSE(isMeasurableGain(31.54, 31.53));  // 0.03 %
+    EXPECT_FALSE(isMeasurableGain(1.0, 0.996));    // 0.4 %
+    EXPECT_FALSE(isMeasurableGain(1.0, 1.2));      // slower
+    EXPECT_FALSE(isMeasurableGain(1.5, 1.492));    // 0.53 % but 8 ns
+}
+
 TEST(Tuner, CandidatesAreFractionsOfTheCores) {
     const auto c = blockDimCandidates(24);
     EXPECT_EQ(c.front(), 3u);
