@@ -6,8 +6,12 @@
 #   scripts/run_sanitized_tests.sh -R Limits  # extra arguments go to ctest
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# GCC's manual (-fsanitize=address): "sanitizers tend to increase the rate of false positive
+# warnings ... We recommend against combining -Werror and [the use of] sanitizers". GCC 12 does
+# report a -Wrestrict memcpy of 2^63 bytes in a plain std::string assignment under ASan; the
+# normal build keeps -Werror, this one prints warnings without failing on them.
 cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DASCENDSIM_SANITIZE=address,undefined >/dev/null
+  -DASCENDSIM_SANITIZE=address,undefined -DASCENDSIM_WERROR=OFF >/dev/null
 cmake --build build-sanitize -j "$(nproc)"
 # SystemC's coroutine stacks are not ASan-instrumented; leak checking would report its
 # process-lifetime kernel objects, so it is off.
