@@ -135,12 +135,16 @@ int sc_main(int argc, char* argv[]) {
     auto* chips = app.add_subcommand("chips", "List the chip configurations");
     auto* microbench = app.add_subcommand("microbench", "Run the calibration microbenchmarks: model vs measured");
     microbench->add_option("--chip", microbenchChip, "Chip to calibrate")->capture_default_str();
-    std::string compareBase, compareVariant;
+    std::string compareBase;
+    std::vector<std::string> compareVariants;
     std::size_t compareTop = 20;
     auto* compare = app.add_subcommand(
-        "compare", "What-if report: step time and device time per op type of two result directories");
+        "compare", "What-if report: step time, device time per op type and per kernel of a result directory against one or "
+        "more others");
     compare->add_option("BASE", compareBase, "Result directory (*_ascend_pt, ours or real)")->required();
-    compare->add_option("VARIANT", compareVariant, "Result directory to compare with BASE")->required();
+    compare->add_option("VARIANT", compareVariants, "Result directories to compare with BASE (one or more)")
+        ->required()
+        ->expected(1, -1);
     compare->add_option("--top", compareTop, "Op types to list, biggest change first")->capture_default_str();
     ascendsim::ReplayCli replayCli(app, options.configDir);
     compare->fallthrough();
@@ -162,7 +166,7 @@ int sc_main(int argc, char* argv[]) {
     if (const auto code = matrixCli.runIfParsed(std::cout, std::cerr, options.showProgress)) return *code;
     if (chips->parsed()) return ascendsim::runChipsCommand(options.configDir, std::cout, std::cerr);
     if (compare->parsed())
-        return ascendsim::runCompareCommand(compareBase, compareVariant, compareTop, std::cout, std::cerr,
+        return ascendsim::runCompareCommand(compareBase, compareVariants, compareTop, std::cout, std::cerr,
                                             options.htmlPath);
     if (microbench->parsed())
         return ascendsim::runMicrobenchCommand(microbenchChip, options.configDir, std::cout, std::cerr);

@@ -73,16 +73,22 @@ int runMicrobenchCommand(const std::string& chipName, const std::string& configD
     }
 }
 
-int runCompareCommand(const std::string& baseDir, const std::string& variantDir, std::size_t topOpTypes,
+int runCompareCommand(const std::string& baseDir, const std::vector<std::string>& variantDirs, std::size_t topOpTypes,
                       std::ostream& out, std::ostream& err, const std::string& htmlPath) {
     try {
         // Base first, so an error names BASE when both are wrong (argument order is unspecified).
-        const ProfileSummary base = loadProfileSummary(baseDir);
-        const ProfileSummary variant = loadProfileSummary(variantDir);
+        const LabelledProfile base{baseDir, loadProfileSummary(baseDir)};
+        std::vector<LabelledProfile> variants;
+        for (const auto& dir : variantDirs) variants.push_back({dir, loadProfileSummary(dir)});
         std::ostringstream report;
-        writeProfileComparison(base, variant, topOpTypes, report);
+        for (std::size_t i = 0; i < variants.size(); ++i) {
+            if (variants.size() > 1)
+                report << (i ? "\n" : "") << "=== VARIANT " << i + 1 << " of " << variants.size() << ": "
+                       << variants[i].label << "\n";
+            writeProfileComparison(base.summary, variants[i].summary, topOpTypes, report);
+        }
         if (!htmlPath.empty()) {
-            writeHtmlFile(htmlPath, [&](std::ostream& html) { writeComparisonHtml(base, variant, topOpTypes, html); });
+            writeHtmlFile(htmlPath, [&](std::ostream& html) { writeComparisonHtml(base, variants, topOpTypes, html); });
             report << "HTML report written to " << htmlPath << "\n";
         }
         writeToStream(out, report.str());

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "sim/engine/cluster/rank_exchange.h"
 #include "sim/engine/simulation_options.h"
@@ -18,10 +19,14 @@ int runChipsCommand(const std::string& configDir, std::ostream& out, std::ostrea
 int runMicrobenchCommand(const std::string& chipName, const std::string& configDir, std::ostream& out,
                          std::ostream& err);
 
-// `ascendsim compare BASE VARIANT`: the what-if report of two result directories; with `htmlPath`
-// also as an HTML page.
-int runCompareCommand(const std::string& baseDir, const std::string& variantDir, std::size_t topOpTypes,
+// `ascendsim compare BASE VARIANT...`: the what-if report of BASE against each variant; with `htmlPath`
+// also as one HTML page holding every variant.
+int runCompareCommand(const std::string& baseDir, const std::vector<std::string>& variantDirs, std::size_t topOpTypes,
                       std::ostream& out, std::ostream& err, const std::string& htmlPath = {});
+inline int runCompareCommand(const std::string& baseDir, const std::string& variantDir, std::size_t topOpTypes,
+                             std::ostream& out, std::ostream& err, const std::string& htmlPath = {}) {
+    return runCompareCommand(baseDir, std::vector<std::string>{variantDir}, topOpTypes, out, err, htmlPath);
+}
 
 // `ascendsim --workload W ...`: simulate the workload and write the profiler directories. Under
 // mpirun (`exchange` over several processes) this process writes the rank directories it owns;

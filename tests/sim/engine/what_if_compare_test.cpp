@@ -135,6 +135,33 @@ TEST(WhatIfCompare, LongKernelNamesKeepTheNumbersInColumns) {
     EXPECT_EQ(widths[2], widths[0]) << text;
 }
 
+TEST(WhatIfCompare, SeveralVariantsInOneReport) {
+    // The chip what-if of docs/what-if.md: one BASE against two edits of the chip, in one report.
+    TempDir base, slow, slower;
+    const fs::path baseDir = simulateElementwise(base.path(), {});
+    const fs::path slowDir = simulateElementwise(slow.path(), {"hbm.bandwidth_gbps=800"});
+    const fs::path slowerDir = simulateElementwise(slower.path(), {"hbm.bandwidth_gbps=200"});
+    const fs::path html = base.path() / "compare.html";
+    std::ostringstream out, err;
+    ASSERT_EQ(runCompareCommand(baseDir.string(), std::vector<std::string>{slowDir.string(), slowerDir.string()}, 10,
+                                out, err, html.string()),
+              0)
+        << err.str();
+    const std::string text = out.str();
+    const auto first = text.find("=== VARIANT 1 of 2: " + slowDir.string());
+    const auto second = text.find("=== VARIANT 2 of 2: " + slowerDir.string());
+    ASSERT_NE(first, std::string::npos) << text;
+    ASSERT_NE(second, std::string::npos) << text;
+    EXPECT_LT(first, second);
+    const auto charts = html_test::checkHtmlStructure(readFile(html));
+    EXPECT_EQ(charts.at("step-split"), 9u);  // base and two variants, three bars each
+    EXPECT_TRUE(charts.count("top-changes-1"));
+    EXPECT_TRUE(charts.count("top-changes-2"));
+    EXPECT_FALSE(charts.count("top-changes"));
+    const std::string page = readFile(html);
+    EXPECT_NE(page.find("change 2"), std::string::npos);  // the op-type table has a column pair per variant
+}
+
 TEST(WhatIfCompare, MissingResultDirectoryIsAClearError) {
     TempDir empty, other;
     std::ostringstream out, err;
