@@ -57,7 +57,9 @@ void stepSplitChart(HtmlPage& page, const LabelledProfile& base, const std::vect
     };
     std::vector<ChartSeries> bars = {series(base, "base")};
     for (std::size_t i = 0; i < variants.size(); ++i)
-        bars.push_back(series(variants[i], variants.size() == 1 ? "variant" : "variant " + std::to_string(i + 1)));
+        bars.push_back(series(variants[i], variants.size() == 1
+                                               ? "variant"
+                                               : "variant " + std::to_string(i + 1) + " (" + variants[i].label + ")"));
     page.heading("Step time split (step_trace_time.csv)");
     page.barChart("step-split", "Step time per step (us)", {"Computing", "Communication (not overlapped)", "Free"},
                   bars, "us per step");
