@@ -6,7 +6,10 @@
 //   transposed in UB by a Gather through an offset table built once per block, and stored with
 //   strided bursts. A narrow M (< 64, e.g. the C0 rows of NCHW → NC1HWC0) keeps the tile's 4096
 //   elements as M' × 4096/M' (M' = M rounded up to a 32 B block), so the Gather writes M', not 64,
-//   elements per output row and the loads are 4096/M'-element bursts.
+//   elements per output row and the loads are 4096/M'-element bursts. A narrow N (the C0 columns of
+//   NC1HWC0 → NCHW) likewise keeps 4096 elements as 4096/N' rows of N' (N' = N rounded up to a
+//   32 B block): one contiguous load per tile and stores of 4096/N'-element bursts, where 64-row
+//   tiles made MTE2 move 1–2 KiB per instruction at a fraction of its rate.
 // Any other permutation runs as two kernels through the launch workspace: a batched 2-D transpose
 // that brings the input dim ending last to the end, then a row reorder.
 #include "models/kernels/layout/transpose.h"
@@ -16,6 +19,7 @@
 
 #include "models/kernels/elementwise/elementwise_broadcast.h"
 #include "models/kernels/layout/transpose_offsets.h"
+#include "models/kernels/layout/transpose_row_blocks.h"
 #include "models/kernels/tiling/vector_tiling.h"
 #include "models/kernels/tiling/vector_tiling_stream.h"
 
@@ -34,6 +38,7 @@ struct TransposeLayout {
     std::uint64_t length = 0, rows = 0, rowsPerTile = 0, pitch = 0;
     // 2-D form
     std::uint64_t batch = 0, m = 0, n = 0, tilePitch = 0;  // tilePitch: UB row pitch of the input tile
+    std::uint64_t tileRows = kTransposeTile;               // input rows of a tile
     // UB row pitch of the output tile: m rounded up to a 32 B block when m is narrower than a tile
     // (an NCHW → NC1HWC0 block of C0 rows gathers C0, not 64, elements per output row).
     std::uint64_t outPitch = 0;
@@ -44,7 +49,7 @@ struct TransposeLayout {
     // of C0 loads fewer rows and stores zeros in the rest (0 = a plain batched transpose).
     std::uint64_t channels = 0, c1 = 0;
 
-    std::uint64_t tilesM() const { return ceilDiv(m, kTransposeTile); }
+    std::uint64_t tilesM() const { return ceilDiv(m, tileRows); }
     std::uint64_t tilesN() const { return ceilDiv(n, tilePitch); }
     std::uint64_t units() const { return rowsOnly ? rows : batch * tilesM() * tilesN(); }
 };
@@ -114,10 +119,10 @@ class TransposeTiles final : public TileSource {
         const TransposeLayout& l = *l_;
         const std::uint64_t unit = units_.begin + index;
         const std::uint64_t b = unit / (l.tilesM() * l.tilesN());
-        const std::uint64_t i0 = unit / l.tilesN() % l.tilesM() * kTransposeTile,
+        const std::uint64_t i0 = unit / l.tilesN() % l.tilesM() * l.tileRows,
                             j0 = unit % l.tilesN() * l.tilePitch;
         const std::uint64_t cols = std::min(l.tilePitch, l.n - j0);
-        std::uint64_t rows = std::min(kTransposeTile, l.m - i0);
+        std::uint64_t rows = std::min(l.tileRows, l.m - i0);
         std::uint64_t src = l.x + ((b * l.m + i0) * l.n + j0) * l.eb;
         const std::uint64_t in = l.inBuf + half * l.inStride, out = l.outBuf + half * l.outStride,
                             p = l.tilePitch;
@@ -207,6 +212,16 @@ bool keepsLastDim(const std::vector<std::size_t>& order) {
     return order.size() <= 1 || order.back() == order.size() - 1;
 }
 
+// Rows [B][A][C] → [B][C][A] with the last dim kept: the two innermost row groups swap places.
+bool swapsTwoRowGroups(const std::vector<std::size_t>& order) {
+    const std::size_t count = order.size();
+    if (count < 3 || order[count - 1] != count - 1 || order[count - 2] != count - 3 || order[count - 3] != count - 2)
+        return false;
+    for (std::size_t o = 0; o + 3 < count; ++o)
+        if (order[o] != o) return false;
+    return true;
+}
+
 bool isBatched2D(const std::vector<std::size_t>& order) {
     const std::size_t count = order.size();
     return count >= 2 && order[count - 1] == count - 2 && order[count - 2] == count - 1 &&
@@ -230,6 +245,15 @@ LoweredKernel lowerPass(const OpInstance& op, const ChipConfig& chip, const Grou
     const std::vector<std::int64_t>& sizes = g.sizes;
     const std::vector<std::size_t>& order = g.order;
     const std::size_t count = order.size();
+    if (swapsTwoRowGroups(order)) {
+        RowBlockSwap swap{.a = static_cast<std::uint64_t>(sizes[count - 2]),
+                          .c = static_cast<std::uint64_t>(sizes[count - 3]),
+                          .rowBytes = static_cast<std::uint64_t>(sizes[count - 1]) * l->eb,
+                          .x = ends.x, .y = ends.y,
+                          .xInWorkspace = ends.xInWorkspace, .yInWorkspace = ends.yInWorkspace};
+        for (std::size_t o = 0; o + 3 < count; ++o) swap.batch *= static_cast<std::uint64_t>(sizes[o]);
+        if (auto kernel = lowerRowBlockSwap(op, chip, swap, workspaceBytes)) return *kernel;
+    }
     if (keepsLastDim(order)) {
         l->rowsOnly = true;
         l->length = count == 0 ? 1 : static_cast<std::uint64_t>(sizes.back());
@@ -254,8 +278,13 @@ LoweredKernel lowerPass(const OpInstance& op, const ChipConfig& chip, const Grou
         l->batch = static_cast<std::uint64_t>(g.elementCount()) / (l->m * l->n);
         // A narrow m keeps the tile's 64×64 elements: outPitch rows of 64·64 / outPitch columns,
         // so the loads are long bursts of the input rows.
-        l->outPitch = std::min(kTransposeTile, alignUp(l->m, kUbBlockBytes / l->eb));
+        const std::uint64_t block = kUbBlockBytes / l->eb;
+        l->outPitch = std::min(kTransposeTile, alignUp(l->m, block));
         l->tilePitch = kTransposeTile * kTransposeTile / l->outPitch;
+        if (l->outPitch == kTransposeTile && l->n < kTransposeTile) {  // narrow N: tall tiles
+            l->tilePitch = alignUp(l->n, block);
+            l->tileRows = l->outPitch = kTransposeTile * kTransposeTile / l->tilePitch / block * block;
+        }
         const std::uint64_t tileBytes = kTransposeTile * kTransposeTile;
         l->table = ub.allocate(tileBytes * 4, "transpose offsets");
         l->ramp = ub.allocate(tileBytes * 4, "index ramp");

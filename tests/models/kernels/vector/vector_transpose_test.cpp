@@ -54,6 +54,20 @@ TEST(VectorTranspose, SwappingTheLastTwoDimsTransposesTiles) {
     checkTranspose({4, 5, 6}, {2, 0, 1}, DataType::Fp32);
 }
 
+// Narrow N (the C0 columns of NC1HWC0 → NCHW): tiles of 4096/N' rows × N' columns.
+TEST(VectorTranspose, NarrowLastDimTransposesInTallTiles) {
+    checkTranspose({3, 300, 16}, {0, 2, 1}, DataType::Fp16);
+    checkTranspose({2, 700, 8}, {0, 2, 1}, DataType::Fp32);
+    checkTranspose({2, 150, 48}, {0, 2, 1}, DataType::Fp16);  // 85 rows rounded down to 80
+}
+
+// Rows shorter than an L2 line swapped in 2-D row blocks ([B][A][C] rows → [B][C][A]), with
+// partial blocks at both edges.
+TEST(VectorTranspose, ShortRowsSwapInRowBlocks) {
+    checkTranspose({2, 70, 45, 16}, {0, 2, 1, 3}, DataType::Fp16);
+    checkTranspose({130, 3, 8}, {1, 0, 2}, DataType::Fp32);
+}
+
 TEST(VectorTranspose, RowReordersAndBatched2DTransposesAreOneKernel) {
     const ChipConfig chip = ascend910B1();
     CubeOpHarness h(chip);
