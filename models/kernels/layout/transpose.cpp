@@ -48,10 +48,15 @@ struct TransposeLayout {
     // x holds `channels` real channels per image, and the last block of a C that is not a multiple
     // of C0 loads fewer rows and stores zeros in the rest (0 = a plain batched transpose).
     std::uint64_t channels = 0, c1 = 0;
+    // Matrices per tile when a whole m×n matrix is far smaller than a tile (the [C0][kh·kw] blocks
+    // of a FRACTAL_Z weight): several are loaded, transposed and stored together (0 = one per tile).
+    std::uint64_t packed = 0;
 
     std::uint64_t tilesM() const { return ceilDiv(m, tileRows); }
     std::uint64_t tilesN() const { return ceilDiv(n, tilePitch); }
-    std::uint64_t units() const { return rowsOnly ? rows : batch * tilesM() * tilesN(); }
+    std::uint64_t units() const {
+        return rowsOnly ? rows : packed != 0 ? ceilDiv(batch, packed) : batch * tilesM() * tilesN();
+    }
 };
 
 class TransposeTiles final : public TileSource {
@@ -65,6 +70,10 @@ class TransposeTiles final : public TileSource {
     void setup(TileCode& code) override {
         if (l_->rowsOnly) return;
         const TransposeLayout& l = *l_;
+        if (l.packed != 0) {
+            emitPackedTransposeOffsets(code.compute, l.table, l.ramp, l.quotient, l.packed * l.m * l.n, l.n, l.m, l.eb);
+            return;
+        }
         // Gather offsets of the tile transpose: P input columns (P = tilePitch) into rows of outPitch.
         emitTransposeOffsets(code.compute, l.table, l.ramp, l.quotient, l.tilePitch * l.outPitch,
                              l.outPitch, l.tilePitch, l.eb);
@@ -73,6 +82,8 @@ class TransposeTiles final : public TileSource {
     void tile(std::uint64_t index, std::uint32_t half, TileCode& code) override {
         if (l_->rowsOnly)
             rowsTile(index, half, code);
+        else if (l_->packed != 0)
+            packedTile(index, half, code);
         else
             transposeTile(index, half, code);
     }
@@ -113,6 +124,21 @@ class TransposeTiles final : public TileSource {
                                           static_cast<std::uint32_t>(rows), rowBytes,
                                           l.pitch * l.eb));
         code.scalarCycles = static_cast<std::uint32_t>(rows);
+    }
+
+    // Matrices b0 .. b0 + count − 1, contiguous in x and in y: one load, one Gather, one store.
+    void packedTile(std::uint64_t index, std::uint32_t half, TileCode& code) {
+        const TransposeLayout& l = *l_;
+        const std::uint64_t b0 = (units_.begin + index) * l.packed;
+        const std::uint64_t elements = std::min(l.packed, l.batch - b0) * l.m * l.n;
+        const std::uint64_t in = l.inBuf + half * l.inStride, out = l.outBuf + half * l.outStride;
+        DataMove load{.src = MemSpace::GM, .dst = MemSpace::UB, .srcType = l.dtype, .dstType = l.dtype};
+        load.srcAddr = l.x + b0 * l.m * l.n * l.eb;
+        load.dstAddr = in;
+        load.burstBytes = static_cast<std::uint32_t>(elements * l.eb);
+        code.load.push_back(Instruction::move(load));
+        emitVectorRange(code.compute, VectorOp::Gather, l.dtype, {.dst = out, .src0 = in, .src1 = l.table}, elements);
+        code.store.push_back(moveRowsToGm(out, l.y + b0 * l.m * l.n * l.eb, 1, elements * l.eb, elements * l.eb));
     }
 
     void transposeTile(std::uint64_t index, std::uint32_t half, TileCode& code) {
@@ -208,6 +234,25 @@ GroupedPermutation groupPermutation(const OpInstance& op, const std::vector<std:
     return g;
 }
 
+// Groups that follow each other in both orders merged into one (the intermediate of a two-pass
+// permutation can hold such a pair: the moved group lands right after its input neighbour).
+GroupedPermutation mergeAdjacentGroups(const GroupedPermutation& g) {
+    GroupedPermutation merged;
+    std::vector<std::size_t> firstPosition;  // input position of each merged group's first part
+    for (std::size_t o = 0; o < g.order.size(); ++o) {
+        if (o > 0 && g.order[o] == g.order[o - 1] + 1) {
+            merged.sizes.back() *= g.sizes[o];
+            continue;
+        }
+        merged.sizes.push_back(g.sizes[o]);
+        firstPosition.push_back(g.order[o]);
+    }
+    for (auto position : firstPosition)  // renumber by rank among the merged groups
+        merged.order.push_back(static_cast<std::size_t>(
+            std::count_if(firstPosition.begin(), firstPosition.end(), [&](std::size_t p) { return p < position; })));
+    return merged;
+}
+
 bool keepsLastDim(const std::vector<std::size_t>& order) {
     return order.size() <= 1 || order.back() == order.size() - 1;
 }
@@ -294,6 +339,10 @@ LoweredKernel lowerPass(const OpInstance& op, const ChipConfig& chip, const Grou
             l->channels = blockedChannels;
             l->c1 = ceilDiv(blockedChannels, l->m);
         }
+        const std::uint64_t matrix = l->m * l->n;
+        if (blockedChannels == 0 && l->batch > 1 && l->tilesM() == 1 && l->tilesN() == 1 &&
+            matrix * l->eb % kUbBlockBytes == 0 && 2 * matrix <= tileBytes)
+            l->packed = std::min(l->batch, tileBytes / matrix);
     } else {
         throwLoweringError(op, "a transpose pass must keep the last dim or swap the last two");
     }
@@ -356,6 +405,7 @@ std::vector<LoweredKernel> lowerPermutation(const OpInstance& op, const ChipConf
                                    .order = g.order};  // over the intermediate's groups
     for (auto& position : reorderRows.order)
         position = position == last ? count - 1 : position > last ? position - 1 : position;
+    reorderRows = mergeAdjacentGroups(reorderRows);
     const std::uint64_t intermediate = toWorkspace ? alignUp(bytes, 512) : 0;
     const std::uint64_t workspaceBytes = intermediate + bytes;
     PassEnds first{.x = op.inputs[0].deviceAddr, .y = intermediate, .yInWorkspace = true};

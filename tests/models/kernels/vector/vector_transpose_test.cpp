@@ -61,6 +61,13 @@ TEST(VectorTranspose, NarrowLastDimTransposesInTallTiles) {
     checkTranspose({2, 150, 48}, {0, 2, 1}, DataType::Fp16);  // 85 rows rounded down to 80
 }
 
+// Small matrices (a FRACTAL_Z weight's [C0][kh·kw] blocks) packed several to a tile, with a
+// partial last tile.
+TEST(VectorTranspose, SmallMatricesArePackedSeveralToATile) {
+    checkTranspose({40, 16, 9}, {0, 2, 1}, DataType::Fp32);
+    checkTranspose({7, 16, 9}, {0, 2, 1}, DataType::Fp16);
+}
+
 // Rows shorter than an L2 line swapped in 2-D row blocks ([B][A][C] rows → [B][C][A]), with
 // partial blocks at both edges.
 TEST(VectorTranspose, ShortRowsSwapInRowBlocks) {
