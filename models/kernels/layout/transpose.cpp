@@ -253,6 +253,14 @@ GroupedPermutation mergeAdjacentGroups(const GroupedPermutation& g) {
     return merged;
 }
 
+// Whether the chip's CANN kernels move small layout pieces in whole blocks. The 910A (coupled
+// DaVinci) sample's FRACTAL_Z conversions run 3x faster than the 910B2 sample's on the same
+// weights, with scalar 0.13-0.24 of their time against 0.42-0.63 (msinsight c1e639ee level1 and
+// e5a31957 level2: e.g. [256,384,3,3] fp32 NCHW -> FRACTAL_Z 19.9 us vs 51.8 us): the 910B's
+// kernels issue an instruction per C0 row or kh·kw run, which the row-by-row passes model, while
+// the 910A's pack several small matrices into one tile and move merged rows (docs/fidelity.md §10).
+bool movesSmallPiecesInBlocks(const ChipConfig& chip) { return chip.organisation == CoreOrganisation::Coupled; }
+
 bool keepsLastDim(const std::vector<std::size_t>& order) {
     return order.size() <= 1 || order.back() == order.size() - 1;
 }
@@ -340,7 +348,7 @@ LoweredKernel lowerPass(const OpInstance& op, const ChipConfig& chip, const Grou
             l->c1 = ceilDiv(blockedChannels, l->m);
         }
         const std::uint64_t matrix = l->m * l->n;
-        if (blockedChannels == 0 && l->batch > 1 && l->tilesM() == 1 && l->tilesN() == 1 &&
+        if (movesSmallPiecesInBlocks(chip) && blockedChannels == 0 && l->batch > 1 && l->tilesM() == 1 && l->tilesN() == 1 &&
             matrix * l->eb % kUbBlockBytes == 0 && 2 * matrix <= tileBytes)
             l->packed = std::min(l->batch, tileBytes / matrix);
     } else {
@@ -405,7 +413,7 @@ std::vector<LoweredKernel> lowerPermutation(const OpInstance& op, const ChipConf
                                    .order = g.order};  // over the intermediate's groups
     for (auto& position : reorderRows.order)
         position = position == last ? count - 1 : position > last ? position - 1 : position;
-    reorderRows = mergeAdjacentGroups(reorderRows);
+    if (movesSmallPiecesInBlocks(chip)) reorderRows = mergeAdjacentGroups(reorderRows);
     const std::uint64_t intermediate = toWorkspace ? alignUp(bytes, 512) : 0;
     const std::uint64_t workspaceBytes = intermediate + bytes;
     PassEnds first{.x = op.inputs[0].deviceAddr, .y = intermediate, .yInWorkspace = true};

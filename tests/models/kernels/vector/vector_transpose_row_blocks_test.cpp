@@ -61,5 +61,38 @@ TEST(TransposeRowBlocks, RowsOfALineOrMoreKeepTheRowReorder) {
     EXPECT_TRUE(copies);
 }
 
+// GM loads of block 0 of every kernel an op lowers to.
+std::vector<DataMove> gmLoadsOfBlock0(const std::vector<LoweredKernel>& kernels) {
+    std::vector<DataMove> loads;
+    for (const LoweredKernel& kernel : kernels) {
+        auto stream = kernel.program(BlockProgramRequest{.blockIdx = 0, .coreKind = CoreKind::Cube});
+        std::vector<Instruction> code;
+        while (stream->next(code)) {
+        }
+        for (const Instruction& instr : code)
+            if (const auto* move = std::get_if<DataMove>(&instr.operands); move != nullptr && move->src == MemSpace::GM)
+                loads.push_back(*move);
+    }
+    return loads;
+}
+
+// NCHW → FRACTAL_Z of a [64, 32, 3, 3] fp32 weight: the coupled chip (910A) packs the [C0][kh·kw]
+// blocks several to a load; the split chip (910B) keeps a load per block, as its scalar-bound real
+// kernels behave (transpose.cpp, movesSmallPiecesInBlocks).
+TEST(TransposeRowBlocks, OnlyTheCoupledChipPacksFractalZBlocks) {
+    std::size_t loadCount[2] = {0, 0};
+    for (const bool coupled : {false, true}) {
+        const ChipConfig chip = coupled ? coupledChip() : ascend910B1();
+        CubeOpHarness h(chip);
+        auto fz = h.tensor("fz", {18, 4, 16, 16}, DataType::Fp32);
+        fz.format = TensorFormat::FractalZ;
+        auto op = makeOp("TransData", {h.tensor("w", {64, 32, 3, 3}, DataType::Fp32)}, {fz});
+        op.attrs["dst_format"] = std::string("FRACTAL_Z");
+        op.blockDim = 1;
+        loadCount[coupled] = gmLoadsOfBlock0(h.lower(op)).size();
+    }
+    EXPECT_LT(4 * loadCount[1], loadCount[0]) << loadCount[1] << " vs " << loadCount[0];
+}
+
 }  // namespace
 }  // namespace ascendsim::test

@@ -7,8 +7,7 @@ namespace ascendsim::test {
 namespace {
 
 void checkTranspose(std::vector<std::int64_t> shape, std::vector<std::int64_t> perm,
-                    DataType dtype) {
-    const ChipConfig chip = ascend910B1();
+                    DataType dtype, const ChipConfig& chip = ascend910B1()) {
     std::vector<std::int64_t> outShape;
     for (auto p : perm) outShape.push_back(shape[static_cast<std::size_t>(p)]);
     for (const auto& blockDim : blockDimSweep()) {
@@ -63,9 +62,12 @@ TEST(VectorTranspose, NarrowLastDimTransposesInTallTiles) {
 
 // Small matrices (a FRACTAL_Z weight's [C0][kh·kw] blocks) packed several to a tile, with a
 // partial last tile.
+// (On the coupled chip: movesSmallPiecesInBlocks, transpose.cpp.) The second case is FRACTAL_Z →
+// NCHW of a [32, 32, 3, 3] weight, whose second pass merges C0 and kh·kw into one row.
 TEST(VectorTranspose, SmallMatricesArePackedSeveralToATile) {
-    checkTranspose({40, 16, 9}, {0, 2, 1}, DataType::Fp32);
-    checkTranspose({7, 16, 9}, {0, 2, 1}, DataType::Fp16);
+    checkTranspose({40, 16, 9}, {0, 2, 1}, DataType::Fp32, coupledChip());
+    checkTranspose({7, 16, 9}, {0, 2, 1}, DataType::Fp16, coupledChip());
+    checkTranspose({2, 9, 2, 16, 16}, {2, 3, 0, 4, 1}, DataType::Fp32, coupledChip());
 }
 
 // Rows shorter than an L2 line swapped in 2-D row blocks ([B][A][C] rows → [B][C][A]), with
