@@ -18,7 +18,10 @@ struct RowBlockLayout {
     RowBlockSwap swap;
     DataType dtype = DataType::Fp16;
     std::uint64_t blockA = 1, blockC = 1;  // tile extent in A rows and C rows
-    std::uint64_t buffer = 0, halfBytes = 0;
+    std::uint64_t buffer = 0, halfBytes = 0, zeros = 0;
+    std::uint64_t aIn() const { return swap.aIn != 0 ? swap.aIn : swap.a; }
+    std::uint64_t cIn() const { return swap.cIn != 0 ? swap.cIn : swap.c; }
+    std::uint64_t aOut() const { return swap.aOut != 0 ? swap.aOut : swap.a; }
 
     std::uint64_t tilesA() const { return ceilDiv(swap.a, blockA); }
     std::uint64_t tilesC() const { return ceilDiv(swap.c, blockC); }
@@ -31,6 +34,13 @@ class RowBlockTiles final : public TileSource {
     std::uint64_t tileCount() const override { return units_.size(); }
     bool movesOnly() const override { return true; }
 
+    void setup(TileCode& code) override {
+        const RowBlockLayout& l = *l_;
+        if (l.aOut() > l.swap.a)
+            emitVectorRange(code.compute, VectorOp::Duplicate, l.dtype, {.dst = l.zeros},
+                            l.blockC * (l.aOut() - l.swap.a) * l.swap.rowBytes / bytesOf(l.dtype), 0.0f);
+    }
+
     void tile(std::uint64_t index, std::uint32_t half, TileCode& code) override {
         const RowBlockLayout& l = *l_;
         const RowBlockSwap& s = l.swap;
@@ -40,20 +50,30 @@ class RowBlockTiles final : public TileSource {
         const std::uint64_t rowsA = std::min(l.blockA, s.a - a0), rowsC = std::min(l.blockC, s.c - c0);
         const std::uint64_t ub = l.buffer + half * l.halfBytes;
         DataMove load{.src = MemSpace::GM, .dst = MemSpace::UB, .srcType = l.dtype, .dstType = l.dtype};
-        load.srcAddr = s.x + ((b * s.a + a0) * s.c + c0) * s.rowBytes;
+        load.srcAddr = s.x + ((b * l.aIn() + a0) * l.cIn() + c0) * s.rowBytes;
         load.dstAddr = ub;
         load.burstCount = static_cast<std::uint32_t>(rowsA);
         load.burstBytes = static_cast<std::uint32_t>(rowsC * s.rowBytes);
-        load.srcGapBytes = static_cast<std::uint32_t>((s.c - rowsC) * s.rowBytes);
+        load.srcGapBytes = static_cast<std::uint32_t>((l.cIn() - rowsC) * s.rowBytes);
         code.load.push_back(Instruction::move(load));
         for (std::uint64_t c = 0; c < rowsC; ++c) {  // column c of the tile: rowsA rows, rowsC apart in UB
             DataMove store{.src = MemSpace::UB, .dst = MemSpace::GM, .srcType = l.dtype, .dstType = l.dtype};
             store.srcAddr = ub + c * s.rowBytes;
-            store.dstAddr = s.y + ((b * s.c + c0 + c) * s.a + a0) * s.rowBytes;
+            store.dstAddr = s.y + ((b * s.c + c0 + c) * l.aOut() + a0) * s.rowBytes;
             store.burstCount = static_cast<std::uint32_t>(rowsA);
             store.burstBytes = static_cast<std::uint32_t>(s.rowBytes);
             store.srcGapBytes = static_cast<std::uint32_t>((rowsC - 1) * s.rowBytes);
             code.store.push_back(Instruction::move(store));
+        }
+        if (a0 + rowsA == s.a && l.aOut() > s.a) {  // the padding rows after each column: one move
+            const std::uint64_t padBytes = (l.aOut() - s.a) * s.rowBytes;
+            DataMove pad{.src = MemSpace::UB, .dst = MemSpace::GM, .srcType = l.dtype, .dstType = l.dtype};
+            pad.srcAddr = l.zeros;
+            pad.dstAddr = s.y + ((b * s.c + c0) * l.aOut() + s.a) * s.rowBytes;
+            pad.burstCount = static_cast<std::uint32_t>(rowsC);
+            pad.burstBytes = static_cast<std::uint32_t>(padBytes);
+            pad.dstGapBytes = static_cast<std::uint32_t>(l.aOut() * s.rowBytes - padBytes);
+            code.store.push_back(Instruction::move(pad));
         }
     }
 
@@ -73,9 +93,12 @@ std::optional<LoweredKernel> lowerRowBlockSwap(const OpInstance& op, const ChipC
     auto l = std::make_shared<RowBlockLayout>();
     l->swap = swap;
     l->dtype = op.inputs[0].dtype;
-    // Half the UB per ping-pong half (one buffer: MTE3 stores what MTE2 loaded).
-    const std::uint64_t half = (placement.ubBytes - kUbBlockBytes) / 2 / kUbBlockBytes * kUbBlockBytes;
+    // The padding rows of a tile's columns, zeroed once; half the rest of the UB per ping-pong
+    // half (one buffer: MTE3 stores what MTE2 loaded).
     l->blockC = std::min(swap.c, ceilDiv(kMinBurstBytes, swap.rowBytes));
+    const std::uint64_t zeroBytes = alignUp(l->blockC * (l->aOut() - swap.a) * swap.rowBytes, kUbBlockBytes);
+    if (zeroBytes != 0) l->zeros = ub.allocate(zeroBytes, "zero rows");
+    const std::uint64_t half = (placement.ubBytes - zeroBytes - kUbBlockBytes) / 2 / kUbBlockBytes * kUbBlockBytes;
     // As many A rows as half the UB holds, spread evenly over the tiles (no short last tile).
     const std::uint64_t mostA = std::min(swap.a, std::max<std::uint64_t>(1, half / (l->blockC * swap.rowBytes)));
     l->blockA = ceilDiv(swap.a, ceilDiv(swap.a, mostA));

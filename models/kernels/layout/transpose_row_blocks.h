@@ -16,6 +16,10 @@ namespace ascendsim {
 
 struct RowBlockSwap {
     std::uint64_t batch = 1, a = 1, c = 1, rowBytes = 0;
+    // Extents of A and C in the input rows and of A in the output rows when they are padded beyond
+    // the a × c rows moved (0 = a or c): FRACTAL_NZ holds M rounded up to 16. Input padding is not
+    // read; the output's padding rows are written with zeros.
+    std::uint64_t aIn = 0, cIn = 0, aOut = 0;
     std::uint64_t x = 0, y = 0;  // GM addresses, or workspace offsets when the flags say so
     bool xInWorkspace = false, yInWorkspace = false;
 };

@@ -180,6 +180,32 @@ TEST(VectorTransData, NdToFractalNzAndBackRoundTrips) {
     EXPECT_EQ(h.read(back), xs);
 }
 
+// M = 40 rows go to FRACTAL_NZ as 48 (its logical shape holds M1·16), the 8 extra rows zeros, and
+// come back dropping them.
+TEST(VectorTransData, NdToFractalNzPadsMWithZeroRowsAndBackDropsThem) {
+    for (const ChipConfig& chip : {ascend910B1(), coupledChip()}) {
+        CubeOpHarness h(chip);
+        const auto x = h.tensor("x", {2, 40, 64}, DataType::Fp32);
+        auto nz = h.tensor("nz", {2, 48, 64}, DataType::Fp32);
+        nz.format = TensorFormat::FractalNz;
+        const auto xs = h.fillRandom(x);
+        auto there = makeOp("TransData", {x}, {nz});
+        there.attrs["dst_format"] = std::string("FRACTAL_NZ");
+        h.run(there);
+        const auto fractal = h.read(nz);
+        for (std::size_t b = 0; b < 2; ++b)
+            for (std::size_t n = 0; n < 64; ++n)
+                for (std::size_t m = 0; m < 48; ++m)
+                    EXPECT_EQ(fractal[((b * 4 + n / 16) * 48 + m) * 16 + n % 16], m < 40 ? xs[(b * 40 + m) * 64 + n] : 0.0)
+                        << b << "," << m << "," << n;
+        auto back = h.tensor("back", {2, 40, 64}, DataType::Fp32);
+        auto again = makeOp("TransData", {nz}, {back});
+        again.attrs["dst_format"] = std::string("ND");
+        h.run(again);
+        EXPECT_EQ(h.read(back), xs);
+    }
+}
+
 TEST(VectorTransData, ShapesNeedingPaddingAreLoweringErrors) {
     const ChipConfig chip = ascend910B1();
     CubeOpHarness h(chip);
@@ -194,6 +220,15 @@ TEST(VectorTransData, ShapesNeedingPaddingAreLoweringErrors) {
     back.inputs[0].format = TensorFormat::NC1HWC0;
     back.attrs["dst_format"] = std::string("NCHW");
     EXPECT_THROW(h.lower(back), LoweringError);
+    // FRACTAL_NZ: an N that is no multiple of 16, and a y that does not hold M rounded up to 16.
+    for (const auto& [from, to] : std::vector<std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>>>{
+             {{32, 40}, {32, 48}}, {{40, 64}, {40, 64}}}) {
+        auto nz = h.tensor("nz", to, DataType::Fp16);
+        nz.format = TensorFormat::FractalNz;
+        auto there = makeOp("TransData", {h.tensor("nd", from, DataType::Fp16)}, {nz});
+        there.attrs["dst_format"] = std::string("FRACTAL_NZ");
+        EXPECT_THROW(h.lower(there), LoweringError);
+    }
 }
 
 
