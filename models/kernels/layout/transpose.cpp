@@ -10,8 +10,12 @@
 //   NC1HWC0 → NCHW) likewise keeps 4096 elements as 4096/N' rows of N' (N' = N rounded up to a
 //   32 B block): one contiguous load per tile and stores of 4096/N'-element bursts, where 64-row
 //   tiles made MTE2 move 1–2 KiB per instruction at a fraction of its rate.
+// On coupled chips a batch of m×n matrices far smaller than a tile is packed several to a tile
+// (movesSmallPiecesInBlocks). Rows shorter than an L2 line whose two innermost row groups swap
+// places move in 2-D row blocks instead (transpose_row_blocks.h).
 // Any other permutation runs as two kernels through the launch workspace: a batched 2-D transpose
-// that brings the input dim ending last to the end, then a row reorder.
+// that brings the input dim ending last to the end, then a row reorder (on coupled chips over rows
+// merged where the first pass left groups adjacent).
 #include "models/kernels/layout/transpose.h"
 
 #include <algorithm>
