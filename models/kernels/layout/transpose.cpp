@@ -22,6 +22,7 @@
 #include <memory>
 
 #include "models/kernels/elementwise/elementwise_broadcast.h"
+#include "models/kernels/layout/transpose_groups.h"
 #include "models/kernels/layout/transpose_offsets.h"
 #include "models/kernels/layout/transpose_row_blocks.h"
 #include "models/kernels/tiling/vector_tiling.h"
@@ -197,66 +198,6 @@ std::vector<LoweredKernel> lowerTranspose(const OpInstance& op, const ChipConfig
     return lowerPermutation(op, chip, op.inputs[0].shape, op.intsAttr("perm", {}));
 }
 
-// The permutation after merging input dims that stay adjacent and in order and dropping size-1
-// dims: group sizes in output order, and the input position of each output group.
-struct GroupedPermutation {
-    std::vector<std::int64_t> sizes;
-    std::vector<std::size_t> order;
-
-    std::int64_t elementCount() const {
-        std::int64_t n = 1;
-        for (auto s : sizes) n *= s;
-        return n;
-    }
-};
-
-GroupedPermutation groupPermutation(const OpInstance& op, const std::vector<std::int64_t>& shape,
-                                    const std::vector<std::int64_t>& perm) {
-    const auto rank = shape.size();
-    if (perm.size() != rank) throwLoweringError(op, "attribute perm must list every dim");
-    std::vector<std::int64_t> kept;  // input dims in output order, size > 1
-    for (auto d : perm) {
-        if (d < 0 || static_cast<std::size_t>(d) >= rank)
-            throwLoweringError(op, "perm entry out of range");
-        if (shape[static_cast<std::size_t>(d)] > 1) kept.push_back(d);
-    }
-    std::vector<std::vector<std::int64_t>> groups;  // runs of consecutive input dims, output order
-    for (auto d : kept) {
-        if (!groups.empty() && groups.back().back() + 1 == d)
-            groups.back().push_back(d);
-        else
-            groups.push_back({d});
-    }
-    GroupedPermutation g;
-    for (const auto& group : groups) {
-        g.order.push_back(static_cast<std::size_t>(
-            std::count_if(groups.begin(), groups.end(),
-                          [&](const auto& o) { return o.front() < group.front(); })));
-        g.sizes.push_back(1);
-        for (auto d : group) g.sizes.back() *= shape[static_cast<std::size_t>(d)];
-    }
-    return g;
-}
-
-// Groups that follow each other in both orders merged into one (the intermediate of a two-pass
-// permutation can hold such a pair: the moved group lands right after its input neighbour).
-GroupedPermutation mergeAdjacentGroups(const GroupedPermutation& g) {
-    GroupedPermutation merged;
-    std::vector<std::size_t> firstPosition;  // input position of each merged group's first part
-    for (std::size_t o = 0; o < g.order.size(); ++o) {
-        if (o > 0 && g.order[o] == g.order[o - 1] + 1) {
-            merged.sizes.back() *= g.sizes[o];
-            continue;
-        }
-        merged.sizes.push_back(g.sizes[o]);
-        firstPosition.push_back(g.order[o]);
-    }
-    for (auto position : firstPosition)  // renumber by rank among the merged groups
-        merged.order.push_back(static_cast<std::size_t>(
-            std::count_if(firstPosition.begin(), firstPosition.end(), [&](std::size_t p) { return p < position; })));
-    return merged;
-}
-
 // Whether the chip's CANN kernels move small layout pieces in whole blocks. The 910A (coupled
 // DaVinci) sample's FRACTAL_Z conversions run 3x faster than the 910B2 sample's on the same
 // weights, with scalar 0.13-0.24 of their time against 0.42-0.63 (msinsight c1e639ee level1 and
@@ -264,26 +205,6 @@ GroupedPermutation mergeAdjacentGroups(const GroupedPermutation& g) {
 // kernels issue an instruction per C0 row or kh·kw run, which the row-by-row passes model, while
 // the 910A's pack several small matrices into one tile and move merged rows (docs/fidelity.md §10).
 bool movesSmallPiecesInBlocks(const ChipConfig& chip) { return chip.organisation == CoreOrganisation::Coupled; }
-
-bool keepsLastDim(const std::vector<std::size_t>& order) {
-    return order.size() <= 1 || order.back() == order.size() - 1;
-}
-
-// Rows [B][A][C] → [B][C][A] with the last dim kept: the two innermost row groups swap places.
-bool swapsTwoRowGroups(const std::vector<std::size_t>& order) {
-    const std::size_t count = order.size();
-    if (count < 3 || order[count - 1] != count - 1 || order[count - 2] != count - 3 || order[count - 3] != count - 2)
-        return false;
-    for (std::size_t o = 0; o + 3 < count; ++o)
-        if (order[o] != o) return false;
-    return true;
-}
-
-bool isBatched2D(const std::vector<std::size_t>& order) {
-    const std::size_t count = order.size();
-    return count >= 2 && order[count - 1] == count - 2 && order[count - 2] == count - 1 &&
-           std::is_sorted(order.begin(), order.end() - 2);
-}
 
 // Where one pass reads and writes: tensor addresses, or offsets into the launch workspace.
 struct PassEnds {
