@@ -2,10 +2,12 @@
 // the Transpose kernel. Modelled conversions (C0 = 32 B of elements, the fractal edge 16):
 //   NCHW → NC1HWC0: [N, C1, C0, H·W] → [N, C1, H·W, C0]; NC1HWC0 → NCHW the inverse;
 //   ND [.., M, N] → FRACTAL_NZ [.., N/16, M, 16]: [.., M, N1, 16] → [.., N1, M, 16]; and back.
-// NCHW → NC1HWC0 pads C to C1·C0 with zero channels; other shapes that would need padding
-// (NC1HWC0 → NCHW of a padded C, M % 16 or N % 16 not 0) are a LoweringError.
+// NCHW → NC1HWC0 pads C to C1·C0 with zero channels and ND → FRACTAL_NZ M to M1·16 with zero
+// rows (and back, dropping them); other shapes that would need padding (NC1HWC0 → NCHW of a
+// padded C, N % 16 not 0) are a LoweringError.
 #include "models/kernels/layout/trans_data_fractal_z.h"
 #include "models/kernels/layout/transpose.h"
+#include "models/kernels/layout/transpose_row_blocks.h"
 #include "models/kernels/tiling/vector_tiling.h"
 
 namespace ascendsim {
@@ -36,14 +38,32 @@ std::vector<LoweredKernel> lowerTransData(const OpInstance& op, const ChipConfig
         return lowerPermutation(op, chip, {s[0], s[1] / c0, hw, c0}, {0, 1, 3, 2});
     }
     if (dst == TensorFormat::FractalNz || (dst == TensorFormat::ND && x.format == TensorFormat::FractalNz)) {
-        require(s.size() >= 2, "x must have rank ≥ 2");
-        const std::int64_t m = s[s.size() - 2], n = s.back();
-        require(m % kFractalEdge == 0 && n % kFractalEdge == 0, "M and N must be multiples of 16 (padding not modelled)");
+        // The ND side holds M rows; FRACTAL_NZ holds them rounded up to 16 (its logical shape
+        // carries the padded M1·16), the padding written as zero rows (transpose_row_blocks.h).
+        const bool toNz = dst == TensorFormat::FractalNz;
+        const auto& nd = toNz ? s : op.outputs[0].shape;
+        const auto& nz = toNz ? op.outputs[0].shape : s;
+        require(nd.size() >= 2 && nz.size() == nd.size(), "x and y must have the same rank ≥ 2");
+        const std::int64_t m = nd[nd.size() - 2], n = nd.back(), mPadded = nz[nz.size() - 2];
+        require(n % kFractalEdge == 0 && nz.back() == n, "N must be a multiple of 16 (padding not modelled)");
+        require(mPadded == (m + kFractalEdge - 1) / kFractalEdge * kFractalEdge,
+                "FRACTAL_NZ must hold M = " + std::to_string(m) + " rounded up to 16, not " + std::to_string(mPadded));
         std::int64_t batch = 1;
-        for (std::size_t d = 0; d + 2 < s.size(); ++d) batch *= s[d];
-        if (dst == TensorFormat::FractalNz)
-            return lowerPermutation(op, chip, {batch, m, n / kFractalEdge, kFractalEdge}, {0, 2, 1, 3});
-        return lowerPermutation(op, chip, {batch, n / kFractalEdge, m, kFractalEdge}, {0, 2, 1, 3});
+        for (std::size_t d = 0; d + 2 < nd.size(); ++d) batch *= nd[d];
+        if (mPadded == m) {
+            if (toNz) return lowerPermutation(op, chip, {batch, m, n / kFractalEdge, kFractalEdge}, {0, 2, 1, 3});
+            return lowerPermutation(op, chip, {batch, n / kFractalEdge, m, kFractalEdge}, {0, 2, 1, 3});
+        }
+        const auto u = [](std::int64_t v) { return static_cast<std::uint64_t>(v); };
+        RowBlockSwap swap{.batch = u(batch), .rowBytes = u(kFractalEdge) * bytesOf(x.dtype),
+                          .x = x.deviceAddr, .y = op.outputs[0].deviceAddr};
+        if (toNz)
+            swap.a = u(m), swap.c = u(n / kFractalEdge), swap.aOut = u(mPadded);
+        else
+            swap.a = u(n / kFractalEdge), swap.c = u(m), swap.cIn = u(mPadded);
+        auto kernel = lowerRowBlockSwap(op, chip, swap, 0);
+        require(kernel.has_value(), "a padded FRACTAL_NZ row must be whole 32 B blocks shorter than an L2 line");
+        return {*kernel};
     }
     if (dst == TensorFormat::FractalZ || x.format == TensorFormat::FractalZ) return lowerFractalZTransData(op, chip);
     if (dst == x.format || (dst == TensorFormat::ND && x.format == TensorFormat::NCHW) ||

@@ -6,16 +6,25 @@
 //   transposed in UB by a Gather through an offset table built once per block, and stored with
 //   strided bursts. A narrow M (< 64, e.g. the C0 rows of NCHW → NC1HWC0) keeps the tile's 4096
 //   elements as M' × 4096/M' (M' = M rounded up to a 32 B block), so the Gather writes M', not 64,
-//   elements per output row and the loads are 4096/M'-element bursts.
+//   elements per output row and the loads are 4096/M'-element bursts. A narrow N (the C0 columns of
+//   NC1HWC0 → NCHW) likewise keeps 4096 elements as 4096/N' rows of N' (N' = N rounded up to a
+//   32 B block): one contiguous load per tile and stores of 4096/N'-element bursts, where 64-row
+//   tiles made MTE2 move 1–2 KiB per instruction at a fraction of its rate.
+// On coupled chips a batch of m×n matrices far smaller than a tile is packed several to a tile
+// (movesSmallPiecesInBlocks). Rows shorter than an L2 line whose two innermost row groups swap
+// places move in 2-D row blocks instead (transpose_row_blocks.h).
 // Any other permutation runs as two kernels through the launch workspace: a batched 2-D transpose
-// that brings the input dim ending last to the end, then a row reorder.
+// that brings the input dim ending last to the end, then a row reorder (on coupled chips over rows
+// merged where the first pass left groups adjacent).
 #include "models/kernels/layout/transpose.h"
 
 #include <algorithm>
 #include <memory>
 
 #include "models/kernels/elementwise/elementwise_broadcast.h"
+#include "models/kernels/layout/transpose_groups.h"
 #include "models/kernels/layout/transpose_offsets.h"
+#include "models/kernels/layout/transpose_row_blocks.h"
 #include "models/kernels/tiling/vector_tiling.h"
 #include "models/kernels/tiling/vector_tiling_stream.h"
 
@@ -34,6 +43,7 @@ struct TransposeLayout {
     std::uint64_t length = 0, rows = 0, rowsPerTile = 0, pitch = 0;
     // 2-D form
     std::uint64_t batch = 0, m = 0, n = 0, tilePitch = 0;  // tilePitch: UB row pitch of the input tile
+    std::uint64_t tileRows = kTransposeTile;               // input rows of a tile
     // UB row pitch of the output tile: m rounded up to a 32 B block when m is narrower than a tile
     // (an NCHW → NC1HWC0 block of C0 rows gathers C0, not 64, elements per output row).
     std::uint64_t outPitch = 0;
@@ -43,10 +53,15 @@ struct TransposeLayout {
     // x holds `channels` real channels per image, and the last block of a C that is not a multiple
     // of C0 loads fewer rows and stores zeros in the rest (0 = a plain batched transpose).
     std::uint64_t channels = 0, c1 = 0;
+    // Matrices per tile when a whole m×n matrix is far smaller than a tile (the [C0][kh·kw] blocks
+    // of a FRACTAL_Z weight): several are loaded, transposed and stored together (0 = one per tile).
+    std::uint64_t packed = 0;
 
-    std::uint64_t tilesM() const { return ceilDiv(m, kTransposeTile); }
+    std::uint64_t tilesM() const { return ceilDiv(m, tileRows); }
     std::uint64_t tilesN() const { return ceilDiv(n, tilePitch); }
-    std::uint64_t units() const { return rowsOnly ? rows : batch * tilesM() * tilesN(); }
+    std::uint64_t units() const {
+        return rowsOnly ? rows : packed != 0 ? ceilDiv(batch, packed) : batch * tilesM() * tilesN();
+    }
 };
 
 class TransposeTiles final : public TileSource {
@@ -60,6 +75,10 @@ class TransposeTiles final : public TileSource {
     void setup(TileCode& code) override {
         if (l_->rowsOnly) return;
         const TransposeLayout& l = *l_;
+        if (l.packed != 0) {
+            emitPackedTransposeOffsets(code.compute, l.table, l.ramp, l.quotient, l.packed * l.m * l.n, l.n, l.m, l.eb);
+            return;
+        }
         // Gather offsets of the tile transpose: P input columns (P = tilePitch) into rows of outPitch.
         emitTransposeOffsets(code.compute, l.table, l.ramp, l.quotient, l.tilePitch * l.outPitch,
                              l.outPitch, l.tilePitch, l.eb);
@@ -68,6 +87,8 @@ class TransposeTiles final : public TileSource {
     void tile(std::uint64_t index, std::uint32_t half, TileCode& code) override {
         if (l_->rowsOnly)
             rowsTile(index, half, code);
+        else if (l_->packed != 0)
+            packedTile(index, half, code);
         else
             transposeTile(index, half, code);
     }
@@ -110,14 +131,29 @@ class TransposeTiles final : public TileSource {
         code.scalarCycles = static_cast<std::uint32_t>(rows);
     }
 
+    // Matrices b0 .. b0 + count − 1, contiguous in x and in y: one load, one Gather, one store.
+    void packedTile(std::uint64_t index, std::uint32_t half, TileCode& code) {
+        const TransposeLayout& l = *l_;
+        const std::uint64_t b0 = (units_.begin + index) * l.packed;
+        const std::uint64_t elements = std::min(l.packed, l.batch - b0) * l.m * l.n;
+        const std::uint64_t in = l.inBuf + half * l.inStride, out = l.outBuf + half * l.outStride;
+        DataMove load{.src = MemSpace::GM, .dst = MemSpace::UB, .srcType = l.dtype, .dstType = l.dtype};
+        load.srcAddr = l.x + b0 * l.m * l.n * l.eb;
+        load.dstAddr = in;
+        load.burstBytes = static_cast<std::uint32_t>(elements * l.eb);
+        code.load.push_back(Instruction::move(load));
+        emitVectorRange(code.compute, VectorOp::Gather, l.dtype, {.dst = out, .src0 = in, .src1 = l.table}, elements);
+        code.store.push_back(moveRowsToGm(out, l.y + b0 * l.m * l.n * l.eb, 1, elements * l.eb, elements * l.eb));
+    }
+
     void transposeTile(std::uint64_t index, std::uint32_t half, TileCode& code) {
         const TransposeLayout& l = *l_;
         const std::uint64_t unit = units_.begin + index;
         const std::uint64_t b = unit / (l.tilesM() * l.tilesN());
-        const std::uint64_t i0 = unit / l.tilesN() % l.tilesM() * kTransposeTile,
+        const std::uint64_t i0 = unit / l.tilesN() % l.tilesM() * l.tileRows,
                             j0 = unit % l.tilesN() * l.tilePitch;
         const std::uint64_t cols = std::min(l.tilePitch, l.n - j0);
-        std::uint64_t rows = std::min(kTransposeTile, l.m - i0);
+        std::uint64_t rows = std::min(l.tileRows, l.m - i0);
         std::uint64_t src = l.x + ((b * l.m + i0) * l.n + j0) * l.eb;
         const std::uint64_t in = l.inBuf + half * l.inStride, out = l.outBuf + half * l.outStride,
                             p = l.tilePitch;
@@ -162,56 +198,13 @@ std::vector<LoweredKernel> lowerTranspose(const OpInstance& op, const ChipConfig
     return lowerPermutation(op, chip, op.inputs[0].shape, op.intsAttr("perm", {}));
 }
 
-// The permutation after merging input dims that stay adjacent and in order and dropping size-1
-// dims: group sizes in output order, and the input position of each output group.
-struct GroupedPermutation {
-    std::vector<std::int64_t> sizes;
-    std::vector<std::size_t> order;
-
-    std::int64_t elementCount() const {
-        std::int64_t n = 1;
-        for (auto s : sizes) n *= s;
-        return n;
-    }
-};
-
-GroupedPermutation groupPermutation(const OpInstance& op, const std::vector<std::int64_t>& shape,
-                                    const std::vector<std::int64_t>& perm) {
-    const auto rank = shape.size();
-    if (perm.size() != rank) throwLoweringError(op, "attribute perm must list every dim");
-    std::vector<std::int64_t> kept;  // input dims in output order, size > 1
-    for (auto d : perm) {
-        if (d < 0 || static_cast<std::size_t>(d) >= rank)
-            throwLoweringError(op, "perm entry out of range");
-        if (shape[static_cast<std::size_t>(d)] > 1) kept.push_back(d);
-    }
-    std::vector<std::vector<std::int64_t>> groups;  // runs of consecutive input dims, output order
-    for (auto d : kept) {
-        if (!groups.empty() && groups.back().back() + 1 == d)
-            groups.back().push_back(d);
-        else
-            groups.push_back({d});
-    }
-    GroupedPermutation g;
-    for (const auto& group : groups) {
-        g.order.push_back(static_cast<std::size_t>(
-            std::count_if(groups.begin(), groups.end(),
-                          [&](const auto& o) { return o.front() < group.front(); })));
-        g.sizes.push_back(1);
-        for (auto d : group) g.sizes.back() *= shape[static_cast<std::size_t>(d)];
-    }
-    return g;
-}
-
-bool keepsLastDim(const std::vector<std::size_t>& order) {
-    return order.size() <= 1 || order.back() == order.size() - 1;
-}
-
-bool isBatched2D(const std::vector<std::size_t>& order) {
-    const std::size_t count = order.size();
-    return count >= 2 && order[count - 1] == count - 2 && order[count - 2] == count - 1 &&
-           std::is_sorted(order.begin(), order.end() - 2);
-}
+// Whether the chip's CANN kernels move small layout pieces in whole blocks. The 910A (coupled
+// DaVinci) sample's FRACTAL_Z conversions run 3x faster than the 910B2 sample's on the same
+// weights, with scalar 0.13-0.24 of their time against 0.42-0.63 (msinsight c1e639ee level1 and
+// e5a31957 level2: e.g. [256,384,3,3] fp32 NCHW -> FRACTAL_Z 19.9 us vs 51.8 us): the 910B's
+// kernels issue an instruction per C0 row or kh·kw run, which the row-by-row passes model, while
+// the 910A's pack several small matrices into one tile and move merged rows (docs/fidelity.md §10).
+bool movesSmallPiecesInBlocks(const ChipConfig& chip) { return chip.organisation == CoreOrganisation::Coupled; }
 
 // Where one pass reads and writes: tensor addresses, or offsets into the launch workspace.
 struct PassEnds {
@@ -230,6 +223,15 @@ LoweredKernel lowerPass(const OpInstance& op, const ChipConfig& chip, const Grou
     const std::vector<std::int64_t>& sizes = g.sizes;
     const std::vector<std::size_t>& order = g.order;
     const std::size_t count = order.size();
+    if (swapsTwoRowGroups(order)) {
+        RowBlockSwap swap{.a = static_cast<std::uint64_t>(sizes[count - 2]),
+                          .c = static_cast<std::uint64_t>(sizes[count - 3]),
+                          .rowBytes = static_cast<std::uint64_t>(sizes[count - 1]) * l->eb,
+                          .x = ends.x, .y = ends.y,
+                          .xInWorkspace = ends.xInWorkspace, .yInWorkspace = ends.yInWorkspace};
+        for (std::size_t o = 0; o + 3 < count; ++o) swap.batch *= static_cast<std::uint64_t>(sizes[o]);
+        if (auto kernel = lowerRowBlockSwap(op, chip, swap, workspaceBytes)) return *kernel;
+    }
     if (keepsLastDim(order)) {
         l->rowsOnly = true;
         l->length = count == 0 ? 1 : static_cast<std::uint64_t>(sizes.back());
@@ -254,8 +256,13 @@ LoweredKernel lowerPass(const OpInstance& op, const ChipConfig& chip, const Grou
         l->batch = static_cast<std::uint64_t>(g.elementCount()) / (l->m * l->n);
         // A narrow m keeps the tile's 64×64 elements: outPitch rows of 64·64 / outPitch columns,
         // so the loads are long bursts of the input rows.
-        l->outPitch = std::min(kTransposeTile, alignUp(l->m, kUbBlockBytes / l->eb));
+        const std::uint64_t block = kUbBlockBytes / l->eb;
+        l->outPitch = std::min(kTransposeTile, alignUp(l->m, block));
         l->tilePitch = kTransposeTile * kTransposeTile / l->outPitch;
+        if (l->outPitch == kTransposeTile && l->n < kTransposeTile) {  // narrow N: tall tiles
+            l->tilePitch = alignUp(l->n, block);
+            l->tileRows = l->outPitch = kTransposeTile * kTransposeTile / l->tilePitch / block * block;
+        }
         const std::uint64_t tileBytes = kTransposeTile * kTransposeTile;
         l->table = ub.allocate(tileBytes * 4, "transpose offsets");
         l->ramp = ub.allocate(tileBytes * 4, "index ramp");
@@ -265,6 +272,10 @@ LoweredKernel lowerPass(const OpInstance& op, const ChipConfig& chip, const Grou
             l->channels = blockedChannels;
             l->c1 = ceilDiv(blockedChannels, l->m);
         }
+        const std::uint64_t matrix = l->m * l->n;
+        if (movesSmallPiecesInBlocks(chip) && blockedChannels == 0 && l->batch > 1 && l->tilesM() == 1 && l->tilesN() == 1 &&
+            matrix * l->eb % kUbBlockBytes == 0 && 2 * matrix <= tileBytes)
+            l->packed = std::min(l->batch, tileBytes / matrix);
     } else {
         throwLoweringError(op, "a transpose pass must keep the last dim or swap the last two");
     }
@@ -327,6 +338,7 @@ std::vector<LoweredKernel> lowerPermutation(const OpInstance& op, const ChipConf
                                    .order = g.order};  // over the intermediate's groups
     for (auto& position : reorderRows.order)
         position = position == last ? count - 1 : position > last ? position - 1 : position;
+    if (movesSmallPiecesInBlocks(chip)) reorderRows = mergeAdjacentGroups(reorderRows);
     const std::uint64_t intermediate = toWorkspace ? alignUp(bytes, 512) : 0;
     const std::uint64_t workspaceBytes = intermediate + bytes;
     PassEnds first{.x = op.inputs[0].deviceAddr, .y = intermediate, .yInWorkspace = true};

@@ -17,4 +17,11 @@ void emitTransposeOffsets(std::vector<Instruction>& code, std::uint64_t table, s
                           std::uint64_t scratch, std::uint64_t count, std::uint64_t columns,
                           std::uint64_t sourcePitch, std::uint64_t elementBytes);
 
+// The same for `count` / (rows·columns) matrices packed back to back: entry k = b·rows·columns +
+// r·columns + c holds (b·rows·columns + c·sourcePitch + r)·elementBytes, where sourcePitch = rows
+// (each source matrix is [columns][rows], contiguous). `table`, `ramp` and `scratch` as above.
+void emitPackedTransposeOffsets(std::vector<Instruction>& code, std::uint64_t table, std::uint64_t ramp,
+                                std::uint64_t scratch, std::uint64_t count, std::uint64_t rows,
+                                std::uint64_t columns, std::uint64_t elementBytes);
+
 }  // namespace ascendsim

@@ -7,8 +7,7 @@ namespace ascendsim::test {
 namespace {
 
 void checkTranspose(std::vector<std::int64_t> shape, std::vector<std::int64_t> perm,
-                    DataType dtype) {
-    const ChipConfig chip = ascend910B1();
+                    DataType dtype, const ChipConfig& chip = ascend910B1()) {
     std::vector<std::int64_t> outShape;
     for (auto p : perm) outShape.push_back(shape[static_cast<std::size_t>(p)]);
     for (const auto& blockDim : blockDimSweep()) {
@@ -52,6 +51,30 @@ TEST(VectorTranspose, SwappingTheLastTwoDimsTransposesTiles) {
     checkTranspose({3, 70, 130}, {0, 2, 1}, DataType::Fp32);
     checkTranspose({2, 5, 6, 7}, {0, 2, 3, 1}, DataType::Fp16);  // NCHW → NHWC
     checkTranspose({4, 5, 6}, {2, 0, 1}, DataType::Fp32);
+}
+
+// Narrow N (the C0 columns of NC1HWC0 → NCHW): tiles of 4096/N' rows × N' columns.
+TEST(VectorTranspose, NarrowLastDimTransposesInTallTiles) {
+    checkTranspose({3, 300, 16}, {0, 2, 1}, DataType::Fp16);
+    checkTranspose({2, 700, 8}, {0, 2, 1}, DataType::Fp32);
+    checkTranspose({2, 150, 48}, {0, 2, 1}, DataType::Fp16);  // 85 rows rounded down to 80
+}
+
+// Small matrices (a FRACTAL_Z weight's [C0][kh·kw] blocks) packed several to a tile, with a
+// partial last tile.
+// (On the coupled chip: movesSmallPiecesInBlocks, transpose.cpp.) The second case is FRACTAL_Z →
+// NCHW of a [32, 32, 3, 3] weight, whose second pass merges C0 and kh·kw into one row.
+TEST(VectorTranspose, SmallMatricesArePackedSeveralToATile) {
+    checkTranspose({40, 16, 9}, {0, 2, 1}, DataType::Fp32, coupledChip());
+    checkTranspose({7, 16, 9}, {0, 2, 1}, DataType::Fp16, coupledChip());
+    checkTranspose({2, 9, 2, 16, 16}, {2, 3, 0, 4, 1}, DataType::Fp32, coupledChip());
+}
+
+// Rows shorter than an L2 line swapped in 2-D row blocks ([B][A][C] rows → [B][C][A]), with
+// partial blocks at both edges.
+TEST(VectorTranspose, ShortRowsSwapInRowBlocks) {
+    checkTranspose({2, 70, 45, 16}, {0, 2, 1, 3}, DataType::Fp16);
+    checkTranspose({130, 3, 8}, {1, 0, 2}, DataType::Fp32);
 }
 
 TEST(VectorTranspose, RowReordersAndBatched2DTransposesAreOneKernel) {
@@ -157,6 +180,32 @@ TEST(VectorTransData, NdToFractalNzAndBackRoundTrips) {
     EXPECT_EQ(h.read(back), xs);
 }
 
+// M = 40 rows go to FRACTAL_NZ as 48 (its logical shape holds M1·16), the 8 extra rows zeros, and
+// come back dropping them.
+TEST(VectorTransData, NdToFractalNzPadsMWithZeroRowsAndBackDropsThem) {
+    for (const ChipConfig& chip : {ascend910B1(), coupledChip()}) {
+        CubeOpHarness h(chip);
+        const auto x = h.tensor("x", {2, 40, 64}, DataType::Fp32);
+        auto nz = h.tensor("nz", {2, 48, 64}, DataType::Fp32);
+        nz.format = TensorFormat::FractalNz;
+        const auto xs = h.fillRandom(x);
+        auto there = makeOp("TransData", {x}, {nz});
+        there.attrs["dst_format"] = std::string("FRACTAL_NZ");
+        h.run(there);
+        const auto fractal = h.read(nz);
+        for (std::size_t b = 0; b < 2; ++b)
+            for (std::size_t n = 0; n < 64; ++n)
+                for (std::size_t m = 0; m < 48; ++m)
+                    EXPECT_EQ(fractal[((b * 4 + n / 16) * 48 + m) * 16 + n % 16], m < 40 ? xs[(b * 40 + m) * 64 + n] : 0.0)
+                        << b << "," << m << "," << n;
+        auto back = h.tensor("back", {2, 40, 64}, DataType::Fp32);
+        auto again = makeOp("TransData", {nz}, {back});
+        again.attrs["dst_format"] = std::string("ND");
+        h.run(again);
+        EXPECT_EQ(h.read(back), xs);
+    }
+}
+
 TEST(VectorTransData, ShapesNeedingPaddingAreLoweringErrors) {
     const ChipConfig chip = ascend910B1();
     CubeOpHarness h(chip);
@@ -171,6 +220,15 @@ TEST(VectorTransData, ShapesNeedingPaddingAreLoweringErrors) {
     back.inputs[0].format = TensorFormat::NC1HWC0;
     back.attrs["dst_format"] = std::string("NCHW");
     EXPECT_THROW(h.lower(back), LoweringError);
+    // FRACTAL_NZ: an N that is no multiple of 16, and a y that does not hold M rounded up to 16.
+    for (const auto& [from, to] : std::vector<std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>>>{
+             {{32, 40}, {32, 48}}, {{40, 64}, {40, 64}}}) {
+        auto nz = h.tensor("nz", to, DataType::Fp16);
+        nz.format = TensorFormat::FractalNz;
+        auto there = makeOp("TransData", {h.tensor("nd", from, DataType::Fp16)}, {nz});
+        there.attrs["dst_format"] = std::string("FRACTAL_NZ");
+        EXPECT_THROW(h.lower(there), LoweringError);
+    }
 }
 
 

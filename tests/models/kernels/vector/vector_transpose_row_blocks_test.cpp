@@ -1,0 +1,98 @@
+// ND → FRACTAL_NZ moves rows of one fractal row (32 B fp16): the kernel must read and write GM in
+// long contiguous runs (models/kernels/layout/transpose_row_blocks.h), not row by row from
+// strided places — on hardware it streams at HBM speed (docs/fidelity.md "Mechanisms" §10).
+#include <gtest/gtest.h>
+
+#include "tests/models/kernels/vector_test_support.h"
+
+namespace ascendsim::test {
+namespace {
+
+TEST(TransposeRowBlocks, NdToFractalNzMovesGmInRunsOfAtLeastOneKiB) {
+    const ChipConfig chip = coupledChip();
+    CubeOpHarness h(chip);
+    const auto x = h.tensor("x", {1024, 4096}, DataType::Fp16);
+    auto nz = h.tensor("nz", {1024, 4096}, DataType::Fp16);
+    nz.format = TensorFormat::FractalNz;
+    auto op = makeOp("TransData", {x}, {nz});
+    op.attrs["dst_format"] = std::string("FRACTAL_NZ");
+    const auto kernels = h.lower(op);
+    ASSERT_EQ(kernels.size(), 1u);
+    std::uint64_t loaded = 0, stored = 0;
+    for (std::uint32_t block = 0; block < kernels[0].blockDim; ++block) {
+        auto stream = kernels[0].program(BlockProgramRequest{.blockIdx = block, .coreKind = CoreKind::Cube});
+        std::vector<Instruction> code;
+        while (stream->next(code)) {
+        }
+        for (const Instruction& instr : code) {
+            const auto* move = std::get_if<DataMove>(&instr.operands);
+            if (move == nullptr) continue;
+            if (move->src == MemSpace::GM) {  // bursts of whole 1 KiB runs of input rows
+                EXPECT_GE(move->burstBytes, 1024u);
+                loaded += move->totalBytes();
+            }
+            if (move->dst == MemSpace::GM) {  // contiguous in GM: one run per instruction
+                EXPECT_EQ(move->dstGapBytes, 0u);
+                EXPECT_GE(move->totalBytes(), 1024u);
+                stored += move->totalBytes();
+            }
+        }
+    }
+    EXPECT_EQ(loaded, x.bytes());  // every byte read once
+    EXPECT_EQ(stored, x.bytes());
+}
+
+// Rows as long as an L2 line keep the row-reorder pass (whose vector copy is its own step).
+TEST(TransposeRowBlocks, RowsOfALineOrMoreKeepTheRowReorder) {
+    const ChipConfig chip = coupledChip();
+    CubeOpHarness h(chip);
+    auto op = makeOp("Transpose", {h.tensor("x", {8, 4, 256}, DataType::Fp16)},
+                     {h.tensor("y", {4, 8, 256}, DataType::Fp16)});
+    op.attrs["perm"] = std::vector<std::int64_t>{1, 0, 2};
+    const auto kernels = h.lower(op);
+    ASSERT_EQ(kernels.size(), 1u);
+    auto stream = kernels[0].program(BlockProgramRequest{.blockIdx = 0, .coreKind = CoreKind::Cube});
+    std::vector<Instruction> code;
+    while (stream->next(code)) {
+    }
+    bool copies = false;
+    for (const Instruction& instr : code)
+        if (const auto* v = std::get_if<VectorInstr>(&instr.operands)) copies |= v->op == VectorOp::Copy;
+    EXPECT_TRUE(copies);
+}
+
+// GM loads of block 0 of every kernel an op lowers to.
+std::vector<DataMove> gmLoadsOfBlock0(const std::vector<LoweredKernel>& kernels) {
+    std::vector<DataMove> loads;
+    for (const LoweredKernel& kernel : kernels) {
+        auto stream = kernel.program(BlockProgramRequest{.blockIdx = 0, .coreKind = CoreKind::Cube});
+        std::vector<Instruction> code;
+        while (stream->next(code)) {
+        }
+        for (const Instruction& instr : code)
+            if (const auto* move = std::get_if<DataMove>(&instr.operands); move != nullptr && move->src == MemSpace::GM)
+                loads.push_back(*move);
+    }
+    return loads;
+}
+
+// NCHW → FRACTAL_Z of a [64, 32, 3, 3] fp32 weight: the coupled chip (910A) packs the [C0][kh·kw]
+// blocks several to a load; the split chip (910B) keeps a load per block, as its scalar-bound real
+// kernels behave (transpose.cpp, movesSmallPiecesInBlocks).
+TEST(TransposeRowBlocks, OnlyTheCoupledChipPacksFractalZBlocks) {
+    std::size_t loadCount[2] = {0, 0};
+    for (const bool coupled : {false, true}) {
+        const ChipConfig chip = coupled ? coupledChip() : ascend910B1();
+        CubeOpHarness h(chip);
+        auto fz = h.tensor("fz", {18, 4, 16, 16}, DataType::Fp32);
+        fz.format = TensorFormat::FractalZ;
+        auto op = makeOp("TransData", {h.tensor("w", {64, 32, 3, 3}, DataType::Fp32)}, {fz});
+        op.attrs["dst_format"] = std::string("FRACTAL_Z");
+        op.blockDim = 1;
+        loadCount[coupled] = gmLoadsOfBlock0(h.lower(op)).size();
+    }
+    EXPECT_LT(4 * loadCount[1], loadCount[0]) << loadCount[1] << " vs " << loadCount[0];
+}
+
+}  // namespace
+}  // namespace ascendsim::test
