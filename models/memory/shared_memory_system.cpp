@@ -74,9 +74,13 @@ std::uint64_t SharedMemorySystem::access(const GmAccess& request, PmuCounters& c
     const double start = static_cast<double>(request.startPs);
     const double l2Done = l2Server_.serve(start, static_cast<double>(request.bytes));
     // The HBM server runs at the nominal rate; a byte costs 1/efficiency of its nominal time.
-    const double hbmDone = hbmServer_.serve(
-        start, static_cast<double>(fillBytes) / readEfficiency_ +
-                   static_cast<double>(writeBackBytes) / writeEfficiency_);
+    const double hbmCostBytes = static_cast<double>(fillBytes) / readEfficiency_ +
+                                static_cast<double>(writeBackBytes) / writeEfficiency_;
+    const double hbmFcfsDone = hbmServer_.serve(start, hbmCostBytes);
+    // Who waits how long: the request shares HBM with the queued ones (hbm_sharing.h).
+    const double hbmDone = hbmCostBytes > 0.0
+                               ? hbmSharing_.complete(start, hbmCostBytes / hbmServer_.bytesPerPs(), hbmFcfsDone)
+                               : start;
     const bool readMissed = !request.isWrite && missLines > 0;
     // An eager write-back is buffered: the write waits only for the part of the HBM queue beyond
     // what the buffer holds.

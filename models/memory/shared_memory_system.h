@@ -26,6 +26,7 @@
 #include <cstdint>
 
 #include "models/memory/bandwidth_server.h"
+#include "models/memory/hbm_sharing.h"
 #include "models/memory/l2_cache.h"
 #include "models/memory/memory_system.h"
 #include "models/memory/traffic_sampler.h"
@@ -51,6 +52,7 @@ public:
     L2Cache l2_;
     BandwidthServer l2Server_;
     BandwidthServer hbmServer_;
+    HbmSharing hbmSharing_;
     double l2HitLatencyPs_;
     double hbmReadLatencyPs_;
     double readEfficiency_;

@@ -49,8 +49,8 @@ PreparedReplay prepareReplay(const ReplayOptions& options) {
         report.chipReason = "given by --chip";
     }
     if (!options.chipOverrides.empty()) report.chipReason += "; --chip-set " + std::to_string(options.chipOverrides.size()) + " keys";
-    report.kernels = distinctKernels(profile, l2);
     ChipConfig chip = loadChipByName(report.chipName, options.configDir, options.chipOverrides);
+    report.kernels = distinctKernels(profile, l2, chip.l2.sizeBytes);
     return PreparedReplay{std::move(report), std::move(chip)};
 }
 

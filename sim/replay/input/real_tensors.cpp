@@ -123,6 +123,13 @@ TensorInfo catalogTensor(const RealTensor& t, const std::string& name) {
     return catalogTensor(t, name, logicalShape(t));
 }
 
+std::uint64_t tensorBytes(const RealTensor& t) {
+    if (t.absent) return 0;
+    std::uint64_t elements = 1;
+    for (std::int64_t d : t.physicalShape) elements *= static_cast<std::uint64_t>(std::max<std::int64_t>(d, 0));
+    return elements * bytesOf(t.dtype);
+}
+
 std::string shapeText(const std::vector<std::int64_t>& shape) {
     std::string text;
     for (std::size_t i = 0; i < shape.size(); ++i) {

@@ -37,19 +37,17 @@ std::vector<std::uint64_t> residentBytes(const ReplayedKernel& k) {
     const std::vector<RealTensor> inputs = realInputs(k.sample);
     for (std::size_t j : k.residentInputs) {
         if (j >= inputs.size() || inputs[j].absent) continue;
-        std::uint64_t elements = 1;
-        for (std::int64_t d : inputs[j].physicalShape) elements *= static_cast<std::uint64_t>(std::max<std::int64_t>(d, 0));
-        bytes.push_back(elements * bytesOf(inputs[j].dtype));
+        bytes.push_back(tensorBytes(inputs[j]));
     }
     return bytes;
 }
 
 }  // namespace
 
-std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State l2) {
+std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State l2, std::uint64_t l2Bytes) {
     const bool producerAware = l2 == L2State::Producer && profile.hasShapes;
     const std::vector<std::vector<std::size_t>> produced =
-        producerAware ? producedInputs(profile) : std::vector<std::vector<std::size_t>>(profile.kernels.size());
+        producerAware ? producedInputs(profile, l2Bytes) : std::vector<std::vector<std::size_t>>(profile.kernels.size());
     std::vector<ReplayedKernel> groups;
     std::unordered_map<std::string, std::size_t> index;
     std::vector<std::vector<double>> durations;

@@ -33,7 +33,9 @@ struct ReplayedKernel {
 // L2State::Producer the identity also holds which inputs a preceding kernel wrote
 // (producer_inputs.h): the same kernel after its producer and after an unrelated kernel are two
 // groups, each with its own real median.
-std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State l2 = L2State::Cold);
+// `l2Bytes`: the chip's L2 capacity, for the producer rule (producer_inputs.h); unused when cold.
+std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State l2 = L2State::Cold,
+                                            std::uint64_t l2Bytes = 0);
 
 // Called after each group with (done, total).
 using ReplayProgress = std::function<void(std::size_t, std::size_t)>;

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "models/memory/bandwidth_server.h"
+#include "models/memory/hbm_sharing.h"
 #include "models/memory/shared_memory_system.h"
 #include "models/memory/small_memory_chip.h"
 
@@ -163,8 +164,37 @@ TEST(SharedMemorySystem, EagerWriteBacksDelayLaterHbmReads) {
     SharedMemorySystem memory(eagerChip(16384));
     PmuCounters counters;
     memory.access(writeOf(0, 8192), counters);  // 8192 ps of HBM writes queued at t = 0
-    // A read miss at t = 0 queues behind them: 8192 + 4096 ps, plus the read latency.
-    EXPECT_EQ(memory.access(readOf(1 << 20, 4096), counters), 8192 + 4096 + 100 * kPsPerCycle);
+    // A read miss at t = 0 shares HBM with them (hbm_sharing.h): its 4096 ps at half the rate,
+    // 8192 ps, plus the read latency; the read after it waits for both.
+    EXPECT_EQ(memory.access(readOf(1 << 20, 4096), counters), 8192 + 100 * kPsPerCycle);
+    EXPECT_EQ(memory.hbmServer().nextFreePs(), 8192.0 + 4096.0);
+}
+
+// Processor sharing (hbm_sharing.h): behind the same backlog a write of half a read's HBM time
+// waits half as long, as real MTE3 / MTE2 busy times show; the FCFS server keeps the throughput.
+TEST(SharedMemorySystem, QueuedRequestsWaitInProportionToTheirOwnSize) {
+    ChipConfig chip = eagerChip(1);
+    chip.hbm.readLatencyCycles = 0;
+    chip.l2.hitLatencyCycles = 0;
+    SharedMemorySystem memory(chip);
+    PmuCounters counters;
+    for (int core = 0; core < 8; ++core)  // 8 reads of 4096 ps queued at t = 0
+        memory.access(readOf(static_cast<std::uint64_t>(core) << 20, 4096, 0, core), counters);
+    const double backlog = memory.hbmServer().nextFreePs();
+    const std::uint64_t readDone = memory.access(readOf(1 << 28, 4096, 0, 8), counters);
+    const std::uint64_t writeDone = memory.access(writeOf(1 << 29, 2048, 0), counters);
+    EXPECT_EQ(backlog, 8 * 4096.0);
+    EXPECT_NEAR(static_cast<double>(writeDone) / static_cast<double>(readDone), 0.5, 0.1);
+    EXPECT_LT(static_cast<double>(writeDone), backlog);  // FCFS would make it wait the whole backlog
+    EXPECT_EQ(memory.hbmServer().nextFreePs(), 8 * 4096.0 + 4096.0 + 2048.0);
+}
+
+TEST(HbmSharing, AverageLatencyEqualsFcfsAndAnIdleServerServesAtOnce) {
+    HbmSharing sharing;
+    EXPECT_DOUBLE_EQ(sharing.complete(0.0, 100.0, 100.0), 100.0);
+    EXPECT_DOUBLE_EQ(sharing.complete(0.0, 50.0, 150.0), 100.0);   // shares with 1 ahead
+    EXPECT_DOUBLE_EQ(sharing.complete(0.0, 100.0, 250.0), 300.0);  // 150 ps ahead, mean 75
+    EXPECT_DOUBLE_EQ(sharing.complete(1000.0, 10.0, 1010.0), 1010.0);  // the queue has drained
 }
 
 TEST(SharedMemorySystem, MissTimeIsHbmTransferPlusReadLatency) {

@@ -45,7 +45,7 @@ TEST(ProducerInputs, AnInputCountsWhenARecentOutputHasItsShapeDtypeAndFormat) {
     };
     profile.kernels = {row("8,8", "4,4"), row("4,4", "5,5"), row("4,4", "6,6", "NCL"),
                        row("9,9", "7,7"), row("4,4", "1,1"), row("7,7", "2,2")};
-    const auto produced = producedInputs(profile);
+    const auto produced = producedInputs(profile, 0);
     ASSERT_EQ(produced.size(), 6u);
     EXPECT_TRUE(produced[0].empty());                     // nothing before it
     EXPECT_EQ(produced[1], std::vector<std::size_t>{0});  // row 0 wrote 4,4 bf16 ND
@@ -53,6 +53,34 @@ TEST(ProducerInputs, AnInputCountsWhenARecentOutputHasItsShapeDtypeAndFormat) {
     EXPECT_TRUE(produced[3].empty());                     // 9,9 never written
     EXPECT_TRUE(produced[4].empty());                     // row 0 wrote 4,4 but is 4 launches back
     EXPECT_EQ(produced[5], std::vector<std::size_t>{0});  // row 3 wrote 7,7 two launches back
+}
+
+// A tensor the newest writer left behind counts only while the bytes moved since (all streams)
+// and the tensor itself fit the L2: a large kernel in between pushes it out.
+TEST(ProducerInputs, AnInputPushedOutOfL2ByTheKernelsBetweenIsNotProduced) {
+    auto row = [](const std::string& in, const std::string& out, const std::string& stream) {
+        RealKernel k;
+        k.type = "Add";
+        k.stream = stream;
+        k.inputShapes = in;
+        k.inputDtypes = "FLOAT";
+        k.inputFormats = "ND";
+        k.outputShapes = out;
+        k.outputDtypes = "FLOAT";
+        k.outputFormats = "ND";
+        return k;
+    };
+    RealProfile profile;
+    // Row 0 writes 1 KiB [256]; row 1 (another stream) moves 2 x 64 KiB; rows 2 and 3 read [256].
+    profile.kernels = {row("16", "256", "1"), row("16384", "16384", "2"), row("256", "8", "1"),
+                       row("256", "9", "1")};
+    const auto big = producedInputs(profile, 1 << 20);
+    EXPECT_EQ(big[2], std::vector<std::size_t>{0});  // 128 KiB + 1 KiB fit 1 MiB
+    EXPECT_EQ(big[3], std::vector<std::size_t>{0});
+    const auto small = producedInputs(profile, 64 << 10);
+    EXPECT_TRUE(small[2].empty());  // 129 KiB moved since row 0 wrote it: evicted from 64 KiB
+    EXPECT_TRUE(small[3].empty());
+    EXPECT_EQ(producedInputs(profile, 0)[2], std::vector<std::size_t>{0});  // 0: no capacity test
 }
 
 TEST(ReplayProducerL2, AProducedInputIsTimedInL2AndAnUnproducedOneCold) {
