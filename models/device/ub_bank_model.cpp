@@ -78,6 +78,17 @@ UbAccessPattern ubAccessPatternOf(const VectorInstr& v) {
     auto dst = [&](bool isWrite) {
         add(blockOperand(v.dst, v.dstRepeatStride, v.dstBlockStride, dstBlocks, isWrite));
     };
+    const auto packed = static_cast<std::uint32_t>(kMaxBlocksPerRepeat * bytesOf(v.dtype));  // 8 elements per beat
+    if (isBlockReduction(v.op)) {  // 8 results per repeat, contiguous
+        src0(v.dtype);
+        add({v.dst, packed, kBlockBytes, 1, true});
+        return p;
+    }
+    if (v.op == VectorOp::BlockBroadcast) {  // 8 contiguous sources in, 8 whole blocks out
+        add({v.src0, packed, kBlockBytes, 1, false});
+        add(blockOperand(v.dst, v.dstRepeatStride, v.dstBlockStride, kMaxBlocksPerRepeat, true));
+        return p;
+    }
     switch (vectorClassOf(v.op)) {
         case VectorClass::Binary:
             src0(v.dtype);

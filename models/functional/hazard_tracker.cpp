@@ -70,6 +70,12 @@ void HazardTracker::accessVector(const VectorInstr& v, std::size_t pipe, const I
     };
     if (v.repeats == 0 || v.mask == 0) return;
     const VectorClass cls = vectorClassOf(v.op);
+    if (v.op == VectorOp::BlockBroadcast) {  // 8 contiguous sources per repeat, 8 whole blocks written
+        access(MemSpace::UB, v.src0, std::uint64_t{v.repeats} * kVectorBlocksPerRepeat * srcBytes, false, pipe, instruction);
+        const std::uint64_t span = (std::uint64_t{v.repeats} - 1) * v.dstRepeatStride + (kVectorBlocksPerRepeat - 1) * v.dstBlockStride + 1;
+        access(MemSpace::UB, v.dst, span * kGranuleBytes, true, pipe, instruction);
+        return;
+    }
     if (v.op != VectorOp::Duplicate && v.op != VectorOp::Gather)
         access(MemSpace::UB, v.src0, extent(srcBytes, v.src0BlockStride, v.src0RepeatStride), false, pipe, instruction);
     const bool binary = cls == VectorClass::Binary || v.op == VectorOp::MulAdd || v.op == VectorOp::Gather;
@@ -77,6 +83,8 @@ void HazardTracker::accessVector(const VectorInstr& v, std::size_t pipe, const I
                        false, pipe, instruction);
     if (cls == VectorClass::Reduction)
         access(MemSpace::UB, v.dst, std::uint64_t{v.repeats} * dstBytes, true, pipe, instruction);
+    else if (isBlockReduction(v.op))
+        access(MemSpace::UB, v.dst, std::uint64_t{v.repeats} * kVectorBlocksPerRepeat * dstBytes, true, pipe, instruction);
     else
         access(MemSpace::UB, v.dst, extent(dstBytes, v.dstBlockStride, v.dstRepeatStride), true, pipe, instruction);
 }

@@ -105,6 +105,31 @@ bool greaterNanFirst(double a, double b) {
     return a > b;
 }
 
+// vcgadd / vcgmax: each block's active elements to one value, 8 results per repeat written
+// contiguously; vbrcb: element i of the repeat's 8 contiguous sources fills block i.
+void executeBlockInstruction(const VectorInstr& in, const Operand& src0, const Operand& dst) {
+    const std::size_t elementBytes = bytesOf(in.dtype);
+    const std::uint32_t perBlock = static_cast<std::uint32_t>(kBlockBytes / elementBytes);
+    for (std::uint32_t r = 0; r < in.repeats; ++r) {
+        for (std::uint32_t block = 0; block < kVectorBlocksPerRepeat; ++block) {
+            const std::uint64_t slot = std::uint64_t{r} * kVectorBlocksPerRepeat + block;
+            if (in.op == VectorOp::BlockBroadcast) {
+                const double x = loadElement(src0.checked(in.src0 + slot * elementBytes, elementBytes), in.dtype);
+                for (std::uint32_t i = 0; i < perBlock; ++i) storeElement(dst.at(r, block * perBlock + i), in.dtype, x);
+                continue;
+            }
+            const std::uint32_t first = block * perBlock;
+            if (first >= in.mask) break;
+            double acc = loadElement(src0.at(r, first), in.dtype);
+            for (std::uint32_t i = first + 1; i < std::min<std::uint32_t>(in.mask, first + perBlock); ++i) {
+                const double x = loadElement(src0.at(r, i), in.dtype);
+                acc = in.op == VectorOp::BlockReduceSum ? acc + x : std::max(acc, x);
+            }
+            storeElement(dst.checked(in.dst + slot * elementBytes, elementBytes), in.dtype, acc);
+        }
+    }
+}
+
 }  // namespace
 
 void executeVectorInstruction(const VectorInstr& in, std::vector<std::uint8_t>& ub) {
@@ -130,6 +155,10 @@ void executeVectorInstruction(const VectorInstr& in, std::vector<std::uint8_t>& 
     const std::uint32_t mask = in.mask;
     std::vector<double> a(mask), b(mask), d(mask);
 
+    if (isBlockReduction(op) || op == VectorOp::BlockBroadcast) {
+        executeBlockInstruction(in, src0, dst);
+        return;
+    }
     for (std::uint32_t r = 0; r < in.repeats; ++r) {
         switch (vectorClassOf(op) == VectorClass::Reduction ? VectorOp::ReduceSum : op) {
             case VectorOp::ReduceSum: {

@@ -16,6 +16,7 @@ VectorClass vectorClassOf(VectorOp op) {
             return C::Transcendental;
         case O::Adds: case O::Muls: case O::Maxs: case O::Mins: case O::LeakyRelu: case O::Relu:
         case O::Abs: case O::Rsqrt: case O::Reciprocal: case O::Copy: case O::Duplicate:
+        case O::BlockReduceSum: case O::BlockReduceMax: case O::BlockBroadcast:  // hardware.md §2.6 unary row
             return C::Unary;
         case O::Cast:
             return C::Conversion;
@@ -32,11 +33,19 @@ VectorClass vectorClassOf(VectorOp op) {
 }
 
 const char* vectorOpName(VectorOp op) {
-    static constexpr std::array<const char*, 32> kNames = {
+    static constexpr std::array<const char*, 34> kNames = {
         "vadd", "vsub", "vmul", "vdiv", "vmax", "vmin", "vand", "vor", "vadds", "vmuls", "vmaxs",
         "vmins", "vlrelu", "vrelu", "vabs", "vexp", "vln", "vsqrt", "vrsqrt", "vrec", "vcopy",
-        "vdup", "vconv", "vmla", "vcadd", "vcmax", "vcmin", "vgather", "vmrgsort", "vcmp", "vsel", ""};
+        "vdup", "vconv", "vmla", "vcadd", "vcmax", "vcmin", "vgather", "vmrgsort", "vcmp", "vsel",
+        "vcgadd", "vcgmax", "vbrcb"};
     return kNames[static_cast<std::size_t>(op)];
+}
+
+bool isBlockReduction(VectorOp op) { return op == VectorOp::BlockReduceSum || op == VectorOp::BlockReduceMax; }
+
+VectorClass vectorCostClassOf(const VectorInstr& v) {
+    if (isBlockReduction(v.op) && bytesOf(v.dtype) == 2) return VectorClass::Reduction;
+    return vectorClassOf(v.op);
 }
 
 Instruction Instruction::move(const DataMove& m) {

@@ -116,6 +116,12 @@ enum class VectorOp : std::uint8_t {
     Gather, Sort,
     // compare and select (mask-free form: dst = src0 > src1 ? src0 : src1 written as 1/0)
     CompareGt, Select,
+    // per-block reductions (vcgadd, vcgmax): every 32 B block of a repeat to one element; repeat r
+    // writes its (up to 8) results contiguously at dst + 8·r elements
+    BlockReduceSum, BlockReduceMax,
+    // block broadcast (vbrcb): repeat r reads the 8 elements src0[8·r .. 8·r+7] and fills block i of
+    // the repeat's destination (dst strides as usual) with element i; the mask is not used
+    BlockBroadcast,
 };
 
 enum class VectorClass : std::uint8_t {
@@ -125,6 +131,8 @@ inline constexpr std::size_t kVectorClassCount = 8;
 
 VectorClass vectorClassOf(VectorOp op);
 const char* vectorOpName(VectorOp op);
+inline constexpr std::uint32_t kVectorBlocksPerRepeat = 8;  // 256 B repeat = 8 blocks of 32 B (§2.6)
+bool isBlockReduction(VectorOp op);
 
 // Vector instruction on UB (hardware.md §2.6): `repeats` iterations, each over up to 256 bytes
 // (8 blocks of 32 B) of `dtype` elements, `mask` active elements per repeat (contiguous from 0).
@@ -141,6 +149,12 @@ struct VectorInstr {
     std::uint16_t dstRepeatStride = 8, src0RepeatStride = 8, src1RepeatStride = 8;
     float scalar = 0.0f;
 };
+
+// The class whose §2.6 per-repeat cost an instruction pays. It is vectorClassOf(op) except for the
+// block reductions: vcgadd/vcgmax run at the unary rate on fp32 and at the reduction rate on
+// 16-bit types (hardware.md §2.6 [S MSKPP]: "vcgadd/vcgmax (fp32)" in the unary row, "vcgmax
+// (fp16)" in the reduction row; vcgadd fp16 is not measured, assumed like vcgmax fp16).
+VectorClass vectorCostClassOf(const VectorInstr& v);
 
 // Work the scalar unit does itself (address arithmetic, loop control, DCache loads/stores).
 // Optional memory operand: when bytesRead or bytesWritten is non-zero, the loads/stores access

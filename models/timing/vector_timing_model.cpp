@@ -8,7 +8,7 @@ VectorTimingModel::VectorTimingModel(const ChipConfig& chip) : chip_(chip) {}
 // element types use the class's fp32 rate where the config gives one (fp32 vexp/vln, u32 gather).
 std::uint64_t VectorTimingModel::cycles(const VectorInstr& instr) const {
     const VectorClassTiming& timing =
-        chip_.vector.byClass[static_cast<std::size_t>(vectorClassOf(instr.op))];
+        chip_.vector.byClass[static_cast<std::size_t>(vectorCostClassOf(instr))];
     const bool wide = bytesOf(instr.dtype) == 4;
     const std::uint64_t perRepeat = (wide && timing.fp32CyclesPerRepeat != 0)
                                         ? timing.fp32CyclesPerRepeat

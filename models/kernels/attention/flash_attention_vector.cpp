@@ -2,8 +2,9 @@
 // rows, block by block, in fp32:
 //   m' = max(m, rowmax(s·S)); α = exp(m − m'); P = exp(s·S − m'); l = α·l + rowsum(P)
 //   O = α·O + P·V (P·V from the AIC); finally O / l → out.
-// Per-row values are broadcast along rows by expanding them into one 32 B block per row (a Gather
-// through a byte-offset table built once per program) and reading that block with block stride 0.
+// Row max and row sum use block reductions (vcgmax/vcgadd, attention_vector_steps.h). Per-row
+// values are broadcast along rows by expanding them into one 32 B block per row (vbrcb) and
+// reading that block with block stride 0.
 #include <algorithm>
 
 #include "models/kernels/attention/attention_vector_steps.h"
@@ -23,7 +24,7 @@ std::uint64_t alignUp(std::uint64_t v, std::uint64_t a) { return (v + a - 1) / a
 
 // UB layout for up to `rows` rows of `cols` ≤ 128 fp32 columns.
 struct UbLayout {
-    std::uint64_t s, p, acc, oj, out, scratch, table, expanded, rowIndex, colIndex, mask;
+    std::uint64_t s, p, acc, oj, out, scratch, partial, expanded, rowIndex, colIndex, mask;
     std::uint64_t mOld, mNew, mCur, alpha, l, sum;
     std::uint64_t end;
     UbLayout(std::uint64_t rows, std::uint64_t cols) {
@@ -36,7 +37,7 @@ struct UbLayout {
         out = take(rows * cols * 2);
         scratch = take(rows * kRepeatBytes);
         mask = take(rows * cols * 4);
-        table = take(rows * kFloatsPerBlock * 4);
+        partial = take(rows * kBlockBytes);
         expanded = take(rows * kBlockBytes);
         rowIndex = take(rows * 4);
         colIndex = take(std::max(rows, cols) * 4);
@@ -61,25 +62,23 @@ VectorInstr vec(VectorOp op, DataType dtype, std::uint64_t dst, std::uint64_t sr
     return v;
 }
 
-// `op` over `count` contiguous elements of `dtype` (full repeats plus a masked tail). A Gather
-// keeps src0 as the base its offsets are relative to.
+// `op` over `count` contiguous elements of `dtype` (full repeats plus a masked tail).
 void emitContiguous(ProgramBuilder& b, VectorInstr v, std::uint64_t count) {
     const bool cast = v.op == VectorOp::Cast;
     const std::size_t widest = std::max(bytesOf(v.dtype), cast ? bytesOf(v.srcType) : 0);
     const std::uint64_t perRepeat = kRepeatBytes / widest;
     const std::uint64_t dstStep = perRepeat * bytesOf(v.dtype);
     const std::uint64_t srcStep = perRepeat * (cast ? bytesOf(v.srcType) : bytesOf(v.dtype));
-    const std::uint64_t src1Step = v.op == VectorOp::Gather ? perRepeat * 4 : srcStep;
     v.dstRepeatStride = static_cast<std::uint16_t>(dstStep / kBlockBytes);
     v.src0RepeatStride = static_cast<std::uint16_t>(srcStep / kBlockBytes);
-    v.src1RepeatStride = static_cast<std::uint16_t>(src1Step / kBlockBytes);
+    v.src1RepeatStride = v.src0RepeatStride;
     std::uint64_t done = 0;
     while (done < count) {
         const std::uint64_t repeatIndex = done / perRepeat, remaining = count - done;
         VectorInstr part = v;
         part.dst += repeatIndex * dstStep;
-        if (v.op != VectorOp::Gather) part.src0 += repeatIndex * srcStep;
-        part.src1 += repeatIndex * src1Step;
+        part.src0 += repeatIndex * srcStep;
+        part.src1 += repeatIndex * srcStep;
         if (remaining >= perRepeat) {
             part.repeats = static_cast<std::uint16_t>(std::min<std::uint64_t>(remaining / perRepeat, kMaxRepeats));
             part.mask = static_cast<std::uint16_t>(perRepeat);
@@ -91,36 +90,6 @@ void emitContiguous(ProgramBuilder& b, VectorInstr v, std::uint64_t count) {
         }
         b.vector(part);
     }
-}
-
-// Reduces each row's first `cols` fp32 columns into `dst` (one value per row): the 64-column
-// chunks fold into `scratch` with `fold`, then one reduction per row.
-void emitRowReduce(ProgramBuilder& b, VectorOp fold, VectorOp reduce, std::uint64_t base, std::uint32_t rows,
-                   std::uint32_t cols, std::uint64_t strideBytes, std::uint64_t scratch, std::uint64_t dst) {
-    const auto rowStride = static_cast<std::uint16_t>(strideBytes / kBlockBytes);
-    std::uint64_t src = base;
-    std::uint16_t srcStride = rowStride;
-    if (cols > kFloatsPerRepeat) {
-        VectorInstr copy = vec(VectorOp::Copy, DataType::Fp32, scratch, base);
-        copy.repeats = static_cast<std::uint16_t>(rows);
-        copy.mask = kFloatsPerRepeat;
-        copy.src0RepeatStride = rowStride;
-        b.vector(copy);
-        for (std::uint32_t c = kFloatsPerRepeat; c < cols; c += kFloatsPerRepeat) {
-            VectorInstr f = vec(fold, DataType::Fp32, scratch, scratch, base + c * 4);
-            f.repeats = static_cast<std::uint16_t>(rows);
-            f.mask = static_cast<std::uint16_t>(std::min(kFloatsPerRepeat, cols - c));
-            f.src1RepeatStride = rowStride;
-            b.vector(f);
-        }
-        src = scratch;
-        srcStride = kRepeatBytes / kBlockBytes;
-    }
-    VectorInstr r = vec(reduce, DataType::Fp32, dst, src);
-    r.repeats = static_cast<std::uint16_t>(rows);
-    r.mask = static_cast<std::uint16_t>(std::min(kFloatsPerRepeat, cols));
-    r.src0RepeatStride = srcStride;
-    b.vector(r);
 }
 
 class AttentionVectorStream final : public TiledInstructionStream {
@@ -136,16 +105,6 @@ protected:
     void emitPrologue(ProgramBuilder& b) override {
         b.scalar(64, 4);
         if (tiles_ == 0) return;
-        // Gather offsets T[i] = floor(i / 8) · 4: block k of `expanded` repeats value k.
-        VectorInstr zero = vec(VectorOp::Duplicate, DataType::Int32, ub_.table, 0);
-        zero.mask = kFloatsPerBlock;
-        b.vector(zero);
-        const std::uint64_t entries = share_ * kFloatsPerBlock;
-        for (std::uint64_t filled = kFloatsPerBlock; filled < entries; filled *= 2) {
-            VectorInstr add = vec(VectorOp::Adds, DataType::Int32, ub_.table + filled * 4, ub_.table);
-            add.scalar = static_cast<float>(filled / kFloatsPerBlock * 4);
-            emitContiguous(b, add, std::min(filled, entries - filled));
-        }
         if (p_->causal) {
             // Column ramp colIndex[j] = j: descending masked Duplicates fill the first block
             // (the last write to element k has mask k+1 and value k), then doubling Adds.
@@ -216,8 +175,7 @@ void AttentionVectorStream::emitTile(std::uint64_t localTile, ProgramBuilder& b)
     if (rows == 0) return;
     // out = O / l, cast to the output type.
     emitContiguous(b, vec(VectorOp::Reciprocal, DataType::Fp32, ub_.sum, ub_.l), rows);
-    VectorInstr gather = vec(VectorOp::Gather, DataType::Fp32, ub_.expanded, ub_.sum, ub_.table);
-    emitContiguous(b, gather, std::uint64_t{rows} * kFloatsPerBlock);
+    emitAttentionRowsToBlocks(b, ub_.sum, rows, ub_.expanded);
     emitAttentionRowBroadcast(b, VectorOp::Mul, ub_.acc, rows, d, std::uint64_t{d} * 4, ub_.expanded);
     b.waitFlag(Pipe::Mte3, Pipe::Vector, 1);
     VectorInstr cast = vec(VectorOp::Cast, p.dtype, ub_.out, ub_.acc);
@@ -249,14 +207,14 @@ void AttentionVectorStream::emitSoftmax(ProgramBuilder& b, const AttentionTile& 
         scale.scalar = p.scale;
         emitContiguous(b, scale, rows * sStride / 4);
         if (p.causal && p.visibleKeys(t.q0 + row0) < k0 + len) emitCausalMask(b, t.q0 + row0, rows, k0, len, sStride);
-        emitRowReduce(b, VectorOp::Max, VectorOp::ReduceMax, ub_.s, rows, len, sStride, ub_.scratch, ub_.mCur);
+        emitAttentionRowReduce(b, VectorOp::Max, ub_.s, rows, len, sStride, ub_.scratch, ub_.partial, ub_.mCur);
         emitContiguous(b, vec(VectorOp::Max, DataType::Fp32, ub_.mNew, ub_.mOld, ub_.mCur), rows);
         emitContiguous(b, vec(VectorOp::Sub, DataType::Fp32, alpha, ub_.mOld, ub_.mNew), rows);
         emitContiguous(b, vec(VectorOp::Exp, DataType::Fp32, alpha, alpha), rows);
-        emitContiguous(b, vec(VectorOp::Gather, DataType::Fp32, ub_.expanded, ub_.mNew, ub_.table), std::uint64_t{rows} * kFloatsPerBlock);
+        emitAttentionRowsToBlocks(b, ub_.mNew, rows, ub_.expanded);
         emitAttentionRowBroadcast(b, VectorOp::Sub, ub_.s, rows, len, sStride, ub_.expanded);
         emitContiguous(b, vec(VectorOp::Exp, DataType::Fp32, ub_.s, ub_.s), rows * sStride / 4);
-        emitRowReduce(b, VectorOp::Add, VectorOp::ReduceSum, ub_.s, rows, len, sStride, ub_.scratch, ub_.sum);
+        emitAttentionRowReduce(b, VectorOp::Add, ub_.s, rows, len, sStride, ub_.scratch, ub_.partial, ub_.sum);
         emitContiguous(b, vec(VectorOp::Mul, DataType::Fp32, ub_.l, ub_.l, alpha), rows);
         emitContiguous(b, vec(VectorOp::Add, DataType::Fp32, ub_.l, ub_.l, ub_.sum), rows);
         emitContiguous(b, vec(VectorOp::Copy, DataType::Fp32, ub_.mOld, ub_.mNew), rows);
@@ -282,7 +240,7 @@ void AttentionVectorStream::emitAccumulate(ProgramBuilder& b, std::uint64_t row0
     b.waitFlag(Pipe::Vector, Pipe::Mte2, 1);
     b.copy(MemSpace::GM, workspace_ + p.oSlot(j) + row0 * d * 4, MemSpace::UB, ub_.oj, rows * d * 4);
     b.handoff(Pipe::Mte2, Pipe::Vector, 1);
-    emitContiguous(b, vec(VectorOp::Gather, DataType::Fp32, ub_.expanded, alphaOf(j), ub_.table), std::uint64_t{rows} * kFloatsPerBlock);
+    emitAttentionRowsToBlocks(b, alphaOf(j), rows, ub_.expanded);
     emitAttentionRowBroadcast(b, VectorOp::Mul, ub_.acc, rows, d, std::uint64_t{d} * 4, ub_.expanded);
     emitContiguous(b, vec(VectorOp::Add, DataType::Fp32, ub_.acc, ub_.acc, ub_.oj), std::uint64_t{rows} * d);
     b.setFlag(Pipe::Vector, Pipe::Mte2, 1);
@@ -299,7 +257,7 @@ void AttentionVectorStream::emitCausalMask(ProgramBuilder& b, std::uint64_t firs
     VectorInstr rowRamp = vec(VectorOp::Adds, DataType::Fp32, ub_.rowIndex, ub_.colIndex);
     rowRamp.scalar = static_cast<float>(base);
     emitContiguous(b, rowRamp, rows);
-    emitContiguous(b, vec(VectorOp::Gather, DataType::Fp32, ub_.expanded, ub_.rowIndex, ub_.table), std::uint64_t{rows} * kFloatsPerBlock);
+    emitAttentionRowsToBlocks(b, ub_.rowIndex, rows, ub_.expanded);
     for (std::uint32_t c = 0; c < len; c += kFloatsPerRepeat) {
         // mask[i][c..] = colIndex[c..] > limit[i] ? 1 : 0, then S += mask · (−large)
         VectorInstr cmp = vec(VectorOp::CompareGt, DataType::Fp32, ub_.mask + c * 4, ub_.colIndex + c * 4, ub_.expanded);

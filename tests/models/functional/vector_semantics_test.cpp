@@ -221,5 +221,34 @@ TEST(VectorSemantics, Bf16ArithmeticRoundsToBf16) {
     EXPECT_EQ(ub.at(128, DataType::Bf16, 0), 1.0);  // 1 + 2^-8 is a tie → even
 }
 
+// vcgmax / vcgadd: one result per 32 B block, 8 per repeat, packed; a partial last block reduces
+// only its active elements and blocks past the mask write nothing.
+TEST(VectorSemantics, BlockReductionsWriteOneValuePerBlockPacked) {
+    Ub ub;
+    std::vector<double> x = ramp(128);
+    x[13] = 500.0;  // block 1 of repeat 0
+    ub.write(0, DataType::Fp32, x);
+    ub.write(2048, DataType::Fp32, std::vector<double>(16, -1.0));
+    ub.run({.op = VectorOp::BlockReduceMax, .dtype = DataType::Fp32, .dst = 2048, .src0 = 0, .repeats = 2, .mask = 64});
+    EXPECT_EQ(ub.at(2048, DataType::Fp32, 0), 7.0);
+    EXPECT_EQ(ub.at(2048, DataType::Fp32, 1), 500.0);
+    EXPECT_EQ(ub.at(2048, DataType::Fp32, 15), 127.0);  // repeat 1's last block
+    ub.write(1024, DataType::Fp32, ramp(64, 1.0));
+    ub.write(3072, DataType::Fp32, std::vector<double>(8, -1.0));
+    ub.run({.op = VectorOp::BlockReduceSum, .dtype = DataType::Fp32, .dst = 3072, .src0 = 1024, .mask = 12});
+    EXPECT_EQ(ub.at(3072, DataType::Fp32, 0), 36.0);                // 1 + … + 8
+    EXPECT_EQ(ub.at(3072, DataType::Fp32, 1), 9.0 + 10 + 11 + 12);  // the 4 active elements of block 1
+    EXPECT_EQ(ub.at(3072, DataType::Fp32, 2), -1.0);                // block 2 has none: untouched
+}
+
+// vbrcb: element i of each repeat's 8 sources fills block i of the destination.
+TEST(VectorSemantics, BlockBroadcastFillsOneBlockPerSourceElement) {
+    Ub ub;
+    ub.write(0, DataType::Fp32, ramp(16, 10.0));
+    ub.run({.op = VectorOp::BlockBroadcast, .dtype = DataType::Fp32, .dst = 1024, .src0 = 0, .repeats = 2, .mask = 64});
+    for (std::size_t value = 0; value < 16; ++value)
+        for (std::size_t i = 0; i < 8; ++i) EXPECT_EQ(ub.at(1024, DataType::Fp32, value * 8 + i), 10.0 + value);
+}
+
 }  // namespace
 }  // namespace ascendsim

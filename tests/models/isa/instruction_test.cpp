@@ -27,5 +27,21 @@ TEST(Instruction, VectorClassesFollowTheMeasuredTable) {
     EXPECT_EQ(vectorClassOf(VectorOp::ReduceSum), VectorClass::Reduction);
 }
 
+// hardware.md §2.6: vcgadd/vcgmax on fp32 sit in the unary row (1 cycle per repeat), vcgmax on fp16
+// in the reduction row (7); vbrcb is unary.
+TEST(Instruction, BlockReductionsCostTheUnaryRateOnFp32AndTheReductionRateOn16Bit) {
+    for (const VectorOp op : {VectorOp::BlockReduceMax, VectorOp::BlockReduceSum}) {
+        EXPECT_TRUE(isBlockReduction(op));
+        EXPECT_EQ(vectorCostClassOf({.op = op, .dtype = DataType::Fp32}), VectorClass::Unary) << vectorOpName(op);
+        EXPECT_EQ(vectorCostClassOf({.op = op, .dtype = DataType::Fp16}), VectorClass::Reduction) << vectorOpName(op);
+    }
+    EXPECT_EQ(vectorCostClassOf({.op = VectorOp::BlockBroadcast, .dtype = DataType::Fp32}), VectorClass::Unary);
+    EXPECT_EQ(vectorCostClassOf({.op = VectorOp::ReduceMax, .dtype = DataType::Fp32}), VectorClass::Reduction);
+    EXPECT_FALSE(isBlockReduction(VectorOp::ReduceMax));
+    EXPECT_STREQ(vectorOpName(VectorOp::BlockReduceMax), "vcgmax");
+    EXPECT_STREQ(vectorOpName(VectorOp::BlockReduceSum), "vcgadd");
+    EXPECT_STREQ(vectorOpName(VectorOp::BlockBroadcast), "vbrcb");
+}
+
 }  // namespace
 }  // namespace ascendsim

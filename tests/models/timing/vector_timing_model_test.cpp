@@ -57,6 +57,22 @@ TEST(VectorTimingModel, CyclesPerRepeatExactAndStartupWithinOnePerClass) {
     }
 }
 
+// A 64-row fp32 row max: vcgmax over 64 repeats costs what vcopy does (unary, §2.6), a seventh
+// of the whole-row vcmax it replaces; on fp16 vcgmax is a reduction again.
+TEST(VectorTimingModel, BlockReduceMaxCostsOneCyclePerRepeatOnFp32) {
+    const ChipConfig chip = chip910B1();
+    const VectorTimingModel model(chip);
+    const std::uint64_t blockReduce = model.cycles(instrOf(VectorOp::BlockReduceMax, 64, DataType::Fp32));
+    EXPECT_EQ(blockReduce, model.cycles(instrOf(VectorOp::Copy, 64, DataType::Fp32)));
+    EXPECT_EQ(model.cycles(instrOf(VectorOp::BlockReduceMax, 65, DataType::Fp32)) - blockReduce, 1u);
+    EXPECT_EQ(model.cycles(instrOf(VectorOp::BlockReduceSum, 65, DataType::Fp32)) - blockReduce, 1u);
+    EXPECT_EQ(model.cycles(instrOf(VectorOp::BlockBroadcast, 65, DataType::Fp32)) - blockReduce, 1u);
+    EXPECT_EQ(model.cycles(instrOf(VectorOp::BlockReduceMax, 65, DataType::Fp16)) -
+                  model.cycles(instrOf(VectorOp::BlockReduceMax, 64, DataType::Fp16)),
+              7u);
+    EXPECT_GT(model.cycles(instrOf(VectorOp::ReduceMax, 64, DataType::Fp32)), 6 * blockReduce);
+}
+
 TEST(VectorTimingModel, Fp32OverrideAppliesOnlyToWideTypes) {
     const ChipConfig chip = chip910B1();
     const VectorTimingModel model(chip);

@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "models/timing/transfer_timing.h"
 #include "tests/models/kernels/cube_test_support.h"
 #include "tests/models/kernels/test_chip.h"
 
@@ -186,6 +187,57 @@ TEST(CubeFlashAttention, AicRunsOneKvBlockAheadOfTheSoftmax) {
     EXPECT_EQ(crossCoreEvents(kernel, CoreKind::Vector), (std::vector<int>{-1, 1, -1, 1, -3, -1, 1, -3, -3}));
     const std::uint64_t slotSet = 128 * 128 * 4 + 128 * 128 * 2 + 128 * 64 * 4;
     EXPECT_EQ(kernel.workspaceBytes, 2 * slotSet);
+}
+
+// The softmax of one 64 × 128 fp32 half-block as CANN issues it (hardware.md §2.6 costs, repeats
+// of 64 fp32): scale 128, row max (fold 2·64 + vcgmax 64 + 8), broadcast Sub 2·2·64, Exp 2·128,
+// row sum (as the max), cast 128, then α·O (broadcast Mul 2·2·64) + O_j (2·128): 1688 cycles of
+// repeats, plus start-ups and the 64-row updates. The r0 sample's AIV does 1810 cycles per
+// half-block (docs/fidelity.md §12); whole-row vcmax/vcadd (7 cycles per row) and Gather
+// expansions (27 + 12 per repeat) would put it near 2900.
+TEST(CubeFlashAttention, SoftmaxVectorCyclesPerKvBlockMatchTheBlockReductionCount) {
+    ChipConfig chip = ascend910B1();
+    const VectorClassTiming unary{1, 3, 0}, binary{2, 3, 0};
+    auto set = [&chip](VectorClass c, VectorClassTiming t) { chip.vector.byClass[static_cast<std::size_t>(c)] = t; };
+    set(VectorClass::Unary, unary);
+    set(VectorClass::Binary, binary);
+    set(VectorClass::Conversion, unary);
+    set(VectorClass::Transcendental, {4, 4, 2});
+    set(VectorClass::FusedMultiplyAdd, {4, 4, 0});
+    set(VectorClass::Reduction, {7, 7, 0});
+    set(VectorClass::Gather, {24, 27, 12});
+    set(VectorClass::Sort, {16, 22, 0});
+    CubeOpHarness h(chip);
+    const std::uint64_t kvBlocks = 8;
+    auto op = makeOp("FlashAttentionScore", {h.tensor("q", {1, 1, 128, 128}, DataType::Bf16),
+                                             h.tensor("k", {1, 1, 128 * kvBlocks, 128}, DataType::Bf16),
+                                             h.tensor("v", {1, 1, 128 * kvBlocks, 128}, DataType::Bf16)},
+                     {h.tensor("out", {1, 1, 128, 128}, DataType::Bf16)});
+    op.blockDim = 1;
+    const LoweredKernel kernel = h.lower(op).at(0);
+    const VectorTimingModel timing(chip);
+    BlockProgramRequest request;
+    request.coreKind = CoreKind::Vector;
+    auto stream = kernel.program(request);
+    std::vector<Instruction> chunk;
+    std::uint64_t cycles = 0, wholeRowReductions = 0, blockReductions = 0, gathers = 0;
+    while (stream->next(chunk)) {
+        for (const Instruction& i : chunk) {
+            const auto* v = std::get_if<VectorInstr>(&i.operands);
+            if (v == nullptr) continue;
+            cycles += timing.cycles(*v);
+            wholeRowReductions += vectorClassOf(v->op) == VectorClass::Reduction;
+            blockReductions += isBlockReduction(v->op);
+            gathers += v->op == VectorOp::Gather;
+        }
+        chunk.clear();
+    }
+    EXPECT_EQ(wholeRowReductions, 0u);
+    EXPECT_EQ(blockReductions, kvBlocks * 2 * 2);  // max and sum, two steps each
+    EXPECT_EQ(gathers, 0u);
+    const double perBlock = static_cast<double>(cycles) / static_cast<double>(kvBlocks);
+    EXPECT_GT(perBlock, 1688.0);
+    EXPECT_LT(perBlock, 2000.0);
 }
 
 }  // namespace
