@@ -77,6 +77,9 @@ struct CubeTimingConfig {
     std::uint32_t int8FractalK = 32;
     std::uint32_t mmadOverheadCycles = 2;
     std::uint32_t mmadMinCycles = 5;
+    // Cycles per 16×8×16 fractal of a true-fp32 mmad (f32f32f32); hf32 (h322f32) runs one per
+    // cycle like fp16's 16×16×16, so true fp32 is half the hf32 MAC rate when this is 2.
+    std::uint32_t fp32CyclesPerFractal = 1;
 };
 
 struct VectorClassTiming {

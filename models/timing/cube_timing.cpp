@@ -34,11 +34,13 @@ std::uint64_t CubeTiming::fractals(const Mmad& mmad) const {
            ceilDiv(std::max<std::uint64_t>(mmad.n, 1), cube.fractalN);
 }
 
-// One fractal per cycle plus a fixed per-instruction overhead, never below the minimum issue
-// cost (hardware.md §2.5: 910b1 m=32 k=16 sweep implies ≈2 cycles overhead, 5 for the smallest).
+// One fractal per cycle (a true-fp32 fractal `fp32CyclesPerFractal`) plus a fixed per-instruction
+// overhead, never below the minimum issue cost (hardware.md §2.5: 910b1 m=32 k=16 sweep implies
+// ≈2 cycles overhead, 5 for the smallest).
 std::uint64_t CubeTiming::cycles(const Mmad& mmad) const {
     const CubeTimingConfig& cube = chip_.cube;
-    return std::max<std::uint64_t>(cube.mmadMinCycles, fractals(mmad) + cube.mmadOverheadCycles);
+    const std::uint64_t perFractal = mmad.dtype == DataType::Fp32 ? cube.fp32CyclesPerFractal : 1;
+    return std::max<std::uint64_t>(cube.mmadMinCycles, fractals(mmad) * perFractal + cube.mmadOverheadCycles);
 }
 
 }  // namespace ascendsim

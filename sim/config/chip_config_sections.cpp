@@ -122,13 +122,14 @@ void readHccl(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
 
 void readCube(const ConfigNode& node, ChipConfig& chip) {
     node.allowOnly({"fractal_m", "fractal_k", "fractal_n", "int8_fractal_k",
-                    "mmad_overhead_cycles", "mmad_min_cycles"});
+                    "mmad_overhead_cycles", "mmad_min_cycles", "fp32_cycles_per_fractal"});
     node.readPositive("fractal_m", chip.cube.fractalM);
     node.readPositive("fractal_k", chip.cube.fractalK);
     node.readPositive("fractal_n", chip.cube.fractalN);
     node.readPositive("int8_fractal_k", chip.cube.int8FractalK);
     node.readNonNegative("mmad_overhead_cycles", chip.cube.mmadOverheadCycles);
     node.readPositive("mmad_min_cycles", chip.cube.mmadMinCycles);
+    node.readPositive("fp32_cycles_per_fractal", chip.cube.fp32CyclesPerFractal);
 }
 
 void readVector(const ConfigNode& node, bool isRoot, ChipConfig& chip) {

@@ -194,6 +194,7 @@ void validateChipConfig(const ChipConfig& chip) {
     check.require(chip.blockPrologueScalarCycles <= 1000000, "pipes.block_prologue_scalar_cycles",
                   "expected at most 1000000 cycles, got " + std::to_string(chip.blockPrologueScalarCycles));
     check.require(chip.cube.mmadMinCycles > 0, "cube.mmad_min_cycles", "expected >= 1");
+    check.require(chip.cube.fp32CyclesPerFractal > 0, "cube.fp32_cycles_per_fractal", "expected >= 1");
     check.require(chip.icache.fillBytes <= chip.icache.sizeBytes, "icache.fill_bytes",
                   "a fill cannot exceed the cache size");
     checkPaths(check, chip);

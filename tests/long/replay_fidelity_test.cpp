@@ -27,7 +27,8 @@ struct SampleBound {
     double minCoverage;       // recorded share of compute-kernel time replayed − margin
 };
 
-// Recorded: median abs error 44.3 / 44.3 / 59.4 / 56.1 / 37.6 / 39.9 %; coverage as recorded
+// Recorded: median abs error 44.3 / 44.3 / 59.4 / 56.1 / 37.6 / 39.9 % (the AlexNet pair tightened in
+// session 8 to 37.4 / 39.4 % measured at branch fidcnn, docs/fidelity.md §13); coverage as recorded
 // after the CNN samples' op types were added (docs/fidelity.md, "Coverage of the CNN samples' op
 // types"): 99.9 / 98.1 / 99.2 / 99.2 / 94.3 / 94.2 %, bound 5 points below. Tightened in session 8
 // (docs/fidelity.md §10, §11): the Qwen3 rows to the measured 15.5 / 13.8 % + 5 points; the 910A
@@ -36,8 +37,8 @@ struct SampleBound {
 const SampleBound kSamples[] = {
     {"msinsight/ef63bc64/test/st/level2/rank_0_ascend_pt", "Ascend910B4_1650", 0.21, 0.94},
     {"msinsight/ef63bc64/test/st/level2/rank_2_ascend_pt", "Ascend910B4_1650", 0.19, 0.93},
-    {"msinsight/e5a31957/test/data/pytorch/text/level2/rank0_ascend_pt", "Ascend910B2", 0.65, 0.93},
-    {"msinsight/e5a31957/test/data/pytorch/db/level2/rank0_ascend_pt", "Ascend910B2", 0.62, 0.93},
+    {"msinsight/e5a31957/test/data/pytorch/text/level2/rank0_ascend_pt", "Ascend910B2", 0.43, 0.93},
+    {"msinsight/e5a31957/test/data/pytorch/db/level2/rank0_ascend_pt", "Ascend910B2", 0.45, 0.93},
     {"msinsight/c1e639ee/test/data/pytorch/text/level1/rank0_ascend_pt", "Ascend910", 0.36, 0.90},
     {"msinsight/c1e639ee/test/data/pytorch/db/level1/rank0_ascend_pt", "Ascend910", 0.37, 0.90},
     {"msinsight/c1e639ee/test/data/pytorch/text/level1/rank1_ascend_pt", "Ascend910", 0.37, 0.90},

@@ -100,8 +100,14 @@ std::vector<LoweredKernel> lowerMatmulFamily(const OpInstance& op, const ChipCon
     switch (a.dtype) {
         case DataType::Fp16: case DataType::Bf16:
             p.mmadType = a.dtype; p.accType = DataType::Fp32; break;
+        // fp32 keeps its precision (f32f32f32 mmad) unless the op allows hf32: torch_npu's
+        // torch.npu.matmul.allow_hf32 is False by default (aclnn cubeMathType KEEP_DTYPE), and the
+        // 910B2 AlexNet sample's MatMulV2/V3 rows say "HF32 Eligible NO" (convolutions: YES).
+        // An hf32 input dtype is hf32 mode already.
         case DataType::Fp32: case DataType::Hf32:
-            p.mmadType = DataType::Hf32; p.accType = DataType::Fp32; break;
+            p.mmadType = a.dtype == DataType::Hf32 || op.boolAttr("allow_hf32", false) ? DataType::Hf32 : DataType::Fp32;
+            p.accType = DataType::Fp32;
+            break;
         case DataType::Int8:
             p.mmadType = DataType::Int8; p.accType = DataType::Int32; break;
         default:

@@ -51,6 +51,19 @@ TEST(CubeTiming, CostsOverheadPlusOneCyclePerFractalAboveTheMinimum) {
     EXPECT_EQ(cube.cycles(mmadOf(64, 64, 64)), 64u + chip.cube.mmadOverheadCycles);
 }
 
+// A true-fp32 fractal (16×8×16) takes fp32_cycles_per_fractal cycles (910B: 2, half hf32's MAC
+// rate, docs/fidelity.md "Mechanisms" §13); hf32 runs one per cycle like fp16.
+TEST(CubeTiming, TrueFp32RunsAtHalfTheHf32Rate) {
+    const ChipConfig chip = chip910B1();
+    ASSERT_EQ(chip.cube.fp32CyclesPerFractal, 2u);
+    const CubeTiming cube(chip);
+    const std::uint64_t fractals = cube.fractals(mmadOf(32, 64, 256, DataType::Hf32));
+    EXPECT_EQ(fractals, 2u * 8u * 16u);
+    EXPECT_EQ(cube.cycles(mmadOf(32, 64, 256, DataType::Hf32)), fractals + chip.cube.mmadOverheadCycles);
+    EXPECT_EQ(cube.cycles(mmadOf(32, 64, 256, DataType::Fp32)), 2 * fractals + chip.cube.mmadOverheadCycles);
+    EXPECT_EQ(cube.cycles(mmadOf(32, 64, 256, DataType::Fp16)), fractals / 2 + chip.cube.mmadOverheadCycles);
+}
+
 TEST(CubeTiming, Ascend910B1EfficiencySweepWithinTenPercentOfMeasured) {
     const ChipConfig chip = chip910B1();
     const CubeTiming cube(chip);

@@ -53,6 +53,15 @@ TEST(ChipOverrides, BadValueIsCheckedLikeAFileValue) {
     EXPECT_NE(error.find("--chip-set: l2.ways: expected a positive integer, got -4"), std::string::npos) << error;
 }
 
+// The true-fp32 mmad rate (docs/fidelity.md "Mechanisms" §13) is a chip key like any other: the
+// 910B ships 2, a what-if can set it, and 0 cycles per fractal is refused.
+TEST(ChipOverrides, Fp32CyclesPerFractalIsEditableAndPositive) {
+    EXPECT_EQ(loadChipByName("Ascend910B1", configDir()).cube.fp32CyclesPerFractal, 2u);
+    EXPECT_EQ(loadChipByName("Ascend910B1", configDir(), {"cube.fp32_cycles_per_fractal=1"}).cube.fp32CyclesPerFractal, 1u);
+    const std::string error = errorOf({"cube.fp32_cycles_per_fractal=0"});
+    EXPECT_NE(error.find("--chip-set: cube.fp32_cycles_per_fractal: expected a positive integer"), std::string::npos) << error;
+}
+
 TEST(ChipOverrides, UnknownKeyListsTheKnownOnes) {
     const std::string error = errorOf({"l2.wayz=8"});
     EXPECT_NE(error.find("--chip-set: l2.wayz: unknown key"), std::string::npos) << error;

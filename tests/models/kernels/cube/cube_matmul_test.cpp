@@ -67,7 +67,7 @@ void runMatmulCase(const ChipConfig& chip, const MatmulCase& c, std::optional<st
     if (int8)
         expectNear(h.read(y), expected, 0.0, 0.0, what);
     else if (c.dtype == DataType::Fp32)
-        expectNear(h.read(y), expected, 2e-2, 2e-3, what);  // hf32 inputs
+        expectNear(h.read(y), expected, 1e-4, 1e-5, what);  // true fp32 mmad (no hf32 rounding of the inputs)
     else
         expectNear(h.read(y), expected, 2e-2, 2e-3, what);  // fp32 accumulation, fp16/bf16 output rounding
 }
@@ -106,7 +106,7 @@ TEST(CubeMatMul, Int8IsExactWithInt32Output) {
     runMatmulCase(chip, {33, 129, 47, true, true, true, DataType::Int8}, 2u);
 }
 
-TEST(CubeMatMul, Fp32InputsRunInHf32Mode) {
+TEST(CubeMatMul, Fp32InputsMatchReference) {
     const auto chip = ascend910B1();
     runMatmulCase(chip, {64, 100, 96, false, false, false, DataType::Fp32}, std::nullopt);
 }
@@ -355,6 +355,43 @@ TEST(CubeMatMul, NextChunkIsLoadedBeforeTheCubeStepsOfThisOne) {
     }
     ASSERT_GE(loadAt.size(), 4u) << "needs at least two K chunks";
     EXPECT_LT(loadAt[3], firstMmad);
+}
+
+// fp32 MatMul keeps its precision (f32f32f32 mmad, torch_npu's matmul.allow_hf32 default) and
+// runs hf32 only when the op allows it; an hf32 input is hf32 mode already.
+TEST(CubeMatMul, Fp32MmadUnlessHf32IsAllowed) {
+    const auto chip = ascend910B1();
+    CubeOpHarness h(chip, 1 << 20);  // only lowering
+    const auto mmadTypes = [&h](DataType in, bool allowHf32) {
+        auto op = makeOp("MatMul", {h.tensor("a", {32, 512}, in), h.tensor("b", {512, 256}, in)},
+                         {h.tensor("y", {32, 256}, DataType::Fp32)});
+        if (allowHf32) op.attrs["allow_hf32"] = true;
+        std::set<DataType> types;
+        for (const auto& i : blockProgram(h.lower(op).at(0), 0))
+            if (i.opcode == Opcode::Mmad) types.insert(std::get<Mmad>(i.operands).dtype);
+        return types;
+    };
+    EXPECT_EQ(mmadTypes(DataType::Fp32, false), std::set<DataType>{DataType::Fp32});
+    EXPECT_EQ(mmadTypes(DataType::Fp32, true), std::set<DataType>{DataType::Hf32});
+    EXPECT_EQ(mmadTypes(DataType::Hf32, false), std::set<DataType>{DataType::Hf32});
+}
+
+// hf32 inputs are rounded to 10 mantissa bits in the cube: far from an fp32 reference.
+TEST(CubeMatMul, AllowedHf32RoundsTheInputs) {
+    const auto chip = ascend910B1();
+    CubeOpHarness h(chip);
+    auto a = h.tensor("a", {16, 64}, DataType::Fp32);
+    auto b = h.tensor("b", {64, 16}, DataType::Fp32);
+    auto y = h.tensor("y", {16, 16}, DataType::Fp32);
+    h.fill(a, 1.0f + 1.0f / 4096.0f);  // 2^-12 is below hf32's 10-bit mantissa
+    h.fill(b, 1.0f);
+    auto op = makeOp("MatMul", {a, b}, {y});
+    op.attrs["allow_hf32"] = true;
+    h.run(op);
+    EXPECT_FLOAT_EQ(h.read(y).at(0), 64.0f);
+    op.attrs["allow_hf32"] = false;
+    h.run(op);
+    EXPECT_FLOAT_EQ(h.read(y).at(0), 64.0f + 64.0f / 4096.0f);
 }
 
 }  // namespace
