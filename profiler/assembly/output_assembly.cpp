@@ -19,6 +19,7 @@
 #include "profiler/writers/summary/data_preprocess.h"
 #include "profiler/writers/db/db_export.h"
 #include "profiler/writers/era2023/era2023_export.h"
+#include "profiler/writers/msprof_cli/msprof_collection.h"
 #include "profiler/writers/tree/framework_files.h"
 #include "profiler/writers/summary/kernel_details.h"
 #include "profiler/writers/summary/l2_cache.h"
@@ -181,6 +182,7 @@ void writeProfilerDirectory(const fs::path& dir, const RunRecord& cycleRun, cons
 }
 
 OutputResult writeProfilerOutput(const RunRecord& run, const ProfilerConfig& config, const OutputOptions& options) {
+    if (options.msprofCommandLine) return {{writeMsprofCollection(options.parentDirectory, run, config, options.msprofExport)}};
     RunRecord base = run;
     if (options.rank) base.rankId = *options.rank;
     if (options.quirks.contains(Quirk::ClockSkew)) applyClockSkew(base);

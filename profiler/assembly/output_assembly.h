@@ -36,6 +36,10 @@ struct OutputOptions {
     // Test hook: called with a stage name while a cycle is being built ("cycle-built"); throwing
     // from it exercises the cleanup path.
     std::function<void(std::string_view stage)> faultInjection;
+    // `ascendsim msprof`: the msprof command line's layout instead (one PROF_* directly under
+    // parentDirectory, profiler/writers/msprof_cli/), with or without its export.
+    bool msprofCommandLine = false;
+    bool msprofExport = true;
 };
 
 struct OutputResult {

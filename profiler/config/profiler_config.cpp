@@ -21,7 +21,6 @@ constexpr std::array<MetricsNames, 9> kMetricsNames = {{
     {"L2Cache", "ACL_AICORE_L2_CACHE"},
     {"MemoryAccess", "ACL_AICORE_MEMORY_ACCESS"},
 }};
-constexpr std::uint32_t kAiCoreMetricsNone = 0xFF;  // ACL_AICORE_NONE
 constexpr std::array<std::string_view, 4> kLevelNames = {"Level_none", "Level0", "Level1", "Level2"};
 constexpr std::array<std::string_view, 4> kFormatVersionNames = {"8.3", "8.0", "2024", "2023"};
 
@@ -69,26 +68,6 @@ bool parseFormatVersion(std::string_view text, FormatVersion& out) {
     if (text == "2024") return out = FormatVersion::Era2024, true;
     if (text == "2023") return out = FormatVersion::Era2023, true;
     return false;
-}
-
-bool parseAiCoreMetricsType(std::string_view text, std::uint32_t& out) {
-    static constexpr std::array<std::string_view, 6> kNumbers = {"0", "1", "2", "3", "4", "5"};
-    for (std::size_t i = 0; i < kNumbers.size(); ++i)
-        if (text == kNumbers[i]) return out = static_cast<std::uint32_t>(i), true;
-    if (text == "0xFF" || text == "0xff" || text == "255") return out = kAiCoreMetricsNone, true;
-    return false;
-}
-
-AicMetrics aicMetricsOfType(std::uint32_t aiCoreMetricsType) {
-    switch (aiCoreMetricsType) {
-        case 0: return AicMetrics::ArithmeticUtilization;
-        case 1: return AicMetrics::PipeUtilization;
-        case 2: return AicMetrics::Memory;
-        case 3: return AicMetrics::MemoryL0;
-        case 4: return AicMetrics::ResourceConflictRatio;
-        case 5: return AicMetrics::MemoryUB;
-        default: return AicMetrics::None;
-    }
 }
 
 bool predates2025(FormatVersion v) { return v == FormatVersion::Era2024 || v == FormatVersion::Era2023; }

@@ -103,7 +103,8 @@ std::string_view aicMetricsName(AicMetrics m);           // "PipeUtilization"
 std::string_view aicMetricsAclName(AicMetrics m);        // "ACL_AICORE_PIPE_UTILIZATION"
 bool parseAicMetrics(std::string_view text, AicMetrics& out);
 // aiCoreMetricsType: "0".."5" or "0xFF"/"255" (ACL_AICORE_*: 0 Arithmetic, 1 Pipe, 2 Memory
-// bandwidth, 3 L0B and width, 4 resource conflict, 5 Memory UB, 0xFF none).
+// bandwidth, 3 L0B and width, 4 resource conflict, 5 Memory UB, 0xFF none). Both read the
+// aclprofAicoreMetrics numbers of torch_npu_spelling.cpp's table.
 bool parseAiCoreMetricsType(std::string_view text, std::uint32_t& out);
 AicMetrics aicMetricsOfType(std::uint32_t aiCoreMetricsType);
 bool parseFormatVersion(std::string_view text, FormatVersion& out);  // "8.3", "8.0", "2024", "2023"

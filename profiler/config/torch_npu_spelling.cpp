@@ -128,6 +128,23 @@ std::string hex(int value) {
 
 }  // namespace
 
+// aiCoreMetricsType is the aclprofAicoreMetrics number of kMetrics; profileConfig documents
+// 0..5 and 0xFF (CANN 7.0 torch_npu.npu.profileConfig page), so L2Cache (6) and MemoryAccess (8)
+// stay --aic-metrics spellings only.
+bool parseAiCoreMetricsType(std::string_view text, std::uint32_t& out) {
+    constexpr int kLastProfileConfigNumber = 5, kNone = 0xFF;
+    const int number = numberOf(trimmed(text));
+    if (number == kNoNumber || (number > kLastProfileConfigNumber && number != kNone)) return false;
+    out = static_cast<std::uint32_t>(number);
+    return true;
+}
+
+AicMetrics aicMetricsOfType(std::uint32_t aiCoreMetricsType) {
+    for (const Spelling& s : kMetrics)
+        if (s.aclNumber == static_cast<int>(aiCoreMetricsType)) return static_cast<AicMetrics>(s.value);
+    return AicMetrics::None;
+}
+
 bool parseProfilerLevel(std::string_view text, ProfilerLevel& out) {
     return parseSetting(ProfilerSetting::Level, text, out);
 }

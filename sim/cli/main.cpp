@@ -17,6 +17,7 @@
 #include "sim/engine/version.h"
 #include "sim/matrix/matrix_cli.h"
 #include "sim/mpi/mpi_rank_exchange.h"
+#include "sim/msprof_cli/msprof_cli.h"
 #include "sim/replay/replay_cli.h"
 #include "sim/whatif/whatif_commands.h"
 
@@ -150,6 +151,7 @@ int sc_main(int argc, char* argv[]) {
     compare->fallthrough();
     ascendsim::WhatIfCommands whatIf(app, options);
     ascendsim::MatrixCli matrixCli(app);
+    ascendsim::MsprofCli msprofCli(app, options);
     app.require_subcommand(0, 1);
 
     app.footer(kExitCodeHelp);
@@ -164,6 +166,7 @@ int sc_main(int argc, char* argv[]) {
     if (const auto code = replayCli.runIfParsed(std::cout, std::cerr, options.showProgress)) return *code;
     if (const auto exitCode = whatIf.run(std::cout, std::cerr)) return *exitCode;
     if (const auto code = matrixCli.runIfParsed(std::cout, std::cerr, options.showProgress)) return *code;
+    if (const auto code = msprofCli.runIfParsed(std::cout, std::cerr)) return *code;
     if (chips->parsed()) return ascendsim::runChipsCommand(options.configDir, std::cout, std::cerr);
     if (compare->parsed())
         return ascendsim::runCompareCommand(compareBase, compareVariants, compareTop, std::cout, std::cerr,

@@ -125,6 +125,8 @@ int runSimulationCommand(const SimulationOptions& options, std::ostream& out, st
         output.workerName = options.workerName.value_or("");
         output.deterministic = options.deterministic;
         output.rank = options.rank;
+        output.msprofCommandLine = options.msprofCommandLine;
+        output.msprofExport = options.msprofExport;
         OutputResult written;
         if (result.ranks > 1) {
             // One *_ascend_pt directory per rank, as each torch.distributed process writes its own;

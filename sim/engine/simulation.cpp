@@ -197,6 +197,7 @@ void applyProfilerOverrides(const SimulationOptions& options, Workload& workload
         p.activityNpu = std::count(activities.begin(), activities.end(), ProfilerActivity::Npu) > 0;
     }
     if (options.l2Cache) p.l2Cache = *options.l2Cache;
+    if (options.msprofTx) p.msprofTx = *options.msprofTx;
     if (options.dataSimplification) {
         p.dataSimplification = *options.dataSimplification;
         p.dataSimplificationGiven = true;
@@ -208,6 +209,13 @@ void applyProfilerOverrides(const SimulationOptions& options, Workload& workload
     if (options.formatVersion)
         p.formatVersion = parseOption<FormatVersion>(*options.formatVersion, "--format-version", parseFormatVersion);
     applyE2eOptions(options, p);
+    // The msprof command line profiles the whole application and collects no PyTorch data.
+    if (options.msprofCommandLine) {
+        p.schedule.reset();
+        p.activityCpu = false;
+        p.dataSimplification = false;
+        p.dataSimplificationGiven = true;
+    }
     // The 2023-era torch_npu documents data_simplification as False by default, True in cluster
     // runs (issue 14, the data-collection page); later releases default to True.
     if (p.formatVersion == FormatVersion::Era2023 && !p.dataSimplificationGiven)

@@ -18,6 +18,7 @@ struct SimulationOptions {
     std::optional<std::string> level;       // "Level0", "Level1", "Level2", "Level_none"
     std::optional<std::string> aicMetrics;  // "PipeUtilization", ... or ACL_AICORE_* names
     std::optional<bool> l2Cache;
+    std::optional<bool> msprofTx;           // MsprofTx markers (torch_npu msprof_tx, msprof --msproftx)
     std::optional<bool> dataSimplification;
     std::optional<bool> taskTimeCsv;        // ASCEND_PROFILER_OUTPUT/task_time.csv (default true)
     std::optional<std::string> exportType;  // "text", "db", "text,db" (any torch_npu spelling)
@@ -27,6 +28,10 @@ struct SimulationOptions {
     bool e2e = false;
     std::optional<std::string> aclProf;
     std::optional<std::string> aiCoreMetricsType;
+    // `ascendsim msprof` (sim/msprof_cli/): the msprof command line's collection of the whole run,
+    // a PROF_* directory under outputParent, exported when msprofExport.
+    bool msprofCommandLine = false;
+    bool msprofExport = true;
     std::optional<std::int64_t> rank;       // profiler_info_{rank}.json and rank-named files
     std::string quirks;                     // --quirks: anomalies of real data (profiler/quirks/quirk_set.h)
     std::string chromeTracePath;            // export_chrome_trace equivalent

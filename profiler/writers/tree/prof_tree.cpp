@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "profiler/writers/prof_raw/raw_prof_data.h"
 #include "profiler/writers/summary/api_statistic.h"
 #include "profiler/writers/summary/data_preprocess.h"
 #include "profiler/writers/summary/l2_cache.h"
@@ -80,6 +81,10 @@ std::filesystem::path writeProfTree(const std::filesystem::path& parentDir, cons
     writeText(device / ("end_info." + id), renderEndInfo(run, endNs));
     writeText(device / "sample.json", renderSampleJson(run, config, root.filename().string() + "/device_" + id + "/"));
     writeText(device / ("dev_start.log." + id), renderStartLog(run, startNs, false));
+
+    // Raw data is an E2E collection's result; a torch_npu.profiler run keeps it unless
+    // data_simplification deletes it after the export (prof_raw/).
+    if (config.e2e || !config.dataSimplification) writeRawProfData(root, run, config);
 
     // The 2023 era exports into device_{id}/{timeline,summary}/ instead (profiler/writers/era2023).
     if (!config.dataSimplification && config.formatVersion != FormatVersion::Era2023) {

@@ -9,8 +9,10 @@
 //       l2_cache_{ts}.csv, aicpu_{ts}.csv (when they have rows), msprof_{ts}.json (when the caller
 //       passes the timeline text)
 //
-// No raw data/ directories: the simulator has no binary CANN streams to put there. Every file is
-// a pure function of the RunRecord, the ProfilerConfig and the caller's names.
+//     host/data/, device_{id}/data/   raw records (E2E, or data_simplification=False;
+//                                      profiler/writers/prof_raw/)
+//
+// Every file is a pure function of the RunRecord, the ProfilerConfig and the caller's names.
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -41,6 +43,7 @@ std::string renderHostInfoJson(const RunRecord& run);
 std::string renderDeviceInfoJson(const RunRecord& run);
 // sample.json: the collection switches msprof recorded (compact JSON); `resultDir` is relative to
 // the *_ascend_pt directory ("PROF_…/device_0/") so the bytes do not depend on where output goes.
+// A "…/host/" directory's devices is "64", msprof's host id (so is host/info.json's).
 std::string renderSampleJson(const RunRecord& run, const ProfilerConfig& config, const std::string& resultDir);
 // start_info / end_info: {"collectionDateBegin": …, "collectionTimeBegin": "<µs>", "clockMonotonicRaw": "<ns>"}
 // with the same wall/monotonic relation as profiler_info.json's start/end_info.

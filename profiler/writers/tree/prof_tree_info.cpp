@@ -16,6 +16,7 @@ namespace {
 
 constexpr double kNsPerUs = 1000.0;
 constexpr std::uint64_t kNsPerSecond = 1'000'000'000ULL;
+constexpr const char* kHostDeviceId = "64";
 
 // msprof's chip ids (platform_version): CHIP_V2_1_0 = 910A ("1"), CHIP_V3_3_0 = 310P ("4"),
 // CHIP_V4_1_0 = 910B/910_93 ("5") [MSPROF analysis/common_func/platform/chip_manager.py; assumed].
@@ -65,7 +66,10 @@ OrderedJson deviceInfo(const RunRecord& run) {
 OrderedJson infoJson(const RunRecord& run, bool withDevice) {
     OrderedJson info;
     info["jobInfo"] = "NA";
-    info["devices"] = std::to_string(run.deviceId);
+    // The host directory's info.json names the host as device 64 (Ascend/msprof
+    // common_func/ms_constant/number_constant.py HOST_ID; config_data_parsers.py runs the host
+    // parsers only for it).
+    info["devices"] = withDevice ? std::to_string(run.deviceId) : std::string(kHostDeviceId);
     OrderedJson cpu;
     cpu["Id"] = 0;
     cpu["Name"] = "ascendsim";
@@ -138,7 +142,8 @@ std::string renderSampleJson(const RunRecord& run, const ProfilerConfig& config,
     s["aiv_profiling"] = onOff(aicoreOn && split);
     s["aiv_profiling_events"] = aicoreOn && split ? profilingEvents(group, CoreSide::Aiv) : "";
     s["aiv_profiling_mode"] = "task-based";
-    s["devices"] = std::to_string(run.deviceId);
+    // The host directory is device 64 to msprof (infoJson above).
+    s["devices"] = resultDir.ends_with("/host/") ? std::string(kHostDeviceId) : std::to_string(run.deviceId);
     s["hcclTrace"] = onOff(level1Plus);
     s["hwts_log"] = onOff(config.level != ProfilerLevel::LevelNone);
     s["job_id"] = std::to_string(run.deviceId);

@@ -76,5 +76,24 @@ TEST(TorchNpuSpelling, UnknownValuesListTheValidOnes) {
     EXPECT_NE(unknownSpellingMessage(ProfilerSetting::Activity, "GPU").find("valid: CPU, NPU"), std::string::npos);
 }
 
+TEST(TorchNpuSpelling, AiCoreMetricsTypeIsProfileConfigsNumberOfTheSameTable) {
+    std::uint32_t type = 0;
+    for (const char* text : {"0xFF", "0xff", "255"}) {
+        ASSERT_TRUE(parseAiCoreMetricsType(text, type)) << text;
+        EXPECT_EQ(type, 0xFFu);
+        EXPECT_EQ(aicMetricsOfType(type), AicMetrics::None);
+    }
+    ASSERT_TRUE(parseAiCoreMetricsType("3", type));
+    EXPECT_EQ(aicMetricsOfType(type), AicMetrics::MemoryL0);
+    // Each number names the group --aic-metrics gives it.
+    for (std::uint32_t n : {0u, 1u, 2u, 3u, 4u, 5u}) {
+        AicMetrics byName{};
+        ASSERT_TRUE(parseAicMetrics(std::to_string(n), byName));
+        EXPECT_EQ(aicMetricsOfType(n), byName) << n;
+    }
+    // profileConfig documents 0..5 and 0xFF only.
+    for (const char* text : {"6", "8", "-1", "1.0", "", "0x100", "Pipe"}) EXPECT_FALSE(parseAiCoreMetricsType(text, type)) << text;
+}
+
 }  // namespace
 }  // namespace ascendsim

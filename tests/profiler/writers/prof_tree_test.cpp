@@ -74,8 +74,11 @@ TEST_F(ProfTree, HostAndDeviceMetadataFilesExistWithDeviceInfoFromTheChip) {
     EXPECT_EQ(d["aic_frequency"], "1650");
     EXPECT_EQ(d["hwts_frequency"], "100");
     EXPECT_EQ(info["pid"], "4242");
-    // Key order and Python separators as the msprof example.
-    EXPECT_EQ(readFile(root / "host/info.json").rfind("{\"jobInfo\": \"NA\", \"devices\": \"0\", \"CPU\": [", 0), 0u);
+    // Key order and Python separators as the msprof example; the host is msprof's device 64
+    // (HOST_ID), in info.json and sample.json alike.
+    EXPECT_EQ(readFile(root / "host/info.json").rfind("{\"jobInfo\": \"NA\", \"devices\": \"64\", \"CPU\": [", 0), 0u);
+    EXPECT_EQ(nlohmann::json::parse(readFile(root / "host/sample.json"))["devices"], "64");
+    EXPECT_EQ(nlohmann::json::parse(readFile(root / "device_0/sample.json"))["devices"], "0");
 }
 
 TEST_F(ProfTree, StartInfoTiesWallClockToMonotonicLikeProfilerInfo) {

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "profiler/writers/communication_test_support.h"
+#include "profiler/writers/era2023/e2e_test_config.h"
 #include "profiler/writers/era2023/era2023_export.h"
 #include "profiler/writers/timeline/msprof_timeline.h"
 #include "support/scratch_dir.h"
@@ -22,19 +23,6 @@ struct Export {
     std::set<std::string> files;
     std::set<std::string> processes;
 };
-
-ProfilerConfig e2eConfig(const AclProfFlags& flags) {
-    ProfilerConfig config;
-    config.formatVersion = FormatVersion::Era2023;
-    config.level = ProfilerLevel::Level1;
-    config.dataSimplification = false;
-    E2eProfile e2e;
-    e2e.flags = flags;
-    config.e2e = e2e;
-    config.l2Cache = flags.l2cache;
-    config.aicMetrics = flags.aicoreMetrics ? AicMetrics::PipeUtilization : AicMetrics::None;
-    return config;
-}
 
 RunRecord runWithAiCpuAndCollective(const ChipConfig& chip) {
     RunRecord run = runWithCollectives(chip);

@@ -1,0 +1,26 @@
+#pragma once
+// PROF_*/device_{id}/data/: the device's raw records. On STARS chips (910B/910_93, msprof's
+// CHIP_V4_1_0) the task scheduler logs each task's start and end as 64-byte ACSQ records in
+// `stars_soc.data.{id}.slice_0` (Ascend/msprof msparser/stars/acsq_task_parser.py, format
+// ACSQ_TASK_FMT "4HQHH11L", decoded by profiling_bean/stars/acsq_task.py; func types 000000
+// start and 000001 end, msconfig/stars_config.py):
+//   u16 header   func type (bits 0-5), SQE type (bits 10-15)
+//   u16 0x6BD3   the STARS magic number (stars_log_parser.py checks it)
+//   u16 stream id, u16 task id
+//   u64 system counter
+//   u16 0, u16 acsq id (bits 6-12) | acc id (bits 0-5)
+//   11 × u32     0
+// Not written (docs/output-formats.md "Raw PROF data"): the PMU records (ffts_profile.data), the
+// HCCL and AI CPU records, and the 910A's hwts.data.
+#include <map>
+#include <string>
+
+#include "profiler/config/profiler_config.h"
+#include "profiler/record/run_record.h"
+
+namespace ascendsim {
+
+// File name -> bytes; empty when the chip has no STARS scheduler or no task is collected.
+std::map<std::string, std::string> rawDeviceDataFiles(const RunRecord& run, const ProfilerConfig& config);
+
+}  // namespace ascendsim

@@ -1,0 +1,177 @@
+#include "profiler/writers/prof_raw/raw_host_data.h"
+
+#include <unordered_map>
+
+#include "profiler/writers/era2023/era2023_data_selection.h"
+#include "profiler/writers/prof_raw/raw_clock.h"
+#include "profiler/writers/prof_raw/raw_record_buffer.h"
+#include "profiler/writers/timeline/ascend_tasks.h"
+
+namespace ascendsim {
+
+namespace {
+
+constexpr std::uint16_t kMagic = 0x5A5A;            // MSPROF_DATA_HEAD_MAGIC_NUM
+constexpr std::size_t kCompactRecordBytes = 64;     // header 24 + MSPROF_COMPACT_INFO_DATA_LENGTH 40
+constexpr std::uint32_t kNodeBasicInfoBytes = 29;   // sizeof(MsprofNodeBasicInfo), pack(1)
+constexpr std::uint32_t kRuntimeTrackBytes = 40;    // sizeof(MsprofRuntimeTrack)
+// prof_common.h report types.
+constexpr std::uint32_t kAclOpBase = 0x010000, kAclRuntimeBase = 0x030000, kAclNnBase = 0x050000,
+                        kAclHostHcclBase = 0x070000;
+constexpr std::uint32_t kNodeBasicInfoType = 0, kNodeLaunchType = 5, kNodeGeApiBase = 0x010000;
+constexpr std::uint32_t kModelBase = 0x000000;
+constexpr std::uint32_t kHcclMasterType = 0x010001;
+
+// GE's task types (Ascend/msprof common_func/ms_constant/ge_enum_constant.py GeTaskType).
+std::uint32_t geTaskType(TaskType type) {
+    switch (type) {
+        case TaskType::AiCore: return 0;
+        case TaskType::AiCpu: return 1;
+        case TaskType::AiVectorCore: return 2;
+        case TaskType::MixAic: return 4;
+        case TaskType::MixAiv: return 5;
+    }
+    return 0;
+}
+
+void apiRecord(RawRecordBuffer& out, std::uint16_t level, std::uint32_t type, std::uint32_t threadId,
+               std::uint64_t begin, std::uint64_t end, std::uint64_t itemId) {
+    out.u16(kMagic);
+    out.u16(level);
+    out.u32(type);
+    out.u32(threadId);
+    out.u32(0);  // reserve
+    out.u64(begin);
+    out.u64(end);
+    out.u64(itemId);
+}
+
+std::size_t compactHeader(RawRecordBuffer& out, std::uint16_t level, std::uint32_t type, std::uint32_t threadId,
+                          std::uint32_t dataLen, std::uint64_t timestamp) {
+    const std::size_t start = out.size();
+    out.u16(kMagic);
+    out.u16(level);
+    out.u32(type);
+    out.u32(threadId);
+    out.u32(dataLen);
+    out.u64(timestamp);
+    return start;
+}
+
+struct ApiType {
+    std::uint16_t level;
+    std::uint32_t type;
+    std::uint64_t itemId;
+};
+
+ApiType apiType(const ApiRecord& api, const std::unordered_map<std::uint64_t, const KernelRecord*>& kernelByConn,
+                RawTypeDictionary& dict) {
+    switch (api.level) {
+        case ApiLevel::Acl: {
+            std::uint32_t base = kAclOpBase;
+            if (api.name.starts_with("aclnn")) base = kAclNnBase;
+            else if (api.name.starts_with("aclrt")) base = kAclRuntimeBase;
+            else if (api.name.starts_with("hcom")) base = kAclHostHcclBase;
+            return {kRawLevelAcl, dict.typeOf(kRawLevelAcl, base, api.name), 0};
+        }
+        case ApiLevel::Node: {
+            const auto it = kernelByConn.find(api.connectionId);
+            const std::uint64_t item = dict.hashOf(it != kernelByConn.end() ? it->second->name : api.name);
+            const std::uint32_t type = api.name == "launch" ? dict.fixed(kRawLevelNode, kNodeLaunchType, "launch")
+                                                            : dict.typeOf(kRawLevelNode, kNodeGeApiBase, api.name);
+            return {kRawLevelNode, type, item};
+        }
+        case ApiLevel::Model:
+            return {kRawLevelModel, dict.typeOf(kRawLevelModel, kModelBase, api.name), dict.hashOf(api.name)};
+        case ApiLevel::Communication:
+            return {kRawLevelHccl, dict.fixed(kRawLevelHccl, kHcclMasterType, "master"), dict.hashOf(api.name)};
+        case ApiLevel::Runtime:
+            return {kRawLevelRuntime, dict.typeOf(kRawLevelRuntime, 0, api.name), 0};
+    }
+    return {kRawLevelAcl, 0, 0};
+}
+
+bool apiSelected(const ApiRecord& api, const Era2023DataSelection& selection) {
+    if (api.level == ApiLevel::Acl) return selection.apiLayer;
+    if (api.level == ApiLevel::Communication) return selection.hccl;
+    return true;
+}
+
+void nodeBasicInfo(RawRecordBuffer& out, const KernelRecord& kernel, std::uint32_t threadId, std::uint64_t ticks,
+                   RawTypeDictionary& dict) {
+    const std::size_t start = compactHeader(out, kRawLevelNode,
+                                            dict.fixed(kRawLevelNode, kNodeBasicInfoType, "node_basic_info"), threadId,
+                                            kNodeBasicInfoBytes, ticks);
+    out.u64(dict.hashOf(kernel.name));
+    out.u32(geTaskType(kernel.device.type));
+    out.u64(dict.hashOf(kernel.opType));
+    // blockNum: block dim in the low 16 bits; for MIX kernels the high 16 bits hold the ratio
+    // whose product with the block dim is the mix block dim (node_basic_info_bean.py mix_block_num).
+    const std::uint32_t blockDim = kernel.device.blockDim;
+    const std::uint32_t ratio = blockDim == 0 ? 0 : kernel.device.mixBlockDim / blockDim;
+    out.u32((blockDim & 0xFFFFu) | (ratio << 16));
+    out.u32(0);  // opFlag
+    out.u8(0);   // opState
+    out.padTo(start, kCompactRecordBytes);
+}
+
+void taskTrack(RawRecordBuffer& out, const RunRecord& run, const AscendTask& task, std::uint32_t threadId,
+               std::uint64_t ticks, RawTypeDictionary& dict) {
+    const std::size_t start = compactHeader(out, kRawLevelRuntime, dict.typeOf(kRawLevelRuntime, 0, "task_track"),
+                                            threadId, kRuntimeTrackBytes, ticks);
+    out.u16(static_cast<std::uint16_t>(run.deviceId & 0x0FFFu));  // devType 0 (NPU) in the high 4 bits
+    out.u16(static_cast<std::uint16_t>(task.streamId));
+    out.u32(task.taskId);
+    out.u64(dict.typeOf(kRawLevelRuntime, 0, task.ascendType));
+    out.u64(task.kernel != nullptr ? dict.hashOf(task.kernel->name) : 0);
+    out.padTo(start, kCompactRecordBytes);
+}
+
+}  // namespace
+
+std::map<std::string, std::string> rawHostDataFiles(const RunRecord& run, const ProfilerConfig& config,
+                                                    RawTypeDictionary& dict) {
+    const Era2023DataSelection selection = era2023DataSelection(config);
+    std::unordered_map<std::uint64_t, const KernelRecord*> kernelByConn;
+    for (const KernelRecord& k : run.kernels) kernelByConn.emplace(k.correlationId, &k);
+    std::unordered_map<std::uint64_t, const MemcpyTaskRecord*> memcpyByConn;
+    for (const MemcpyTaskRecord& m : run.memcpyTasks) memcpyByConn.emplace(m.correlationId, &m);
+
+    RawRecordBuffer apis, nodes, tracks;
+    // The launching API of each device task: Node@launch for a kernel, the AscendCL copy for a copy.
+    std::unordered_map<const void*, const ApiRecord*> launchOf;
+    for (const ApiRecord& api : run.apis) {
+        if (api.level == ApiLevel::Node && api.name == "launch") {
+            if (auto it = kernelByConn.find(api.connectionId); it != kernelByConn.end()) launchOf[it->second] = &api;
+        } else if (api.level == ApiLevel::Acl) {
+            if (auto it = memcpyByConn.find(api.connectionId); it != memcpyByConn.end()) launchOf[it->second] = &api;
+        }
+        if (!apiSelected(api, selection)) continue;
+        const ApiType t = apiType(api, kernelByConn, dict);
+        apiRecord(apis, t.level, t.type, api.threadId, rawSysCount(run, api.startNs), rawSysCount(run, api.endNs),
+                  t.itemId);
+    }
+    // GE reports a node's basic info when it launches it, and the runtime tracks the task it
+    // submits inside that launch: both carry the launching thread and a time within the launch.
+    for (const KernelRecord& k : run.kernels) {
+        auto it = launchOf.find(&k);
+        if (it == launchOf.end()) continue;
+        nodeBasicInfo(nodes, k, it->second->threadId, rawSysCount(run, it->second->startNs), dict);
+    }
+    if (selection.taskScheduler) {
+        for (const AscendTask& task : ascendTasksOf(run, config)) {
+            const void* key = task.kernel != nullptr ? static_cast<const void*>(task.kernel)
+                                                     : static_cast<const void*>(task.memcpy);
+            auto it = launchOf.find(key);
+            if (key == nullptr || it == launchOf.end()) continue;
+            taskTrack(tracks, run, task, it->second->threadId, rawSysCount(run, it->second->endNs), dict);
+        }
+    }
+    std::map<std::string, std::string> files;
+    if (apis.size() > 0) files["unaging.api_event.data.slice_0"] = apis.bytes();
+    if (nodes.size() > 0) files["aging.compact.node_basic_info.slice_0"] = nodes.bytes();
+    if (tracks.size() > 0) files["aging.compact.task_track.slice_0"] = tracks.bytes();
+    return files;
+}
+
+}  // namespace ascendsim

@@ -1,0 +1,156 @@
+// The raw PROF data (profiler/writers/prof_raw): record sizes and fields as msprof's parsers read
+// them (Ascend/msprof prof_common.h, msparser/data_struct_size_constant.py), the dictionaries that
+// name them, and the profileConfig flags that select them.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "profiler/writers/csv_table_test_support.h"
+#include "profiler/writers/era2023/e2e_test_config.h"
+#include "profiler/writers/prof_raw/raw_device_data.h"
+#include "profiler/writers/prof_raw/raw_host_data.h"
+#include "profiler/writers/prof_raw/raw_prof_data.h"
+#include "profiler/writers/tree/profiler_info.h"
+#include "support/scratch_dir.h"
+
+namespace ascendsim {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace testing_support;
+
+template <typename T>
+T field(const std::string& bytes, std::size_t offset) {
+    T v{};
+    std::memcpy(&v, bytes.data() + offset, sizeof v);  // the test host is little-endian, as CANN's
+    return v;
+}
+
+// threeKernelRun with the host calls that launched its kernels: one AscendCL call and, inside
+// it, GE's Node@launch per kernel on thread 7.
+RunRecord launchedRun(const ChipConfig& chip) {
+    RunRecord run = threeKernelRun(chip);
+    std::uint64_t t = 4000000;
+    for (KernelRecord& k : run.kernels) {
+        k.taskId = static_cast<std::uint32_t>(&k - run.kernels.data()) + 10;
+        ApiRecord acl{ApiLevel::Acl, "aclnnAdd", t, t + 30000, 7, 0};
+        ApiRecord launch{ApiLevel::Node, "launch", t + 10000, t + 20000, 7, k.correlationId};
+        run.apis.push_back(acl);
+        run.apis.push_back(launch);
+        t += 100000;
+    }
+    return run;
+}
+
+TEST(RawProfData, ApiEventsAre40ByteMsprofApiRecordsInHostSystemCounts) {
+    static const ChipConfig chip = splitChip();
+    const RunRecord run = launchedRun(chip);
+    RawTypeDictionary dict;
+    const auto files = rawHostDataFiles(run, e2eConfig(), dict);
+    const std::string& api = files.at("unaging.api_event.data.slice_0");
+    ASSERT_EQ(api.size(), 40u * run.apis.size());
+    EXPECT_EQ(field<std::uint16_t>(api, 0), 0x5A5A);
+    EXPECT_EQ(field<std::uint16_t>(api, 2), kRawLevelAcl);
+    EXPECT_EQ(field<std::uint32_t>(api, 4), 0x050000u);  // the first aclnn API of the ACL_NN family
+    EXPECT_EQ(field<std::uint32_t>(api, 8), 7u);
+    // 100 MHz counter: (1e12 ns + 4 ms) / 10.
+    EXPECT_EQ(field<std::uint64_t>(api, 16), (kMonotonicAtStartNs + 4000000) / 10);
+    EXPECT_EQ(field<std::uint64_t>(api, 24), (kMonotonicAtStartNs + 4030000) / 10);
+    // The Node@launch record names its kernel through hash_dic.
+    EXPECT_EQ(field<std::uint16_t>(api, 40 + 2), kRawLevelNode);
+    EXPECT_EQ(field<std::uint32_t>(api, 40 + 4), 5u);  // MSPROF_REPORT_NODE_LAUNCH_TYPE
+    const std::uint64_t item = field<std::uint64_t>(api, 40 + 32);
+    EXPECT_NE(dict.hashText().find(std::to_string(item) + ":" + run.kernels[0].name + "\n"), std::string::npos);
+    EXPECT_NE(dict.typeInfoText().find("20000_327680:aclnnAdd\n"), std::string::npos);
+    EXPECT_NE(dict.typeInfoText().find("10000_5:launch\n"), std::string::npos);
+}
+
+TEST(RawProfData, NodeBasicInfoAndTaskTrackAre64ByteCompactRecordsInsideTheLaunch) {
+    static const ChipConfig chip = splitChip();
+    const RunRecord run = launchedRun(chip);
+    RawTypeDictionary dict;
+    const auto files = rawHostDataFiles(run, e2eConfig(), dict);
+    const std::string& nodes = files.at("aging.compact.node_basic_info.slice_0");
+    const std::string& tracks = files.at("aging.compact.task_track.slice_0");
+    ASSERT_EQ(nodes.size(), 64u * 3);
+    ASSERT_EQ(tracks.size(), 64u * 3);
+    const std::uint64_t launchStart = (kMonotonicAtStartNs + 4010000) / 10;
+    const std::uint64_t launchEnd = (kMonotonicAtStartNs + 4020000) / 10;
+    EXPECT_EQ(field<std::uint16_t>(nodes, 2), kRawLevelNode);
+    EXPECT_EQ(field<std::uint32_t>(nodes, 12), 29u);  // sizeof(MsprofNodeBasicInfo)
+    EXPECT_EQ(field<std::uint64_t>(nodes, 16), launchStart);
+    EXPECT_EQ(field<std::uint32_t>(nodes, 24 + 8), 2u);  // the Add kernel is an AI_VECTOR_CORE task
+    // The MIX kernel (third): block dim 20, mix block dim 40 = 20 × ratio 2 in the high half.
+    EXPECT_EQ(field<std::uint32_t>(nodes, 128 + 24 + 20), 20u | (2u << 16));
+    EXPECT_EQ(field<std::uint32_t>(nodes, 128 + 24 + 8), 4u);  // MIX_AIC
+    EXPECT_EQ(field<std::uint16_t>(tracks, 2), kRawLevelRuntime);
+    EXPECT_EQ(field<std::uint64_t>(tracks, 16), launchEnd);
+    EXPECT_EQ(field<std::uint16_t>(tracks, 26), run.kernels[0].device.streamId);
+    EXPECT_EQ(field<std::uint32_t>(tracks, 28), run.kernels[0].taskId);
+    EXPECT_NE(dict.typeInfoText().find("_" + std::to_string(field<std::uint64_t>(tracks, 32)) + ":KERNEL_AIVEC\n"),
+              std::string::npos);
+}
+
+TEST(RawProfData, StarsLogHasAStartAndAnEndPerTaskInTimeOrder) {
+    static const ChipConfig chip = splitChip();
+    const RunRecord run = launchedRun(chip);
+    const auto files = rawDeviceDataFiles(run, e2eConfig());
+    const std::string& log = files.at("stars_soc.data.0.slice_0");
+    ASSERT_EQ(log.size(), 64u * 6);
+    std::uint64_t last = 0;
+    for (std::size_t at = 0; at < log.size(); at += 64) {
+        EXPECT_EQ(field<std::uint16_t>(log, at + 2), 0x6BD3);
+        EXPECT_GE(field<std::uint64_t>(log, at + 8), last);
+        last = field<std::uint64_t>(log, at + 8);
+    }
+    // The first record starts the Add kernel: func type 0, SQE AIV (2), its stream and task.
+    EXPECT_EQ(field<std::uint16_t>(log, 0), 2u << 10);
+    EXPECT_EQ(field<std::uint16_t>(log, 4), run.kernels[0].device.streamId);
+    EXPECT_EQ(field<std::uint16_t>(log, 6), run.kernels[0].taskId);
+    EXPECT_EQ(field<std::uint64_t>(log, 8), (kMonotonicAtStartNs + run.kernels[0].device.startNs) / 10);
+    EXPECT_TRUE(rawDeviceDataFiles(run, e2eConfig({.taskTime = false})).empty());
+    // The 910A's task log (hwts.data) is not written.
+    static const ChipConfig coupled = coupledChip();
+    RunRecord run910a = launchedRun(coupled);
+    EXPECT_TRUE(rawDeviceDataFiles(run910a, e2eConfig()).empty());
+}
+
+TEST(RawProfData, AclApiFlagRemovesOnlyTheAscendClRecords) {
+    static const ChipConfig chip = splitChip();
+    const RunRecord run = launchedRun(chip);
+    RawTypeDictionary on, off;
+    const auto with = rawHostDataFiles(run, e2eConfig(), on);
+    const auto without = rawHostDataFiles(run, e2eConfig({.aclApi = false}), off);
+    EXPECT_EQ(with.at("unaging.api_event.data.slice_0").size(), 40u * 6);
+    EXPECT_EQ(without.at("unaging.api_event.data.slice_0").size(), 40u * 3);
+    EXPECT_EQ(off.typeInfoText().find("aclnnAdd"), std::string::npos);
+    EXPECT_EQ(with.at("aging.compact.task_track.slice_0"), without.at("aging.compact.task_track.slice_0"));
+}
+
+TEST(RawProfData, TaskTimeFlagRemovesTheTaskTracks) {
+    static const ChipConfig chip = splitChip();
+    const RunRecord run = launchedRun(chip);
+    RawTypeDictionary dict;
+    const auto files = rawHostDataFiles(run, e2eConfig({.taskTime = false}), dict);
+    EXPECT_EQ(files.count("aging.compact.task_track.slice_0"), 0u);
+    EXPECT_EQ(files.count("aging.compact.node_basic_info.slice_0"), 1u);
+}
+
+TEST(RawProfData, WrittenUnderHostAndDeviceDataWithTheDictionaries) {
+    static const ChipConfig chip = splitChip();
+    const RunRecord run = launchedRun(chip);
+    const fs::path root = testing_scratch::scratchDir("raw_prof_data") / "PROF";
+    fs::remove_all(root);
+    writeRawProfData(root, run, e2eConfig());
+    for (const char* name : {"host/data/unaging.api_event.data.slice_0", "host/data/aging.compact.task_track.slice_0",
+                             "host/data/aging.compact.node_basic_info.slice_0",
+                             "host/data/unaging.additional.type_info_dic.slice_0",
+                             "host/data/unaging.additional.hash_dic.slice_0", "device_0/data/stars_soc.data.0.slice_0"})
+        EXPECT_TRUE(fs::is_regular_file(root / name)) << name;
+    fs::remove_all(root.parent_path());
+}
+
+}  // namespace
+}  // namespace ascendsim
