@@ -22,7 +22,7 @@ void DeviceBridge::submit(const PendingLaunch& launch, std::uint64_t submitNs) {
     }
     if (op.source->framework.phase == OpPhase::Optimizer)
         submitNs = std::max(submitNs, collectivesEndNs_);
-    submitNs = std::max(submitNs, copyEndNs_);
+    submitNs = std::max({submitNs, copyEndNs_, pointToPointEndNs_});
     const LoweredKernel& kernel = op.kernels[kernelIndex];
 
     KernelTask task = kernelTaskOf(kernel);
@@ -80,6 +80,9 @@ void DeviceBridge::submitCollective(const LoweredCollective& collective, std::ui
     run.endNs = run.startNs + run.waitNs + collective.durationNs;
     run.collective = &collective;
     collectivesEndNs_ = run.endNs;
+    // Megatron waits for its p2p requests before it computes on (or reuses) the tensors: the
+    // compute stream waits for the HCCL stream (torch_npu's req.wait()).
+    if (isPointToPointOp(collective.kind)) pointToPointEndNs_ = run.endNs;
     collectives_.push_back(run);
     submittedTaskIds_.push_back(0);
 }
