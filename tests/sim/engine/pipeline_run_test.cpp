@@ -4,6 +4,7 @@
 // receives' time as Bubble, as torch_npu computes it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <map>
@@ -55,8 +56,9 @@ TEST(PipelineRun, EachSendMeetsItsReceiveOnTheNextStage) {
     const auto lastReceives = opsOfType(stages[3], "hcom_receive_");
     ASSERT_EQ(lastReceives.size(), 4u);
     const auto& first = *lastReceives.front();
-    ASSERT_FALSE(first.tasks.empty());
-    EXPECT_EQ(first.tasks.front().kind, HcclTaskKind::NotifyWait);
+    const auto wait = std::find_if(first.tasks.begin(), first.tasks.end(),
+                                   [](const HcclTask& t) { return t.kind == HcclTaskKind::NotifyWait; });
+    ASSERT_NE(wait, first.tasks.end());
     const auto firstStageSends = opsOfType(stages[0], "hcom_send_");
     ASSERT_EQ(firstStageSends.size(), 4u);  // activations only
     // Stage 2's first activation send is stage 3's first receive: they end together or the
@@ -64,7 +66,7 @@ TEST(PipelineRun, EachSendMeetsItsReceiveOnTheNextStage) {
     const auto stage2Sends = opsOfType(stages[2], "hcom_send_");
     ASSERT_FALSE(stage2Sends.empty());
     EXPECT_GE(first.endNs, stage2Sends.front()->startNs);
-    EXPECT_GT(first.endNs - first.startNs, 3 * (stage2Sends.front()->endNs - stage2Sends.front()->startNs));
+    EXPECT_GT(wait->durationNs, (first.endNs - first.startNs) / 2);  // most of it is the wait
     // The pipeline fill: stage 0 waits for its first output gradient longer than stage 2 does.
     const auto grad0 = opsOfType(stages[0], "hcom_receive_");
     const auto grad2 = opsOfType(stages[2], "hcom_receive_");
