@@ -69,6 +69,8 @@ void addRunOptions(CLI::App& app, ascendsim::SimulationOptions& o, std::string& 
     app.add_option("--aicore-metrics-type", o.aiCoreMetricsType, "profileConfig aiCoreMetricsType: 0-5 or 0xFF");
     app.add_option("--rank", o.rank, "Rank id: writes profiler_info_{rank}.json as under torch.distributed")
         ->check(CLI::Range(std::int64_t{0}, std::int64_t{INT32_MAX}));
+    app.add_option("--write-ranks", o.writeRanks,
+                   "Multi-rank runs: write only these ranks' directories (0-7,64,511); all ranks are simulated");
     app.add_option("--chrome-trace", o.chromeTracePath,
                    "Also write the trace (export_chrome_trace equivalent) to this file");
     app.add_option("--core-trace", o.coreTracePath,

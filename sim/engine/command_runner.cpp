@@ -1,10 +1,12 @@
 #include "sim/engine/command_runner.h"
 
 #include <cerrno>
+#include <set>
 #include <iomanip>
 #include <sstream>
 
 #include "profiler/assembly/output_assembly.h"
+#include "sim/engine/cluster/rank_selection.h"
 #include "profiler/report/html/compare_html.h"
 #include "profiler/report/html/html_file.h"
 #include "profiler/report/html/run_report_html.h"
@@ -138,8 +140,17 @@ int runSimulationCommand(const SimulationOptions& options, std::ostream& out, st
                                         " (the workload's ranks)");
             }
             output.rank.reset();
+            std::set<std::uint32_t> selected;
+            if (options.writeRanks) {
+                try {
+                    selected = parseRankSelection(*options.writeRanks, result.ranks);
+                } catch (const std::invalid_argument& e) {
+                    throw WorkloadError({"<command line>", 0, 0}, "--write-ranks", e.what());
+                }
+            }
             for (std::uint32_t rank = cluster.firstOwnedRank; rank < cluster.endOwnedRank; ++rank) {
                 if (options.rank && *options.rank != rank) continue;
+                if (options.writeRanks && !selected.count(rank)) continue;
                 const OutputResult one = writeProfilerOutput(recordOfRank(cluster.of(rank), rank),
                                                              result.workload.profiler, output);
                 written.directories.insert(written.directories.end(), one.directories.begin(),

@@ -104,6 +104,20 @@ CommunicationOpRecord communicationRecordOf(const LoweredOp& op, const PendingLa
     return c;
 }
 
+// The arrival the cluster run matches with the other members' (sim/engine/cluster/).
+CollectiveArrival arrivalOf(const LoweredCollective& collective, const CollectiveRun& run) {
+    CollectiveArrival a{collective.group, run.startNs, collective.kind, -1, -1};
+    const CollectiveRequest& request = collective.plan.request;
+    const std::uint32_t self = collective.kind == CollectiveKind::Recv && !request.messages.empty()
+                                   ? request.messages.front().dst
+                                   : (request.messages.empty() ? 0 : request.messages.front().src);
+    for (const P2pMessage& m : request.messages) {
+        if (m.src == self) a.sendTo = static_cast<std::int32_t>(m.dst);
+        if (m.dst == self) a.recvFrom = static_cast<std::int32_t>(m.src);
+    }
+    return a;
+}
+
 DeviceOptions deviceOptionsFor(const SimulationOptions& options) {
     // One by default: on the 2-core build VM the worker thread's programs reach the simulation
     // thread cold (another core's cache) and cost page faults, which ate its gain in the
@@ -133,7 +147,7 @@ void fillKernelRecords(const LoweredWorkload& lowered, const HostModel& host,
             if (launches[i].stepNumber != collectiveStep) collectiveInStep.clear();
             collectiveStep = launches[i].stepNumber;
             const std::uint32_t index = collectiveInStep[op.collective->group]++;
-            result.collectiveArrivals.push_back({op.collective->group, run.startNs});
+            result.collectiveArrivals.push_back(arrivalOf(*op.collective, run));
             if (!launches[i].profiledStep) continue;
             result.record.communicationOps.push_back(
                 communicationRecordOf(op, launches[i], run, index, chip));
@@ -272,7 +286,7 @@ SimulationResult runSimulation(const SimulationOptions& options, const RankVaria
     const auto wallStart = std::chrono::steady_clock::now();
     const RunIdentity identity = runIdentity(options);
     SimulationResult result;
-    result.workload = loadWorkload(options.workloadPath, WorkloadOverrides{options.setOverrides});
+    result.workload = loadWorkload(options.workloadPath, WorkloadOverrides{options.setOverrides, variant.pipelineStage});
     applyProfilerOverrides(options, result.workload);
     const Workload& workload = result.workload;
 

@@ -22,6 +22,7 @@ struct RankVariant {
     // Its AI and vector cores run this many times slower (a throttled chip: a lower clock).
     double deviceSlowdown = 1.0;
     std::uint64_t hostStartNs = 0;  // the host's first step starts this late (host jitter)
+    std::uint32_t pipelineStage = 0;  // the stage's program (a workload with a `pipeline:` block)
     std::vector<std::uint64_t> collectiveReleaseNs;  // DeviceBridge::setCollectiveReleases
     bool operator==(const RankVariant&) const = default;
 };
@@ -30,6 +31,10 @@ struct RankVariant {
 struct CollectiveArrival {
     std::string group;  // the collective's group kind ("world", "tp", "dp", ...)
     std::uint64_t arrivalNs = 0;
+    CollectiveKind kind = CollectiveKind::AllReduce;
+    // Point-to-point ops: the group rank this rank sends to / receives from (-1: none).
+    std::int32_t sendTo = -1;
+    std::int32_t recvFrom = -1;
 };
 
 struct SimulationResult {

@@ -33,6 +33,7 @@ struct SimulationOptions {
     bool msprofCommandLine = false;
     bool msprofExport = true;
     std::optional<std::int64_t> rank;       // profiler_info_{rank}.json and rank-named files
+    std::optional<std::string> writeRanks;  // --write-ranks 0-7,64: the ranks that get directories
     std::string quirks;                     // --quirks: anomalies of real data (profiler/quirks/quirk_set.h)
     std::string chromeTracePath;            // export_chrome_trace equivalent
     std::string reportPath;                 // human-readable report ("-" = stdout)

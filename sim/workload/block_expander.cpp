@@ -187,9 +187,26 @@ ParameterValues BlockExpander::instanceParams(const BlockDefinition& def, const 
     return params;
 }
 
-void BlockExpander::expandInstance(const YAML::Node& item, const ExpansionScope& caller,
-                                   const std::string& field, std::vector<WorkloadTensor>& tensors,
-                                   std::vector<WorkloadOp>& ops) const {
+std::vector<std::string> BlockExpander::expandBlock(const YAML::Node& item, const ExpansionScope& scope,
+                                                    const std::string& field,
+                                                    std::vector<WorkloadTensor>& tensors,
+                                                    std::vector<WorkloadOp>& ops) const {
+    try {
+        return expandInstance(item, scope, field, tensors, ops);
+    } catch (const WorkloadError& e) {
+        throw withContext(e, scope);
+    }
+}
+
+bool BlockExpander::declaresParam(const std::string& name, const std::string& key) const {
+    const auto found = blocks_.find(name);
+    return found != blocks_.end() && found->second.node["params"] && found->second.node["params"][key];
+}
+
+std::vector<std::string> BlockExpander::expandInstance(const YAML::Node& item, const ExpansionScope& caller,
+                                                       const std::string& field,
+                                                       std::vector<WorkloadTensor>& tensors,
+                                                       std::vector<WorkloadOp>& ops) const {
     reader_.requireKnownKeys(item,
                              {"block", "name", "repeat", "reverse", "params", "instances", "inputs",
                               "module", "stack", "phase", "when"},
@@ -305,6 +322,7 @@ void BlockExpander::expandInstance(const YAML::Node& item, const ExpansionScope&
                     : scope.prefix + "." + out);
         }
     }
+    return previousOutputs;
 }
 
 }  // namespace ascendsim

@@ -41,6 +41,14 @@ class BlockExpander {
                        const std::string& field, std::vector<WorkloadTensor>& out) const;
     void expandOps(const YAML::Node& list, const ExpansionScope& scope, const std::string& field,
                    std::vector<WorkloadTensor>& tensors, std::vector<WorkloadOp>& ops) const;
+    // One block instance (`item` as an ops entry with `block:`); returns the names its last
+    // instance's outputs got (what a chained next instance would take as inputs).
+    std::vector<std::string> expandBlock(const YAML::Node& item, const ExpansionScope& scope,
+                                         const std::string& field, std::vector<WorkloadTensor>& tensors,
+                                         std::vector<WorkloadOp>& ops) const;
+    bool hasBlock(const std::string& name) const { return blocks_.count(name) > 0; }
+    // Whether block `name` declares parameter `key` (false for an unknown block).
+    bool declaresParam(const std::string& name, const std::string& key) const;
 
   private:
     struct BlockDefinition {
@@ -51,9 +59,9 @@ class BlockExpander {
     };
 
     BlockDefinition readDefinition(const std::string& name, const YAML::Node& node) const;
-    void expandInstance(const YAML::Node& item, const ExpansionScope& caller,
-                        const std::string& field, std::vector<WorkloadTensor>& tensors,
-                        std::vector<WorkloadOp>& ops) const;
+    std::vector<std::string> expandInstance(const YAML::Node& item, const ExpansionScope& caller,
+                                            const std::string& field, std::vector<WorkloadTensor>& tensors,
+                                            std::vector<WorkloadOp>& ops) const;
     ParameterValues instanceParams(const BlockDefinition& def, const YAML::Node& item,
                                    std::int64_t index, const std::string& prefix,
                                    const ExpansionScope& caller, const std::string& field) const;

@@ -13,6 +13,7 @@
 #include "profiler/config/profiler_config.h"
 #include "sim/workload/straggler_options.h"
 #include "sim/workload/parallel_layout.h"
+#include "sim/workload/pipeline_schedule.h"
 #include "sim/workload/workload_error.h"
 
 namespace ascendsim {
@@ -78,6 +79,9 @@ struct Workload {
     // The `parallel:` block (tp x pp x dp = ranks); without one, every rank is a data-parallel
     // replica (dp = ranks) and collectives span the world.
     ParallelLayout parallel;
+    // The `pipeline:` block: this stage's 1F1B schedule is expanded into `ops` (before the
+    // top-level ops, which run after the pipeline: the optimizer step).
+    PipelineSchedule pipeline;
     StragglerOptions stragglers;  // `--set slow_rank=R:F`, `--set host_jitter=X`
     std::optional<std::string> chip;
     std::vector<WorkloadTensor> tensors;  // declaration order, then inferred ones as created
@@ -94,16 +98,25 @@ struct Workload {
     std::int64_t intParameter(const std::string& name) const;  // throws if absent or not an int
     // Ranks in a collective over `group` ("world", "tp", "dp", "pp", "ep", "mp").
     std::uint32_t groupSize(const std::string& group) const;
+    // The first rank of the stage this workload was loaded for (rank 0 without a pipeline): the
+    // rank whose groups time the collectives.
+    std::uint32_t representativeRank() const { return pipeline.stage * parallel.tp * parallel.dp; }
 };
 
 // `--set key=value` entries, in command-line order. Keys: a parameter name (`batch=8`), `steps`,
 // `ranks`, `slow_rank`, `host_jitter`, or `op.<flattened op name>.block_dim`.
 struct WorkloadOverrides {
     std::vector<std::string> sets;
+    // The pipeline stage to load (with a `pipeline:` block): its schedule and its pp_stage.
+    std::uint32_t pipelineStage = 0;
 };
 
 // Parses, expands blocks, applies overrides, infers and checks shapes. Throws WorkloadError.
 Workload loadWorkload(const std::string& path, const WorkloadOverrides& overrides = {});
+
+// Whether the file has a `pipeline:` block (its stages are distinct ranks). Reads the YAML only;
+// throws WorkloadError for a file that cannot be read or parsed.
+bool declaresPipeline(const std::string& path);
 
 // Re-checks the graph (tensors exist, produced once and before use, shapes agree with the
 // catalog's rules, block_dim range) and that weights + inputs + state + the peak of live

@@ -12,6 +12,7 @@
 #include "sim/workload/e2e_profile_block.h"
 #include "sim/workload/block_expander.h"
 #include "sim/workload/parallel_block.h"
+#include "sim/workload/pipeline_block.h"
 #include "sim/workload/profiler_block.h"
 #include "sim/workload/workload.h"
 #include "sim/workload/workload_graph.h"
@@ -192,9 +193,29 @@ void readParallelism(const YamlReader& reader, const YAML::Node& root, std::vect
     }
 }
 
+// pp_stage, pp_first, pp_last: which stage of the pipeline this load is for (the stages run the
+// same blocks and tell themselves apart with these).
+void addStageParameters(const YamlReader& reader, const YAML::Node& root, std::uint32_t stage, Workload& w) {
+    if (stage >= w.parallel.pp)
+        reader.fail(root["pipeline"], "pipeline",
+                    "stage " + std::to_string(stage) + " is not in 0.." + std::to_string(w.parallel.pp - 1));
+    for (const char* name : {"pp_stage", "pp_first", "pp_last"})
+        if (w.parameters.count(name))
+            reader.fail(root["parameters"][name], std::string("parameters.") + name,
+                        "'" + std::string(name) + "' is set by the pipeline for each stage");
+    w.parameters["pp_stage"] = std::to_string(stage);
+    w.parameters["pp_first"] = stage == 0 ? "1" : "0";
+    w.parameters["pp_last"] = stage + 1 == w.parallel.pp ? "1" : "0";
+}
+
 Workload loadWorkloadNodes(const std::string& path, const WorkloadOverrides& overrides);
 
 }  // namespace
+
+bool declaresPipeline(const std::string& path) {
+    const YAML::Node root = parseFile(path);
+    return root.IsMap() && root["pipeline"];
+}
 
 Workload loadWorkload(const std::string& path, const WorkloadOverrides& overrides) {
     try {
@@ -216,7 +237,7 @@ Workload loadWorkloadNodes(const std::string& path, const WorkloadOverrides& ove
     std::vector<SetOverride> sets = parseOverrides(overrides);
     reader.requireKnownKeys(root,
                             {"name", "parameters", "steps", "ranks", "parallel", "chip", "base_stack",
-                             "module_classes", "tensors", "blocks", "ops", "profiler", "e2e_profile"},
+                             "module_classes", "tensors", "blocks", "pipeline", "ops", "profiler", "e2e_profile"},
                             "");
     Workload w;
     w.sourceFile = path;
@@ -229,6 +250,10 @@ Workload loadWorkloadNodes(const std::string& path, const WorkloadOverrides& ove
     w.steps = readPositiveCount(reader, root, sets, "steps", w);
     w.ranks = readPositiveCount(reader, root, sets, "ranks", w);
     readParallelism(reader, root, sets, w);
+    if (root["pipeline"]) {
+        addStageParameters(reader, root, overrides.pipelineStage, w);
+        top.params = w.parameters;
+    }
     for (const auto& o : sets) {
         if (!o.used && !isBlockDimKey(o.key)) {
             std::string known;
@@ -268,6 +293,10 @@ Workload loadWorkloadNodes(const std::string& path, const WorkloadOverrides& ove
     }
     BlockExpander expander(reader, root["blocks"], w.parameters);
     expander.expandTensors(root["tensors"], top, "tensors", w.tensors);
+    if (const YAML::Node pipeline = root["pipeline"]) {
+        w.pipeline = readPipelineBlock(reader, pipeline, expander, w.parameters, overrides.pipelineStage, w.parallel.pp);
+        expandPipeline(w.pipeline, reader, pipeline, expander, top, w.tensors, w.ops);
+    }
     expander.expandOps(root["ops"], top, "ops", w.tensors, w.ops);
     if (w.ops.empty())
         reader.fail(root["ops"] ? root["ops"] : root, "ops", "the workload has no ops");

@@ -161,9 +161,14 @@ CsvTable buildStepTraceTime(const std::vector<OrderedJson>& timeline, const std:
             } else if (st) {
                 prepare = st->firstTask - st->fwkStart;
             }
+            // max(comunNotOverlp - bubble, 0): Python's max keeps the first argument unless the
+            // int 0 is greater.
+            const PythonNumber notOverlappedOverReceives = b.commNotOverlapped - b.bubble;
+            const PythonNumber excludeReceive =
+                notOverlappedOverReceives.asDouble() < 0.0 ? PythonNumber::ofInt(0) : notOverlappedOverReceives;
             CsvRow cells{step.value_or(""), b.compute.text(), b.commNotOverlapped.text(),
                          (b.comm - b.commNotOverlapped).text(), b.comm.text(), b.free.text(), (e2e - b.bubble).text(),
-                         b.bubble.text(), (b.commNotOverlapped - b.bubble).text(), prepare.text()};
+                         b.bubble.text(), excludeReceive.text(), prepare.text()};
             if (version == FormatVersion::Cann83) cells.insert(cells.begin(), std::to_string(device));
             lines.push_back({device, step, std::move(cells)});
         }

@@ -1,10 +1,13 @@
 #include "sim/engine/cluster/cluster_run.h"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <tuple>
 
+#include "sim/engine/cluster/collective_matching.h"
 #include "sim/workload/parallel_layout.h"
 
 namespace ascendsim {
@@ -18,30 +21,6 @@ std::uint64_t mixedRank(std::uint64_t rank) {
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     return z ^ (z >> 31);
-}
-
-// The release times `rank` waits for: per collective, the latest arrival of its group.
-std::vector<std::uint64_t> releasesOf(const Workload& workload, std::uint32_t rank,
-                                      const std::vector<SimulationResult>& classes,
-                                      const std::vector<std::uint32_t>& classOfRank) {
-    const auto& own = classes[classOfRank[rank]].collectiveArrivals;
-    std::vector<std::uint64_t> release(own.size(), 0);
-    std::string lastGroup;
-    std::vector<std::uint32_t> members;
-    for (std::size_t k = 0; k < own.size(); ++k) {
-        if (own[k].group != lastGroup) {
-            members = groupMembers(workload.parallel, own[k].group, rank);
-            lastGroup = own[k].group;
-        }
-        for (const std::uint32_t m : members) {
-            const auto& theirs = classes[classOfRank[m]].collectiveArrivals;
-            if (theirs.size() != own.size() || theirs[k].group != own[k].group)
-                throw std::logic_error("ranks " + std::to_string(rank) + " and " + std::to_string(m) +
-                                       " run different collectives");
-            release[k] = std::max(release[k], theirs[k].arrivalNs);
-        }
-    }
-    return release;
 }
 
 // Whether simulating with `next` would change anything: a collective whose release is at or before
@@ -59,6 +38,7 @@ bool sameWaits(const RankVariant& current, const std::vector<std::uint64_t>& nex
 
 RankVariant initialVariantOf(const Workload& workload, std::uint32_t rank) {
     RankVariant v;
+    if (workload.pipeline.declared) v.pipelineStage = workload.parallel.ppIndex(rank);
     const auto slow = workload.stragglers.slowRanks.find(rank);
     if (slow != workload.stragglers.slowRanks.end()) v.deviceSlowdown = slow->second;
     if (workload.stragglers.hostJitterUs > 0.0) {
@@ -89,17 +69,13 @@ SimulationResult* findVariant(std::vector<SimulationResult>& pool, const RankVar
     return nullptr;
 }
 
-// A variant another process simulated: its arrivals (the groups are every rank's, from `like`).
-SimulationResult arrivalsOnly(const RankVariant& v, const std::vector<std::uint64_t>& arrivals,
-                              const SimulationResult& like) {
-    if (arrivals.size() != like.collectiveArrivals.size())
-        throw std::runtime_error("the processes disagree on the collectives of the run");
+// A variant another process simulated: only its arrivals.
+SimulationResult arrivalsOnly(const RankVariant& v, const std::vector<std::uint64_t>& packed, std::uint32_t ranks) {
     SimulationResult remoteVariant;
     remoteVariant.arrivalsOnly = true;
     remoteVariant.variant = v;
-    remoteVariant.ranks = like.ranks;
-    remoteVariant.collectiveArrivals = like.collectiveArrivals;
-    for (std::size_t k = 0; k < arrivals.size(); ++k) remoteVariant.collectiveArrivals[k].arrivalNs = arrivals[k];
+    remoteVariant.ranks = ranks;
+    remoteVariant.collectiveArrivals = unpackArrivals(packed);
     return remoteVariant;
 }
 
@@ -119,8 +95,10 @@ ClusterResult runCluster(const SimulationOptions& options, RankExchange& exchang
     });
     const std::uint32_t process = exchange.processIndex(), processes = exchange.processCount();
     Workload workload;
-    if (stragglers) workload = loadWorkload(options.workloadPath, WorkloadOverrides{options.setOverrides});
-    if (!stragglers || workload.ranks <= 1 || !workload.stragglers.any()) {
+    const bool pipeline = declaresPipeline(options.workloadPath);
+    if (stragglers || pipeline) workload = loadWorkload(options.workloadPath, WorkloadOverrides{options.setOverrides});
+    const bool distinct = workload.ranks > 1 && (workload.stragglers.any() || workload.parallel.pp > 1);
+    if ((!stragglers && !pipeline) || !distinct) {
         // Every process that owns ranks simulates the one variant itself: no exchange needed.
         cluster.classes.push_back(runSimulation(options));
         const std::uint32_t ranks = std::max<std::uint32_t>(cluster.classes.front().ranks, 1);
@@ -177,32 +155,32 @@ ClusterResult runCluster(const SimulationOptions& options, RankExchange& exchang
             classes[i] = runSimulation(options, needed[i]);
             ++cluster.simulations;
             have[i] = true;
-            if (sender[i] == process)
-                for (const CollectiveArrival& a : classes[i].collectiveArrivals) mine[i].push_back(a.arrivalNs);
+            if (sender[i] == process) mine[i] = packArrivals(classes[i].collectiveArrivals);
         }
         const std::vector<std::vector<std::uint64_t>> shared = exchange.share(mine);
-        const auto reference = std::find_if(classes.begin(), classes.end(), [&](const SimulationResult& s) {
-            return !s.arrivalsOnly && &s - classes.data() < static_cast<std::ptrdiff_t>(needed.size()) &&
-                   have[static_cast<std::size_t>(&s - classes.data())];
-        });
-        for (std::size_t i = 0; i < needed.size(); ++i) {
-            if (have[i]) continue;
-            if (reference == classes.end()) throw std::logic_error("a process holds no simulated rank");
-            classes[i] = arrivalsOnly(needed[i], shared.at(i), *reference);
-        }
+        for (std::size_t i = 0; i < needed.size(); ++i)
+            if (!have[i]) classes[i] = arrivalsOnly(needed[i], shared.at(i), ranks);
         cluster.classes = std::move(classes);
         cluster.classOfRank = std::move(classOfRank);
 
         bool changed = false;
         for (std::uint32_t r = 0; r < ranks; ++r) {
             const SimulationResult& own = cluster.of(r);
-            std::vector<std::uint64_t> release = releasesOf(workload, r, cluster.classes, cluster.classOfRank);
+            std::vector<std::uint64_t> release = releasesOf(workload.parallel, r, cluster.classes, cluster.classOfRank);
             if (sameWaits(variantOfRank[r], release, own.collectiveArrivals)) continue;
             variantOfRank[r].collectiveReleaseNs = std::move(release);
             changed = true;
         }
-        if (!changed) return cluster;
-        if (cluster.rounds > cluster.of(0).collectiveArrivals.size() + 2)
+        if (!changed) {
+            spdlog::info("cluster: {} distinct ranks settled after {} rounds ({} simulations in this process)",
+                         cluster.classes.size(), cluster.rounds, cluster.simulations);
+            return cluster;
+        }
+        // The k-th op of a chain of waits is final after k rounds; no chain is longer than all
+        // the distinct ranks' ops together.
+        std::size_t ops = 0;
+        for (const SimulationResult& c : cluster.classes) ops += c.collectiveArrivals.size();
+        if (cluster.rounds > ops + 2)
             throw std::logic_error("the cluster's collective release times did not settle");
     }
 }

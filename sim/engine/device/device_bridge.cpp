@@ -22,7 +22,7 @@ void DeviceBridge::submit(const PendingLaunch& launch, std::uint64_t submitNs) {
     }
     if (op.source->framework.phase == OpPhase::Optimizer)
         submitNs = std::max(submitNs, collectivesEndNs_);
-    submitNs = std::max(submitNs, copyEndNs_);
+    submitNs = std::max({submitNs, copyEndNs_, waitedCollectiveEndNs_});
     const LoweredKernel& kernel = op.kernels[kernelIndex];
 
     KernelTask task = kernelTaskOf(kernel);
@@ -80,6 +80,14 @@ void DeviceBridge::submitCollective(const LoweredCollective& collective, std::ui
     run.endNs = run.startNs + run.waitNs + collective.durationNs;
     run.collective = &collective;
     collectivesEndNs_ = run.endNs;
+    // The compute stream waits for the HCCL stream (torch_npu's work.wait()) where the framework
+    // waits before computing on the result: Megatron's p2p requests (the next stage's input), and
+    // the MoE token dispatcher's synchronous all_to_all_single (the experts' input). Megatron's
+    // tensor-parallel all-reduces and DDP's gradient buckets keep the earlier model (compute runs
+    // on; the optimizer waits).
+    if (isPointToPointOp(collective.kind) || collective.kind == CollectiveKind::AllToAll ||
+        collective.kind == CollectiveKind::AllToAllV)
+        waitedCollectiveEndNs_ = run.endNs;
     collectives_.push_back(run);
     submittedTaskIds_.push_back(0);
 }

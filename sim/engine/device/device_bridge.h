@@ -68,6 +68,7 @@ private:
     std::vector<std::uint64_t> releaseNs_;
     std::uint64_t collectivesEndNs_ = 0;  // when the communication stream is free
     std::uint64_t copyEndNs_ = 0;         // kernels submitted after a copy wait for it
+    std::uint64_t waitedCollectiveEndNs_ = 0;  // kernels submitted after a p2p or all-to-all wait for it
     std::optional<CoreTraceSelection> traceSelection_;  // armed until a launch matches
     std::optional<CoreTrace> traced_;
     InstructionTraceRecorder traceRecorder_;

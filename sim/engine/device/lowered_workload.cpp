@@ -20,10 +20,11 @@ std::string loweringField(const WorkloadOp& op) {
     return op.fieldPath + (op.blockDim ? ".block_dim" : ".type");
 }
 
-// The global ranks of rank 0's group of the op's `group` kind, ascending (0..ranks-1 for the
-// world). Every group of one kind has the same shape in Megatron's rank order (same size, same
-// spread over servers), so rank 0's group times the op for every rank; the ranks' own members
-// and waits come from the cluster run (sim/engine/cluster/).
+// The global ranks of the representative rank's group of the op's `group` kind, ascending
+// (0..ranks-1 for the world). Every group of one kind has the same shape in Megatron's rank order
+// (same size, same spread over servers), so the first rank of the workload's pipeline stage (rank
+// 0 without a pipeline) times the op for every rank of that stage; the ranks' own members and
+// waits come from the cluster run (sim/engine/cluster/).
 std::vector<std::uint32_t> collectiveMembers(const Workload& workload, const OpInstance& op) {
     const std::string group = collectiveGroupOf(op);
     if (group == "world" || !workload.parallel.declared) {
@@ -31,7 +32,13 @@ std::vector<std::uint32_t> collectiveMembers(const Workload& workload, const OpI
         std::iota(members.begin(), members.end(), 0u);
         return members;
     }
-    return groupMembers(workload.parallel, group, 0);
+    return groupMembers(workload.parallel, group, workload.representativeRank());
+}
+
+// The representative rank's place in `members` (it issues the op: a Send's sender).
+std::uint32_t memberIndexOf(const Workload& workload, const std::vector<std::uint32_t>& members) {
+    const auto it = std::find(members.begin(), members.end(), workload.representativeRank());
+    return it == members.end() ? 0 : static_cast<std::uint32_t>(it - members.begin());
 }
 
 }  // namespace
@@ -49,7 +56,8 @@ LoweredWorkload::LoweredWorkload(const Workload& workload, const ChipConfig& chi
         assignAddresses(lowered.instance.outputs, planner);
         if (isCollectiveOpType(op.type)) {
             try {
-                lowered.collective = lowerCollective(lowered.instance, collectiveMembers(workload, lowered.instance), 0, chip);
+                const std::vector<std::uint32_t> members = collectiveMembers(workload, lowered.instance);
+                lowered.collective = lowerCollective(lowered.instance, members, memberIndexOf(workload, members), chip);
             } catch (const std::invalid_argument& e) {
                 throw WorkloadError(op.locationOf("type"), op.fieldPath + ".type", e.what());
             }

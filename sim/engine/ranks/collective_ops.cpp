@@ -2,6 +2,7 @@
 
 #include "sim/workload/parallel_layout.h"
 
+#include <algorithm>
 #include <numeric>
 #include <stdexcept>
 
@@ -186,8 +187,17 @@ CollectiveSchedule collectiveScheduleFor(const LoweredCollective& collective, st
 
 CollectiveSchedule collectiveScheduleAfterWait(const LoweredCollective& collective, std::uint32_t rank,
                                                const ChipConfig& chip, std::uint64_t waitNs) {
-    CollectiveSchedule schedule = collectiveScheduleFor(collective, rank, chip);
-    if (waitNs == 0) return schedule;
+    // hccl's model of arrivals (collective_timeline.cpp): this member arrives first, the rest of
+    // its group waitNs later; it runs up to its first Notify_Wait and waits there.
+    std::vector<std::uint64_t> arrivals(collective.plan.request.groupRanks.size(), waitNs);
+    arrivals.at(rank) = 0;
+    const ClusterTopology topology(chip.hccl);
+    CollectiveSchedule schedule = memberTimeline(collective.plan, rank, arrivals, topology).schedule;
+    const bool waited = std::any_of(schedule.tasks.begin(), schedule.tasks.end(),
+                                    [](const HcclTask& t) { return t.kind == HcclTaskKind::NotifyWait; });
+    if (waitNs == 0 || waited) return schedule;
+    // A schedule without a handshake still waits for its group (the op ends at the release):
+    // the wait comes first.
     HcclTask wait;
     wait.kind = HcclTaskKind::NotifyWait;
     wait.durationNs = waitNs;

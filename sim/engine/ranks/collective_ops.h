@@ -69,9 +69,10 @@ std::string collectiveGroupOf(const OpInstance& op);
 CollectiveSchedule collectiveScheduleFor(const LoweredCollective& collective, std::uint32_t rank,
                                          const ChipConfig& chip);
 
-// The schedule of a rank that arrived `waitNs` before its group's last rank: a Notify_Wait on the
-// main stream spans the wait (the early ranks' long first Notify_Wait of real cluster traces),
-// then the usual tasks follow.
+// The schedule of a rank that arrived `waitNs` before its group's last rank, as hccl's
+// timelinesForArrivals gives it: its tasks up to its first Notify_Wait run at once, that wait
+// lasts until the last rank's signal (the early ranks' long first Notify_Wait of real cluster
+// traces), the rest moves by the wait. A schedule without a Notify_Wait gets one first.
 CollectiveSchedule collectiveScheduleAfterWait(const LoweredCollective& collective, std::uint32_t rank,
                                                const ChipConfig& chip, std::uint64_t waitNs);
 

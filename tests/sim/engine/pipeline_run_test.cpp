@@ -1,0 +1,127 @@
+// The 1F1B pipeline end to end (workloads/unit/pipeline_1f1b.yaml: 4 stages, 4 micro-batches):
+// every stage is its own rank kind, each Send meets its Receive on the neighbouring stage, the
+// later stages wait for the earlier ones' forwards, and step_trace_time.csv reports the
+// receives' time as Bubble, as torch_npu computes it.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+#include <map>
+
+#include "sim/engine/cluster/cluster_run.h"
+#include "sim/engine/ranks/rank_records.h"
+#include "sim/engine/rank_directories_run.h"
+
+namespace ascendsim::e2e {
+namespace {
+
+constexpr std::uint32_t kStages = 4;
+
+const ClusterResult& pipelineCluster() {
+    static const ClusterResult cluster =
+        runCluster(commandOptions(unitWorkload("pipeline_1f1b.yaml"), fs::temp_directory_path()));
+    return cluster;
+}
+
+std::vector<const CommunicationOpRecord*> opsOfType(const RunRecord& r, const std::string& type) {
+    std::vector<const CommunicationOpRecord*> ops;
+    for (const auto& op : r.communicationOps)
+        if (op.opType == type) ops.push_back(&op);
+    return ops;
+}
+
+TEST(PipelineRun, EveryStageIsSimulatedOnItsOwnAndTheRoundsSettle) {
+    const ClusterResult& cluster = pipelineCluster();
+    ASSERT_EQ(cluster.classOfRank.size(), kStages);
+    for (std::uint32_t s = 0; s < kStages; ++s) EXPECT_EQ(cluster.of(s).variant.pipelineStage, s);
+    EXPECT_GE(cluster.simulations, kStages);
+    EXPECT_GE(cluster.rounds, 2u);
+    std::cout << "1F1B, 4 stages x 4 micro-batches: " << cluster.rounds << " rounds, " << cluster.simulations
+              << " simulations\n";
+}
+
+TEST(PipelineRun, EachSendMeetsItsReceiveOnTheNextStage) {
+    const ClusterResult& cluster = pipelineCluster();
+    std::vector<RunRecord> stages;
+    for (std::uint32_t s = 0; s < kStages; ++s) stages.push_back(recordOfRank(cluster.of(s), s));
+    // Stage s receives 4 activations from s-1 and 4 gradients from s+1, and sends as many.
+    for (std::uint32_t s = 0; s < kStages; ++s) {
+        const std::size_t neighbours = (s > 0 ? 1 : 0) + (s + 1 < kStages ? 1 : 0);
+        EXPECT_EQ(opsOfType(stages[s], "hcom_receive_").size(), 4 * neighbours) << "stage " << s;
+        EXPECT_EQ(opsOfType(stages[s], "hcom_send_").size(), 4 * neighbours) << "stage " << s;
+    }
+    // Stage 3 (last) receives its first activation only after three stages' forwards: it arrives
+    // early and waits; stage 0 receives no activation at all.
+    const auto lastReceives = opsOfType(stages[3], "hcom_receive_");
+    ASSERT_EQ(lastReceives.size(), 4u);
+    const auto& first = *lastReceives.front();
+    const auto wait = std::find_if(first.tasks.begin(), first.tasks.end(),
+                                   [](const HcclTask& t) { return t.kind == HcclTaskKind::NotifyWait; });
+    ASSERT_NE(wait, first.tasks.end());
+    const auto firstStageSends = opsOfType(stages[0], "hcom_send_");
+    ASSERT_EQ(firstStageSends.size(), 4u);  // activations only
+    // Stage 2's first activation send is stage 3's first receive: they end together or the
+    // receive ends after the send arrived.
+    const auto stage2Sends = opsOfType(stages[2], "hcom_send_");
+    ASSERT_FALSE(stage2Sends.empty());
+    EXPECT_GE(first.endNs, stage2Sends.front()->startNs);
+    EXPECT_GT(wait->durationNs, (first.endNs - first.startNs) / 2);  // most of it is the wait
+    // The pipeline fill: stage 0 waits for its first output gradient longer than stage 2 does.
+    const auto grad0 = opsOfType(stages[0], "hcom_receive_");
+    const auto grad2 = opsOfType(stages[2], "hcom_receive_");
+    ASSERT_EQ(grad0.size(), 4u);
+    ASSERT_EQ(grad2.size(), 8u);  // 4 activations, 4 gradients
+    EXPECT_GT(grad0.front()->endNs - grad0.front()->startNs, 0u);
+}
+
+class PipelineDirectories : public RankDirectoriesRun {
+  protected:
+    static void SetUpTestSuite() { runWorkload("pipeline_1f1b.yaml"); }
+};
+
+TEST_F(PipelineDirectories, StepTraceBubbleIsTheTimeInReceives) {
+    ASSERT_EQ(dirs_->size(), kStages);
+    const ClusterResult& cluster = pipelineCluster();
+    double firstBubble = 0.0, lastBubble = 0.0;
+    for (std::uint32_t s = 0; s < kStages; ++s) {
+        const CsvTable table = readCsv(output(s) / "step_trace_time.csv");
+        ASSERT_EQ(table.rows.size(), 1u);
+        const double bubble = std::stod(table.cell(0, "Bubble"));
+        const double stage = std::stod(table.cell(0, "Stage"));
+        double receivesUs = 0.0;
+        const RunRecord r = recordOfRank(cluster.of(s), s);
+        for (const auto* op : opsOfType(r, "hcom_receive_")) receivesUs += static_cast<double>(op->endNs - op->startNs) / 1000.0;
+        EXPECT_NEAR(bubble, receivesUs, 0.01) << "stage " << s;
+        EXPECT_GT(bubble, 0.0) << "stage " << s;
+        EXPECT_GT(stage, 0.0) << "stage " << s;
+        const double notOverlapped = std::stod(table.cell(0, "Communication(Not Overlapped)"));
+        const double excludeReceive = std::stod(table.cell(0, "Communication(Not Overlapped and Exclude Receive)"));
+        EXPECT_NEAR(excludeReceive, std::max(notOverlapped - bubble, 0.0), 0.01) << "stage " << s;
+        if (s == 0) firstBubble = bubble;
+        lastBubble = bubble;
+    }
+    // The last stage waits longest: for the pipeline to fill before its first forward.
+    EXPECT_GT(lastBubble, firstBubble);
+}
+
+TEST_F(PipelineDirectories, CommunicationJsonListsTheTransfersAsP2p) {
+    for (std::uint32_t s = 0; s < kStages; ++s) {
+        const json comm = readJson(output(s) / "communication.json");
+        ASSERT_EQ(comm.size(), 1u);
+        const json& step = comm.begin().value();
+        ASSERT_TRUE(step.contains("p2p"));
+        std::size_t receives = 0, sends = 0;
+        for (const auto& [name, op] : step["p2p"].items()) {
+            (void)op;
+            if (name.rfind("hcom_receive_", 0) == 0) ++receives;
+            if (name.rfind("hcom_send_", 0) == 0) ++sends;
+        }
+        const std::size_t neighbours = (s > 0 ? 1 : 0) + (s + 1 < kStages ? 1 : 0);
+        EXPECT_EQ(receives, 4 * neighbours) << "stage " << s;
+        EXPECT_EQ(sends, 4 * neighbours) << "stage " << s;
+    }
+}
+
+}  // namespace
+}  // namespace ascendsim::e2e
