@@ -87,6 +87,8 @@ RunRecord sliceRunRecord(const RunRecord& run, const ProfilingCycle& cycle) {
     }
     out.memcpyTasks = keepInside(run.memcpyTasks, w, [](const MemcpyTaskRecord& m) { return m.startNs; });
     for (const auto& m : out.memcpyTasks) end = std::max(end, m.endNs);
+    out.eventTasks = keepInside(run.eventTasks, w, [](const StreamEventTaskRecord& e) { return e.startNs; });
+    for (const auto& e : out.eventTasks) end = std::max(end, e.endNs);
     out.apis = keepInside(run.apis, w, [](const ApiRecord& a) { return a.startNs; });
     out.taskQueue = keepInside(run.taskQueue, w, [](const TaskQueueRecord& q) { return q.enqueueStartNs; });
     out.memoryEvents = keepInside(run.memoryEvents, w, [](const MemoryEventRecord& m) { return m.timeNs; });

@@ -48,6 +48,22 @@ struct MemcpyTaskRecord {
     bool hostToDevice = true;
 };
 
+// A stream synchronisation task (aclrtRecordEvent / aclrtStreamWaitEvent): the runtime's
+// EVENT_RECORD task marks a point of its stream; EVENT_WAIT holds its stream until the event it
+// names was recorded, so it lasts the wait. torch_npu's ProcessGroupHCCL makes them around each
+// collective (the compute stream records, the HCCL stream waits; the HCCL stream records twice
+// after the op, the compute stream waits before it uses the result).
+enum class StreamEventKind : std::uint8_t { Record, Wait };
+
+struct StreamEventTaskRecord {
+    StreamEventKind kind = StreamEventKind::Record;
+    std::uint64_t startNs = 0;
+    std::uint64_t endNs = 0;
+    std::uint32_t streamId = 0;
+    std::uint32_t taskId = 0;         // per-stream task id, from the same counter as the kernels'
+    std::uint64_t correlationId = 0;  // the AscendCL event API's connection id
+};
+
 // A framework (torch) op as torch_npu records it (FRAMEWORK/torch.op_range).
 struct HostOpRecord {
     std::string name;                 // "aten::conv2d", "ProfilerStep#3"
@@ -218,6 +234,7 @@ struct RunRecord {
     std::vector<TaskQueueRecord> taskQueue;
     std::vector<KernelRecord> kernels;      // in device start order
     std::vector<MemcpyTaskRecord> memcpyTasks;  // in device start order
+    std::vector<StreamEventTaskRecord> eventTasks;  // in device start order
     std::vector<CommunicationOpRecord> communicationOps;  // in start order
     std::optional<DistributedRecord> distributed;
     std::vector<MemoryEventRecord> memoryEvents;

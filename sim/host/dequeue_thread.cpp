@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "sim/host/hccl_host_costs.h"
 #include "sim/host/host_costs.h"
 
 namespace ascendsim {
@@ -71,8 +72,10 @@ void DequeueThread::process(const EnqueuedOp& item) {
         finishDequeue(item, dequeueStart, launchCollective(item, dequeueStart + kDequeueToAclNs));
         return;
     }
-    const std::uint64_t aclStart = aclnn ? acquireWorkspace(item, dequeueStart + kDequeueToAclNs)
-                                         : dequeueStart + kDequeueToAclNs;
+    std::uint64_t aclReady = dequeueStart + kDequeueToAclNs;
+    if (op.phase == OpPhase::Optimizer && !unwaitedResults_.empty())
+        aclReady = waitForCollectives(item, aclReady) + hccl_host_costs::kResultWaitGapNs;
+    const std::uint64_t aclStart = aclnn ? acquireWorkspace(item, aclReady) : aclReady;
     // The ACL execute call gets its connection id before the launches inside it (the real trace
     // numbers AscendCL@aclnnInplaceRelu 998, its Node@launch 999, the runtime calls 1000-1001).
     const std::string aclName = aclnn ? op.npuOpName : std::string("aclopCompileAndExecute");

@@ -36,7 +36,12 @@ struct EnqueuedOp {
     bool recordQueue = false;          // CPU activity of a profiled step: keep the queue record
     bool profiledStep = false;         // the schedule records this step (PendingLaunch::profiledStep)
     OpCallState callState;             // what the host had cached and warm at GetWorkspaceSize
+    std::uint32_t computeStreamId = 0; // the step's compute stream (the events around collectives)
 };
+
+namespace hccl_host_costs {
+struct EventCallCost;
+}
 
 // True for the two-phase aclnn API (GetWorkspaceSize + execute); false for the aclop/GE path.
 bool isAclnnOp(const std::string& npuOpName);
@@ -66,6 +71,8 @@ public:
 
     std::vector<TaskQueueRecord>& taskQueue() { return taskQueue_; }
     const std::vector<PendingLaunch>& launches() const { return launches_; }
+    // The EVENT_RECORD / EVENT_WAIT tasks of the collected steps, in issue order.
+    std::vector<StreamEventTaskRecord>& eventTasks() { return eventTasks_; }
 
     // The stream's next task id: kernels, and the memcpy tasks the host issues on the stream.
     std::uint32_t nextTaskId(std::uint32_t streamId);
@@ -76,6 +83,13 @@ private:
     // A collective's host calls and its launch on the communication stream, from `startNs`
     // (dequeue_collective.cpp); returns when the last call ends.
     std::uint64_t launchCollective(const EnqueuedOp& item, std::uint64_t startNs);
+    // Before an optimizer op: the compute stream waits for every collective launched since the
+    // last such wait (DDP's work.wait()); returns when the last wait call ends.
+    std::uint64_t waitForCollectives(const EnqueuedOp& item, std::uint64_t startNs);
+    // One aclrtRecordEvent / aclrtStreamWaitEvent call from `startNs` and its device task; returns
+    // when the call ends.
+    std::uint64_t streamEvent(const StreamEventLaunch& event, std::uint64_t startNs,
+                              const hccl_host_costs::EventCallCost& cost);
     // Hands kernel `kernelIndex` of the item's op to the device at `submitNs` and keeps the launch.
     void submitLaunch(const EnqueuedOp& item, std::uint32_t kernelIndex,
                       std::uint64_t correlationId, std::uint64_t submitNs);
@@ -95,6 +109,9 @@ private:
     bool overflowQueryWarm_ = false;     // the overflow address was queried since then
     std::vector<TaskQueueRecord> taskQueue_;
     std::vector<PendingLaunch> launches_;
+    std::uint64_t nextEventId_ = 1;
+    std::vector<std::uint64_t> unwaitedResults_;  // collectives' end events the compute stream has not waited on
+    std::vector<StreamEventTaskRecord> eventTasks_;
 };
 
 }  // namespace ascendsim

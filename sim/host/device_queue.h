@@ -30,6 +30,14 @@ struct DeviceSpan {
     std::uint64_t endNs = 0;
 };
 
+// A stream event task (aclrtRecordEvent / aclrtStreamWaitEvent) handed to a stream. Events are
+// named by the host: a Wait names an event an earlier Record on another stream made.
+struct StreamEventLaunch {
+    bool wait = false;          // false: EVENT_RECORD, true: EVENT_WAIT
+    std::uint32_t streamId = 0;
+    std::uint64_t eventId = 0;
+};
+
 class DeviceQueue {
 public:
     virtual ~DeviceQueue() = default;
@@ -42,6 +50,10 @@ public:
     // A host<->device copy on the compute stream, submitted at submitNs: it runs after everything
     // submitted before it, and kernels submitted after it wait for it (stream order).
     virtual DeviceSpan copy(std::uint64_t bytes, bool hostToDevice, std::uint64_t submitNs) = 0;
+    // An event task submitted at submitNs, in its stream's order: a Record runs when the stream's
+    // earlier work is done; a Wait then holds the stream (and what is submitted to it later)
+    // until its event has been recorded.
+    virtual DeviceSpan streamEvent(const StreamEventLaunch& event, std::uint64_t submitNs) = 0;
 };
 
 }  // namespace ascendsim

@@ -320,6 +320,10 @@ void HostModel::finish(RunRecord& record) {
     std::stable_sort(memcpyTasks_.begin(), memcpyTasks_.end(),
                      [](const MemcpyTaskRecord& a, const MemcpyTaskRecord& b) { return a.startNs < b.startNs; });
     record.memcpyTasks = std::move(memcpyTasks_);
+    auto& eventTasks = dequeue_.eventTasks();
+    std::stable_sort(eventTasks.begin(), eventTasks.end(),
+                     [](const StreamEventTaskRecord& a, const StreamEventTaskRecord& b) { return a.startNs < b.startNs; });
+    record.eventTasks = std::move(eventTasks);
     record.processId = options_.processId;
     record.mainThreadId = mainThreadId_;
     record.deviceId = options_.deviceId;

@@ -116,6 +116,7 @@ void HostModel::enqueue(StepState& state, const FrameworkOp& op, std::uint32_t o
     item.npuRecordIndex = npuRecord;
     item.recordQueue = recordCpu_;
     item.profiledStep = state.step->profiled;
+    item.computeStreamId = state.step->computeStreamId;
     dequeue_.process(item);
     if (!op.kernels.empty()) launchedSinceSync_ = true;
     nowNs_ += kNpuRecordExitNs;

@@ -134,15 +134,16 @@ bool writeAscendPytorchProfilerDb(const std::filesystem::path& outputDir, const 
     const CommunicationDbRows communication =
         buildCommunicationDbRows(run, config, cann, globalTaskId);
     task.insert(task.end(), communication.tasks.begin(), communication.tasks.end());
-    // Host<->device copies (MEMCPY_ASYNC) last; no COMPUTE_TASK_INFO row, as in the real DB.
-    std::int64_t memcpyTaskId = globalTaskId;  // already past the collectives' rows
-    for (const MemcpyTaskRecord& copy : run.memcpyTasks) {
-        task.push_back({static_cast<std::int64_t>(run.epochNs + copy.startNs),
-                        static_cast<std::int64_t>(run.epochNs + copy.endNs), static_cast<std::int64_t>(run.deviceId),
-                        static_cast<std::int64_t>(copy.correlationId), memcpyTaskId++,
-                        static_cast<std::int64_t>(run.processId), cann.id(kMemcpyAscendTaskType),
-                        static_cast<std::int64_t>(kNoContextId), static_cast<std::int64_t>(copy.streamId),
-                        static_cast<std::int64_t>(copy.taskId), kInvalidId});
+    // Host<->device copies (MEMCPY_ASYNC) and stream events (EVENT_RECORD / EVENT_WAIT) last; no
+    // COMPUTE_TASK_INFO row, as in the real DB.
+    std::int64_t runtimeTaskId = globalTaskId;  // already past the collectives' rows
+    for (const RuntimeTask& runtime : runtimeTasksOf(run)) {
+        task.push_back({static_cast<std::int64_t>(run.epochNs + runtime.startNs),
+                        static_cast<std::int64_t>(run.epochNs + runtime.endNs), static_cast<std::int64_t>(run.deviceId),
+                        static_cast<std::int64_t>(runtime.correlationId), runtimeTaskId++,
+                        static_cast<std::int64_t>(run.processId), cann.id(runtime.ascendType),
+                        static_cast<std::int64_t>(kNoContextId), static_cast<std::int64_t>(runtime.streamId),
+                        static_cast<std::int64_t>(runtime.taskId), kInvalidId});
     }
 
     std::set<std::int64_t> usedConnections;

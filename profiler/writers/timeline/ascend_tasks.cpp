@@ -26,6 +26,23 @@ std::uint32_t kernelContextId(TaskType type) {
     return type == TaskType::MixAic || type == TaskType::MixAiv ? 0 : kNoContextId;
 }
 
+std::vector<RuntimeTask> runtimeTasksOf(const RunRecord& run) {
+    std::vector<RuntimeTask> tasks;
+    tasks.reserve(run.memcpyTasks.size() + run.eventTasks.size());
+    for (const MemcpyTaskRecord& copy : run.memcpyTasks) {
+        tasks.push_back({copy.startNs, copy.endNs, copy.streamId, copy.taskId, copy.correlationId,
+                         kMemcpyAscendTaskType, kMemcpySqeType});
+    }
+    for (const StreamEventTaskRecord& event : run.eventTasks) {
+        const bool wait = event.kind == StreamEventKind::Wait;
+        tasks.push_back({event.startNs, event.endNs, event.streamId, event.taskId, event.correlationId,
+                         wait ? "EVENT_WAIT" : "EVENT_RECORD", wait ? "EVENT_WAIT_SQE" : "EVENT_RECORD_SQE"});
+    }
+    std::stable_sort(tasks.begin(), tasks.end(),
+                     [](const RuntimeTask& a, const RuntimeTask& b) { return a.startNs < b.startNs; });
+    return tasks;
+}
+
 std::vector<AscendTask> ascendTasksOf(const RunRecord& run, const ProfilerConfig& config) {
     std::vector<AscendTask> tasks;
     if (config.level == ProfilerLevel::LevelNone || !config.activityNpu) return tasks;
@@ -61,14 +78,13 @@ std::vector<AscendTask> ascendTasksOf(const RunRecord& run, const ProfilerConfig
             tasks.push_back(context);
         }
     }
-    for (const MemcpyTaskRecord& copy : run.memcpyTasks) {
+    for (const RuntimeTask& runtime : runtimeTasksOf(run)) {
         AscendTask task;
-        task.startNs = copy.startNs;
-        task.endNs = copy.endNs;
-        task.streamId = copy.streamId;
-        task.taskId = copy.taskId;
-        task.ascendType = kMemcpyAscendTaskType;
-        task.memcpy = &copy;
+        task.startNs = runtime.startNs;
+        task.endNs = runtime.endNs;
+        task.streamId = runtime.streamId;
+        task.taskId = runtime.taskId;
+        task.ascendType = runtime.ascendType;
         tasks.push_back(task);
     }
     std::stable_sort(tasks.begin(), tasks.end(),

@@ -298,7 +298,8 @@ std::vector<OrderedJson> buildMsprofTimeline(const RunRecord& run, const Profile
     }
 
     // Ascend Hardware: one thread per stream.
-    if (!run.kernels.empty() || !run.communicationOps.empty() || !run.memcpyTasks.empty()) {
+    if (!run.kernels.empty() || !run.communicationOps.empty() || !run.memcpyTasks.empty() ||
+        !run.eventTasks.empty()) {
         const std::uint32_t pid = formatTracePid(run.processId, era.hardwareSortIndex, run.deviceId);
         ProcessBlock block;
         std::set<std::uint32_t> streams;
@@ -321,19 +322,20 @@ std::vector<OrderedJson> buildMsprofTimeline(const RunRecord& run, const Profile
                                           k.device.startNs, true));
             }
         }
-        // Host<->device copies on their stream (the sample's MEMCPY_ASYNC, a PCIe DMA SQE).
-        for (const auto& copy : run.memcpyTasks) {
-            streams.insert(copy.streamId);
+        // Host<->device copies and stream events on their stream (the sample's MEMCPY_ASYNC, a
+        // PCIe DMA SQE; EVENT_RECORD / EVENT_WAIT).
+        for (const RuntimeTask& task : runtimeTasksOf(run)) {
+            streams.insert(task.streamId);
             OrderedJson args;
             args["Model Id"] = kInvalidId;
-            args["Task Type"] = kMemcpySqeType;
-            args["Physic Stream Id"] = copy.streamId;
-            args["Task Id"] = copy.taskId;
+            args["Task Type"] = task.sqeType;
+            args["Physic Stream Id"] = task.streamId;
+            args["Task Id"] = task.taskId;
             args["Batch Id"] = 0;
             args["Subtask Id"] = kInvalidId;
-            args["connection_id"] = copy.correlationId;
-            block.events.push_back(make.duration(kMemcpyAscendTaskType, pid, copy.streamId, copy.startNs,
-                                                 copy.endNs - copy.startNs, &args));
+            args["connection_id"] = task.correlationId;
+            block.events.push_back(
+                make.duration(task.ascendType, pid, task.streamId, task.startNs, task.endNs - task.startNs, &args));
         }
         // The HCCL stream runs each HCCL task as one SQE (Level1/2: CANN's HCCL_TRACE), subtask =
         // the task's context id, as the sample's Stream 4 rows.

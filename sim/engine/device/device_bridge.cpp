@@ -2,10 +2,18 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
 #include "sim/engine/device/pcie_copy.h"
+#include "sim/engine/ranks/collective_ops.h"
 
 namespace ascendsim {
+
+namespace {
+// An EVENT_RECORD, or an EVENT_WAIT whose event was already recorded, takes 20 ns on its stream:
+// the e5a31957 Level1 sample's EVENT_RECORD_SQE / EVENT_WAIT_SQE rows are 0.02 us (some 0).
+constexpr std::uint64_t kStreamEventTaskNs = 20;
+}  // namespace
 
 DeviceBridge::DeviceBridge(const ChipConfig& chip, const LoweredWorkload& lowered, DeviceOptions options)
     : lowered_(lowered), device_(chip, *this, options) {}
@@ -20,9 +28,9 @@ void DeviceBridge::submit(const PendingLaunch& launch, std::uint64_t submitNs) {
         submitCollective(*op.collective, submitNs);
         return;
     }
-    if (op.source->framework.phase == OpPhase::Optimizer)
-        submitNs = std::max(submitNs, collectivesEndNs_);
-    submitNs = std::max({submitNs, copyEndNs_, waitedCollectiveEndNs_});
+    // The optimizer's wait for the gradient collectives is explicit (its EVENT_WAIT tasks hold
+    // the compute stream); a p2p or all-to-all result is waited for implicitly (submitCollective).
+    submitNs = std::max({submitNs, computeHeldUntilNs_, waitedCollectiveEndNs_});
     const LoweredKernel& kernel = op.kernels[kernelIndex];
 
     KernelTask task = kernelTaskOf(kernel);
@@ -69,12 +77,9 @@ std::optional<CoreTrace> DeviceBridge::takeCoreTrace() {
 }
 
 void DeviceBridge::submitCollective(const LoweredCollective& collective, std::uint64_t submitNs) {
-    // Running the device until idle finishes exactly the compute tasks submitted so far: later
-    // submissions cannot change them (one compute stream, in order).
-    const std::uint64_t computeDoneNs = device_.runUntilIdle();
     CollectiveRun run;
     run.launchIndex = submittedTaskIds_.size();
-    run.startNs = std::max({submitNs, computeDoneNs, collectivesEndNs_});
+    run.startNs = std::max(submitNs, collectivesEndNs_);
     const std::size_t index = collectives_.size();
     if (index < releaseNs_.size() && releaseNs_[index] > run.startNs) run.waitNs = releaseNs_[index] - run.startNs;
     run.endNs = run.startNs + run.waitNs + collective.durationNs;
@@ -83,8 +88,8 @@ void DeviceBridge::submitCollective(const LoweredCollective& collective, std::ui
     // The compute stream waits for the HCCL stream (torch_npu's work.wait()) where the framework
     // waits before computing on the result: Megatron's p2p requests (the next stage's input), and
     // the MoE token dispatcher's synchronous all_to_all_single (the experts' input). Megatron's
-    // tensor-parallel all-reduces and DDP's gradient buckets keep the earlier model (compute runs
-    // on; the optimizer waits).
+    // tensor-parallel all-reduces and DDP's gradient buckets keep compute running; the optimizer
+    // waits for them through its stream events (streamEvent).
     if (isPointToPointOp(collective.kind) || collective.kind == CollectiveKind::AllToAll ||
         collective.kind == CollectiveKind::AllToAllV)
         waitedCollectiveEndNs_ = run.endNs;
@@ -94,17 +99,38 @@ void DeviceBridge::submitCollective(const LoweredCollective& collective, std::ui
 
 std::uint64_t DeviceBridge::synchronize(std::uint64_t hostNowNs) {
     (void)hostNowNs;
-    return std::max({device_.runUntilIdle(), collectivesEndNs_, copyEndNs_});
+    return std::max({device_.runUntilIdle(), collectivesEndNs_, computeHeldUntilNs_});
 }
 
 DeviceSpan DeviceBridge::copy(std::uint64_t bytes, bool hostToDevice, std::uint64_t submitNs) {
     (void)hostToDevice;  // both directions cross the same link at the same rate (assumed)
     // Running the device until idle finishes what was submitted before the copy (stream order).
-    const std::uint64_t streamFreeNs = std::max(device_.runUntilIdle(), copyEndNs_);
+    const std::uint64_t streamFreeNs = std::max(device_.runUntilIdle(), computeHeldUntilNs_);
     DeviceSpan span;
     span.startNs = std::max(submitNs, streamFreeNs);
     span.endNs = span.startNs + pcieCopyNs(bytes);
-    copyEndNs_ = span.endNs;
+    computeHeldUntilNs_ = span.endNs;
+    return span;
+}
+
+DeviceSpan DeviceBridge::streamEvent(const StreamEventLaunch& event, std::uint64_t submitNs) {
+    // The stream reaches the task when its earlier work is done. Running the device until idle
+    // finishes exactly the compute tasks submitted so far (one compute stream, in order).
+    const bool communication = event.streamId == kCommunicationStreamId;
+    const std::uint64_t streamFreeNs =
+        communication ? collectivesEndNs_ : std::max(device_.runUntilIdle(), computeHeldUntilNs_);
+    DeviceSpan span;
+    span.startNs = std::max(submitNs, streamFreeNs);
+    if (event.wait) {
+        const auto recorded = eventRecordedNs_.find(event.eventId);
+        if (recorded == eventRecordedNs_.end())
+            throw std::logic_error("a stream waits for event " + std::to_string(event.eventId) + ", never recorded");
+        span.endNs = std::max(span.startNs, recorded->second) + kStreamEventTaskNs;
+    } else {
+        span.endNs = span.startNs + kStreamEventTaskNs;
+        eventRecordedNs_[event.eventId] = span.endNs;
+    }
+    (communication ? collectivesEndNs_ : computeHeldUntilNs_) = span.endNs;
     return span;
 }
 

@@ -14,9 +14,9 @@
 
 namespace ascendsim {
 
-// A collective launch as the engine timed it: this rank arrives when the host's launch arrived,
-// every compute task submitted before it has finished (HCCL's stream waits for the gradient) and
-// the previous collective is done. It cannot finish before the last rank of its group arrived
+// A collective launch as the engine timed it: this rank arrives when the host's launch arrived
+// and the communication stream's earlier tasks are done (the previous collective, and the
+// EVENT_WAIT for the compute stream's event that says the gradient is ready). It cannot finish before the last rank of its group arrived
 // (the release time, given by the cluster run; none: this rank's own arrival), then it lasts its
 // schedule's duration: an early rank's first Notify_Wait spans the wait.
 struct CollectiveRun {
@@ -34,6 +34,7 @@ public:
     void submit(const PendingLaunch& launch, std::uint64_t submitNs) override;
     std::uint64_t synchronize(std::uint64_t hostNowNs) override;
     DeviceSpan copy(std::uint64_t bytes, bool hostToDevice, std::uint64_t submitNs) override;
+    DeviceSpan streamEvent(const StreamEventLaunch& event, std::uint64_t submitNs) override;
     void onTaskFinished(const TaskResult& result) override;
 
     // The device result of a launch, by the global task id the bridge gave it.
@@ -67,14 +68,14 @@ private:
     std::vector<CollectiveRun> collectives_;
     std::vector<std::uint64_t> releaseNs_;
     std::uint64_t collectivesEndNs_ = 0;  // when the communication stream is free
-    std::uint64_t copyEndNs_ = 0;         // kernels submitted after a copy wait for it
+    // Kernels submitted after a copy or an event task on the compute stream wait for it.
+    std::uint64_t computeHeldUntilNs_ = 0;
     std::uint64_t waitedCollectiveEndNs_ = 0;  // kernels submitted after a p2p or all-to-all wait for it
+    std::unordered_map<std::uint64_t, std::uint64_t> eventRecordedNs_;  // by event id
     std::optional<CoreTraceSelection> traceSelection_;  // armed until a launch matches
     std::optional<CoreTrace> traced_;
     InstructionTraceRecorder traceRecorder_;
     bool tracesLaunch(const PendingLaunch& launch, const LoweredKernel& kernel) const;
-    // Optimizer ops wait for every collective of the step (DDP's finalize: the compute stream
-    // waits for the HCCL stream before the parameters are updated).
     void submitCollective(const LoweredCollective& collective, std::uint64_t submitNs);
 };
 

@@ -46,6 +46,17 @@ public:
         return span;
     }
 
+    // An event task takes 20 ns on its stream; a wait ends when its event was recorded.
+    DeviceSpan streamEvent(const StreamEventLaunch& event, std::uint64_t submitNs) override {
+        std::uint64_t& streamFree = streamFreeNs_[event.streamId];
+        DeviceSpan span{std::max(submitNs, streamFree), 0};
+        span.endNs = (event.wait ? std::max(span.startNs, recordedNs_.at(event.eventId)) : span.startNs) + 20;
+        if (!event.wait) recordedNs_[event.eventId] = span.endNs;
+        streamFree = span.endNs;
+        events.push_back({event, span});
+        return span;
+    }
+
     struct Sync {
         std::uint64_t hostNowNs, deviceIdleNs;
     };
@@ -57,10 +68,16 @@ public:
     std::vector<Task> tasks;
     std::vector<Sync> syncs;
     std::vector<Copy> copies;
+    struct Event {
+        StreamEventLaunch launch;
+        DeviceSpan span;
+    };
+    std::vector<Event> events;
 
 private:
     std::uint64_t kernelDurationNs_;
     std::map<std::uint32_t, std::uint64_t> streamFreeNs_;
+    std::map<std::uint64_t, std::uint64_t> recordedNs_;  // event id -> when it was recorded
 };
 
 // What a host-model run leaves: the record and the launches in submission order.
