@@ -59,7 +59,7 @@ std::map<std::string, std::string> rawDeviceDataFiles(const RunRecord& run, cons
     const std::vector<AscendTask> tasks = ascendTasksOf(run, config);
     std::vector<Entry> entries;
     for (const AscendTask& task : tasks) {
-        if (task.kernel == nullptr && task.memcpy == nullptr) continue;  // collectives: HCCL data, not written
+        if (task.kernel == nullptr && task.memcpy == nullptr) continue;  // collectives (HCCL data) and stream events: not written
         entries.push_back({rawSysCount(run, task.startNs), kFuncStart, &task});
         entries.push_back({rawSysCount(run, task.endNs), kFuncEnd, &task});
     }

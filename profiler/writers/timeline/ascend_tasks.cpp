@@ -31,12 +31,13 @@ std::vector<RuntimeTask> runtimeTasksOf(const RunRecord& run) {
     tasks.reserve(run.memcpyTasks.size() + run.eventTasks.size());
     for (const MemcpyTaskRecord& copy : run.memcpyTasks) {
         tasks.push_back({copy.startNs, copy.endNs, copy.streamId, copy.taskId, copy.correlationId,
-                         kMemcpyAscendTaskType, kMemcpySqeType});
+                         kMemcpyAscendTaskType, kMemcpySqeType, &copy, nullptr});
     }
     for (const StreamEventTaskRecord& event : run.eventTasks) {
         const bool wait = event.kind == StreamEventKind::Wait;
         tasks.push_back({event.startNs, event.endNs, event.streamId, event.taskId, event.correlationId,
-                         wait ? "EVENT_WAIT" : "EVENT_RECORD", wait ? "EVENT_WAIT_SQE" : "EVENT_RECORD_SQE"});
+                         wait ? "EVENT_WAIT" : "EVENT_RECORD", wait ? "EVENT_WAIT_SQE" : "EVENT_RECORD_SQE", nullptr,
+                         &event});
     }
     std::stable_sort(tasks.begin(), tasks.end(),
                      [](const RuntimeTask& a, const RuntimeTask& b) { return a.startNs < b.startNs; });
@@ -85,6 +86,8 @@ std::vector<AscendTask> ascendTasksOf(const RunRecord& run, const ProfilerConfig
         task.streamId = runtime.streamId;
         task.taskId = runtime.taskId;
         task.ascendType = runtime.ascendType;
+        task.memcpy = runtime.memcpy;
+        task.event = runtime.event;
         tasks.push_back(task);
     }
     std::stable_sort(tasks.begin(), tasks.end(),

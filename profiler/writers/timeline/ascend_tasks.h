@@ -39,6 +39,9 @@ struct RuntimeTask {
     std::uint64_t correlationId = 0;  // the AscendCL call's connection id
     const char* ascendType = "";
     const char* sqeType = "";
+    // Exactly one is set: the record the task comes from.
+    const MemcpyTaskRecord* memcpy = nullptr;
+    const StreamEventTaskRecord* event = nullptr;
 };
 
 // The run's copies and event tasks, by start time (ties: copies first).
@@ -58,10 +61,12 @@ struct AscendTask {
     std::uint32_t taskId = 0;
     std::uint32_t contextId = kNoContextId;
     const char* ascendType = "";
-    // kernel or collective is set, or neither for a runtime task (RuntimeTask); hcclTask is set
-    // for a collective's contexts.
+    // Exactly one of kernel / collective / memcpy / event is set; hcclTask is set for a
+    // collective's contexts.
     const KernelRecord* kernel = nullptr;
     const CommunicationOpRecord* collective = nullptr;
+    const MemcpyTaskRecord* memcpy = nullptr;
+    const StreamEventTaskRecord* event = nullptr;
     const HcclTask* hcclTask = nullptr;
 };
 
