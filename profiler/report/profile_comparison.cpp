@@ -156,10 +156,8 @@ void writeOpTypes(const ProfileSummary& base, const ProfileSummary& variant, std
         double baseUs = 0.0, variantUs = 0.0;
     };
     std::map<std::string, Line> lines;
-    const double baseSteps = static_cast<double>(base.kernelSteps);
-    const double variantSteps = static_cast<double>(variant.kernelSteps);
-    for (const auto& [type, time] : base.opTypes) lines[type].baseUs = time.deviceUs / baseSteps;
-    for (const auto& [type, time] : variant.opTypes) lines[type].variantUs = time.deviceUs / variantSteps;
+    for (const auto& [type, time] : base.opTypes) lines[type].baseUs = opTypeUsPerStep(base, type);
+    for (const auto& [type, time] : variant.opTypes) lines[type].variantUs = opTypeUsPerStep(variant, type);
     std::vector<Line> ordered;
     for (auto& [type, line] : lines) {
         line.opType = type;
@@ -174,7 +172,8 @@ void writeOpTypes(const ProfileSummary& base, const ProfileSummary& variant, std
     const std::size_t shown = std::min(top, ordered.size());
     for (std::size_t i = 0; i < shown; ++i) writeRow(out, ordered[i].opType, ordered[i].baseUs, ordered[i].variantUs);
     if (shown < ordered.size()) out << "  ... " << ordered.size() - shown << " more op types\n";
-    writeRow(out, "all kernels", base.kernelUs / baseSteps, variant.kernelUs / variantSteps);
+    writeRow(out, "all kernels", base.kernelUs / static_cast<double>(base.kernelSteps),
+             variant.kernelUs / static_cast<double>(variant.kernelSteps));
 }
 
 void writeMetrics(const ProfileSummary& base, const ProfileSummary& variant, std::ostream& out) {
@@ -184,11 +183,7 @@ void writeMetrics(const ProfileSummary& base, const ProfileSummary& variant, std
     for (const auto& [name, value] : after) names.insert(name);
     if (names.empty() && !base.l2HitRate && !variant.l2HitRate) return;
     out << "\nPipe ratios and bandwidths (GB/s), kernel_details.csv, duration-weighted over the kernels reporting them:\n";
-    const auto valueOf = [](const std::map<std::string, double>& m, const std::string& k) {
-        const auto found = m.find(k);
-        return found == m.end() ? 0.0 : found->second;
-    };
-    for (const auto& name : names) writeRow(out, name, valueOf(before, name), valueOf(after, name));
+    for (const auto& name : names) writeRow(out, name, metricOrZero(before, name), metricOrZero(after, name));
     if (base.l2HitRate || variant.l2HitRate)
         writeRow(out, "L2 hit rate", base.l2HitRate.value_or(0.0), variant.l2HitRate.value_or(0.0));
 }
@@ -215,6 +210,17 @@ void writeKernels(const ProfileSummary& base, const ProfileSummary& variant, std
 }
 
 }  // namespace
+
+double metricOrZero(const std::map<std::string, double>& metrics, const std::string& name) {
+    const auto found = metrics.find(name);
+    return found == metrics.end() ? 0.0 : found->second;
+}
+
+double opTypeUsPerStep(const ProfileSummary& summary, const std::string& type) {
+    const auto found = summary.opTypes.find(type);
+    return found == summary.opTypes.end() ? 0.0
+                                          : found->second.deviceUs / static_cast<double>(summary.kernelSteps);
+}
 
 fs::path findProfilerOutputFolder(const fs::path& resultDir) {
     if (!fs::is_directory(resultDir)) throw std::runtime_error(resultDir.string() + ": not a directory");

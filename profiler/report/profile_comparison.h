@@ -64,6 +64,12 @@ std::vector<MatchedKernel> matchedKernels(const ProfileSummary& summary);
 // Duration-weighted mean of every metric column over all kernels that report it.
 std::map<std::string, double> weightedMetrics(const ProfileSummary& summary);
 
+// One metric of weightedMetrics(), 0 where the profile does not report it.
+double metricOrZero(const std::map<std::string, double>& metrics, const std::string& name);
+
+// Device time per step of one op type (0 when the profile has none of it).
+double opTypeUsPerStep(const ProfileSummary& summary, const std::string& type);
+
 struct KernelChange {
     std::string name;  // "name" or "name #2" for later launches in the step
     std::string type;

@@ -36,16 +36,6 @@ std::vector<std::string> row(const std::string& label, double base, const std::v
     return r;
 }
 
-double valueOf(const std::map<std::string, double>& m, const std::string& k) {
-    const auto found = m.find(k);
-    return found == m.end() ? 0.0 : found->second;
-}
-
-double opTypeUsPerStep(const ProfileSummary& s, const std::string& type) {
-    const auto found = s.opTypes.find(type);
-    return found == s.opTypes.end() ? 0.0 : found->second.deviceUs / static_cast<double>(s.kernelSteps);
-}
-
 void stepSplitChart(HtmlPage& page, const LabelledProfile& base, const std::vector<LabelledProfile>& variants) {
     if (base.summary.stepRows == 0) return;
     for (const auto& v : variants)
@@ -140,8 +130,8 @@ void writeComparisonHtml(const LabelledProfile& base, const std::vector<Labelled
     std::vector<std::vector<std::string>> metricRows;
     for (const auto& m : metrics) {
         std::vector<double> values;
-        for (const auto& a : after) values.push_back(valueOf(a, m));
-        metricRows.push_back(row(m, valueOf(before, m), values));
+        for (const auto& a : after) values.push_back(metricOrZero(a, m));
+        metricRows.push_back(row(m, metricOrZero(before, m), values));
     }
     bool anyL2 = base.summary.l2HitRate.has_value();
     for (const auto& v : variants) anyL2 = anyL2 || v.summary.l2HitRate.has_value();
