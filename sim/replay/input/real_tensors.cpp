@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sim/engine/device/kernel_naming.h"
+#include "sim/workload/workload_limits.h"
 
 namespace ascendsim {
 
@@ -36,6 +37,8 @@ std::vector<std::int64_t> parseShape(const std::string& text) {
         } catch (const std::exception&) {
             throw UnreplayableKernel("shape '" + text + "' is not a list of integers");
         }
+        // An export never records a negative extent; one that says so is corrupt, not a shape.
+        if (shape.back() < 0) throw UnreplayableKernel("shape '" + text + "' has a negative dimension");
         if (end == std::string::npos) break;
         start = end + 1;
     }
@@ -125,9 +128,9 @@ TensorInfo catalogTensor(const RealTensor& t, const std::string& name) {
 
 std::uint64_t tensorBytes(const RealTensor& t) {
     if (t.absent) return 0;
-    std::uint64_t elements = 1;
-    for (std::int64_t d : t.physicalShape) elements *= static_cast<std::uint64_t>(std::max<std::int64_t>(d, 0));
-    return elements * bytesOf(t.dtype);
+    const auto bytes = checkedByteSize(t.physicalShape, t.dtype);
+    if (!bytes) throw UnreplayableKernel("tensor of shape " + shapeText(t.physicalShape) + " has more than 2^63 bytes");
+    return *bytes;
 }
 
 std::string shapeText(const std::vector<std::int64_t>& shape) {

@@ -43,7 +43,8 @@ TensorInfo catalogTensor(const RealTensor& t, const std::string& name, std::vect
 
 std::string shapeText(const std::vector<std::int64_t>& shape);  // "32,3,224,224"
 
-// Bytes `t` occupies as recorded (physical shape × dtype size); 0 for an absent tensor.
+// Bytes `t` occupies as recorded (physical shape × dtype size); 0 for an absent tensor. Throws
+// UnreplayableKernel past 2^63 bytes.
 std::uint64_t tensorBytes(const RealTensor& t);
 
 }  // namespace ascendsim

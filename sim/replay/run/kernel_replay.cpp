@@ -4,6 +4,7 @@
 #include "profiler/metrics/task_metrics.h"
 #include "sim/microbench/device_run.h"
 #include "sim/replay/input/real_tensors.h"
+#include "sim/workload/workload_limits.h"
 
 namespace ascendsim {
 
@@ -111,6 +112,21 @@ std::vector<LoweredKernel> producerWrites(const OpInstance& op, const ChipConfig
     return writes;
 }
 
+// A row whose tensors could not be on the chip at once is a corrupt or foreign profile: refused
+// with its size, before lowering plans (and the device simulates) work no chip could hold.
+void requireFitsDevice(const OpInstance& op, const ChipConfig& chip) {
+    std::uint64_t total = 0;
+    for (const auto* tensors : {&op.inputs, &op.outputs})
+        for (const TensorInfo& t : *tensors) {
+            const auto bytes = checkedByteSize(t.shape, t.dtype);
+            if (!bytes || __builtin_add_overflow(total, *bytes, &total))
+                throw UnreplayableKernel("tensor " + t.name + " has more than 2^63 bytes");
+        }
+    if (total > chip.hbm.sizeBytes)
+        throw UnreplayableKernel("its tensors need " + byteText(total) + ", more than the chip's " +
+                                 byteText(chip.hbm.sizeBytes) + " of device memory");
+}
+
 }  // namespace
 
 bool parseL2State(std::string_view text, L2State& out) {
@@ -131,6 +147,7 @@ std::string_view l2StateName(L2State state) {
 
 SimulatedKernel simulateReplayOp(OpInstance op, const ChipConfig& chip, L2State l2,
                                  const std::vector<std::uint64_t>& residentBytes) {
+    requireFitsDevice(op, chip);
     const std::uint64_t workspace = placeTensors(op);
     std::vector<LoweredKernel> kernels;
     try {

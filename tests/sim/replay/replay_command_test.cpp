@@ -98,6 +98,29 @@ TEST(ReplayCommand, BadInput_ExitTwoAndNoOutput) {
     fs::remove_all(root);
 }
 
+// Rows no chip could have run (a negative extent, tensors past device memory, 2^63 elements) are
+// listed as not replayed with the reason, and the replay returns at once instead of simulating
+// petabytes of work.
+TEST(ReplayCommand, ImpossibleShapesAreListedNotSimulated) {
+    const auto root = testing_scratch::scratchDir("replay_impossible");
+    std::string text = kHeader83;
+    const auto addRow = [&text](const std::string& in, const std::string& out) {
+        text += "13,0,4294967295,101,2,aclnnAdd_AddAiCore_Add,Add,dynamic,AI_VECTOR_CORE,1764246877080100.000\t,5.0,"
+                "1.000000,40,0,NO,\"\"\"" + in + "\"\"\",DT_BF16;DT_BF16,ND;ND,\"\"\"" + out + "\"\"\",DT_BF16,ND,N/A," +
+                kAivZeroAic + "4.0,264000,1.0,0.25,0.4,0.1,3.0,0.75,2.0,0.5,0.01,0.000\n";
+    };
+    addRow("64,-5;64,-5", "64,5");
+    addRow("400000000,400000;400000000,400000", "400000000,400000");
+    addRow("9223372036854775807;9223372036854775807", "9223372036854775807");
+    addRow("64,1024;64,1024", "64,1024");
+    const auto result = replay(textProfile(root, "q", text), root / "out", "Ascend910B4_1650");
+    ASSERT_EQ(result.code, 0) << result.err;
+    EXPECT_NE(result.out.find("shape '64,-5' has a negative dimension"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("more than the chip's"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("more than 2^63 bytes"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("1 of 4 distinct kernels replayed"), std::string::npos) << result.out;
+}
+
 TEST(ReplayCommand, UnwritableOutput_ExitOneWithErrnoText) {
     const auto root = testing_scratch::scratchDir("replay_io");
     writeText(root / "file", "x");
