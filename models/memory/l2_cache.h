@@ -28,6 +28,7 @@ struct L2RangeOutcome {
     std::uint64_t hits[2] = {0, 0};
     std::uint64_t misses[2] = {0, 0};
     std::uint64_t dirtyEvictions = 0;
+    std::uint64_t linesDirtied = 0;  // written lines that were not dirty before (misses included)
     std::uint64_t totalMisses() const { return misses[0] + misses[1]; }
 };
 
@@ -72,24 +73,26 @@ private:
         std::uint64_t set;
         std::uint32_t tag;
     };
-    // Lines, odd lines, misses, odd-line misses and dirty evictions of a walk, kept in locals of
-    // the walking function (the rows could alias an outcome passed by reference).
+    // Lines, odd lines, misses, odd-line misses, dirty evictions and lines a write dirtied of a
+    // walk, kept in locals of the walking function (the rows could alias an outcome passed by
+    // reference).
     struct WalkCounts {
-        std::uint64_t lines = 0, oddLines = 0, misses = 0, oddMisses = 0, dirtyEvictions = 0;
+        std::uint64_t lines = 0, oddLines = 0, misses = 0, oddMisses = 0, dirtyEvictions = 0, dirtied = 0;
         void addTo(L2RangeOutcome& outcome) const;
     };
 
     // Throws std::out_of_range if the line's tag does not fit 32 bits.
     LinePlace placeOf(std::uint64_t lineIndex) const;
     // Looks up one line; returns whether it hit. On a miss with a dirty victim sets `evictedTag`
-    // to the victim's tag (else leaves it 0). kSixteenWays: the common geometry, compiled apart.
+    // to the victim's tag (else leaves it 0); a write that makes a line dirty adds 1 to `dirtied`.
+    // kSixteenWays: the common geometry, compiled apart.
     template <bool kSixteenWays>
-    bool accessLine(LinePlace place, bool isWrite, std::uint32_t& evictedTag);
+    bool accessLine(LinePlace place, bool isWrite, std::uint32_t& evictedTag, std::uint64_t& dirtied);
     // The lookup of a line that is not its set's most recently used one (or a write to a clean
     // one), in a set of at most 16 ways; accessWideSet() for more ways.
     template <bool kSixteenWays>
-    bool accessSet(LinePlace place, bool isWrite, std::uint32_t& evictedTag);
-    bool accessWideSet(LinePlace place, bool isWrite, std::uint32_t& evictedTag);
+    bool accessSet(LinePlace place, bool isWrite, std::uint32_t& evictedTag, std::uint64_t& dirtied);
+    bool accessWideSet(LinePlace place, bool isWrite, std::uint32_t& evictedTag, std::uint64_t& dirtied);
     // The ways whose partial tag matches, less those whose full tag does not (see packedSets_).
     std::uint32_t confirmedWays(LinePlace place, std::uint32_t partialMatches) const;
     // Looks up lineCount lines from `place` (line index firstLine) on and leaves `place` at the

@@ -46,7 +46,7 @@ std::uint64_t SharedMemorySystem::access(const GmAccess& request, PmuCounters& c
     L2RangeOutcome lines;
     l2_.accessBursts({request.address, request.burstBytes(), std::max(request.burstCount, 1u),
                       request.burstStrideBytes},
-                     request.isWrite && !eagerWriteBack_, lines);
+                     request.isWrite, lines);
     const std::uint64_t missLines = lines.totalMisses();
     const std::uint64_t writeBacks = lines.dirtyEvictions;
     if (request.isWrite) {
@@ -60,9 +60,15 @@ std::uint64_t SharedMemorySystem::access(const GmAccess& request, PmuCounters& c
     }
 
     const std::uint64_t fillBytes = request.isWrite ? 0 : missLines * lineBytes;
-    // Eager: the written bytes go to HBM now (the lines stay clean); lazy: dirty victims do.
-    const std::uint64_t writeBackBytes =
-        eagerWriteBack_ ? (request.isWrite ? request.bytes : 0) : writeBacks * lineBytes;
+    // Eager write-back stands for an L2 full of dirty lines in steady state, whose write-backs
+    // are paid as lines become dirty rather than when they are evicted: a write that makes a
+    // line dirty (a miss, or a hit on a clean line) costs a line of HBM write now; a write to a
+    // line that is already dirty joins it at no HBM cost, and evicting a dirty line costs nothing
+    // more. Real kernels whose target lines are dirty in L2 (a copy into a tensor just written,
+    // stores over a workspace) write faster than HBM takes (docs/fidelity.md §16).
+    // Lazy: dirty victims pay when evicted.
+    const std::uint64_t writeBackBytes = eagerWriteBack_ ? (request.isWrite ? lines.linesDirtied * lineBytes : 0)
+                                                         : writeBacks * lineBytes;
     counters[request.isWrite ? PmuEvent::L2Write : PmuEvent::L2Read] +=
         ceilDiv(request.bytes, kL2BytesPerCount);
     counters[PmuEvent::MainMemRead] += fillBytes / kMainMemBytesPerCount;

@@ -9,8 +9,9 @@
 // - a read miss fills its whole line from HBM; a write miss allocates without a fill (MTE writes
 //   are whole 32 B blocks and the model does not track partial lines); a dirty victim is written
 //   back to HBM. Fills and write-backs pass the HBM server. With eager write-back
-//   (l2.writeBackQueueBytes > 0) a write's bytes go to the HBM server at once and its lines stay
-//   clean; the write then waits only for the HBM queue beyond that many bytes;
+//   (l2.writeBackQueueBytes > 0) a write pays a line of HBM write for each line it makes dirty
+//   (a write to a line already dirty pays none, evicting a dirty line pays nothing more); the
+//   write then waits only for the HBM queue beyond that many bytes;
 // - the access completes when both servers are done, plus the HBM read latency if any line
 //   missed on a read, else the L2 hit latency. The device adds this to its uncontended curve
 //   cost by taking the later of the two, so latencies shorter than the measured per-transfer

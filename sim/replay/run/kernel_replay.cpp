@@ -17,12 +17,22 @@ constexpr std::uint64_t kTensorAlignment = 2ULL << 20;
 
 std::uint64_t alignUp(std::uint64_t value) { return (value + kTensorAlignment - 1) / kTensorAlignment * kTensorAlignment; }
 
-std::uint64_t placeTensors(OpInstance& op) {
+// Distinct addresses for every tensor, except an in-place kernel's output 0, which takes the
+// address of the first input of its size (none of that size: it keeps its own).
+std::uint64_t placeTensors(OpInstance& op, bool inPlace) {
     std::uint64_t next = kBaseAddress;
     for (auto* tensors : {&op.inputs, &op.outputs}) {
         for (auto& t : *tensors) {
             t.deviceAddr = next;
             next = alignUp(next + std::max<std::uint64_t>(t.bytes(), 1));
+        }
+    }
+    if (inPlace && !op.outputs.empty()) {
+        TensorInfo& out = op.outputs.front();
+        for (const TensorInfo& in : op.inputs) {
+            if (in.bytes() != out.bytes() || in.bytes() == 0) continue;
+            out.deviceAddr = in.deviceAddr;
+            break;
         }
     }
     return next;
@@ -97,18 +107,27 @@ std::vector<LoweredKernel> producerWrite(const TensorInfo& tensor, const ChipCon
     return KernelRegistry::instance().lower(write, chip);
 }
 
-std::vector<LoweredKernel> producerWrites(const OpInstance& op, const ChipConfig& chip,
-                                          const std::vector<std::uint64_t>& residentBytes) {
-    std::vector<LoweredKernel> writes;
-    std::vector<bool> chosen(op.inputs.size(), false);
+// Preloads, for each size in `residentBytes`, the first not yet chosen tensor of `tensors` of
+// that size, in order.
+void producerWrites(const std::vector<TensorInfo>& tensors, const ChipConfig& chip,
+                    const std::vector<std::uint64_t>& residentBytes, std::vector<LoweredKernel>& writes) {
+    std::vector<bool> chosen(tensors.size(), false);
     for (std::uint64_t bytes : residentBytes) {
-        for (std::size_t i = 0; i < op.inputs.size(); ++i) {
-            if (chosen[i] || op.inputs[i].bytes() != bytes || bytes == 0) continue;
+        for (std::size_t i = 0; i < tensors.size(); ++i) {
+            if (chosen[i] || tensors[i].bytes() != bytes || bytes == 0) continue;
             chosen[i] = true;
-            for (auto& kernel : producerWrite(op.inputs[i], chip)) writes.push_back(std::move(kernel));
+            for (auto& kernel : producerWrite(tensors[i], chip)) writes.push_back(std::move(kernel));
             break;
         }
     }
+}
+
+// The resident copy targets first, then the produced inputs (most recently used last).
+std::vector<LoweredKernel> producerWrites(const OpInstance& op, const ChipConfig& chip,
+                                          const ReplayPlacement& placement) {
+    std::vector<LoweredKernel> writes;
+    producerWrites(op.outputs, chip, placement.residentOutputBytes, writes);
+    producerWrites(op.inputs, chip, placement.residentBytes, writes);
     return writes;
 }
 
@@ -146,9 +165,9 @@ std::string_view l2StateName(L2State state) {
 }
 
 SimulatedKernel simulateReplayOp(OpInstance op, const ChipConfig& chip, L2State l2,
-                                 const std::vector<std::uint64_t>& residentBytes) {
+                                 const ReplayPlacement& placement) {
     requireFitsDevice(op, chip);
-    const std::uint64_t workspace = placeTensors(op);
+    const std::uint64_t workspace = placeTensors(op, placement.inPlace);
     std::vector<LoweredKernel> kernels;
     try {
         kernels = ownKernels(KernelRegistry::instance().lower(op, chip), op.type);
@@ -158,7 +177,7 @@ SimulatedKernel simulateReplayOp(OpInstance op, const ChipConfig& chip, L2State 
     if (kernels.empty()) throw UnreplayableKernel("lowering gave no " + op.type + " kernel");
     // Tasks before the measured launch: the launch itself (warm) or its inputs' producers.
     const std::vector<LoweredKernel> before = l2 == L2State::Warm       ? kernels
-                                              : l2 == L2State::Producer ? producerWrites(op, chip, residentBytes)
+                                              : l2 == L2State::Producer ? producerWrites(op, chip, placement)
                                                                         : std::vector<LoweredKernel>{};
     std::vector<TimedTask> tasks = tasksOf(before, workspace, 1);
     for (auto& t : tasksOf(kernels, workspace, tasks.size() + 1)) tasks.push_back(std::move(t));

@@ -29,10 +29,21 @@ struct SimulatedKernel {
     std::map<std::string, double> pipeRatios;  // "aic_mac_ratio" → value, for the sides that ran
 };
 
+// Where the launch's tensors are and what of them L2 holds at its start.
+struct ReplayPlacement {
+    // L2State::Producer: the sizes of the inputs to preload; each preloads the first not yet
+    // chosen input of the op of that size, in order (the last is most recently used).
+    std::vector<std::uint64_t> residentBytes;
+    // The same for outputs that overwrite a tensor still in L2 (a copy into an existing tensor):
+    // preloaded before the inputs, so the launch's stores hit.
+    std::vector<std::uint64_t> residentOutputBytes;
+    // An in-place kernel (inplace_kernels.h): output 0 is written over the first input of its
+    // size, so its stores hit the lines that input's reads (or its producer) brought into L2.
+    bool inPlace = false;
+};
+
 // Throws UnreplayableKernel with the lowering's message when the op cannot be lowered.
-// `residentBytes` (L2State::Producer): the sizes of the inputs to preload; each preloads the
-// first not yet chosen input of the op of that size, in order (the last is most recently used).
 SimulatedKernel simulateReplayOp(OpInstance op, const ChipConfig& chip, L2State l2,
-                                 const std::vector<std::uint64_t>& residentBytes = {});
+                                 const ReplayPlacement& placement = {});
 
 }  // namespace ascendsim

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "sim/replay/input/real_tensors.h"
+#include "sim/replay/run/inplace_kernels.h"
 
 namespace ascendsim {
 
@@ -34,7 +35,7 @@ std::vector<TensorKey> keysOf(const std::string& shapes, const std::string& dtyp
     for (std::size_t i = 0; i < s.size(); ++i) {
         const std::string dtype = i < d.size() ? d[i] : "";
         const bool absent = s[i].empty() || dtype == "DT_UNDEFINED" || dtype == "UNDEFINED";
-        keys.emplace_back(absent ? "" : s[i], dtype, i < f.size() ? f[i] : "");
+        keys.emplace_back(absent ? "" : s[i], dtype, matchedFormat(i < f.size() ? f[i] : ""));
     }
     return keys;
 }
@@ -59,39 +60,70 @@ std::uint64_t sumOf(const std::vector<std::uint64_t>& values) {
 
 }  // namespace
 
-std::vector<std::vector<std::size_t>> producedInputs(const RealProfile& profile, std::uint64_t l2Bytes) {
+namespace {
+
+// The window walk both rules share: for each row, each of its tensors on `side` (inputs of the
+// row, or its outputs) is looked up among the tensors the kProducerWindow rows before it on its
+// stream left (`wrote`: their outputs; otherwise their inputs and outputs); the newest such row
+// decides, under the capacity test.
+std::vector<std::vector<std::size_t>> matchWindow(const RealProfile& profile, std::uint64_t l2Bytes, bool outputsOfRow,
+                                                  bool wroteOnly, const std::vector<bool>& rowCounts) {
     const std::size_t rows = profile.kernels.size();
-    std::vector<std::vector<std::size_t>> produced(rows);
-    std::vector<std::vector<std::uint64_t>> inputBytes(rows);
+    std::vector<std::vector<std::size_t>> matched(rows);
+    std::vector<std::vector<std::uint64_t>> sideBytes(rows);
     std::vector<std::uint64_t> movedBefore(rows + 1, 0);  // bytes moved by rows [0, i)
     for (std::size_t i = 0; i < rows; ++i) {
-        inputBytes[i] = bytesOfSide(profile.kernels[i], true);
-        movedBefore[i + 1] = movedBefore[i] + sumOf(inputBytes[i]) + sumOf(bytesOfSide(profile.kernels[i], false));
+        const auto inputs = bytesOfSide(profile.kernels[i], true);
+        const auto outputs = bytesOfSide(profile.kernels[i], false);
+        sideBytes[i] = outputsOfRow ? outputs : inputs;
+        movedBefore[i + 1] = movedBefore[i] + sumOf(inputs) + sumOf(outputs);
     }
-    struct Written {
+    struct Left {
         std::size_t row;
-        std::vector<TensorKey> outputs;
+        std::vector<TensorKey> tensors;
     };
-    std::map<std::string, std::deque<Written>> lastOutputs;  // per stream, newest last
+    std::map<std::string, std::deque<Left>> window;  // per stream, newest last
     for (std::size_t i = 0; i < rows; ++i) {
         const RealKernel& k = profile.kernels[i];
-        auto& window = lastOutputs[k.stream];
+        auto& recent = window[k.stream];
         const auto inputs = keysOf(k.inputShapes, k.inputDtypes, k.inputFormats);
-        for (std::size_t j = 0; j < inputs.size(); ++j) {
-            if (std::get<0>(inputs[j]).empty()) continue;
-            for (auto w = window.rbegin(); w != window.rend(); ++w) {
-                if (std::find(w->outputs.begin(), w->outputs.end(), inputs[j]) == w->outputs.end()) continue;
-                // The newest writer decides: was the tensor pushed out of L2 since it wrote it?
+        const auto outputs = keysOf(k.outputShapes, k.outputDtypes, k.outputFormats);
+        const auto& mine = outputsOfRow ? outputs : inputs;
+        for (std::size_t j = 0; rowCounts[i] && j < mine.size(); ++j) {
+            if (std::get<0>(mine[j]).empty()) continue;
+            for (auto w = recent.rbegin(); w != recent.rend(); ++w) {
+                if (std::find(w->tensors.begin(), w->tensors.end(), mine[j]) == w->tensors.end()) continue;
+                // The newest row decides: was the tensor pushed out of L2 since it touched it?
                 const std::uint64_t since = movedBefore[i] - movedBefore[w->row + 1];
-                const std::uint64_t own = j < inputBytes[i].size() ? inputBytes[i][j] : 0;
-                if (l2Bytes == 0 || since + own <= l2Bytes) produced[i].push_back(j);
+                const std::uint64_t own = j < sideBytes[i].size() ? sideBytes[i][j] : 0;
+                if (l2Bytes == 0 || since + own <= l2Bytes) matched[i].push_back(j);
                 break;
             }
         }
-        window.push_back({i, keysOf(k.outputShapes, k.outputDtypes, k.outputFormats)});
-        if (window.size() > kProducerWindow) window.pop_front();
+        Left left{i, outputs};
+        if (!wroteOnly) left.tensors.insert(left.tensors.end(), inputs.begin(), inputs.end());
+        recent.push_back(std::move(left));
+        if (recent.size() > kProducerWindow) recent.pop_front();
     }
-    return produced;
+    return matched;
+}
+
+}  // namespace
+
+std::string matchedFormat(const std::string& formatCell) {
+    const bool privateLayout = formatCell.find("FRACTAL") != std::string::npos ||
+                               std::any_of(formatCell.begin(), formatCell.end(), [](char c) { return c >= '0' && c <= '9'; });
+    return privateLayout || formatCell.empty() ? formatCell : "ND";
+}
+
+std::vector<std::vector<std::size_t>> producedInputs(const RealProfile& profile, std::uint64_t l2Bytes) {
+    return matchWindow(profile, l2Bytes, false, true, std::vector<bool>(profile.kernels.size(), true));
+}
+
+std::vector<std::vector<std::size_t>> residentCopyTargets(const RealProfile& profile, std::uint64_t l2Bytes) {
+    std::vector<bool> copies(profile.kernels.size());
+    for (std::size_t i = 0; i < copies.size(); ++i) copies[i] = isCopyIntoExisting(profile.kernels[i]);
+    return matchWindow(profile, l2Bytes, true, false, copies);
 }
 
 }  // namespace ascendsim

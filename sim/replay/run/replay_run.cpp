@@ -3,6 +3,7 @@
 #include <unordered_map>
 
 #include "sim/replay/input/real_tensors.h"
+#include "sim/replay/run/inplace_kernels.h"
 #include "sim/replay/run/producer_inputs.h"
 #include "sim/replay/rules/replay_op_rules.h"
 
@@ -13,7 +14,7 @@ namespace {
 std::string identityOf(const RealKernel& k) {
     return k.type + '|' + k.acceleratorCore + '|' + std::to_string(k.blockDim) + '|' + std::to_string(k.mixBlockDim) +
            '|' + k.inputShapes + '|' + k.inputDtypes + '|' + k.inputFormats + '|' + k.outputShapes + '|' +
-           k.outputDtypes + '|' + k.outputFormats;
+           k.outputDtypes + '|' + k.outputFormats + (isInPlaceKernel(k) ? "|in-place" : "");
 }
 
 // Rows of a Level0 profile, or of other tasks than AI core kernels, that no catalog op stands for.
@@ -23,31 +24,40 @@ std::string notAKernelReason(const RealKernel& k, bool hasShapes) {
     return "";
 }
 
-std::string residencyText(const std::vector<std::size_t>& inputs) {
+std::string residencyText(const std::vector<std::size_t>& inputs, const std::vector<std::size_t>& outputs) {
     std::string text = "|resident:";
     for (std::size_t j : inputs) text += std::to_string(j) + ',';
+    text += "|outputs:";
+    for (std::size_t j : outputs) text += std::to_string(j) + ',';
     return text;
 }
 
-// The byte sizes of the kernel's resident inputs as recorded (the replay op's tensors are
-// matched to them by size: a rule may reorder or reshape, never resize, a tensor).
-std::vector<std::uint64_t> residentBytes(const ReplayedKernel& k) {
+std::vector<std::uint64_t> bytesOf(const std::vector<RealTensor>& tensors, const std::vector<std::size_t>& indices) {
     std::vector<std::uint64_t> bytes;
-    if (k.residentInputs.empty()) return bytes;
-    const std::vector<RealTensor> inputs = realInputs(k.sample);
-    for (std::size_t j : k.residentInputs) {
-        if (j >= inputs.size() || inputs[j].absent) continue;
-        bytes.push_back(tensorBytes(inputs[j]));
+    for (std::size_t j : indices) {
+        if (j >= tensors.size() || tensors[j].absent) continue;
+        bytes.push_back(tensorBytes(tensors[j]));
     }
     return bytes;
+}
+
+// The in-place flag and the byte sizes of the kernel's resident inputs as recorded (the replay
+// op's tensors are matched to them by size: a rule may reorder or reshape, never resize, one).
+ReplayPlacement placementOf(const ReplayedKernel& k) {
+    ReplayPlacement placement;
+    placement.inPlace = isInPlaceKernel(k.sample);
+    if (!k.residentInputs.empty()) placement.residentBytes = bytesOf(realInputs(k.sample), k.residentInputs);
+    if (!k.residentOutputs.empty()) placement.residentOutputBytes = bytesOf(realOutputs(k.sample), k.residentOutputs);
+    return placement;
 }
 
 }  // namespace
 
 std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State l2, std::uint64_t l2Bytes) {
     const bool producerAware = l2 == L2State::Producer && profile.hasShapes;
-    const std::vector<std::vector<std::size_t>> produced =
-        producerAware ? producedInputs(profile, l2Bytes) : std::vector<std::vector<std::size_t>>(profile.kernels.size());
+    const std::vector<std::vector<std::size_t>> none(profile.kernels.size());
+    const std::vector<std::vector<std::size_t>> produced = producerAware ? producedInputs(profile, l2Bytes) : none;
+    const std::vector<std::vector<std::size_t>> targets = producerAware ? residentCopyTargets(profile, l2Bytes) : none;
     std::vector<ReplayedKernel> groups;
     std::unordered_map<std::string, std::size_t> index;
     std::vector<std::vector<double>> durations;
@@ -55,12 +65,13 @@ std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State 
     for (std::size_t row = 0; row < profile.kernels.size(); ++row) {
         const RealKernel& kernel = profile.kernels[row];
         const std::string id = (profile.hasShapes ? identityOf(kernel) : kernel.name) +
-                               (producerAware ? residencyText(produced[row]) : "");
+                               (producerAware ? residencyText(produced[row], targets[row]) : "");
         auto [it, inserted] = index.emplace(id, groups.size());
         if (inserted) {
             ReplayedKernel group;
             group.sample = kernel;
             group.residentInputs = produced[row];
+            group.residentOutputs = targets[row];
             group.family = profile.hasShapes ? familyOf(kernel.type) : "unknown (Level0)";
             group.excluded = notAKernelReason(kernel, profile.hasShapes);
             group.reason = group.excluded;
@@ -89,7 +100,7 @@ void simulateKernels(std::vector<ReplayedKernel>& kernels, const ChipConfig& chi
         k.reason = k.excluded;
         if (k.excluded.empty()) {
             try {
-                k.simulated = simulateReplayOp(replayOp(k.sample), chip, l2, residentBytes(k));
+                k.simulated = simulateReplayOp(replayOp(k.sample), chip, l2, placementOf(k));
             } catch (const UnreplayableKernel& e) {
                 k.reason = e.what();
             }

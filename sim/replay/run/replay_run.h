@@ -25,6 +25,7 @@ struct ReplayedKernel {
     std::map<std::string, double> realPipes;  // median per pipe ratio column
     std::optional<SimulatedKernel> simulated;
     std::vector<std::size_t> residentInputs;  // --l2 producer: inputs a kernel just before wrote
+    std::vector<std::size_t> residentOutputs; // --l2 producer: copy targets still in L2
     std::string excluded;       // set when the row is no AI core kernel (Level0, DSA task)
     std::string reason;         // why not simulated (empty when simulated)
 };

@@ -131,18 +131,37 @@ ChipConfig eagerChip(std::uint32_t queueBytes) {
     return chip;
 }
 
-TEST(SharedMemorySystem, EagerWriteBackSendsEveryWriteToHbmAndLeavesLinesClean) {
+TEST(SharedMemorySystem, EagerWriteBackSendsWritesToHbmAsTheyDirtyLines) {
     const ChipConfig chip = eagerChip(4096);
     SharedMemorySystem memory(chip);
     PmuCounters counters;
     memory.access(writeOf(0, 2 * kLine), counters);
     EXPECT_EQ(counters[PmuEvent::MainMemWrite], 2 * kLine / 8);
     EXPECT_EQ(counters[PmuEvent::L2WriteMissAllocate], 2u);
-    EXPECT_FALSE(memory.l2().isDirty(0));
+    EXPECT_TRUE(memory.l2().isDirty(0));
     EXPECT_TRUE(memory.l2().contains(0));
-    // Evicting the written lines costs nothing more: they were written back already.
+    // Evicting the written lines costs nothing more: they were paid for when written.
     memory.access(readOf(chip.l2.sizeBytes, chip.l2.sizeBytes), counters);
     EXPECT_EQ(memory.hbmBytesWritten(), 2 * kLine);
+}
+
+// Eager write-back stands for an L2 full of dirty lines: a write pays a line of HBM write for
+// each line it makes dirty (a miss, or a clean line a read filled); a write to a dirty line pays
+// none.
+TEST(SharedMemorySystem, EagerWriteBackChargesOnlyTheLinesAWriteMakesDirty) {
+    SharedMemorySystem memory(eagerChip(4096));
+    PmuCounters counters;
+    memory.access(readOf(0, 2 * kLine), counters);  // lines 0 and 1 filled clean by a read
+    memory.access(writeOf(0, 4 * kLine), counters);  // lines 0, 1 hit clean; lines 2, 3 allocate
+    EXPECT_EQ(memory.hbmBytesWritten(), 4 * kLine);
+    EXPECT_EQ(counters[PmuEvent::L2WriteHit], 2u);
+    const double busy = memory.hbmServer().busyPs();
+    memory.access(writeOf(0, 4 * kLine, 1'000'000), counters);  // all four lines dirty: no HBM
+    EXPECT_EQ(memory.hbmBytesWritten(), 4 * kLine);
+    EXPECT_DOUBLE_EQ(memory.hbmServer().busyPs(), busy);
+    memory.access(writeOf(100 * kLine, 32), counters);  // a partial line still dirties a line
+    memory.access(writeOf(100 * kLine + 32, 32), counters);  // ... once
+    EXPECT_EQ(memory.hbmBytesWritten(), 5 * kLine);
 }
 
 TEST(SharedMemorySystem, EagerWriteBackWaitsOnlyForTheQueueBeyondItsBuffer) {

@@ -43,13 +43,13 @@ TEST(ProducerInputs, AnInputCountsWhenARecentOutputHasItsShapeDtypeAndFormat) {
         k.outputFormats = "ND";
         return k;
     };
-    profile.kernels = {row("8,8", "4,4"), row("4,4", "5,5"), row("4,4", "6,6", "NCL"),
+    profile.kernels = {row("8,8", "4,4"), row("4,4", "5,5"), row("4,4", "6,6", "FRACTAL_NZ"),
                        row("9,9", "7,7"), row("4,4", "1,1"), row("7,7", "2,2")};
     const auto produced = producedInputs(profile, 0);
     ASSERT_EQ(produced.size(), 6u);
     EXPECT_TRUE(produced[0].empty());                     // nothing before it
     EXPECT_EQ(produced[1], std::vector<std::size_t>{0});  // row 0 wrote 4,4 bf16 ND
-    EXPECT_TRUE(produced[2].empty());                     // same shape, other format
+    EXPECT_TRUE(produced[2].empty());                     // same shape, a private layout
     EXPECT_TRUE(produced[3].empty());                     // 9,9 never written
     EXPECT_TRUE(produced[4].empty());                     // row 0 wrote 4,4 but is 4 launches back
     EXPECT_EQ(produced[5], std::vector<std::size_t>{0});  // row 3 wrote 7,7 two launches back
