@@ -68,6 +68,11 @@ struct HbmConfig {
     // buffered and drained in row order by the controller, so they lose less. 1 = nominal.
     double readEfficiency = 1.0;
     double writeEfficiency = 1.0;
+    // L2 line fills one core may have in flight (Little's law): a read transfer's missed lines
+    // arrive at most this many per read latency, so one core streams cold data at no more than
+    // outstandingReadLinesPerCore × l2.lineBytes / readLatencyCycles B/cycle, however idle HBM
+    // is. 0 = no per-core limit (only the HBM server bounds fills).
+    std::uint32_t outstandingReadLinesPerCore = 0;
 };
 
 // Cube cost parameters (hardware.md §2.5). Named *Config so the timing model class CubeTiming

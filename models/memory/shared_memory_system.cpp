@@ -30,6 +30,7 @@ SharedMemorySystem::SharedMemorySystem(const ChipConfig& chip)
       hbmServer_(bytesPerPsFromGBps(chip.hbm.bandwidthGBps)),
       l2HitLatencyPs_(chip.l2.hitLatencyCycles * psPerCycle(chip)),
       hbmReadLatencyPs_(chip.hbm.readLatencyCycles * psPerCycle(chip)),
+      outstandingReadLines_(chip.hbm.outstandingReadLinesPerCore),
       readEfficiency_(chip.hbm.readEfficiency),
       writeEfficiency_(chip.hbm.writeEfficiency),
       writeBackQueuePs_(static_cast<double>(chip.l2.writeBackQueueBytes) /
@@ -91,8 +92,13 @@ std::uint64_t SharedMemorySystem::access(const GmAccess& request, PmuCounters& c
     // An eager write-back is buffered: the write waits only for the part of the HBM queue beyond
     // what the buffer holds.
     const double hbmWait = eagerWriteBack_ && request.isWrite ? hbmDone - writeBackQueuePs_ : hbmDone;
+    // The core's own in-flight limit: its missed lines return `outstanding` per read latency.
+    const double inFlightDone =
+        readMissed && outstandingReadLines_ > 0
+            ? start + static_cast<double>(missLines) / outstandingReadLines_ * hbmReadLatencyPs_
+            : start;
     const double done =
-        std::max(l2Done, hbmWait) + (readMissed ? hbmReadLatencyPs_ : l2HitLatencyPs_);
+        std::max({l2Done, hbmWait, inFlightDone}) + (readMissed ? hbmReadLatencyPs_ : l2HitLatencyPs_);
     // Chip validation keeps bandwidths physical; past 2^64 ps the cast would be undefined.
     if (!(done < 1.8e19)) throw std::overflow_error("memory access ends past 2^64 ps");
     return static_cast<std::uint64_t>(std::ceil(done));

@@ -12,8 +12,12 @@
 //   (l2.writeBackQueueBytes > 0) a write pays a line of HBM write for each line it makes dirty
 //   (a write to a line already dirty pays none, evicting a dirty line pays nothing more); the
 //   write then waits only for the HBM queue beyond that many bytes;
-// - the access completes when both servers are done, plus the HBM read latency if any line
-//   missed on a read, else the L2 hit latency. The device adds this to its uncontended curve
+// - a read's missed lines are in flight at most hbm.outstandingReadLinesPerCore at a time, each
+//   for the HBM read latency (Little's law): the misses cannot arrive sooner than
+//   misses / outstanding × latency after the start (one MTE queue per core issues its transfers
+//   one after the other, so this is the core's cold-read rate);
+// - the access completes when both servers (and the in-flight limit) are done, plus the HBM read
+//   latency if any line missed on a read, else the L2 hit latency. The device adds this to its uncontended curve
 //   cost by taking the later of the two, so latencies shorter than the measured per-transfer
 //   fixed cost stay hidden on an idle chip.
 //
@@ -56,6 +60,7 @@ public:
     HbmSharing hbmSharing_;
     double l2HitLatencyPs_;
     double hbmReadLatencyPs_;
+    std::uint32_t outstandingReadLines_;  // 0 = no per-core in-flight limit
     double readEfficiency_;
     double writeEfficiency_;
     // Eager write-back (chip l2.writeBackQueueBytes > 0): how far, in ps of HBM write time, the

@@ -226,6 +226,17 @@ TEST_F(EditedConfig, HbmEfficiencyAboveOneNamesKeyAndLine) {
               std::string::npos);
 }
 
+// hbm.outstanding_read_lines_per_core ships 0 (docs/fidelity.md §17) and reads an edited value.
+TEST_F(EditedConfig, OutstandingReadLinesAreReadAndNegativeIsRejected) {
+    EXPECT_EQ(loadChipConfig((fs::path(configDir()) / "Ascend910B1.yaml").string()).hbm.outstandingReadLinesPerCore, 0u);
+    const std::string edited =
+        withReplaced("outstanding_read_lines_per_core: [0-9]+", "outstanding_read_lines_per_core: 12");
+    EXPECT_EQ(loadChipConfig(edited).hbm.outstandingReadLinesPerCore, 12u);
+    const std::string error =
+        errorOf(withReplaced("outstanding_read_lines_per_core: [0-9]+", "outstanding_read_lines_per_core: -3"));
+    EXPECT_NE(error.find("hbm.outstanding_read_lines_per_core"), std::string::npos) << error;
+}
+
 TEST_F(EditedConfig, AbsurdScalarCostIsRejected) {
     const std::string error =
         errorOf(withReplaced("scalar_cycles_per_instruction: [0-9]+", "scalar_cycles_per_instruction: 5000"));
