@@ -109,28 +109,28 @@ std::map<VectorOp, std::uint64_t> vectorOpCounts(const LoweredKernel& kernel) {
     return counts;
 }
 
+// The vector instruction counts of an fp32 RmsNorm [rows, length] lowered onto one block.
+std::map<VectorOp, std::uint64_t> rmsNormOpCountsOnOneBlock(std::int64_t rows, std::int64_t length) {
+    const ChipConfig chip = ascend910B1();
+    CubeOpHarness h(chip);
+    auto op = makeOp("RmsNorm", {h.tensor("x", {rows, length}, DataType::Fp32), h.tensor("gamma", {length}, DataType::Fp32)},
+                     {h.tensor("y", {rows, length}, DataType::Fp32)});
+    op.blockDim = 1;
+    return vectorOpCounts(h.lower(op).at(0));
+}
+
 TEST(VectorRowOps, ShortDenseRowsIssueInstructionsPerColumnChunkNotPerRow) {
     // 2048 rows of 128 fp32 on one block: the row sum is vcgadd over all rows plus one vcadd per
     // 255 rows, and γ / rstd multiply two 64-column chunks whose repeats walk the rows. One
     // instruction per row would be ≥ 2048 ReduceSum and ≥ 4096 Mul instructions.
-    const ChipConfig chip = ascend910B1();
-    CubeOpHarness h(chip);
-    auto op = makeOp("RmsNorm", {h.tensor("x", {2048, 128}, DataType::Fp32), h.tensor("gamma", {128}, DataType::Fp32)},
-                     {h.tensor("y", {2048, 128}, DataType::Fp32)});
-    op.blockDim = 1;
-    const auto counts = vectorOpCounts(h.lower(op).at(0));
+    const auto counts = rmsNormOpCountsOnOneBlock(2048, 128);
     EXPECT_GT(counts.at(VectorOp::BlockReduceSum), 0u);
     EXPECT_LT(counts.at(VectorOp::ReduceSum), 100u);
     EXPECT_LT(counts.at(VectorOp::Mul), 300u);
 }
 
 TEST(VectorRowOps, RowsThatAreNotWholeRepeatsKeepTheRowByRowReduction) {
-    const ChipConfig chip = ascend910B1();
-    CubeOpHarness h(chip);
-    auto op = makeOp("RmsNorm", {h.tensor("x", {256, 1000}, DataType::Fp32), h.tensor("gamma", {1000}, DataType::Fp32)},
-                     {h.tensor("y", {256, 1000}, DataType::Fp32)});
-    op.blockDim = 1;
-    const auto counts = vectorOpCounts(h.lower(op).at(0));
+    const auto counts = rmsNormOpCountsOnOneBlock(256, 1000);
     EXPECT_EQ(counts.count(VectorOp::BlockReduceSum), 0u);
     EXPECT_GE(counts.at(VectorOp::ReduceSum), 256u);
 }
