@@ -1,12 +1,13 @@
 // ReduceSum, ReduceMean, ReduceMax (docs/op-catalog.md). Once size-1 dims are ignored, reduced axes
-// that are contiguous make the input [A, R, B] and one kernel; non-adjacent ones run one pass per
-// reduced run (lowerReducePasses). B = 1 reduces rows (vector_tiling_rows),
-// B > 1 folds rows of columns (reduce_columns). Mean scales by 1/R in fp32.
+// that are contiguous make the input [A, R, B] and one kernel; [R1, A, R2] is one kernel too
+// (reduce_outer_inner.h); other non-adjacent ones run one pass per reduced run (lowerReducePasses).
+// B = 1 reduces rows (vector_tiling_rows), B > 1 folds rows of columns (reduce_columns). Mean scales by 1/R in fp32.
 #include <algorithm>
 #include <set>
 
 #include "models/kernels/elementwise/elementwise_broadcast.h"
 #include "models/kernels/reduction/reduce_columns.h"
+#include "models/kernels/reduction/reduce_outer_inner.h"
 #include "models/kernels/reduction/workspace_rebase.h"
 #include "models/kernels/tiling/vector_tiling_rows.h"
 
@@ -85,6 +86,11 @@ std::vector<LoweredKernel> lowerReduce(const OpInstance& op, const ChipConfig& c
         runs.back().size *= size;
     }
     const auto reducedRuns = std::count_if(runs.begin(), runs.end(), [](const DimRun& r) { return r.reduced; });
+    if (reducedRuns == 2 && runs.size() == 3) {  // [R1, A, R2]: one kernel
+        auto kernel = lowerOuterInnerReduction(op, chip, reduceOp, mean, static_cast<std::uint64_t>(runs[0].size),
+                                               static_cast<std::uint64_t>(runs[1].size), static_cast<std::uint64_t>(runs[2].size));
+        if (kernel) return {std::move(*kernel)};
+    }
     if (reducedRuns > 1) return lowerReducePasses(op, chip, reduceOp, mean, runs);
     std::uint64_t outer = 1, reduced = 1, inner = 1;
     int phase = 0;  // 0: before the reduced run, 1: inside it, 2: after it

@@ -1,4 +1,5 @@
 #include "models/kernels/reduction/reduce_columns.h"
+#include "models/kernels/reduction/reduce_tensors.h"
 
 #include <algorithm>
 #include <memory>
@@ -82,11 +83,11 @@ LoweredKernel lowerColumnReduction(const OpInstance& op, const ChipConfig& chip,
                                    std::uint64_t outer, std::uint64_t reduced, std::uint64_t inner) {
     const VectorPlacement placement = vectorPlacement(chip);
     auto l = std::make_shared<ColumnLayout>();
-    l->op = reduceOp == VectorOp::ReduceMax ? VectorOp::Max : VectorOp::Add;
+    const ReduceTensors tensors = reduceTensors(op, reduceOp);
+    l->op = tensors.fold;
     l->mean = mean;
     l->outer = outer, l->reduced = reduced, l->inner = inner;
-    l->inType = op.inputs[0].dtype, l->outType = op.outputs[0].dtype;
-    l->x = op.inputs[0].deviceAddr, l->y = op.outputs[0].deviceAddr;
+    l->inType = tensors.inType, l->outType = tensors.outType, l->x = tensors.x, l->y = tensors.y;
     const std::uint64_t inBytes = bytesOf(l->inType), outBytes = bytesOf(l->outType);
     const std::uint64_t perElement = 2 * inBytes + 4;  // staged halves + fp32 work
     const std::uint64_t budget = placement.ubBytes - 8 * kUbBlockBytes;

@@ -122,6 +122,47 @@ std::uint64_t partialsPerRow(DataType dtype, std::uint64_t length) {
     const std::uint64_t full = length / perRepeat;
     return alignUp(full, elementsPerBlock(dtype)) + (length % perRepeat ? 1 : 0);
 }
+
+// Block-reduction levels (vcgadd / vcgmax) that take a dense fp32 row of `length` elements to at
+// most one repeat: each level collapses every 32 B block to one element, and the row must stay
+// whole repeats so the next level's (and the final vcadd's) rows start on a block. 0 when the
+// row cannot get there that way (then rows are reduced one by one).
+std::uint32_t blockReduceLevels(VectorOp op, DataType dtype, std::uint64_t length) {
+    if (dtype != DataType::Fp32 || (op != VectorOp::ReduceSum && op != VectorOp::ReduceMax)) return 0;
+    const std::uint64_t perRepeat = elementsPerRepeat(dtype);
+    std::uint32_t levels = 0;
+    for (; length > perRepeat; ++levels) {
+        if (length % perRepeat != 0) return 0;
+        length /= kVectorBlocksPerRepeat;
+    }
+    return levels;
+}
+
+// Dense rows (stride = length) reduced by vcgadd/vcgmax over all rows at once: vcgadd/vcgmax run
+// at the unary rate on fp32 (hardware.md §2.6 [S MSKPP]) against 7 cycles per repeat for vcadd,
+// and one instruction covers 255 repeats of any rows instead of one instruction per row. The
+// first level writes `scratch`, later levels work in place (repeat r writes elements [8r, 8r+8),
+// which repeats ≤ r have already read). Returns the rows' remaining length (≤ one repeat).
+std::uint64_t emitBlockReduceLevels(std::vector<Instruction>& out, VectorOp op, DataType dtype, std::uint64_t src,
+                                    std::uint32_t rows, std::uint64_t length, std::uint64_t scratch) {
+    const VectorOp blockOp = op == VectorOp::ReduceMax ? VectorOp::BlockReduceMax : VectorOp::BlockReduceSum;
+    const std::uint64_t perRepeat = elementsPerRepeat(dtype), bytes = bytesOf(dtype);
+    for (std::uint32_t level = blockReduceLevels(op, dtype, length); level > 0; --level) {
+        const std::uint64_t repeats = rows * length / perRepeat;
+        for (std::uint64_t done = 0; done < repeats;) {
+            VectorInstr v{.op = blockOp, .dtype = dtype, .srcType = dtype};
+            v.repeats = static_cast<std::uint16_t>(std::min<std::uint64_t>(kMaxVectorRepeats, repeats - done));
+            v.mask = static_cast<std::uint16_t>(perRepeat);
+            v.src0 = src + done * perRepeat * bytes;
+            v.dst = scratch + done * kVectorBlocksPerRepeat * bytes;
+            out.push_back(Instruction::vector(v));
+            done += v.repeats;
+        }
+        src = scratch;
+        length /= kVectorBlocksPerRepeat;
+    }
+    return length;
+}
 }  // namespace
 
 void emitReduceRows(std::vector<Instruction>& out, VectorOp op, DataType dtype, std::uint64_t src,
@@ -131,6 +172,11 @@ void emitReduceRows(std::vector<Instruction>& out, VectorOp op, DataType dtype, 
     const std::uint64_t perRepeat = elementsPerRepeat(dtype);
     const std::uint64_t halfScratch = reduceRowsScratchBytes(dtype, rows, length) / 2;
     std::uint64_t current = src, currentLength = length, currentStride = rowStrideBytes;
+    if (rowStrideBytes == length * bytes && blockReduceLevels(op, dtype, length) > 0) {
+        currentLength = emitBlockReduceLevels(out, op, dtype, src, rows, length, scratch);
+        current = scratch;
+        currentStride = currentLength * bytes;
+    }
     // Rows longer than a repeat: reduce each row to one partial per repeat, into scratch rows
     // padded to whole blocks, until a row fits one repeat. Levels alternate between the two
     // halves of scratch so a level never overwrites its own source.
@@ -184,6 +230,8 @@ void emitReduceAll(std::vector<Instruction>& out, VectorOp op, DataType dtype, s
 
 std::uint64_t reduceRowsScratchBytes(DataType dtype, std::uint32_t rows, std::uint64_t length) {
     if (length <= elementsPerRepeat(dtype)) return kUbBlockBytes;
+    if (blockReduceLevels(VectorOp::ReduceSum, dtype, length) > 0)  // dense rows: the first block level's output
+        return std::uint64_t{rows} * length / kVectorBlocksPerRepeat * bytesOf(dtype);
     const std::uint64_t partials = partialsPerRow(dtype, length);
     return 2 * rows * alignUp(partials, elementsPerBlock(dtype)) * bytesOf(dtype);
 }

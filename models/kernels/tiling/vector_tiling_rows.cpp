@@ -31,26 +31,35 @@ void perRow(std::vector<Instruction>& code, VectorOp op, std::uint64_t dst, std:
             std::uint32_t rows, std::uint64_t pitch, bool otherIsBlock, bool otherFirst) {
     const std::uint64_t rowBytes = pitch * kF32Bytes;
     const std::uint64_t otherRowBytes = otherIsBlock ? kUbBlockBytes : 0;
-    if (pitch <= elementsPerRepeat(kF32)) {
-        for (std::uint64_t first = 0; first < rows; first += kMaxVectorRepeats) {
-            VectorInstr v{.op = op, .dtype = kF32, .srcType = kF32};
-            v.repeats = static_cast<std::uint16_t>(std::min<std::uint64_t>(kMaxVectorRepeats, rows - first));
-            v.mask = static_cast<std::uint16_t>(pitch);
-            v.dst = dst + first * rowBytes;
-            v.dstRepeatStride = static_cast<std::uint16_t>(rowBytes / kUbBlockBytes);
-            const std::uint64_t rowAddr = src + first * rowBytes;
-            const std::uint64_t otherAddr = other + first * otherRowBytes;
-            const auto rowStride = static_cast<std::uint16_t>(rowBytes / kUbBlockBytes);
-            const auto otherStride = static_cast<std::uint16_t>(otherRowBytes / kUbBlockBytes);
-            const std::uint8_t otherBlockStride = otherIsBlock ? 0 : 1;
-            if (otherFirst) {
-                v.src0 = otherAddr, v.src0RepeatStride = otherStride, v.src0BlockStride = otherBlockStride;
-                v.src1 = rowAddr, v.src1RepeatStride = rowStride;
-            } else {
-                v.src0 = rowAddr, v.src0RepeatStride = rowStride;
-                v.src1 = otherAddr, v.src1RepeatStride = otherStride, v.src1BlockStride = otherBlockStride;
+    // Rows of a few repeats (or less): one instruction per 64-element column chunk, its repeats walking the
+    // rows (repeat stride = the row pitch), when that issues fewer instructions than one range per
+    // row — an Ascend C kernel loops over the shorter dimension and lets the repeats take the
+    // longer one. A block operand repeats its row's block (block stride 0) in every chunk.
+    const std::uint64_t perRepeat = elementsPerRepeat(kF32), chunks = ceilDiv(pitch, perRepeat);
+    const std::uint64_t byChunk = chunks * ceilDiv(rows, kMaxVectorRepeats), byRow = rows * ceilDiv(chunks, kMaxVectorRepeats);
+    if (rowBytes / kUbBlockBytes <= kMaxRepeatStrideBlocks && byChunk <= byRow) {
+        const auto rowStride = static_cast<std::uint16_t>(rowBytes / kUbBlockBytes);
+        const auto otherStride = static_cast<std::uint16_t>(otherRowBytes / kUbBlockBytes);
+        for (std::uint64_t c = 0; c < pitch; c += perRepeat) {
+            const std::uint64_t columnBytes = c * kF32Bytes, otherColumnBytes = otherIsBlock ? 0 : columnBytes;
+            for (std::uint64_t first = 0; first < rows; first += kMaxVectorRepeats) {
+                VectorInstr v{.op = op, .dtype = kF32, .srcType = kF32};
+                v.repeats = static_cast<std::uint16_t>(std::min<std::uint64_t>(kMaxVectorRepeats, rows - first));
+                v.mask = static_cast<std::uint16_t>(std::min(perRepeat, pitch - c));
+                v.dst = dst + first * rowBytes + columnBytes;
+                v.dstRepeatStride = rowStride;
+                const std::uint64_t rowAddr = src + first * rowBytes + columnBytes;
+                const std::uint64_t otherAddr = other + first * otherRowBytes + otherColumnBytes;
+                const std::uint8_t otherBlockStride = otherIsBlock ? 0 : 1;
+                if (otherFirst) {
+                    v.src0 = otherAddr, v.src0RepeatStride = otherStride, v.src0BlockStride = otherBlockStride;
+                    v.src1 = rowAddr, v.src1RepeatStride = rowStride;
+                } else {
+                    v.src0 = rowAddr, v.src0RepeatStride = rowStride;
+                    v.src1 = otherAddr, v.src1RepeatStride = otherStride, v.src1BlockStride = otherBlockStride;
+                }
+                code.push_back(Instruction::vector(v));
             }
-            code.push_back(Instruction::vector(v));
         }
         return;
     }

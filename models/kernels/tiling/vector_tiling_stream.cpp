@@ -59,12 +59,14 @@ void DoubleBufferedStream::emitSetup(std::vector<Instruction>& out) {
 
 void DoubleBufferedStream::emitTile(std::uint64_t index, std::vector<Instruction>& out) {
     code_.clear();
-    const auto half = static_cast<std::uint32_t>(index % 2);
+    const std::uint32_t buffers = source_->buffers();
+    const auto half = static_cast<std::uint32_t>(index % buffers);
     const auto event = static_cast<std::uint8_t>(half);
+    const bool reuses = index >= buffers;  // this half was used by an earlier tile
     source_->tile(index, half, code_);
     out.push_back(Instruction::scalar(kScalarCyclesPerTile + code_.scalarCycles));
     if (source_->movesOnly()) {
-        if (index >= 2) out.push_back(Instruction::waitFlag(Pipe::Mte3, Pipe::Mte2, event));
+        if (reuses) out.push_back(Instruction::waitFlag(Pipe::Mte3, Pipe::Mte2, event));
         append(out, code_.load);
         out.push_back(Instruction::setFlag(Pipe::Mte2, Pipe::Mte3, event));
         out.push_back(Instruction::waitFlag(Pipe::Mte2, Pipe::Mte3, event));
@@ -72,11 +74,11 @@ void DoubleBufferedStream::emitTile(std::uint64_t index, std::vector<Instruction
         out.push_back(Instruction::setFlag(Pipe::Mte3, Pipe::Mte2, event));
         return;
     }
-    if (index >= 2) out.push_back(Instruction::waitFlag(Pipe::Vector, Pipe::Mte2, event));
+    if (reuses) out.push_back(Instruction::waitFlag(Pipe::Vector, Pipe::Mte2, event));
     append(out, code_.load);
     out.push_back(Instruction::setFlag(Pipe::Mte2, Pipe::Vector, event));
     out.push_back(Instruction::waitFlag(Pipe::Mte2, Pipe::Vector, event));
-    if (index >= 2) out.push_back(Instruction::waitFlag(Pipe::Mte3, Pipe::Vector, event));
+    if (reuses) out.push_back(Instruction::waitFlag(Pipe::Mte3, Pipe::Vector, event));
     append(out, code_.compute);
     out.push_back(Instruction::setFlag(Pipe::Vector, Pipe::Mte2, event));
     out.push_back(Instruction::setFlag(Pipe::Vector, Pipe::Mte3, event));
@@ -89,10 +91,10 @@ void DoubleBufferedStream::emitFinish(std::vector<Instruction>& out) {
     code_.clear();
     source_->finish(code_);
     out.push_back(Instruction::scalar(kScalarCyclesPerTile + code_.scalarCycles));
-    // Consume the flags of the last (up to) two tiles.
-    const std::uint64_t tiles = source_->tileCount();
-    for (std::uint64_t t = tiles - std::min<std::uint64_t>(tiles, 2); t < tiles; ++t) {
-        const auto event = static_cast<std::uint8_t>(t % 2);
+    // Consume the flags of the last (up to) `buffers` tiles.
+    const std::uint64_t tiles = source_->tileCount(), buffers = source_->buffers();
+    for (std::uint64_t t = tiles - std::min<std::uint64_t>(tiles, buffers); t < tiles; ++t) {
+        const auto event = static_cast<std::uint8_t>(t % buffers);
         if (source_->movesOnly()) {
             out.push_back(Instruction::waitFlag(Pipe::Mte3, Pipe::Mte2, event));
             continue;

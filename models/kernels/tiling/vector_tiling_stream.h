@@ -7,7 +7,8 @@
 //   MTE2: [wait V→MTE2 p if t ≥ 2] loads GM→UB          set MTE2→V p
 //   V:    wait MTE2→V p, [wait MTE3→V p if t ≥ 2] compute, set V→MTE2 p, set V→MTE3 p
 //   MTE3: wait V→MTE3 p, stores UB→GM,                     set MTE3→V p
-// so MTE2 refills a half only after V has read it and V rewrites an output half only after MTE3
+// (with one buffer, TileSource::buffers() = 1: p = 0 and the waits apply from t ≥ 1), so MTE2
+// refills a half only after V has read it and V rewrites an output half only after MTE3
 // has drained it, while the other half's load overlaps this half's compute. A source that only
 // moves data (TileSource::movesOnly) has no V step:
 //   MTE2: [wait MTE3→MTE2 p if t ≥ 2] loads GM→UB   set MTE2→MTE3 p
@@ -47,9 +48,12 @@ public:
     // Tiles only load and store (no compute): MTE3 stores the buffer MTE2 filled, ordered by
     // MTE2→MTE3 / MTE3→MTE2 flags instead of through the vector pipe.
     virtual bool movesOnly() const { return false; }
+    // Buffers per queue: 2 (ping-pong, the default) or 1, when the kernel's schedule keeps one
+    // buffer and a tile's load waits for the previous tile's compute (no load/compute overlap).
+    virtual std::uint32_t buffers() const { return 2; }
     // Once before the first tile (its stores are ignored).
     virtual void setup(TileCode& code) { (void)code; }
-    // Tile `index` using ping-pong half `half` (0 or 1) of every double buffer.
+    // Tile `index` using ping-pong half `half` (0 or 1; always 0 with one buffer) of every double buffer.
     virtual void tile(std::uint64_t index, std::uint32_t half, TileCode& code) = 0;
     // Once after the last tile (its loads are ignored).
     virtual void finish(TileCode& code) { (void)code; }

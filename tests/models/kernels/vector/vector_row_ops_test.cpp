@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 
 #include "tests/models/kernels/vector_test_support.h"
 
@@ -50,6 +51,7 @@ TEST(VectorRowOps, SoftmaxNormalisesEveryRowShortOrLong) {
     checkSoftmax(37, 50, DataType::Fp32);     // rows shorter than a repeat
     checkSoftmax(9, 1000, DataType::Fp16);    // rows spanning many repeats
     checkSoftmax(300, 64, DataType::Bf16);    // exactly one repeat per row
+    checkSoftmax(130, 128, DataType::Fp32);   // dense rows of whole repeats: vcgmax levels, column chunks
 }
 
 void checkLayerNorm(std::int64_t rows, std::int64_t length, DataType dtype, bool rms) {
@@ -85,11 +87,52 @@ void checkLayerNorm(std::int64_t rows, std::int64_t length, DataType dtype, bool
 TEST(VectorRowOps, LayerNormCentresAndScalesEachRow) {
     checkLayerNorm(33, 768, DataType::Fp16, false);
     checkLayerNorm(100, 40, DataType::Fp32, false);
+    checkLayerNorm(70, 192, DataType::Fp32, false);  // 3 repeats per row: one vcgadd level, column chunks
 }
 
 TEST(VectorRowOps, RmsNormScalesEachRowByItsRootMeanSquare) {
     checkLayerNorm(17, 4096, DataType::Fp16, true);
     checkLayerNorm(64, 24, DataType::Fp32, true);
+    checkLayerNorm(300, 128, DataType::Bf16, true);  // the Qwen3 q/k norm's rows (head_dim 128)
+}
+
+// Vector instructions of block 0's program, by op.
+std::map<VectorOp, std::uint64_t> vectorOpCounts(const LoweredKernel& kernel) {
+    auto stream = kernel.program(BlockProgramRequest{.blockIdx = 0});
+    std::vector<Instruction> chunk;
+    std::map<VectorOp, std::uint64_t> counts;
+    while (stream->next(chunk)) {
+        for (const auto& instruction : chunk)
+            if (instruction.opcode == Opcode::Vector) ++counts[std::get<VectorInstr>(instruction.operands).op];
+        chunk.clear();
+    }
+    return counts;
+}
+
+// The vector instruction counts of an fp32 RmsNorm [rows, length] lowered onto one block.
+std::map<VectorOp, std::uint64_t> rmsNormOpCountsOnOneBlock(std::int64_t rows, std::int64_t length) {
+    const ChipConfig chip = ascend910B1();
+    CubeOpHarness h(chip);
+    auto op = makeOp("RmsNorm", {h.tensor("x", {rows, length}, DataType::Fp32), h.tensor("gamma", {length}, DataType::Fp32)},
+                     {h.tensor("y", {rows, length}, DataType::Fp32)});
+    op.blockDim = 1;
+    return vectorOpCounts(h.lower(op).at(0));
+}
+
+TEST(VectorRowOps, ShortDenseRowsIssueInstructionsPerColumnChunkNotPerRow) {
+    // 2048 rows of 128 fp32 on one block: the row sum is vcgadd over all rows plus one vcadd per
+    // 255 rows, and γ / rstd multiply two 64-column chunks whose repeats walk the rows. One
+    // instruction per row would be ≥ 2048 ReduceSum and ≥ 4096 Mul instructions.
+    const auto counts = rmsNormOpCountsOnOneBlock(2048, 128);
+    EXPECT_GT(counts.at(VectorOp::BlockReduceSum), 0u);
+    EXPECT_LT(counts.at(VectorOp::ReduceSum), 100u);
+    EXPECT_LT(counts.at(VectorOp::Mul), 300u);
+}
+
+TEST(VectorRowOps, RowsThatAreNotWholeRepeatsKeepTheRowByRowReduction) {
+    const auto counts = rmsNormOpCountsOnOneBlock(256, 1000);
+    EXPECT_EQ(counts.count(VectorOp::BlockReduceSum), 0u);
+    EXPECT_GE(counts.at(VectorOp::ReduceSum), 256u);
 }
 
 TEST(VectorRowOps, SoftmaxCrossEntropyGivesLossAndGradient) {
