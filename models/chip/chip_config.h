@@ -52,6 +52,12 @@ struct L2Config {
     // stays, clean once written), and a write waits only while more than this many bytes of
     // earlier writes are still queued for HBM (the dirty data L2 buffers for the controller).
     std::uint32_t writeBackQueueBytes = 0;
+    // With eager write-back only (writeBackQueueBytes > 0). 1: a write to a line that is already
+    // dirty in L2 (written earlier and still resident) is absorbed there: only a line's first
+    // write since it was filled is queued to HBM, and the line keeps a dirty mark so that its
+    // rewrites cost L2 bandwidth only (GM workspaces rewritten block after block, atomic adds
+    // into an accumulator). 0: every write is queued to HBM.
+    std::uint32_t rewritesStayDirty = 0;
 };
 
 struct HbmConfig {

@@ -160,8 +160,8 @@ std::uint32_t L2Cache::confirmedWays(LinePlace place, std::uint32_t partialMatch
 // line (+10 % host instructions in device_throughput_bench).
 template <bool kSixteenWays>
 [[gnu::always_inline]] inline bool L2Cache::accessSet(LinePlace place, bool isWrite,
-                                                      std::uint32_t& evictedTag) {
-    if (!kSixteenWays && ways_ > kPackedWays) return accessWideSet(place, isWrite, evictedTag);
+                                                      std::uint32_t& evictedTag, bool& wasDirty) {
+    if (!kSixteenWays && ways_ > kPackedWays) return accessWideSet(place, isWrite, evictedTag, wasDirty);
     const std::uint32_t ways = kSixteenWays ? kCommonWays : ways_;
     PackedSet& set = packedSets_[place.set];
     const auto partialTag = static_cast<std::uint16_t>(place.tag);
@@ -182,7 +182,10 @@ template <bool kSixteenWays>
     if (hit) {
         way = static_cast<std::uint32_t>(std::countr_zero(matches));
         set.recency = touchWay(set.recency, way, ways);
-        if (isWrite) set.dirty = static_cast<std::uint16_t>(set.dirty | 1u << way);
+        if (isWrite) {
+            wasDirty = (set.dirty >> way & 1) != 0;
+            set.dirty = static_cast<std::uint16_t>(set.dirty | 1u << way);
+        }
     } else {
         // Miss: the least recently used way is the victim and becomes the most recently used.
         way = static_cast<std::uint32_t>(set.recency & 0xF);
@@ -200,7 +203,7 @@ template <bool kSixteenWays>
     return hit;
 }
 
-bool L2Cache::accessWideSet(LinePlace place, bool isWrite, std::uint32_t& evictedTag) {
+bool L2Cache::accessWideSet(LinePlace place, bool isWrite, std::uint32_t& evictedTag, bool& wasDirty) {
     std::uint32_t* tags = tagRow(place.set);
     std::uint64_t& dirty = wideDirty_[place.set];
     std::uint8_t* order = &wideRecency_[place.set * ways_];
@@ -216,7 +219,10 @@ bool L2Cache::accessWideSet(LinePlace place, bool isWrite, std::uint32_t& evicte
             std::memmove(order + pos, order + pos + 1, last - pos);
             order[last] = static_cast<std::uint8_t>(way);
         }
-        if (isWrite) dirty |= std::uint64_t{1} << way;
+        if (isWrite) {
+            wasDirty = (dirty >> way & 1) != 0;
+            dirty |= std::uint64_t{1} << way;
+        }
     } else {
         // Miss: the least recently used way is the victim and becomes the most recently used.
         way = order[0];
@@ -232,10 +238,12 @@ bool L2Cache::accessWideSet(LinePlace place, bool isWrite, std::uint32_t& evicte
 }
 
 template <bool kSixteenWays>
-inline bool L2Cache::accessLine(LinePlace place, bool isWrite, std::uint32_t& evictedTag) {
-    if ((mruKeys_[place.set] & keyMaskFor(isWrite)) == keyAnswering(place.tag, isWrite))
+inline bool L2Cache::accessLine(LinePlace place, bool isWrite, std::uint32_t& evictedTag, bool& wasDirty) {
+    if ((mruKeys_[place.set] & keyMaskFor(isWrite)) == keyAnswering(place.tag, isWrite)) {
+        wasDirty = isWrite;  // the key answers a write only when its line is dirty
         return true;
-    return accessSet<kSixteenWays>(place, isWrite, evictedTag);
+    }
+    return accessSet<kSixteenWays>(place, isWrite, evictedTag, wasDirty);
 }
 
 void L2Cache::prefetchSet(std::uint64_t set) const {
@@ -275,6 +283,8 @@ inline void L2Cache::walkLines(LinePlace& place, std::uint64_t firstLine, std::u
     std::uint64_t misses = 0;
     std::uint64_t oddMisses = 0;
     std::uint64_t dirtyEvictions = 0;
+    std::uint64_t looked = 0;  // lines the key did not answer (the key answers a write only when dirty)
+    std::uint64_t dirtyWriteHits = 0;
     for (std::uint64_t i = 0; i < lineCount; ++i) {
         if (i + kPrefetchSets < lineCount) {
             // Lines the key will answer need no rows (the tag may have moved on: only a hint).
@@ -283,11 +293,14 @@ inline void L2Cache::walkLines(LinePlace& place, std::uint64_t firstLine, std::u
         }
         if ((keys[place.set] & keyMask) != answering) {
             std::uint32_t evictedTag = 0;
-            if (!accessSet<kSixteenWays>(place, isWrite, evictedTag)) {
+            bool wasDirty = false;
+            if (!accessSet<kSixteenWays>(place, isWrite, evictedTag, wasDirty)) {
                 ++misses;
                 oddMisses += (firstLine + i) & 1;
             }
             dirtyEvictions += evictedTag != 0;
+            dirtyWriteHits += wasDirty;
+            ++looked;
         }
         if (++place.set == setCount_) {
             place.set = 0;
@@ -299,6 +312,7 @@ inline void L2Cache::walkLines(LinePlace& place, std::uint64_t firstLine, std::u
     counts.misses += misses;
     counts.oddMisses += oddMisses;
     counts.dirtyEvictions += dirtyEvictions;
+    counts.dirtyWriteHits += dirtyWriteHits + (isWrite ? lineCount - looked : 0);
 }
 
 void L2Cache::WalkCounts::addTo(L2RangeOutcome& outcome) const {
@@ -307,6 +321,7 @@ void L2Cache::WalkCounts::addTo(L2RangeOutcome& outcome) const {
     outcome.misses[1] += oddMisses;
     outcome.misses[0] += misses - oddMisses;
     outcome.dirtyEvictions += dirtyEvictions;
+    outcome.dirtyWriteHits += dirtyWriteHits;
 }
 
 // A move whose gaps are shorter than a line touches every line from its first to its last byte
@@ -369,9 +384,10 @@ void L2Cache::accessBursts(const L2Bursts& bursts, bool isWrite, L2RangeOutcome&
 L2LineOutcome L2Cache::access(std::uint64_t lineIndex, bool isWrite) {
     const LinePlace place = placeOf(lineIndex);
     std::uint32_t evictedTag = 0;
+    bool wasDirty = false;
     L2LineOutcome outcome;
-    outcome.hit = ways_ == kCommonWays ? accessLine<true>(place, isWrite, evictedTag)
-                                       : accessLine<false>(place, isWrite, evictedTag);
+    outcome.hit = ways_ == kCommonWays ? accessLine<true>(place, isWrite, evictedTag, wasDirty)
+                                       : accessLine<false>(place, isWrite, evictedTag, wasDirty);
     if (evictedTag != 0) {
         outcome.evictedDirty = true;
         outcome.evictedLine = (std::uint64_t{evictedTag} - 1) * setCount_ + place.set;

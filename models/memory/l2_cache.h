@@ -28,6 +28,8 @@ struct L2RangeOutcome {
     std::uint64_t hits[2] = {0, 0};
     std::uint64_t misses[2] = {0, 0};
     std::uint64_t dirtyEvictions = 0;
+    // Writes only: lines that were already dirty before this write (L2 absorbs the rewrite).
+    std::uint64_t dirtyWriteHits = 0;
     std::uint64_t totalMisses() const { return misses[0] + misses[1]; }
 };
 
@@ -76,20 +78,21 @@ private:
     // the walking function (the rows could alias an outcome passed by reference).
     struct WalkCounts {
         std::uint64_t lines = 0, oddLines = 0, misses = 0, oddMisses = 0, dirtyEvictions = 0;
+        std::uint64_t dirtyWriteHits = 0;
         void addTo(L2RangeOutcome& outcome) const;
     };
 
     // Throws std::out_of_range if the line's tag does not fit 32 bits.
     LinePlace placeOf(std::uint64_t lineIndex) const;
     // Looks up one line; returns whether it hit. On a miss with a dirty victim sets `evictedTag`
-    // to the victim's tag (else leaves it 0). kSixteenWays: the common geometry, compiled apart.
+    // to the victim's tag (else leaves it 0); on a write hit to a dirty line sets `wasDirty`. kSixteenWays: the common geometry, compiled apart.
     template <bool kSixteenWays>
-    bool accessLine(LinePlace place, bool isWrite, std::uint32_t& evictedTag);
+    bool accessLine(LinePlace place, bool isWrite, std::uint32_t& evictedTag, bool& wasDirty);
     // The lookup of a line that is not its set's most recently used one (or a write to a clean
     // one), in a set of at most 16 ways; accessWideSet() for more ways.
     template <bool kSixteenWays>
-    bool accessSet(LinePlace place, bool isWrite, std::uint32_t& evictedTag);
-    bool accessWideSet(LinePlace place, bool isWrite, std::uint32_t& evictedTag);
+    bool accessSet(LinePlace place, bool isWrite, std::uint32_t& evictedTag, bool& wasDirty);
+    bool accessWideSet(LinePlace place, bool isWrite, std::uint32_t& evictedTag, bool& wasDirty);
     // The ways whose partial tag matches, less those whose full tag does not (see packedSets_).
     std::uint32_t confirmedWays(LinePlace place, std::uint32_t partialMatches) const;
     // Looks up lineCount lines from `place` (line index firstLine) on and leaves `place` at the

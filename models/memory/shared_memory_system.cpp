@@ -34,9 +34,22 @@ SharedMemorySystem::SharedMemorySystem(const ChipConfig& chip)
       writeEfficiency_(chip.hbm.writeEfficiency),
       writeBackQueuePs_(static_cast<double>(chip.l2.writeBackQueueBytes) /
                         (bytesPerPsFromGBps(chip.hbm.bandwidthGBps) * chip.hbm.writeEfficiency)),
-      eagerWriteBack_(chip.l2.writeBackQueueBytes > 0) {
+      eagerWriteBack_(chip.l2.writeBackQueueBytes > 0),
+      rewritesStayDirty_(eagerWriteBack_ && chip.l2.rewritesStayDirty != 0) {
     if (!(readEfficiency_ > 0.0 && readEfficiency_ <= 1.0 && writeEfficiency_ > 0.0 && writeEfficiency_ <= 1.0))
         throw std::invalid_argument("HBM read/write efficiency must be in (0, 1]");
+}
+
+std::uint64_t SharedMemorySystem::eagerWriteBackBytes(const GmAccess& request,
+                                                      const L2RangeOutcome& lines) const {
+    if (!request.isWrite) return 0;
+    if (!rewritesStayDirty_ || lines.dirtyWriteHits == 0) return request.bytes;
+    // Rewrites of dirty lines stay in L2; the lines written for the first time are queued, in
+    // proportion of the access's bytes. Their dirty marks are not written back on eviction (the
+    // first write was), so a line rewritten and later evicted costs HBM once, not twice.
+    const std::uint64_t touched = lines.hits[0] + lines.hits[1] + lines.totalMisses();
+    const std::uint64_t fresh = touched - std::min(touched, lines.dirtyWriteHits);
+    return touched == 0 ? 0 : request.bytes * fresh / touched;
 }
 
 std::uint64_t SharedMemorySystem::access(const GmAccess& request, PmuCounters& counters) {
@@ -46,7 +59,7 @@ std::uint64_t SharedMemorySystem::access(const GmAccess& request, PmuCounters& c
     L2RangeOutcome lines;
     l2_.accessBursts({request.address, request.burstBytes(), std::max(request.burstCount, 1u),
                       request.burstStrideBytes},
-                     request.isWrite && !eagerWriteBack_, lines);
+                     request.isWrite && (!eagerWriteBack_ || rewritesStayDirty_), lines);
     const std::uint64_t missLines = lines.totalMisses();
     const std::uint64_t writeBacks = lines.dirtyEvictions;
     if (request.isWrite) {
@@ -61,8 +74,8 @@ std::uint64_t SharedMemorySystem::access(const GmAccess& request, PmuCounters& c
 
     const std::uint64_t fillBytes = request.isWrite ? 0 : missLines * lineBytes;
     // Eager: the written bytes go to HBM now (the lines stay clean); lazy: dirty victims do.
-    const std::uint64_t writeBackBytes =
-        eagerWriteBack_ ? (request.isWrite ? request.bytes : 0) : writeBacks * lineBytes;
+    const std::uint64_t writeBackBytes = eagerWriteBack_ ? eagerWriteBackBytes(request, lines)
+                                                         : writeBacks * lineBytes;
     counters[request.isWrite ? PmuEvent::L2Write : PmuEvent::L2Read] +=
         ceilDiv(request.bytes, kL2BytesPerCount);
     counters[PmuEvent::MainMemRead] += fillBytes / kMainMemBytesPerCount;

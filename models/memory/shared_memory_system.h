@@ -10,7 +10,9 @@
 //   are whole 32 B blocks and the model does not track partial lines); a dirty victim is written
 //   back to HBM. Fills and write-backs pass the HBM server. With eager write-back
 //   (l2.writeBackQueueBytes > 0) a write's bytes go to the HBM server at once and its lines stay
-//   clean; the write then waits only for the HBM queue beyond that many bytes;
+//   clean; the write then waits only for the HBM queue beyond that many bytes. With
+//   l2.rewritesStayDirty the written lines keep a dirty mark instead, and a later write to a
+//   still-dirty line is absorbed by L2 (no HBM bytes; dirty victims are not written back again);
 // - the access completes when both servers are done, plus the HBM read latency if any line
 //   missed on a read, else the L2 hit latency. The device adds this to its uncontended curve
 //   cost by taking the later of the two, so latencies shorter than the measured per-transfer
@@ -49,6 +51,9 @@ public:
     const TrafficSampler& traffic() const { return traffic_; }
 
   private:
+    // HBM bytes an eager write-back queues for `request` (0 for a read).
+    std::uint64_t eagerWriteBackBytes(const GmAccess& request, const L2RangeOutcome& lines) const;
+
     L2Cache l2_;
     BandwidthServer l2Server_;
     BandwidthServer hbmServer_;
@@ -61,6 +66,8 @@ public:
     // queued write-backs may run ahead of a write before it waits. 0 = lazy write-back.
     double writeBackQueuePs_;
     bool eagerWriteBack_;
+    // chip l2.rewritesStayDirty with eager write-back: a write to a dirty line costs no HBM bytes.
+    bool rewritesStayDirty_;
     std::uint64_t hbmBytesRead_ = 0;
     std::uint64_t hbmBytesWritten_ = 0;
     TrafficSampler traffic_;

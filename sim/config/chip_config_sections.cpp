@@ -70,13 +70,15 @@ void readUbBanking(const ConfigNode& node, ChipConfig& chip) {
 
 void readL2(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
     node.allowOnly({"size_bytes", "line_bytes", "ways", "bandwidth_bytes_per_cycle",
-                    "hit_latency_cycles", "write_back_queue_bytes"});
+                    "hit_latency_cycles", "write_back_queue_bytes", "rewrites_stay_dirty"});
     node.readPositive("size_bytes", chip.l2.sizeBytes, isRoot);
     node.readPositive("line_bytes", chip.l2.lineBytes);
     node.readPositive("ways", chip.l2.ways);
     node.readPositive("bandwidth_bytes_per_cycle", chip.l2.bandwidthBytesPerCycle, isRoot);
     node.readNonNegative("hit_latency_cycles", chip.l2.hitLatencyCycles);
     node.readNonNegative("write_back_queue_bytes", chip.l2.writeBackQueueBytes);
+    node.readNonNegative("rewrites_stay_dirty", chip.l2.rewritesStayDirty);
+    if (chip.l2.rewritesStayDirty > 1) node.fail("rewrites_stay_dirty", "must be 0 or 1");
 }
 
 void readHbm(const ConfigNode& node, bool isRoot, ChipConfig& chip) {

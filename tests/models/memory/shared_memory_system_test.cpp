@@ -145,6 +145,39 @@ TEST(SharedMemorySystem, EagerWriteBackSendsEveryWriteToHbmAndLeavesLinesClean) 
     EXPECT_EQ(memory.hbmBytesWritten(), 2 * kLine);
 }
 
+// l2.rewrites_stay_dirty: the first write of a line is queued to HBM; a rewrite while the line is
+// still in L2 is absorbed there (GM workspaces, accumulators), on every set geometry.
+TEST(SharedMemorySystem, RewritesOfDirtyLinesStayInL2AndFirstWritesGoToHbm) {
+    for (const std::uint32_t ways : {2u, 16u}) {
+        ChipConfig chip = eagerChip(4096);
+        chip.l2.ways = ways;
+        chip.l2.rewritesStayDirty = 1;
+        SharedMemorySystem memory(chip);
+        PmuCounters counters;
+        memory.access(writeOf(0, 2 * kLine), counters);
+        EXPECT_EQ(memory.hbmBytesWritten(), 2 * kLine) << ways;
+        EXPECT_TRUE(memory.l2().isDirty(0)) << ways;
+        for (int i = 0; i < 4; ++i) memory.access(writeOf(0, 2 * kLine, 10000 * (i + 1)), counters);
+        EXPECT_EQ(memory.hbmBytesWritten(), 2 * kLine) << ways;  // rewrites absorbed
+        // Half old, half new lines: only the new half is queued.
+        memory.access(writeOf(kLine, 2 * kLine, 90000), counters);
+        EXPECT_EQ(memory.hbmBytesWritten(), 3 * kLine) << ways;
+        // A line read first and then written is queued (an in-place update streams to HBM).
+        memory.access(readOf(8 * kLine, kLine, 100000), counters);
+        memory.access(writeOf(8 * kLine, kLine, 110000), counters);
+        EXPECT_EQ(memory.hbmBytesWritten(), 4 * kLine) << ways;
+        // Evicting the dirty lines writes nothing more: each was queued once already.
+        memory.access(readOf(chip.l2.sizeBytes, chip.l2.sizeBytes, 200000), counters);
+        EXPECT_EQ(memory.hbmBytesWritten(), 4 * kLine) << ways;
+        EXPECT_FALSE(memory.l2().contains(0)) << ways;
+        // Without the option every rewrite is queued again.
+        chip.l2.rewritesStayDirty = 0;
+        SharedMemorySystem eager(chip);
+        for (int i = 0; i < 3; ++i) eager.access(writeOf(0, 2 * kLine, 10000 * i), counters);
+        EXPECT_EQ(eager.hbmBytesWritten(), 6 * kLine) << ways;
+    }
+}
+
 TEST(SharedMemorySystem, EagerWriteBackWaitsOnlyForTheQueueBeyondItsBuffer) {
     // 8 KiB written at t = 0: L2 serves it in 8192 / 5 ps, HBM in 8192 ps (1 B/ps).
     const std::uint64_t l2Ps = static_cast<std::uint64_t>(8192 / 5.0 + 0.999);
