@@ -12,12 +12,18 @@ constexpr std::uint32_t kMaxRepeatsPerInstruction = 255;  // 8-bit repeat field 
 
 void emitAttentionRowBroadcast(ProgramBuilder& b, VectorOp op, std::uint64_t base, std::uint32_t rows, std::uint32_t cols,
                                std::uint64_t strideBytes, std::uint64_t blocks) {
+    emitAttentionRowBroadcast(b, op, base, base, rows, cols, strideBytes, blocks);
+}
+
+void emitAttentionRowBroadcast(ProgramBuilder& b, VectorOp op, std::uint64_t dst, std::uint64_t src, std::uint32_t rows,
+                               std::uint32_t cols, std::uint64_t strideBytes, std::uint64_t blocks) {
     const std::uint32_t perRepeat = elementsPerRepeat(DataType::Fp32);
     for (std::uint32_t c = 0; c < cols; c += perRepeat) {
         VectorInstr v;
         v.op = op;
         v.dtype = v.srcType = DataType::Fp32;
-        v.dst = v.src0 = base + c * 4;
+        v.dst = dst + c * 4;
+        v.src0 = src + c * 4;
         v.src1 = blocks;
         v.repeats = static_cast<std::uint16_t>(rows);
         v.mask = static_cast<std::uint16_t>(std::min(perRepeat, cols - c));

@@ -14,6 +14,9 @@ inline constexpr std::uint32_t kAttentionVectorTileScalarCycles = 16;  // [I] pe
 // block stride 0).
 void emitAttentionRowBroadcast(ProgramBuilder& b, VectorOp op, std::uint64_t base, std::uint32_t rows, std::uint32_t cols,
                                std::uint64_t strideBytes, std::uint64_t blocks);
+// The same out of place: dst row = src row ∘ the row's value (dst and src share the row stride).
+void emitAttentionRowBroadcast(ProgramBuilder& b, VectorOp op, std::uint64_t dst, std::uint64_t src, std::uint32_t rows,
+                               std::uint32_t cols, std::uint64_t strideBytes, std::uint64_t blocks);
 
 // Expands `rows` contiguous fp32 values at `values` into one 32 B block per row at `blocks` (the
 // operand emitAttentionRowBroadcast reads): vbrcb, 8 rows per repeat.

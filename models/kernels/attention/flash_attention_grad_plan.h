@@ -2,6 +2,7 @@
 // FlashAttentionScoreGrad as one MIX_AIC kernel, as CANN's implementation on 910B works
 // (hardware.md §2.1, §2.4). Per (batch, q head, q block i) tile and per visible KV block j:
 //   AIC:  S = Q_i·K_jᵀ, dP = dO_i·V_jᵀ → group workspace               flag 0 (AIC→AIV)
+//         (issued for block j+1 before the AIC waits for P, dS of block j: one block ahead)
 //   AIVs: P = exp(scale·S − max)/sum from the forward's saved softmax statistics (causal blocks
 //         masked), dS = scale·P∘(dP − D_i) with D_i = rowsum(dO_i∘O_i) computed once per tile;
 //         P and dS (q dtype) → group workspace                          flag 1 (AIV→AIC)
@@ -40,9 +41,21 @@ struct AttentionGradProblem {
     }
     std::uint64_t scoreSlotBytes() const { return std::uint64_t{qBlock} * kvBlock * 4; }
     std::uint64_t probSlotBytes() const { return std::uint64_t{qBlock} * kvBlock * 2; }
-    // Group g's slots: S, dP (fp32), P, dS (dtype).
-    std::uint64_t groupBytes() const { return 2 * scoreSlotBytes() + 2 * probSlotBytes(); }
+    // Group g's workspace: kSlotSets sets of S, dP (fp32), P, dS (dtype); the group's n-th KV block
+    // step (counted over its tiles) uses set n % kSlotSets, so that the AIC can write S, dP of the
+    // next block while the AIVs still read this one (the AIC runs one block ahead, as in the
+    // forward, flash_attention_plan.h).
+    static constexpr std::uint64_t kSlotSets = 2;
+    std::uint64_t slotSetBytes() const { return 2 * scoreSlotBytes() + 2 * probSlotBytes(); }
+    std::uint64_t groupBytes() const { return kSlotSets * slotSetBytes(); }
     std::uint64_t groupBase(std::uint32_t group) const { return workspace + group * groupBytes(); }
+    struct SlotSet {
+        std::uint64_t s, dp, p, ds;
+    };
+    SlotSet slotSet(std::uint32_t group, std::uint64_t step) const {
+        const std::uint64_t s = groupBase(group) + step % kSlotSets * slotSetBytes();
+        return {s, s + scoreSlotBytes(), s + 2 * scoreSlotBytes(), s + 2 * scoreSlotBytes() + probSlotBytes()};
+    }
     std::uint64_t dqElements() const { return batch * heads * qLen * headDim; }
     std::uint64_t dkvElements() const { return batch * kvHeads * kvLen * headDim; }
     std::uint64_t dqWorkspace() const { return workspace + std::uint64_t{blockDim} * groupBytes(); }
@@ -62,7 +75,13 @@ struct AttentionGradTile {
 AttentionGradTile attentionGradTile(const AttentionGradProblem& p, std::uint64_t tile);
 
 inline constexpr std::uint8_t kGradFlagScores = 0;    // AIC→AIV: S, dP written
-inline constexpr std::uint8_t kGradFlagProbs = 1;     // AIV→AIC: P, dS written
+inline constexpr std::uint8_t kGradFlagProbs = 1;     // AIV→AIC: P, dS written (even steps)
+// Odd steps signal P, dS on their own flag: the AIC's mode-2 wait takes one set from each AIV out
+// of one counter, and with the AIC a block ahead an AIV may already have handed over block j+1
+// while its partner is still on block j. One flag per slot-set parity keeps the two apart (an AIV
+// cannot get two blocks ahead: S of block j+2 follows the AIC's wait for P, dS of block j).
+inline constexpr std::uint8_t kGradFlagProbsOdd = 5;
+inline constexpr std::uint8_t gradFlagProbs(std::uint64_t step) { return step % 2 == 0 ? kGradFlagProbs : kGradFlagProbsOdd; }
 inline constexpr std::uint8_t kGradFlagCubeDone = 2;  // AIC→AIV: last atomic add issued and done
 inline constexpr std::uint8_t kGradFlagZeroed = 3;    // all AIVs: fp32 workspaces zeroed
 inline constexpr std::uint8_t kGradFlagAccumulated = 4;  // all AIVs: every group's adds are in

@@ -69,6 +69,7 @@ private:
     std::shared_ptr<const AttentionGradProblem> p_;
     std::uint32_t group_, sub_;
     std::uint64_t firstTile_, tiles_, share_;
+    std::uint64_t step_ = 0;  // KV block steps so far (workspace slot set step_ % kSlotSets)
     GradUb ub_;
 };
 
@@ -140,8 +141,9 @@ void AttentionGradVectorStream::emitTile(std::uint64_t localTile, ProgramBuilder
 void AttentionGradVectorStream::emitBlock(ProgramBuilder& b, const AttentionGradTile& t, std::uint64_t row0,
                                           std::uint32_t rows, std::uint64_t k0, std::uint32_t len) {
     const AttentionGradProblem& p = *p_;
-    const std::uint64_t ws = p.groupBase(group_);
-    const std::uint64_t wsDp = ws + p.scoreSlotBytes(), wsP = wsDp + p.scoreSlotBytes(), wsDs = wsP + p.probSlotBytes();
+    const std::uint64_t step = step_++;
+    const AttentionGradProblem::SlotSet slots = p.slotSet(group_, step);
+    const std::uint64_t ws = slots.s, wsDp = slots.dp, wsP = slots.p, wsDs = slots.ds;
     const std::uint64_t eb = bytesOf(p.dtype);
     const std::uint64_t count = std::uint64_t{rows} * len;
     b.crossCoreWait(kGradFlagScores, kGradGroupMode);
@@ -172,7 +174,7 @@ void AttentionGradVectorStream::emitBlock(ProgramBuilder& b, const AttentionGrad
         b.copy(MemSpace::UB, ub_.p, MemSpace::GM, wsP + row0 * len * eb, static_cast<std::uint32_t>(count * eb));
         b.copy(MemSpace::UB, ub_.ds, MemSpace::GM, wsDs + row0 * len * eb, static_cast<std::uint32_t>(count * eb));
     }
-    b.crossCoreSet(kGradFlagProbs, kGradGroupMode, Pipe::Mte3);
+    b.crossCoreSet(gradFlagProbs(step), kGradGroupMode, Pipe::Mte3);
     if (rows == 0) return;
     // S, dP, P, dS free for the next block: MTE3 has read P, dS; MTE2 may refill S, dP.
     b.handoff(Pipe::Mte3, Pipe::Vector, 0);

@@ -22,21 +22,34 @@ constexpr std::uint32_t kMaxRepeats = 255;
 
 std::uint64_t alignUp(std::uint64_t v, std::uint64_t a) { return (v + a - 1) / a * a; }
 
-// UB layout for up to `rows` rows of `cols` ≤ 128 fp32 columns.
+// UB layout for up to `rows` rows of `cols` ≤ 128 fp32 columns, placed against bank conflicts as
+// the Ascend C guide asks (hardware.md §2.6 [S ASCDEV] "避免UB的bank冲突": a bank read and written in
+// the same beat, or a bank group read twice, stalls the vector pipe). CANN's softmax works out of
+// place: the scores ping-pong between `s` and `s2`, and α·acc goes through `s2` before O_j is
+// added. Every fp32 tile is a whole number of 512 B rows (16 bank groups × 32 B), so:
+// - s, s2, acc lie in different thirds of the UB (the guide's banks of a group are its 64 KiB
+//   thirds) and, in the model's interleaved mapping (models/device/ub_bank_model.h: bank
+//   (block / 16) % 3), 2096 and 2000 blocks apart — never a multiple of 48 blocks: a unary op
+//   from one to another reads and writes each bank group once per beat, in different banks;
+// - oj starts half a row (256 B = 8 bank groups) off s2, so s2 + oj reads two disjoint sets of
+//   8 groups per beat.
+// The causal mask is built in `s` (free once the scale has moved the scores to s2).
 struct UbLayout {
-    std::uint64_t s, p, acc, oj, out, scratch, partial, expanded, rowIndex, colIndex, mask;
+    static constexpr std::uint64_t kThird = 64 * 1024;        // UB 192 KiB / 3 banks per group
+    static constexpr std::uint64_t kBankPeriod = 16 * 3 * 32;  // the model's mapping period, 1536 B
+    std::uint64_t s, s2, p, acc, oj, out, scratch, partial, expanded, rowIndex, colIndex;
     std::uint64_t mOld, mNew, mCur, alpha, l, sum;
     std::uint64_t end;
     UbLayout(std::uint64_t rows, std::uint64_t cols) {
+        const std::uint64_t tile = alignUp(rows * cols * 4, 2 * kRepeatBytes);
         std::uint64_t next = 0;
         auto take = [&next](std::uint64_t bytes) { const auto at = next; next = alignUp(next + bytes, kRepeatBytes); return at; };
-        s = take(rows * cols * 4);
+        auto at = [&next](std::uint64_t offset) { next = std::max(next, offset); };
+        s = take(tile);
+        oj = take(tile + kRepeatBytes) + kRepeatBytes;
+        at(kThird + kBankPeriod);
+        s2 = take(tile);
         p = take(rows * cols * 2);
-        acc = take(rows * cols * 4);
-        oj = take(rows * cols * 4);
-        out = take(rows * cols * 2);
-        scratch = take(rows * kRepeatBytes);
-        mask = take(rows * cols * 4);
         partial = take(rows * kBlockBytes);
         expanded = take(rows * kBlockBytes);
         rowIndex = take(rows * 4);
@@ -47,6 +60,10 @@ struct UbLayout {
         alpha = take(AttentionProblem::kSlots * alignUp(rows * 4, kRepeatBytes));  // α_j: slot j % 2
         l = take(rows * 4);
         sum = take(rows * 4);
+        at(2 * kThird);
+        acc = take(tile);
+        scratch = take(rows * kRepeatBytes);
+        out = take(rows * cols * 2);
         end = next;
     }
 };
@@ -203,23 +220,23 @@ void AttentionVectorStream::emitSoftmax(ProgramBuilder& b, const AttentionTile& 
         b.waitFlag(Pipe::Vector, Pipe::Mte2, 0);
         b.copy2d(MemSpace::GM, sWork + row0 * len * 4, MemSpace::UB, ub_.s, rows, len * 4, len * 4, sStride);
         b.handoff(Pipe::Mte2, Pipe::Vector, 0);
-        VectorInstr scale = vec(VectorOp::Muls, DataType::Fp32, ub_.s, ub_.s);
+        VectorInstr scale = vec(VectorOp::Muls, DataType::Fp32, ub_.s2, ub_.s);
         scale.scalar = p.scale;
         emitContiguous(b, scale, rows * sStride / 4);
         if (p.causal && p.visibleKeys(t.q0 + row0) < k0 + len) emitCausalMask(b, t.q0 + row0, rows, k0, len, sStride);
-        emitAttentionRowReduce(b, VectorOp::Max, ub_.s, rows, len, sStride, ub_.scratch, ub_.partial, ub_.mCur);
+        emitAttentionRowReduce(b, VectorOp::Max, ub_.s2, rows, len, sStride, ub_.scratch, ub_.partial, ub_.mCur);
         emitContiguous(b, vec(VectorOp::Max, DataType::Fp32, ub_.mNew, ub_.mOld, ub_.mCur), rows);
         emitContiguous(b, vec(VectorOp::Sub, DataType::Fp32, alpha, ub_.mOld, ub_.mNew), rows);
         emitContiguous(b, vec(VectorOp::Exp, DataType::Fp32, alpha, alpha), rows);
         emitAttentionRowsToBlocks(b, ub_.mNew, rows, ub_.expanded);
-        emitAttentionRowBroadcast(b, VectorOp::Sub, ub_.s, rows, len, sStride, ub_.expanded);
-        emitContiguous(b, vec(VectorOp::Exp, DataType::Fp32, ub_.s, ub_.s), rows * sStride / 4);
-        emitAttentionRowReduce(b, VectorOp::Add, ub_.s, rows, len, sStride, ub_.scratch, ub_.partial, ub_.sum);
+        emitAttentionRowBroadcast(b, VectorOp::Sub, ub_.s, ub_.s2, rows, len, sStride, ub_.expanded);
+        emitContiguous(b, vec(VectorOp::Exp, DataType::Fp32, ub_.s2, ub_.s), rows * sStride / 4);
+        emitAttentionRowReduce(b, VectorOp::Add, ub_.s2, rows, len, sStride, ub_.scratch, ub_.partial, ub_.sum);
         emitContiguous(b, vec(VectorOp::Mul, DataType::Fp32, ub_.l, ub_.l, alpha), rows);
         emitContiguous(b, vec(VectorOp::Add, DataType::Fp32, ub_.l, ub_.l, ub_.sum), rows);
         emitContiguous(b, vec(VectorOp::Copy, DataType::Fp32, ub_.mOld, ub_.mNew), rows);
         b.waitFlag(Pipe::Mte3, Pipe::Vector, 0);
-        VectorInstr cast = vec(VectorOp::Cast, p.dtype, ub_.p, ub_.s);
+        VectorInstr cast = vec(VectorOp::Cast, p.dtype, ub_.p, ub_.s2);
         cast.srcType = DataType::Fp32;
         emitContiguous(b, cast, rows * sStride / 4);
         b.setFlag(Pipe::Vector, Pipe::Mte2, 0);
@@ -240,13 +257,14 @@ void AttentionVectorStream::emitAccumulate(ProgramBuilder& b, std::uint64_t row0
     b.waitFlag(Pipe::Vector, Pipe::Mte2, 1);
     b.copy(MemSpace::GM, workspace_ + p.oSlot(j) + row0 * d * 4, MemSpace::UB, ub_.oj, rows * d * 4);
     b.handoff(Pipe::Mte2, Pipe::Vector, 1);
+    // s2 is free between two softmaxes (MTE2 may be filling s with the next S meanwhile).
     emitAttentionRowsToBlocks(b, alphaOf(j), rows, ub_.expanded);
-    emitAttentionRowBroadcast(b, VectorOp::Mul, ub_.acc, rows, d, std::uint64_t{d} * 4, ub_.expanded);
-    emitContiguous(b, vec(VectorOp::Add, DataType::Fp32, ub_.acc, ub_.acc, ub_.oj), std::uint64_t{rows} * d);
+    emitAttentionRowBroadcast(b, VectorOp::Mul, ub_.s2, ub_.acc, rows, d, std::uint64_t{d} * 4, ub_.expanded);
+    emitContiguous(b, vec(VectorOp::Add, DataType::Fp32, ub_.acc, ub_.s2, ub_.oj), std::uint64_t{rows} * d);
     b.setFlag(Pipe::Vector, Pipe::Mte2, 1);
 }
 
-// Adds −large to S[i][j] where key k0+j is not visible to query row firstRow+i: the row's
+// Adds −large to the scaled S[i][j] (in s2; the mask is built in s) where key k0+j is not visible to query row firstRow+i: the row's
 // visible count minus k0 is expanded per row and compared with the column ramp.
 void AttentionVectorStream::emitCausalMask(ProgramBuilder& b, std::uint64_t firstRow, std::uint32_t rows,
                                            std::uint64_t k0, std::uint32_t len, std::uint64_t strideBytes) {
@@ -260,7 +278,7 @@ void AttentionVectorStream::emitCausalMask(ProgramBuilder& b, std::uint64_t firs
     emitAttentionRowsToBlocks(b, ub_.rowIndex, rows, ub_.expanded);
     for (std::uint32_t c = 0; c < len; c += kFloatsPerRepeat) {
         // mask[i][c..] = colIndex[c..] > limit[i] ? 1 : 0, then S += mask · (−large)
-        VectorInstr cmp = vec(VectorOp::CompareGt, DataType::Fp32, ub_.mask + c * 4, ub_.colIndex + c * 4, ub_.expanded);
+        VectorInstr cmp = vec(VectorOp::CompareGt, DataType::Fp32, ub_.s + c * 4, ub_.colIndex + c * 4, ub_.expanded);
         cmp.repeats = static_cast<std::uint16_t>(rows);
         cmp.mask = static_cast<std::uint16_t>(std::min(kFloatsPerRepeat, len - c));
         cmp.dstRepeatStride = static_cast<std::uint16_t>(strideBytes / kBlockBytes);
@@ -269,10 +287,10 @@ void AttentionVectorStream::emitCausalMask(ProgramBuilder& b, std::uint64_t firs
         cmp.src1RepeatStride = 1;
         b.vector(cmp);
     }
-    VectorInstr neg = vec(VectorOp::Muls, DataType::Fp32, ub_.mask, ub_.mask);
+    VectorInstr neg = vec(VectorOp::Muls, DataType::Fp32, ub_.s, ub_.s);
     neg.scalar = kAttentionNegativeLarge;
     emitContiguous(b, neg, rows * strideBytes / 4);
-    emitContiguous(b, vec(VectorOp::Add, DataType::Fp32, ub_.s, ub_.s, ub_.mask), rows * strideBytes / 4);
+    emitContiguous(b, vec(VectorOp::Add, DataType::Fp32, ub_.s2, ub_.s2, ub_.s), rows * strideBytes / 4);
 }
 }  // namespace
 

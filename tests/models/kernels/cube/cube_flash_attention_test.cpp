@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "models/device/ub_bank_model.h"
 #include "models/timing/transfer_timing.h"
 #include "tests/models/kernels/cube_test_support.h"
 #include "tests/models/kernels/test_chip.h"
@@ -189,6 +190,18 @@ TEST(CubeFlashAttention, AicRunsOneKvBlockAheadOfTheSoftmax) {
     EXPECT_EQ(kernel.workspaceBytes, 2 * slotSet);
 }
 
+// One 128-row bf16 tile (D 128) over `kvBlocks` KV blocks on one AIC group.
+LoweredKernel oneTileBf16Attention(const ChipConfig& chip, std::uint64_t kvBlocks) {
+    CubeOpHarness h(chip);
+    const auto kv = static_cast<std::int64_t>(128 * kvBlocks);
+    auto op = makeOp("FlashAttentionScore", {h.tensor("q", {1, 1, 128, 128}, DataType::Bf16),
+                                             h.tensor("k", {1, 1, kv, 128}, DataType::Bf16),
+                                             h.tensor("v", {1, 1, kv, 128}, DataType::Bf16)},
+                     {h.tensor("out", {1, 1, 128, 128}, DataType::Bf16)});
+    op.blockDim = 1;
+    return h.lower(op).at(0);
+}
+
 // The softmax of one 64 × 128 fp32 half-block as CANN issues it (hardware.md §2.6 costs, repeats
 // of 64 fp32): scale 128, row max (fold 2·64 + vcgmax 64 + 8), broadcast Sub 2·2·64, Exp 2·128,
 // row sum (as the max), cast 128, then α·O (broadcast Mul 2·2·64) + O_j (2·128): 1688 cycles of
@@ -207,14 +220,8 @@ TEST(CubeFlashAttention, SoftmaxVectorCyclesPerKvBlockMatchTheBlockReductionCoun
     set(VectorClass::Reduction, {7, 7, 0});
     set(VectorClass::Gather, {24, 27, 12});
     set(VectorClass::Sort, {16, 22, 0});
-    CubeOpHarness h(chip);
     const std::uint64_t kvBlocks = 8;
-    auto op = makeOp("FlashAttentionScore", {h.tensor("q", {1, 1, 128, 128}, DataType::Bf16),
-                                             h.tensor("k", {1, 1, 128 * kvBlocks, 128}, DataType::Bf16),
-                                             h.tensor("v", {1, 1, 128 * kvBlocks, 128}, DataType::Bf16)},
-                     {h.tensor("out", {1, 1, 128, 128}, DataType::Bf16)});
-    op.blockDim = 1;
-    const LoweredKernel kernel = h.lower(op).at(0);
+    const LoweredKernel kernel = oneTileBf16Attention(chip, kvBlocks);
     const VectorTimingModel timing(chip);
     BlockProgramRequest request;
     request.coreKind = CoreKind::Vector;
@@ -238,6 +245,35 @@ TEST(CubeFlashAttention, SoftmaxVectorCyclesPerKvBlockMatchTheBlockReductionCoun
     const double perBlock = static_cast<double>(cycles) / static_cast<double>(kvBlocks);
     EXPECT_GT(perBlock, 1688.0);
     EXPECT_LT(perBlock, 2000.0);
+}
+
+// The softmax works out of place with its tiles placed against UB bank conflicts (hardware.md
+// §2.6 [S ASCDEV]): the in-place scale / Sub / Exp / α·acc and the acc + O_j over one bank group
+// set cost ≈ 1500 stall cycles per 64 × 128 half-block before (docs/fidelity.md §12); what is left
+// is the broadcast block sharing a group with the row it is applied to, and the fold / cast
+// writes.
+TEST(CubeFlashAttention, SoftmaxTilesAvoidUbBankConflicts) {
+    const ChipConfig chip = ascend910B1();
+    const std::uint64_t kvBlocks = 8;
+    const LoweredKernel kernel = oneTileBf16Attention(chip, kvBlocks);
+    UbBankModel banks(chip.ub);
+    BlockProgramRequest request;
+    request.coreKind = CoreKind::Vector;
+    auto stream = kernel.program(request);
+    std::vector<Instruction> chunk;
+    std::uint64_t stalls = 0, inPlaceFullTiles = 0;
+    while (stream->next(chunk)) {
+        for (const Instruction& i : chunk) {
+            const auto* v = std::get_if<VectorInstr>(&i.operands);
+            if (v == nullptr) continue;
+            stalls += banks.conflicts(*v).totalStallCycles();
+            inPlaceFullTiles += v->dst == v->src0 && v->repeats >= 64 && v->op != VectorOp::Duplicate;
+        }
+        chunk.clear();
+    }
+    const double perBlock = static_cast<double>(stalls) / static_cast<double>(kvBlocks);
+    EXPECT_LT(perBlock, 400.0);
+    EXPECT_LE(inPlaceFullTiles, 2u);  // only the final O / l of the tile (two 64-column chunks)
 }
 
 }  // namespace
