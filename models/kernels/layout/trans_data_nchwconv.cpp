@@ -136,6 +136,9 @@ std::vector<LoweredKernel> lowerNchwConvTransData(const OpInstance& op, const Ch
     l->blocks = planar / (l->channels * l->hw) * l->c1;
     if (!toBlocked && l->channels % kC0 != 0)
         throwLoweringError(op, "C = " + std::to_string(channels) + " back from C1·C0 padding (not modelled)");
+    const std::uint64_t blockedElements = l->blocks * kC0 * l->hw;
+    if ((toBlocked ? op.outputs[0].elementCount() : x.elementCount()) != static_cast<std::int64_t>(blockedElements))
+        throwLoweringError(op, "the NC1HWC0 tensor must hold N·C1·H·W·C0 = " + std::to_string(blockedElements) + " elements");
 
     const VectorPlacement placement = vectorPlacement(chip);
     // Two halves of an input and an output buffer; a planar block of maxCols columns takes
