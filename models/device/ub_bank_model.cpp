@@ -89,6 +89,11 @@ UbAccessPattern ubAccessPatternOf(const VectorInstr& v) {
         add(blockOperand(v.dst, v.dstRepeatStride, v.dstBlockStride, kMaxBlocksPerRepeat, true));
         return p;
     }
+    if (v.op == VectorOp::NchwConv) {  // 16 source blocks and 16 destination blocks per repeat
+        add(blockOperand(v.src0, v.src0RepeatStride, v.src0BlockStride, kNchwConvBlocks, false));
+        add(blockOperand(v.dst, v.dstRepeatStride, v.dstBlockStride, kNchwConvBlocks, true));
+        return p;
+    }
     switch (vectorClassOf(v.op)) {
         case VectorClass::Binary:
             src0(v.dtype);

@@ -76,6 +76,14 @@ void HazardTracker::accessVector(const VectorInstr& v, std::size_t pipe, const I
         access(MemSpace::UB, v.dst, span * kGranuleBytes, true, pipe, instruction);
         return;
     }
+    if (v.op == VectorOp::NchwConv) {  // 16 blocks read and 16 written per repeat, each a block stride apart
+        auto span = [&](std::uint64_t blockStride, std::uint64_t repeatStride) {
+            return ((std::uint64_t{v.repeats} - 1) * repeatStride + (kNchwConvBlocks - 1) * blockStride + 1) * kGranuleBytes;
+        };
+        access(MemSpace::UB, v.src0, span(v.src0BlockStride, v.src0RepeatStride), false, pipe, instruction);
+        access(MemSpace::UB, v.dst, span(v.dstBlockStride, v.dstRepeatStride), true, pipe, instruction);
+        return;
+    }
     if (v.op != VectorOp::Duplicate && v.op != VectorOp::Gather)
         access(MemSpace::UB, v.src0, extent(srcBytes, v.src0BlockStride, v.src0RepeatStride), false, pipe, instruction);
     const bool binary = cls == VectorClass::Binary || v.op == VectorOp::MulAdd || v.op == VectorOp::Gather;

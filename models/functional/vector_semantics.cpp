@@ -130,10 +130,38 @@ void executeBlockInstruction(const VectorInstr& in, const Operand& src0, const O
     }
 }
 
+// vnchwconv: per repeat, dst block j element i = src block i element j over 16 × 16 elements of
+// 16 bits (moved as raw bits: the instruction transposes, it does not convert).
+void executeNchwConv(const VectorInstr& in, std::vector<std::uint8_t>& ub) {
+    if (bytesOf(in.dtype) != 2)
+        throw std::invalid_argument("vnchwconv: dtype " + std::string(dataTypeName(in.dtype)) + " is not 16-bit");
+    constexpr std::size_t kElementBytes = 2;
+    const Operand src(ub, in.src0, kElementBytes, in.src0BlockStride, in.src0RepeatStride, "src0");
+    const Operand dst(ub, in.dst, kElementBytes, in.dstBlockStride, in.dstRepeatStride, "dst");
+    std::vector<std::uint16_t> tile(std::size_t{kNchwConvBlocks} * kNchwConvBlocks);
+    auto blockAt = [](const Operand& o, std::uint64_t base, std::uint32_t r, std::uint32_t block, std::uint64_t repeatStride,
+                      std::uint64_t blockStride) {
+        return o.checked(base + (r * repeatStride + block * blockStride) * kBlockBytes, kBlockBytes);
+    };
+    for (std::uint32_t r = 0; r < in.repeats; ++r) {
+        for (std::uint32_t i = 0; i < kNchwConvBlocks; ++i)  // read every source before writing: dst may alias src
+            std::memcpy(&tile[i * kNchwConvBlocks], blockAt(src, in.src0, r, i, in.src0RepeatStride, in.src0BlockStride), kBlockBytes);
+        for (std::uint32_t j = 0; j < kNchwConvBlocks; ++j) {
+            std::uint8_t* out = blockAt(dst, in.dst, r, j, in.dstRepeatStride, in.dstBlockStride);
+            for (std::uint32_t i = 0; i < kNchwConvBlocks; ++i)
+                std::memcpy(out + i * kElementBytes, &tile[i * kNchwConvBlocks + j], kElementBytes);
+        }
+    }
+}
+
 }  // namespace
 
 void executeVectorInstruction(const VectorInstr& in, std::vector<std::uint8_t>& ub) {
     const VectorOp op = in.op;
+    if (op == VectorOp::NchwConv) {
+        executeNchwConv(in, ub);
+        return;
+    }
     const std::size_t dstBytes = bytesOf(in.dtype);
     const std::size_t srcBytes = op == VectorOp::Cast ? bytesOf(in.srcType)
                                  : op == VectorOp::Gather ? 4

@@ -28,16 +28,18 @@ VectorClass vectorClassOf(VectorOp op) {
             return C::Gather;
         case O::Sort:
             return C::Sort;
+        case O::NchwConv:
+            return C::Transpose;
     }
     throw std::logic_error("unknown vector op");
 }
 
 const char* vectorOpName(VectorOp op) {
-    static constexpr std::array<const char*, 34> kNames = {
+    static constexpr std::array<const char*, 35> kNames = {
         "vadd", "vsub", "vmul", "vdiv", "vmax", "vmin", "vand", "vor", "vadds", "vmuls", "vmaxs",
         "vmins", "vlrelu", "vrelu", "vabs", "vexp", "vln", "vsqrt", "vrsqrt", "vrec", "vcopy",
         "vdup", "vconv", "vmla", "vcadd", "vcmax", "vcmin", "vgather", "vmrgsort", "vcmp", "vsel",
-        "vcgadd", "vcgmax", "vbrcb"};
+        "vcgadd", "vcgmax", "vbrcb", "vnchwconv"};
     return kNames[static_cast<std::size_t>(op)];
 }
 

@@ -122,12 +122,20 @@ enum class VectorOp : std::uint8_t {
     // block broadcast (vbrcb): repeat r reads the 8 elements src0[8·r .. 8·r+7] and fills block i of
     // the repeat's destination (dst strides as usual) with element i; the mask is not used
     BlockBroadcast,
+    // 16 × 16 transpose of 16-bit elements (vnchwconv, Ascend C TransDataTo5HD): repeat r reads 16
+    // source blocks, block i at src0 + (r·src0RepeatStride + i·src0BlockStride) · 32 B, and writes
+    // 16 destination blocks, block j at dst + (r·dstRepeatStride + j·dstBlockStride) · 32 B, with
+    // dst block j element i = src block i element j. The hardware takes 16 free addresses from its
+    // VA registers; kernels set them a fixed stride apart, which the block strides express. The
+    // mask is not used.
+    NchwConv,
 };
 
 enum class VectorClass : std::uint8_t {
-    Unary, Binary, Transcendental, FusedMultiplyAdd, Reduction, Gather, Sort, Conversion
+    Unary, Binary, Transcendental, FusedMultiplyAdd, Reduction, Gather, Sort, Conversion, Transpose
 };
-inline constexpr std::size_t kVectorClassCount = 8;
+inline constexpr std::size_t kVectorClassCount = 9;
+inline constexpr std::uint32_t kNchwConvBlocks = 16;  // vnchwconv: 16 blocks in, 16 out per repeat
 
 VectorClass vectorClassOf(VectorOp op);
 const char* vectorOpName(VectorOp op);

@@ -9,7 +9,7 @@ namespace {
 
 constexpr std::array<const char*, kVectorClassCount> kVectorClassKeys = {
     "unary", "binary", "transcendental", "fused_multiply_add",
-    "reduction", "gather", "sort", "conversion"};  // VectorClass order
+    "reduction", "gather", "sort", "conversion", "transpose"};  // VectorClass order
 
 bool parseMemSpace(const std::string& text, MemSpace& out) {
     for (std::size_t i = 0; i < kMemSpaceCount; ++i) {
@@ -138,15 +138,21 @@ void readVector(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
     node.readPositive("bytes_per_repeat", chip.vector.bytesPerRepeat);
     const ConfigNode classes = node.child("classes", isRoot);
     classes.allowOnly({"unary", "binary", "transcendental", "fused_multiply_add", "reduction",
-                       "gather", "sort", "conversion"});
+                       "gather", "sort", "conversion", "transpose"});
+    const auto transpose = static_cast<std::size_t>(VectorClass::Transpose);
     for (std::size_t i = 0; i < kVectorClassCount; ++i) {
-        const ConfigNode cls = classes.child(kVectorClassKeys[i], isRoot);
+        // transpose (vnchwconv) is optional: a config without it runs it at the unary class's
+        // timing (hardware.md §2.6 has no measurement of it).
+        const bool required = isRoot && i != transpose;
+        const ConfigNode cls = classes.child(kVectorClassKeys[i], required);
         cls.allowOnly({"cycles_per_repeat", "fp32_cycles_per_repeat", "startup_cycles"});
         VectorClassTiming& timing = chip.vector.byClass[i];
-        cls.readPositive("cycles_per_repeat", timing.cyclesPerRepeat, isRoot);
+        cls.readPositive("cycles_per_repeat", timing.cyclesPerRepeat, required);
         cls.readPositive("fp32_cycles_per_repeat", timing.fp32CyclesPerRepeat);
-        cls.readNonNegative("startup_cycles", timing.startupCycles, isRoot);
+        cls.readNonNegative("startup_cycles", timing.startupCycles, required);
     }
+    if (isRoot && !classes.has(kVectorClassKeys[transpose]))
+        chip.vector.byClass[transpose] = chip.vector.byClass[static_cast<std::size_t>(VectorClass::Unary)];
 }
 
 void readICache(const ConfigNode& node, ChipConfig& chip) {

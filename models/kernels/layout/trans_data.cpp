@@ -3,9 +3,11 @@
 //   NCHW → NC1HWC0: [N, C1, C0, H·W] → [N, C1, H·W, C0]; NC1HWC0 → NCHW the inverse;
 //   ND [.., M, N] → FRACTAL_NZ [.., N/16, M, 16]: [.., M, N1, 16] → [.., N1, M, 16]; and back.
 // NCHW → NC1HWC0 pads C to C1·C0 with zero channels and ND → FRACTAL_NZ M to M1·16 with zero
-// rows (and back, dropping them); other shapes that would need padding (NC1HWC0 → NCHW of a
-// padded C, N % 16 not 0) are a LoweringError.
+// rows (and back, dropping them); 16-bit NCHW ↔ NC1HWC0 runs on vnchwconv (trans_data_nchwconv.cpp).
+// Other shapes that would need padding (NC1HWC0 → NCHW of a padded C, N % 16 not 0) are a
+// LoweringError.
 #include "models/kernels/layout/trans_data_fractal_z.h"
+#include "models/kernels/layout/trans_data_nchwconv.h"
 #include "models/kernels/layout/transpose.h"
 #include "models/kernels/layout/transpose_row_blocks.h"
 #include "models/kernels/tiling/vector_tiling.h"
@@ -31,6 +33,8 @@ std::vector<LoweredKernel> lowerTransData(const OpInstance& op, const ChipConfig
         // Logical shape is NCHW in both directions (docs/op-catalog.md).
         require(s.size() == 4, "x must be [N, C, H, W]");
         const std::int64_t hw = s[2] * s[3];
+        // 16-bit data: the vnchwconv 16 × 16 transpose (trans_data_nchwconv.cpp).
+        if (bytesOf(x.dtype) == 2) return lowerNchwConvTransData(op, chip, s[1], hw, dst == TensorFormat::NC1HWC0);
         // Into NC1HWC0 a C that is not a multiple of C0 is padded with zero channels (C = 3 of an
         // image stem: C1 = 1, C0 = 16 fp16 / 8 fp32), so y holds N·C1·H·W·C0 elements.
         if (dst == TensorFormat::NC1HWC0) return lowerChannelBlocking(op, chip, s[1], hw, c0);

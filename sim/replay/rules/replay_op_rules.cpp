@@ -85,6 +85,8 @@ const std::vector<ReplayRule> kReplayRules = {
     {"AdaptiveAvgPool3dGrad", "AdaptiveAvgPool3dGrad", "pooling", buildAsRecorded},
     {"NLLLossGrad", "NLLLossGrad", "reduction", buildAsRecorded},
     {"MaxPoolGradWithArgmaxV1", "MaxPoolGradWithArgmaxV1", "pooling", buildMaxPoolGradWithArgmax},
+    {"LogSoftmaxV2", "LogSoftmaxV2", "normalization", buildUnary},
+    {"LogSoftmaxGrad", "LogSoftmaxGrad", "normalization", buildBinary},
 };
 
 }  // namespace

@@ -39,6 +39,19 @@ Outputs axpyV2(const Inputs& in, const OpAttributes& attrs) {
     return shape_rules::broadcastBinary(Inputs(in.begin(), in.begin() + 2), attrs);
 }
 
+// LogSoftmaxV2: x float → y ≅ x; LogSoftmaxGrad: dy, y (the forward output, same shape and dtype)
+// → dx ≅ dy. The axis must be in range (the kernel models the last one).
+Outputs logSoftmax(const Inputs& in, const OpAttributes& attrs) {
+    requireFloatInput(in, 0);
+    for (std::size_t i = 1; i < in.size(); ++i) {
+        shape_rules::requireSameDtype(in, i, 0);
+        if (in[i].shape != in[0].shape)
+            throw ShapeProblem(inputField(i), "'" + in[i].name + "' " + shapeText(in[i].shape) + " must have the shape of '" +
+                                                  in[0].name + "' " + shapeText(in[0].shape));
+    }
+    return shape_rules::softmax(Inputs(in.begin(), in.begin() + 1), attrs);
+}
+
 AttrSpec required(std::string name, AttrType type) { return AttrSpec{std::move(name), type, true, std::nullopt, {}}; }
 
 constexpr std::int64_t kArgmaxC0 = 16;  // CANN's MaxPoolWithArgmax: NC1HWC0 with C0 = 16 for fp16 and fp32
@@ -160,6 +173,8 @@ void appendCnnTrainingSchemas(std::vector<OpSchema>& s) {
     const AttrSpec reduction{"reduction", AttrType::String, false, AttrValue{std::string("mean")}, {"mean", "sum"}};
     add("NLLLoss", 3, 3, 2, {reduction}, vector, nllLoss);
     add("NLLLossGrad", 5, 5, 1, {reduction}, vector, nllLossGrad);
+    add("LogSoftmaxV2", 1, 1, 1, {optional("axis", AttrType::Int, std::int64_t{-1})}, vector, logSoftmax);
+    add("LogSoftmaxGrad", 2, 2, 1, {optional("axis", AttrType::Int, std::int64_t{-1})}, vector, logSoftmax);
     add("AdaptiveAvgPool3d", 1, 1, 1, {required("output_size", AttrType::Ints)}, vector, adaptiveAvgPool3d);
     add("AdaptiveAvgPool3dGrad", 1, 2, 1, {required("input_size", AttrType::Ints)}, "MIX_AIV", adaptiveAvgPool3dGrad);
     add("MaxPoolWithArgmaxV1", 1, 1, 2, argmaxPoolAttrs(), vector, maxPoolWithArgmax);

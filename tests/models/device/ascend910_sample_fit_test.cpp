@@ -51,5 +51,17 @@ TEST(Ascend910SampleFit, ColdSmallLoadTakesTheSamplesMte2Time) {
     EXPECT_LE(mte2, 338u);
 }
 
+// vnchwconv: the 910A's fit (1 cycle per 512 B repeat, 20 start-up cycles for its address
+// registers); a config that does not set the class runs it at the unary class's timing.
+TEST(Ascend910SampleFit, NchwConvTimingIsTheSampleFitAndDefaultsToUnaryElsewhere) {
+    const auto transpose = static_cast<std::size_t>(VectorClass::Transpose), unary = static_cast<std::size_t>(VectorClass::Unary);
+    const ChipConfig a = loadChipByName("Ascend910", defaultConfigDir());
+    EXPECT_EQ(a.vector.byClass[transpose].cyclesPerRepeat, 1u);
+    EXPECT_EQ(a.vector.byClass[transpose].startupCycles, 20u);
+    const ChipConfig b = loadChipByName("Ascend910B1", defaultConfigDir());
+    EXPECT_EQ(b.vector.byClass[transpose].cyclesPerRepeat, b.vector.byClass[unary].cyclesPerRepeat);
+    EXPECT_EQ(b.vector.byClass[transpose].startupCycles, b.vector.byClass[unary].startupCycles);
+}
+
 }  // namespace
 }  // namespace ascendsim::test

@@ -250,5 +250,24 @@ TEST(VectorSemantics, BlockBroadcastFillsOneBlockPerSourceElement) {
         for (std::size_t i = 0; i < 8; ++i) EXPECT_EQ(ub.at(1024, DataType::Fp32, value * 8 + i), 10.0 + value);
 }
 
+// vnchwconv: 16 source rows a block stride apart become 16 destination rows; the second repeat
+// moves the next 16 columns. Integers up to 2048 are exact in fp16.
+TEST(VectorSemantics, NchwConvTransposesSixteenBySixteenBlocksPerRepeat) {
+    Ub ub;
+    const std::uint64_t rowElements = 48;  // 3 blocks per source row: 32 columns used, odd pitch
+    ub.write(0, DataType::Fp16, ramp(16 * rowElements));
+    ub.run({.op = VectorOp::NchwConv, .dtype = DataType::Fp16, .dst = 2048, .src0 = 0, .repeats = 2,
+            .dstBlockStride = 1, .src0BlockStride = 3, .dstRepeatStride = 16, .src0RepeatStride = 1});
+    for (std::size_t column = 0; column < 32; ++column)       // destination row = source column
+        for (std::size_t row = 0; row < 16; ++row)             // destination column = source row
+            EXPECT_EQ(ub.at(2048, DataType::Fp16, column * 16 + row), static_cast<double>(row * rowElements + column))
+                << column << "," << row;
+}
+
+TEST(VectorSemantics, NchwConvRefusesThirtyTwoBitElements) {
+    Ub ub;
+    EXPECT_THROW(ub.run({.op = VectorOp::NchwConv, .dtype = DataType::Fp32, .dst = 2048, .src0 = 0}), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace ascendsim

@@ -43,5 +43,11 @@ TEST(Instruction, BlockReductionsCostTheUnaryRateOnFp32AndTheReductionRateOn16Bi
     EXPECT_STREQ(vectorOpName(VectorOp::BlockBroadcast), "vbrcb");
 }
 
+// vnchwconv pays its own class (config key vector.classes.transpose).
+TEST(Instruction, NchwConvIsTheTransposeClass) {
+    EXPECT_EQ(vectorCostClassOf({.op = VectorOp::NchwConv, .dtype = DataType::Fp16}), VectorClass::Transpose);
+    EXPECT_STREQ(vectorOpName(VectorOp::NchwConv), "vnchwconv");
+}
+
 }  // namespace
 }  // namespace ascendsim

@@ -82,6 +82,17 @@ TEST(ReplayRulesTraining, NllLossRowsKeepTheirScalarsAsOneElementTensors) {
     EXPECT_EQ(familyOf("NLLLossGrad"), "reduction");
 }
 
+TEST(ReplayRulesTraining, LogSoftmaxRowsReplayAsTheCatalogOps) {
+    const OpInstance forward = replayOp(row("LogSoftmaxV2", "32,1000", "FLOAT", "FORMAT_ND", "32,1000", "FLOAT", "FORMAT_ND", 32));
+    EXPECT_EQ(forward.type, "LogSoftmaxV2");
+    ASSERT_EQ(forward.inputs.size(), 1u);
+    const OpInstance grad = replayOp(row("LogSoftmaxGrad", "32,1000;32,1000", "FLOAT;FLOAT", "FORMAT_ND;FORMAT_ND", "32,1000",
+                                         "FLOAT", "FORMAT_ND", 32));
+    ASSERT_EQ(grad.inputs.size(), 2u);
+    EXPECT_EQ(grad.outputs[0].shape, (Shape{32, 1000}));
+    EXPECT_EQ(familyOf("LogSoftmaxGrad"), "normalization");
+}
+
 TEST(ReplayRulesTraining, AdaptiveAvgPool3dGradTakesDyFirst) {
     const OpInstance op = replayOp(row("AdaptiveAvgPool3dGrad", "1,6,6,8192;32,256,1,6,6", "FLOAT;FLOAT", "NCHW;FORMAT_ND", "1,6,6,8192",
                                        "FLOAT", "NCHW", 48));

@@ -62,6 +62,14 @@ TEST(OpSchemaCnnTraining, NllLossGivesTwoScalarsAndItsGradDx) {
     EXPECT_EQ(problemField("NLLLossGrad", {x, tensor("dy", {2}, kF32), t, w, one}), "inputs[1]");
 }
 
+TEST(OpSchemaCnnTraining, LogSoftmaxKeepsTheShapeAndItsGradNeedsMatchingOperands) {
+    const auto x = tensor("x", {32, 1000}, kF32);
+    EXPECT_EQ(infer("LogSoftmaxV2", {x})[0].shape, x.shape);
+    EXPECT_EQ(infer("LogSoftmaxGrad", {x, tensor("y", {32, 1000}, kF32)})[0].shape, x.shape);
+    EXPECT_EQ(problemField("LogSoftmaxV2", {tensor("i", {32, 1000}, DataType::Int32)}), "inputs[0]");
+    EXPECT_EQ(problemField("LogSoftmaxGrad", {x, tensor("y", {32, 999}, kF32)}), "inputs[1]");
+}
+
 TEST(OpSchemaCnnTraining, AdaptiveAvgPool3dReplacesTheSpatialDims) {
     const auto x = tensor("x", {32, 1, 6, 6, 256}, kF32);
     EXPECT_EQ(infer("AdaptiveAvgPool3d", {x}, {{"output_size", std::vector<std::int64_t>{1, 3, 3}}})[0].shape, (Shape{32, 1, 3, 3, 256}));
