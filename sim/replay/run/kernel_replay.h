@@ -32,7 +32,9 @@ struct SimulatedKernel {
 // Throws UnreplayableKernel with the lowering's message when the op cannot be lowered.
 // `residentBytes` (L2State::Producer): the sizes of the inputs to preload; each preloads the
 // first not yet chosen input of the op of that size, in order (the last is most recently used).
+// `codeResident`: the kernel's code is in every core's ICache at launch (the real timeline ran
+// its binary recently enough, code_residency.h); otherwise its blocks fetch it cold.
 SimulatedKernel simulateReplayOp(OpInstance op, const ChipConfig& chip, L2State l2,
-                                 const std::vector<std::uint64_t>& residentBytes = {});
+                                 const std::vector<std::uint64_t>& residentBytes = {}, bool codeResident = false);
 
 }  // namespace ascendsim

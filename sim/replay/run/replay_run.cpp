@@ -3,6 +3,7 @@
 #include <unordered_map>
 
 #include "sim/replay/input/real_tensors.h"
+#include "sim/replay/run/code_residency.h"
 #include "sim/replay/run/producer_inputs.h"
 #include "sim/replay/rules/replay_op_rules.h"
 
@@ -44,10 +45,13 @@ std::vector<std::uint64_t> residentBytes(const ReplayedKernel& k) {
 
 }  // namespace
 
-std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State l2, std::uint64_t l2Bytes) {
+std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State l2, std::uint64_t l2Bytes,
+                                            const ICacheConfig* icache) {
     const bool producerAware = l2 == L2State::Producer && profile.hasShapes;
     const std::vector<std::vector<std::size_t>> produced =
         producerAware ? producedInputs(profile, l2Bytes) : std::vector<std::vector<std::size_t>>(profile.kernels.size());
+    const std::vector<bool> codeResident =
+        icache != nullptr ? codeResidentRows(profile, *icache) : std::vector<bool>(profile.kernels.size(), false);
     std::vector<ReplayedKernel> groups;
     std::unordered_map<std::string, std::size_t> index;
     std::vector<std::vector<double>> durations;
@@ -55,12 +59,14 @@ std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State 
     for (std::size_t row = 0; row < profile.kernels.size(); ++row) {
         const RealKernel& kernel = profile.kernels[row];
         const std::string id = (profile.hasShapes ? identityOf(kernel) : kernel.name) +
-                               (producerAware ? residencyText(produced[row]) : "");
+                               (producerAware ? residencyText(produced[row]) : "") +
+                               (codeResident[row] ? "|code resident" : "");
         auto [it, inserted] = index.emplace(id, groups.size());
         if (inserted) {
             ReplayedKernel group;
             group.sample = kernel;
             group.residentInputs = produced[row];
+            group.codeResident = codeResident[row];
             group.family = profile.hasShapes ? familyOf(kernel.type) : "unknown (Level0)";
             group.excluded = notAKernelReason(kernel, profile.hasShapes);
             group.reason = group.excluded;
@@ -89,7 +95,7 @@ void simulateKernels(std::vector<ReplayedKernel>& kernels, const ChipConfig& chi
         k.reason = k.excluded;
         if (k.excluded.empty()) {
             try {
-                k.simulated = simulateReplayOp(replayOp(k.sample), chip, l2, residentBytes(k));
+                k.simulated = simulateReplayOp(replayOp(k.sample), chip, l2, residentBytes(k), k.codeResident);
             } catch (const UnreplayableKernel& e) {
                 k.reason = e.what();
             }
