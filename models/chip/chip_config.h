@@ -105,6 +105,10 @@ struct ICacheConfig {
     std::uint32_t fillBytes = 2048;
     std::uint32_t missPenaltyCycles = 0;
     std::uint32_t bytesPerInstruction = 8;  // encoded size of one instruction
+    // The code a block of a kernel runs through (prologue, tiling parse, loop bodies): fetched
+    // at block start, and every later instruction lies in it (loops re-run it). 0 = a program's
+    // instruction positions are its code addresses (straight-line, the older model).
+    std::uint32_t kernelCodeBytes = 0;
 };
 
 struct AiCpuConfig {
@@ -168,6 +172,9 @@ struct ChipConfig {
     // its kernel address, arguments and block index. In the task's Duration, not in the core's
     // total_cycles (docs/fidelity.md "Mechanisms").
     std::uint32_t blockDispatchCycles = 0;
+    // The scheduler hands a task's blocks to cores one after another: block i starts no earlier
+    // than i intervals after block 0 (in the task's Duration; docs/fidelity.md "Block stagger").
+    std::uint32_t blockDispatchIntervalCycles = 0;
     // Scalar-unit work real kernels do around the instructions they issue (docs/chip-config.md):
     // address arithmetic and SPR/parameter writes before each instruction sent to a pipe or sync
     // instruction (set/wait flag, barrier), including its share of the loop control around it,

@@ -92,6 +92,9 @@ public:
     // Starts a block at `startPs` (the current simulated time); the program begins after
     // ChipConfig::blockStartCycles.
     void startBlock(BlockAssignment assignment, std::uint64_t startPs);
+    // Puts code image `codeId` in the ICache as if a block of it had just run (a replay's kernel
+    // whose code the real timeline left resident).
+    void preloadCode(std::uint64_t codeId) { icache_.fetchImage(codeId); }
     bool busy() const { return active_; }
 
     CoreKind kind() const { return kind_; }

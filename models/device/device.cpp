@@ -41,6 +41,11 @@ struct Device::Impl {
         std::vector<AiCore*> cubes;
         std::vector<AiCore*> vectors;
         for (auto& core : cores) (core->kind() == CoreKind::Vector ? vectors : cubes).push_back(core.get());
+        for (std::uint64_t image : options.residentCodeImages) {
+            KernelTask binary;
+            binary.codeImage = image;
+            for (auto& core : cores) core->preloadCode(codeIdOf(binary, core->kind()));
+        }
         scheduler = std::make_unique<TaskScheduler>(chip, std::move(cubes), std::move(vectors), observer, errors,
                                                     prefetcher.get());
         proxy.target = scheduler.get();

@@ -4,6 +4,7 @@
 // Must be constructed inside a fresh SystemC context (see FreshSimulationContext).
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "models/chip/chip_config.h"
 #include "models/memory/memory_system.h"
@@ -24,6 +25,9 @@ struct DeviceStats {
 struct DeviceOptions {
     // Generate block programs on a second host thread ahead of dispatch (program_prefetcher.h).
     bool generateProgramsAhead = false;
+    // Binaries (KernelTask::codeImage) whose code is in every core's ICache at start, last most
+    // recently used: a replayed kernel whose code the real timeline left resident.
+    std::vector<std::uint64_t> residentCodeImages;
 };
 
 class Device {

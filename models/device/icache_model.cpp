@@ -10,6 +10,15 @@ ICacheModel::ICacheModel(const ICacheConfig& config) {
         throw std::invalid_argument("icache needs fillBytes > 0, bytesPerInstruction > 0, size ≥ fill");
     entries_.resize(config.sizeBytes / config.fillBytes);
     instructionsPerLine_ = std::max<std::uint64_t>(1, config.fillBytes / config.bytesPerInstruction);
+    codeLines_ = (config.kernelCodeBytes + config.fillBytes - 1) / config.fillBytes;
+}
+
+std::uint32_t ICacheModel::fetchImage(std::uint64_t codeId) {
+    std::uint32_t misses = 0;
+    for (std::uint64_t line = 0; line < codeLines_; ++line) misses += lookup(codeId, line) ? 1 : 0;
+    lastLine_ = codeLines_ > 0 ? codeLines_ - 1 : ~std::uint64_t{0};
+    lastCode_ = codeId;
+    return misses;
 }
 
 bool ICacheModel::lookup(std::uint64_t codeId, std::uint64_t line) {

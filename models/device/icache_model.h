@@ -1,8 +1,11 @@
 #pragma once
 // A core's instruction cache (hardware.md §2.1, §3.6 item 4): fully associative, LRU, filled in
-// fillBytes units. An instruction's address is its program position × bytesPerInstruction in
-// the address space of its kernel's code (one code image per kernel and core kind), so blocks of
-// the same kernel on a core hit what earlier blocks fetched, and another kernel's code misses.
+// fillBytes units. Each kernel binary has one code image per core kind (codeId). With
+// kernelCodeBytes set, a block first runs through its kernel's code (fetchImage: prologue,
+// tiling parse, one pass of the loop bodies) and every later instruction lies in that code, so a
+// kernel whose code is still cached from an earlier launch runs warm, and one whose code other
+// kernels evicted pays a fill per line (docs/fidelity.md "Cold instruction fetch"). Without it an
+// instruction's address is its program position × bytesPerInstruction.
 #include <cstdint>
 #include <vector>
 
@@ -17,12 +20,19 @@ public:
     // Fetches the instruction at `programIndex` of code image `codeId`. Returns true on a miss.
     // Consecutive fetches from one fill unit cost one lookup.
     bool fetch(std::uint64_t codeId, std::uint64_t programIndex) {
-        const std::uint64_t line = programIndex / instructionsPerLine_;
+        std::uint64_t line = programIndex / instructionsPerLine_;
+        if (codeLines_ > 0) line %= codeLines_;
         if (line == lastLine_ && codeId == lastCode_) return false;
         lastLine_ = line;
         lastCode_ = codeId;
         return lookup(codeId, line);
     }
+
+    // Runs through the whole code image at block start; returns how many of its lines missed.
+    // 0 lines (and 0 misses) without kernelCodeBytes.
+    std::uint32_t fetchImage(std::uint64_t codeId);
+    // Lines fetchImage looks up: kernelCodeBytes / fillBytes, rounded up.
+    std::uint32_t imageLines() const { return static_cast<std::uint32_t>(codeLines_); }
 
 private:
     bool lookup(std::uint64_t codeId, std::uint64_t line);
@@ -35,6 +45,7 @@ private:
     };
     std::vector<Entry> entries_;
     std::uint64_t instructionsPerLine_;
+    std::uint64_t codeLines_;
     std::uint64_t useClock_ = 0;
     std::uint64_t lastLine_ = ~std::uint64_t{0};
     std::uint64_t lastCode_ = ~std::uint64_t{0};

@@ -29,6 +29,7 @@ TaskScheduler::TaskScheduler(const ChipConfig& chip, std::vector<AiCore*> cubeCo
       prefetcher_(prefetcher),
       launchPs_(CoreClock(chip.aiCoreFreqMhz).psOfCycle(chip.taskLaunchCycles)),
       dispatchPs_(CoreClock(chip.aiCoreFreqMhz).psOfCycle(chip.blockDispatchCycles)),
+      blockIntervalPs_(CoreClock(chip.aiCoreFreqMhz).psOfCycle(chip.blockDispatchIntervalCycles)),
       aiCpuFreeAtPs_(chip.aiCpu.count, 0) {
     process_ = new SteppedProcess<TaskScheduler>("task_scheduler", *this, errors);  // lives with the SystemC context
 }
@@ -179,7 +180,7 @@ void TaskScheduler::startPart(RunningTask& running, AiCore& core, CoreKind kind,
                               std::vector<AiCore*> group, std::uint32_t ownSlot, std::uint64_t now) {
     BlockAssignment a;
     a.taskId = running.task.taskId;
-    a.codeId = running.task.taskId * 4 + static_cast<std::uint64_t>(kind);
+    a.codeId = codeIdOf(running.task, kind);
     a.request = {running.nextBlock - 1, kind, subBlockIdx, running.task.workspaceAddr};
     a.program = prefetcher_ != nullptr ? prefetcher_->take(a.taskId, running.task.program, a.request)
                                         : running.task.program(a.request);
@@ -192,7 +193,10 @@ void TaskScheduler::startPart(RunningTask& running, AiCore& core, CoreKind kind,
     a.trace = running.task.instructionTrace;
     ++running.partsRunning;
     running.firstDispatchPs = std::min(running.firstDispatchPs, now);
-    core.startBlock(std::move(a), now + dispatchPs_);
+    // Blocks leave the dispatcher one interval apart: block i no earlier than i intervals after
+    // the task's first (a later wave, dispatched when a core frees, is usually past that).
+    const std::uint64_t staggeredPs = running.firstDispatchPs + a.request.blockIdx * blockIntervalPs_;
+    core.startBlock(std::move(a), std::max(now, staggeredPs) + dispatchPs_);
 }
 
 void TaskScheduler::onBlockFinished(AiCore& core) {

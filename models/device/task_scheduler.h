@@ -84,6 +84,7 @@ private:
     SteppedProcess<TaskScheduler>* process_ = nullptr;  // lives with the SystemC context
     std::uint64_t launchPs_ = 0;
     std::uint64_t dispatchPs_ = 0;  // ChipConfig::blockDispatchCycles
+    std::uint64_t blockIntervalPs_ = 0;  // ChipConfig::blockDispatchIntervalCycles
     std::map<std::uint32_t, Stream> streams_;
     std::list<std::unique_ptr<RunningTask>> running_;  // AI core tasks in start order
     std::deque<RunningTask*> aiCpuWaiting_;

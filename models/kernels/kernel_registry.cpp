@@ -4,6 +4,22 @@
 
 namespace ascendsim {
 
+std::uint64_t codeImageOf(const OpInstance& op, const LoweredKernel& kernel) {
+    std::string key = reportedOpTypeOf(kernel, op.type) + '|' + kernel.kernelSuffix + '|' +
+                      std::string(taskTypeName(kernel.type));
+    for (const auto* tensors : {&op.inputs, &op.outputs}) {
+        key += '|';
+        for (const TensorInfo& t : *tensors) key += std::string(dataTypeName(t.dtype)) + ',';
+    }
+    return codeImageOfKey(key);
+}
+
+std::uint64_t codeImageOfKey(std::string_view key) {
+    std::uint64_t hash = 14695981039346656037ULL;  // FNV-1a: stable across runs and builds
+    for (const char c : key) hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+    return hash == 0 ? 1 : hash;
+}
+
 KernelRegistry& KernelRegistry::instance() {
     static KernelRegistry registry;
     return registry;

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "models/chip/chip_config.h"
@@ -40,6 +41,14 @@ inline KernelTask kernelTaskOf(const LoweredKernel& kernel) {
     task.aiCpuCycles = kernel.aiCpuCycles;
     return task;
 }
+
+// The binary a real launch of `kernel` (lowered from `op`) runs: CANN compiles one per op type,
+// kernel variant, task type and dtypes, and reuses it for every shape (the shape is tiling data).
+// Launches with the same image share code in the cores' ICaches (KernelTask::codeImage).
+std::uint64_t codeImageOf(const OpInstance& op, const LoweredKernel& kernel);
+// The image of a binary named by `key` (its op type, variant, task type and dtypes, spelt as
+// the caller likes): a stable non-zero 64-bit hash.
+std::uint64_t codeImageOfKey(std::string_view key);
 
 using LoweringFunction = std::function<std::vector<LoweredKernel>(const OpInstance&, const ChipConfig&)>;
 

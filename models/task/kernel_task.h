@@ -41,6 +41,16 @@ struct KernelTask {
     // Receives every block's instruction timeline when set (models/device/instruction_trace.h);
     // tracing never changes a result.
     InstructionTraceSink* instructionTrace = nullptr;
+    // The kernel binary (op type, variant, dtypes: codeImageOf in kernel_registry.h): launches of
+    // one binary share its code in the cores' ICaches. 0 = code of this launch only.
+    std::uint64_t codeImage = 0;
 };
+
+// The ICache code image of a task's blocks on cores of `kind`: one per binary and core kind.
+inline std::uint64_t codeIdOf(const KernelTask& task, CoreKind kind) {
+    constexpr std::uint64_t kLaunchOnly = std::uint64_t{1} << 61;  // apart from binary hashes
+    const std::uint64_t image = task.codeImage != 0 ? task.codeImage : (task.taskId | kLaunchOnly);
+    return image * 4 + static_cast<std::uint64_t>(kind);
+}
 
 }  // namespace ascendsim

@@ -25,11 +25,11 @@ std::vector<Instruction> repeated(const std::vector<Instruction>& body, std::uin
 
 }  // namespace
 
-std::vector<TaskResult> runOnDevice(const ChipConfig& chip, std::vector<TimedTask> tasks) {
+std::vector<TaskResult> runOnDevice(const ChipConfig& chip, std::vector<TimedTask> tasks, DeviceOptions options) {
     CollectingObserver observer;
     const FreshSimulationContext context;
     {
-        Device device(chip, observer);
+        Device device(chip, observer, std::move(options));
         for (auto& timed : tasks) device.submit(std::move(timed.task), timed.submitNs);
         device.runUntilIdle();
     }

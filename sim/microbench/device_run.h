@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "models/chip/chip_config.h"
+#include "models/device/device.h"
 #include "models/isa/instruction.h"
 #include "models/task/kernel_task.h"
 #include "models/task/task_result.h"
@@ -17,7 +18,7 @@ struct TimedTask {
 
 // Submits every task to a fresh Device of `chip`, runs until idle, returns the results in
 // completion order.
-std::vector<TaskResult> runOnDevice(const ChipConfig& chip, std::vector<TimedTask> tasks);
+std::vector<TaskResult> runOnDevice(const ChipConfig& chip, std::vector<TimedTask> tasks, DeviceOptions options = {});
 
 // The task type that runs `kind` work on this chip: AI_CORE for cube (and coupled) programs,
 // AI_VECTOR_CORE for vector programs on split chips, AI_CORE on coupled ones.

@@ -28,6 +28,17 @@ std::vector<Instruction> streamProgram(MemSpace dst, std::uint64_t base, std::ui
     return program;
 }
 
+// The streaming kernels' binary. A microbenchmark times runs after warm-up ones, so its code is
+// resident in every core's ICache: the passes measure streaming, not a cold code fetch.
+constexpr std::uint64_t kStreamingBinary = 0x5354524541ULL;
+
+std::vector<TaskResult> runWarmCode(const ChipConfig& chip, std::vector<TimedTask> tasks) {
+    DeviceOptions options;
+    options.residentCodeImages = {kStreamingBinary};
+    for (TimedTask& timed : tasks) timed.task.codeImage = kStreamingBinary;
+    return runOnDevice(chip, std::move(tasks), std::move(options));
+}
+
 KernelTask streamingTask(const ChipConfig& chip, CoreKind kind, std::uint32_t cores,
                          std::uint64_t transferBytes, std::uint64_t bytesPerCore, std::uint64_t id) {
     const MemSpace dst = destinationFor(kind);
@@ -99,7 +110,7 @@ double runDirectionalStream(const ChipConfig& chip, StreamDirection direction,
     };
     std::vector<TimedTask> tasks;
     tasks.push_back({std::move(task), 0});
-    const std::vector<TaskResult> results = runOnDevice(chip, std::move(tasks));
+    const std::vector<TaskResult> results = runWarmCode(chip, std::move(tasks));
     if (results.size() != 1) throw std::logic_error("streaming run did not finish");
     const std::uint64_t moved = bytesPerCore * cores * (direction == StreamDirection::Copy ? 2 : 1);
     return passGBps(results.front(), moved);
@@ -118,7 +129,7 @@ StreamingPasses runStreamingPasses(const ChipConfig& chip, CoreKind kind,
     std::vector<TimedTask> tasks;
     tasks.push_back({streamingTask(chip, kind, cores, transferBytes, bytesPerCore, 1), 0});
     tasks.push_back({streamingTask(chip, kind, cores, transferBytes, bytesPerCore, 2), 0});
-    const std::vector<TaskResult> results = runOnDevice(chip, std::move(tasks));
+    const std::vector<TaskResult> results = runWarmCode(chip, std::move(tasks));
     if (results.size() != 2) throw std::logic_error("streaming run did not finish both passes");
     const std::uint64_t passBytes = bytesPerCore * cores;
     StreamingPasses passes;

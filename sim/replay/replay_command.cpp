@@ -50,7 +50,7 @@ PreparedReplay prepareReplay(const ReplayOptions& options) {
     }
     if (!options.chipOverrides.empty()) report.chipReason += "; --chip-set " + std::to_string(options.chipOverrides.size()) + " keys";
     ChipConfig chip = loadChipByName(report.chipName, options.configDir, options.chipOverrides);
-    report.kernels = distinctKernels(profile, l2, chip.l2.sizeBytes);
+    report.kernels = distinctKernels(profile, l2, chip.l2.sizeBytes, &chip.icache);
     return PreparedReplay{std::move(report), std::move(chip)};
 }
 

@@ -37,6 +37,7 @@ void DeviceBridge::submit(const PendingLaunch& launch, std::uint64_t submitNs) {
     task.taskId = nextTaskId_++;
     task.streamId = launch.streamId;
     task.userTag = launch.userTag;
+    task.codeImage = codeImageOf(op.instance, kernel);
     // Kernels of one stream run one after another, so they can share one scratch region placed
     // above every tensor (LoweredWorkload::workspaceAddress).
     task.workspaceAddr = kernel.workspaceBytes > 0 ? lowered_.workspaceAddress() : 0;

@@ -120,7 +120,7 @@ RealProfile parseKernelDetailsCsv(std::string_view text, const std::filesystem::
     }
     std::vector<std::size_t> ratioColumns;
     for (std::size_t i = 0; i < table.header.size(); ++i) {
-        if (table.header[i].ends_with("_ratio")) ratioColumns.push_back(i);
+        if (isPipeColumn(table.header[i])) ratioColumns.push_back(i);
     }
 
     for (std::size_t r = 0; r < table.rows.size(); ++r) {

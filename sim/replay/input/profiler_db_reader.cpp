@@ -56,7 +56,7 @@ void readPmu(const SqliteReader& db, const std::unordered_map<std::int64_t, std:
         const auto kernel = byTask.find(task);
         if (kernel == byTask.end()) continue;
         for (const auto& [name, value] : metrics) {
-            if (name.ends_with("_ratio")) kernel->second->pipeRatios[name] = value;
+            if (isPipeColumn(name)) kernel->second->pipeRatios[name] = value;
         }
         for (const char* prefix : {"aic_", "aiv_", ""}) {
             const std::string p(prefix);

@@ -8,6 +8,7 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "profiler/config/profiler_config.h"
@@ -28,6 +29,11 @@ struct RealSideCycles {
     double coreTimeUs = 0.0;  // aicore_time(us) / aiv_time(us): msprof's cycles / platform freq
 };
 
+// The PipeUtilization columns a replay compares: every *_ratio and the icache miss rates.
+inline bool isPipeColumn(std::string_view name) {
+    return name.ends_with("_ratio") || name.ends_with("_icache_miss_rate");
+}
+
 struct RealKernel {
     std::string name;             // "aclnnMatmul_MatMulV3Common_MatMulV3"
     std::string type;             // CANN op type, "MatMulV3"
@@ -40,7 +46,7 @@ struct RealKernel {
     // "DT_BF16;DT_BF16", "ND;ND"; "N/A" when the kernel has none.
     std::string inputShapes, inputDtypes, inputFormats;
     std::string outputShapes, outputDtypes, outputFormats;
-    std::map<std::string, double> pipeRatios;  // "aic_mac_ratio" → 0.52 (every *_ratio column)
+    std::map<std::string, double> pipeRatios;  // "aic_mac_ratio" → 0.52 (isPipeColumn)
     std::vector<RealSideCycles> sides;         // sides with cycles > 0
     std::size_t sourceLine = 0;                // CSV line (1-based) or DB globalTaskId
 };

@@ -47,12 +47,15 @@ std::vector<LoweredKernel> ownKernels(std::vector<LoweredKernel> lowered, const 
     return own;
 }
 
-std::vector<TimedTask> tasksOf(const std::vector<LoweredKernel>& kernels, std::uint64_t workspaceAddr,
-                               std::uint64_t firstId) {
+// `op`: the op the kernels were lowered from, whose binary they run; null for the replay's own
+// producer writes (their code is not the measured kernel's).
+std::vector<TimedTask> tasksOf(const OpInstance* op, const std::vector<LoweredKernel>& kernels,
+                               std::uint64_t workspaceAddr, std::uint64_t firstId) {
     std::vector<TimedTask> tasks;
     for (const auto& kernel : kernels) {
         KernelTask task = kernelTaskOf(kernel);
         task.taskId = firstId++;
+        task.codeImage = op != nullptr ? codeImageOf(*op, kernel) : 0;
         task.workspaceAddr = kernel.workspaceBytes > 0 ? workspaceAddr : 0;
         tasks.push_back(TimedTask{std::move(task), 0});
     }
@@ -89,7 +92,7 @@ std::map<std::string, double> pipeRatiosOf(const TaskResult& task, const ChipCon
         const SideCounters counters = sideCounters(task, chip, side);
         if (counters.counters.totalCycles == 0) continue;
         for (const MetricColumn& column : metricColumns(AicMetrics::PipeUtilization, side)) {
-            if (column.formula != MetricFormula::Ratio) continue;
+            if (column.formula != MetricFormula::Ratio && column.formula != MetricFormula::MissRate) continue;
             ratios[metricHeaderName(column, side)] = evaluateMetric(column, counters, chip);
         }
     }
@@ -179,9 +182,13 @@ SimulatedKernel simulateReplayOp(OpInstance op, const ChipConfig& chip, L2State 
     const std::vector<LoweredKernel> before = l2 == L2State::Warm       ? kernels
                                               : l2 == L2State::Producer ? producerWrites(op, chip, placement)
                                                                         : std::vector<LoweredKernel>{};
-    std::vector<TimedTask> tasks = tasksOf(before, workspace, 1);
-    for (auto& t : tasksOf(kernels, workspace, tasks.size() + 1)) tasks.push_back(std::move(t));
-    const std::vector<TaskResult> results = runOnDevice(chip, std::move(tasks));
+    std::vector<TimedTask> tasks = tasksOf(l2 == L2State::Warm ? &op : nullptr, before, workspace, 1);
+    DeviceOptions device;
+    for (auto& t : tasksOf(&op, kernels, workspace, tasks.size() + 1)) {
+        if (placement.codeResident) device.residentCodeImages.push_back(t.task.codeImage);
+        tasks.push_back(std::move(t));
+    }
+    const std::vector<TaskResult> results = runOnDevice(chip, std::move(tasks), std::move(device));
     if (results.size() != before.size() + kernels.size())
         throw std::logic_error("replay: the device did not finish every task of " + op.name);
     const TaskResult measured = merged(results, before.size());

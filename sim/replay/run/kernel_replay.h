@@ -40,6 +40,9 @@ struct ReplayPlacement {
     // An in-place kernel (inplace_kernels.h): output 0 is written over the first input of its
     // size, so its stores hit the lines that input's reads (or its producer) brought into L2.
     bool inPlace = false;
+    // The kernel's code is in every core's ICache at launch (the real timeline ran its binary
+    // recently enough, code_residency.h); otherwise its blocks fetch it cold.
+    bool codeResident = false;
 };
 
 // Throws UnreplayableKernel with the lowering's message when the op cannot be lowered.

@@ -3,6 +3,7 @@
 #include <unordered_map>
 
 #include "sim/replay/input/real_tensors.h"
+#include "sim/replay/run/code_residency.h"
 #include "sim/replay/run/inplace_kernels.h"
 #include "sim/replay/run/producer_inputs.h"
 #include "sim/replay/rules/replay_op_rules.h"
@@ -48,16 +49,20 @@ ReplayPlacement placementOf(const ReplayedKernel& k) {
     placement.inPlace = isInPlaceKernel(k.sample);
     if (!k.residentInputs.empty()) placement.residentBytes = bytesOf(realInputs(k.sample), k.residentInputs);
     if (!k.residentOutputs.empty()) placement.residentOutputBytes = bytesOf(realOutputs(k.sample), k.residentOutputs);
+    placement.codeResident = k.codeResident;
     return placement;
 }
 
 }  // namespace
 
-std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State l2, std::uint64_t l2Bytes) {
+std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State l2, std::uint64_t l2Bytes,
+                                            const ICacheConfig* icache) {
     const bool producerAware = l2 == L2State::Producer && profile.hasShapes;
     const std::vector<std::vector<std::size_t>> none(profile.kernels.size());
     const std::vector<std::vector<std::size_t>> produced = producerAware ? producedInputs(profile, l2Bytes) : none;
     const std::vector<std::vector<std::size_t>> targets = producerAware ? residentCopyTargets(profile, l2Bytes) : none;
+    const std::vector<bool> codeResident =
+        icache != nullptr ? codeResidentRows(profile, *icache) : std::vector<bool>(profile.kernels.size(), false);
     std::vector<ReplayedKernel> groups;
     std::unordered_map<std::string, std::size_t> index;
     std::vector<std::vector<double>> durations;
@@ -65,13 +70,15 @@ std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State 
     for (std::size_t row = 0; row < profile.kernels.size(); ++row) {
         const RealKernel& kernel = profile.kernels[row];
         const std::string id = (profile.hasShapes ? identityOf(kernel) : kernel.name) +
-                               (producerAware ? residencyText(produced[row], targets[row]) : "");
+                               (producerAware ? residencyText(produced[row], targets[row]) : "") +
+                               (codeResident[row] ? "|code resident" : "");
         auto [it, inserted] = index.emplace(id, groups.size());
         if (inserted) {
             ReplayedKernel group;
             group.sample = kernel;
             group.residentInputs = produced[row];
             group.residentOutputs = targets[row];
+            group.codeResident = codeResident[row];
             group.family = profile.hasShapes ? familyOf(kernel.type) : "unknown (Level0)";
             group.excluded = notAKernelReason(kernel, profile.hasShapes);
             group.reason = group.excluded;

@@ -26,6 +26,7 @@ struct ReplayedKernel {
     std::optional<SimulatedKernel> simulated;
     std::vector<std::size_t> residentInputs;  // --l2 producer: inputs a kernel just before wrote
     std::vector<std::size_t> residentOutputs; // --l2 producer: copy targets still in L2
+    bool codeResident = false;  // its code was still in the ICaches at launch (code_residency.h)
     std::string excluded;       // set when the row is no AI core kernel (Level0, DSA task)
     std::string reason;         // why not simulated (empty when simulated)
 };
@@ -35,8 +36,10 @@ struct ReplayedKernel {
 // (producer_inputs.h): the same kernel after its producer and after an unrelated kernel are two
 // groups, each with its own real median.
 // `l2Bytes`: the chip's L2 capacity, for the producer rule (producer_inputs.h); unused when cold.
+// With `icache` the identity also holds whether the kernel's code was resident at launch
+// (code_residency.h): a kernel's cold and warm launches are two groups.
 std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State l2 = L2State::Cold,
-                                            std::uint64_t l2Bytes = 0);
+                                            std::uint64_t l2Bytes = 0, const ICacheConfig* icache = nullptr);
 
 // Called after each group with (done, total).
 using ReplayProgress = std::function<void(std::size_t, std::size_t)>;

@@ -41,7 +41,8 @@ TEST(DeviceOnAscend910B1, AllVectorCoresShareL2AndHbm) {
     for (const BlockResult& b : r.blocks) {
         EXPECT_LE(b.counters[PmuEvent::Mte2Busy], b.counters.totalCycles);
         EXPECT_LE(b.counters[PmuEvent::VecBusy], b.counters.totalCycles);
-        EXPECT_EQ(b.counters[PmuEvent::IcacheMiss], 1u);  // 72 instructions fit one 2 KiB fill
+        // The block runs through its code image once (cold); its 72 instructions lie in it.
+        EXPECT_EQ(b.counters[PmuEvent::IcacheMiss], chip.icache.kernelCodeBytes / chip.icache.fillBytes);
     }
 }
 

@@ -1,4 +1,6 @@
 // Task scheduling: streams, waves, MIX groups with cross-core flags, AI CPU tasks.
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include <set>
@@ -70,6 +72,29 @@ TEST(TaskScheduler, BlockDispatchCycles_AreInTheTaskDurationNotInTheCoreCycles) 
     DeviceRun twoWaves(chip);
     const TaskResult& w = twoWaves.runOne(vectorTask({Instruction::scalar(100)}, 8));
     EXPECT_EQ(w.endNs - w.startNs, 800u);
+}
+
+// The dispatcher hands blocks out one interval apart: block i starts i intervals after block 0;
+// a later wave starts when its core frees, already past its slot.
+TEST(TaskScheduler, BlockDispatchInterval_StaggersTheBlocksOfATask) {
+    ChipConfig chip = deviceTestChip();
+    chip.blockDispatchCycles = 300;
+    chip.blockDispatchIntervalCycles = 20;
+    DeviceRun oneWave(chip);  // 4 AIVs
+    const TaskResult& r = oneWave.runOne(vectorTask({Instruction::scalar(100)}, 4));
+    std::vector<std::uint64_t> starts;
+    for (const BlockResult& block : r.blocks) {
+        starts.push_back(block.startNs);
+        EXPECT_EQ(block.counters.totalCycles, 100u);  // the wait is not the core's
+    }
+    std::sort(starts.begin(), starts.end());
+    EXPECT_EQ(starts, (std::vector<std::uint64_t>{300, 320, 340, 360}));
+    EXPECT_EQ(r.endNs, 460u);
+    DeviceRun twoWaves(chip);
+    const TaskResult& w = twoWaves.runOne(vectorTask({Instruction::scalar(100)}, 8));
+    // Block 4 waits for block 0's core (free at 400), past its slot at 80: 400 + 300 + 100; the
+    // last, block 7, for block 3's core (free at 460): 460 + 300 + 100.
+    EXPECT_EQ(w.endNs - w.startNs, 860u);
 }
 
 TEST(TaskScheduler, MixTask_RunsEachBlockOnAnAicWithItsAivsAndSyncsThroughCrossCoreFlags) {

@@ -43,9 +43,11 @@ TEST(WhatIf, MatMulWithFewerBlocks_TakesLonger) {
     const auto& kFew = kernelOfType(few, "MatMul");
     EXPECT_EQ(kFew.device.blockDim, 4u);
     EXPECT_GT(kFull.device.blockDim, 4u);
-    // 6x fewer blocks: the per-block work runs in fewer waves, while the task's fixed costs
-    // (launch, block dispatch: pipes.block_dispatch_cycles) are paid once either way.
-    EXPECT_GT(durationUs(kFew), 1.6 * durationUs(kFull)) << "4 of " << kFull.device.blockDim << " blocks";
+    // 4x fewer blocks: the per-block work runs in fewer waves, while the task's fixed costs
+    // (launch, block dispatch: pipes.block_dispatch_cycles) are paid once either way; the cold
+    // code fetch of this first launch costs more the more blocks share its fill port
+    // (icache.miss_penalty_cycles), so the full launch's lead is a little smaller.
+    EXPECT_GT(durationUs(kFew), 1.5 * durationUs(kFull)) << "4 of " << kFull.device.blockDim << " blocks";
 }
 
 TEST(WhatIf, AddWithFewerBlocks_TakesLonger) {
