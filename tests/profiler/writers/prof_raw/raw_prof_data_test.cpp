@@ -12,6 +12,7 @@
 #include "profiler/writers/era2023/e2e_test_config.h"
 #include "profiler/writers/prof_raw/raw_device_data.h"
 #include "profiler/writers/prof_raw/raw_host_data.h"
+#include "profiler/writers/prof_raw/raw_msproftx.h"
 #include "profiler/writers/prof_raw/raw_prof_data.h"
 #include "profiler/writers/tree/profiler_info.h"
 #include "support/scratch_dir.h"
@@ -168,6 +169,38 @@ TEST(RawProfData, CopiesAndStreamEventsAreTrackedAndLoggedWithTheirSqeTypes) {
     EXPECT_EQ(recordsBySqe[17], 2);
     EXPECT_EQ(recordsBySqe[4], 2);
     EXPECT_EQ(recordsBySqe[5], 2);
+}
+
+TEST(RawProfData, MstxMarkersAre256ByteMsprofTxExRecordsWithLongMessagesSplit) {
+    static const ChipConfig chip = splitChip();
+    RunRecord run = launchedRun(chip);
+    run.processId = 4242;
+    const std::string longMessage(200, 'r');
+    run.mstxEvents.push_back({MstxEventKind::Mark, "loss ready", "default", 3000000, 3000000, 7, 0});
+    run.mstxEvents.push_back({MstxEventKind::Range, longMessage, "train", 3500000, 4200000, 7, 1});
+    RawTypeDictionary dict;
+    const std::string tx = rawMsprofTxRecords(run, dict);
+    ASSERT_EQ(tx.size(), 256u * 3);  // the 200-byte message takes two segments (155 + 45)
+    EXPECT_EQ(field<std::uint16_t>(tx, 0), 0x5A5A);
+    EXPECT_EQ(field<std::uint16_t>(tx, 2), 20500);  // MSPROF_REPORT_TX_LEVEL
+    EXPECT_EQ(field<std::uint16_t>(tx, 24), 1u);     // infoType MarkEx
+    EXPECT_EQ(field<std::uint32_t>(tx, 36), 4242u);  // processId
+    EXPECT_EQ(field<std::uint32_t>(tx, 40), 7u);     // threadId
+    EXPECT_EQ(field<std::uint32_t>(tx, 48), 3u);     // marker_ex
+    EXPECT_EQ(field<std::uint64_t>(tx, 64), (kMonotonicAtStartNs + 3000000) / 10);
+    EXPECT_EQ(field<std::uint64_t>(tx, 72), field<std::uint64_t>(tx, 64));
+    EXPECT_EQ(std::string(tx.data() + 100), "loss ready");
+    // The range: start/end, its mark id on both segments, segment indexes 0 and 1.
+    EXPECT_EQ(field<std::uint32_t>(tx, 256 + 48), 2u);
+    EXPECT_EQ(field<std::uint64_t>(tx, 256 + 72), (kMonotonicAtStartNs + 4200000) / 10);
+    EXPECT_EQ(field<std::uint64_t>(tx, 256 + 80), 1u);
+    EXPECT_EQ(field<std::uint64_t>(tx, 512 + 80), 1u);
+    EXPECT_EQ(field<std::uint16_t>(tx, 256 + 26), 0u);
+    EXPECT_EQ(field<std::uint16_t>(tx, 512 + 26), 1u);
+    EXPECT_EQ(std::string(tx.data() + 256 + 100) + std::string(tx.data() + 512 + 100), longMessage);
+    const std::uint64_t domain = field<std::uint64_t>(tx, 256 + 88);
+    EXPECT_NE(dict.hashText().find(std::to_string(domain) + ":train\n"), std::string::npos);
+    EXPECT_TRUE(rawMsprofTxRecords(launchedRun(chip), dict).empty());
 }
 
 TEST(RawProfData, AclApiFlagRemovesOnlyTheAscendClRecords) {
