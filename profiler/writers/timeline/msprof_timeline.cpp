@@ -98,17 +98,29 @@ public:
         return e;
     }
 
-    // The flow start msprof's C++ writer adds to every mstx marker (MsprofTxAssembler
-    // GenerateTxExConnectionTrace): name "MsTx_{id}", category "MsTx".
-    OrderedJson mstxFlowStart(const std::string& id, std::uint32_t pid, std::uint64_t tid, std::uint64_t tsNs) const {
+    // The flow start msprof adds to every mstx marker: the C++ writer (MsprofTxAssembler
+    // GenerateTxExConnectionTrace) with the connection id, the Python export (checked: msprof's
+    // export of ascendsim raw data) with the mark id and "bp": "e".
+    OrderedJson mstxFlowStart(const MstxEventRecord& m, std::uint32_t pid) const {
+        const std::string id = std::to_string(era_.cppKeyOrder ? mstxConnectionId(m) : m.markId);
         OrderedJson e;
         e["name"] = "MsTx_" + id;
-        e["pid"] = pid;
-        e["tid"] = tid;
-        e["ph"] = "s";
-        e["cat"] = "MsTx";
-        e["id"] = id;
-        e["ts"] = traceTimestamp(run_, tsNs);
+        if (era_.cppKeyOrder) {
+            e["pid"] = pid;
+            e["tid"] = m.threadId;
+            e["ph"] = "s";
+            e["cat"] = "MsTx";
+            e["id"] = id;
+            e["ts"] = traceTimestamp(run_, m.startNs);
+        } else {
+            e["ph"] = "s";
+            e["id"] = id;
+            e["ts"] = traceTimestamp(run_, m.startNs);
+            e["cat"] = "MsTx";
+            e["pid"] = pid;
+            e["tid"] = m.threadId;
+            e["bp"] = "e";
+        }
         return e;
     }
     OrderedJson meta(const std::string& name, std::uint32_t pid, std::uint64_t tid, const std::string& argKey,
@@ -204,9 +216,8 @@ bool apiCollected(const ApiRecord& api, ProfilerLevel level) {
 // msprof's MSTX_EVENT_TYPE_TABLE names: a torch_npu mark is "marker_ex", a range "start/end".
 const char* mstxEventTypeName(MstxEventKind kind) { return kind == MstxEventKind::Mark ? "marker_ex" : "start/end"; }
 
-// One X event per marker named by its message (MsprofTxExTraceEvent: args event_type and domain;
-// the Python writer's format_tx_ex_timeline_data puts mark_id first), dur = end - start, and in the
-// C++ era a flow start per marker with its connection id.
+// One X event per marker named by its message, args event_type and domain (MsprofTxExTraceEvent;
+// msprof's Python export writes the same), dur = end - start, and a flow start per marker.
 void appendMsprofTxBlock(std::vector<OrderedJson>& meta, std::vector<OrderedJson>& data, const RunRecord& run,
                          const TimelineEra& era, const EventFactory& make, std::uint32_t hostDevice) {
     const std::uint32_t pid = formatTracePid(run.processId, era.msprofTxSortIndex, hostDevice);
@@ -215,12 +226,10 @@ void appendMsprofTxBlock(std::vector<OrderedJson>& meta, std::vector<OrderedJson
     for (const MstxEventRecord& m : run.mstxEvents) {
         threads.insert(m.threadId);
         OrderedJson args;
-        if (!era.cppKeyOrder) args["mark_id"] = m.markId;
         args["event_type"] = mstxEventTypeName(m.kind);
         args["domain"] = m.domain;
         block.events.push_back(make.duration(m.message, pid, m.threadId, m.startNs, m.endNs - m.startNs, &args));
-        if (era.cppKeyOrder)
-            block.events.push_back(make.mstxFlowStart(std::to_string(mstxConnectionId(m)), pid, m.threadId, m.startNs));
+        block.events.push_back(make.mstxFlowStart(m, pid));
     }
     block.processMeta.push_back(make.meta("process_name", pid, 0, "name", kMsprofTxProcessName));
     block.processMeta.push_back(make.meta("process_labels", pid, 0, "labels", "CPU"));

@@ -58,21 +58,20 @@ TEST(MstxEvents, MsprofTimelineHasAMsprofTxProcessWithOneEventPerMarker) {
     EXPECT_EQ((*flows[1])["name"], "MsTx_4000000002");
     EXPECT_EQ((*flows[1])["cat"], "MsTx");
     EXPECT_EQ((*flows[1])["id"], "4000000002");
-    // Python msprof (2024, 2023 eras): mark_id first, no flow.
+    // Python msprof (2024, 2023 eras), as its export of ascendsim's raw MsprofTx data writes them:
+    // the same args, flow ids = mark ids with "bp": "e".
     ProfilerConfig python;
     python.formatVersion = FormatVersion::Era2023;
     const std::vector<OrderedJson> old = buildMsprofTimeline(run, python);
     const std::uint32_t oldPid = msprofTxPid(old);
     ASSERT_NE(oldPid, 0u);
-    int oldMarkers = 0;
-    for (const auto& e : old) {
-        if (e.value("pid", 0U) != oldPid || e.value("ph", "") == "M") continue;
-        EXPECT_EQ(e.value("ph", ""), "X");
-        if (++oldMarkers == 1) {
-            EXPECT_EQ(e["args"].dump(), R"({"mark_id":0,"event_type":"start/end","domain":"default"})");
-        }
-    }
-    EXPECT_EQ(oldMarkers, 2);
+    std::vector<std::string> oldEvents;
+    for (const auto& e : old)
+        if (e.value("pid", 0U) == oldPid && e.value("ph", "") != "M") oldEvents.push_back(e.dump());
+    ASSERT_EQ(oldEvents.size(), 4u);
+    EXPECT_NE(oldEvents[0].find(R"("args":{"event_type":"start/end","domain":"default"})"), std::string::npos);
+    EXPECT_EQ(oldEvents[1], R"({"name":"MsTx_0","ph":"s","id":"0","ts":")" + traceTimestamp(run, 2000) +
+                                R"(","cat":"MsTx","pid":)" + std::to_string(oldPid) + R"(,"tid":7,"bp":"e"})");
 }
 
 TEST(MstxEvents, WithoutMarkersThereIsNoMsprofTxProcess) {
