@@ -8,7 +8,7 @@
 #   DIR: a *_ascend_pt directory, or a folder holding them (the ranks of one run, or several runs).
 #   Per *_ascend_pt directory: `advisor all`, and `compare` against itself (operator, module, API
 #   and kernel trees). Per DIR: `cluster` (all), and with a DB export the recipes
-#   cluster_time_summary, compute_op_sum and hccl_sum (and mstx_sum with mstx markers).
+#   cluster_time_summary, compute_op_sum and hccl_sum.
 # Environment:
 #   MSPROF_ANALYZE_SRC  source tree to import (default /tmp/msprof-analyze; set it up as
 #                       ../shared/tools/SETUP_msprof_analyze.md says, or see docs/output-formats.md)
@@ -112,28 +112,20 @@ run() {
 # The tool's errors on a run without collectives (no COMMUNICATION_OP table, no communication.json).
 NO_COLLECTIVE_ERRORS='Create CommunicationGroupMap table failed|There is no CommunicationGroupMapping data'
 HAS_COLLECTIVES=1
-# has_db_table TABLE PT...: true when a directory's DB export has the table.
-has_db_table() {
-    local table=$1 pt db
-    shift
+# has_collectives PT...: true when a directory has communication.json or a DB COMMUNICATION_OP table.
+has_collectives() {
+    local pt db
     for pt in "$@"; do
+        [[ -f $pt/ASCEND_PROFILER_OUTPUT/communication.json ]] && return 0
         for db in "$pt"/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler*.db; do
             [[ -f $db ]] || continue
             "$PY" -c 'import sqlite3, sys
 con = sqlite3.connect("file:" + sys.argv[1] + "?mode=ro", uri=True)
-sys.exit(0 if con.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (sys.argv[2],)).fetchone() else 1)' \
-                "$db" "$table" && return 0
+sys.exit(0 if con.execute("SELECT 1 FROM sqlite_master WHERE name = ?", ("COMMUNICATION_OP",)).fetchone() else 1)' \
+                "$db" && return 0
         done
     done
     return 1
-}
-# has_collectives PT...: true when a directory has communication.json or a DB COMMUNICATION_OP table.
-has_collectives() {
-    local pt
-    for pt in "$@"; do
-        [[ -f $pt/ASCEND_PROFILER_OUTPUT/communication.json ]] && return 0
-    done
-    has_db_table COMMUNICATION_OP "$@"
 }
 
 for dir in "$@"; do
@@ -168,10 +160,7 @@ for dir in "$@"; do
         -o "$WORK/$tag/cluster" --force
     if wanted recipes &&
         compgen -G "$cluster_in/*/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler*.db" >/dev/null; then
-        recipes="cluster_time_summary compute_op_sum hccl_sum"
-        # mstx markers (MSTX_EVENTS): the mstx_sum recipe sums their ranges and marks.
-        has_db_table MSTX_EVENTS "${pts[@]}" && recipes+=" mstx_sum"
-        for recipe in $recipes; do
+        for recipe in cluster_time_summary compute_op_sum hccl_sum; do
             # cluster_time_summary and hccl_sum sum communication: a run without collectives has
             # none (no COMMUNICATION_OP table), so they do not apply.
             if [[ $HAS_COLLECTIVES == 0 && $recipe != compute_op_sum ]]; then
