@@ -98,6 +98,7 @@ RunRecord sliceRunRecord(const RunRecord& run, const ProfilingCycle& cycle) {
     out.appMemory = keepInside(run.appMemory, w, [](const AppMemorySample& a) { return a.timeNs; });
     out.moduleMemory = keepInside(run.moduleMemory, w, [](const ModuleMemorySample& m) { return m.timeNs; });
     out.pythonCalls = keepInside(run.pythonCalls, w, [](const PythonCallRecord& p) { return p.startNs; });
+    out.mstxEvents = keepInside(run.mstxEvents, w, [](const MstxEventRecord& m) { return m.startNs; });
     out.hardwareSamples =
         keepInside(run.hardwareSamples, w, [](const HardwareTrafficSample& h) { return h.timeNs; });
     out.endNs = cycle.wholeRun ? std::max(run.endNs, end) : end;

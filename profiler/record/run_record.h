@@ -190,6 +190,23 @@ struct CommunicationOpRecord {
     std::vector<HcclTask> tasks;  // this rank's tasks; HcclTask::startNs is from startNs
 };
 
+// A torch_npu.npu.mstx marker as CANN's MsprofTx collects it (mstx "ex" data: mstxMarkA /
+// mstxRangeStartA + mstxRangeEnd, recorded only while the profiler runs with msprof_tx=True).
+// Host-only markers (no stream): a mark has startNs == endNs, a range spans its start and end
+// calls. markId numbers the run's marks and ranges in call order (msprof's connection id is
+// markId + 4000000001).
+enum class MstxEventKind : std::uint8_t { Mark, Range };
+
+struct MstxEventRecord {
+    MstxEventKind kind = MstxEventKind::Mark;
+    std::string message;
+    std::string domain = "default";
+    std::uint64_t startNs = 0;
+    std::uint64_t endNs = 0;
+    std::uint32_t threadId = 0;
+    std::uint64_t markId = 0;
+};
+
 // A profiler step: ProfilerStep#N on the host.
 struct StepRecord {
     std::uint32_t stepNumber = 0;
@@ -243,6 +260,7 @@ struct RunRecord {
     std::vector<AppMemorySample> appMemory;
     std::vector<ModuleMemorySample> moduleMemory;
     std::vector<PythonCallRecord> pythonCalls;
+    std::vector<MstxEventRecord> mstxEvents;  // by start
     std::vector<HardwareTrafficSample> hardwareSamples;  // in time order
 };
 

@@ -54,6 +54,8 @@ void addRunOptions(CLI::App& app, ascendsim::SimulationOptions& o, std::string& 
                    "MemoryL0, MemoryUB, ResourceConflictRatio, L2Cache, MemoryAccess, AiCoreNone; also "
                    "torch_npu.profiler.AiCMetrics.X, the ACL_AICORE_* names, or aiCoreMetricsType 0-6, 8, 0xFF");
     app.add_option("--l2-cache", o.l2Cache, "Collect l2_cache.csv (true/false)");
+    app.add_option("--msprof-tx", o.msprofTx,
+                   "Record the workload's mstx markers as MsprofTx data (true/false; the profiler's msprof_tx)");
     app.add_option("--data-simplification", o.dataSimplification,
                    "Delete intermediate CANN output as torch_npu does (true/false)");
     app.add_option("--task-time-csv", o.taskTimeCsv,

@@ -148,6 +148,38 @@ HostStepBuilder::HostStepBuilder(const Workload& workload, const LoweredWorkload
         }
         templateStep_.ops.push_back(std::move(f));
     }
+    addMarkers(workload, opIndexByName);
+}
+
+void HostStepBuilder::addMarkers(const Workload& workload,
+                                 const std::unordered_map<std::string, std::int32_t>& opIndexByName) {
+    // An op the lowering left out (none today) marks at the nearest lowered op on its side.
+    auto loweredIndex = [&](const std::string& name, bool before) -> std::int32_t {
+        std::size_t at = 0;
+        while (at < workload.ops.size() && workload.ops[at].name != name) ++at;
+        for (std::size_t k = at; k < workload.ops.size(); before ? ++k : --k) {
+            const auto it = opIndexByName.find(workload.ops[k].name);
+            if (it != opIndexByName.end()) return it->second;
+            if (!before && k == 0) break;
+        }
+        return -1;
+    };
+    std::uint32_t slot = 0;
+    for (const WorkloadMstxMarker& m : workload.mstxMarkers) {
+        const std::int32_t first = loweredIndex(m.firstOp, m.range || m.markBefore);
+        const std::int32_t last = m.range ? loweredIndex(m.lastOp, false) : first;
+        if (first < 0 || last < 0) continue;
+        if (!m.range) {
+            templateStep_.markers.push_back({StepMarkerKind::Mark, static_cast<std::uint32_t>(first), m.markBefore,
+                                             m.message, m.domain, 0});
+            continue;
+        }
+        templateStep_.markers.push_back(
+            {StepMarkerKind::RangeStart, static_cast<std::uint32_t>(first), true, m.message, m.domain, slot});
+        templateStep_.markers.push_back(
+            {StepMarkerKind::RangeEnd, static_cast<std::uint32_t>(last), false, m.message, m.domain, slot});
+        ++slot;
+    }
 }
 
 HostStep HostStepBuilder::build(std::uint32_t stepNumber, bool profiled) const {

@@ -4,6 +4,7 @@
 // op launches and when its outputs can be freed.
 #include <cstdint>
 #include <map>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,8 @@ public:
     HostStep build(std::uint32_t stepNumber, bool profiled) const;
 
 private:
+    void addMarkers(const Workload& workload, const std::unordered_map<std::string, std::int32_t>& opIndexByName);
+
     HostStep templateStep_;  // everything but the step number and the profiled flag
 };
 

@@ -67,6 +67,19 @@ struct FrameworkOp {
     std::int64_t flops = -1;            // with_flops
 };
 
+// A torch_npu.npu.mstx call of the step's Python at an op boundary (WorkloadMstxMarker): just
+// before op `opIndex`'s torch call or just after it. A range's start and end share `rangeSlot`.
+enum class StepMarkerKind : std::uint8_t { Mark, RangeStart, RangeEnd };
+
+struct StepMarker {
+    StepMarkerKind kind = StepMarkerKind::Mark;
+    std::uint32_t opIndex = 0;
+    bool beforeOp = true;
+    std::string message;
+    std::string domain;
+    std::uint32_t rangeSlot = 0;
+};
+
 struct HostStep {
     std::uint32_t stepNumber = 0;       // ProfilerStep#N
     bool profiled = true;               // false: simulated (timing, memory) but not recorded
@@ -79,6 +92,7 @@ struct HostStep {
     std::uint64_t inputCopyBytes = 0;
     std::uint32_t computeStreamId = 0;
     std::vector<FrameworkOp> ops;
+    std::vector<StepMarker> markers;  // in the workload's mstx order
 };
 
 }  // namespace ascendsim

@@ -107,6 +107,7 @@ HostStepResult HostModel::runStep(const HostStep& step) {
     else apis_.stopCollection();
     memory_.setRecording(recordMemory_);
     deviceMemory_.setRecording(collectsCann && cfg.profileMemory);
+    mstx_.beginStep(step.profiled && mstxRecorded(cfg), mainThreadId_);
 
     if (anyStepRun_) nowNs_ += kProfilerStepGapNs;
     anyStepRun_ = true;
@@ -142,9 +143,12 @@ HostStepResult HostModel::runStep(const HostStep& step) {
             closeOptimizer();
         }
         std::vector<OpRef> call;
+        const std::uint32_t first = i;
         for (std::uint32_t end = i + torchCallLength(step.ops, i); i < end; ++i)
             call.push_back({&step.ops[i], i});
+        mstx_.fire(step.markers, first, i, true, nowNs_);
         runCall(state, call);
+        mstx_.fire(step.markers, first, i, false, nowNs_);
     }
     closeOptimizer();
     if (step.synchronizeAtEnd && launchedSinceSync_) {
@@ -317,6 +321,7 @@ void HostModel::finish(RunRecord& record) {
     record.taskQueue = std::move(dequeue_.taskQueue());
     record.memoryEvents = std::move(memoryEvents);
     record.pythonCalls = std::move(pythonCalls_);
+    record.mstxEvents = mstx_.take();
     std::stable_sort(memcpyTasks_.begin(), memcpyTasks_.end(),
                      [](const MemcpyTaskRecord& a, const MemcpyTaskRecord& b) { return a.startNs < b.startNs; });
     record.memcpyTasks = std::move(memcpyTasks_);

@@ -19,6 +19,7 @@
 #include "sim/host/device_queue.h"
 #include "sim/host/framework_op.h"
 #include "sim/host/host_memory.h"
+#include "sim/host/mstx_recorder.h"
 #include "sim/host/op_call_tree.h"
 #include "sim/host/op_preparation_cache.h"
 #include "sim/host/python_tracer.h"
@@ -113,6 +114,7 @@ private:
     std::vector<PythonCallRecord> pythonCalls_;
     std::vector<MemcpyTaskRecord> memcpyTasks_;
     PythonTracer tracer_;
+    MstxRecorder mstx_;
 
     std::uint64_t nowNs_;
     std::int64_t nextSequenceNumber_;

@@ -68,6 +68,20 @@ struct WorkloadOp {
     SourceLocation locationOf(const std::string& field) const;  // falls back to `location`
 };
 
+// One `mstx:` entry (docs/workload-format.md "mstx markers"): a torch_npu.npu.mstx call the
+// training script makes around the ops. A mark is recorded just before `firstOp` (`before:`) or
+// just after it (`after:`); a range starts just before `firstOp` (`from:`) and ends just after
+// `lastOp` (`to:`). Host-only markers (no stream), on the Python thread, every profiled step.
+struct WorkloadMstxMarker {
+    bool range = false;
+    std::string message;
+    std::string domain = "default";
+    std::string firstOp;     // mark: the op named by before/after; range: `from`
+    std::string lastOp;      // range: `to`; mark: == firstOp
+    bool markBefore = true;  // mark: before (true) or after (false) firstOp
+    SourceLocation location;
+};
+
 struct Workload {
     std::string name;
     std::string sourceFile;
@@ -91,6 +105,7 @@ struct Workload {
     std::map<std::string, std::string> moduleClasses;
     ProfilerConfig profiler;
     bool hasProfilerBlock = false;
+    std::vector<WorkloadMstxMarker> mstxMarkers;  // `mstx:`, in file order
     SourceLocation location;  // the document root
 
     const WorkloadTensor* findTensor(const std::string& name) const;

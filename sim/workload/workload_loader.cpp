@@ -9,6 +9,7 @@
 #include <limits>
 #include <optional>
 
+#include "sim/workload/mstx_block.h"
 #include "sim/workload/e2e_profile_block.h"
 #include "sim/workload/block_expander.h"
 #include "sim/workload/parallel_block.h"
@@ -237,7 +238,8 @@ Workload loadWorkloadNodes(const std::string& path, const WorkloadOverrides& ove
     std::vector<SetOverride> sets = parseOverrides(overrides);
     reader.requireKnownKeys(root,
                             {"name", "parameters", "steps", "ranks", "parallel", "chip", "base_stack",
-                             "module_classes", "tensors", "blocks", "pipeline", "ops", "profiler", "e2e_profile"},
+                             "module_classes", "tensors", "blocks", "pipeline", "ops", "profiler", "e2e_profile",
+                             "mstx"},
                             "");
     Workload w;
     w.sourceFile = path;
@@ -304,6 +306,7 @@ Workload loadWorkloadNodes(const std::string& path, const WorkloadOverrides& ove
     checkWorkloadLimits(w);  // declared tensors and view chains, before the graph follows them
     checkWorkloadGraph(w, true);
     checkWorkloadLimits(w);  // tensors the graph inferred
+    if (root["mstx"]) w.mstxMarkers = readMstxBlock(reader, root["mstx"], w);
     if (root["profiler"]) {
         w.profiler = readProfilerBlock(reader, root["profiler"]);
         w.hasProfilerBlock = true;

@@ -14,6 +14,7 @@
 #include "profiler/writers/db/db_framework_memory.h"
 #include "profiler/writers/db/db_global_tid.h"
 #include "profiler/writers/db/db_hardware_samples.h"
+#include "profiler/writers/db/db_mstx_events.h"
 #include "profiler/writers/db/db_npu_memory.h"
 #include "profiler/writers/db/db_sqlite.h"
 #include "profiler/writers/db/db_string_ids.h"
@@ -249,6 +250,7 @@ bool writeAscendPytorchProfilerDb(const std::filesystem::path& outputDir, const 
         db.insertRows("PYTORCH_CALLCHAINS", framework.callchains);
     }
     writeHardwareSampleTables(db, run, config, cann);
+    writeMstxEventsTable(db, run, cann);
     writeCannEnumTables(db, config.formatVersion);
     // msprof collects device memory and the AI Core clock with the NPU activity at a level.
     const bool cannData = config.activityNpu && config.level != ProfilerLevel::LevelNone;

@@ -16,10 +16,12 @@ constexpr std::size_t kAcsqRecordBytes = 64;
 constexpr std::uint16_t kStarsMagic = 0x6BD3;  // common_func/ms_constant/number_constant.py STARS_MAGIC_NUM
 constexpr std::uint16_t kFuncStart = 0b000000, kFuncEnd = 0b000001;
 // SQE types (Ascend/msprof msmodel/sqe_type_map.py StarsSqeType).
-constexpr std::uint16_t kSqeAiCore = 0, kSqeAiCpu = 1, kSqeAiv = 2, kSqePcieDma = 17;
+constexpr std::uint16_t kSqeAiCore = 0, kSqeAiCpu = 1, kSqeAiv = 2, kSqeEventRecord = 4, kSqeEventWait = 5,
+                        kSqePcieDma = 17;
 
 std::uint16_t sqeType(const AscendTask& task) {
     if (task.memcpy != nullptr) return kSqePcieDma;
+    if (task.event != nullptr) return task.event->kind == StreamEventKind::Wait ? kSqeEventWait : kSqeEventRecord;
     if (task.kernel == nullptr) return kSqeAiCore;
     switch (task.kernel->device.type) {
         case TaskType::AiCpu: return kSqeAiCpu;
@@ -59,7 +61,8 @@ std::map<std::string, std::string> rawDeviceDataFiles(const RunRecord& run, cons
     const std::vector<AscendTask> tasks = ascendTasksOf(run, config);
     std::vector<Entry> entries;
     for (const AscendTask& task : tasks) {
-        if (task.kernel == nullptr && task.memcpy == nullptr) continue;  // collectives (HCCL data) and stream events: not written
+        // Collectives are HCCL data (hccl_info), not written; kernels, copies and stream events are.
+        if (task.kernel == nullptr && task.memcpy == nullptr && task.event == nullptr) continue;
         entries.push_back({rawSysCount(run, task.startNs), kFuncStart, &task});
         entries.push_back({rawSysCount(run, task.endNs), kFuncEnd, &task});
     }

@@ -136,15 +136,19 @@ std::map<std::string, std::string> rawHostDataFiles(const RunRecord& run, const 
     for (const KernelRecord& k : run.kernels) kernelByConn.emplace(k.correlationId, &k);
     std::unordered_map<std::uint64_t, const MemcpyTaskRecord*> memcpyByConn;
     for (const MemcpyTaskRecord& m : run.memcpyTasks) memcpyByConn.emplace(m.correlationId, &m);
+    std::unordered_map<std::uint64_t, const StreamEventTaskRecord*> eventByConn;
+    for (const StreamEventTaskRecord& e : run.eventTasks) eventByConn.emplace(e.correlationId, &e);
 
     RawRecordBuffer apis, nodes, tracks;
-    // The launching API of each device task: Node@launch for a kernel, the AscendCL copy for a copy.
+    // The launching API of each device task: Node@launch for a kernel, the AscendCL call for a copy
+    // (aclrtMemcpyAsync) or a stream event (aclrtRecordEvent / aclrtStreamWaitEvent).
     std::unordered_map<const void*, const ApiRecord*> launchOf;
     for (const ApiRecord& api : run.apis) {
         if (api.level == ApiLevel::Node && api.name == "launch") {
             if (auto it = kernelByConn.find(api.connectionId); it != kernelByConn.end()) launchOf[it->second] = &api;
         } else if (api.level == ApiLevel::Acl) {
             if (auto it = memcpyByConn.find(api.connectionId); it != memcpyByConn.end()) launchOf[it->second] = &api;
+            if (auto it = eventByConn.find(api.connectionId); it != eventByConn.end()) launchOf[it->second] = &api;
         }
         if (!apiSelected(api, selection)) continue;
         const ApiType t = apiType(api, kernelByConn, dict);
@@ -160,8 +164,9 @@ std::map<std::string, std::string> rawHostDataFiles(const RunRecord& run, const 
     }
     if (selection.taskScheduler) {
         for (const AscendTask& task : ascendTasksOf(run, config)) {
-            const void* key = task.kernel != nullptr ? static_cast<const void*>(task.kernel)
-                                                     : static_cast<const void*>(task.memcpy);
+            const void* key = task.kernel != nullptr   ? static_cast<const void*>(task.kernel)
+                              : task.memcpy != nullptr ? static_cast<const void*>(task.memcpy)
+                                                       : static_cast<const void*>(task.event);
             auto it = launchOf.find(key);
             if (key == nullptr || it == launchOf.end()) continue;
             taskTrack(tracks, run, task, it->second->threadId, rawSysCount(run, it->second->endNs), dict);

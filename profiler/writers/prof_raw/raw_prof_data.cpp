@@ -3,6 +3,7 @@
 #include "profiler/format/file_output.h"
 #include "profiler/writers/prof_raw/raw_device_data.h"
 #include "profiler/writers/prof_raw/raw_host_data.h"
+#include "profiler/writers/prof_raw/raw_msproftx.h"
 #include "profiler/writers/prof_raw/raw_type_dictionary.h"
 
 namespace ascendsim {
@@ -20,6 +21,8 @@ void writeAll(const std::filesystem::path& dir, const std::map<std::string, std:
 void writeRawProfData(const std::filesystem::path& profRoot, const RunRecord& run, const ProfilerConfig& config) {
     RawTypeDictionary dictionary;
     std::map<std::string, std::string> host = rawHostDataFiles(run, config, dictionary);
+    const std::string msprofTx = rawMsprofTxRecords(run, dictionary);
+    if (!msprofTx.empty()) host["unaging.additional.msproftx.slice_0"] = msprofTx;
     const std::string typeInfo = dictionary.typeInfoText();
     const std::string hashes = dictionary.hashText();
     if (!typeInfo.empty()) host["unaging.additional.type_info_dic.slice_0"] = typeInfo;

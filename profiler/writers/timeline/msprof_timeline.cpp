@@ -98,6 +98,31 @@ public:
         return e;
     }
 
+    // The flow start msprof adds to every mstx marker: the C++ writer (MsprofTxAssembler
+    // GenerateTxExConnectionTrace) with the connection id, the Python export (checked: msprof's
+    // export of ascendsim raw data) with the mark id and "bp": "e".
+    OrderedJson mstxFlowStart(const MstxEventRecord& m, std::uint32_t pid) const {
+        const std::string id = std::to_string(era_.cppKeyOrder ? mstxConnectionId(m) : m.markId);
+        OrderedJson e;
+        e["name"] = "MsTx_" + id;
+        if (era_.cppKeyOrder) {
+            e["pid"] = pid;
+            e["tid"] = m.threadId;
+            e["ph"] = "s";
+            e["cat"] = "MsTx";
+            e["id"] = id;
+            e["ts"] = traceTimestamp(run_, m.startNs);
+        } else {
+            e["ph"] = "s";
+            e["id"] = id;
+            e["ts"] = traceTimestamp(run_, m.startNs);
+            e["cat"] = "MsTx";
+            e["pid"] = pid;
+            e["tid"] = m.threadId;
+            e["bp"] = "e";
+        }
+        return e;
+    }
     OrderedJson meta(const std::string& name, std::uint32_t pid, std::uint64_t tid, const std::string& argKey,
                      const OrderedJson& argValue) const {
         OrderedJson e;
@@ -188,7 +213,37 @@ bool apiCollected(const ApiRecord& api, ProfilerLevel level) {
     return api.level != ApiLevel::Runtime || level == ProfilerLevel::Level2;
 }
 
+// msprof's MSTX_EVENT_TYPE_TABLE names: a torch_npu mark is "marker_ex", a range "start/end".
+const char* mstxEventTypeName(MstxEventKind kind) { return kind == MstxEventKind::Mark ? "marker_ex" : "start/end"; }
+
+// One X event per marker named by its message, args event_type and domain (MsprofTxExTraceEvent;
+// msprof's Python export writes the same), dur = end - start, and a flow start per marker.
+void appendMsprofTxBlock(std::vector<OrderedJson>& meta, std::vector<OrderedJson>& data, const RunRecord& run,
+                         const TimelineEra& era, const EventFactory& make, std::uint32_t hostDevice) {
+    const std::uint32_t pid = formatTracePid(run.processId, era.msprofTxSortIndex, hostDevice);
+    ProcessBlock block;
+    std::set<std::uint32_t> threads;
+    for (const MstxEventRecord& m : run.mstxEvents) {
+        threads.insert(m.threadId);
+        OrderedJson args;
+        args["event_type"] = mstxEventTypeName(m.kind);
+        args["domain"] = m.domain;
+        block.events.push_back(make.duration(m.message, pid, m.threadId, m.startNs, m.endNs - m.startNs, &args));
+        block.events.push_back(make.mstxFlowStart(m, pid));
+    }
+    block.processMeta.push_back(make.meta("process_name", pid, 0, "name", kMsprofTxProcessName));
+    block.processMeta.push_back(make.meta("process_labels", pid, 0, "labels", "CPU"));
+    block.processMeta.push_back(make.meta("process_sort_index", pid, 0, "sort_index", era.msprofTxSortIndex));
+    for (std::uint32_t tid : threads) {
+        block.threadMeta.emplace_back(make.meta("thread_name", pid, tid, "name", "Thread " + std::to_string(tid)),
+                                      make.meta("thread_sort_index", pid, tid, "sort_index", tid));
+    }
+    appendBlock(meta, data, block, era);
+}
+
 }  // namespace
+
+std::uint64_t mstxConnectionId(const MstxEventRecord& event) { return kMstxFirstConnectionId + event.markId; }
 
 TimelineEra timelineEra(FormatVersion version) {
     TimelineEra era;
@@ -256,6 +311,9 @@ std::vector<OrderedJson> buildMsprofTimeline(const RunRecord& run, const Profile
     std::set<std::uint64_t> launchedConnections;  // connections with a Node@launch flow start
 
     std::vector<OrderedJson> meta, data;
+
+    // MsprofTx: the mstx markers on their host threads.
+    if (!run.mstxEvents.empty()) appendMsprofTxBlock(meta, data, run, era, make, hostDevice);
 
     // CANN host APIs.
     {

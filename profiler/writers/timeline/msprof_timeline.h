@@ -1,6 +1,6 @@
 #pragma once
 // The CANN msprof timeline (msprof_{ts}.json, formats.md §4.2) as an ordered list of events:
-// the CANN host-API process, Ascend Hardware (one thread per stream), HCCL (collectives and their
+// the MsprofTx process (mstx markers), the CANN host-API process, Ascend Hardware (one thread per stream), HCCL (collectives and their
 // tasks), Overlap Analysis, and the
 // AI Core Freq counter. trace_view.json embeds it (after Level0 pruning), step_trace_time.csv is
 // computed from its Overlap Analysis events.
@@ -19,6 +19,7 @@
 namespace ascendsim {
 
 struct TimelineEra {
+    std::uint32_t msprofTxSortIndex = 6;   // LAYER_FRAMEWORK_SORT (both msprof writers)
     std::uint32_t cannSortIndex = 7;
     std::uint32_t hardwareSortIndex = 14;
     std::uint32_t aiCoreFreqSortIndex = 15;
@@ -36,6 +37,15 @@ struct TimelineEra {
 };
 
 TimelineEra timelineEra(FormatVersion version);
+
+// The mstx markers' process. msprof's C++ writer names it after info.json's pid_name and its
+// Python writer "PID Name" when info.json has none (ascendsim's, like the public sample's, has
+// none); assumed: the layer's own name, which CANN 6/7's timeline shows (issue 14's E2E page).
+inline constexpr const char* kMsprofTxProcessName = "MsprofTx";
+// msprof's START_CONNECTION_ID_MSTX (DEFAULT_CONNECTION_ID_MSTX 4000000000 + 1): an mstx marker's
+// connection id is its mark id plus this (msproftx_host_processor.cpp FormatTxExData).
+inline constexpr std::uint64_t kMstxFirstConnectionId = 4000000001ULL;
+std::uint64_t mstxConnectionId(const MstxEventRecord& event);
 
 // (pid << 10) | (sortIndex << 5) | deviceId, in 32 bits as msprof computes it.
 std::uint32_t formatTracePid(std::uint32_t pid, std::uint32_t sortIndex, std::uint32_t deviceId);

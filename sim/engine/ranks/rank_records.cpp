@@ -42,6 +42,7 @@ RunRecord recordOfRank(const SimulationResult& result, std::uint32_t rank) {
     }
     for (auto& m : r.memoryEvents) m.threadId += rank;
     for (auto& p : r.pythonCalls) p.threadId += rank;
+    for (auto& m : r.mstxEvents) m.threadId += rank;
     const ParallelLayout& layout = result.workload.parallel;
     if (layout.declared) r.distributed = distributedRecordOf(layout, rank);
     for (std::size_t i = 0; i < r.communicationOps.size(); ++i) {

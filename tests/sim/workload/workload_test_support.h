@@ -5,6 +5,9 @@
 #include <fstream>
 #include <string>
 
+#include <gtest/gtest.h>
+
+#include "sim/workload/workload.h"
 #include "support/scratch_dir.h"
 
 namespace ascendsim::testing {
@@ -19,6 +22,18 @@ inline std::string writeTempYaml(const std::string& name, const std::string& tex
     auto path = testing_scratch::scratchDir("workload_tests") / name;
     std::ofstream(path) << text;
     return path.string();
+}
+
+// The WorkloadError message of loading `text` (written as `name`); a test failure and "" when it
+// loads.
+inline std::string workloadErrorOf(const std::string& name, const std::string& text) {
+    try {
+        loadWorkload(writeTempYaml(name, text));
+    } catch (const WorkloadError& e) {
+        return e.what();
+    }
+    ADD_FAILURE() << "no WorkloadError for:\n" << text;
+    return "";
 }
 
 }  // namespace ascendsim::testing

@@ -5,12 +5,14 @@
 
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "profiler/writers/csv_table_test_support.h"
 #include "profiler/writers/era2023/e2e_test_config.h"
 #include "profiler/writers/prof_raw/raw_device_data.h"
 #include "profiler/writers/prof_raw/raw_host_data.h"
+#include "profiler/writers/prof_raw/raw_msproftx.h"
 #include "profiler/writers/prof_raw/raw_prof_data.h"
 #include "profiler/writers/tree/profiler_info.h"
 #include "support/scratch_dir.h"
@@ -115,6 +117,90 @@ TEST(RawProfData, StarsLogHasAStartAndAnEndPerTaskInTimeOrder) {
     static const ChipConfig coupled = coupledChip();
     RunRecord run910a = launchedRun(coupled);
     EXPECT_TRUE(rawDeviceDataFiles(run910a, e2eConfig()).empty());
+}
+
+// launchedRun plus an input copy before the kernels and a record/wait pair after them, each
+// launched by its AscendCL call on thread 7 (the runtime tasks of a step with a collective).
+RunRecord runWithRuntimeTasks(const ChipConfig& chip) {
+    RunRecord run = launchedRun(chip);
+    run.memcpyTasks.push_back({1000000, 1500000, 2, 1, 901, 4096, true});
+    run.apis.push_back({ApiLevel::Acl, "aclrtMemcpyAsync", 500000, 600000, 7, 901});
+    const std::uint64_t end = run.kernels.back().device.endNs;
+    run.eventTasks.push_back({StreamEventKind::Record, end + 1000, end + 1020, 2, 40, 902});
+    run.eventTasks.push_back({StreamEventKind::Wait, end + 1020, end + 9000, 4, 41, 903});
+    run.apis.push_back({ApiLevel::Acl, "aclrtRecordEvent", end - 5000, end - 4000, 7, 902});
+    run.apis.push_back({ApiLevel::Acl, "aclrtStreamWaitEvent", end - 3000, end - 2000, 7, 903});
+    return run;
+}
+
+TEST(RawProfData, CopiesAndStreamEventsAreTrackedAndLoggedWithTheirSqeTypes) {
+    static const ChipConfig chip = splitChip();
+    const RunRecord run = runWithRuntimeTasks(chip);
+    RawTypeDictionary dict;
+    const auto host = rawHostDataFiles(run, e2eConfig(), dict);
+    const std::string& tracks = host.at("aging.compact.task_track.slice_0");
+    ASSERT_EQ(tracks.size(), 64u * 6);  // three kernels, one copy, one record, one wait
+    std::map<std::string, std::pair<std::uint16_t, std::uint32_t>> trackedByType;  // type -> stream, task
+    for (std::size_t at = 0; at < tracks.size(); at += 64) {
+        const std::string type = std::to_string(field<std::uint64_t>(tracks, at + 32));
+        const std::string text = dict.typeInfoText();
+        const std::size_t pos = text.find("_" + type + ":");
+        ASSERT_NE(pos, std::string::npos);
+        const std::string name = text.substr(pos + type.size() + 2, text.find('\n', pos) - pos - type.size() - 2);
+        trackedByType[name] = {field<std::uint16_t>(tracks, at + 26), field<std::uint32_t>(tracks, at + 28)};
+    }
+    EXPECT_EQ(trackedByType.at("MEMCPY_ASYNC"), std::make_pair(std::uint16_t{2}, 1u));
+    EXPECT_EQ(trackedByType.at("EVENT_RECORD"), std::make_pair(std::uint16_t{2}, 40u));
+    EXPECT_EQ(trackedByType.at("EVENT_WAIT"), std::make_pair(std::uint16_t{4}, 41u));
+    // The STARS log: a start and an end per task, SQE types PCIE_DMA 17, EVENT_RECORD 4, EVENT_WAIT 5
+    // (msmodel/sqe_type_map.py), each on its stream with its task id.
+    const auto device = rawDeviceDataFiles(run, e2eConfig());
+    const std::string& log = device.at("stars_soc.data.0.slice_0");
+    ASSERT_EQ(log.size(), 64u * 12);
+    std::map<std::uint16_t, int> recordsBySqe;
+    for (std::size_t at = 0; at < log.size(); at += 64) {
+        const std::uint16_t sqe = field<std::uint16_t>(log, at) >> 10;
+        ++recordsBySqe[sqe];
+        if (sqe == 5) {
+            EXPECT_EQ(field<std::uint16_t>(log, at + 4), 4u);
+            EXPECT_EQ(field<std::uint16_t>(log, at + 6), 41u);
+        }
+    }
+    EXPECT_EQ(recordsBySqe[17], 2);
+    EXPECT_EQ(recordsBySqe[4], 2);
+    EXPECT_EQ(recordsBySqe[5], 2);
+}
+
+TEST(RawProfData, MstxMarkersAre256ByteMsprofTxExRecordsWithLongMessagesSplit) {
+    static const ChipConfig chip = splitChip();
+    RunRecord run = launchedRun(chip);
+    run.processId = 4242;
+    const std::string longMessage(200, 'r');
+    run.mstxEvents.push_back({MstxEventKind::Mark, "loss ready", "default", 3000000, 3000000, 7, 0});
+    run.mstxEvents.push_back({MstxEventKind::Range, longMessage, "train", 3500000, 4200000, 7, 1});
+    RawTypeDictionary dict;
+    const std::string tx = rawMsprofTxRecords(run, dict);
+    ASSERT_EQ(tx.size(), 256u * 3);  // the 200-byte message takes two segments (155 + 45)
+    EXPECT_EQ(field<std::uint16_t>(tx, 0), 0x5A5A);
+    EXPECT_EQ(field<std::uint16_t>(tx, 2), 20500);  // MSPROF_REPORT_TX_LEVEL
+    EXPECT_EQ(field<std::uint16_t>(tx, 24), 1u);     // infoType MarkEx
+    EXPECT_EQ(field<std::uint32_t>(tx, 36), 4242u);  // processId
+    EXPECT_EQ(field<std::uint32_t>(tx, 40), 7u);     // threadId
+    EXPECT_EQ(field<std::uint32_t>(tx, 48), 3u);     // marker_ex
+    EXPECT_EQ(field<std::uint64_t>(tx, 64), (kMonotonicAtStartNs + 3000000) / 10);
+    EXPECT_EQ(field<std::uint64_t>(tx, 72), field<std::uint64_t>(tx, 64));
+    EXPECT_EQ(std::string(tx.data() + 100), "loss ready");
+    // The range: start/end, its mark id on both segments, segment indexes 0 and 1.
+    EXPECT_EQ(field<std::uint32_t>(tx, 256 + 48), 2u);
+    EXPECT_EQ(field<std::uint64_t>(tx, 256 + 72), (kMonotonicAtStartNs + 4200000) / 10);
+    EXPECT_EQ(field<std::uint64_t>(tx, 256 + 80), 1u);
+    EXPECT_EQ(field<std::uint64_t>(tx, 512 + 80), 1u);
+    EXPECT_EQ(field<std::uint16_t>(tx, 256 + 26), 0u);
+    EXPECT_EQ(field<std::uint16_t>(tx, 512 + 26), 1u);
+    EXPECT_EQ(std::string(tx.data() + 256 + 100) + std::string(tx.data() + 512 + 100), longMessage);
+    const std::uint64_t domain = field<std::uint64_t>(tx, 256 + 88);
+    EXPECT_NE(dict.hashText().find(std::to_string(domain) + ":train\n"), std::string::npos);
+    EXPECT_TRUE(rawMsprofTxRecords(launchedRun(chip), dict).empty());
 }
 
 TEST(RawProfData, AclApiFlagRemovesOnlyTheAscendClRecords) {
