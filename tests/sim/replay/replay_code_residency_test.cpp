@@ -80,8 +80,10 @@ TEST(CodeResidency, ColdAndResidentLaunchesAreTwoGroupsWithTheirOwnMedians) {
 TEST(CodeResidency, AResidentLaunchSkipsTheColdFillsOfItsCode) {
     const ChipConfig chip = loadChipByName("Ascend910B2", defaultConfigDir());
     const OpInstance op = replayOp(vectorRow("Relu"));
-    const SimulatedKernel cold = simulateReplayOp(op, chip, L2State::Cold, {}, false);
-    const SimulatedKernel warm = simulateReplayOp(op, chip, L2State::Cold, {}, true);
+    ReplayPlacement resident;
+    resident.codeResident = true;
+    const SimulatedKernel cold = simulateReplayOp(op, chip, L2State::Cold, ReplayPlacement{});
+    const SimulatedKernel warm = simulateReplayOp(op, chip, L2State::Cold, resident);
     const double fillsUs = static_cast<double>(chip.icache.kernelCodeBytes / chip.icache.fillBytes) * 48.0 *
                            chip.icache.missPenaltyCycles /
                            (chip.vectorCoreFreqMhz > 0 ? chip.vectorCoreFreqMhz : chip.aiCoreFreqMhz);

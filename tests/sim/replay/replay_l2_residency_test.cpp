@@ -80,6 +80,7 @@ TEST(ReplayL2Residency, AnInPlaceKernelOverADirtyInputSavesTheHbmWrites) {
     const OpInstance relu = replayOp(rowOf("aclnnInplaceRelu_Relu_Relu", "1048576", "ND", "1048576"));
     ReplayPlacement produced;
     produced.residentBytes = {4u << 20};
+    produced.codeResident = true;  // the stores' cost alone, without the cold code fetch (§21)
     ReplayPlacement producedInPlace = produced;
     producedInPlace.inPlace = true;
     const double newTensor = simulateReplayOp(relu, chip, L2State::Producer, produced).durationUs;
