@@ -1,6 +1,7 @@
 #include "sim/replay/input/kernel_details_reader.h"
 
 #include <cerrno>
+#include <cmath>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -58,6 +59,17 @@ public:
                                    table_.header[index] + "': not a number: '" + text + "'");
         }
         return value;
+    }
+
+    // A block count: a whole number a core count can be (0 .. 2^32 - 1); anything else names the
+    // line and field instead of wrapping in the conversion.
+    std::uint32_t count(const CsvRow& row, std::size_t line, std::size_t index) const {
+        const double value = number(row, line, index);
+        if (!(value >= 0.0 && value <= 4294967295.0) || value != std::floor(value)) {
+            throw ReplayInputError(source_.string() + ":" + std::to_string(line) + ": field '" +
+                                   table_.header[index] + "': not a block count: '" + cell(row, line, index) + "'");
+        }
+        return static_cast<std::uint32_t>(value);
     }
 
 private:
@@ -138,9 +150,9 @@ RealProfile parseKernelDetailsCsv(std::string_view text, const std::filesystem::
             profile.communicationUs += kernel.durationUs;
             continue;
         }
-        kernel.blockDim = static_cast<std::uint32_t>(reader.number(row, line, blockDim));
+        kernel.blockDim = reader.count(row, line, blockDim);
         if (stream) kernel.stream = reader.cell(row, line, *stream);
-        if (mix) kernel.mixBlockDim = static_cast<std::uint32_t>(reader.number(row, line, *mix));
+        if (mix) kernel.mixBlockDim = reader.count(row, line, *mix);
         for (const auto& [index, field] : tensors) kernel.*field = unquoteCell(reader.cell(row, line, index));
         for (std::size_t index : ratioColumns) {
             if (reader.cell(row, line, index) == "N/A") continue;

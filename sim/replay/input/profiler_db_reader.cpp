@@ -1,5 +1,6 @@
 #include "sim/replay/input/profiler_db_reader.h"
 
+#include <cstdint>
 #include <fstream>
 #include <sstream>
 #include <unordered_map>
@@ -99,8 +100,17 @@ RealProfile readProfilerDb(const fs::path& file) {
             kernel.name = lookup(row.integer(1));
             kernel.type = lookup(row.integer(2));
             kernel.acceleratorCore = lookup(row.integer(3));
-            kernel.blockDim = static_cast<std::uint32_t>(row.integer(4));
-            kernel.mixBlockDim = static_cast<std::uint32_t>(row.integer(5));
+            // A block count outside 0 .. 2^32 - 1 is a corrupt row, not one to wrap.
+            const auto blocks = [&](int column, const char* field) {
+                const std::int64_t value = row.integer(column);
+                if (value < 0 || value > std::int64_t{UINT32_MAX})
+                    throw ReplayInputError(file.string() + ": COMPUTE_TASK_INFO globalTaskId " +
+                                           std::to_string(row.integer(0)) + ": " + field + " " +
+                                           std::to_string(value) + " is not a block count");
+                return static_cast<std::uint32_t>(value);
+            };
+            kernel.blockDim = blocks(4, "blockDim");
+            kernel.mixBlockDim = blocks(5, "mixBlockDim");
             kernel.inputShapes = lookup(row.integer(6));
             kernel.inputDtypes = lookup(row.integer(7));
             kernel.inputFormats = lookup(row.integer(8));

@@ -33,6 +33,25 @@ TEST(ReplayReading, Cann83Text_KernelsCommunicationShapesAndPipes) {
     EXPECT_EQ(mm.sourceLine, 2u);
 }
 
+// Found by fuzz_replay_profile: a block dim past 2^32 (or fractional, or negative) was converted
+// from double to uint32 without a check (undefined behaviour); it names its line and field now.
+TEST(ReplayReading, BlockDimThatIsNoBlockCountNamesItsLineAndField) {
+    for (const std::string bad : {"1764246877393776", "-1", "2.5"}) {
+        std::string text = kernelDetails83();
+        const std::size_t at = text.find(",20,0,NO,");  // the MatMul row: Block Dim 20, Mix Block Dim 0
+        ASSERT_NE(at, std::string::npos);
+        text.replace(at, 9, "," + bad + ",0,NO,");
+        try {
+            parseKernelDetailsCsv(text, "kernel_details.csv");
+            ADD_FAILURE() << bad << " was accepted";
+        } catch (const ReplayInputError& e) {
+            EXPECT_NE(std::string(e.what()).find("kernel_details.csv:2: field 'Block Dim': not a block count: '" + bad + "'"),
+                      std::string::npos)
+                << e.what();
+        }
+    }
+}
+
 TEST(ReplayReading, Era2024Text_CrlfUnprefixedColumnsAndHccl) {
     const RealProfile p = parseKernelDetailsCsv(kernelDetails2024(), "kernel_details.csv");
     EXPECT_EQ(p.era, FormatVersion::Era2024);
