@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs one libFuzzer target for SECONDS (default 600) at the lowest CPU priority, one process:
 #   scripts/fuzz.sh fuzz_workload_loader 600
-# Targets: fuzz_expression fuzz_workload_loader fuzz_chip_config fuzz_overrides fuzz_compare_csv.
+# Targets: fuzz_expression fuzz_workload_loader fuzz_chip_config fuzz_overrides fuzz_compare_csv
+# fuzz_replay_profile.
 # Builds them (clang, ASan+UBSan+libFuzzer) into ./build-fuzz first. The checked-in seeds are in
 # fuzz/corpus/TARGET; new inputs go to build-fuzz/corpus/TARGET and crashes to
 # build-fuzz/findings/TARGET. The last line of the log gives the executions (docs/reliability.md).
