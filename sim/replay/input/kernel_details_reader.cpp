@@ -1,13 +1,13 @@
 #include "sim/replay/input/kernel_details_reader.h"
 
 #include <cerrno>
-#include <cmath>
 #include <fstream>
 #include <optional>
 #include <sstream>
 #include <system_error>
 
 #include "profiler/format/csv_reader.h"
+#include "sim/replay/input/block_count.h"
 
 namespace ascendsim {
 
@@ -64,12 +64,12 @@ public:
     // A block count: a whole number a core count can be (0 .. 2^32 - 1); anything else names the
     // line and field instead of wrapping in the conversion.
     std::uint32_t count(const CsvRow& row, std::size_t line, std::size_t index) const {
-        const double value = number(row, line, index);
-        if (!(value >= 0.0 && value <= 4294967295.0) || value != std::floor(value)) {
+        const std::optional<std::uint32_t> blocks = blockCountFrom(number(row, line, index));
+        if (!blocks) {
             throw ReplayInputError(source_.string() + ":" + std::to_string(line) + ": field '" +
                                    table_.header[index] + "': not a block count: '" + cell(row, line, index) + "'");
         }
-        return static_cast<std::uint32_t>(value);
+        return *blocks;
     }
 
 private:

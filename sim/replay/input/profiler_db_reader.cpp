@@ -1,11 +1,13 @@
 #include "sim/replay/input/profiler_db_reader.h"
 
 #include <cstdint>
+#include <optional>
 #include <fstream>
 #include <sstream>
 #include <unordered_map>
 
 #include "sim/replay/input/kernel_details_reader.h"
+#include "sim/replay/input/block_count.h"
 #include "sim/replay/input/sqlite_reader.h"
 
 namespace ascendsim {
@@ -103,11 +105,12 @@ RealProfile readProfilerDb(const fs::path& file) {
             // A block count outside 0 .. 2^32 - 1 is a corrupt row, not one to wrap.
             const auto blocks = [&](int column, const char* field) {
                 const std::int64_t value = row.integer(column);
-                if (value < 0 || value > std::int64_t{UINT32_MAX})
+                const std::optional<std::uint32_t> count = blockCountFrom(static_cast<double>(value));
+                if (!count)
                     throw ReplayInputError(file.string() + ": COMPUTE_TASK_INFO globalTaskId " +
                                            std::to_string(row.integer(0)) + ": " + field + " " +
                                            std::to_string(value) + " is not a block count");
-                return static_cast<std::uint32_t>(value);
+                return *count;
             };
             kernel.blockDim = blocks(4, "blockDim");
             kernel.mixBlockDim = blocks(5, "mixBlockDim");

@@ -2,7 +2,11 @@
 // inference, on fixtures written in the real formats (replay_fixtures.h).
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdint>
+
 #include "sim/config/chip_config_loader.h"
+#include "sim/replay/input/block_count.h"
 #include "sim/replay/input/chip_inference.h"
 #include "sim/replay/input/kernel_details_reader.h"
 #include "sim/replay/input/real_profile_loader.h"
@@ -50,6 +54,18 @@ TEST(ReplayReading, BlockDimThatIsNoBlockCountNamesItsLineAndField) {
                 << e.what();
         }
     }
+}
+
+// The one rule both readers (text: a double cell; DB: an int64 column) apply to a block count.
+TEST(ReplayReading, BlockCountRuleRejectsWhatNoCoreCountCanBe) {
+    EXPECT_EQ(blockCountFrom(0.0), 0u);
+    EXPECT_EQ(blockCountFrom(40.0), 40u);
+    EXPECT_EQ(blockCountFrom(4294967295.0), 4294967295u);
+    EXPECT_FALSE(blockCountFrom(4294967296.0));
+    EXPECT_FALSE(blockCountFrom(-1.0));
+    EXPECT_FALSE(blockCountFrom(2.5));
+    EXPECT_FALSE(blockCountFrom(std::nan("")));
+    EXPECT_FALSE(blockCountFrom(static_cast<double>(INT64_MAX)));
 }
 
 TEST(ReplayReading, Era2024Text_CrlfUnprefixedColumnsAndHccl) {
