@@ -67,14 +67,16 @@ TEST(ReplayFidelity, GradeASamples_ErrorAndCoverageWithinRecordedBounds) {
 // The Qwen3 sets' vector-side memory pipes (docs/fidelity.md §10): mean abs error of the MTE2 /
 // MTE3 ratios measured 0.159 / 0.132 (rank 0) and 0.151 / 0.114 (rank 2) with HBM shared by
 // processor sharing, against 0.184 / 0.198 and 0.167 / 0.184 before; bound = measured + 0.02.
+// Session 10 (fidpipe, a vector queue that holds a tile, docs/fidelity.md §22): MTE3 0.113 / 0.092
+// measured -> bounds 0.14 / 0.12; MTE2 0.150 / 0.155 within the old bounds.
 TEST(ReplayFidelity, QwenMemoryPipeRatiosWithinRecordedBounds) {
     if (!fs::is_directory(samplesRoot())) GTEST_SKIP() << "no real samples at " << samplesRoot();
     const struct {
         const char* path;
         double maxMte2;
         double maxMte3;
-    } kQwen[] = {{"msinsight/ef63bc64/test/st/level2/rank_0_ascend_pt", 0.18, 0.15},
-                 {"msinsight/ef63bc64/test/st/level2/rank_2_ascend_pt", 0.17, 0.14}};
+    } kQwen[] = {{"msinsight/ef63bc64/test/st/level2/rank_0_ascend_pt", 0.18, 0.14},
+                 {"msinsight/ef63bc64/test/st/level2/rank_2_ascend_pt", 0.17, 0.12}};
     for (const auto& sample : kQwen) {
         SCOPED_TRACE(sample.path);
         ReplayOptions options;

@@ -3,12 +3,16 @@
 // sorted (the sample's preceding Sort) and pos_idx each sorted entry's token position. The output
 // is accumulated into, not written: the caller zeroes it first (the sample's MemSet before the
 // kernel: 811 µs for the 622 MB table against the kernel's 130 µs).
-// Like the Ascend C kernel: blocks take contiguous ranges of sorted entries; a tile copies R
-// sorted ids and R positions GM→UB, the scalar unit reads them, MTE2 gathers the R grad rows
-// (indexed-source moves), the vector pipe hands them to the output queue, and MTE3 adds each row
-// into its table row (indexed-destination atomic-add moves). Runs of equal ids are not summed in
-// UB first: every entry is one atomic row add (the Qwen3 sample's 4096 tokens over 151936 ids
-// repeat little).
+// Like CANN's fp32 kernel (hicann/ops-nn index/embedding_dense_grad_v2, ProcessForFp32, 910B):
+// blocks take contiguous ranges of sorted entries and handle them one at a time, single-buffered
+// (its queues hold one buffer). Per entry: MTE2 copies the position and the id (4 B each), the
+// scalar unit waits for them and reads the position, MTE2 copies that grad row; the vector pipe
+// adds it into an accumulator row and the scalar unit waits for it; MTE3 adds the accumulator
+// into its table row (atomic add), a PIPE_ALL barrier waits for that store, and the vector pipe
+// clears the accumulator, again waited for by the scalar unit. Nothing overlaps across entries:
+// the real kernel's MTE2 is busy ~0.5 of its time on 4 KiB rows (docs/fidelity.md §22).
+// Runs of equal ids are not summed in UB first (CANN does, up to 10 rows): every entry is one
+// atomic row add (the Qwen3 sample's 4096 tokens over 151936 ids repeat little).
 #include <algorithm>
 #include <memory>
 
@@ -20,45 +24,51 @@ namespace ascendsim {
 
 namespace {
 
-constexpr std::uint64_t kMaxRowsPerTile = 256;  // as GatherV2: a bounded program per tile
-
 struct EmbeddingGradLayout {
-    DataType dtype = DataType::Fp32;
-    std::uint64_t entries = 0, tableRows = 0, tokens = 0, rowBytes = 0, rowPitch = 0, rowsPerTile = 0;
+    std::uint64_t entries = 0, tableRows = 0, tokens = 0, rowBytes = 0, rowPitch = 0;
     std::uint64_t grad = 0, ids = 0, positions = 0, out = 0;
-    std::uint64_t ubIds = 0, ubPositions = 0, ubOutIds = 0, indexStride = 0, ubRows = 0, ubOut = 0, rowsStride = 0;
+    std::uint64_t ubId = 0, ubPosition = 0, ubRow = 0, ubSum = 0;
 };
+
+// The scalar unit waits for everything `pipe` has issued (PIPE_V_S / PIPE_MTE2_S in Ascend C).
+void waitForPipe(std::vector<Instruction>& out, Pipe pipe) {
+    out.push_back(Instruction::setFlag(pipe, Pipe::Scalar, 0));
+    out.push_back(Instruction::waitFlag(pipe, Pipe::Scalar, 0));
+}
 
 class EmbeddingGradTiles final : public TileSource {
 public:
     EmbeddingGradTiles(std::shared_ptr<const EmbeddingGradLayout> l, UnitRange entries) : l_(std::move(l)), entries_(entries) {}
-    std::uint64_t tileCount() const override { return ceilDiv(entries_.size(), l_->rowsPerTile); }
+    std::uint64_t tileCount() const override { return entries_.size(); }
+    std::uint32_t buffers() const override { return 1; }
 
-    void tile(std::uint64_t index, std::uint32_t half, TileCode& code) override {
+    void setup(TileCode& code) override { clearSum(code.compute); }
+
+    void tile(std::uint64_t index, std::uint32_t, TileCode& code) override {
         const EmbeddingGradLayout& l = *l_;
-        const std::uint64_t first = entries_.begin + index * l.rowsPerTile;
-        const std::uint64_t rows = std::min(l.rowsPerTile, entries_.end - first), indexBytes = rows * 4;
-        const std::uint64_t ubIds = l.ubIds + half * l.indexStride, ubPositions = l.ubPositions + half * l.indexStride,
-                            ubOutIds = l.ubOutIds + half * l.indexStride;
-        const std::uint64_t ubRows = l.ubRows + half * l.rowsStride, ubOut = l.ubOut + half * l.rowsStride;
-        const auto event = static_cast<std::uint8_t>(half);
-        code.load.push_back(moveRowsToUb(l.ids + first * 4, ubIds, 1, indexBytes, indexBytes));
-        code.load.push_back(moveRowsToUb(l.positions + first * 4, ubPositions, 1, indexBytes, indexBytes));
-        code.load.push_back(Instruction::setFlag(Pipe::Mte2, Pipe::Scalar, event));
-        code.load.push_back(Instruction::waitFlag(Pipe::Mte2, Pipe::Scalar, event));
-        code.load.push_back(scalarIndexReads(2 * rows, 4));
-        for (std::uint64_t r = 0; r < rows; ++r)
-            code.load.push_back(indexedRowMove({.toUb = true, .gm = l.grad, .ub = ubRows + r * l.rowPitch, .rowBytes = l.rowBytes,
-                                                .indexAddr = ubPositions + r * 4, .rows = l.tokens}));
-        emitVectorRange(code.compute, VectorOp::Copy, DataType::Int32, {.dst = ubOut, .src0 = ubRows}, rows * l.rowPitch / 4);
-        emitVectorRange(code.compute, VectorOp::Copy, DataType::Int32, {.dst = ubOutIds, .src0 = ubIds},
-                        alignUp(indexBytes, kUbBlockBytes) / 4);
-        for (std::uint64_t r = 0; r < rows; ++r)
-            code.store.push_back(indexedRowMove({.toUb = false, .gm = l.out, .ub = ubOut + r * l.rowPitch, .rowBytes = l.rowBytes,
-                                                 .indexAddr = ubOutIds + r * 4, .rows = l.tableRows, .atomicAdd = true}));
+        const std::uint64_t entry = entries_.begin + index;
+        code.load.push_back(moveRowsToUb(l.positions + entry * 4, l.ubPosition, 1, 4, 4));
+        code.load.push_back(moveRowsToUb(l.ids + entry * 4, l.ubId, 1, 4, 4));
+        waitForPipe(code.load, Pipe::Mte2);
+        code.load.push_back(scalarIndexReads(1, 4));
+        code.load.push_back(indexedRowMove({.toUb = true, .gm = l.grad, .ub = l.ubRow, .rowBytes = l.rowBytes,
+                                            .indexAddr = l.ubPosition, .rows = l.tokens}));
+        code.compute.push_back(scalarIndexReads(1, 4));  // the entry's id
+        emitVectorRange(code.compute, VectorOp::Add, DataType::Fp32, {.dst = l.ubSum, .src0 = l.ubSum, .src1 = l.ubRow},
+                        l.rowBytes / 4);
+        waitForPipe(code.compute, Pipe::Vector);
+        code.store.push_back(indexedRowMove({.toUb = false, .gm = l.out, .ub = l.ubSum, .rowBytes = l.rowBytes,
+                                             .indexAddr = l.ubId, .rows = l.tableRows, .atomicAdd = true}));
+        code.store.push_back(Instruction::barrier(Pipe::All));
+        clearSum(code.store);
     }
 
 private:
+    void clearSum(std::vector<Instruction>& out) const {
+        emitVectorRange(out, VectorOp::Duplicate, DataType::Fp32, {.dst = l_->ubSum}, l_->rowBytes / 4, 0.0f);
+        waitForPipe(out, Pipe::Vector);
+    }
+
     std::shared_ptr<const EmbeddingGradLayout> l_;
     UnitRange entries_;
 };
@@ -82,18 +92,12 @@ std::vector<LoweredKernel> lowerEmbeddingDenseGrad(const OpInstance& op, const C
     l->entries = static_cast<std::uint64_t>(ids.elementCount());
     l->grad = grad.deviceAddr, l->ids = ids.deviceAddr, l->positions = positions.deviceAddr, l->out = out.deviceAddr;
     const VectorPlacement placement = vectorPlacement(chip);
-    const std::uint64_t budget = placement.ubBytes - 8 * kUbBlockBytes;
-    const std::uint64_t perRow = 2 * (2 * l->rowPitch + 3 * 4);
-    if (perRow > budget) throwLoweringError(op, "one grad row does not fit in UB");
-    l->rowsPerTile = std::max<std::uint64_t>(1, std::min({budget / perRow, kMaxRowsPerTile, std::max<std::uint64_t>(l->entries, 1)}));
+    if (2 * l->rowPitch + 2 * kUbBlockBytes > placement.ubBytes) throwLoweringError(op, "one grad row does not fit in UB");
     UbAllocator ub(placement.ubBytes, op.name);
-    l->indexStride = alignUp(l->rowsPerTile * 4, kUbBlockBytes);
-    l->ubIds = ub.allocate(2 * l->indexStride, "sorted ids");
-    l->ubPositions = ub.allocate(2 * l->indexStride, "token positions");
-    l->ubOutIds = ub.allocate(2 * l->indexStride, "ids for the stores");
-    l->rowsStride = l->rowsPerTile * l->rowPitch;
-    l->ubRows = ub.allocate(2 * l->rowsStride, "gathered grad rows");
-    l->ubOut = ub.allocate(2 * l->rowsStride, "rows to add");
+    l->ubId = ub.allocate(kUbBlockBytes, "the sorted id");
+    l->ubPosition = ub.allocate(kUbBlockBytes, "the token position");
+    l->ubRow = ub.allocate(l->rowPitch, "the grad row");
+    l->ubSum = ub.allocate(l->rowPitch, "the row sum");
     LoweredKernel kernel;
     kernel.type = placement.taskType;
     kernel.blockDim = chooseVectorBlockDim(op, placement, l->entries * l->rowBytes, std::max<std::uint64_t>(1, l->entries));
