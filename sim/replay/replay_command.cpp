@@ -16,7 +16,7 @@ namespace {
 
 L2State l2Of(const std::string& text) {
     L2State state{};
-    if (!parseL2State(text, state)) throw ReplayInputError("--l2: expected cold, warm or producer, got '" + text + "'");
+    if (!parseL2State(text, state)) throw ReplayInputError("--l2: expected cold, warm, producer or timeline, got '" + text + "'");
     return state;
 }
 

@@ -155,14 +155,18 @@ bool parseL2State(std::string_view text, L2State& out) {
     if (text == "cold") return out = L2State::Cold, true;
     if (text == "warm") return out = L2State::Warm, true;
     if (text == "producer") return out = L2State::Producer, true;
+    if (text == "timeline") return out = L2State::Timeline, true;
     return false;
 }
+
+bool preloadsResidents(L2State state) { return state == L2State::Producer || state == L2State::Timeline; }
 
 std::string_view l2StateName(L2State state) {
     switch (state) {
         case L2State::Cold: return "cold";
         case L2State::Warm: return "warm";
         case L2State::Producer: return "producer";
+        case L2State::Timeline: return "timeline";
     }
     return "cold";
 }
@@ -179,9 +183,9 @@ SimulatedKernel simulateReplayOp(OpInstance op, const ChipConfig& chip, L2State 
     }
     if (kernels.empty()) throw UnreplayableKernel("lowering gave no " + op.type + " kernel");
     // Tasks before the measured launch: the launch itself (warm) or its inputs' producers.
-    const std::vector<LoweredKernel> before = l2 == L2State::Warm       ? kernels
-                                              : l2 == L2State::Producer ? producerWrites(op, chip, placement)
-                                                                        : std::vector<LoweredKernel>{};
+    const std::vector<LoweredKernel> before = l2 == L2State::Warm        ? kernels
+                                              : preloadsResidents(l2) ? producerWrites(op, chip, placement)
+                                                                      : std::vector<LoweredKernel>{};
     std::vector<TimedTask> tasks = tasksOf(l2 == L2State::Warm ? &op : nullptr, before, workspace, 1);
     DeviceOptions device;
     for (auto& t : tasksOf(&op, kernels, workspace, tasks.size() + 1)) {

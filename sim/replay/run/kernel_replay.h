@@ -10,7 +10,9 @@
 //   producer — the inputs a kernel just before wrote in the real stream (producer_inputs.h) are
 //          written first, by a write-only MemSet of each onto the tensor's address, and the
 //          launch after them is measured: those lines are in L2, dirty or clean as the chip's
-//          write-back leaves them, in LRU order up to its capacity; every other input is cold.
+//          write-back leaves them, in LRU order up to its capacity; every other input is cold;
+//   timeline — the same preload, of the inputs an LRU walk of the real launch order says L2
+//          still holds, whether earlier kernels wrote or only read them (l2_timeline.h).
 #include <map>
 #include <string>
 #include <vector>
@@ -20,8 +22,10 @@
 
 namespace ascendsim {
 
-enum class L2State : std::uint8_t { Cold, Warm, Producer };
-bool parseL2State(std::string_view text, L2State& out);  // "cold", "warm", "producer"
+enum class L2State : std::uint8_t { Cold, Warm, Producer, Timeline };
+bool parseL2State(std::string_view text, L2State& out);  // "cold", "warm", "producer", "timeline"
+// Producer and Timeline: the replay preloads the inputs (and copy targets) it found resident.
+bool preloadsResidents(L2State state);
 std::string_view l2StateName(L2State state);
 
 struct SimulatedKernel {
@@ -31,7 +35,7 @@ struct SimulatedKernel {
 
 // Where the launch's tensors are and what of them L2 holds at its start.
 struct ReplayPlacement {
-    // L2State::Producer: the sizes of the inputs to preload; each preloads the first not yet
+    // L2State::Producer / Timeline: the sizes of the inputs to preload; each preloads the first not yet
     // chosen input of the op of that size, in order (the last is most recently used).
     std::vector<std::uint64_t> residentBytes;
     // The same for outputs that overwrite a tensor still in L2 (a copy into an existing tensor):

@@ -2,65 +2,21 @@
 
 #include <algorithm>
 #include <deque>
-#include <exception>
 #include <map>
 #include <string>
-#include <tuple>
 
-#include "sim/replay/input/real_tensors.h"
 #include "sim/replay/run/inplace_kernels.h"
+#include "sim/replay/run/tensor_identity.h"
 
 namespace ascendsim {
 
 namespace {
-
-using TensorKey = std::tuple<std::string, std::string, std::string>;  // shape, dtype, format cells
-
-std::vector<std::string> cellsOf(const std::string& text) {
-    std::vector<std::string> cells;
-    if (text.empty() || text == "N/A") return cells;
-    std::size_t start = 0;
-    while (true) {
-        const std::size_t semi = text.find(';', start);
-        cells.push_back(text.substr(start, semi == std::string::npos ? std::string::npos : semi - start));
-        if (semi == std::string::npos) return cells;
-        start = semi + 1;
-    }
-}
-
-// The tensors of one side as keys; a scalar or absent tensor gets no key (empty shape).
-std::vector<TensorKey> keysOf(const std::string& shapes, const std::string& dtypes, const std::string& formats) {
-    const auto s = cellsOf(shapes), d = cellsOf(dtypes), f = cellsOf(formats);
-    std::vector<TensorKey> keys;
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        const std::string dtype = i < d.size() ? d[i] : "";
-        const bool absent = s[i].empty() || dtype == "DT_UNDEFINED" || dtype == "UNDEFINED";
-        keys.emplace_back(absent ? "" : s[i], dtype, matchedFormat(i < f.size() ? f[i] : ""));
-    }
-    return keys;
-}
-
-// Bytes of each recorded tensor of one side; 0 where the simulator has no dtype for it (the
-// tensor still moves, but its size is unknown: counted as nothing).
-std::vector<std::uint64_t> bytesOfSide(const RealKernel& k, bool inputs) {
-    std::vector<std::uint64_t> bytes;
-    try {
-        for (const RealTensor& t : inputs ? realInputs(k) : realOutputs(k)) bytes.push_back(tensorBytes(t));
-    } catch (const std::exception&) {
-        bytes.clear();
-    }
-    return bytes;
-}
 
 std::uint64_t sumOf(const std::vector<std::uint64_t>& values) {
     std::uint64_t total = 0;
     for (std::uint64_t v : values) total += v;
     return total;
 }
-
-}  // namespace
-
-namespace {
 
 // The window walk both rules share: for each row, each of its tensors on `side` (inputs of the
 // row, or its outputs) is looked up among the tensors the kProducerWindow rows before it on its
@@ -73,8 +29,8 @@ std::vector<std::vector<std::size_t>> matchWindow(const RealProfile& profile, st
     std::vector<std::vector<std::uint64_t>> sideBytes(rows);
     std::vector<std::uint64_t> movedBefore(rows + 1, 0);  // bytes moved by rows [0, i)
     for (std::size_t i = 0; i < rows; ++i) {
-        const auto inputs = bytesOfSide(profile.kernels[i], true);
-        const auto outputs = bytesOfSide(profile.kernels[i], false);
+        const auto inputs = tensorBytesOfSide(profile.kernels[i], true);
+        const auto outputs = tensorBytesOfSide(profile.kernels[i], false);
         sideBytes[i] = outputsOfRow ? outputs : inputs;
         movedBefore[i + 1] = movedBefore[i] + sumOf(inputs) + sumOf(outputs);
     }
@@ -86,8 +42,8 @@ std::vector<std::vector<std::size_t>> matchWindow(const RealProfile& profile, st
     for (std::size_t i = 0; i < rows; ++i) {
         const RealKernel& k = profile.kernels[i];
         auto& recent = window[k.stream];
-        const auto inputs = keysOf(k.inputShapes, k.inputDtypes, k.inputFormats);
-        const auto outputs = keysOf(k.outputShapes, k.outputDtypes, k.outputFormats);
+        const auto inputs = inputKeys(k);
+        const auto outputs = outputKeys(k);
         const auto& mine = outputsOfRow ? outputs : inputs;
         for (std::size_t j = 0; rowCounts[i] && j < mine.size(); ++j) {
             if (std::get<0>(mine[j]).empty()) continue;
@@ -109,12 +65,6 @@ std::vector<std::vector<std::size_t>> matchWindow(const RealProfile& profile, st
 }
 
 }  // namespace
-
-std::string matchedFormat(const std::string& formatCell) {
-    const bool privateLayout = formatCell.find("FRACTAL") != std::string::npos ||
-                               std::any_of(formatCell.begin(), formatCell.end(), [](char c) { return c >= '0' && c <= '9'; });
-    return privateLayout || formatCell.empty() ? formatCell : "ND";
-}
 
 std::vector<std::vector<std::size_t>> producedInputs(const RealProfile& profile, std::uint64_t l2Bytes) {
     return matchWindow(profile, l2Bytes, false, true, std::vector<bool>(profile.kernels.size(), true));

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sim/replay/input/real_profile.h"
+#include "sim/replay/run/tensor_identity.h"  // matchedFormat
 
 namespace ascendsim {
 
@@ -30,10 +31,5 @@ std::vector<std::vector<std::size_t>> producedInputs(const RealProfile& profile,
 // the export says nothing. Real copies back into the tensor a kernel just read write faster than
 // HBM takes (docs/fidelity.md §16).
 std::vector<std::vector<std::size_t>> residentCopyTargets(const RealProfile& profile, std::uint64_t l2Bytes);
-
-// The tensor identity the matching uses: plain layouts (ND, NCHW, NHWC, NCL, ...) are one memory
-// order for a contiguous tensor, so they match each other ("ND" is returned); a private layout
-// (NC1HWC0, FRACTAL_NZ, ...: a digit or FRACTAL in the name) keeps its name.
-std::string matchedFormat(const std::string& formatCell);
 
 }  // namespace ascendsim

@@ -5,6 +5,7 @@
 #include "sim/replay/input/real_tensors.h"
 #include "sim/replay/run/code_residency.h"
 #include "sim/replay/run/inplace_kernels.h"
+#include "sim/replay/run/l2_timeline.h"
 #include "sim/replay/run/producer_inputs.h"
 #include "sim/replay/rules/replay_op_rules.h"
 
@@ -57,10 +58,14 @@ ReplayPlacement placementOf(const ReplayedKernel& k) {
 
 std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State l2, std::uint64_t l2Bytes,
                                             const ICacheConfig* icache) {
-    const bool producerAware = l2 == L2State::Producer && profile.hasShapes;
-    const std::vector<std::vector<std::size_t>> none(profile.kernels.size());
-    const std::vector<std::vector<std::size_t>> produced = producerAware ? producedInputs(profile, l2Bytes) : none;
-    const std::vector<std::vector<std::size_t>> targets = producerAware ? residentCopyTargets(profile, l2Bytes) : none;
+    const bool producerAware = preloadsResidents(l2) && profile.hasShapes;
+    L2Timeline resident{std::vector<std::vector<std::size_t>>(profile.kernels.size()),
+                        std::vector<std::vector<std::size_t>>(profile.kernels.size())};
+    if (producerAware && l2 == L2State::Timeline) resident = l2Timeline(profile, l2Bytes);
+    if (producerAware && l2 == L2State::Producer)
+        resident = L2Timeline{producedInputs(profile, l2Bytes), residentCopyTargets(profile, l2Bytes)};
+    const auto& produced = resident.residentInputs;
+    const auto& targets = resident.residentOutputs;
     const std::vector<bool> codeResident =
         icache != nullptr ? codeResidentRows(profile, *icache) : std::vector<bool>(profile.kernels.size(), false);
     std::vector<ReplayedKernel> groups;

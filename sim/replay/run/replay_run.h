@@ -24,8 +24,8 @@ struct ReplayedKernel {
     double realTotalUs = 0.0;   // sum over occurrences
     std::map<std::string, double> realPipes;  // median per pipe ratio column
     std::optional<SimulatedKernel> simulated;
-    std::vector<std::size_t> residentInputs;  // --l2 producer: inputs a kernel just before wrote
-    std::vector<std::size_t> residentOutputs; // --l2 producer: copy targets still in L2
+    std::vector<std::size_t> residentInputs;  // --l2 producer / timeline: inputs held in L2 at start
+    std::vector<std::size_t> residentOutputs; // --l2 producer / timeline: copy targets still in L2
     bool codeResident = false;  // its code was still in the ICaches at launch (code_residency.h)
     std::string excluded;       // set when the row is no AI core kernel (Level0, DSA task)
     std::string reason;         // why not simulated (empty when simulated)
@@ -35,7 +35,8 @@ struct ReplayedKernel {
 // L2State::Producer the identity also holds which inputs a preceding kernel wrote
 // (producer_inputs.h): the same kernel after its producer and after an unrelated kernel are two
 // groups, each with its own real median.
-// `l2Bytes`: the chip's L2 capacity, for the producer rule (producer_inputs.h); unused when cold.
+// L2State::Timeline holds the inputs an LRU walk of the launch order leaves in L2 (l2_timeline.h).
+// `l2Bytes`: the chip's L2 capacity, for the producer rule and the timeline; unused when cold.
 // With `icache` the identity also holds whether the kernel's code was resident at launch
 // (code_residency.h): a kernel's cold and warm launches are two groups.
 std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State l2 = L2State::Cold,

@@ -1,0 +1,158 @@
+#include "sim/replay/run/l2_timeline.h"
+
+#include <algorithm>
+#include <list>
+#include <map>
+#include <string>
+
+#include "sim/replay/run/inplace_kernels.h"
+#include "sim/replay/run/tensor_identity.h"
+
+namespace ascendsim {
+
+namespace {
+
+// The tensors L2 holds, most recently used first, each with the kernel that last touched it.
+class TensorLru {
+public:
+    explicit TensorLru(std::uint64_t capacity) : capacity_(capacity) {}
+
+    // The newest held tensor of `key` that `kernel` may be reading: not one a launch of the same
+    // kernel (op and shapes) last touched, and not one `claimed` already. The same kernel launched
+    // again works on another tensor of that identity (a loop over layers or parameter groups:
+    // ApplyAdamW and Cast over every weight of one shape); null when none is held.
+    const void* find(const TensorKey& key, const std::string& kernel, const std::vector<const void*>& claimed) const {
+        const auto it = byKey_.find(key);
+        if (it == byKey_.end()) return nullptr;
+        const Entry* best = nullptr;
+        for (const auto& entry : it->second) {
+            if (entry->toucher == kernel || std::find(claimed.begin(), claimed.end(), &*entry) != claimed.end()) continue;
+            if (best == nullptr || entry->stamp > best->stamp) best = &*entry;
+        }
+        return best;
+    }
+
+    std::uint64_t stampOf(const void* tensor) const { return static_cast<const Entry*>(tensor)->stamp; }
+
+    // `kernel` touches `tensor` of `key` (found by find): it becomes the most recently used; if
+    // the same kernel's other tensors pushed it out meanwhile, it is brought in again.
+    void use(const TensorKey& key, const void* tensor, std::uint64_t bytes, const std::string& kernel) {
+        const auto sameKey = byKey_.find(key);
+        for (std::size_t n = 0; sameKey != byKey_.end() && n < sameKey->second.size(); ++n) {
+            const auto it = sameKey->second[n];
+            if (&*it != tensor) continue;
+            it->stamp = ++clock_;
+            it->toucher = kernel;
+            held_.splice(held_.begin(), held_, it);
+            return;
+        }
+        add(key, bytes, kernel);
+    }
+
+    // A tensor of `key` that `kernel` brings in: an output it writes, or an input read cold.
+    void add(const TensorKey& key, std::uint64_t bytes, const std::string& kernel) {
+        if (bytes == 0) return;  // size unknown: not tracked
+        if (bytes > capacity_) {  // streaming it through L2 leaves none of the tensors before it
+            held_.clear();
+            byKey_.clear();
+            bytesHeld_ = 0;
+            return;
+        }
+        held_.push_front(Entry{key, bytes, ++clock_, kernel});
+        byKey_[key].push_back(held_.begin());
+        bytesHeld_ += bytes;
+        while (bytesHeld_ > capacity_) evictOldest();
+    }
+
+private:
+    struct Entry {
+        TensorKey key;
+        std::uint64_t bytes;
+        std::uint64_t stamp;
+        std::string toucher;  // the kernel (op and shapes) that last read or wrote it
+    };
+
+    void evictOldest() {
+        const Entry& victim = held_.back();
+        auto& sameKey = byKey_[victim.key];
+        sameKey.erase(std::find_if(sameKey.begin(), sameKey.end(), [&](const auto& it) { return &*it == &victim; }));
+        if (sameKey.empty()) byKey_.erase(victim.key);
+        bytesHeld_ -= victim.bytes;
+        held_.pop_back();
+    }
+
+    std::uint64_t capacity_;
+    std::uint64_t clock_ = 0;
+    std::uint64_t bytesHeld_ = 0;
+    std::list<Entry> held_;
+    std::map<TensorKey, std::vector<std::list<Entry>::iterator>> byKey_;
+};
+
+std::uint64_t bytesAt(const std::vector<std::uint64_t>& bytes, std::size_t j) { return j < bytes.size() ? bytes[j] : 0; }
+
+// The kernel a row launches, for TensorLru::find: op type and tensors.
+std::string kernelOf(const RealKernel& k) {
+    return k.type + '|' + k.inputShapes + '|' + k.inputDtypes + '|' + k.outputShapes + '|' + k.outputDtypes;
+}
+
+// One side of a row matched against L2: the held tensor of each of its tensors (null: not held).
+std::vector<const void*> match(const TensorLru& lru, const std::vector<TensorKey>& keys,
+                               const std::vector<std::uint64_t>& bytes, const std::string& kernel, bool eligible) {
+    std::vector<const void*> found(keys.size(), nullptr);
+    for (std::size_t j = 0; eligible && j < keys.size(); ++j) {
+        if (std::get<0>(keys[j]).empty() || bytesAt(bytes, j) == 0) continue;
+        found[j] = lru.find(keys[j], kernel, found);
+    }
+    return found;
+}
+
+// The indices of the held tensors, least recently used first.
+std::vector<std::size_t> heldOf(const TensorLru& lru, const std::vector<const void*>& found) {
+    std::vector<std::pair<std::uint64_t, std::size_t>> held;  // (stamp, j)
+    for (std::size_t j = 0; j < found.size(); ++j)
+        if (found[j] != nullptr) held.emplace_back(lru.stampOf(found[j]), j);
+    std::sort(held.begin(), held.end());
+    std::vector<std::size_t> indices;
+    for (const auto& [stamp, j] : held) indices.push_back(j);
+    return indices;
+}
+
+}  // namespace
+
+L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, TimelineStart start) {
+    const std::size_t rows = profile.kernels.size();
+    L2Timeline timeline;
+    timeline.residentInputs.resize(rows);
+    timeline.residentOutputs.resize(rows);
+    TensorLru lru(l2Bytes);
+    // Steady state: a first walk leaves L2 as the profile's last kernels do; the second records.
+    const std::size_t walks = start == TimelineStart::SteadyState ? 2 : 1;
+    for (std::size_t n = 0; n < walks * rows; ++n) {
+        const std::size_t i = n % rows;
+        const RealKernel& k = profile.kernels[i];
+        const std::string kernel = kernelOf(k);
+        const auto inputs = inputKeys(k), outputs = outputKeys(k);
+        const auto inBytes = tensorBytesOfSide(k, true), outBytes = tensorBytesOfSide(k, false);
+        const bool copyInto = isCopyIntoExisting(k), inPlace = isInPlaceKernel(k);
+        const auto readHeld = match(lru, inputs, inBytes, kernel, true);
+        const auto writeHeld = match(lru, outputs, outBytes, kernel, copyInto);
+        timeline.residentInputs[i] = heldOf(lru, readHeld);
+        timeline.residentOutputs[i] = heldOf(lru, writeHeld);
+        // Reads first, then writes; each tensor becomes the most recently used.
+        for (std::size_t j = 0; j < inputs.size(); ++j) {
+            if (std::get<0>(inputs[j]).empty()) continue;
+            if (readHeld[j] != nullptr) lru.use(inputs[j], readHeld[j], bytesAt(inBytes, j), kernel);
+            else lru.add(inputs[j], bytesAt(inBytes, j), kernel);
+        }
+        for (std::size_t j = 0; j < outputs.size(); ++j) {
+            if (std::get<0>(outputs[j]).empty()) continue;
+            // In place, output 0 is input 0's memory: the read above already made it newest.
+            if (inPlace && j == 0 && !inputs.empty() && inputs[0] == outputs[0]) continue;
+            if (writeHeld[j] != nullptr) lru.use(outputs[j], writeHeld[j], bytesAt(outBytes, j), kernel);
+            else lru.add(outputs[j], bytesAt(outBytes, j), kernel);
+        }
+    }
+    return timeline;
+}
+
+}  // namespace ascendsim

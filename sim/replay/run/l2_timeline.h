@@ -1,0 +1,42 @@
+#pragma once
+// What the chip's L2 holds when each real kernel starts, by walking the profile's rows in launch
+// order through an LRU of tensors (`--l2 timeline`, docs/fidelity.md). Every row reads its inputs
+// and then writes its outputs; each becomes the most recently used tensor, and the least recently
+// used ones leave L2 once the tensors held exceed its capacity. An input is resident at a row's
+// start when a tensor of its identity (tensor_identity.h: shape, dtype, format) is still held,
+// whether an earlier kernel wrote it or only read it: a weight the forward pass read, the
+// activation the kernel before wrote. Unlike `--l2 producer` (producer_inputs.h) no launch window
+// or stream limits the match; the capacity alone decides.
+//
+// Tensors are tracked whole (a tensor larger than L2 is never held, and streaming it flushes
+// L2); every output is a new tensor, so it occupies L2 beside an older tensor of the same
+// identity, and a later read finds the newest. An in-place kernel's output 0 is its input 0, and
+// an aclnnInplaceCopy writes into the existing tensor of its output's identity (inplace_kernels.h).
+// LRU follows the model's own L2 (l2_cache.h: true LRU); the L2's set conflicts are not modelled.
+// The walk starts in steady state by default (TimelineStart below).
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "sim/replay/input/real_profile.h"
+
+namespace ascendsim {
+
+struct L2Timeline {
+    // Per row of profile.kernels: the inputs held in L2 at its start, least recently used first
+    // (the order the replay preloads them in, so the newest is the most recently used).
+    std::vector<std::vector<std::size_t>> residentInputs;
+    // Per row: the outputs written over a tensor held in L2 (only a copy into an existing tensor;
+    // every other output is a new allocation, of which the export says nothing).
+    std::vector<std::vector<std::size_t>> residentOutputs;
+};
+
+// What L2 holds when the profile's first kernel starts: nothing (Empty), or what its last
+// kernels left (SteadyState: a training profile is one or more iterations of a loop, so the step
+// before the first recorded one ended as the last recorded one does; the walk runs over the rows
+// twice and records the second pass).
+enum class TimelineStart : std::uint8_t { Empty, SteadyState };
+
+L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, TimelineStart start = TimelineStart::SteadyState);
+
+}  // namespace ascendsim

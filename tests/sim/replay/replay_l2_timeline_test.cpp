@@ -1,0 +1,128 @@
+// `--l2 timeline` (l2_timeline.h): the profile's rows walked in launch order through an LRU of
+// tensors; an input is resident when an earlier kernel wrote or read a tensor of its identity and
+// the tensors used since have not pushed it out of the L2's capacity.
+#include <gtest/gtest.h>
+
+#include "sim/replay/run/kernel_replay.h"
+#include "sim/replay/run/l2_timeline.h"
+#include "sim/replay/run/replay_run.h"
+
+namespace ascendsim {
+namespace {
+
+// A vector kernel reading fp32 ND tensors of shapes `in` and writing `out` (cells ';'-separated).
+RealKernel rowOf(const std::string& in, const std::string& out, const std::string& name = "aclnnAdd_AddAiCore_Add") {
+    RealKernel k;
+    k.name = name;
+    k.type = "Add";
+    k.stream.assign(1, '2');  // not = "2": GCC 12 -Wrestrict false positive
+    k.acceleratorCore = "AI_VECTOR_CORE";
+    k.blockDim = 1;
+    k.inputShapes = in;
+    k.outputShapes = out;
+    for (const auto* cells : {&in, &out}) {
+        std::string dtypes = "FLOAT", formats = "ND";
+        for (char c : *cells)
+            if (c == ';') dtypes += ";FLOAT", formats += ";ND";
+        (cells == &in ? k.inputDtypes : k.outputDtypes) = dtypes;
+        (cells == &in ? k.inputFormats : k.outputFormats) = formats;
+    }
+    return k;
+}
+
+constexpr std::uint64_t kKiB = 1024;
+using Indices = std::vector<std::size_t>;
+constexpr TimelineStart kEmpty = TimelineStart::Empty;
+
+// A tensor kernel 1 only read ([256] fp32, 1 KiB) is still in L2 for kernel 2; so is the output
+// kernel 1 wrote. A tensor nobody touched before is cold.
+TEST(L2Timeline, ATensorAnEarlierKernelReadOrWroteIsWarm) {
+    RealProfile profile;
+    profile.kernels = {rowOf("256", "512"), rowOf("256;512;128", "64")};
+    const L2Timeline timeline = l2Timeline(profile, 64 * kKiB, kEmpty);
+    EXPECT_TRUE(timeline.residentInputs[0].empty());
+    // Inputs 0 (read by kernel 1) and 1 (written by it), least recently used first; [128] is cold.
+    EXPECT_EQ(timeline.residentInputs[1], (Indices{0, 1}));
+}
+
+// Past the capacity the least recently used tensor leaves L2: with 4 KiB, kernel 2's 2 KiB in and
+// 2 KiB out push kernel 1's [256] out; with 16 KiB it stays.
+TEST(L2Timeline, TensorsUsedSincePushAnInputOutOfTheCapacity) {
+    RealProfile profile;
+    profile.kernels = {rowOf("256", "16"), rowOf("512", "512"), rowOf("256", "8")};
+    EXPECT_TRUE(l2Timeline(profile, 4 * kKiB, kEmpty).residentInputs[2].empty());
+    EXPECT_EQ(l2Timeline(profile, 16 * kKiB, kEmpty).residentInputs[2], Indices{0});
+}
+
+// Least recently used, not first in: A ([256]) is read again after B ([384]), so when C ([400])
+// overflows 4 KiB, B leaves and A stays.
+TEST(L2Timeline, ATensorReadAgainOutlivesOneReadOnce) {
+    RealProfile profile;
+    profile.kernels = {rowOf("256", "16"), rowOf("384", "8"), rowOf("256", "4"), rowOf("400", "2"),
+                       rowOf("256;384", "1")};
+    EXPECT_EQ(l2Timeline(profile, 4 * kKiB, kEmpty).residentInputs[4], Indices{0});
+}
+
+// A tensor larger than L2 is never held, and streaming it flushes what was.
+TEST(L2Timeline, ATensorLargerThanL2IsNeverHeldAndFlushesIt) {
+    RealProfile profile;
+    profile.kernels = {rowOf("256", "16"), rowOf("4096", "16"), rowOf("256;4096", "8")};
+    EXPECT_TRUE(l2Timeline(profile, 8 * kKiB, kEmpty).residentInputs[2].empty());
+}
+
+// Every output is a new tensor that occupies L2 beside older ones of its identity; an
+// aclnnInplaceCopy writes into the held tensor of its output's identity (a resident copy target).
+TEST(L2Timeline, OutputsAreNewTensorsAndACopyTargetIsResidentWhenHeld) {
+    RealProfile profile;
+    profile.kernels = {rowOf("512", "512"), rowOf("512;16", "512"), rowOf("1024", "512", "aclnnInplaceCopy_TensorMove")};
+    const L2Timeline timeline = l2Timeline(profile, 8 * kKiB, kEmpty);
+    EXPECT_EQ(timeline.residentInputs[1], Indices{0});
+    EXPECT_EQ(timeline.residentOutputs[2], Indices{0});
+    EXPECT_TRUE(timeline.residentOutputs[1].empty());  // a plain output is a new allocation
+    // Three 2 KiB tensors of one identity, 64 B and 4 KiB overflow 8 KiB: the two least recently
+    // used [512] leave, yet the newest (the copy's target) is still held for a later read.
+    profile.kernels.push_back(rowOf("512", "1"));
+    EXPECT_EQ(l2Timeline(profile, 8 * kKiB, kEmpty).residentInputs[3], Indices{0});
+}
+
+// The same kernel launched again works on other tensors of its identity (a loop over layers or
+// parameter groups): it never finds the tensors its own previous launch touched, while another
+// kernel reading them does.
+TEST(L2Timeline, TheSameKernelLaunchedAgainReadsOtherTensors) {
+    RealProfile profile;
+    profile.kernels = {rowOf("256;256", "256"), rowOf("256;256", "256"), rowOf("256", "8")};
+    const L2Timeline timeline = l2Timeline(profile, 64 * kKiB, kEmpty);
+    EXPECT_TRUE(timeline.residentInputs[1].empty());
+    EXPECT_EQ(timeline.residentInputs[2], Indices{0});
+}
+
+// Steady state: the profile is a step of a loop, so its first kernel finds what its last ones
+// left; from an empty L2 it finds nothing.
+TEST(L2Timeline, InSteadyStateTheFirstKernelFindsWhatTheLastLeft) {
+    RealProfile profile;
+    profile.kernels = {rowOf("256", "16"), rowOf("1024", "256")};
+    EXPECT_TRUE(l2Timeline(profile, 64 * kKiB, kEmpty).residentInputs[0].empty());
+    EXPECT_EQ(l2Timeline(profile, 64 * kKiB, TimelineStart::SteadyState).residentInputs[0], Indices{0});
+}
+
+// The replay groups kernels by what was resident: the same Add once cold (the tensor streamed
+// before it, larger than L2, flushed L2 in the step before) and once after another kernel read
+// its inputs is two distinct kernels, and only the second preloads its inputs.
+TEST(L2Timeline, TheReplayKeysKernelsByTheirResidentInputs) {
+    RealProfile profile;
+    profile.hasShapes = true;
+    profile.kernels = {rowOf("256;256", "256"), rowOf("256;256", "16"), rowOf("256;256", "256"), rowOf("32768", "8")};
+    for (auto& k : profile.kernels) k.durationUs = 1.0;
+    const auto cold = distinctKernels(profile, L2State::Cold, 64 * kKiB);
+    const auto timeline = distinctKernels(profile, L2State::Timeline, 64 * kKiB);
+    EXPECT_EQ(cold.size(), 3u);
+    ASSERT_EQ(timeline.size(), 4u);
+    EXPECT_TRUE(timeline[0].residentInputs.empty());
+    // Both inputs held; the order is the one they are preloaded in (least recently used first).
+    EXPECT_EQ(timeline[1].residentInputs.size(), 2u);
+    EXPECT_EQ(timeline[2].residentInputs.size(), 2u);
+    EXPECT_TRUE(timeline[3].residentInputs.empty());
+}
+
+}  // namespace
+}  // namespace ascendsim
