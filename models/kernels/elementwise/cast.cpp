@@ -1,5 +1,6 @@
 // Cast (docs/op-catalog.md): x → y of `dst_type`, through the vector unit's vconv. Float → int
-// truncates toward zero and saturates (vector_semantics.h).
+// truncates toward zero and saturates (vector_semantics.h). A bool x is one byte holding 0 or 1
+// (torch and CANN store bool as uint8), so it is converted as uint8 (vconv u8 → f16 and on).
 #include "models/kernels/elementwise/elementwise_broadcast.h"
 #include "models/kernels/tiling/vector_tiling.h"
 
@@ -7,8 +8,10 @@ namespace ascendsim {
 
 namespace {
 
-std::vector<LoweredKernel> lowerCast(const OpInstance& op, const ChipConfig& chip) {
-    requireOperands(op, 1, 1);
+std::vector<LoweredKernel> lowerCast(const OpInstance& original, const ChipConfig& chip) {
+    requireOperands(original, 1, 1);
+    OpInstance op = original;
+    if (op.inputs[0].dtype == DataType::Bool) op.inputs[0].dtype = DataType::Uint8;
     const TensorInfo& x = op.inputs[0];
     DataType target{};
     const std::string name = op.stringAttr("dst_type", "");

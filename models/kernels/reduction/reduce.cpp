@@ -1,12 +1,14 @@
 // ReduceSum, ReduceMean, ReduceMax (docs/op-catalog.md). Once size-1 dims are ignored, reduced axes
 // that are contiguous make the input [A, R, B] and one kernel; [R1, A, R2] is one kernel too
 // (reduce_outer_inner.h); other non-adjacent ones run one pass per reduced run (lowerReducePasses).
-// B = 1 reduces rows (vector_tiling_rows), B > 1 folds rows of columns (reduce_columns). Mean scales by 1/R in fp32.
+// B = 1 reduces rows (vector_tiling_rows; rows longer than UB in chunks, reduce_long_rows.h), B > 1
+// folds rows of columns (reduce_columns). Mean scales by 1/R in fp32.
 #include <algorithm>
 #include <set>
 
 #include "models/kernels/elementwise/elementwise_broadcast.h"
 #include "models/kernels/reduction/reduce_columns.h"
+#include "models/kernels/reduction/reduce_long_rows.h"
 #include "models/kernels/reduction/reduce_outer_inner.h"
 #include "models/kernels/reduction/workspace_rebase.h"
 #include "models/kernels/tiling/vector_tiling_rows.h"
@@ -110,6 +112,7 @@ std::vector<LoweredKernel> lowerReduce(const OpInstance& op, const ChipConfig& c
         t.reduce(reduceOp, t.inputs[0], t.valueOutputs[0]);
         if (mean) t.values(VectorOp::Muls, t.valueOutputs[0], t.valueOutputs[0], 0, scale);
     };
+    if (!rowKernelFits(chip, spec)) return {lowerLongRowReduction(op, chip, reduceOp, mean, spec.rows, spec.length)};
     return {lowerRowKernel(op, chip, std::move(spec))};
 }
 

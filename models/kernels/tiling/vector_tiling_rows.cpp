@@ -204,9 +204,14 @@ private:
 
 }  // namespace
 
-LoweredKernel lowerRowKernel(const OpInstance& op, const ChipConfig& chip, RowKernelSpec spec) {
-    const VectorPlacement placement = vectorPlacement(chip);
-    auto layout = std::make_shared<RowLayout>();
+namespace {
+
+// UB bytes of a tile: `fixed` once, `perTileRow` per row, and the padded row pitch.
+struct RowKernelUb {
+    std::uint64_t fixed = 0, perTileRow = 0, pitch = 0;
+};
+
+RowKernelUb rowKernelUb(const RowKernelSpec& spec) {
     std::uint64_t minBytes = kF32Bytes, perElement = (spec.temps + spec.rowOutputs.size()) * kF32Bytes,
                   perRow = (spec.valueTemps + spec.valueOutputs.size()) * kF32Bytes + 2 * kUbBlockBytes;
     perRow += reduceRowsScratchBytes(kF32, 2, spec.length) / 2;  // per-row partials
@@ -225,7 +230,21 @@ LoweredKernel lowerRowKernel(const OpInstance& op, const ChipConfig& chip, RowKe
     const std::uint64_t pitch = alignUp(spec.length, kUbBlockBytes / minBytes);
     std::uint64_t fixed = (buffers + 2 * spec.vectorInputs.size()) * kUbBlockBytes;
     for (const auto& t : spec.vectorInputs) fixed += pitch * (bytesOf(t.dtype) + kF32Bytes);
-    const std::uint64_t perTileRow = pitch * perElement + perRow;
+    return {fixed, pitch * perElement + perRow, pitch};
+}
+
+}  // namespace
+
+bool rowKernelFits(const ChipConfig& chip, const RowKernelSpec& spec) {
+    const RowKernelUb ub = rowKernelUb(spec);
+    return ub.fixed + ub.perTileRow <= vectorPlacement(chip).ubBytes;
+}
+
+LoweredKernel lowerRowKernel(const OpInstance& op, const ChipConfig& chip, RowKernelSpec spec) {
+    const VectorPlacement placement = vectorPlacement(chip);
+    auto layout = std::make_shared<RowLayout>();
+    const RowKernelUb sizes = rowKernelUb(spec);
+    const std::uint64_t fixed = sizes.fixed, perTileRow = sizes.perTileRow, pitch = sizes.pitch;
     if (fixed + perTileRow > placement.ubBytes)
         throwLoweringError(op, "a row of " + std::to_string(spec.length) + " elements does not fit in UB");
     layout->pitch = pitch;

@@ -64,5 +64,7 @@ struct RowKernelSpec {
 };
 
 LoweredKernel lowerRowKernel(const OpInstance& op, const ChipConfig& chip, RowKernelSpec spec);
+// Whether one row of `spec` fits in UB with its buffers (lowerRowKernel refuses it otherwise).
+bool rowKernelFits(const ChipConfig& chip, const RowKernelSpec& spec);
 
 }  // namespace ascendsim

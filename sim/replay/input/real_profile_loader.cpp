@@ -1,6 +1,7 @@
 #include "sim/replay/input/real_profile_loader.h"
 
 #include "profiler/report/profile_comparison.h"
+#include "sim/replay/input/dropout_mask_owner.h"
 #include "sim/replay/input/kernel_details_reader.h"
 #include "sim/replay/input/memset_owner.h"
 #include "sim/replay/input/profiler_db_reader.h"
@@ -43,6 +44,7 @@ RealProfile loadRealProfile(const fs::path& dir, ProfileSource source) {
         if (!hasCsv) throw ReplayInputError(outputDir.string() + ": no kernel_details.csv (text export)");
         RealProfile profile = readKernelDetailsCsv(csv);
         attributeMemSetTensors(profile.kernels);
+        attributeDropoutMaskTensors(profile.kernels);
         return profile;
     }
     if (!db) {
@@ -52,6 +54,7 @@ RealProfile loadRealProfile(const fs::path& dir, ProfileSource source) {
     }
     RealProfile profile = readProfilerDb(*db);
     attributeMemSetTensors(profile.kernels);
+    attributeDropoutMaskTensors(profile.kernels);
     return profile;
 }
 

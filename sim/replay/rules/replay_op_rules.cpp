@@ -87,6 +87,12 @@ const std::vector<ReplayRule> kReplayRules = {
     {"MaxPoolGradWithArgmaxV1", "MaxPoolGradWithArgmaxV1", "pooling", buildMaxPoolGradWithArgmax},
     {"LogSoftmaxV2", "LogSoftmaxV2", "normalization", buildUnary},
     {"LogSoftmaxGrad", "LogSoftmaxGrad", "normalization", buildBinary},
+    // Sort and TopK on the vector unit (models/kernels/sort/), the fill of a host-shaped tensor.
+    {"Sort", "Sort", "sort", buildSortOrTopK},
+    {"TopKV2", "TopKV2", "sort", buildSortOrTopK},
+    {"TopKD", "TopKD", "sort", buildSortOrTopK},
+    {"Fill", "Fill", "fill", buildOutputOnly},
+    {"StatelessDropOutGenMask", "StatelessDropOutGenMask", "dropout mask", buildOutputOnly},
 };
 
 }  // namespace

@@ -69,5 +69,7 @@ void buildMaxPoolWithArgmax(const RealTensors& t, OpInstance& op);  // ksize, st
 void buildMaxPoolGradWithArgmax(const RealTensors& t, OpInstance& op);
 void buildMemSet(const RealTensors& t, OpInstance& op);          // the owner's output, zeroed in place
 void buildForeach(const RealTensors& t, OpInstance& op);         // the lists by the output count; alpha/scalar ≠ 1
+void buildSortOrTopK(const RealTensors& t, OpInstance& op);      // x[, TopKD's assist] → values, indices; k from y
+void buildOutputOnly(const RealTensors& t, OpInstance& op);      // y only; host-side inputs dropped
 
 }  // namespace ascendsim

@@ -216,4 +216,22 @@ void buildBroadcastTo(const RealTensors& t, OpInstance& op) {
     op.attrs["shape"] = op.outputs[0].shape;
 }
 
+// Sort: x → values, indices. TopKV2: x, k (a host scalar, dropped: k is the outputs' last dim) →
+// values, indices. TopKD: x, assist (the fp16 index halves its proposals read) → values, indices.
+void buildSortOrTopK(const RealTensors& t, OpInstance& op) {
+    requireCounts(t, 1, 2, op.type);
+    const std::size_t inputs = op.type == "TopKD" ? 2 : 1;
+    requireCounts(t, inputs, 2, op.type);
+    addInputs(t, op, inputs);
+    addOutputs(t, op, 2);
+}
+
+// Fill (aclnnInplaceFillScalar): the dims tensor and the value scalar are inputs whose values are
+// not recorded; the output's bytes are what the kernel writes, whatever the value. The AI CPU
+// mask generator: its row has only the mask the consumer reads (input/dropout_mask_owner.h).
+void buildOutputOnly(const RealTensors& t, OpInstance& op) {
+    requireCounts(t, 0, 1, op.type);
+    addOutputs(t, op, 1);
+}
+
 }  // namespace ascendsim

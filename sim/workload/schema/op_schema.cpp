@@ -129,6 +129,11 @@ std::vector<OpSchema> buildSchemas() {
          optionalAttr("iou_threshold", AttrType::Float, 0.5)},
         kAiCpu, r::nonMaxSuppression);
     add("Unique", 1, 1, 2, {}, kAiCpu, r::unique);
+    add("StatelessDropOutGenMask", 0, 0, 1, {requiredAttr("elements", AttrType::Int)}, kAiCpu, r::dropOutGenMask);
+    // Sort and TopK on the vector unit (models/kernels/sort/).
+    add("Sort", 1, 1, 2, {}, kVector, r::sortValuesIndices);
+    add("TopKV2", 1, 1, 2, {requiredAttr("k", AttrType::Int)}, kVector, r::topK);
+    add("TopKD", 2, 2, 2, {requiredAttr("k", AttrType::Int)}, kVector, r::topKD);
     // Collectives (HCCL): the data moves over the chip-to-chip links, not on the AI cores.
     const AttrSpec reduction{"reduction",
                              AttrType::String,

@@ -74,6 +74,9 @@ Outputs allToAll(const Inputs& in, const OpAttributes& attrs);
 Outputs allToAllV(const Inputs& in, const OpAttributes& attrs);
 Outputs batchSendRecv(const Inputs& in, const OpAttributes& attrs);
 Outputs topK(const Inputs& in, const OpAttributes& attrs);
+Outputs topKD(const Inputs& in, const OpAttributes& attrs);            // x, assist
+Outputs sortValuesIndices(const Inputs& in, const OpAttributes& attrs);  // Sort
+Outputs dropOutGenMask(const Inputs& in, const OpAttributes& attrs);     // no inputs; attrs.elements
 Outputs nonMaxSuppression(const Inputs& in, const OpAttributes& attrs);
 Outputs unique(const Inputs& in, const OpAttributes& attrs);
 

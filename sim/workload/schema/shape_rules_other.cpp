@@ -259,9 +259,10 @@ Outputs applyAdamW(const Inputs& in, const OpAttributes&) {
     return {sameAs(in[0]), sameAs(in[1]), sameAs(in[2])};
 }
 
-Outputs topK(const Inputs& in, const OpAttributes& attrs) {
+namespace {
+// values [.., k] in x's dtype and int32 indices [.., k], k from the attributes.
+Outputs topKOf(const Inputs& in, const OpAttributes& attrs) {
     if (in[0].shape.empty()) throw ShapeProblem(inputField(0), "x must have at least one dim");
-    if (in.size() > 1) requireScalarVector(in, 1);
     std::int64_t k = attrs.intValue("k");
     if (k <= 0 || k > in[0].shape.back()) {
         throw ShapeProblem("attrs.k", "k " + std::to_string(k) + " must be in 1.." +
@@ -271,6 +272,29 @@ Outputs topK(const Inputs& in, const OpAttributes& attrs) {
     out.back() = k;
     return {InferredTensor{out, in[0].dtype, TensorFormat::ND, false},
             InferredTensor{out, DataType::Int32, TensorFormat::ND, false}};
+}
+}  // namespace
+
+Outputs topK(const Inputs& in, const OpAttributes& attrs) {
+    if (in.size() > 1) requireScalarVector(in, 1);
+    return topKOf(in, attrs);
+}
+
+Outputs topKD(const Inputs& in, const OpAttributes& attrs) {
+    requireRank(in, 1, 1, "assist [N] (the fp16 index halves)");
+    return topKOf(in, attrs);
+}
+
+Outputs sortValuesIndices(const Inputs& in, const OpAttributes&) {
+    if (in[0].shape.empty()) throw ShapeProblem(inputField(0), "x must have at least one dim");
+    return {sameAs(in[0]), InferredTensor{in[0].shape, DataType::Int32, TensorFormat::ND, false}};
+}
+
+// One bit per element, in whole 128-bit groups: ⌈elements / 128⌉ · 16 uint8 (CANN's mask size).
+Outputs dropOutGenMask(const Inputs&, const OpAttributes& attrs) {
+    const std::int64_t elements = attrs.intValue("elements");
+    if (elements <= 0) throw ShapeProblem("attrs.elements", "elements must be positive");
+    return {InferredTensor{{(elements + 127) / 128 * 16}, DataType::Uint8, TensorFormat::ND, false}};
 }
 
 Outputs nonMaxSuppression(const Inputs& in, const OpAttributes& attrs) {

@@ -69,5 +69,34 @@ TEST(AiCpuOps, MissingRequiredAttributesAreLoweringErrors) {
     EXPECT_THROW(cycles(nms), LoweringError);
 }
 
+// StatelessDropOutGenMask: Philox4x32-10 (100 instructions per 4 words) plus 6 per element, at
+// 2 instructions per cycle, split over the AI CPU cores in shards of at least 4096 elements.
+TEST(AiCpuOps, DropOutGenMaskIsPhiloxPerElementOverTheAiCpuShards) {
+    auto genMask = [](std::int64_t maskBytes, std::uint32_t cores) {
+        ChipConfig chip = ascend910B1();
+        chip.aiCpu.count = cores;
+        const auto op = makeOp("StatelessDropOutGenMask", {}, {tensorOf({maskBytes}, DataType::Uint8)});
+        const auto kernels = KernelRegistry::instance().lower(op, chip);
+        EXPECT_EQ(kernels.at(0).type, TaskType::AiCpu);
+        return static_cast<double>(kernels.at(0).aiCpuCycles) - kAiCpuKernelSetupCycles;
+    };
+    const double perElement = (100.0 / 4.0 + 6.0) / 2.0;
+    // The 910A sample's [32, 9216] mask: 36864 bytes = 294912 elements over 16 cores.
+    EXPECT_NEAR(genMask(36864, 16), 294912.0 / 16 * perElement, 1.0);
+    EXPECT_NEAR(genMask(36864, 4), 294912.0 / 4 * perElement, 1.0);
+    // 16 bytes = 128 elements: below one shard's 4096, one core whatever the count.
+    EXPECT_NEAR(genMask(16, 16), 128.0 * perElement, 1.0);
+    EXPECT_NEAR(genMask(1024, 16), 8192.0 / 2 * perElement, 1.0);  // two shards
+}
+
+TEST(AiCpuOps, DropOutGenMaskRefusesAMaskThatIsNoByteTensor) {
+    const ChipConfig chip = ascend910B1();
+    EXPECT_THROW(KernelRegistry::instance().lower(makeOp("StatelessDropOutGenMask", {}, {tensorOf({64})}), chip),
+                 LoweringError);
+    EXPECT_THROW(KernelRegistry::instance().lower(makeOp("StatelessDropOutGenMask", {}, {}), chip), LoweringError);
+    EXPECT_THROW(KernelRegistry::instance().lower(makeOp("StatelessDropOutGenMask", {}, {tensorOf({0}, DataType::Uint8)}), chip),
+                 LoweringError);
+}
+
 }  // namespace
 }  // namespace ascendsim::test

@@ -54,6 +54,10 @@ TEST(OpSchema, EveryCatalogTypeHasASchema) {
                              "TopK",
                              "NonMaxSuppression",
                              "Unique",
+                             "StatelessDropOutGenMask",
+                             "Sort",
+                             "TopKV2",
+                             "TopKD",
                              "HcomAllReduce",
                              "HcomAllGather",
                              "HcomReduceScatter",
@@ -66,7 +70,7 @@ TEST(OpSchema, EveryCatalogTypeHasASchema) {
                              "HcomBatchSendRecv"}) {
         EXPECT_NE(findOpSchema(type), nullptr) << type;
     }
-    EXPECT_EQ(allOpSchemas().size(), 97u);  // 53 + the transformer-sample ops (op_schema_transformer.cpp) + the CNN-training ones (op_schema_cnn_training.cpp, LogSoftmaxV2/Grad in session 9)
+    EXPECT_EQ(allOpSchemas().size(), 101u);  // 53 + the transformer-sample ops (op_schema_transformer.cpp) + the CNN-training ones (op_schema_cnn_training.cpp, LogSoftmaxV2/Grad in session 9) + Sort, TopKV2, TopKD, StatelessDropOutGenMask (session 10)
     EXPECT_EQ(findOpSchema("Conv3D"), nullptr);
 }
 

@@ -188,6 +188,17 @@ TEST(VectorCast, ConvertsBetweenEveryPairOfVectorDtypesExactlyAsRounded) {
     checkCast(DataType::Int32, DataType::Fp32, -1000, 1000);
 }
 
+TEST(VectorCast, BoolIsConvertedAsItsUint8Byte) {
+    checkCast(DataType::Bool, DataType::Fp32, 0, 1);  // the samples' mask → float casts
+    checkCast(DataType::Bool, DataType::Fp16, 0, 1);
+    const ChipConfig chip = ascend910B1();
+    CubeOpHarness h(chip);
+    const auto x = h.tensor("x", {64}, DataType::Fp32), y = h.tensor("y", {64}, DataType::Bool);
+    auto op = makeOp("Cast", {x}, {y});
+    op.attrs["dst_type"] = std::string("bool");
+    EXPECT_THROW(h.run(op), LoweringError);  // x != 0 → 1 is a compare, not a vconv: not modelled
+}
+
 TEST(VectorElementwise, TensorMoveCopiesEveryByte) {
     const ChipConfig chip = ascend910B1();
     CubeOpHarness h(chip);
