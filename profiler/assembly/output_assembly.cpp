@@ -20,6 +20,7 @@
 #include "profiler/writers/db/db_export.h"
 #include "profiler/writers/era2023/era2023_export.h"
 #include "profiler/writers/msprof_cli/msprof_collection.h"
+#include "profiler/writers/op_args/op_args_files.h"
 #include "profiler/writers/tree/framework_files.h"
 #include "profiler/writers/summary/kernel_details.h"
 #include "profiler/writers/summary/l2_cache.h"
@@ -191,6 +192,7 @@ OutputResult writeProfilerOutput(const RunRecord& run, const ProfilerConfig& con
 
     std::vector<PendingDirectory> pending;
     std::vector<fs::path> committed;
+    OpArgsCounters opArgsCounters;  // CANN numbers the op-info files per process, across cycles
     try {
         fs::create_directories(options.parentDirectory);
         std::set<std::string> usedNames;
@@ -219,6 +221,10 @@ OutputResult writeProfilerOutput(const RunRecord& run, const ProfilerConfig& con
                                         fs::path(final.string() + "_op_args")};
                 pending.push_back(opArgs);
                 fs::create_directory(opArgs.temporary);
+                for (const auto& [relative, text] : opArgsFiles(cycleRun, opArgsCounters)) {
+                    fs::create_directories((opArgs.temporary / relative).parent_path());
+                    writeTextFile(opArgs.temporary / relative, text);
+                }
             }
             if (options.faultInjection) options.faultInjection("cycle-built");
         }
