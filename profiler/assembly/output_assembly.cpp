@@ -188,6 +188,14 @@ OutputResult writeProfilerOutput(const RunRecord& run, const ProfilerConfig& con
     if (options.rank) base.rankId = *options.rank;
     if (options.quirks.contains(Quirk::ClockSkew)) applyClockSkew(base);
     const auto cycles = profilingCycles(config.schedule, base.steps);
+    if (config.e2e) {
+        // E2E profiling: PROF_* directly in the result folder (msprof_collection.h); the caller's
+        // output transaction removes everything on failure.
+        OutputResult result;
+        for (const auto& cycle : cycles)
+            result.directories.push_back(writeE2eCollection(options.parentDirectory, sliceRunRecord(base, cycle), config));
+        return result;
+    }
     const std::string prefix = workerDirectoryPrefix(base, options);
 
     std::vector<PendingDirectory> pending;

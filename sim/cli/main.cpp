@@ -165,6 +165,7 @@ int sc_main(int argc, char* argv[]) {
         return exitCodeOfParse(app, e);
     }
     spdlog::set_level(spdlog::level::from_str(logLevel));
+    options.outputGiven = app.count("--output") > 0;
     options.showProgress = isatty(STDERR_FILENO) != 0;
 
     if (const auto code = replayCli.runIfParsed(std::cout, std::cerr, options.showProgress)) return *code;

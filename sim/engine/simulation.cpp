@@ -236,6 +236,17 @@ void applyProfilerOverrides(const SimulationOptions& options, Workload& workload
         p.dataSimplification = workload.ranks > 1;
 }
 
+SimulationOptions withE2eResultFolder(const SimulationOptions& options) {
+    if (options.outputGiven || options.msprofCommandLine || options.workloadPath.empty()) return options;
+    Workload workload = loadWorkload(options.workloadPath, WorkloadOverrides{options.setOverrides, 0});
+    applyProfilerOverrides(options, workload);
+    if (!workload.profiler.e2e) return options;
+    SimulationOptions placed = options;
+    placed.outputParent = workload.profiler.e2e->resultPath;
+    placed.outputOption = options.workloadPath + ": e2e_profile.profiler_result_path";
+    return placed;
+}
+
 namespace {
 
 // The launch --core-trace records; throws WorkloadError for an op or step it can never find.
