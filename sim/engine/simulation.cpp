@@ -1,6 +1,7 @@
 #include "sim/engine/simulation.h"
 
 #include <spdlog/spdlog.h>
+#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <chrono>
@@ -238,6 +239,14 @@ void applyProfilerOverrides(const SimulationOptions& options, Workload& workload
 
 SimulationOptions withE2eResultFolder(const SimulationOptions& options) {
     if (options.outputGiven || options.msprofCommandLine || options.workloadPath.empty()) return options;
+    if (!options.e2e) {
+        // Most runs are not E2E: a glance at the file's top level spares them a second full load.
+        try {
+            if (!YAML::LoadFile(options.workloadPath)["e2e_profile"]) return options;
+        } catch (const YAML::Exception&) {
+            // A file that does not parse: the full load below reports it with file and line.
+        }
+    }
     Workload workload = loadWorkload(options.workloadPath, WorkloadOverrides{options.setOverrides, 0});
     applyProfilerOverrides(options, workload);
     if (!workload.profiler.e2e) return options;
