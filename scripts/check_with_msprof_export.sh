@@ -9,6 +9,8 @@
 #   Each PROF_DIR is copied to a work folder; the folders ascendsim exported into it (timeline/,
 #   summary/, mindstudio_profiler_output/, analyze/) are removed, then `export summary` and
 #   `export timeline` run on the copy. The outputs are listed; the work folder's path is printed.
+#   When PROF_DIR has ascendsim's own export (mindstudio_profiler_output/op_summary_*.csv), the
+#   PMU columns msprof computed from the raw PMU records must equal it (compare_op_summary.py).
 # Environment:
 #   MSPROF_SRC     an extracted Ascend/msprof tree (default /tmp/era2023/msprof): `fetch
 #                  github:Ascend/msprof`, then `git -C $MIRROR/Ascend+msprof/repo archive HEAD | tar -x`
@@ -17,7 +19,7 @@
 set -uo pipefail
 
 if [[ $# -eq 0 || $1 == -h || $1 == --help ]]; then
-    sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
     [[ $# -eq 0 ]] && exit 2 || exit 0
 fi
 SRC=${MSPROF_SRC:-/tmp/era2023/msprof}
@@ -47,6 +49,11 @@ for prof in "$@"; do
     if ! ls "$copy"/mindstudio_profiler_output/*.csv >/dev/null 2>&1; then
         echo "  no summary exported" >&2
         status=1
+    fi
+    ours=$(ls "$prof"/mindstudio_profiler_output/op_summary_*.csv 2>/dev/null | head -1)
+    theirs=$(ls "$copy"/mindstudio_profiler_output/op_summary_*.csv 2>/dev/null | head -1)
+    if [[ -n $ours && -n $theirs && $(head -1 "$ours") == *aic_* ]]; then
+        "$PY" "$(dirname "$0")/compare_op_summary.py" "$theirs" "$ours" || status=1
     fi
 done
 exit $status

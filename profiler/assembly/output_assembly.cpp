@@ -20,6 +20,7 @@
 #include "profiler/writers/db/db_export.h"
 #include "profiler/writers/era2023/era2023_export.h"
 #include "profiler/writers/msprof_cli/msprof_collection.h"
+#include "profiler/writers/op_args/op_args_files.h"
 #include "profiler/writers/tree/framework_files.h"
 #include "profiler/writers/summary/kernel_details.h"
 #include "profiler/writers/summary/l2_cache.h"
@@ -187,10 +188,19 @@ OutputResult writeProfilerOutput(const RunRecord& run, const ProfilerConfig& con
     if (options.rank) base.rankId = *options.rank;
     if (options.quirks.contains(Quirk::ClockSkew)) applyClockSkew(base);
     const auto cycles = profilingCycles(config.schedule, base.steps);
+    if (config.e2e) {
+        // E2E profiling: PROF_* directly in the result folder (msprof_collection.h); the caller's
+        // output transaction removes everything on failure.
+        OutputResult result;
+        for (const auto& cycle : cycles)
+            result.directories.push_back(writeE2eCollection(options.parentDirectory, sliceRunRecord(base, cycle), config));
+        return result;
+    }
     const std::string prefix = workerDirectoryPrefix(base, options);
 
     std::vector<PendingDirectory> pending;
     std::vector<fs::path> committed;
+    OpArgsCounters opArgsCounters;  // CANN numbers the op-info files per process, across cycles
     try {
         fs::create_directories(options.parentDirectory);
         std::set<std::string> usedNames;
@@ -219,6 +229,10 @@ OutputResult writeProfilerOutput(const RunRecord& run, const ProfilerConfig& con
                                         fs::path(final.string() + "_op_args")};
                 pending.push_back(opArgs);
                 fs::create_directory(opArgs.temporary);
+                for (const auto& [relative, text] : opArgsFiles(cycleRun, opArgsCounters)) {
+                    fs::create_directories((opArgs.temporary / relative).parent_path());
+                    writeTextFile(opArgs.temporary / relative, text);
+                }
             }
             if (options.faultInjection) options.faultInjection("cycle-built");
         }

@@ -1,6 +1,8 @@
 #include "profiler/metrics/metric_catalog.h"
 
+#include <algorithm>
 #include <map>
+#include <set>
 
 namespace ascendsim {
 
@@ -224,6 +226,30 @@ std::string metricHeaderName(const MetricColumn& column, CoreSide side) {
     if (contains(column.name, "_bw")) return name + "(GB/s)";
     if (contains(column.name, "time")) return name + "(us)";
     return name;
+}
+
+std::vector<PmuEvent> profiledEvents(AicMetrics group, CoreSide side) {
+    // The vector cores program PipeUtilization's classic eight events although they have no cube
+    // or MTE1 pipe (those read 0, and kernel_details shows no aiv_mac/aiv_mte1 column): msprof's
+    // analysis expects all eight under "PipeUtilization" (csrc pipeut_calculator.h; the 910B test
+    // sample.json of Ascend/msprof's Python tests lists aiv_profiling_events
+    // "0x8,0xa,0x9,0xb,0xc,0xd,0x54,0x55").
+    if (group == AicMetrics::PipeUtilization && side == CoreSide::Aiv)
+        return {PmuEvent::VecBusy, PmuEvent::MacBusy, PmuEvent::ScalarBusy, PmuEvent::Mte1Busy,
+                PmuEvent::Mte2Busy, PmuEvent::Mte3Busy, PmuEvent::IcacheReq, PmuEvent::IcacheMiss};
+    std::vector<PmuEvent> events;
+    std::set<std::uint16_t> seen;
+    for (const MetricColumn& column : metricColumns(group, side)) {
+        std::vector<PmuEvent> sorted = column.events;
+        std::sort(sorted.begin(), sorted.end(), [](PmuEvent a, PmuEvent b) {
+            return pmuEventInfo(a).hardwareId < pmuEventInfo(b).hardwareId;
+        });
+        for (PmuEvent e : sorted) {
+            const std::uint16_t id = pmuEventInfo(e).hardwareId;
+            if (id != 0 && seen.insert(id).second) events.push_back(e);
+        }
+    }
+    return events;
 }
 
 }  // namespace ascendsim

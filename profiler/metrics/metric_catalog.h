@@ -48,6 +48,12 @@ const std::vector<MetricColumn>& metricColumns(AicMetrics group, CoreSide side);
 enum class MetricEdition : std::uint8_t { Current, Cann6 };
 const std::vector<MetricColumn>& metricColumns(AicMetrics group, CoreSide side, MetricEdition edition);
 
+// The PMU events a group programs on one core side, in the order sample.json lists them
+// (ai_core_profiling_events / aiv_profiling_events) and the raw PMU records carry their counts:
+// catalog column order, ascending hardware id within a column ("…,0x54,0x55"), each id once.
+// Simulator-side counters (hardware id 0) are not programmable and are left out.
+std::vector<PmuEvent> profiledEvents(AicMetrics group, CoreSide side);
+
 // Header text as kernel_details/op_summary print it (formats.md §3.1 ModifySummaryHeaders):
 // prefix "aic_"/"aiv_" (none for Coupled), "aic_total_time" → "aicore_time(us)",
 // "aiv_total_time" → "aiv_time(us)", "total_time" → "aicore_time(us)", other *time* + "(us)",

@@ -33,7 +33,8 @@ void addRunOptions(CLI::App& app, ascendsim::SimulationOptions& o, std::string& 
                    "(l2.size_bytes=402653184, hbm.bandwidth_gbps=3200); repeatable");
     app.add_option("--config-dir", o.configDir, "Directory of chip YAML files")->capture_default_str();
     app.add_option("--output,-o", o.outputParent,
-                   "Parent directory for the {worker}_{timestamp}_ascend_pt result directories")
+                   "Parent directory for the {worker}_{timestamp}_ascend_pt result directories (an E2E "
+                   "collection's PROF_*; default there: its profiler_result_path)")
         ->capture_default_str();
     app.add_option("--set", o.setOverrides,
                    "Override a workload parameter (batch=8) or an op's block_dim "
@@ -165,6 +166,7 @@ int sc_main(int argc, char* argv[]) {
         return exitCodeOfParse(app, e);
     }
     spdlog::set_level(spdlog::level::from_str(logLevel));
+    options.outputGiven = app.count("--output") > 0;
     options.showProgress = isatty(STDERR_FILENO) != 0;
 
     if (const auto code = replayCli.runIfParsed(std::cout, std::cerr, options.showProgress)) return *code;

@@ -116,7 +116,7 @@ int runSimulationCommand(const SimulationOptions& options, std::ostream& out, st
             throw UsageError(e.what());
         }
         // Every output path is checked, and the output folder created, before simulating.
-        OutputTransaction transaction(options);
+        OutputTransaction transaction(withE2eResultFolder(options));
         ClusterResult cluster = runCluster(options, exchange);
         const bool leader = exchange.processIndex() == 0;
         // Its first own rank: process 0 holds rank 0, whose record the report shows.

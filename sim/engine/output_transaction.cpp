@@ -121,10 +121,10 @@ OutputTransaction::OutputTransaction(const SimulationOptions& options)
             if (p == p.parent_path()) break;
         }
         for (const auto& p : missing) {
-            if (!fs::create_directory(p, ec) && ec) unusable("--output", outputFolder_, ec.message());
+            if (!fs::create_directory(p, ec) && ec) unusable(options.outputOption, outputFolder_, ec.message());
             createdFolders_.push_back(p);
         }
-        requireWritableFolder("--output", outputFolder_);
+        requireWritableFolder(options.outputOption, outputFolder_);
         removeStaleTemporaries(outputFolder_);
         installInterruptCleanup();
         staging_ = outputFolder_ / (std::string(kStagingPrefix) + ownerTag());

@@ -1,6 +1,7 @@
 #include "sim/engine/simulation.h"
 
 #include <spdlog/spdlog.h>
+#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <chrono>
@@ -234,6 +235,25 @@ void applyProfilerOverrides(const SimulationOptions& options, Workload& workload
     // runs (issue 14, the data-collection page); later releases default to True.
     if (p.formatVersion == FormatVersion::Era2023 && !p.dataSimplificationGiven)
         p.dataSimplification = workload.ranks > 1;
+}
+
+SimulationOptions withE2eResultFolder(const SimulationOptions& options) {
+    if (options.outputGiven || options.msprofCommandLine || options.workloadPath.empty()) return options;
+    if (!options.e2e) {
+        // Most runs are not E2E: a glance at the file's top level spares them a second full load.
+        try {
+            if (!YAML::LoadFile(options.workloadPath)["e2e_profile"]) return options;
+        } catch (const YAML::Exception&) {
+            // A file that does not parse: the full load below reports it with file and line.
+        }
+    }
+    Workload workload = loadWorkload(options.workloadPath, WorkloadOverrides{options.setOverrides, 0});
+    applyProfilerOverrides(options, workload);
+    if (!workload.profiler.e2e) return options;
+    SimulationOptions placed = options;
+    placed.outputParent = workload.profiler.e2e->resultPath;
+    placed.outputOption = options.workloadPath + ": e2e_profile.profiler_result_path";
+    return placed;
 }
 
 namespace {

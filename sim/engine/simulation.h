@@ -67,4 +67,10 @@ SimulationResult runSimulation(const SimulationOptions& options, const RankVaria
 // The options' overrides of the workload's profiler block and step count (CLI beats file).
 void applyProfilerOverrides(const SimulationOptions& options, Workload& workload);
 
+// An E2E collection (the workload's e2e_profile: block, or --e2e) writes PROF_* directly into its
+// profiler_result_path, as torch_npu.npu.profile does; --output, when given, places it instead.
+// Returns `options` with that folder as the output folder (errors then name
+// e2e_profile.profiler_result_path). Throws WorkloadError for a bad workload.
+SimulationOptions withE2eResultFolder(const SimulationOptions& options);
+
 }  // namespace ascendsim

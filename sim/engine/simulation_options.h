@@ -12,6 +12,10 @@ struct SimulationOptions {
     std::string chipName;                  // empty: the workload's chip, else Ascend910B1
     std::string configDir;                 // where <chip>.yaml files live
     std::string outputParent = ".";        // parent directory of the *_ascend_pt directories
+    // --output was given: it also places an E2E collection, whose PROF_* otherwise goes to the
+    // e2e_profile block's profiler_result_path. outputOption names the place in error messages.
+    bool outputGiven = false;
+    std::string outputOption = "--output";
     std::vector<std::string> setOverrides;  // "--set key=value" in command-line order
     std::vector<std::string> chipOverrides;  // "--chip-set key.path=value" (chip what-ifs)
     std::optional<std::uint32_t> steps;

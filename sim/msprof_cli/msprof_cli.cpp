@@ -62,6 +62,7 @@ SimulationOptions MsprofCli::simulationOptions() const {
         throw std::invalid_argument("--application '" + o.workloadPath +
                                     "': give a workload YAML file (docs/workload-format.md), not a command line");
     o.outputParent = output_;
+    o.outputGiven = true;
     o.msprofCommandLine = true;
     o.msprofExport = exportOn_ == "on";
     // The collection switches as msprof sets the profiler levels (formats.md §1.6: Level0 = task

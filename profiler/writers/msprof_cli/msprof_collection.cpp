@@ -35,4 +35,34 @@ std::filesystem::path writeMsprofCollection(const std::filesystem::path& parent,
     return prof;
 }
 
+namespace {
+
+// The torch ops as the E2E profiler's MsprofTx ranges, after the run's own markers.
+void addFrameworkRanges(RunRecord& run) {
+    std::uint64_t markId = 0;
+    for (const MstxEventRecord& m : run.mstxEvents) markId = std::max(markId, m.markId + 1);
+    for (const HostOpRecord& op : run.hostOps) {
+        if (op.name.starts_with("ProfilerStep#")) continue;  // torch.profiler's step marks, not an op
+        MstxEventRecord range;
+        range.kind = MstxEventKind::Range;
+        range.message = op.name;
+        range.startNs = op.startNs;
+        range.endNs = op.endNs;
+        range.threadId = op.threadId;
+        range.markId = markId++;
+        run.mstxEvents.push_back(std::move(range));
+    }
+    std::stable_sort(run.mstxEvents.begin(), run.mstxEvents.end(),
+                     [](const MstxEventRecord& a, const MstxEventRecord& b) { return a.startNs < b.startNs; });
+}
+
+}  // namespace
+
+std::filesystem::path writeE2eCollection(const std::filesystem::path& parent, const RunRecord& cycleRun,
+                                         const ProfilerConfig& config) {
+    RunRecord run = cycleRun;
+    if (config.e2e && config.e2e->useE2eProfiler) addFrameworkRanges(run);
+    return writeMsprofCollection(parent, run, config, true);
+}
+
 }  // namespace ascendsim

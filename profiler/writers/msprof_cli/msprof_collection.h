@@ -23,4 +23,14 @@ namespace ascendsim {
 std::filesystem::path writeMsprofCollection(const std::filesystem::path& parent, const RunRecord& run,
                                             const ProfilerConfig& config, bool exportOn);
 
+// An E2E collection (torch_npu.npu.profile(profiler_result_path, use_e2e_profiler, config)) of
+// one profiled region: aclprofInit(profiler_result_path) makes the PROF_* directory there, with
+// no *_ascend_pt wrapper and no FRAMEWORK/. With use_e2e_profiler, torch_npu's E2E profiler
+// reports each torch op as an MsprofTx range stamp (tag "torch_op", MSPROF_MSPROFTX_DATA_TAG;
+// torch_npu's csrc/profiler/e2e_profiler.cpp, removed in Ascend/pytorch 396f14a7), so the
+// framework data are the MsprofTx layer; without it there are none. ascendsim exports at once
+// (device_N/timeline/ and summary/), which a real collection leaves to `msprof --export=on`.
+std::filesystem::path writeE2eCollection(const std::filesystem::path& parent, const RunRecord& cycleRun,
+                                         const ProfilerConfig& config);
+
 }  // namespace ascendsim

@@ -5,6 +5,7 @@
 
 #include "profiler/writers/era2023/era2023_data_selection.h"
 #include "profiler/writers/prof_raw/raw_clock.h"
+#include "profiler/writers/prof_raw/raw_pmu_data.h"
 #include "profiler/writers/prof_raw/raw_record_buffer.h"
 #include "profiler/writers/timeline/ascend_tasks.h"
 
@@ -71,7 +72,10 @@ std::map<std::string, std::string> rawDeviceDataFiles(const RunRecord& run, cons
     });
     RawRecordBuffer log;
     for (const Entry& e : entries) acsqRecord(log, e.func, sqeType(*e.task), *e.task, e.sysCount);
-    if (log.size() > 0) files["stars_soc.data." + std::to_string(run.deviceId) + ".slice_0"] = log.bytes();
+    const std::string device = std::to_string(run.deviceId);
+    if (log.size() > 0) files["stars_soc.data." + device + ".slice_0"] = log.bytes();
+    const std::string pmu = rawPmuRecords(run, config);
+    if (!pmu.empty()) files["ffts_profile.data." + device + ".slice_0"] = pmu;
     return files;
 }
 

@@ -91,19 +91,11 @@ std::string onOff(bool on) { return on ? "on" : "off"; }
 // Hardware ids of the events a group programs on one core side, in catalog order.
 std::string profilingEvents(AicMetrics group, CoreSide side) {
     std::string text;
-    std::set<std::uint16_t> seen;
-    for (const MetricColumn& column : metricColumns(group, side)) {
-        // Within a column ascending, as msprof lists them ("…,0x54,0x55").
-        std::vector<std::uint16_t> ids;
-        for (PmuEvent e : column.events) ids.push_back(pmuEventInfo(e).hardwareId);
-        std::sort(ids.begin(), ids.end());
-        for (std::uint16_t id : ids) {
-            if (id == 0 || !seen.insert(id).second) continue;
-            char hex[16];
-            std::snprintf(hex, sizeof hex, "0x%x", id);
-            if (!text.empty()) text += ',';
-            text += hex;
-        }
+    for (PmuEvent e : profiledEvents(group, side)) {
+        char hex[16];
+        std::snprintf(hex, sizeof hex, "0x%x", pmuEventInfo(e).hardwareId);
+        if (!text.empty()) text += ',';
+        text += hex;
     }
     return text;
 }
@@ -133,7 +125,13 @@ std::string renderSampleJson(const RunRecord& run, const ProfilerConfig& config,
     const std::string metricsName = aicoreOn ? std::string(aicMetricsName(group)) : "";
     OrderedJson s;
     s["acl"] = onOff(config.level != ProfilerLevel::LevelNone);
-    s["ai_core_metrics"] = metricsName;
+    // The AI Cores of split chips count PipeUtilization with the "Exct" event set (mac_fp/int, mte1
+    // and fixpipe extras, hardware.md §3.4), which msprof's analysis reads under the name
+    // PipeUtilizationExct (Ascend/msprof analysis/common_func/platform/ai_core_metrics_manager.py,
+    // csrc/.../pipeutext_calculator.h: events 0x416, 0x417, 0x9, 0x302, 0xc, 0x303, 0x55, 0x54);
+    // under "PipeUtilization" it would look for vec/mac/mte3 events the AIC side does not program.
+    const bool exct = split && group == AicMetrics::PipeUtilization;
+    s["ai_core_metrics"] = exct ? std::string("PipeUtilizationExct") : metricsName;
     s["ai_core_profiling"] = onOff(aicoreOn);
     s["ai_core_profiling_events"] = aicoreOn ? profilingEvents(group, split ? CoreSide::Aic : CoreSide::Coupled) : "";
     s["ai_core_profiling_mode"] = "task-based";

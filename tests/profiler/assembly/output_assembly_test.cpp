@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <set>
 
 #include "profiler/assembly/output_permissions.h"
 #include "profiler/assembly/profiling_schedule.h"
@@ -93,6 +94,28 @@ TEST_F(OutputAssemblyTest, ScheduleGivesOneDirectoryPerActiveCycle) {
         EXPECT_TRUE(name.ends_with("_ascend_pt")) << name;
         EXPECT_EQ(name.size(), std::string("simhost_3096504_").size() + 17 + std::string("_ascend_pt").size());
     }
+}
+
+// record_op_args: each cycle's {dir}_op_args/ holds CANN's op-info files (op_args_files.h), numbered
+// on across cycles as one process does; the directory list names only the *_ascend_pt ones.
+TEST_F(OutputAssemblyTest, RecordOpArgsWritesTheOpInfoFilesBesideEachCycle) {
+    auto config = textConfig();
+    config.recordOpArgs = true;
+    config.schedule = ProfilerSchedule{0, 0, 1, 2, 0};  // two cycles of one step
+    const auto result = writeProfilerOutput(sampleRun(2), config, options());
+    ASSERT_EQ(result.directories.size(), 2u);
+    std::uint32_t files = 0;
+    std::set<std::string> names;
+    for (const auto& dir : result.directories) {
+        const fs::path opArgs = dir.string() + "_op_args";
+        ASSERT_TRUE(fs::is_directory(opArgs)) << opArgs;
+        for (const auto& [path, text] : allFiles(opArgs)) {
+            ++files;
+            EXPECT_TRUE(names.insert(path).second) << path << " repeats a number";  // folder kind + name
+            EXPECT_EQ(text.substr(0, 2), "{\n") << path;
+        }
+    }
+    EXPECT_GT(files, 0u);
 }
 
 TEST_F(OutputAssemblyTest, EachCycleHoldsOnlyItsSteps) {

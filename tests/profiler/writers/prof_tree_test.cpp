@@ -92,8 +92,11 @@ TEST_F(ProfTree, SampleJsonNamesTheGroupAndItsEvents) {
     ProfilerConfig config;
     config.level = ProfilerLevel::Level2;
     const auto sample = nlohmann::json::parse(renderSampleJson(run_, config, "PROF_x/device_0/"));
-    EXPECT_EQ(sample["ai_core_metrics"], "PipeUtilization");
-    EXPECT_EQ(sample["aiv_profiling_events"], "0x8,0x9,0xc,0xd,0x54,0x55");
+    // The AIC side's PipeUtilization events are msprof's PipeUtilizationExct set; the AIV side
+    // programs all eight classic events (its mac/mte1 read 0).
+    EXPECT_EQ(sample["ai_core_metrics"], "PipeUtilizationExct");
+    EXPECT_EQ(sample["aiv_metrics"], "PipeUtilization");
+    EXPECT_EQ(sample["aiv_profiling_events"], "0x8,0xa,0x9,0xb,0xc,0xd,0x54,0x55");
     EXPECT_EQ(sample["ai_core_profiling_events"], "0x416,0x417,0x9,0x302,0xc,0x303,0x54,0x55");
     EXPECT_EQ(sample["runtimeApi"], "on");
     // The 910A PipeUtilization event set of the msprof example sample.json.

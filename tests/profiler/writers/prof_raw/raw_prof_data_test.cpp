@@ -10,6 +10,7 @@
 
 #include "profiler/writers/csv_table_test_support.h"
 #include "profiler/writers/era2023/e2e_test_config.h"
+#include "profiler/metrics/metric_catalog.h"
 #include "profiler/writers/prof_raw/raw_device_data.h"
 #include "profiler/writers/prof_raw/raw_host_data.h"
 #include "profiler/writers/prof_raw/raw_msproftx.h"
@@ -117,6 +118,36 @@ TEST(RawProfData, StarsLogHasAStartAndAnEndPerTaskInTimeOrder) {
     static const ChipConfig coupled = coupledChip();
     RunRecord run910a = launchedRun(coupled);
     EXPECT_TRUE(rawDeviceDataFiles(run910a, e2eConfig()).empty());
+}
+
+// The context PMU records msprof's FftsPmuCalculator reads: one 128-byte record per plain AI Core
+// or AI Vector task, by end time, carrying the side's summed counters in sample.json's event order.
+TEST(RawProfData, PmuRecordsCarryEachTasksSideCountersInSampleJsonOrder) {
+    static const ChipConfig chip = splitChip();
+    const RunRecord run = launchedRun(chip);  // Add (AIV), MatMulV3 (AIC), FlashAttentionScore (MIX_AIC)
+    const auto files = rawDeviceDataFiles(run, e2eConfig());
+    const std::string& pmu = files.at("ffts_profile.data.0.slice_0");
+    ASSERT_EQ(pmu.size(), 128u * 2);  // the MIX task is not written (raw_pmu_data.h)
+    // Add ends first: func type 0b101000, counter 0, FFTS type 2 (AIV), its stream and task.
+    EXPECT_EQ(field<std::uint16_t>(pmu, 0), 0b101000);
+    EXPECT_EQ(field<std::uint16_t>(pmu, 4), run.kernels[0].device.streamId);
+    EXPECT_EQ(field<std::uint16_t>(pmu, 6), run.kernels[0].taskId);
+    EXPECT_EQ(field<std::uint16_t>(pmu, 20) >> 13, 2);
+    EXPECT_EQ(field<std::uint64_t>(pmu, 32), run.kernels[0].device.vectorSum.totalCycles);
+    const std::vector<PmuEvent> aiv = profiledEvents(AicMetrics::PipeUtilization, CoreSide::Aiv);
+    ASSERT_EQ(aiv.size(), 8u);
+    for (std::size_t i = 0; i < aiv.size(); ++i)
+        EXPECT_EQ(field<std::uint64_t>(pmu, 48 + 8 * i), run.kernels[0].device.vectorSum[aiv[i]]) << i;
+    EXPECT_EQ(field<std::uint64_t>(pmu, 120), (kMonotonicAtStartNs + run.kernels[0].device.endNs) / 10);
+    // MatMulV3: counter 1, FFTS type 0 (a plain AI Core task), the cube side's counters.
+    EXPECT_EQ(field<std::uint16_t>(pmu, 128), 0b101000 | (1 << 6));
+    EXPECT_EQ(field<std::uint16_t>(pmu, 128 + 20) >> 13, 0);
+    EXPECT_EQ(field<std::uint64_t>(pmu, 128 + 32), run.kernels[1].device.cubeSum.totalCycles);
+    const std::vector<PmuEvent> aic = profiledEvents(AicMetrics::PipeUtilization, CoreSide::Aic);
+    for (std::size_t i = 0; i < aic.size(); ++i)
+        EXPECT_EQ(field<std::uint64_t>(pmu, 128 + 48 + 8 * i), run.kernels[1].device.cubeSum[aic[i]]) << i;
+    // No AI Core metrics (ACL_PROF_AICORE_METRICS off), no PMU records.
+    EXPECT_EQ(rawDeviceDataFiles(run, e2eConfig({.aicoreMetrics = false})).count("ffts_profile.data.0.slice_0"), 0u);
 }
 
 // launchedRun plus an input copy before the kernels and a record/wait pair after them, each
