@@ -3,7 +3,12 @@
 // streams that buffer to its share of the output with MTE3 only: the tensor is never read, as
 // the sample's ZerosLike of 1.5 GB shows (1.89 ms at bd 40 is write-only HBM traffic,
 // ef63bc64 rank_0 kernel_details.csv). MemSet is the runtime's zeroing of atomic-add
-// workspaces; it has no input tensor.
+// workspaces; it has no input tensor. CANN's MemSet (DynamicMemSet, tbe/impl/dynamic/mem_set.py,
+// CANN 8.1) reads its tiling before any work: every block moves the 96 B header record GM → UB
+// and reads the core count from it with the scalar unit, then per tensor moves that tensor's
+// record (24 int32) and reads it the same way before it duplicates and stores. Each read waits
+// for its move, so a block starts with two serial small GM reads (one cleared tensor), which is
+// the MTE2 time real MemSets show while reading no tensor (docs/fidelity.md §25c).
 #include <algorithm>
 
 #include "models/kernels/elementwise/elementwise_broadcast.h"
@@ -17,12 +22,20 @@ namespace {
 // Fill tiling picks when there is no input to double-buffer).
 std::uint64_t fillBufferBytes(const VectorPlacement& placement) { return placement.ubBytes / 2; }
 
+// MemSet's tiling: 24 int32 per record (TILING_PARAMS_NUM in mem_set.py), the header record
+// and one record per cleared tensor, read one after another.
+constexpr std::uint64_t kMemSetRecordBytes = 24 * 4;
+constexpr std::uint64_t kMemSetRecordReads = 2;
+
 struct FillLayout {
     DataType dtype = DataType::Fp32;
     std::uint64_t gmAddr = 0;
     std::uint64_t elements = 0;
     std::uint64_t chunkElements = 0;  // one store
     float value = 0.0f;
+    bool readsTiling = false;        // MemSet: serial tiling-record reads before the work
+    std::uint64_t tilingGm = 0;      // the records, in the launch's workspace (offset until placed)
+    std::uint64_t tilingUb = 0;
 };
 
 class FillTiles final : public TileSource {
@@ -30,6 +43,12 @@ public:
     FillTiles(std::shared_ptr<const FillLayout> layout, UnitRange chunks) : l_(std::move(layout)), chunks_(chunks) {}
     std::uint64_t tileCount() const override { return chunks_.size(); }
     void setup(TileCode& code) override {
+        // Every block reads the tiling, also one that then has nothing to clear.
+        for (std::uint64_t read = 0; l_->readsTiling && read < kMemSetRecordReads; ++read) {
+            code.load.push_back(moveRowsToUb(l_->tilingGm, l_->tilingUb, 1, kMemSetRecordBytes, kMemSetRecordBytes));
+            code.load.push_back(Instruction::setFlag(Pipe::Mte2, Pipe::Scalar, 0));
+            code.load.push_back(Instruction::waitFlag(Pipe::Mte2, Pipe::Scalar, 0));
+        }
         if (tileCount() == 0) return;
         // Duplicate has b16/b32 forms: 1-byte outputs (bool) are zeroed as fp16 pairs.
         emitVectorRange(code.compute, VectorOp::Duplicate, l_->dtype, {.dst = 0}, l_->chunkElements, l_->value);
@@ -47,7 +66,8 @@ private:
     UnitRange chunks_;
 };
 
-LoweredKernel lowerFillTensor(const OpInstance& op, const ChipConfig& chip, const TensorInfo& out, float value) {
+LoweredKernel lowerFillTensor(const OpInstance& op, const ChipConfig& chip, const TensorInfo& out, float value,
+                              bool readsTiling = false) {
     if (out.elementCount() <= 0) throwLoweringError(op, "the output must not be empty");
     if (bytesOf(out.dtype) > 4) throwLoweringError(op, "64-bit outputs have no vector Duplicate form");
     const VectorPlacement placement = vectorPlacement(chip);
@@ -65,7 +85,21 @@ LoweredKernel lowerFillTensor(const OpInstance& op, const ChipConfig& chip, cons
     LoweredKernel kernel;
     kernel.type = placement.taskType;
     kernel.blockDim = chooseVectorBlockDim(op, placement, bytes, chunks);
-    kernel.program = doubleBufferedBlockShares<FillTiles>(std::shared_ptr<const FillLayout>(layout), chunks, kernel.blockDim);
+    if (!readsTiling) {
+        kernel.program = doubleBufferedBlockShares<FillTiles>(std::shared_ptr<const FillLayout>(layout), chunks, kernel.blockDim);
+        return kernel;
+    }
+    layout->readsTiling = true;
+    layout->tilingUb = alignUp(bufferBytes, kUbBlockBytes);
+    kernel.workspaceBytes = kMemSetRecordBytes;
+    const std::uint32_t blockDim = kernel.blockDim;
+    std::shared_ptr<const FillLayout> shared = layout;
+    kernel.program = [shared, chunks, blockDim](const BlockProgramRequest& request) -> std::unique_ptr<InstructionStream> {
+        auto placed = std::make_shared<FillLayout>(*shared);
+        placed->tilingGm += request.workspaceAddr;
+        return std::make_unique<DoubleBufferedStream>(
+            std::make_unique<FillTiles>(std::move(placed), blockShare(chunks, blockDim, request.blockIdx)));
+    };
     return kernel;
 }
 
@@ -75,9 +109,10 @@ std::vector<LoweredKernel> lowerLike(const OpInstance& op, const ChipConfig& chi
     return {lowerFillTensor(op, chip, op.outputs[0], value)};
 }
 
-std::vector<LoweredKernel> lowerOutputOnly(const OpInstance& op, const ChipConfig& chip, float value) {
+std::vector<LoweredKernel> lowerOutputOnly(const OpInstance& op, const ChipConfig& chip, float value,
+                                           bool readsTiling = false) {
     if (op.outputs.empty()) throwLoweringError(op, "needs an output tensor");
-    return {lowerFillTensor(op, chip, op.outputs[0], value)};
+    return {lowerFillTensor(op, chip, op.outputs[0], value, readsTiling)};
 }
 
 }  // namespace
@@ -87,6 +122,8 @@ ASCENDSIM_REGISTER_KERNEL("OnesLike", [](const OpInstance& op, const ChipConfig&
 ASCENDSIM_REGISTER_KERNEL("Fill", [](const OpInstance& op, const ChipConfig& chip) {
     return lowerOutputOnly(op, chip, static_cast<float>(op.floatAttr("value", 0.0)));
 });
-ASCENDSIM_REGISTER_KERNEL("MemSet", [](const OpInstance& op, const ChipConfig& chip) { return lowerOutputOnly(op, chip, 0.0f); });
+ASCENDSIM_REGISTER_KERNEL("MemSet", [](const OpInstance& op, const ChipConfig& chip) {
+    return lowerOutputOnly(op, chip, 0.0f, /*readsTiling=*/true);
+});
 
 }  // namespace ascendsim

@@ -37,8 +37,35 @@ ArgmaxPoolGeometry argmaxPoolGeometry(const OpInstance& op, const TensorInfo& x)
     return g;
 }
 
+namespace {
+
+void emitOnePositionPerRepeat(std::vector<Instruction>& code, VectorOp op, DataType dtype, const PositionOperands& o,
+                              std::uint64_t positions) {
+    const std::uint64_t positionBytes = kArgmaxPoolC0 * bytesOf(dtype), blocksPerPosition = positionBytes / kUbBlockBytes;
+    VectorInstr v;
+    v.op = op;
+    v.dtype = dtype;
+    v.srcType = dtype;
+    v.mask = static_cast<std::uint16_t>(kArgmaxPoolC0);
+    v.dstRepeatStride = static_cast<std::uint16_t>(o.dstStride * blocksPerPosition);
+    v.src0RepeatStride = static_cast<std::uint16_t>(o.src0Stride * blocksPerPosition);
+    v.src1RepeatStride = static_cast<std::uint16_t>(o.src1Stride * blocksPerPosition);
+    for (std::uint64_t done = 0; done < positions;) {
+        const std::uint64_t repeats = std::min<std::uint64_t>(positions - done, kMaxVectorRepeats);
+        v.repeats = static_cast<std::uint16_t>(repeats);
+        v.dst = o.dst + positionBytes * done * o.dstStride;
+        v.src0 = o.src0 + positionBytes * done * o.src0Stride;
+        v.src1 = o.src1 + positionBytes * done * o.src1Stride;
+        code.push_back(Instruction::vector(v));
+        done += repeats;
+    }
+}
+
+}  // namespace
+
 void emitPositions(std::vector<Instruction>& code, VectorOp op, DataType dtype, const PositionOperands& o,
-                   std::uint64_t positions) {
+                   std::uint64_t positions, PositionPacking packing) {
+    if (packing == PositionPacking::OnePerRepeat) return emitOnePositionPerRepeat(code, op, dtype, o, positions);
     const std::uint64_t blocksPerPosition = kArgmaxPoolC0 * bytesOf(dtype) / kUbBlockBytes;
     const std::uint32_t lanesPerBlock = elementsPerBlock(dtype);
     for (std::uint64_t part = 0; part < blocksPerPosition; ++part) {

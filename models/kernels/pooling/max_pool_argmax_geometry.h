@@ -38,7 +38,19 @@ struct PositionOperands {
     std::uint64_t dst = 0, src0 = 0, src1 = 0;
     std::uint64_t dstStride = 1, src0Stride = 1, src1Stride = 1;
 };
+// How a kernel lays positions on the vector unit's repeats:
+//   BlockStrided:  one 32 B block of 8 positions per repeat (the block stride steps over the
+//                  window's stride), as CANN's TIK kernels issue them;
+//   OnePerRepeat:  one position per repeat, its 16 lanes masked on and the repeat stride stepping
+//                  from position to position, as the DSL's reduce_window schedule issues them.
+enum class PositionPacking : std::uint8_t { BlockStrided, OnePerRepeat };
+// The packing of MaxPoolWithArgmaxV1's kernel for x's dtype. CANN's dispatch
+// (tbe/impl/dynamic/max_pool_with_argmaxv1.py, CANN 8.1) compiles fp32 (and NCHW) inputs with the
+// DSL's reduce_window and fp16 NC1HWC0 with the TIK kernel.
+inline PositionPacking argmaxPoolPacking(DataType dtype) {
+    return dtype == DataType::Fp32 ? PositionPacking::OnePerRepeat : PositionPacking::BlockStrided;
+}
 void emitPositions(std::vector<Instruction>& code, VectorOp op, DataType dtype, const PositionOperands& o,
-                   std::uint64_t positions);
+                   std::uint64_t positions, PositionPacking packing = PositionPacking::BlockStrided);
 
 }  // namespace ascendsim

@@ -24,6 +24,7 @@ struct ArgmaxPoolLayout {
     std::uint64_t bandRows = 0, bandsPerPlane = 0;
     std::uint64_t inStage = 0, inHalf = 0, outStage = 0, outHalf = 0, maskStage = 0, maskHalf = 0;
     std::uint64_t compare = 0, seen = 0;
+    PositionPacking packing = PositionPacking::BlockStrided;
 };
 
 class ArgmaxPoolTiles final : public TileSource {
@@ -45,10 +46,10 @@ public:
             for (std::uint64_t r = 0; r < rows; ++r) {
                 const std::uint64_t src = in + ((r * g.sh + i) * g.w + j) * pb, dst = out + r * g.outW * pb;
                 if (tap == 0) {
-                    emitPositions(code.compute, VectorOp::Copy, g.dtype, {.dst = dst, .src0 = src, .src0Stride = g.sw}, g.outW);
+                    emitPositions(code.compute, VectorOp::Copy, g.dtype, {.dst = dst, .src0 = src, .src0Stride = g.sw}, g.outW, l.packing);
                 } else {
                     emitPositions(code.compute, VectorOp::Max, g.dtype,
-                                  {.dst = dst, .src0 = dst, .src1 = src, .src1Stride = g.sw}, g.outW);
+                                  {.dst = dst, .src0 = dst, .src1 = src, .src1Stride = g.sw}, g.outW, l.packing);
                 }
             }
         }
@@ -58,7 +59,8 @@ public:
             for (std::uint64_t r = 0; r < rows; ++r) {
                 const std::uint64_t src = in + ((r * g.sh + i) * g.w + j) * pb;
                 emitPositions(code.compute, VectorOp::CompareGt, g.dtype,
-                              {.dst = l.compare, .src0 = src, .src1 = out + r * g.outW * pb, .src0Stride = g.sw}, g.outW);
+                              {.dst = l.compare, .src0 = src, .src1 = out + r * g.outW * pb, .src0Stride = g.sw}, g.outW,
+                              l.packing);
             }
             const std::uint64_t bits = maskBuf + tap * alignUp(entries * 2, kUbBlockBytes);
             if (tap > 0) emitVectorRange(code.compute, VectorOp::And, DataType::Int16, {.dst = bits, .src0 = bits, .src1 = l.seen}, entries);
@@ -66,9 +68,19 @@ public:
                             {.dst = l.seen, .src0 = bits, .src1 = l.seen}, entries);
         }
         code.store.push_back(moveRowsToGm(out, l.y + (plane * g.outH + r0) * g.outW * pb, 1, entries * pb, entries * pb));
-        for (std::uint64_t tap = 0; tap < g.taps(); ++tap) {
-            const std::uint64_t gm = l.mask + ((plane * g.taps() + tap) * g.maskTapEntries() + r0 * g.outW) * 2;
-            code.store.push_back(moveRowsToGm(maskBuf + tap * alignUp(entries * 2, kUbBlockBytes), gm, 1, entries * 2, entries * 2));
+        const std::uint64_t maskGm = l.mask + (plane * g.taps() * g.maskTapEntries() + r0 * g.outW) * 2;
+        const std::uint64_t ubTapBytes = alignUp(entries * 2, kUbBlockBytes), gmTapBytes = g.maskTapEntries() * 2;
+        if (l.packing == PositionPacking::OnePerRepeat) {
+            // The DSL moves the band's mask rows of every tap as one strided move (one burst per tap).
+            DataMove m{.src = MemSpace::UB, .dst = MemSpace::GM, .srcAddr = maskBuf, .dstAddr = maskGm};
+            m.burstCount = static_cast<std::uint32_t>(g.taps());
+            m.burstBytes = static_cast<std::uint32_t>(entries * 2);
+            m.srcGapBytes = static_cast<std::uint32_t>(ubTapBytes - entries * 2);
+            m.dstGapBytes = static_cast<std::uint32_t>(gmTapBytes - entries * 2);
+            code.store.push_back(Instruction::move(m));
+        } else {
+            for (std::uint64_t tap = 0; tap < g.taps(); ++tap)
+                code.store.push_back(moveRowsToGm(maskBuf + tap * ubTapBytes, maskGm + tap * gmTapBytes, 1, entries * 2, entries * 2));
         }
     }
 
@@ -82,6 +94,7 @@ std::vector<LoweredKernel> lowerMaxPoolWithArgmax(const OpInstance& op, const Ch
     auto l = std::make_shared<ArgmaxPoolLayout>();
     l->g = argmaxPoolGeometry(op, op.inputs[0]);
     const ArgmaxPoolGeometry& g = l->g;
+    l->packing = argmaxPoolPacking(g.dtype);
     if (op.outputs[1].bytes() < g.planes * g.taps() * g.maskTapEntries() * 2)
         throwLoweringError(op, "argmax must hold N·C1·kh·kw·(⌈Ho·Wo/16⌉+1)·16 uint16");
     l->x = op.inputs[0].deviceAddr;
@@ -96,7 +109,7 @@ std::vector<LoweredKernel> lowerMaxPoolWithArgmax(const OpInstance& op, const Ch
         return 2 * ((rows - 1) * g.sh + g.kh) * g.w * pb + 2 * rows * g.outW * pb + g.outW * pb +
                2 * g.taps() * entries + entries + 1024;
     };
-    l->bandRows = g.outH;
+    l->bandRows = l->packing == PositionPacking::OnePerRepeat ? 1 : g.outH;
     while (l->bandRows > 1 && bytesFor(l->bandRows) > placement.ubBytes) --l->bandRows;
     if (bytesFor(l->bandRows) > placement.ubBytes) throwLoweringError(op, "one output row does not fit in UB");
     l->bandsPerPlane = ceilDiv(g.outH, l->bandRows);

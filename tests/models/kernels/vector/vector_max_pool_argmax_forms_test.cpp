@@ -1,0 +1,76 @@
+// MaxPoolWithArgmaxV1's two CANN implementations (max_pool_argmax_geometry.h): fp32 runs the
+// DSL's reduce_window form (one output row per tile, one position per vector repeat, every tap's
+// mask rows in one strided store), fp16 the TIK form (whole bands, 8 positions per repeat, a store
+// per tap). docs/fidelity.md §25 has the real per-row costs these forms reproduce.
+#include <gtest/gtest.h>
+
+#include <variant>
+
+#include "tests/models/kernels/vector_test_support.h"
+
+namespace ascendsim::test {
+namespace {
+
+struct ArgmaxPoolProgram {
+    std::uint64_t loads = 0, maskStores = 0, perTapStores = 0, windowOps = 0, onePositionOps = 0;
+    std::uint64_t storedBytes = 0;
+};
+
+// Counts every block's moves and the window ops (Max, CompareGt) of x's dtype.
+ArgmaxPoolProgram inspect(const LoweredKernel& kernel, DataType dtype, std::uint64_t taps) {
+    ArgmaxPoolProgram p;
+    for (std::uint32_t block = 0; block < kernel.blockDim; ++block) {
+        auto stream = kernel.program({block, CoreKind::Vector, 0, 0});
+        std::vector<Instruction> chunk;
+        while (stream->next(chunk)) {
+            for (const auto& instruction : chunk) {
+                if (const auto* move = std::get_if<DataMove>(&instruction.operands)) {
+                    if (move->src == MemSpace::GM) ++p.loads;
+                    if (move->dst != MemSpace::GM) continue;
+                    p.storedBytes += move->totalBytes();
+                    if (move->burstCount == taps) ++p.maskStores;
+                    else ++p.perTapStores;
+                } else if (const auto* v = std::get_if<VectorInstr>(&instruction.operands)) {
+                    if (v->dtype != dtype || (v->op != VectorOp::Max && v->op != VectorOp::CompareGt)) continue;
+                    ++p.windowOps;
+                    if (v->mask == 16) ++p.onePositionOps;
+                }
+            }
+            chunk.clear();
+        }
+    }
+    return p;
+}
+
+TEST(VectorMaxPoolArgmaxForms, Fp32RunsTheDslFormRowByRowAndFp16TheTikForm) {
+    constexpr std::int64_t kN = 2, kC = 64, kH = 55, kW = 55, kOh = 27, kOw = 27, kTaps = 9;
+    const ChipConfig chip = ascend910B1();
+    for (const DataType dtype : {DataType::Fp32, DataType::Fp16}) {
+        CubeOpHarness h(chip, 64ull << 20);
+        const auto x = h.tensor("x", {kN, kC, kH, kW}, dtype), y = h.tensor("y", {kN, kC, kOh, kOw}, dtype);
+        const auto mask = h.tensor("argmax", {kN, kC / 16, kTaps, (kOh * kOw + 15) / 16 + 1, 16}, DataType::Int16);
+        auto op = makeOp("MaxPoolWithArgmaxV1", {x}, {y, mask});
+        op.attrs["ksize"] = std::vector<std::int64_t>{3, 3};
+        op.attrs["strides"] = std::vector<std::int64_t>{2, 2};
+        const auto kernels = h.lower(op);
+        ASSERT_EQ(kernels.size(), 1u);
+        const ArgmaxPoolProgram p = inspect(kernels[0], dtype, kTaps);
+        const std::uint64_t planes = kN * kC / 16, outputRows = planes * kOh;
+        // Both forms store y and every tap's mask entries once.
+        EXPECT_EQ(p.storedBytes, y.bytes() + planes * kTaps * kOh * kOw * 2) << dataTypeName(dtype);
+        ASSERT_GT(p.windowOps, 0u);
+        if (dtype == DataType::Fp32) {
+            EXPECT_EQ(p.loads, outputRows);       // one tile (one input band) per output row
+            EXPECT_EQ(p.maskStores, outputRows);  // the row's taps in one strided store
+            EXPECT_EQ(p.perTapStores, outputRows);  // and the row's y
+            EXPECT_EQ(p.onePositionOps, p.windowOps);
+        } else {
+            EXPECT_LT(p.loads, outputRows / 4);  // whole bands of rows per tile
+            EXPECT_EQ(p.maskStores, 0u);
+            EXPECT_EQ(p.onePositionOps, 0u);  // 8 positions per repeat
+        }
+    }
+}
+
+}  // namespace
+}  // namespace ascendsim::test

@@ -1,0 +1,77 @@
+// MemSet reads its tiling before any work, as CANN's DynamicMemSet does (fill.cpp,
+// docs/fidelity.md §25c): every block, also one with nothing to clear, first moves the 96 B
+// header record and the tensor's record from the launch's workspace into UB, each move followed
+// by the scalar unit's wait for it; ZerosLike, a kernel with its tiling in its arguments, does not.
+#include <gtest/gtest.h>
+
+#include <variant>
+
+#include "tests/models/kernels/vector_test_support.h"
+
+namespace ascendsim::test {
+namespace {
+
+struct BlockStart {
+    std::uint64_t tilingReads = 0;      // GM → UB moves of one record, each waited for by the scalar unit
+    std::uint64_t otherGmLoads = 0;
+    bool workBeforeTiling = false;      // a vector op or a store issued before the last tiling read
+};
+
+BlockStart blockStart(const LoweredKernel& kernel, std::uint32_t block, std::uint64_t workspaceAddr) {
+    BlockStart s;
+    auto stream = kernel.program({block, CoreKind::Vector, 0, workspaceAddr});
+    std::vector<Instruction> all, chunk;
+    while (stream->next(chunk)) {
+        all.insert(all.end(), chunk.begin(), chunk.end());
+        chunk.clear();
+    }
+    bool work = false;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        if (const auto* move = std::get_if<DataMove>(&all[i].operands)) {
+            if (move->dst == MemSpace::GM) work = true;
+            if (move->src != MemSpace::GM) continue;
+            const bool record = move->srcAddr == workspaceAddr && move->totalBytes() == 96;
+            bool waited = false;
+            for (std::size_t j = i + 1; j < all.size() && j <= i + 2; ++j)
+                if (const auto* flag = std::get_if<Flag>(&all[j].operands))
+                    waited |= all[j].opcode == Opcode::WaitFlag && flag->src == Pipe::Mte2 && flag->dst == Pipe::Scalar;
+            if (record && waited) {
+                ++s.tilingReads;
+                s.workBeforeTiling |= work;
+            } else {
+                ++s.otherGmLoads;
+            }
+        } else if (all[i].opcode == Opcode::Vector) {
+            work = true;
+        }
+    }
+    return s;
+}
+
+TEST(VectorMemSetTiling, EveryBlockReadsTwoRecordsBeforeClearing) {
+    const ChipConfig chip = ascend910B1();
+    constexpr std::uint64_t kWorkspace = 7ull << 20;
+    CubeOpHarness h(chip, 16ull << 20);
+    const auto x = h.tensor("x", {3, 100}, DataType::Fp32);  // 1.2 KB: fewer chunks than blocks
+    auto memSet = makeOp("MemSet", {x}, {x});
+    memSet.blockDim = 8;
+    const auto kernels = h.lower(memSet);
+    ASSERT_EQ(kernels.size(), 1u);
+    EXPECT_GE(kernels[0].workspaceBytes, 96u);
+    for (std::uint32_t block = 0; block < kernels[0].blockDim; ++block) {
+        const BlockStart s = blockStart(kernels[0], block, kWorkspace);
+        EXPECT_EQ(s.tilingReads, 2u) << "block " << block;
+        EXPECT_EQ(s.otherGmLoads, 0u) << "block " << block;  // MemSet reads no tensor
+        EXPECT_FALSE(s.workBeforeTiling) << "block " << block;
+    }
+    const auto y = h.tensor("y", {3, 100}, DataType::Fp32);
+    auto zeros = makeOp("ZerosLike", {x}, {y});
+    zeros.blockDim = 8;
+    const auto plain = h.lower(zeros);
+    ASSERT_EQ(plain.size(), 1u);
+    EXPECT_EQ(plain[0].workspaceBytes, 0u);
+    EXPECT_EQ(blockStart(plain[0], 0, kWorkspace).tilingReads, 0u);
+}
+
+}  // namespace
+}  // namespace ascendsim::test
