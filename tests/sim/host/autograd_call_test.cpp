@@ -131,7 +131,8 @@ TEST(AutogradCall, GradientsOfDifferentForwardOpsStaySeparateCalls) {
     step.ops.push_back(gradient("aten::convolution_backward", 0, "aclnnConvolutionBackward",
                                 "Conv2DBackpropFilter"));
     EXPECT_EQ(torchCallLength(step.ops, 2), 1u);
-    const auto nodes = named(run(step).record, "ConvolutionBackward0");
+    const HostRun r = run(step);  // the record outlives the node pointers into it
+    const auto nodes = named(r.record, "ConvolutionBackward0");
     ASSERT_EQ(nodes.size(), 2u);
     EXPECT_NE(nodes[0]->sequenceNumber, nodes[1]->sequenceNumber);
 }
