@@ -25,11 +25,13 @@
 # found no data are listed, not failed: the real samples report the same ones (docs/output-formats.md).
 # A run without collectives (no communication.json, no COMMUNICATION_OP table) skips the
 # communication recipes and lists cluster's two communication-group errors instead of failing.
+# A text export whose communication.json steps hold p2p ops only lists advisor's and compare's
+# "rdma_bandwidth" error (a bug of msprof-analyze that real data of that kind meets too).
 # Exit codes: 0 all analyses clean, 1 an analysis logged an error, 2 bad usage or no msprof-analyze.
 set -uo pipefail
 
 if [[ $# -eq 0 || $1 == -h || $1 == --help ]]; then
-    sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'
     [[ $# -eq 0 ]] && exit 2 || exit 0
 fi
 
@@ -94,24 +96,46 @@ run() {
         expected=$(grep -E "$NO_COLLECTIVE_ERRORS" <<<"$all_errors")
         all_errors=$(grep -v -E "$NO_COLLECTIVE_ERRORS" <<<"$all_errors")
     fi
+    local tool_bug=""
+    if [[ $P2P_ONLY == 1 && -n $all_errors ]]; then
+        tool_bug=$(grep -E "$P2P_ONLY_TOOL_BUG" <<<"$all_errors")
+        all_errors=$(grep -v -E "$P2P_ONLY_TOOL_BUG" <<<"$all_errors")
+    fi
     errors=$(head -5 <<<"$all_errors" | sed '/^$/d')
     if [[ $rc -ne 0 || -n $errors ]]; then
         FAILED=$((FAILED + 1))
         echo "FAIL  $name (exit $rc)"
         [[ -n $errors ]] && sed 's/^/        /' <<<"$errors"
         [[ -z $errors ]] && tail -3 "$log" | sed 's/^/        /'
+    elif [[ -n $tool_bug ]]; then
+        echo "bug   $name: msprof-analyze's own error, not a failure (below)"
     else
         echo "pass  $name"
     fi
     grep -iE 'no data|not find|not exist|is empty|skip' "$log" | grep -v -E 'ERROR' | sort -u |
         head -8 | sed 's/^/        note: /'
     [[ -n $expected ]] && sed 's/^/        expected without collectives: /' <<<"$expected"
+    [[ -n $tool_bug ]] && sed 's/^/        msprof-analyze bug on p2p-only steps: /' <<<"$tool_bug"
     return 0
 }
 
 # The tool's errors on a run without collectives (no COMMUNICATION_OP table, no communication.json).
 NO_COLLECTIVE_ERRORS='Create CommunicationGroupMap table failed|There is no CommunicationGroupMapping data'
 HAS_COLLECTIVES=1
+# msprof-analyze's compare backend (npu_profiling_parser.py _update_bandwidth) binds rdma_bandwidth
+# only for a step whose "collective" part has a "Total Op Info"; torch_npu writes `"collective": {}`
+# for a step of p2p ops only (_communication_parser.py compute_total_info), so advisor's overall
+# analysis and compare raise on such a profile, real or simulated (docs/output-formats.md).
+P2P_ONLY_TOOL_BUG="cannot access local variable 'rdma_bandwidth'"
+P2P_ONLY=0
+# p2p_only PT: true when PT's communication.json has steps and none of them holds a collective op.
+p2p_only() {
+    local json=$1/ASCEND_PROFILER_OUTPUT/communication.json
+    [[ -f $json ]] || return 1
+    "$PY" -c 'import json, sys
+steps = json.load(open(sys.argv[1]))
+sys.exit(0 if steps and not any(kinds.get("collective") for kinds in steps.values()) else 1)' "$json"
+}
 # has_collectives PT...: true when a directory has communication.json or a DB COMMUNICATION_OP table.
 has_collectives() {
     local pt db
@@ -151,11 +175,13 @@ for dir in "$@"; do
     for pt in "${per_rank[@]}"; do
         name=$(basename "$pt")
         out="$WORK/$tag/$name"
+        if p2p_only "$pt"; then P2P_ONLY=1; else P2P_ONLY=0; fi
         wanted advisor &&
             run "advisor all  $tag/$name" "$out/advisor" advisor all -d "$pt" -o "$out/advisor" -l en --force
         wanted compare &&
             run "compare      $tag/$name" "$out/compare" compare -d "$pt" -bp "${MSPROF_COMPARE_BASE:-$pt}" -o "$out/compare" --force
     done
+    P2P_ONLY=0
     wanted cluster && run "cluster      $tag" "$WORK/$tag/cluster" cluster -d "$cluster_in" -m all \
         -o "$WORK/$tag/cluster" --force
     if wanted recipes &&
