@@ -2,7 +2,8 @@
 # Runs the real msprof-analyze over result directories, as a new user would, and fails if any
 # analysis logs an error. For developers: msprof-analyze is not a Debian package and CI has no
 # PyPI, so CI keeps the structural rules it depends on as unit tests instead
-# (tests/sim/engine/client_structure_test.cpp, tests/sim/engine/stream_event_tasks_test.cpp).
+# (tests/sim/engine/client_structure_test.cpp, tests/sim/engine/stream_event_tasks_test.cpp,
+# tests/profiler/writers/communication_transports_test.cpp).
 #
 # Usage: scripts/check_with_msprof_analyze.sh DIR...
 #   DIR: a *_ascend_pt directory, or a folder holding them (the ranks of one run, or several runs).
@@ -34,7 +35,7 @@
 set -uo pipefail
 
 if [[ $# -eq 0 || $1 == -h || $1 == --help ]]; then
-    sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'
     [[ $# -eq 0 ]] && exit 2 || exit 0
 fi
 
