@@ -115,7 +115,8 @@ run() {
     # Every stack query refused by an SQLite older than 3.44 (one 'near "ORDER"' per error line).
     if [[ $SQLITE_OLD == 1 && -n $all_errors ]] &&
         [[ $(grep -c "$STACK_QUERY_ERROR" <<<"$all_errors") -eq $(grep -c "$SQLITE_ORDER_ERROR" "$log") ]]; then
-        old_sqlite=$(grep "$STACK_QUERY_ERROR" <<<"$all_errors" | sed 's/: Execution failed on sql.*//')
+        old_sqlite=$(grep "$STACK_QUERY_ERROR" <<<"$all_errors" |
+            sed 's/.*\(\[[0-9-]* [0-9:]*\]\[ERROR\]\)/\1/; s/: Execution failed on sql.*//')
         all_errors=$(grep -v "$STACK_QUERY_ERROR" <<<"$all_errors")
     fi
     errors=$(head -5 <<<"$all_errors" | sed '/^$/d')
