@@ -70,6 +70,33 @@ TEST(CommunicationTransports, RdmaTransfersCountAsRdmaAndSendsAreP2p) {
     EXPECT_FALSE(matrix["step13"]["collective"].empty());
 }
 
+// A step of point-to-point ops only (a pipeline stage's sends and receives): torch_npu's
+// communication parser totals a kind only when it has ops (_communication_parser.py
+// compute_total_info returns on an empty dict), so "collective" is an empty object without
+// "Total Op Info". msprof-analyze's compare and advisor fail on exactly this layout
+// (npu_profiling_parser.py _update_bandwidth, docs/output-formats.md): the test pins that the
+// failure comes from torch_npu's layout, and that a step with collectives has what they read.
+TEST(CommunicationTransports, AStepOfP2pOpsOnlyHasAnEmptyCollectivePart) {
+    const ChipConfig chip = splitChip();
+    RunRecord run = threeKernelRun(chip);
+    run.communicationOps.push_back(sendOp(6500000));
+    const OrderedJson json = OrderedJson::parse(renderCommunicationJson(run, level1()));
+    ASSERT_EQ(json.size(), 1u);
+    const OrderedJson& step = json.begin().value();
+    std::vector<std::string> kinds;
+    for (auto kind = step.begin(); kind != step.end(); ++kind) kinds.push_back(kind.key());
+    EXPECT_EQ(kinds, (std::vector<std::string>{"p2p", "collective"}));
+    EXPECT_TRUE(step["collective"].is_object());
+    EXPECT_TRUE(step["collective"].empty());
+    EXPECT_TRUE(step["p2p"]["Total Op Info"].contains("Communication Bandwidth Info"));
+
+    const OrderedJson mixed =
+        OrderedJson::parse(renderCommunicationJson(runWithCollectives(chip), level1()));
+    for (auto step2 = mixed.begin(); step2 != mixed.end(); ++step2)
+        EXPECT_TRUE(step2.value()["collective"]["Total Op Info"].contains("Communication Bandwidth Info"))
+            << step2.key();
+}
+
 TEST(CommunicationTransports, EveryLinkTypeHasTheMatrixName) {
     EXPECT_STREQ(communicationLinkTransportName(HcclLinkType::OnChip), "LOCAL");
     EXPECT_STREQ(communicationLinkTransportName(HcclLinkType::Hccs), "HCCS");
