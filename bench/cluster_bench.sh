@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Cluster benchmarks (docs/performance.md "Clusters"): wall time and disk of the 128-rank
-# Llama TP8 x PP4 x DP4 step at Level1, the same with a slow rank, and `mpirun -np 2` against
-# one process on it (identical output checked with diff -r). Prints the machine's load with each
-# figure: the numbers mean little on a loaded machine without it.
+# Cluster benchmarks (docs/performance.md "Clusters"): wall time, user CPU and disk of the
+# 128-rank Llama TP8 x PP4 x DP4 step at Level1 (4 pipeline stages in 1F1B: each stage simulated
+# once, the arrival rounds settled on replays), the same with a slow rank, and `mpirun -np 2`
+# against one process on it (identical output checked with diff -r). Prints the machine's load
+# with each figure: the numbers mean little on a loaded machine without it.
 # Usage: bench/cluster_bench.sh [BUILD_DIR] [EXTRA ascendsim ARGS...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,11 +26,13 @@ run() {
     local before start end
     before=$(load)
     start=$(date +%s.%N)
-    "$@" -o "$out" >"$scratch/$name.log" 2>&1 || { echo "$name failed:"; tail -5 "$scratch/$name.log"; exit 1; }
+    /usr/bin/time -f '%U' -o "$scratch/$name.user" "$@" -o "$out" --log-level info >"$scratch/$name.log" 2>&1 ||
+        { echo "$name failed:"; tail -5 "$scratch/$name.log"; exit 1; }
     end=$(date +%s.%N)
-    printf '%-28s %7.1f s wall  %6s on disk  %3d rank dirs  load %s -> %s\n' "$name" \
-        "$(echo "$end - $start" | bc)" "$(du -sh "$out" | cut -f1)" \
+    printf '%-28s %7.1f s wall  %7.1f s user  %6s on disk  %3d rank dirs  load %s -> %s\n' "$name" \
+        "$(echo "$end - $start" | bc)" "$(tail -1 "$scratch/$name.user")" "$(du -sh "$out" | cut -f1)" \
         "$(find "$out" -maxdepth 1 -name '*_ascend_pt' | wc -l)" "$before" "$(load)"
+    grep -ho 'cluster: .*' "$scratch/$name.log" | sed 's/^/    /' || true
 }
 
 llama=(--workload workloads/llama_tp_pp_dp.yaml --level Level1 --deterministic "$@")

@@ -74,6 +74,10 @@ void addRunOptions(CLI::App& app, ascendsim::SimulationOptions& o, std::string& 
         ->check(CLI::Range(std::int64_t{0}, std::int64_t{INT32_MAX}));
     app.add_option("--write-ranks", o.writeRanks,
                    "Multi-rank runs: write only these ranks' directories (0-7,64,511); all ranks are simulated");
+    app.add_flag("--simulate-cluster-rounds", o.simulateClusterRounds,
+                 "Multi-rank runs whose ranks differ (pipeline stages, slow ranks): simulate the device in every "
+                 "round of the ranks' arrival times instead of replaying each rank kind's first simulation "
+                 "(slower; the reference the replay is checked against)");
     app.add_option("--chrome-trace", o.chromeTracePath,
                    "Also write the trace (export_chrome_trace equivalent) to this file");
     app.add_option("--core-trace", o.coreTracePath,

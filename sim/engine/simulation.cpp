@@ -302,7 +302,11 @@ CoreTraceSelection coreTraceSelection(const SimulationOptions& options, const Lo
 
 }  // namespace
 
-SimulationResult runSimulation(const SimulationOptions& options, const RankVariant& variant) {
+bool replayable(const SimulationOptions& options, const ProfilerConfig& profiler) {
+    return options.coreTracePath.empty() && !collectsHardwareSamples(profiler);
+}
+
+SimulationResult runSimulation(const SimulationOptions& options, const RankVariant& variant, const DeviceRun& device) {
     const auto wallStart = std::chrono::steady_clock::now();
     const RunIdentity identity = runIdentity(options);
     SimulationResult result;
@@ -325,8 +329,11 @@ SimulationResult runSimulation(const SimulationOptions& options, const RankVaria
     const HostStepBuilder stepBuilder(workload, lowered);
     spdlog::info("{}: {} ops lowered for {}", workload.name, lowered.ops().size(), chip.name);
 
+    if (device.replay && !replayable(options, workload.profiler))
+        throw std::logic_error("a run that samples device traffic or traces a core cannot be replayed");
     FreshSimulationContext context;
-    DeviceBridge bridge(chip, lowered, deviceOptionsFor(options));
+    DeviceBridge bridge = device.replay ? DeviceBridge(lowered, *device.replay)
+                                        : DeviceBridge(chip, lowered, deviceOptionsFor(options));
     bridge.setCollectiveReleases(variant.collectiveReleaseNs);
     HostModelOptions hostOptions;
     hostOptions.profiler = workload.profiler;
@@ -373,6 +380,12 @@ SimulationResult runSimulation(const SimulationOptions& options, const RankVaria
             throw WorkloadError(optionLocation("--core-trace"), "--core-trace",
                                 "no AI-core kernel launch matched (the workload launches none in the selected step)");
     }
+    if (!bridge.replayFinished())
+        throw std::logic_error("the replayed run submitted fewer kernels than its timeline holds");
+    if (device.replay)
+        result.deviceTimeline = device.replay;
+    else if (device.keepTimeline)
+        result.deviceTimeline = std::make_shared<const DeviceTimeline>(bridge.timeline());
     result.deviceBlocks = bridge.instructionsSubmittedBlocks();
     result.deviceInstructions = bridge.deviceStats().instructions;
     result.wallSeconds =

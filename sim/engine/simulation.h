@@ -11,6 +11,7 @@
 #include "profiler/record/run_record.h"
 #include "sim/engine/ranks/collective_ops.h"
 #include "sim/engine/device/core_trace.h"
+#include "sim/engine/device/device_timeline.h"
 #include "sim/engine/simulation_options.h"
 #include "sim/workload/workload.h"
 
@@ -58,11 +59,27 @@ struct SimulationResult {
     std::uint64_t simulatedEndNs = 0;   // host end of the last step
     double wallSeconds = 0.0;
     std::optional<CoreTrace> coreTrace;  // with SimulationOptions::coreTracePath
+    // The device timeline the run simulated (DeviceRun::keepTimeline) or replayed.
+    std::shared_ptr<const DeviceTimeline> deviceTimeline;
 };
+
+// How a run gets its kernels' device results.
+struct DeviceRun {
+    // Replay this timeline (a simulated run of the same program: the variant's stage, slowdown
+    // and start) instead of simulating the device: its kernels keep their simulated durations and
+    // move with their new submission times (sim/engine/device/device_timeline.h).
+    std::shared_ptr<const DeviceTimeline> replay;
+    bool keepTimeline = false;  // a simulated run keeps its timeline for later replays
+};
+
+// Whether a run of `workload` with `options` can be replayed from a timeline: not when it samples
+// the device memory's traffic over time or traces a core's instructions (both need the device).
+bool replayable(const SimulationOptions& options, const ProfilerConfig& profiler);
 
 // Loads, validates, lowers and simulates. Throws WorkloadError / ConfigError / std::runtime_error
 // with a message naming the file, line and field; nothing is written.
-SimulationResult runSimulation(const SimulationOptions& options, const RankVariant& variant = {});
+SimulationResult runSimulation(const SimulationOptions& options, const RankVariant& variant = {},
+                               const DeviceRun& device = {});
 
 // The options' overrides of the workload's profiler block and step count (CLI beats file).
 void applyProfilerOverrides(const SimulationOptions& options, Workload& workload);

@@ -62,6 +62,10 @@ struct SimulationOptions {
     // Simulate every step even after the schedule's last recorded one (see stepsToSimulate in
     // simulation.cpp): for equivalence checks and before/after benchmarks.
     bool simulateUnobservedSteps = false;
+    // Multi-rank runs whose ranks differ (sim/engine/cluster): simulate every fixed-point round
+    // in full instead of replaying each kind of rank's first simulated timeline. The reference the
+    // replay is checked against (tests), and slower by the number of rounds.
+    bool simulateClusterRounds = false;
 };
 
 }  // namespace ascendsim

@@ -63,6 +63,12 @@ std::uint32_t processOfRank(std::uint32_t rank, std::uint32_t ranks, std::uint32
     return processes - 1;
 }
 
+// A rank kind: its variant without release times (what its simulated timeline depends on).
+RankVariant kindOf(RankVariant v) {
+    v.collectiveReleaseNs.clear();
+    return v;
+}
+
 SimulationResult* findVariant(std::vector<SimulationResult>& pool, const RankVariant& v) {
     for (SimulationResult& s : pool)
         if (s.variant == v) return &s;
@@ -120,6 +126,17 @@ ClusterResult runCluster(const SimulationOptions& options, RankExchange& exchang
     std::tie(cluster.firstOwnedRank, cluster.endOwnedRank) = ownedRanks(ranks, process, processes);
     std::vector<RankVariant> variantOfRank;
     for (std::uint32_t r = 0; r < ranks; ++r) variantOfRank.push_back(initialVariantOf(workload, r));
+    Workload profiled = workload;
+    applyProfilerOverrides(options, profiled);
+    const bool replay = !options.simulateClusterRounds && replayable(options, profiled.profiler);
+    // The simulated timeline of each rank kind this process ran (every kind of an owned rank, in
+    // the first round: its variant has no release times yet).
+    std::vector<std::pair<RankVariant, std::shared_ptr<const DeviceTimeline>>> timelines;
+    const auto timelineOf = [&](const RankVariant& v) -> std::shared_ptr<const DeviceTimeline> {
+        for (const auto& [kind, timeline] : timelines)
+            if (kind == kindOf(v)) return timeline;
+        return nullptr;
+    };
     for (;;) {
         ++cluster.rounds;
         // The distinct variants of this round, in rank order, and who needs each one in full.
@@ -152,8 +169,15 @@ ClusterResult runCluster(const SimulationOptions& options, RankExchange& exchang
                 continue;
             }
             if (!local[i]) continue;
-            classes[i] = runSimulation(options, needed[i]);
-            ++cluster.simulations;
+            if (std::shared_ptr<const DeviceTimeline> timeline = replay ? timelineOf(needed[i]) : nullptr) {
+                classes[i] = runSimulation(options, needed[i], DeviceRun{std::move(timeline), false});
+                ++cluster.replays;
+            } else {
+                const bool kind = needed[i] == kindOf(needed[i]);
+                classes[i] = runSimulation(options, needed[i], DeviceRun{nullptr, replay && kind});
+                if (replay && kind) timelines.emplace_back(needed[i], classes[i].deviceTimeline);
+                ++cluster.simulations;
+            }
             have[i] = true;
             if (sender[i] == process) mine[i] = packArrivals(classes[i].collectiveArrivals);
         }
@@ -172,8 +196,9 @@ ClusterResult runCluster(const SimulationOptions& options, RankExchange& exchang
             changed = true;
         }
         if (!changed) {
-            spdlog::info("cluster: {} distinct ranks settled after {} rounds ({} simulations in this process)",
-                         cluster.classes.size(), cluster.rounds, cluster.simulations);
+            spdlog::info("cluster: {} distinct ranks settled after {} rounds ({} simulations and {} replays in "
+                         "this process)",
+                         cluster.classes.size(), cluster.rounds, cluster.simulations, cluster.replays);
             return cluster;
         }
         // The k-th op of a chain of waits is final after k rounds; no chain is longer than all

@@ -9,8 +9,16 @@
 // first), take each collective's release as its group's latest arrival, and simulate again the
 // ranks whose release times changed. Arrivals at collective k depend only on the releases of
 // collectives before k, so the k-th release is final after k rounds; in practice the latest rank
-// is latest everywhere and three rounds settle it. Every simulation is deterministic, so the
-// result is the same whatever process simulates which rank.
+// is latest everywhere and three rounds settle it, but a pipeline's chain of p2p waits settles one
+// link per round. Every simulation is deterministic, so the result is the same whatever process
+// simulates which rank.
+//
+// Rounds after the first do not simulate the device again: a rank kind (its stage, slowdown and
+// start) is simulated once, without waits, and later rounds replay that timeline with the new
+// release times (DeviceRun::replay): the same kernels in the same order, each keeping its
+// simulated duration, moved to its new submission (docs/architecture.md "Distinct ranks"). The
+// host model runs again in full, so the host's records follow the device's new times.
+// SimulationOptions::simulateClusterRounds simulates every round instead.
 //
 // Processes (mpirun -np N): process p owns the ranks [p*R/N, (p+1)*R/N) and writes their
 // directories; it simulates the distinct ranks among them, and the processes exchange arrival
@@ -30,7 +38,8 @@ struct ClusterResult {
     std::uint32_t firstOwnedRank = 0;        // the ranks this process writes: [first, end)
     std::uint32_t endOwnedRank = 0;
     std::uint32_t rounds = 0;       // fixed-point rounds run
-    std::uint32_t simulations = 0;  // runSimulation calls this process made
+    std::uint32_t simulations = 0;  // device simulations this process ran
+    std::uint32_t replays = 0;      // runs this process replayed from a simulated timeline
     const SimulationResult& of(std::uint32_t rank) const { return classes.at(classOfRank.at(rank)); }
 };
 

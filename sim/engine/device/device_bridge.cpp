@@ -16,7 +16,28 @@ constexpr std::uint64_t kStreamEventTaskNs = 20;
 }  // namespace
 
 DeviceBridge::DeviceBridge(const ChipConfig& chip, const LoweredWorkload& lowered, DeviceOptions options)
-    : lowered_(lowered), device_(chip, *this, options) {}
+    : lowered_(lowered), device_(std::make_unique<Device>(chip, *this, options)) {}
+
+DeviceBridge::DeviceBridge(const LoweredWorkload& lowered, const DeviceTimeline& timeline)
+    : lowered_(lowered), replay_(std::in_place, timeline), replayedStats_(timeline.stats) {
+    blocksSubmitted_ = timeline.blocksSubmitted;
+}
+
+DeviceStats DeviceBridge::deviceStats() const { return device_ ? device_->stats() : replayedStats_; }
+
+std::uint64_t DeviceBridge::deviceIdleNs() { return device_ ? device_->runUntilIdle() : replay_->idleNs(); }
+
+DeviceTimeline DeviceBridge::timeline() const {
+    std::vector<TaskResult> results;
+    results.reserve(submittedTaskIds_.size());
+    for (const std::uint64_t id : submittedTaskIds_) {
+        if (id == 0) continue;  // a collective
+        const TaskResult* r = resultOf(id);
+        if (!r) throw std::logic_error("a submitted kernel never finished (task " + std::to_string(id) + ")");
+        results.push_back(*r);
+    }
+    return timelineOf(std::move(results), deviceStats(), blocksSubmitted_);
+}
 
 void DeviceBridge::submit(const PendingLaunch& launch, std::uint64_t submitNs) {
     const std::size_t opIndex = LoweredWorkload::opIndexOf(launch.userTag);
@@ -31,6 +52,13 @@ void DeviceBridge::submit(const PendingLaunch& launch, std::uint64_t submitNs) {
     // The optimizer's wait for the gradient collectives is explicit (its EVENT_WAIT tasks hold
     // the compute stream); a p2p or all-to-all result is waited for implicitly (submitCollective).
     submitNs = std::max({submitNs, computeHeldUntilNs_, waitedCollectiveEndNs_});
+    if (replay_) {
+        TaskResult r = replay_->next(launch.userTag, launch.streamId, submitNs);
+        r.taskId = nextTaskId_++;
+        submittedTaskIds_.push_back(r.taskId);
+        results_.emplace(r.taskId, std::move(r));
+        return;
+    }
     const LoweredKernel& kernel = op.kernels[kernelIndex];
 
     KernelTask task = kernelTaskOf(kernel);
@@ -56,7 +84,7 @@ void DeviceBridge::submit(const PendingLaunch& launch, std::uint64_t submitNs) {
     }
     blocksSubmitted_ += kernel.blockDim + kernel.mixBlockDim;
     submittedTaskIds_.push_back(task.taskId);
-    device_.submit(std::move(task), submitNs);
+    device_->submit(std::move(task), submitNs);
 }
 
 bool DeviceBridge::tracesLaunch(const PendingLaunch& launch, const LoweredKernel& kernel) const {
@@ -100,13 +128,13 @@ void DeviceBridge::submitCollective(const LoweredCollective& collective, std::ui
 
 std::uint64_t DeviceBridge::synchronize(std::uint64_t hostNowNs) {
     (void)hostNowNs;
-    return std::max({device_.runUntilIdle(), collectivesEndNs_, computeHeldUntilNs_});
+    return std::max({deviceIdleNs(), collectivesEndNs_, computeHeldUntilNs_});
 }
 
 DeviceSpan DeviceBridge::copy(std::uint64_t bytes, bool hostToDevice, std::uint64_t submitNs) {
     (void)hostToDevice;  // both directions cross the same link at the same rate (assumed)
     // Running the device until idle finishes what was submitted before the copy (stream order).
-    const std::uint64_t streamFreeNs = std::max(device_.runUntilIdle(), computeHeldUntilNs_);
+    const std::uint64_t streamFreeNs = std::max(deviceIdleNs(), computeHeldUntilNs_);
     DeviceSpan span;
     span.startNs = std::max(submitNs, streamFreeNs);
     span.endNs = span.startNs + pcieCopyNs(bytes);
@@ -119,7 +147,7 @@ DeviceSpan DeviceBridge::streamEvent(const StreamEventLaunch& event, std::uint64
     // finishes exactly the compute tasks submitted so far (one compute stream, in order).
     const bool communication = event.streamId == kCommunicationStreamId;
     const std::uint64_t streamFreeNs =
-        communication ? collectivesEndNs_ : std::max(device_.runUntilIdle(), computeHeldUntilNs_);
+        communication ? collectivesEndNs_ : std::max(deviceIdleNs(), computeHeldUntilNs_);
     DeviceSpan span;
     span.startNs = std::max(submitNs, streamFreeNs);
     if (event.wait) {

@@ -3,12 +3,15 @@
 // from the lowered kernel its tag names; synchronize runs the device until idle. Finished tasks
 // are kept (by task id) for the run record.
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
 #include "models/device/device.h"
 #include "models/device/instruction_trace.h"
 #include "sim/engine/device/core_trace.h"
+#include "sim/engine/device/device_timeline.h"
 #include "sim/engine/device/lowered_workload.h"
 #include "sim/host/device_queue.h"
 
@@ -30,6 +33,10 @@ struct CollectiveRun {
 class DeviceBridge final : public DeviceQueue, public TaskObserver {
 public:
     DeviceBridge(const ChipConfig& chip, const LoweredWorkload& lowered, DeviceOptions options = {});
+    // Replay mode: no device is simulated; each kernel gets its result from `timeline` (a run of
+    // the same program), re-timed for its submission here (TimelineReplay). Collectives, copies
+    // and stream events are timed as in a simulated run.
+    DeviceBridge(const LoweredWorkload& lowered, const DeviceTimeline& timeline);
 
     void submit(const PendingLaunch& launch, std::uint64_t submitNs) override;
     std::uint64_t synchronize(std::uint64_t hostNowNs) override;
@@ -44,9 +51,15 @@ public:
     const std::vector<CollectiveRun>& collectiveRuns() const { return collectives_; }
     std::uint64_t instructionsSubmittedBlocks() const { return blocksSubmitted_; }
     // What the device model executed so far (instructions, core cycles), for benchmarks.
-    DeviceStats deviceStats() const { return device_.stats(); }
-    // The device memory's traffic by time, for the sampled hardware counters (null: none).
-    const TrafficSampler* deviceTraffic() const { return device_.traffic(); }
+    DeviceStats deviceStats() const;
+    // The device memory's traffic by time, for the sampled hardware counters (null: none, and
+    // always in replay mode).
+    const TrafficSampler* deviceTraffic() const { return device_ ? device_->traffic() : nullptr; }
+    // The kernels this run submitted, for replaying them with other release times. Call after the
+    // run (every submitted kernel finished).
+    DeviceTimeline timeline() const;
+    // In replay mode, whether every kernel of the timeline was submitted again.
+    bool replayFinished() const { return !replay_ || replay_->finished(); }
 
     // The group's last arrival at each collective, in launch order (sim/engine/cluster): a
     // collective waits for it. Collectives past the end wait for nobody.
@@ -60,7 +73,9 @@ public:
 
 private:
     const LoweredWorkload& lowered_;
-    Device device_;
+    std::unique_ptr<Device> device_;     // null in replay mode
+    std::optional<TimelineReplay> replay_;  // replay mode
+    DeviceStats replayedStats_;
     std::uint64_t nextTaskId_ = 1;
     std::uint64_t blocksSubmitted_ = 0;
     std::vector<std::uint64_t> submittedTaskIds_;
@@ -77,6 +92,8 @@ private:
     InstructionTraceRecorder traceRecorder_;
     bool tracesLaunch(const PendingLaunch& launch, const LoweredKernel& kernel) const;
     void submitCollective(const LoweredCollective& collective, std::uint64_t submitNs);
+    // Runs the device until everything submitted has finished; when it became idle.
+    std::uint64_t deviceIdleNs();
 };
 
 }  // namespace ascendsim

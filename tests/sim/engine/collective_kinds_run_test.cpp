@@ -11,6 +11,7 @@
 
 #include "profiler/writers/db_query_test_support.h"
 #include "rank_directories_run.h"
+#include "sim/engine/ranks/collective_ops.h"
 
 namespace ascendsim::e2e {
 namespace {
@@ -20,6 +21,16 @@ using json = nlohmann::ordered_json;
 constexpr std::size_t kRanks = 4;
 // w_shard [256, 1024] fp32.
 constexpr double kShardMb = 256.0 * 1024 * 4 / 1e6;
+
+// The p2p ops' names as the ef63bc64 Level2 sample spells them: kernel_details Type
+// hcom_batchSendRecv_, Name hcom_batchSendRecv__128_3_1, communication.json key
+// hcom_batchSendRecv__128_3_1@3985310405473756128 (its group's hash ends in 128; op 3 of the step).
+TEST(CollectiveNames, P2pOpsAreNamedAsTheRealSampleNamesThem) {
+    EXPECT_STREQ(collectiveApiName(CollectiveKind::BatchSendRecv), "hcom_batchSendRecv_");
+    EXPECT_EQ(collectiveOpName(CollectiveKind::BatchSendRecv, "3985310405473756128", 3), "hcom_batchSendRecv__128_3_1");
+    EXPECT_EQ(collectiveOpName(CollectiveKind::Send, "3985310517142905952", 0), "hcom_send__952_0_1");
+    EXPECT_EQ(collectiveOpName(CollectiveKind::Recv, "3985310517142905952", 4), "hcom_receive__952_4_1");
+}
 
 class CollectiveKindsRun : public RankDirectoriesRun {
   protected:

@@ -24,6 +24,25 @@ const ClusterResult& pipelineCluster() {
     return cluster;
 }
 
+// The same pipeline with the device simulated again in every round (the replay's reference).
+const ClusterResult& simulatedRoundsCluster() {
+    static const ClusterResult cluster = [] {
+        SimulationOptions options = commandOptions(unitWorkload("pipeline_1f1b.yaml"), fs::temp_directory_path());
+        options.simulateClusterRounds = true;
+        return runCluster(options);
+    }();
+    return cluster;
+}
+
+std::uint64_t absDiff(std::uint64_t a, std::uint64_t b) { return a > b ? a - b : b - a; }
+
+// The first kernel of the stage's first forward (its first fc1 GEMM).
+const KernelRecord& firstForwardKernel(const RunRecord& r) {
+    for (const KernelRecord& k : r.kernels)
+        if (k.opType == "MatMul") return k;
+    throw std::logic_error("the stage ran no GEMM");
+}
+
 std::vector<const CommunicationOpRecord*> opsOfType(const RunRecord& r, const std::string& type) {
     std::vector<const CommunicationOpRecord*> ops;
     for (const auto& op : r.communicationOps)
@@ -31,14 +50,62 @@ std::vector<const CommunicationOpRecord*> opsOfType(const RunRecord& r, const st
     return ops;
 }
 
-TEST(PipelineRun, EveryStageIsSimulatedOnItsOwnAndTheRoundsSettle) {
+TEST(PipelineRun, EveryStageIsSimulatedOnceAndTheRoundsSettleOnReplays) {
     const ClusterResult& cluster = pipelineCluster();
     ASSERT_EQ(cluster.classOfRank.size(), kStages);
     for (std::uint32_t s = 0; s < kStages; ++s) EXPECT_EQ(cluster.of(s).variant.pipelineStage, s);
-    EXPECT_GE(cluster.simulations, kStages);
+    // One device simulation per stage (the first round, no waits); every later round replays.
+    EXPECT_EQ(cluster.simulations, kStages);
+    EXPECT_GE(cluster.replays, kStages);
     EXPECT_GE(cluster.rounds, 2u);
     std::cout << "1F1B, 4 stages x 4 micro-batches: " << cluster.rounds << " rounds, " << cluster.simulations
-              << " simulations\n";
+              << " simulations, " << cluster.replays << " replays\n";
+}
+
+// The replayed rounds settle where simulating the device in every round settles: the same
+// rounds, every kernel and collective of every stage within a few ns (the cores' clock phase
+// at a moved kernel's start), and each stage's step as long.
+TEST(PipelineRun, ReplayedRoundsMatchSimulatedRounds) {
+    const ClusterResult& replayed = pipelineCluster();
+    const ClusterResult& simulated = simulatedRoundsCluster();
+    EXPECT_EQ(simulated.replays, 0u);
+    EXPECT_GT(simulated.simulations, kStages);
+    EXPECT_EQ(replayed.rounds, simulated.rounds);
+    constexpr std::uint64_t kToleranceNs = 5;
+    std::uint64_t worst = 0;
+    for (std::uint32_t s = 0; s < kStages; ++s) {
+        const RunRecord a = recordOfRank(replayed.of(s), s);
+        const RunRecord b = recordOfRank(simulated.of(s), s);
+        ASSERT_EQ(a.kernels.size(), b.kernels.size()) << "stage " << s;
+        for (std::size_t i = 0; i < a.kernels.size(); ++i) {
+            ASSERT_EQ(a.kernels[i].name, b.kernels[i].name);
+            worst = std::max({worst, absDiff(a.kernels[i].device.startNs, b.kernels[i].device.startNs),
+                              absDiff(a.kernels[i].device.endNs, b.kernels[i].device.endNs)});
+        }
+        ASSERT_EQ(a.communicationOps.size(), b.communicationOps.size()) << "stage " << s;
+        for (std::size_t i = 0; i < a.communicationOps.size(); ++i)
+            worst = std::max({worst, absDiff(a.communicationOps[i].startNs, b.communicationOps[i].startNs),
+                              absDiff(a.communicationOps[i].endNs, b.communicationOps[i].endNs)});
+        EXPECT_LE(absDiff(replayed.of(s).simulatedEndNs, simulated.of(s).simulatedEndNs), kToleranceNs)
+            << "stage " << s;
+    }
+    EXPECT_LE(worst, kToleranceNs);
+    std::cout << "replayed vs simulated rounds: largest difference of a kernel or collective time " << worst
+              << " ns\n";
+}
+
+// 1F1B's fill: stage s's first forward waits for the activation of stage s-1's, so the stages
+// start their first GEMM in stage order, each at least one forward (two GEMMs) after the last.
+TEST(PipelineRun, StagesStartTheirFirstForwardInStageOrder) {
+    const ClusterResult& cluster = pipelineCluster();
+    std::vector<RunRecord> stages;
+    for (std::uint32_t s = 0; s < kStages; ++s) stages.push_back(recordOfRank(cluster.of(s), s));
+    for (std::uint32_t s = 1; s < kStages; ++s) {
+        const KernelRecord& previous = firstForwardKernel(stages[s - 1]);
+        const KernelRecord& own = firstForwardKernel(stages[s]);
+        const std::uint64_t gemmNs = previous.device.endNs - previous.device.startNs;
+        EXPECT_GT(own.device.startNs, previous.device.startNs + 2 * gemmNs) << "stage " << s;
+    }
 }
 
 TEST(PipelineRun, EachSendMeetsItsReceiveOnTheNextStage) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `mpirun -np 2 ascendsim` writes the same rank directories, byte for byte, as one process: the
 # 4-rank TP2 x DP2 unit with a slow rank (distinct ranks simulated on both processes, arrival
-# times exchanged over MPI) and without (every rank alike).
+# times exchanged over MPI) and without (every rank alike), and the 4-stage 1F1B pipeline unit
+# (each process simulates its two stages once and replays them in the later rounds).
 # Usage: mpi_identical_output_test.sh ASCENDSIM SOURCE_DIR
 set -euo pipefail
 binary=$1
@@ -15,13 +16,14 @@ trap 'rm -rf "$scratch"' EXIT
 mpi_flags=(--oversubscribe)
 [ "$(id -u)" -eq 0 ] && mpi_flags+=(--allow-run-as-root)
 
+# check NAME WORKLOAD [ascendsim args...]
 check() {
-    local name=$1
-    shift
+    local name=$1 workload=$2
+    shift 2
     mkdir -p "$scratch/$name/one" "$scratch/$name/two"
-    "$binary" --workload "$source_dir/workloads/unit/tp_dp.yaml" --config-dir "$source_dir/configs" \
+    "$binary" --workload "$source_dir/workloads/unit/$workload" --config-dir "$source_dir/configs" \
         --deterministic --output "$scratch/$name/one" "$@" >"$scratch/$name/one.log"
-    mpirun "${mpi_flags[@]}" -np 2 "$binary" --workload "$source_dir/workloads/unit/tp_dp.yaml" \
+    mpirun "${mpi_flags[@]}" -np 2 "$binary" --workload "$source_dir/workloads/unit/$workload" \
         --config-dir "$source_dir/configs" --deterministic --output "$scratch/$name/two" "$@" \
         >"$scratch/$name/two.log"
     local count
@@ -38,5 +40,6 @@ check() {
     echo "$name: identical ($count rank directories)"
 }
 
-check slow_rank --set slow_rank=1:1.5
-check alike
+check slow_rank tp_dp.yaml --set slow_rank=1:1.5
+check alike tp_dp.yaml
+check pipeline pipeline_1f1b.yaml
