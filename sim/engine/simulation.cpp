@@ -18,7 +18,7 @@
 #include "sim/engine/host_step_builder.h"
 #include "sim/engine/device/lowered_workload.h"
 #include "sim/engine/run_identity.h"
-#include "sim/workload/e2e_profile_block.h"
+#include "sim/workload/blocks/e2e_profile_block.h"
 #include "sim/host/host_model.h"
 
 namespace ascendsim {

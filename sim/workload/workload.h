@@ -11,9 +11,9 @@
 
 #include "models/kernels/op_instance.h"
 #include "profiler/config/profiler_config.h"
-#include "sim/workload/straggler_options.h"
-#include "sim/workload/parallel_layout.h"
-#include "sim/workload/pipeline_schedule.h"
+#include "sim/workload/parallel/straggler_options.h"
+#include "sim/workload/parallel/parallel_layout.h"
+#include "sim/workload/parallel/pipeline_schedule.h"
 #include "sim/workload/workload_error.h"
 
 namespace ascendsim {

@@ -9,12 +9,12 @@
 #include <limits>
 #include <optional>
 
-#include "sim/workload/mstx_block.h"
-#include "sim/workload/e2e_profile_block.h"
+#include "sim/workload/blocks/mstx_block.h"
+#include "sim/workload/blocks/e2e_profile_block.h"
 #include "sim/workload/block_expander.h"
-#include "sim/workload/parallel_block.h"
-#include "sim/workload/pipeline_block.h"
-#include "sim/workload/profiler_block.h"
+#include "sim/workload/parallel/parallel_block.h"
+#include "sim/workload/parallel/pipeline_block.h"
+#include "sim/workload/blocks/profiler_block.h"
 #include "sim/workload/workload.h"
 #include "sim/workload/workload_graph.h"
 #include "sim/workload/workload_limits.h"

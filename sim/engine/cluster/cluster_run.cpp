@@ -8,7 +8,7 @@
 #include <tuple>
 
 #include "sim/engine/cluster/collective_matching.h"
-#include "sim/workload/parallel_layout.h"
+#include "sim/workload/parallel/parallel_layout.h"
 
 namespace ascendsim {
 

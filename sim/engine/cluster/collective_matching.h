@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "sim/engine/simulation.h"
-#include "sim/workload/parallel_layout.h"
+#include "sim/workload/parallel/parallel_layout.h"
 
 namespace ascendsim {
 

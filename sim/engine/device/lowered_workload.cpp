@@ -6,7 +6,7 @@
 
 #include "sim/engine/device/device_address_planner.h"
 #include "sim/engine/device/kernel_naming.h"
-#include "sim/workload/parallel_layout.h"
+#include "sim/workload/parallel/parallel_layout.h"
 
 namespace ascendsim {
 

@@ -1,6 +1,6 @@
 #include "sim/engine/ranks/collective_ops.h"
 
-#include "sim/workload/parallel_layout.h"
+#include "sim/workload/parallel/parallel_layout.h"
 
 #include <algorithm>
 #include <numeric>

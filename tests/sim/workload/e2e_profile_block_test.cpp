@@ -1,6 +1,6 @@
-// The workload's e2e_profile: block (sim/workload/e2e_profile_block.h): defaults, flags, the
+// The workload's e2e_profile: block (sim/workload/blocks/e2e_profile_block.h): defaults, flags, the
 // profiled steps, and bad values naming file, line and field.
-#include "sim/workload/e2e_profile_block.h"
+#include "sim/workload/blocks/e2e_profile_block.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
-// The workload's mstx: block (sim/workload/mstx_block.h): marks and ranges by op name, and bad
+// The workload's mstx: block (sim/workload/blocks/mstx_block.h): marks and ranges by op name, and bad
 // entries naming file, line and field.
-#include "sim/workload/mstx_block.h"
+#include "sim/workload/blocks/mstx_block.h"
 
 #include <gtest/gtest.h>
 

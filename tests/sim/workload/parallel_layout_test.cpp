@@ -4,8 +4,8 @@
 
 #include <map>
 
-#include "sim/workload/straggler_options.h"
-#include "sim/workload/parallel_layout.h"
+#include "sim/workload/parallel/straggler_options.h"
+#include "sim/workload/parallel/parallel_layout.h"
 
 namespace ascendsim {
 namespace {

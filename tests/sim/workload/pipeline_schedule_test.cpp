@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "sim/workload/pipeline_schedule.h"
+#include "sim/workload/parallel/pipeline_schedule.h"
 #include "sim/workload/workload.h"
 #include "workload_test_support.h"
 

@@ -1,4 +1,4 @@
-#include "sim/workload/straggler_options.h"
+#include "sim/workload/parallel/straggler_options.h"
 
 #include <algorithm>
 #include <cstdlib>

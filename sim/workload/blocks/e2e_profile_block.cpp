@@ -1,4 +1,4 @@
-#include "sim/workload/e2e_profile_block.h"
+#include "sim/workload/blocks/e2e_profile_block.h"
 
 #include <algorithm>
 #include <array>

@@ -1,4 +1,4 @@
-#include "sim/workload/parallel_layout.h"
+#include "sim/workload/parallel/parallel_layout.h"
 
 #include <algorithm>
 #include <stdexcept>

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "sim/workload/block_expander.h"
-#include "sim/workload/pipeline_schedule.h"
+#include "sim/workload/parallel/pipeline_schedule.h"
 #include "sim/workload/yaml_reader.h"
 
 namespace ascendsim {

@@ -1,4 +1,4 @@
-#include "sim/workload/pipeline_schedule.h"
+#include "sim/workload/parallel/pipeline_schedule.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "sim/workload/parallel_block.h"
+#include "sim/workload/parallel/parallel_block.h"
 
 #include <optional>
 

@@ -1,5 +1,5 @@
 // The workload's `profiler:` block, mirroring torch_npu.profiler.profile(...) arguments.
-#include "sim/workload/profiler_block.h"
+#include "sim/workload/blocks/profiler_block.h"
 
 #include "profiler/config/torch_npu_spelling.h"
 

@@ -1,4 +1,4 @@
-#include "sim/workload/pipeline_block.h"
+#include "sim/workload/parallel/pipeline_block.h"
 
 namespace ascendsim {
 

@@ -1,4 +1,4 @@
-#include "sim/workload/mstx_block.h"
+#include "sim/workload/blocks/mstx_block.h"
 
 #include <unordered_map>
 

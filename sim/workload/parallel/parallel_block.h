@@ -4,7 +4,7 @@
 #include <map>
 #include <string>
 
-#include "sim/workload/parallel_layout.h"
+#include "sim/workload/parallel/parallel_layout.h"
 #include "sim/workload/yaml_reader.h"
 
 namespace ascendsim {
