@@ -15,6 +15,7 @@
 
 #include "models/kernels/elementwise/elementwise_broadcast.h"
 #include "models/kernels/tiling/lane_numbers.h"
+#include "models/kernels/tiling/row_chunk_stream.h"
 #include "models/kernels/tiling/vector_tiling_stream.h"
 
 namespace ascendsim {
@@ -24,11 +25,9 @@ constexpr DataType kF32 = DataType::Fp32;
 constexpr float kNotTheMax = 16777216.0f;  // 2^24: above every exact fp32 position
 constexpr std::uint64_t kMaxLanes = 2048;    // W: 32 repeats per step instruction (assumed)
 
-struct ArgMaxLayout {
-    DataType dtype = kF32;
-    std::uint64_t length = 0, lanes = 0, chunk = 0, chunksPerRow = 0;
-    std::uint64_t xGm = 0, indicesGm = 0, valuesGm = 0;
-    std::uint64_t stage = 0, stageHalf = 0, f32 = 0;
+struct ArgMaxLayout : RowChunkStream {
+    std::uint64_t lanes = 0;
+    std::uint64_t indicesGm = 0, valuesGm = 0;
     std::uint64_t iota = 0, positions = 0, best = 0, at[2] = {0, 0}, table = 0, broadcast = 0, scratch = 0;
     std::uint64_t slots = 0;  // per half: value (fp32), value (x dtype), index fp32, index int32: one block each
 };
@@ -49,10 +48,9 @@ public:
 
     void tile(std::uint64_t index, std::uint32_t half, TileCode& code) override {
         const ArgMaxLayout& l = *l_;
-        const std::uint64_t row = rows_.begin + index / l.chunksPerRow, chunk = index % l.chunksPerRow;
-        const std::uint64_t first = chunk * l.chunk, n = std::min(l.chunk, l.length - first);
-        const std::uint64_t eb = bytesOf(l.dtype), stage = l.stage + half * l.stageHalf;
-        code.load.push_back(moveRowsToUb(l.xGm + (row * l.length + first) * eb, stage, 1, n * eb, n * eb));
+        const RowChunkStream::Chunk loaded = l.load(rows_.begin, index, half, code);
+        const std::uint64_t row = loaded.row, chunk = loaded.index, first = loaded.first, n = loaded.elements;
+        const std::uint64_t stage = loaded.ub;
         auto& c = code.compute;
         if (chunk == 0) {
             emitVectorRange(c, VectorOp::Duplicate, kF32, {.dst = l.best}, l.lanes, -std::numeric_limits<float>::infinity());
@@ -135,16 +133,10 @@ std::vector<LoweredKernel> lowerArgMaxWithValue(const OpInstance& op, const Chip
     // Fixed: iota, positions, best, two position buffers, reduction scratch, table, broadcast, slots.
     const std::uint64_t fixed = 5 * l->lanes * 4 + reduceRowsScratchBytes(kF32, 1, l->lanes) + 64 * 4 + 2 * kUbBlockBytes +
                                 8 * kUbBlockBytes;
-    const std::uint64_t perElement = 2 * bytesOf(x.dtype) + (x.dtype == kF32 ? 0 : 4);
-    const std::uint64_t fit = (placement.ubBytes - fixed) / perElement / l->lanes * l->lanes;
-    if (fit == 0) throwLoweringError(op, "UB cannot hold one chunk");
-    l->chunk = std::min(fit, alignUp(l->length, l->lanes));
-    l->chunksPerRow = ceilDiv(l->length, l->chunk);
+    if (!l->sizeChunks(placement.ubBytes - fixed, l->lanes)) throwLoweringError(op, "UB cannot hold one chunk");
     const std::uint32_t blockDim = chooseVectorBlockDim(op, placement, x.bytes(), rows);
     UbAllocator ub(placement.ubBytes, op.name);
-    l->stageHalf = alignUp(l->chunk * bytesOf(x.dtype), kUbBlockBytes);
-    l->stage = ub.allocate(2 * l->stageHalf, "x chunks");
-    if (x.dtype != kF32) l->f32 = ub.allocate(l->chunk * 4, "fp32 chunk");
+    l->allocateStage(ub);
     l->iota = ub.allocate(l->lanes * 4, "lane numbers");
     l->positions = ub.allocate(l->lanes * 4, "step positions");
     l->best = ub.allocate(l->lanes * 4, "lane maxima");

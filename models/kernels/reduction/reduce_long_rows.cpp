@@ -9,6 +9,7 @@
 
 #include "models/kernels/elementwise/elementwise_broadcast.h"
 #include "models/kernels/reduction/reduce_long_rows.h"
+#include "models/kernels/tiling/row_chunk_stream.h"
 #include "models/kernels/tiling/vector_tiling_stream.h"
 
 namespace ascendsim {
@@ -17,13 +18,12 @@ namespace {
 constexpr DataType kF32 = DataType::Fp32;
 constexpr std::uint64_t kLanes = 2048;  // W: 32 repeats per fold instruction (assumed, as ArgMaxWithValue's)
 
-struct LongRowLayout {
-    DataType dtype = kF32, outType = kF32;
+struct LongRowLayout : RowChunkStream {
+    DataType outType = kF32;
     VectorOp fold = VectorOp::Add, reduce = VectorOp::ReduceSum;
     float start = 0.0f, scale = 1.0f;
-    std::uint64_t length = 0, chunk = 0, chunksPerRow = 0;
-    std::uint64_t xGm = 0, yGm = 0;
-    std::uint64_t stage = 0, stageHalf = 0, f32 = 0, acc = 0, scratch = 0, slots = 0;
+    std::uint64_t yGm = 0;
+    std::uint64_t acc = 0, scratch = 0, slots = 0;
 };
 
 class LongRowTiles final : public TileSource {
@@ -33,10 +33,8 @@ public:
 
     void tile(std::uint64_t index, std::uint32_t half, TileCode& code) override {
         const LongRowLayout& l = *l_;
-        const std::uint64_t row = rows_.begin + index / l.chunksPerRow, chunk = index % l.chunksPerRow;
-        const std::uint64_t first = chunk * l.chunk, n = std::min(l.chunk, l.length - first);
-        const std::uint64_t eb = bytesOf(l.dtype), stage = l.stage + half * l.stageHalf;
-        code.load.push_back(moveRowsToUb(l.xGm + (row * l.length + first) * eb, stage, 1, n * eb, n * eb));
+        const RowChunkStream::Chunk loaded = l.load(rows_.begin, index, half, code);
+        const std::uint64_t row = loaded.row, chunk = loaded.index, n = loaded.elements, stage = loaded.ub;
         auto& c = code.compute;
         if (chunk == 0) emitVectorRange(c, VectorOp::Duplicate, kF32, {.dst = l.acc}, kLanes, l.start);
         std::uint64_t src = stage;
@@ -84,15 +82,9 @@ LoweredKernel lowerLongRowReduction(const OpInstance& op, const ChipConfig& chip
     const VectorPlacement placement = vectorPlacement(chip);
     const std::uint64_t scratchBytes = reduceRowsScratchBytes(kF32, 1, kLanes);
     const std::uint64_t fixed = kLanes * 4 + scratchBytes + 4 * kUbBlockBytes;
-    const std::uint64_t perElement = 2 * bytesOf(x.dtype) + (x.dtype == kF32 ? 0 : 4);
-    const std::uint64_t fit = (placement.ubBytes - fixed) / perElement / kLanes * kLanes;
-    if (fit == 0) throwLoweringError(op, "UB cannot hold one chunk of a long row");
-    l->chunk = std::min(fit, alignUp(length, kLanes));
-    l->chunksPerRow = ceilDiv(length, l->chunk);
+    if (!l->sizeChunks(placement.ubBytes - fixed, kLanes)) throwLoweringError(op, "UB cannot hold one chunk of a long row");
     UbAllocator ub(placement.ubBytes, op.name);
-    l->stageHalf = alignUp(l->chunk * bytesOf(x.dtype), kUbBlockBytes);
-    l->stage = ub.allocate(2 * l->stageHalf, "x chunks");
-    if (x.dtype != kF32) l->f32 = ub.allocate(l->chunk * 4, "fp32 chunk");
+    l->allocateStage(ub);
     l->acc = ub.allocate(kLanes * 4, "lane accumulator");
     l->scratch = ub.allocate(scratchBytes, "reduction partials");
     l->slots = ub.allocate(4 * kUbBlockBytes, "row results");
