@@ -45,7 +45,7 @@ protected:
         b.scalar(kTileScalarCycles, 2);
         q_.acquire(b);
         b.copy2d(MemSpace::GM, p.qAddr + p.qRow(t.head, t.q0) * eb, MemSpace::L1, q_.address(), t.rows,
-                 static_cast<std::uint32_t>(d * eb), p.qStrides.row * eb, d * eb);
+                 static_cast<std::uint32_t>(d * eb), p.qStrides.row * eb, d * eb, kAttentionOperandLoad);
         q_.publish(b);
         q_.consume(b);
         // One block ahead: S_{j+1} goes out before the AIC waits for P_j (flash_attention_plan.h).
@@ -67,7 +67,7 @@ private:
                     std::uint64_t l1) const {
         const std::uint64_t eb = bytesOf(p_->dtype), d = p_->headDim;
         b.copy2d(MemSpace::GM, tensor + p_->kvRow(t.head, k0) * eb, MemSpace::L1, l1, len,
-                 static_cast<std::uint32_t>(d * eb), p_->kvStrides.row * eb, d * eb);
+                 static_cast<std::uint32_t>(d * eb), p_->kvStrides.row * eb, d * eb, kAttentionOperandLoad);
     }
     // S_j = Q · K_jᵀ (L0B holds K_j as n×k) into S slot j, then flag 0.
     void emitScores(ProgramBuilder& b, const AttentionTile& t, std::uint64_t j) {
@@ -94,7 +94,9 @@ private:
         kv_.acquire(b);
         const std::uint64_t pBytes = std::uint64_t{t.rows} * len * eb;
         const std::uint64_t vL1 = kv_.address() + roundUp(pBytes, 512);
-        b.copy(MemSpace::GM, workspace_ + p.pSlot(j), MemSpace::L1, kv_.address(), static_cast<std::uint32_t>(pBytes));
+        // P is ND in the workspace (the AIVs write rows), converted like Q, K and V.
+        b.copy2d(MemSpace::GM, workspace_ + p.pSlot(j), MemSpace::L1, kv_.address(), 1,
+                 static_cast<std::uint32_t>(pBytes), pBytes, pBytes, kAttentionOperandLoad);
         loadKvRows(b, p.vAddr, t, k0, len, vL1);
         kv_.publish(b);
         kv_.consume(b);

@@ -87,8 +87,10 @@ void AttentionGradCubeStream::emitTile(std::uint64_t localTile, ProgramBuilder& 
     b.scalar(kTileScalarCycles, 2);
     q_.acquire(b);
     const auto qBytes = static_cast<std::uint32_t>(t.rows * d * eb);
-    b.copy(MemSpace::GM, p.qAddr + qRows * eb, MemSpace::L1, q_.address(), qBytes);
-    b.copy(MemSpace::GM, p.dyAddr + qRows * eb, MemSpace::L1, q_.address() + kL1HalfBytes, qBytes);
+    b.copy2d(MemSpace::GM, p.qAddr + qRows * eb, MemSpace::L1, q_.address(), 1, qBytes, qBytes, qBytes,
+             kAttentionOperandLoad);
+    b.copy2d(MemSpace::GM, p.dyAddr + qRows * eb, MemSpace::L1, q_.address() + kL1HalfBytes, 1, qBytes, qBytes,
+             qBytes, kAttentionOperandLoad);
     q_.publish(b);
     q_.consume(b);
     // One block ahead (flash_attention_grad_plan.h): S, dP of block j+1 go out before the AIC
@@ -114,8 +116,10 @@ void AttentionGradCubeStream::emitScores(ProgramBuilder& b, const AttentionGradT
     b.scalar(kBlockScalarCycles);
     kv.acquire(b);
     const auto kvBytes = static_cast<std::uint32_t>(len * d * eb);
-    b.copy(MemSpace::GM, p.kAddr + kvRows * eb, MemSpace::L1, kv.address(), kvBytes);
-    b.copy(MemSpace::GM, p.vAddr + kvRows * eb, MemSpace::L1, kv.address() + kL1HalfBytes, kvBytes);
+    b.copy2d(MemSpace::GM, p.kAddr + kvRows * eb, MemSpace::L1, kv.address(), 1, kvBytes, kvBytes, kvBytes,
+             kAttentionOperandLoad);
+    b.copy2d(MemSpace::GM, p.vAddr + kvRows * eb, MemSpace::L1, kv.address() + kL1HalfBytes, 1, kvBytes, kvBytes,
+             kvBytes, kAttentionOperandLoad);
     kv.publish(b);
     kv.consume(b);
     const Operand q{q_.address(), false}, dO{q_.address() + kL1HalfBytes, false};
@@ -140,8 +144,10 @@ void AttentionGradCubeStream::emitGradients(ProgramBuilder& b, const AttentionGr
     b.crossCoreWait(gradFlagProbs(step), kGradGroupMode);
     prob_.acquire(b);
     const auto probBytes = static_cast<std::uint32_t>(std::uint64_t{t.rows} * len * eb);
-    b.copy(MemSpace::GM, slots.p, MemSpace::L1, prob_.address(), probBytes);
-    b.copy(MemSpace::GM, slots.ds, MemSpace::L1, prob_.address() + kL1HalfBytes, probBytes);
+    b.copy2d(MemSpace::GM, slots.p, MemSpace::L1, prob_.address(), 1, probBytes, probBytes, probBytes,
+             kAttentionOperandLoad);
+    b.copy2d(MemSpace::GM, slots.ds, MemSpace::L1, prob_.address() + kL1HalfBytes, 1, probBytes, probBytes,
+             probBytes, kAttentionOperandLoad);
     prob_.publish(b);
     prob_.consume(b);
     const Operand q{q_.address(), false}, dO{q_.address() + kL1HalfBytes, false};

@@ -178,6 +178,33 @@ TEST(FlashAttentionGrad, AicRunsOneKvBlockAheadOfTheSoftmaxGradient) {
     EXPECT_EQ(kernel.workspaceBytes, 2 * slotSet + (128 * 64 + 2 * 384 * 64) * 4);
 }
 
+// The gradient's matmuls take ND operands too (Q, dO, K, V; P and dS in the default ND workspace
+// format): one tile over three KV blocks loads Q and dO once, K and V per block and P and dS per
+// block, each GM→L1 load converted to the fractal layout.
+TEST(FlashAttentionGrad, AicConvertsItsNdOperandsOnTheWayToL1) {
+    const auto chip = ascend910B1();
+    CubeOpHarness h(chip);
+    const auto t = [&](const char* name, std::int64_t rows) { return h.tensor(name, {1, 1, rows, 64}, DataType::Fp16); };
+    auto op = makeOp("FlashAttentionScoreGrad",
+                     {t("q", 128), t("k", 384), t("v", 384), t("dy", 128), t("out", 128),
+                      h.tensor("m", {1, 1, 128, 8}, DataType::Fp32), h.tensor("l", {1, 1, 128, 8}, DataType::Fp32)},
+                     {t("dq", 128), t("dk", 384), t("dv", 384)});
+    op.blockDim = 1;
+    BlockProgramRequest request;
+    request.coreKind = CoreKind::Cube;
+    auto stream = h.lower(op).at(0).program(request);
+    std::vector<LayoutConversion> conversions;
+    std::vector<Instruction> chunk;
+    while (stream->next(chunk)) {
+        for (const Instruction& i : chunk)
+            if (i.opcode == Opcode::DataMove && std::get<DataMove>(i.operands).src == MemSpace::GM &&
+                std::get<DataMove>(i.operands).dst == MemSpace::L1)
+                conversions.push_back(std::get<DataMove>(i.operands).conversion);
+        chunk.clear();
+    }
+    EXPECT_EQ(conversions, std::vector<LayoutConversion>(14, LayoutConversion::Nd2Nz));
+}
+
 TEST(FlashAttentionGrad, CausalNeedsSelfAttentionInWholeBlocks) {
     const auto chip = ascend910B1();
     CubeOpHarness h(chip);

@@ -190,6 +190,38 @@ TEST(CubeFlashAttention, AicRunsOneKvBlockAheadOfTheSoftmax) {
     EXPECT_EQ(kernel.workspaceBytes, 2 * slotSet);
 }
 
+// The conversions of the AIC's GM→L1 moves of one block program, in program order.
+std::vector<LayoutConversion> gmToL1Conversions(const LoweredKernel& kernel) {
+    BlockProgramRequest request;
+    request.coreKind = CoreKind::Cube;
+    auto stream = kernel.program(request);
+    std::vector<LayoutConversion> conversions;
+    std::vector<Instruction> chunk;
+    while (stream->next(chunk)) {
+        for (const Instruction& i : chunk) {
+            if (i.opcode != Opcode::DataMove) continue;
+            const auto& m = std::get<DataMove>(i.operands);
+            if (m.src == MemSpace::GM && m.dst == MemSpace::L1) conversions.push_back(m.conversion);
+        }
+        chunk.clear();
+    }
+    return conversions;
+}
+
+// CANN's kernel gives its two matmuls ND operands in GM (Q, K, V and the AIVs' P rows), so each
+// GM→L1 load converts them to the cube's fractal layout (ND2NZ): one tile over three KV blocks
+// loads Q once and K, P, V per block, every one converted.
+TEST(CubeFlashAttention, AicConvertsItsNdOperandsOnTheWayToL1) {
+    const auto chip = ascend910B1();
+    CubeOpHarness h(chip);
+    auto op = makeOp("FlashAttentionScore", {h.tensor("q", {1, 1, 128, 64}, DataType::Fp16),
+                                             h.tensor("k", {1, 1, 384, 64}, DataType::Fp16),
+                                             h.tensor("v", {1, 1, 384, 64}, DataType::Fp16)},
+                     {h.tensor("out", {1, 1, 128, 64}, DataType::Fp16)});
+    op.blockDim = 1;
+    EXPECT_EQ(gmToL1Conversions(h.lower(op).at(0)), std::vector<LayoutConversion>(10, LayoutConversion::Nd2Nz));
+}
+
 // One 128-row bf16 tile (D 128) over `kvBlocks` KV blocks on one AIC group.
 LoweredKernel oneTileBf16Attention(const ChipConfig& chip, std::uint64_t kvBlocks) {
     CubeOpHarness h(chip);
