@@ -10,11 +10,11 @@
 
 namespace ascendsim {
 
-// GM → L1 of the attention operands Q, K, V, dO (ND in GM) and of the forward's P (ND rows in the
-// workspace): CANN's FlashAttention kernels declare them MatmulType<GM, CubeFormat::ND>, so the
-// matmul's copy-in converts them to the cube's fractal layout on the way (Nd2Nz DataCopy, the
-// converting GM→L1 curve of hardware.md §1.3). The gradient's P and dS are written by the AIVs in
-// the cube's layout already (its MM_OUT_FORMAT NZ) and load as plain copies.
+// GM → L1 of the attention operands Q, K, V, dO (ND in GM) and of the AIVs' P (and the gradient's
+// dS) rows in the workspace: CANN's FlashAttention kernels declare them MatmulType<GM,
+// CubeFormat::ND> (the gradient's P/dS in MM_OUT_FORMAT, ND by default), so the matmul's copy-in
+// converts them to the cube's fractal layout on the way (Nd2Nz DataCopy, the converting GM→L1
+// curve of hardware.md §1.3; docs/fidelity.md §27).
 inline constexpr LayoutConversion kAttentionOperandLoad = LayoutConversion::Nd2Nz;
 
 // An mmad of m × k by k × n in `dtype` (its L0 addresses are set by AttentionCubeSteps::gemm).
