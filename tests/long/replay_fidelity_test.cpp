@@ -71,15 +71,18 @@ TEST(ReplayFidelity, GradeASamples_ErrorAndCoverageWithinRecordedBounds) {
 // MTE3 ratios measured 0.159 / 0.132 (rank 0) and 0.151 / 0.114 (rank 2) with HBM shared by
 // processor sharing, against 0.184 / 0.198 and 0.167 / 0.184 before; bound = measured + 0.02.
 // Session 10 (fidpipe, a vector queue that holds a tile, docs/fidelity.md §22): MTE3 0.113 / 0.092
-// measured -> bounds 0.14 / 0.12; MTE2 0.150 / 0.155 within the old bounds.
+// measured -> bounds 0.14 / 0.12; MTE2 0.150 / 0.155 within the old bounds. Session 11 (fidpipe2,
+// FlashAttention's ND operands converted on their GM->L1 loads, docs/fidelity.md §27): the cube side's
+// aic_mte2 0.147 -> 0.115 (rank 0), 0.170 -> 0.141 (rank 2) -> bounds 0.14 / 0.16.
 TEST(ReplayFidelity, QwenMemoryPipeRatiosWithinRecordedBounds) {
     if (!fs::is_directory(samplesRoot())) GTEST_SKIP() << "no real samples at " << samplesRoot();
     const struct {
         const char* path;
         double maxMte2;
         double maxMte3;
-    } kQwen[] = {{"msinsight/ef63bc64/test/st/level2/rank_0_ascend_pt", 0.18, 0.14},
-                 {"msinsight/ef63bc64/test/st/level2/rank_2_ascend_pt", 0.17, 0.12}};
+        double maxAicMte2;
+    } kQwen[] = {{"msinsight/ef63bc64/test/st/level2/rank_0_ascend_pt", 0.18, 0.14, 0.14},
+                 {"msinsight/ef63bc64/test/st/level2/rank_2_ascend_pt", 0.17, 0.12, 0.16}};
     for (const auto& sample : kQwen) {
         SCOPED_TRACE(sample.path);
         ReplayOptions options;
@@ -90,6 +93,7 @@ TEST(ReplayFidelity, QwenMemoryPipeRatiosWithinRecordedBounds) {
         const FidelityStats stats = fidelityStats(fidelityInputs(prepared.report.kernels));
         EXPECT_LE(stats.meanAbsPipeError.at("aiv_mte2_ratio"), sample.maxMte2);
         EXPECT_LE(stats.meanAbsPipeError.at("aiv_mte3_ratio"), sample.maxMte3);
+        EXPECT_LE(stats.meanAbsPipeError.at("aic_mte2_ratio"), sample.maxAicMte2);
     }
 }
 
