@@ -39,15 +39,16 @@ struct SampleBound {
 // all merged (docs/fidelity.md "State at the end of session 9"): AlexNet DB 29.7 % -> bound 0.35.
 // Session 10 (fidcover: Sort/TopK, the AI CPU dropout mask, Fill, long-row reductions, bool Cast,
 // docs/fidelity.md "Coverage of every op type"): coverage 99.9 / 99.8 / 99.7 / 99.7 / 98.5 / 98.6 /
-// 98.6 %, bound 1 point below (rounded down).
+// 98.6 %, bound 1 point below (rounded down). Session 11 (fidsmall, the 910A's code fetch per launch,
+// docs/fidelity.md §28): 910A text rank0 19.2 %, DB rank0 20.8 %, text rank1 20.4 % -> + 5 points.
 const SampleBound kSamples[] = {
     {"msinsight/ef63bc64/test/st/level2/rank_0_ascend_pt", "Ascend910B4_1650", 0.21, 0.98},
     {"msinsight/ef63bc64/test/st/level2/rank_2_ascend_pt", "Ascend910B4_1650", 0.19, 0.98},
     {"msinsight/e5a31957/test/data/pytorch/text/level2/rank0_ascend_pt", "Ascend910B2", 0.34, 0.98},
     {"msinsight/e5a31957/test/data/pytorch/db/level2/rank0_ascend_pt", "Ascend910B2", 0.35, 0.98},
-    {"msinsight/c1e639ee/test/data/pytorch/text/level1/rank0_ascend_pt", "Ascend910", 0.35, 0.97},
-    {"msinsight/c1e639ee/test/data/pytorch/db/level1/rank0_ascend_pt", "Ascend910", 0.34, 0.97},
-    {"msinsight/c1e639ee/test/data/pytorch/text/level1/rank1_ascend_pt", "Ascend910", 0.35, 0.97},
+    {"msinsight/c1e639ee/test/data/pytorch/text/level1/rank0_ascend_pt", "Ascend910", 0.24, 0.97},
+    {"msinsight/c1e639ee/test/data/pytorch/db/level1/rank0_ascend_pt", "Ascend910", 0.26, 0.97},
+    {"msinsight/c1e639ee/test/data/pytorch/text/level1/rank1_ascend_pt", "Ascend910", 0.25, 0.97},
 };
 
 TEST(ReplayFidelity, GradeASamples_ErrorAndCoverageWithinRecordedBounds) {

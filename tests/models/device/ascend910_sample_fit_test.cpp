@@ -11,17 +11,23 @@
 namespace ascendsim::test {
 namespace {
 
-TaskResult runOneLoadKernel(const ChipConfig& chip) {
-    FreshSimulationContext context;
-    RecordingObserver observer;
-    Device device(chip, observer);
+KernelTask oneLoadKernel(std::uint32_t blockDim = 1, std::uint64_t id = 1) {
     KernelTask task = vectorTask({gmToUb(0, 256), Instruction::setFlag(Pipe::Mte2, Pipe::Vector, 0),
                                   Instruction::waitFlag(Pipe::Mte2, Pipe::Vector, 0), vadds(256, 0),
                                   Instruction::setFlag(Pipe::Vector, Pipe::Mte3, 0),
                                   Instruction::waitFlag(Pipe::Vector, Pipe::Mte3, 0),
-                                  ubToGm(256, 256, std::uint64_t{1} << 30)});
+                                  ubToGm(256, 256, std::uint64_t{1} << 30)},
+                                 blockDim, id);
     task.type = TaskType::AiCore;  // the coupled core runs vector kernels as AI-core tasks
-    device.submit(std::move(task), 0);
+    task.codeImage = 0x910A;  // one binary for every launch
+    return task;
+}
+
+TaskResult runOneLoadKernel(const ChipConfig& chip) {
+    FreshSimulationContext context;
+    RecordingObserver observer;
+    Device device(chip, observer);
+    device.submit(oneLoadKernel(), 0);
     device.runUntilIdle();
     EXPECT_EQ(observer.results.size(), 1u);
     return observer.results.back();
@@ -61,6 +67,45 @@ TEST(Ascend910SampleFit, NchwConvTimingIsTheSampleFitAndDefaultsToUnaryElsewhere
     const ChipConfig b = loadChipByName("Ascend910B1", defaultConfigDir());
     EXPECT_EQ(b.vector.byClass[transpose].cyclesPerRepeat, b.vector.byClass[unary].cyclesPerRepeat);
     EXPECT_EQ(b.vector.byClass[transpose].startupCycles, b.vector.byClass[unary].startupCycles);
+}
+
+double meanBlockCycles(const TaskResult& r) {
+    double sum = 0;
+    for (const BlockResult& b : r.blocks) sum += static_cast<double>(b.counters.totalCycles);
+    return sum / static_cast<double>(r.blocks.size());
+}
+
+// The sample's small kernels cost 961 cycles per block at block dim 1 and 3019 at 32 (71.5 more
+// per extra block by least squares): the code fetch the blocks of a launch share, 8 fills of 7
+// cycles per block fetching (docs/fidelity.md §28). The code fills the ICache, so a launch after
+// one other kernel is as cold as the first.
+TEST(Ascend910SampleFit, EveryLaunchAfterAnotherKernelFetchesItsCodeThroughASharedPort) {
+    const ChipConfig chip = loadChipByName("Ascend910", defaultConfigDir());
+    FreshSimulationContext context;
+    RecordingObserver observer;
+    Device device(chip, observer);
+    std::uint64_t at = 0;
+    std::uint64_t id = 1;
+    for (std::uint32_t blocks : {1u, 32u, 32u, 32u}) {
+        KernelTask task = oneLoadKernel(blocks, id++);
+        if (id == 2) task.codeImage = 0x910C;  // the 1-block launch: another kernel
+        if (id == 4) task.codeImage = 0x910B;  // the third launch: another kernel between
+        device.submit(std::move(task), at);
+        device.runUntilIdle();
+        at = observer.results.back().endNs + 1000;
+    }
+    ASSERT_EQ(observer.results.size(), 4u);
+    const double one = meanBlockCycles(observer.results[0]);
+    const double first = meanBlockCycles(observer.results[1]);
+    // 8 x 7 cycles more per extra block for the fetch, a little less in all: the 1-block launch
+    // reads its 256 B cold, the 32 blocks mostly from L2 after the first.
+    EXPECT_GE((first - one) / 31.0, 45.0);
+    EXPECT_LE((first - one) / 31.0, 71.5);  // the sample's whole slope
+    for (const std::size_t launch : {std::size_t{1}, std::size_t{3}}) {
+        ASSERT_EQ(observer.results[launch].blocks.size(), 32u);
+        for (const BlockResult& b : observer.results[launch].blocks)
+            EXPECT_EQ(b.counters[PmuEvent::IcacheMiss], 8u) << "launch " << launch;
+    }
 }
 
 }  // namespace
