@@ -35,7 +35,16 @@ std::vector<OrderedJson> era2023TaskTimeTimeline(const std::vector<OrderedJson>&
 // fusion_op_{s}.csv's header line (Ascend/msprof msconfig/msprof_export_data_config.py).
 std::string era2023FusionOpHeader();
 
-// Writes the files above into `profRoot` (the PROF_* directory, which must exist).
+// The files whose data the raw records carry (profiler/readers/prof_raw/raw_run_rebuild.h): the
+// msprof and task_time timelines, op_summary, op_statistic, task_time, aicpu, fusion_op, prof_rule.
+void writeEra2023RawDataExport(const std::filesystem::path& profRoot, const RunRecord& run,
+                               const ProfilerConfig& config, const std::vector<OrderedJson>& msprofTimeline);
+// The files whose records ascendsim does not write as raw data yet, from the run itself: step_trace,
+// l2_cache and analyze/.
+void writeEra2023RunDataExport(const std::filesystem::path& profRoot, const RunRecord& run,
+                               const ProfilerConfig& config);
+
+// Writes the files above into `profRoot` (the PROF_* directory, which must exist): both parts.
 void writeEra2023Export(const std::filesystem::path& profRoot, const RunRecord& run, const ProfilerConfig& config,
                         const std::vector<OrderedJson>& msprofTimeline);
 
