@@ -2,6 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <unistd.h>
 #include <filesystem>
 #include <memory>
 #include <stdexcept>
@@ -49,36 +54,62 @@ double mhzField(const nlohmann::json& info, const char* key) {
 
 bool sameMhz(double a, double b) { return std::fabs(a - b) < 1e-6; }
 
-// The config whose counts and clocks are the ones info.json reports (prof_tree_info.cpp writes them).
-ChipConfig identifyChip(const RawProfData& raw, const std::string& configDir) {
+// The configs whose counts and clocks are the ones info.json reports (prof_tree_info.cpp writes them).
+std::vector<ChipConfig> fittingChips(const RawProfData& raw, const std::string& configDir) {
     const nlohmann::json& d = raw.deviceInfo;
     const bool split = raw.platformVersion == "5";
-    std::vector<std::string> matches;
-    ChipConfig found;
+    std::vector<ChipConfig> fitting;
     for (const ChipSummary& summary : listChips(configDir)) {
         if ((summary.organisation == CoreOrganisation::Split) != split) continue;
-        const ChipConfig chip = loadChipByName(summary.name, configDir);
+        ChipConfig chip = loadChipByName(summary.name, configDir);
         const double vectorMhz = chip.vectorCoreFreqMhz > 0 ? chip.vectorCoreFreqMhz : chip.aiCoreFreqMhz;
-        if (d.value("ai_core_num", -1) != static_cast<int>(chip.aiCoreCount) ||
-            d.value("aiv_num", -1) != static_cast<int>(split ? chip.vectorCoreCount : 0) ||
-            d.value("ai_cpu_core_num", -1) != static_cast<int>(chip.aiCpu.count) ||
-            !sameMhz(mhzField(d, "aic_frequency"), chip.aiCoreFreqMhz) ||
-            !sameMhz(mhzField(d, "aiv_frequency"), vectorMhz) ||
-            !sameMhz(mhzField(d, "hwts_frequency"), chip.hwtsFreqMhz))
-            continue;
-        matches.push_back(summary.name);
-        found = chip;
+        if (d.value("ai_core_num", -1) == static_cast<int>(chip.aiCoreCount) &&
+            d.value("aiv_num", -1) == static_cast<int>(split ? chip.vectorCoreCount : 0) &&
+            d.value("ai_cpu_core_num", -1) == static_cast<int>(chip.aiCpu.count) &&
+            sameMhz(mhzField(d, "aic_frequency"), chip.aiCoreFreqMhz) && sameMhz(mhzField(d, "aiv_frequency"), vectorMhz) &&
+            sameMhz(mhzField(d, "hwts_frequency"), chip.hwtsFreqMhz))
+            fitting.push_back(std::move(chip));
     }
+    return fitting;
+}
+
+// The exported files' bytes with `chip`, written into a scratch folder.
+std::map<std::string, std::string> exportWith(const RawProfData& raw, const ChipConfig& chip, const fs::path& scratch) {
+    RebuiltRun rebuilt = rebuildRunFromRaw(raw, chip);
+    fs::remove_all(scratch);
+    writeEra2023RawDataExport(scratch, rebuilt.run, rebuilt.config, buildMsprofTimeline(rebuilt.run, rebuilt.config));
+    std::map<std::string, std::string> files;
+    for (const auto& e : fs::recursive_directory_iterator(scratch)) {
+        if (!e.is_regular_file()) continue;
+        std::ifstream in(e.path(), std::ios::binary);
+        std::ostringstream bytes;
+        bytes << in.rdbuf();
+        files[fs::relative(e.path(), scratch).string()] = bytes.str();
+    }
+    fs::remove_all(scratch);
+    return files;
+}
+
+// The one chip info.json fits. Several chips (the 910B1 and the 910_9391 share every DeviceInfo
+// field) are fine when the export is the same with each: then it does not depend on the choice.
+ChipConfig identifyChip(const RawProfData& raw, const std::string& configDir) {
+    std::vector<ChipConfig> fitting = fittingChips(raw, configDir);
     const std::string info = (raw.root / ("device_" + std::to_string(raw.deviceId)) /
                               ("info.json." + std::to_string(raw.deviceId))).string();
-    if (matches.empty())
+    if (fitting.empty())
         throw ExportInputError(info + ": no chip config in " + configDir + " has its DeviceInfo counts and clocks; give --chip");
-    if (matches.size() > 1) {
-        std::string names;
-        for (const std::string& n : matches) names += (names.empty() ? "" : ", ") + n;
-        throw ExportInputError(info + ": DeviceInfo fits several chips (" + names + "); give --chip");
+    if (fitting.size() > 1) {
+        const fs::path scratch = fs::temp_directory_path() / ("ascendsim_export_" + std::to_string(::getpid()));
+        const auto first = exportWith(raw, fitting.front(), scratch);
+        std::string names = fitting.front().name;
+        bool same = true;
+        for (std::size_t i = 1; i < fitting.size(); ++i) {
+            names += ", " + fitting[i].name;
+            same = same && exportWith(raw, fitting[i], scratch) == first;
+        }
+        if (!same) throw ExportInputError(info + ": DeviceInfo fits several chips whose exports differ (" + names + "); give --chip");
     }
-    return found;
+    return std::move(fitting.front());
 }
 
 struct PendingExport {

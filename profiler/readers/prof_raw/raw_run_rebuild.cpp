@@ -334,7 +334,11 @@ private:
 }  // namespace
 
 bool rawDataRebuildsRun(const RunRecord& run) {
-    return run.chip != nullptr && run.chip->organisation == CoreOrganisation::Split && run.communicationOps.empty();
+    if (run.chip == nullptr || run.chip->organisation != CoreOrganisation::Split || !run.communicationOps.empty())
+        return false;
+    for (const KernelRecord& k : run.kernels)
+        if (k.device.type == TaskType::MixAic || k.device.type == TaskType::MixAiv) return false;
+    return true;
 }
 
 RebuiltRun rebuildRunFromRaw(const RawProfData& raw, const ChipConfig& chip) { return Rebuilder(raw, chip).build(); }

@@ -32,7 +32,8 @@ struct RebuiltRun {
 };
 
 // Whether the raw data of `run` carries everything the raw-data export reads: on STARS chips
-// (the 910A's task log, hwts.data, is not written) and without HCCL collectives (no hccl_info).
+// (the 910A's task log, hwts.data, is not written), without HCCL collectives (no hccl_info) and
+// without MIX kernels (no FFTS+ PMU records). Otherwise the collection exports from the run.
 bool rawDataRebuildsRun(const RunRecord& run);
 
 // `chip` is the chip the data was collected on and must outlive the result. Throws RawDataError

@@ -1,7 +1,8 @@
 #pragma once
 // The AI CPU layer of a 2023-era msprof timeline. The E2E profiling page lists four layers, top to
 // bottom: MsprofTx, AscendCL, Task Scheduler and AI CPU: CANN 6/7 shows the AI CPU tasks as their
-// own process below the Task Scheduler, where later releases keep them on Ascend Hardware. The
+// own process below the Task Scheduler, where later releases keep them on Ascend Hardware. It is
+// the AI CPU data of the collection (ACL_PROF_AICPU; without it the tasks stay where they are). The
 // tasks' X events (args "Task Type" AI_CPU) and their host-to-device flow ends move from the Task
 // Scheduler process to an "AI CPU" process with one thread per stream, label NPU, sort index one
 // below the Task Scheduler's. Assumed (no public CANN 6/7 timeline shows it): the process's pid is

@@ -66,7 +66,26 @@ std::vector<OrderedJson> collectedTimeline(const std::vector<OrderedJson>& mspro
 
 std::vector<OrderedJson> era2023Timeline(const std::vector<OrderedJson>& msprofTimeline,
                                          const ProfilerConfig& config) {
-    return withAiCpuLayer(collectedTimeline(msprofTimeline, config), kEra2023TaskSchedulerName);
+    // The AI CPU layer is the AI CPU data (ACL_PROF_AICPU); without it the tasks stay in the task log.
+    const Era2023DataSelection selection = era2023DataSelection(config);
+    if (!selection.aiCpu) return collectedTimeline(msprofTimeline, config);
+    if (selection.taskScheduler)
+        return withAiCpuLayer(collectedTimeline(msprofTimeline, config), kEra2023TaskSchedulerName);
+    // AI CPU data without the task log: the AI CPU layer alone, cut from the device layer.
+    ProfilerConfig withTasks = config;
+    withTasks.e2e->flags.taskTime = true;
+    std::vector<OrderedJson> events = withAiCpuLayer(collectedTimeline(msprofTimeline, withTasks), kEra2023TaskSchedulerName);
+    std::set<std::uint32_t> scheduler;
+    for (const OrderedJson& e : events)
+        if (isProcessName(e, kEra2023TaskSchedulerName)) scheduler.insert(e["pid"].get<std::uint32_t>());
+    std::vector<OrderedJson> kept;
+    for (OrderedJson& e : events) {
+        const std::string ph = e.value("ph", "");
+        if (scheduler.count(e.value("pid", 0U)) != 0) continue;
+        if (ph == "s" || ph == "f" || ph == "t") continue;  // flows need the task log (collectedTimeline)
+        kept.push_back(std::move(e));
+    }
+    return kept;
 }
 
 std::vector<OrderedJson> era2023TaskTimeTimeline(const std::vector<OrderedJson>& msprofTimeline,

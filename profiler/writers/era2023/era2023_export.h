@@ -25,7 +25,8 @@ namespace ascendsim {
 inline constexpr const char* kEra2023TaskSchedulerName = "Task Scheduler";
 
 // The msprof timeline with the 2023 process names, without the processes whose data the
-// collection lacks (era2023_data_selection.h).
+// collection lacks (era2023_data_selection.h), the AI CPU tasks on their own layer when the AI CPU
+// data is collected (era2023_ai_cpu_layer.h): MsprofTx, CANN (AscendCL), Task Scheduler, AI CPU.
 std::vector<OrderedJson> era2023Timeline(const std::vector<OrderedJson>& msprofTimeline, const ProfilerConfig& config);
 
 // The Task Scheduler layer alone (task_time_{s}.json): its metadata and X events.
