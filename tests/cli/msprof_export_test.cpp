@@ -83,8 +83,12 @@ TEST(MsprofExport, TheTimelineHasTheFourLayersTopToBottom) {
     std::size_t aiCpuTasks = 0;
     for (const auto& e : events) {
         ASSERT_TRUE(e.contains("ph") && e.contains("pid") && e.contains("tid")) << e.dump();
-        if (e["ph"] != "M") EXPECT_TRUE(e.contains("ts")) << e.dump();
-        if (e["ph"] == "X") EXPECT_TRUE(e.contains("dur")) << e.dump();
+        if (e["ph"] != "M") {
+            EXPECT_TRUE(e.contains("ts")) << e.dump();
+        }
+        if (e["ph"] == "X") {
+            EXPECT_TRUE(e.contains("dur")) << e.dump();
+        }
         if (e["ph"] == "X" && names[e["pid"].get<std::uint64_t>()] == "AI CPU") ++aiCpuTasks;
     }
     EXPECT_EQ(aiCpuTasks, 1u);
