@@ -4,6 +4,7 @@
 
 #include "sim/engine/command_runner.h"
 #include "sim/engine/exit_codes.h"
+#include "sim/msprof_cli/msprof_export_only.h"
 
 namespace ascendsim {
 
@@ -16,11 +17,12 @@ const auto kOnOff = CLI::IsMember({"on", "off"});
 MsprofCli::MsprofCli(CLI::App& app, const SimulationOptions& base) : base_(base) {
     msprof_ = app.add_subcommand(
         "msprof", "The msprof command line: simulate --application (a workload YAML) and write a PROF_* "
-                  "collection into --output, exported with --export=on (docs/e2e-profiling.md)");
+                  "collection into --output, exported with --export=on; without --application, --export=on "
+                  "--output=PROF_DIR exports an existing collection's raw data (docs/e2e-profiling.md)");
     msprof_->add_option("--application", application_,
                         "The profiled application: here a workload YAML file (msprof runs a program)");
     msprof_->add_option("--workload,-w", workload_, "Same as --application");
-    msprof_->add_option("--output", output_, "Directory to write PROF_* into")->required();
+    msprof_->add_option("--output", output_, "Directory to write PROF_* into; without --application, the PROF_* directory (or its parent) to export")->required();
     msprof_->add_option("--aic-metrics", aicMetrics_,
                         "PipeUtilization (default), ArithmeticUtilization, Memory, MemoryL0, MemoryUB, "
                         "ResourceConflictRatio, L2Cache, MemoryAccess")
@@ -56,8 +58,8 @@ SimulationOptions MsprofCli::simulationOptions() const {
     o.workloadPath = application_.empty() ? workload_ : application_;
     if (o.workloadPath.empty())
         throw std::invalid_argument(
-            "--application (or --workload) is required: ascendsim simulates a workload YAML; exporting an "
-            "existing PROF_* directory is msprof's own job (scripts/check_with_msprof_export.sh runs it)");
+            "--application (or --workload) is required to collect; --export=on --output=PROF_DIR alone exports "
+            "an existing collection");
     if (o.workloadPath.find(' ') != std::string::npos)
         throw std::invalid_argument("--application '" + o.workloadPath +
                                     "': give a workload YAML file (docs/workload-format.md), not a command line");
@@ -81,6 +83,9 @@ SimulationOptions MsprofCli::simulationOptions() const {
 
 std::optional<int> MsprofCli::runIfParsed(std::ostream& out, std::ostream& err) {
     if (!msprof_->parsed()) return std::nullopt;
+    // msprof's second use: export a collection that exists (no application to run).
+    if (application_.empty() && workload_.empty() && exportOn_ == "on")
+        return exportExistingCollection(output_, own_.chipName, base_.configDir, out, err);
     SimulationOptions options;
     try {
         options = simulationOptions();

@@ -84,7 +84,7 @@ TEST(MsprofCommand, BadInputIsExitTwoWithTheReason) {
     Outcome o = runAscendsim({"msprof", "--application=python3 train.py", "--output=" + out.string()});
     EXPECT_EQ(o.exitCode, 2);
     EXPECT_NE(o.err.find("workload YAML"), std::string::npos) << o.err;
-    o = runAscendsim({"msprof", "--export=on", "--output=" + out.string()});
+    o = runAscendsim({"msprof", "--export=off", "--output=" + out.string()});
     EXPECT_EQ(o.exitCode, 2);
     EXPECT_NE(o.err.find("--application"), std::string::npos) << o.err;
     o = runAscendsim(msprofArgs(out, {"--task-time=sometimes"}));

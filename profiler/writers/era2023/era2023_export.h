@@ -25,7 +25,8 @@ namespace ascendsim {
 inline constexpr const char* kEra2023TaskSchedulerName = "Task Scheduler";
 
 // The msprof timeline with the 2023 process names, without the processes whose data the
-// collection lacks (era2023_data_selection.h).
+// collection lacks (era2023_data_selection.h), the AI CPU tasks on their own layer when the AI CPU
+// data is collected (era2023_ai_cpu_layer.h): MsprofTx, CANN (AscendCL), Task Scheduler, AI CPU.
 std::vector<OrderedJson> era2023Timeline(const std::vector<OrderedJson>& msprofTimeline, const ProfilerConfig& config);
 
 // The Task Scheduler layer alone (task_time_{s}.json): its metadata and X events.
@@ -35,7 +36,16 @@ std::vector<OrderedJson> era2023TaskTimeTimeline(const std::vector<OrderedJson>&
 // fusion_op_{s}.csv's header line (Ascend/msprof msconfig/msprof_export_data_config.py).
 std::string era2023FusionOpHeader();
 
-// Writes the files above into `profRoot` (the PROF_* directory, which must exist).
+// The files whose data the raw records carry (profiler/readers/prof_raw/raw_run_rebuild.h): the
+// msprof and task_time timelines, op_summary, op_statistic, task_time, aicpu, fusion_op, prof_rule.
+void writeEra2023RawDataExport(const std::filesystem::path& profRoot, const RunRecord& run,
+                               const ProfilerConfig& config, const std::vector<OrderedJson>& msprofTimeline);
+// The files whose records ascendsim does not write as raw data yet, from the run itself: step_trace,
+// l2_cache and analyze/.
+void writeEra2023RunDataExport(const std::filesystem::path& profRoot, const RunRecord& run,
+                               const ProfilerConfig& config);
+
+// Writes the files above into `profRoot` (the PROF_* directory, which must exist): both parts.
 void writeEra2023Export(const std::filesystem::path& profRoot, const RunRecord& run, const ProfilerConfig& config,
                         const std::vector<OrderedJson>& msprofTimeline);
 

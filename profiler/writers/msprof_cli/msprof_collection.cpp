@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "profiler/assembly/output_assembly.h"
+#include "profiler/readers/prof_raw/raw_run_rebuild.h"
 #include "profiler/writers/era2023/era2023_export.h"
 #include "profiler/writers/timeline/msprof_timeline.h"
 #include "profiler/writers/tree/prof_tree.h"
@@ -29,6 +30,12 @@ std::filesystem::path writeMsprofCollection(const std::filesystem::path& parent,
     const std::filesystem::path prof = writeProfTree(parent, run, collection, names, msprofJson);
     if (!exportOn) {
         std::filesystem::remove_all(prof / "mindstudio_profiler_output");
+    } else if (collection.formatVersion == FormatVersion::Era2023 && rawDataRebuildsRun(run)) {
+        // The export of the raw data just written, as `ascendsim msprof --export=on --output=PROF_DIR`
+        // makes it later (raw_run_rebuild.h); the data without raw records yet, from the run.
+        const RebuiltRun rebuilt = rebuildRunFromRaw(readRawProfData(prof), *run.chip);
+        writeEra2023RawDataExport(prof, rebuilt.run, rebuilt.config, buildMsprofTimeline(rebuilt.run, rebuilt.config));
+        writeEra2023RunDataExport(prof, run, collection);
     } else if (collection.formatVersion == FormatVersion::Era2023) {
         writeEra2023Export(prof, run, collection, timeline);
     }

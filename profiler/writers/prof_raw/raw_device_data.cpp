@@ -6,19 +6,14 @@
 #include "profiler/writers/era2023/era2023_data_selection.h"
 #include "profiler/writers/prof_raw/raw_clock.h"
 #include "profiler/writers/prof_raw/raw_pmu_data.h"
-#include "profiler/writers/prof_raw/raw_record_buffer.h"
+#include "profiler/writers/prof_raw/raw_layouts.h"
 #include "profiler/writers/timeline/ascend_tasks.h"
 
 namespace ascendsim {
 
 namespace {
 
-constexpr std::size_t kAcsqRecordBytes = 64;
-constexpr std::uint16_t kStarsMagic = 0x6BD3;  // common_func/ms_constant/number_constant.py STARS_MAGIC_NUM
-constexpr std::uint16_t kFuncStart = 0b000000, kFuncEnd = 0b000001;
-// SQE types (Ascend/msprof msmodel/sqe_type_map.py StarsSqeType).
-constexpr std::uint16_t kSqeAiCore = 0, kSqeAiCpu = 1, kSqeAiv = 2, kSqeEventRecord = 4, kSqeEventWait = 5,
-                        kSqePcieDma = 17;
+constexpr std::uint16_t kFuncStart = RawAcsqRecord::kFuncStart, kFuncEnd = RawAcsqRecord::kFuncEnd;
 
 std::uint16_t sqeType(const AscendTask& task) {
     if (task.memcpy != nullptr) return kSqePcieDma;
@@ -36,16 +31,38 @@ std::uint16_t sqeType(const AscendTask& task) {
 
 void acsqRecord(RawRecordBuffer& out, std::uint16_t func, std::uint16_t sqe, const AscendTask& task,
                 std::uint64_t sysCount) {
-    const std::size_t start = out.size();
-    out.u16(static_cast<std::uint16_t>(func | (sqe << 10)));
-    out.u16(kStarsMagic);
-    out.u16(static_cast<std::uint16_t>(task.streamId));
-    out.u16(static_cast<std::uint16_t>(task.taskId));
-    out.u64(sysCount);
-    out.u16(0);
-    // Assumed: one hardware queue per stream (acsq id = stream id), accelerator 0.
-    out.u16(static_cast<std::uint16_t>((task.streamId & 127u) << 6));
-    out.padTo(start, kAcsqRecordBytes);
+    RawAcsqRecord r;
+    r.func = func;
+    r.sqeType = sqe;
+    r.streamId = static_cast<std::uint16_t>(task.streamId);
+    r.taskId = static_cast<std::uint16_t>(task.taskId);
+    r.sysCount = sysCount;
+    r.acsqId = static_cast<std::uint16_t>(task.streamId);  // assumed: one hardware queue per stream
+    r.encode(out);
+}
+
+// The AI CPU scheduler's report of each AI CPU task (ACL_PROF_AICPU), by start.
+std::string aicpuRecords(const RunRecord& run, const std::vector<AscendTask>& tasks) {
+    RawRecordBuffer out;
+    for (const AscendTask& task : tasks) {
+        if (task.kernel == nullptr || task.kernel->device.type != TaskType::AiCpu) continue;
+        const TaskResult& t = task.kernel->device;
+        const std::uint64_t submitNs = std::min(t.submitNs, t.startNs);
+        RawAicpuNode r;
+        r.threadId = 0;  // assumed: the AI CPU scheduler thread is not modelled
+        r.streamId = static_cast<std::uint16_t>(task.streamId);
+        r.taskId = static_cast<std::uint16_t>(task.taskId);
+        r.runStartUs = monotonicNs(t.startNs) / 1000;
+        r.runEndUs = monotonicNs(t.endNs) / 1000;
+        r.runStartTick = rawSysCount(run, t.startNs);
+        r.runEndTick = rawSysCount(run, t.endNs);
+        r.deviceId = run.deviceId;
+        r.submitTick = rawSysCount(run, submitNs);
+        r.dispatchUs = static_cast<std::uint32_t>((t.startNs - submitNs) / 1000);
+        r.totalUs = static_cast<std::uint32_t>((t.endNs - submitNs) / 1000);
+        r.encode(out);
+    }
+    return out.bytes();
 }
 
 }  // namespace
@@ -74,6 +91,10 @@ std::map<std::string, std::string> rawDeviceDataFiles(const RunRecord& run, cons
     for (const Entry& e : entries) acsqRecord(log, e.func, sqeType(*e.task), *e.task, e.sysCount);
     const std::string device = std::to_string(run.deviceId);
     if (log.size() > 0) files["stars_soc.data." + device + ".slice_0"] = log.bytes();
+    if (era2023DataSelection(config).aiCpu) {
+        const std::string aicpu = aicpuRecords(run, tasks);
+        if (!aicpu.empty()) files["aicpu.data." + device + ".slice_0"] = aicpu;
+    }
     const std::string pmu = rawPmuRecords(run, config);
     if (!pmu.empty()) files["ffts_profile.data." + device + ".slice_0"] = pmu;
     return files;

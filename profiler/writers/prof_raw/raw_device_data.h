@@ -10,9 +10,9 @@
 //   u64 system counter
 //   u16 0, u16 acsq id (bits 6-12) | acc id (bits 0-5)
 //   11 × u32     0
-// and the tasks' PMU counters in `ffts_profile.data.{id}.slice_0` (raw_pmu_data.h).
-// Not written (docs/output-formats.md "Raw PROF data"): the HCCL and AI CPU records, and the
-// 910A's hwts.data.
+// the tasks' PMU counters in `ffts_profile.data.{id}.slice_0` (raw_pmu_data.h), and each AI CPU
+// task's report in `aicpu.data.{id}.slice_0` (RawAicpuNode, raw_layouts.h; with ACL_PROF_AICPU).
+// Not written (docs/output-formats.md "Raw PROF data"): the HCCL records and the 910A's hwts.data.
 #include <map>
 #include <string>
 

@@ -1,62 +1,25 @@
 #include "profiler/writers/prof_raw/raw_host_data.h"
 
+#include <algorithm>
 #include <unordered_map>
+#include <vector>
 
 #include "profiler/writers/era2023/era2023_data_selection.h"
 #include "profiler/writers/prof_raw/raw_clock.h"
-#include "profiler/writers/prof_raw/raw_record_buffer.h"
+#include "profiler/writers/prof_raw/raw_ge_enums.h"
+#include "profiler/writers/prof_raw/raw_layouts.h"
 #include "profiler/writers/timeline/ascend_tasks.h"
 
 namespace ascendsim {
 
 namespace {
 
-constexpr std::uint16_t kMagic = 0x5A5A;            // MSPROF_DATA_HEAD_MAGIC_NUM
-constexpr std::size_t kCompactRecordBytes = 64;     // header 24 + MSPROF_COMPACT_INFO_DATA_LENGTH 40
-constexpr std::uint32_t kNodeBasicInfoBytes = 29;   // sizeof(MsprofNodeBasicInfo), pack(1)
-constexpr std::uint32_t kRuntimeTrackBytes = 40;    // sizeof(MsprofRuntimeTrack)
 // prof_common.h report types.
 constexpr std::uint32_t kAclOpBase = 0x010000, kAclRuntimeBase = 0x030000, kAclNnBase = 0x050000,
                         kAclHostHcclBase = 0x070000;
 constexpr std::uint32_t kNodeBasicInfoType = 0, kNodeLaunchType = 5, kNodeGeApiBase = 0x010000;
 constexpr std::uint32_t kModelBase = 0x000000;
 constexpr std::uint32_t kHcclMasterType = 0x010001;
-
-// GE's task types (Ascend/msprof common_func/ms_constant/ge_enum_constant.py GeTaskType).
-std::uint32_t geTaskType(TaskType type) {
-    switch (type) {
-        case TaskType::AiCore: return 0;
-        case TaskType::AiCpu: return 1;
-        case TaskType::AiVectorCore: return 2;
-        case TaskType::MixAic: return 4;
-        case TaskType::MixAiv: return 5;
-    }
-    return 0;
-}
-
-void apiRecord(RawRecordBuffer& out, std::uint16_t level, std::uint32_t type, std::uint32_t threadId,
-               std::uint64_t begin, std::uint64_t end, std::uint64_t itemId) {
-    out.u16(kMagic);
-    out.u16(level);
-    out.u32(type);
-    out.u32(threadId);
-    out.u32(0);  // reserve
-    out.u64(begin);
-    out.u64(end);
-    out.u64(itemId);
-}
-
-std::size_t compactHeader(RawRecordBuffer& out, std::uint16_t level, std::uint32_t type, std::uint32_t threadId,
-                          std::uint32_t dataLen, std::uint64_t timestamp) {
-    const std::size_t start = out.size();
-    out.u16(kMagic);
-    out.u16(level);
-    out.u32(type);
-    out.u32(threadId);
-    out.u32(dataLen);
-    out.u64(timestamp);
-    return start;
-}
 
 struct ApiType {
     std::uint16_t level;
@@ -99,32 +62,64 @@ bool apiSelected(const ApiRecord& api, const Era2023DataSelection& selection) {
 
 void nodeBasicInfo(RawRecordBuffer& out, const KernelRecord& kernel, std::uint32_t threadId, std::uint64_t ticks,
                    RawTypeDictionary& dict) {
-    const std::size_t start = compactHeader(out, kRawLevelNode,
-                                            dict.fixed(kRawLevelNode, kNodeBasicInfoType, "node_basic_info"), threadId,
-                                            kNodeBasicInfoBytes, ticks);
-    out.u64(dict.hashOf(kernel.name));
-    out.u32(geTaskType(kernel.device.type));
-    out.u64(dict.hashOf(kernel.opType));
+    RawNodeBasicInfo r;
+    r.header = {kRawLevelNode, dict.fixed(kRawLevelNode, kNodeBasicInfoType, "node_basic_info"), threadId,
+                RawNodeBasicInfo::kDataBytes, ticks};
+    r.opName = dict.hashOf(kernel.name);
+    r.taskType = geTaskTypeOf(kernel.device.type);
+    r.opType = dict.hashOf(kernel.opType);
     // blockNum: block dim in the low 16 bits; for MIX kernels the high 16 bits hold the ratio
     // whose product with the block dim is the mix block dim (node_basic_info_bean.py mix_block_num).
     const std::uint32_t blockDim = kernel.device.blockDim;
     const std::uint32_t ratio = blockDim == 0 ? 0 : kernel.device.mixBlockDim / blockDim;
-    out.u32((blockDim & 0xFFFFu) | (ratio << 16));
-    out.u32(0);  // opFlag
-    out.u8(0);   // opState
-    out.padTo(start, kCompactRecordBytes);
+    r.blockNum = (blockDim & 0xFFFFu) | (ratio << 16);
+    r.opFlag = kernel.hf32Eligible ? 1 : 0;  // cann_analysis_gear.py: "YES" if op_flag else "NO"
+    r.encode(out);
 }
 
 void taskTrack(RawRecordBuffer& out, const RunRecord& run, const AscendTask& task, std::uint32_t threadId,
                std::uint64_t ticks, RawTypeDictionary& dict) {
-    const std::size_t start = compactHeader(out, kRawLevelRuntime, dict.typeOf(kRawLevelRuntime, 0, "task_track"),
-                                            threadId, kRuntimeTrackBytes, ticks);
-    out.u16(static_cast<std::uint16_t>(run.deviceId & 0x0FFFu));  // devType 0 (NPU) in the high 4 bits
-    out.u16(static_cast<std::uint16_t>(task.streamId));
-    out.u32(task.taskId);
-    out.u64(dict.typeOf(kRawLevelRuntime, 0, task.ascendType));
-    out.u64(task.kernel != nullptr ? dict.hashOf(task.kernel->name) : 0);
-    out.padTo(start, kCompactRecordBytes);
+    RawTaskTrack r;
+    r.header = {kRawLevelRuntime, dict.typeOf(kRawLevelRuntime, 0, "task_track"), threadId, RawTaskTrack::kDataBytes,
+                ticks};
+    r.deviceId = static_cast<std::uint16_t>(run.deviceId & 0x0FFFu);  // devType 0 (NPU) in the high 4 bits
+    r.streamId = static_cast<std::uint16_t>(task.streamId);
+    r.taskId = task.taskId;
+    r.taskType = dict.typeOf(kRawLevelRuntime, 0, task.ascendType);
+    r.kernelName = task.kernel != nullptr ? dict.hashOf(task.kernel->name) : 0;
+    r.encode(out);
+}
+
+RawTensorData tensorData(const TensorDescription& t, std::uint32_t tensorType) {
+    RawTensorData d;
+    d.tensorType = tensorType;
+    d.format = geFormatNumber(t.format);
+    d.dataType = geDataTypeNumber(t.dtype);
+    std::size_t dim = 0;
+    std::size_t pos = 0;
+    while (pos < t.shape.size() && dim < d.shape.size()) {
+        const std::size_t comma = std::min(t.shape.find(',', pos), t.shape.size());
+        d.shape[dim++] = static_cast<std::uint32_t>(std::stoull(t.shape.substr(pos, comma - pos)));
+        pos = comma + 1;
+    }
+    return d;
+}
+
+// GE reports a node's tensors beside its basic info: inputs then outputs, five to a record.
+void tensorInfo(RawRecordBuffer& out, const KernelRecord& kernel, std::uint32_t threadId, std::uint64_t ticks,
+                RawTypeDictionary& dict) {
+    std::vector<RawTensorData> all;
+    for (const TensorDescription& t : kernel.inputs) all.push_back(tensorData(t, 0));
+    for (const TensorDescription& t : kernel.outputs) all.push_back(tensorData(t, 1));
+    for (std::size_t i = 0; i < all.size(); i += RawTensorInfo::kTensorsPerRecord) {
+        RawTensorInfo r;
+        r.header.threadId = threadId;
+        r.header.timestamp = ticks;
+        r.opName = dict.hashOf(kernel.name);
+        const std::size_t end = std::min(all.size(), i + RawTensorInfo::kTensorsPerRecord);
+        r.tensors.assign(all.begin() + static_cast<std::ptrdiff_t>(i), all.begin() + static_cast<std::ptrdiff_t>(end));
+        r.encode(out);
+    }
 }
 
 }  // namespace
@@ -139,7 +134,7 @@ std::map<std::string, std::string> rawHostDataFiles(const RunRecord& run, const 
     std::unordered_map<std::uint64_t, const StreamEventTaskRecord*> eventByConn;
     for (const StreamEventTaskRecord& e : run.eventTasks) eventByConn.emplace(e.correlationId, &e);
 
-    RawRecordBuffer apis, nodes, tracks;
+    RawRecordBuffer apis, nodes, tensors, tracks;
     // The launching API of each device task: Node@launch for a kernel, the AscendCL call for a copy
     // (aclrtMemcpyAsync) or a stream event (aclrtRecordEvent / aclrtStreamWaitEvent).
     std::unordered_map<const void*, const ApiRecord*> launchOf;
@@ -152,8 +147,8 @@ std::map<std::string, std::string> rawHostDataFiles(const RunRecord& run, const 
         }
         if (!apiSelected(api, selection)) continue;
         const ApiType t = apiType(api, kernelByConn, dict);
-        apiRecord(apis, t.level, t.type, api.threadId, rawSysCount(run, api.startNs), rawSysCount(run, api.endNs),
-                  t.itemId);
+        RawApiEvent{t.level, t.type, api.threadId, rawSysCount(run, api.startNs), rawSysCount(run, api.endNs), t.itemId}
+            .encode(apis);
     }
     // GE reports a node's basic info when it launches it, and the runtime tracks the task it
     // submits inside that launch: both carry the launching thread and a time within the launch.
@@ -161,6 +156,8 @@ std::map<std::string, std::string> rawHostDataFiles(const RunRecord& run, const 
         auto it = launchOf.find(&k);
         if (it == launchOf.end()) continue;
         nodeBasicInfo(nodes, k, it->second->threadId, rawSysCount(run, it->second->startNs), dict);
+        if (selection.taskScheduler)
+            tensorInfo(tensors, k, it->second->threadId, rawSysCount(run, it->second->startNs), dict);
     }
     if (selection.taskScheduler) {
         for (const AscendTask& task : ascendTasksOf(run, config)) {
@@ -176,6 +173,7 @@ std::map<std::string, std::string> rawHostDataFiles(const RunRecord& run, const 
     if (apis.size() > 0) files["unaging.api_event.data.slice_0"] = apis.bytes();
     if (nodes.size() > 0) files["aging.compact.node_basic_info.slice_0"] = nodes.bytes();
     if (tracks.size() > 0) files["aging.compact.task_track.slice_0"] = tracks.bytes();
+    if (tensors.size() > 0) files["unaging.additional.tensor_info.slice_0"] = tensors.bytes();
     return files;
 }
 

@@ -8,10 +8,12 @@
 //                                            each kernel's op name, op type, task type, block dim
 //   aging.compact.task_track.slice_0         MsprofCompactInfo + MsprofRuntimeTrack: each device
 //                                            task's stream, task id, task type, kernel name
+//   unaging.additional.tensor_info.slice_0   MsprofAdditionalInfo + MsprofTensorInfo: each kernel's
+//                                            input and output shapes, data types, formats
 //
 // The dictionaries that name the records' numbers are written by raw_prof_data.cpp, after every
 // record is known (raw_type_dictionary.h).
-// Layouts: Ascend/msprof analysis/csrc/infrastructure/utils/prof_common.h (the structs) and the
+// Layouts (raw_layouts.h): Ascend/msprof analysis/csrc/infrastructure/utils/prof_common.h (the structs) and the
 // Python parsers' formats (msparser/data_struct_size_constant.py: API_EVENT_FMT "HHIIIQQQ",
 // NODE_BASIC_INFO_FMT, TASK_TRACK_FMT), file names from common_func/file_name_manager.py.
 // Which records are written follows the collection's data selection (era2023_data_selection.h).

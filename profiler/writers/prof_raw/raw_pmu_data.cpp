@@ -7,38 +7,28 @@
 #include "profiler/metrics/task_metrics.h"
 #include "profiler/writers/era2023/era2023_data_selection.h"
 #include "profiler/writers/prof_raw/raw_clock.h"
-#include "profiler/writers/prof_raw/raw_record_buffer.h"
+#include "profiler/writers/prof_raw/raw_layouts.h"
 
 namespace ascendsim {
 
 namespace {
 
-constexpr std::size_t kRecordBytes = 128;
-constexpr std::uint16_t kContextPmuFunc = 0b101000;  // StarsConstant.FFTS_PMU_TAG
-constexpr std::size_t kPmuSlots = 8;                 // FftsPmuCalculator.PMU_LENGTH
 constexpr std::uint16_t kFftsTypeAic = 0;            // NORMAL_TASK
 constexpr std::uint16_t kFftsTypeAiv = 2;            // assumed: the AIV SQE type (raw_pmu_data.h)
 
 void contextRecord(RawRecordBuffer& out, const RunRecord& run, const KernelRecord& k, CoreSide side,
                    const std::vector<PmuEvent>& events, std::uint16_t counter) {
     const SideCounters counters = sideCounters(k.device, *run.chip, side);
-    const std::size_t at = out.size();
-    out.u16(static_cast<std::uint16_t>(kContextPmuFunc | ((counter & 0xFu) << 6)));
-    out.u16(0);
-    out.u16(static_cast<std::uint16_t>(k.device.streamId));
-    out.u16(static_cast<std::uint16_t>(k.taskId));
-    out.u64(0);
-    out.u16(0);  // sub-task type 0, no overflow
-    out.u16(0);  // sub-task id
-    out.u16(static_cast<std::uint16_t>((side == CoreSide::Aiv ? kFftsTypeAiv : kFftsTypeAic) << 13));
-    out.u16(0);
-    out.u64(0);
-    out.u64(counters.counters.totalCycles);
-    out.u64(0);
-    for (std::size_t i = 0; i < kPmuSlots; ++i) out.u64(i < events.size() ? counters.counters[events[i]] : 0);
-    out.u64(rawSysCount(run, k.device.startNs));
-    out.u64(rawSysCount(run, k.device.endNs));
-    out.padTo(at, kRecordBytes);
+    RawContextPmu r;
+    r.counter = counter;
+    r.streamId = static_cast<std::uint16_t>(k.device.streamId);
+    r.taskId = static_cast<std::uint16_t>(k.taskId);
+    r.fftsType = side == CoreSide::Aiv ? kFftsTypeAiv : kFftsTypeAic;
+    r.totalCycles = counters.counters.totalCycles;
+    for (std::size_t i = 0; i < r.pmu.size() && i < events.size(); ++i) r.pmu[i] = counters.counters[events[i]];
+    r.start = rawSysCount(run, k.device.startNs);
+    r.end = rawSysCount(run, k.device.endNs);
+    r.encode(out);
 }
 
 }  // namespace

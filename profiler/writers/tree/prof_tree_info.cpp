@@ -150,6 +150,15 @@ std::string renderSampleJson(const RunRecord& run, const ProfilerConfig& config,
     s["result_dir"] = resultDir;
     s["runtimeApi"] = onOff(level2);
     s["task_time"] = config.level == ProfilerLevel::Level0 ? "l0" : (level1Plus ? "l1" : "off");
+    if (config.e2e) {
+        // An E2E collection's switches are its profileConfig flags (aclprofCreateConfig's dataTypeConfig):
+        // AscendCL API data, the task log, AI CPU and HCCL data, each on or off by itself.
+        const AclProfFlags& f = config.e2e->flags;
+        s["acl"] = onOff(f.aclApi);
+        s["aicpuTrace"] = onOff(f.aicpu);
+        s["hcclTrace"] = onOff(f.hcclTrace);
+        s["hwts_log"] = onOff(f.taskTime);
+    }
     return s.dump();
 }
 

@@ -78,6 +78,7 @@ TEST(AclProfFlags, DefaultsCollectTaskTimeApiAiCpuAndHcclButNoL2CacheOrStepTrace
     EXPECT_TRUE(e.processes.count("CANN"));
     EXPECT_TRUE(e.processes.count("Task Scheduler"));
     EXPECT_TRUE(e.processes.count("HCCL"));
+    EXPECT_TRUE(e.processes.count("AI CPU"));
     EXPECT_TRUE(e.files.count("device_0/summary/op_summary_0_1.csv"));
     EXPECT_TRUE(e.files.count("device_0/summary/aicpu_0_1.csv"));
     EXPECT_FALSE(e.files.count("device_0/summary/l2_cache_0_1.csv"));
@@ -102,12 +103,23 @@ TEST(AclProfFlags, TaskTimeIsTheTaskSchedulerLayerAndTheOperatorSummaries) {
                        "device_0/summary/task_time_0_1.csv", "device_0/timeline/task_time_0_1.json"}));
 }
 
-TEST(AclProfFlags, AiCpuIsTheAiCpuSummary) {
+TEST(AclProfFlags, AiCpuIsTheAiCpuSummaryAndTheAiCpuLayer) {
     AclProfFlags off;
     off.aicpu = false;
     const Export with = exportWith(AclProfFlags{}, "cpu_on"), without = exportWith(off, "cpu_off");
     EXPECT_EQ(added(with.files, without.files), (Strings{"device_0/summary/aicpu_0_1.csv"}));
-    EXPECT_EQ(with.processes, without.processes);
+    EXPECT_EQ(added(with.processes, without.processes), (Strings{"AI CPU"}));
+    EXPECT_TRUE(added(without.processes, with.processes).empty());
+}
+
+TEST(AclProfFlags, AiCpuWithoutTaskTimeKeepsTheAiCpuLayerAlone) {
+    AclProfFlags cpuOnly;
+    cpuOnly.taskTime = false;
+    AclProfFlags neither = cpuOnly;
+    neither.aicpu = false;
+    const Export with = exportWith(cpuOnly, "cpu_only"), without = exportWith(neither, "neither");
+    EXPECT_EQ(added(with.processes, without.processes), (Strings{"AI CPU"}));
+    EXPECT_EQ(with.processes.count("Task Scheduler"), 0u);
 }
 
 TEST(AclProfFlags, L2CacheIsTheL2CacheSummary) {

@@ -255,6 +255,35 @@ TEST(RawProfData, TaskTimeFlagRemovesTheTaskTracks) {
     EXPECT_EQ(files.count("aging.compact.node_basic_info.slice_0"), 1u);
 }
 
+TEST(RawProfData, TaskTimeFlagAlsoRemovesTheTensorShapes) {
+    static const ChipConfig chip = splitChip();
+    RunRecord run = launchedRun(chip);
+    for (KernelRecord& k : run.kernels) k.inputs.push_back({"8,16", "FLOAT16", "ND"});
+    RawTypeDictionary on, off;
+    const auto with = rawHostDataFiles(run, e2eConfig(), on);
+    const auto without = rawHostDataFiles(run, e2eConfig({.taskTime = false}), off);
+    // One 256-byte tensor_info per kernel (one input each), at the start of its launch.
+    EXPECT_EQ(with.at("unaging.additional.tensor_info.slice_0").size(), 256u * run.kernels.size());
+    EXPECT_EQ(without.count("unaging.additional.tensor_info.slice_0"), 0u);
+}
+
+TEST(RawProfData, AiCpuFlagIsTheAiCpuRecords) {
+    static const ChipConfig chip = splitChip();
+    RunRecord run = launchedRun(chip);
+    run.kernels.back().device.type = TaskType::AiCpu;
+    run.kernels.back().device.submitNs = run.kernels.back().device.startNs - 1000;
+    const auto with = rawDeviceDataFiles(run, e2eConfig());
+    const auto without = rawDeviceDataFiles(run, e2eConfig({.aicpu = false}));
+    ASSERT_EQ(with.count("aicpu.data.0.slice_0"), 1u);
+    EXPECT_EQ(with.at("aicpu.data.0.slice_0").size(), 256u);  // one AICPU_NODE record
+    EXPECT_EQ(field<std::uint16_t>(with.at("aicpu.data.0.slice_0"), 2), 6000u);  // level AICPU
+    EXPECT_EQ(without.count("aicpu.data.0.slice_0"), 0u);
+    // Everything else is the same.
+    auto rest = with;
+    rest.erase("aicpu.data.0.slice_0");
+    EXPECT_EQ(rest, without);
+}
+
 TEST(RawProfData, WrittenUnderHostAndDeviceDataWithTheDictionaries) {
     static const ChipConfig chip = splitChip();
     const RunRecord run = launchedRun(chip);

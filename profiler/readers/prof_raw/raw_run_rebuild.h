@@ -1,0 +1,43 @@
+#pragma once
+// The run a PROF_* directory's raw data describes (issue 14 item 3, `ascendsim msprof --export=on
+// --output=PROF_DIR`): the RunRecord and profiler settings that the 2023-era export
+// (profiler/writers/era2023) turns into timeline/ and summary/. The collection writes its export
+// from this same rebuild of its own raw data (msprof_collection.cpp), so an export of the raw data
+// alone is byte-identical to the one written at collection time.
+//
+// What the raw data carries, and so what is rebuilt (docs/output-formats.md, "Raw PROF data"):
+//   api_event         every API call (level, name through type_info_dic / hash_dic, thread, times);
+//                     connection ids number the calls in file order from 1
+//   node_basic_info   each kernel's name, op type, task type, block dims, HF32 flag (opFlag),
+//                     joined to the Node@launch call it was reported in (same thread, its begin)
+//   tensor_info       the kernel's input and output shapes, data types and formats
+//   task_track        each device task's stream and task id (at the end of its launching call)
+//   stars_soc         the tasks' device start and end, paired by stream and task id in order
+//   ffts_profile      the AI Core / AI Vector PMU counts of the sample.json events, per side
+//   msproftx          the MsprofTx markers
+//   aicpu.data        the AI CPU tasks' submit times
+// and sample.json the collection's switches. Not carried (the run's own record supplies them at
+// collection time; an export of raw data alone lacks them): HCCL collectives, profiler steps
+// (step_trace), the L2 cache counters, the MIX tasks' PMU counts.
+#include "models/chip/chip_config.h"
+#include "profiler/config/profiler_config.h"
+#include "profiler/readers/prof_raw/raw_prof_reader.h"
+#include "profiler/record/run_record.h"
+
+namespace ascendsim {
+
+struct RebuiltRun {
+    RunRecord run;
+    ProfilerConfig config;
+};
+
+// Whether the raw data of `run` carries everything the raw-data export reads: on STARS chips
+// (the 910A's task log, hwts.data, is not written), without HCCL collectives (no hccl_info) and
+// without MIX kernels (no FFTS+ PMU records). Otherwise the collection exports from the run.
+bool rawDataRebuildsRun(const RunRecord& run);
+
+// `chip` is the chip the data was collected on and must outlive the result. Throws RawDataError
+// when records do not fit together (an id no dictionary names, a task without its launch).
+RebuiltRun rebuildRunFromRaw(const RawProfData& raw, const ChipConfig& chip);
+
+}  // namespace ascendsim

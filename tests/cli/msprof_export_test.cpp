@@ -1,0 +1,137 @@
+// `ascendsim msprof --export=on --output=PROF_DIR` on raw data alone (issue 14 item 3): the export
+// equals, byte for byte, the one the collection wrote; it is deterministic; bad raw data is exit 2
+// with the file and the byte offset, and nothing is written.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_process.h"
+
+namespace ascendsim::cli_test {
+namespace {
+
+fs::path freshDir(const std::string& name) {
+    const fs::path dir = testing_scratch::scratchDir("msprof_export") / name;
+    fs::remove_all(dir);
+    return dir;
+}
+
+// An E2E collection of `workload` (its PROF_* directory), with the default profileConfig.
+fs::path collect(const std::string& workload, const std::string& name, std::vector<std::string> extra = {}) {
+    const fs::path out = freshDir(name);
+    std::vector<std::string> args{"--workload", (sourceDir() / workload).string(), "--e2e", "--deterministic",
+                                  "--output", out.string()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const Outcome o = runAscendsim(args);
+    EXPECT_EQ(o.exitCode, 0) << o.err;
+    return *fs::directory_iterator(out);
+}
+
+// A copy of the collection without its export: the raw data as a real collection leaves it.
+fs::path rawCopy(const fs::path& prof, const std::string& name) {
+    const fs::path copy = freshDir(name) / prof.filename();
+    fs::create_directories(copy.parent_path());
+    fs::copy(prof, copy, fs::copy_options::recursive);
+    fs::remove_all(copy / "device_0/timeline");
+    fs::remove_all(copy / "device_0/summary");
+    return copy;
+}
+
+std::map<std::string, std::string> exported(const fs::path& prof) {
+    std::map<std::string, std::string> files;
+    for (const char* dir : {"device_0/timeline", "device_0/summary"})
+        for (const auto& e : fs::directory_iterator(prof / dir))
+            files[fs::relative(e.path(), prof).string()] = slurp(e.path());
+    return files;
+}
+
+Outcome exportOnly(const fs::path& dir) { return runAscendsim({"msprof", "--export=on", "--output=" + dir.string()}); }
+
+TEST(MsprofExport, RawDataAloneExportsTheCollectionsTimelineAndSummaryByteForByte) {
+    // An AI Core and AI Vector workload (PMU records, shapes) and an AI CPU one (the AI CPU layer).
+    for (const std::string workload : {"workloads/unit/elementwise_chain.yaml", "workloads/unit/aicpu_topk.yaml"}) {
+        const fs::path prof = collect(workload, "collect");
+        const fs::path copy = rawCopy(prof, "copy");
+        const Outcome o = exportOnly(copy);
+        ASSERT_EQ(o.exitCode, 0) << o.err;
+        const auto want = exported(prof), got = exported(copy);
+        EXPECT_GE(want.size(), 6u) << workload;
+        ASSERT_EQ(want.size(), got.size()) << workload;
+        for (const auto& [name, bytes] : want) EXPECT_EQ(got.at(name), bytes) << workload << ": " << name;
+    }
+}
+
+TEST(MsprofExport, TheTimelineHasTheFourLayersTopToBottom) {
+    const fs::path copy = rawCopy(collect("workloads/unit/aicpu_topk.yaml", "layers"), "layers_copy");
+    ASSERT_EQ(exportOnly(copy).exitCode, 0);
+    const auto events = nlohmann::json::parse(slurp(copy / "device_0/timeline/msprof_0_1.json"));
+    std::map<std::uint64_t, std::string> names;
+    std::map<std::string, int> sort;
+    for (const auto& e : events)
+        if (e["ph"] == "M" && e["name"] == "process_name") names[e["pid"].get<std::uint64_t>()] = e["args"]["name"];
+    for (const auto& e : events)
+        if (e["ph"] == "M" && e["name"] == "process_sort_index")
+            sort[names[e["pid"].get<std::uint64_t>()]] = e["args"]["sort_index"].get<int>();
+    ASSERT_TRUE(sort.count("MsprofTx") && sort.count("CANN") && sort.count("Task Scheduler") && sort.count("AI CPU"));
+    EXPECT_LT(sort["MsprofTx"], sort["CANN"]);
+    EXPECT_LT(sort["CANN"], sort["Task Scheduler"]);
+    EXPECT_LT(sort["Task Scheduler"], sort["AI CPU"]);
+    // chrome://tracing's rules: ph, ts (but on metadata), pid and tid on every event, dur on every X.
+    std::size_t aiCpuTasks = 0;
+    for (const auto& e : events) {
+        ASSERT_TRUE(e.contains("ph") && e.contains("pid") && e.contains("tid")) << e.dump();
+        if (e["ph"] != "M") {
+            EXPECT_TRUE(e.contains("ts")) << e.dump();
+        }
+        if (e["ph"] == "X") {
+            EXPECT_TRUE(e.contains("dur")) << e.dump();
+        }
+        if (e["ph"] == "X" && names[e["pid"].get<std::uint64_t>()] == "AI CPU") ++aiCpuTasks;
+    }
+    EXPECT_EQ(aiCpuTasks, 1u);
+}
+
+TEST(MsprofExport, SameRawDataSameBytesAndAParentFolderExportsEachCollection) {
+    const fs::path prof = collect("workloads/unit/matmul.yaml", "det");
+    const fs::path a = rawCopy(prof, "det_a"), b = rawCopy(prof, "det_b");
+    ASSERT_EQ(exportOnly(a).exitCode, 0);
+    ASSERT_EQ(exportOnly(b.parent_path()).exitCode, 0);  // msprof also takes the folder holding PROF_*
+    EXPECT_EQ(exported(a), exported(b));
+    ASSERT_EQ(exportOnly(a).exitCode, 0);  // exporting again replaces the export with the same bytes
+    EXPECT_EQ(exported(a), exported(b));
+}
+
+TEST(MsprofExport, TruncatedOrCorruptRawDataIsExitTwoWithTheFileAndOffsetAndWritesNothing) {
+    const fs::path prof = collect("workloads/unit/matmul.yaml", "bad");
+    const fs::path cut = rawCopy(prof, "cut");
+    const fs::path track = cut / "host/data/aging.compact.task_track.slice_0";
+    const auto size = fs::file_size(track);
+    fs::resize_file(track, size - 10);  // the last 64-byte record loses 10 bytes
+    Outcome o = exportOnly(cut);
+    EXPECT_EQ(o.exitCode, 2);
+    EXPECT_NE(o.err.find("aging.compact.task_track.slice_0: offset " + std::to_string(size - 64)), std::string::npos)
+        << o.err;
+    EXPECT_NE(o.err.find("truncated"), std::string::npos) << o.err;
+    EXPECT_FALSE(fs::exists(cut / "device_0/timeline"));
+
+    const fs::path corrupt = rawCopy(prof, "corrupt");
+    const fs::path log = corrupt / "device_0/data/stars_soc.data.0.slice_0";
+    std::fstream f(log, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(64 + 2);  // the second record's magic number
+    f.put('\x00');
+    f.close();
+    o = exportOnly(corrupt);
+    EXPECT_EQ(o.exitCode, 2);
+    EXPECT_NE(o.err.find("stars_soc.data.0.slice_0: offset 64: bad magic number"), std::string::npos) << o.err;
+    EXPECT_FALSE(fs::exists(corrupt / "device_0/summary"));
+
+    o = exportOnly(freshDir("empty"));
+    EXPECT_EQ(o.exitCode, 2);
+    EXPECT_NE(o.err.find("no PROF_* directory"), std::string::npos) << o.err;
+}
+
+}  // namespace
+}  // namespace ascendsim::cli_test
