@@ -4,6 +4,8 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "models/device/ub_bank_slices.h"
+
 namespace ascendsim {
 
 namespace {
@@ -139,9 +141,9 @@ UbBankModel::UbBankModel(const UbBanking& banking)
         throw std::invalid_argument("UB banking must have 1..64 groups and at most 256 banks");
     if (banking.bankBytes < rowBytes_ || banking.bankBytes % rowBytes_ != 0)
         throw std::invalid_argument("UB bank size must be a whole number of rows");
-    // Rows run across the groups first, then down each bank (rowsPerBank deep), then on to the
-    // group's next bank: bank k of every group holds the k-th (groups x bankBytes) slice of UB.
-    const std::uint32_t rowsPerSlice = groups_ * (banking.bankBytes / rowBytes_);
+    // Rows run across the groups first, then down each bank, then on to the group's next bank:
+    // bank k of every group holds the k-th slice of UB (ub_bank_slices.h).
+    const auto rowsPerSlice = static_cast<std::uint32_t>(ubBankSlices(banking).sliceBytes / rowBytes_);
     bankOfRow_.resize(mappingPeriodRows_);
     groupOfRow_.resize(mappingPeriodRows_);
     for (std::uint32_t row = 0; row < mappingPeriodRows_; ++row) {
