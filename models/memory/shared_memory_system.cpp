@@ -32,7 +32,7 @@ SharedMemorySystem::SharedMemorySystem(const ChipConfig& chip)
       hbmReadLatencyPs_(chip.hbm.readLatencyCycles * psPerCycle(chip)),
       outstandingReadLines_(chip.hbm.outstandingReadLinesPerCore),
       readEfficiency_(chip.hbm.readEfficiency),
-      readOnlyEfficiency_(chip.hbm.readOnlyEfficiency > 0.0 ? chip.hbm.readOnlyEfficiency : chip.hbm.readEfficiency),
+      readOnlyEfficiency_(hbmReadOnlyEfficiency(chip.hbm)),
       writeEfficiency_(chip.hbm.writeEfficiency),
       writeBackQueuePs_(static_cast<double>(chip.l2.writeBackQueueBytes) /
                         (bytesPerPsFromGBps(chip.hbm.bandwidthGBps) * chip.hbm.writeEfficiency)),

@@ -39,6 +39,12 @@
 
 namespace ascendsim {
 
+// The share of hbm.bandwidth_gbps a read-only stream's line fills get: hbm.read_only_efficiency, or
+// hbm.read_efficiency when the chip sets none (0).
+inline double hbmReadOnlyEfficiency(const HbmConfig& hbm) {
+    return hbm.readOnlyEfficiency > 0.0 ? hbm.readOnlyEfficiency : hbm.readEfficiency;
+}
+
 class SharedMemorySystem : public MemorySystem {
 public:
     // Reads chip.l2, chip.hbm and chip.aiCoreFreqMhz (cycles in the config are AI core cycles).
