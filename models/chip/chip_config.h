@@ -68,6 +68,9 @@ struct HbmConfig {
     // buffered and drained in row order by the controller, so they lose less. 1 = nominal.
     double readEfficiency = 1.0;
     double writeEfficiency = 1.0;
+    // Share reads get while no write is queued at HBM (no read/write bus turnaround, no write
+    // drain between read bursts): a read-only stream. 0 = readEfficiency.
+    double readOnlyEfficiency = 0.0;
     // L2 line fills one core may have in flight (Little's law): a read transfer's missed lines
     // arrive at most this many per read latency, so one core streams cold data at no more than
     // outstandingReadLinesPerCore × l2.lineBytes / readLatencyCycles B/cycle, however idle HBM

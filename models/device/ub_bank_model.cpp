@@ -4,6 +4,8 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "models/device/ub_bank_slices.h"
+
 namespace ascendsim {
 
 namespace {
@@ -30,7 +32,7 @@ UbOperandPattern blockOperand(std::uint64_t base, std::uint32_t repeatStride, st
 }
 
 // The memo (see UbBankModel::cachedConflicts): a direct-mapped table of residue keys. Residues
-// of up to 21 bits cover mapping periods below 2 MiB (910B: 1536 B); larger geometries are not
+// of up to 21 bits cover mapping periods below 2 MiB (910B: 192 KiB); larger geometries are not
 // memoised.
 constexpr unsigned kResidueBits = 21;
 constexpr std::uint64_t kMaxMemoPeriodBytes = std::uint64_t{1} << kResidueBits;
@@ -130,18 +132,24 @@ UbBankModel::UbBankModel(const UbBanking& banking)
     : groups_(banking.bankGroups),
       banksPerGroup_(banking.banksPerGroup),
       rowBytes_(banking.rowBytes),
-      mappingPeriodBytes_(std::uint64_t{banking.bankGroups} * banking.banksPerGroup * banking.rowBytes),
-      mappingPeriodRows_(banking.bankGroups * banking.banksPerGroup),
+      mappingPeriodBytes_(std::uint64_t{banking.bankGroups} * banking.banksPerGroup * banking.bankBytes),
+      mappingPeriodRows_(static_cast<std::uint32_t>(mappingPeriodBytes_ / std::max<std::uint32_t>(banking.rowBytes, 1))),
       geometryKey_(std::uint64_t{banking.bankGroups} | std::uint64_t{banking.banksPerGroup} << 8 |
-                   std::uint64_t{banking.rowBytes} << 24) {
+                   std::uint64_t{banking.rowBytes} << 24 | std::uint64_t{banking.bankBytes} << 40) {
     if (groups_ == 0 || banksPerGroup_ == 0 || rowBytes_ == 0 || groups_ > kMaxGroups ||
         std::uint64_t{groups_} * banksPerGroup_ > kMaxBanks)
         throw std::invalid_argument("UB banking must have 1..64 groups and at most 256 banks");
+    if (banking.bankBytes < rowBytes_ || banking.bankBytes % rowBytes_ != 0)
+        throw std::invalid_argument("UB bank size must be a whole number of rows");
+    // Rows run across the groups first, then down each bank, then on to the group's next bank:
+    // bank k of every group holds the k-th slice of UB (ub_bank_slices.h).
+    const auto rowsPerSlice = static_cast<std::uint32_t>(ubBankSlices(banking).sliceBytes / rowBytes_);
     bankOfRow_.resize(mappingPeriodRows_);
     groupOfRow_.resize(mappingPeriodRows_);
-    for (std::uint32_t row = 0; row < mappingPeriodRows_; ++row) groupOfRow_[row] = static_cast<std::uint8_t>(row % groups_);
-    for (std::uint32_t row = 0; row < mappingPeriodRows_; ++row)
-        bankOfRow_[row] = static_cast<std::uint16_t>((row % groups_) * banksPerGroup_ + (row / groups_) % banksPerGroup_);
+    for (std::uint32_t row = 0; row < mappingPeriodRows_; ++row) {
+        groupOfRow_[row] = static_cast<std::uint8_t>(row % groups_);
+        bankOfRow_[row] = static_cast<std::uint16_t>((row / rowsPerSlice) * groups_ + row % groups_);
+    }
 }
 
 UbBankConflicts UbBankModel::beatConflicts(const UbAccessPattern& p, std::uint64_t beat) const {

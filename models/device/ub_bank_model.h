@@ -1,10 +1,14 @@
 #pragma once
 // UB bank conflicts of vector instructions (hardware.md §2.6, DESIGN.md decision 4).
 //
-// Layout [I, consistent with the Ascend C "avoid UB bank conflicts" guide]: UB is bankGroups ×
-// banksPerGroup banks of rowBytes-wide rows. Consecutive 32 B blocks are interleaved across the
-// bank groups first: block b lives in group b % G, bank (b / G) % B of that group. So the
-// mapping repeats every G·B blocks (1536 B on 910B).
+// Layout [S ASCDEV best practice "避免UB的bank冲突", 220x; hardware.md §2.6]: UB is bankGroups ×
+// banksPerGroup banks of bankBytes, each rowBytes wide. Consecutive 32 B blocks run across the
+// bank groups first, then down the rows of one bank: block b lives in group b % G, and bank k of
+// every group holds the k-th slice of G · bankBytes (64 KiB on 910B). Bank id = k · G + group, as
+// the guide numbers them: 0x10000 is bank 16, 0x10020 bank 17, 0x10E20 bank 17 again (src/dst
+// conflict), 0x20020 bank 33 (same group as 0x10020), banks 15, 31, 47 form one group. The
+// mapping repeats every G · B · bankBytes (the whole 192 KiB UB on 910B). 310P / 910A (ini: 16 ×
+// 4 × 4 KiB) are assumed to slice the same way (assumed: no 200x source gives the order).
 //
 // Beat model [I]: one repeat is one beat that reads the active blocks of every source operand
 // and writes the active blocks of the destination. Per cycle a bank group serves one read and
@@ -72,9 +76,9 @@ private:
     std::uint32_t rowBytes_;
     std::uint64_t mappingPeriodBytes_;
     std::uint32_t mappingPeriodRows_;
-    std::uint64_t geometryKey_;             // groups, banks and row size, for the shared memo
-    std::vector<std::uint16_t> bankOfRow_;  // row mod (groups × banks) → bank id (group-major)
-    std::vector<std::uint8_t> groupOfRow_;  // row mod (groups × banks) → bank group
+    std::uint64_t geometryKey_;             // groups, banks, row and bank size, for the shared memo
+    std::vector<std::uint16_t> bankOfRow_;  // row mod the period → bank id (slice · groups + group)
+    std::vector<std::uint8_t> groupOfRow_;  // row mod the period → bank group
 
 public:
     // A memo key: the residues of up to 4 operands, the shape word and the geometry word.

@@ -45,11 +45,13 @@ SharedMemorySystem::SharedMemorySystem(const ChipConfig& chip)
       corePortBytesPerPs_(corePortBytesPerPs(chip)),
       corePortFreePs_(chip.aiCoreCount + chip.vectorCoreCount, 0.0),
       readEfficiency_(chip.hbm.readEfficiency),
+      readOnlyEfficiency_(hbmReadOnlyEfficiency(chip.hbm)),
       writeEfficiency_(chip.hbm.writeEfficiency),
       writeBackQueuePs_(static_cast<double>(chip.l2.writeBackQueueBytes) /
                         (bytesPerPsFromGBps(chip.hbm.bandwidthGBps) * chip.hbm.writeEfficiency)),
       eagerWriteBack_(chip.l2.writeBackQueueBytes > 0) {
-    if (!(readEfficiency_ > 0.0 && readEfficiency_ <= 1.0 && writeEfficiency_ > 0.0 && writeEfficiency_ <= 1.0))
+    if (!(readEfficiency_ > 0.0 && readEfficiency_ <= 1.0 && writeEfficiency_ > 0.0 && writeEfficiency_ <= 1.0 &&
+          readOnlyEfficiency_ <= 1.0))
         throw std::invalid_argument("HBM read/write efficiency must be in (0, 1]");
 }
 
@@ -94,9 +96,12 @@ std::uint64_t SharedMemorySystem::access(const GmAccess& request, PmuCounters& c
     const double start = static_cast<double>(request.startPs);
     const double l2Done = l2Server_.serve(start, static_cast<double>(request.bytes));
     // The HBM server runs at the nominal rate; a byte costs 1/efficiency of its nominal time.
-    const double hbmCostBytes = static_cast<double>(fillBytes) / readEfficiency_ +
+    // Reads interleaved with queued writes pay the bus turnaround; a read-only stream does not.
+    const bool mixed = writeBackBytes > 0 || lastWriteBackDonePs_ > start;
+    const double hbmCostBytes = static_cast<double>(fillBytes) / (mixed ? readEfficiency_ : readOnlyEfficiency_) +
                                 static_cast<double>(writeBackBytes) / writeEfficiency_;
     const double hbmFcfsDone = hbmServer_.serve(start, hbmCostBytes);
+    if (writeBackBytes > 0) lastWriteBackDonePs_ = hbmFcfsDone;
     // Who waits how long: the request shares HBM with the queued ones (hbm_sharing.h).
     const double hbmDone = hbmCostBytes > 0.0
                                ? hbmSharing_.complete(start, hbmCostBytes / hbmServer_.bytesPerPs(), hbmFcfsDone)

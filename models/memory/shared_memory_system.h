@@ -5,7 +5,8 @@
 // Per access (lines = the L2 lines its bursts touch; the gaps between bursts are not accessed):
 // - every byte passes the L2 server (chip L2 bandwidth, ≈5× HBM per hardware.md §1.2/§2.8);
 // - HBM bytes cost 1 / hbm.read_efficiency (fills) or 1 / hbm.write_efficiency (write-backs) of
-//   their nominal time (DRAM protocol overheads, chip_config.h HbmConfig);
+//   their nominal time (DRAM protocol overheads, chip_config.h HbmConfig); a fill while no
+//   write-back is queued at HBM costs 1 / hbm.read_only_efficiency (no bus turnaround);
 // - a read miss fills its whole line from HBM; a write miss allocates without a fill (MTE writes
 //   are whole 32 B blocks and the model does not track partial lines); a dirty victim is written
 //   back to HBM. Fills and write-backs pass the HBM server. With eager write-back
@@ -44,6 +45,12 @@
 
 namespace ascendsim {
 
+// The share of hbm.bandwidth_gbps a read-only stream's line fills get: hbm.read_only_efficiency, or
+// hbm.read_efficiency when the chip sets none (0).
+inline double hbmReadOnlyEfficiency(const HbmConfig& hbm) {
+    return hbm.readOnlyEfficiency > 0.0 ? hbm.readOnlyEfficiency : hbm.readEfficiency;
+}
+
 class SharedMemorySystem : public MemorySystem {
 public:
     // Reads chip.l2, chip.hbm and chip.aiCoreFreqMhz (cycles in the config are AI core cycles).
@@ -72,7 +79,11 @@ public:
     double corePortBytesPerPs_;           // 0 = no per-core GM port (the chip has no UB→GM path)
     std::vector<double> corePortFreePs_;  // per global core index: when its port is next free
     double readEfficiency_;
+    double readOnlyEfficiency_;
     double writeEfficiency_;
+    // FCFS completion of the newest write-back on the HBM server: a fill arriving before it
+    // shares the bus with writes (read/write turnaround) and pays readEfficiency_.
+    double lastWriteBackDonePs_ = 0.0;
     // Eager write-back (chip l2.writeBackQueueBytes > 0): how far, in ps of HBM write time, the
     // queued write-backs may run ahead of a write before it waits. 0 = lazy write-back.
     double writeBackQueuePs_;

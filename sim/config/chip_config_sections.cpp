@@ -81,7 +81,8 @@ void readL2(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
 
 void readHbm(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
     node.allowOnly({"size_bytes", "bandwidth_gbps", "read_latency_cycles", "write_latency_cycles", "stacks",
-                    "read_efficiency", "write_efficiency", "outstanding_read_lines_per_core"});
+                    "read_efficiency", "write_efficiency", "outstanding_read_lines_per_core",
+                    "read_only_efficiency"});
     node.readPositive("size_bytes", chip.hbm.sizeBytes, isRoot);
     node.readPositive("bandwidth_gbps", chip.hbm.bandwidthGBps, isRoot);
     node.readNonNegative("read_latency_cycles", chip.hbm.readLatencyCycles);
@@ -89,6 +90,7 @@ void readHbm(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
     node.readNonNegative("stacks", chip.hbm.stacks, isRoot);
     node.readInRange("read_efficiency", chip.hbm.readEfficiency, 0.0, 1.0);
     node.readInRange("write_efficiency", chip.hbm.writeEfficiency, 0.0, 1.0);
+    node.readInRange("read_only_efficiency", chip.hbm.readOnlyEfficiency, 0.0, 1.0);
     node.readNonNegative("outstanding_read_lines_per_core", chip.hbm.outstandingReadLinesPerCore);
 }
 

@@ -5,6 +5,7 @@
 #include <iomanip>
 #include <sstream>
 
+#include "models/memory/shared_memory_system.h"
 #include "sim/config/chip_config_loader.h"
 #include "sim/microbench/device_run.h"
 #include "sim/microbench/many_core_streaming.h"
@@ -135,8 +136,8 @@ std::vector<MicrobenchRow> runContentionMicrobench(const ChipConfig& chip) {
     constexpr std::uint64_t kCubeTransfer = 64 * 1024;
     constexpr std::uint64_t kVectorTransfer = 128 * 1024;
     std::vector<MicrobenchRow> rows;
-    // Cold reads get the HBM bandwidth times its read efficiency (line fills).
-    const double hbmReadGBps = chip.hbm.bandwidthGBps * chip.hbm.readEfficiency;
+    // Cold reads with no write-back queued get the HBM bandwidth times its read-only efficiency.
+    const double hbmReadGBps = chip.hbm.bandwidthGBps * hbmReadOnlyEfficiency(chip.hbm);
     // Cold data set larger than a core's share of L2 traffic: every line misses once.
     const std::uint64_t cubeBytes = 64 * kCubeTransfer;
     const StreamingPasses cube = runStreamingPasses(chip, CoreKind::Cube, kCubeTransfer, cubeBytes);

@@ -27,16 +27,16 @@ std::uint64_t alignUp(std::uint64_t v, std::uint64_t a) { return (v + a - 1) / a
 // the same beat, or a bank group read twice, stalls the vector pipe). CANN's softmax works out of
 // place: the scores ping-pong between `s` and `s2`, and α·acc goes through `s2` before O_j is
 // added. Every fp32 tile is a whole number of 512 B rows (16 bank groups × 32 B), so:
-// - s, s2, acc lie in different thirds of the UB (the guide's banks of a group are its 64 KiB
-//   thirds) and, in the model's interleaved mapping (models/device/ub_bank_model.h: bank
-//   (block / 16) % 3), 2096 and 2000 blocks apart — never a multiple of 48 blocks: a unary op
-//   from one to another reads and writes each bank group once per beat, in different banks;
+// - s, s2, acc start in different 64 KiB thirds of the UB, which are the guide's (and the
+//   model's, models/device/ub_bank_model.h) banks of each group: a unary op from one to another
+//   reads and writes each bank group once per beat, in different banks. (The extra 1536 B offset
+//   of s2 and acc dates from the earlier interleaved mapping; it is harmless.)
 // - oj starts half a row (256 B = 8 bank groups) off s2, so s2 + oj reads two disjoint sets of
 //   8 groups per beat.
 // The causal mask is built in `s` (free once the scale has moved the scores to s2).
 struct UbLayout {
     static constexpr std::uint64_t kThird = 64 * 1024;        // UB 192 KiB / 3 banks per group
-    static constexpr std::uint64_t kBankPeriod = 16 * 3 * 32;  // the model's mapping period, 1536 B
+    static constexpr std::uint64_t kBankPeriod = 16 * 3 * 32;  // the earlier model's mapping period, 1536 B
     std::uint64_t s, s2, p, acc, oj, out, scratch, partial, expanded, rowIndex, colIndex;
     std::uint64_t mOld, mNew, mCur, alpha, l, sum;
     std::uint64_t end;

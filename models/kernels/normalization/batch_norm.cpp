@@ -3,7 +3,6 @@
 // (n, c) planes of H·W elements and channel parameters are Row values) or [N,C] (parameters are
 // a repeated row). Computation is in fp32 like CANN's BN kernels.
 #include <algorithm>
-#include <limits>
 #include <memory>
 
 #include "models/kernels/normalization/batch_norm_apply.h"
@@ -110,26 +109,26 @@ private:
     GroupSpan channels_;
 };
 
-bool layOutApply(BnApplyLayout& l, const ChipConfig& chip, std::uint64_t ubBytes, std::uint64_t tileElements,
-                 const std::string& opName) {
-    BankSlotAllocator ub(chip, std::numeric_limits<std::uint64_t>::max() / 2, opName);
+bool layOutApply(BnApplyLayout& l, const ChipConfig& chip, std::uint64_t ubBytes, std::uint64_t tileElements) {
+    BankSlotAllocator ub(chip);
     const std::uint64_t f32Bytes = tileElements * 4;
+    const bool cast = l.inType != DataType::Fp32;
     l.halfGroupBytes = ub.halfGroupBytes();
     l.stageStride = ub.slotStride(alignUp(tileElements * bytesOf(l.inType), kUbBlockBytes));
-    l.xStage = ub.allocate(2 * l.stageStride, 0, "x planes");
-    if (l.kind == BnApplyKind::ReduceGrad) l.dyStage = ub.allocate(2 * l.stageStride, 1, "dy planes");
+    l.xStage = ub.allocate(2 * l.stageStride, castStageSlot(0, cast));  // x planes
+    if (l.kind == BnApplyKind::ReduceGrad) l.dyStage = ub.allocate(2 * l.stageStride, castStageSlot(1, cast));  // dy planes
     l.outStride = ub.slotStride(alignUp(tileElements * bytesOf(l.outType), kUbBlockBytes));
-    l.outStage = ub.allocate(2 * l.outStride, l.kind == BnApplyKind::ReduceGrad ? 5 : 4, "output planes");
-    l.a = ub.allocate(f32Bytes, 0, "fp32 tile");
-    l.b = l.kind == BnApplyKind::ReduceGrad ? ub.allocate(f32Bytes, 1, "fp32 tile") : 0;
-    l.t = ub.allocate(f32Bytes, 2, "fp32 tile");
-    l.w = l.kind == BnApplyKind::ReduceGrad ? ub.allocate(f32Bytes, 3, "fp32 tile") : 0;
-    l.paramStage = ub.allocate(l.params.size() * l.stride(), 0, "channel parameters as loaded");
-    l.paramBuffer = ub.allocate((l.params.size() + 1) * l.stride(), 0, "channel parameters");
-    l.coefBuffer = ub.allocate(l.coefCount() * l.stride(), 0, "channel coefficients");
-    l.tables = ub.allocate(channelBroadcastTableBytes(l.coefCount()), 0, "broadcast offsets");
-    l.broadcast = ub.allocate(l.coefCount() * kChannelBroadcastBytes, 0, "broadcast coefficients");
-    return ub.usedBytes() <= ubBytes;
+    l.outStage = ub.allocate(2 * l.outStride, l.kind == BnApplyKind::ReduceGrad ? 5 : 4);  // output planes
+    l.a = ub.allocate(f32Bytes, 0);  // fp32 tile
+    l.b = l.kind == BnApplyKind::ReduceGrad ? ub.allocate(f32Bytes, 1) : 0;  // fp32 tile
+    l.t = ub.allocate(f32Bytes, 2);  // fp32 tile
+    l.w = l.kind == BnApplyKind::ReduceGrad ? ub.allocate(f32Bytes, 3) : 0;  // fp32 tile
+    l.paramStage = ub.allocate(l.params.size() * l.stride(), 4);  // channel parameters as loaded
+    l.paramBuffer = ub.allocate((l.params.size() + 1) * l.stride(), 0);  // channel parameters
+    l.coefBuffer = ub.allocate(l.coefCount() * l.stride(), 2);  // channel coefficients
+    l.tables = ub.allocate(channelBroadcastTableBytes(l.coefCount()), 0);  // broadcast offsets
+    l.broadcast = ub.allocate(l.coefCount() * kChannelBroadcastBytes, 0);  // broadcast coefficients
+    return ub.fits(ubBytes);
 }
 
 // x, dy and the output are [N,C,H,W]; `params` are the [C] fp32 inputs.
@@ -160,7 +159,7 @@ LoweredKernel lowerBnApply(const OpInstance& op, const ChipConfig& chip, BnApply
     }
     const VectorPlacement placement = vectorPlacement(chip);
     const std::uint64_t inBytes = bytesOf(l->inType), outBytes = bytesOf(l->outType);
-    auto fits = [&](std::uint64_t elements) { return layOutApply(*l, chip, placement.ubBytes, elements, op.name); };
+    auto fits = [&](std::uint64_t elements) { return layOutApply(*l, chip, placement.ubBytes, elements); };
     // Whole planes per tile, as many as fit; else one plane in chunks of whole fp32 repeats.
     auto sizeTiles = [&] {
         l->chunkElements = l->planeElements, l->chunksPerPlane = 1;

@@ -5,7 +5,6 @@
 // coefficient tile of the slab's shape by a Gather, so the apply is one vector op per step over
 // the whole slab instead of a broadcast and a fixed set of instructions per channel.
 #include <algorithm>
-#include <limits>
 
 #include "models/kernels/normalization/batch_norm_apply.h"
 #include "models/kernels/normalization/channel_vector_ops.h"
@@ -84,32 +83,31 @@ private:
 };
 
 // UB for slabs of l.slabImages × l.slabChannels and `groups` channel groups' coefficient tiles.
-bool layOutSlabs(BnApplyLayout& l, const ChipConfig& chip, std::uint64_t ubBytes, std::uint64_t groups,
-                 const std::string& opName) {
-    BankSlotAllocator ub(chip, std::numeric_limits<std::uint64_t>::max() / 2, opName);
+bool layOutSlabs(BnApplyLayout& l, const ChipConfig& chip, std::uint64_t ubBytes, std::uint64_t groups) {
+    BankSlotAllocator ub(chip);
     const bool reduceGrad = l.kind == BnApplyKind::ReduceGrad;
     const std::uint64_t elements = alignUp(l.slabElements(), elementsPerRepeat(DataType::Fp32));
     const std::uint64_t f32Bytes = elements * 4;
+    const bool cast = l.inType != DataType::Fp32;
     l.channelsPerBlock = groups * l.slabChannels;
     l.halfGroupBytes = ub.halfGroupBytes();
     l.stageStride = ub.slotStride(alignUp(elements * bytesOf(l.inType), kUbBlockBytes));
-    l.xStage = ub.allocate(2 * l.stageStride, 0, "x slabs");
-    if (reduceGrad) l.dyStage = ub.allocate(2 * l.stageStride, 1, "dy slabs");
+    l.xStage = ub.allocate(2 * l.stageStride, castStageSlot(0, cast));  // x slabs
+    if (reduceGrad) l.dyStage = ub.allocate(2 * l.stageStride, castStageSlot(1, cast));  // dy slabs
     l.outStride = ub.slotStride(alignUp(elements * bytesOf(l.outType), kUbBlockBytes));
-    l.outStage = ub.allocate(2 * l.outStride, reduceGrad ? 5 : 4, "output slabs");
-    l.a = ub.allocate(f32Bytes, 0, "fp32 slab");
-    l.b = reduceGrad ? ub.allocate(f32Bytes, 1, "fp32 slab") : 0;
-    l.t = ub.allocate(f32Bytes, 2, "fp32 slab");
-    l.w = reduceGrad ? ub.allocate(f32Bytes, 3, "fp32 slab") : 0;
-    l.paramStage = ub.allocate(l.params.size() * l.stride(), 0, "channel parameters as loaded");
-    l.paramBuffer = ub.allocate((l.params.size() + 1) * l.stride(), 0, "channel parameters");
-    l.coefBuffer = ub.allocate(l.coefCount() * l.stride(), 0, "channel coefficients");
+    l.outStage = ub.allocate(2 * l.outStride, reduceGrad ? 5 : 4);  // output slabs
+    l.a = ub.allocate(f32Bytes, 0);  // fp32 slab
+    l.b = reduceGrad ? ub.allocate(f32Bytes, 1) : 0;  // fp32 slab
+    l.t = ub.allocate(f32Bytes, 2);  // fp32 slab
+    l.w = reduceGrad ? ub.allocate(f32Bytes, 3) : 0;  // fp32 slab
+    l.paramStage = ub.allocate(l.params.size() * l.stride(), 4);  // channel parameters as loaded
+    l.paramBuffer = ub.allocate((l.params.size() + 1) * l.stride(), 0);  // channel parameters
+    l.coefBuffer = ub.allocate(l.coefCount() * l.stride(), 2);  // channel coefficients
     l.coefTileStride = ub.slotStride(f32Bytes);
-    for (std::uint64_t k = 0; k < l.coefCount(); ++k)
+    for (std::uint64_t k = 0; k < l.coefCount(); ++k)  // expanded coefficients
         l.coefTileBases[k] = ub.allocate(groups * l.coefTileStride,
-                                         reduceGrad ? kReduceGradCoefSlots[k] : kAffineCoefSlots[k],
-                                         "expanded coefficients");
-    return ub.usedBytes() <= ubBytes;
+                                         reduceGrad ? kReduceGradCoefSlots[k] : kAffineCoefSlots[k]);
+    return ub.fits(ubBytes);
 }
 
 // Channel groups the busiest block touches: blocks' shares need not start on a group.
@@ -151,7 +149,7 @@ bool planChannelSlabs(BnApplyLayout& l, const OpInstance& op, const ChipConfig& 
         const std::uint64_t units = trial.channelGroups() * trial.imageBatches();
         const std::uint32_t blockDim = chooseVectorBlockDim(op, placement, workBytes, usefulBlocks);
         const std::uint64_t groups = groupsPerBlock(units, blockDim, trial.imageBatches());
-        if (!layOutSlabs(trial, chip, placement.ubBytes, std::max<std::uint64_t>(groups, 1), op.name)) return false;
+        if (!layOutSlabs(trial, chip, placement.ubBytes, std::max<std::uint64_t>(groups, 1))) return false;
         BnSlabTiles block0(std::make_shared<const BnApplyLayout>(trial), blockShare(units, blockDim, 0));
         const std::uint64_t instructions = estimatedBlockInstructions(block0);
         if (!found || instructions < plan.instructionsPerBlock) {

@@ -6,7 +6,6 @@
 // When one plane does not fit in UB, a tile is one chunk of one plane instead, and the chunks'
 // fp32 partial sums accumulate the same way.
 #include <algorithm>
-#include <limits>
 #include <memory>
 
 #include "models/kernels/normalization/channel_vector_ops.h"
@@ -143,28 +142,27 @@ private:
 
 // Lays out every UB buffer for tiles of `tileElements` (see BnReduceTiles::tile for the slots);
 // returns false when they do not fit.
-bool layOut(BnReduceLayout& l, const ChipConfig& chip, std::uint64_t ubBytes, std::uint64_t tileElements,
-            const std::string& opName) {
-    BankSlotAllocator ub(chip, std::numeric_limits<std::uint64_t>::max() / 2, opName);
+bool layOut(BnReduceLayout& l, const ChipConfig& chip, std::uint64_t ubBytes, std::uint64_t tileElements) {
+    BankSlotAllocator ub(chip);
     const std::uint64_t eb = bytesOf(l.dtype), f32Bytes = tileElements * 4;
     l.halfGroupBytes = ub.halfGroupBytes();
     l.stageStride = ub.slotStride(alignUp(tileElements * eb, kUbBlockBytes));
-    l.xStage = ub.allocate(2 * l.stageStride, 0, "x planes");
-    l.xF32 = eb != 4 ? ub.allocate(f32Bytes, 0, "x planes in fp32") : 0;
+    l.xStage = ub.allocate(2 * l.stageStride, castStageSlot(0, eb != 4));  // x planes
+    l.xF32 = eb != 4 ? ub.allocate(f32Bytes, 0) : 0;  // x planes in fp32
     if (l.gradient) {
-        l.dyStage = ub.allocate(2 * l.stageStride, 1, "dy planes");
-        l.dyF32 = eb != 4 ? ub.allocate(f32Bytes, 1, "dy planes in fp32") : 0;
-        l.centred = ub.allocate(f32Bytes, 2, "x - mean");
-        l.stats = ub.allocate(2 * l.channelsPerBlock * 4, 0, "channel statistics");
-        l.gatherTable = ub.allocate(channelBroadcastTableBytes(2), 0, "broadcast offsets");
-        l.channelValues = ub.allocate(2 * kChannelBroadcastBytes, 0, "channel mean and rstd");
+        l.dyStage = ub.allocate(2 * l.stageStride, castStageSlot(1, eb != 4));  // dy planes
+        l.dyF32 = eb != 4 ? ub.allocate(f32Bytes, 1) : 0;  // dy planes in fp32
+        l.centred = ub.allocate(f32Bytes, 2);  // x - mean
+        l.stats = ub.allocate(2 * l.channelsPerBlock * 4, 0);  // channel statistics
+        l.gatherTable = ub.allocate(channelBroadcastTableBytes(2), 0);  // broadcast offsets
+        l.channelValues = ub.allocate(2 * kChannelBroadcastBytes, 0);  // channel mean and rstd
     }
-    l.squares = l.gradient ? 0 : ub.allocate(f32Bytes, 2, "squares");
-    l.foldA = ub.allocate(sumFoldScratchBytes(tileElements), 4, "fold partials");
-    l.foldB = ub.allocate(sumFoldScratchBytes(tileElements), 3, "fold partials");
-    l.firstSums = ub.allocate(kVectorRepeatBytes, 5, "output 0 partial sums");
-    l.results = ub.allocate(4 * kUbBlockBytes, 0, "channel results");
-    return ub.usedBytes() <= ubBytes;
+    l.squares = l.gradient ? 0 : ub.allocate(f32Bytes, 2);  // squares
+    l.foldA = ub.allocate(sumFoldScratchBytes(tileElements), 4);  // fold partials
+    l.foldB = ub.allocate(sumFoldScratchBytes(tileElements), 3);  // fold partials
+    l.firstSums = ub.allocate(kVectorRepeatBytes, 5);  // output 0 partial sums
+    l.results = ub.allocate(4 * kUbBlockBytes, 0);  // channel results
+    return ub.fits(ubBytes);
 }
 
 std::vector<LoweredKernel> lowerBnReduce(const OpInstance& op, const ChipConfig& chip, bool gradient) {
@@ -202,13 +200,13 @@ std::vector<LoweredKernel> lowerBnReduce(const OpInstance& op, const ChipConfig&
         l->pitch = alignUp(l->planeElements, kUbBlockBytes / eb);
     l->planesPerTile = 0;
     for (std::uint64_t planes = l->n; planes > 0 && l->planesPerTile == 0; planes = planes * 3 / 4) {
-        if (layOut(*l, chip, placement.ubBytes, planes * l->pitch, op.name)) l->planesPerTile = planes;
+        if (layOut(*l, chip, placement.ubBytes, planes * l->pitch)) l->planesPerTile = planes;
     }
     if (l->planesPerTile == 0) {
         const std::uint64_t granule = elementsPerRepeat(kF32);
         std::uint64_t chunk = alignUp(l->planeElements, granule);
-        while (chunk > granule && !layOut(*l, chip, placement.ubBytes, chunk, op.name)) chunk -= granule;
-        if (!layOut(*l, chip, placement.ubBytes, chunk, op.name))
+        while (chunk > granule && !layOut(*l, chip, placement.ubBytes, chunk)) chunk -= granule;
+        if (!layOut(*l, chip, placement.ubBytes, chunk))
             throwLoweringError(op, "a 64-element chunk of an H·W plane does not fit in UB");
         l->chunkElements = l->pitch = chunk;
         l->chunksPerPlane = ceilDiv(l->planeElements, chunk);
@@ -216,9 +214,9 @@ std::vector<LoweredKernel> lowerBnReduce(const OpInstance& op, const ChipConfig&
     }
     // The largest plane count that fits (the loop above steps down coarsely).
     while (l->chunksPerPlane == 1 && l->planesPerTile < l->n &&
-           layOut(*l, chip, placement.ubBytes, (l->planesPerTile + 1) * l->pitch, op.name))
+           layOut(*l, chip, placement.ubBytes, (l->planesPerTile + 1) * l->pitch))
         ++l->planesPerTile;
-    layOut(*l, chip, placement.ubBytes, l->planesPerTile * l->pitch, op.name);
+    layOut(*l, chip, placement.ubBytes, l->planesPerTile * l->pitch);
 
     kernel.program = doubleBufferedBlockShares<BnReduceTiles, BnReduceLayout>(l, l->c, kernel.blockDim);
     return {kernel};

@@ -12,24 +12,23 @@ constexpr std::uint64_t kF32PerRepeat = kVectorRepeatBytes / 4;
 constexpr std::uint16_t kRepeatBlocks = kVectorRepeatBytes / kUbBlockBytes;
 }  // namespace
 
-BankSlotAllocator::BankSlotAllocator(const ChipConfig& chip, std::uint64_t capacityBytes, std::string opName)
-    : capacity_(capacityBytes),
-      period_(std::uint64_t{chip.ub.bankGroups} * chip.ub.banksPerGroup * chip.ub.rowBytes),
-      halfGroups_(std::max<std::uint64_t>(std::uint64_t{chip.ub.bankGroups} * chip.ub.rowBytes / 2, kUbBlockBytes)),
-      opName_(std::move(opName)) {}
-
-std::uint64_t BankSlotAllocator::allocate(std::uint64_t bytes, std::uint32_t slot, const char* purpose) {
-    const std::uint64_t target = slot * halfGroups_ % period_;
-    const std::uint64_t addr = next_ + (target + period_ - next_ % period_) % period_;
-    const std::uint64_t end = addr + alignUp(std::max<std::uint64_t>(bytes, 1), kUbBlockBytes);
-    if (end > capacity_)
-        throw LoweringError("op '" + opName_ + "': UB of " + std::to_string(capacity_) + " bytes cannot hold " +
-                            purpose + " (" + std::to_string(bytes) + " bytes at offset " + std::to_string(addr) + ")");
-    next_ = end;
-    return addr;
+BankSlotAllocator::BankSlotAllocator(const ChipConfig& chip)
+    : slices_(ubBankSlices(chip.ub)), sliceNext_(slices_.slices, 0) {
+    slices_.halfGroupBytes = std::max<std::uint64_t>(slices_.halfGroupBytes, kUbBlockBytes);
 }
 
-std::uint64_t BankSlotAllocator::slotStride(std::uint64_t bytes) const { return alignUp(bytes, period_); }
+std::uint64_t BankSlotAllocator::allocate(std::uint64_t bytes, std::uint32_t slot) {
+    const std::uint32_t slice = slot / 2 % slices_.slices;
+    const std::uint64_t target = slot % 2 * slices_.halfGroupBytes % slices_.groupRowBytes;
+    std::uint64_t& next = sliceNext_[slice];
+    const std::uint64_t offset = next + (target + slices_.groupRowBytes - next % slices_.groupRowBytes) % slices_.groupRowBytes;
+    next = offset + alignUp(std::max<std::uint64_t>(bytes, 1), kUbBlockBytes);
+    if (next > slices_.sliceBytes) overflowed_ = true;
+    highestEnd_ = std::max(highestEnd_, slice * slices_.sliceBytes + next);
+    return slice * slices_.sliceBytes + offset;
+}
+
+std::uint64_t BankSlotAllocator::slotStride(std::uint64_t bytes) const { return alignUp(bytes, slices_.groupRowBytes); }
 
 void emitBroadcastOp(std::vector<Instruction>& out, VectorOp op, std::uint64_t dst, std::uint64_t src,
                      std::uint64_t broadcast, std::uint64_t count, std::uint64_t halfGroupBytes, bool valueFirst) {

@@ -1,9 +1,9 @@
 #pragma once
 // Vector idioms of per-channel kernels (batch norm) whose tiles hold one channel's data:
 // - UB placement by bank slot, so that the operands of one instruction fall in different bank
-//   groups or banks (ub_bank_model.h: consecutive 32 B blocks interleave over the bank groups
-//   first; a group serves one read and one write per cycle, a bank is not read and written in
-//   one beat);
+//   groups or banks (ub_bank_slices.h: consecutive 32 B blocks run across the bank groups first,
+//   bank k of every group is the k-th 64 KiB slice; a group serves one read and one write per
+//   cycle, a bank is not read and written in one beat);
 // - a tile op with one channel value broadcast over it, read as a whole 256 B repeat (block
 //   stride 1) rather than one 32 B block eight times;
 // - a sum fold of a tile down to one repeat with binary adds (2 cycles per repeat) instead of
@@ -13,29 +13,38 @@
 #include <vector>
 
 #include "models/chip/chip_config.h"
+#include "models/device/ub_bank_slices.h"
 #include "models/isa/instruction.h"
 
 namespace ascendsim {
 
-// Bump allocator whose buffers start at a chosen bank slot: slot s means an address ≡ s·H modulo
-// the bank mapping period, H = half the bank groups' width (256 B on 220x and 310P). Even and
-// odd slots are in opposite halves of the bank groups; slots of equal parity are in the same
-// groups but different banks.
+// Allocator whose buffers start at a chosen bank slot: slot s is bank (s / 2) % banks — the
+// buffer lies inside that bank's UB slice — and group half s % 2 — it starts s % 2 · H into a row
+// of the groups, H = half the groups' width (256 B on 220x and 310P). Even and odd slots are in
+// opposite halves of the bank groups; slots of equal parity are in the same groups but different
+// banks (different slices) unless they are 2 · banks apart. Each slice fills from its start.
 class BankSlotAllocator {
 public:
-    BankSlotAllocator(const ChipConfig& chip, std::uint64_t capacityBytes, std::string opName);
-    std::uint64_t allocate(std::uint64_t bytes, std::uint32_t slot, const char* purpose);
-    std::uint64_t usedBytes() const { return next_; }
-    // Bytes that keep a buffer's repeated halves on the same slot (a multiple of the period).
+    explicit BankSlotAllocator(const ChipConfig& chip);
+    // The buffer's address; a buffer that leaves its slice makes the layout not fit.
+    std::uint64_t allocate(std::uint64_t bytes, std::uint32_t slot);
+    // Whether every buffer stayed inside its bank's slice and below `ubBytes`.
+    bool fits(std::uint64_t ubBytes) const { return !overflowed_ && highestEnd_ <= ubBytes; }
+    // Bytes that keep a buffer's repeated halves on the same slot (whole rows of the groups).
     std::uint64_t slotStride(std::uint64_t bytes) const;
-    std::uint64_t periodBytes() const { return period_; }
-    std::uint64_t halfGroupBytes() const { return halfGroups_; }
+    std::uint64_t halfGroupBytes() const { return slices_.halfGroupBytes; }
 
 private:
-    std::uint64_t capacity_, period_, halfGroups_;
-    std::string opName_;
-    std::uint64_t next_ = 0;
+    UbBankSlices slices_;
+    std::vector<std::uint64_t> sliceNext_;  // next free offset inside each slice
+    std::uint64_t highestEnd_ = 0;
+    bool overflowed_ = false;
 };
+
+// The slot of a load stage whose tile is cast to fp32 on `f32Slot`: the next bank, same group
+// half, so the cast never reads and writes one bank in a beat (its source advances half as fast
+// as its destination). An fp32 tile is used where it was loaded: its stage is `f32Slot` itself.
+inline std::uint32_t castStageSlot(std::uint32_t f32Slot, bool castToF32) { return castToF32 ? f32Slot + 2 : f32Slot; }
 
 // Bytes of a channel-value broadcast buffer: the value in two whole fp32 repeats.
 inline constexpr std::uint64_t kChannelBroadcastBytes = 512;

@@ -1,9 +1,10 @@
 // On the real Device, the shared L2/HBM bound what all cores get together: cold streaming by
-// every AIC saturates near the chip's HBM read bandwidth (nominal x hbm.read_efficiency) (not cores x single-core), and a data set
+// every AIC saturates near the chip's HBM read bandwidth (nominal x hbm.read_only_efficiency) (not cores x single-core), and a data set
 // that fits in L2 streams at L2 bandwidth on its second pass.
 #include <gtest/gtest.h>
 
 #include "calibration_support.h"
+#include "models/memory/shared_memory_system.h"
 #include "sim/microbench/streaming_bench.h"
 
 namespace ascendsim {
@@ -11,8 +12,8 @@ namespace {
 
 using testing::shippedChip;
 
-// What HBM delivers to streaming reads: the nominal bandwidth times hbm.read_efficiency.
-double hbmReadGBps(const ChipConfig& chip) { return chip.hbm.bandwidthGBps * chip.hbm.readEfficiency; }
+// What HBM delivers to read-only streams: the nominal bandwidth times hbm.read_only_efficiency.
+double hbmReadGBps(const ChipConfig& chip) { return chip.hbm.bandwidthGBps * hbmReadOnlyEfficiency(chip.hbm); }
 
 TEST(SharedMemoryContention, AllAicStreamingColdDataSaturatesNearHbmBandwidth) {
     const ChipConfig& chip = shippedChip("Ascend910B1");

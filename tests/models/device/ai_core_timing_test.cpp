@@ -72,7 +72,7 @@ std::vector<Instruction> doubleBufferedProgram(int tiles) {
         p.push_back(gmToUb(addr, 6400));  // 100 cycles
         p.push_back(Instruction::setFlag(Pipe::Mte2, Pipe::Vector, buf));
         p.push_back(Instruction::waitFlag(Pipe::Mte2, Pipe::Vector, buf));
-        p.push_back(vadds(addr + 16384, addr, 97));  // 3 + 97 = 100 cycles
+        p.push_back(vadds(addr + 0x10000, addr, 97));  // 3 + 97 = 100 cycles; dst in the next 64 KiB bank slice
         p.push_back(Instruction::setFlag(Pipe::Vector, Pipe::Mte2, buf));
     }
     return p;
@@ -102,12 +102,12 @@ TEST(AiCoreTiming, BusyCycles_NeverExceedTotalCycles) {
 
 TEST(AiCoreTiming, PipeBarrierAll_OrdersLaterInstructionsAfterAllEarlierOnes) {
     DeviceRun free;
-    const PmuCounters overlapped = onlyBlock(free.runOne(vectorTask({gmToUb(0, 6400), vadds(8192, 16384)})));
+    const PmuCounters overlapped = onlyBlock(free.runOne(vectorTask({gmToUb(0, 6400), vadds(0x10000, 16384)})));
     EXPECT_EQ(overlapped.totalCycles, 101u);  // the vadds runs under the 100-cycle load
 
     DeviceRun ordered;
     const PmuCounters serial = onlyBlock(ordered.runOne(
-        vectorTask({gmToUb(0, 6400), Instruction::barrier(Pipe::All), vadds(8192, 16384)})));
+        vectorTask({gmToUb(0, 6400), Instruction::barrier(Pipe::All), vadds(0x10000, 16384)})));
     // Issue resumes when the load ends (101); the barrier and then the vadds each take one
     // issue cycle before the vadds reaches its pipe.
     EXPECT_EQ(serial.totalCycles, 101 + 2 * issueCycles(ordered) + kVaddsOneRepeatCycles);

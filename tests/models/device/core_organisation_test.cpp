@@ -27,7 +27,7 @@ TEST(CoreOrganisation, CoupledCore_RunsCubeAndVectorWithL0cToUbOnTheVectorPipe) 
     t.type = TaskType::AiCore;
     t.program = sameProgram({Instruction::mmad(mm), Instruction::setFlag(Pipe::Cube, Pipe::Vector, 0),
                              Instruction::waitFlag(Pipe::Cube, Pipe::Vector, 0), Instruction::move(l0cToUb),
-                             vadds(4096, 0)});
+                             vadds(0x10000, 0)});
     const TaskResult& r = run.runOne(std::move(t));
     ASSERT_EQ(r.blocks.size(), 1u);
     EXPECT_EQ(r.blocks[0].coreKind, CoreKind::Coupled);

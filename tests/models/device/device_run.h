@@ -36,10 +36,10 @@ inline PmuCounters onlyBlock(const TaskResult& r) {
 }
 
 // MTE2 loads 6400 B (100 cycles on the test chip), sets MTE2→V; the vector pipe waits, then runs
-// one vadds: 2 work instructions and 2 sync instructions.
+// one vadds (into the next 64 KiB bank slice: no bank conflict): 2 work and 2 sync instructions.
 inline std::vector<Instruction> loadThenCompute() {
     return {gmToUb(0, 6400), Instruction::setFlag(Pipe::Mte2, Pipe::Vector, 0),
-            Instruction::waitFlag(Pipe::Mte2, Pipe::Vector, 0), vadds(8192, 0)};
+            Instruction::waitFlag(Pipe::Mte2, Pipe::Vector, 0), vadds(0x10000, 0)};
 }
 
 }  // namespace ascendsim::test

@@ -25,7 +25,8 @@ std::vector<Instruction> streamLoads(int tiles, std::uint64_t gmBase, int vector
         p.push_back(gmToUb(ub, kTileBytes, gmBase + std::uint64_t(i) * kTileBytes));
         p.push_back(Instruction::setFlag(Pipe::Mte2, Pipe::Vector, buf));
         p.push_back(Instruction::waitFlag(Pipe::Mte2, Pipe::Vector, buf));
-        for (int k = 0; k < vectorOpsPerTile; ++k) p.push_back(vadds(2 * kTileBytes + 256 * k, ub, repeats));
+        // Destinations in the next 64 KiB bank slice: no vadds reads and writes one bank.
+        for (int k = 0; k < vectorOpsPerTile; ++k) p.push_back(vadds(0x10000 + 256 * k, ub, repeats));
         p.push_back(Instruction::setFlag(Pipe::Vector, Pipe::Mte2, buf));
     }
     return p;

@@ -19,15 +19,16 @@ const UbBanking kBanking{16, 3, 4096, 32};  // 910B: 16 groups × 3 banks, 32 B 
 
 TEST(UbBankModel, SourcesInDifferentGroupsAndDestinationInAnotherBank_AreConflictFree) {
     UbBankModel model(kBanking);
-    // src0 blocks 0-7 → groups 0-7, src1 blocks 8-15 → groups 8-15, dst blocks 16-23 → bank 1.
-    const UbBankConflicts c = model.conflicts(add(512, 0, 256, 8));
+    // src0 blocks 0-7 → groups 0-7, src1 blocks 8-15 → groups 8-15, dst in the next 64 KiB slice
+    // (groups 0-7, bank 1 of each).
+    const UbBankConflicts c = model.conflicts(add(0x10000, 0, 256, 8));
     EXPECT_EQ(c.bankGroupStallCycles, 0u);
     EXPECT_EQ(c.bankStallCycles, 0u);
 }
 
 TEST(UbBankModel, TwoReadsInOneBankGroup_StallOneCyclePerBeat) {
     UbBankModel model(kBanking);
-    // src1 = src0 + 16 blocks: same groups, next bank → every group is read twice per beat.
+    // src1 = src0 + 16 blocks: same groups → every group is read twice per beat.
     const UbBankConflicts c = model.conflicts(add(1024 + 256, 0, 512, 8));
     EXPECT_EQ(c.bankGroupStallCycles, 8u);
     EXPECT_EQ(c.bankStallCycles, 0u);
@@ -41,6 +42,48 @@ TEST(UbBankModel, ReadAndWriteOfTheSameBank_IsABankConflict) {
     EXPECT_EQ(c.bankGroupStallCycles, 0u);
 }
 
+// The Ascend C guide's examples for 220x ("避免UB的bank冲突"): one 32 B block read at `src` and
+// one written at `dst` (mask 8 fp32 = one block), or two blocks read.
+UbBankConflicts oneBlock(UbBankModel& model, std::uint64_t dst, std::uint64_t src0, std::uint64_t src1) {
+    VectorInstr v = add(dst, src0, src1, 1);
+    v.mask = 8;
+    v.dtype = DataType::Fp32;
+    return model.conflicts(v);
+}
+
+TEST(UbBankModel, GuideExamples_ReadWriteConflictOnlyInTheSameBank) {
+    UbBankModel model(kBanking);
+    const std::uint64_t elsewhere = 0x20000 + 0x100;  // bank 40 (group 8), clear of both
+    // src 0x10020 (bank 17) and dst 0x10000 (bank 16): different banks and groups.
+    EXPECT_EQ(oneBlock(model, 0x10000, 0x10020, elsewhere).bankStallCycles, 0u);
+    // src 0x10020 and dst 0x10E20, 3.5 KiB apart: both bank 17, a read/write conflict.
+    EXPECT_EQ(oneBlock(model, 0x10E20, 0x10020, elsewhere).bankStallCycles, 1u);
+    // Same group (1), different banks (17 and 33): a read and a write do not conflict.
+    EXPECT_EQ(oneBlock(model, 0x20020, 0x10020, elsewhere).totalStallCycles(), 0u);
+    // The 64 KiB slices: 0x0020 (bank 1) and 0x10020 (bank 17) are different banks of group 1.
+    EXPECT_EQ(oneBlock(model, 0x0020, 0x10020, elsewhere).bankStallCycles, 0u);
+}
+
+TEST(UbBankModel, GuideExamples_TwoReadsOfOneGroupConflictWhateverTheBank) {
+    UbBankModel model(kBanking);
+    const std::uint64_t dst = 0x20000 + 0x100;  // group 8, bank 40
+    // src0 0x10020 (bank 17) and src1 0x20020 (bank 33): same group 1.
+    EXPECT_EQ(oneBlock(model, dst, 0x10020, 0x20020).bankGroupStallCycles, 1u);
+    // src0 0x10020 and src1 0x10000: groups 1 and 0.
+    EXPECT_EQ(oneBlock(model, dst, 0x10020, 0x10000).bankGroupStallCycles, 0u);
+}
+
+TEST(UbBankModel, GuideExamples_StridedWriteAcrossTheSliceBoundary) {
+    UbBankModel model(kBanking);
+    // dst 0x1FE00 with block stride 16 (512 B): 8 blocks in group 0 → 8 beats for one repeat.
+    VectorInstr v = std::get<VectorInstr>(vadds(0x1FE00, 0x100, 1).operands);
+    v.dstBlockStride = 16;
+    EXPECT_EQ(model.conflicts(v).bankGroupStallCycles, 7u);
+    // Block stride 8 (256 B): groups 0 and 8 alternate, 4 blocks each → 4 beats.
+    v.dstBlockStride = 8;
+    EXPECT_EQ(model.conflicts(v).bankGroupStallCycles, 3u);
+}
+
 TEST(UbBankModel, StridedOperandInOneGroup_SerialisesItsBlocks) {
     UbBankModel model(kBanking);
     VectorInstr v = add(512, 0, 256, 1);
@@ -51,7 +94,7 @@ TEST(UbBankModel, StridedOperandInOneGroup_SerialisesItsBlocks) {
 
 TEST(UbBankModel, BroadcastOperandWithBlockStrideZero_IsReadOnceWithoutConflict) {
     UbBankModel model(kBanking);
-    VectorInstr v = add(512, 0, 256, 4);
+    VectorInstr v = add(0x10000, 0, 256, 4);
     v.src1BlockStride = 0;  // all 8 blocks of a repeat use the block at 256 (one bank group)
     const UbAccessPattern p = ubAccessPatternOf(v);
     EXPECT_EQ(p.operands[1].blocksPerBeat, 1u);
@@ -74,7 +117,7 @@ TEST(UbBankModel, DestinationWithBlockStrideZero_StillWritesEveryBlock) {
 TEST(UbBankModel, PeriodicShortcut_MatchesBeatByBeatCount) {
     UbBankModel model(kBanking);
     for (std::uint16_t repeats : {1, 5, 6, 7, 48, 255}) {
-        VectorInstr v = add(96, 0, 512 + 64, repeats);
+        VectorInstr v = add(0x10000 - 96, 0, 512 + 64, repeats);
         v.src1RepeatStride = 5;
         UbAccessPattern p = ubAccessPatternOf(v);
         std::uint64_t expected = 0;
@@ -91,7 +134,7 @@ TEST(UbBankModel, PeriodicShortcut_MatchesBeatByBeatCount) {
 
 TEST(UbBankConflicts, ConflictingVectorAccess_StallsThePipeAndIsCounted) {
     DeviceRun clean;
-    const PmuCounters ok = clean.runOne(vectorTask({vadd(512, 0, 256, 8)})).blocks.at(0).counters;
+    const PmuCounters ok = clean.runOne(vectorTask({vadd(0x10000, 0, 256, 8)})).blocks.at(0).counters;
     EXPECT_EQ(ok[PmuEvent::VecBankGroupConflict], 0u);
     EXPECT_EQ(ok[PmuEvent::VecBankConflict], 0u);
     EXPECT_EQ(ok[PmuEvent::VecBusy], 3 + 8 * 2u);  // binary: 2 cycles per repeat
@@ -119,7 +162,7 @@ TEST(UbBankConflicts, VectorOverlappingAnMteTransferToUb_CountsResourceConflicts
 
 TEST(UbBankModel, MemoisedResult_EqualsDirectResultForShiftedAndRandomPatterns) {
     UbBankModel model(kBanking);
-    const std::uint64_t periodBytes = 16 * 3 * 32;
+    const std::uint64_t periodBytes = 16 * 3 * 4096;
     std::uint64_t state = 99;
     auto next = [&state](std::uint64_t bound) {
         state = state * 6364136223846793005ull + 1442695040888963407ull;

@@ -39,6 +39,28 @@ TEST(HbmEfficiency, WriteBacksCostTheirOwnEfficiencyOnTheSameServer) {
     EXPECT_EQ(memory.hbmBytesWritten(), 2048u);
 }
 
+// hbm.read_only_efficiency: a fill while no write-back is queued at HBM pays no bus turnaround;
+// one arriving while a write is still queued pays read_efficiency.
+TEST(HbmEfficiency, ReadsWithoutQueuedWritesGetTheReadOnlyEfficiency) {
+    ChipConfig chip = testing_support::smallMemoryChip();
+    chip.hbm.readEfficiency = 0.5;
+    chip.hbm.readOnlyEfficiency = 0.8;
+    chip.l2.writeBackQueueBytes = 1;  // eager: every write is an HBM write-back
+    chip.hbm.readLatencyCycles = 0;
+    SharedMemorySystem memory(chip);
+    PmuCounters counters;
+    memory.access(readOf(0, 8192), counters);
+    EXPECT_DOUBLE_EQ(memory.hbmServer().busyPs(), 8192.0 / 0.8);  // read-only stream
+    const std::uint64_t t = 1'000'000;
+    memory.access(GmAccess{t, 0, 1 << 20, 4096, true}, counters);  // 4096 ps of writes queued at t
+    const double before = memory.hbmServer().busyPs();
+    memory.access(readOf(1 << 24, 8192, t), counters);  // arrives while the write is queued
+    EXPECT_DOUBLE_EQ(memory.hbmServer().busyPs() - before, 8192.0 / 0.5);
+    const double drained = memory.hbmServer().busyPs();
+    memory.access(readOf(1 << 25, 8192, 10 * t), counters);  // long after: read-only again
+    EXPECT_DOUBLE_EQ(memory.hbmServer().busyPs() - drained, 8192.0 / 0.8);
+}
+
 TEST(HbmEfficiency, HitsDoNotPayHbmEfficiency) {
     ChipConfig chip = testing_support::smallMemoryChip();
     chip.hbm.readEfficiency = 0.1;

@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include "models/device/ub_bank_model.h"
+#include "models/device/ub_bank_slices.h"
+#include "models/kernels/normalization/channel_vector_ops.h"
 #include "tests/models/kernels/vector_test_support.h"
 
 namespace ascendsim::test {
@@ -34,6 +36,33 @@ StallShare bankStalls(const ChipConfig& chip, const LoweredKernel& kernel) {
         chunk.clear();
     }
     return share;
+}
+
+// Slot s is bank (s / 2) % banks — the buffer lies in that bank's 64 KiB slice of UB, the guide's
+// mapping (ub_bank_slices.h) — and group half s % 2; a buffer that leaves its slice does not fit.
+TEST(VectorBatchNormBanks, SlotsPlaceBuffersInTheirBanksSlice) {
+    const ChipConfig chip = ascend910B1();
+    const UbBankSlices slices = ubBankSlices(chip.ub);
+    ASSERT_EQ(slices.sliceBytes, 64u * 1024);
+    BankSlotAllocator ub(chip);
+    const std::uint64_t x = ub.allocate(1000, 0), y = ub.allocate(1000, 0), z = ub.allocate(100, 1);
+    const std::uint64_t t = ub.allocate(40000, 2), u = ub.allocate(40000, 4), v = ub.allocate(100, 5);
+    EXPECT_EQ(x, 0u);
+    EXPECT_EQ(y % slices.groupRowBytes, 0u);
+    EXPECT_EQ(z % slices.groupRowBytes, slices.halfGroupBytes);
+    for (const std::uint64_t a : {x, y, z}) EXPECT_EQ(slices.sliceOf(a), 0u);
+    EXPECT_EQ(t, slices.sliceBytes);
+    EXPECT_EQ(u, 2 * slices.sliceBytes);
+    EXPECT_EQ(slices.sliceOf(v), 2u);
+    EXPECT_EQ(v % slices.groupRowBytes, slices.halfGroupBytes);
+    EXPECT_TRUE(ub.fits(3 * slices.sliceBytes));
+    // A unary op from slot 0 to slot 2 (same groups, next bank) never reads and writes one bank.
+    VectorInstr copy{.op = VectorOp::Adds, .dtype = DataType::Fp32, .srcType = DataType::Fp32, .dst = t, .src0 = x};
+    copy.repeats = 4;
+    UbBankModel banks(chip.ub);
+    EXPECT_EQ(banks.conflicts(copy).totalStallCycles(), 0u);
+    ub.allocate(30000, 2);  // 40000 + 30000 bytes leave slice 1
+    EXPECT_FALSE(ub.fits(3 * slices.sliceBytes));
 }
 
 TEST(VectorBatchNormBanks, ResNetShapedTilesRunWithoutBankStalls) {
