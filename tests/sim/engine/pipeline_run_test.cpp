@@ -1,4 +1,5 @@
-// The 1F1B pipeline end to end (workloads/unit/pipeline_1f1b.yaml: 4 stages, 4 micro-batches):
+// The 1F1B pipeline end to end (workloads/unit/pipeline_1f1b.yaml: 4 stages, 4 micro-batches,
+// at a quarter of its rows):
 // every stage is its own rank kind, each Send meets its Receive on the neighbouring stage, the
 // later stages wait for the earlier ones' forwards, and step_trace_time.csv reports the
 // receives' time as Bubble, as torch_npu computes it.
@@ -8,6 +9,8 @@
 #include <cmath>
 #include <iostream>
 #include <map>
+#include <string>
+#include <vector>
 
 #include "sim/engine/cluster/cluster_run.h"
 #include "sim/engine/ranks/rank_records.h"
@@ -17,17 +20,26 @@ namespace ascendsim::e2e {
 namespace {
 
 constexpr std::uint32_t kStages = 4;
+// A quarter of the workload's 4096 activation rows: GEMMs of about 25 us instead of 100 us still
+// leave each stage waiting on its neighbours, and each test (its own process) simulates a
+// quarter of the work, which under ASan (scripts/run_sanitized_tests.sh) was 2-4 minutes.
+const std::vector<std::string> kQuarterRows = {"rows=1024"};
+
+SimulationOptions pipelineOptions() {
+    SimulationOptions options = commandOptions(unitWorkload("pipeline_1f1b.yaml"), fs::temp_directory_path());
+    options.setOverrides = kQuarterRows;
+    return options;
+}
 
 const ClusterResult& pipelineCluster() {
-    static const ClusterResult cluster =
-        runCluster(commandOptions(unitWorkload("pipeline_1f1b.yaml"), fs::temp_directory_path()));
+    static const ClusterResult cluster = runCluster(pipelineOptions());
     return cluster;
 }
 
 // The same pipeline with the device simulated again in every round (the replay's reference).
 const ClusterResult& simulatedRoundsCluster() {
     static const ClusterResult cluster = [] {
-        SimulationOptions options = commandOptions(unitWorkload("pipeline_1f1b.yaml"), fs::temp_directory_path());
+        SimulationOptions options = pipelineOptions();
         options.simulateClusterRounds = true;
         return runCluster(options);
     }();
@@ -144,7 +156,7 @@ TEST(PipelineRun, EachSendMeetsItsReceiveOnTheNextStage) {
 
 class PipelineDirectories : public RankDirectoriesRun {
   protected:
-    static void SetUpTestSuite() { runWorkload("pipeline_1f1b.yaml"); }
+    static void SetUpTestSuite() { runWorkload("pipeline_1f1b.yaml", kQuarterRows); }
 };
 
 TEST_F(PipelineDirectories, StepTraceBubbleIsTheTimeInReceives) {

@@ -6,6 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <string>
+#include <vector>
+
 #include "sim/engine/e2e_support.h"
 
 namespace ascendsim::e2e {
@@ -14,12 +17,15 @@ class RankDirectoriesRun : public ::testing::Test {
   protected:
     using json = nlohmann::ordered_json;
 
-    // Runs workloads/unit/<fileName> with the default options; fails the suite if it fails.
-    static void runWorkload(const std::string& fileName) {
+    // Runs workloads/unit/<fileName> with the default options and `--set` overrides; fails the
+    // suite if it fails.
+    static void runWorkload(const std::string& fileName, const std::vector<std::string>& setOverrides = {}) {
         scratch_ = new TempDir;
         const fs::path out = scratch_->path() / "out";
         fs::create_directory(out);
-        const auto outcome = runCommand(commandOptions(unitWorkload(fileName), out));
+        SimulationOptions options = commandOptions(unitWorkload(fileName), out);
+        options.setOverrides = setOverrides;
+        const auto outcome = runCommand(options);
         ASSERT_EQ(outcome.exitCode, 0) << outcome.err;
         dirs_ = new std::vector<fs::path>(entriesOf(out));
     }

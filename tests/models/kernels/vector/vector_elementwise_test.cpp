@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "tests/models/kernels/vector_test_support.h"
+#include "tests/support/sanitized_build.h"
 
 namespace ascendsim::test {
 namespace {
@@ -290,6 +291,8 @@ TEST(VectorLowering, ProgramsAreGeneratedWellUnderAMicrosecondPerInstruction) {
         instructions += countProgram(kernels[0], {b, CoreKind::Vector, 0}).total;
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     EXPECT_GT(instructions, 1000u);
+    // Under ASan at -Og (the sanitized tier) generation took 1.6 us per instruction at load 18.
+    if (kSanitizedBuild) GTEST_SKIP() << "a Release-build speed bound; " << seconds << " s here";
     EXPECT_LT(seconds / static_cast<double>(instructions), 1e-6) << instructions << " instructions";
 }
 
