@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <set>
@@ -108,7 +109,7 @@ void writeAscendProfilerOutput(const fs::path& out, const RunRecord& run, const 
 
 // A temporary sibling name that no other call uses.
 fs::path temporarySibling(const fs::path& finalPath) {
-    static unsigned counter = 0;
+    static std::atomic<unsigned> counter = 0;  // rank directories are written on several threads
     std::string name = ".";
     name += finalPath.filename().string();
     name += ".tmp-";
@@ -175,7 +176,7 @@ void writeProfilerDirectory(const fs::path& dir, const RunRecord& cycleRun, cons
         names.suffix = profDirectorySuffix(cycleRun);
         names.exportTimestamp14 = localTimestamp17(cycleRun, cycleRun.endNs).substr(0, 14);
         std::optional<std::string> msprofJson;
-        if (!timeline.empty()) msprofJson = renderMsprofTimelineJson(timeline);
+        if (!timeline.empty() && profTreeExportsSummaries(config)) msprofJson = renderMsprofTimelineJson(timeline);
         const fs::path prof = writeProfTree(dir, cycleRun, config, names, msprofJson);
         if (era2023) writeEra2023Export(prof, cycleRun, config, timeline);
     }

@@ -74,6 +74,10 @@ void addRunOptions(CLI::App& app, ascendsim::SimulationOptions& o, std::string& 
         ->check(CLI::Range(std::int64_t{0}, std::int64_t{INT32_MAX}));
     app.add_option("--write-ranks", o.writeRanks,
                    "Multi-rank runs: write only these ranks' directories (0-7,64,511); all ranks are simulated");
+    app.add_option("--write-threads", o.writeThreads,
+                   "Multi-rank runs: host threads writing the rank directories (same bytes; default: the "
+                   "machine's hardware threads shared among the mpirun processes on it)")
+        ->check(CLI::Range(1, 64));
     app.add_flag("--simulate-cluster-rounds", o.simulateClusterRounds,
                  "Multi-rank runs whose ranks differ (pipeline stages, slow ranks): simulate the device in every "
                  "round of the ranks' arrival times instead of replaying each rank kind's first simulation "

@@ -5,6 +5,8 @@
 #include <iomanip>
 #include <sstream>
 
+#include <spdlog/spdlog.h>
+
 #include "profiler/assembly/output_assembly.h"
 #include "sim/engine/cluster/rank_selection.h"
 #include "profiler/report/html/compare_html.h"
@@ -19,7 +21,8 @@
 #include "sim/engine/output_transaction.h"
 #include "sim/config/chip_config_loader.h"
 #include "sim/engine/cluster/cluster_run.h"
-#include "sim/engine/ranks/rank_records.h"
+#include "sim/engine/cluster/rank_directory_writer.h"
+#include "sim/engine/phase_clock.h"
 #include "sim/engine/simulation.h"
 #include "sim/microbench/microbench_runner.h"
 #include "sim/workload/workload_error.h"
@@ -117,7 +120,13 @@ int runSimulationCommand(const SimulationOptions& options, std::ostream& out, st
         }
         // Every output path is checked, and the output folder created, before simulating.
         OutputTransaction transaction(withE2eResultFolder(options));
+        // The phases' times per process, for bench/cluster_bench.sh (docs/performance.md "Clusters").
+        const std::string process = exchange.processCount() > 1 ? "process " + std::to_string(exchange.processIndex()) +
+                                                                      " of " + std::to_string(exchange.processCount()) + ": "
+                                                                : "";
+        const PhaseClock simulating;
         ClusterResult cluster = runCluster(options, exchange);
+        if (cluster.classOfRank.size() > 1) spdlog::info("cluster: {}simulated in {}", process, simulating.elapsed());
         const bool leader = exchange.processIndex() == 0;
         // Its first own rank: process 0 holds rank 0, whose record the report shows.
         const SimulationResult& result = cluster.of(cluster.firstOwnedRank);
@@ -148,14 +157,18 @@ int runSimulationCommand(const SimulationOptions& options, std::ostream& out, st
                     throw WorkloadError({"<command line>", 0, 0}, "--write-ranks", e.what());
                 }
             }
+            std::vector<std::uint32_t> ranks;
             for (std::uint32_t rank = cluster.firstOwnedRank; rank < cluster.endOwnedRank; ++rank) {
                 if (options.rank && *options.rank != rank) continue;
                 if (options.writeRanks && !selected.count(rank)) continue;
-                const OutputResult one = writeProfilerOutput(recordOfRank(cluster.of(rank), rank),
-                                                             result.workload.profiler, output);
-                written.directories.insert(written.directories.end(), one.directories.begin(),
-                                           one.directories.end());
+                ranks.push_back(rank);
             }
+            const std::uint32_t threads =
+                options.writeThreads.value_or(defaultWriteThreads(exchange.processCount()));
+            const PhaseClock writing;
+            written = writeRankDirectories(cluster, ranks, result.workload.profiler, output, threads);
+            spdlog::info("cluster: {}wrote {} rank directories in {} on {} threads", process, ranks.size(),
+                         writing.elapsed(), threads);
         } else {
             written = writeProfilerOutput(result.record, result.workload.profiler, output);
         }

@@ -38,6 +38,9 @@ struct SimulationOptions {
     bool msprofExport = true;
     std::optional<std::int64_t> rank;       // profiler_info_{rank}.json and rank-named files
     std::optional<std::string> writeRanks;  // --write-ranks 0-7,64: the ranks that get directories
+    // Multi-rank runs: host threads that write the rank directories (sim/engine/cluster/
+    // rank_directory_writer.h); empty: the machine's hardware threads over the local processes.
+    std::optional<std::uint32_t> writeThreads;
     std::string quirks;                     // --quirks: anomalies of real data (profiler/quirks/quirk_set.h)
     std::string chromeTracePath;            // export_chrome_trace equivalent
     std::string reportPath;                 // human-readable report ("-" = stdout)

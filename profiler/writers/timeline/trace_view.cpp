@@ -237,16 +237,24 @@ std::vector<OrderedJson> buildTorchToNpuFlows(const RunRecord& run, const Profil
 std::string renderTraceView(const RunRecord& run, const ProfilerConfig& config,
                             const std::vector<OrderedJson>& msprofTimeline) {
     const auto framework = buildFrameworkTraceEvents(run, config);
-    auto tail = pruneTimelineForTraceView(msprofTimeline, config.level);
-    auto flows = buildTorchToNpuFlows(run, config);
-    for (auto& f : flows) tail.push_back(std::move(f));
+    const auto flows = buildTorchToNpuFlows(run, config);
 
     // torch_npu writes the framework list, strips its "]", then appends "," and the CANN list
-    // without its "[" (so the two parts join with "," and no space).
+    // without its "[" (so the two parts join with "," and no space). The CANN list is the pruned
+    // timeline then the flows, rendered from the caller's timeline without copying it (a rank of
+    // the 128-rank Llama step has ~100 000 events).
     std::string out = "[";
     appendList(out, framework);
-    if (!framework.empty() && !tail.empty()) out += ",";
-    appendList(out, tail);
+    bool firstOfTail = true;
+    const auto appendTail = [&](const OrderedJson& e) {
+        if (!firstOfTail) out += ", ";
+        else if (!framework.empty()) out += ",";
+        firstOfTail = false;
+        appendPythonJson(out, e, false);
+    };
+    for (const auto& e : msprofTimeline)
+        if (config.level != ProfilerLevel::Level0 || !prunedAtLevel0(e)) appendTail(e);
+    for (const auto& f : flows) appendTail(f);
     out += "]";
     return out;
 }

@@ -57,6 +57,10 @@ std::string profDirectorySuffix(const RunRecord& run) {
     return suffix;
 }
 
+bool profTreeExportsSummaries(const ProfilerConfig& config) {
+    return !config.dataSimplification && config.formatVersion != FormatVersion::Era2023;
+}
+
 std::filesystem::path writeProfTree(const std::filesystem::path& parentDir, const RunRecord& run,
                                     const ProfilerConfig& config, const ProfTreeNames& names,
                                     const std::optional<std::string>& msprofTimelineJson) {
@@ -87,7 +91,7 @@ std::filesystem::path writeProfTree(const std::filesystem::path& parentDir, cons
     if (config.e2e || !config.dataSimplification) writeRawProfData(root, run, config);
 
     // The 2023 era exports into device_{id}/{timeline,summary}/ instead (profiler/writers/era2023).
-    if (!config.dataSimplification && config.formatVersion != FormatVersion::Era2023) {
+    if (profTreeExportsSummaries(config)) {
         const fs::path out = root / "mindstudio_profiler_output";
         fs::create_directories(out);
         const std::string ts = "_" + names.exportTimestamp14;

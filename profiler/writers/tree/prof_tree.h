@@ -53,6 +53,10 @@ std::string renderEndInfo(const RunRecord& run, std::uint64_t collectionEndNs);
 // cntvct (the hwts counter at hwtsFreqMhz).
 std::string renderStartLog(const RunRecord& run, std::uint64_t collectionStartNs, bool host);
 
+// Whether writeProfTree exports mindstudio_profiler_output/ (and so uses the msprof_*.json text):
+// a kept collection outside the 2023 era. Callers skip rendering that text otherwise.
+bool profTreeExportsSummaries(const ProfilerConfig& config);
+
 // Writes the PROF_* directory under `parentDir` and returns its path. `msprofTimelineJson` is the
 // already built msprof_{ts}.json text (from the timeline writer); without it no msprof_*.json is
 // written. Throws std::runtime_error when a file cannot be written.
