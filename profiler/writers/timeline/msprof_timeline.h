@@ -67,7 +67,8 @@ std::string hardwareTaskTypeArg(TaskType type, const ProfilerConfig& config);
 std::string hostToDeviceFlowId(std::uint64_t connectionId, FormatVersion version);
 
 // All msprof timeline events for the run (empty at Level_none or without NPU activity).
-// Level pruning for trace_view is not applied here (see pruneTimelineForTraceView).
+// Level pruning for trace_view is applied while renderTraceView writes (torch_npu's
+// LEVEL_TRACE_PRUNE_CONFIG: at Level0 the CANN host-layer events are dropped).
 std::vector<OrderedJson> buildMsprofTimeline(const RunRecord& run, const ProfilerConfig& config);
 
 // msprof_{ts}.json text as msprof's C++ JsonWriter (rapidjson) writes it: one compact array with

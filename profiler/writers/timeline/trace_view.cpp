@@ -200,11 +200,6 @@ std::vector<OrderedJson> buildFrameworkTraceEvents(const RunRecord& run, const P
     return out;
 }
 
-std::vector<OrderedJson> pruneTimelineForTraceView(std::vector<OrderedJson> timeline, ProfilerLevel level) {
-    if (level == ProfilerLevel::Level0) std::erase_if(timeline, prunedAtLevel0);
-    return timeline;
-}
-
 std::vector<OrderedJson> buildTorchToNpuFlows(const RunRecord& run, const ProfilerConfig& config) {
     std::vector<OrderedJson> out;
     if (!config.activityCpu || !config.activityNpu || config.level == ProfilerLevel::LevelNone) return out;

@@ -16,10 +16,6 @@ namespace ascendsim {
 // Framework events (empty without CPU activity).
 std::vector<OrderedJson> buildFrameworkTraceEvents(const RunRecord& run, const ProfilerConfig& config);
 
-// torch_npu's LEVEL_TRACE_PRUNE_CONFIG: at Level0 every event whose name starts with a CANN host
-// layer prefix, or whose args.name is one, is dropped (the CANN process and its process_name).
-std::vector<OrderedJson> pruneTimelineForTraceView(std::vector<OrderedJson> timeline, ProfilerLevel level);
-
 // torch_to_npu flows: "s" at the launching torch op (its thread and start), "f" on the kernel's
 // Ascend Hardware pid/stream/ts; id = the kernel start in absolute ns. Needs CPU and NPU activity.
 std::vector<OrderedJson> buildTorchToNpuFlows(const RunRecord& run, const ProfilerConfig& config);
