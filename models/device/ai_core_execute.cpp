@@ -198,7 +198,6 @@ GmAccess gmAccessOf(const DataMove& move, std::uint32_t coreId, std::uint64_t st
             : move.burstBytes;
     GmAccess access{startPs, coreId, isWrite ? move.dstAddr : timingSourceAddr(move, coreId, cycle),
                     burstBytes * move.burstCount, isWrite};
-    access.ubSide = move.src == MemSpace::UB || move.dst == MemSpace::UB;
     const std::uint64_t gapBytes = isWrite ? move.dstGapBytes : move.srcGapBytes;
     if (gapBytes != 0) {
         access.burstCount = move.burstCount;

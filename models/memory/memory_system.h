@@ -21,9 +21,6 @@ struct GmAccess {
     bool isWrite = false;
     std::uint32_t burstCount = 1;
     std::uint64_t burstStrideBytes = 0;  // start to start; ignored when burstCount is 1
-    // The core's UB end of the transfer (MTE2 GM→UB, MTE3 UB→GM): such transfers share the
-    // core's GM port (shared_memory_system.h); the cube side's GM↔L1 / L0C→GM paths do not.
-    bool ubSide = false;
 
     std::uint64_t burstBytes() const { return burstCount <= 1 ? bytes : bytes / burstCount; }
     bool contiguous() const { return burstCount <= 1 || burstStrideBytes == burstBytes(); }

@@ -22,17 +22,6 @@ double bytesPerPsFromGBps(double gbps) { return gbps * 1e9 / 1e12; }
 
 std::uint64_t ceilDiv(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
 
-// The GM port of a vector core (a split chip's AIV) moves at most what a store out of UB moves
-// alone: the UB→GM path's peak (the MSKPP UB→GM table; the ini's ub_to_l2_rate agrees). 0 without
-// such a path, and on coupled chips (910A, 310P): their UB→GM curve is the 910B1's, assumed, and
-// no coupled-core sample shows the port (docs/fidelity.md "The vector core's GM port").
-double corePortBytesPerPs(const ChipConfig& chip) {
-    if (chip.organisation != CoreOrganisation::Split) return 0.0;
-    const PathTiming* store = chip.findPath(MemSpace::UB, MemSpace::GM);
-    const double perCycle = store != nullptr ? store->peakBytesPerCycle : 0.0;
-    return perCycle > 0.0 ? perCycle / psPerCycle(chip) : 0.0;
-}
-
 }  // namespace
 
 SharedMemorySystem::SharedMemorySystem(const ChipConfig& chip)
@@ -42,8 +31,6 @@ SharedMemorySystem::SharedMemorySystem(const ChipConfig& chip)
       l2HitLatencyPs_(chip.l2.hitLatencyCycles * psPerCycle(chip)),
       hbmReadLatencyPs_(chip.hbm.readLatencyCycles * psPerCycle(chip)),
       outstandingReadLines_(chip.hbm.outstandingReadLinesPerCore),
-      corePortBytesPerPs_(corePortBytesPerPs(chip)),
-      corePortFreePs_(chip.aiCoreCount + chip.vectorCoreCount, 0.0),
       readEfficiency_(chip.hbm.readEfficiency),
       readOnlyEfficiency_(hbmReadOnlyEfficiency(chip.hbm)),
       writeEfficiency_(chip.hbm.writeEfficiency),
@@ -115,22 +102,11 @@ std::uint64_t SharedMemorySystem::access(const GmAccess& request, PmuCounters& c
         readMissed && outstandingReadLines_ > 0
             ? start + static_cast<double>(missLines) / outstandingReadLines_ * hbmReadLatencyPs_
             : start;
-    const double portDone = request.ubSide && corePortBytesPerPs_ > 0.0 ? servePort(request) : start;
     const double done =
-        std::max({l2Done, hbmWait, inFlightDone, portDone}) + (readMissed ? hbmReadLatencyPs_ : l2HitLatencyPs_);
+        std::max({l2Done, hbmWait, inFlightDone}) + (readMissed ? hbmReadLatencyPs_ : l2HitLatencyPs_);
     // Chip validation keeps bandwidths physical; past 2^64 ps the cast would be undefined.
     if (!(done < 1.8e19)) throw std::overflow_error("memory access ends past 2^64 ps");
     return static_cast<std::uint64_t>(std::ceil(done));
-}
-
-// The core's GM port serves its UB-side transfers first come first served: a store issued while
-// a load still moves waits for it, and the two together take (load + store) / port rate.
-double SharedMemorySystem::servePort(const GmAccess& request) {
-    if (request.coreId >= corePortFreePs_.size()) corePortFreePs_.resize(request.coreId + 1, 0.0);
-    double& freePs = corePortFreePs_[request.coreId];
-    freePs = std::max(static_cast<double>(request.startPs), freePs) +
-             static_cast<double>(request.bytes) / corePortBytesPerPs_;
-    return freePs;
 }
 
 }  // namespace ascendsim

@@ -17,12 +17,7 @@
 //   for the HBM read latency (Little's law): the misses cannot arrive sooner than
 //   misses / outstanding × latency after the start (one MTE queue per core issues its transfers
 //   one after the other, so this is the core's cold-read rate);
-// - on a split chip, a transfer at a vector core's UB end (MTE2 GM→UB, MTE3 UB→GM;
-//   GmAccess::ubSide) passes that core's GM port, one FCFS server per core at the UB→GM path's
-//   peak rate (chip paths; the MSKPP UB→GM table's 66 B/cycle, the ini's ub_to_l2_rate 64): its
-//   loads and stores share it, so an AIV moves at most that many bytes per cycle in and out
-//   together, hits and misses alike (docs/fidelity.md "The vector core's GM port");
-// - the access completes when both servers (and the in-flight limit and the port) are done, plus the HBM read
+// - the access completes when both servers (and the in-flight limit) are done, plus the HBM read
 //   latency if any line missed on a read, else the L2 hit latency. The device adds this to its uncontended curve
 //   cost by taking the later of the two, so latencies shorter than the measured per-transfer
 //   fixed cost stay hidden on an idle chip.
@@ -35,7 +30,6 @@
 // - MainMemRead / MainMemWrite: HBM traffic this access caused (fills, write-backs), 8 B units.
 // It does not touch the simulator-side Bytes* events; the device counts those per path.
 #include <cstdint>
-#include <vector>
 
 #include "models/memory/bandwidth_server.h"
 #include "models/memory/hbm_sharing.h"
@@ -67,8 +61,6 @@ public:
     const TrafficSampler& traffic() const { return traffic_; }
 
   private:
-    double servePort(const GmAccess& request);
-
     L2Cache l2_;
     BandwidthServer l2Server_;
     BandwidthServer hbmServer_;
@@ -76,8 +68,6 @@ public:
     double l2HitLatencyPs_;
     double hbmReadLatencyPs_;
     std::uint32_t outstandingReadLines_;  // 0 = no per-core in-flight limit
-    double corePortBytesPerPs_;           // 0 = no per-core GM port (the chip has no UB→GM path)
-    std::vector<double> corePortFreePs_;  // per global core index: when its port is next free
     double readEfficiency_;
     double readOnlyEfficiency_;
     double writeEfficiency_;

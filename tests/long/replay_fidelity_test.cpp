@@ -41,13 +41,11 @@ struct SampleBound {
 // docs/fidelity.md "Coverage of every op type"): coverage 99.9 / 99.8 / 99.7 / 99.7 / 98.5 / 98.6 /
 // 98.6 %, bound 1 point below (rounded down). Session 11 (fidsmall, the 910A's code fetch per launch,
 // docs/fidelity.md §28): 910A text rank0 19.2 %, DB rank0 20.8 %, text rank1 20.4 % -> + 5 points.
-// Session 11 (fidl2, the vector core's GM port, docs/fidelity.md §29): AlexNet text 26.8 % -> bound
-// 0.31, DB 28.0 % -> bound 0.32.
 const SampleBound kSamples[] = {
     {"msinsight/ef63bc64/test/st/level2/rank_0_ascend_pt", "Ascend910B4_1650", 0.21, 0.98},
     {"msinsight/ef63bc64/test/st/level2/rank_2_ascend_pt", "Ascend910B4_1650", 0.19, 0.98},
-    {"msinsight/e5a31957/test/data/pytorch/text/level2/rank0_ascend_pt", "Ascend910B2", 0.31, 0.98},
-    {"msinsight/e5a31957/test/data/pytorch/db/level2/rank0_ascend_pt", "Ascend910B2", 0.32, 0.98},
+    {"msinsight/e5a31957/test/data/pytorch/text/level2/rank0_ascend_pt", "Ascend910B2", 0.34, 0.98},
+    {"msinsight/e5a31957/test/data/pytorch/db/level2/rank0_ascend_pt", "Ascend910B2", 0.35, 0.98},
     {"msinsight/c1e639ee/test/data/pytorch/text/level1/rank0_ascend_pt", "Ascend910", 0.24, 0.97},
     {"msinsight/c1e639ee/test/data/pytorch/db/level1/rank0_ascend_pt", "Ascend910", 0.26, 0.97},
     {"msinsight/c1e639ee/test/data/pytorch/text/level1/rank1_ascend_pt", "Ascend910", 0.25, 0.97},
@@ -103,7 +101,6 @@ TEST(ReplayFidelity, QwenMemoryPipeRatiosWithinRecordedBounds) {
 // `--l2 timeline` (docs/fidelity.md §23) on the fitted Qwen3 rank 0: all kernels 14.0 %, the
 // TensorMoves whose input the kernel before wrote 36.2 % (254 % cold), Slice / ConcatD 13.0 %
 // (45.7 % cold), measured at the commit that added the mode; bound = measured + ~1-4 points.
-// Session 11 (fidl2, the vector core's GM port, docs/fidelity.md §29): TensorMove 24.2 % -> 0.28.
 TEST(ReplayFidelity, QwenTimelineL2StateWithinRecordedBounds) {
     if (!fs::is_directory(samplesRoot())) GTEST_SKIP() << "no real samples at " << samplesRoot();
     ReplayOptions options;
@@ -113,7 +110,7 @@ TEST(ReplayFidelity, QwenTimelineL2StateWithinRecordedBounds) {
     PreparedReplay prepared = prepareReplay(options);
     runReplay(prepared, prepared.chip, false);
     EXPECT_LE(fidelityStats(fidelityInputs(prepared.report.kernels)).medianAbsError, 0.15);
-    EXPECT_LE(fidelityStats(fidelityInputs(prepared.report.kernels, "TensorMove")).medianAbsError, 0.28);
+    EXPECT_LE(fidelityStats(fidelityInputs(prepared.report.kernels, "TensorMove")).medianAbsError, 0.40);
     EXPECT_LE(fidelityStats(fidelityInputs(prepared.report.kernels, "Slice / ConcatD")).medianAbsError, 0.17);
 }
 
