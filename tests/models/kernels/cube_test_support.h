@@ -92,6 +92,40 @@ private:
     std::mt19937 rng_{12345};
 };
 
+// Calls visit(instruction) for every instruction of one block program of `kind`, in program order.
+template <typename Visit>
+void forEachProgramInstruction(const LoweredKernel& kernel, CoreKind kind, Visit visit) {
+    BlockProgramRequest request;
+    request.coreKind = kind;
+    auto stream = kernel.program(request);
+    std::vector<Instruction> chunk;
+    while (stream->next(chunk)) {
+        for (const Instruction& i : chunk) visit(i);
+        chunk.clear();
+    }
+}
+
+// The cross-core flag events of one block program, in program order: +id for a set, −(id+1) for a wait.
+inline std::vector<int> crossCoreEvents(const LoweredKernel& kernel, CoreKind kind) {
+    std::vector<int> events;
+    forEachProgramInstruction(kernel, kind, [&](const Instruction& i) {
+        if (i.opcode == Opcode::CrossCoreSet) events.push_back(std::get<CrossCoreFlag>(i.operands).flagId);
+        if (i.opcode == Opcode::CrossCoreWait) events.push_back(-1 - std::get<CrossCoreFlag>(i.operands).flagId);
+    });
+    return events;
+}
+
+// The layout conversions of the AIC's GM→L1 moves of one block program, in program order.
+inline std::vector<LayoutConversion> gmToL1Conversions(const LoweredKernel& kernel) {
+    std::vector<LayoutConversion> conversions;
+    forEachProgramInstruction(kernel, CoreKind::Cube, [&](const Instruction& i) {
+        if (i.opcode != Opcode::DataMove) return;
+        const auto& m = std::get<DataMove>(i.operands);
+        if (m.src == MemSpace::GM && m.dst == MemSpace::L1) conversions.push_back(m.conversion);
+    });
+    return conversions;
+}
+
 // Counts the instructions a block program yields, by opcode.
 struct ProgramCounts {
     std::uint64_t total = 0, mmads = 0, moves = 0, img2cols = 0, vectors = 0, chunks = 0;

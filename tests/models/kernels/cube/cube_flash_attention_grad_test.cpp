@@ -148,30 +148,25 @@ TEST(FlashAttentionGrad, ForwardGqaReadsTheSharedKvHead) {
     expectNear(h.read(out), r.out, 3e-3, 3e-3, "FlashAttentionScore GQA 4/2");
 }
 
-// As the forward, the AIC runs one KV block ahead: S, dP of block j+1 go out (flag 0) before it
-// waits for P, dS of block j (flag 1), through two workspace slot sets per group.
-TEST(FlashAttentionGrad, AicRunsOneKvBlockAheadOfTheSoftmaxGradient) {
-    const auto chip = ascend910B1();
-    CubeOpHarness h(chip);
+// One 128-row query tile (D 64) over three 128-row KV blocks on one block.
+OpInstance threeKvBlockGradOp(CubeOpHarness& h) {
     const auto t = [&](const char* name, std::int64_t rows) { return h.tensor(name, {1, 1, rows, 64}, DataType::Fp16); };
     auto op = makeOp("FlashAttentionScoreGrad",
                      {t("q", 128), t("k", 384), t("v", 384), t("dy", 128), t("out", 128),
                       h.tensor("m", {1, 1, 128, 8}, DataType::Fp32), h.tensor("l", {1, 1, 128, 8}, DataType::Fp32)},
                      {t("dq", 128), t("dk", 384), t("dv", 384)});
     op.blockDim = 1;
+    return op;
+}
+
+// As the forward, the AIC runs one KV block ahead: S, dP of block j+1 go out (flag 0) before it
+// waits for P, dS of block j (flag 1), through two workspace slot sets per group.
+TEST(FlashAttentionGrad, AicRunsOneKvBlockAheadOfTheSoftmaxGradient) {
+    const auto chip = ascend910B1();
+    CubeOpHarness h(chip);
+    const OpInstance op = threeKvBlockGradOp(h);
     const LoweredKernel kernel = h.lower(op).at(0);
-    std::vector<int> cube;  // a set as its flag id, a wait as −1 − flag id
-    BlockProgramRequest request;
-    request.coreKind = CoreKind::Cube;
-    auto stream = kernel.program(request);
-    std::vector<Instruction> chunk;
-    while (stream->next(chunk)) {
-        for (const Instruction& i : chunk) {
-            if (i.opcode == Opcode::CrossCoreSet) cube.push_back(std::get<CrossCoreFlag>(i.operands).flagId);
-            if (i.opcode == Opcode::CrossCoreWait) cube.push_back(-1 - std::get<CrossCoreFlag>(i.operands).flagId);
-        }
-        chunk.clear();
-    }
+    const std::vector<int> cube = crossCoreEvents(kernel, CoreKind::Cube);
     // S0 S1 | P0? | S2 | P1? (odd steps: flag 5) | P2? | cube done.
     EXPECT_EQ(cube, (std::vector<int>{0, 0, -2, 0, -6, -2, 2}));
     const std::uint64_t slotSet = 2 * 128 * 128 * 4 + 2 * 128 * 128 * 2;
@@ -184,25 +179,8 @@ TEST(FlashAttentionGrad, AicRunsOneKvBlockAheadOfTheSoftmaxGradient) {
 TEST(FlashAttentionGrad, AicConvertsItsNdOperandsOnTheWayToL1) {
     const auto chip = ascend910B1();
     CubeOpHarness h(chip);
-    const auto t = [&](const char* name, std::int64_t rows) { return h.tensor(name, {1, 1, rows, 64}, DataType::Fp16); };
-    auto op = makeOp("FlashAttentionScoreGrad",
-                     {t("q", 128), t("k", 384), t("v", 384), t("dy", 128), t("out", 128),
-                      h.tensor("m", {1, 1, 128, 8}, DataType::Fp32), h.tensor("l", {1, 1, 128, 8}, DataType::Fp32)},
-                     {t("dq", 128), t("dk", 384), t("dv", 384)});
-    op.blockDim = 1;
-    BlockProgramRequest request;
-    request.coreKind = CoreKind::Cube;
-    auto stream = h.lower(op).at(0).program(request);
-    std::vector<LayoutConversion> conversions;
-    std::vector<Instruction> chunk;
-    while (stream->next(chunk)) {
-        for (const Instruction& i : chunk)
-            if (i.opcode == Opcode::DataMove && std::get<DataMove>(i.operands).src == MemSpace::GM &&
-                std::get<DataMove>(i.operands).dst == MemSpace::L1)
-                conversions.push_back(std::get<DataMove>(i.operands).conversion);
-        chunk.clear();
-    }
-    EXPECT_EQ(conversions, std::vector<LayoutConversion>(14, LayoutConversion::Nd2Nz));
+    const OpInstance op = threeKvBlockGradOp(h);
+    EXPECT_EQ(gmToL1Conversions(h.lower(op).at(0)), std::vector<LayoutConversion>(14, LayoutConversion::Nd2Nz));
 }
 
 TEST(FlashAttentionGrad, CausalNeedsSelfAttentionInWholeBlocks) {

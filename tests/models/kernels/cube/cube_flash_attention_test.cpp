@@ -154,21 +154,14 @@ TEST(CubeFlashAttention, GqaInSbhLayoutSharesEachKvHeadAcrossItsQueryHeads) {
     }
 }
 
-// The cross-core flag events of one block program, in program order: +id for a set, −(id+1) for a wait.
-std::vector<int> crossCoreEvents(const LoweredKernel& kernel, CoreKind kind) {
-    BlockProgramRequest request;
-    request.coreKind = kind;
-    auto stream = kernel.program(request);
-    std::vector<int> events;
-    std::vector<Instruction> chunk;
-    while (stream->next(chunk)) {
-        for (const Instruction& i : chunk) {
-            if (i.opcode == Opcode::CrossCoreSet) events.push_back(std::get<CrossCoreFlag>(i.operands).flagId);
-            if (i.opcode == Opcode::CrossCoreWait) events.push_back(-1 - std::get<CrossCoreFlag>(i.operands).flagId);
-        }
-        chunk.clear();
-    }
-    return events;
+// One 128-row query tile (D 64) over three 128-row KV blocks on one block.
+OpInstance threeKvBlockOp(CubeOpHarness& h) {
+    auto op = makeOp("FlashAttentionScore", {h.tensor("q", {1, 1, 128, 64}, DataType::Fp16),
+                                             h.tensor("k", {1, 1, 384, 64}, DataType::Fp16),
+                                             h.tensor("v", {1, 1, 384, 64}, DataType::Fp16)},
+                     {h.tensor("out", {1, 1, 128, 64}, DataType::Fp16)});
+    op.blockDim = 1;
+    return op;
 }
 
 // CANN's FA kernel pipelines the two sides: the AIC computes S_{j+1} before it waits for P_j, and
@@ -176,11 +169,7 @@ std::vector<int> crossCoreEvents(const LoweredKernel& kernel, CoreKind kind) {
 TEST(CubeFlashAttention, AicRunsOneKvBlockAheadOfTheSoftmax) {
     const auto chip = ascend910B1();
     CubeOpHarness h(chip);
-    auto op = makeOp("FlashAttentionScore", {h.tensor("q", {1, 1, 128, 64}, DataType::Fp16),
-                                             h.tensor("k", {1, 1, 384, 64}, DataType::Fp16),
-                                             h.tensor("v", {1, 1, 384, 64}, DataType::Fp16)},
-                     {h.tensor("out", {1, 1, 128, 64}, DataType::Fp16)});
-    op.blockDim = 1;
+    const OpInstance op = threeKvBlockOp(h);
     const LoweredKernel kernel = h.lower(op).at(0);
     // Three KV blocks: S0 S1 | P0? O0 | S2 | P1? O1 | P2? O2.
     EXPECT_EQ(crossCoreEvents(kernel, CoreKind::Cube), (std::vector<int>{0, 0, -2, 2, 0, -2, 2, -2, 2}));
@@ -190,35 +179,13 @@ TEST(CubeFlashAttention, AicRunsOneKvBlockAheadOfTheSoftmax) {
     EXPECT_EQ(kernel.workspaceBytes, 2 * slotSet);
 }
 
-// The conversions of the AIC's GM→L1 moves of one block program, in program order.
-std::vector<LayoutConversion> gmToL1Conversions(const LoweredKernel& kernel) {
-    BlockProgramRequest request;
-    request.coreKind = CoreKind::Cube;
-    auto stream = kernel.program(request);
-    std::vector<LayoutConversion> conversions;
-    std::vector<Instruction> chunk;
-    while (stream->next(chunk)) {
-        for (const Instruction& i : chunk) {
-            if (i.opcode != Opcode::DataMove) continue;
-            const auto& m = std::get<DataMove>(i.operands);
-            if (m.src == MemSpace::GM && m.dst == MemSpace::L1) conversions.push_back(m.conversion);
-        }
-        chunk.clear();
-    }
-    return conversions;
-}
-
 // CANN's kernel gives its two matmuls ND operands in GM (Q, K, V and the AIVs' P rows), so each
 // GM→L1 load converts them to the cube's fractal layout (ND2NZ): one tile over three KV blocks
 // loads Q once and K, P, V per block, every one converted.
 TEST(CubeFlashAttention, AicConvertsItsNdOperandsOnTheWayToL1) {
     const auto chip = ascend910B1();
     CubeOpHarness h(chip);
-    auto op = makeOp("FlashAttentionScore", {h.tensor("q", {1, 1, 128, 64}, DataType::Fp16),
-                                             h.tensor("k", {1, 1, 384, 64}, DataType::Fp16),
-                                             h.tensor("v", {1, 1, 384, 64}, DataType::Fp16)},
-                     {h.tensor("out", {1, 1, 128, 64}, DataType::Fp16)});
-    op.blockDim = 1;
+    const OpInstance op = threeKvBlockOp(h);
     EXPECT_EQ(gmToL1Conversions(h.lower(op).at(0)), std::vector<LayoutConversion>(10, LayoutConversion::Nd2Nz));
 }
 
