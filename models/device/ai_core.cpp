@@ -97,6 +97,7 @@ void AiCore::startBlock(BlockAssignment assignment, std::uint64_t startPs) {
     allCoresWaits_.fill(0);
     mteUbStart_.fill(0);
     mteUbEnd_.fill(0);
+    ubGmPort_.reset();
     scheduleWake(blockStartCycle_);
 }
 

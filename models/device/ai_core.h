@@ -32,6 +32,7 @@
 #include "models/device/pipe_queue.h"
 #include "models/device/simulation_errors.h"
 #include "models/device/ub_bank_model.h"
+#include "models/device/ub_gm_port.h"
 #include "models/memory/memory_system.h"
 #include "models/pmu/pmu_event.h"
 #include "models/task/kernel_task.h"
@@ -148,6 +149,7 @@ private:
     bool mteUbIdle() const;
     void execute(Pipe pipe, const Instruction& instr, std::uint64_t programIndex, std::uint64_t now);
     std::uint64_t executeDataMove(Pipe pipe, const DataMove& move, std::uint64_t now);
+    std::uint64_t ubGmPortCycles(const DataMove& move) const;
     std::uint64_t executeVector(const VectorInstr& instr, const UbAccessPattern& pattern, std::uint64_t now);
     void setFlag(const Flag& flag, std::uint64_t cycle);
     std::size_t flagSlot(const Flag& flag) const;
@@ -208,6 +210,7 @@ private:
     std::array<std::uint64_t, 2> mteUbStart_{};
     std::array<std::uint64_t, 2> mteUbEnd_{};
     std::array<double, 2> mteUbBytesPerCycle_{};
+    UbGmPort ubGmPort_;  // the core's GM port at its UB end, shared by MTE2 loads and MTE3 stores
 
     std::uint64_t instructionsExecuted_ = 0;
     std::uint64_t activations_ = 0;

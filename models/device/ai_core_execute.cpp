@@ -1,5 +1,6 @@
 // The execution pipes of an AiCore (see ai_core.h for the model).
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -207,10 +208,28 @@ GmAccess gmAccessOf(const DataMove& move, std::uint32_t coreId, std::uint64_t st
 }
 }  // namespace
 
+// Cycles a move's bytes take at its path's peak rate (hardware.md §1.3: the MSKPP tables' flat end,
+// GM→UB 113.3, UB→GM 66.0 B/cycle on the 910B): its time on the core's GM port. 0 without a peak.
+std::uint64_t AiCore::ubGmPortCycles(const DataMove& move) const {
+    const PathTiming* path = res_.chip.findPath(move.src, move.dst);
+    if (path == nullptr || !(path->peakBytesPerCycle > 0.0)) return 0;
+    return static_cast<std::uint64_t>(std::ceil(static_cast<double>(move.totalBytes()) / path->peakBytesPerCycle));
+}
+
 // GM-touching moves complete at the later of the uncontended curve cost and the time the shared
 // L2/HBM have served them (models/memory).
 std::uint64_t AiCore::executeDataMove(Pipe pipe, const DataMove& move, std::uint64_t now) {
-    std::uint64_t end = now + res_.transfer.cycles(move);
+    const std::uint64_t curveCycles = res_.transfer.cycles(move);
+    std::uint64_t end = now + curveCycles;
+    const bool ubEnd = move.src == MemSpace::UB || move.dst == MemSpace::UB;
+    if (ubEnd && pipe != Pipe::Vector && (move.src == MemSpace::GM || move.dst == MemSpace::GM)) {
+        // The core's loads into UB and stores out of it take turns on its GM port (ub_gm_port.h):
+        // the bytes hold it for their time at the path's peak from the transfer's issue (or from
+        // when it frees); the rest of the curve, the transfer's fixed cost, follows without it.
+        // Alone, a transfer never waits and ends on its curve.
+        const std::uint64_t portCycles = std::min(curveCycles, ubGmPortCycles(move));
+        end = std::max(end, ubGmPort_.pass(now, portCycles) + (curveCycles - portCycles));
+    }
     if (move.src == MemSpace::GM || move.dst == MemSpace::GM) {
         const GmAccess access = gmAccessOf(move, globalCoreId_, clock_.psOfCycle(now), now);
         const std::uint64_t servedPs = res_.memory.access(access, counters_);
