@@ -42,11 +42,12 @@ struct SampleBound {
 // 98.6 %, bound 1 point below (rounded down). Session 11 (fidsmall, the 910A's code fetch per launch,
 // docs/fidelity.md §28): 910A text rank0 19.2 %, DB rank0 20.8 %, text rank1 20.4 % -> + 5 points.
 // Session 11 merged (fidbank's read-only HBM efficiency, docs/fidelity.md §30): Qwen3 rank0 11.2 %,
-// rank2 11.6 % -> bound 0.14 each.
+// rank2 11.6 % -> bound 0.14 each. Session 12 (fidgm, one GM port per core's UB, docs/fidelity.md
+// "One GM port per core's UB, taken in turns"): AlexNet text 28.8 % -> bound 0.32.
 const SampleBound kSamples[] = {
     {"msinsight/ef63bc64/test/st/level2/rank_0_ascend_pt", "Ascend910B4_1650", 0.14, 0.98},
     {"msinsight/ef63bc64/test/st/level2/rank_2_ascend_pt", "Ascend910B4_1650", 0.14, 0.98},
-    {"msinsight/e5a31957/test/data/pytorch/text/level2/rank0_ascend_pt", "Ascend910B2", 0.34, 0.98},
+    {"msinsight/e5a31957/test/data/pytorch/text/level2/rank0_ascend_pt", "Ascend910B2", 0.32, 0.98},
     {"msinsight/e5a31957/test/data/pytorch/db/level2/rank0_ascend_pt", "Ascend910B2", 0.35, 0.98},
     {"msinsight/c1e639ee/test/data/pytorch/text/level1/rank0_ascend_pt", "Ascend910", 0.24, 0.97},
     {"msinsight/c1e639ee/test/data/pytorch/db/level1/rank0_ascend_pt", "Ascend910", 0.26, 0.97},
@@ -103,6 +104,9 @@ TEST(ReplayFidelity, QwenMemoryPipeRatiosWithinRecordedBounds) {
 // `--l2 timeline` (docs/fidelity.md §23) on the fitted Qwen3 rank 0: all kernels 14.0 %, the
 // TensorMoves whose input the kernel before wrote 36.2 % (254 % cold), Slice / ConcatD 13.0 %
 // (45.7 % cold), measured at the commit that added the mode; bound = measured + ~1-4 points.
+// Session 12 (fidgm: a core's loads and stores take turns on its UB's GM port, the Qwen3 part's L2
+// at 5 x its own HBM; docs/fidelity.md "One GM port per core's UB, taken in turns"): TensorMove
+// 25.6 % -> bound 0.28.
 TEST(ReplayFidelity, QwenTimelineL2StateWithinRecordedBounds) {
     if (!fs::is_directory(samplesRoot())) GTEST_SKIP() << "no real samples at " << samplesRoot();
     ReplayOptions options;
@@ -112,7 +116,7 @@ TEST(ReplayFidelity, QwenTimelineL2StateWithinRecordedBounds) {
     PreparedReplay prepared = prepareReplay(options);
     runReplay(prepared, prepared.chip, false);
     EXPECT_LE(fidelityStats(fidelityInputs(prepared.report.kernels)).medianAbsError, 0.15);
-    EXPECT_LE(fidelityStats(fidelityInputs(prepared.report.kernels, "TensorMove")).medianAbsError, 0.40);
+    EXPECT_LE(fidelityStats(fidelityInputs(prepared.report.kernels, "TensorMove")).medianAbsError, 0.28);
     EXPECT_LE(fidelityStats(fidelityInputs(prepared.report.kernels, "Slice / ConcatD")).medianAbsError, 0.17);
 }
 
