@@ -38,7 +38,7 @@ void acsqRecord(RawRecordBuffer& out, std::uint16_t func, std::uint16_t sqe, con
     r.taskId = static_cast<std::uint16_t>(task.taskId);
     r.sysCount = sysCount;
     r.acsqId = static_cast<std::uint16_t>(task.streamId);  // assumed: one hardware queue per stream
-    r.encode(out);
+    encodeRaw(r, out);
 }
 
 // The AI CPU scheduler's report of each AI CPU task (ACL_PROF_AICPU), by start.
@@ -60,7 +60,7 @@ std::string aicpuRecords(const RunRecord& run, const std::vector<AscendTask>& ta
         r.submitTick = rawSysCount(run, submitNs);
         r.dispatchUs = static_cast<std::uint32_t>((t.startNs - submitNs) / 1000);
         r.totalUs = static_cast<std::uint32_t>((t.endNs - submitNs) / 1000);
-        r.encode(out);
+        encodeRaw(r, out);
     }
     return out.bytes();
 }

@@ -12,10 +12,10 @@ namespace {
 template <typename Record>
 Record roundTrip(const Record& r, std::size_t expectedBytes) {
     RawRecordBuffer out;
-    r.encode(out);
+    encodeRaw(r, out);
     EXPECT_EQ(out.size(), expectedBytes);
     RawRecordReader in("file", out.bytes());
-    const Record back = Record::decode(in);
+    const Record back = decodeRaw<Record>(in);
     EXPECT_TRUE(in.atEnd());
     return back;
 }
@@ -110,8 +110,8 @@ TEST(RawLayouts, EveryRecordDecodesAsItWasEncodedAtMsprofsSizes) {
 
 TEST(RawLayouts, ATruncatedRecordNamesTheFileAndTheOffsetWhereItBegins) {
     RawRecordBuffer out;
-    RawApiEvent{20000, 1, 7, 1, 2, 3}.encode(out);
-    RawApiEvent{20000, 1, 7, 4, 5, 6}.encode(out);
+    encodeRaw(RawApiEvent{20000, 1, 7, 1, 2, 3}, out);
+    encodeRaw(RawApiEvent{20000, 1, 7, 4, 5, 6}, out);
     const std::string cut = out.bytes().substr(0, 70);
     RawRecordReader in("host/data/unaging.api_event.data.slice_0", cut);
     try {
@@ -124,17 +124,37 @@ TEST(RawLayouts, ATruncatedRecordNamesTheFileAndTheOffsetWhereItBegins) {
 
 TEST(RawLayouts, AWrongMagicNumberOrFuncTypeIsAnError) {
     RawRecordBuffer out;
-    RawAcsqRecord{RawAcsqRecord::kFuncStart, kSqeAiCore, 1, 1, 10, 1}.encode(out);
+    encodeRaw(RawAcsqRecord{RawAcsqRecord::kFuncStart, kSqeAiCore, 1, 1, 10, 1}, out);
     std::string bytes = out.bytes();
     bytes[2] = 0;  // the STARS magic number
     RawRecordReader in("stars", bytes);
-    EXPECT_THROW(RawAcsqRecord::decode(in), RawDataError);
+    EXPECT_THROW(decodeRaw<RawAcsqRecord>(in), RawDataError);
     RawRecordBuffer pmu;
-    RawContextPmu{}.encode(pmu);
+    encodeRaw(RawContextPmu{}, pmu);
     std::string p = pmu.bytes();
     p[0] = 0;  // func type 0 is not a context PMU record
     RawRecordReader pin("ffts", p);
-    EXPECT_THROW(RawContextPmu::decode(pin), RawDataError);
+    EXPECT_THROW(decodeRaw<RawContextPmu>(pin), RawDataError);
+}
+
+TEST(RawLayouts, AFixedFieldIsWrittenFromTheLayoutAndCheckedOnReading) {
+    // The writer sets tensor_info's level, type and dataLen from the layout, whatever the header holds.
+    RawTensorInfo info;
+    info.header.level = 1;
+    RawRecordBuffer out;
+    encodeRaw(info, out);
+    encodeRaw(info, out);
+    std::string bytes = out.bytes();
+    EXPECT_EQ(static_cast<unsigned char>(bytes[2]), 10000 & 0xFF);
+    bytes[256 + 2] = 0x0F;  // the second record's level, now 9999
+    bytes[256 + 3] = 0x27;
+    RawRecordReader in("tensor_info", bytes);
+    try {
+        decodeAll<RawTensorInfo>(in);
+        FAIL() << "no error";
+    } catch (const RawDataError& e) {
+        EXPECT_STREQ(e.what(), "tensor_info: offset 256: tensor_info level 9999 (expected 10000)");
+    }
 }
 
 TEST(RawLayouts, GeNamesAndNumbersMapBothWaysAsMsprofPrintsThem) {
