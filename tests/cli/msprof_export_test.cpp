@@ -64,6 +64,27 @@ TEST(MsprofExport, RawDataAloneExportsTheCollectionsTimelineAndSummaryByteForByt
     }
 }
 
+TEST(MsprofExport, L2CacheRecordsExportTheCollectionsL2CacheSummary) {
+    const fs::path prof = collect("workloads/unit/matmul.yaml", "l2", {"--acl-prof", "ACL_PROF_L2CACHE=true"});
+    ASSERT_TRUE(fs::is_regular_file(prof / "device_0/data/l2_cache.data.0.slice_0"));
+    const fs::path copy = rawCopy(prof, "l2_copy");
+    ASSERT_EQ(exportOnly(copy).exitCode, 0);
+    const auto want = exported(prof), got = exported(copy);
+    ASSERT_EQ(want.count("device_0/summary/l2_cache_0_1.csv"), 1u);
+    EXPECT_EQ(got, want);
+
+    const fs::path cut = rawCopy(prof, "l2_cut");
+    const fs::path l2 = cut / "device_0/data/l2_cache.data.0.slice_0";
+    const auto size = fs::file_size(l2);
+    fs::resize_file(l2, size - 1);
+    const Outcome o = exportOnly(cut);
+    EXPECT_EQ(o.exitCode, 2);
+    EXPECT_NE(o.err.find("l2_cache.data.0.slice_0: offset " + std::to_string(size - 72) + ": truncated L2 cache record"),
+              std::string::npos)
+        << o.err;
+    EXPECT_FALSE(fs::exists(cut / "device_0/summary"));
+}
+
 TEST(MsprofExport, TheTimelineHasTheFourLayersTopToBottom) {
     const fs::path copy = rawCopy(collect("workloads/unit/aicpu_topk.yaml", "layers"), "layers_copy");
     ASSERT_EQ(exportOnly(copy).exitCode, 0);
@@ -95,7 +116,7 @@ TEST(MsprofExport, TheTimelineHasTheFourLayersTopToBottom) {
 }
 
 TEST(MsprofExport, SameRawDataSameBytesAndAParentFolderExportsEachCollection) {
-    const fs::path prof = collect("workloads/unit/matmul.yaml", "det");
+    const fs::path prof = collect("workloads/unit/matmul.yaml", "det", {"--acl-prof", "ACL_PROF_L2CACHE=true"});
     const fs::path a = rawCopy(prof, "det_a"), b = rawCopy(prof, "det_b");
     ASSERT_EQ(exportOnly(a).exitCode, 0);
     ASSERT_EQ(exportOnly(b.parent_path()).exitCode, 0);  // msprof also takes the folder holding PROF_*

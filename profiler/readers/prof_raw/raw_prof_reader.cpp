@@ -185,6 +185,7 @@ RawProfData readRawProfData(const fs::path& profRoot) {
     decodeFiles(device / "data", "stars_soc.data." + id, d.taskLog);
     decodeFiles(device / "data", "ffts_profile.data." + id, d.pmu);
     decodeFiles(device / "data", "aicpu.data." + id, d.aicpu);
+    decodeFiles(device / "data", "l2_cache.data." + id, d.l2Cache);
     return d;
 }
 

@@ -51,6 +51,7 @@ struct RawProfData {
     std::vector<RawAcsqRecord> taskLog;  // stars_soc
     std::vector<RawContextPmu> pmu;      // ffts_profile
     std::vector<RawAicpuNode> aicpu;     // aicpu.data
+    std::vector<RawL2Cache> l2Cache;     // l2_cache.data
 };
 
 // Reads `profRoot` (a PROF_* directory with host/ and one device_{id}/). Throws RawDataError.

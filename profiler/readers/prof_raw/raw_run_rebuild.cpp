@@ -7,6 +7,7 @@
 
 #include "profiler/metrics/metric_catalog.h"
 #include "profiler/writers/prof_raw/raw_ge_enums.h"
+#include "profiler/writers/prof_raw/raw_l2_cache_data.h"
 #include "profiler/writers/prof_raw/raw_type_dictionary.h"
 
 namespace fs = std::filesystem;
@@ -209,6 +210,9 @@ private:
         for (std::size_t i = 0; i < raw_.aicpu.size(); ++i)
             aicpuOf[{raw_.aicpu[i].streamId, raw_.aicpu[i].taskId}].push_back(i);
         const RecordPlace aicpuPlace{deviceData("aicpu.data"), RawAicpuNode::kBytes};
+        const RecordPlace l2Place{deviceData("l2_cache.data"), RawL2Cache::kBytes};
+        std::map<std::pair<std::uint16_t, std::uint16_t>, std::deque<std::size_t>> l2Of;
+        for (std::size_t i = 0; i < raw_.l2Cache.size(); ++i) l2Of[{raw_.l2Cache[i].streamId, raw_.l2Cache[i].taskId}].push_back(i);
         for (std::size_t i = 0; i < raw_.pmu.size(); ++i) pmuOf[{raw_.pmu[i].streamId, raw_.pmu[i].taskId}].push_back(i);
 
         RunRecord& run = out_.run;
@@ -266,6 +270,12 @@ private:
             if (auto it = tensorsOf.find({launchCall.threadId, launchCall.begin, n.opName}); it != tensorsOf.end()) {
                 for (std::size_t r : it->second) addTensors(k, raw_.tensors[r], tensorPlace, r);
                 it->second.clear();
+            }
+            if (auto it = l2Of.find({t.streamId, static_cast<std::uint16_t>(t.taskId)}); it != l2Of.end() &&
+                                                                                         !it->second.empty()) {
+                const std::size_t r = it->second.front();
+                it->second.pop_front();
+                if (!applyRawL2Cache(raw_.l2Cache[r], chip_, k.device)) l2Place.fail(r, "more L2 hits than requests");
             }
             if (auto it = pmuOf.find({t.streamId, static_cast<std::uint16_t>(t.taskId)}); it != pmuOf.end() &&
                                                                                           !it->second.empty()) {

@@ -152,6 +152,8 @@ void writeEra2023RawDataExport(const fs::path& profRoot, const RunRecord& run, c
         aiCpuConfig.level = ProfilerLevel::Level2;
         writeIfAny(f.summary / era2023FileName("aicpu", f.suffix, "csv"), renderDataPreprocessCsv(run, aiCpuConfig));
     }
+    if (selection.l2Cache)
+        writeIfAny(f.summary / era2023FileName("l2_cache", f.suffix, "csv"), renderL2CacheCsv(run, config));
     writeFileBytes(f.summary / era2023FileName("fusion_op", f.suffix, "csv"), era2023FusionOpHeader());
     writeFileBytes(f.summary / ("prof_rule_" + std::to_string(run.deviceId) + ".json"),
                    renderEra2023ProfRule(opSummary, config));
@@ -167,8 +169,6 @@ void writeEra2023RunDataExport(const fs::path& profRoot, const RunRecord& run, c
     if (selection.stepTrace)
         writeIfAny(f.summary / era2023FileName("step_trace", f.suffix, "csv"),
                    renderCsv(buildEra2023StepTraceTable(run), CsvDialect::Cann));
-    if (selection.l2Cache)
-        writeIfAny(f.summary / era2023FileName("l2_cache", f.suffix, "csv"), renderL2CacheCsv(run, config));
 
     // msprof's communication analyzer writes PROF_*/analyze/ (PathManager.get_analyze_dir of the
     // device directory's parent); torch_npu runs it at Level1/2.

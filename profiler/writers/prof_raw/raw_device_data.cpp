@@ -5,6 +5,7 @@
 
 #include "profiler/writers/era2023/era2023_data_selection.h"
 #include "profiler/writers/prof_raw/raw_clock.h"
+#include "profiler/writers/prof_raw/raw_l2_cache_data.h"
 #include "profiler/writers/prof_raw/raw_pmu_data.h"
 #include "profiler/writers/prof_raw/raw_layouts.h"
 #include "profiler/writers/timeline/ascend_tasks.h"
@@ -69,6 +70,9 @@ std::string aicpuRecords(const RunRecord& run, const std::vector<AscendTask>& ta
 
 std::map<std::string, std::string> rawDeviceDataFiles(const RunRecord& run, const ProfilerConfig& config) {
     std::map<std::string, std::string> files;
+    const std::string device = std::to_string(run.deviceId);
+    const std::string l2Cache = rawL2CacheRecords(run, config);
+    if (!l2Cache.empty()) files["l2_cache.data." + device + ".slice_0"] = l2Cache;
     if (run.chip->organisation != CoreOrganisation::Split || !era2023DataSelection(config).taskScheduler) return files;
     // The scheduler logs in time order; at equal counts an end before a start.
     struct Entry {
@@ -89,7 +93,6 @@ std::map<std::string, std::string> rawDeviceDataFiles(const RunRecord& run, cons
     });
     RawRecordBuffer log;
     for (const Entry& e : entries) acsqRecord(log, e.func, sqeType(*e.task), *e.task, e.sysCount);
-    const std::string device = std::to_string(run.deviceId);
     if (log.size() > 0) files["stars_soc.data." + device + ".slice_0"] = log.bytes();
     if (era2023DataSelection(config).aiCpu) {
         const std::string aicpu = aicpuRecords(run, tasks);

@@ -122,4 +122,24 @@ struct RawAicpuNode {
     }
 };
 
+// An L2 cache record (72 B, L2_CACHE_STRUCT_FMT "HHHH8Q", msparser/l2_cache/l2_cache_parser.py,
+// profiling_bean/struct_info/l2_cache.py): task type, stream id, task id, a reserved u16, then the
+// counts of the (up to 8) events sample.json lists as l2CacheTaskProfilingEvents, in that order.
+struct RawL2Cache {
+    static constexpr std::size_t kBytes = 72;
+    std::uint16_t taskType = 0;
+    std::uint16_t streamId = 0;
+    std::uint16_t taskId = 0;
+    std::array<std::uint64_t, 8> events{};
+
+    template <typename Self, typename Archive>
+    static void fields(Self& r, Archive& a) {
+        a.record(kBytes, "L2 cache", [&] {
+            a.fields(r.taskType, r.streamId, r.taskId);
+            a.template constant<std::uint16_t>(0);
+            for (auto& v : r.events) a.field(v);
+        });
+    }
+};
+
 }  // namespace ascendsim

@@ -103,6 +103,14 @@ TEST(RawLayouts, EveryRecordDecodesAsItWasEncodedAtMsprofsSizes) {
     cpu.runEndTick = 900;
     cpu.submitTick = 400;
     cpu.dispatchUs = 1;
+    RawL2Cache l2;
+    l2.streamId = 3;
+    l2.taskId = 65000;
+    l2.events = {40, 20, 30, 5, 3, 0, 0, 1ULL << 40};
+    const RawL2Cache l = roundTrip(l2, 72);  // L2_CACHE_STRUCT_FMT "HHHH8Q"
+    EXPECT_EQ(l.taskId, 65000u);
+    EXPECT_EQ(l.events, l2.events);
+
     const RawAicpuNode c = roundTrip(cpu, 256);
     EXPECT_EQ(c.submitTick, 400u);
     EXPECT_EQ(c.runEndTick, 900u);
