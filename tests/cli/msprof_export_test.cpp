@@ -64,13 +64,17 @@ TEST(MsprofExport, RawDataAloneExportsTheCollectionsTimelineAndSummaryByteForByt
     }
 }
 
-TEST(MsprofExport, L2CacheRecordsExportTheCollectionsL2CacheSummary) {
-    const fs::path prof = collect("workloads/unit/matmul.yaml", "l2", {"--acl-prof", "ACL_PROF_L2CACHE=true"});
+TEST(MsprofExport, L2CacheAndStepTraceRecordsExportTheCollectionsL2CacheAndStepTrace) {
+    const fs::path prof = collect("workloads/unit/matmul.yaml", "l2",
+                                  {"--acl-prof", "ACL_PROF_L2CACHE=true,ACL_PROF_TRAINING_TRACE=true"});
     ASSERT_TRUE(fs::is_regular_file(prof / "device_0/data/l2_cache.data.0.slice_0"));
+    ASSERT_TRUE(fs::is_regular_file(prof / "device_0/data/ts_track.data.0.slice_0"));
     const fs::path copy = rawCopy(prof, "l2_copy");
     ASSERT_EQ(exportOnly(copy).exitCode, 0);
     const auto want = exported(prof), got = exported(copy);
-    ASSERT_EQ(want.count("device_0/summary/l2_cache_0_1.csv"), 1u);
+    for (const char* name : {"device_0/summary/l2_cache_0_1.csv", "device_0/summary/step_trace_0_1.csv",
+                             "device_0/timeline/step_trace_0_1.json"})
+        EXPECT_EQ(want.count(name), 1u) << name;
     EXPECT_EQ(got, want);
 
     const fs::path cut = rawCopy(prof, "l2_cut");
@@ -83,6 +87,16 @@ TEST(MsprofExport, L2CacheRecordsExportTheCollectionsL2CacheSummary) {
               std::string::npos)
         << o.err;
     EXPECT_FALSE(fs::exists(cut / "device_0/summary"));
+
+    // The step's end mark turned into a second start: the step has no end.
+    const fs::path unended = rawCopy(prof, "step_unended");
+    std::fstream f(unended / "device_0/data/ts_track.data.0.slice_0", std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(40 + 36);
+    f.put('\x60');  // 60000 = 0xEA60
+    f.close();
+    const Outcome u = exportOnly(unended);
+    EXPECT_EQ(u.exitCode, 2);
+    EXPECT_NE(u.err.find("ts_track.data.0.slice_0: offset 40: step 0 starts twice"), std::string::npos) << u.err;
 }
 
 TEST(MsprofExport, TheTimelineHasTheFourLayersTopToBottom) {
@@ -116,7 +130,8 @@ TEST(MsprofExport, TheTimelineHasTheFourLayersTopToBottom) {
 }
 
 TEST(MsprofExport, SameRawDataSameBytesAndAParentFolderExportsEachCollection) {
-    const fs::path prof = collect("workloads/unit/matmul.yaml", "det", {"--acl-prof", "ACL_PROF_L2CACHE=true"});
+    const fs::path prof = collect("workloads/unit/matmul.yaml", "det",
+                                  {"--acl-prof", "ACL_PROF_L2CACHE=true,ACL_PROF_TRAINING_TRACE=true"});
     const fs::path a = rawCopy(prof, "det_a"), b = rawCopy(prof, "det_b");
     ASSERT_EQ(exportOnly(a).exitCode, 0);
     ASSERT_EQ(exportOnly(b.parent_path()).exitCode, 0);  // msprof also takes the folder holding PROF_*

@@ -186,6 +186,7 @@ RawProfData readRawProfData(const fs::path& profRoot) {
     decodeFiles(device / "data", "ffts_profile.data." + id, d.pmu);
     decodeFiles(device / "data", "aicpu.data." + id, d.aicpu);
     decodeFiles(device / "data", "l2_cache.data." + id, d.l2Cache);
+    decodeFiles(device / "data", "ts_track.data." + id, d.stepTrace);
     return d;
 }
 

@@ -52,6 +52,7 @@ struct RawProfData {
     std::vector<RawContextPmu> pmu;      // ffts_profile
     std::vector<RawAicpuNode> aicpu;     // aicpu.data
     std::vector<RawL2Cache> l2Cache;     // l2_cache.data
+    std::vector<RawStepTrace> stepTrace; // ts_track.data
 };
 
 // Reads `profRoot` (a PROF_* directory with host/ and one device_{id}/). Throws RawDataError.

@@ -44,6 +44,7 @@ public:
         deviceTimes();
         tasks();
         markers();
+        steps();
         return std::move(out_);
     }
 
@@ -87,7 +88,7 @@ private:
         e2e.flags.aicpu = on("aicpuTrace");
         e2e.flags.l2cache = c.l2Cache;
         e2e.flags.hcclTrace = on("hcclTrace");
-        e2e.flags.trainingTrace = false;  // no step records in the raw data (raw_run_rebuild.h)
+        e2e.flags.trainingTrace = on("ts_keypoint");
         c.e2e = e2e;
         return c;
     }
@@ -332,6 +333,30 @@ private:
             m.markId = r.markId;
             out_.run.mstxEvents.push_back(std::move(m));
         }
+    }
+
+    // Each step from its start and end marks (the same index id), in the order the steps end.
+    void steps() {
+        const RecordPlace place{deviceData("ts_track.data"), RawStepTrace::kBytes};
+        std::map<std::uint64_t, std::size_t> open;  // index id -> its start mark
+        for (std::size_t i = 0; i < raw_.stepTrace.size(); ++i) {
+            const RawStepTrace& r = raw_.stepTrace[i];
+            if (r.tagId == RawStepTrace::kStepStart) {
+                if (!open.emplace(r.indexId, i).second) place.fail(i, "step " + std::to_string(r.indexId) + " starts twice");
+            } else if (r.tagId == RawStepTrace::kStepEnd) {
+                auto it = open.find(r.indexId);
+                if (it == open.end()) place.fail(i, "step " + std::to_string(r.indexId) + " ends without a start");
+                StepRecord step;
+                step.stepNumber = static_cast<std::uint32_t>(r.indexId);
+                step.startNs = simNs(raw_.stepTrace[it->second].timestamp, raw_.deviceClock, place, it->second);
+                step.endNs = simNs(r.timestamp, raw_.deviceClock, place, i);
+                open.erase(it);
+                out_.run.steps.push_back(step);
+            } else {
+                place.fail(i, "step trace tag " + std::to_string(r.tagId) + " (60000 step start, 60001 step end)");
+            }
+        }
+        if (!open.empty()) place.fail(open.begin()->second, "step " + std::to_string(open.begin()->first) + " has no end");
     }
 
     const RawProfData& raw_;

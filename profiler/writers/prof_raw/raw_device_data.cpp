@@ -7,6 +7,7 @@
 #include "profiler/writers/prof_raw/raw_clock.h"
 #include "profiler/writers/prof_raw/raw_l2_cache_data.h"
 #include "profiler/writers/prof_raw/raw_pmu_data.h"
+#include "profiler/writers/prof_raw/raw_step_trace_data.h"
 #include "profiler/writers/prof_raw/raw_layouts.h"
 #include "profiler/writers/timeline/ascend_tasks.h"
 
@@ -73,6 +74,8 @@ std::map<std::string, std::string> rawDeviceDataFiles(const RunRecord& run, cons
     const std::string device = std::to_string(run.deviceId);
     const std::string l2Cache = rawL2CacheRecords(run, config);
     if (!l2Cache.empty()) files["l2_cache.data." + device + ".slice_0"] = l2Cache;
+    const std::string steps = rawStepTraceRecords(run, config);
+    if (!steps.empty()) files["ts_track.data." + device + ".slice_0"] = steps;
     if (run.chip->organisation != CoreOrganisation::Split || !era2023DataSelection(config).taskScheduler) return files;
     // The scheduler logs in time order; at equal counts an end before a start.
     struct Entry {

@@ -142,4 +142,33 @@ struct RawL2Cache {
     }
 };
 
+// A step trace record of the task scheduler's track (40 B in ts_track.data.{id}, STEP_TRACE_FMT
+// "BBHLQQQHHHH", msparser/step_trace/ts_track_parser.py, profiling_bean/struct_info/step_trace.py):
+// mode, tag 10 (TsTrackTag.STEP_TRACE), buffer size, reserved, system count, index (step) id, model
+// id, stream id, task id, step trace tag id (StepTraceConstant: 60000 step start, 60001 step end).
+struct RawStepTrace {
+    static constexpr std::size_t kBytes = 40;
+    static constexpr std::uint8_t kTrackTag = 10;  // TsTrackTag.STEP_TRACE
+    static constexpr std::uint16_t kStepStart = 60000, kStepEnd = 60001;
+    std::uint64_t timestamp = 0;
+    std::uint64_t indexId = 0;
+    std::uint64_t modelId = 0;
+    std::uint16_t streamId = 0;
+    std::uint16_t taskId = 0;
+    std::uint16_t tagId = 0;
+
+    template <typename Self, typename Archive>
+    static void fields(Self& r, Archive& a) {
+        a.record(kBytes, "step trace", [&] {
+            std::uint8_t tag = kTrackTag;
+            a.template constant<std::uint8_t>(0);  // mode
+            a.expect(tag, kTrackTag, "ts_track tag (10: step trace)");
+            a.template constant<std::uint16_t>(kBytes);  // assumed: the record's size
+            a.template constant<std::uint32_t>(0);
+            a.fields(r.timestamp, r.indexId, r.modelId, r.streamId, r.taskId, r.tagId);
+            a.template constant<std::uint16_t>(0);
+        });
+    }
+};
+
 }  // namespace ascendsim

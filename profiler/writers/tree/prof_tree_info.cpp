@@ -7,6 +7,7 @@
 #include "profiler/format/time_format.h"
 #include "profiler/metrics/metric_catalog.h"
 #include "profiler/writers/json/json_text.h"
+#include "profiler/writers/era2023/era2023_data_selection.h"
 #include "profiler/writers/prof_raw/raw_l2_cache_data.h"
 #include "profiler/writers/tree/prof_tree.h"
 #include "profiler/writers/tree/profiler_info.h"
@@ -144,6 +145,8 @@ std::string renderSampleJson(const RunRecord& run, const ProfilerConfig& config,
     s["result_dir"] = resultDir;
     s["runtimeApi"] = onOff(level2);
     s["task_time"] = config.level == ProfilerLevel::Level0 ? "l0" : (level1Plus ? "l1" : "off");
+    // The task scheduler's step trace keypoints (raw_step_trace_data.h); the 2023 era writes them.
+    if (config.formatVersion == FormatVersion::Era2023) s["ts_keypoint"] = onOff(era2023DataSelection(config).stepTrace);
     if (config.e2e) {
         // An E2E collection's switches are its profileConfig flags (aclprofCreateConfig's dataTypeConfig):
         // AscendCL API data, the task log, AI CPU and HCCL data, each on or off by itself.

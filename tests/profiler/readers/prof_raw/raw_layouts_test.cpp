@@ -111,6 +111,15 @@ TEST(RawLayouts, EveryRecordDecodesAsItWasEncodedAtMsprofsSizes) {
     EXPECT_EQ(l.taskId, 65000u);
     EXPECT_EQ(l.events, l2.events);
 
+    RawStepTrace step;
+    step.timestamp = 123456;
+    step.indexId = 13;
+    step.tagId = RawStepTrace::kStepEnd;
+    const RawStepTrace st = roundTrip(step, 40);  // STEP_TRACE_FMT "BBHLQQQHHHH"
+    EXPECT_EQ(st.timestamp, 123456u);
+    EXPECT_EQ(st.indexId, 13u);
+    EXPECT_EQ(st.tagId, RawStepTrace::kStepEnd);
+
     const RawAicpuNode c = roundTrip(cpu, 256);
     EXPECT_EQ(c.submitTick, 400u);
     EXPECT_EQ(c.runEndTick, 900u);

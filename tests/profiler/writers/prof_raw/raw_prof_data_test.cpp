@@ -328,6 +328,29 @@ TEST(RawProfData, L2CacheFlagIsTheL2CacheRecordsInTheEventsOfTheChip) {
     EXPECT_EQ(rawDeviceDataFiles(run910a, e2eConfig({.l2cache = true})).count("l2_cache.data.0.slice_0"), 1u);
 }
 
+// ACL_PROF_TRAINING_TRACE adds ts_track.data: a step start (tag 60000) and end (60001) mark per
+// step, 40 bytes each, carrying the step number as msprof's index id.
+TEST(RawProfData, TrainingTraceFlagIsTheStepMarks) {
+    static const ChipConfig chip = splitChip();
+    RunRecord run = launchedRun(chip);
+    ASSERT_EQ(run.steps.size(), 1u);
+    const auto with = rawDeviceDataFiles(run, e2eConfig({.trainingTrace = true}));
+    const auto without = rawDeviceDataFiles(run, e2eConfig({.trainingTrace = false}));
+    ASSERT_EQ(with.count("ts_track.data.0.slice_0"), 1u);
+    const std::string& marks = with.at("ts_track.data.0.slice_0");
+    ASSERT_EQ(marks.size(), 80u);
+    EXPECT_EQ(field<std::uint8_t>(marks, 1), 10u);  // TsTrackTag.STEP_TRACE
+    EXPECT_EQ(field<std::uint64_t>(marks, 8), (kMonotonicAtStartNs + run.steps[0].startNs) / 10);
+    EXPECT_EQ(field<std::uint64_t>(marks, 16), run.steps[0].stepNumber);
+    EXPECT_EQ(field<std::uint16_t>(marks, 36), 60000u);
+    EXPECT_EQ(field<std::uint64_t>(marks, 40 + 8), (kMonotonicAtStartNs + run.steps[0].endNs) / 10);
+    EXPECT_EQ(field<std::uint16_t>(marks, 40 + 36), 60001u);
+    EXPECT_EQ(without.count("ts_track.data.0.slice_0"), 0u);
+    auto rest = with;
+    rest.erase("ts_track.data.0.slice_0");
+    EXPECT_EQ(rest, without);
+}
+
 TEST(RawProfData, WrittenUnderHostAndDeviceDataWithTheDictionaries) {
     static const ChipConfig chip = splitChip();
     const RunRecord run = launchedRun(chip);
