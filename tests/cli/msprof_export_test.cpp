@@ -99,6 +99,33 @@ TEST(MsprofExport, L2CacheAndStepTraceRecordsExportTheCollectionsL2CacheAndStepT
     EXPECT_NE(u.err.find("ts_track.data.0.slice_0: offset 40: step 0 starts twice"), std::string::npos) << u.err;
 }
 
+TEST(MsprofExport, The910AsHwtsLogExportsTheCollectionWithoutAiCoreMetrics) {
+    // The 910A's PMU records are not written, so its raw data rebuilds the run without AI Core metrics.
+    const fs::path prof = collect("workloads/unit/matmul.yaml", "hwts",
+                                  {"--chip", "Ascend910", "--aicore-metrics-type", "0xFF", "--acl-prof",
+                                   "ACL_PROF_L2CACHE=true,ACL_PROF_TRAINING_TRACE=true"});
+    const fs::path log = prof / "device_0/data/hwts.data.0.slice_0";
+    ASSERT_TRUE(fs::is_regular_file(log));
+    EXPECT_FALSE(fs::exists(prof / "device_0/data/stars_soc.data.0.slice_0"));
+    const fs::path copy = rawCopy(prof, "hwts_copy");
+    ASSERT_EQ(exportOnly(copy).exitCode, 0);
+    const auto want = exported(prof);
+    EXPECT_GE(want.size(), 9u);
+    EXPECT_EQ(exported(copy), want);
+
+    const fs::path bad = rawCopy(prof, "hwts_bad");
+    std::fstream f(bad / "device_0/data/hwts.data.0.slice_0", std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(64);
+    f.put('\x07');  // the second record's log type: 7 is neither start nor end
+    f.close();
+    const Outcome o = exportOnly(bad);
+    EXPECT_EQ(o.exitCode, 2);
+    EXPECT_NE(o.err.find("hwts.data.0.slice_0: offset 64: HWTS log type is neither start (0) nor end (1)"),
+              std::string::npos)
+        << o.err;
+    EXPECT_FALSE(fs::exists(bad / "device_0/summary"));
+}
+
 TEST(MsprofExport, TheTimelineHasTheFourLayersTopToBottom) {
     const fs::path copy = rawCopy(collect("workloads/unit/aicpu_topk.yaml", "layers"), "layers_copy");
     ASSERT_EQ(exportOnly(copy).exitCode, 0);

@@ -48,7 +48,8 @@ struct RawProfData {
     std::vector<RawTaskTrack> tracks;
     std::vector<RawTensorInfo> tensors;
     std::vector<RawMsprofTx> msprofTx;
-    std::vector<RawAcsqRecord> taskLog;  // stars_soc
+    std::vector<RawAcsqRecord> taskLog;  // stars_soc (910B-class chips)
+    std::vector<RawHwtsLog> hwtsLog;     // hwts.data (910A)
     std::vector<RawContextPmu> pmu;      // ffts_profile
     std::vector<RawAicpuNode> aicpu;     // aicpu.data
     std::vector<RawL2Cache> l2Cache;     // l2_cache.data

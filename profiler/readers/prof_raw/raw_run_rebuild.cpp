@@ -69,7 +69,9 @@ private:
         else if (taskTime == "l0") c.level = ProfilerLevel::Level0;
         else c.level = on("runtimeApi") ? ProfilerLevel::Level2 : ProfilerLevel::Level1;
         AicMetrics group = AicMetrics::None;
-        if (on("ai_core_profiling")) {
+        // Only STARS chips' PMU records are written (raw_pmu_data.h): without them the export has
+        // no metric columns rather than columns of zeros.
+        if (on("ai_core_profiling") && raw_.platformVersion == "5") {
             std::string name = raw_.sample.value("ai_core_metrics", "");
             if (name == "PipeUtilizationExct") name = "PipeUtilization";  // the 910B AIC event set's name
             if (!parseAicMetrics(name, group) || group == AicMetrics::None)
@@ -154,14 +156,29 @@ private:
                           (atBegin ? " begins" : " ends") + " at system count " + std::to_string(count));
     }
 
+    // A start or end of a task in the scheduler's log (stars_soc on STARS chips, hwts.data on the 910A).
+    struct LogMark {
+        bool start;
+        std::uint16_t streamId, taskId;
+        std::uint64_t sysCount;
+    };
+
     // The device start and end of each (stream, task id), in log order.
     void deviceTimes() {
-        const RecordPlace place{deviceData("stars_soc.data"), RawAcsqRecord::kBytes};
+        const bool hwts = raw_.taskLog.empty() && !raw_.hwtsLog.empty();
+        const RecordPlace place = hwts ? RecordPlace{deviceData("hwts.data"), RawHwtsLog::kBytes}
+                                       : RecordPlace{deviceData("stars_soc.data"), RawAcsqRecord::kBytes};
+        std::vector<LogMark> log;
+        for (const RawAcsqRecord& r : raw_.taskLog)
+            log.push_back({r.func == RawAcsqRecord::kFuncStart, r.streamId, r.taskId, r.sysCount});
+        for (const RawHwtsLog& r : raw_.hwtsLog)
+            log.push_back({r.logType == RawHwtsLog::kStart, static_cast<std::uint16_t>(r.streamId & 0x7FFu), r.taskId,
+                           r.sysCount});
         std::map<std::pair<std::uint16_t, std::uint16_t>, std::deque<std::size_t>> open;
-        for (std::size_t i = 0; i < raw_.taskLog.size(); ++i) {
-            const RawAcsqRecord& r = raw_.taskLog[i];
+        for (std::size_t i = 0; i < log.size(); ++i) {
+            const LogMark& r = log[i];
             const auto key = std::make_pair(r.streamId, r.taskId);
-            if (r.func == RawAcsqRecord::kFuncStart) {
+            if (r.start) {
                 open[key].push_back(i);
                 continue;
             }
@@ -171,7 +188,7 @@ private:
                                   std::to_string(r.taskId) + ")");
             const std::size_t s = it->second.front();
             it->second.pop_front();
-            times_[key].push_back({simNs(raw_.taskLog[s].sysCount, raw_.deviceClock, place, s),
+            times_[key].push_back({simNs(log[s].sysCount, raw_.deviceClock, place, s),
                                    simNs(r.sysCount, raw_.deviceClock, place, i)});
         }
         for (const auto& [key, starts] : open)
@@ -182,7 +199,7 @@ private:
         auto it = times_.find({t.streamId, static_cast<std::uint16_t>(t.taskId)});
         if (it == times_.end() || it->second.empty())
             place.fail(i, "stream " + std::to_string(t.streamId) + " task " + std::to_string(t.taskId) +
-                              " has no start and end in stars_soc.data");
+                              " has no start and end in the task log (stars_soc.data or hwts.data)");
         auto times = it->second.front();
         it->second.pop_front();
         return times;
@@ -368,8 +385,10 @@ private:
 
 }  // namespace
 
-bool rawDataRebuildsRun(const RunRecord& run) {
-    if (run.chip == nullptr || run.chip->organisation != CoreOrganisation::Split || !run.communicationOps.empty())
+bool rawDataRebuildsRun(const RunRecord& run, const ProfilerConfig& config) {
+    if (run.chip == nullptr || !run.communicationOps.empty()) return false;
+    // The 910A's PMU records (aicore.data) are not written: with AI Core metrics it exports from the run.
+    if (run.chip->organisation != CoreOrganisation::Split && config.effectiveAicMetrics() != AicMetrics::None)
         return false;
     for (const KernelRecord& k : run.kernels)
         if (k.device.type == TaskType::MixAic || k.device.type == TaskType::MixAiv) return false;

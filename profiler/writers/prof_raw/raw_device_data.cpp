@@ -76,7 +76,7 @@ std::map<std::string, std::string> rawDeviceDataFiles(const RunRecord& run, cons
     if (!l2Cache.empty()) files["l2_cache.data." + device + ".slice_0"] = l2Cache;
     const std::string steps = rawStepTraceRecords(run, config);
     if (!steps.empty()) files["ts_track.data." + device + ".slice_0"] = steps;
-    if (run.chip->organisation != CoreOrganisation::Split || !era2023DataSelection(config).taskScheduler) return files;
+    if (!era2023DataSelection(config).taskScheduler) return files;
     // The scheduler logs in time order; at equal counts an end before a start.
     struct Entry {
         std::uint64_t sysCount;
@@ -95,8 +95,24 @@ std::map<std::string, std::string> rawDeviceDataFiles(const RunRecord& run, cons
         return a.sysCount != b.sysCount ? a.sysCount < b.sysCount : a.func > b.func;
     });
     RawRecordBuffer log;
-    for (const Entry& e : entries) acsqRecord(log, e.func, sqeType(*e.task), *e.task, e.sysCount);
-    if (log.size() > 0) files["stars_soc.data." + device + ".slice_0"] = log.bytes();
+    const bool stars = run.chip->organisation == CoreOrganisation::Split;
+    std::uint8_t counter = 0;
+    for (const Entry& e : entries) {
+        if (stars) {
+            acsqRecord(log, e.func, sqeType(*e.task), *e.task, e.sysCount);
+            continue;
+        }
+        RawHwtsLog r;
+        r.logType = e.func == kFuncStart ? RawHwtsLog::kStart : RawHwtsLog::kEnd;
+        r.counter = counter;
+        counter = static_cast<std::uint8_t>((counter + 1) % 16);
+        r.taskType = static_cast<std::uint8_t>(sqeType(*e.task));  // assumed: the HWTS numbers tasks as the SQE does
+        r.taskId = static_cast<std::uint16_t>(e.task->taskId);
+        r.sysCount = e.sysCount;
+        r.streamId = e.task->streamId;
+        encodeRaw(r, log);
+    }
+    if (log.size() > 0) files[(stars ? "stars_soc.data." : "hwts.data.") + device + ".slice_0"] = log.bytes();
     if (era2023DataSelection(config).aiCpu) {
         const std::string aicpu = aicpuRecords(run, tasks);
         if (!aicpu.empty()) files["aicpu.data." + device + ".slice_0"] = aicpu;

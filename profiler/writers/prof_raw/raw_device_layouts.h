@@ -39,6 +39,34 @@ struct RawAcsqRecord {
     }
 };
 
+// The 910A's HWTS task log record (64 B in hwts.data.{id}, HWTS_LOG_FMT "BBHHHQ12I",
+// profiling_bean/struct_info/hwts_log.py HwtsLogBean, mscalculate/hwts/hwts_calculator.py): log
+// type (bits 0-2: 0 start, 1 end) and a 4-bit counter msprof checks for lost records (bits 4-7),
+// task type (1 AI CPU, AicpuFromTsCollector.AI_CPU_TYPE), two reserved u16, task id, system
+// count, stream id (its low 11 bits, Utils.get_stream_id), then 11 reserved u32.
+struct RawHwtsLog {
+    static constexpr std::size_t kBytes = 64;
+    static constexpr std::uint8_t kStart = 0, kEnd = 1;
+    std::uint8_t logType = 0;
+    std::uint8_t counter = 0;
+    std::uint8_t taskType = 0;
+    std::uint16_t taskId = 0;
+    std::uint64_t sysCount = 0;
+    std::uint32_t streamId = 0;
+
+    template <typename Self, typename Archive>
+    static void fields(Self& r, Archive& a) {
+        a.record(kBytes, "HWTS log", [&] {
+            a.template packed<std::uint8_t>(bits(r.logType, 0, 3), bits(r.counter, 4, 4));
+            a.field(r.taskType);
+            a.template constant<std::uint16_t>(0);
+            a.template constant<std::uint16_t>(0);
+            a.fields(r.taskId, r.sysCount, r.streamId);
+            a.require(r.logType == kStart || r.logType == kEnd, "HWTS log type is neither start (0) nor end (1)");
+        });
+    }
+};
+
 // Context PMU record (128 B, FFTS_PMU_FMT "4HQ4HQ12Q", chip4_pmu_parser_item.h ContextPmu): func
 // type 0b101000 with a 4-bit counter, stream id, task id, FFTS type (bits 13-15 of its u16),
 // total cycles, 8 PMU counts, start and end system counts.

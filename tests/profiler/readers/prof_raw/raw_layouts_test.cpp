@@ -120,6 +120,20 @@ TEST(RawLayouts, EveryRecordDecodesAsItWasEncodedAtMsprofsSizes) {
     EXPECT_EQ(st.indexId, 13u);
     EXPECT_EQ(st.tagId, RawStepTrace::kStepEnd);
 
+    RawHwtsLog hwts;
+    hwts.logType = RawHwtsLog::kEnd;
+    hwts.counter = 15;
+    hwts.taskType = 1;
+    hwts.taskId = 60000;
+    hwts.sysCount = 1ULL << 40;
+    hwts.streamId = 2047;
+    const RawHwtsLog h = roundTrip(hwts, 64);  // HWTS_LOG_FMT "BBHHHQ12I"
+    EXPECT_EQ(h.logType, RawHwtsLog::kEnd);
+    EXPECT_EQ(h.counter, 15u);
+    EXPECT_EQ(h.taskId, 60000u);
+    EXPECT_EQ(h.sysCount, 1ULL << 40);
+    EXPECT_EQ(h.streamId, 2047u);
+
     const RawAicpuNode c = roundTrip(cpu, 256);
     EXPECT_EQ(c.submitTick, 400u);
     EXPECT_EQ(c.runEndTick, 900u);

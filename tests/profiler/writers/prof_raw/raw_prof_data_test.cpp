@@ -116,10 +116,25 @@ TEST(RawProfData, StarsLogHasAStartAndAnEndPerTaskInTimeOrder) {
     EXPECT_EQ(field<std::uint16_t>(log, 6), run.kernels[0].taskId);
     EXPECT_EQ(field<std::uint64_t>(log, 8), (kMonotonicAtStartNs + run.kernels[0].device.startNs) / 10);
     EXPECT_TRUE(rawDeviceDataFiles(run, e2eConfig({.taskTime = false})).empty());
-    // The 910A's task log (hwts.data) is not written.
+}
+
+// The 910A logs the same starts and ends in its HWTS log: 64-byte records, log type 0 start / 1 end
+// with a 4-bit counter, task type, task id, system count and stream id (HWTS_LOG_FMT "BBHHHQ12I").
+TEST(RawProfData, The910AsHwtsLogHasAStartAndAnEndPerTaskWithACounter) {
     static const ChipConfig coupled = coupledChip();
-    RunRecord run910a = launchedRun(coupled);
-    EXPECT_TRUE(rawDeviceDataFiles(run910a, e2eConfig()).empty());
+    const RunRecord run = launchedRun(coupled);
+    const auto files = rawDeviceDataFiles(run, e2eConfig());
+    EXPECT_EQ(files.count("stars_soc.data.0.slice_0"), 0u);
+    ASSERT_EQ(files.count("hwts.data.0.slice_0"), 1u);
+    const std::string& log = files.at("hwts.data.0.slice_0");
+    ASSERT_EQ(log.size(), 64u * 2 * run.kernels.size());
+    for (std::size_t i = 0; i < log.size() / 64; ++i)
+        EXPECT_EQ(field<std::uint8_t>(log, 64 * i) >> 4, i % 16) << i;  // msprof checks the counter
+    EXPECT_EQ(field<std::uint8_t>(log, 0) & 7u, 0u);  // the first record starts the first task
+    EXPECT_EQ(field<std::uint16_t>(log, 6), run.kernels[0].taskId);
+    EXPECT_EQ(field<std::uint64_t>(log, 8), (kMonotonicAtStartNs + run.kernels[0].device.startNs) / 10);
+    EXPECT_EQ(field<std::uint32_t>(log, 16), run.kernels[0].device.streamId);
+    EXPECT_TRUE(rawDeviceDataFiles(run, e2eConfig({.taskTime = false})).empty());
 }
 
 // The context PMU records msprof's FftsPmuCalculator reads: one 128-byte record per plain AI Core
