@@ -188,6 +188,31 @@ TEST(RawLayouts, AFixedFieldIsWrittenFromTheLayoutAndCheckedOnReading) {
     }
 }
 
+TEST(RawLayouts, AFixedBitFieldOrACountAboveItsLimitNamesTheFieldAndTheValue) {
+    RawRecordBuffer pmu;
+    encodeRaw(RawContextPmu{}, pmu);
+    std::string p = pmu.bytes();
+    p[0] = 0x21;  // func type 33 in the low 6 bits
+    RawRecordReader pin("ffts", p);
+    try {
+        decodeRaw<RawContextPmu>(pin);
+        FAIL() << "no error";
+    } catch (const RawDataError& e) {
+        EXPECT_STREQ(e.what(), "ffts: offset 0: context PMU func type 33 (expected 40)");
+    }
+    RawRecordBuffer tensors;
+    encodeRaw(RawTensorInfo{}, tensors);
+    std::string t = tensors.bytes();
+    t[32] = 6;  // the tensor count: at most 5 fit
+    RawRecordReader tin("tensor_info", t);
+    try {
+        decodeRaw<RawTensorInfo>(tin);
+        FAIL() << "no error";
+    } catch (const RawDataError& e) {
+        EXPECT_STREQ(e.what(), "tensor_info: offset 0: tensor_info tensor count 6 (at most 5)");
+    }
+}
+
 TEST(RawLayouts, GeNamesAndNumbersMapBothWaysAsMsprofPrintsThem) {
     for (const char* name : {"FLOAT", "FLOAT16", "DT_BF16", "INT8", "UINT8", "INT16", "INT32", "INT64", "BOOL"})
         EXPECT_EQ(geDataTypeName(geDataTypeNumber(name)), std::string(name)) << name;
