@@ -230,7 +230,8 @@ private:
         const RecordPlace aicpuPlace{deviceData("aicpu.data"), RawAicpuNode::kBytes};
         const RecordPlace l2Place{deviceData("l2_cache.data"), RawL2Cache::kBytes};
         std::map<std::pair<std::uint16_t, std::uint16_t>, std::deque<std::size_t>> l2Of;
-        for (std::size_t i = 0; i < raw_.l2Cache.size(); ++i) l2Of[{raw_.l2Cache[i].streamId, raw_.l2Cache[i].taskId}].push_back(i);
+        for (std::size_t i = 0; i < raw_.l2Cache.size(); ++i)
+            l2Of[{raw_.l2Cache[i].streamId, raw_.l2Cache[i].taskId}].push_back(i);
         for (std::size_t i = 0; i < raw_.pmu.size(); ++i) pmuOf[{raw_.pmu[i].streamId, raw_.pmu[i].taskId}].push_back(i);
 
         RunRecord& run = out_.run;
@@ -359,7 +360,8 @@ private:
         for (std::size_t i = 0; i < raw_.stepTrace.size(); ++i) {
             const RawStepTrace& r = raw_.stepTrace[i];
             if (r.tagId == RawStepTrace::kStepStart) {
-                if (!open.emplace(r.indexId, i).second) place.fail(i, "step " + std::to_string(r.indexId) + " starts twice");
+                if (!open.emplace(r.indexId, i).second)
+                    place.fail(i, "step " + std::to_string(r.indexId) + " starts twice");
             } else if (r.tagId == RawStepTrace::kStepEnd) {
                 auto it = open.find(r.indexId);
                 if (it == open.end()) place.fail(i, "step " + std::to_string(r.indexId) + " ends without a start");
@@ -373,7 +375,8 @@ private:
                 place.fail(i, "step trace tag " + std::to_string(r.tagId) + " (60000 step start, 60001 step end)");
             }
         }
-        if (!open.empty()) place.fail(open.begin()->second, "step " + std::to_string(open.begin()->first) + " has no end");
+        if (!open.empty())
+            place.fail(open.begin()->second, "step " + std::to_string(open.begin()->first) + " has no end");
     }
 
     const RawProfData& raw_;

@@ -156,7 +156,8 @@ void writeEra2023RawDataExport(const fs::path& profRoot, const RunRecord& run, c
         writeIfAny(f.summary / era2023FileName("l2_cache", f.suffix, "csv"), renderL2CacheCsv(run, config));
     const auto stepTrace = buildEra2023StepTraceTimeline(run);
     if (selection.stepTrace && !stepTrace.empty())
-        writeFileBytes(f.timeline / era2023FileName("step_trace", f.suffix, "json"), renderMsprofTimelineJson(stepTrace));
+        writeFileBytes(f.timeline / era2023FileName("step_trace", f.suffix, "json"),
+                       renderMsprofTimelineJson(stepTrace));
     if (selection.stepTrace)
         writeIfAny(f.summary / era2023FileName("step_trace", f.suffix, "csv"),
                    renderCsv(buildEra2023StepTraceTable(run), CsvDialect::Cann));

@@ -110,7 +110,9 @@ private:
     static std::uint64_t part(const RawBits<T>& b) {
         return (static_cast<std::uint64_t>(b.value) & raw_archive_detail::mask(b.width)) << b.shift;
     }
-    static std::uint64_t part(const RawFixedBits& b) { return (b.value & raw_archive_detail::mask(b.width)) << b.shift; }
+    static std::uint64_t part(const RawFixedBits& b) {
+        return (b.value & raw_archive_detail::mask(b.width)) << b.shift;
+    }
     void put(std::uint64_t v, std::size_t bytes) {
         for (std::size_t i = 0; i < bytes; ++i) out_.u8(static_cast<std::uint8_t>((v >> (8 * i)) & 0xFFu));
     }
@@ -157,7 +159,8 @@ public:
     template <typename T>
     void count(std::vector<T>& v, std::size_t max, const char* what) {
         const std::uint64_t n = get(4);
-        if (n > max) in_.fail(std::string(what) + " count " + std::to_string(n) + " (at most " + std::to_string(max) + ")");
+        if (n > max)
+            in_.fail(std::string(what) + " count " + std::to_string(n) + " (at most " + std::to_string(max) + ")");
         v.resize(static_cast<std::size_t>(n));
     }
     void require(bool ok, const char* what) {

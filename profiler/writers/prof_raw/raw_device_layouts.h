@@ -145,7 +145,8 @@ struct RawAicpuNode {
             a.repeat(r.runEndTick);    // tickAfterRun
             a.template constant<std::uint32_t>(0);  // kernelType
             a.fields(r.dispatchUs, r.totalUs);      // then fftsThreadId, version, reserve: 0
-            a.require(r.runEndTick >= r.runStartTick && r.submitTick <= r.runStartTick, "AI CPU task times out of order");
+            a.require(r.runEndTick >= r.runStartTick && r.submitTick <= r.runStartTick,
+                      "AI CPU task times out of order");
         });
     }
 };

@@ -96,7 +96,8 @@ bool applyRawL2Cache(const RawL2Cache& record, const ChipConfig& chip, TaskResul
     const std::vector<L2Event> events = l2Events(chip);
     for (std::size_t i = 0; i < events.size(); ++i) {
         const L2Sum sum = events[i].sum;
-        if (sum == L2Sum::ReadRequests || sum == L2Sum::WriteRequests || sum == L2Sum::Requests) requests += record.events[i];
+        if (sum == L2Sum::ReadRequests || sum == L2Sum::WriteRequests || sum == L2Sum::Requests)
+            requests += record.events[i];
         if (sum == L2Sum::ReadHits || sum == L2Sum::WriteHits || sum == L2Sum::Hits) hits += record.events[i];
         if (sum == L2Sum::Victims) victims = record.events[i];
     }

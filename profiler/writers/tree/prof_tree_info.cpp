@@ -146,7 +146,8 @@ std::string renderSampleJson(const RunRecord& run, const ProfilerConfig& config,
     s["runtimeApi"] = onOff(level2);
     s["task_time"] = config.level == ProfilerLevel::Level0 ? "l0" : (level1Plus ? "l1" : "off");
     // The task scheduler's step trace keypoints (raw_step_trace_data.h); the 2023 era writes them.
-    if (config.formatVersion == FormatVersion::Era2023) s["ts_keypoint"] = onOff(era2023DataSelection(config).stepTrace);
+    if (config.formatVersion == FormatVersion::Era2023)
+        s["ts_keypoint"] = onOff(era2023DataSelection(config).stepTrace);
     if (config.e2e) {
         // An E2E collection's switches are its profileConfig flags (aclprofCreateConfig's dataTypeConfig):
         // AscendCL API data, the task log, AI CPU and HCCL data, each on or off by itself.
