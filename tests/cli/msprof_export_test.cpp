@@ -64,6 +64,70 @@ TEST(MsprofExport, RawDataAloneExportsTheCollectionsTimelineAndSummaryByteForByt
     }
 }
 
+TEST(MsprofExport, L2CacheAndStepTraceRecordsExportTheCollectionsL2CacheAndStepTrace) {
+    const fs::path prof = collect("workloads/unit/matmul.yaml", "l2",
+                                  {"--acl-prof", "ACL_PROF_L2CACHE=true,ACL_PROF_TRAINING_TRACE=true"});
+    ASSERT_TRUE(fs::is_regular_file(prof / "device_0/data/l2_cache.data.0.slice_0"));
+    ASSERT_TRUE(fs::is_regular_file(prof / "device_0/data/ts_track.data.0.slice_0"));
+    const fs::path copy = rawCopy(prof, "l2_copy");
+    ASSERT_EQ(exportOnly(copy).exitCode, 0);
+    const auto want = exported(prof), got = exported(copy);
+    for (const char* name : {"device_0/summary/l2_cache_0_1.csv", "device_0/summary/step_trace_0_1.csv",
+                             "device_0/timeline/step_trace_0_1.json"})
+        EXPECT_EQ(want.count(name), 1u) << name;
+    EXPECT_EQ(got, want);
+
+    const fs::path cut = rawCopy(prof, "l2_cut");
+    const fs::path l2 = cut / "device_0/data/l2_cache.data.0.slice_0";
+    const auto size = fs::file_size(l2);
+    fs::resize_file(l2, size - 1);
+    const Outcome o = exportOnly(cut);
+    EXPECT_EQ(o.exitCode, 2);
+    EXPECT_NE(o.err.find("l2_cache.data.0.slice_0: offset " + std::to_string(size - 72) + ": truncated L2 cache record"),
+              std::string::npos)
+        << o.err;
+    EXPECT_FALSE(fs::exists(cut / "device_0/summary"));
+
+    // The step's end mark turned into a second start: the step has no end.
+    const fs::path unended = rawCopy(prof, "step_unended");
+    std::fstream f(unended / "device_0/data/ts_track.data.0.slice_0", std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(40 + 36);
+    f.put('\x60');  // 60000 = 0xEA60
+    f.close();
+    const Outcome u = exportOnly(unended);
+    EXPECT_EQ(u.exitCode, 2);
+    EXPECT_NE(u.err.find("ts_track.data.0.slice_0: offset 40: step 0 starts twice"), std::string::npos) << u.err;
+}
+
+TEST(MsprofExport, The910AsHwtsLogExportsTheCollectionWithoutAiCoreMetrics) {
+    // The 910A's PMU records are not written, so its raw data rebuilds the run without AI Core metrics.
+    const fs::path prof = collect("workloads/unit/matmul.yaml", "hwts",
+                                  {"--chip", "Ascend910", "--aicore-metrics-type", "0xFF", "--acl-prof",
+                                   "ACL_PROF_L2CACHE=true,ACL_PROF_TRAINING_TRACE=true"});
+    const fs::path log = prof / "device_0/data/hwts.data.0.slice_0";
+    ASSERT_TRUE(fs::is_regular_file(log));
+    EXPECT_FALSE(fs::exists(prof / "device_0/data/stars_soc.data.0.slice_0"));
+    const fs::path copy = rawCopy(prof, "hwts_copy");
+    ASSERT_EQ(exportOnly(copy).exitCode, 0);
+    const auto want = exported(prof);
+    EXPECT_GE(want.size(), 9u);
+    EXPECT_EQ(exported(copy), want);
+    ASSERT_EQ(exportOnly(copy).exitCode, 0);  // the same raw data again: the same bytes
+    EXPECT_EQ(exported(copy), want);
+
+    const fs::path bad = rawCopy(prof, "hwts_bad");
+    std::fstream f(bad / "device_0/data/hwts.data.0.slice_0", std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(64);
+    f.put('\x07');  // the second record's log type: 7 is neither start nor end
+    f.close();
+    const Outcome o = exportOnly(bad);
+    EXPECT_EQ(o.exitCode, 2);
+    EXPECT_NE(o.err.find("hwts.data.0.slice_0: offset 64: HWTS log type is neither start (0) nor end (1)"),
+              std::string::npos)
+        << o.err;
+    EXPECT_FALSE(fs::exists(bad / "device_0/summary"));
+}
+
 TEST(MsprofExport, TheTimelineHasTheFourLayersTopToBottom) {
     const fs::path copy = rawCopy(collect("workloads/unit/aicpu_topk.yaml", "layers"), "layers_copy");
     ASSERT_EQ(exportOnly(copy).exitCode, 0);
@@ -95,7 +159,8 @@ TEST(MsprofExport, TheTimelineHasTheFourLayersTopToBottom) {
 }
 
 TEST(MsprofExport, SameRawDataSameBytesAndAParentFolderExportsEachCollection) {
-    const fs::path prof = collect("workloads/unit/matmul.yaml", "det");
+    const fs::path prof = collect("workloads/unit/matmul.yaml", "det",
+                                  {"--acl-prof", "ACL_PROF_L2CACHE=true,ACL_PROF_TRAINING_TRACE=true"});
     const fs::path a = rawCopy(prof, "det_a"), b = rawCopy(prof, "det_b");
     ASSERT_EQ(exportOnly(a).exitCode, 0);
     ASSERT_EQ(exportOnly(b.parent_path()).exitCode, 0);  // msprof also takes the folder holding PROF_*

@@ -48,9 +48,12 @@ struct RawProfData {
     std::vector<RawTaskTrack> tracks;
     std::vector<RawTensorInfo> tensors;
     std::vector<RawMsprofTx> msprofTx;
-    std::vector<RawAcsqRecord> taskLog;  // stars_soc
+    std::vector<RawAcsqRecord> taskLog;  // stars_soc (910B-class chips)
+    std::vector<RawHwtsLog> hwtsLog;     // hwts.data (910A)
     std::vector<RawContextPmu> pmu;      // ffts_profile
     std::vector<RawAicpuNode> aicpu;     // aicpu.data
+    std::vector<RawL2Cache> l2Cache;     // l2_cache.data
+    std::vector<RawStepTrace> stepTrace; // ts_track.data
 };
 
 // Reads `profRoot` (a PROF_* directory with host/ and one device_{id}/). Throws RawDataError.

@@ -7,6 +7,7 @@
 
 #include "profiler/metrics/metric_catalog.h"
 #include "profiler/writers/prof_raw/raw_ge_enums.h"
+#include "profiler/writers/prof_raw/raw_l2_cache_data.h"
 #include "profiler/writers/prof_raw/raw_type_dictionary.h"
 
 namespace fs = std::filesystem;
@@ -43,6 +44,7 @@ public:
         deviceTimes();
         tasks();
         markers();
+        steps();
         return std::move(out_);
     }
 
@@ -67,7 +69,9 @@ private:
         else if (taskTime == "l0") c.level = ProfilerLevel::Level0;
         else c.level = on("runtimeApi") ? ProfilerLevel::Level2 : ProfilerLevel::Level1;
         AicMetrics group = AicMetrics::None;
-        if (on("ai_core_profiling")) {
+        // Only STARS chips' PMU records are written (raw_pmu_data.h): without them the export has
+        // no metric columns rather than columns of zeros.
+        if (on("ai_core_profiling") && raw_.platformVersion == "5") {
             std::string name = raw_.sample.value("ai_core_metrics", "");
             if (name == "PipeUtilizationExct") name = "PipeUtilization";  // the 910B AIC event set's name
             if (!parseAicMetrics(name, group) || group == AicMetrics::None)
@@ -86,7 +90,7 @@ private:
         e2e.flags.aicpu = on("aicpuTrace");
         e2e.flags.l2cache = c.l2Cache;
         e2e.flags.hcclTrace = on("hcclTrace");
-        e2e.flags.trainingTrace = false;  // no step records in the raw data (raw_run_rebuild.h)
+        e2e.flags.trainingTrace = on("ts_keypoint");
         c.e2e = e2e;
         return c;
     }
@@ -152,14 +156,29 @@ private:
                           (atBegin ? " begins" : " ends") + " at system count " + std::to_string(count));
     }
 
+    // A start or end of a task in the scheduler's log (stars_soc on STARS chips, hwts.data on the 910A).
+    struct LogMark {
+        bool start;
+        std::uint16_t streamId, taskId;
+        std::uint64_t sysCount;
+    };
+
     // The device start and end of each (stream, task id), in log order.
     void deviceTimes() {
-        const RecordPlace place{deviceData("stars_soc.data"), RawAcsqRecord::kBytes};
+        const bool hwts = raw_.taskLog.empty() && !raw_.hwtsLog.empty();
+        const RecordPlace place = hwts ? RecordPlace{deviceData("hwts.data"), RawHwtsLog::kBytes}
+                                       : RecordPlace{deviceData("stars_soc.data"), RawAcsqRecord::kBytes};
+        std::vector<LogMark> log;
+        for (const RawAcsqRecord& r : raw_.taskLog)
+            log.push_back({r.func == RawAcsqRecord::kFuncStart, r.streamId, r.taskId, r.sysCount});
+        for (const RawHwtsLog& r : raw_.hwtsLog)
+            log.push_back({r.logType == RawHwtsLog::kStart, static_cast<std::uint16_t>(r.streamId & 0x7FFu), r.taskId,
+                           r.sysCount});
         std::map<std::pair<std::uint16_t, std::uint16_t>, std::deque<std::size_t>> open;
-        for (std::size_t i = 0; i < raw_.taskLog.size(); ++i) {
-            const RawAcsqRecord& r = raw_.taskLog[i];
+        for (std::size_t i = 0; i < log.size(); ++i) {
+            const LogMark& r = log[i];
             const auto key = std::make_pair(r.streamId, r.taskId);
-            if (r.func == RawAcsqRecord::kFuncStart) {
+            if (r.start) {
                 open[key].push_back(i);
                 continue;
             }
@@ -169,7 +188,7 @@ private:
                                   std::to_string(r.taskId) + ")");
             const std::size_t s = it->second.front();
             it->second.pop_front();
-            times_[key].push_back({simNs(raw_.taskLog[s].sysCount, raw_.deviceClock, place, s),
+            times_[key].push_back({simNs(log[s].sysCount, raw_.deviceClock, place, s),
                                    simNs(r.sysCount, raw_.deviceClock, place, i)});
         }
         for (const auto& [key, starts] : open)
@@ -180,7 +199,7 @@ private:
         auto it = times_.find({t.streamId, static_cast<std::uint16_t>(t.taskId)});
         if (it == times_.end() || it->second.empty())
             place.fail(i, "stream " + std::to_string(t.streamId) + " task " + std::to_string(t.taskId) +
-                              " has no start and end in stars_soc.data");
+                              " has no start and end in the task log (stars_soc.data or hwts.data)");
         auto times = it->second.front();
         it->second.pop_front();
         return times;
@@ -209,6 +228,10 @@ private:
         for (std::size_t i = 0; i < raw_.aicpu.size(); ++i)
             aicpuOf[{raw_.aicpu[i].streamId, raw_.aicpu[i].taskId}].push_back(i);
         const RecordPlace aicpuPlace{deviceData("aicpu.data"), RawAicpuNode::kBytes};
+        const RecordPlace l2Place{deviceData("l2_cache.data"), RawL2Cache::kBytes};
+        std::map<std::pair<std::uint16_t, std::uint16_t>, std::deque<std::size_t>> l2Of;
+        for (std::size_t i = 0; i < raw_.l2Cache.size(); ++i)
+            l2Of[{raw_.l2Cache[i].streamId, raw_.l2Cache[i].taskId}].push_back(i);
         for (std::size_t i = 0; i < raw_.pmu.size(); ++i) pmuOf[{raw_.pmu[i].streamId, raw_.pmu[i].taskId}].push_back(i);
 
         RunRecord& run = out_.run;
@@ -267,6 +290,12 @@ private:
                 for (std::size_t r : it->second) addTensors(k, raw_.tensors[r], tensorPlace, r);
                 it->second.clear();
             }
+            if (auto it = l2Of.find({t.streamId, static_cast<std::uint16_t>(t.taskId)}); it != l2Of.end() &&
+                                                                                         !it->second.empty()) {
+                const std::size_t r = it->second.front();
+                it->second.pop_front();
+                if (!applyRawL2Cache(raw_.l2Cache[r], chip_, k.device)) l2Place.fail(r, "more L2 hits than requests");
+            }
             if (auto it = pmuOf.find({t.streamId, static_cast<std::uint16_t>(t.taskId)}); it != pmuOf.end() &&
                                                                                           !it->second.empty()) {
                 const RawContextPmu& p = raw_.pmu[it->second.front()];
@@ -324,6 +353,32 @@ private:
         }
     }
 
+    // Each step from its start and end marks (the same index id), in the order the steps end.
+    void steps() {
+        const RecordPlace place{deviceData("ts_track.data"), RawStepTrace::kBytes};
+        std::map<std::uint64_t, std::size_t> open;  // index id -> its start mark
+        for (std::size_t i = 0; i < raw_.stepTrace.size(); ++i) {
+            const RawStepTrace& r = raw_.stepTrace[i];
+            if (r.tagId == RawStepTrace::kStepStart) {
+                if (!open.emplace(r.indexId, i).second)
+                    place.fail(i, "step " + std::to_string(r.indexId) + " starts twice");
+            } else if (r.tagId == RawStepTrace::kStepEnd) {
+                auto it = open.find(r.indexId);
+                if (it == open.end()) place.fail(i, "step " + std::to_string(r.indexId) + " ends without a start");
+                StepRecord step;
+                step.stepNumber = static_cast<std::uint32_t>(r.indexId);
+                step.startNs = simNs(raw_.stepTrace[it->second].timestamp, raw_.deviceClock, place, it->second);
+                step.endNs = simNs(r.timestamp, raw_.deviceClock, place, i);
+                open.erase(it);
+                out_.run.steps.push_back(step);
+            } else {
+                place.fail(i, "step trace tag " + std::to_string(r.tagId) + " (60000 step start, 60001 step end)");
+            }
+        }
+        if (!open.empty())
+            place.fail(open.begin()->second, "step " + std::to_string(open.begin()->first) + " has no end");
+    }
+
     const RawProfData& raw_;
     const ChipConfig& chip_;
     RebuiltRun out_;
@@ -333,8 +388,10 @@ private:
 
 }  // namespace
 
-bool rawDataRebuildsRun(const RunRecord& run) {
-    if (run.chip == nullptr || run.chip->organisation != CoreOrganisation::Split || !run.communicationOps.empty())
+bool rawDataRebuildsRun(const RunRecord& run, const ProfilerConfig& config) {
+    if (run.chip == nullptr || !run.communicationOps.empty()) return false;
+    // The 910A's PMU records (aicore.data) are not written: with AI Core metrics it exports from the run.
+    if (run.chip->organisation != CoreOrganisation::Split && config.effectiveAicMetrics() != AicMetrics::None)
         return false;
     for (const KernelRecord& k : run.kernels)
         if (k.device.type == TaskType::MixAic || k.device.type == TaskType::MixAiv) return false;

@@ -13,12 +13,15 @@
 //   tensor_info       the kernel's input and output shapes, data types and formats
 //   task_track        each device task's stream and task id (at the end of its launching call)
 //   stars_soc         the tasks' device start and end, paired by stream and task id in order
+//   (hwts.data)       the same on the 910A
 //   ffts_profile      the AI Core / AI Vector PMU counts of the sample.json events, per side
 //   msproftx          the MsprofTx markers
 //   aicpu.data        the AI CPU tasks' submit times
+//   l2_cache.data     the tasks' L2 hits, requests and victims (raw_l2_cache_data.h)
+//   ts_track.data     the profiler steps' start and end marks (raw_step_trace_data.h)
 // and sample.json the collection's switches. Not carried (the run's own record supplies them at
-// collection time; an export of raw data alone lacks them): HCCL collectives, profiler steps
-// (step_trace), the L2 cache counters, the MIX tasks' PMU counts.
+// collection time; an export of raw data alone lacks them): HCCL collectives, the MIX tasks' PMU
+// counts, the 910A's PMU counts (aicore.data).
 #include "models/chip/chip_config.h"
 #include "profiler/config/profiler_config.h"
 #include "profiler/readers/prof_raw/raw_prof_reader.h"
@@ -31,10 +34,11 @@ struct RebuiltRun {
     ProfilerConfig config;
 };
 
-// Whether the raw data of `run` carries everything the raw-data export reads: on STARS chips
-// (the 910A's task log, hwts.data, is not written), without HCCL collectives (no hccl_info) and
-// without MIX kernels (no FFTS+ PMU records). Otherwise the collection exports from the run.
-bool rawDataRebuildsRun(const RunRecord& run);
+// Whether the raw data of `run` collected with `config` carries everything the raw-data export
+// reads: without HCCL collectives (no hccl_info), without MIX kernels (no FFTS+ PMU records), and on
+// the 910A without AI Core metrics (its aicore.data PMU records are not written; its task log,
+// hwts.data, is). Otherwise the collection exports from the run.
+bool rawDataRebuildsRun(const RunRecord& run, const ProfilerConfig& config);
 
 // `chip` is the chip the data was collected on and must outlive the result. Throws RawDataError
 // when records do not fit together (an id no dictionary names, a task without its launch).

@@ -152,6 +152,15 @@ void writeEra2023RawDataExport(const fs::path& profRoot, const RunRecord& run, c
         aiCpuConfig.level = ProfilerLevel::Level2;
         writeIfAny(f.summary / era2023FileName("aicpu", f.suffix, "csv"), renderDataPreprocessCsv(run, aiCpuConfig));
     }
+    if (selection.l2Cache)
+        writeIfAny(f.summary / era2023FileName("l2_cache", f.suffix, "csv"), renderL2CacheCsv(run, config));
+    const auto stepTrace = buildEra2023StepTraceTimeline(run);
+    if (selection.stepTrace && !stepTrace.empty())
+        writeFileBytes(f.timeline / era2023FileName("step_trace", f.suffix, "json"),
+                       renderMsprofTimelineJson(stepTrace));
+    if (selection.stepTrace)
+        writeIfAny(f.summary / era2023FileName("step_trace", f.suffix, "csv"),
+                   renderCsv(buildEra2023StepTraceTable(run), CsvDialect::Cann));
     writeFileBytes(f.summary / era2023FileName("fusion_op", f.suffix, "csv"), era2023FusionOpHeader());
     writeFileBytes(f.summary / ("prof_rule_" + std::to_string(run.deviceId) + ".json"),
                    renderEra2023ProfRule(opSummary, config));
@@ -161,14 +170,6 @@ void writeEra2023RunDataExport(const fs::path& profRoot, const RunRecord& run, c
     if (!config.activityNpu || config.level == ProfilerLevel::LevelNone) return;
     const Era2023Folders f = era2023Folders(profRoot, run);
     const Era2023DataSelection selection = era2023DataSelection(config);
-    const auto stepTrace = buildEra2023StepTraceTimeline(run);
-    if (selection.stepTrace && !stepTrace.empty())
-        writeFileBytes(f.timeline / era2023FileName("step_trace", f.suffix, "json"), renderMsprofTimelineJson(stepTrace));
-    if (selection.stepTrace)
-        writeIfAny(f.summary / era2023FileName("step_trace", f.suffix, "csv"),
-                   renderCsv(buildEra2023StepTraceTable(run), CsvDialect::Cann));
-    if (selection.l2Cache)
-        writeIfAny(f.summary / era2023FileName("l2_cache", f.suffix, "csv"), renderL2CacheCsv(run, config));
 
     // msprof's communication analyzer writes PROF_*/analyze/ (PathManager.get_analyze_dir of the
     // device directory's parent); torch_npu runs it at Level1/2.

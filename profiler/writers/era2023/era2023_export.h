@@ -37,11 +37,12 @@ std::vector<OrderedJson> era2023TaskTimeTimeline(const std::vector<OrderedJson>&
 std::string era2023FusionOpHeader();
 
 // The files whose data the raw records carry (profiler/readers/prof_raw/raw_run_rebuild.h): the
-// msprof and task_time timelines, op_summary, op_statistic, task_time, aicpu, fusion_op, prof_rule.
+// msprof and task_time timelines, op_summary, op_statistic, task_time, aicpu, l2_cache, step_trace,
+// fusion_op, prof_rule.
 void writeEra2023RawDataExport(const std::filesystem::path& profRoot, const RunRecord& run,
                                const ProfilerConfig& config, const std::vector<OrderedJson>& msprofTimeline);
-// The files whose records ascendsim does not write as raw data yet, from the run itself: step_trace,
-// l2_cache and analyze/.
+// The files whose records ascendsim does not write as raw data yet, from the run itself: analyze/
+// (HCCL data).
 void writeEra2023RunDataExport(const std::filesystem::path& profRoot, const RunRecord& run,
                                const ProfilerConfig& config);
 

@@ -5,7 +5,9 @@
 
 #include "profiler/writers/era2023/era2023_data_selection.h"
 #include "profiler/writers/prof_raw/raw_clock.h"
+#include "profiler/writers/prof_raw/raw_l2_cache_data.h"
 #include "profiler/writers/prof_raw/raw_pmu_data.h"
+#include "profiler/writers/prof_raw/raw_step_trace_data.h"
 #include "profiler/writers/prof_raw/raw_layouts.h"
 #include "profiler/writers/timeline/ascend_tasks.h"
 
@@ -38,7 +40,7 @@ void acsqRecord(RawRecordBuffer& out, std::uint16_t func, std::uint16_t sqe, con
     r.taskId = static_cast<std::uint16_t>(task.taskId);
     r.sysCount = sysCount;
     r.acsqId = static_cast<std::uint16_t>(task.streamId);  // assumed: one hardware queue per stream
-    r.encode(out);
+    encodeRaw(r, out);
 }
 
 // The AI CPU scheduler's report of each AI CPU task (ACL_PROF_AICPU), by start.
@@ -60,7 +62,7 @@ std::string aicpuRecords(const RunRecord& run, const std::vector<AscendTask>& ta
         r.submitTick = rawSysCount(run, submitNs);
         r.dispatchUs = static_cast<std::uint32_t>((t.startNs - submitNs) / 1000);
         r.totalUs = static_cast<std::uint32_t>((t.endNs - submitNs) / 1000);
-        r.encode(out);
+        encodeRaw(r, out);
     }
     return out.bytes();
 }
@@ -69,7 +71,12 @@ std::string aicpuRecords(const RunRecord& run, const std::vector<AscendTask>& ta
 
 std::map<std::string, std::string> rawDeviceDataFiles(const RunRecord& run, const ProfilerConfig& config) {
     std::map<std::string, std::string> files;
-    if (run.chip->organisation != CoreOrganisation::Split || !era2023DataSelection(config).taskScheduler) return files;
+    const std::string device = std::to_string(run.deviceId);
+    const std::string l2Cache = rawL2CacheRecords(run, config);
+    if (!l2Cache.empty()) files["l2_cache.data." + device + ".slice_0"] = l2Cache;
+    const std::string steps = rawStepTraceRecords(run, config);
+    if (!steps.empty()) files["ts_track.data." + device + ".slice_0"] = steps;
+    if (!era2023DataSelection(config).taskScheduler) return files;
     // The scheduler logs in time order; at equal counts an end before a start.
     struct Entry {
         std::uint64_t sysCount;
@@ -88,9 +95,24 @@ std::map<std::string, std::string> rawDeviceDataFiles(const RunRecord& run, cons
         return a.sysCount != b.sysCount ? a.sysCount < b.sysCount : a.func > b.func;
     });
     RawRecordBuffer log;
-    for (const Entry& e : entries) acsqRecord(log, e.func, sqeType(*e.task), *e.task, e.sysCount);
-    const std::string device = std::to_string(run.deviceId);
-    if (log.size() > 0) files["stars_soc.data." + device + ".slice_0"] = log.bytes();
+    const bool stars = run.chip->organisation == CoreOrganisation::Split;
+    std::uint8_t counter = 0;
+    for (const Entry& e : entries) {
+        if (stars) {
+            acsqRecord(log, e.func, sqeType(*e.task), *e.task, e.sysCount);
+            continue;
+        }
+        RawHwtsLog r;
+        r.logType = e.func == kFuncStart ? RawHwtsLog::kStart : RawHwtsLog::kEnd;
+        r.counter = counter;
+        counter = static_cast<std::uint8_t>((counter + 1) % 16);
+        r.taskType = static_cast<std::uint8_t>(sqeType(*e.task));  // assumed: the HWTS numbers tasks as the SQE does
+        r.taskId = static_cast<std::uint16_t>(e.task->taskId);
+        r.sysCount = e.sysCount;
+        r.streamId = e.task->streamId;
+        encodeRaw(r, log);
+    }
+    if (log.size() > 0) files[(stars ? "stars_soc.data." : "hwts.data.") + device + ".slice_0"] = log.bytes();
     if (era2023DataSelection(config).aiCpu) {
         const std::string aicpu = aicpuRecords(run, tasks);
         if (!aicpu.empty()) files["aicpu.data." + device + ".slice_0"] = aicpu;

@@ -10,9 +10,13 @@
 //   u64 system counter
 //   u16 0, u16 acsq id (bits 6-12) | acc id (bits 0-5)
 //   11 × u32     0
-// the tasks' PMU counters in `ffts_profile.data.{id}.slice_0` (raw_pmu_data.h), and each AI CPU
-// task's report in `aicpu.data.{id}.slice_0` (RawAicpuNode, raw_layouts.h; with ACL_PROF_AICPU).
-// Not written (docs/output-formats.md "Raw PROF data"): the HCCL records and the 910A's hwts.data.
+// the tasks' PMU counters in `ffts_profile.data.{id}.slice_0` (raw_pmu_data.h). On the 910A the
+// same starts and ends go to the HWTS log, `hwts.data.{id}.slice_0` (RawHwtsLog). On every chip:
+// each AI CPU task's report in `aicpu.data.{id}.slice_0` (RawAicpuNode; with ACL_PROF_AICPU), the
+// L2 cache records (raw_l2_cache_data.h; ACL_PROF_L2CACHE) and the step marks in
+// `ts_track.data.{id}.slice_0` (raw_step_trace_data.h; ACL_PROF_TRAINING_TRACE).
+// Not written (docs/output-formats.md "Raw PROF data"): the HCCL records, the MIX tasks' FFTS+ PMU
+// records and the 910A's aicore.data.
 #include <map>
 #include <string>
 
@@ -21,7 +25,7 @@
 
 namespace ascendsim {
 
-// File name -> bytes; empty when the chip has no STARS scheduler or no task is collected.
+// File name -> bytes; empty when nothing the records hold is collected.
 std::map<std::string, std::string> rawDeviceDataFiles(const RunRecord& run, const ProfilerConfig& config);
 
 }  // namespace ascendsim

@@ -74,7 +74,7 @@ void nodeBasicInfo(RawRecordBuffer& out, const KernelRecord& kernel, std::uint32
     const std::uint32_t ratio = blockDim == 0 ? 0 : kernel.device.mixBlockDim / blockDim;
     r.blockNum = (blockDim & 0xFFFFu) | (ratio << 16);
     r.opFlag = kernel.hf32Eligible ? 1 : 0;  // cann_analysis_gear.py: "YES" if op_flag else "NO"
-    r.encode(out);
+    encodeRaw(r, out);
 }
 
 void taskTrack(RawRecordBuffer& out, const RunRecord& run, const AscendTask& task, std::uint32_t threadId,
@@ -87,7 +87,7 @@ void taskTrack(RawRecordBuffer& out, const RunRecord& run, const AscendTask& tas
     r.taskId = task.taskId;
     r.taskType = dict.typeOf(kRawLevelRuntime, 0, task.ascendType);
     r.kernelName = task.kernel != nullptr ? dict.hashOf(task.kernel->name) : 0;
-    r.encode(out);
+    encodeRaw(r, out);
 }
 
 RawTensorData tensorData(const TensorDescription& t, std::uint32_t tensorType) {
@@ -118,7 +118,7 @@ void tensorInfo(RawRecordBuffer& out, const KernelRecord& kernel, std::uint32_t 
         r.opName = dict.hashOf(kernel.name);
         const std::size_t end = std::min(all.size(), i + RawTensorInfo::kTensorsPerRecord);
         r.tensors.assign(all.begin() + static_cast<std::ptrdiff_t>(i), all.begin() + static_cast<std::ptrdiff_t>(end));
-        r.encode(out);
+        encodeRaw(r, out);
     }
 }
 
@@ -147,8 +147,9 @@ std::map<std::string, std::string> rawHostDataFiles(const RunRecord& run, const 
         }
         if (!apiSelected(api, selection)) continue;
         const ApiType t = apiType(api, kernelByConn, dict);
-        RawApiEvent{t.level, t.type, api.threadId, rawSysCount(run, api.startNs), rawSysCount(run, api.endNs), t.itemId}
-            .encode(apis);
+        encodeRaw(RawApiEvent{t.level, t.type, api.threadId, rawSysCount(run, api.startNs), rawSysCount(run, api.endNs),
+                              t.itemId},
+                  apis);
     }
     // GE reports a node's basic info when it launches it, and the runtime tracks the task it
     // submits inside that launch: both carry the launching thread and a time within the launch.

@@ -28,7 +28,7 @@ std::string rawMsprofTxRecords(const RunRecord& run, RawTypeDictionary& dict) {
         constexpr std::size_t kSegment = RawMsprofTx::kMessageBytes - 1;
         for (std::size_t pos = 0; pos < std::max<std::size_t>(m.message.size(), 1); pos += kSegment) {
             r.message = m.message.substr(pos, kSegment);
-            r.encode(out);
+            encodeRaw(r, out);
             ++r.segment;
         }
     }

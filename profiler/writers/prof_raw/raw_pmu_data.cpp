@@ -28,7 +28,7 @@ void contextRecord(RawRecordBuffer& out, const RunRecord& run, const KernelRecor
     for (std::size_t i = 0; i < r.pmu.size() && i < events.size(); ++i) r.pmu[i] = counters.counters[events[i]];
     r.start = rawSysCount(run, k.device.startNs);
     r.end = rawSysCount(run, k.device.endNs);
-    r.encode(out);
+    encodeRaw(r, out);
 }
 
 }  // namespace

@@ -38,6 +38,9 @@ std::string profDirectoryName(const ProfTreeNames& names);
 // same run, different across runs), standing in for msprof's random one.
 std::string profDirectorySuffix(const RunRecord& run);
 
+// msprof's chip id of the chip (info.json platform_version): "1" 910A, "4" 310P, "5" 910B/910_93.
+std::string msprofPlatformVersion(const ChipConfig& chip);
+
 // File texts (no trailing newline on JSON, as msprof writes them).
 std::string renderHostInfoJson(const RunRecord& run);
 std::string renderDeviceInfoJson(const RunRecord& run);

@@ -7,6 +7,8 @@
 #include "profiler/format/time_format.h"
 #include "profiler/metrics/metric_catalog.h"
 #include "profiler/writers/json/json_text.h"
+#include "profiler/writers/era2023/era2023_data_selection.h"
+#include "profiler/writers/prof_raw/raw_l2_cache_data.h"
 #include "profiler/writers/tree/prof_tree.h"
 #include "profiler/writers/tree/profiler_info.h"
 
@@ -17,14 +19,6 @@ namespace {
 constexpr double kNsPerUs = 1000.0;
 constexpr std::uint64_t kNsPerSecond = 1'000'000'000ULL;
 constexpr const char* kHostDeviceId = "64";
-
-// msprof's chip ids (platform_version): CHIP_V2_1_0 = 910A ("1"), CHIP_V3_3_0 = 310P ("4"),
-// CHIP_V4_1_0 = 910B/910_93 ("5") [MSPROF analysis/common_func/platform/chip_manager.py; assumed].
-std::string platformVersion(const ChipConfig& chip) {
-    if (chip.organisation == CoreOrganisation::Split) return "5";
-    if (chip.name.find("310P") != std::string::npos) return "4";
-    return "1";
-}
 
 std::string mhzText(double mhz) {
     char text[32];
@@ -81,7 +75,7 @@ OrderedJson infoJson(const RunRecord& run, bool withDevice) {
     cpu["Type"] = "ascendsim host model";
     info["CPU"] = OrderedJson::array({cpu});
     info["DeviceInfo"] = withDevice ? OrderedJson::array({deviceInfo(run)}) : OrderedJson::array();
-    info["platform_version"] = platformVersion(*run.chip);
+    info["platform_version"] = msprofPlatformVersion(*run.chip);
     info["pid"] = std::to_string(run.processId);
     return info;
 }
@@ -146,10 +140,14 @@ std::string renderSampleJson(const RunRecord& run, const ProfilerConfig& config,
     s["hwts_log"] = onOff(config.level != ProfilerLevel::LevelNone);
     s["job_id"] = std::to_string(run.deviceId);
     s["l2CacheTaskProfiling"] = onOff(config.l2Cache);
+    if (config.l2Cache) s["l2CacheTaskProfilingEvents"] = l2CacheProfilingEvents(*run.chip);
     s["msproftx"] = onOff(config.msprofTx);
     s["result_dir"] = resultDir;
     s["runtimeApi"] = onOff(level2);
     s["task_time"] = config.level == ProfilerLevel::Level0 ? "l0" : (level1Plus ? "l1" : "off");
+    // The task scheduler's step trace keypoints (raw_step_trace_data.h); the 2023 era writes them.
+    if (config.formatVersion == FormatVersion::Era2023)
+        s["ts_keypoint"] = onOff(era2023DataSelection(config).stepTrace);
     if (config.e2e) {
         // An E2E collection's switches are its profileConfig flags (aclprofCreateConfig's dataTypeConfig):
         // AscendCL API data, the task log, AI CPU and HCCL data, each on or off by itself.
@@ -160,6 +158,14 @@ std::string renderSampleJson(const RunRecord& run, const ProfilerConfig& config,
         s["hwts_log"] = onOff(f.taskTime);
     }
     return s.dump();
+}
+
+// msprof's chip ids (platform_version): CHIP_V2_1_0 = 910A ("1"), CHIP_V3_3_0 = 310P ("4"),
+// CHIP_V4_1_0 = 910B/910_93 ("5") [MSPROF analysis/common_func/platform/chip_manager.py; assumed].
+std::string msprofPlatformVersion(const ChipConfig& chip) {
+    if (chip.organisation == CoreOrganisation::Split) return "5";
+    if (chip.name.find("310P") != std::string::npos) return "4";
+    return "1";
 }
 
 std::string renderStartInfo(const RunRecord& run, std::uint64_t collectionStartNs) {

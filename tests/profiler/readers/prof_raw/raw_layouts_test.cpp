@@ -12,10 +12,10 @@ namespace {
 template <typename Record>
 Record roundTrip(const Record& r, std::size_t expectedBytes) {
     RawRecordBuffer out;
-    r.encode(out);
+    encodeRaw(r, out);
     EXPECT_EQ(out.size(), expectedBytes);
     RawRecordReader in("file", out.bytes());
-    const Record back = Record::decode(in);
+    const Record back = decodeRaw<Record>(in);
     EXPECT_TRUE(in.atEnd());
     return back;
 }
@@ -103,6 +103,37 @@ TEST(RawLayouts, EveryRecordDecodesAsItWasEncodedAtMsprofsSizes) {
     cpu.runEndTick = 900;
     cpu.submitTick = 400;
     cpu.dispatchUs = 1;
+    RawL2Cache l2;
+    l2.streamId = 3;
+    l2.taskId = 65000;
+    l2.events = {40, 20, 30, 5, 3, 0, 0, 1ULL << 40};
+    const RawL2Cache l = roundTrip(l2, 72);  // L2_CACHE_STRUCT_FMT "HHHH8Q"
+    EXPECT_EQ(l.taskId, 65000u);
+    EXPECT_EQ(l.events, l2.events);
+
+    RawStepTrace step;
+    step.timestamp = 123456;
+    step.indexId = 13;
+    step.tagId = RawStepTrace::kStepEnd;
+    const RawStepTrace st = roundTrip(step, 40);  // STEP_TRACE_FMT "BBHLQQQHHHH"
+    EXPECT_EQ(st.timestamp, 123456u);
+    EXPECT_EQ(st.indexId, 13u);
+    EXPECT_EQ(st.tagId, RawStepTrace::kStepEnd);
+
+    RawHwtsLog hwts;
+    hwts.logType = RawHwtsLog::kEnd;
+    hwts.counter = 15;
+    hwts.taskType = 1;
+    hwts.taskId = 60000;
+    hwts.sysCount = 1ULL << 40;
+    hwts.streamId = 2047;
+    const RawHwtsLog h = roundTrip(hwts, 64);  // HWTS_LOG_FMT "BBHHHQ12I"
+    EXPECT_EQ(h.logType, RawHwtsLog::kEnd);
+    EXPECT_EQ(h.counter, 15u);
+    EXPECT_EQ(h.taskId, 60000u);
+    EXPECT_EQ(h.sysCount, 1ULL << 40);
+    EXPECT_EQ(h.streamId, 2047u);
+
     const RawAicpuNode c = roundTrip(cpu, 256);
     EXPECT_EQ(c.submitTick, 400u);
     EXPECT_EQ(c.runEndTick, 900u);
@@ -110,8 +141,8 @@ TEST(RawLayouts, EveryRecordDecodesAsItWasEncodedAtMsprofsSizes) {
 
 TEST(RawLayouts, ATruncatedRecordNamesTheFileAndTheOffsetWhereItBegins) {
     RawRecordBuffer out;
-    RawApiEvent{20000, 1, 7, 1, 2, 3}.encode(out);
-    RawApiEvent{20000, 1, 7, 4, 5, 6}.encode(out);
+    encodeRaw(RawApiEvent{20000, 1, 7, 1, 2, 3}, out);
+    encodeRaw(RawApiEvent{20000, 1, 7, 4, 5, 6}, out);
     const std::string cut = out.bytes().substr(0, 70);
     RawRecordReader in("host/data/unaging.api_event.data.slice_0", cut);
     try {
@@ -124,17 +155,62 @@ TEST(RawLayouts, ATruncatedRecordNamesTheFileAndTheOffsetWhereItBegins) {
 
 TEST(RawLayouts, AWrongMagicNumberOrFuncTypeIsAnError) {
     RawRecordBuffer out;
-    RawAcsqRecord{RawAcsqRecord::kFuncStart, kSqeAiCore, 1, 1, 10, 1}.encode(out);
+    encodeRaw(RawAcsqRecord{RawAcsqRecord::kFuncStart, kSqeAiCore, 1, 1, 10, 1}, out);
     std::string bytes = out.bytes();
     bytes[2] = 0;  // the STARS magic number
     RawRecordReader in("stars", bytes);
-    EXPECT_THROW(RawAcsqRecord::decode(in), RawDataError);
+    EXPECT_THROW(decodeRaw<RawAcsqRecord>(in), RawDataError);
     RawRecordBuffer pmu;
-    RawContextPmu{}.encode(pmu);
+    encodeRaw(RawContextPmu{}, pmu);
     std::string p = pmu.bytes();
     p[0] = 0;  // func type 0 is not a context PMU record
     RawRecordReader pin("ffts", p);
-    EXPECT_THROW(RawContextPmu::decode(pin), RawDataError);
+    EXPECT_THROW(decodeRaw<RawContextPmu>(pin), RawDataError);
+}
+
+TEST(RawLayouts, AFixedFieldIsWrittenFromTheLayoutAndCheckedOnReading) {
+    // The writer sets tensor_info's level, type and dataLen from the layout, whatever the header holds.
+    RawTensorInfo info;
+    info.header.level = 1;
+    RawRecordBuffer out;
+    encodeRaw(info, out);
+    encodeRaw(info, out);
+    std::string bytes = out.bytes();
+    EXPECT_EQ(static_cast<unsigned char>(bytes[2]), 10000 & 0xFF);
+    bytes[256 + 2] = 0x0F;  // the second record's level, now 9999
+    bytes[256 + 3] = 0x27;
+    RawRecordReader in("tensor_info", bytes);
+    try {
+        decodeAll<RawTensorInfo>(in);
+        FAIL() << "no error";
+    } catch (const RawDataError& e) {
+        EXPECT_STREQ(e.what(), "tensor_info: offset 256: tensor_info level 9999 (expected 10000)");
+    }
+}
+
+TEST(RawLayouts, AFixedBitFieldOrACountAboveItsLimitNamesTheFieldAndTheValue) {
+    RawRecordBuffer pmu;
+    encodeRaw(RawContextPmu{}, pmu);
+    std::string p = pmu.bytes();
+    p[0] = 0x21;  // func type 33 in the low 6 bits
+    RawRecordReader pin("ffts", p);
+    try {
+        decodeRaw<RawContextPmu>(pin);
+        FAIL() << "no error";
+    } catch (const RawDataError& e) {
+        EXPECT_STREQ(e.what(), "ffts: offset 0: context PMU func type 33 (expected 40)");
+    }
+    RawRecordBuffer tensors;
+    encodeRaw(RawTensorInfo{}, tensors);
+    std::string t = tensors.bytes();
+    t[32] = 6;  // the tensor count: at most 5 fit
+    RawRecordReader tin("tensor_info", t);
+    try {
+        decodeRaw<RawTensorInfo>(tin);
+        FAIL() << "no error";
+    } catch (const RawDataError& e) {
+        EXPECT_STREQ(e.what(), "tensor_info: offset 0: tensor_info tensor count 6 (at most 5)");
+    }
 }
 
 TEST(RawLayouts, GeNamesAndNumbersMapBothWaysAsMsprofPrintsThem) {

@@ -13,8 +13,10 @@
 #include "profiler/metrics/metric_catalog.h"
 #include "profiler/writers/prof_raw/raw_device_data.h"
 #include "profiler/writers/prof_raw/raw_host_data.h"
+#include "profiler/writers/prof_raw/raw_l2_cache_data.h"
 #include "profiler/writers/prof_raw/raw_msproftx.h"
 #include "profiler/writers/prof_raw/raw_prof_data.h"
+#include "profiler/writers/summary/l2_cache.h"
 #include "profiler/writers/tree/profiler_info.h"
 #include "support/scratch_dir.h"
 
@@ -114,10 +116,25 @@ TEST(RawProfData, StarsLogHasAStartAndAnEndPerTaskInTimeOrder) {
     EXPECT_EQ(field<std::uint16_t>(log, 6), run.kernels[0].taskId);
     EXPECT_EQ(field<std::uint64_t>(log, 8), (kMonotonicAtStartNs + run.kernels[0].device.startNs) / 10);
     EXPECT_TRUE(rawDeviceDataFiles(run, e2eConfig({.taskTime = false})).empty());
-    // The 910A's task log (hwts.data) is not written.
+}
+
+// The 910A logs the same starts and ends in its HWTS log: 64-byte records, log type 0 start / 1 end
+// with a 4-bit counter, task type, task id, system count and stream id (HWTS_LOG_FMT "BBHHHQ12I").
+TEST(RawProfData, The910AsHwtsLogHasAStartAndAnEndPerTaskWithACounter) {
     static const ChipConfig coupled = coupledChip();
-    RunRecord run910a = launchedRun(coupled);
-    EXPECT_TRUE(rawDeviceDataFiles(run910a, e2eConfig()).empty());
+    const RunRecord run = launchedRun(coupled);
+    const auto files = rawDeviceDataFiles(run, e2eConfig());
+    EXPECT_EQ(files.count("stars_soc.data.0.slice_0"), 0u);
+    ASSERT_EQ(files.count("hwts.data.0.slice_0"), 1u);
+    const std::string& log = files.at("hwts.data.0.slice_0");
+    ASSERT_EQ(log.size(), 64u * 2 * run.kernels.size());
+    for (std::size_t i = 0; i < log.size() / 64; ++i)
+        EXPECT_EQ(field<std::uint8_t>(log, 64 * i) >> 4, i % 16) << i;  // msprof checks the counter
+    EXPECT_EQ(field<std::uint8_t>(log, 0) & 7u, 0u);  // the first record starts the first task
+    EXPECT_EQ(field<std::uint16_t>(log, 6), run.kernels[0].taskId);
+    EXPECT_EQ(field<std::uint64_t>(log, 8), (kMonotonicAtStartNs + run.kernels[0].device.startNs) / 10);
+    EXPECT_EQ(field<std::uint32_t>(log, 16), run.kernels[0].device.streamId);
+    EXPECT_TRUE(rawDeviceDataFiles(run, e2eConfig({.taskTime = false})).empty());
 }
 
 // The context PMU records msprof's FftsPmuCalculator reads: one 128-byte record per plain AI Core
@@ -281,6 +298,71 @@ TEST(RawProfData, AiCpuFlagIsTheAiCpuRecords) {
     // Everything else is the same.
     auto rest = with;
     rest.erase("aicpu.data.0.slice_0");
+    EXPECT_EQ(rest, without);
+}
+
+// ACL_PROF_L2CACHE adds l2_cache.data: one 72-byte record per AI Core / AI Vector task, by start,
+// holding the sums msprof's formula of the chip groups (l2_cache_config.py), in sample.json's order.
+TEST(RawProfData, L2CacheFlagIsTheL2CacheRecordsInTheEventsOfTheChip) {
+    static const ChipConfig chip = splitChip();
+    RunRecord run = launchedRun(chip);
+    TaskResult& first = run.kernels[0].device;
+    first.cubeSum = PmuCounters{};
+    first.vectorSum = PmuCounters{};
+    first.vectorSum[PmuEvent::L2R0ReadHit] = 30;
+    first.vectorSum[PmuEvent::L2R1ReadMissAllocate] = 10;
+    first.vectorSum[PmuEvent::L2WriteHit] = 5;
+    first.vectorSum[PmuEvent::L2WriteMissAllocate] = 15;
+    first.vectorSum[PmuEvent::MainMemWrite] = 3 * chip.l2.lineBytes / 8;  // three lines written back
+    const auto with = rawDeviceDataFiles(run, e2eConfig({.l2cache = true}));
+    const auto without = rawDeviceDataFiles(run, e2eConfig());
+    ASSERT_EQ(with.count("l2_cache.data.0.slice_0"), 1u);
+    const std::string& l2 = with.at("l2_cache.data.0.slice_0");
+    ASSERT_EQ(l2.size(), 72u * run.kernels.size());
+    EXPECT_EQ(field<std::uint16_t>(l2, 2), run.kernels[0].device.streamId);
+    EXPECT_EQ(field<std::uint16_t>(l2, 4), run.kernels[0].taskId);
+    // 0xfb reads 40, 0xfc writes 20, 0x90 read hits 30, 0x91 write hits 5, 0x9c victims 3.
+    const std::uint64_t want[] = {40, 20, 30, 5, 3, 0, 0, 0};
+    for (std::size_t i = 0; i < 8; ++i) EXPECT_EQ(field<std::uint64_t>(l2, 8 + 8 * i), want[i]) << i;
+    EXPECT_EQ(l2CacheProfilingEvents(chip), "0xfb,0xfc,0x90,0x91,0x9c");
+    EXPECT_EQ(without.count("l2_cache.data.0.slice_0"), 0u);
+    auto rest = with;
+    rest.erase("l2_cache.data.0.slice_0");
+    EXPECT_EQ(rest, without);
+    // Read back, the record gives the task the same hit and victim rates.
+    RawRecordReader in("l2", l2);
+    TaskResult back;
+    back.type = first.type;
+    ASSERT_TRUE(applyRawL2Cache(decodeRaw<RawL2Cache>(in), chip, back));
+    EXPECT_DOUBLE_EQ(l2CacheRates(back, chip).hitRate, l2CacheRates(first, chip).hitRate);
+    EXPECT_DOUBLE_EQ(l2CacheRates(back, chip).victimRate, l2CacheRates(first, chip).victimRate);
+    // The 910A writes them too, in its own three events (request, hit, victim).
+    static const ChipConfig coupled = coupledChip();
+    const RunRecord run910a = launchedRun(coupled);
+    EXPECT_EQ(l2CacheProfilingEvents(coupled), "0x59,0x5b,0x5c");
+    EXPECT_EQ(rawDeviceDataFiles(run910a, e2eConfig({.l2cache = true})).count("l2_cache.data.0.slice_0"), 1u);
+}
+
+// ACL_PROF_TRAINING_TRACE adds ts_track.data: a step start (tag 60000) and end (60001) mark per
+// step, 40 bytes each, carrying the step number as msprof's index id.
+TEST(RawProfData, TrainingTraceFlagIsTheStepMarks) {
+    static const ChipConfig chip = splitChip();
+    RunRecord run = launchedRun(chip);
+    ASSERT_EQ(run.steps.size(), 1u);
+    const auto with = rawDeviceDataFiles(run, e2eConfig({.trainingTrace = true}));
+    const auto without = rawDeviceDataFiles(run, e2eConfig({.trainingTrace = false}));
+    ASSERT_EQ(with.count("ts_track.data.0.slice_0"), 1u);
+    const std::string& marks = with.at("ts_track.data.0.slice_0");
+    ASSERT_EQ(marks.size(), 80u);
+    EXPECT_EQ(field<std::uint8_t>(marks, 1), 10u);  // TsTrackTag.STEP_TRACE
+    EXPECT_EQ(field<std::uint64_t>(marks, 8), (kMonotonicAtStartNs + run.steps[0].startNs) / 10);
+    EXPECT_EQ(field<std::uint64_t>(marks, 16), run.steps[0].stepNumber);
+    EXPECT_EQ(field<std::uint16_t>(marks, 36), 60000u);
+    EXPECT_EQ(field<std::uint64_t>(marks, 40 + 8), (kMonotonicAtStartNs + run.steps[0].endNs) / 10);
+    EXPECT_EQ(field<std::uint16_t>(marks, 40 + 36), 60001u);
+    EXPECT_EQ(without.count("ts_track.data.0.slice_0"), 0u);
+    auto rest = with;
+    rest.erase("ts_track.data.0.slice_0");
     EXPECT_EQ(rest, without);
 }
 
