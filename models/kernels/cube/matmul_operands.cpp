@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <array>
-#include <optional>
 #include <utility>
+
+#include "models/kernels/cube/matmul_cann_base_block.h"
 
 namespace ascendsim {
 
@@ -23,11 +24,6 @@ constexpr double kNd2NzBytesPerCycle = 100.0;
 constexpr double kFixPipeBytesPerCycle = 117.4;
 constexpr std::uint32_t kFractalRows = 16;       // cube fractal edge (hardware.md §2.5)
 constexpr std::uint64_t kFractalRowBytes = 32;   // K extent of a fractal: fp16 16, int8 32, fp32 8 (§1.1 DtypeMKN)
-// CANN's MatMulV3 tiling (hicann/ops-nn matmul_v3_base_tiling.cpp, SetBaseBlockTiling; facts read,
-// no code taken) starts every 910B GEMM from a 128×256 or 256×128 base block: one fp32 tile fills
-// the 128 KiB L0C. The edge below which its small-shape path takes over instead:
-constexpr std::uint64_t kCannLargeEdge = 256;
-constexpr std::uint64_t kCannL0cBytes = 128 * 1024;
 }  // namespace
 
 std::uint64_t MatmulProblem::batchCount() const {
@@ -281,34 +277,6 @@ void planResidentA(const OpInstance& op, const ChipConfig& chip, const MatmulPro
         plan.l1BiasAddr = plan.l1ResidentAAddr + blockMTiles * residentBytes;
         return;
     }
-}
-}  // namespace
-
-namespace {
-// CANN's base block for a plain (unbatched) GEMM on a split chip with a 128 KiB L0C whose M and N
-// both reach 256 and whose 128×256 blocks are at least one per AI core, as SetBaseBlockTiling picks
-// it: 128×256, but 256×128 when both operands are transposed; with one transposed (ND) operand,
-// 256×128 when only M is large (≥ cores/2 × 256), when neither is and M > N, or when both are and
-// it loads fewer operand rows. Other shapes go through CANN's small-shape formulas: nullopt, the
-// caller ranks the base blocks itself. The Qwen3 GEMMs' MAC busy cycles per core fit these blocks'
-// tile counts (docs/fidelity.md §32).
-std::optional<std::pair<std::uint32_t, std::uint32_t>> cannBaseBlock(const ChipConfig& chip, const MatmulProblem& p) {
-    constexpr std::pair<std::uint32_t, std::uint32_t> wideN{128, 256}, wideM{256, 128};
-    if (chip.organisation == CoreOrganisation::Coupled || chip.bufferCapacity(MemSpace::L0C) != kCannL0cBytes ||
-        p.batchCount() != 1 || p.m < kCannLargeEdge || p.n < kCannLargeEdge || chip.aiCoreCount == 0)
-        return std::nullopt;
-    if (ceilDiv(p.m, wideN.first) * ceilDiv(p.n, wideN.second) < chip.aiCoreCount) return std::nullopt;
-    if (p.transposeA == p.transposeB) return p.transposeA ? wideM : wideN;
-    if (p.bFractal) return wideN;
-    const std::uint64_t large = (chip.aiCoreCount / 2) * kCannLargeEdge;
-    const bool mLarge = p.m >= large, nLarge = p.n >= large;
-    if (mLarge && nLarge) {
-        const std::uint64_t rowsWideM = ceilDiv(p.m, 256) * p.n + ceilDiv(p.n, 128) * p.m;
-        const std::uint64_t rowsWideN = ceilDiv(p.m, 128) * p.n + ceilDiv(p.n, 256) * p.m;
-        return rowsWideM < rowsWideN ? wideM : wideN;
-    }
-    if (mLarge || (!nLarge && p.m > p.n)) return wideM;
-    return wideN;
 }
 }  // namespace
 
