@@ -77,7 +77,9 @@ TEST(ReplayFidelity, GradeASamples_ErrorAndCoverageWithinRecordedBounds) {
 // Session 10 (fidpipe, a vector queue that holds a tile, docs/fidelity.md §22): MTE3 0.113 / 0.092
 // measured -> bounds 0.14 / 0.12; MTE2 0.150 / 0.155 within the old bounds. Session 11 (fidpipe2,
 // FlashAttention's ND operands converted on their GM->L1 loads, docs/fidelity.md §27): the cube side's
-// aic_mte2 0.147 -> 0.115 (rank 0), 0.170 -> 0.141 (rank 2) -> bounds 0.14 / 0.16.
+// aic_mte2 0.147 -> 0.115 (rank 0), 0.170 -> 0.141 (rank 2) -> bounds 0.14 / 0.16. Session 12 (fidmm,
+// CANN's 128x256 GEMM blocks with one L0C slot, docs/fidelity.md §34): aic_mte2 0.046 / 0.085 ->
+// bounds 0.07 / 0.11.
 TEST(ReplayFidelity, QwenMemoryPipeRatiosWithinRecordedBounds) {
     if (!fs::is_directory(samplesRoot())) GTEST_SKIP() << "no real samples at " << samplesRoot();
     const struct {
@@ -85,8 +87,8 @@ TEST(ReplayFidelity, QwenMemoryPipeRatiosWithinRecordedBounds) {
         double maxMte2;
         double maxMte3;
         double maxAicMte2;
-    } kQwen[] = {{"msinsight/ef63bc64/test/st/level2/rank_0_ascend_pt", 0.18, 0.14, 0.14},
-                 {"msinsight/ef63bc64/test/st/level2/rank_2_ascend_pt", 0.17, 0.12, 0.16}};
+    } kQwen[] = {{"msinsight/ef63bc64/test/st/level2/rank_0_ascend_pt", 0.18, 0.14, 0.07},
+                 {"msinsight/ef63bc64/test/st/level2/rank_2_ascend_pt", 0.17, 0.12, 0.11}};
     for (const auto& sample : kQwen) {
         SCOPED_TRACE(sample.path);
         ReplayOptions options;

@@ -4,6 +4,8 @@
 #include <array>
 #include <utility>
 
+#include "models/kernels/cube/matmul_cann_base_block.h"
+
 namespace ascendsim {
 
 namespace {
@@ -287,6 +289,7 @@ void planMatmul(const OpInstance& op, const ChipConfig& chip, const MatmulProble
     MatmulTiling last;
     CubeBufferPlan lastPlan;
     std::uint64_t lastBiasL1 = 0, bestBiasL1 = 0;
+    const auto cann = cannBaseBlock(chip, problem);
     for (const auto& [m, n] : kBaseBlocks) {
         MatmulTiling candidate;
         candidate.baseM = static_cast<std::uint32_t>(std::min<std::uint64_t>(m, roundUp(problem.m, kFractalRows)));
@@ -300,7 +303,9 @@ void planMatmul(const OpInstance& op, const ChipConfig& chip, const MatmulProble
         lastBiasL1 = biasL1Bytes;
         const std::uint64_t biasTableBytes = problem.hasBias ? std::uint64_t{candidate.baseN} * 4 : 0;
         if (candidate.chunkK == 0 || !planFits(chip, candidatePlan, biasL1Bytes, biasTableBytes)) continue;
-        const double cycles = busiestCoreCycles(op, chip, problem, candidate, candidatePlan.l0cSlots);
+        // CANN's own base block wins whenever it fits; the estimate ranks the others.
+        const bool cannsBlock = cann && cann->first == m && cann->second == n;
+        const double cycles = cannsBlock ? -1.0 : busiestCoreCycles(op, chip, problem, candidate, candidatePlan.l0cSlots);
         if (found && cycles >= bestCycles) continue;
         found = true;
         bestCycles = cycles;

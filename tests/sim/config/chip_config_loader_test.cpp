@@ -244,7 +244,7 @@ TEST_F(EditedConfig, AbsurdScalarCostIsRejected) {
 }
 
 TEST_F(EditedConfig, ConversionRateAbovePeakIsRejected) {
-    const std::string error = errorOf(withReplaced("dtype_conversion_bytes_per_cycle: 22 ",
+    const std::string error = errorOf(withReplaced("dtype_conversion_bytes_per_cycle: 80 ",
                                                    "dtype_conversion_bytes_per_cycle: 500 "));
     EXPECT_NE(error.find(".dtype_conversion_bytes_per_cycle: a converting move cannot outrun the path's peak"),
               std::string::npos)

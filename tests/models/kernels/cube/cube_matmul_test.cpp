@@ -247,10 +247,12 @@ TEST(CubeMatMul, LargeGemmUses128x256BaseBlocksAndL1ChunksOfAtLeast64KiBPerOpera
 }
 
 // A chip whose FixPipe quantises fp32 → fp16 at 22 B/cycle (paths[L0C->GM].dtype_conversion_bytes_per_cycle):
-// a 128×256 fp32 tile (all of L0C) then takes ~6000 cycles to store, as long as most of its mmads,
-// so the tiling picks 128×128 blocks whose two L0C slots let FixPipe drain one tile while the
-// cube fills the other, and deepens baseK to fill two L0A/L0B slots (64 KiB / (2 × 128 × 2 B)).
-TEST(CubeMatMul, SlowConvertingFixPipeGetsTwoL0CSlotsAndDeeperSteps) {
+// a 128×256 fp32 tile (all of L0C) then takes ~6000 cycles to store, as long as most of its mmads.
+// Outside CANN's large-GEMM rule (here 4 × 4 blocks of 128×256 for 24 cores: its small-shape path)
+// the ranking picks 128×128 blocks whose two L0C slots let FixPipe drain one tile while the cube
+// fills the other, and deepens baseK to fill two L0A/L0B slots (64 KiB / (2 × 128 × 2 B)).
+// The 910B1 with a FixPipe that converts fp32 → fp16/bf16 at only 22 B/cycle.
+ChipConfig withSlowConvertingFixPipe() {
     auto chip = ascend910B1();
     PathTiming fixpipe;
     fixpipe.src = MemSpace::L0C;
@@ -258,10 +260,16 @@ TEST(CubeMatMul, SlowConvertingFixPipeGetsTwoL0CSlotsAndDeeperSteps) {
     fixpipe.peakBytesPerCycle = 117.4;
     fixpipe.dtypeConversionBytesPerCycle = 22.0;
     chip.paths.push_back(fixpipe);
-    CubeOpHarness h(chip, 1 << 20);  // only lowering
+    return chip;
+}
+
+TEST(CubeMatMul, SlowConvertingFixPipeGetsTwoL0CSlotsAndDeeperSteps) {
+    const auto chip = withSlowConvertingFixPipe();
+    CubeOpHarness h(chip, 1 << 20);  // only lowering (the harness keeps a reference to the chip)
     const auto lowerWith = [&h](DataType out) {
-        auto op = makeOp("MatMul", {h.tensor("a", {4096, 1024}, DataType::Fp16), h.tensor("b", {1024, 4096}, DataType::Fp16)},
-                         {h.tensor("y", {4096, 4096}, out)});
+        auto op = makeOp("MatMul", {h.tensor("a", {512, 1024}, DataType::Fp16), h.tensor("b", {1024, 1024}, DataType::Fp16)},
+                         {h.tensor("y", {512, 1024}, out)});
+        op.blockDim = 8;  // four 128×128 tiles per block
         return blockProgram(h.lower(op).at(0), 0);
     };
     std::set<std::uint64_t> l0cSlots;
@@ -279,6 +287,38 @@ TEST(CubeMatMul, SlowConvertingFixPipeGetsTwoL0CSlotsAndDeeperSteps) {
         if (i.opcode != Opcode::Mmad) continue;
         EXPECT_EQ(std::get<Mmad>(i.operands).n, 256u);
     }
+}
+
+// CANN's MatMulV3 base block (docs/fidelity.md §34) for GEMMs with at least one 128×256 block per
+// core, whatever the FixPipe costs: 128×256 with neither operand transposed, 256×128 with both; with
+// B transposed, 256×128 when only M is large (≥ 24 / 2 × 256 rows on the 910B1), 128×256 when only
+// N is. The mmads of block 0 show the block (one L0C slot: a 128×256 fp32 tile fills L0C).
+TEST(CubeMatMul, LargeGemmTakesCannsBaseBlockOrientation) {
+    const auto chip = withSlowConvertingFixPipe();  // the store that favours 128×128 in the ranking
+    CubeOpHarness h(chip, 1 << 20);
+    const auto block = [&h](std::int64_t m, std::int64_t n, bool transA, bool transB) {
+        const std::int64_t k = 1024;
+        auto a = transA ? h.tensor("a", {k, m}, DataType::Bf16) : h.tensor("a", {m, k}, DataType::Bf16);
+        auto b = transB ? h.tensor("b", {n, k}, DataType::Bf16) : h.tensor("b", {k, n}, DataType::Bf16);
+        auto op = makeOp("MatMul", {a, b}, {h.tensor("y", {m, n}, DataType::Bf16)});
+        op.attrs["transpose_a"] = transA;
+        op.attrs["transpose_b"] = transB;
+        std::set<std::pair<std::uint32_t, std::uint32_t>> shapes;
+        std::set<std::uint64_t> l0c;
+        for (const auto& i : blockProgram(h.lower(op).at(0), 0)) {
+            if (i.opcode != Opcode::Mmad) continue;
+            const auto& mm = std::get<Mmad>(i.operands);
+            shapes.insert({mm.m, mm.n});
+            l0c.insert(mm.l0cAddr);
+        }
+        EXPECT_EQ(l0c.size(), 1u);
+        return shapes;
+    };
+    using Shapes = std::set<std::pair<std::uint32_t, std::uint32_t>>;
+    EXPECT_EQ(block(4096, 4096, false, false), (Shapes{{128, 256}}));
+    EXPECT_EQ(block(4096, 4096, true, true), (Shapes{{256, 128}}));
+    EXPECT_EQ(block(4096, 1024, false, true), (Shapes{{256, 128}}));
+    EXPECT_EQ(block(1024, 4096, false, true), (Shapes{{128, 256}}));
 }
 
 // A B shared by every batch folds the batch into M: 512 products [16,16]·[16,16] are one 8192-row
