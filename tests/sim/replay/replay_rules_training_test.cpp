@@ -178,5 +178,18 @@ TEST(ReplayRulesTraining, AtomicMemSetZeroesTheNextAccumulatorsOutput) {
     EXPECT_EQ(replayOp(rows[4]).outputs[0].elementCount(), 1);
 }
 
+// Index / IndexPutV2 rows: the host-built indexed_sizes and indexed_strides are dropped, the index
+// tensors follow x (and values).
+TEST(ReplayRulesTraining, AdvancedIndexKeepsTheIndexTensors) {
+    const OpInstance put = replayOp(row("IndexPutV2", "4096,151936;4096;2;2;4096;4096", "FLOAT;FLOAT;INT64;INT64;INT64;INT64",
+                                        "ND;ND;ND;ND;ND;ND", "4096,151936", "FLOAT", "ND", 40));
+    ASSERT_EQ(put.inputs.size(), 4u);
+    EXPECT_EQ(put.inputs[1].shape, (Shape{4096}));
+    EXPECT_EQ(put.inputs[3].dtype, DataType::Int64);
+    const OpInstance index = replayOp(row("Index", "4096,151936;2;1;4096;4096", "FLOAT;INT64;INT64;INT64;INT64",
+                                          "ND;ND;ND;ND;ND", "4096", "FLOAT", "ND", 40));
+    EXPECT_EQ(index.inputs.size(), 3u);
+}
+
 }  // namespace
 }  // namespace ascendsim
