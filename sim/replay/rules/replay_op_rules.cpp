@@ -96,6 +96,7 @@ const std::vector<ReplayRule> kReplayRules = {
     // torch's advanced indexing of single elements (models/kernels/layout/advanced_index.cpp).
     {"Index", "Index", "gather", buildAdvancedIndex},
     {"IndexPutV2", "IndexPutV2", "gather", buildAdvancedIndex},
+    {"NonZero", "NonZero", "gather", buildUnary},
 };
 
 }  // namespace

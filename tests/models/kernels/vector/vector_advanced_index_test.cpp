@@ -75,5 +75,39 @@ TEST(VectorAdvancedIndex, IndexPutWritesOneElementPerAccessOverEveryBlock) {
                  LoweringError);
 }
 
+// NonZero: every block counts its share, writes the count, meets the others at the all-AIV barrier,
+// reads every count back and stores its coordinates (within y's bytes).
+TEST(VectorNonZero, CountsMeetAtTheBarrierThenCoordinatesAreStored) {
+    const auto x = tensor("x", {64, 100}, DataType::Bool, 0x10000);
+    const auto y = tensor("y", {6400, 2}, DataType::Int64, 0x100000);
+    const LoweredKernel k = lowered(makeOp("NonZero", {x}, {y}), 4);
+    EXPECT_EQ(k.workspaceBytes, 4u * 32);
+    std::uint64_t xRead = 0, countsRead = 0, yWritten = 0, countsWritten = 0;
+    for (std::uint32_t block = 0; block < 4; ++block) {
+        std::vector<int> events;
+        auto stream = k.program({block, CoreKind::Vector, 0, 0x800000});
+        std::vector<Instruction> chunk;
+        while (stream->next(chunk)) {
+            for (const Instruction& i : chunk) {
+                if (i.opcode == Opcode::CrossCoreSet) events.push_back(1);
+                if (i.opcode == Opcode::CrossCoreWait) events.push_back(-1);
+                const auto* d = std::get_if<DataMove>(&i.operands);
+                if (d == nullptr) continue;
+                if (d->src == MemSpace::GM) (d->srcAddr >= 0x800000 ? countsRead : xRead) += d->totalBytes();
+                if (d->dst == MemSpace::GM) (d->dstAddr >= 0x800000 ? countsWritten : yWritten) += d->totalBytes();
+            }
+            chunk.clear();
+        }
+        EXPECT_EQ(events, (std::vector<int>{1, -1})) << "block " << block;
+    }
+    EXPECT_EQ(xRead, 6400u);              // x once (it fits in UB for the second pass)
+    EXPECT_EQ(countsRead, 4u * 4 * 32);   // every block reads every count
+    EXPECT_EQ(countsWritten, 4u * 32);
+    EXPECT_EQ(yWritten, 6400u * 2 * 8);
+    // y smaller than the upper bound: stores stop at its end.
+    const LoweredKernel small = lowered(makeOp("NonZero", {x}, {tensor("y", {1}, DataType::Int64, 0x100000)}), 4);
+    EXPECT_NO_THROW(small.program({3, CoreKind::Vector, 0, 0x800000}));
+}
+
 }  // namespace
 }  // namespace ascendsim::test
