@@ -20,26 +20,19 @@ struct Moves {
 // Summed over every block program.
 Moves movesOf(const LoweredKernel& kernel) {
     Moves m;
-    for (std::uint32_t block = 0; block < kernel.blockDim; ++block) {
-        auto stream = kernel.program({block, CoreKind::Vector, 0, 0});
-        std::vector<Instruction> chunk;
-        while (stream->next(chunk)) {
-            for (const Instruction& i : chunk) {
-                if (const auto* s = std::get_if<ScalarWork>(&i.operands)) m.scalarLoads += s->loads;
-                const auto* d = std::get_if<DataMove>(&i.operands);
-                if (d == nullptr) continue;
-                if (d->indexed()) {
-                    (d->dst == MemSpace::GM ? m.indexedWrites : m.indexedReads) += 1;
-                    EXPECT_EQ(d->burstBytes, 4u);
-                } else if (d->src == MemSpace::GM) {
-                    m.denseGmRead += d->totalBytes();
-                } else if (d->dst == MemSpace::GM) {
-                    m.denseGmWritten += d->totalBytes();
-                }
-            }
-            chunk.clear();
+    forEachBlockInstruction(kernel, CoreKind::Vector, [&](const Instruction& i) {
+        if (const auto* s = std::get_if<ScalarWork>(&i.operands)) m.scalarLoads += s->loads;
+        const auto* d = std::get_if<DataMove>(&i.operands);
+        if (d == nullptr) return;
+        if (d->indexed()) {
+            (d->dst == MemSpace::GM ? m.indexedWrites : m.indexedReads) += 1;
+            EXPECT_EQ(d->burstBytes, 4u);
+        } else if (d->src == MemSpace::GM) {
+            m.denseGmRead += d->totalBytes();
+        } else if (d->dst == MemSpace::GM) {
+            m.denseGmWritten += d->totalBytes();
         }
-    }
+    });
     return m;
 }
 
@@ -83,23 +76,16 @@ TEST(VectorNonZero, CountsMeetAtTheBarrierThenCoordinatesAreStored) {
     const LoweredKernel k = lowered(makeOp("NonZero", {x}, {y}), 4);
     EXPECT_EQ(k.workspaceBytes, 4u * 32);
     std::uint64_t xRead = 0, countsRead = 0, yWritten = 0, countsWritten = 0;
-    for (std::uint32_t block = 0; block < 4; ++block) {
-        std::vector<int> events;
-        auto stream = k.program({block, CoreKind::Vector, 0, 0x800000});
-        std::vector<Instruction> chunk;
-        while (stream->next(chunk)) {
-            for (const Instruction& i : chunk) {
-                if (i.opcode == Opcode::CrossCoreSet) events.push_back(1);
-                if (i.opcode == Opcode::CrossCoreWait) events.push_back(-1);
-                const auto* d = std::get_if<DataMove>(&i.operands);
-                if (d == nullptr) continue;
-                if (d->src == MemSpace::GM) (d->srcAddr >= 0x800000 ? countsRead : xRead) += d->totalBytes();
-                if (d->dst == MemSpace::GM) (d->dstAddr >= 0x800000 ? countsWritten : yWritten) += d->totalBytes();
-            }
-            chunk.clear();
-        }
-        EXPECT_EQ(events, (std::vector<int>{1, -1})) << "block " << block;
-    }
+    std::vector<int> events;
+    forEachBlockInstruction(k, CoreKind::Vector, [&](const Instruction& i) {
+        if (i.opcode == Opcode::CrossCoreSet) events.push_back(1);
+        if (i.opcode == Opcode::CrossCoreWait) events.push_back(-1);
+        const auto* d = std::get_if<DataMove>(&i.operands);
+        if (d == nullptr) return;
+        if (d->src == MemSpace::GM) (d->srcAddr >= 0x800000 ? countsRead : xRead) += d->totalBytes();
+        if (d->dst == MemSpace::GM) (d->dstAddr >= 0x800000 ? countsWritten : yWritten) += d->totalBytes();
+    }, 0x800000);
+    EXPECT_EQ(events, (std::vector<int>{1, -1, 1, -1, 1, -1, 1, -1}));  // each block: set, then wait
     EXPECT_EQ(xRead, 6400u);              // x once (it fits in UB for the second pass)
     EXPECT_EQ(countsRead, 4u * 4 * 32);   // every block reads every count
     EXPECT_EQ(countsWritten, 4u * 32);

@@ -21,21 +21,14 @@ struct Census {
 
 Census census(const LoweredKernel& kernel) {
     Census c;
-    for (std::uint32_t block = 0; block < kernel.blockDim; ++block) {
-        auto stream = kernel.program({block, CoreKind::Vector, 0});
-        std::vector<Instruction> chunk;
-        while (stream->next(chunk)) {
-            for (const Instruction& i : chunk) {
-                if (const auto* m = std::get_if<DataMove>(&i.operands)) {
-                    if (m->src == MemSpace::GM) c.gmRead += m->totalBytes();
-                    if (m->dst == MemSpace::GM) c.gmWritten += m->totalBytes();
-                }
-                if (const auto* v = std::get_if<VectorInstr>(&i.operands)) ++c.vectors[v->op];
-                if (const auto* s = std::get_if<ScalarWork>(&i.operands)) c.scalarCycles += s->cycles;
-            }
-            chunk.clear();
+    forEachBlockInstruction(kernel, CoreKind::Vector, [&](const Instruction& i) {
+        if (const auto* m = std::get_if<DataMove>(&i.operands)) {
+            if (m->src == MemSpace::GM) c.gmRead += m->totalBytes();
+            if (m->dst == MemSpace::GM) c.gmWritten += m->totalBytes();
         }
-    }
+        if (const auto* v = std::get_if<VectorInstr>(&i.operands)) ++c.vectors[v->op];
+        if (const auto* s = std::get_if<ScalarWork>(&i.operands)) c.scalarCycles += s->cycles;
+    });
     return c;
 }
 

@@ -17,21 +17,14 @@ struct Traffic {
 Traffic trafficOf(const OpInstance& op) {
     const LoweredKernel k = KernelRegistry::instance().lower(op, ascend910B1()).front();
     Traffic t;
-    for (std::uint32_t block = 0; block < k.blockDim; ++block) {
-        auto stream = k.program({block, CoreKind::Vector, 0, 0});
-        std::vector<Instruction> chunk;
-        while (stream->next(chunk)) {
-            for (const Instruction& i : chunk) {
-                if (const auto* v = std::get_if<VectorInstr>(&i.operands)) t.duplicates += v->op == VectorOp::Duplicate;
-                const auto* d = std::get_if<DataMove>(&i.operands);
-                if (d == nullptr) continue;
-                ++t.moves;
-                if (d->src == MemSpace::GM) t.read += d->totalBytes();
-                if (d->dst == MemSpace::GM) t.written += d->totalBytes();
-            }
-            chunk.clear();
-        }
-    }
+    forEachBlockInstruction(k, CoreKind::Vector, [&](const Instruction& i) {
+        if (const auto* v = std::get_if<VectorInstr>(&i.operands)) t.duplicates += v->op == VectorOp::Duplicate;
+        const auto* d = std::get_if<DataMove>(&i.operands);
+        if (d == nullptr) return;
+        ++t.moves;
+        if (d->src == MemSpace::GM) t.read += d->totalBytes();
+        if (d->dst == MemSpace::GM) t.written += d->totalBytes();
+    });
     return t;
 }
 
