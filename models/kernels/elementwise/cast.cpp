@@ -2,6 +2,7 @@
 // truncates toward zero and saturates (vector_semantics.h). A bool x is one byte holding 0 or 1
 // (torch and CANN store bool as uint8), so it is converted as uint8 (vconv u8 → f16 and on).
 #include "models/kernels/elementwise/elementwise_broadcast.h"
+#include "models/kernels/elementwise/int64_elementwise.h"
 #include "models/kernels/tiling/vector_tiling.h"
 
 namespace ascendsim {
@@ -10,6 +11,7 @@ namespace {
 
 std::vector<LoweredKernel> lowerCast(const OpInstance& original, const ChipConfig& chip) {
     requireOperands(original, 1, 1);
+    if (isInt64Elementwise(original)) return lowerInt64Elementwise(original, chip);
     OpInstance op = original;
     if (op.inputs[0].dtype == DataType::Bool) op.inputs[0].dtype = DataType::Uint8;
     const TensorInfo& x = op.inputs[0];

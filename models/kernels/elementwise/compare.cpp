@@ -4,6 +4,7 @@
 // as the compare-and-select sequences of CANN's kernels: a < b is b > a, a ≥ b is 1 − (b > a),
 // a ≠ b is (a > b) + (b > a), a = b is 1 − (a ≠ b).
 #include "models/kernels/elementwise/elementwise_broadcast.h"
+#include "models/kernels/elementwise/int64_elementwise.h"
 #include "models/kernels/tiling/vector_tiling.h"
 
 namespace ascendsim {
@@ -16,6 +17,7 @@ enum class Relation { Greater, Less, GreaterEqual, Equal, NotEqual };
 
 std::vector<LoweredKernel> lowerCompare(const OpInstance& op, const ChipConfig& chip, Relation relation) {
     requireOperands(op, 2, 1);
+    if (isInt64Elementwise(op)) return lowerInt64Elementwise(op, chip);
     const TensorInfo& x1 = op.inputs[0];
     const TensorInfo& x2 = op.inputs[1];
     if (x1.dtype != x2.dtype) throwLoweringError(op, "x1 and x2 must have the same dtype");

@@ -1,6 +1,7 @@
 // Binary arithmetic with numpy broadcasting (Add, Sub, Mul, RealDiv) and TensorMove
 // (docs/op-catalog.md, vector ops).
 #include "models/kernels/elementwise/elementwise_broadcast.h"
+#include "models/kernels/elementwise/int64_elementwise.h"
 #include "models/kernels/tiling/vector_tiling.h"
 
 namespace ascendsim {
@@ -15,6 +16,7 @@ DataType promotedComputeType(const OpInstance& op, DataType a, DataType b) {
 
 std::vector<LoweredKernel> lowerBinary(const OpInstance& op, const ChipConfig& chip, VectorOp vectorOp) {
     requireOperands(op, 2, 1);
+    if (isInt64Elementwise(op)) return lowerInt64Elementwise(op, chip);
     const TensorInfo& x1 = op.inputs[0];
     const TensorInfo& x2 = op.inputs[1];
     if (x1.dtype != x2.dtype && !(isFloat(x1.dtype) && isFloat(x2.dtype)))

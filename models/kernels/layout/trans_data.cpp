@@ -4,10 +4,11 @@
 //   ND [.., M, N] → FRACTAL_NZ [.., N/16, M, 16]: [.., M, N1, 16] → [.., N1, M, 16]; and back.
 // NCHW → NC1HWC0 pads C to C1·C0 with zero channels and ND → FRACTAL_NZ M to M1·16 with zero
 // rows (and back, dropping them); 16-bit NCHW ↔ NC1HWC0 runs on vnchwconv (trans_data_nchwconv.cpp).
-// Other shapes that would need padding (NC1HWC0 → NCHW of a padded C, N % 16 not 0) are a
-// LoweringError.
+// ND ↔ FRACTAL_NZ with N % 16 ≠ 0 and FRACTAL_Z of a C or Co that does not fill its fractals run
+// as padded conversions (trans_data_padded.h); NC1HWC0 → NCHW of a padded C is a LoweringError.
 #include "models/kernels/layout/trans_data_fractal_z.h"
 #include "models/kernels/layout/trans_data_nchwconv.h"
+#include "models/kernels/layout/trans_data_padded.h"
 #include "models/kernels/layout/transpose.h"
 #include "models/kernels/layout/transpose_row_blocks.h"
 #include "models/kernels/tiling/vector_tiling.h"
@@ -49,7 +50,8 @@ std::vector<LoweredKernel> lowerTransData(const OpInstance& op, const ChipConfig
         const auto& nz = toNz ? op.outputs[0].shape : s;
         require(nd.size() >= 2 && nz.size() == nd.size(), "x and y must have the same rank ≥ 2");
         const std::int64_t m = nd[nd.size() - 2], n = nd.back(), mPadded = nz[nz.size() - 2];
-        require(n % kFractalEdge == 0 && nz.back() == n, "N must be a multiple of 16 (padding not modelled)");
+        if (n % kFractalEdge != 0) return lowerPaddedFractalNz(op, chip);  // N padded to N1·16
+        require(nz.back() == n, "FRACTAL_NZ must hold N = " + std::to_string(n) + " columns");
         require(mPadded == (m + kFractalEdge - 1) / kFractalEdge * kFractalEdge,
                 "FRACTAL_NZ must hold M = " + std::to_string(m) + " rounded up to 16, not " + std::to_string(mPadded));
         std::int64_t batch = 1;

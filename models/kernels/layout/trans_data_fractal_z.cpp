@@ -5,6 +5,7 @@
 // C0 is the FRACTAL_Z tensor's last dim as recorded (8 fp32 on the 910B2, 16 on the 910A).
 #include "models/kernels/layout/trans_data_fractal_z.h"
 
+#include "models/kernels/layout/trans_data_padded.h"
 #include "models/kernels/layout/transpose.h"
 #include "models/kernels/tiling/vector_tiling.h"
 
@@ -28,11 +29,8 @@ std::vector<LoweredKernel> lowerFractalZTransData(const OpInstance& op, const Ch
     const std::int64_t c0 = fz.shape[3];
     if (c0 <= 0 || fz.shape[2] != kFractalEdge || fz.shape[0] % k != 0)
         throwLoweringError(op, "FRACTAL_Z shape does not match the [Co, C, kh, kw] weight");
-    if (c % c0 != 0)
-        throwLoweringError(op, "C = " + std::to_string(c) + " is no multiple of C0 = " + std::to_string(c0) +
-                                   " (FRACTAL_Z channel padding is not modelled)");
-    if (co % kFractalEdge != 0)
-        throwLoweringError(op, "Co = " + std::to_string(co) + " is no multiple of 16 (FRACTAL_Z padding is not modelled)");
+    // A C or Co that does not fill its fractals: the padded conversion (trans_data_padded.h).
+    if (c % c0 != 0 || co % kFractalEdge != 0) return lowerPaddedFractalZ(op, chip);
     if (fz.shape[0] != c / c0 * k || fz.shape[1] != co / kFractalEdge)
         throwLoweringError(op, "FRACTAL_Z shape does not hold the weight's C1·kh·kw × Co/16 fractals");
     const std::int64_t c1 = c / c0, co1 = co / kFractalEdge;

@@ -6,8 +6,8 @@
 
 namespace ascendsim {
 
-// Lowers op (x → y, one of them FRACTAL_Z as recorded, the other NCHW); LoweringError when C is
-// not a multiple of C0 or Co of 16 (the padding is not modelled).
+// Lowers op (x → y, one of them FRACTAL_Z as recorded, the other NCHW); a C that is not a
+// multiple of C0 or a Co not of 16 runs as the padded conversion (trans_data_padded.h).
 std::vector<LoweredKernel> lowerFractalZTransData(const OpInstance& op, const ChipConfig& chip);
 
 }  // namespace ascendsim

@@ -20,6 +20,13 @@ namespace {
 constexpr DataType kF32 = DataType::Fp32;
 constexpr std::uint8_t kPartialsWritten = 5;  // cross-core flag of the all-AIV barrier
 constexpr std::uint64_t kMaxRowsPerTile = 64;  // assumed: CANN's row tiling keeps tiles to a few dozen rows
+// Rows of at least this many elements run CANN's row-at-a-time loop (SMALLD_THRESHOLD of
+// rms_norm_grad's split-N kernel, CANN ops-nn); shorter rows are computed a tile at a time.
+constexpr std::uint64_t kSmallDThreshold = 640;
+// Elements of one bf16/fp16 input buffer in that kernel's split-N tiling (BF16_SPLIT_N_BUFFER_SIZE):
+// a tile holds ⌊5760 / L⌋ rows of a long row length L.
+constexpr std::uint64_t kLongRowTileElements = 5760;
+constexpr std::uint8_t kRowEvent = 3;  // S ↔ V handoffs of the row loop
 
 struct Staging {
     DataType dtype = kF32;
@@ -34,6 +41,7 @@ struct GradLayout {
     std::uint64_t dyGm = 0, xGm = 0, rstdGm = 0, gammaGm = 0, dxGm = 0, dgammaGm = 0;
     Staging dy, x, rstd, gamma, dx;
     std::uint64_t g = 0, t = 0, sums = 0, accumulator = 0, blocks = 0, table = 0, scratch = 0, partials = 0;
+    std::uint64_t rowRstd = 0;  // long rows: each row's rstd in its own 32 B block
     std::uint64_t columnChunk = 0;  // most columns one block reduces in the tail
 };
 
@@ -58,6 +66,8 @@ public:
         const std::uint64_t first = rows_.begin + index * l.rowsPerTile;
         const auto rows = static_cast<std::uint32_t>(std::min(l.rowsPerTile, rows_.end - first));
         code.scalarCycles = rows;
+        const bool longRows = l.pitch >= kSmallDThreshold;
+        if (longRows) code.compute.push_back(Instruction::barrier(Pipe::All));  // before the casts: all of compute
         for (const auto& [s, gm] : {std::pair{l.dy, l.dyGm}, std::pair{l.x, l.xGm}}) {
             const std::uint64_t eb = bytesOf(s.dtype);
             code.load.push_back(moveRowsToUb(gm + first * l.length * eb, s.at(half), rows, l.length * eb, l.pitch * eb));
@@ -69,6 +79,26 @@ public:
         if (l.rstd.dtype != kF32)
             emitVectorRange(code.compute, VectorOp::Cast, kF32, {.dst = l.rstd.f32, .src0 = l.rstd.at(half)}, rows, 0.0f, l.rstd.dtype);
 
+        if (longRows) {
+            emitRowLoop(code, half, rows);
+        } else {
+            emitBatchedRows(code, half, rows);
+        }
+        const std::uint64_t eb = bytesOf(l.dx.dtype);
+        if (l.dx.dtype != kF32)
+            emitVectorRange(code.compute, VectorOp::Cast, l.dx.dtype, {.dst = l.dx.at(half), .src0 = l.dx.f32}, rows * l.pitch, 0.0f, kF32);
+        code.store.push_back(moveRowsToGm(l.dx.at(half), l.dxGm + first * l.length * eb, rows, l.length * eb, l.pitch * eb));
+    }
+
+    void finish(TileCode& code) override {
+        code.store.push_back(moveRowsToGm(l_->accumulator, partial_, 1, l_->length * 4, l_->length * 4));
+    }
+
+private:
+    // Short rows (< 640 elements): every step over all the tile's rows at once, per-row values
+    // broadcast into blocks (CANN's ComputeMain*SmallD).
+    void emitBatchedRows(TileCode& code, std::uint32_t half, std::uint32_t rows) const {
+        const GradLayout& l = *l_;
         RowTile t(code.compute);
         t.rows = rows;
         t.length = l.length;
@@ -92,17 +122,54 @@ public:
         for (std::uint32_t r = 0; r < rows; ++r)
             emitVectorRange(code.compute, VectorOp::Add, kF32,
                             {.dst = l.accumulator, .src0 = l.accumulator, .src1 = l.t + r * l.pitch * 4}, l.length);
-        const std::uint64_t eb = bytesOf(l.dx.dtype);
-        if (l.dx.dtype != kF32)
-            emitVectorRange(code.compute, VectorOp::Cast, l.dx.dtype, {.dst = l.dx.at(half), .src0 = l.dx.f32}, rows * l.pitch, 0.0f, kF32);
-        code.store.push_back(moveRowsToGm(l.dx.at(half), l.dxGm + first * l.length * eb, rows, l.length * eb, l.pitch * eb));
     }
 
-    void finish(TileCode& code) override {
-        code.store.push_back(moveRowsToGm(l_->accumulator, partial_, 1, l_->length * 4, l_->length * 4));
+    // Long rows (≥ 640 elements): CANN's ComputeMain loop, one row at a time, the tile's compute
+    // behind a PIPE_ALL barrier (tile(): it never overlaps the previous tile's dx store). Per row the
+    // scalar unit reads the row's rstd from UB and hands it to the vector unit (S → V), and the row
+    // sum Σ g·x comes back to the scalar unit (V → S: ReduceSumFP32_V2 returns a float) to scale
+    // the row: two round trips between the pipes per row. The per-row scalars are applied as
+    // one-row broadcasts here (RowTile::withValues), so the functional model computes dx exactly.
+    void emitRowLoop(TileCode& code, std::uint32_t half, std::uint32_t rows) const {
+        const GradLayout& l = *l_;
+        auto& v = code.compute;
+        // Each row's rstd in a 32 B block of its own, so one-row ops address it aligned.
+        emitExpandToBlocks(v, kF32, l.rowRstd, l.rstd.working(half), rows, l.table);
+        auto handToVector = [&] {
+            v.push_back(Instruction::scalar(ScalarWork{.cycles = 1, .loads = 1, .memory = MemSpace::UB, .bytesRead = 4}));
+            v.push_back(Instruction::setFlag(Pipe::Scalar, Pipe::Vector, kRowEvent));
+            v.push_back(Instruction::waitFlag(Pipe::Scalar, Pipe::Vector, kRowEvent));
+        };
+        for (std::uint32_t r = 0; r < rows; ++r) {
+            const std::uint64_t at = r * l.pitch * 4;
+            const std::uint64_t dy = l.dy.working(half) + at, x = l.x.working(half) + at, dx = l.dx.working(half) + at;
+            const std::uint64_t g = l.g + at, t = l.t + at, sum = l.sums, rstd = l.rowRstd + r * kUbBlockBytes;
+            RowTile row(v);
+            row.rows = 1;
+            row.length = l.length;
+            row.pitch = l.pitch;
+            row.blocks = l.blocks;
+            row.table = l.table;
+            row.scratch = l.scratch;
+            handToVector();                                   // rstd[r]
+            row.withVector(VectorOp::Mul, g, dy, l.gamma.working(0));  // g = dy·γ
+            row.flat(VectorOp::Mul, t, g, x);                 // g·x
+            row.reduce(VectorOp::ReduceSum, t, sum);          // Σ g·x
+            v.push_back(Instruction::setFlag(Pipe::Vector, Pipe::Scalar, kRowEvent));
+            v.push_back(Instruction::waitFlag(Pipe::Vector, Pipe::Scalar, kRowEvent));
+            handToVector();                                   // the sum, scaled by 1/L
+            row.values(VectorOp::Muls, sum, sum, 0, 1.0f / static_cast<float>(l.length));
+            row.values(VectorOp::Mul, sum, sum, rstd);
+            row.values(VectorOp::Mul, sum, sum, rstd);        // rstd²·mean(g·x)
+            row.withValues(VectorOp::Mul, t, x, sum);
+            row.flat(VectorOp::Sub, g, g, t);
+            row.withValues(VectorOp::Mul, dx, g, rstd);       // dx
+            row.withValues(VectorOp::Mul, t, x, rstd);        // x·rstd
+            row.flat(VectorOp::Mul, t, t, dy);                // dy·x·rstd
+            emitVectorRange(v, VectorOp::Add, kF32, {.dst = l.accumulator, .src0 = l.accumulator, .src1 = t}, l.length);
+        }
     }
 
-private:
     std::shared_ptr<const GradLayout> l_;
     UnitRange rows_;
     std::uint64_t partial_;
@@ -156,6 +223,7 @@ std::vector<LoweredKernel> lowerRmsNormGrad(const OpInstance& op, const ChipConf
     const std::uint64_t fixed = 6 * pitchF32 + std::uint64_t{l->blockDim} * 2 * kUbBlockBytes + 8 * kVectorRepeatBytes;
     if (fixed + perRow > placement.ubBytes) throwLoweringError(op, "a row of " + std::to_string(l->length) + " does not fit in UB");
     l->rowsPerTile = std::min({kMaxRowsPerTile, l->rows, (placement.ubBytes - fixed) / perRow});
+    if (l->pitch >= kSmallDThreshold) l->rowsPerTile = std::min(l->rowsPerTile, std::max<std::uint64_t>(1, kLongRowTileElements / l->length));
     UbAllocator ub(placement.ubBytes, op.name);
     auto stage = [&](DataType dtype, std::uint64_t elements, bool doubled, const char* what) {
         Staging s;
@@ -176,6 +244,7 @@ std::vector<LoweredKernel> lowerRmsNormGrad(const OpInstance& op, const ChipConf
     l->sums = ub.allocate(l->rowsPerTile * 4, "row sums");
     l->accumulator = ub.allocate(pitchF32, "dgamma partial");
     l->blocks = ub.allocate(l->rowsPerTile * kUbBlockBytes, "row blocks");
+    if (l->pitch >= kSmallDThreshold) l->rowRstd = ub.allocate(l->rowsPerTile * kUbBlockBytes, "per-row rstd blocks");
     l->table = ub.allocate(blockOffsetTableBytes(kF32, l->rowsPerTile), "Gather offsets");
     l->scratch = ub.allocate(reduceRowsScratchBytes(kF32, static_cast<std::uint32_t>(l->rowsPerTile), l->pitch), "reduction partials");
     l->columnChunk = ceilDiv(ceilDiv(l->length, elementsPerBlock(kF32)), l->blockDim) * elementsPerBlock(kF32);

@@ -15,6 +15,40 @@ bool recordsNoTensor(const std::string& cell) {
 // The first output's cells of a "a;b" list.
 std::string firstOf(const std::string& cell) { return cell.substr(0, cell.find(';')); }
 
+// The 910A's TBE kernels that add into their output with fp32 atomics across blocks, and so get
+// an "atomic_memset" launched before them: a split-K MatMul's C, Conv2DBackpropFilter's dw, a
+// ReduceSum split over the reduced axis, NLLLoss's sum. The memset names no owner; it is the first
+// such kernel after it on its stream (a0 rows 53 → MatMul28, 191 → Conv2DBackpropFilter75, 86 →
+// NLLLoss40; the memset's block dim grows with the owner's output bytes, 3 blocks for 129 KB,
+// 11 for 512 KB, 25 for 2.4 MB, docs/fidelity.md §35).
+constexpr std::string_view kAtomicMemsetPrefix = "atomic_memset";
+constexpr std::string_view kAtomicAccumulators[] = {"MatMul", "BatchMatMul", "Conv2DBackpropFilter", "ReduceSum",
+                                                    "NLLLoss", "EmbeddingDenseGrad", "UnsortedSegmentSum"};
+
+bool accumulatesAtomically(const RealKernel& k) {
+    const bool fp32 = firstOf(k.outputDtypes) == "FLOAT";
+    return fp32 && std::any_of(std::begin(kAtomicAccumulators), std::end(kAtomicAccumulators),
+                               [&](std::string_view type) { return k.type.starts_with(type); });
+}
+
+// The owner's first output; a scalar ("" in a ";" list) is one element.
+void takeOwnersOutput(RealKernel& memset, const RealKernel& owner) {
+    const std::string shape = firstOf(owner.outputShapes);
+    memset.outputShapes = memset.inputShapes = shape.empty() ? "1" : shape;
+    memset.outputDtypes = memset.inputDtypes = firstOf(owner.outputDtypes);
+    memset.outputFormats = memset.inputFormats = firstOf(owner.outputFormats);
+}
+
+bool ownsByName(const RealKernel& memset, const RealKernel& k) {
+    if (!memset.name.ends_with(kSuffix)) return false;
+    const std::string owner = memset.name.substr(0, memset.name.size() - kSuffix.size());  // "aclnnMm_MatMulCommon"
+    return k.name == owner || k.name.starts_with(owner + "_");
+}
+
+bool ownsAsAtomic(const RealKernel& memset, const RealKernel& k) {
+    return memset.name.starts_with(kAtomicMemsetPrefix) && k.stream == memset.stream && accumulatesAtomically(k);
+}
+
 }  // namespace
 
 void attributeMemSetTensors(std::vector<RealKernel>& kernels) {
@@ -24,15 +58,11 @@ void attributeMemSetTensors(std::vector<RealKernel>& kernels) {
         // No tensor: the 910A's rows spell that as dtype UNDEFINED, format NULL.
         memset.inputShapes = memset.inputDtypes = memset.inputFormats = "N/A";
         memset.outputShapes = memset.outputDtypes = memset.outputFormats = "N/A";
-        if (!memset.name.ends_with(kSuffix)) continue;
-        const std::string owner = memset.name.substr(0, memset.name.size() - kSuffix.size());  // "aclnnMm_MatMulCommon"
         for (std::size_t j = i + 1; j < kernels.size() && j <= i + kMemSetOwnerLookahead; ++j) {
             const RealKernel& k = kernels[j];
-            const bool named = k.name == owner || k.name.starts_with(owner + "_");
-            if (!named || k.type == "MemSet" || recordsNoTensor(k.outputShapes)) continue;
-            memset.outputShapes = memset.inputShapes = firstOf(k.outputShapes);
-            memset.outputDtypes = memset.inputDtypes = firstOf(k.outputDtypes);
-            memset.outputFormats = memset.inputFormats = firstOf(k.outputFormats);
+            if (k.type == "MemSet" || recordsNoTensor(k.outputShapes)) continue;
+            if (!ownsByName(memset, k) && !ownsAsAtomic(memset, k)) continue;
+            takeOwnersOutput(memset, k);
             break;
         }
     }

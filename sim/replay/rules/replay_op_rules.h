@@ -71,5 +71,6 @@ void buildMemSet(const RealTensors& t, OpInstance& op);          // the owner's 
 void buildForeach(const RealTensors& t, OpInstance& op);         // the lists by the output count; alpha/scalar ≠ 1
 void buildSortOrTopK(const RealTensors& t, OpInstance& op);      // x[, TopKD's assist] → values, indices; k from y
 void buildOutputOnly(const RealTensors& t, OpInstance& op);      // y only; host-side inputs dropped
+void buildAdvancedIndex(const RealTensors& t, OpInstance& op);   // x | self, values; the index tensors (sizes, strides dropped)
 
 }  // namespace ascendsim

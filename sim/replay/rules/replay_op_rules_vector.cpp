@@ -234,4 +234,16 @@ void buildOutputOnly(const RealTensors& t, OpInstance& op) {
     addOutputs(t, op, 1);
 }
 
+// Index: x, indexed_sizes, indexed_strides, indices... → y. IndexPutV2: self, values, indexed_sizes,
+// indexed_strides, indices... → self. The sizes and strides are small host-built tensors (which
+// dims are indexed) that the kernel reads once; the catalog op takes the index tensors only.
+void buildAdvancedIndex(const RealTensors& t, OpInstance& op) {
+    const std::size_t leading = op.type == "IndexPutV2" ? 2 : 1;
+    requireCounts(t, leading + 3, 1, op.type);
+    addInputs(t, op, leading);
+    for (std::size_t i = leading + 2; i < t.inputs.size(); ++i)
+        op.inputs.push_back(catalogTensor(t.inputs[i], indexedName('i', i - leading - 2)));
+    addOutputs(t, op, 1);
+}
+
 }  // namespace ascendsim

@@ -13,15 +13,10 @@ using shape_rules::Inputs;
 using shape_rules::Outputs;
 using shape_rules::inputField;
 using shape_rules::shapeText;
+using shape_rules::elementsOf;
 
 AttrSpec optional(std::string name, AttrType type, AttrValue value) {
     return AttrSpec{std::move(name), type, false, std::move(value), {}};
-}
-
-std::int64_t elementsOf(const TensorInfo& t) {
-    std::int64_t n = 1;
-    for (const auto d : t.shape) n *= d;
-    return n;
 }
 
 void requireFloatInput(const Inputs& in, std::size_t index) {

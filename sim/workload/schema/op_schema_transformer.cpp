@@ -57,6 +57,10 @@ void appendTransformerSchemas(std::vector<OpSchema>& s) {
     for (const char* type : {"LogicalOr", "LogicalAnd"}) add(type, 2, 2, 1, {}, vector, r::logical);
     add("BroadcastTo", 1, 2, 1, {required("shape", AttrType::Ints)}, vector, r::broadcastTo);
     add("LpNormV2", 1, 1, 1, {optional("p", AttrType::Float, 2.0)}, "MIX_AIV", r::lpNorm);
+    constexpr std::size_t kMaxIndexedDims = 8;  // torch's tensors have at most 8 dims on Ascend
+    add("Index", 2, 1 + kMaxIndexedDims, 1, {}, vector, r::advancedIndex);
+    add("NonZero", 1, 1, 1, {}, "MIX_AIV", r::nonZero);
+    add("IndexPutV2", 3, 2 + kMaxIndexedDims, 1, {optional("accumulate", AttrType::Bool, false)}, vector, r::indexPut);
 }
 
 }  // namespace ascendsim

@@ -25,6 +25,8 @@ std::array<std::int64_t, 4> nchwOf(const Inputs& in, std::size_t index);
 std::vector<std::int64_t> shapeInFormat(const std::array<std::int64_t, 4>& nchw,
                                         TensorFormat format);
 InferredTensor sameAs(const TensorInfo& t);
+// The product of t's dims (1 for a scalar).
+std::int64_t elementsOf(const TensorInfo& t);
 // Output size of a sliding window, catalog rule: (H + pt + pb - d(k-1) - 1) / s + 1.
 std::int64_t windowOutput(std::int64_t size, std::int64_t padBefore, std::int64_t padAfter,
                           std::int64_t kernel, std::int64_t stride, std::int64_t dilation);

@@ -77,6 +77,12 @@ InferredTensor sameAs(const TensorInfo& t) {
     return InferredTensor{t.shape, t.dtype, t.format, false};
 }
 
+std::int64_t elementsOf(const TensorInfo& t) {
+    std::int64_t n = 1;
+    for (const auto d : t.shape) n *= d;
+    return n;
+}
+
 std::int64_t windowOutput(std::int64_t size, std::int64_t padBefore, std::int64_t padAfter,
                           std::int64_t kernel, std::int64_t stride, std::int64_t dilation) {
     return (size + padBefore + padAfter - dilation * (kernel - 1) - 1) / stride + 1;

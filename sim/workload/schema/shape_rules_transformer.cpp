@@ -268,4 +268,36 @@ Outputs broadcastTo(const Inputs& in, const OpAttributes& attrs) {
     return {InferredTensor{target, in[0].dtype, TensorFormat::ND, false}};
 }
 
+namespace {
+// Inputs from `first` on are the index tensors: one per dim of in[0], int32/int64, all of one length.
+std::int64_t requireElementIndices(const Inputs& in, std::size_t first) {
+    if (in.size() - first != in[0].shape.size())
+        throw ShapeProblem(inputField(first), "one index tensor per dim of '" + in[0].name + "' " + shapeText(in[0].shape));
+    const std::int64_t count = elementsOf(in[first]);
+    for (std::size_t i = first; i < in.size(); ++i) {
+        if (in[i].dtype != DataType::Int32 && in[i].dtype != DataType::Int64)
+            throw ShapeProblem(inputField(i), "indices must be int32 or int64");
+        if (elementsOf(in[i]) != count) throw ShapeProblem(inputField(i), "every index tensor must have the same length");
+    }
+    return count;
+}
+}  // namespace
+
+Outputs advancedIndex(const Inputs& in, const OpAttributes&) {
+    const std::int64_t count = requireElementIndices(in, 1);
+    return {InferredTensor{{count}, in[0].dtype, TensorFormat::ND, false}};
+}
+
+Outputs indexPut(const Inputs& in, const OpAttributes&) {
+    const std::int64_t count = requireElementIndices(in, 2);
+    if (elementsOf(in[1]) != count || in[1].dtype != in[0].dtype)
+        throw ShapeProblem(inputField(1), "values must hold one element of self's dtype per index");
+    return {sameAs(in[0])};
+}
+
+Outputs nonZero(const Inputs& in, const OpAttributes&) {
+    const auto rank = static_cast<std::int64_t>(std::max<std::size_t>(1, in[0].shape.size()));
+    return {InferredTensor{{elementsOf(in[0]), rank}, DataType::Int64, TensorFormat::ND, true}};
+}
+
 }  // namespace ascendsim::shape_rules

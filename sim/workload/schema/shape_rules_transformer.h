@@ -23,5 +23,12 @@ Outputs broadcastTo(const Inputs& in, const OpAttributes& attrs);
 // Foreach ops: one output per list entry, shaped as that entry.
 Outputs foreachSame(const Inputs& in, const OpAttributes& attrs);
 Outputs foreachAddList(const Inputs& in, const OpAttributes& attrs);
+// Advanced indexing of single elements: one int32/int64 index tensor per dim of x (Index: x,
+// indices... → y [I]; IndexPutV2: self, values [I], indices... → self).
+Outputs advancedIndex(const Inputs& in, const OpAttributes& attrs);
+Outputs indexPut(const Inputs& in, const OpAttributes& attrs);
+// NonZero: x → y [elements(x), rank(x)] int64, the upper bound of the data-dependent count
+// (a declared y may reshape it).
+Outputs nonZero(const Inputs& in, const OpAttributes& attrs);
 
 }  // namespace ascendsim::shape_rules

@@ -105,6 +105,20 @@ void forEachProgramInstruction(const LoweredKernel& kernel, CoreKind kind, Visit
     }
 }
 
+// Calls visit(instruction) for every instruction of every block program of `kind` (blocks in order;
+// `workspace` is the launch's GM workspace address).
+template <typename Visit>
+void forEachBlockInstruction(const LoweredKernel& kernel, CoreKind kind, Visit visit, std::uint64_t workspace = 0) {
+    for (std::uint32_t block = 0; block < kernel.blockDim; ++block) {
+        auto stream = kernel.program({block, kind, 0, workspace});
+        std::vector<Instruction> chunk;
+        while (stream->next(chunk)) {
+            for (const Instruction& i : chunk) visit(i);
+            chunk.clear();
+        }
+    }
+}
+
 // The cross-core flag events of one block program, in program order: +id for a set, −(id+1) for a wait.
 inline std::vector<int> crossCoreEvents(const LoweredKernel& kernel, CoreKind kind) {
     std::vector<int> events;

@@ -298,7 +298,7 @@ TEST(VectorCnnTrainingOps, TransDataFractalZRoundTripsAConvWeight) {
     expectNear(h.read(back), std::vector<double>(ws.begin(), ws.end()), 0.0, 0.0, "FRACTAL_Z → NCHW");
     auto padded = makeOp("TransData", {h.tensor("w3", {16, 3, 3, 3}, DataType::Fp32)}, {fz});
     padded.attrs["dst_format"] = std::string("FRACTAL_Z");
-    EXPECT_THROW(h.lower(padded), LoweringError);  // C = 3 needs channel padding
+    EXPECT_THROW(h.lower(padded), LoweringError);  // C = 3 pads to one C1 block: fz holds 3× too many rows
 }
 
 }  // namespace

@@ -42,9 +42,9 @@ TEST(ReplayCommand, TextProfile_FilesSummaryCoverageAndNotReplayedList) {
     EXPECT_NE(result.out.find("compute kernels: 4 rows, 4 distinct; communication (excluded): 1 tasks, 500.000 us"),
               std::string::npos)
         << result.out;
-    // MatMul 20.08 + Add 2 × 6.22 of 92.52 µs compute time are replayed; IndexPutV2 (60 µs, no rule) is not.
+    // MatMul 20.08 + Add 2 × 6.22 of 92.52 µs compute time are replayed; ScatterNdUpdate (60 µs, no rule) is not.
     EXPECT_NE(result.out.find("3 of 4 distinct kernels replayed = 35.1 %"), std::string::npos) << result.out;
-    EXPECT_NE(result.out.find("IndexPutV2: 1 distinct, 1 rows, 60.000 us: no catalog op for type IndexPutV2"), std::string::npos);
+    EXPECT_NE(result.out.find("ScatterNdUpdate: 1 distinct, 1 rows, 60.000 us: no catalog op for type ScatterNdUpdate"), std::string::npos);
 
     const CsvTable kernels = readCsvFile(root / "out" / "replay_kernels.csv");
     ASSERT_EQ(kernels.rows.size(), 4u);
@@ -59,8 +59,8 @@ TEST(ReplayCommand, TextProfile_FilesSummaryCoverageAndNotReplayedList) {
             ++adds;
             EXPECT_EQ(row[*csvColumn(kernels, "Occurrences")], "1");
         }
-        if (row[type] == "IndexPutV2") {
-            EXPECT_EQ(row[status], "not replayed: no catalog op for type IndexPutV2");
+        if (row[type] == "ScatterNdUpdate") {
+            EXPECT_EQ(row[status], "not replayed: no catalog op for type ScatterNdUpdate");
         }
     }
     EXPECT_EQ(adds, 2u);  // its cold and its code-resident launch
@@ -68,7 +68,7 @@ TEST(ReplayCommand, TextProfile_FilesSummaryCoverageAndNotReplayedList) {
     EXPECT_NE(kernels.rows[0][*csvColumn(kernels, "sim aic_mac_ratio")], "N/A");
 
     const CsvTable families = readCsvFile(root / "out" / "replay_families.csv");
-    ASSERT_GE(families.rows.size(), 4u);  // all, MatMul, elementwise, IndexPutV2
+    ASSERT_GE(families.rows.size(), 4u);  // all, MatMul, elementwise, ScatterNdUpdate
     EXPECT_EQ(families.rows[0][0], "all");
     EXPECT_EQ(families.rows[0][*csvColumn(families, "Replayed")], "3");  // MatMul, Add cold, Add resident
     EXPECT_TRUE(fs::is_regular_file(root / "out" / "replay_summary.txt"));

@@ -42,7 +42,7 @@ inline std::string kernelDetails83() {
                 "DT_BF16,ND,N/A," +
                 kAivZeroAic + "4.0,264000,1.0,0.25,0.4,0.1,3.0,0.75,2.0,0.5,0.01,0.000\n";
     }
-    text += std::string("13,0,4294967295,102,2,aclnnIndexPutImpl_IndexPutV2_IndexPutV2,IndexPutV2,dynamic,AI_VECTOR_CORE,"
+    text += std::string("13,0,4294967295,102,2,aclnnScatterNd_ScatterNdUpdate_ScatterNdUpdate,ScatterNdUpdate,dynamic,AI_VECTOR_CORE,"
                         "1764246877080200.000\t,60.000,2.000000,40,0,NO,\"\"\"64,2048\"\"\",DT_BF16,ND,"
                         "\"\"\"64,1024\"\"\",DT_BF16,ND,N/A,") +
             kAivZeroAic + "50.0,3300000,10.0,0.2,5.0,0.1,40.0,0.8,20.0,0.4,0.01,0.000\n";

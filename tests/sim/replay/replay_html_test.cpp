@@ -42,7 +42,7 @@ TEST(ReplayHtml, ScatterFamiliesAndTablesInOneSelfContainedPage) {
     EXPECT_NE(html.find("\"label\":\"sim = real\""), std::string::npos);
     EXPECT_NE(html.find("\"label\":\"+20 %\""), std::string::npos);
     EXPECT_NE(html.find("id=\"kernel-0\""), std::string::npos);  // the scatter's link targets
-    EXPECT_NE(html.find("no catalog op for type IndexPutV2"), std::string::npos);
+    EXPECT_NE(html.find("no catalog op for type ScatterNdUpdate"), std::string::npos);
     // Self-contained: apart from the inline library's own licence comments, no http(s) URL.
     std::string withoutLibrary = html;
     const std::string library(chartLibrarySource());

@@ -147,5 +147,49 @@ TEST(ReplayRulesTraining, MemSetZeroesItsOwnersOutput) {
     }
 }
 
+// The 910A's atomic_memset names no owner: it zeroes the output of the next kernel on its stream
+// that adds into fp32 with atomics (a0: MemSet → Cast, TransData, ..., MatMul28), skipping kernels
+// that do not accumulate and kernels of other streams; a scalar output is one element.
+TEST(ReplayRulesTraining, AtomicMemSetZeroesTheNextAccumulatorsOutput) {
+    auto atomic = [](const std::string& name, const std::string& stream) {
+        RealKernel k = row("MemSet", "\"\"", "UNDEFINED", "NULL", "\"\"", "UNDEFINED", "NULL", 11);
+        k.name = name;
+        k.stream = stream;
+        return k;
+    };
+    RealKernel cast = row("Cast", "4096,9216", "FLOAT", "ND", "4096,9216", "FLOAT16", "ND");
+    cast.stream = "1";
+    RealKernel otherStream = row("MatMul", "64,64;64,64", "FLOAT16;FLOAT16", "ND;ND", "64,64", "FLOAT", "ND");
+    otherStream.stream = "2";
+    RealKernel matmul = row("MatMul", "576,2,16,16;576,256,16,16", "FLOAT16;FLOAT16", "FRACTAL_NZ;FRACTAL_NZ",
+                            "256,2,16,16", "FLOAT", "FRACTAL_NZ", 32);
+    matmul.stream = "1";
+    RealKernel nll = row("NLLLoss", "32,1000;32;1000", "FLOAT;INT32;FLOAT", "ND;ND;ND", ";", "FLOAT;FLOAT", "ND;ND");
+    nll.stream = "1";
+    std::vector<RealKernel> rows{atomic("atomic_memset-1_271", "1"), cast, otherStream, matmul,
+                                 atomic("atomic_memset-1_394_0", "1"), nll};
+    attributeMemSetTensors(rows);
+    EXPECT_EQ(rows[0].outputShapes, "256,2,16,16");
+    EXPECT_EQ(rows[0].outputDtypes, "FLOAT");
+    const OpInstance zero = replayOp(rows[0]);
+    EXPECT_EQ(zero.type, "MemSet");
+    EXPECT_EQ(zero.outputs[0].bytes(), 256 * 2 * 16 * 16 * 4);
+    EXPECT_EQ(rows[4].outputShapes, "1");
+    EXPECT_EQ(replayOp(rows[4]).outputs[0].elementCount(), 1);
+}
+
+// Index / IndexPutV2 rows: the host-built indexed_sizes and indexed_strides are dropped, the index
+// tensors follow x (and values).
+TEST(ReplayRulesTraining, AdvancedIndexKeepsTheIndexTensors) {
+    const OpInstance put = replayOp(row("IndexPutV2", "4096,151936;4096;2;2;4096;4096", "FLOAT;FLOAT;INT64;INT64;INT64;INT64",
+                                        "ND;ND;ND;ND;ND;ND", "4096,151936", "FLOAT", "ND", 40));
+    ASSERT_EQ(put.inputs.size(), 4u);
+    EXPECT_EQ(put.inputs[1].shape, (Shape{4096}));
+    EXPECT_EQ(put.inputs[3].dtype, DataType::Int64);
+    const OpInstance index = replayOp(row("Index", "4096,151936;2;1;4096;4096", "FLOAT;INT64;INT64;INT64;INT64",
+                                          "ND;ND;ND;ND;ND", "4096", "FLOAT", "ND", 40));
+    EXPECT_EQ(index.inputs.size(), 3u);
+}
+
 }  // namespace
 }  // namespace ascendsim

@@ -58,6 +58,9 @@ TEST(OpSchema, EveryCatalogTypeHasASchema) {
                              "Sort",
                              "TopKV2",
                              "TopKD",
+                             "Index",
+                             "IndexPutV2",
+                             "NonZero",
                              "HcomAllReduce",
                              "HcomAllGather",
                              "HcomReduceScatter",
@@ -70,7 +73,7 @@ TEST(OpSchema, EveryCatalogTypeHasASchema) {
                              "HcomBatchSendRecv"}) {
         EXPECT_NE(findOpSchema(type), nullptr) << type;
     }
-    EXPECT_EQ(allOpSchemas().size(), 101u);  // 53 + the transformer-sample ops (op_schema_transformer.cpp) + the CNN-training ones (op_schema_cnn_training.cpp, LogSoftmaxV2/Grad in session 9) + Sort, TopKV2, TopKD, StatelessDropOutGenMask (session 10)
+    EXPECT_EQ(allOpSchemas().size(), 104u);  // 53 + the transformer-sample ops (op_schema_transformer.cpp) + the CNN-training ones (op_schema_cnn_training.cpp, LogSoftmaxV2/Grad in session 9) + Sort, TopKV2, TopKD, StatelessDropOutGenMask (session 10) + Index, IndexPutV2, NonZero (session 12)
     EXPECT_EQ(findOpSchema("Conv3D"), nullptr);
 }
 

@@ -131,5 +131,19 @@ TEST(OpSchemaTransformer, BroadcastToFollowsNumpyRules) {
     EXPECT_EQ(problemField("BroadcastTo", {tensor("x", {1, 1}, kF32)}, {{"shape", std::vector<std::int64_t>{2, 5}}}), "inputs[0]");
 }
 
+TEST(OpSchemaTransformer, AdvancedIndexTakesOneIndexTensorPerDim) {
+    const auto x = tensor("x", {4096, 151936}, kF32), i = tensor("i", {4096}, DataType::Int64);
+    const auto y = infer("Index", {x, i, i});
+    EXPECT_EQ(y[0].shape, Shape{4096});
+    EXPECT_EQ(y[0].dtype, kF32);
+    EXPECT_EQ(problemField("Index", {x, i}), "inputs[1]");
+    EXPECT_EQ(problemField("Index", {x, i, tensor("i", {4095}, DataType::Int64)}), "inputs[2]");
+    EXPECT_EQ(infer("IndexPutV2", {x, tensor("v", {4096}, kF32), i, i})[0].shape, x.shape);
+    EXPECT_EQ(problemField("IndexPutV2", {x, tensor("v", {4096}, kBf16), i, i}), "inputs[1]");
+    const auto nz = infer("NonZero", {tensor("m", {4, 8}, DataType::Bool)});
+    EXPECT_EQ(nz[0].shape, (Shape{32, 2}));
+    EXPECT_EQ(nz[0].dtype, DataType::Int64);
+}
+
 }  // namespace
 }  // namespace ascendsim

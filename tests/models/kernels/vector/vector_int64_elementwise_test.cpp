@@ -1,0 +1,86 @@
+// int64 elementwise ops on a 32-bit lane vector unit (models/kernels/elementwise/int64_elementwise.h):
+// the word-level programs move exactly the tensors' bytes, split words with vreduces, carry with a
+// compare and a select, and int64 Mul runs on the scalar unit.
+#include <gtest/gtest.h>
+
+#include "models/kernels/kernel_registry.h"
+#include "tests/models/kernels/cube_test_support.h"
+#include "tests/models/kernels/test_chip.h"
+
+namespace ascendsim::test {
+namespace {
+
+TensorInfo tensor(const std::string& name, std::vector<std::int64_t> shape, DataType dtype, std::uint64_t addr) {
+    return TensorInfo{name, std::move(shape), dtype, TensorFormat::ND, addr};
+}
+
+struct Census {
+    std::uint64_t gmRead = 0, gmWritten = 0, scalarCycles = 0;
+    std::map<VectorOp, std::uint64_t> vectors;
+};
+
+Census census(const LoweredKernel& kernel) {
+    Census c;
+    forEachBlockInstruction(kernel, CoreKind::Vector, [&](const Instruction& i) {
+        if (const auto* m = std::get_if<DataMove>(&i.operands)) {
+            if (m->src == MemSpace::GM) c.gmRead += m->totalBytes();
+            if (m->dst == MemSpace::GM) c.gmWritten += m->totalBytes();
+        }
+        if (const auto* v = std::get_if<VectorInstr>(&i.operands)) ++c.vectors[v->op];
+        if (const auto* s = std::get_if<ScalarWork>(&i.operands)) c.scalarCycles += s->cycles;
+    });
+    return c;
+}
+
+LoweredKernel lowerOne(OpInstance op, std::uint32_t blockDim) {
+    op.blockDim = blockDim;
+    const auto kernels = KernelRegistry::instance().lower(op, ascend910B1());
+    EXPECT_EQ(kernels.size(), 1u);
+    return kernels.front();
+}
+
+TEST(VectorInt64Elementwise, SubSplitsWordsAndCarriesOverEveryBlock) {
+    const auto x = tensor("x", {4096, 1}, DataType::Int64, 0x10000), y = tensor("y", {4096, 1}, DataType::Int64, 0x40000);
+    const auto dense = lowerOne(makeOp("Sub", {x, tensor("x2", {4096, 1}, DataType::Int64, 0x20000)}, {y}), 8);
+    const Census c = census(dense);
+    EXPECT_EQ(c.gmRead, 2u * 4096 * 8);
+    EXPECT_EQ(c.gmWritten, 4096u * 8);
+    EXPECT_GT(c.vectors.at(VectorOp::CompareGt), 0u);  // the borrow
+    EXPECT_GT(c.vectors.at(VectorOp::Select), 0u);
+    // A scalar x2 is one 32 B block per block, and its words need no split.
+    const auto scalar = lowerOne(makeOp("Sub", {x, tensor("s", {}, DataType::Int64, 0x30000)}, {y}), 8);
+    const Census s = census(scalar);
+    EXPECT_EQ(s.gmRead, 4096u * 8 + 8 * 32);
+    EXPECT_LT(s.vectors.at(VectorOp::Gather), c.vectors.at(VectorOp::Gather));
+}
+
+TEST(VectorInt64Elementwise, ComparesWriteOneBytePerElement) {
+    const auto x = tensor("x", {5, 32}, DataType::Int64, 0x10000), x2 = tensor("x2", {5, 32}, DataType::Int64, 0x20000);
+    const Census c = census(lowerOne(makeOp("Equal", {x, x2}, {tensor("y", {5, 32}, DataType::Bool, 0x30000)}), 1));
+    EXPECT_EQ(c.gmRead, 2u * 160 * 8);
+    EXPECT_EQ(c.gmWritten, 160u);
+    EXPECT_GT(c.vectors.at(VectorOp::Cast), 0u);  // int32 mask → fp16 → uint8
+}
+
+TEST(VectorInt64Elementwise, MulRunsOnTheScalarUnitAndCastsKeepOrDropWords) {
+    const auto a = tensor("a", {4096}, DataType::Int64, 0x10000), b = tensor("b", {4096}, DataType::Int64, 0x20000);
+    const Census mul = census(lowerOne(makeOp("Mul", {a, b}, {tensor("y", {4096}, DataType::Int64, 0x30000)}), 8));
+    EXPECT_TRUE(mul.vectors.empty());
+    EXPECT_GE(mul.scalarCycles, 4096u * 12);
+    OpInstance narrow = makeOp("Cast", {a}, {tensor("y", {4096}, DataType::Int32, 0x30000)});
+    narrow.attrs["dst_type"] = std::string("int32");
+    const Census n = census(lowerOne(narrow, 8));
+    EXPECT_EQ(n.gmRead, 4096u * 8);
+    EXPECT_EQ(n.gmWritten, 4096u * 4);
+    OpInstance wrongTarget = narrow;
+    wrongTarget.attrs["dst_type"] = std::string("fp32");
+    EXPECT_THROW(KernelRegistry::instance().lower(wrongTarget, ascend910B1()), LoweringError);
+    OpInstance widen = makeOp("Cast", {tensor("m", {4096}, DataType::Bool, 0x10000)}, {tensor("y", {4096}, DataType::Int64, 0x30000)});
+    widen.attrs["dst_type"] = std::string("int64");
+    const Census w = census(lowerOne(widen, 8));
+    EXPECT_EQ(w.gmRead, 4096u);
+    EXPECT_EQ(w.gmWritten, 4096u * 8);
+}
+
+}  // namespace
+}  // namespace ascendsim::test
