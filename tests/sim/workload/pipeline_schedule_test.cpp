@@ -204,6 +204,29 @@ TEST(PipelineWorkload, BatchP2pCommRunsEachCallAsOneBatchSendRecv) {
     EXPECT_FALSE(loadWorkload(path, WorkloadOverrides{{}, 1}).pipeline.batchP2p);
 }
 
+TEST(PipelineWorkload, LlamaFirstStageRunsTheEmbeddingBackwardAndBatchedP2p) {
+    // workloads/llama_tp_pp_dp.yaml, stage 0 with one layer: each micro-batch's backward ends with
+    // aclnnEmbeddingDenseBackward's kernels (ef63bc64 level2 rank 0) and the main-grad Add.
+    const std::string path = testing::sourcePath("workloads/llama_tp_pp_dp.yaml");
+    const Workload stage0 = loadWorkload(path, WorkloadOverrides{{"layers=1", "dp=1"}, 0});
+    EXPECT_TRUE(stage0.pipeline.batchP2p);
+    std::vector<std::string> types;
+    for (const WorkloadOp& op : stage0.ops)
+        if (op.name.rfind("microbatches.1.embedding.", 0) == 0 && op.framework.phase == OpPhase::Backward)
+            types.push_back(op.type);
+    EXPECT_EQ(types, (std::vector<std::string>{"Cast", "Sort", "MemSet", "EmbeddingDenseGradV2", "Cast", "Add"}));
+    const WorkloadOp* grad = stage0.findOp("microbatches.1.embedding.dense_grad");
+    ASSERT_NE(grad, nullptr);
+    EXPECT_EQ(grad->outputs[0], "embedding.grad_table");
+    EXPECT_EQ(std::get<std::int64_t>(grad->attrs.at("num_weights")), 4000);
+    EXPECT_EQ(stage0.findOp("microbatches.1.embedding.acc.add")->outputs[0], "embedding.main_grad");
+    // Its transfers are batches; the last stage has no embedding backward.
+    for (const WorkloadOp& op : stage0.ops) EXPECT_NE(op.type, "HcomSend") << op.name;
+    EXPECT_NE(stage0.findOp("microbatches.3.send_forward_recv_backward"), nullptr);
+    const Workload stage3 = loadWorkload(path, WorkloadOverrides{{"layers=1", "dp=1"}, 3});
+    EXPECT_EQ(stage3.findOp("microbatches.1.embedding.dense_grad"), nullptr);
+}
+
 // The field a workload with this `pipeline:` line fails on (its line is the file's third).
 std::string failingField(const std::string& name, const std::string& pipelineLine) {
     const std::string path = testing::writeTempYaml(name, "name: bad\nparallel: {pp: 2}\n" + pipelineLine + R"(
