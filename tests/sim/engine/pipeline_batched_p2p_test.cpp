@@ -1,7 +1,7 @@
 // The 1F1B pipeline with Megatron's batch_p2p_comm (workloads/unit/pipeline_1f1b.yaml
 // `--set batch_p2p=1`, a quarter of its rows): each p2p call is one hcom_batchSendRecv_, a call
 // meets its neighbour's matching call (both end when the later of the two has arrived, plus the
-// transfer), and step_trace_time.csv has no Bubble, as torch_npu counts only hcom_receive_ there
+// transfer), its receiver moves each message, and step_trace_time.csv has no Bubble, as torch_npu counts only hcom_receive_ there
 // ([D] ef63bc64 level2: Bubble 0 beside 158 ms batch ops).
 #include <gtest/gtest.h>
 
@@ -100,6 +100,20 @@ TEST_F(BatchedPipelineDirectories, CommunicationJsonHasBatchOpsAndStepTraceNoBub
         EXPECT_EQ(std::stod(table.cell(0, "Bubble")), 0.0) << "stage " << s;
         EXPECT_GT(std::stod(table.cell(0, "Communication(Not Overlapped)")), 0.0) << "stage " << s;
     }
+}
+
+TEST_F(BatchedPipelineDirectories, TheReceiverOfABatchMovesItsMessage) {
+    // As in ef63bc64 level2 rank 0: a send-only batch shows no HCCS bytes, a batch that receives
+    // shows the one message it receives (here 1024 x 2048 fp16 = 4.194304 MB).
+    const json comm = readJson(output(0) / "communication.json");
+    const json& p2p = comm.begin().value().at("p2p");
+    std::vector<double> hccs;
+    for (const auto& [name, op] : p2p.items())
+        if (name != "Total Op Info") hccs.push_back(op.at("Communication Bandwidth Info").at("HCCS").at("Transit Size(MB)").get<double>());
+    // Stage 0: 4 send_forward (3 warm-up alone, the 4th with the first gradient), 3 recv_backward.
+    ASSERT_EQ(hccs.size(), 7u);
+    for (std::size_t k = 0; k < 3; ++k) EXPECT_EQ(hccs[k], 0.0) << "send-only batch " << k;
+    for (std::size_t k = 3; k < 7; ++k) EXPECT_NEAR(hccs[k], 4.194304, 1e-6) << "receiving batch " << k;
 }
 
 }  // namespace
