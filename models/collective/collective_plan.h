@@ -81,6 +81,9 @@ struct CollectiveRequest {
     // Send, Recv: one message; BatchSendRecv: every message of the batch (each member sends and
     // receives those naming it).
     std::vector<P2pMessage> messages;
+    // Send, Recv, BatchSendRecv: the group rank that issued the op (every message names it as
+    // its source or its destination).
+    std::uint32_t member = 0;
 };
 
 // The inter-server (level-1) algorithm.

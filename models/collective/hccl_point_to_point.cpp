@@ -61,15 +61,25 @@ PointToPointEnds planPointToPointPhases(CollectiveBuilder& b, const CollectiveRe
     std::uint64_t now = b.localCopy("copy input", 0,
                                     active && sends && sent > 0 ? std::optional(sent) : std::nullopt,
                                     slowestSent);
+    // Who moves a message over the link: the sender of a Send ([D] e5a31957 hcom_send_: the RDMA
+    // transfer on the sender, the receivers LOCAL only); the receiver of a batch ([D] ef63bc64
+    // level2 rank 0: a send-only hcom_batchSendRecv_ 0 MB HCCS, a receive-only one 8.39 MB, a
+    // send-and-receive one 8.39 MB, one message).
+    const bool receiverPulls = request.op == CollectiveOp::BatchSendRecv;
     std::vector<PeerExchange> exchanges;
+    const auto exchangeWith = [&exchanges](std::uint32_t peer, std::optional<std::uint64_t> bytes) {
+        const auto known = std::find_if(exchanges.begin(), exchanges.end(),
+                                        [peer](const PeerExchange& e) { return e.peer == peer; });
+        if (known == exchanges.end())
+            exchanges.push_back({peer, bytes});
+        else if (bytes)
+            known->bytes = bytes;
+    };
     if (active) {
         for (const P2pMessage& msg : request.messages)
-            if (sends && msg.src == m) exchanges.push_back({msg.dst, msg.bytes});
-        for (const P2pMessage& msg : request.messages) {
-            const bool known = std::any_of(exchanges.begin(), exchanges.end(),
-                                           [&msg](const PeerExchange& e) { return e.peer == msg.src; });
-            if (receives && msg.dst == m && !known) exchanges.push_back({msg.src, std::nullopt});
-        }
+            if (sends && msg.src == m) exchangeWith(msg.dst, receiverPulls ? std::nullopt : std::optional(msg.bytes));
+        for (const P2pMessage& msg : request.messages)
+            if (receives && msg.dst == m) exchangeWith(msg.src, receiverPulls ? std::optional(msg.bytes) : std::nullopt);
     }
     SubGroup everyone;
     everyone.ranks.resize(request.groupRanks.size());

@@ -126,7 +126,12 @@ int runSimulationCommand(const SimulationOptions& options, std::ostream& out, st
                                                                 : "";
         const PhaseClock simulating;
         ClusterResult cluster = runCluster(options, exchange);
-        if (cluster.classOfRank.size() > 1) spdlog::info("cluster: {}simulated in {}", process, simulating.elapsed());
+        if (cluster.classOfRank.size() > 1)
+            spdlog::info("cluster: {}simulated in {}{}", process, simulating.elapsed(),
+                         exchange.processCount() > 1
+                             ? fmt::format(", of which {:.1f} s wall waiting for the other processes",
+                                           exchange.waitedSeconds())
+                             : std::string());
         const bool leader = exchange.processIndex() == 0;
         // Its first own rank: process 0 holds rank 0, whose record the report shows.
         const SimulationResult& result = cluster.of(cluster.firstOwnedRank);

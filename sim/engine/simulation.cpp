@@ -109,9 +109,7 @@ CommunicationOpRecord communicationRecordOf(const LoweredOp& op, const PendingLa
 CollectiveArrival arrivalOf(const LoweredCollective& collective, const CollectiveRun& run) {
     CollectiveArrival a{collective.group, run.startNs, collective.kind, -1, -1};
     const CollectiveRequest& request = collective.plan.request;
-    const std::uint32_t self = collective.kind == CollectiveKind::Recv && !request.messages.empty()
-                                   ? request.messages.front().dst
-                                   : (request.messages.empty() ? 0 : request.messages.front().src);
+    const std::uint32_t self = request.member;
     for (const P2pMessage& m : request.messages) {
         if (m.src == self) a.sendTo = static_cast<std::int32_t>(m.dst);
         if (m.dst == self) a.recvFrom = static_cast<std::int32_t>(m.src);

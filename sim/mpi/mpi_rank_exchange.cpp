@@ -1,8 +1,11 @@
 #include "sim/mpi/mpi_rank_exchange.h"
 
+#include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 #ifdef ASCENDSIM_HAVE_MPI
 #include <mpi.h>
@@ -30,6 +33,22 @@ void check(int code, const char* call) {
     throw std::runtime_error(std::string(call) + " failed: " + std::string(text, static_cast<std::size_t>(length)));
 }
 
+// Waits for a non-blocking MPI operation by polling it between sleeps. OpenMPI's blocking
+// collectives spin in opal_progress while the other process still simulates or writes: on a
+// machine with as many cores as processes that spin takes the core the other process needs (and
+// counts as this process's CPU time). A sleep of at most 1 ms between polls adds at most that
+// much to a round that waits at all (docs/performance.md "MPI: where the time goes").
+void waitSleeping(MPI_Request& request, const char* call) {
+    auto pause = std::chrono::microseconds(20);
+    for (;;) {
+        int done = 0;
+        check(MPI_Test(&request, &done, MPI_STATUS_IGNORE), call);
+        if (done) return;
+        std::this_thread::sleep_for(pause);
+        pause = std::min<std::chrono::microseconds>(pause * 2, std::chrono::milliseconds(1));
+    }
+}
+
 class MpiRankExchange final : public RankExchange {
   public:
     MpiRankExchange() {
@@ -40,7 +59,18 @@ class MpiRankExchange final : public RankExchange {
         index_ = static_cast<std::uint32_t>(rank);
         count_ = static_cast<std::uint32_t>(size);
     }
-    ~MpiRankExchange() override { MPI_Finalize(); }
+    // A process that has written its directories sleeps until the others have too, instead of
+    // spinning in MPI_Finalize's synchronisation.
+    ~MpiRankExchange() override {
+        try {
+            MPI_Request request = MPI_REQUEST_NULL;
+            check(MPI_Ibarrier(MPI_COMM_WORLD, &request), "MPI_Ibarrier");
+            waitSleeping(request, "MPI_Ibarrier");
+        } catch (const std::exception&) {
+            // MPI_Finalize reports the failure of the others; nothing is left to write here.
+        }
+        MPI_Finalize();
+    }
     MpiRankExchange(const MpiRankExchange&) = delete;
     MpiRankExchange& operator=(const MpiRankExchange&) = delete;
 
@@ -59,16 +89,22 @@ class MpiRankExchange final : public RankExchange {
         }
         int length = static_cast<int>(packed.size());
         std::vector<int> lengths(count_), offsets(count_);
-        check(MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, MPI_COMM_WORLD), "MPI_Allgather");
+        const auto start = std::chrono::steady_clock::now();
+        MPI_Request request = MPI_REQUEST_NULL;
+        check(MPI_Iallgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, MPI_COMM_WORLD, &request),
+              "MPI_Iallgather");
+        waitSleeping(request, "MPI_Iallgather");
         int total = 0;
         for (std::uint32_t p = 0; p < count_; ++p) {
             offsets[p] = total;
             total += lengths[p];
         }
         std::vector<std::uint64_t> all(static_cast<std::size_t>(total));
-        check(MPI_Allgatherv(packed.data(), length, MPI_UINT64_T, all.data(), lengths.data(), offsets.data(),
-                             MPI_UINT64_T, MPI_COMM_WORLD),
-              "MPI_Allgatherv");
+        check(MPI_Iallgatherv(packed.data(), length, MPI_UINT64_T, all.data(), lengths.data(), offsets.data(),
+                              MPI_UINT64_T, MPI_COMM_WORLD, &request),
+              "MPI_Iallgatherv");
+        waitSleeping(request, "MPI_Iallgatherv");
+        waitedSeconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         std::vector<std::vector<std::uint64_t>> shared(mine.size());
         for (std::size_t at = 0; at + 1 < all.size();) {
             const std::size_t index = all[at], size = all[at + 1];
@@ -81,9 +117,12 @@ class MpiRankExchange final : public RankExchange {
         return shared;
     }
 
+    double waitedSeconds() const override { return waitedSeconds_; }
+
   private:
     std::uint32_t index_ = 0;
     std::uint32_t count_ = 1;
+    double waitedSeconds_ = 0.0;
 };
 
 #endif

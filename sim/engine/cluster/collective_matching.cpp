@@ -20,9 +20,10 @@ struct Match {
 Match matchOf(const CollectiveArrival& a) {
     if (!isPointToPointOp(a.kind)) return {Side::Collective, -1};
     if (a.kind == CollectiveKind::BatchSendRecv) {
-        if (a.sendTo != a.recvFrom)
+        // Megatron's calls: to and from one neighbour, or one direction alone.
+        if (a.sendTo >= 0 && a.recvFrom >= 0 && a.sendTo != a.recvFrom)
             throw std::logic_error("a BatchSendRecv with two peers cannot be matched (one peer per batch)");
-        return {Side::Pair, a.sendTo};
+        return {Side::Pair, a.sendTo >= 0 ? a.sendTo : a.recvFrom};
     }
     return a.kind == CollectiveKind::Send ? Match{Side::Send, a.sendTo} : Match{Side::Recv, a.recvFrom};
 }

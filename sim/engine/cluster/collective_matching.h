@@ -3,8 +3,9 @@
 // ranks' op lists differ (pipeline stages run other schedules), so ops are matched by what they
 // are, not by their position. A collective over group kind G is the n-th collective over G on
 // every member of the rank's G group; a Send to group rank q is the n-th Send to q, and meets the
-// n-th Receive from this rank on q (a Receive likewise, a BatchSendRecv with one peer the n-th
-// with that peer on both sides).
+// n-th Receive from this rank on q (a Receive likewise). A BatchSendRecv has one peer (it sends to
+// it, receives from it, or both: Megatron's p2p calls) and meets the n-th BatchSendRecv with this
+// rank on that peer.
 #include <cstdint>
 #include <vector>
 

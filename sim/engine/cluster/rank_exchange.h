@@ -16,6 +16,8 @@ class RankExchange {
     // the sender of; all processes get back every sender's entries. Collective: every process
     // calls it the same number of times.
     virtual std::vector<std::vector<std::uint64_t>> share(const std::vector<std::vector<std::uint64_t>>& mine) = 0;
+    // Wall seconds spent in share() so far: mostly waiting for the slowest process's round.
+    virtual double waitedSeconds() const { return 0.0; }
 };
 
 // The only process: shares with itself.

@@ -66,6 +66,7 @@ CollectiveRequest requestOf(const OpInstance& op, CollectiveKind kind,
     CollectiveRequest r;
     r.op = kind;
     r.groupRanks = groupRanks;
+    r.member = member;
     // ReduceScatter plans with one rank's output; the others with the input.
     r.bytes = kind == CollectiveKind::ReduceScatter ? op.outputs.front().bytes()
                                                     : op.inputs.front().bytes();

@@ -1,5 +1,7 @@
 #include "sim/workload/parallel/pipeline_block.h"
 
+#include <stdexcept>
+
 namespace ascendsim {
 
 namespace {
@@ -31,13 +33,35 @@ YAML::Node transferEntry(const std::string& name, bool send, const std::string& 
     return op;
 }
 
+// One batch_isend_irecv of Megatron's p2p layer (batch_p2p_comm on): HcomBatchSendRecv with the
+// neighbour `peer`. `in` is the tensor sent (a receive alone: the buffer it fills), `out` what
+// arrives (a send alone: the sent tensor, as HcomSend's output).
+YAML::Node batchEntry(const std::string& name, bool sends, bool receives, const std::string& in,
+                      const std::string& out, std::uint32_t peer, bool backward) {
+    YAML::Node op(YAML::NodeType::Map);
+    op["name"] = name;
+    op["type"] = "HcomBatchSendRecv";
+    op["inputs"].push_back(in);
+    op["outputs"].push_back(out);
+    op["attrs"]["group"] = "pp";
+    op["attrs"]["send_to"] = YAML::Node(YAML::NodeType::Sequence);
+    op["attrs"]["recv_from"] = YAML::Node(YAML::NodeType::Sequence);
+    if (sends) op["attrs"]["send_to"].push_back(peer);
+    if (receives) op["attrs"]["recv_from"].push_back(peer);
+    // assumed: torch's c10d op name of dist.batch_isend_irecv (no sample's trace shows it).
+    op["aten"] = "c10d::batch_isend_irecv";
+    op["phase"] = backward ? "backward" : "forward";
+    return op;
+}
+
 }  // namespace
 
 PipelineSchedule readPipelineBlock(const YamlReader& reader, const YAML::Node& node,
                                    const BlockExpander& expander, const ParameterValues& parameters,
                                    std::uint32_t stage, std::uint32_t stages) {
     reader.requireMap(node, "pipeline");
-    reader.requireKnownKeys(node, {"schedule", "micro_batches", "forward", "backward", "activation"}, "pipeline");
+    reader.requireKnownKeys(node, {"schedule", "micro_batches", "forward", "backward", "activation", "batch_p2p_comm"},
+                            "pipeline");
     PipelineSchedule s;
     s.declared = true;
     s.stage = stage;
@@ -55,6 +79,19 @@ PipelineSchedule readPipelineBlock(const YamlReader& reader, const YAML::Node& n
         reader.fail(node["micro_batches"], "pipeline.micro_batches",
                     "micro_batches must be an integer in 1..4096, got '" + raw + "'");
     s.microBatches = static_cast<std::uint32_t>(*count);
+    if (const YAML::Node batch = node["batch_p2p_comm"]) {
+        // true / false, or an expression of the parameters giving 1 or 0 (`--set batch_p2p=0`).
+        const std::string text = reader.scalar(batch, "pipeline.batch_p2p_comm");
+        std::optional<std::int64_t> value;
+        if (text == "true" || text == "false") value = text == "true" ? 1 : 0;
+        try {
+            if (!value) value = evaluateInteger(text, parameters);
+        } catch (const ExpressionError&) {
+        }
+        if (!value || (*value != 0 && *value != 1))
+            reader.fail(batch, "pipeline.batch_p2p_comm", "must be true, false, 1 or 0, got '" + text + "'");
+        s.batchP2p = *value == 1;
+    }
     for (const char* key : {"forward", "backward"}) {
         const std::string field = std::string("pipeline.") + key;
         if (!node[key]) reader.fail(node, field, "the pipeline needs its " + std::string(key) + " block");
@@ -108,38 +145,63 @@ void expandPipeline(const PipelineSchedule& schedule, const YamlReader& reader, 
         list.push_back(entry);
         expander.expandOps(list, top, field, tensors, ops);
     };
-    for (const PipelineStep& step : oneForwardOneBackward(schedule.stage, schedule.stages, m)) {
+    // A transfer step's op: its name, direction, tensors and neighbour.
+    struct Transfer {
+        std::string name, in, out;
+        bool send = false, backward = false;
+        std::uint32_t peer = 0;
+    };
+    const auto transferOf = [&](const PipelineStep& step) {
+        const std::string mb = microBatchName(step.microBatch);
         const std::uint32_t i = step.microBatch;
-        const std::string mb = microBatchName(i);
         switch (step.kind) {
             case PipelineStepKind::RecvForward:
-                transfer(transferEntry(mb + ".recv_forward", false, "pipeline.recv_buffer", mb + ".input_activation",
-                                       schedule.stage - 1, false),
-                         "pipeline");
-                break;
-            case PipelineStepKind::Forward:
-                forwardIn[i] = first ? "pipeline.first_stage_input" : mb + ".input_activation";
-                forwardOut[i] = block(schedule.forwardBlock, i, forwardIn[i], false);
-                break;
+                return Transfer{mb + ".recv_forward", "pipeline.recv_buffer", mb + ".input_activation", false, false,
+                                schedule.stage - 1};
             case PipelineStepKind::SendForward:
-                transfer(transferEntry(mb + ".send_forward", true, forwardOut[i], mb + ".sent_activation",
-                                       schedule.stage + 1, false),
-                         "pipeline");
-                break;
+                return Transfer{mb + ".send_forward", forwardOut[i], mb + ".sent_activation", true, false,
+                                schedule.stage + 1};
             case PipelineStepKind::RecvBackward:
-                transfer(transferEntry(mb + ".recv_backward", false, "pipeline.recv_buffer", mb + ".output_grad",
-                                       schedule.stage + 1, true),
-                         "pipeline");
-                break;
-            case PipelineStepKind::Backward:
-                backwardOut[i] = block(schedule.backwardBlock, i, last ? "pipeline.loss_grad" : mb + ".output_grad", true);
-                break;
+                return Transfer{mb + ".recv_backward", "pipeline.recv_buffer", mb + ".output_grad", false, true,
+                                schedule.stage + 1};
             case PipelineStepKind::SendBackward:
-                transfer(transferEntry(mb + ".send_backward", true, backwardOut[i], mb + ".sent_grad",
-                                       schedule.stage - 1, true),
-                         "pipeline");
+                return Transfer{mb + ".send_backward", backwardOut[i], mb + ".sent_grad", true, true, schedule.stage - 1};
+            case PipelineStepKind::Forward:
+            case PipelineStepKind::Backward:
                 break;
         }
+        throw std::logic_error("a compute step is not a transfer");
+    };
+    const std::vector<PipelineStep> steps = oneForwardOneBackward(schedule.stage, schedule.stages, m);
+    for (std::size_t k = 0; k < steps.size(); ++k) {
+        const PipelineStep& step = steps[k];
+        const std::uint32_t i = step.microBatch;
+        if (step.kind == PipelineStepKind::Forward) {
+            forwardIn[i] = first ? "pipeline.first_stage_input" : microBatchName(i) + ".input_activation";
+            forwardOut[i] = block(schedule.forwardBlock, i, forwardIn[i], false);
+            continue;
+        }
+        if (step.kind == PipelineStepKind::Backward) {
+            backwardOut[i] = block(schedule.backwardBlock, i, last ? "pipeline.loss_grad" : microBatchName(i) + ".output_grad",
+                                   true);
+            continue;
+        }
+        const Transfer t = transferOf(step);
+        if (!schedule.batchP2p) {
+            transfer(transferEntry(t.name, t.send, t.in, t.out, t.peer, t.backward), "pipeline");
+            continue;
+        }
+        if (!step.callWithNext) {
+            transfer(batchEntry(t.name, t.send, !t.send, t.in, t.out, t.peer, t.backward), "pipeline");
+            continue;
+        }
+        // send_forward_recv_backward / send_backward_recv_forward: named by both transfers.
+        const Transfer u = transferOf(steps[++k]);
+        const Transfer& sent = t.send ? t : u;
+        const Transfer& received = t.send ? u : t;
+        transfer(batchEntry(t.name + "_" + u.name.substr(u.name.rfind('.') + 1), true, true, sent.in, received.out,
+                            t.peer, t.backward),
+                 "pipeline");
     }
 }
 

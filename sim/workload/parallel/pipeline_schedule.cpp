@@ -11,6 +11,13 @@ std::vector<PipelineStep> oneForwardOneBackward(std::uint32_t stage, std::uint32
     const auto add = [&](PipelineStepKind kind, std::uint32_t microBatch, bool exists) {
         if (exists) steps.push_back({kind, microBatch});
     };
+    // Two transfers to and from one neighbour in one call: both exist or neither does.
+    const auto call = [&](PipelineStep a, PipelineStep b, bool exists) {
+        if (!exists) return;
+        a.callWithNext = true;
+        steps.push_back(a);
+        steps.push_back(b);
+    };
     const std::uint32_t warmup = std::min(stages - stage - 1, microBatches);
     const std::uint32_t steady = microBatches - warmup;
     for (std::uint32_t i = 0; i < warmup; ++i) {
@@ -22,13 +29,13 @@ std::vector<PipelineStep> oneForwardOneBackward(std::uint32_t stage, std::uint32
     for (std::uint32_t j = 0; j < steady; ++j) {
         const std::uint32_t forward = warmup + j;
         add(PipelineStepKind::Forward, forward, true);
-        // send_forward_recv_backward
-        add(PipelineStepKind::SendForward, forward, !last);
-        add(PipelineStepKind::RecvBackward, j, !last);
+        call({PipelineStepKind::SendForward, forward}, {PipelineStepKind::RecvBackward, j}, !last);
         add(PipelineStepKind::Backward, j, true);
         // send_backward_recv_forward, or send_backward after the last forward
-        if (j + 1 < steady) add(PipelineStepKind::RecvForward, forward + 1, !first);
-        add(PipelineStepKind::SendBackward, j, !first);
+        if (j + 1 < steady)
+            call({PipelineStepKind::RecvForward, forward + 1}, {PipelineStepKind::SendBackward, j}, !first);
+        else
+            add(PipelineStepKind::SendBackward, j, !first);
     }
     for (std::uint32_t i = steady; i < microBatches; ++i) {
         add(PipelineStepKind::RecvBackward, i, !last);

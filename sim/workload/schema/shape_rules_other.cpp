@@ -237,17 +237,19 @@ Outputs allToAllV(const Inputs& in, const OpAttributes& attrs) {
 }
 
 // HcomBatchSendRecv: x splits evenly along dim 0 over send_to; one block of that size comes
-// from each of recv_from.
+// from each of recv_from. A batch of receives only (Megatron's recv_forward with batch_p2p_comm)
+// fills x, one x from each of recv_from; a batch of sends only outputs the sent x (as HcomSend).
 Outputs batchSendRecv(const Inputs& in, const OpAttributes& attrs) {
     if (in[0].shape.empty()) throw ShapeProblem(inputField(0), "x must have at least one dim");
     const auto to = attrs.intsValue("send_to").size();
     const auto from = attrs.intsValue("recv_from").size();
-    if (to == 0 || from == 0)
-        throw ShapeProblem("attrs.send_to", "a batch sends to and receives from a peer at least");
-    if (in[0].shape[0] % static_cast<std::int64_t>(to) != 0)
+    if (to == 0 && from == 0)
+        throw ShapeProblem("attrs.send_to", "a batch sends to or receives from a peer at least");
+    if (to > 0 && in[0].shape[0] % static_cast<std::int64_t>(to) != 0)
         throw ShapeProblem(inputField(0), "dim 0 must divide by the send_to count");
     InferredTensor out = sameAs(in[0]);
-    out.shape[0] = in[0].shape[0] / static_cast<std::int64_t>(to) * static_cast<std::int64_t>(from);
+    if (from == 0) return {out};
+    out.shape[0] = in[0].shape[0] / static_cast<std::int64_t>(std::max<std::size_t>(to, 1)) * static_cast<std::int64_t>(from);
     return {out};
 }
 

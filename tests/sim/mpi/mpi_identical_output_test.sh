@@ -2,7 +2,8 @@
 # `mpirun -np 2 ascendsim` writes the same rank directories, byte for byte, as one process: the
 # 4-rank TP2 x DP2 unit with a slow rank (distinct ranks simulated on both processes, arrival
 # times exchanged over MPI) and without (every rank alike), and the 4-stage 1F1B pipeline unit
-# (each process simulates its two stages once and replays them in the later rounds).
+# (each process simulates its two stages once and replays them in the later rounds), with its
+# transfers separate and batched (Megatron's batch_p2p_comm).
 # Usage: mpi_identical_output_test.sh ASCENDSIM SOURCE_DIR
 set -euo pipefail
 binary=$1
@@ -43,3 +44,4 @@ check() {
 check slow_rank tp_dp.yaml --set slow_rank=1:1.5
 check alike tp_dp.yaml
 check pipeline pipeline_1f1b.yaml
+check pipeline_batched pipeline_1f1b.yaml --set batch_p2p=1
