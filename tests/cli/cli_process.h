@@ -40,9 +40,23 @@ inline std::string slurp(const fs::path& p) {
     return s.str();
 }
 
-// Runs ascendsim with `args`; with `signalAfter`, sends `signal` once that much time passed.
+// True while `pid` runs; peeks without reaping it (WNOWAIT), so waitpid still sees its status.
+inline bool stillRunning(pid_t pid) {
+    siginfo_t info{};
+    return ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+           info.si_pid == 0;
+}
+
+inline bool hasEntries(const fs::path& dir) {
+    std::error_code ec;
+    return fs::directory_iterator(dir, ec) != fs::directory_iterator();
+}
+
+// Runs ascendsim with `args`; with a `signal`, sends it once `signalWhenFilled` holds an entry
+// (the run's staging folder: the run is then past its start-up, whatever the machine's speed;
+// a fixed delay raced a slow start under ASan) or after a minute at most.
 inline Outcome runAscendsim(const std::vector<std::string>& args, int signal = 0,
-                            std::chrono::milliseconds signalAfter = std::chrono::milliseconds(0)) {
+                            const fs::path& signalWhenFilled = {}) {
     const fs::path scratch = testing_scratch::scratchDir("cli_tests");
     const fs::path outFile = scratch / "stdout.txt", errFile = scratch / "stderr.txt";
     posix_spawn_file_actions_t actions;
@@ -61,7 +75,10 @@ inline Outcome runAscendsim(const std::vector<std::string>& args, int signal = 0
     if (posix_spawn(&pid, ASCENDSIM_BINARY, &actions, nullptr, argv.data(), environ) != 0) return outcome;
     posix_spawn_file_actions_destroy(&actions);
     if (signal != 0) {
-        std::this_thread::sleep_for(signalAfter);
+        const auto giveUp = std::chrono::steady_clock::now() + std::chrono::minutes(1);
+        while (!hasEntries(signalWhenFilled) && std::chrono::steady_clock::now() < giveUp &&
+               stillRunning(pid))
+            std::this_thread::sleep_for(std::chrono::milliseconds(2));
         ::kill(pid, signal);
     }
     int status = 0;

@@ -114,7 +114,7 @@ void expectInterrupted(const fs::path& dir, int signal, int code) {
     const fs::path out = dir / ("out" + std::to_string(signal));
     const Outcome o = runAscendsim({"-w", (sourceDir() / "workloads/resnet50.yaml").string(), "-o",
                                     out.string(), "--report", (dir / "r.txt").string()},
-                                   signal, std::chrono::milliseconds(700));
+                                   signal, out);
     EXPECT_EQ(o.exitCode, code) << o.err;
     EXPECT_NE(o.err.find("interrupted by"), std::string::npos) << o.err;
     EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
