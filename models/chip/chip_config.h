@@ -112,9 +112,6 @@ struct ICacheConfig {
     // at block start, and every later instruction lies in it (loops re-run it). 0 = a program's
     // instruction positions are its code addresses (straight-line, the older model).
     std::uint32_t kernelCodeBytes = 0;
-    // The code a block of one of CANN's dynamic DSL reduce kernels runs through (ReduceSum,
-    // LpNormV2, LogSoftmaxV2, ...: dsl_reduce_binaries.h); 0 = kernelCodeBytes like any other.
-    std::uint32_t dslReduceCodeBytes = 0;
 };
 
 struct AiCpuConfig {
@@ -191,9 +188,6 @@ struct ChipConfig {
     std::uint32_t scalarCyclesPerInstruction = 0;
     std::uint32_t scalarCyclesPerInstructionAic = 0;
     std::uint32_t blockPrologueScalarCycles = 0;
-    // More prologue for a dynamic DSL reduce kernel's block (dsl_reduce_binaries.h): its tiling
-    // case dispatch and the loop bounds it derives from the tiling data.
-    std::uint32_t dslReducePrologueScalarCycles = 0;
 
     std::uint64_t bufferCapacity(MemSpace m) const { return bufferBytes[static_cast<std::size_t>(m)]; }
     std::uint32_t alignment(MemSpace m) const { return alignmentBytes[static_cast<std::size_t>(m)]; }

@@ -68,18 +68,15 @@ void AiCore::startBlock(BlockAssignment assignment, std::uint64_t startPs) {
     fetchedIndex_ = ~std::uint64_t{0};
     programEnded_ = block_.program == nullptr;
     overheadIndex_ = ~std::uint64_t{0};
-    // The prologue (arguments and tiling data, block offsets; a DSL reduce's tiling case dispatch)
-    // is scalar work before the first issue.
-    const std::uint64_t prologue = std::uint64_t{res_.chip.blockPrologueScalarCycles} + block_.extraPrologueScalarCycles;
-    issueCycle_ = blockStartCycle_ + res_.chip.blockStartCycles + prologue;
-    counters_[PmuEvent::ScalarBusy] += prologue;
+    // The prologue (arguments and tiling data, block offsets) is scalar work before the first issue.
+    issueCycle_ = blockStartCycle_ + res_.chip.blockStartCycles + res_.chip.blockPrologueScalarCycles;
+    counters_[PmuEvent::ScalarBusy] += res_.chip.blockPrologueScalarCycles;
     // The block runs through its kernel's code first. A line another kernel evicted (or never
     // fetched on this core) is filled through the one port that serves the kernel's code, which
     // the kernel's blocks starting together share: each fill takes a missPenaltyCycles turn per
     // block fetching at the same time (docs/fidelity.md "Cold instruction fetch").
-    codeLines_ = icache_.imageLinesOf(block_.codeBytes);
-    const std::uint32_t codeMisses = icache_.fetchImage(block_.codeId, codeLines_);
-    counters_[PmuEvent::IcacheReq] += codeLines_;
+    const std::uint32_t codeMisses = icache_.fetchImage(block_.codeId);
+    counters_[PmuEvent::IcacheReq] += icache_.imageLines();
     counters_[PmuEvent::IcacheMiss] += codeMisses;
     if (codeMisses > 0) {
         const std::uint32_t coresOnChip = kind_ == CoreKind::Vector ? res_.chip.vectorCoreCount : res_.chip.aiCoreCount;

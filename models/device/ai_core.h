@@ -70,8 +70,6 @@ public:
 struct BlockAssignment {
     std::uint64_t taskId = 0;
     std::uint64_t codeId = 0;  // code image (kernel × core kind) for the ICache
-    std::uint32_t codeBytes = 0;  // its size (KernelTask::codeBytes; 0 = the chip's image)
-    std::uint32_t extraPrologueScalarCycles = 0;  // KernelTask::extraPrologueScalarCycles
     BlockProgramRequest request;
     std::unique_ptr<InstructionStream> program;
     // MIX groups: the group's cores by slot (0 = AIC, 1 + j = AIV j) and this core's slot.
@@ -97,9 +95,7 @@ public:
     void startBlock(BlockAssignment assignment, std::uint64_t startPs);
     // Puts code image `codeId` in the ICache as if a block of it had just run (a replay's kernel
     // whose code the real timeline left resident).
-    void preloadCode(std::uint64_t codeId, std::uint32_t codeBytes) {
-        icache_.fetchImage(codeId, icache_.imageLinesOf(codeBytes));
-    }
+    void preloadCode(std::uint64_t codeId) { icache_.fetchImage(codeId); }
     bool busy() const { return active_; }
 
     CoreKind kind() const { return kind_; }
@@ -180,7 +176,6 @@ private:
     CoreClock clock_;
     BufferChecks checks_;
     ICacheModel icache_;
-    std::uint32_t codeLines_ = 0;  // the running block's code image, in ICache lines
     UbBankModel ubBanks_;
     SteppedProcess<AiCore>* process_ = nullptr;  // lives with the SystemC context
 

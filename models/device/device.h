@@ -25,14 +25,9 @@ struct DeviceStats {
 struct DeviceOptions {
     // Generate block programs on a second host thread ahead of dispatch (program_prefetcher.h).
     bool generateProgramsAhead = false;
-    // Binaries (KernelTask::codeImage, codeBytes) whose code is in every core's ICache at start,
-    // last most recently used: a replayed kernel whose code the real timeline left resident.
-    struct ResidentCode {
-        ResidentCode(std::uint64_t codeImage, std::uint32_t bytes = 0) : image(codeImage), codeBytes(bytes) {}
-        std::uint64_t image = 0;
-        std::uint32_t codeBytes = 0;  // 0 = the chip's image size
-    };
-    std::vector<ResidentCode> residentCodeImages;
+    // Binaries (KernelTask::codeImage) whose code is in every core's ICache at start, last most
+    // recently used: a replayed kernel whose code the real timeline left resident.
+    std::vector<std::uint64_t> residentCodeImages;
 };
 
 class Device {

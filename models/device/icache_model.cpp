@@ -10,19 +10,13 @@ ICacheModel::ICacheModel(const ICacheConfig& config) {
         throw std::invalid_argument("icache needs fillBytes > 0, bytesPerInstruction > 0, size ≥ fill");
     entries_.resize(config.sizeBytes / config.fillBytes);
     instructionsPerLine_ = std::max<std::uint64_t>(1, config.fillBytes / config.bytesPerInstruction);
-    fillBytes_ = config.fillBytes;
     codeLines_ = (config.kernelCodeBytes + config.fillBytes - 1) / config.fillBytes;
 }
 
-std::uint32_t ICacheModel::imageLinesOf(std::uint32_t codeBytes) const {
-    if (codeLines_ == 0 || codeBytes == 0) return imageLines();
-    return static_cast<std::uint32_t>((std::uint64_t{codeBytes} + fillBytes_ - 1) / fillBytes_);
-}
-
-std::uint32_t ICacheModel::fetchImage(std::uint64_t codeId, std::uint32_t lines) {
+std::uint32_t ICacheModel::fetchImage(std::uint64_t codeId) {
     std::uint32_t misses = 0;
-    for (std::uint64_t line = 0; line < lines; ++line) misses += lookup(codeId, line) ? 1 : 0;
-    lastLine_ = lines > 0 ? lines - 1 : ~std::uint64_t{0};
+    for (std::uint64_t line = 0; line < codeLines_; ++line) misses += lookup(codeId, line) ? 1 : 0;
+    lastLine_ = codeLines_ > 0 ? codeLines_ - 1 : ~std::uint64_t{0};
     lastCode_ = codeId;
     return misses;
 }

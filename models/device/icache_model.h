@@ -17,12 +17,11 @@ class ICacheModel {
 public:
     explicit ICacheModel(const ICacheConfig& config);
 
-    // Fetches the instruction at `programIndex` of code image `codeId`, `imageLines` long (0:
-    // straight-line code). Returns true on a miss. Consecutive fetches from one fill unit cost
-    // one lookup.
-    bool fetch(std::uint64_t codeId, std::uint64_t programIndex, std::uint64_t imageLines) {
+    // Fetches the instruction at `programIndex` of code image `codeId`. Returns true on a miss.
+    // Consecutive fetches from one fill unit cost one lookup.
+    bool fetch(std::uint64_t codeId, std::uint64_t programIndex) {
         std::uint64_t line = programIndex / instructionsPerLine_;
-        if (imageLines > 0) line %= imageLines;
+        if (codeLines_ > 0) line %= codeLines_;
         if (line == lastLine_ && codeId == lastCode_) return false;
         lastLine_ = line;
         lastCode_ = codeId;
@@ -31,14 +30,9 @@ public:
 
     // Runs through the whole code image at block start; returns how many of its lines missed.
     // 0 lines (and 0 misses) without kernelCodeBytes.
-    std::uint32_t fetchImage(std::uint64_t codeId) { return fetchImage(codeId, imageLines()); }
-    // The same for an image of `lines` lines (imageLinesOf).
-    std::uint32_t fetchImage(std::uint64_t codeId, std::uint32_t lines);
+    std::uint32_t fetchImage(std::uint64_t codeId);
     // Lines fetchImage looks up: kernelCodeBytes / fillBytes, rounded up.
     std::uint32_t imageLines() const { return static_cast<std::uint32_t>(codeLines_); }
-    // Lines of a binary whose code is `codeBytes` long (KernelTask::codeBytes); 0 bytes = the
-    // chip's image, and no image at all without kernelCodeBytes.
-    std::uint32_t imageLinesOf(std::uint32_t codeBytes) const;
 
 private:
     bool lookup(std::uint64_t codeId, std::uint64_t line);
@@ -52,7 +46,6 @@ private:
     std::vector<Entry> entries_;
     std::uint64_t instructionsPerLine_;
     std::uint64_t codeLines_;
-    std::uint64_t fillBytes_;
     std::uint64_t useClock_ = 0;
     std::uint64_t lastLine_ = ~std::uint64_t{0};
     std::uint64_t lastCode_ = ~std::uint64_t{0};

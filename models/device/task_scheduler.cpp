@@ -181,8 +181,6 @@ void TaskScheduler::startPart(RunningTask& running, AiCore& core, CoreKind kind,
     BlockAssignment a;
     a.taskId = running.task.taskId;
     a.codeId = codeIdOf(running.task, kind);
-    a.codeBytes = running.task.codeBytes;
-    a.extraPrologueScalarCycles = running.task.extraPrologueScalarCycles;
     a.request = {running.nextBlock - 1, kind, subBlockIdx, running.task.workspaceAddr};
     a.program = prefetcher_ != nullptr ? prefetcher_->take(a.taskId, running.task.program, a.request)
                                         : running.task.program(a.request);

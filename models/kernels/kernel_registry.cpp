@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include "models/kernels/dsl_reduce_binaries.h"
-
 namespace ascendsim {
 
 std::uint64_t codeImageOf(const OpInstance& op, const LoweredKernel& kernel) {
@@ -48,13 +46,7 @@ std::vector<std::string> KernelRegistry::opTypes() const {
 std::vector<LoweredKernel> KernelRegistry::lower(const OpInstance& op, const ChipConfig& chip) const {
     const LoweringFunction* fn = find(op.type);
     if (!fn) throw LoweringError("op '" + op.name + "': no kernel model for op type '" + op.type + "'");
-    std::vector<LoweredKernel> kernels = (*fn)(op, chip);
-    for (LoweredKernel& kernel : kernels) {
-        const BinaryCode code = binaryCodeOf(reportedOpTypeOf(kernel, op.type), chip);
-        kernel.codeBytes = code.codeBytes;
-        kernel.extraPrologueScalarCycles = code.extraPrologueScalarCycles;
-    }
-    return kernels;
+    return (*fn)(op, chip);
 }
 
 }  // namespace ascendsim

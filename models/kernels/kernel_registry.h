@@ -25,10 +25,6 @@ struct LoweredKernel {
     ProgramFactory program;          // AI core types
     std::uint64_t aiCpuCycles = 0;   // AI_CPU
     std::uint64_t workspaceBytes = 0;  // GM scratch the kernel needs (allocated by the host)
-    // The binary's code size and extra prologue (KernelTask::codeBytes, extraPrologueScalarCycles),
-    // set by KernelRegistry::lower from the reported op type (dsl_reduce_binaries.h).
-    std::uint32_t codeBytes = 0;
-    std::uint32_t extraPrologueScalarCycles = 0;
 };
 
 inline const std::string& reportedOpTypeOf(const LoweredKernel& kernel, const std::string& opType) {
@@ -43,8 +39,6 @@ inline KernelTask kernelTaskOf(const LoweredKernel& kernel) {
     task.mixBlockDim = kernel.mixBlockDim;
     task.program = kernel.program;
     task.aiCpuCycles = kernel.aiCpuCycles;
-    task.codeBytes = kernel.codeBytes;
-    task.extraPrologueScalarCycles = kernel.extraPrologueScalarCycles;
     return task;
 }
 

@@ -44,11 +44,6 @@ struct KernelTask {
     // The kernel binary (op type, variant, dtypes: codeImageOf in kernel_registry.h): launches of
     // one binary share its code in the cores' ICaches. 0 = code of this launch only.
     std::uint64_t codeImage = 0;
-    // The code a block of this binary runs through, when it is not the chip's
-    // icache.kernel_code_bytes (0 = that), and prologue scalar work beyond the chip's
-    // block_prologue_scalar_cycles (models/kernels/dsl_reduce_binaries.h).
-    std::uint32_t codeBytes = 0;
-    std::uint32_t extraPrologueScalarCycles = 0;
 };
 
 // The ICache code image of a task's blocks on cores of `kind`: one per binary and core kind.

@@ -158,22 +158,19 @@ void readVector(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
 }
 
 void readICache(const ConfigNode& node, ChipConfig& chip) {
-    node.allowOnly({"size_bytes", "fill_bytes", "miss_penalty_cycles", "bytes_per_instruction", "kernel_code_bytes",
-                    "dsl_reduce_code_bytes"});
+    node.allowOnly({"size_bytes", "fill_bytes", "miss_penalty_cycles", "bytes_per_instruction", "kernel_code_bytes"});
     node.readPositive("size_bytes", chip.icache.sizeBytes);
     node.readPositive("fill_bytes", chip.icache.fillBytes);
     node.readNonNegative("miss_penalty_cycles", chip.icache.missPenaltyCycles);
     node.readPositive("bytes_per_instruction", chip.icache.bytesPerInstruction);
     node.readNonNegative("kernel_code_bytes", chip.icache.kernelCodeBytes);
-    node.readNonNegative("dsl_reduce_code_bytes", chip.icache.dslReduceCodeBytes);
 }
 
 void readPipes(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
     node.allowOnly({"queue_depth", "scalar_issue_cycles", "flag_latency_cycles",
                     "task_launch_cycles", "block_start_cycles", "block_dispatch_cycles", "block_dispatch_interval_cycles",
                     "scalar_cycles_per_instruction",
-                    "scalar_cycles_per_instruction_aic", "block_prologue_scalar_cycles",
-                    "dsl_reduce_prologue_scalar_cycles"});
+                    "scalar_cycles_per_instruction_aic", "block_prologue_scalar_cycles"});
     const ConfigNode depths = node.child("queue_depth", isRoot);
     depths.allowOnly({"PIPE_S", "PIPE_V", "PIPE_M", "PIPE_MTE1", "PIPE_MTE2", "PIPE_MTE3",
                       "PIPE_FIX"});
@@ -190,7 +187,6 @@ void readPipes(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
     node.readNonNegative("scalar_cycles_per_instruction", chip.scalarCyclesPerInstruction);
     node.readNonNegative("scalar_cycles_per_instruction_aic", chip.scalarCyclesPerInstructionAic);
     node.readNonNegative("block_prologue_scalar_cycles", chip.blockPrologueScalarCycles);
-    node.readNonNegative("dsl_reduce_prologue_scalar_cycles", chip.dslReducePrologueScalarCycles);
 }
 
 TransferCurve readCurve(const ConfigNode& path, const std::string& key) {

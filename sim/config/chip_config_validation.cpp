@@ -197,13 +197,6 @@ void validateChipConfig(const ChipConfig& chip) {
     check.require(chip.cube.fp32CyclesPerFractal > 0, "cube.fp32_cycles_per_fractal", "expected >= 1");
     check.require(chip.icache.fillBytes <= chip.icache.sizeBytes, "icache.fill_bytes",
                   "a fill cannot exceed the cache size");
-    // The image model runs a block's code once at its start; code larger than the cache would
-    // miss again on every pass of its loops, which it does not express.
-    check.require(chip.icache.dslReduceCodeBytes <= chip.icache.sizeBytes, "icache.dsl_reduce_code_bytes",
-                  "expected at most icache.size_bytes (" + std::to_string(chip.icache.sizeBytes) + "), got " +
-                      std::to_string(chip.icache.dslReduceCodeBytes));
-    check.require(chip.dslReducePrologueScalarCycles <= 1000000, "pipes.dsl_reduce_prologue_scalar_cycles",
-                  "expected at most 1000000 cycles, got " + std::to_string(chip.dslReducePrologueScalarCycles));
     checkPaths(check, chip);
 }
 

@@ -35,50 +35,15 @@ TEST(ICacheModel, ImageMissesOnceThenStaysUntilEvictedByLeastRecentUse) {
     EXPECT_EQ(cache.fetchImage(1), 0u);
     EXPECT_EQ(cache.fetchImage(2), 2u);
     // Instructions past the image's end lie in it (loops re-run the code): no further misses.
-    for (std::uint64_t i = 0; i < 5000; ++i) EXPECT_FALSE(cache.fetch(2, i, cache.imageLines()));
+    for (std::uint64_t i = 0; i < 5000; ++i) EXPECT_FALSE(cache.fetch(2, i));
 }
 
 TEST(ICacheModel, NoCodeImageKeepsStraightLineAddressing) {
     ICacheModel cache(ICacheConfig{8192, 2048, kPenalty, 8, 0});
     EXPECT_EQ(cache.imageLines(), 0u);
     EXPECT_EQ(cache.fetchImage(1), 0u);
-    EXPECT_TRUE(cache.fetch(1, 0, cache.imageLines()));
-    EXPECT_TRUE(cache.fetch(1, 256, cache.imageLines()));  // the next 2 KiB of 8-byte instructions
-}
-
-TEST(ICacheModel, ABinarysOwnCodeSizeInLines) {
-    const ICacheModel cache(ICacheConfig{8192, 2048, kPenalty, 8, 4096});
-    EXPECT_EQ(cache.imageLinesOf(0), 2u);  // the chip's image
-    EXPECT_EQ(cache.imageLinesOf(8192), 4u);
-    EXPECT_EQ(cache.imageLinesOf(5000), 3u);
-    const ICacheModel straightLine(ICacheConfig{8192, 2048, kPenalty, 8, 0});
-    EXPECT_EQ(straightLine.imageLinesOf(8192), 0u);  // no image model: no binary has one
-}
-
-// A binary with more code (KernelTask::codeBytes, a DSL reduce kernel's) fetches every line of
-// it when cold, and leaves less room for others.
-TEST(ColdCodeFetch, ABinaryWithMoreCodeFetchesMoreLinesAndEvictsMore) {
-    DeviceRun run(codeImageChip());  // 4 lines of ICache
-    KernelTask large = binaryTask(7, 1);
-    large.codeBytes = 6144;  // 3 lines
-    const PmuCounters cold = onlyBlock(run.runOne(std::move(large)));
-    EXPECT_EQ(cold[PmuEvent::IcacheMiss], 3u);
-    EXPECT_EQ(cold.totalCycles, 10u + 3 * kPenalty);
-    run.runOne(binaryTask(8, 2));  // 2 lines: 5 > 4, the large image loses its oldest line
-    KernelTask again = binaryTask(7, 3);
-    again.codeBytes = 6144;
-    EXPECT_GT(onlyBlock(run.runOne(std::move(again)))[PmuEvent::IcacheMiss], 0u);
-}
-
-// More prologue (KernelTask::extraPrologueScalarCycles) is scalar work before the first issue.
-TEST(ColdCodeFetch, ExtraPrologueIsScalarWorkBeforeTheFirstIssue) {
-    DeviceRun run(codeImageChip());
-    const PmuCounters plain = onlyBlock(run.runOne(binaryTask(7, 1)));
-    KernelTask dsl = binaryTask(7, 2);
-    dsl.extraPrologueScalarCycles = 500;
-    const PmuCounters longer = onlyBlock(run.runOne(std::move(dsl)));
-    EXPECT_EQ(longer.totalCycles, plain.totalCycles - 2 * kPenalty + 500);  // warm now, 500 more
-    EXPECT_EQ(longer[PmuEvent::ScalarBusy], plain[PmuEvent::ScalarBusy] + 500);
+    EXPECT_TRUE(cache.fetch(1, 0));
+    EXPECT_TRUE(cache.fetch(1, 256));  // the next 2 KiB of 8-byte instructions
 }
 
 TEST(ColdCodeFetch, SecondLaunchOfOneBinaryRunsWarm) {
@@ -119,40 +84,20 @@ TEST(ColdCodeFetch, LaunchesWithoutABinaryNeverShareCode) {
         EXPECT_EQ(onlyBlock(run.runOne(binaryTask(0, launch)))[PmuEvent::IcacheMiss], 2u) << launch;
 }
 
-namespace {
-
-// Runs `tasks` on a device whose cores start with `resident` in their ICaches; each task's
-// one-block ICache misses.
-std::vector<std::uint64_t> missesWithResident(std::vector<DeviceOptions::ResidentCode> resident,
-                                              std::vector<KernelTask> tasks) {
+TEST(ColdCodeFetch, ResidentCodeImagesStartWarm) {
     const FreshSimulationContext context;
     const ChipConfig chip = codeImageChip();
     FakeMemorySystem memory;
     RecordingObserver observer;
     DeviceOptions options;
-    options.residentCodeImages = std::move(resident);
+    options.residentCodeImages = {7};
     Device device(chip, observer, memory, options);
-    for (KernelTask& task : tasks) device.submit(std::move(task), 0);
+    device.submit(binaryTask(7, 1), 0);
+    device.submit(binaryTask(8, 2), 0);
     device.runUntilIdle();
-    std::vector<std::uint64_t> misses;
-    for (const TaskResult& r : observer.results) misses.push_back(r.blocks.at(0).counters[PmuEvent::IcacheMiss]);
-    return misses;
-}
-
-}  // namespace
-
-TEST(ColdCodeFetch, ResidentCodeImagesStartWarm) {
-    std::vector<KernelTask> tasks;
-    tasks.push_back(binaryTask(7, 1));
-    tasks.push_back(binaryTask(8, 2));
-    EXPECT_EQ(missesWithResident({7}, std::move(tasks)), (std::vector<std::uint64_t>{0, 2}));
-}
-
-TEST(ColdCodeFetch, AResidentImageKeepsItsOwnSize) {
-    std::vector<KernelTask> tasks;
-    tasks.push_back(binaryTask(7, 1));
-    tasks.back().codeBytes = 6144;
-    EXPECT_EQ(missesWithResident({{7, 6144}}, std::move(tasks)), (std::vector<std::uint64_t>{0}));
+    ASSERT_EQ(observer.results.size(), 2u);
+    EXPECT_EQ(observer.results[0].blocks.at(0).counters[PmuEvent::IcacheMiss], 0u);
+    EXPECT_EQ(observer.results[1].blocks.at(0).counters[PmuEvent::IcacheMiss], 2u);
 }
 
 }  // namespace ascendsim::test

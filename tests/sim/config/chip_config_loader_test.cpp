@@ -251,18 +251,6 @@ TEST_F(EditedConfig, ConversionRateAbovePeakIsRejected) {
         << error;
 }
 
-// icache.dsl_reduce_code_bytes (docs/fidelity.md "Dynamic DSL reduce binaries"): read, and a
-// block's code larger than the ICache is refused by name.
-TEST_F(EditedConfig, DslReduceCodeIsReadAndMayNotExceedTheCache) {
-    EXPECT_EQ(loadChipConfig(withReplaced("dsl_reduce_code_bytes: [0-9]+", "dsl_reduce_code_bytes: 20480"))
-                  .icache.dslReduceCodeBytes,
-              20480u);
-    const std::string error =
-        errorOf(withReplaced("dsl_reduce_code_bytes: [0-9]+", "dsl_reduce_code_bytes: 40960"));
-    EXPECT_NE(error.find("icache.dsl_reduce_code_bytes: expected at most icache.size_bytes"), std::string::npos)
-        << error;
-}
-
 TEST(ChipConfigLoader, The910BFamilyHasTheFittedStreamingAndScalarMechanisms) {
     for (const char* name : {"Ascend910B1", "Ascend910B2", "Ascend910B3", "Ascend910B4"}) {
         const ChipConfig chip = loadChipByName(name, configDir());
@@ -270,10 +258,7 @@ TEST(ChipConfigLoader, The910BFamilyHasTheFittedStreamingAndScalarMechanisms) {
         EXPECT_GT(chip.scalarCyclesPerInstruction, 0u) << name;
         EXPECT_GT(chip.blockPrologueScalarCycles, 0u) << name;
         EXPECT_GT(chip.scalarCyclesPerInstructionAic, chip.scalarCyclesPerInstruction) << name;
-        EXPECT_GT(chip.icache.dslReduceCodeBytes, chip.icache.kernelCodeBytes) << name;
     }
-    // The 910A's kernels are static (ReduceSumD): no DSL reduce image of their own.
-    EXPECT_EQ(loadChipByName("Ascend910", configDir()).icache.dslReduceCodeBytes, 0u);
 }
 
 TEST_F(EditedConfig, YamlSyntaxErrorNamesTheFile) {

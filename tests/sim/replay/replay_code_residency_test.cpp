@@ -52,32 +52,6 @@ TEST(CodeResidency, CubeKernelsAndAiCpuTasksLeaveTheVectorCachesAlone) {
     EXPECT_TRUE(codeResidentRows(profile, kICache).back());
 }
 
-// A DSL reduce binary's 28 KiB (icache.dsl_reduce_code_bytes) leaves room for no other 10 KiB
-// image: one other binary in between evicts it, where a 10 KiB binary survives two.
-TEST(CodeResidency, ADslReduceBinarysLargerCodeIsEvictedByOneOtherBinary) {
-    ICacheConfig icache = kICache;
-    icache.dslReduceCodeBytes = 28672;
-    const RealProfile profile = profileOf({vectorRow("ReduceSum"), vectorRow("ReduceSum"), vectorRow("Mul"),
-                                           vectorRow("ReduceSum"), vectorRow("Mul")});
-    EXPECT_EQ(codeResidentRows(profile, icache), (std::vector<bool>{false, true, false, false, false}));
-    EXPECT_EQ(codeResidentRows(profile, kICache), (std::vector<bool>{false, true, false, true, true}));
-}
-
-// Block i runs on core i: a one-block kernel in between evicts a many-block binary's code on
-// core 0 only, and the binary's next launch, warm on its other cores, replays warm.
-TEST(CodeResidency, AOneBlockKernelEvictsCodeOnOneCoreOnly) {
-    ICacheConfig icache = kICache;
-    icache.dslReduceCodeBytes = 28672;
-    RealKernel oneBlock = vectorRow("Mul");
-    oneBlock.blockDim = 1;
-    RealKernel oneBlockReduce = vectorRow("ReduceSum");
-    oneBlockReduce.blockDim = 1;
-    const RealProfile profile =
-        profileOf({vectorRow("ReduceSum"), oneBlock, oneBlockReduce, oneBlock, vectorRow("ReduceSum")});
-    // Row 2 is the binary on core 0 alone, where the Mul evicted it; row 4 finds it on 47 of 48.
-    EXPECT_EQ(codeResidentRows(profile, icache), (std::vector<bool>{false, false, false, false, true}));
-}
-
 TEST(CodeResidency, NoCodeImageMeansEveryLaunchCold) {
     ICacheConfig straightLine = kICache;
     straightLine.kernelCodeBytes = 0;

@@ -3,7 +3,6 @@
 
 #include <cmath>
 
-#include "models/kernels/dsl_reduce_binaries.h"
 #include "tests/models/kernels/vector_test_support.h"
 
 namespace ascendsim::test {
@@ -190,31 +189,6 @@ TEST(VectorReduce, BnTrainingUpdateGradGivesScaleAndOffsetGradients) {
 TEST(VectorReduce, BnReductionsSplitPlanesThatDoNotFitInUb) {
     checkBnReduce(true, DataType::Fp16, 2, 3, 110 * 110);
     checkBnReduce(false, DataType::Fp32, 2, 2, 20000);
-}
-
-// CANN's dynamic DSL reduce kernels carry their binary's code size and extra prologue
-// (dsl_reduce_binaries.h) from the chip; other kernels keep the chip's defaults (0).
-TEST(VectorReduce, DslReduceKernelsCarryTheirBinarysCodeAndPrologue) {
-    ChipConfig chip = ascend910B1();
-    chip.icache.dslReduceCodeBytes = 28672;
-    chip.dslReducePrologueScalarCycles = 1234;
-    CubeOpHarness h(chip);
-    const auto x = h.tensor("x", {32, 1000}, DataType::Fp32);
-    const auto y = h.tensor("y", {1000}, DataType::Fp32);
-    const auto z = h.tensor("z", {32, 1000}, DataType::Fp32);
-    auto reduce = makeOp("ReduceSum", {x}, {y});
-    reduce.attrs["axes"] = std::vector<std::int64_t>{0};
-    for (const LoweredKernel& k : h.lower(reduce)) {
-        EXPECT_EQ(k.codeBytes, 28672u);
-        EXPECT_EQ(k.extraPrologueScalarCycles, 1234u);
-        EXPECT_EQ(kernelTaskOf(k).codeBytes, 28672u);
-    }
-    for (const LoweredKernel& k : h.lower(makeOp("LogSoftmaxV2", {x}, {z}))) EXPECT_EQ(k.codeBytes, 28672u);
-    for (const LoweredKernel& k : h.lower(makeOp("Mul", {x, x}, {z}))) {
-        EXPECT_EQ(k.codeBytes, 0u);
-        EXPECT_EQ(k.extraPrologueScalarCycles, 0u);
-    }
-    EXPECT_FALSE(isDslReduceOpType("ReduceSumD"));  // the 910A's static variant
 }
 
 }  // namespace
