@@ -226,7 +226,8 @@ TEST_F(EditedConfig, HbmEfficiencyAboveOneNamesKeyAndLine) {
               std::string::npos);
 }
 
-// hbm.outstanding_read_lines_per_core ships 0 (docs/fidelity.md §17) and reads an edited value.
+// hbm.outstanding_read_lines_per_core ships 0 in Ascend910B1 (docs/fidelity.md §17; the 910B2 sets
+// its own 12, §41) and reads an edited value.
 TEST_F(EditedConfig, OutstandingReadLinesAreReadAndNegativeIsRejected) {
     EXPECT_EQ(loadChipConfig((fs::path(configDir()) / "Ascend910B1.yaml").string()).hbm.outstandingReadLinesPerCore, 0u);
     const std::string edited =
