@@ -96,6 +96,24 @@ TEST(L2Timeline, TheSameKernelLaunchedAgainReadsOtherTensors) {
     EXPECT_EQ(timeline.residentInputs[2], Indices{0});
 }
 
+// A loop of two kernels over same-shaped tensors (grad clipping: a Mul reads gradient g and
+// writes t, a copy writes t back into g, per parameter): the Mul's next launch works on the next
+// parameter's gradient, so it finds neither g nor t of the previous one although the copy touched
+// them last; a kernel outside the loop still finds the copy's tensors.
+TEST(L2Timeline, AKernelNeverFindsATensorAnyOfItsLaunchesTouched) {
+    RealKernel copyBack = rowOf("256", "256", "aclnnInplaceCopy_TensorMove");
+    copyBack.type = "TensorMove";
+    RealKernel reader = rowOf("256", "4");
+    reader.type = "ReduceSum";
+    RealProfile profile;
+    profile.kernels = {rowOf("256", "256"), copyBack, rowOf("256", "256"), copyBack, reader};
+    const L2Timeline timeline = l2Timeline(profile, 64 * kKiB, kEmpty);
+    EXPECT_EQ(timeline.residentInputs[1], Indices{0});   // the copy reads the t the Mul wrote
+    EXPECT_EQ(timeline.residentOutputs[1], Indices{0});  // into the g the Mul read
+    EXPECT_TRUE(timeline.residentInputs[2].empty());     // the next parameter's g is cold
+    EXPECT_EQ(timeline.residentInputs[4], Indices{0});
+}
+
 // Steady state: the profile is a step of a loop, so its first kernel finds what its last ones
 // left; from an empty L2 it finds nothing.
 TEST(L2Timeline, InSteadyStateTheFirstKernelFindsWhatTheLastLeft) {
