@@ -17,16 +17,18 @@ class TensorLru {
 public:
     explicit TensorLru(std::uint64_t capacity) : capacity_(capacity) {}
 
-    // The newest held tensor of `key` that `kernel` may be reading: not one a launch of the same
-    // kernel (op and shapes) last touched, and not one `claimed` already. The same kernel launched
-    // again works on another tensor of that identity (a loop over layers or parameter groups:
-    // ApplyAdamW and Cast over every weight of one shape); null when none is held.
+    // The newest held tensor of `key` that `kernel` may be reading: not one any launch of the same
+    // kernel (op and shapes) touched since it entered L2, and not one `claimed` already. The same
+    // kernel launched again works on another tensor of that identity (a loop over layers or
+    // parameter groups: ApplyAdamW and Cast over every weight of one shape), also when another
+    // kernel of the loop touched the tensor after it (grad clipping's Mul, then the copy back
+    // into the gradient, per parameter); null when none is held.
     const void* find(const TensorKey& key, const std::string& kernel, const std::vector<const void*>& claimed) const {
         const auto it = byKey_.find(key);
         if (it == byKey_.end()) return nullptr;
         const Entry* best = nullptr;
         for (const auto& entry : it->second) {
-            if (entry->toucher == kernel || std::find(claimed.begin(), claimed.end(), &*entry) != claimed.end()) continue;
+            if (touchedBy(*entry, kernel) || std::find(claimed.begin(), claimed.end(), &*entry) != claimed.end()) continue;
             if (best == nullptr || entry->stamp > best->stamp) best = &*entry;
         }
         return best;
@@ -42,7 +44,7 @@ public:
             const auto it = sameKey->second[n];
             if (&*it != tensor) continue;
             it->stamp = ++clock_;
-            it->toucher = kernel;
+            if (!touchedBy(*it, kernel)) it->touchers.push_back(kernel);
             held_.splice(held_.begin(), held_, it);
             return;
         }
@@ -58,7 +60,7 @@ public:
             bytesHeld_ = 0;
             return;
         }
-        held_.push_front(Entry{key, bytes, ++clock_, kernel});
+        held_.push_front(Entry{key, bytes, ++clock_, {kernel}});
         byKey_[key].push_back(held_.begin());
         bytesHeld_ += bytes;
         while (bytesHeld_ > capacity_) evictOldest();
@@ -69,8 +71,12 @@ private:
         TensorKey key;
         std::uint64_t bytes;
         std::uint64_t stamp;
-        std::string toucher;  // the kernel (op and shapes) that last read or wrote it
+        std::vector<std::string> touchers;  // the kernels (op and shapes) that read or wrote it while held
     };
+
+    static bool touchedBy(const Entry& entry, const std::string& kernel) {
+        return std::find(entry.touchers.begin(), entry.touchers.end(), kernel) != entry.touchers.end();
+    }
 
     void evictOldest() {
         const Entry& victim = held_.back();

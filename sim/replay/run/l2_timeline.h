@@ -12,6 +12,9 @@
 // L2); every output is a new tensor, so it occupies L2 beside an older tensor of the same
 // identity, and a later read finds the newest. An in-place kernel's output 0 is its input 0, and
 // an aclnnInplaceCopy writes into the existing tensor of its output's identity (inplace_kernels.h).
+// A kernel never finds a tensor that any launch of itself (op type and tensor cells) touched
+// while it was held: the same kernel launched again is a loop over layers or parameters, working
+// on the next one (docs/fidelity.md §23, §42c).
 // LRU follows the model's own L2 (l2_cache.h: true LRU); the L2's set conflicts are not modelled.
 // The walk starts in steady state by default (TimelineStart below).
 #include <cstddef>

@@ -96,6 +96,24 @@ TEST(L2Timeline, TheSameKernelLaunchedAgainReadsOtherTensors) {
     EXPECT_EQ(timeline.residentInputs[2], Indices{0});
 }
 
+// A loop of two kernels over same-shaped tensors (grad clipping: a Mul reads gradient g and
+// writes t, a copy writes t back into g, per parameter): the Mul's next launch works on the next
+// parameter's gradient, so it finds neither g nor t of the previous one although the copy touched
+// them last; a kernel outside the loop still finds the copy's tensors.
+TEST(L2Timeline, AKernelNeverFindsATensorAnyOfItsLaunchesTouched) {
+    RealKernel copyBack = rowOf("256", "256", "aclnnInplaceCopy_TensorMove");
+    copyBack.type = "TensorMove";
+    RealKernel reader = rowOf("256", "4");
+    reader.type = "ReduceSum";
+    RealProfile profile;
+    profile.kernels = {rowOf("256", "256"), copyBack, rowOf("256", "256"), copyBack, reader};
+    const L2Timeline timeline = l2Timeline(profile, 64 * kKiB, kEmpty);
+    EXPECT_EQ(timeline.residentInputs[1], Indices{0});   // the copy reads the t the Mul wrote
+    EXPECT_EQ(timeline.residentOutputs[1], Indices{0});  // into the g the Mul read
+    EXPECT_TRUE(timeline.residentInputs[2].empty());     // the next parameter's g is cold
+    EXPECT_EQ(timeline.residentInputs[4], Indices{0});
+}
+
 // Steady state: the profile is a step of a loop, so its first kernel finds what its last ones
 // left; from an empty L2 it finds nothing.
 TEST(L2Timeline, InSteadyStateTheFirstKernelFindsWhatTheLastLeft) {
@@ -106,22 +124,26 @@ TEST(L2Timeline, InSteadyStateTheFirstKernelFindsWhatTheLastLeft) {
 }
 
 // The replay groups kernels by what was resident: the same Add once cold (the tensor streamed
-// before it, larger than L2, flushed L2 in the step before) and once after another kernel read
+// before it, larger than L2, flushed L2 in the step before) and once after another kernel wrote
 // its inputs is two distinct kernels, and only the second preloads its inputs.
 TEST(L2Timeline, TheReplayKeysKernelsByTheirResidentInputs) {
+    RealKernel writer = rowOf("512", "256;256");
+    writer.type = "Split";
     RealProfile profile;
     profile.hasShapes = true;
-    profile.kernels = {rowOf("256;256", "256"), rowOf("256;256", "16"), rowOf("256;256", "256"), rowOf("32768", "8")};
+    profile.kernels = {rowOf("256;256", "256"), rowOf("32768", "8"), writer, rowOf("256;256", "256")};
     for (auto& k : profile.kernels) k.durationUs = 1.0;
     const auto cold = distinctKernels(profile, L2State::Cold, 64 * kKiB);
     const auto timeline = distinctKernels(profile, L2State::Timeline, 64 * kKiB);
     EXPECT_EQ(cold.size(), 3u);
     ASSERT_EQ(timeline.size(), 4u);
+    // In launch order: the Add cold, the flush, the writer, the Add over the writer's outputs with
+    // both inputs held (in the order they are preloaded, least recently used first).
     EXPECT_TRUE(timeline[0].residentInputs.empty());
-    // Both inputs held; the order is the one they are preloaded in (least recently used first).
-    EXPECT_EQ(timeline[1].residentInputs.size(), 2u);
-    EXPECT_EQ(timeline[2].residentInputs.size(), 2u);
-    EXPECT_TRUE(timeline[3].residentInputs.empty());
+    EXPECT_TRUE(timeline[1].residentInputs.empty());
+    EXPECT_TRUE(timeline[2].residentInputs.empty());
+    EXPECT_EQ(timeline[3].residentInputs.size(), 2u);
+    EXPECT_EQ(timeline[0].sample.type, timeline[3].sample.type);
 }
 
 }  // namespace
