@@ -98,6 +98,8 @@ void AiCore::startBlock(BlockAssignment assignment, std::uint64_t startPs) {
     mteUbStart_.fill(0);
     mteUbEnd_.fill(0);
     ubGmPort_.reset();
+    l1LoadStart_ = l1LoadEnd_ = 0;
+    l1LoadBytesPerCycle_ = 0.0;
     scheduleWake(blockStartCycle_);
 }
 

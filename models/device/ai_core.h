@@ -18,6 +18,7 @@
 // an activation costs a GM transfer or a cross-pipe hand-off, not every instruction.
 #include <array>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <vector>
 
@@ -146,10 +147,11 @@ private:
     // Pipes (ai_core_execute.cpp).
     bool runPipe(Pipe pipe, std::uint64_t now);
     bool mayRunAhead(Pipe pipe, const Instruction& instr) const;
-    bool mteUbIdle() const;
+    bool transfersWaitFor(Pipe pipe, std::initializer_list<Pipe> mtes) const;
     void execute(Pipe pipe, const Instruction& instr, std::uint64_t programIndex, std::uint64_t now);
     std::uint64_t executeDataMove(Pipe pipe, const DataMove& move, std::uint64_t now);
     std::uint64_t ubGmPortCycles(const DataMove& move) const;
+    std::uint64_t l1PortStallCycles(std::uint64_t now, std::uint64_t cycles) const;
     std::uint64_t executeVector(const VectorInstr& instr, const UbAccessPattern& pattern, std::uint64_t now);
     void setFlag(const Flag& flag, std::uint64_t cycle);
     std::size_t flagSlot(const Flag& flag) const;
@@ -211,6 +213,10 @@ private:
     std::array<std::uint64_t, 2> mteUbEnd_{};
     std::array<double, 2> mteUbBytesPerCycle_{};
     UbGmPort ubGmPort_;  // the core's GM port at its UB end, shared by MTE2 loads and MTE3 stores
+    // Last GM→L1 transfer (MTE2): its window and rate, for MTE1's reads of the same L1 port.
+    std::uint64_t l1LoadStart_ = 0;
+    std::uint64_t l1LoadEnd_ = 0;
+    double l1LoadBytesPerCycle_ = 0.0;
 
     std::uint64_t instructionsExecuted_ = 0;
     std::uint64_t activations_ = 0;

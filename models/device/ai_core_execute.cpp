@@ -72,27 +72,30 @@ bool AiCore::mayRunAhead(Pipe pipe, const Instruction& instr) const {
         case Opcode::DataMove: {
             const DataMove& m = std::get<DataMove>(instr.operands);
             if (m.src == MemSpace::GM || m.dst == MemSpace::GM) return false;
-            return pipe != Pipe::Vector || mteUbIdle();
+            // MTE1's reads of L1 see the GM→L1 transfer in flight (l1PortStallCycles).
+            if (pipe == Pipe::Mte1 && m.src == MemSpace::L1) return transfersWaitFor(Pipe::Mte1, {Pipe::Mte2});
+            return pipe != Pipe::Vector || transfersWaitFor(Pipe::Vector, {Pipe::Mte2, Pipe::Mte3});
         }
         case Opcode::Vector:
-            return mteUbIdle();
+            return transfersWaitFor(Pipe::Vector, {Pipe::Mte2, Pipe::Mte3});
         default:
             return true;
     }
 }
 
-// True when neither MTE2 nor MTE3 can start a transfer before the vector pipe's next
-// instruction ends: each queue is empty or waits at its head for a flag that only the vector
-// pipe sets (SetFlag executes in its source pipe) and that is not set yet, so the transfer
-// starts after a later vector instruction. Transfers already running are recorded windows.
-bool AiCore::mteUbIdle() const {
-    for (Pipe mte : {Pipe::Mte2, Pipe::Mte3}) {
+// True when none of the transfer pipes `mtes` can start a transfer before `pipe`'s next
+// instruction ends (MTE2/MTE3 for the vector pipe's UB, MTE2 for MTE1's L1): each queue is empty
+// or waits at its head for a flag that only `pipe` sets (SetFlag executes in its source pipe) and
+// that is not set yet, so the transfer starts after a later instruction of `pipe`. Transfers
+// already running are recorded windows.
+bool AiCore::transfersWaitFor(Pipe pipe, std::initializer_list<Pipe> mtes) const {
+    for (Pipe mte : mtes) {
         const PipeState& ps = pipes_[pipeIndex(mte)];
         if (ps.queue.empty()) continue;
         const Instruction& head = queuedInstruction(ps.queue.front());
         if (head.opcode != Opcode::WaitFlag) return false;
         const Flag& flag = std::get<Flag>(head.operands);
-        if (flag.src != Pipe::Vector || flags_.isSet(flagSlot(flag))) return false;
+        if (flag.src != pipe || flags_.isSet(flagSlot(flag))) return false;
     }
     return true;
 }
@@ -223,11 +226,29 @@ std::uint64_t AiCore::ubGmPortCycles(const DataMove& move) const {
     return static_cast<std::uint64_t>(std::ceil(static_cast<double>(move.totalBytes()) / path->peakBytesPerCycle));
 }
 
+// MTE1's reads out of L1 and MTE2's GM→L1 writes take turns on L1 (docs/fidelity.md §38): the
+// transfer's bytes hold L1 for their time at the GM→L1 peak (MSKPP's flat end, 167.6 B/cycle on
+// the 910B, hardware.md §1.3), as a UB transfer holds the UB's GM port (ub_gm_port.h), so an MTE1
+// move loses the share of the cycles it overlaps the GM→L1 transfer in flight that the transfer
+// takes (its rate ÷ that peak), as the vector pipe loses UB cycles to MTE transfers. The Qwen3
+// GEMMs keep MTE1 busy 0.83–0.87 of MAC with 128×256 blocks and 0.71 with 256×128 where the
+// measured L1→L0 rates alone give 0.61 and 0.49. 0 on a core without a GM→L1 path.
+std::uint64_t AiCore::l1PortStallCycles(std::uint64_t now, std::uint64_t cycles) const {
+    const std::uint64_t from = std::max(now, l1LoadStart_);
+    const std::uint64_t to = std::min(now + cycles, l1LoadEnd_);
+    if (to <= from) return 0;
+    const PathTiming* port = res_.chip.findPath(MemSpace::GM, MemSpace::L1);
+    if (port == nullptr || !(port->peakBytesPerCycle > 0.0)) return 0;
+    return static_cast<std::uint64_t>(static_cast<double>(to - from) * l1LoadBytesPerCycle_ / port->peakBytesPerCycle +
+                                      0.5);
+}
+
 // GM-touching moves complete at the later of the uncontended curve cost and the time the shared
 // L2/HBM have served them (models/memory).
 std::uint64_t AiCore::executeDataMove(Pipe pipe, const DataMove& move, std::uint64_t now) {
     const std::uint64_t curveCycles = res_.transfer.cycles(move);
     std::uint64_t end = now + curveCycles;
+    if (move.src == MemSpace::L1 && pipe == Pipe::Mte1) end += l1PortStallCycles(now, curveCycles);
     const bool ubEnd = move.src == MemSpace::UB || move.dst == MemSpace::UB;
     if (ubEnd && pipe != Pipe::Vector && (move.src == MemSpace::GM || move.dst == MemSpace::GM)) {
         // The core's loads into UB and stores out of it take turns on its GM port (ub_gm_port.h):
@@ -243,6 +264,11 @@ std::uint64_t AiCore::executeDataMove(Pipe pipe, const DataMove& move, std::uint
         end = std::max(end, clock_.cycleAtOrAfter(servedPs));
     }
     countDataMove(move, pipe == Pipe::Vector, counters_);
+    if (move.src == MemSpace::GM && move.dst == MemSpace::L1 && end > now) {
+        l1LoadStart_ = now;
+        l1LoadEnd_ = end;
+        l1LoadBytesPerCycle_ = static_cast<double>(move.totalBytes()) / static_cast<double>(end - now);
+    }
     if ((move.src == MemSpace::UB || move.dst == MemSpace::UB) && pipe != Pipe::Vector) {
         const std::size_t slot = pipe == Pipe::Mte2 ? 0 : 1;
         mteUbStart_[slot] = now;
