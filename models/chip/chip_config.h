@@ -101,6 +101,10 @@ struct VectorClassTiming {
 struct VectorTiming {
     std::array<VectorClassTiming, kVectorClassCount> byClass{};  // indexed by VectorClass
     std::uint32_t bytesPerRepeat = 256;
+    // Cycles from a vector instruction leaving the pipe (its start-up and repeats issued) until its
+    // results are in UB. Back-to-back vector instructions overlap it; a sync that consumes the
+    // pipe's results (SetFlag from V, PipeBarrier<PIPE_V>, PIPE_ALL) waits for it. 0 = none.
+    std::uint32_t resultLatencyCycles = 0;
 };
 
 struct ICacheConfig {

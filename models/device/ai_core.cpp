@@ -87,6 +87,7 @@ void AiCore::startBlock(BlockAssignment assignment, std::uint64_t startPs) {
     for (PipeState& p : pipes_) {
         p.queue.clear();
         p.busyUntil = blockStartCycle_;
+        p.resultsReady = blockStartCycle_;
         p.lastStart = blockStartCycle_;
         p.waiting = false;
     }

@@ -127,6 +127,7 @@ private:
         std::uint64_t busyUntil = 0;  // cycle the running instruction (or a released wait) ends
         std::uint64_t lastStart = 0;  // cycle the last instruction left the queue
         std::uint64_t waitSince = 0;
+        std::uint64_t resultsReady = 0;  // vector pipe: cycle its issued instructions' results are in UB
         bool waiting = false;
         bool present = false;
     };

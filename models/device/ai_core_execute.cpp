@@ -43,6 +43,8 @@ constexpr std::size_t kMaxEventIds = 16;
 // real Qwen3 GEMMs show FIX busy 0.56 beside MAC 0.78 in one kernel (docs/fidelity.md §34).
 bool waitIsInFlight(Pipe pipe, const Flag& flag) { return pipe == Pipe::FixPipe && flag.src == Pipe::Cube; }
 
+bool isSyncOpcode(Opcode op) { return op == Opcode::SetFlag || op == Opcode::Barrier || op == Opcode::CrossCoreSet; }
+
 }  // namespace
 
 std::size_t AiCore::flagSlot(const Flag& flag) const {
@@ -138,7 +140,10 @@ bool AiCore::runPipe(Pipe pipe, std::uint64_t now) {
 }
 
 void AiCore::execute(Pipe pipe, const Instruction& instr, std::uint64_t programIndex, std::uint64_t now) {
-    std::uint64_t duration = 0;
+    PipeState& ps = pipes_[pipeIndex(pipe)];
+    // A sync the vector pipe executes hands its results on: it waits until the last vector
+    // instruction's results are in UB (VectorTiming::resultLatencyCycles), in flight, so busy.
+    std::uint64_t duration = ps.resultsReady > now && isSyncOpcode(instr.opcode) ? ps.resultsReady - now : 0;
     try {
         switch (instr.opcode) {
             case Opcode::DataMove:
@@ -160,15 +165,16 @@ void AiCore::execute(Pipe pipe, const Instruction& instr, std::uint64_t programI
             {
                 const VectorInstr& vector = std::get<VectorInstr>(instr.operands);
                 duration = pipe == Pipe::Vector
-                               ? executeVector(vector, queuedPatterns_[pipes_[pipeIndex(pipe)].queue.frontPosition()], now)
+                               ? executeVector(vector, queuedPatterns_[ps.queue.frontPosition()], now)
                                : executeVector(vector, ubAccessPatternOf(vector), now);
+                ps.resultsReady = std::max(ps.resultsReady, now + duration + res_.chip.vector.resultLatencyCycles);
             }
                 break;
             case Opcode::SetFlag:
-                setFlag(std::get<Flag>(instr.operands), now);
+                setFlag(std::get<Flag>(instr.operands), now + duration);
                 break;
             case Opcode::CrossCoreSet:
-                crossCoreSet(std::get<CrossCoreFlag>(instr.operands), now);
+                crossCoreSet(std::get<CrossCoreFlag>(instr.operands), now + duration);
                 break;
             default:  // Barrier(pipe): the pipe is in order, its earlier work has completed
                 break;
@@ -176,7 +182,6 @@ void AiCore::execute(Pipe pipe, const Instruction& instr, std::uint64_t programI
     } catch (const std::invalid_argument& e) {
         throw std::runtime_error(siteOf(programIndex).describe() + ": " + e.what());
     }
-    PipeState& ps = pipes_[pipeIndex(pipe)];
     ps.busyUntil = now + duration;
     counters_[busyEventOf(pipe)] += duration;
     if (pipe == Pipe::Mte1) counters_[PmuEvent::Mte1BusyExtra] += duration;

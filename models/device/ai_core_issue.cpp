@@ -202,7 +202,7 @@ bool AiCore::resolveIssueBlock(std::uint64_t now) {
         case IssueBlock::BarrierAll:
             for (std::size_t p = 1; p < kPipeCount; ++p) {
                 if (!pipes_[p].queue.empty()) return false;
-                resume = std::max(resume, pipes_[p].busyUntil);
+                resume = std::max({resume, pipes_[p].busyUntil, pipes_[p].resultsReady});
             }
             break;
         case IssueBlock::CrossCoreWait: {

@@ -136,8 +136,9 @@ void readCube(const ConfigNode& node, ChipConfig& chip) {
 }
 
 void readVector(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
-    node.allowOnly({"bytes_per_repeat", "classes"});
+    node.allowOnly({"bytes_per_repeat", "result_latency_cycles", "classes"});
     node.readPositive("bytes_per_repeat", chip.vector.bytesPerRepeat);
+    node.readNonNegative("result_latency_cycles", chip.vector.resultLatencyCycles);
     const ConfigNode classes = node.child("classes", isRoot);
     classes.allowOnly({"unary", "binary", "transcendental", "fused_multiply_add", "reduction",
                        "gather", "sort", "conversion", "transpose"});

@@ -63,7 +63,11 @@ public:
         const std::uint64_t outUb = ub;
         const std::uint64_t scratch = outUb + alignUp(l_->chunkElements * l_->outputBytes, kUbBlockBytes);
         const bool scalarSecond = l_->hasScalarInput;
-        for (const WordStep& step : l_->steps) {
+        for (std::size_t s = 0; s < l_->steps.size(); ++s) {
+            const WordStep& step = l_->steps[s];
+            // Each word step reads the one before it from UB: the vector pipe overlaps independent
+            // instructions, so a dependent one waits behind PipeBarrier<PIPE_V> (hardware.md §2.4).
+            if (s > 0) code.compute.push_back(Instruction::barrier(Pipe::Vector));
             VectorRange r{.dst = scratch, .src0 = inputUb.empty() ? l_->scalarUb : inputUb[0]};
             r.src1 = scalarSecond || inputUb.size() < 2 ? l_->scalarUb : inputUb[1];
             r.src1IsBlock = scalarSecond;

@@ -10,6 +10,8 @@
 //   compare for the sign word and a gather interleaving the two words;
 // - Mul: no vector form — the scalar unit multiplies each element from UB (12 scalar cycles per
 //   element: 4 word loads, 3 multiplies, 2 adds, 2 stores and the loop, assumed at 1 cycle each).
+// Each step reads the previous one's words, so a PipeBarrier<PIPE_V> separates them: every step
+// pays the vector pipe's result latency (VectorTiming::resultLatencyCycles, docs/fidelity.md §40).
 // Inputs are dense or one value for the whole op (a host scalar, broadcast from one 32 B block).
 #include <vector>
 

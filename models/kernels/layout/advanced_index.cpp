@@ -2,30 +2,38 @@
 // x[i0[k], i1[k], ...]) and IndexPutV2 (aclnnIndexPutImpl, self[i0[k], i1[k], ...] = values[k],
 // or += with accumulate), one int32/int64 index tensor per indexed leading dim of x / self, the
 // trailing dims not indexed (each access is one element here: as many index tensors as dims).
-// As CANN's kernels work, elements are split over the blocks; per tile of up to 256 elements:
-// - MTE2 copies the tile's indices (and for IndexPutV2 its values) GM → UB;
-// - the scalar unit waits for them, reads every index (one GetValue per index tensor and element)
-//   and computes each element's GM address;
-// - Index: one GM → UB DataMove per element into its own 32 B slot (the DMA's granule), then the
-//   vector unit gathers the slots into a dense row that MTE3 stores;
-// - IndexPutV2: the vector unit spreads the values into 32 B slots, and MTE3 writes each element
-//   to its address with a DataCopyPad of one element (atomic add with accumulate).
+// Elements split over the blocks; per tile of up to 256 elements MTE2 copies the tile's indices
+// GM → UB and the scalar unit waits for them. Then every element moves alone, and each waits for
+// the one before it (docs/fidelity.md §40):
+// - IndexPutV2 (CANN's TIK kernel index_put_v2, its move-pad path for one-element tails): per
+//   element the scalar unit reads the indices and computes the address (the index plus the dim,
+//   modulo the dim, times the stride), MTE2 copies the element's value GM → one UB buffer
+//   (DataCopyPad), MTE3 writes it to its address (DataCopyPad; atomic add with accumulate). The
+//   read and the write share that buffer: the write waits for the read (MTE2 → MTE3) and the next
+//   element's read for the write (MTE3 → MTE2), so reads and writes alternate.
+// - Index: per element the scalar unit computes the address, MTE2 copies the element into one UB
+//   slot (its own 32 B: the DMA's granule), and the scalar unit waits for it and copies it into
+//   the tile's dense row (GetValue / SetValue), so the next read starts after the copy. MTE3
+//   stores the row. (No kernel source for the 910B: this is the shape its real rows show, every
+//   element's read serial, vector idle, MTE3 ~0; §40.)
 // The element addresses depend on index values the timing model does not have: the moves are the
-// indexed DataMoves of instruction.h (a pseudo-random element of the whole tensor per read).
+// indexed DataMoves of instruction.h (a pseudo-random element of the whole tensor per access).
 #include <algorithm>
 #include <memory>
 
 #include "models/kernels/elementwise/elementwise_broadcast.h"
 #include "models/kernels/layout/indexed_rows.h"
-#include "models/kernels/tiling/vector_tiling_stream.h"
+#include "models/kernels/program_builder.h"
+#include "models/kernels/tiling/vector_tiling.h"
 
 namespace ascendsim {
 
 namespace {
 
-// Elements per tile at most (as GatherV2's rows per tile: one move per element keeps a tile's
-// program a bounded chunk).
+// Elements per tile at most (as GatherV2's rows per tile: a tile's indices stay a bounded buffer).
 constexpr std::uint64_t kMaxElementsPerTile = 256;
+// Flag event ids: the tile's indices, the element buffer, the dense row.
+constexpr std::uint8_t kIndicesLoaded = 0, kElementBuffer = 1, kDenseRow = 2;
 
 struct IndexLayout {
     bool put = false;
@@ -37,54 +45,65 @@ struct IndexLayout {
     std::vector<std::uint64_t> indexGm;
     std::uint64_t indexBytes = 8;
     std::uint64_t elementsPerTile = 0;
-    std::uint64_t halfBytes = 0;  // indices, slots, dense row
+    // UB: the index buffers, the one-element buffer, the dense row (Index).
+    std::uint64_t indexStride = 0, elementUb = 0, denseUb = 0;
 };
 
-class IndexTiles final : public TileSource {
+class AdvancedIndexStream final : public TiledInstructionStream {
 public:
-    IndexTiles(std::shared_ptr<const IndexLayout> layout, UnitRange elements) : l_(std::move(layout)), elements_(elements) {}
+    AdvancedIndexStream(std::shared_ptr<const IndexLayout> layout, UnitRange elements)
+        : l_(std::move(layout)), elements_(elements) {}
+
+protected:
     std::uint64_t tileCount() const override { return ceilDiv(elements_.size(), l_->elementsPerTile); }
-    void setup(TileCode& code) override {  // the slot offset table, built once
-        emitVectorRange(code.compute, VectorOp::Duplicate, DataType::Int32, {.dst = tableAddr()}, l_->elementsPerTile);
-    }
-    void tile(std::uint64_t index, std::uint32_t half, TileCode& code) override {
+
+    void emitTile(std::uint64_t tile, ProgramBuilder& b) override {
         const IndexLayout& l = *l_;
-        const std::uint64_t first = elements_.begin + index * l.elementsPerTile;
+        const std::uint64_t first = elements_.begin + tile * l.elementsPerTile;
         const std::uint64_t count = std::min(l.elementsPerTile, elements_.end - first);
-        const std::uint64_t indices = half * l.halfBytes;
-        const std::uint64_t indexStride = alignUp(l.elementsPerTile * l.indexBytes, kUbBlockBytes);
-        const std::uint64_t slots = indices + l.indexGm.size() * indexStride;
-        const std::uint64_t dense = slots + l.elementsPerTile * kUbBlockBytes;
+        b.scalar(kScalarCyclesPerTile);
+        if (!l.put && tile > 0) b.waitFlag(Pipe::Mte3, Pipe::Scalar, kDenseRow);  // the row is stored
         for (std::size_t i = 0; i < l.indexGm.size(); ++i) {
             const std::uint64_t bytes = count * l.indexBytes;
-            code.load.push_back(moveRowsToUb(l.indexGm[i] + first * l.indexBytes, indices + i * indexStride,
-                                             1, bytes, bytes));
+            b.out().push_back(moveRowsToUb(l.indexGm[i] + first * l.indexBytes, i * l.indexStride, 1, bytes, bytes));
         }
-        if (l.put) code.load.push_back(moveRowsToUb(l.denseGm + first * l.elementBytes, dense, 1, count * l.elementBytes,
-                                                    count * l.elementBytes));
-        const auto event = static_cast<std::uint8_t>(half);
-        code.load.push_back(Instruction::setFlag(Pipe::Mte2, Pipe::Scalar, event));
-        code.load.push_back(Instruction::waitFlag(Pipe::Mte2, Pipe::Scalar, event));
-        code.load.push_back(scalarIndexReads(count * l.indexGm.size(), l.indexBytes));
-        IndexedRowMove move{.toUb = !l.put, .dtype = l.dtype, .gm = l.tensorGm, .rowBytes = l.elementBytes,
-                            .indexBytes = l.indexBytes, .rows = l.tensorElements, .atomicAdd = l.accumulate};
-        auto& moves = l.put ? code.store : code.load;
+        b.handoff(Pipe::Mte2, Pipe::Scalar, kIndicesLoaded);
+        IndexedRowMove move{.toUb = !l.put, .dtype = l.dtype, .gm = l.tensorGm, .ub = l.elementUb,
+                            .rowBytes = l.elementBytes, .indexBytes = l.indexBytes, .rows = l.tensorElements,
+                            .atomicAdd = l.accumulate};
         for (std::uint64_t k = 0; k < count; ++k) {
-            move.ub = slots + k * kUbBlockBytes;
-            move.indexAddr = indices + k * l.indexBytes;
-            moves.push_back(indexedRowMove(move));
+            b.out().push_back(scalarIndexReads(l.indexGm.size(), l.indexBytes));
+            move.indexAddr = k * l.indexBytes;
+            if (l.put) {
+                if (tile > 0 || k > 0) b.waitFlag(Pipe::Mte3, Pipe::Mte2, kElementBuffer);  // the last write left
+                const std::uint64_t value = l.denseGm + (first + k) * l.elementBytes;
+                b.out().push_back(moveRowsToUb(value, l.elementUb, 1, l.elementBytes, l.elementBytes));
+                b.handoff(Pipe::Mte2, Pipe::Mte3, kElementBuffer);
+                b.out().push_back(indexedRowMove(move));
+                b.setFlag(Pipe::Mte3, Pipe::Mte2, kElementBuffer);
+            } else {
+                b.out().push_back(indexedRowMove(move));
+                b.handoff(Pipe::Mte2, Pipe::Scalar, kElementBuffer);
+                b.out().push_back(Instruction::scalar(ScalarWork{.cycles = 2, .loads = 1, .stores = 1, .memory = MemSpace::UB,
+                                                                 .bytesRead = static_cast<std::uint32_t>(l.elementBytes),
+                                                                 .bytesWritten = static_cast<std::uint32_t>(l.elementBytes)}));
+            }
         }
-        // Slots ↔ dense row: one gather of 32-bit words through an offset table (slot k at k·32 B).
-        const VectorRange r = l.put ? VectorRange{.dst = slots, .src0 = dense, .src1 = tableAddr()}
-                                    : VectorRange{.dst = dense, .src0 = slots, .src1 = tableAddr()};
-        emitVectorRange(code.compute, VectorOp::Gather, l.elementBytes == 4 ? DataType::Int32 : DataType::Int16, r,
-                        l.put ? count * kUbBlockBytes / l.elementBytes : count);
-        if (!l.put) code.store.push_back(moveRowsToGm(dense, l.denseGm + first * l.elementBytes, 1, count * l.elementBytes,
-                                                      count * l.elementBytes));
+        if (!l.put) {
+            b.handoff(Pipe::Scalar, Pipe::Mte3, kDenseRow);
+            const std::uint64_t bytes = count * l.elementBytes;
+            b.out().push_back(moveRowsToGm(l.denseUb, l.denseGm + first * l.elementBytes, 1, bytes, bytes));
+            b.setFlag(Pipe::Mte3, Pipe::Scalar, kDenseRow);
+        }
+    }
+
+    void emitEpilogue(ProgramBuilder& b) override {  // every flag set is waited for
+        if (tileCount() == 0) return;
+        if (l_->put) b.waitFlag(Pipe::Mte3, Pipe::Mte2, kElementBuffer);
+        else b.waitFlag(Pipe::Mte3, Pipe::Scalar, kDenseRow);
     }
 
 private:
-    std::uint64_t tableAddr() const { return 2 * l_->halfBytes; }
     std::shared_ptr<const IndexLayout> l_;
     UnitRange elements_;
 };
@@ -123,9 +142,14 @@ std::vector<LoweredKernel> lowerAdvancedIndex(const OpInstance& op, const ChipCo
     kernel.type = placement.taskType;
     kernel.blockDim = chooseVectorBlockDim(op, placement, accesses * kUbBlockBytes, accesses);
     l->elementsPerTile = std::min(kMaxElementsPerTile, ceilDiv(accesses, kernel.blockDim));
-    l->halfBytes = indexTensors * alignUp(l->elementsPerTile * l->indexBytes, kUbBlockBytes) +
-                   l->elementsPerTile * kUbBlockBytes + alignUp(l->elementsPerTile * l->elementBytes, kUbBlockBytes);
-    kernel.program = doubleBufferedBlockShares<IndexTiles>(std::shared_ptr<const IndexLayout>(l), accesses, kernel.blockDim);
+    l->indexStride = alignUp(l->elementsPerTile * l->indexBytes, kUbBlockBytes);
+    l->elementUb = indexTensors * l->indexStride;
+    l->denseUb = l->elementUb + kUbBlockBytes;
+    std::shared_ptr<const IndexLayout> layout = l;
+    kernel.program = [layout, accesses, blockDim = kernel.blockDim](const BlockProgramRequest& r)
+        -> std::unique_ptr<InstructionStream> {
+        return std::make_unique<AdvancedIndexStream>(layout, blockShare(accesses, blockDim, r.blockIdx));
+    };
     return {kernel};
 }
 

@@ -1,5 +1,6 @@
 // Index / IndexPutV2 (models/kernels/layout/advanced_index.cpp): one indexed element move per
-// access, the indices read by the scalar unit, the dense side moved once; bad index sets refused.
+// access, the indices read by the scalar unit, the dense side moved once, each element's move
+// waiting for the one before it; bad index sets refused.
 #include <gtest/gtest.h>
 
 #include "models/kernels/kernel_registry.h"
@@ -50,7 +51,37 @@ TEST(VectorAdvancedIndex, IndexReadsOneElementPerAccess) {
     EXPECT_EQ(m.indexedReads, 300u);
     EXPECT_EQ(m.denseGmRead, 2u * 300 * 8);  // the two index tensors, once
     EXPECT_EQ(m.denseGmWritten, 300u * 4);   // y
-    EXPECT_EQ(m.scalarLoads, 2u * 300);      // one GetValue per index
+    EXPECT_EQ(m.scalarLoads, 3u * 300);      // one GetValue per index, one per element copied to the row
+}
+
+// The order within a block: Index's scalar unit waits for each element's read (MTE2 -> S) before
+// the next read is issued; IndexPutV2's write waits for its value's read (MTE2 -> MTE3) and the next
+// read for that write (MTE3 -> MTE2).
+TEST(VectorAdvancedIndex, EachElementWaitsForTheOneBeforeIt) {
+    const auto x = tensor("x", {64, 1000}, DataType::Fp32, 0x100000);
+    const auto i0 = tensor("i0", {40}, DataType::Int64, 0x10000), i1 = tensor("i1", {40}, DataType::Int64, 0x20000);
+    const auto dense = tensor("y", {40}, DataType::Fp32, 0x30000);
+    auto sequence = [](const LoweredKernel& k) {
+        std::string s;
+        forEachBlockInstruction(k, CoreKind::Vector, [&](const Instruction& i) {
+            const auto* d = std::get_if<DataMove>(&i.operands);
+            if (d != nullptr && (d->indexed() || d->totalBytes() == 4)) s += d->dst == MemSpace::GM ? 'W' : 'R';
+            if (const auto* f = std::get_if<Flag>(&i.operands); f != nullptr && i.opcode == Opcode::WaitFlag) {
+                if (f->src == Pipe::Mte2 && f->dst == Pipe::Scalar) s += 's';
+                if (f->src == Pipe::Mte2 && f->dst == Pipe::Mte3) s += 'w';
+                if (f->src == Pipe::Mte3 && f->dst == Pipe::Mte2) s += 'r';
+            }
+        });
+        return s;
+    };
+    // One block: the tile's indices are waited for (s), then each element is read and waited for.
+    std::string index = "s";
+    for (int k = 0; k < 40; ++k) index += "Rs";
+    EXPECT_EQ(sequence(lowered(makeOp("Index", {x, i0, i1}, {dense}), 1)), index);
+    std::string put = "s";
+    for (int k = 0; k < 40; ++k) put += (k > 0 ? "rRwW" : "RwW");
+    put += "r";
+    EXPECT_EQ(sequence(lowered(makeOp("IndexPutV2", {x, dense, i0, i1}, {x}), 1)), put);
 }
 
 TEST(VectorAdvancedIndex, IndexPutWritesOneElementPerAccessOverEveryBlock) {

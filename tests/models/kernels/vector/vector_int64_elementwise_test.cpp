@@ -82,5 +82,20 @@ TEST(VectorInt64Elementwise, MulRunsOnTheScalarUnitAndCastsKeepOrDropWords) {
     EXPECT_EQ(w.gmWritten, 4096u * 8);
 }
 
+// Every word step reads the one before it: a PipeBarrier<PIPE_V> stands between each two steps of
+// a chunk (and none where the vector work of a chunk ends: its hand-off to MTE3 waits anyway).
+TEST(VectorInt64Elementwise, WordStepsWaitForEachOtherBehindVectorBarriers) {
+    const auto x = tensor("x", {64}, DataType::Int64, 0x10000), y = tensor("y", {64}, DataType::Int64, 0x40000);
+    const LoweredKernel k = lowerOne(makeOp("Sub", {x, tensor("s", {}, DataType::Int64, 0x30000)}, {y}), 1);
+    std::string v;  // the vector pipe's instructions: 'v' a vector instruction, '|' a barrier
+    forEachBlockInstruction(k, CoreKind::Vector, [&](const Instruction& i) {
+        if (i.pipe != Pipe::Vector) return;
+        if (i.opcode == Opcode::Vector) v += 'v';
+        if (i.opcode == Opcode::Barrier) v += '|';
+    });
+    // One chunk of 64 elements (one repeat each): split (2), low, borrow, select, high, carry, interleave.
+    EXPECT_EQ(v, "v|v|v|v|v|v|v|v");
+}
+
 }  // namespace
 }  // namespace ascendsim::test
