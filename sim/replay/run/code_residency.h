@@ -1,12 +1,11 @@
 #pragma once
 // Whether a real kernel found its code still in the cores' instruction caches when it launched
 // (docs/fidelity.md "Cold instruction fetch"). The profile's rows are walked in launch order
-// through the device's own ICache model, one per core: block i of a kernel runs on core i of its
-// side and runs through its binary's code image (op type, task type and dtypes: CANN reuses one
-// binary for every shape), evicting the least recently used lines of others on that core only. A
-// row whose code most of its cores found is resident — the same binary ran on them recently
-// enough — and is replayed with its code preloaded; any other row (the first launch in the
-// profile, or one after other kernels evicted its code on most of its cores) fetches cold.
+// through the device's own ICache model, one per core side: each AI core kernel runs through its
+// binary's code image (op type, task type and dtypes: CANN reuses one binary for every shape),
+// evicting the least recently used lines of others. A row whose every line hit is resident —
+// the same binary ran recently enough — and is replayed with its code preloaded; any other row
+// (the first launch in the profile, or one after other kernels evicted its code) fetches cold.
 #include <vector>
 
 #include "models/chip/chip_config.h"

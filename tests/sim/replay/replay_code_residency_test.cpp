@@ -52,33 +52,6 @@ TEST(CodeResidency, CubeKernelsAndAiCpuTasksLeaveTheVectorCachesAlone) {
     EXPECT_TRUE(codeResidentRows(profile, kICache).back());
 }
 
-// Block i runs on core i: a one-block kernel in between evicts a many-block binary's code on
-// core 0 only, and the binary's next launch, warm on its other cores, replays warm; a one-block
-// launch of the binary on core 0, where the others evicted it, replays cold.
-TEST(CodeResidency, AOneBlockKernelEvictsCodeOnOneCoreOnly) {
-    auto oneBlock = [](const std::string& type) {
-        RealKernel k = vectorRow(type);
-        k.blockDim = 1;
-        return k;
-    };
-    const RealProfile profile =
-        profileOf({vectorRow("Relu"), oneBlock("Mul"), oneBlock("Cast"), oneBlock("Sin"), oneBlock("Relu"),
-                   oneBlock("Mul"), oneBlock("Cast"), oneBlock("Sin"), vectorRow("Relu")});
-    EXPECT_EQ(codeResidentRows(profile, kICache),
-              (std::vector<bool>{false, false, false, false, false, false, false, false, true}));
-}
-
-// A kernel on fewer cores than the last launch of a binary finds it on each of them.
-TEST(CodeResidency, AKernelOnCoresWhereItsCodeRanIsWarm) {
-    RealKernel fewBlocks = vectorRow("Relu");
-    fewBlocks.blockDim = 8;
-    RealKernel moreBlocks = vectorRow("Relu");
-    moreBlocks.blockDim = 40;
-    const RealProfile profile = profileOf({fewBlocks, moreBlocks, vectorRow("Relu")});
-    // 40 blocks after 8: cold on 32 of 40 cores; 48 after 40: warm on 40 of 48.
-    EXPECT_EQ(codeResidentRows(profile, kICache), (std::vector<bool>{false, false, true}));
-}
-
 TEST(CodeResidency, NoCodeImageMeansEveryLaunchCold) {
     ICacheConfig straightLine = kICache;
     straightLine.kernelCodeBytes = 0;
