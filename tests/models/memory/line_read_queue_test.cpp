@@ -18,20 +18,18 @@ ChipConfig queuedChip(std::uint32_t cycles) {
     return chip;
 }
 
-GmAccess readOf(std::uint64_t address, std::uint64_t bytes, std::uint64_t startPs, std::uint32_t core) {
-    return GmAccess{startPs, core, address, bytes, false};
-}
+using testing_support::gmReadOf;
 
 // Eight cores read one record at once: each waits one turn more than the core before it (the
 // L2 itself serves 96 B in about 20 ps, so without the queue they would all end together).
 TEST(LineReadQueue, ReadsOfOneLineAtOnceAreServedOneAfterAnother) {
     SharedMemorySystem memory(queuedChip(50));
     PmuCounters counters;
-    memory.access(readOf(4096, 96, 0, 0), counters);  // the record in L2
+    memory.access(gmReadOf(4096, 96, 0, 0), counters);  // the record in L2
     const std::uint64_t start = 10'000'000;
-    const std::uint64_t first = memory.access(readOf(4096, 96, start, 0), counters);
+    const std::uint64_t first = memory.access(gmReadOf(4096, 96, start, 0), counters);
     for (std::uint32_t core = 1; core < 8; ++core)
-        EXPECT_NEAR(static_cast<double>(memory.access(readOf(4096, 96, start, core), counters) - first),
+        EXPECT_NEAR(static_cast<double>(memory.access(gmReadOf(4096, 96, start, core), counters) - first),
                     static_cast<double>(core * kTurnPs), 200.0)
             << core;
 }
@@ -39,10 +37,10 @@ TEST(LineReadQueue, ReadsOfOneLineAtOnceAreServedOneAfterAnother) {
 TEST(LineReadQueue, ZeroCyclesServesEveryReadAtOnce) {
     SharedMemorySystem memory(queuedChip(0));
     PmuCounters counters;
-    memory.access(readOf(4096, 96, 0, 0), counters);
+    memory.access(gmReadOf(4096, 96, 0, 0), counters);
     const std::uint64_t start = 10'000'000;
-    const std::uint64_t first = memory.access(readOf(4096, 96, start, 0), counters);
-    EXPECT_LT(memory.access(readOf(4096, 96, start, 7), counters) - first, 200u);
+    const std::uint64_t first = memory.access(gmReadOf(4096, 96, start, 0), counters);
+    EXPECT_LT(memory.access(gmReadOf(4096, 96, start, 7), counters) - first, 200u);
 }
 
 TEST(LineReadQueue, ReadsOfDifferentLinesDoNotWait) {
@@ -50,7 +48,7 @@ TEST(LineReadQueue, ReadsOfDifferentLinesDoNotWait) {
     SharedMemorySystem free(queuedChip(0));
     PmuCounters counters;
     for (std::uint32_t core = 0; core < 4; ++core) {
-        const GmAccess read = readOf(core * kLine, 96, 0, core);
+        const GmAccess read = gmReadOf(core * kLine, 96, 0, core);
         EXPECT_EQ(queued.access(read, counters), free.access(read, counters)) << core;
     }
 }
