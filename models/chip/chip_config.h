@@ -52,6 +52,9 @@ struct L2Config {
     // stays, clean once written), and a write waits only while more than this many bytes of
     // earlier writes are still queued for HBM (the dirty data L2 buffers for the controller).
     std::uint32_t writeBackQueueBytes = 0;
+    // Reads of one line by several requests at once are served one after another, each holding
+    // the line this long (models/memory/line_read_queue.h). 0: every read is served at once.
+    std::uint32_t sameLineReadCycles = 0;
 };
 
 struct HbmConfig {

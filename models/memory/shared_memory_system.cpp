@@ -36,7 +36,8 @@ SharedMemorySystem::SharedMemorySystem(const ChipConfig& chip)
       writeEfficiency_(chip.hbm.writeEfficiency),
       writeBackQueuePs_(static_cast<double>(chip.l2.writeBackQueueBytes) /
                         (bytesPerPsFromGBps(chip.hbm.bandwidthGBps) * chip.hbm.writeEfficiency)),
-      eagerWriteBack_(chip.l2.writeBackQueueBytes > 0) {
+      eagerWriteBack_(chip.l2.writeBackQueueBytes > 0),
+      lineReads_(chip.l2.sameLineReadCycles * psPerCycle(chip), chip.l2.lineBytes) {
     if (!(readEfficiency_ > 0.0 && readEfficiency_ <= 1.0 && writeEfficiency_ > 0.0 && writeEfficiency_ <= 1.0 &&
           readOnlyEfficiency_ <= 1.0))
         throw std::invalid_argument("HBM read/write efficiency must be in (0, 1]");
@@ -46,10 +47,12 @@ std::uint64_t SharedMemorySystem::access(const GmAccess& request, PmuCounters& c
     if (request.bytes == 0) return request.startPs;
     const std::uint64_t lineBytes = l2_.lineBytes();
     if (request.burstBytes() == 0) return request.startPs;
+    const L2Bursts bursts{request.address, request.burstBytes(), std::max(request.burstCount, 1u),
+                          request.burstStrideBytes};
+    // Its turn behind other reads of the same lines (line_read_queue.h).
+    const double lineWaitPs = request.isWrite ? 0.0 : lineReads_.wait(bursts, static_cast<double>(request.startPs));
     L2RangeOutcome lines;
-    l2_.accessBursts({request.address, request.burstBytes(), std::max(request.burstCount, 1u),
-                      request.burstStrideBytes},
-                     request.isWrite, lines);
+    l2_.accessBursts(bursts, request.isWrite, lines);
     const std::uint64_t missLines = lines.totalMisses();
     const std::uint64_t writeBacks = lines.dirtyEvictions;
     if (request.isWrite) {
@@ -102,8 +105,8 @@ std::uint64_t SharedMemorySystem::access(const GmAccess& request, PmuCounters& c
         readMissed && outstandingReadLines_ > 0
             ? start + static_cast<double>(missLines) / outstandingReadLines_ * hbmReadLatencyPs_
             : start;
-    const double done =
-        std::max({l2Done, hbmWait, inFlightDone}) + (readMissed ? hbmReadLatencyPs_ : l2HitLatencyPs_);
+    const double done = std::max({l2Done, hbmWait, inFlightDone}) +
+                        (readMissed ? hbmReadLatencyPs_ : l2HitLatencyPs_) + lineWaitPs;
     // Chip validation keeps bandwidths physical; past 2^64 ps the cast would be undefined.
     if (!(done < 1.8e19)) throw std::overflow_error("memory access ends past 2^64 ps");
     return static_cast<std::uint64_t>(std::ceil(done));

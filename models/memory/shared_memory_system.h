@@ -20,7 +20,9 @@
 // - the access completes when both servers (and the in-flight limit) are done, plus the HBM read
 //   latency if any line missed on a read, else the L2 hit latency. The device adds this to its uncontended curve
 //   cost by taking the later of the two, so latencies shorter than the measured per-transfer
-//   fixed cost stay hidden on an idle chip.
+//   fixed cost stay hidden on an idle chip;
+// - a read that finds other reads of one of its lines ahead of it waits for its turn
+//   (l2.sameLineReadCycles per read ahead, line_read_queue.h) on top of all that.
 //
 // PMU events added to the caller's counters (units of pmu_event.h):
 // - L2Read / L2Write: the access's bytes in 256 B units, rounded up per access;
@@ -34,6 +36,7 @@
 #include "models/memory/bandwidth_server.h"
 #include "models/memory/hbm_sharing.h"
 #include "models/memory/l2_cache.h"
+#include "models/memory/line_read_queue.h"
 #include "models/memory/memory_system.h"
 #include "models/memory/traffic_sampler.h"
 
@@ -78,6 +81,7 @@ public:
     // queued write-backs may run ahead of a write before it waits. 0 = lazy write-back.
     double writeBackQueuePs_;
     bool eagerWriteBack_;
+    LineReadQueue lineReads_;
     std::uint64_t hbmBytesRead_ = 0;
     std::uint64_t hbmBytesWritten_ = 0;
     TrafficSampler traffic_;

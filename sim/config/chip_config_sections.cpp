@@ -70,13 +70,14 @@ void readUbBanking(const ConfigNode& node, ChipConfig& chip) {
 
 void readL2(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
     node.allowOnly({"size_bytes", "line_bytes", "ways", "bandwidth_bytes_per_cycle",
-                    "hit_latency_cycles", "write_back_queue_bytes"});
+                    "hit_latency_cycles", "write_back_queue_bytes", "same_line_read_cycles"});
     node.readPositive("size_bytes", chip.l2.sizeBytes, isRoot);
     node.readPositive("line_bytes", chip.l2.lineBytes);
     node.readPositive("ways", chip.l2.ways);
     node.readPositive("bandwidth_bytes_per_cycle", chip.l2.bandwidthBytesPerCycle, isRoot);
     node.readNonNegative("hit_latency_cycles", chip.l2.hitLatencyCycles);
     node.readNonNegative("write_back_queue_bytes", chip.l2.writeBackQueueBytes);
+    node.readNonNegative("same_line_read_cycles", chip.l2.sameLineReadCycles);
 }
 
 void readHbm(const ConfigNode& node, bool isRoot, ChipConfig& chip) {

@@ -2,6 +2,7 @@
 // A memory side with small, round numbers for the models/memory tests: 1 GHz core clock, HBM
 // 1000 GB/s = 1 B/ps, L2 5 B/ps, a 16 KiB 2-way L2 with 512 B lines.
 #include "models/chip/chip_config.h"
+#include "models/memory/memory_system.h"
 
 namespace ascendsim::testing_support {
 
@@ -17,6 +18,11 @@ inline ChipConfig smallMemoryChip() {
     chip.hbm.bandwidthGBps = 1000.0;
     chip.hbm.readLatencyCycles = 100;
     return chip;
+}
+
+// A read of `bytes` at `address` by `core`, starting at `startPs`.
+inline GmAccess gmReadOf(std::uint64_t address, std::uint64_t bytes, std::uint64_t startPs, std::uint32_t core) {
+    return GmAccess{startPs, core, address, bytes, false};
 }
 
 }  // namespace ascendsim::testing_support

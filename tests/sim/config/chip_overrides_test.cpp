@@ -53,6 +53,14 @@ TEST(ChipOverrides, BadValueIsCheckedLikeAFileValue) {
     EXPECT_NE(error.find("--chip-set: l2.ways: expected a positive integer, got -4"), std::string::npos) << error;
 }
 
+// The same-line read turn (docs/fidelity.md §39) ships off; a what-if turns it on, and a negative
+// turn is refused by name.
+TEST(ChipOverrides, SameLineReadCyclesShipsOffAndIsEditable) {
+    EXPECT_EQ(loadChipByName("Ascend910B1", configDir()).l2.sameLineReadCycles, 0u);
+    EXPECT_EQ(loadChipByName("Ascend910B1", configDir(), {"l2.same_line_read_cycles=90"}).l2.sameLineReadCycles, 90u);
+    EXPECT_NE(errorOf({"l2.same_line_read_cycles=-1"}).find("l2.same_line_read_cycles"), std::string::npos);
+}
+
 // The true-fp32 mmad rate (docs/fidelity.md "Mechanisms" §13) is a chip key like any other: the
 // 910B ships 2, a what-if can set it, and 0 cycles per fractal is refused.
 TEST(ChipOverrides, Fp32CyclesPerFractalIsEditableAndPositive) {

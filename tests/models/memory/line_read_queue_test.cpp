@@ -1,0 +1,89 @@
+// l2.sameLineReadCycles: reads of one L2 line by several cores at once are served one after
+// another (models/memory/line_read_queue.h, docs/fidelity.md §39).
+#include <gtest/gtest.h>
+
+#include "models/memory/line_read_queue.h"
+#include "models/memory/shared_memory_system.h"
+#include "models/memory/small_memory_chip.h"
+
+namespace ascendsim {
+namespace {
+
+constexpr std::uint64_t kLine = 512;
+constexpr std::uint64_t kTurnPs = 50 * 1000;  // 50 cycles at the small chip's 1 GHz
+
+ChipConfig queuedChip(std::uint32_t cycles) {
+    ChipConfig chip = testing_support::smallMemoryChip();
+    chip.l2.sameLineReadCycles = cycles;
+    return chip;
+}
+
+using testing_support::gmReadOf;
+
+// Eight cores read one record at once: each waits one turn more than the core before it (the
+// L2 itself serves 96 B in about 20 ps, so without the queue they would all end together).
+TEST(LineReadQueue, ReadsOfOneLineAtOnceAreServedOneAfterAnother) {
+    SharedMemorySystem memory(queuedChip(50));
+    PmuCounters counters;
+    memory.access(gmReadOf(4096, 96, 0, 0), counters);  // the record in L2
+    const std::uint64_t start = 10'000'000;
+    const std::uint64_t first = memory.access(gmReadOf(4096, 96, start, 0), counters);
+    for (std::uint32_t core = 1; core < 8; ++core)
+        EXPECT_NEAR(static_cast<double>(memory.access(gmReadOf(4096, 96, start, core), counters) - first),
+                    static_cast<double>(core * kTurnPs), 200.0)
+            << core;
+}
+
+TEST(LineReadQueue, ZeroCyclesServesEveryReadAtOnce) {
+    SharedMemorySystem memory(queuedChip(0));
+    PmuCounters counters;
+    memory.access(gmReadOf(4096, 96, 0, 0), counters);
+    const std::uint64_t start = 10'000'000;
+    const std::uint64_t first = memory.access(gmReadOf(4096, 96, start, 0), counters);
+    EXPECT_LT(memory.access(gmReadOf(4096, 96, start, 7), counters) - first, 200u);
+}
+
+TEST(LineReadQueue, ReadsOfDifferentLinesDoNotWait) {
+    SharedMemorySystem queued(queuedChip(50));
+    SharedMemorySystem free(queuedChip(0));
+    PmuCounters counters;
+    for (std::uint32_t core = 0; core < 4; ++core) {
+        const GmAccess read = gmReadOf(core * kLine, 96, 0, core);
+        EXPECT_EQ(queued.access(read, counters), free.access(read, counters)) << core;
+    }
+}
+
+// A read that arrives after the line's queue has drained is served at once; one arriving in the
+// middle of the previous read's turn waits for the rest of it.
+TEST(LineReadQueue, AReadWaitsOnlyForTheTurnsStillAhead) {
+    LineReadQueue queue(static_cast<double>(kTurnPs), kLine);
+    const L2Bursts record{4096, 96, 1, 0};
+    EXPECT_EQ(queue.wait(record, 0.0), 0.0);
+    EXPECT_EQ(queue.wait(record, 20'000.0), 30'000.0);  // turn at 50 000, free at 100 000
+    EXPECT_EQ(queue.wait(record, 100'000.0), 0.0);
+}
+
+// A read of several lines waits for the latest of its lines' turns; each line queues once even
+// when two of its bursts share it.
+TEST(LineReadQueue, AReadOfSeveralLinesWaitsForItsLatestTurn) {
+    LineReadQueue queue(static_cast<double>(kTurnPs), kLine);
+    queue.wait({2 * kLine, 96, 1, 0}, 0.0);
+    queue.wait({2 * kLine, 96, 1, 0}, 0.0);  // line 2 now free at 100 000
+    EXPECT_EQ(queue.wait({0, 3 * kLine, 1, 0}, 0.0), 100'000.0);
+    // Two 256 B bursts in line 5 and one in line 6: lines 5 and 6 each take one turn.
+    EXPECT_EQ(queue.wait({5 * kLine, 256, 3, 256}, 0.0), 0.0);
+    EXPECT_EQ(queue.wait({5 * kLine, 96, 1, 0}, 0.0), static_cast<double>(kTurnPs));
+}
+
+TEST(LineReadQueue, WritesDoNotQueue) {
+    SharedMemorySystem queued(queuedChip(50));
+    SharedMemorySystem free(queuedChip(0));
+    PmuCounters counters;
+    for (std::uint32_t core = 0; core < 4; ++core) {
+        const GmAccess write{0, core, 4096, 96, true};
+        EXPECT_EQ(queued.access(write, counters), free.access(write, counters)) << core;
+    }
+}
+
+}  // namespace
+}  // namespace ascendsim
