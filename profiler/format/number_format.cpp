@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <system_error>
 
 namespace ascendsim {
@@ -21,6 +22,28 @@ constexpr int kPythonReprMaxDecimalPoint = 16;
 constexpr double kSqliteRoundLimit = 4503599627370496.0;
 // Significant decimal digits SQLite's printf produces for a double before rounding.
 constexpr int kSqliteSignificantDigits = 15;
+
+// A positive double's decimal digits d1d2...dn and exponent e (value = d1.d2...dn × 10^e), from
+// to_chars's scientific form: the shortest round-trip digits, or `precision` digits after the first.
+struct DecimalDigits {
+    char digits[32];
+    std::size_t count = 0;
+    int exponent = 0;
+};
+
+DecimalDigits decimalDigitsOf(double magnitude, std::optional<int> precision) {
+    char scientific[64];
+    char* const limit = scientific + sizeof scientific;
+    const char* const end =
+        precision ? std::to_chars(scientific, limit, magnitude, std::chars_format::scientific, *precision).ptr
+                  : std::to_chars(scientific, limit, magnitude, std::chars_format::scientific).ptr;
+    const char* const ePos = std::find(static_cast<const char*>(scientific), end, 'e');
+    DecimalDigits d;
+    for (const char* c = scientific; c != ePos; ++c)
+        if (*c != '.') d.digits[d.count++] = *c;
+    std::from_chars(ePos + 1 + (ePos[1] == '+' ? 1 : 0), end, d.exponent);
+    return d;
+}
 
 // sqliteRound for counts of units past 19 digits (digits > 3): the same digits through a long double.
 double sqliteRoundWide(double value, const char* mantissa, std::size_t mantissaSize, std::size_t keep, int digits) {
@@ -42,19 +65,12 @@ std::string pythonFloatRepr(double value) {
     if (std::isinf(value)) return value < 0 ? "-inf" : "inf";
     if (value == 0.0) return std::signbit(value) ? "-0.0" : "0.0";
 
-    // Shortest round-trip digits, in scientific form "d.ddde±XX" (on the stack: this runs for
-    // every duration of every trace event and every PMU cell).
-    char scientific[64];
-    const char* const sciEnd =
-        std::to_chars(scientific, scientific + sizeof scientific, std::fabs(value), std::chars_format::scientific).ptr;
-    const char* const ePos = std::find(static_cast<const char*>(scientific), sciEnd, 'e');
-    char digits[32];
-    std::size_t digitCount = 0;
-    for (const char* c = scientific; c != ePos; ++c)
-        if (*c != '.') digits[digitCount++] = *c;
-    int exponent = 0;
-    std::from_chars(ePos + 1 + (ePos[1] == '+' ? 1 : 0), sciEnd, exponent);
-    const int decimalPoint = exponent + 1;
+    // Shortest round-trip digits (on the stack: this runs for every duration of every trace event
+    // and every PMU cell).
+    const DecimalDigits decimal = decimalDigitsOf(std::fabs(value), std::nullopt);
+    const char* const digits = decimal.digits;
+    const std::size_t digitCount = decimal.count;
+    const int decimalPoint = decimal.exponent + 1;
 
     char text[64];
     char* out = text;
@@ -126,17 +142,10 @@ double sqliteRound(double value, int digits) {
     // SQLite's printf works on the value's first kSqliteSignificantDigits decimal digits and
     // rounds half away from zero there (checked against SQLite 3.40's ROUND on 400k values).
     // to_chars with a precision prints exactly what printf("%.14e") prints, without printf's cost.
-    char scientific[64];
-    const char* const sciEnd = std::to_chars(scientific, scientific + sizeof scientific, std::fabs(value),
-                                             std::chars_format::scientific, kSqliteSignificantDigits - 1)
-                                   .ptr;
-    const char* const ePos = std::find(static_cast<const char*>(scientific), sciEnd, 'e');
-    char mantissa[32];
-    std::size_t mantissaSize = 0;
-    for (const char* c = scientific; c != ePos; ++c)
-        if (*c != '.') mantissa[mantissaSize++] = *c;
-    int exponent = 0;
-    std::from_chars(ePos + 1 + (ePos[1] == '+' ? 1 : 0), sciEnd, exponent);
+    const DecimalDigits decimal = decimalDigitsOf(std::fabs(value), kSqliteSignificantDigits - 1);
+    const char* const mantissa = decimal.digits;
+    const std::size_t mantissaSize = decimal.count;
+    const int exponent = decimal.exponent;
     // Integer count of units of 10^-digits, from the digits: value = 0.mantissa × 10^(exponent+1).
     const int keep = exponent + 1 + digits;  // mantissa digits that stay
     if (keep < 0) return value < 0 ? -0.0 : 0.0;
