@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <set>
 #include <stdexcept>
+#include <utility>
 
 #include "profiler/assembly/output_permissions.h"
 #include "profiler/quirks/file_quirks.h"
@@ -185,7 +186,12 @@ void writeProfilerDirectory(const fs::path& dir, const RunRecord& cycleRun, cons
 
 OutputResult writeProfilerOutput(const RunRecord& run, const ProfilerConfig& config, const OutputOptions& options) {
     if (options.msprofCommandLine) return {{writeMsprofCollection(options.parentDirectory, run, config, options.msprofExport)}};
-    RunRecord base = run;
+    return writeProfilerOutput(RunRecord(run), config, options);
+}
+
+OutputResult writeProfilerOutput(RunRecord&& run, const ProfilerConfig& config, const OutputOptions& options) {
+    if (options.msprofCommandLine) return {{writeMsprofCollection(options.parentDirectory, run, config, options.msprofExport)}};
+    RunRecord base = std::move(run);
     if (options.rank) base.rankId = *options.rank;
     if (options.quirks.contains(Quirk::ClockSkew)) applyClockSkew(base);
     const auto cycles = profilingCycles(config.schedule, base.steps);

@@ -54,6 +54,9 @@ std::string localTimestamp17(const RunRecord& run, std::uint64_t simNs);
 
 // Writes every cycle's directory. Throws std::runtime_error (after cleaning up) on failure.
 OutputResult writeProfilerOutput(const RunRecord& run, const ProfilerConfig& config, const OutputOptions& options);
+// The same for a record the caller no longer needs (a cluster rank's record, built per rank):
+// it is used in place instead of copied.
+OutputResult writeProfilerOutput(RunRecord&& run, const ProfilerConfig& config, const OutputOptions& options);
 
 // The contents of one *_ascend_pt directory for an already restricted run, written into `dir`
 // (which must exist). Exposed for tools that want a single directory without a schedule.

@@ -74,7 +74,7 @@ const char* hcclLinkTypeName(HcclLinkType link) {
 
 OrderedJson hcclOpArgs(const CommunicationOpRecord& op, FormatVersion version) {
     const bool cann83 = version == FormatVersion::Cann83;
-    OrderedJson args;
+    OrderedJson args = jsonObjectWithRoom(8);
     if (cann83) args["rank_size"] = op.rankSize;
     args["connection_id"] = op.correlationId;
     args["model id"] = kInvalidModelId;
@@ -90,7 +90,7 @@ OrderedJson hcclOpArgs(const CommunicationOpRecord& op, FormatVersion version) {
 }
 
 OrderedJson hcclTaskArgs(const CommunicationOpRecord& op, const HcclTask& task) {
-    OrderedJson args;
+    OrderedJson args = jsonObjectWithRoom(14);
     const double durationUs = static_cast<double>(task.durationNs) / 1000.0;
     args["notify_id"] = std::to_string(hcclNotifyId(task));
     args["duration estimated(us)"] = durationUs;

@@ -1,5 +1,6 @@
 #include "profiler/writers/json/json_text.h"
 
+#include <charconv>
 #include <cstdint>
 #include <cstdio>
 #include <stdexcept>
@@ -38,6 +39,13 @@ std::uint32_t decodeUtf8(std::string_view s, std::size_t& i) {
 
 void appendValue(std::string& out, const OrderedJson& value, bool ensureAscii, int indent, int depth);
 
+// Every event has half a dozen integers (pid, tid, ids): printed in place, no temporary string.
+template <typename Integer>
+void appendInteger(std::string& out, Integer value) {
+    char digits[24];
+    out.append(digits, std::to_chars(digits, digits + sizeof digits, value).ptr);
+}
+
 void appendNewline(std::string& out, int indent, int depth) {
     out += '\n';
     out.append(static_cast<std::size_t>(indent * depth), ' ');
@@ -48,8 +56,8 @@ void appendValue(std::string& out, const OrderedJson& value, bool ensureAscii, i
     switch (value.type()) {
         case T::null: out += "null"; return;
         case T::boolean: out += value.get<bool>() ? "true" : "false"; return;
-        case T::number_integer: out += std::to_string(value.get<std::int64_t>()); return;
-        case T::number_unsigned: out += std::to_string(value.get<std::uint64_t>()); return;
+        case T::number_integer: appendInteger(out, value.get<std::int64_t>()); return;
+        case T::number_unsigned: appendInteger(out, value.get<std::uint64_t>()); return;
         case T::number_float: out += pythonFloatRepr(value.get<double>()); return;
         case T::string: appendJsonString(out, value.get_ref<const std::string&>(), ensureAscii); return;
         case T::array: {
@@ -88,6 +96,12 @@ void appendValue(std::string& out, const OrderedJson& value, bool ensureAscii, i
 }
 
 }  // namespace
+
+OrderedJson jsonObjectWithRoom(std::size_t keys) {
+    OrderedJson object = OrderedJson::object();
+    object.get_ref<OrderedJson::object_t&>().reserve(keys);
+    return object;
+}
 
 void appendJsonString(std::string& out, std::string_view value, bool ensureAscii) {
     out += '"';

@@ -16,6 +16,11 @@ namespace ascendsim {
 
 using OrderedJson = nlohmann::ordered_json;
 
+// An empty object with room for `keys` members. ordered_json keeps its members in a vector, and
+// each growth of it copies every member (the keys are const strings, which do not move): writers
+// that build ~100 000 events per rank directory reserve the members they are about to add.
+OrderedJson jsonObjectWithRoom(std::size_t keys);
+
 // Appends `value` as a JSON string literal (with quotes) the way Python escapes it.
 void appendJsonString(std::string& out, std::string_view value, bool ensureAscii);
 

@@ -19,7 +19,7 @@ double nsToUsDouble(std::uint64_t ns) { return static_cast<double>(ns) / 1000.0;
 
 OrderedJson completeEvent(const std::string& name, std::uint32_t pid, std::uint64_t tid, const std::string& ts,
                           std::uint64_t durNs, const std::string& cat, OrderedJson args) {
-    OrderedJson e;
+    OrderedJson e = jsonObjectWithRoom(8);
     e["ph"] = "X";
     e["name"] = name;
     e["pid"] = pid;
@@ -33,7 +33,7 @@ OrderedJson completeEvent(const std::string& name, std::uint32_t pid, std::uint6
 
 OrderedJson flowEvent(const char* ph, const std::string& name, const OrderedJson& id, std::uint32_t pid,
                       std::uint64_t tid, const std::string& ts, const std::string& cat) {
-    OrderedJson e;
+    OrderedJson e = jsonObjectWithRoom(8);
     e["ph"] = ph;
     e["bp"] = "e";
     e["name"] = name;
@@ -58,7 +58,7 @@ OrderedJson metaEvent(const std::string& name, std::uint32_t pid, std::uint64_t 
 }
 
 OrderedJson torchOpArgs(const HostOpRecord& op, const ProfilerConfig& config) {
-    OrderedJson args;
+    OrderedJson args = jsonObjectWithRoom(7);
     args["Sequence number"] = op.sequenceNumber;
     args["Fwd thread id"] = op.forwardThreadId;
     if (config.recordShapes && !op.inputDims.empty()) args["Input Dims"] = torchOpBeanText(op.inputDims);
@@ -168,20 +168,20 @@ std::vector<OrderedJson> buildFrameworkTraceEvents(const RunRecord& run, const P
                                     "cpu_op", torchOpArgs(op, config)));
     }
     for (const auto& q : run.taskQueue) {
-        OrderedJson args;
+        OrderedJson args = jsonObjectWithRoom(1);
         args["correlation_id"] = q.correlationId;
         const std::string ts = traceTimestamp(run, q.enqueueStartNs);
         out.push_back(completeEvent("Enqueue", pid, q.enqueueThreadId, ts, q.enqueueEndNs - q.enqueueStartNs,
-                                    "enqueue", args));
+                                    "enqueue", std::move(args)));
         out.push_back(flowEvent("s", "enqueue_to_dequeue", q.correlationId, pid, q.enqueueThreadId, ts,
                                 "async_task_queue"));
     }
     for (const auto& q : run.taskQueue) {
-        OrderedJson args;
+        OrderedJson args = jsonObjectWithRoom(1);
         args["correlation_id"] = q.correlationId;
         const std::string ts = traceTimestamp(run, q.dequeueStartNs);
         out.push_back(completeEvent("Dequeue@" + q.opName, pid, q.dequeueThreadId, ts,
-                                    q.dequeueEndNs - q.dequeueStartNs, "dequeue", args));
+                                    q.dequeueEndNs - q.dequeueStartNs, "dequeue", std::move(args)));
         out.push_back(flowEvent("f", "enqueue_to_dequeue", q.correlationId, pid, q.dequeueThreadId, ts,
                                 "async_task_queue"));
     }

@@ -1,5 +1,6 @@
 #include "sim/engine/device/kernel_naming.h"
 
+#include <algorithm>
 #include <array>
 #include <utility>
 
@@ -53,7 +54,38 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 44> kAclnnNa
     {"ZerosLike", "aclnnInplaceZero"},
     {"Muls", "aclnnMuls"},
 }};
+
+// aten ops torch_npu's op plugin runs through one aclnn call that launches several kernels
+// ([D] ef63bc64 level2 rank_0 kernel_details.csv: aclnnEmbeddingDenseBackward_CastAiCore_Cast,
+// _SortAiCore_Sort, _EmbeddingDenseGradV2_MemSet, _EmbeddingDenseGradV2_EmbeddingDenseGradV2;
+// api_statistic.csv: one aclnnEmbeddingDenseBackward call per step).
+constexpr std::array<std::pair<std::string_view, std::string_view>, 1> kAtenAclnnNames = {{
+    {"aten::embedding_dense_backward", "aclnnEmbeddingDenseBackward"},
+}};
+
+// Op types whose CANN kernel is an Ascend C binary, named by the type alone (the same sample:
+// aclnnEmbeddingDenseBackward_EmbeddingDenseGradV2_EmbeddingDenseGradV2). The sample shows the
+// rule for ApplyAdamWV2, LpNormV2 and FlashAttentionScore(Grad) too; those ops are modelled under
+// other type names and keep their names for now.
+constexpr std::array<std::string_view, 1> kAscendCKernelTypes = {"EmbeddingDenseGradV2"};
+
 }  // namespace
+
+std::string aclnnNameForAten(const std::string& atenName) {
+    for (const auto& [aten, name] : kAtenAclnnNames)
+        if (aten == atenName) return std::string(name);
+    return "";
+}
+
+std::string kernelBinaryFor(const std::string& opType, TaskType type, const std::string& kernelSuffix) {
+    if (std::find(kAscendCKernelTypes.begin(), kAscendCKernelTypes.end(), opType) != kAscendCKernelTypes.end())
+        return opType + kernelSuffix;
+    return opType + (type == TaskType::AiCpu ? "AiCpu" : "AiCore") + kernelSuffix;
+}
+
+std::string memSetKernelNameFor(const std::string& npuOpName, const std::string& ownerBinary) {
+    return npuOpName + "_" + ownerBinary + "_MemSet";
+}
 
 std::string npuOpNameFor(const std::string& opType) {
     for (const auto& [type, name] : kAclnnNames)
@@ -63,8 +95,7 @@ std::string npuOpNameFor(const std::string& opType) {
 
 std::string kernelNameFor(const std::string& npuOpName, const std::string& opType, TaskType type,
                           const std::string& kernelSuffix) {
-    const char* core = type == TaskType::AiCpu ? "AiCpu" : "AiCore";
-    return npuOpName + "_" + opType + core + kernelSuffix + "_" + opType;
+    return npuOpName + "_" + kernelBinaryFor(opType, type, kernelSuffix) + "_" + opType;
 }
 
 std::string opSummaryDtypeName(DataType dtype) {

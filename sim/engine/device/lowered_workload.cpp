@@ -41,6 +41,28 @@ std::uint32_t memberIndexOf(const Workload& workload, const std::vector<std::uin
     return it == members.end() ? 0 : static_cast<std::uint32_t>(it - members.begin());
 }
 
+// A MemSet op inside one aclnn call zeroes the output of a later kernel of the call that
+// accumulates into it: CANN names it after that kernel's binary (memSetKernelNameFor).
+void nameMemSetsAfterTheirOwners(std::vector<LoweredOp>& ops) {
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+        LoweredOp& memSet = ops[i];
+        if (memSet.source->type != "MemSet" || memSet.kernelNames.size() != 1 || memSet.source->outputs.empty() ||
+            !memSet.npuOpName.starts_with("aclnn"))
+            continue;
+        for (std::size_t j = i + 1; j < ops.size() && ops[j].npuOpName == memSet.npuOpName; ++j) {
+            const LoweredOp& owner = ops[j];
+            const auto& outputs = owner.source->outputs;
+            if (owner.kernels.empty() ||
+                std::find(outputs.begin(), outputs.end(), memSet.source->outputs.front()) == outputs.end())
+                continue;
+            const LoweredKernel& k = owner.kernels.front();
+            memSet.kernelNames.front() = memSetKernelNameFor(
+                memSet.npuOpName, kernelBinaryFor(reportedOpTypeOf(k, owner.source->type), k.type, k.kernelSuffix));
+            break;
+        }
+    }
+}
+
 }  // namespace
 
 LoweredWorkload::LoweredWorkload(const Workload& workload, const ChipConfig& chip) {
@@ -71,7 +93,8 @@ LoweredWorkload::LoweredWorkload(const Workload& workload, const ChipConfig& chi
                 throw WorkloadError(op.locationOf(op.blockDim ? "block_dim" : "type"),
                                     loweringField(op), e.what());
             }
-            lowered.npuOpName = npuOpNameFor(op.type);
+            lowered.npuOpName = aclnnNameForAten(op.framework.atenName);
+            if (lowered.npuOpName.empty()) lowered.npuOpName = npuOpNameFor(op.type);
             for (const auto& k : lowered.kernels)
                 lowered.kernelNames.push_back(kernelNameFor(
                     lowered.npuOpName, reportedOpTypeOf(k, op.type), k.type, k.kernelSuffix));
@@ -81,6 +104,7 @@ LoweredWorkload::LoweredWorkload(const Workload& workload, const ChipConfig& chi
         for (const auto& k : lowered.kernels) workspaceBytes_ = std::max(workspaceBytes_, k.workspaceBytes);
         ops_.push_back(std::move(lowered));
     }
+    nameMemSetsAfterTheirOwners(ops_);
     constexpr std::uint64_t kTwoMiB = 2ULL << 20;
     workspaceAddress_ = (DeviceAddressPlanner::kBaseAddress + peakBytes_ + kTwoMiB - 1) / kTwoMiB * kTwoMiB;
 }

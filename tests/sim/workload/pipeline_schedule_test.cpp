@@ -214,7 +214,12 @@ TEST(PipelineWorkload, LlamaFirstStageRunsTheEmbeddingBackwardAndBatchedP2p) {
     for (const WorkloadOp& op : stage0.ops)
         if (op.name.rfind("microbatches.1.embedding.", 0) == 0 && op.framework.phase == OpPhase::Backward)
             types.push_back(op.type);
-    EXPECT_EQ(types, (std::vector<std::string>{"Cast", "Sort", "MemSet", "EmbeddingDenseGradV2", "Cast", "Add"}));
+    EXPECT_EQ(types,
+              (std::vector<std::string>{"Cast", "Cast", "Sort", "MemSet", "EmbeddingDenseGradV2", "Cast", "Add"}));
+    // The sample's second Cast: the int64 token ids to int32.
+    const WorkloadOp* ids = stage0.findOp("microbatches.1.embedding.ids_int32");
+    ASSERT_NE(ids, nullptr);
+    EXPECT_EQ(ids->inputs[0], "tokens");
     const WorkloadOp* grad = stage0.findOp("microbatches.1.embedding.dense_grad");
     ASSERT_NE(grad, nullptr);
     EXPECT_EQ(grad->outputs[0], "embedding.grad_table");
