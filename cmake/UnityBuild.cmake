@@ -54,8 +54,8 @@ set(ASCENDSIM_NOT_UNITY_FILES
   tests/profiler/writers/op_statistic_test.cpp
   tests/profiler/writers/profiler_info_test.cpp
   tests/sim/config/chip_overrides_test.cpp
-  tests/sim/engine/core_trace_command_test.cpp
-  tests/sim/engine/mstx_output_test.cpp
+  tests/sim/engine/command/core_trace_command_test.cpp
+  tests/sim/engine/command/mstx_output_test.cpp
   tests/sim/host/host_call_costs_test.cpp
   tests/sim/host/profiler_switches_test.cpp
   tests/sim/workload/mstx_block_test.cpp

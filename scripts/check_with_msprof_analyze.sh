@@ -2,7 +2,7 @@
 # Runs the real msprof-analyze over result directories, as a new user would, and fails if any
 # analysis logs an error. For developers: msprof-analyze is not a Debian package and CI has no
 # PyPI, so CI keeps the structural rules it depends on as unit tests instead
-# (tests/sim/engine/client_structure_test.cpp, tests/sim/engine/stream_event_tasks_test.cpp,
+# (tests/sim/engine/command/client_structure_test.cpp, tests/sim/engine/stream_event_tasks_test.cpp,
 # tests/profiler/writers/communication_transports_test.cpp).
 #
 # Usage: scripts/check_with_msprof_analyze.sh DIR...

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "profiler/writers/db_query_test_support.h"
-#include "rank_directories_run.h"
+#include "sim/engine/rank_directories_run.h"
 
 namespace ascendsim::e2e {
 namespace {

@@ -10,7 +10,7 @@
 #include <systemc>
 
 #include "profiler/writers/db_query_test_support.h"
-#include "rank_directories_run.h"
+#include "sim/engine/rank_directories_run.h"
 #include "sim/engine/ranks/collective_ops.h"
 
 namespace ascendsim::e2e {

@@ -11,7 +11,7 @@
 #include "sim/engine/device/kernel_naming.h"
 #include "sim/engine/device/lowered_workload.h"
 #include "sim/workload/workload.h"
-#include "../workload/workload_test_support.h"
+#include "sim/workload/workload_test_support.h"
 
 namespace ascendsim {
 namespace {

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <regex>
 
-#include "e2e_support.h"
+#include "sim/engine/e2e_support.h"
 
 namespace ascendsim::e2e {
 namespace {

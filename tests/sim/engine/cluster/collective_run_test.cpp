@@ -7,7 +7,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "rank_directories_run.h"
+#include "sim/engine/rank_directories_run.h"
 
 namespace ascendsim::e2e {
 namespace {

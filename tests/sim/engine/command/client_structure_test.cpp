@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "e2e_support.h"
+#include "sim/engine/e2e_support.h"
 #include "profiler/writers/db_query_test_support.h"
 
 namespace ascendsim {
