@@ -77,6 +77,15 @@ void nodeBasicInfo(RawRecordBuffer& out, const KernelRecord& kernel, std::uint32
     encodeRaw(r, out);
 }
 
+// The runtime's name of a task's type. MIX kernels are KERNEL_MIX_AIC / KERNEL_MIX_AIV, the names
+// for which msprof gives a host task GE's context ids "4294967295,0" (cann_analysis_gear.py
+// get_context_ids), so that it pairs with the FFTS+ sub-task (context 0) the STARS log reports.
+std::string runtimeTaskType(const AscendTask& task) {
+    if (task.kernel != nullptr && task.kernel->device.type == TaskType::MixAic) return "KERNEL_MIX_AIC";
+    if (task.kernel != nullptr && task.kernel->device.type == TaskType::MixAiv) return "KERNEL_MIX_AIV";
+    return task.ascendType;
+}
+
 void taskTrack(RawRecordBuffer& out, const RunRecord& run, const AscendTask& task, std::uint32_t threadId,
                std::uint64_t ticks, RawTypeDictionary& dict) {
     RawTaskTrack r;
@@ -85,7 +94,7 @@ void taskTrack(RawRecordBuffer& out, const RunRecord& run, const AscendTask& tas
     r.deviceId = static_cast<std::uint16_t>(run.deviceId & 0x0FFFu);  // devType 0 (NPU) in the high 4 bits
     r.streamId = static_cast<std::uint16_t>(task.streamId);
     r.taskId = task.taskId;
-    r.taskType = dict.typeOf(kRawLevelRuntime, 0, task.ascendType);
+    r.taskType = dict.typeOf(kRawLevelRuntime, 0, runtimeTaskType(task));
     r.kernelName = task.kernel != nullptr ? dict.hashOf(task.kernel->name) : 0;
     encodeRaw(r, out);
 }
@@ -122,6 +131,17 @@ void tensorInfo(RawRecordBuffer& out, const KernelRecord& kernel, std::uint32_t 
     }
 }
 
+// A MIX kernel runs as one FFTS+ context, id 0: GE reports it beside the node's basic info.
+void contextIdInfo(RawRecordBuffer& out, const KernelRecord& kernel, std::uint32_t threadId, std::uint64_t ticks,
+                   RawTypeDictionary& dict) {
+    RawContextIdInfo r;
+    r.header.threadId = threadId;
+    r.header.timestamp = ticks;
+    r.opName = dict.hashOf(kernel.name);
+    r.contextIds = {0};
+    encodeRaw(r, out);
+}
+
 }  // namespace
 
 std::map<std::string, std::string> rawHostDataFiles(const RunRecord& run, const ProfilerConfig& config,
@@ -134,7 +154,7 @@ std::map<std::string, std::string> rawHostDataFiles(const RunRecord& run, const 
     std::unordered_map<std::uint64_t, const StreamEventTaskRecord*> eventByConn;
     for (const StreamEventTaskRecord& e : run.eventTasks) eventByConn.emplace(e.correlationId, &e);
 
-    RawRecordBuffer apis, nodes, tensors, tracks;
+    RawRecordBuffer apis, nodes, tensors, tracks, contextIds;
     // The launching API of each device task: Node@launch for a kernel, the AscendCL call for a copy
     // (aclrtMemcpyAsync) or a stream event (aclrtRecordEvent / aclrtStreamWaitEvent).
     std::unordered_map<const void*, const ApiRecord*> launchOf;
@@ -159,6 +179,8 @@ std::map<std::string, std::string> rawHostDataFiles(const RunRecord& run, const 
         nodeBasicInfo(nodes, k, it->second->threadId, rawSysCount(run, it->second->startNs), dict);
         if (selection.taskScheduler)
             tensorInfo(tensors, k, it->second->threadId, rawSysCount(run, it->second->startNs), dict);
+        if (k.device.type == TaskType::MixAic || k.device.type == TaskType::MixAiv)
+            contextIdInfo(contextIds, k, it->second->threadId, rawSysCount(run, it->second->startNs), dict);
     }
     if (selection.taskScheduler) {
         for (const AscendTask& task : ascendTasksOf(run, config)) {
@@ -175,6 +197,7 @@ std::map<std::string, std::string> rawHostDataFiles(const RunRecord& run, const 
     if (nodes.size() > 0) files["aging.compact.node_basic_info.slice_0"] = nodes.bytes();
     if (tracks.size() > 0) files["aging.compact.task_track.slice_0"] = tracks.bytes();
     if (tensors.size() > 0) files["unaging.additional.tensor_info.slice_0"] = tensors.bytes();
+    if (contextIds.size() > 0) files["unaging.additional.context_id_info.slice_0"] = contextIds.bytes();
     return files;
 }
 

@@ -62,12 +62,12 @@ TEST(RawLayouts, EveryRecordDecodesAsItWasEncodedAtMsprofsSizes) {
     EXPECT_EQ(*geDataTypeName(ti.tensors[1].dataType), "DT_BF16");
     EXPECT_EQ(ti.tensors[0].shape[4], 16u);
 
-    const RawAcsqRecord acsq = roundTrip(RawAcsqRecord{RawAcsqRecord::kFuncEnd, kSqeAiv, 5, 9, 1000, 5}, 64);
-    EXPECT_EQ(acsq.func, RawAcsqRecord::kFuncEnd);
+    const RawStarsLog acsq = roundTrip(RawStarsLog{RawStarsLog::kFuncEnd, kSqeAiv, 5, 9, 1000, 5}, 64);
+    EXPECT_EQ(acsq.func, RawStarsLog::kFuncEnd);
     EXPECT_EQ(acsq.sqeType, kSqeAiv);
     EXPECT_EQ(acsq.acsqId, 5u);
 
-    RawContextPmu pmu;
+    RawFftsPmu pmu;
     pmu.counter = 3;
     pmu.streamId = 2;
     pmu.taskId = 8;
@@ -76,7 +76,7 @@ TEST(RawLayouts, EveryRecordDecodesAsItWasEncodedAtMsprofsSizes) {
     pmu.pmu = {1, 2, 3, 4, 5, 6, 7, 8};
     pmu.start = 10;
     pmu.end = 20;
-    const RawContextPmu p = roundTrip(pmu, 128);
+    const RawFftsPmu p = roundTrip(pmu, 128);
     EXPECT_EQ(p.fftsType, 2u);
     EXPECT_EQ(p.pmu, pmu.pmu);
     EXPECT_EQ(p.end, 20u);
@@ -153,19 +153,106 @@ TEST(RawLayouts, ATruncatedRecordNamesTheFileAndTheOffsetWhereItBegins) {
     }
 }
 
+// The fields msprof's Python parsers read, at the offsets their struct formats give them.
+template <typename T>
+T at(const std::string& bytes, std::size_t offset) {
+    T v = 0;
+    for (std::size_t i = 0; i < sizeof(T); ++i)
+        v |= static_cast<T>(static_cast<T>(static_cast<unsigned char>(bytes[offset + i])) << (8 * i));
+    return v;
+}
+
+TEST(RawLayouts, MixBlockPmuSubtaskLogAndThe910AsAicorePmuSitWhereMsprofReadsThem) {
+    // FFTS_BLOCK_PMU_FMT "4HQ2HBBHLHH12Q": ffts type = byte 21 >> 5, core type = byte 20 & 1,
+    // core id = byte 20 >> 1, sub-block id u16 at 28, block id u16 at 30, total cycles u64 at 32.
+    RawFftsPmu block;
+    block.func = RawFftsPmu::kFuncBlock;
+    block.streamId = 3;
+    block.taskId = 17;
+    block.subtaskType = 6;  // MIX_AIC
+    block.coreType = 1;     // AIV
+    block.coreId = 37;
+    block.fftsType = 4;     // FFTS+
+    block.blockId = 11;
+    block.totalCycles = 900;
+    block.pmu = {1, 2, 3, 4, 5, 6, 7, 8};
+    RawRecordBuffer out;
+    encodeRaw(block, out);
+    const std::string b = out.bytes();
+    ASSERT_EQ(b.size(), 128u);
+    EXPECT_EQ(at<std::uint16_t>(b, 0) & 0x3F, 0b101001);
+    EXPECT_EQ(at<std::uint16_t>(b, 16) & 0xFF, 6);
+    EXPECT_EQ(static_cast<unsigned char>(b[20]) & 1, 1);
+    EXPECT_EQ(static_cast<unsigned char>(b[20]) >> 1, 37);
+    EXPECT_EQ(static_cast<unsigned char>(b[21]) >> 5, 4);
+    EXPECT_EQ(at<std::uint16_t>(b, 30), 11);
+    EXPECT_EQ(at<std::uint64_t>(b, 32), 900u);
+    EXPECT_EQ(at<std::uint64_t>(b, 48 + 7 * 8), 8u);
+    const RawFftsPmu back = roundTrip(block, 128);
+    EXPECT_EQ(back.func, RawFftsPmu::kFuncBlock);
+    EXPECT_EQ(back.coreId, 37u);
+    EXPECT_EQ(back.blockId, 11u);
+    EXPECT_EQ(back.pmu, block.pmu);
+
+    // FFTS_PLUS_LOG_FMT "4HQ4H10L": sub-task type u16 at 16 (low 8 bits), sub-task id at 18,
+    // ffts type at 20 (>> 13), thread id at 22; the STARS magic at 2.
+    RawStarsLog sub;
+    sub.func = RawStarsLog::kFuncSubtaskEnd;
+    sub.sqeType = kSqeAiCore;
+    sub.streamId = 3;
+    sub.taskId = 17;
+    sub.sysCount = 5000;
+    sub.subtaskType = 7;
+    sub.subtaskId = 0;
+    sub.fftsType = 4;
+    RawRecordBuffer log;
+    encodeRaw(sub, log);
+    const std::string l = log.bytes();
+    EXPECT_EQ(at<std::uint16_t>(l, 2), 0x6BD3);
+    EXPECT_EQ(at<std::uint16_t>(l, 16), 7);
+    EXPECT_EQ(at<std::uint16_t>(l, 20) >> 13, 4);
+    const RawStarsLog s = roundTrip(sub, 64);
+    EXPECT_TRUE(s.subtask());
+    EXPECT_FALSE(s.start());
+    EXPECT_EQ(s.subtaskType, 7u);
+    EXPECT_EQ(s.fftsType, 4u);
+
+    // AIC_PMU_FMT "BBHHHII10Q8I": counter = byte 0 >> 4, task id u16 at 6, total cycles u64 at 16,
+    // the 8 counts at 32, stream id u32 at 96.
+    RawAicPmu aic;
+    aic.counter = 9;
+    aic.taskId = 300;
+    aic.totalCycles = 123456;
+    aic.pmu = {8, 7, 6, 5, 4, 3, 2, 1};
+    aic.streamId = 5;
+    RawRecordBuffer aicOut;
+    encodeRaw(aic, aicOut);
+    const std::string c = aicOut.bytes();
+    ASSERT_EQ(c.size(), 128u);
+    EXPECT_EQ(static_cast<unsigned char>(c[0]) >> 4, 9);
+    EXPECT_EQ(at<std::uint16_t>(c, 6), 300);
+    EXPECT_EQ(at<std::uint64_t>(c, 16), 123456u);
+    EXPECT_EQ(at<std::uint64_t>(c, 32), 8u);
+    EXPECT_EQ(at<std::uint32_t>(c, 96), 5u);
+    const RawAicPmu a = roundTrip(aic, 128);
+    EXPECT_EQ(a.counter, 9u);
+    EXPECT_EQ(a.pmu, aic.pmu);
+    EXPECT_EQ(a.streamId, 5u);
+}
+
 TEST(RawLayouts, AWrongMagicNumberOrFuncTypeIsAnError) {
     RawRecordBuffer out;
-    encodeRaw(RawAcsqRecord{RawAcsqRecord::kFuncStart, kSqeAiCore, 1, 1, 10, 1}, out);
+    encodeRaw(RawStarsLog{RawStarsLog::kFuncStart, kSqeAiCore, 1, 1, 10, 1}, out);
     std::string bytes = out.bytes();
     bytes[2] = 0;  // the STARS magic number
     RawRecordReader in("stars", bytes);
-    EXPECT_THROW(decodeRaw<RawAcsqRecord>(in), RawDataError);
+    EXPECT_THROW(decodeRaw<RawStarsLog>(in), RawDataError);
     RawRecordBuffer pmu;
-    encodeRaw(RawContextPmu{}, pmu);
+    encodeRaw(RawFftsPmu{}, pmu);
     std::string p = pmu.bytes();
-    p[0] = 0;  // func type 0 is not a context PMU record
+    p[0] = 0;  // func type 0 is neither a context nor a block PMU record
     RawRecordReader pin("ffts", p);
-    EXPECT_THROW(decodeRaw<RawContextPmu>(pin), RawDataError);
+    EXPECT_THROW(decodeRaw<RawFftsPmu>(pin), RawDataError);
 }
 
 TEST(RawLayouts, AFixedFieldIsWrittenFromTheLayoutAndCheckedOnReading) {
@@ -188,17 +275,17 @@ TEST(RawLayouts, AFixedFieldIsWrittenFromTheLayoutAndCheckedOnReading) {
     }
 }
 
-TEST(RawLayouts, AFixedBitFieldOrACountAboveItsLimitNamesTheFieldAndTheValue) {
+TEST(RawLayouts, AnUnknownFuncTypeOrACountAboveItsLimitNamesTheRecordOrTheValue) {
     RawRecordBuffer pmu;
-    encodeRaw(RawContextPmu{}, pmu);
+    encodeRaw(RawFftsPmu{}, pmu);
     std::string p = pmu.bytes();
     p[0] = 0x21;  // func type 33 in the low 6 bits
     RawRecordReader pin("ffts", p);
     try {
-        decodeRaw<RawContextPmu>(pin);
+        decodeRaw<RawFftsPmu>(pin);
         FAIL() << "no error";
     } catch (const RawDataError& e) {
-        EXPECT_STREQ(e.what(), "ffts: offset 0: context PMU func type 33 (expected 40)");
+        EXPECT_STREQ(e.what(), "ffts: offset 0: FFTS PMU func type is neither a context (40) nor a block (41) record");
     }
     RawRecordBuffer tensors;
     encodeRaw(RawTensorInfo{}, tensors);
