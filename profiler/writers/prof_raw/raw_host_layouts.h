@@ -56,6 +56,18 @@ struct RawCompactHeader {
         a.expect(h.dataLen, dataLen, "dataLen");
         a.field(h.timestamp);
     }
+
+    // The same fields opening an MsprofAdditionalInfo (256 B, 232 of data) of `level` and `type`.
+    template <typename Self, typename Archive>
+    static void additionalFields(Self& h, Archive& a, std::uint16_t level, std::uint32_t type, const char* levelWhat,
+                                 const char* typeWhat) {
+        a.magic(kRawMagic);
+        a.expect(h.level, level, levelWhat);
+        a.expect(h.type, type, typeWhat);
+        a.field(h.threadId);
+        a.expect(h.dataLen, kRawAdditionalDataBytes, "dataLen");
+        a.field(h.timestamp);
+    }
 };
 
 // MsprofNodeBasicInfo (29 B of a compact record): opName id, GE task type, opType id, blockNum
@@ -120,12 +132,8 @@ struct RawTensorInfo {
     template <typename Self, typename Archive>
     static void fields(Self& r, Archive& a) {
         a.record(kRecordBytes, "tensor_info", [&] {
-            a.magic(kRawMagic);
-            a.expect(r.header.level, kLevel, "tensor_info level");
-            a.expect(r.header.type, kType, "tensor_info type");
-            a.field(r.header.threadId);
-            a.expect(r.header.dataLen, kRawAdditionalDataBytes, "dataLen");
-            a.fields(r.header.timestamp, r.opName);
+            RawCompactHeader::additionalFields(r.header, a, kLevel, kType, "tensor_info level", "tensor_info type");
+            a.field(r.opName);
             a.count(r.tensors, kTensorsPerRecord, "tensor_info tensor");
             for (auto& t : r.tensors) {
                 a.fields(t.tensorType, t.format, t.dataType);
@@ -153,12 +161,9 @@ struct RawContextIdInfo {
     template <typename Self, typename Archive>
     static void fields(Self& r, Archive& a) {
         a.record(kRecordBytes, "context_id_info", [&] {
-            a.magic(kRawMagic);
-            a.expect(r.header.level, kLevel, "context_id_info level");
-            a.expect(r.header.type, kType, "context_id_info type");
-            a.field(r.header.threadId);
-            a.expect(r.header.dataLen, kRawAdditionalDataBytes, "dataLen");
-            a.fields(r.header.timestamp, r.opName);
+            RawCompactHeader::additionalFields(r.header, a, kLevel, kType, "context_id_info level",
+                                               "context_id_info type");
+            a.field(r.opName);
             a.count(r.contextIds, kMaxIds, "context id");
             for (auto& id : r.contextIds) a.field(id);
         });
