@@ -339,6 +339,23 @@ TEST(RawProfData, AclApiFlagRemovesOnlyTheAscendClRecords) {
     EXPECT_EQ(with.at("aging.compact.task_track.slice_0"), without.at("aging.compact.task_track.slice_0"));
 }
 
+TEST(RawProfData, HcclTraceFlagRemovesOnlyTheHcclApiRecords) {
+    static const ChipConfig chip = splitChip();
+    RunRecord run = launchedRun(chip);
+    run.apis.push_back({ApiLevel::Communication, "hcom_allReduce__586_0_1", 4500000, 4600000, 7, 0});
+    RawTypeDictionary on, off;
+    const std::string with = rawHostDataFiles(run, e2eConfig(), on).at("unaging.api_event.data.slice_0");
+    const std::string without =
+        rawHostDataFiles(run, e2eConfig({.hcclTrace = false}), off).at("unaging.api_event.data.slice_0");
+    ASSERT_EQ(with.size(), 40u * 7);
+    ASSERT_EQ(without.size(), 40u * 6);
+    std::size_t hccl = 0;
+    for (std::size_t at = 0; at < with.size(); at += 40) hccl += field<std::uint16_t>(with, at + 2) == kRawLevelHccl;
+    EXPECT_EQ(hccl, 1u);  // level 5500, the op named through hash_dic
+    for (std::size_t at = 0; at < without.size(); at += 40) EXPECT_NE(field<std::uint16_t>(without, at + 2), kRawLevelHccl);
+    EXPECT_NE(on.hashText().find(":hcom_allReduce__586_0_1\n"), std::string::npos);
+}
+
 TEST(RawProfData, TaskTimeFlagRemovesTheTaskTracks) {
     static const ChipConfig chip = splitChip();
     const RunRecord run = launchedRun(chip);
