@@ -182,6 +182,57 @@ TEST(MsprofExport, MixKernelsFftsPlusRecordsExportTheCollectionWithBothSidesMetr
     EXPECT_FALSE(fs::exists(cut / "device_0/summary"));
 }
 
+// Every file of a PROF_* directory's export (timeline/, summary/ of its device, analyze/).
+std::map<std::string, std::string> exportedWithAnalyze(const fs::path& prof) {
+    std::map<std::string, std::string> files;
+    for (const auto& e : fs::recursive_directory_iterator(prof)) {
+        const std::string rel = fs::relative(e.path(), prof).string();
+        const bool exportedFile = rel.find("/timeline/") != std::string::npos ||
+                                  rel.find("/summary/") != std::string::npos || rel.starts_with("analyze/");
+        if (e.is_regular_file() && exportedFile) files[rel] = slurp(e.path());
+    }
+    return files;
+}
+
+TEST(MsprofExport, CollectivesHcclRecordsExportTheCollectionsHcclLayerAndAnalyze) {
+    // unit/allreduce: two ranks, one AllReduce a step. Each rank's raw data carries the collective's
+    // node, hccl_op_info, its own task (task_track, STARS ACSQ) and one hccl_info and FFTS+
+    // sub-task per HCCL task; its raw-only export equals the collection's, HCCL layer and
+    // communication*.json included.
+    const fs::path out = freshDir("allreduce");
+    const Outcome run = runAscendsim({"--workload", (sourceDir() / "workloads/unit/allreduce.yaml").string(), "--e2e",
+                                      "--deterministic", "--output", out.string()});
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    std::size_t ranks = 0;
+    for (const auto& entry : fs::directory_iterator(out)) {
+        const fs::path prof = entry.path();
+        ++ranks;
+        EXPECT_GT(fs::file_size(prof / "host/data/unaging.additional.hccl_info.slice_0"), 0u);
+        EXPECT_EQ(fs::file_size(prof / "host/data/aging.compact.hccl_op_info.slice_0"), 64u * 2);  // one a step
+        const auto want = exportedWithAnalyze(prof);
+        const fs::path copy = freshDir("allreduce_copy_" + std::to_string(ranks)) / prof.filename();
+        fs::create_directories(copy.parent_path());
+        fs::copy(prof, copy, fs::copy_options::recursive);
+        for (const auto& [name, bytes] : want) fs::remove(copy / name);
+        fs::remove_all(copy / "analyze");
+        ASSERT_TRUE(exportedWithAnalyze(copy).empty());
+        const Outcome o = exportOnly(copy);
+        ASSERT_EQ(o.exitCode, 0) << o.err;
+        EXPECT_EQ(exportedWithAnalyze(copy), want);
+        std::string msprof;
+        for (const auto& [name, bytes] : want)
+            if (name.find("/timeline/msprof_") != std::string::npos) msprof = bytes;
+        EXPECT_NE(msprof.find("\"name\":\"HCCL\""), std::string::npos) << "no HCCL layer";
+        EXPECT_NE(msprof.find("Notify Wait"), std::string::npos) << "no HCCL task";
+        EXPECT_NE(msprof.find("hcom_allReduce_"), std::string::npos);
+        std::string communication;
+        for (const auto& [name, bytes] : want)
+            if (name == "analyze/communication.json") communication = bytes;
+        EXPECT_NE(communication.find("\"HCCS\""), std::string::npos) << communication.substr(0, 300);
+    }
+    EXPECT_EQ(ranks, 2u);
+}
+
 TEST(MsprofExport, TheTimelineHasTheFourLayersTopToBottom) {
     const fs::path copy = rawCopy(collect("workloads/unit/aicpu_topk.yaml", "layers"), "layers_copy");
     ASSERT_EQ(exportOnly(copy).exitCode, 0);

@@ -183,6 +183,8 @@ RawProfData readRawProfData(const fs::path& profRoot) {
     decodeFiles(hostData, "unaging.additional.tensor_info", d.tensors);
     decodeFiles(hostData, "unaging.additional.context_id_info", d.contextIds);
     decodeFiles(hostData, "unaging.additional.msproftx", d.msprofTx);
+    decodeFiles(hostData, "unaging.additional.hccl_info", d.hcclInfo);
+    decodeFiles(hostData, "aging.compact.hccl_op_info", d.hcclOpInfo);
     decodeFiles(device / "data", "stars_soc.data." + id, d.taskLog);
     decodeFiles(device / "data", "hwts.data." + id, d.hwtsLog);
     decodeFiles(device / "data", "ffts_profile.data." + id, d.pmu);

@@ -49,6 +49,8 @@ struct RawProfData {
     std::vector<RawTensorInfo> tensors;
     std::vector<RawContextIdInfo> contextIds;  // MIX kernels' FFTS+ context ids
     std::vector<RawMsprofTx> msprofTx;
+    std::vector<RawHcclInfo> hcclInfo;      // one per HCCL task
+    std::vector<RawHcclOpInfo> hcclOpInfo;  // one per collective
     std::vector<RawStarsLog> taskLog;  // stars_soc (910B-class chips)
     std::vector<RawHwtsLog> hwtsLog;     // hwts.data (910A)
     std::vector<RawFftsPmu> pmu;      // ffts_profile

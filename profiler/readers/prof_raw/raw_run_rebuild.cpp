@@ -1,12 +1,16 @@
 #include "profiler/readers/prof_raw/raw_run_rebuild.h"
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
 #include <deque>
 #include <map>
 #include <tuple>
 
 #include "profiler/metrics/metric_catalog.h"
+#include "profiler/writers/db/db_cann_enums.h"
 #include "profiler/writers/prof_raw/raw_ge_enums.h"
+#include "profiler/writers/prof_raw/raw_hccl_data.h"
 #include "profiler/writers/prof_raw/raw_l2_cache_data.h"
 #include "profiler/writers/prof_raw/raw_type_dictionary.h"
 
@@ -171,6 +175,25 @@ private:
         for (const RawHwtsLog& r : raw_.hwtsLog)
             log.push_back({r.logType == RawHwtsLog::kStart, static_cast<std::uint16_t>(r.streamId & 0x7FFu), r.taskId,
                            r.sysCount});
+        // FFTS+ sub-tasks (a collective's HCCL tasks) by stream, task and context id, in log order.
+        std::map<std::tuple<std::uint16_t, std::uint16_t, std::uint16_t>, std::deque<std::size_t>> openSubtasks;
+        for (std::size_t i = 0; i < raw_.taskLog.size(); ++i) {
+            const RawStarsLog& r = raw_.taskLog[i];
+            if (!r.subtask()) continue;
+            const auto key = std::make_tuple(r.streamId, r.taskId, r.subtaskId);
+            if (r.start()) {
+                openSubtasks[key].push_back(i);
+                continue;
+            }
+            auto it = openSubtasks.find(key);
+            if (it == openSubtasks.end() || it->second.empty())
+                place.fail(i, "sub-task end without a start (stream " + std::to_string(r.streamId) + ", task " +
+                                  std::to_string(r.taskId) + ", context " + std::to_string(r.subtaskId) + ")");
+            const std::size_t s = it->second.front();
+            it->second.pop_front();
+            subtaskTimes_[key].push_back({simNs(raw_.taskLog[s].sysCount, raw_.deviceClock, place, s),
+                                          simNs(r.sysCount, raw_.deviceClock, place, i)});
+        }
         std::map<std::pair<std::uint16_t, std::uint16_t>, std::deque<std::size_t>> open;
         for (std::size_t i = 0; i < log.size(); ++i) {
             const LogMark& r = log[i];
@@ -275,6 +298,10 @@ private:
             if (node == kernelOfLaunch.end()) trackPlace.fail(i, "kernel task without a node_basic_info record");
             const RawNodeBasicInfo& n = raw_.nodes[node->second];
             if (n.opName != t.kernelName) trackPlace.fail(i, "kernel name differs from its node_basic_info record");
+            if (n.taskType == kGeTaskTypeHccl) {
+                collective(n, node->second, t, launch, startNs, endNs);
+                continue;
+            }
             KernelRecord k;
             k.name = hashName(n.opName, nodePlace, node->second);
             k.opType = hashName(n.opType, nodePlace, node->second);
@@ -346,6 +373,56 @@ private:
             }
             run.kernels.push_back(std::move(k));
         }
+    }
+
+    // A collective: GE's node (name, op type), its hccl_op_info (communicator, algorithm, data
+    // type, count) at the launch, one hccl_info per HCCL task (raw_hccl_data.h) with the times of
+    // its FFTS+ sub-task (the context id) in the STARS log.
+    void collective(const RawNodeBasicInfo& n, std::size_t nodeIndex, const RawTaskTrack& t, std::size_t launch,
+                    std::uint64_t startNs, std::uint64_t endNs) {
+        const RecordPlace nodePlace{hostData("aging.compact.node_basic_info"), RawCompactHeader::kRecordBytes};
+        const RecordPlace opPlace{hostData("aging.compact.hccl_op_info"), RawCompactHeader::kRecordBytes};
+        const RecordPlace infoPlace{hostData("unaging.additional.hccl_info"), RawHcclInfo::kRecordBytes};
+        const RecordPlace logPlace{deviceData("stars_soc.data"), RawStarsLog::kBytes};
+        CommunicationOpRecord op;
+        op.name = hashName(n.opName, nodePlace, nodeIndex);
+        op.opType = hashName(n.opType, nodePlace, nodeIndex);
+        const auto opInfo = std::find_if(raw_.hcclOpInfo.begin(), raw_.hcclOpInfo.end(), [&](const RawHcclOpInfo& o) {
+            return o.header.threadId == n.header.threadId && o.header.timestamp == n.header.timestamp;
+        });
+        if (opInfo == raw_.hcclOpInfo.end()) nodePlace.fail(nodeIndex, "collective " + op.name + " without its hccl_op_info");
+        const std::size_t o = static_cast<std::size_t>(opInfo - raw_.hcclOpInfo.begin());
+        op.groupName = std::to_string(opInfo->groupName);
+        op.algorithm = hashName(opInfo->algType, opPlace, o);
+        op.dataType = hcclDataTypeName(opInfo->dataType);
+        op.count = opInfo->count;
+        op.startNs = startNs;
+        op.endNs = endNs;
+        op.correlationId = out_.run.apis[launch].connectionId;
+        op.streamId = t.streamId;
+        op.taskId = t.taskId;
+        for (std::size_t i = 0; i < raw_.hcclInfo.size(); ++i) {
+            const RawHcclInfo& info = raw_.hcclInfo[i];
+            if (info.header.threadId != n.header.threadId || info.header.timestamp != n.header.timestamp ||
+                info.itemId != n.opName)
+                continue;
+            std::optional<HcclTask> task = hcclTaskOf(info);
+            if (!task) infoPlace.fail(i, "hccl_info fields name no HCCL task kind or link");
+            op.rankSize = info.rankSize;
+            const auto key = std::make_tuple(t.streamId, static_cast<std::uint16_t>(t.taskId),
+                                             static_cast<std::uint16_t>(task->contextId));
+            auto times = subtaskTimes_.find(key);
+            if (times == subtaskTimes_.end() || times->second.empty())
+                infoPlace.fail(i, "HCCL task (context " + std::to_string(task->contextId) + ") of " + op.name +
+                                      " has no sub-task start and end in the STARS log");
+            const auto [taskStart, taskEnd] = times->second.front();
+            times->second.pop_front();
+            if (taskStart < startNs) logPlace.fail(0, "HCCL task of " + op.name + " starts before its collective");
+            task->startNs = taskStart - startNs;
+            task->durationNs = taskEnd - taskStart;
+            op.tasks.push_back(*task);
+        }
+        out_.run.communicationOps.push_back(std::move(op));
     }
 
     static void addCounts(PmuCounters& into, const RawFftsPmu& p, const std::vector<PmuEvent>& events) {
@@ -427,12 +504,20 @@ private:
     RebuiltRun out_;
     std::map<std::pair<std::uint32_t, std::uint64_t>, std::vector<std::size_t>> byBegin_, byEnd_;
     std::map<std::pair<std::uint16_t, std::uint16_t>, std::deque<std::pair<std::uint64_t, std::uint64_t>>> times_;
+    std::map<std::tuple<std::uint16_t, std::uint16_t, std::uint16_t>, std::deque<std::pair<std::uint64_t, std::uint64_t>>>
+        subtaskTimes_;
 };
 
 }  // namespace
 
 bool rawDataRebuildsRun(const RunRecord& run, const ProfilerConfig& config) {
-    if (run.chip == nullptr || !run.communicationOps.empty()) return false;
+    if (run.chip == nullptr) return false;
+    // A collective's HCCL tasks are FFTS+ sub-tasks in the STARS log (the 910A's HWTS log has none)
+    // and hccl_info records (ACL_PROF_HCCL_TRACE); without them the export reads the run.
+    if (!run.communicationOps.empty() &&
+        (run.chip->organisation != CoreOrganisation::Split || !config.e2e || !config.e2e->flags.hcclTrace ||
+         !config.e2e->flags.taskTime))
+        return false;
     // A coupled chip's vector-core tasks (the 310P's) would need its aiv.data, which is not written.
     if (run.chip->organisation == CoreOrganisation::Split || config.effectiveAicMetrics() == AicMetrics::None)
         return true;

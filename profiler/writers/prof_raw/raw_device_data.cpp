@@ -36,6 +36,18 @@ std::uint16_t sqeType(const AscendTask& task) {
     return kSqeAiCore;
 }
 
+// The FFTS+ sub-task type of an HCCL task (stars_constant.py SUBTASK_TYPE: 3 Notify Wait, 5 Write
+// Value, 8 SDMA; the names ascendsim's timelines give these tasks, hcclSqeTypeName).
+std::uint8_t hcclSubtaskType(HcclTaskKind kind) {
+    switch (kind) {
+        case HcclTaskKind::NotifyWait: return RawStarsLog::kSubtaskNotifyWait;
+        case HcclTaskKind::NotifyRecord: return RawStarsLog::kSubtaskWriteValue;
+        case HcclTaskKind::Memcpy:
+        case HcclTaskKind::ReduceInline: break;
+    }
+    return RawStarsLog::kSubtaskSdma;
+}
+
 // An ACSQ start or end, or for a MIX kernel's FFTS+ context, its sub-task start or end.
 void starsRecord(RawRecordBuffer& out, std::uint16_t func, std::uint16_t sqe, const AscendTask& task,
                  std::uint64_t sysCount) {
@@ -45,7 +57,11 @@ void starsRecord(RawRecordBuffer& out, std::uint16_t func, std::uint16_t sqe, co
     r.streamId = static_cast<std::uint16_t>(task.streamId);
     r.taskId = static_cast<std::uint16_t>(task.taskId);
     r.sysCount = sysCount;
-    if (r.subtask()) {
+    if (r.subtask() && task.hcclTask != nullptr) {
+        r.subtaskType = hcclSubtaskType(task.hcclTask->kind);
+        r.subtaskId = static_cast<std::uint16_t>(task.hcclTask->contextId);
+        r.fftsType = RawFftsPmu::kFftsPlus;
+    } else if (r.subtask()) {
         r.subtaskType = task.kernel->device.type == TaskType::MixAic ? RawFftsPmu::kSubtaskMixAic
                                                                      : RawFftsPmu::kSubtaskMixAiv;
         r.subtaskId = 0;  // the context id, as in the PMU records (raw_pmu_data.cpp)
@@ -100,8 +116,14 @@ std::map<std::string, std::string> rawDeviceDataFiles(const RunRecord& run, cons
     const bool stars = run.chip->organisation == CoreOrganisation::Split;
     std::vector<Entry> entries;
     for (const AscendTask& task : tasks) {
-        // Collectives are HCCL data (hccl_info), not written; kernels, copies and stream events are.
-        if (task.kernel == nullptr && task.memcpy == nullptr && task.event == nullptr) continue;
+        // A collective's HCCL task is an FFTS+ context of the collective's own task: its sub-task
+        // start and end (STARS chips; the 910A's HWTS log has no sub-tasks).
+        if (task.hcclTask != nullptr) {
+            if (!stars) continue;
+            entries.push_back({rawSysCount(run, task.startNs), RawStarsLog::kFuncSubtaskStart, &task});
+            entries.push_back({rawSysCount(run, task.endNs), RawStarsLog::kFuncSubtaskEnd, &task});
+            continue;
+        }
         // A MIX kernel runs as one FFTS+ context inside its task: the sub-task's start and end
         // sit inside the task's (ffts_plus_log.py; stable order at equal counts below).
         const bool mix = stars && isMixKernel(task);

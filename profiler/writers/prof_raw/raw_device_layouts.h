@@ -27,6 +27,8 @@ struct RawStarsLog {
     static constexpr std::uint16_t kMagic = 0x6BD3;  // STARS_MAGIC_NUM
     static constexpr std::uint16_t kFuncStart = 0, kFuncEnd = 1;                    // ACSQ
     static constexpr std::uint16_t kFuncSubtaskStart = 0b100010, kFuncSubtaskEnd = 0b100011;  // FFTS+ log
+    // Sub-task types of HCCL's contexts (stars_constant.py SUBTASK_TYPE).
+    static constexpr std::uint8_t kSubtaskNotifyWait = 3, kSubtaskWriteValue = 5, kSubtaskSdma = 8;
     std::uint16_t func = 0;
     std::uint16_t sqeType = 0;
     std::uint16_t streamId = 0;

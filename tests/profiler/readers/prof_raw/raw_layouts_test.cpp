@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "profiler/writers/prof_raw/raw_ge_enums.h"
+#include "profiler/writers/prof_raw/raw_hccl_data.h"
 #include "profiler/writers/prof_raw/raw_layouts.h"
 
 namespace ascendsim {
@@ -307,6 +308,80 @@ TEST(RawLayouts, GeNamesAndNumbersMapBothWaysAsMsprofPrintsThem) {
         EXPECT_EQ(geFormatName(geFormatNumber(name)), std::string(name)) << name;
     EXPECT_EQ(geDataTypeNumber("FLOAT16"), 1u);  // ge_enum_constant.py GeDataType
     EXPECT_EQ(geFormatNumber("FRACTAL_NZ"), 29u);
+}
+
+}  // namespace
+}  // namespace ascendsim
+
+namespace ascendsim {
+namespace {
+
+TEST(RawLayouts, HcclInfoCarriesEveryFieldOfEachHcclTaskWhereHcclInfoFmtPutsIt) {
+    CommunicationOpRecord op;
+    op.groupName = "17522688603477080586";
+    op.dataType = "BFP16";
+    op.rankSize = 8;
+    const std::vector<HcclTask> tasks = {
+        {HcclTaskKind::NotifyRecord, 1, 0, 0, 0, 3, 4, 0, HcclLinkType::None},
+        {HcclTaskKind::NotifyWait, 2, 1, 0, 0, 3, 5, 0, HcclLinkType::None},
+        {HcclTaskKind::Memcpy, 1, 2, 0, 0, 3, 4, 1u << 20, HcclLinkType::Hccs},
+        {HcclTaskKind::ReduceInline, 0, 3, 0, 0, 3, kNoPeerRank, 4096, HcclLinkType::OnChip},
+        {HcclTaskKind::Memcpy, 3, 4, 0, 0, 3, 6, 512, HcclLinkType::Rdma},
+        {HcclTaskKind::Memcpy, 4, 5, 0, 0, 3, 7, 64, HcclLinkType::Sio},
+        {HcclTaskKind::Memcpy, 5, 6, 0, 0, 3, 2, 32, HcclLinkType::Pcie},
+    };
+    for (const HcclTask& task : tasks) {
+        RawHcclInfo info = hcclInfoOf(op, task);
+        info.header = {RawHcclInfo::kLevel, RawHcclInfo::kType, 7, kRawAdditionalDataBytes, 555};
+        info.itemId = 99;
+        RawRecordBuffer out;
+        encodeRaw(info, out);
+        ASSERT_EQ(out.size(), 256u);  // HCCL_INFO_FMT "HHIII4Q6IQ2Id3Q6I112B"
+        const std::string& b = out.bytes();
+        EXPECT_EQ(at<std::uint16_t>(b, 2), 5500u);
+        EXPECT_EQ(at<std::uint64_t>(b, 24), 99u);                      // itemId
+        EXPECT_EQ(at<std::uint64_t>(b, 40), 17522688603477080586ULL);  // groupName
+        EXPECT_EQ(at<std::uint32_t>(b, 48), task.srcRank);             // localRank
+        EXPECT_EQ(at<std::uint32_t>(b, 52), task.dstRank);             // remoteRank
+        EXPECT_EQ(at<std::uint32_t>(b, 56), 8u);                       // rankSize
+        EXPECT_EQ(at<std::uint32_t>(b, 64), task.plane);               // planeID
+        EXPECT_EQ(at<std::uint32_t>(b, 68), task.contextId);           // ctxID
+        EXPECT_EQ(at<std::uint64_t>(b, 112), task.sizeBytes);          // dataSize
+        EXPECT_EQ(at<std::uint32_t>(b, 124), 11u);                     // dataType BFP16
+        RawRecordReader in("hccl_info", b);
+        const auto back = hcclTaskOf(decodeRaw<RawHcclInfo>(in));
+        ASSERT_TRUE(back.has_value());
+        EXPECT_EQ(back->kind, task.kind);
+        EXPECT_EQ(back->plane, task.plane);
+        EXPECT_EQ(back->contextId, task.contextId);
+        EXPECT_EQ(back->srcRank, task.srcRank);
+        EXPECT_EQ(back->dstRank, task.dstRank);
+        EXPECT_EQ(back->sizeBytes, task.sizeBytes);
+        EXPECT_EQ(back->link, task.link);
+    }
+}
+
+TEST(RawLayouts, HcclOpInfoIsA64ByteCompactRecordOfTheNodeLevel) {
+    RawHcclOpInfo o;
+    o.header = {RawHcclOpInfo::kLevel, RawHcclOpInfo::kType, 7, RawHcclOpInfo::kDataBytes, 555};
+    o.dataType = 4;
+    o.algType = 1234;
+    o.count = 4194304;
+    o.groupName = 42;
+    RawRecordBuffer out;
+    encodeRaw(o, out);
+    ASSERT_EQ(out.size(), 64u);  // HCCL_OP_INFO_FMT "HHIIIQBBQQQ" + 14 B
+    EXPECT_EQ(at<std::uint8_t>(out.bytes(), 25), 4u);
+    EXPECT_EQ(at<std::uint64_t>(out.bytes(), 34), 4194304u);
+    RawRecordReader in("hccl_op_info", out.bytes());
+    const RawHcclOpInfo back = decodeRaw<RawHcclOpInfo>(in);
+    EXPECT_EQ(back.algType, 1234u);
+    EXPECT_EQ(back.groupName, 42u);
+    // A record of another node-level type is not an hccl_op_info.
+    std::string bytes = out.bytes();
+    bytes[4] = 0;  // type 0: node_basic_info
+    RawRecordReader wrong("hccl_op_info", bytes);
+    EXPECT_THROW(decodeRaw<RawHcclOpInfo>(wrong), RawDataError);
 }
 
 }  // namespace
