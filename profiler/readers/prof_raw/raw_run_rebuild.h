@@ -24,9 +24,13 @@
 //   aicpu.data        the AI CPU tasks' submit times
 //   l2_cache.data     the tasks' L2 hits, requests and victims (raw_l2_cache_data.h)
 //   ts_track.data     the profiler steps' start and end marks (raw_step_trace_data.h)
+//   hccl_op_info      each collective's communicator, algorithm, data type and count, beside its
+//                     node_basic_info (GE task type HCCL: name, op type)
+//   hccl_info         each HCCL task's kind, plane, context, ranks, size, link; its times from the
+//                     FFTS+ sub-task of that context in stars_soc
 // and sample.json the collection's switches. Not carried (the run's own record supplies them at
-// collection time; an export of raw data alone lacks them): HCCL collectives (hccl_info), and the
-// 310P's vector-core PMU counts.
+// collection time; an export of raw data alone lacks them): the 310P's vector-core PMU counts,
+// collectives on the 910A (no sub-tasks in its HWTS log) or without the HCCL trace.
 #include "models/chip/chip_config.h"
 #include "profiler/config/profiler_config.h"
 #include "profiler/readers/prof_raw/raw_prof_reader.h"
@@ -40,9 +44,9 @@ struct RebuiltRun {
 };
 
 // Whether the raw data of `run` collected with `config` carries everything the raw-data export
-// reads: without HCCL collectives (no hccl_info), and on a coupled chip with AI Core metrics
-// without vector-core tasks (the 310P's aiv.data is not written). Otherwise the collection exports
-// from the run.
+// reads: collectives only on STARS chips with ACL_PROF_HCCL_TRACE and ACL_PROF_TASK_TIME, and on a
+// coupled chip with AI Core metrics no vector-core tasks (the 310P's aiv.data is not written).
+// Otherwise the collection exports from the run.
 bool rawDataRebuildsRun(const RunRecord& run, const ProfilerConfig& config);
 
 // `chip` is the chip the data was collected on and must outlive the result. Throws RawDataError

@@ -17,7 +17,8 @@
 // each AI CPU task's report in `aicpu.data.{id}.slice_0` (RawAicpuNode; with ACL_PROF_AICPU), the
 // L2 cache records (raw_l2_cache_data.h; ACL_PROF_L2CACHE) and the step marks in
 // `ts_track.data.{id}.slice_0` (raw_step_trace_data.h; ACL_PROF_TRAINING_TRACE).
-// Not written (docs/output-formats.md "Raw PROF data"): the HCCL records.
+// A collective's own task is logged like a kernel's; on STARS chips each of its HCCL tasks is an
+// FFTS+ sub-task (its context id) of it (docs/output-formats.md "HCCL records").
 #include <map>
 #include <string>
 
