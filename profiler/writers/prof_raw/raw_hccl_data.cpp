@@ -56,6 +56,12 @@ std::uint64_t groupNumber(const std::string& group) {
     return v;
 }
 
+// HCCL's data type number (hccl_info_common.py DataType); RESERVED for a name it does not have.
+std::uint32_t dataTypeNumber(const std::string& name) {
+    const std::int64_t id = hcclDataTypeId(name);
+    return id < 0 || id > 0xFF ? kRawHcclReserved : static_cast<std::uint32_t>(id);
+}
+
 }  // namespace
 
 // The kind travels in the fields HCCL fills per task (assumed, docs/output-formats.md): a notify
@@ -74,8 +80,7 @@ RawHcclInfo hcclInfoOf(const CommunicationOpRecord& op, const HcclTask& task) {
     r.role = task.kind == HcclTaskKind::NotifyWait ? kRoleDst : kRoleSrc;
     r.dataSize = task.sizeBytes;
     r.opType = task.kind == HcclTaskKind::ReduceInline ? kReduceSum : kRawHcclReserved;
-    const std::int64_t dataType = hcclDataTypeId(op.dataType);
-    r.dataType = dataType < 0 || dataType > 0xFF ? kRawHcclReserved : static_cast<std::uint32_t>(dataType);
+    r.dataType = dataTypeNumber(op.dataType);
     r.linkType = linkNumber(task.link);
     r.transportType = transportNumber(task.link);
     r.rdmaType = task.link == HcclLinkType::Rdma && !notify ? 1 : kRawHcclReserved;  // RDMA_SEND_PAYLOAD
@@ -114,8 +119,7 @@ std::map<std::string, std::string> rawHcclDataFiles(const RunRecord& run, const 
         RawHcclOpInfo o;
         o.header = {RawHcclOpInfo::kLevel, dict.fixed(kRawLevelNode, RawHcclOpInfo::kType, "hccl_op_info"), thread,
                     RawHcclOpInfo::kDataBytes, ticks};
-        const std::int64_t dataType = hcclDataTypeId(op.dataType);
-        o.dataType = static_cast<std::uint8_t>(dataType < 0 || dataType > 0xFF ? kRawHcclReserved : dataType);
+        o.dataType = static_cast<std::uint8_t>(dataTypeNumber(op.dataType));
         o.algType = dict.hashOf(op.algorithm);
         o.count = op.count;
         o.groupName = groupNumber(op.groupName);
