@@ -229,6 +229,28 @@ TEST(MsprofExport, CollectivesHcclRecordsExportTheCollectionsHcclLayerAndAnalyze
         for (const auto& [name, bytes] : want)
             if (name == "analyze/communication.json") communication = bytes;
         EXPECT_NE(communication.find("\"HCCS\""), std::string::npos) << communication.substr(0, 300);
+        if (ranks != 1) continue;
+        // The HCCL tasks' sub-task records lost: exit 2 naming hccl_info, nothing exported.
+        const fs::path cut = freshDir("allreduce_cut") / prof.filename();
+        fs::create_directories(cut.parent_path());
+        fs::copy(copy, cut, fs::copy_options::recursive);
+        for (const auto& [name, bytes] : want) fs::remove(cut / name);
+        fs::remove_all(cut / "analyze");
+        fs::path log;
+        for (const auto& e : fs::recursive_directory_iterator(cut))
+            if (e.path().filename().string().starts_with("stars_soc.data.")) log = e.path();
+        std::string bytes = slurp(log);
+        std::string kept;
+        for (std::size_t at = 0; at + 64 <= bytes.size(); at += 64) {
+            const unsigned func = static_cast<unsigned char>(bytes[at]) & 0x3Fu;
+            if (func != 0b100010 && func != 0b100011) kept += bytes.substr(at, 64);
+        }
+        ASSERT_LT(kept.size(), bytes.size());
+        std::ofstream(log, std::ios::binary | std::ios::trunc) << kept;
+        const Outcome c = exportOnly(cut);
+        EXPECT_EQ(c.exitCode, 2);
+        EXPECT_NE(c.err.find("hccl_info"), std::string::npos) << c.err;
+        EXPECT_TRUE(exportedWithAnalyze(cut).empty());
     }
     EXPECT_EQ(ranks, 2u);
 }
