@@ -9,8 +9,9 @@
 #   Each PROF_DIR is copied to a work folder; the folders ascendsim exported into it (timeline/,
 #   summary/, mindstudio_profiler_output/, analyze/) are removed, then `export summary` and
 #   `export timeline` run on the copy. The outputs are listed; the work folder's path is printed.
-#   When PROF_DIR has ascendsim's own export (mindstudio_profiler_output/op_summary_*.csv), the
-#   PMU columns msprof computed from the raw PMU records must equal it (compare_op_summary.py).
+#   When PROF_DIR has ascendsim's own export (mindstudio_profiler_output/op_summary_*.csv, or the
+#   2023 era's device_*/summary/op_summary_*.csv), the PMU columns msprof computed from the raw
+#   PMU records must equal it (compare_op_summary.py).
 # Environment:
 #   MSPROF_SRC     an extracted Ascend/msprof tree (default /tmp/era2023/msprof): `fetch
 #                  github:Ascend/msprof`, then `git -C $MIRROR/Ascend+msprof/repo archive HEAD | tar -x`
@@ -50,9 +51,9 @@ for prof in "$@"; do
         echo "  no summary exported" >&2
         status=1
     fi
-    ours=$(ls "$prof"/mindstudio_profiler_output/op_summary_*.csv 2>/dev/null | head -1)
+    ours=$(ls "$prof"/mindstudio_profiler_output/op_summary_*.csv "$prof"/device_*/summary/op_summary_*.csv 2>/dev/null | head -1)
     theirs=$(ls "$copy"/mindstudio_profiler_output/op_summary_*.csv 2>/dev/null | head -1)
-    if [[ -n $ours && -n $theirs && $(head -1 "$ours") == *aic_* ]]; then
+    if [[ -n $ours && -n $theirs && $(head -1 "$ours") == *aicore_time* ]]; then
         "$PY" "$(dirname "$0")/compare_op_summary.py" "$theirs" "$ours" || status=1
     fi
 done

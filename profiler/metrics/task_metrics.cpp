@@ -11,15 +11,6 @@ constexpr double kHzPerMhz = 1e6;
 // Each cube MAC computes a multiply and an add: two floating-point operations.
 constexpr double kOpsPerMac = 2.0;
 
-bool blockOnSide(const BlockResult& block, CoreSide side) {
-    switch (side) {
-    case CoreSide::Aic: return block.coreKind == CoreKind::Cube || block.coreKind == CoreKind::Coupled;
-    case CoreSide::Aiv: return block.coreKind == CoreKind::Vector;
-    case CoreSide::Coupled: return block.coreKind != CoreKind::Vector;
-    }
-    return false;
-}
-
 std::uint64_t sumEvents(const PmuCounters& counters, const std::vector<PmuEvent>& events) {
     std::uint64_t total = 0;
     for (PmuEvent e : events) total += counters[e];
@@ -31,6 +22,15 @@ double ratioOf(std::uint64_t count, std::uint64_t totalCycles) {
 }
 
 }  // namespace
+
+bool blockOnSide(const BlockResult& block, CoreSide side) {
+    switch (side) {
+    case CoreSide::Aic: return block.coreKind == CoreKind::Cube || block.coreKind == CoreKind::Coupled;
+    case CoreSide::Aiv: return block.coreKind == CoreKind::Vector;
+    case CoreSide::Coupled: return block.coreKind != CoreKind::Vector;
+    }
+    return false;
+}
 
 std::vector<CoreSide> chipCoreSides(const ChipConfig& chip) {
     if (chip.organisation == CoreOrganisation::Split) return {CoreSide::Aic, CoreSide::Aiv};

@@ -18,6 +18,9 @@ struct SideCounters {
     std::uint32_t coreCount = 0;  // cores of that kind on the chip
 };
 
+// Whether a block ran on `side`'s cores (Aic and Coupled: cube and coupled cores; Aiv: vector).
+bool blockOnSide(const BlockResult& block, CoreSide side);
+
 // The chip's core sides: {Aic, Aiv} for split chips, {Coupled} for 910A/310P.
 std::vector<CoreSide> chipCoreSides(const ChipConfig& chip);
 

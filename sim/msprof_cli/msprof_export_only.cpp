@@ -123,6 +123,7 @@ void writeExport(PendingExport& p, std::ostream& out) {
     const fs::path device = p.prof / ("device_" + std::to_string(p.rebuilt.run.deviceId));
     fs::remove_all(device / "timeline");
     fs::remove_all(device / "summary");
+    fs::remove_all(p.prof / "analyze");
     p.rebuilt.run.chip = p.chip.get();
     writeEra2023RawDataExport(p.prof, p.rebuilt.run, p.rebuilt.config, buildMsprofTimeline(p.rebuilt.run, p.rebuilt.config));
     out << "exported " << device.string() << "/timeline and summary\n";

@@ -99,18 +99,23 @@ TEST(MsprofExport, L2CacheAndStepTraceRecordsExportTheCollectionsL2CacheAndStepT
     EXPECT_NE(u.err.find("ts_track.data.0.slice_0: offset 40: step 0 starts twice"), std::string::npos) << u.err;
 }
 
-TEST(MsprofExport, The910AsHwtsLogExportsTheCollectionWithoutAiCoreMetrics) {
-    // The 910A's PMU records are not written, so its raw data rebuilds the run without AI Core metrics.
+TEST(MsprofExport, The910AsHwtsLogAndAicoreDataExportTheCollectionWithItsMetricColumns) {
+    // The 910A's task log (hwts.data) and PMU records (aicore.data) carry the task times and the
+    // PipeUtilization counts: the raw-data export has the collection's metric columns.
     const fs::path prof = collect("workloads/unit/matmul.yaml", "hwts",
-                                  {"--chip", "Ascend910", "--aicore-metrics-type", "0xFF", "--acl-prof",
+                                  {"--chip", "Ascend910", "--aicore-metrics-type", "1", "--acl-prof",
                                    "ACL_PROF_L2CACHE=true,ACL_PROF_TRAINING_TRACE=true"});
     const fs::path log = prof / "device_0/data/hwts.data.0.slice_0";
     ASSERT_TRUE(fs::is_regular_file(log));
+    ASSERT_TRUE(fs::is_regular_file(prof / "device_0/data/aicore.data.0.slice_0"));
     EXPECT_FALSE(fs::exists(prof / "device_0/data/stars_soc.data.0.slice_0"));
+    EXPECT_FALSE(fs::exists(prof / "device_0/data/ffts_profile.data.0.slice_0"));
     const fs::path copy = rawCopy(prof, "hwts_copy");
     ASSERT_EQ(exportOnly(copy).exitCode, 0);
     const auto want = exported(prof);
     EXPECT_GE(want.size(), 9u);
+    const std::string& opSummary = want.at("device_0/summary/op_summary_0_1.csv");
+    EXPECT_NE(opSummary.find("mac_ratio"), std::string::npos) << opSummary.substr(0, 400);
     EXPECT_EQ(exported(copy), want);
     ASSERT_EQ(exportOnly(copy).exitCode, 0);  // the same raw data again: the same bytes
     EXPECT_EQ(exported(copy), want);
@@ -126,6 +131,128 @@ TEST(MsprofExport, The910AsHwtsLogExportsTheCollectionWithoutAiCoreMetrics) {
               std::string::npos)
         << o.err;
     EXPECT_FALSE(fs::exists(bad / "device_0/summary"));
+}
+
+// The records of a raw file whose u16 at offset 0 has `func` in its low 6 bits (STARS and FFTS PMU records).
+std::size_t recordsWithFunc(const fs::path& file, std::size_t recordBytes, unsigned func) {
+    const std::string bytes = slurp(file);
+    std::size_t n = 0;
+    for (std::size_t at = 0; at + recordBytes <= bytes.size(); at += recordBytes)
+        if ((static_cast<unsigned char>(bytes[at]) & 0x3Fu) == func) ++n;
+    return n;
+}
+
+TEST(MsprofExport, MixKernelsFftsPlusRecordsExportTheCollectionWithBothSidesMetricColumns) {
+    // FlashAttentionScore is a MIX_AIC kernel: its FFTS+ sub-task log, its context PMU record (the
+    // cube side) and the block PMU records of its vector side give the raw-data export the
+    // collection's aic_ and aiv_ columns for it.
+    const fs::path prof = collect("workloads/llama_decoder.yaml", "mix",
+                                  {"--set", "layers=1", "--set", "decode_steps=1", "--aicore-metrics-type", "1"});
+    const fs::path data = prof / "device_0/data";
+    EXPECT_GT(recordsWithFunc(data / "stars_soc.data.0.slice_0", 64, 0b100010), 0u);  // FFTS+ sub-task starts
+    EXPECT_EQ(recordsWithFunc(data / "stars_soc.data.0.slice_0", 64, 0b100010),
+              recordsWithFunc(data / "stars_soc.data.0.slice_0", 64, 0b100011));
+    EXPECT_GT(recordsWithFunc(data / "ffts_profile.data.0.slice_0", 128, 0b101001), 0u);  // block PMU records
+    const fs::path copy = rawCopy(prof, "mix_copy");
+    const Outcome o = exportOnly(copy);
+    ASSERT_EQ(o.exitCode, 0) << o.err;
+    const auto want = exported(prof);
+    const std::string& opSummary = want.at("device_0/summary/op_summary_0_1.csv");
+    const std::size_t fa = opSummary.find("FlashAttentionScore");
+    ASSERT_NE(fa, std::string::npos);
+    const std::string row = opSummary.substr(opSummary.rfind('\n', fa) + 1,
+                                             opSummary.find('\n', fa) - opSummary.rfind('\n', fa) - 1);
+    EXPECT_NE(row.find("MIX_AIC"), std::string::npos) << row;
+    EXPECT_EQ(row.find("N/A,N/A,N/A"), std::string::npos) << row;  // both sides' metric cells are numbers
+    EXPECT_EQ(exported(copy), want);
+
+    // A block record lost: the MIX task lacks part of its second side.
+    const fs::path cut = rawCopy(prof, "mix_cut");
+    const fs::path pmu = cut / "device_0/data/ffts_profile.data.0.slice_0";
+    std::string bytes = slurp(pmu);
+    for (std::size_t at = 0; at + 128 <= bytes.size(); at += 128) {
+        if ((static_cast<unsigned char>(bytes[at]) & 0x3Fu) != 0b101001) continue;
+        bytes.erase(at, 128);
+        break;
+    }
+    std::ofstream(pmu, std::ios::binary | std::ios::trunc) << bytes;
+    const Outcome c = exportOnly(cut);
+    EXPECT_EQ(c.exitCode, 2);
+    EXPECT_NE(c.err.find("block PMU records"), std::string::npos) << c.err;
+    EXPECT_FALSE(fs::exists(cut / "device_0/summary"));
+}
+
+// Every file of a PROF_* directory's export (timeline/, summary/ of its device, analyze/).
+std::map<std::string, std::string> exportedWithAnalyze(const fs::path& prof) {
+    std::map<std::string, std::string> files;
+    for (const auto& e : fs::recursive_directory_iterator(prof)) {
+        const std::string rel = fs::relative(e.path(), prof).string();
+        const bool exportedFile = rel.find("/timeline/") != std::string::npos ||
+                                  rel.find("/summary/") != std::string::npos || rel.starts_with("analyze/");
+        if (e.is_regular_file() && exportedFile) files[rel] = slurp(e.path());
+    }
+    return files;
+}
+
+TEST(MsprofExport, CollectivesHcclRecordsExportTheCollectionsHcclLayerAndAnalyze) {
+    // unit/allreduce: two ranks, one AllReduce a step. Each rank's raw data carries the collective's
+    // node, hccl_op_info, its own task (task_track, STARS ACSQ) and one hccl_info and FFTS+
+    // sub-task per HCCL task; its raw-only export equals the collection's, HCCL layer and
+    // communication*.json included.
+    const fs::path out = freshDir("allreduce");
+    const Outcome run = runAscendsim({"--workload", (sourceDir() / "workloads/unit/allreduce.yaml").string(), "--e2e",
+                                      "--deterministic", "--output", out.string()});
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    std::size_t ranks = 0;
+    for (const auto& entry : fs::directory_iterator(out)) {
+        const fs::path prof = entry.path();
+        ++ranks;
+        EXPECT_GT(fs::file_size(prof / "host/data/unaging.additional.hccl_info.slice_0"), 0u);
+        EXPECT_EQ(fs::file_size(prof / "host/data/aging.compact.hccl_op_info.slice_0"), 64u * 2);  // one a step
+        const auto want = exportedWithAnalyze(prof);
+        const fs::path copy = freshDir("allreduce_copy_" + std::to_string(ranks)) / prof.filename();
+        fs::create_directories(copy.parent_path());
+        fs::copy(prof, copy, fs::copy_options::recursive);
+        for (const auto& [name, bytes] : want) fs::remove(copy / name);
+        fs::remove_all(copy / "analyze");
+        ASSERT_TRUE(exportedWithAnalyze(copy).empty());
+        const Outcome o = exportOnly(copy);
+        ASSERT_EQ(o.exitCode, 0) << o.err;
+        EXPECT_EQ(exportedWithAnalyze(copy), want);
+        std::string msprof;
+        for (const auto& [name, bytes] : want)
+            if (name.find("/timeline/msprof_") != std::string::npos) msprof = bytes;
+        EXPECT_NE(msprof.find("\"name\":\"HCCL\""), std::string::npos) << "no HCCL layer";
+        EXPECT_NE(msprof.find("Notify Wait"), std::string::npos) << "no HCCL task";
+        EXPECT_NE(msprof.find("hcom_allReduce_"), std::string::npos);
+        std::string communication;
+        for (const auto& [name, bytes] : want)
+            if (name == "analyze/communication.json") communication = bytes;
+        EXPECT_NE(communication.find("\"HCCS\""), std::string::npos) << communication.substr(0, 300);
+        if (ranks != 1) continue;
+        // The HCCL tasks' sub-task records lost: exit 2 naming hccl_info, nothing exported.
+        const fs::path cut = freshDir("allreduce_cut") / prof.filename();
+        fs::create_directories(cut.parent_path());
+        fs::copy(copy, cut, fs::copy_options::recursive);
+        for (const auto& [name, bytes] : want) fs::remove(cut / name);
+        fs::remove_all(cut / "analyze");
+        fs::path log;
+        for (const auto& e : fs::recursive_directory_iterator(cut))
+            if (e.path().filename().string().starts_with("stars_soc.data.")) log = e.path();
+        std::string bytes = slurp(log);
+        std::string kept;
+        for (std::size_t at = 0; at + 64 <= bytes.size(); at += 64) {
+            const unsigned func = static_cast<unsigned char>(bytes[at]) & 0x3Fu;
+            if (func != 0b100010 && func != 0b100011) kept += bytes.substr(at, 64);
+        }
+        ASSERT_LT(kept.size(), bytes.size());
+        std::ofstream(log, std::ios::binary | std::ios::trunc) << kept;
+        const Outcome c = exportOnly(cut);
+        EXPECT_EQ(c.exitCode, 2);
+        EXPECT_NE(c.err.find("hccl_info"), std::string::npos) << c.err;
+        EXPECT_TRUE(exportedWithAnalyze(cut).empty());
+    }
+    EXPECT_EQ(ranks, 2u);
 }
 
 TEST(MsprofExport, TheTimelineHasTheFourLayersTopToBottom) {

@@ -181,10 +181,14 @@ RawProfData readRawProfData(const fs::path& profRoot) {
     decodeFiles(hostData, "aging.compact.node_basic_info", d.nodes);
     decodeFiles(hostData, "aging.compact.task_track", d.tracks);
     decodeFiles(hostData, "unaging.additional.tensor_info", d.tensors);
+    decodeFiles(hostData, "unaging.additional.context_id_info", d.contextIds);
     decodeFiles(hostData, "unaging.additional.msproftx", d.msprofTx);
+    decodeFiles(hostData, "unaging.additional.hccl_info", d.hcclInfo);
+    decodeFiles(hostData, "aging.compact.hccl_op_info", d.hcclOpInfo);
     decodeFiles(device / "data", "stars_soc.data." + id, d.taskLog);
     decodeFiles(device / "data", "hwts.data." + id, d.hwtsLog);
     decodeFiles(device / "data", "ffts_profile.data." + id, d.pmu);
+    decodeFiles(device / "data", "aicore.data." + id, d.aicorePmu);
     decodeFiles(device / "data", "aicpu.data." + id, d.aicpu);
     decodeFiles(device / "data", "l2_cache.data." + id, d.l2Cache);
     decodeFiles(device / "data", "ts_track.data." + id, d.stepTrace);

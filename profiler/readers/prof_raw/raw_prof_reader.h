@@ -47,10 +47,14 @@ struct RawProfData {
     std::vector<RawNodeBasicInfo> nodes;
     std::vector<RawTaskTrack> tracks;
     std::vector<RawTensorInfo> tensors;
+    std::vector<RawContextIdInfo> contextIds;  // MIX kernels' FFTS+ context ids
     std::vector<RawMsprofTx> msprofTx;
-    std::vector<RawAcsqRecord> taskLog;  // stars_soc (910B-class chips)
+    std::vector<RawHcclInfo> hcclInfo;      // one per HCCL task
+    std::vector<RawHcclOpInfo> hcclOpInfo;  // one per collective
+    std::vector<RawStarsLog> taskLog;  // stars_soc (910B-class chips)
     std::vector<RawHwtsLog> hwtsLog;     // hwts.data (910A)
-    std::vector<RawContextPmu> pmu;      // ffts_profile
+    std::vector<RawFftsPmu> pmu;      // ffts_profile
+    std::vector<RawAicPmu> aicorePmu;    // aicore.data (910A)
     std::vector<RawAicpuNode> aicpu;     // aicpu.data
     std::vector<RawL2Cache> l2Cache;     // l2_cache.data
     std::vector<RawStepTrace> stepTrace; // ts_track.data

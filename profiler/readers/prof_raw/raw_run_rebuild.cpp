@@ -1,12 +1,16 @@
 #include "profiler/readers/prof_raw/raw_run_rebuild.h"
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
 #include <deque>
 #include <map>
 #include <tuple>
 
 #include "profiler/metrics/metric_catalog.h"
+#include "profiler/writers/db/db_cann_enums.h"
 #include "profiler/writers/prof_raw/raw_ge_enums.h"
+#include "profiler/writers/prof_raw/raw_hccl_data.h"
 #include "profiler/writers/prof_raw/raw_l2_cache_data.h"
 #include "profiler/writers/prof_raw/raw_type_dictionary.h"
 
@@ -15,8 +19,6 @@ namespace fs = std::filesystem;
 namespace ascendsim {
 
 namespace {
-
-constexpr std::uint16_t kFftsTypeAic = 0;  // NORMAL_TASK (raw_pmu_data.h)
 
 // Where a record of a file starts, for the error message (one slice per file, as written).
 struct RecordPlace {
@@ -69,9 +71,7 @@ private:
         else if (taskTime == "l0") c.level = ProfilerLevel::Level0;
         else c.level = on("runtimeApi") ? ProfilerLevel::Level2 : ProfilerLevel::Level1;
         AicMetrics group = AicMetrics::None;
-        // Only STARS chips' PMU records are written (raw_pmu_data.h): without them the export has
-        // no metric columns rather than columns of zeros.
-        if (on("ai_core_profiling") && raw_.platformVersion == "5") {
+        if (on("ai_core_profiling")) {
             std::string name = raw_.sample.value("ai_core_metrics", "");
             if (name == "PipeUtilizationExct") name = "PipeUtilization";  // the 910B AIC event set's name
             if (!parseAicMetrics(name, group) || group == AicMetrics::None)
@@ -167,13 +167,33 @@ private:
     void deviceTimes() {
         const bool hwts = raw_.taskLog.empty() && !raw_.hwtsLog.empty();
         const RecordPlace place = hwts ? RecordPlace{deviceData("hwts.data"), RawHwtsLog::kBytes}
-                                       : RecordPlace{deviceData("stars_soc.data"), RawAcsqRecord::kBytes};
+                                       : RecordPlace{deviceData("stars_soc.data"), RawStarsLog::kBytes};
         std::vector<LogMark> log;
-        for (const RawAcsqRecord& r : raw_.taskLog)
-            log.push_back({r.func == RawAcsqRecord::kFuncStart, r.streamId, r.taskId, r.sysCount});
+        // A task's times are its ACSQ start and end; a MIX kernel's FFTS+ sub-task records repeat them.
+        for (const RawStarsLog& r : raw_.taskLog)
+            if (!r.subtask()) log.push_back({r.start(), r.streamId, r.taskId, r.sysCount});
         for (const RawHwtsLog& r : raw_.hwtsLog)
             log.push_back({r.logType == RawHwtsLog::kStart, static_cast<std::uint16_t>(r.streamId & 0x7FFu), r.taskId,
                            r.sysCount});
+        // FFTS+ sub-tasks (a collective's HCCL tasks) by stream, task and context id, in log order.
+        std::map<std::tuple<std::uint16_t, std::uint16_t, std::uint16_t>, std::deque<std::size_t>> openSubtasks;
+        for (std::size_t i = 0; i < raw_.taskLog.size(); ++i) {
+            const RawStarsLog& r = raw_.taskLog[i];
+            if (!r.subtask()) continue;
+            const auto key = std::make_tuple(r.streamId, r.taskId, r.subtaskId);
+            if (r.start()) {
+                openSubtasks[key].push_back(i);
+                continue;
+            }
+            auto it = openSubtasks.find(key);
+            if (it == openSubtasks.end() || it->second.empty())
+                place.fail(i, "sub-task end without a start (stream " + std::to_string(r.streamId) + ", task " +
+                                  std::to_string(r.taskId) + ", context " + std::to_string(r.subtaskId) + ")");
+            const std::size_t s = it->second.front();
+            it->second.pop_front();
+            subtaskTimes_[key].push_back({simNs(raw_.taskLog[s].sysCount, raw_.deviceClock, place, s),
+                                          simNs(r.sysCount, raw_.deviceClock, place, i)});
+        }
         std::map<std::pair<std::uint16_t, std::uint16_t>, std::deque<std::size_t>> open;
         for (std::size_t i = 0; i < log.size(); ++i) {
             const LogMark& r = log[i];
@@ -217,6 +237,10 @@ private:
                                            nodePlace, i);
             kernelOfLaunch[launch] = i;
         }
+        // GE's context ids of the nodes that run as FFTS+ contexts (MIX kernels), by thread, time and op.
+        std::map<std::tuple<std::uint32_t, std::uint64_t, std::uint64_t>, std::vector<std::uint32_t>> contextIdsOf;
+        for (const RawContextIdInfo& c : raw_.contextIds)
+            contextIdsOf[{c.header.threadId, c.header.timestamp, c.opName}] = c.contextIds;
         std::map<std::tuple<std::uint32_t, std::uint64_t, std::uint64_t>, std::deque<std::size_t>> tensorsOf;
         for (std::size_t i = 0; i < raw_.tensors.size(); ++i) {
             const RawTensorInfo& t = raw_.tensors[i];
@@ -232,7 +256,17 @@ private:
         std::map<std::pair<std::uint16_t, std::uint16_t>, std::deque<std::size_t>> l2Of;
         for (std::size_t i = 0; i < raw_.l2Cache.size(); ++i)
             l2Of[{raw_.l2Cache[i].streamId, raw_.l2Cache[i].taskId}].push_back(i);
-        for (std::size_t i = 0; i < raw_.pmu.size(); ++i) pmuOf[{raw_.pmu[i].streamId, raw_.pmu[i].taskId}].push_back(i);
+        std::map<std::pair<std::uint16_t, std::uint16_t>, std::deque<std::size_t>> blocksOf;  // MIX second sides
+        for (std::size_t i = 0; i < raw_.pmu.size(); ++i)
+            (raw_.pmu[i].func == RawFftsPmu::kFuncBlock ? blocksOf : pmuOf)[{raw_.pmu[i].streamId, raw_.pmu[i].taskId}]
+                .push_back(i);
+        const RecordPlace pmuPlace{deviceData("ffts_profile.data"), RawFftsPmu::kBytes};
+        const std::vector<PmuEvent> coupledEvents = profiledEvents(*out_.config.aicMetrics, CoreSide::Coupled);
+        std::map<std::pair<std::uint16_t, std::uint16_t>, std::deque<std::size_t>> aicoreOf;
+        for (std::size_t i = 0; i < raw_.aicorePmu.size(); ++i) {
+            const RawAicPmu& p = raw_.aicorePmu[i];
+            aicoreOf[{static_cast<std::uint16_t>(p.streamId & 0x7FFu), p.taskId}].push_back(i);
+        }
 
         RunRecord& run = out_.run;
         for (std::size_t i = 0; i < raw_.tracks.size(); ++i) {
@@ -264,6 +298,10 @@ private:
             if (node == kernelOfLaunch.end()) trackPlace.fail(i, "kernel task without a node_basic_info record");
             const RawNodeBasicInfo& n = raw_.nodes[node->second];
             if (n.opName != t.kernelName) trackPlace.fail(i, "kernel name differs from its node_basic_info record");
+            if (n.taskType == kGeTaskTypeHccl) {
+                collective(n, node->second, t, launch, startNs, endNs);
+                continue;
+            }
             KernelRecord k;
             k.name = hashName(n.opName, nodePlace, node->second);
             k.opType = hashName(n.opType, nodePlace, node->second);
@@ -272,6 +310,12 @@ private:
             k.device.blockDim = n.blockNum & 0xFFFFu;
             k.device.mixBlockDim = (n.blockNum >> 16) * k.device.blockDim;
             k.hf32Eligible = n.opFlag != 0;
+            if (k.device.type == TaskType::MixAic || k.device.type == TaskType::MixAiv) {
+                const auto ids = contextIdsOf.find({n.header.threadId, n.header.timestamp, n.opName});
+                if (ids == contextIdsOf.end() || ids->second != std::vector<std::uint32_t>{0})
+                    nodePlace.fail(node->second, "MIX kernel " + k.name +
+                                                     " without its context_id_info record (FFTS+ context 0)");
+            }
             k.device.streamId = t.streamId;
             k.device.taskId = t.taskId;
             k.taskId = t.taskId;
@@ -298,16 +342,92 @@ private:
             }
             if (auto it = pmuOf.find({t.streamId, static_cast<std::uint16_t>(t.taskId)}); it != pmuOf.end() &&
                                                                                           !it->second.empty()) {
-                const RawContextPmu& p = raw_.pmu[it->second.front()];
+                const std::size_t r = it->second.front();
                 it->second.pop_front();
-                const bool aic = p.fftsType == kFftsTypeAic;
-                PmuCounters& c = aic ? k.device.cubeSum : k.device.vectorSum;
-                const std::vector<PmuEvent>& events = aic ? aicEvents : aivEvents;
-                c.totalCycles = p.totalCycles;
-                for (std::size_t e = 0; e < events.size() && e < p.pmu.size(); ++e) c[events[e]] = p.pmu[e];
+                const RawFftsPmu& p = raw_.pmu[r];
+                const bool mix = p.fftsType == RawFftsPmu::kFftsPlus;
+                if (mix != (k.device.type == TaskType::MixAic || k.device.type == TaskType::MixAiv))
+                    pmuPlace.fail(r, "FFTS type " + std::to_string(p.fftsType) + " of a " + k.opType + " task of GE type " +
+                                         std::to_string(n.taskType));
+                const bool aic = mix ? p.subtaskType == RawFftsPmu::kSubtaskMixAic : p.fftsType == RawFftsPmu::kFftsNormal;
+                addCounts(aic ? k.device.cubeSum : k.device.vectorSum, p, aic ? aicEvents : aivEvents);
+                // The second side: one block record per block of the mix block dim, summed.
+                auto blocks = blocksOf.find({t.streamId, static_cast<std::uint16_t>(t.taskId)});
+                for (std::uint32_t b = 0; mix && b < k.device.mixBlockDim; ++b) {
+                    if (blocks == blocksOf.end() || blocks->second.empty())
+                        pmuPlace.fail(r, "MIX task (stream " + std::to_string(t.streamId) + ", task " +
+                                             std::to_string(t.taskId) + ") has " + std::to_string(b) + " of its " +
+                                             std::to_string(k.device.mixBlockDim) + " block PMU records");
+                    const RawFftsPmu& block = raw_.pmu[blocks->second.front()];
+                    blocks->second.pop_front();
+                    addCounts(aic ? k.device.vectorSum : k.device.cubeSum, block, aic ? aivEvents : aicEvents);
+                }
+            }
+            if (auto it = aicoreOf.find({t.streamId, static_cast<std::uint16_t>(t.taskId)}); it != aicoreOf.end() &&
+                                                                                             !it->second.empty()) {
+                const RawAicPmu& p = raw_.aicorePmu[it->second.front()];
+                it->second.pop_front();
+                k.device.cubeSum.totalCycles = p.totalCycles;
+                for (std::size_t e = 0; e < coupledEvents.size() && e < p.pmu.size(); ++e)
+                    k.device.cubeSum[coupledEvents[e]] = p.pmu[e];
             }
             run.kernels.push_back(std::move(k));
         }
+    }
+
+    // A collective: GE's node (name, op type), its hccl_op_info (communicator, algorithm, data
+    // type, count) at the launch, one hccl_info per HCCL task (raw_hccl_data.h) with the times of
+    // its FFTS+ sub-task (the context id) in the STARS log.
+    void collective(const RawNodeBasicInfo& n, std::size_t nodeIndex, const RawTaskTrack& t, std::size_t launch,
+                    std::uint64_t startNs, std::uint64_t endNs) {
+        const RecordPlace nodePlace{hostData("aging.compact.node_basic_info"), RawCompactHeader::kRecordBytes};
+        const RecordPlace opPlace{hostData("aging.compact.hccl_op_info"), RawCompactHeader::kRecordBytes};
+        const RecordPlace infoPlace{hostData("unaging.additional.hccl_info"), RawHcclInfo::kRecordBytes};
+        const RecordPlace logPlace{deviceData("stars_soc.data"), RawStarsLog::kBytes};
+        CommunicationOpRecord op;
+        op.name = hashName(n.opName, nodePlace, nodeIndex);
+        op.opType = hashName(n.opType, nodePlace, nodeIndex);
+        const auto opInfo = std::find_if(raw_.hcclOpInfo.begin(), raw_.hcclOpInfo.end(), [&](const RawHcclOpInfo& o) {
+            return o.header.threadId == n.header.threadId && o.header.timestamp == n.header.timestamp;
+        });
+        if (opInfo == raw_.hcclOpInfo.end()) nodePlace.fail(nodeIndex, "collective " + op.name + " without its hccl_op_info");
+        const std::size_t o = static_cast<std::size_t>(opInfo - raw_.hcclOpInfo.begin());
+        op.groupName = std::to_string(opInfo->groupName);
+        op.algorithm = hashName(opInfo->algType, opPlace, o);
+        op.dataType = hcclDataTypeName(opInfo->dataType);
+        op.count = opInfo->count;
+        op.startNs = startNs;
+        op.endNs = endNs;
+        op.correlationId = out_.run.apis[launch].connectionId;
+        op.streamId = t.streamId;
+        op.taskId = t.taskId;
+        for (std::size_t i = 0; i < raw_.hcclInfo.size(); ++i) {
+            const RawHcclInfo& info = raw_.hcclInfo[i];
+            if (info.header.threadId != n.header.threadId || info.header.timestamp != n.header.timestamp ||
+                info.itemId != n.opName)
+                continue;
+            std::optional<HcclTask> task = hcclTaskOf(info);
+            if (!task) infoPlace.fail(i, "hccl_info fields name no HCCL task kind or link");
+            op.rankSize = info.rankSize;
+            const auto key = std::make_tuple(t.streamId, static_cast<std::uint16_t>(t.taskId),
+                                             static_cast<std::uint16_t>(task->contextId));
+            auto times = subtaskTimes_.find(key);
+            if (times == subtaskTimes_.end() || times->second.empty())
+                infoPlace.fail(i, "HCCL task (context " + std::to_string(task->contextId) + ") of " + op.name +
+                                      " has no sub-task start and end in the STARS log");
+            const auto [taskStart, taskEnd] = times->second.front();
+            times->second.pop_front();
+            if (taskStart < startNs) logPlace.fail(0, "HCCL task of " + op.name + " starts before its collective");
+            task->startNs = taskStart - startNs;
+            task->durationNs = taskEnd - taskStart;
+            op.tasks.push_back(*task);
+        }
+        out_.run.communicationOps.push_back(std::move(op));
+    }
+
+    static void addCounts(PmuCounters& into, const RawFftsPmu& p, const std::vector<PmuEvent>& events) {
+        into.totalCycles += p.totalCycles;
+        for (std::size_t e = 0; e < events.size() && e < p.pmu.size(); ++e) into[events[e]] += p.pmu[e];
     }
 
     void addTensors(KernelRecord& k, const RawTensorInfo& info, const RecordPlace& place, std::size_t i) const {
@@ -384,17 +504,25 @@ private:
     RebuiltRun out_;
     std::map<std::pair<std::uint32_t, std::uint64_t>, std::vector<std::size_t>> byBegin_, byEnd_;
     std::map<std::pair<std::uint16_t, std::uint16_t>, std::deque<std::pair<std::uint64_t, std::uint64_t>>> times_;
+    std::map<std::tuple<std::uint16_t, std::uint16_t, std::uint16_t>, std::deque<std::pair<std::uint64_t, std::uint64_t>>>
+        subtaskTimes_;
 };
 
 }  // namespace
 
 bool rawDataRebuildsRun(const RunRecord& run, const ProfilerConfig& config) {
-    if (run.chip == nullptr || !run.communicationOps.empty()) return false;
-    // The 910A's PMU records (aicore.data) are not written: with AI Core metrics it exports from the run.
-    if (run.chip->organisation != CoreOrganisation::Split && config.effectiveAicMetrics() != AicMetrics::None)
+    if (run.chip == nullptr) return false;
+    // A collective's HCCL tasks are FFTS+ sub-tasks in the STARS log (the 910A's HWTS log has none)
+    // and hccl_info records (ACL_PROF_HCCL_TRACE); without them the export reads the run.
+    if (!run.communicationOps.empty() &&
+        (run.chip->organisation != CoreOrganisation::Split || !config.e2e || !config.e2e->flags.hcclTrace ||
+         !config.e2e->flags.taskTime))
         return false;
+    // A coupled chip's vector-core tasks (the 310P's) would need its aiv.data, which is not written.
+    if (run.chip->organisation == CoreOrganisation::Split || config.effectiveAicMetrics() == AicMetrics::None)
+        return true;
     for (const KernelRecord& k : run.kernels)
-        if (k.device.type == TaskType::MixAic || k.device.type == TaskType::MixAiv) return false;
+        if (k.device.type == TaskType::AiVectorCore) return false;
     return true;
 }
 

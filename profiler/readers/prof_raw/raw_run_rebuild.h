@@ -11,17 +11,26 @@
 //   node_basic_info   each kernel's name, op type, task type, block dims, HF32 flag (opFlag),
 //                     joined to the Node@launch call it was reported in (same thread, its begin)
 //   tensor_info       the kernel's input and output shapes, data types and formats
+//   context_id_info   a MIX kernel's FFTS+ context id (0), checked
 //   task_track        each device task's stream and task id (at the end of its launching call)
-//   stars_soc         the tasks' device start and end, paired by stream and task id in order
+//   stars_soc         the tasks' device start and end (ACSQ), paired by stream and task id in
+//                     order; a MIX kernel's FFTS+ sub-task records repeat them
 //   (hwts.data)       the same on the 910A
-//   ffts_profile      the AI Core / AI Vector PMU counts of the sample.json events, per side
+//   ffts_profile      the AI Core / AI Vector PMU counts of the sample.json events, per side: a
+//                     context record per task (a MIX task's main side) and a MIX task's block
+//                     records of its second side, summed
+//   aicore.data       the 910A's AI Core PMU counts
 //   msproftx          the MsprofTx markers
 //   aicpu.data        the AI CPU tasks' submit times
 //   l2_cache.data     the tasks' L2 hits, requests and victims (raw_l2_cache_data.h)
 //   ts_track.data     the profiler steps' start and end marks (raw_step_trace_data.h)
+//   hccl_op_info      each collective's communicator, algorithm, data type and count, beside its
+//                     node_basic_info (GE task type HCCL: name, op type)
+//   hccl_info         each HCCL task's kind, plane, context, ranks, size, link; its times from the
+//                     FFTS+ sub-task of that context in stars_soc
 // and sample.json the collection's switches. Not carried (the run's own record supplies them at
-// collection time; an export of raw data alone lacks them): HCCL collectives, the MIX tasks' PMU
-// counts, the 910A's PMU counts (aicore.data).
+// collection time; an export of raw data alone lacks them): the 310P's vector-core PMU counts,
+// collectives on the 910A (no sub-tasks in its HWTS log) or without the HCCL trace.
 #include "models/chip/chip_config.h"
 #include "profiler/config/profiler_config.h"
 #include "profiler/readers/prof_raw/raw_prof_reader.h"
@@ -35,9 +44,9 @@ struct RebuiltRun {
 };
 
 // Whether the raw data of `run` collected with `config` carries everything the raw-data export
-// reads: without HCCL collectives (no hccl_info), without MIX kernels (no FFTS+ PMU records), and on
-// the 910A without AI Core metrics (its aicore.data PMU records are not written; its task log,
-// hwts.data, is). Otherwise the collection exports from the run.
+// reads: collectives only on STARS chips with ACL_PROF_HCCL_TRACE and ACL_PROF_TASK_TIME, and on a
+// coupled chip with AI Core metrics no vector-core tasks (the 310P's aiv.data is not written).
+// Otherwise the collection exports from the run.
 bool rawDataRebuildsRun(const RunRecord& run, const ProfilerConfig& config);
 
 // `chip` is the chip the data was collected on and must outlive the result. Throws RawDataError

@@ -78,6 +78,11 @@ std::int64_t idIn(const std::vector<EnumEntry>& entries, const std::string& name
 std::int64_t hcclDataTypeId(const std::string& name) {
     return idIn(kHcclDataTypes, name);
 }
+std::string hcclDataTypeName(std::int64_t id) {
+    for (const EnumEntry& e : kHcclDataTypes)
+        if (e.id == id) return e.name;
+    return "INVALID_TYPE";
+}
 std::int64_t hcclLinkTypeId(const std::string& name) {
     return idIn(kHcclLinkTypes, name);
 }

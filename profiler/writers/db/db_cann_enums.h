@@ -22,6 +22,8 @@ void writeCannEnumTables(DbFile& db, FormatVersion version);
 std::int64_t hcclDataTypeId(const std::string& name);
 std::int64_t hcclLinkTypeId(const std::string& name);
 std::int64_t hcclTransportTypeId(const std::string& name);
-std::int64_t hcclNoRdmaTypeId();  // SDMA tasks have no RDMA type
+std::int64_t hcclNoRdmaTypeId();
+// The HCCL trace's name of a data type id ("FP32"); INVALID_TYPE for an unknown id.
+std::string hcclDataTypeName(std::int64_t id);  // SDMA tasks have no RDMA type
 
 }  // namespace ascendsim

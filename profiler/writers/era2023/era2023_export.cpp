@@ -164,13 +164,6 @@ void writeEra2023RawDataExport(const fs::path& profRoot, const RunRecord& run, c
     writeFileBytes(f.summary / era2023FileName("fusion_op", f.suffix, "csv"), era2023FusionOpHeader());
     writeFileBytes(f.summary / ("prof_rule_" + std::to_string(run.deviceId) + ".json"),
                    renderEra2023ProfRule(opSummary, config));
-}
-
-void writeEra2023RunDataExport(const fs::path& profRoot, const RunRecord& run, const ProfilerConfig& config) {
-    if (!config.activityNpu || config.level == ProfilerLevel::LevelNone) return;
-    const Era2023Folders f = era2023Folders(profRoot, run);
-    const Era2023DataSelection selection = era2023DataSelection(config);
-
     // msprof's communication analyzer writes PROF_*/analyze/ (PathManager.get_analyze_dir of the
     // device directory's parent); torch_npu runs it at Level1/2.
     if (config.level == ProfilerLevel::Level1 || config.level == ProfilerLevel::Level2) {
@@ -186,7 +179,6 @@ void writeEra2023RunDataExport(const fs::path& profRoot, const RunRecord& run, c
 void writeEra2023Export(const fs::path& profRoot, const RunRecord& run, const ProfilerConfig& config,
                         const std::vector<OrderedJson>& msprofTimeline) {
     writeEra2023RawDataExport(profRoot, run, config, msprofTimeline);
-    writeEra2023RunDataExport(profRoot, run, config);
 }
 
 }  // namespace ascendsim

@@ -36,17 +36,13 @@ std::vector<OrderedJson> era2023TaskTimeTimeline(const std::vector<OrderedJson>&
 // fusion_op_{s}.csv's header line (Ascend/msprof msconfig/msprof_export_data_config.py).
 std::string era2023FusionOpHeader();
 
-// The files whose data the raw records carry (profiler/readers/prof_raw/raw_run_rebuild.h): the
-// msprof and task_time timelines, op_summary, op_statistic, task_time, aicpu, l2_cache, step_trace,
-// fusion_op, prof_rule.
+// The files whose data the raw records carry (profiler/readers/prof_raw/raw_run_rebuild.h), all of
+// them: the msprof and task_time timelines, op_summary, op_statistic, task_time, aicpu, l2_cache,
+// step_trace, fusion_op, prof_rule, and analyze/ (the HCCL records).
 void writeEra2023RawDataExport(const std::filesystem::path& profRoot, const RunRecord& run,
                                const ProfilerConfig& config, const std::vector<OrderedJson>& msprofTimeline);
-// The files whose records ascendsim does not write as raw data yet, from the run itself: analyze/
-// (HCCL data).
-void writeEra2023RunDataExport(const std::filesystem::path& profRoot, const RunRecord& run,
-                               const ProfilerConfig& config);
 
-// Writes the files above into `profRoot` (the PROF_* directory, which must exist): both parts.
+// Writes the files above into `profRoot` (the PROF_* directory, which must exist), from the run itself.
 void writeEra2023Export(const std::filesystem::path& profRoot, const RunRecord& run, const ProfilerConfig& config,
                         const std::vector<OrderedJson>& msprofTimeline);
 

@@ -32,10 +32,9 @@ std::filesystem::path writeMsprofCollection(const std::filesystem::path& parent,
         std::filesystem::remove_all(prof / "mindstudio_profiler_output");
     } else if (collection.formatVersion == FormatVersion::Era2023 && rawDataRebuildsRun(run, collection)) {
         // The export of the raw data just written, as `ascendsim msprof --export=on --output=PROF_DIR`
-        // makes it later (raw_run_rebuild.h); the data without raw records yet, from the run.
+        // makes it later (raw_run_rebuild.h).
         const RebuiltRun rebuilt = rebuildRunFromRaw(readRawProfData(prof), *run.chip);
         writeEra2023RawDataExport(prof, rebuilt.run, rebuilt.config, buildMsprofTimeline(rebuilt.run, rebuilt.config));
-        writeEra2023RunDataExport(prof, run, collection);
     } else if (collection.formatVersion == FormatVersion::Era2023) {
         writeEra2023Export(prof, run, collection, timeline);
     }

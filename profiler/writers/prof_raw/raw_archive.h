@@ -13,7 +13,7 @@
 //   expect(x, v, what)         a fixed field that identifies the record (a magic number, a level):
 //                              written as v; read, checked against v (RawDataError naming the file
 //                              and the record's offset) and stored in x
-//   packed<T>(parts...)        a word of bit fields (bits(x, shift, width), fixedBits(v, shift, width, what))
+//   packed<T>(parts...)        a word of bit fields (bits(x, shift, width))
 //   text(s, n)                 n bytes: s NUL-padded (at most n-1 bytes of it); read up to the first NUL
 //   count(v, max, what)        a u32 element count of the vector v: read, checked against max, v resized
 //   require(ok, what)          a check of the decoded values, made only on reading
@@ -38,16 +38,6 @@ struct RawBits {
 template <typename T>
 RawBits<T> bits(T& value, unsigned shift, unsigned width) {
     return {value, shift, width};
-}
-// A fixed bit field: written as `value`; on reading a different value fails with `what`.
-struct RawFixedBits {
-    std::uint64_t value;
-    unsigned shift;
-    unsigned width;
-    const char* what;
-};
-inline RawFixedBits fixedBits(std::uint64_t value, unsigned shift, unsigned width, const char* what) {
-    return {value, shift, width, what};
 }
 
 namespace raw_archive_detail {
@@ -109,9 +99,6 @@ private:
     template <typename T>
     static std::uint64_t part(const RawBits<T>& b) {
         return (static_cast<std::uint64_t>(b.value) & raw_archive_detail::mask(b.width)) << b.shift;
-    }
-    static std::uint64_t part(const RawFixedBits& b) {
-        return (b.value & raw_archive_detail::mask(b.width)) << b.shift;
     }
     void put(std::uint64_t v, std::size_t bytes) {
         for (std::size_t i = 0; i < bytes; ++i) out_.u8(static_cast<std::uint8_t>((v >> (8 * i)) & 0xFFu));
@@ -177,10 +164,6 @@ private:
     template <typename T>
     static void part(std::uint64_t word, const RawBits<T>& b) {
         b.value = static_cast<T>((word >> b.shift) & raw_archive_detail::mask(b.width));
-    }
-    void part(std::uint64_t word, const RawFixedBits& b) const {
-        const std::uint64_t found = (word >> b.shift) & raw_archive_detail::mask(b.width);
-        if (found != b.value) mismatch(b.what, found, b.value);
     }
     [[noreturn]] void mismatch(const char* what, std::uint64_t found, std::uint64_t expected) const {
         in_.fail(std::string(what) + " " + std::to_string(found) + " (expected " + std::to_string(expected) + ")");

@@ -15,7 +15,12 @@ namespace ascendsim {
 
 namespace {
 
-constexpr std::uint16_t kFuncStart = RawAcsqRecord::kFuncStart, kFuncEnd = RawAcsqRecord::kFuncEnd;
+constexpr std::uint16_t kFuncStart = RawStarsLog::kFuncStart, kFuncEnd = RawStarsLog::kFuncEnd;
+
+bool isMixKernel(const AscendTask& task) {
+    return task.kernel != nullptr &&
+           (task.kernel->device.type == TaskType::MixAic || task.kernel->device.type == TaskType::MixAiv);
+}
 
 std::uint16_t sqeType(const AscendTask& task) {
     if (task.memcpy != nullptr) return kSqePcieDma;
@@ -31,15 +36,39 @@ std::uint16_t sqeType(const AscendTask& task) {
     return kSqeAiCore;
 }
 
-void acsqRecord(RawRecordBuffer& out, std::uint16_t func, std::uint16_t sqe, const AscendTask& task,
-                std::uint64_t sysCount) {
-    RawAcsqRecord r;
+// The FFTS+ sub-task type of an HCCL task (stars_constant.py SUBTASK_TYPE: 3 Notify Wait, 5 Write
+// Value, 8 SDMA; the names ascendsim's timelines give these tasks, hcclSqeTypeName).
+std::uint8_t hcclSubtaskType(HcclTaskKind kind) {
+    switch (kind) {
+        case HcclTaskKind::NotifyWait: return RawStarsLog::kSubtaskNotifyWait;
+        case HcclTaskKind::NotifyRecord: return RawStarsLog::kSubtaskWriteValue;
+        case HcclTaskKind::Memcpy:
+        case HcclTaskKind::ReduceInline: break;
+    }
+    return RawStarsLog::kSubtaskSdma;
+}
+
+// An ACSQ start or end, or for a MIX kernel's FFTS+ context, its sub-task start or end.
+void starsRecord(RawRecordBuffer& out, std::uint16_t func, std::uint16_t sqe, const AscendTask& task,
+                 std::uint64_t sysCount) {
+    RawStarsLog r;
     r.func = func;
     r.sqeType = sqe;
     r.streamId = static_cast<std::uint16_t>(task.streamId);
     r.taskId = static_cast<std::uint16_t>(task.taskId);
     r.sysCount = sysCount;
-    r.acsqId = static_cast<std::uint16_t>(task.streamId);  // assumed: one hardware queue per stream
+    if (r.subtask() && task.hcclTask != nullptr) {
+        r.subtaskType = hcclSubtaskType(task.hcclTask->kind);
+        r.subtaskId = static_cast<std::uint16_t>(task.hcclTask->contextId);
+        r.fftsType = RawFftsPmu::kFftsPlus;
+    } else if (r.subtask()) {
+        r.subtaskType = task.kernel->device.type == TaskType::MixAic ? RawFftsPmu::kSubtaskMixAic
+                                                                     : RawFftsPmu::kSubtaskMixAiv;
+        r.subtaskId = 0;  // the context id, as in the PMU records (raw_pmu_data.cpp)
+        r.fftsType = RawFftsPmu::kFftsPlus;
+    } else {
+        r.acsqId = static_cast<std::uint16_t>(task.streamId);  // assumed: one hardware queue per stream
+    }
     encodeRaw(r, out);
 }
 
@@ -84,22 +113,34 @@ std::map<std::string, std::string> rawDeviceDataFiles(const RunRecord& run, cons
         const AscendTask* task;
     };
     const std::vector<AscendTask> tasks = ascendTasksOf(run, config);
+    const bool stars = run.chip->organisation == CoreOrganisation::Split;
     std::vector<Entry> entries;
     for (const AscendTask& task : tasks) {
-        // Collectives are HCCL data (hccl_info), not written; kernels, copies and stream events are.
-        if (task.kernel == nullptr && task.memcpy == nullptr && task.event == nullptr) continue;
+        // A collective's HCCL task is an FFTS+ context of the collective's own task: its sub-task
+        // start and end (STARS chips; the 910A's HWTS log has no sub-tasks).
+        if (task.hcclTask != nullptr) {
+            if (!stars) continue;
+            entries.push_back({rawSysCount(run, task.startNs), RawStarsLog::kFuncSubtaskStart, &task});
+            entries.push_back({rawSysCount(run, task.endNs), RawStarsLog::kFuncSubtaskEnd, &task});
+            continue;
+        }
+        // A MIX kernel runs as one FFTS+ context inside its task: the sub-task's start and end
+        // sit inside the task's (ffts_plus_log.py; stable order at equal counts below).
+        const bool mix = stars && isMixKernel(task);
         entries.push_back({rawSysCount(run, task.startNs), kFuncStart, &task});
+        if (mix) entries.push_back({rawSysCount(run, task.startNs), RawStarsLog::kFuncSubtaskStart, &task});
+        if (mix) entries.push_back({rawSysCount(run, task.endNs), RawStarsLog::kFuncSubtaskEnd, &task});
         entries.push_back({rawSysCount(run, task.endNs), kFuncEnd, &task});
     }
-    std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
-        return a.sysCount != b.sysCount ? a.sysCount < b.sysCount : a.func > b.func;
+    const auto isEnd = [](std::uint16_t func) { return func == kFuncEnd || func == RawStarsLog::kFuncSubtaskEnd; };
+    std::stable_sort(entries.begin(), entries.end(), [&](const Entry& a, const Entry& b) {
+        return a.sysCount != b.sysCount ? a.sysCount < b.sysCount : isEnd(a.func) && !isEnd(b.func);
     });
     RawRecordBuffer log;
-    const bool stars = run.chip->organisation == CoreOrganisation::Split;
     std::uint8_t counter = 0;
     for (const Entry& e : entries) {
         if (stars) {
-            acsqRecord(log, e.func, sqeType(*e.task), *e.task, e.sysCount);
+            starsRecord(log, e.func, sqeType(*e.task), *e.task, e.sysCount);
             continue;
         }
         RawHwtsLog r;
@@ -117,8 +158,8 @@ std::map<std::string, std::string> rawDeviceDataFiles(const RunRecord& run, cons
         const std::string aicpu = aicpuRecords(run, tasks);
         if (!aicpu.empty()) files["aicpu.data." + device + ".slice_0"] = aicpu;
     }
-    const std::string pmu = rawPmuRecords(run, config);
-    if (!pmu.empty()) files["ffts_profile.data." + device + ".slice_0"] = pmu;
+    const RawPmuFile pmu = rawPmuRecords(run, config);
+    if (!pmu.bytes.empty()) files[pmu.name + "." + device + ".slice_0"] = pmu.bytes;
     return files;
 }
 

@@ -10,13 +10,15 @@
 //   u64 system counter
 //   u16 0, u16 acsq id (bits 6-12) | acc id (bits 0-5)
 //   11 × u32     0
-// the tasks' PMU counters in `ffts_profile.data.{id}.slice_0` (raw_pmu_data.h). On the 910A the
-// same starts and ends go to the HWTS log, `hwts.data.{id}.slice_0` (RawHwtsLog). On every chip:
+// A MIX kernel's FFTS+ context adds its sub-task start and end (RawStarsLog, FFTS_PLUS_LOG_FMT)
+// inside the task's. The tasks' PMU counters go to `ffts_profile.data.{id}.slice_0` (raw_pmu_data.h).
+// On the 910A the starts and ends go to the HWTS log, `hwts.data.{id}.slice_0` (RawHwtsLog), and
+// the PMU counters to `aicore.data.{id}.slice_0` (RawAicPmu). On every chip:
 // each AI CPU task's report in `aicpu.data.{id}.slice_0` (RawAicpuNode; with ACL_PROF_AICPU), the
 // L2 cache records (raw_l2_cache_data.h; ACL_PROF_L2CACHE) and the step marks in
 // `ts_track.data.{id}.slice_0` (raw_step_trace_data.h; ACL_PROF_TRAINING_TRACE).
-// Not written (docs/output-formats.md "Raw PROF data"): the HCCL records, the MIX tasks' FFTS+ PMU
-// records and the 910A's aicore.data.
+// A collective's own task is logged like a kernel's; on STARS chips each of its HCCL tasks is an
+// FFTS+ sub-task (its context id) of it (docs/output-formats.md "HCCL records").
 #include <map>
 #include <string>
 

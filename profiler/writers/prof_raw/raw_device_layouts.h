@@ -13,28 +13,53 @@ namespace ascendsim {
 inline constexpr std::uint16_t kSqeAiCore = 0, kSqeAiCpu = 1, kSqeAiv = 2, kSqeEventRecord = 4, kSqeEventWait = 5,
                                kSqePcieDma = 17;
 
-// STARS ACSQ task log record (64 B, ACSQ_TASK_FMT "4HQHH11L"): func type (bits 0-5) | SQE type
-// (bits 10-15), magic 0x6BD3, stream id, task id, system count, acsq id (bits 6-12).
-struct RawAcsqRecord {
+// A STARS log record of stars_soc.data.{id} (64 B; msparser/stars/stars_log_parser.py checks the
+// magic 0x6BD3 of every record and dispatches on the func type, msconfig/stars_config.py):
+//   ACSQ task log (ACSQ_TASK_FMT "4HQHH11L", profiling_bean/stars/acsq_task.py): func type 0 start
+//     or 1 end (bits 0-5) | SQE type (bits 10-15), magic, stream id, task id, system count, a u16 0,
+//     acsq id (bits 6-12 of the next u16)
+//   FFTS+ sub-task log (FFTS_PLUS_LOG_FMT "4HQ4H10L", profiling_bean/stars/ffts_plus_log.py): func
+//     type 0b100010 start or 0b100011 end | SQE type, magic, stream id, task id, system count,
+//     sub-task type (low 8 bits: 6 MIX_AIC, 7 MIX_AIV, StarsConstant.SUBTASK_TYPE), sub-task
+//     (context) id, FFTS type (bits 13-15: 4 FFTS+), thread id
+struct RawStarsLog {
     static constexpr std::size_t kBytes = 64;
     static constexpr std::uint16_t kMagic = 0x6BD3;  // STARS_MAGIC_NUM
-    static constexpr std::uint16_t kFuncStart = 0, kFuncEnd = 1;
+    static constexpr std::uint16_t kFuncStart = 0, kFuncEnd = 1;                    // ACSQ
+    static constexpr std::uint16_t kFuncSubtaskStart = 0b100010, kFuncSubtaskEnd = 0b100011;  // FFTS+ log
+    // Sub-task types of HCCL's contexts (stars_constant.py SUBTASK_TYPE).
+    static constexpr std::uint8_t kSubtaskNotifyWait = 3, kSubtaskWriteValue = 5, kSubtaskSdma = 8;
     std::uint16_t func = 0;
     std::uint16_t sqeType = 0;
     std::uint16_t streamId = 0;
     std::uint16_t taskId = 0;
     std::uint64_t sysCount = 0;
-    std::uint16_t acsqId = 0;
+    std::uint16_t acsqId = 0;       // ACSQ records
+    std::uint8_t subtaskType = 0;   // FFTS+ sub-task records
+    std::uint16_t subtaskId = 0;
+    std::uint16_t fftsType = 0;
+    std::uint16_t threadId = 0;
+
+    bool subtask() const { return func == kFuncSubtaskStart || func == kFuncSubtaskEnd; }
+    bool start() const { return func == kFuncStart || func == kFuncSubtaskStart; }
 
     template <typename Self, typename Archive>
     static void fields(Self& r, Archive& a) {
-        a.record(kBytes, "STARS ACSQ", [&] {
+        a.record(kBytes, "STARS log", [&] {
             a.template packed<std::uint16_t>(bits(r.func, 0, 6), bits(r.sqeType, 10, 6));
+            a.require(r.func == kFuncStart || r.func == kFuncEnd || r.subtask(),
+                      "STARS func type is neither an ACSQ (0, 1) nor an FFTS+ sub-task (34, 35) start or end");
             a.magic(kMagic);
             a.fields(r.streamId, r.taskId, r.sysCount);
-            a.template constant<std::uint16_t>(0);
-            a.template packed<std::uint16_t>(bits(r.acsqId, 6, 7));
-            a.require(r.func == kFuncStart || r.func == kFuncEnd, "ACSQ func type is neither start (0) nor end (1)");
+            if (r.subtask()) {
+                a.template packed<std::uint16_t>(bits(r.subtaskType, 0, 8));
+                a.field(r.subtaskId);
+                a.template packed<std::uint16_t>(bits(r.fftsType, 13, 3));
+                a.field(r.threadId);
+            } else {
+                a.template constant<std::uint16_t>(0);
+                a.template packed<std::uint16_t>(bits(r.acsqId, 6, 7));
+            }
         });
     }
 };
@@ -67,36 +92,94 @@ struct RawHwtsLog {
     }
 };
 
-// Context PMU record (128 B, FFTS_PMU_FMT "4HQ4HQ12Q", chip4_pmu_parser_item.h ContextPmu): func
-// type 0b101000 with a 4-bit counter, stream id, task id, FFTS type (bits 13-15 of its u16),
-// total cycles, 8 PMU counts, start and end system counts.
-struct RawContextPmu {
+// An FFTS PMU record of ffts_profile.data.{id} (128 B; mscalculate/stars/ffts_pmu_calculator.py
+// dispatches on the func type):
+//   context PMU (FFTS_PMU_FMT "4HQ4HQ12Q", profiling_bean/stars/ffts_pmu.py, chip4_pmu_parser_item.h
+//     ContextPmu): func type 0b101000 with a 4-bit counter, stream id, task id, sub-task type
+//     (bits 0-7; bit 10 overflow), sub-task id, FFTS type (bits 13-15), total cycles, 8 PMU
+//     counts, start and end system counts. One per task, of the side that runs it (a MIX task's
+//     main side).
+//   block PMU (FFTS_BLOCK_PMU_FMT "4HQ2HBBHLHH12Q", profiling_bean/stars/ffts_block_pmu.py): func
+//     type 0b101001, the same ids, core type (bit 0 of byte 20: 0 AIC, 1 AIV) and core id (bits
+//     1-7), FFTS type (bits 5-7 of byte 21, so bits 13-15 of the same u16), sub-block id and block
+//     id (the u16s at bytes 28 and 30), one block's total cycles and counts, start and end. One
+//     per block of a MIX task's second side; msprof sums them (_calculate_total_cycle_and_cycle_list).
+struct RawFftsPmu {
     static constexpr std::size_t kBytes = 128;
-    static constexpr std::uint16_t kFunc = 0b101000;  // StarsConstant.FFTS_PMU_TAG
+    static constexpr std::uint16_t kFuncContext = 0b101000;  // StarsConstant.FFTS_PMU_TAG
+    static constexpr std::uint16_t kFuncBlock = 0b101001;    // StarsConstant.FFTS_BLOCK_PMU_TAG
+    // FFTS types (StarsConstant.FFTS_TYPE): 0 a plain AI Core task (NORMAL_TASK); 2 a plain AI
+    // Vector task (assumed: its SQE type; msprof reads any value but 0, 4 and 5 as AIV,
+    // pmu_accelerator_utils.cpp); 4 FFTS+, whose sub-task type says MIX_AIC (6) or MIX_AIV (7).
+    static constexpr std::uint16_t kFftsNormal = 0, kFftsAiv = 2, kFftsPlus = 4;
+    static constexpr std::uint8_t kSubtaskMixAic = 6, kSubtaskMixAiv = 7;
+    static constexpr std::uint8_t kCoreAic = 0, kCoreAiv = 1;
+    std::uint16_t func = kFuncContext;
     std::uint16_t counter = 0;
     std::uint16_t streamId = 0;
     std::uint16_t taskId = 0;
+    std::uint8_t subtaskType = 0;
+    std::uint16_t subtaskId = 0;
+    std::uint8_t coreType = 0;  // block records
+    std::uint8_t coreId = 0;
     std::uint16_t fftsType = 0;
+    std::uint16_t subBlockId = 0, blockId = 0;  // block records
     std::uint64_t totalCycles = 0;
     std::array<std::uint64_t, 8> pmu{};
     std::uint64_t start = 0, end = 0;
 
     template <typename Self, typename Archive>
     static void fields(Self& r, Archive& a) {
-        a.record(kBytes, "context PMU", [&] {
-            a.template packed<std::uint16_t>(fixedBits(kFunc, 0, 6, "context PMU func type"), bits(r.counter, 6, 4));
+        a.record(kBytes, "FFTS PMU", [&] {
+            a.template packed<std::uint16_t>(bits(r.func, 0, 6), bits(r.counter, 6, 4));
+            a.require(r.func == kFuncContext || r.func == kFuncBlock,
+                      "FFTS PMU func type is neither a context (40) nor a block (41) record");
             a.template constant<std::uint16_t>(0);
             a.fields(r.streamId, r.taskId);
             a.template constant<std::uint64_t>(0);
-            a.template constant<std::uint16_t>(0);  // sub-task type 0, no overflow
-            a.template constant<std::uint16_t>(0);  // sub-task id
-            a.template packed<std::uint16_t>(bits(r.fftsType, 13, 3));
+            a.template packed<std::uint16_t>(bits(r.subtaskType, 0, 8));  // no overflow (bit 10)
+            a.field(r.subtaskId);
+            a.template packed<std::uint16_t>(bits(r.coreType, 0, 1), bits(r.coreId, 1, 7), bits(r.fftsType, 13, 3));
             a.template constant<std::uint16_t>(0);
-            a.template constant<std::uint64_t>(0);
-            a.field(r.totalCycles);
+            a.template constant<std::uint32_t>(0);
+            a.fields(r.subBlockId, r.blockId, r.totalCycles);
             a.template constant<std::uint64_t>(0);
             for (auto& v : r.pmu) a.field(v);
             a.fields(r.start, r.end);
+        });
+    }
+};
+
+// The 910A's AI Core PMU record (128 B in aicore.data.{id}, AIC_PMU_FMT "BBHHHII10Q8I",
+// profiling_bean/struct_info/aic_pmu.py AicPmuBean, mscalculate/aic/aic_calculator.py; read on
+// chips 1-4, msconfig/data_calculator_config.py AicCalculator): a 4-bit counter in bits 4-7 of the
+// first byte (msprof logs an error when it skips), task id (the third u16), total cycles (the first
+// u64), the counts of the 8 events sample.json lists (the third to tenth u64), stream id (the first
+// u32 after them; msprof keeps its low 11 bits). The task scheduler reports it at the task's end.
+// **Assumed**: the fields msprof does not read (the low 4 bits of the first byte, the second byte,
+// two u16, two u32, the second u64, the last seven u32) are 0.
+struct RawAicPmu {
+    static constexpr std::size_t kBytes = 128;
+    std::uint8_t counter = 0;
+    std::uint16_t taskId = 0;
+    std::uint64_t totalCycles = 0;
+    std::array<std::uint64_t, 8> pmu{};
+    std::uint32_t streamId = 0;
+
+    template <typename Self, typename Archive>
+    static void fields(Self& r, Archive& a) {
+        a.record(kBytes, "AI Core PMU", [&] {
+            a.template packed<std::uint8_t>(bits(r.counter, 4, 4));
+            a.template constant<std::uint8_t>(0);
+            a.template constant<std::uint16_t>(0);
+            a.template constant<std::uint16_t>(0);
+            a.field(r.taskId);
+            a.template constant<std::uint32_t>(0);
+            a.template constant<std::uint32_t>(0);
+            a.field(r.totalCycles);
+            a.template constant<std::uint64_t>(0);
+            for (auto& v : r.pmu) a.field(v);
+            a.field(r.streamId);
         });
     }
 };

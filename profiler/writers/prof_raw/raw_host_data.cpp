@@ -27,8 +27,10 @@ struct ApiType {
     std::uint64_t itemId;
 };
 
-ApiType apiType(const ApiRecord& api, const std::unordered_map<std::uint64_t, const KernelRecord*>& kernelByConn,
-                RawTypeDictionary& dict) {
+// GE's node name of each launch: the kernel's or the collective's it launches, by connection id.
+using NodeNames = std::unordered_map<std::uint64_t, const std::string*>;
+
+ApiType apiType(const ApiRecord& api, const NodeNames& nodeByConn, RawTypeDictionary& dict) {
     switch (api.level) {
         case ApiLevel::Acl: {
             std::uint32_t base = kAclOpBase;
@@ -38,8 +40,8 @@ ApiType apiType(const ApiRecord& api, const std::unordered_map<std::uint64_t, co
             return {kRawLevelAcl, dict.typeOf(kRawLevelAcl, base, api.name), 0};
         }
         case ApiLevel::Node: {
-            const auto it = kernelByConn.find(api.connectionId);
-            const std::uint64_t item = dict.hashOf(it != kernelByConn.end() ? it->second->name : api.name);
+            const auto it = nodeByConn.find(api.connectionId);
+            const std::uint64_t item = dict.hashOf(it != nodeByConn.end() ? *it->second : api.name);
             const std::uint32_t type = api.name == "launch" ? dict.fixed(kRawLevelNode, kNodeLaunchType, "launch")
                                                             : dict.typeOf(kRawLevelNode, kNodeGeApiBase, api.name);
             return {kRawLevelNode, type, item};
@@ -77,6 +79,28 @@ void nodeBasicInfo(RawRecordBuffer& out, const KernelRecord& kernel, std::uint32
     encodeRaw(r, out);
 }
 
+// GE reports a collective's node like a kernel's, of task type HCCL (ge_enum_constant.py GeTaskType
+// 9; msprof reads its op type from it, cann_analysis_gear.py add_hccl_op).
+void collectiveNodeBasicInfo(RawRecordBuffer& out, const CommunicationOpRecord& op, std::uint32_t threadId,
+                             std::uint64_t ticks, RawTypeDictionary& dict) {
+    RawNodeBasicInfo r;
+    r.header = {kRawLevelNode, dict.fixed(kRawLevelNode, kNodeBasicInfoType, "node_basic_info"), threadId,
+                RawNodeBasicInfo::kDataBytes, ticks};
+    r.opName = dict.hashOf(op.name);
+    r.taskType = kGeTaskTypeHccl;
+    r.opType = dict.hashOf(op.opType);
+    encodeRaw(r, out);
+}
+
+// The runtime's name of a task's type. MIX kernels are KERNEL_MIX_AIC / KERNEL_MIX_AIV, the names
+// for which msprof gives a host task GE's context ids "4294967295,0" (cann_analysis_gear.py
+// get_context_ids), so that it pairs with the FFTS+ sub-task (context 0) the STARS log reports.
+std::string runtimeTaskType(const AscendTask& task) {
+    if (task.kernel != nullptr && task.kernel->device.type == TaskType::MixAic) return "KERNEL_MIX_AIC";
+    if (task.kernel != nullptr && task.kernel->device.type == TaskType::MixAiv) return "KERNEL_MIX_AIV";
+    return task.ascendType;
+}
+
 void taskTrack(RawRecordBuffer& out, const RunRecord& run, const AscendTask& task, std::uint32_t threadId,
                std::uint64_t ticks, RawTypeDictionary& dict) {
     RawTaskTrack r;
@@ -85,8 +109,10 @@ void taskTrack(RawRecordBuffer& out, const RunRecord& run, const AscendTask& tas
     r.deviceId = static_cast<std::uint16_t>(run.deviceId & 0x0FFFu);  // devType 0 (NPU) in the high 4 bits
     r.streamId = static_cast<std::uint16_t>(task.streamId);
     r.taskId = task.taskId;
-    r.taskType = dict.typeOf(kRawLevelRuntime, 0, task.ascendType);
-    r.kernelName = task.kernel != nullptr ? dict.hashOf(task.kernel->name) : 0;
+    r.taskType = dict.typeOf(kRawLevelRuntime, 0, runtimeTaskType(task));
+    r.kernelName = task.kernel != nullptr       ? dict.hashOf(task.kernel->name)
+                   : task.collective != nullptr ? dict.hashOf(task.collective->name)
+                                                : 0;
     encodeRaw(r, out);
 }
 
@@ -122,31 +148,53 @@ void tensorInfo(RawRecordBuffer& out, const KernelRecord& kernel, std::uint32_t 
     }
 }
 
+// A MIX kernel runs as one FFTS+ context, id 0: GE reports it beside the node's basic info.
+void contextIdInfo(RawRecordBuffer& out, const KernelRecord& kernel, std::uint32_t threadId, std::uint64_t ticks,
+                   RawTypeDictionary& dict) {
+    RawContextIdInfo r;
+    r.header.threadId = threadId;
+    r.header.timestamp = ticks;
+    r.opName = dict.hashOf(kernel.name);
+    r.contextIds = {0};
+    encodeRaw(r, out);
+}
+
 }  // namespace
 
 std::map<std::string, std::string> rawHostDataFiles(const RunRecord& run, const ProfilerConfig& config,
                                                     RawTypeDictionary& dict) {
     const Era2023DataSelection selection = era2023DataSelection(config);
     std::unordered_map<std::uint64_t, const KernelRecord*> kernelByConn;
-    for (const KernelRecord& k : run.kernels) kernelByConn.emplace(k.correlationId, &k);
+    NodeNames nodeByConn;
+    for (const KernelRecord& k : run.kernels) {
+        kernelByConn.emplace(k.correlationId, &k);
+        nodeByConn.emplace(k.correlationId, &k.name);
+    }
+    std::unordered_map<std::uint64_t, const CommunicationOpRecord*> collectiveByConn;
+    for (const CommunicationOpRecord& op : run.communicationOps) {
+        collectiveByConn.emplace(op.correlationId, &op);
+        nodeByConn.emplace(op.correlationId, &op.name);
+    }
     std::unordered_map<std::uint64_t, const MemcpyTaskRecord*> memcpyByConn;
     for (const MemcpyTaskRecord& m : run.memcpyTasks) memcpyByConn.emplace(m.correlationId, &m);
     std::unordered_map<std::uint64_t, const StreamEventTaskRecord*> eventByConn;
     for (const StreamEventTaskRecord& e : run.eventTasks) eventByConn.emplace(e.correlationId, &e);
 
-    RawRecordBuffer apis, nodes, tensors, tracks;
+    RawRecordBuffer apis, nodes, tensors, tracks, contextIds;
     // The launching API of each device task: Node@launch for a kernel, the AscendCL call for a copy
     // (aclrtMemcpyAsync) or a stream event (aclrtRecordEvent / aclrtStreamWaitEvent).
     std::unordered_map<const void*, const ApiRecord*> launchOf;
     for (const ApiRecord& api : run.apis) {
         if (api.level == ApiLevel::Node && api.name == "launch") {
             if (auto it = kernelByConn.find(api.connectionId); it != kernelByConn.end()) launchOf[it->second] = &api;
+            if (auto it = collectiveByConn.find(api.connectionId); it != collectiveByConn.end())
+                launchOf[it->second] = &api;
         } else if (api.level == ApiLevel::Acl) {
             if (auto it = memcpyByConn.find(api.connectionId); it != memcpyByConn.end()) launchOf[it->second] = &api;
             if (auto it = eventByConn.find(api.connectionId); it != eventByConn.end()) launchOf[it->second] = &api;
         }
         if (!apiSelected(api, selection)) continue;
-        const ApiType t = apiType(api, kernelByConn, dict);
+        const ApiType t = apiType(api, nodeByConn, dict);
         encodeRaw(RawApiEvent{t.level, t.type, api.threadId, rawSysCount(run, api.startNs), rawSysCount(run, api.endNs),
                               t.itemId},
                   apis);
@@ -159,12 +207,21 @@ std::map<std::string, std::string> rawHostDataFiles(const RunRecord& run, const 
         nodeBasicInfo(nodes, k, it->second->threadId, rawSysCount(run, it->second->startNs), dict);
         if (selection.taskScheduler)
             tensorInfo(tensors, k, it->second->threadId, rawSysCount(run, it->second->startNs), dict);
+        if (k.device.type == TaskType::MixAic || k.device.type == TaskType::MixAiv)
+            contextIdInfo(contextIds, k, it->second->threadId, rawSysCount(run, it->second->startNs), dict);
+    }
+    for (const CommunicationOpRecord& op : run.communicationOps) {
+        auto it = launchOf.find(&op);
+        if (it != launchOf.end())
+            collectiveNodeBasicInfo(nodes, op, it->second->threadId, rawSysCount(run, it->second->startNs), dict);
     }
     if (selection.taskScheduler) {
         for (const AscendTask& task : ascendTasksOf(run, config)) {
-            const void* key = task.kernel != nullptr   ? static_cast<const void*>(task.kernel)
-                              : task.memcpy != nullptr ? static_cast<const void*>(task.memcpy)
-                                                       : static_cast<const void*>(task.event);
+            if (task.hcclTask != nullptr) continue;  // an FFTS+ context of its collective's task, not a task
+            const void* key = task.kernel != nullptr       ? static_cast<const void*>(task.kernel)
+                              : task.collective != nullptr ? static_cast<const void*>(task.collective)
+                              : task.memcpy != nullptr     ? static_cast<const void*>(task.memcpy)
+                                                           : static_cast<const void*>(task.event);
             auto it = launchOf.find(key);
             if (key == nullptr || it == launchOf.end()) continue;
             taskTrack(tracks, run, task, it->second->threadId, rawSysCount(run, it->second->endNs), dict);
@@ -175,6 +232,7 @@ std::map<std::string, std::string> rawHostDataFiles(const RunRecord& run, const 
     if (nodes.size() > 0) files["aging.compact.node_basic_info.slice_0"] = nodes.bytes();
     if (tracks.size() > 0) files["aging.compact.task_track.slice_0"] = tracks.bytes();
     if (tensors.size() > 0) files["unaging.additional.tensor_info.slice_0"] = tensors.bytes();
+    if (contextIds.size() > 0) files["unaging.additional.context_id_info.slice_0"] = contextIds.bytes();
     return files;
 }
 

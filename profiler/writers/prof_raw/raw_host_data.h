@@ -10,6 +10,8 @@
 //                                            task's stream, task id, task type, kernel name
 //   unaging.additional.tensor_info.slice_0   MsprofAdditionalInfo + MsprofTensorInfo: each kernel's
 //                                            input and output shapes, data types, formats
+//   unaging.additional.context_id_info.slice_0  MsprofAdditionalInfo + MsprofContextIdInfo: each
+//                                            MIX kernel's FFTS+ context id (0)
 //
 // The dictionaries that name the records' numbers are written by raw_prof_data.cpp, after every
 // record is known (raw_type_dictionary.h).

@@ -56,6 +56,18 @@ struct RawCompactHeader {
         a.expect(h.dataLen, dataLen, "dataLen");
         a.field(h.timestamp);
     }
+
+    // The same fields opening an MsprofAdditionalInfo (256 B, 232 of data) of `level` and `type`.
+    template <typename Self, typename Archive>
+    static void additionalFields(Self& h, Archive& a, std::uint16_t level, std::uint32_t type, const char* levelWhat,
+                                 const char* typeWhat) {
+        a.magic(kRawMagic);
+        a.expect(h.level, level, levelWhat);
+        a.expect(h.type, type, typeWhat);
+        a.field(h.threadId);
+        a.expect(h.dataLen, kRawAdditionalDataBytes, "dataLen");
+        a.field(h.timestamp);
+    }
 };
 
 // MsprofNodeBasicInfo (29 B of a compact record): opName id, GE task type, opType id, blockNum
@@ -120,17 +132,40 @@ struct RawTensorInfo {
     template <typename Self, typename Archive>
     static void fields(Self& r, Archive& a) {
         a.record(kRecordBytes, "tensor_info", [&] {
-            a.magic(kRawMagic);
-            a.expect(r.header.level, kLevel, "tensor_info level");
-            a.expect(r.header.type, kType, "tensor_info type");
-            a.field(r.header.threadId);
-            a.expect(r.header.dataLen, kRawAdditionalDataBytes, "dataLen");
-            a.fields(r.header.timestamp, r.opName);
+            RawCompactHeader::additionalFields(r.header, a, kLevel, kType, "tensor_info level", "tensor_info type");
+            a.field(r.opName);
             a.count(r.tensors, kTensorsPerRecord, "tensor_info tensor");
             for (auto& t : r.tensors) {
                 a.fields(t.tensorType, t.format, t.dataType);
                 for (auto& d : t.shape) a.field(d);
             }
+        });
+    }
+};
+
+// MsprofContextIdInfo in an MsprofAdditionalInfo (256 B, CTX_ID_FMT "HHIIIQQI55I",
+// msparser/add_info/ctx_id_bean.py): the 24-byte header (level 10000, type 4
+// MSPROF_REPORT_NODE_CONTEXT_ID_INFO_TYPE), the op name id, the context id count and up to 55
+// context ids. GE reports it beside a node's basic info for a task that runs as FFTS+ contexts;
+// msprof gives the node's GE task its context ids from it (cann_analysis_gear.py get_node_descs),
+// which op_summary joins to the device's sub-tasks and PMU records.
+struct RawContextIdInfo {
+    static constexpr std::size_t kRecordBytes = kRawAdditionalBytes;
+    static constexpr std::size_t kMaxIds = 55;
+    static constexpr std::uint16_t kLevel = 10000;  // MSPROF_REPORT_NODE_LEVEL
+    static constexpr std::uint32_t kType = 4;       // MSPROF_REPORT_NODE_CONTEXT_ID_INFO_TYPE
+    RawCompactHeader header;  // the additional-info header has the same fields
+    std::uint64_t opName = 0;
+    std::vector<std::uint32_t> contextIds;  // at most kMaxIds
+
+    template <typename Self, typename Archive>
+    static void fields(Self& r, Archive& a) {
+        a.record(kRecordBytes, "context_id_info", [&] {
+            RawCompactHeader::additionalFields(r.header, a, kLevel, kType, "context_id_info level",
+                                               "context_id_info type");
+            a.field(r.opName);
+            a.count(r.contextIds, kMaxIds, "context id");
+            for (auto& id : r.contextIds) a.field(id);
         });
     }
 };

@@ -1,26 +1,17 @@
 #pragma once
-// PROF_*/device_{id}/data/ffts_profile.data.{id}.slice_0: the AI Core / AI Vector core PMU
-// counters of each task on STARS chips (910B/910_93, msprof's CHIP_V4_1_0), one 128-byte context
-// PMU record per task as the task scheduler reports it at the task's end (Ascend/msprof
-// analysis/csrc/domain/services/parser/parser_item/chip4_pmu_parser_item.h ContextPmu, and the
-// Python FftsPmuBean, msparser/data_struct_size_constant.py FFTS_PMU_FMT "4HQ4HQ12Q"):
-//   u16  func type 0b101000 (bits 0-5, StarsConstant.FFTS_PMU_TAG), a 4-bit record counter (6-9)
-//   u16  0
-//   u16  stream id, u16 task id
-//   u64  0
-//   u16  sub-task type (bits 0-7; 0 for a plain task), overflow flag (bit 10)
-//   u16  sub-task (context) id: 0 for a plain task
-//   u16  FFTS type (bits 13-15): 0 a plain AI Core task; a plain AI Vector task is assumed to carry
-//        its SQE type, 2 (msprof reads any value but 0, 4 and 5 as AIV: pmu_accelerator_utils.cpp)
-//   u16  0, u64 0
-//   u64  total cycles, summed over the task's blocks on that core side
-//   u64  0
-//   8 × u64  the counts of the events sample.json lists for the side (profiledEvents), 0-padded
-//   2 × u64  system counter at the task's start and end
-// msprof evaluates the aic_metrics formulas on these (mscalculate/stars/ffts_pmu_calculator.py),
-// which are the formulas profiler/metrics evaluates, so its op_summary carries our numbers.
-// Not written: MIX tasks (FFTS+ context records with GE context ids, plus the block PMU records
-// of their second core side) and the 910A's aicore.data.
+// The tasks' PMU counters as the task scheduler reports them at each task's end, with AI Core
+// metrics on (the counts of the events sample.json lists for the side, profiledEvents, in order):
+//   STARS chips (910B/910_93, msprof's CHIP_V4_1_0): PROF_*/device_{id}/data/ffts_profile.data.{id}.slice_0
+//     (RawFftsPmu). A plain AI Core or AI Vector task has one context record (FFTS type 0 or 2)
+//     with the counters of its side summed over its blocks. A MIX task runs as an FFTS+ context
+//     (FFTS type 4, sub-task type 6 MIX_AIC / 7 MIX_AIV, context id 0): a context record with its
+//     main side's sums and, before it, one block record per block of its second side (the mix
+//     block dim): ffts_pmu_calculator.py pairs them by stream, task and context id and sums the
+//     block records (no `taskBlock` in sample.json: the main side reports no block records).
+//   Coupled chips (910A, 310P): aicore.data.{id}.slice_0 (RawAicPmu), one per AI Core task.
+// msprof evaluates the aic_metrics formulas on these (mscalculate/stars/ffts_pmu_calculator.py,
+// mscalculate/aic/aic_calculator.py), which are the formulas profiler/metrics evaluates, so its
+// op_summary carries our numbers.
 #include <string>
 
 #include "profiler/config/profiler_config.h"
@@ -28,8 +19,13 @@
 
 namespace ascendsim {
 
-// The records of the run's AI Core and AI Vector kernels, by end time; empty on chips without
-// STARS, without AI Core metrics, or when no task is collected.
-std::string rawPmuRecords(const RunRecord& run, const ProfilerConfig& config);
+// A PMU data file: its name without the ".{id}.slice_0" suffix, and its records.
+struct RawPmuFile {
+    std::string name;   // "ffts_profile.data" (STARS chips) or "aicore.data" (910A, 310P)
+    std::string bytes;  // empty without AI Core metrics or when no task is collected
+};
+
+// The records of the run's AI Core and AI Vector kernels (on coupled chips: AI Core), by end time.
+RawPmuFile rawPmuRecords(const RunRecord& run, const ProfilerConfig& config);
 
 }  // namespace ascendsim

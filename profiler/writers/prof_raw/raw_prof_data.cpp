@@ -2,6 +2,7 @@
 
 #include "profiler/format/file_output.h"
 #include "profiler/writers/prof_raw/raw_device_data.h"
+#include "profiler/writers/prof_raw/raw_hccl_data.h"
 #include "profiler/writers/prof_raw/raw_host_data.h"
 #include "profiler/writers/prof_raw/raw_msproftx.h"
 #include "profiler/writers/prof_raw/raw_type_dictionary.h"
@@ -21,6 +22,7 @@ void writeAll(const std::filesystem::path& dir, const std::map<std::string, std:
 void writeRawProfData(const std::filesystem::path& profRoot, const RunRecord& run, const ProfilerConfig& config) {
     RawTypeDictionary dictionary;
     std::map<std::string, std::string> host = rawHostDataFiles(run, config, dictionary);
+    host.merge(rawHcclDataFiles(run, config, dictionary));
     const std::string msprofTx = rawMsprofTxRecords(run, dictionary);
     if (!msprofTx.empty()) host["unaging.additional.msproftx.slice_0"] = msprofTx;
     const std::string typeInfo = dictionary.typeInfoText();

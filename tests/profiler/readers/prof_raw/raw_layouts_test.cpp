@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "profiler/writers/prof_raw/raw_ge_enums.h"
+#include "profiler/writers/prof_raw/raw_hccl_data.h"
 #include "profiler/writers/prof_raw/raw_layouts.h"
 
 namespace ascendsim {
@@ -62,12 +63,12 @@ TEST(RawLayouts, EveryRecordDecodesAsItWasEncodedAtMsprofsSizes) {
     EXPECT_EQ(*geDataTypeName(ti.tensors[1].dataType), "DT_BF16");
     EXPECT_EQ(ti.tensors[0].shape[4], 16u);
 
-    const RawAcsqRecord acsq = roundTrip(RawAcsqRecord{RawAcsqRecord::kFuncEnd, kSqeAiv, 5, 9, 1000, 5}, 64);
-    EXPECT_EQ(acsq.func, RawAcsqRecord::kFuncEnd);
+    const RawStarsLog acsq = roundTrip(RawStarsLog{RawStarsLog::kFuncEnd, kSqeAiv, 5, 9, 1000, 5}, 64);
+    EXPECT_EQ(acsq.func, RawStarsLog::kFuncEnd);
     EXPECT_EQ(acsq.sqeType, kSqeAiv);
     EXPECT_EQ(acsq.acsqId, 5u);
 
-    RawContextPmu pmu;
+    RawFftsPmu pmu;
     pmu.counter = 3;
     pmu.streamId = 2;
     pmu.taskId = 8;
@@ -76,7 +77,7 @@ TEST(RawLayouts, EveryRecordDecodesAsItWasEncodedAtMsprofsSizes) {
     pmu.pmu = {1, 2, 3, 4, 5, 6, 7, 8};
     pmu.start = 10;
     pmu.end = 20;
-    const RawContextPmu p = roundTrip(pmu, 128);
+    const RawFftsPmu p = roundTrip(pmu, 128);
     EXPECT_EQ(p.fftsType, 2u);
     EXPECT_EQ(p.pmu, pmu.pmu);
     EXPECT_EQ(p.end, 20u);
@@ -153,19 +154,106 @@ TEST(RawLayouts, ATruncatedRecordNamesTheFileAndTheOffsetWhereItBegins) {
     }
 }
 
+// The fields msprof's Python parsers read, at the offsets their struct formats give them.
+template <typename T>
+T at(const std::string& bytes, std::size_t offset) {
+    T v = 0;
+    for (std::size_t i = 0; i < sizeof(T); ++i)
+        v |= static_cast<T>(static_cast<T>(static_cast<unsigned char>(bytes[offset + i])) << (8 * i));
+    return v;
+}
+
+TEST(RawLayouts, MixBlockPmuSubtaskLogAndThe910AsAicorePmuSitWhereMsprofReadsThem) {
+    // FFTS_BLOCK_PMU_FMT "4HQ2HBBHLHH12Q": ffts type = byte 21 >> 5, core type = byte 20 & 1,
+    // core id = byte 20 >> 1, sub-block id u16 at 28, block id u16 at 30, total cycles u64 at 32.
+    RawFftsPmu block;
+    block.func = RawFftsPmu::kFuncBlock;
+    block.streamId = 3;
+    block.taskId = 17;
+    block.subtaskType = 6;  // MIX_AIC
+    block.coreType = 1;     // AIV
+    block.coreId = 37;
+    block.fftsType = 4;     // FFTS+
+    block.blockId = 11;
+    block.totalCycles = 900;
+    block.pmu = {1, 2, 3, 4, 5, 6, 7, 8};
+    RawRecordBuffer out;
+    encodeRaw(block, out);
+    const std::string b = out.bytes();
+    ASSERT_EQ(b.size(), 128u);
+    EXPECT_EQ(at<std::uint16_t>(b, 0) & 0x3F, 0b101001);
+    EXPECT_EQ(at<std::uint16_t>(b, 16) & 0xFF, 6);
+    EXPECT_EQ(static_cast<unsigned char>(b[20]) & 1, 1);
+    EXPECT_EQ(static_cast<unsigned char>(b[20]) >> 1, 37);
+    EXPECT_EQ(static_cast<unsigned char>(b[21]) >> 5, 4);
+    EXPECT_EQ(at<std::uint16_t>(b, 30), 11);
+    EXPECT_EQ(at<std::uint64_t>(b, 32), 900u);
+    EXPECT_EQ(at<std::uint64_t>(b, 48 + 7 * 8), 8u);
+    const RawFftsPmu back = roundTrip(block, 128);
+    EXPECT_EQ(back.func, RawFftsPmu::kFuncBlock);
+    EXPECT_EQ(back.coreId, 37u);
+    EXPECT_EQ(back.blockId, 11u);
+    EXPECT_EQ(back.pmu, block.pmu);
+
+    // FFTS_PLUS_LOG_FMT "4HQ4H10L": sub-task type u16 at 16 (low 8 bits), sub-task id at 18,
+    // ffts type at 20 (>> 13), thread id at 22; the STARS magic at 2.
+    RawStarsLog sub;
+    sub.func = RawStarsLog::kFuncSubtaskEnd;
+    sub.sqeType = kSqeAiCore;
+    sub.streamId = 3;
+    sub.taskId = 17;
+    sub.sysCount = 5000;
+    sub.subtaskType = 7;
+    sub.subtaskId = 0;
+    sub.fftsType = 4;
+    RawRecordBuffer log;
+    encodeRaw(sub, log);
+    const std::string l = log.bytes();
+    EXPECT_EQ(at<std::uint16_t>(l, 2), 0x6BD3);
+    EXPECT_EQ(at<std::uint16_t>(l, 16), 7);
+    EXPECT_EQ(at<std::uint16_t>(l, 20) >> 13, 4);
+    const RawStarsLog s = roundTrip(sub, 64);
+    EXPECT_TRUE(s.subtask());
+    EXPECT_FALSE(s.start());
+    EXPECT_EQ(s.subtaskType, 7u);
+    EXPECT_EQ(s.fftsType, 4u);
+
+    // AIC_PMU_FMT "BBHHHII10Q8I": counter = byte 0 >> 4, task id u16 at 6, total cycles u64 at 16,
+    // the 8 counts at 32, stream id u32 at 96.
+    RawAicPmu aic;
+    aic.counter = 9;
+    aic.taskId = 300;
+    aic.totalCycles = 123456;
+    aic.pmu = {8, 7, 6, 5, 4, 3, 2, 1};
+    aic.streamId = 5;
+    RawRecordBuffer aicOut;
+    encodeRaw(aic, aicOut);
+    const std::string c = aicOut.bytes();
+    ASSERT_EQ(c.size(), 128u);
+    EXPECT_EQ(static_cast<unsigned char>(c[0]) >> 4, 9);
+    EXPECT_EQ(at<std::uint16_t>(c, 6), 300);
+    EXPECT_EQ(at<std::uint64_t>(c, 16), 123456u);
+    EXPECT_EQ(at<std::uint64_t>(c, 32), 8u);
+    EXPECT_EQ(at<std::uint32_t>(c, 96), 5u);
+    const RawAicPmu a = roundTrip(aic, 128);
+    EXPECT_EQ(a.counter, 9u);
+    EXPECT_EQ(a.pmu, aic.pmu);
+    EXPECT_EQ(a.streamId, 5u);
+}
+
 TEST(RawLayouts, AWrongMagicNumberOrFuncTypeIsAnError) {
     RawRecordBuffer out;
-    encodeRaw(RawAcsqRecord{RawAcsqRecord::kFuncStart, kSqeAiCore, 1, 1, 10, 1}, out);
+    encodeRaw(RawStarsLog{RawStarsLog::kFuncStart, kSqeAiCore, 1, 1, 10, 1}, out);
     std::string bytes = out.bytes();
     bytes[2] = 0;  // the STARS magic number
     RawRecordReader in("stars", bytes);
-    EXPECT_THROW(decodeRaw<RawAcsqRecord>(in), RawDataError);
+    EXPECT_THROW(decodeRaw<RawStarsLog>(in), RawDataError);
     RawRecordBuffer pmu;
-    encodeRaw(RawContextPmu{}, pmu);
+    encodeRaw(RawFftsPmu{}, pmu);
     std::string p = pmu.bytes();
-    p[0] = 0;  // func type 0 is not a context PMU record
+    p[0] = 0;  // func type 0 is neither a context nor a block PMU record
     RawRecordReader pin("ffts", p);
-    EXPECT_THROW(decodeRaw<RawContextPmu>(pin), RawDataError);
+    EXPECT_THROW(decodeRaw<RawFftsPmu>(pin), RawDataError);
 }
 
 TEST(RawLayouts, AFixedFieldIsWrittenFromTheLayoutAndCheckedOnReading) {
@@ -188,17 +276,17 @@ TEST(RawLayouts, AFixedFieldIsWrittenFromTheLayoutAndCheckedOnReading) {
     }
 }
 
-TEST(RawLayouts, AFixedBitFieldOrACountAboveItsLimitNamesTheFieldAndTheValue) {
+TEST(RawLayouts, AnUnknownFuncTypeOrACountAboveItsLimitNamesTheRecordOrTheValue) {
     RawRecordBuffer pmu;
-    encodeRaw(RawContextPmu{}, pmu);
+    encodeRaw(RawFftsPmu{}, pmu);
     std::string p = pmu.bytes();
     p[0] = 0x21;  // func type 33 in the low 6 bits
     RawRecordReader pin("ffts", p);
     try {
-        decodeRaw<RawContextPmu>(pin);
+        decodeRaw<RawFftsPmu>(pin);
         FAIL() << "no error";
     } catch (const RawDataError& e) {
-        EXPECT_STREQ(e.what(), "ffts: offset 0: context PMU func type 33 (expected 40)");
+        EXPECT_STREQ(e.what(), "ffts: offset 0: FFTS PMU func type is neither a context (40) nor a block (41) record");
     }
     RawRecordBuffer tensors;
     encodeRaw(RawTensorInfo{}, tensors);
@@ -220,6 +308,80 @@ TEST(RawLayouts, GeNamesAndNumbersMapBothWaysAsMsprofPrintsThem) {
         EXPECT_EQ(geFormatName(geFormatNumber(name)), std::string(name)) << name;
     EXPECT_EQ(geDataTypeNumber("FLOAT16"), 1u);  // ge_enum_constant.py GeDataType
     EXPECT_EQ(geFormatNumber("FRACTAL_NZ"), 29u);
+}
+
+}  // namespace
+}  // namespace ascendsim
+
+namespace ascendsim {
+namespace {
+
+TEST(RawLayouts, HcclInfoCarriesEveryFieldOfEachHcclTaskWhereHcclInfoFmtPutsIt) {
+    CommunicationOpRecord op;
+    op.groupName = "17522688603477080586";
+    op.dataType = "BFP16";
+    op.rankSize = 8;
+    const std::vector<HcclTask> tasks = {
+        {HcclTaskKind::NotifyRecord, 1, 0, 0, 0, 3, 4, 0, HcclLinkType::None},
+        {HcclTaskKind::NotifyWait, 2, 1, 0, 0, 3, 5, 0, HcclLinkType::None},
+        {HcclTaskKind::Memcpy, 1, 2, 0, 0, 3, 4, 1u << 20, HcclLinkType::Hccs},
+        {HcclTaskKind::ReduceInline, 0, 3, 0, 0, 3, kNoPeerRank, 4096, HcclLinkType::OnChip},
+        {HcclTaskKind::Memcpy, 3, 4, 0, 0, 3, 6, 512, HcclLinkType::Rdma},
+        {HcclTaskKind::Memcpy, 4, 5, 0, 0, 3, 7, 64, HcclLinkType::Sio},
+        {HcclTaskKind::Memcpy, 5, 6, 0, 0, 3, 2, 32, HcclLinkType::Pcie},
+    };
+    for (const HcclTask& task : tasks) {
+        RawHcclInfo info = hcclInfoOf(op, task);
+        info.header = {RawHcclInfo::kLevel, RawHcclInfo::kType, 7, kRawAdditionalDataBytes, 555};
+        info.itemId = 99;
+        RawRecordBuffer out;
+        encodeRaw(info, out);
+        ASSERT_EQ(out.size(), 256u);  // HCCL_INFO_FMT "HHIII4Q6IQ2Id3Q6I112B"
+        const std::string& b = out.bytes();
+        EXPECT_EQ(at<std::uint16_t>(b, 2), 5500u);
+        EXPECT_EQ(at<std::uint64_t>(b, 24), 99u);                      // itemId
+        EXPECT_EQ(at<std::uint64_t>(b, 40), 17522688603477080586ULL);  // groupName
+        EXPECT_EQ(at<std::uint32_t>(b, 48), task.srcRank);             // localRank
+        EXPECT_EQ(at<std::uint32_t>(b, 52), task.dstRank);             // remoteRank
+        EXPECT_EQ(at<std::uint32_t>(b, 56), 8u);                       // rankSize
+        EXPECT_EQ(at<std::uint32_t>(b, 64), task.plane);               // planeID
+        EXPECT_EQ(at<std::uint32_t>(b, 68), task.contextId);           // ctxID
+        EXPECT_EQ(at<std::uint64_t>(b, 112), task.sizeBytes);          // dataSize
+        EXPECT_EQ(at<std::uint32_t>(b, 124), 11u);                     // dataType BFP16
+        RawRecordReader in("hccl_info", b);
+        const auto back = hcclTaskOf(decodeRaw<RawHcclInfo>(in));
+        ASSERT_TRUE(back.has_value());
+        EXPECT_EQ(back->kind, task.kind);
+        EXPECT_EQ(back->plane, task.plane);
+        EXPECT_EQ(back->contextId, task.contextId);
+        EXPECT_EQ(back->srcRank, task.srcRank);
+        EXPECT_EQ(back->dstRank, task.dstRank);
+        EXPECT_EQ(back->sizeBytes, task.sizeBytes);
+        EXPECT_EQ(back->link, task.link);
+    }
+}
+
+TEST(RawLayouts, HcclOpInfoIsA64ByteCompactRecordOfTheNodeLevel) {
+    RawHcclOpInfo o;
+    o.header = {RawHcclOpInfo::kLevel, RawHcclOpInfo::kType, 7, RawHcclOpInfo::kDataBytes, 555};
+    o.dataType = 4;
+    o.algType = 1234;
+    o.count = 4194304;
+    o.groupName = 42;
+    RawRecordBuffer out;
+    encodeRaw(o, out);
+    ASSERT_EQ(out.size(), 64u);  // HCCL_OP_INFO_FMT "HHIIIQBBQQQ" + 14 B
+    EXPECT_EQ(at<std::uint8_t>(out.bytes(), 25), 4u);
+    EXPECT_EQ(at<std::uint64_t>(out.bytes(), 34), 4194304u);
+    RawRecordReader in("hccl_op_info", out.bytes());
+    const RawHcclOpInfo back = decodeRaw<RawHcclOpInfo>(in);
+    EXPECT_EQ(back.algType, 1234u);
+    EXPECT_EQ(back.groupName, 42u);
+    // A record of another node-level type is not an hccl_op_info.
+    std::string bytes = out.bytes();
+    bytes[4] = 0;  // type 0: node_basic_info
+    RawRecordReader wrong("hccl_op_info", bytes);
+    EXPECT_THROW(decodeRaw<RawHcclOpInfo>(wrong), RawDataError);
 }
 
 }  // namespace

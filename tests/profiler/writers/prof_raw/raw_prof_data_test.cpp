@@ -3,6 +3,7 @@
 // name them, and the profileConfig flags that select them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -96,6 +97,19 @@ TEST(RawProfData, NodeBasicInfoAndTaskTrackAre64ByteCompactRecordsInsideTheLaunc
     EXPECT_EQ(field<std::uint32_t>(tracks, 28), run.kernels[0].taskId);
     EXPECT_NE(dict.typeInfoText().find("_" + std::to_string(field<std::uint64_t>(tracks, 32)) + ":KERNEL_AIVEC\n"),
               std::string::npos);
+    // The MIX kernel's track is KERNEL_MIX_AIC, and GE reports its FFTS+ context id 0 beside its
+    // node info: a 256 B context_id_info record (level 10000, type 4), op name id, 1 id, id 0.
+    EXPECT_NE(dict.typeInfoText().find("_" + std::to_string(field<std::uint64_t>(tracks, 128 + 32)) +
+                                       ":KERNEL_MIX_AIC\n"),
+              std::string::npos);
+    const std::string& ids = files.at("unaging.additional.context_id_info.slice_0");
+    ASSERT_EQ(ids.size(), 256u);
+    EXPECT_EQ(field<std::uint16_t>(ids, 2), kRawLevelNode);
+    EXPECT_EQ(field<std::uint32_t>(ids, 4), 4u);
+    EXPECT_EQ(field<std::uint64_t>(ids, 16), field<std::uint64_t>(nodes, 128 + 16));
+    EXPECT_EQ(field<std::uint64_t>(ids, 24), field<std::uint64_t>(nodes, 128 + 24));  // the op name id
+    EXPECT_EQ(field<std::uint32_t>(ids, 32), 1u);
+    EXPECT_EQ(field<std::uint32_t>(ids, 36), 0u);
 }
 
 TEST(RawProfData, StarsLogHasAStartAndAnEndPerTaskInTimeOrder) {
@@ -103,7 +117,7 @@ TEST(RawProfData, StarsLogHasAStartAndAnEndPerTaskInTimeOrder) {
     const RunRecord run = launchedRun(chip);
     const auto files = rawDeviceDataFiles(run, e2eConfig());
     const std::string& log = files.at("stars_soc.data.0.slice_0");
-    ASSERT_EQ(log.size(), 64u * 6);
+    ASSERT_EQ(log.size(), 64u * 8);  // the MIX task adds its FFTS+ sub-task's start and end
     std::uint64_t last = 0;
     for (std::size_t at = 0; at < log.size(); at += 64) {
         EXPECT_EQ(field<std::uint16_t>(log, at + 2), 0x6BD3);
@@ -137,14 +151,47 @@ TEST(RawProfData, The910AsHwtsLogHasAStartAndAnEndPerTaskWithACounter) {
     EXPECT_TRUE(rawDeviceDataFiles(run, e2eConfig({.taskTime = false})).empty());
 }
 
-// The context PMU records msprof's FftsPmuCalculator reads: one 128-byte record per plain AI Core
-// or AI Vector task, by end time, carrying the side's summed counters in sample.json's event order.
+// The 910A's AI Core PMU records (aicore.data, AIC_PMU_FMT "BBHHHII10Q8I"): one per AI Core task,
+// by end time, with a 4-bit counter, task id, total cycles, the coupled side's counts in
+// sample.json's order and the stream id; no ffts_profile.
+TEST(RawProfData, The910AsAicorePmuRecordsCarryTheCoupledCountersWithACounter) {
+    static const ChipConfig coupled = coupledChip();
+    RunRecord run = launchedRun(coupled);
+    run.kernels.resize(2);  // Add and MatMulV3 as the 910A's AI Core tasks
+    for (KernelRecord& k : run.kernels) {
+        k.device.type = TaskType::AiCore;
+        for (BlockResult& b : k.device.blocks) b.coreKind = CoreKind::Coupled;
+        k.device.cubeSum += k.device.vectorSum;
+        k.device.vectorSum = PmuCounters{};
+    }
+    const auto files = rawDeviceDataFiles(run, e2eConfig());
+    EXPECT_EQ(files.count("ffts_profile.data.0.slice_0"), 0u);
+    const std::string& pmu = files.at("aicore.data.0.slice_0");
+    ASSERT_EQ(pmu.size(), 128u * 2);
+    const std::vector<PmuEvent> events = profiledEvents(AicMetrics::PipeUtilization, CoreSide::Coupled);
+    ASSERT_EQ(events.size(), 8u);
+    for (std::size_t i = 0; i < 2; ++i) {
+        const KernelRecord& k = run.kernels[i];  // Add ends first
+        const std::size_t at = 128 * i;
+        EXPECT_EQ(field<std::uint8_t>(pmu, at) >> 4, i);  // msprof's AicPmuBean checks the counter
+        EXPECT_EQ(field<std::uint16_t>(pmu, at + 6), k.taskId & 0xFFFF);
+        EXPECT_EQ(field<std::uint64_t>(pmu, at + 16), k.device.cubeSum.totalCycles);
+        for (std::size_t e = 0; e < events.size(); ++e)
+            EXPECT_EQ(field<std::uint64_t>(pmu, at + 32 + 8 * e), k.device.cubeSum[events[e]]) << i << " " << e;
+        EXPECT_EQ(field<std::uint32_t>(pmu, at + 96), k.device.streamId);
+    }
+    EXPECT_EQ(rawDeviceDataFiles(run, e2eConfig({.aicoreMetrics = false})).count("aicore.data.0.slice_0"), 0u);
+}
+
+// The FFTS PMU records msprof's FftsPmuCalculator reads: one 128-byte context record per task, by
+// end time, carrying the side's summed counters in sample.json's event order; a MIX task's context
+// record (its main side) follows one block record per block of its second side.
 TEST(RawProfData, PmuRecordsCarryEachTasksSideCountersInSampleJsonOrder) {
     static const ChipConfig chip = splitChip();
     const RunRecord run = launchedRun(chip);  // Add (AIV), MatMulV3 (AIC), FlashAttentionScore (MIX_AIC)
     const auto files = rawDeviceDataFiles(run, e2eConfig());
     const std::string& pmu = files.at("ffts_profile.data.0.slice_0");
-    ASSERT_EQ(pmu.size(), 128u * 2);  // the MIX task is not written (raw_pmu_data.h)
+    ASSERT_EQ(pmu.size(), 128u * (2 + 40 + 1));  // Add, MatMulV3, the MIX task's 40 vector blocks and itself
     // Add ends first: func type 0b101000, counter 0, FFTS type 2 (AIV), its stream and task.
     EXPECT_EQ(field<std::uint16_t>(pmu, 0), 0b101000);
     EXPECT_EQ(field<std::uint16_t>(pmu, 4), run.kernels[0].device.streamId);
@@ -163,6 +210,35 @@ TEST(RawProfData, PmuRecordsCarryEachTasksSideCountersInSampleJsonOrder) {
     const std::vector<PmuEvent> aic = profiledEvents(AicMetrics::PipeUtilization, CoreSide::Aic);
     for (std::size_t i = 0; i < aic.size(); ++i)
         EXPECT_EQ(field<std::uint64_t>(pmu, 128 + 48 + 8 * i), run.kernels[1].device.cubeSum[aic[i]]) << i;
+    // FlashAttentionScore (MIX_AIC, ends last): FFTS+ (type 4), sub-task type 6, context 0; its 40
+    // vector blocks as block records (func 0b101001, core type 1 AIV, block id), then its cube
+    // side as the context record.
+    const KernelRecord& mix = run.kernels[2];
+    const auto vecBusy = std::find(aiv.begin(), aiv.end(), PmuEvent::VecBusy) - aiv.begin();
+    ASSERT_LT(static_cast<std::size_t>(vecBusy), aiv.size());
+    for (std::size_t b = 0; b < 40; ++b) {
+        const std::size_t at = 128 * (2 + b);
+        EXPECT_EQ(field<std::uint16_t>(pmu, at) & 0x3F, 0b101001) << b;
+        EXPECT_EQ(field<std::uint16_t>(pmu, at + 6), mix.taskId & 0xFFFF) << b;
+        EXPECT_EQ(field<std::uint16_t>(pmu, at + 16) & 0xFF, 6) << b;
+        EXPECT_EQ(field<std::uint16_t>(pmu, at + 18), 0) << b;
+        EXPECT_EQ(static_cast<unsigned char>(pmu[at + 20]) & 1, 1) << b;
+        EXPECT_EQ(static_cast<unsigned char>(pmu[at + 21]) >> 5, 4) << b;
+        EXPECT_EQ(field<std::uint16_t>(pmu, at + 30), b);
+        EXPECT_EQ(field<std::uint64_t>(pmu, at + 32), mix.device.blocks[20 + b].counters.totalCycles) << b;
+        EXPECT_EQ(field<std::uint64_t>(pmu, at + 48 + 8 * static_cast<std::size_t>(vecBusy)), 709000u) << b;
+    }
+    const std::size_t ctx = 128 * 42;
+    EXPECT_EQ(field<std::uint16_t>(pmu, ctx) & 0x3F, 0b101000);
+    EXPECT_EQ(field<std::uint16_t>(pmu, ctx + 16) & 0xFF, 6);
+    EXPECT_EQ(field<std::uint16_t>(pmu, ctx + 20) >> 13, 4);
+    EXPECT_EQ(field<std::uint64_t>(pmu, ctx + 32), mix.device.cubeSum.totalCycles);
+    // The STARS log nests the MIX task's FFTS+ sub-task start and end (func 34, 35) in its own.
+    const std::string& log = files.at("stars_soc.data.0.slice_0");
+    std::vector<std::uint16_t> mixFuncs;
+    for (std::size_t at = 0; at < log.size(); at += 64)
+        if (field<std::uint16_t>(log, at + 6) == (mix.taskId & 0xFFFF)) mixFuncs.push_back(field<std::uint16_t>(log, at) & 0x3F);
+    EXPECT_EQ(mixFuncs, (std::vector<std::uint16_t>{0, 0b100010, 0b100011, 1}));
     // No AI Core metrics (ACL_PROF_AICORE_METRICS off), no PMU records.
     EXPECT_EQ(rawDeviceDataFiles(run, e2eConfig({.aicoreMetrics = false})).count("ffts_profile.data.0.slice_0"), 0u);
 }
@@ -204,7 +280,7 @@ TEST(RawProfData, CopiesAndStreamEventsAreTrackedAndLoggedWithTheirSqeTypes) {
     // (msmodel/sqe_type_map.py), each on its stream with its task id.
     const auto device = rawDeviceDataFiles(run, e2eConfig());
     const std::string& log = device.at("stars_soc.data.0.slice_0");
-    ASSERT_EQ(log.size(), 64u * 12);
+    ASSERT_EQ(log.size(), 64u * 14);
     std::map<std::uint16_t, int> recordsBySqe;
     for (std::size_t at = 0; at < log.size(); at += 64) {
         const std::uint16_t sqe = field<std::uint16_t>(log, at) >> 10;
@@ -261,6 +337,23 @@ TEST(RawProfData, AclApiFlagRemovesOnlyTheAscendClRecords) {
     EXPECT_EQ(without.at("unaging.api_event.data.slice_0").size(), 40u * 3);
     EXPECT_EQ(off.typeInfoText().find("aclnnAdd"), std::string::npos);
     EXPECT_EQ(with.at("aging.compact.task_track.slice_0"), without.at("aging.compact.task_track.slice_0"));
+}
+
+TEST(RawProfData, HcclTraceFlagRemovesOnlyTheHcclApiRecords) {
+    static const ChipConfig chip = splitChip();
+    RunRecord run = launchedRun(chip);
+    run.apis.push_back({ApiLevel::Communication, "hcom_allReduce__586_0_1", 4500000, 4600000, 7, 0});
+    RawTypeDictionary on, off;
+    const std::string with = rawHostDataFiles(run, e2eConfig(), on).at("unaging.api_event.data.slice_0");
+    const std::string without =
+        rawHostDataFiles(run, e2eConfig({.hcclTrace = false}), off).at("unaging.api_event.data.slice_0");
+    ASSERT_EQ(with.size(), 40u * 7);
+    ASSERT_EQ(without.size(), 40u * 6);
+    std::size_t hccl = 0;
+    for (std::size_t at = 0; at < with.size(); at += 40) hccl += field<std::uint16_t>(with, at + 2) == kRawLevelHccl;
+    EXPECT_EQ(hccl, 1u);  // level 5500, the op named through hash_dic
+    for (std::size_t at = 0; at < without.size(); at += 40) EXPECT_NE(field<std::uint16_t>(without, at + 2), kRawLevelHccl);
+    EXPECT_NE(on.hashText().find(":hcom_allReduce__586_0_1\n"), std::string::npos);
 }
 
 TEST(RawProfData, TaskTimeFlagRemovesTheTaskTracks) {
