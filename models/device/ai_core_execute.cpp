@@ -43,7 +43,8 @@ constexpr std::size_t kMaxEventIds = 16;
 // real Qwen3 GEMMs show FIX busy 0.56 beside MAC 0.78 in one kernel (docs/fidelity.md §34).
 bool waitIsInFlight(Pipe pipe, const Flag& flag) { return pipe == Pipe::FixPipe && flag.src == Pipe::Cube; }
 
-bool isSyncOpcode(Opcode op) { return op == Opcode::SetFlag || op == Opcode::Barrier || op == Opcode::CrossCoreSet; }
+// The syncs by which a pipe hands its results on (not the waits, which receive them).
+bool handsResultsOn(Opcode op) { return op == Opcode::SetFlag || op == Opcode::Barrier || op == Opcode::CrossCoreSet; }
 
 }  // namespace
 
@@ -143,7 +144,7 @@ void AiCore::execute(Pipe pipe, const Instruction& instr, std::uint64_t programI
     PipeState& ps = pipes_[pipeIndex(pipe)];
     // A sync the vector pipe executes hands its results on: it waits until the last vector
     // instruction's results are in UB (VectorTiming::resultLatencyCycles), in flight, so busy.
-    std::uint64_t duration = ps.resultsReady > now && isSyncOpcode(instr.opcode) ? ps.resultsReady - now : 0;
+    std::uint64_t duration = ps.resultsReady > now && handsResultsOn(instr.opcode) ? ps.resultsReady - now : 0;
     try {
         switch (instr.opcode) {
             case Opcode::DataMove:
