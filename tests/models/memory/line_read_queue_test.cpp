@@ -9,7 +9,7 @@
 namespace ascendsim {
 namespace {
 
-constexpr std::uint64_t kLine = 512;
+using testing_support::kSmallChipLineBytes;
 constexpr std::uint64_t kTurnPs = 50 * 1000;  // 50 cycles at the small chip's 1 GHz
 
 ChipConfig queuedChip(std::uint32_t cycles) {
@@ -48,7 +48,7 @@ TEST(LineReadQueue, ReadsOfDifferentLinesDoNotWait) {
     SharedMemorySystem free(queuedChip(0));
     PmuCounters counters;
     for (std::uint32_t core = 0; core < 4; ++core) {
-        const GmAccess read = gmReadOf(core * kLine, 96, 0, core);
+        const GmAccess read = gmReadOf(core * kSmallChipLineBytes, 96, 0, core);
         EXPECT_EQ(queued.access(read, counters), free.access(read, counters)) << core;
     }
 }
@@ -56,7 +56,7 @@ TEST(LineReadQueue, ReadsOfDifferentLinesDoNotWait) {
 // A read that arrives after the line's queue has drained is served at once; one arriving in the
 // middle of the previous read's turn waits for the rest of it.
 TEST(LineReadQueue, AReadWaitsOnlyForTheTurnsStillAhead) {
-    LineReadQueue queue(static_cast<double>(kTurnPs), kLine);
+    LineReadQueue queue(static_cast<double>(kTurnPs), kSmallChipLineBytes);
     const L2Bursts record{4096, 96, 1, 0};
     EXPECT_EQ(queue.wait(record, 0.0), 0.0);
     EXPECT_EQ(queue.wait(record, 20'000.0), 30'000.0);  // turn at 50 000, free at 100 000
@@ -66,13 +66,13 @@ TEST(LineReadQueue, AReadWaitsOnlyForTheTurnsStillAhead) {
 // A read of several lines waits for the latest of its lines' turns; each line queues once even
 // when two of its bursts share it.
 TEST(LineReadQueue, AReadOfSeveralLinesWaitsForItsLatestTurn) {
-    LineReadQueue queue(static_cast<double>(kTurnPs), kLine);
-    queue.wait({2 * kLine, 96, 1, 0}, 0.0);
-    queue.wait({2 * kLine, 96, 1, 0}, 0.0);  // line 2 now free at 100 000
-    EXPECT_EQ(queue.wait({0, 3 * kLine, 1, 0}, 0.0), 100'000.0);
+    LineReadQueue queue(static_cast<double>(kTurnPs), kSmallChipLineBytes);
+    queue.wait({2 * kSmallChipLineBytes, 96, 1, 0}, 0.0);
+    queue.wait({2 * kSmallChipLineBytes, 96, 1, 0}, 0.0);  // line 2 now free at 100 000
+    EXPECT_EQ(queue.wait({0, 3 * kSmallChipLineBytes, 1, 0}, 0.0), 100'000.0);
     // Two 256 B bursts in line 5 and one in line 6: lines 5 and 6 each take one turn.
-    EXPECT_EQ(queue.wait({5 * kLine, 256, 3, 256}, 0.0), 0.0);
-    EXPECT_EQ(queue.wait({5 * kLine, 96, 1, 0}, 0.0), static_cast<double>(kTurnPs));
+    EXPECT_EQ(queue.wait({5 * kSmallChipLineBytes, 256, 3, 256}, 0.0), 0.0);
+    EXPECT_EQ(queue.wait({5 * kSmallChipLineBytes, 96, 1, 0}, 0.0), static_cast<double>(kTurnPs));
 }
 
 TEST(LineReadQueue, WritesDoNotQueue) {

@@ -8,7 +8,7 @@
 namespace ascendsim {
 namespace {
 
-constexpr std::uint64_t kLine = 512;
+using testing_support::kSmallChipLineBytes;
 constexpr std::uint64_t kLatencyPs = 100 * 1000;  // small chip: 100 cycles at 1 GHz
 
 ChipConfig limitedChip(std::uint32_t outstandingLines) {
@@ -17,33 +17,31 @@ ChipConfig limitedChip(std::uint32_t outstandingLines) {
     return chip;
 }
 
-GmAccess readOf(std::uint64_t address, std::uint64_t bytes, std::uint64_t startPs, std::uint32_t core) {
-    return GmAccess{startPs, core, address, bytes, false};
-}
+using testing_support::gmReadOf;
 
 TEST(OutstandingReads, ColdLinesArriveOutstandingPerLatency) {
     SharedMemorySystem memory(limitedChip(4));
     PmuCounters counters;
     // 16 missed lines, 4 in flight: 4 latencies to receive them (HBM alone would take 8192 ps),
     // then the last line's own latency.
-    EXPECT_EQ(memory.access(readOf(0, 16 * kLine, 0, 0), counters), 4 * kLatencyPs + kLatencyPs);
+    EXPECT_EQ(memory.access(gmReadOf(0, 16 * kSmallChipLineBytes, 0, 0), counters), 4 * kLatencyPs + kLatencyPs);
 }
 
 TEST(OutstandingReads, ZeroMeansOnlyHbmBoundsTheFills) {
     SharedMemorySystem memory(limitedChip(0));
     PmuCounters counters;
-    EXPECT_EQ(memory.access(readOf(0, 16 * kLine, 0, 0), counters), 16 * kLine + kLatencyPs);
+    EXPECT_EQ(memory.access(gmReadOf(0, 16 * kSmallChipLineBytes, 0, 0), counters), 16 * kSmallChipLineBytes + kLatencyPs);
 }
 
 TEST(OutstandingReads, HitsAndWritesAreNotLimited) {
     SharedMemorySystem memory(limitedChip(1));
     PmuCounters counters;
-    memory.access(readOf(0, 16 * kLine, 0, 0), counters);
+    memory.access(gmReadOf(0, 16 * kSmallChipLineBytes, 0, 0), counters);
     const std::uint64_t start = 100'000'000;
     // A second read of the same lines hits: L2 rate (5 B/ps) plus the 10-cycle hit latency.
-    EXPECT_EQ(memory.access(readOf(0, 16 * kLine, start, 0), counters),
-              start + static_cast<std::uint64_t>(16 * kLine / 5.0 + 0.999) + 10 * 1000);
-    const GmAccess write{start, 0, 1 << 20, 16 * kLine, true};
+    EXPECT_EQ(memory.access(gmReadOf(0, 16 * kSmallChipLineBytes, start, 0), counters),
+              start + static_cast<std::uint64_t>(16 * kSmallChipLineBytes / 5.0 + 0.999) + 10 * 1000);
+    const GmAccess write{start, 0, 1 << 20, 16 * kSmallChipLineBytes, true};
     EXPECT_LT(memory.access(write, counters), start + kLatencyPs);
 }
 
@@ -53,9 +51,9 @@ TEST(OutstandingReads, EachCoreHasItsOwnLimit) {
     SharedMemorySystem alone(limitedChip(4));
     SharedMemorySystem pair(limitedChip(4));
     PmuCounters counters;
-    const std::uint64_t aloneDone = alone.access(readOf(0, 16 * kLine, 0, 0), counters);
-    const std::uint64_t doneA = pair.access(readOf(0, 16 * kLine, 0, 0), counters);
-    const std::uint64_t doneB = pair.access(readOf(1 << 20, 16 * kLine, 0, 1), counters);
+    const std::uint64_t aloneDone = alone.access(gmReadOf(0, 16 * kSmallChipLineBytes, 0, 0), counters);
+    const std::uint64_t doneA = pair.access(gmReadOf(0, 16 * kSmallChipLineBytes, 0, 0), counters);
+    const std::uint64_t doneB = pair.access(gmReadOf(1 << 20, 16 * kSmallChipLineBytes, 0, 1), counters);
     EXPECT_EQ(doneA, aloneDone);
     EXPECT_EQ(doneB, aloneDone);
 }
@@ -65,7 +63,7 @@ TEST(OutstandingReads, HbmBoundReadsAreNotSlowedFurther) {
     SharedMemorySystem memory(limitedChip(1000));
     PmuCounters counters;
     // 256 KiB of misses: HBM 262144 ps; 512 lines / 1000 per latency = 51200 ps.
-    EXPECT_EQ(memory.access(readOf(0, 512 * kLine, 0, 0), counters), 512 * kLine + kLatencyPs);
+    EXPECT_EQ(memory.access(gmReadOf(0, 512 * kSmallChipLineBytes, 0, 0), counters), 512 * kSmallChipLineBytes + kLatencyPs);
 }
 
 }  // namespace

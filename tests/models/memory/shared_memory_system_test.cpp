@@ -9,7 +9,7 @@
 namespace ascendsim {
 namespace {
 
-constexpr std::uint64_t kLine = 512;
+constexpr std::uint64_t kLine = testing_support::kSmallChipLineBytes;
 constexpr std::uint64_t kPsPerCycle = 1000;  // 1000 MHz core clock
 
 ChipConfig smallChip() { return testing_support::smallMemoryChip(); }

@@ -6,12 +6,15 @@
 
 namespace ascendsim::testing_support {
 
+// The small chip's L2 line.
+inline constexpr std::uint64_t kSmallChipLineBytes = 512;
+
 inline ChipConfig smallMemoryChip() {
     ChipConfig chip;
     chip.name = "TestChip";
     chip.aiCoreFreqMhz = 1000.0;
     chip.l2.sizeBytes = 16 * 1024;
-    chip.l2.lineBytes = 512;
+    chip.l2.lineBytes = kSmallChipLineBytes;
     chip.l2.ways = 2;
     chip.l2.bandwidthBytesPerCycle = 5000.0;
     chip.l2.hitLatencyCycles = 10;
