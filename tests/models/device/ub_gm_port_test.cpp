@@ -15,7 +15,7 @@
 namespace ascendsim::test {
 namespace {
 
-constexpr std::uint32_t kTileBytes = 32768;  // a measured point of both curves (hardware.md §1.3)
+constexpr std::uint32_t kMeasuredTileBytes = 32768;  // a measured point of both curves (hardware.md §1.3)
 constexpr std::uint64_t kSource = 0, kTarget = 1 << 20;
 
 enum class Stream { Loads, Stores, Copy };
@@ -27,20 +27,20 @@ std::vector<Instruction> residentStream(Stream kind, int tiles) {
     std::vector<Instruction> p;
     for (int i = 0; i < tiles; ++i) {
         const auto buf = static_cast<std::uint8_t>(i % 2);
-        const std::uint64_t ub = buf * kTileBytes;
+        const std::uint64_t ub = buf * kMeasuredTileBytes;
         if (kind == Stream::Loads) {
-            p.push_back(gmToUb(ub, kTileBytes, kSource + buf * kTileBytes));
+            p.push_back(gmToUb(ub, kMeasuredTileBytes, kSource + buf * kMeasuredTileBytes));
             continue;
         }
         if (kind == Stream::Stores) {
-            p.push_back(ubToGm(ub, kTileBytes, kTarget + buf * kTileBytes));
+            p.push_back(ubToGm(ub, kMeasuredTileBytes, kTarget + buf * kMeasuredTileBytes));
             continue;
         }
         if (i >= 2) p.push_back(Instruction::waitFlag(Pipe::Mte3, Pipe::Mte2, buf));
-        p.push_back(gmToUb(ub, kTileBytes, kSource + buf * kTileBytes));
+        p.push_back(gmToUb(ub, kMeasuredTileBytes, kSource + buf * kMeasuredTileBytes));
         p.push_back(Instruction::setFlag(Pipe::Mte2, Pipe::Mte3, buf));
         p.push_back(Instruction::waitFlag(Pipe::Mte2, Pipe::Mte3, buf));
-        p.push_back(ubToGm(ub, kTileBytes, kTarget + buf * kTileBytes));
+        p.push_back(ubToGm(ub, kMeasuredTileBytes, kTarget + buf * kMeasuredTileBytes));
         p.push_back(Instruction::setFlag(Pipe::Mte3, Pipe::Mte2, buf));
     }
     if (kind == Stream::Copy)
@@ -94,12 +94,12 @@ TEST(UbGmPort, ATransferIssuedWhileThePortIsHeldWaitsForIt) {
 
 TEST(UbGmPort, ALoadOnlyStreamStaysOnItsMeasuredCurve) {
     const ChipConfig chip = loadChipByName("Ascend910B4", defaultConfigDir());
-    EXPECT_NEAR(cyclesPerTile(chip, Stream::Loads, mte2), curveCycles(chip, gmToUb(0, kTileBytes)), 1.0);
+    EXPECT_NEAR(cyclesPerTile(chip, Stream::Loads, mte2), curveCycles(chip, gmToUb(0, kMeasuredTileBytes)), 1.0);
 }
 
 TEST(UbGmPort, AStoreOnlyStreamStaysOnItsMeasuredCurve) {
     const ChipConfig chip = loadChipByName("Ascend910B4", defaultConfigDir());
-    EXPECT_NEAR(cyclesPerTile(chip, Stream::Stores, mte3), curveCycles(chip, ubToGm(0, kTileBytes)),
+    EXPECT_NEAR(cyclesPerTile(chip, Stream::Stores, mte3), curveCycles(chip, ubToGm(0, kMeasuredTileBytes)),
                 1.0);
 }
 
@@ -112,7 +112,7 @@ TEST(UbGmPort, ACopysLoadsAndStoresTakeTurnsAtTheirPeaks) {
     const double load = peakOf(chip, MemSpace::GM, MemSpace::UB), store = peakOf(chip, MemSpace::UB, MemSpace::GM);
     const double portBound = 2.0 / (1.0 / load + 1.0 / store);
     const double perTile = cyclesPerTile(chip, Stream::Copy, total);
-    const double inAndOut = 2.0 * kTileBytes / perTile;
+    const double inAndOut = 2.0 * kMeasuredTileBytes / perTile;
     EXPECT_LE(inAndOut, portBound * 1.001);
     // Not all of it: a load's data reaches the port only after its request's round trip, which
     // starts when the store before it frees the buffer, so the port idles part of each tile.
@@ -132,8 +132,8 @@ TEST(UbGmPort, WithThePortOutOfTheWayTheCurvesOverlap) {
         if ((p.src == MemSpace::UB && p.dst == MemSpace::GM) || (p.src == MemSpace::GM && p.dst == MemSpace::UB))
             p.peakBytesPerCycle = 10000.0;
     const double perTile = cyclesPerTile(chip, Stream::Copy, total);
-    EXPECT_GT(2.0 * kTileBytes / perTile, 1.4 * portBound);
-    EXPECT_NEAR(perTile, curveCycles(chip, ubToGm(0, kTileBytes)), 0.05 * perTile);
+    EXPECT_GT(2.0 * kMeasuredTileBytes / perTile, 1.4 * portBound);
+    EXPECT_NEAR(perTile, curveCycles(chip, ubToGm(0, kMeasuredTileBytes)), 0.05 * perTile);
 }
 
 }  // namespace

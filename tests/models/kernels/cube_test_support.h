@@ -194,6 +194,12 @@ inline void expectNear(const std::vector<float>& actual, const std::vector<doubl
     EXPECT_EQ(bad, 0u) << what << ": " << bad << " of " << actual.size() << " elements differ";
 }
 
+// An ND tensor at a given GM address (for kernels whose GM traffic the test counts by address).
+inline TensorInfo ndTensorAt(const std::string& name, std::vector<std::int64_t> shape, DataType dtype,
+                             std::uint64_t addr) {
+    return TensorInfo{name, std::move(shape), dtype, TensorFormat::ND, addr};
+}
+
 inline OpInstance makeOp(const std::string& type, std::vector<TensorInfo> inputs, std::vector<TensorInfo> outputs) {
     OpInstance op;
     op.name = "test." + type;

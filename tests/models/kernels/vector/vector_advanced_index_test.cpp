@@ -10,12 +10,9 @@
 namespace ascendsim::test {
 namespace {
 
-TensorInfo tensor(const std::string& name, std::vector<std::int64_t> shape, DataType dtype, std::uint64_t addr) {
-    return TensorInfo{name, std::move(shape), dtype, TensorFormat::ND, addr};
-}
-
 struct Moves {
-    std::uint64_t indexedReads = 0, indexedWrites = 0, denseGmRead = 0, denseGmWritten = 0, scalarLoads = 0;
+    std::uint64_t indexedReads = 0, indexedWrites = 0, denseGmRead = 0, denseGmWritten = 0,
+                  scalarLoads = 0;
 };
 
 // Summed over every block program.
@@ -43,30 +40,35 @@ LoweredKernel lowered(OpInstance op, std::uint32_t blockDim) {
 }
 
 TEST(VectorAdvancedIndex, IndexReadsOneElementPerAccess) {
-    const auto x = tensor("x", {64, 1000}, DataType::Fp32, 0x100000);
-    const auto i0 = tensor("i0", {300}, DataType::Int64, 0x10000), i1 = tensor("i1", {300}, DataType::Int64, 0x20000);
-    const auto y = tensor("y", {300}, DataType::Fp32, 0x30000);
+    const auto x = ndTensorAt("x", {64, 1000}, DataType::Fp32, 0x100000);
+    const auto i0 = ndTensorAt("i0", {300}, DataType::Int64, 0x10000),
+               i1 = ndTensorAt("i1", {300}, DataType::Int64, 0x20000);
+    const auto y = ndTensorAt("y", {300}, DataType::Fp32, 0x30000);
     const LoweredKernel k = lowered(makeOp("Index", {x, i0, i1}, {y}), 7);
     const Moves m = movesOf(k);
     EXPECT_EQ(m.indexedReads, 300u);
     EXPECT_EQ(m.denseGmRead, 2u * 300 * 8);  // the two index tensors, once
     EXPECT_EQ(m.denseGmWritten, 300u * 4);   // y
-    EXPECT_EQ(m.scalarLoads, 3u * 300);      // one GetValue per index, one per element copied to the row
+    EXPECT_EQ(m.scalarLoads,
+              3u * 300);  // one GetValue per index, one per element copied to the row
 }
 
 // The order within a block: Index's scalar unit waits for each element's read (MTE2 -> S) before
-// the next read is issued; IndexPutV2's write waits for its value's read (MTE2 -> MTE3) and the next
-// read for that write (MTE3 -> MTE2).
+// the next read is issued; IndexPutV2's write waits for its value's read (MTE2 -> MTE3) and the
+// next read for that write (MTE3 -> MTE2).
 TEST(VectorAdvancedIndex, EachElementWaitsForTheOneBeforeIt) {
-    const auto x = tensor("x", {64, 1000}, DataType::Fp32, 0x100000);
-    const auto i0 = tensor("i0", {40}, DataType::Int64, 0x10000), i1 = tensor("i1", {40}, DataType::Int64, 0x20000);
-    const auto dense = tensor("y", {40}, DataType::Fp32, 0x30000);
+    const auto x = ndTensorAt("x", {64, 1000}, DataType::Fp32, 0x100000);
+    const auto i0 = ndTensorAt("i0", {40}, DataType::Int64, 0x10000),
+               i1 = ndTensorAt("i1", {40}, DataType::Int64, 0x20000);
+    const auto dense = ndTensorAt("y", {40}, DataType::Fp32, 0x30000);
     auto sequence = [](const LoweredKernel& k) {
         std::string s;
         forEachBlockInstruction(k, CoreKind::Vector, [&](const Instruction& i) {
             const auto* d = std::get_if<DataMove>(&i.operands);
-            if (d != nullptr && (d->indexed() || d->totalBytes() == 4)) s += d->dst == MemSpace::GM ? 'W' : 'R';
-            if (const auto* f = std::get_if<Flag>(&i.operands); f != nullptr && i.opcode == Opcode::WaitFlag) {
+            if (d != nullptr && (d->indexed() || d->totalBytes() == 4))
+                s += d->dst == MemSpace::GM ? 'W' : 'R';
+            if (const auto* f = std::get_if<Flag>(&i.operands);
+                f != nullptr && i.opcode == Opcode::WaitFlag) {
                 if (f->src == Pipe::Mte2 && f->dst == Pipe::Scalar) s += 's';
                 if (f->src == Pipe::Mte2 && f->dst == Pipe::Mte3) s += 'w';
                 if (f->src == Pipe::Mte3 && f->dst == Pipe::Mte2) s += 'r';
@@ -85,9 +87,10 @@ TEST(VectorAdvancedIndex, EachElementWaitsForTheOneBeforeIt) {
 }
 
 TEST(VectorAdvancedIndex, IndexPutWritesOneElementPerAccessOverEveryBlock) {
-    const auto self = tensor("self", {64, 1000}, DataType::Fp32, 0x100000);
-    const auto values = tensor("v", {300}, DataType::Fp32, 0x40000);
-    const auto i0 = tensor("i0", {300}, DataType::Int64, 0x10000), i1 = tensor("i1", {300}, DataType::Int64, 0x20000);
+    const auto self = ndTensorAt("self", {64, 1000}, DataType::Fp32, 0x100000);
+    const auto values = ndTensorAt("v", {300}, DataType::Fp32, 0x40000);
+    const auto i0 = ndTensorAt("i0", {300}, DataType::Int64, 0x10000),
+               i1 = ndTensorAt("i1", {300}, DataType::Int64, 0x20000);
     const LoweredKernel k = lowered(makeOp("IndexPutV2", {self, values, i0, i1}, {self}), 7);
     const Moves m = movesOf(k);
     EXPECT_EQ(m.indexedWrites, 300u);
@@ -95,34 +98,42 @@ TEST(VectorAdvancedIndex, IndexPutWritesOneElementPerAccessOverEveryBlock) {
     EXPECT_EQ(m.denseGmRead, 300u * 4 + 2u * 300 * 8);
     EXPECT_EQ(m.denseGmWritten, 0u);
     // One index tensor for a 2-D self is a row index, not modelled: refused with the reason.
-    EXPECT_THROW(KernelRegistry::instance().lower(makeOp("IndexPutV2", {self, values, i0}, {self}), ascend910B1()),
+    EXPECT_THROW(KernelRegistry::instance().lower(makeOp("IndexPutV2", {self, values, i0}, {self}),
+                                                  ascend910B1()),
                  LoweringError);
 }
 
 // NonZero: every block counts its share, writes the count, meets the others at the all-AIV barrier,
 // reads every count back and stores its coordinates (within y's bytes).
 TEST(VectorNonZero, CountsMeetAtTheBarrierThenCoordinatesAreStored) {
-    const auto x = tensor("x", {64, 100}, DataType::Bool, 0x10000);
-    const auto y = tensor("y", {6400, 2}, DataType::Int64, 0x100000);
+    const auto x = ndTensorAt("x", {64, 100}, DataType::Bool, 0x10000);
+    const auto y = ndTensorAt("y", {6400, 2}, DataType::Int64, 0x100000);
     const LoweredKernel k = lowered(makeOp("NonZero", {x}, {y}), 4);
     EXPECT_EQ(k.workspaceBytes, 4u * 32);
     std::uint64_t xRead = 0, countsRead = 0, yWritten = 0, countsWritten = 0;
     std::vector<int> events;
-    forEachBlockInstruction(k, CoreKind::Vector, [&](const Instruction& i) {
-        if (i.opcode == Opcode::CrossCoreSet) events.push_back(1);
-        if (i.opcode == Opcode::CrossCoreWait) events.push_back(-1);
-        const auto* d = std::get_if<DataMove>(&i.operands);
-        if (d == nullptr) return;
-        if (d->src == MemSpace::GM) (d->srcAddr >= 0x800000 ? countsRead : xRead) += d->totalBytes();
-        if (d->dst == MemSpace::GM) (d->dstAddr >= 0x800000 ? countsWritten : yWritten) += d->totalBytes();
-    }, 0x800000);
-    EXPECT_EQ(events, (std::vector<int>{1, -1, 1, -1, 1, -1, 1, -1}));  // each block: set, then wait
-    EXPECT_EQ(xRead, 6400u);              // x once (it fits in UB for the second pass)
-    EXPECT_EQ(countsRead, 4u * 4 * 32);   // every block reads every count
+    forEachBlockInstruction(
+        k, CoreKind::Vector,
+        [&](const Instruction& i) {
+            if (i.opcode == Opcode::CrossCoreSet) events.push_back(1);
+            if (i.opcode == Opcode::CrossCoreWait) events.push_back(-1);
+            const auto* d = std::get_if<DataMove>(&i.operands);
+            if (d == nullptr) return;
+            if (d->src == MemSpace::GM)
+                (d->srcAddr >= 0x800000 ? countsRead : xRead) += d->totalBytes();
+            if (d->dst == MemSpace::GM)
+                (d->dstAddr >= 0x800000 ? countsWritten : yWritten) += d->totalBytes();
+        },
+        0x800000);
+    EXPECT_EQ(events,
+              (std::vector<int>{1, -1, 1, -1, 1, -1, 1, -1}));  // each block: set, then wait
+    EXPECT_EQ(xRead, 6400u);             // x once (it fits in UB for the second pass)
+    EXPECT_EQ(countsRead, 4u * 4 * 32);  // every block reads every count
     EXPECT_EQ(countsWritten, 4u * 32);
     EXPECT_EQ(yWritten, 6400u * 2 * 8);
     // y smaller than the upper bound: stores stop at its end.
-    const LoweredKernel small = lowered(makeOp("NonZero", {x}, {tensor("y", {1}, DataType::Int64, 0x100000)}), 4);
+    const LoweredKernel small =
+        lowered(makeOp("NonZero", {x}, {ndTensorAt("y", {1}, DataType::Int64, 0x100000)}), 4);
     EXPECT_NO_THROW(small.program({3, CoreKind::Vector, 0, 0x800000}));
 }
 

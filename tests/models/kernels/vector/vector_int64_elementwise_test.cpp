@@ -1,6 +1,7 @@
-// int64 elementwise ops on a 32-bit lane vector unit (models/kernels/elementwise/int64_elementwise.h):
-// the word-level programs move exactly the tensors' bytes, split words with vreduces, carry with a
-// compare and a select, and int64 Mul runs on the scalar unit.
+// int64 elementwise ops on a 32-bit lane vector unit
+// (models/kernels/elementwise/int64_elementwise.h): the word-level programs move exactly the
+// tensors' bytes, split words with vreduces, carry with a compare and a select, and int64 Mul runs
+// on the scalar unit.
 #include <gtest/gtest.h>
 
 #include "models/kernels/kernel_registry.h"
@@ -9,10 +10,6 @@
 
 namespace ascendsim::test {
 namespace {
-
-TensorInfo tensor(const std::string& name, std::vector<std::int64_t> shape, DataType dtype, std::uint64_t addr) {
-    return TensorInfo{name, std::move(shape), dtype, TensorFormat::ND, addr};
-}
 
 struct Census {
     std::uint64_t gmRead = 0, gmWritten = 0, scalarCycles = 0;
@@ -40,34 +37,41 @@ LoweredKernel lowerOne(OpInstance op, std::uint32_t blockDim) {
 }
 
 TEST(VectorInt64Elementwise, SubSplitsWordsAndCarriesOverEveryBlock) {
-    const auto x = tensor("x", {4096, 1}, DataType::Int64, 0x10000), y = tensor("y", {4096, 1}, DataType::Int64, 0x40000);
-    const auto dense = lowerOne(makeOp("Sub", {x, tensor("x2", {4096, 1}, DataType::Int64, 0x20000)}, {y}), 8);
+    const auto x = ndTensorAt("x", {4096, 1}, DataType::Int64, 0x10000),
+               y = ndTensorAt("y", {4096, 1}, DataType::Int64, 0x40000);
+    const auto dense =
+        lowerOne(makeOp("Sub", {x, ndTensorAt("x2", {4096, 1}, DataType::Int64, 0x20000)}, {y}), 8);
     const Census c = census(dense);
     EXPECT_EQ(c.gmRead, 2u * 4096 * 8);
     EXPECT_EQ(c.gmWritten, 4096u * 8);
     EXPECT_GT(c.vectors.at(VectorOp::CompareGt), 0u);  // the borrow
     EXPECT_GT(c.vectors.at(VectorOp::Select), 0u);
     // A scalar x2 is one 32 B block per block, and its words need no split.
-    const auto scalar = lowerOne(makeOp("Sub", {x, tensor("s", {}, DataType::Int64, 0x30000)}, {y}), 8);
+    const auto scalar =
+        lowerOne(makeOp("Sub", {x, ndTensorAt("s", {}, DataType::Int64, 0x30000)}, {y}), 8);
     const Census s = census(scalar);
     EXPECT_EQ(s.gmRead, 4096u * 8 + 8 * 32);
     EXPECT_LT(s.vectors.at(VectorOp::Gather), c.vectors.at(VectorOp::Gather));
 }
 
 TEST(VectorInt64Elementwise, ComparesWriteOneBytePerElement) {
-    const auto x = tensor("x", {5, 32}, DataType::Int64, 0x10000), x2 = tensor("x2", {5, 32}, DataType::Int64, 0x20000);
-    const Census c = census(lowerOne(makeOp("Equal", {x, x2}, {tensor("y", {5, 32}, DataType::Bool, 0x30000)}), 1));
+    const auto x = ndTensorAt("x", {5, 32}, DataType::Int64, 0x10000),
+               x2 = ndTensorAt("x2", {5, 32}, DataType::Int64, 0x20000);
+    const Census c = census(
+        lowerOne(makeOp("Equal", {x, x2}, {ndTensorAt("y", {5, 32}, DataType::Bool, 0x30000)}), 1));
     EXPECT_EQ(c.gmRead, 2u * 160 * 8);
     EXPECT_EQ(c.gmWritten, 160u);
     EXPECT_GT(c.vectors.at(VectorOp::Cast), 0u);  // int32 mask → fp16 → uint8
 }
 
 TEST(VectorInt64Elementwise, MulRunsOnTheScalarUnitAndCastsKeepOrDropWords) {
-    const auto a = tensor("a", {4096}, DataType::Int64, 0x10000), b = tensor("b", {4096}, DataType::Int64, 0x20000);
-    const Census mul = census(lowerOne(makeOp("Mul", {a, b}, {tensor("y", {4096}, DataType::Int64, 0x30000)}), 8));
+    const auto a = ndTensorAt("a", {4096}, DataType::Int64, 0x10000),
+               b = ndTensorAt("b", {4096}, DataType::Int64, 0x20000);
+    const Census mul = census(
+        lowerOne(makeOp("Mul", {a, b}, {ndTensorAt("y", {4096}, DataType::Int64, 0x30000)}), 8));
     EXPECT_TRUE(mul.vectors.empty());
     EXPECT_GE(mul.scalarCycles, 4096u * 12);
-    OpInstance narrow = makeOp("Cast", {a}, {tensor("y", {4096}, DataType::Int32, 0x30000)});
+    OpInstance narrow = makeOp("Cast", {a}, {ndTensorAt("y", {4096}, DataType::Int32, 0x30000)});
     narrow.attrs["dst_type"] = std::string("int32");
     const Census n = census(lowerOne(narrow, 8));
     EXPECT_EQ(n.gmRead, 4096u * 8);
@@ -75,7 +79,8 @@ TEST(VectorInt64Elementwise, MulRunsOnTheScalarUnitAndCastsKeepOrDropWords) {
     OpInstance wrongTarget = narrow;
     wrongTarget.attrs["dst_type"] = std::string("fp32");
     EXPECT_THROW(KernelRegistry::instance().lower(wrongTarget, ascend910B1()), LoweringError);
-    OpInstance widen = makeOp("Cast", {tensor("m", {4096}, DataType::Bool, 0x10000)}, {tensor("y", {4096}, DataType::Int64, 0x30000)});
+    OpInstance widen = makeOp("Cast", {ndTensorAt("m", {4096}, DataType::Bool, 0x10000)},
+                              {ndTensorAt("y", {4096}, DataType::Int64, 0x30000)});
     widen.attrs["dst_type"] = std::string("int64");
     const Census w = census(lowerOne(widen, 8));
     EXPECT_EQ(w.gmRead, 4096u);
@@ -85,15 +90,18 @@ TEST(VectorInt64Elementwise, MulRunsOnTheScalarUnitAndCastsKeepOrDropWords) {
 // Every word step reads the one before it: a PipeBarrier<PIPE_V> stands between each two steps of
 // a chunk (and none where the vector work of a chunk ends: its hand-off to MTE3 waits anyway).
 TEST(VectorInt64Elementwise, WordStepsWaitForEachOtherBehindVectorBarriers) {
-    const auto x = tensor("x", {64}, DataType::Int64, 0x10000), y = tensor("y", {64}, DataType::Int64, 0x40000);
-    const LoweredKernel k = lowerOne(makeOp("Sub", {x, tensor("s", {}, DataType::Int64, 0x30000)}, {y}), 1);
+    const auto x = ndTensorAt("x", {64}, DataType::Int64, 0x10000),
+               y = ndTensorAt("y", {64}, DataType::Int64, 0x40000);
+    const LoweredKernel k =
+        lowerOne(makeOp("Sub", {x, ndTensorAt("s", {}, DataType::Int64, 0x30000)}, {y}), 1);
     std::string v;  // the vector pipe's instructions: 'v' a vector instruction, '|' a barrier
     forEachBlockInstruction(k, CoreKind::Vector, [&](const Instruction& i) {
         if (i.pipe != Pipe::Vector) return;
         if (i.opcode == Opcode::Vector) v += 'v';
         if (i.opcode == Opcode::Barrier) v += '|';
     });
-    // One chunk of 64 elements (one repeat each): split (2), low, borrow, select, high, carry, interleave.
+    // One chunk of 64 elements (one repeat each): split (2), low, borrow, select, high, carry,
+    // interleave.
     EXPECT_EQ(v, "v|v|v|v|v|v|v|v");
 }
 

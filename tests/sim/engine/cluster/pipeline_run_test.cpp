@@ -19,7 +19,7 @@
 namespace ascendsim::e2e {
 namespace {
 
-constexpr std::uint32_t kStages = 4;
+constexpr std::uint32_t kPipelineStages = 4;
 // A quarter of the workload's 4096 activation rows: GEMMs of about 25 us instead of 100 us still
 // leave each stage waiting on its neighbours, and each test (its own process) simulates a
 // quarter of the work, which under ASan (scripts/run_sanitized_tests.sh) was 2-4 minutes.
@@ -64,11 +64,11 @@ std::vector<const CommunicationOpRecord*> opsOfType(const RunRecord& r, const st
 
 TEST(PipelineRun, EveryStageIsSimulatedOnceAndTheRoundsSettleOnReplays) {
     const ClusterResult& cluster = pipelineCluster();
-    ASSERT_EQ(cluster.classOfRank.size(), kStages);
-    for (std::uint32_t s = 0; s < kStages; ++s) EXPECT_EQ(cluster.of(s).variant.pipelineStage, s);
+    ASSERT_EQ(cluster.classOfRank.size(), kPipelineStages);
+    for (std::uint32_t s = 0; s < kPipelineStages; ++s) EXPECT_EQ(cluster.of(s).variant.pipelineStage, s);
     // One device simulation per stage (the first round, no waits); every later round replays.
-    EXPECT_EQ(cluster.simulations, kStages);
-    EXPECT_GE(cluster.replays, kStages);
+    EXPECT_EQ(cluster.simulations, kPipelineStages);
+    EXPECT_GE(cluster.replays, kPipelineStages);
     EXPECT_GE(cluster.rounds, 2u);
     std::cout << "1F1B, 4 stages x 4 micro-batches: " << cluster.rounds << " rounds, " << cluster.simulations
               << " simulations, " << cluster.replays << " replays\n";
@@ -81,11 +81,11 @@ TEST(PipelineRun, ReplayedRoundsMatchSimulatedRounds) {
     const ClusterResult& replayed = pipelineCluster();
     const ClusterResult& simulated = simulatedRoundsCluster();
     EXPECT_EQ(simulated.replays, 0u);
-    EXPECT_GT(simulated.simulations, kStages);
+    EXPECT_GT(simulated.simulations, kPipelineStages);
     EXPECT_EQ(replayed.rounds, simulated.rounds);
     constexpr std::uint64_t kToleranceNs = 5;
     std::uint64_t worst = 0;
-    for (std::uint32_t s = 0; s < kStages; ++s) {
+    for (std::uint32_t s = 0; s < kPipelineStages; ++s) {
         const RunRecord a = recordOfRank(replayed.of(s), s);
         const RunRecord b = recordOfRank(simulated.of(s), s);
         ASSERT_EQ(a.kernels.size(), b.kernels.size()) << "stage " << s;
@@ -111,8 +111,8 @@ TEST(PipelineRun, ReplayedRoundsMatchSimulatedRounds) {
 TEST(PipelineRun, StagesStartTheirFirstForwardInStageOrder) {
     const ClusterResult& cluster = pipelineCluster();
     std::vector<RunRecord> stages;
-    for (std::uint32_t s = 0; s < kStages; ++s) stages.push_back(recordOfRank(cluster.of(s), s));
-    for (std::uint32_t s = 1; s < kStages; ++s) {
+    for (std::uint32_t s = 0; s < kPipelineStages; ++s) stages.push_back(recordOfRank(cluster.of(s), s));
+    for (std::uint32_t s = 1; s < kPipelineStages; ++s) {
         const KernelRecord& previous = firstForwardKernel(stages[s - 1]);
         const KernelRecord& own = firstForwardKernel(stages[s]);
         const std::uint64_t gemmNs = previous.device.endNs - previous.device.startNs;
@@ -123,10 +123,10 @@ TEST(PipelineRun, StagesStartTheirFirstForwardInStageOrder) {
 TEST(PipelineRun, EachSendMeetsItsReceiveOnTheNextStage) {
     const ClusterResult& cluster = pipelineCluster();
     std::vector<RunRecord> stages;
-    for (std::uint32_t s = 0; s < kStages; ++s) stages.push_back(recordOfRank(cluster.of(s), s));
+    for (std::uint32_t s = 0; s < kPipelineStages; ++s) stages.push_back(recordOfRank(cluster.of(s), s));
     // Stage s receives 4 activations from s-1 and 4 gradients from s+1, and sends as many.
-    for (std::uint32_t s = 0; s < kStages; ++s) {
-        const std::size_t neighbours = (s > 0 ? 1 : 0) + (s + 1 < kStages ? 1 : 0);
+    for (std::uint32_t s = 0; s < kPipelineStages; ++s) {
+        const std::size_t neighbours = (s > 0 ? 1 : 0) + (s + 1 < kPipelineStages ? 1 : 0);
         EXPECT_EQ(opsOfType(stages[s], "hcom_receive_").size(), 4 * neighbours) << "stage " << s;
         EXPECT_EQ(opsOfType(stages[s], "hcom_send_").size(), 4 * neighbours) << "stage " << s;
     }
@@ -160,10 +160,10 @@ class PipelineDirectories : public RankDirectoriesRun {
 };
 
 TEST_F(PipelineDirectories, StepTraceBubbleIsTheTimeInReceives) {
-    ASSERT_EQ(dirs_->size(), kStages);
+    ASSERT_EQ(dirs_->size(), kPipelineStages);
     const ClusterResult& cluster = pipelineCluster();
     double firstBubble = 0.0, lastBubble = 0.0;
-    for (std::uint32_t s = 0; s < kStages; ++s) {
+    for (std::uint32_t s = 0; s < kPipelineStages; ++s) {
         const CsvTable table = readCsv(output(s) / "step_trace_time.csv");
         ASSERT_EQ(table.rows.size(), 1u);
         const double bubble = std::stod(table.cell(0, "Bubble"));
@@ -185,7 +185,7 @@ TEST_F(PipelineDirectories, StepTraceBubbleIsTheTimeInReceives) {
 }
 
 TEST_F(PipelineDirectories, CommunicationJsonListsTheTransfersAsP2p) {
-    for (std::uint32_t s = 0; s < kStages; ++s) {
+    for (std::uint32_t s = 0; s < kPipelineStages; ++s) {
         const json comm = readJson(output(s) / "communication.json");
         ASSERT_EQ(comm.size(), 1u);
         const json& step = comm.begin().value();
@@ -196,7 +196,7 @@ TEST_F(PipelineDirectories, CommunicationJsonListsTheTransfersAsP2p) {
             if (name.rfind("hcom_receive_", 0) == 0) ++receives;
             if (name.rfind("hcom_send_", 0) == 0) ++sends;
         }
-        const std::size_t neighbours = (s > 0 ? 1 : 0) + (s + 1 < kStages ? 1 : 0);
+        const std::size_t neighbours = (s > 0 ? 1 : 0) + (s + 1 < kPipelineStages ? 1 : 0);
         EXPECT_EQ(receives, 4 * neighbours) << "stage " << s;
         EXPECT_EQ(sends, 4 * neighbours) << "stage " << s;
     }
