@@ -19,24 +19,17 @@ struct PoolPointsProgram {
 
 PoolPointsProgram inspectPool(const LoweredKernel& kernel) {
     PoolPointsProgram p;
-    for (std::uint32_t block = 0; block < kernel.blockDim; ++block) {
-        auto stream = kernel.program({block, CoreKind::Vector, 0, 0});
-        std::vector<Instruction> chunk;
-        while (stream->next(chunk)) {
-            for (const auto& instruction : chunk) {
-                if (const auto* move = std::get_if<DataMove>(&instruction.operands)) {
-                    if (move->src == MemSpace::GM) ++p.loads;
-                    if (move->dst == MemSpace::GM) ++p.stores;
-                } else if (const auto* f = std::get_if<Flag>(&instruction.operands)) {
-                    if (instruction.opcode == Opcode::SetFlag && f->src == Pipe::Mte2 && f->dst == Pipe::Vector)
-                        p.loadEvents |= 1u << f->eventId;
-                } else if (const auto* s = std::get_if<ScalarWork>(&instruction.operands)) {
-                    if (s->cycles > kScalarCyclesPerTile) p.tileScalarCycles.push_back(s->cycles);
-                }
-            }
-            chunk.clear();
+    forEachBlockInstruction(kernel, CoreKind::Vector, [&](const Instruction& instruction) {
+        if (const auto* move = std::get_if<DataMove>(&instruction.operands)) {
+            if (move->src == MemSpace::GM) ++p.loads;
+            if (move->dst == MemSpace::GM) ++p.stores;
+        } else if (const auto* f = std::get_if<Flag>(&instruction.operands)) {
+            if (instruction.opcode == Opcode::SetFlag && f->src == Pipe::Mte2 && f->dst == Pipe::Vector)
+                p.loadEvents |= 1u << f->eventId;
+        } else if (const auto* s = std::get_if<ScalarWork>(&instruction.operands)) {
+            if (s->cycles > kScalarCyclesPerTile) p.tileScalarCycles.push_back(s->cycles);
         }
-    }
+    });
     return p;
 }
 

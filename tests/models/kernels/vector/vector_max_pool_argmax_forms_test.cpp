@@ -22,29 +22,22 @@ struct ArgmaxPoolProgram {
 ArgmaxPoolProgram inspect(const LoweredKernel& kernel, DataType dtype, std::uint64_t taps) {
     ArgmaxPoolProgram p;
     std::uint32_t loadEvents = 0;  // bit e: a load handed on with event id e
-    for (std::uint32_t block = 0; block < kernel.blockDim; ++block) {
-        auto stream = kernel.program({block, CoreKind::Vector, 0, 0});
-        std::vector<Instruction> chunk;
-        while (stream->next(chunk)) {
-            for (const auto& instruction : chunk) {
-                if (const auto* move = std::get_if<DataMove>(&instruction.operands)) {
-                    if (move->src == MemSpace::GM) ++p.loads;
-                    if (move->dst != MemSpace::GM) continue;
-                    p.storedBytes += move->totalBytes();
-                    if (move->burstCount == taps) ++p.maskStores;
-                    else ++p.perTapStores;
-                } else if (const auto* f = std::get_if<Flag>(&instruction.operands)) {
-                    if (instruction.opcode == Opcode::SetFlag && f->src == Pipe::Mte2 && f->dst == Pipe::Vector)
-                        loadEvents |= 1u << f->eventId;
-                } else if (const auto* v = std::get_if<VectorInstr>(&instruction.operands)) {
-                    if (v->dtype != dtype || (v->op != VectorOp::Max && v->op != VectorOp::CompareGt)) continue;
-                    ++p.windowOps;
-                    if (v->mask == 16) ++p.onePositionOps;
-                }
-            }
-            chunk.clear();
+    forEachBlockInstruction(kernel, CoreKind::Vector, [&](const Instruction& instruction) {
+        if (const auto* move = std::get_if<DataMove>(&instruction.operands)) {
+            if (move->src == MemSpace::GM) ++p.loads;
+            if (move->dst != MemSpace::GM) return;
+            p.storedBytes += move->totalBytes();
+            if (move->burstCount == taps) ++p.maskStores;
+            else ++p.perTapStores;
+        } else if (const auto* f = std::get_if<Flag>(&instruction.operands)) {
+            if (instruction.opcode == Opcode::SetFlag && f->src == Pipe::Mte2 && f->dst == Pipe::Vector)
+                loadEvents |= 1u << f->eventId;
+        } else if (const auto* v = std::get_if<VectorInstr>(&instruction.operands)) {
+            if (v->dtype != dtype || (v->op != VectorOp::Max && v->op != VectorOp::CompareGt)) return;
+            ++p.windowOps;
+            if (v->mask == 16) ++p.onePositionOps;
         }
-    }
+    });
     for (std::uint32_t bits = loadEvents; bits != 0; bits &= bits - 1) ++p.loadEventsUsed;
     return p;
 }
