@@ -7,6 +7,11 @@
 //     whose windows hold it, each weighted 1/(that window's size).
 // Targets over blocks; per tile MTE2 brings every source row of the tile's targets, the vector unit
 // scales each (Muls) and sums a target's rows (Add), MTE3 stores the tile's target rows in one burst.
+// CANN's kernels are Ascend C and take one target at a time with one buffer (docs/fidelity.md §47;
+// CANN 8.1 ascendc/adaptive_avg_pool3d: every tiling key instantiates its kernel with queue depth 1,
+// ReduceMean per output point; adaptive_avg_pool3d_grad_float.h: per dy point a load, MTE2 → V,
+// Muls, V → MTE3, the stores): a tile is one target and the next target's load waits for this
+// target's compute.
 #include <algorithm>
 #include <array>
 #include <memory>
@@ -19,6 +24,20 @@ namespace ascendsim {
 namespace {
 
 constexpr DataType kF32 = DataType::Fp32;
+
+// Scalar work of a target's window bounds. CANN's kernels compute them on the scalar unit, per
+// target, with int64 divisions: the forward (adaptive_avg_pool3d_common.h, CalculateIndex) splits
+// the flat output index into d, h, w (3 divisions, 3 remainders), takes each axis's window start
+// as (i / out)·in + ((i % out)·in) / out (3 per axis) and its end as 1 + ((i + 1)·in − 1) / out
+// (1 per axis), then the mean's factor 1 / window size (1 float division): 19. The grad
+// (adaptive_avg_pool3d_grad_float.h) splits the dy index with 5 and takes the same bounds (12)
+// and factor (1): 18. Cycles per division: [D] fitted on the AlexNet 910B2 text sample's
+// AdaptiveAvgPool3d [32,1,6,6,256] → 6×6 (e5a31957 level2 rank0: 19.22 µs at 48 blocks, 24
+// points a block, scalar 0.533 = 768 cycles a point, of which the model's instruction issue
+// gives ≈ 180); the DB export and the grad are held out (docs/fidelity.md §47).
+constexpr std::uint32_t kPoolIndexDivisionCycles = 31;
+constexpr std::uint32_t kForwardIndexDivisions = 19;
+constexpr std::uint32_t kGradIndexDivisions = 18;
 
 std::uint64_t windowStart(std::uint64_t i, std::uint64_t in, std::uint64_t out) { return i * in / out; }
 std::uint64_t windowEnd(std::uint64_t i, std::uint64_t in, std::uint64_t out) { return ceilDiv((i + 1) * in, out); }
@@ -76,6 +95,7 @@ class Pool3dTiles final : public TileSource {
 public:
     Pool3dTiles(std::shared_ptr<const Pool3dLayout> l, UnitRange units) : l_(std::move(l)), units_(units) {}
     std::uint64_t tileCount() const override { return units_.size(); }
+    std::uint32_t buffers() const override { return 1; }
     void tile(std::uint64_t index, std::uint32_t half, TileCode& code) override {
         const Pool3dLayout& l = *l_;
         const std::uint64_t unit = units_.begin + index, part = unit % l.parts;
@@ -99,6 +119,8 @@ public:
             }
             if (sources.empty()) emitVectorRange(code.compute, VectorOp::Duplicate, kF32, {.dst = target}, channels, 0.0f);
         }
+        if (part == 0) code.scalarCycles = static_cast<std::uint32_t>(n) * kPoolIndexDivisionCycles *
+                                           (l.grad ? kGradIndexDivisions : kForwardIndexDivisions);
         if (l.parts == 1) {
             code.store.push_back(moveRowsToGm(acc, l.dst + first * rowBytes, static_cast<std::uint32_t>(n), rowBytes, l.rowPitch * 4));
         } else {  // one target per tile
@@ -155,7 +177,8 @@ std::vector<LoweredKernel> lowerPool3d(const OpInstance& op, const ChipConfig& c
         l->parts = ceilDiv(l->channels, l->part);
     }
     const std::uint64_t rowBytes = (l->parts == 1 ? l->rowPitch : l->part) * 4, perTarget = 2 * rowBytes * (l->maxSources + 1);
-    l->targetsPerTile = l->parts == 1 ? std::min<std::uint64_t>(l->targets(), (placement.ubBytes - 1024) / perTarget) : 1;
+    if (perTarget > placement.ubBytes - 1024) throwLoweringError(op, "one target's rows do not fit in UB");
+    l->targetsPerTile = 1;
     UbAllocator ub(placement.ubBytes, op.name);
     l->stageHalf = l->targetsPerTile * l->maxSources * rowBytes;
     l->stage = ub.allocate(2 * l->stageHalf, "source rows");

@@ -31,6 +31,10 @@ class ArgmaxPoolTiles final : public TileSource {
 public:
     ArgmaxPoolTiles(std::shared_ptr<const ArgmaxPoolLayout> l, UnitRange units) : l_(std::move(l)), units_(units) {}
     std::uint64_t tileCount() const override { return units_.size(); }
+    // The DSL form keeps one buffer per queue: the real fp32 rows spend MTE2 + V + MTE3 within 10 %
+    // of a row's whole time (docs/fidelity.md §25a, §47), so a row's moves do not overlap the
+    // previous row's compute. The TIK form ping-pongs its bands.
+    std::uint32_t buffers() const override { return l_->packing == PositionPacking::OnePerRepeat ? 1 : 2; }
     void tile(std::uint64_t index, std::uint32_t half, TileCode& code) override {
         const ArgmaxPoolLayout& l = *l_;
         const ArgmaxPoolGeometry& g = l.g;
