@@ -548,7 +548,8 @@ bool rawDataRebuildsRun(const RunRecord& run, const ProfilerConfig& config) {
         (run.chip->organisation != CoreOrganisation::Split || !config.e2e || !config.e2e->flags.hcclTrace ||
          !config.e2e->flags.taskTime))
         return false;
-    // A coupled chip's vector-core tasks (the 310P's) would need its aiv.data, which is not written.
+    // A coupled chip's vector-core tasks (the 310P's) would need its aiVectorCore.data, which is not
+    // written (no kernel model places a task there: docs/output-formats.md).
     if (run.chip->organisation == CoreOrganisation::Split || config.effectiveAicMetrics() == AicMetrics::None)
         return true;
     for (const KernelRecord& k : run.kernels)
