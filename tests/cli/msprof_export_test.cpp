@@ -230,6 +230,17 @@ TEST(MsprofExport, CollectivesHcclRecordsExportTheCollectionsHcclLayerAndAnalyze
             if (name == "analyze/communication.json") communication = bytes;
         EXPECT_NE(communication.find("\"HCCS\""), std::string::npos) << communication.substr(0, 300);
         if (ranks != 1) continue;
+        // HCCL's context range lost (msprof could not pair its hccl_info with contexts): exit 2.
+        const fs::path noRange = freshDir("allreduce_no_range") / prof.filename();
+        fs::create_directories(noRange.parent_path());
+        fs::copy(copy, noRange, fs::copy_options::recursive);
+        for (const auto& [name, bytes] : want) fs::remove(noRange / name);
+        fs::remove_all(noRange / "analyze");
+        ASSERT_TRUE(fs::remove(noRange / "host/data/unaging.additional.context_id_info.slice_0"));
+        const Outcome r = exportOnly(noRange);
+        EXPECT_EQ(r.exitCode, 2);
+        EXPECT_NE(r.err.find("context_id_info"), std::string::npos) << r.err;
+        EXPECT_TRUE(exportedWithAnalyze(noRange).empty());
         // The HCCL tasks' sub-task records lost: exit 2 naming hccl_info, nothing exported.
         const fs::path cut = freshDir("allreduce_cut") / prof.filename();
         fs::create_directories(cut.parent_path());

@@ -138,6 +138,8 @@ private:
             out_.run.apis.push_back(std::move(api));
             byBegin_[{a.threadId, a.begin}].push_back(i);
             byEnd_[{a.threadId, a.end}].push_back(i);
+            if (out_.run.apis.back().level == ApiLevel::Node && out_.run.apis.back().name == "launch")
+                launchByBegin_[{a.threadId, a.begin}] = i;
         }
     }
 
@@ -154,6 +156,25 @@ private:
         }
         place.fail(i, std::string("no ") + (name.empty() ? "API" : name) + " call on thread " + std::to_string(thread) +
                           (atBegin ? " begins" : " ends") + " at system count " + std::to_string(count));
+    }
+
+    // The Node@launch that submitted a task tracked on `thread` at `count`: a kernel's ends there;
+    // a collective's encloses it (HCCL's call inside the launch submits its FFTS+ task).
+    std::size_t launchOfTrack(std::uint32_t thread, std::uint64_t count, const RecordPlace& place, std::size_t i) {
+        if (auto it = byEnd_.find({thread, count}); it != byEnd_.end())
+            for (std::size_t a : it->second)
+                if (out_.run.apis[a].level == ApiLevel::Node && out_.run.apis[a].name == "launch") return a;
+        auto it = launchByBegin_.upper_bound({thread, count});
+        if (it != launchByBegin_.begin() && (--it)->first.first == thread && raw_.apis[it->second].end >= count)
+            return it->second;
+        place.fail(i, "no launch call on thread " + std::to_string(thread) + " ends at or encloses system count " +
+                          std::to_string(count));
+    }
+
+    // Whether host record time `count` on `thread` lies within API call `a`.
+    bool within(std::size_t a, std::uint32_t thread, std::uint64_t count) const {
+        const RawApiEvent& call = raw_.apis[a];
+        return call.threadId == thread && call.begin <= count && count <= call.end;
     }
 
     // A start or end of a task in the scheduler's log (stars_soc on STARS chips, hwts.data on the 910A).
@@ -240,7 +261,8 @@ private:
         // GE's context ids of the nodes that run as FFTS+ contexts (MIX kernels), by thread, time and op.
         std::map<std::tuple<std::uint32_t, std::uint64_t, std::uint64_t>, std::vector<std::uint32_t>> contextIdsOf;
         for (const RawContextIdInfo& c : raw_.contextIds)
-            contextIdsOf[{c.header.threadId, c.header.timestamp, c.opName}] = c.contextIds;
+            if (c.header.level == RawContextIdInfo::kNodeLevel)
+                contextIdsOf[{c.header.threadId, c.header.timestamp, c.opName}] = c.contextIds;
         std::map<std::tuple<std::uint32_t, std::uint64_t, std::uint64_t>, std::deque<std::size_t>> tensorsOf;
         for (std::size_t i = 0; i < raw_.tensors.size(); ++i) {
             const RawTensorInfo& t = raw_.tensors[i];
@@ -292,8 +314,7 @@ private:
                 }
                 continue;
             }
-            const std::size_t launch = api(false, t.header.threadId, t.header.timestamp, ApiLevel::Node, "launch",
-                                           trackPlace, i);
+            const std::size_t launch = launchOfTrack(t.header.threadId, t.header.timestamp, trackPlace, i);
             auto node = kernelOfLaunch.find(launch);
             if (node == kernelOfLaunch.end()) trackPlace.fail(i, "kernel task without a node_basic_info record");
             const RawNodeBasicInfo& n = raw_.nodes[node->second];
@@ -376,8 +397,9 @@ private:
     }
 
     // A collective: GE's node (name, op type), its hccl_op_info (communicator, algorithm, data
-    // type, count) at the launch, one hccl_info per HCCL task (raw_hccl_data.h) with the times of
-    // its FFTS+ sub-task (the context id) in the STARS log.
+    // type, count) at the launch, one hccl_info per HCCL task within the launch (raw_hccl_data.h:
+    // HCCL reports them in its call inside it, with the contexts' range) with the times of its
+    // FFTS+ sub-task (the context id) in the STARS log.
     void collective(const RawNodeBasicInfo& n, std::size_t nodeIndex, const RawTaskTrack& t, std::size_t launch,
                     std::uint64_t startNs, std::uint64_t endNs) {
         const RecordPlace nodePlace{hostData("aging.compact.node_basic_info"), RawCompactHeader::kRecordBytes};
@@ -401,13 +423,20 @@ private:
         op.correlationId = out_.run.apis[launch].connectionId;
         op.streamId = t.streamId;
         op.taskId = t.taskId;
+        // HCCL's context range of the op (msprof pairs each hccl_info with a context of it).
+        std::optional<std::pair<std::uint32_t, std::uint32_t>> contexts;
+        for (const RawContextIdInfo& c : raw_.contextIds)
+            if (c.header.level == RawContextIdInfo::kHcclLevel && c.opName == n.opName && c.contextIds.size() == 2 &&
+                within(launch, c.header.threadId, c.header.timestamp))
+                contexts = std::make_pair(c.contextIds[0], c.contextIds[1]);
         for (std::size_t i = 0; i < raw_.hcclInfo.size(); ++i) {
             const RawHcclInfo& info = raw_.hcclInfo[i];
-            if (info.header.threadId != n.header.threadId || info.header.timestamp != n.header.timestamp ||
-                info.itemId != n.opName)
-                continue;
-            std::optional<HcclTask> task = hcclTaskOf(info);
-            if (!task) infoPlace.fail(i, "hccl_info fields name no HCCL task kind or link");
+            if (!within(launch, info.header.threadId, info.header.timestamp)) continue;
+            std::optional<HcclTask> task = hcclTaskOf(info, hashName(info.itemId, infoPlace, i));
+            if (!task) infoPlace.fail(i, "hccl_info names no HCCL task (Memcpy, Notify_Record, ...) or link");
+            if (!contexts || task->contextId < contexts->first || task->contextId > contexts->second)
+                infoPlace.fail(i, "HCCL task (context " + std::to_string(task->contextId) + ") of " + op.name +
+                                      " outside its HCCL-level context_id_info range");
             op.rankSize = info.rankSize;
             const auto key = std::make_tuple(t.streamId, static_cast<std::uint16_t>(t.taskId),
                                              static_cast<std::uint16_t>(task->contextId));
@@ -503,6 +532,7 @@ private:
     const ChipConfig& chip_;
     RebuiltRun out_;
     std::map<std::pair<std::uint32_t, std::uint64_t>, std::vector<std::size_t>> byBegin_, byEnd_;
+    std::map<std::pair<std::uint32_t, std::uint64_t>, std::size_t> launchByBegin_;  // Node@launch calls
     std::map<std::pair<std::uint16_t, std::uint16_t>, std::deque<std::pair<std::uint64_t, std::uint64_t>>> times_;
     std::map<std::tuple<std::uint16_t, std::uint16_t, std::uint16_t>, std::deque<std::pair<std::uint64_t, std::uint64_t>>>
         subtaskTimes_;
@@ -518,7 +548,8 @@ bool rawDataRebuildsRun(const RunRecord& run, const ProfilerConfig& config) {
         (run.chip->organisation != CoreOrganisation::Split || !config.e2e || !config.e2e->flags.hcclTrace ||
          !config.e2e->flags.taskTime))
         return false;
-    // A coupled chip's vector-core tasks (the 310P's) would need its aiv.data, which is not written.
+    // A coupled chip's vector-core tasks (the 310P's) would need its aiVectorCore.data, which is not
+    // written (no kernel model places a task there: docs/output-formats.md).
     if (run.chip->organisation == CoreOrganisation::Split || config.effectiveAicMetrics() == AicMetrics::None)
         return true;
     for (const KernelRecord& k : run.kernels)

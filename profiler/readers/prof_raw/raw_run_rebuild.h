@@ -45,7 +45,8 @@ struct RebuiltRun {
 
 // Whether the raw data of `run` collected with `config` carries everything the raw-data export
 // reads: collectives only on STARS chips with ACL_PROF_HCCL_TRACE and ACL_PROF_TASK_TIME, and on a
-// coupled chip with AI Core metrics no vector-core tasks (the 310P's aiv.data is not written).
+// coupled chip with AI Core metrics no vector-core tasks (the 310P's aiVectorCore.data is not
+// written; no kernel model places a task on its vector cores).
 // Otherwise the collection exports from the run.
 bool rawDataRebuildsRun(const RunRecord& run, const ProfilerConfig& config);
 

@@ -7,6 +7,7 @@
 #include "profiler/writers/era2023/era2023_data_selection.h"
 #include "profiler/writers/prof_raw/raw_clock.h"
 #include "profiler/writers/prof_raw/raw_ge_enums.h"
+#include "profiler/writers/prof_raw/raw_hccl_data.h"
 #include "profiler/writers/prof_raw/raw_layouts.h"
 #include "profiler/writers/timeline/ascend_tasks.h"
 
@@ -216,6 +217,7 @@ std::map<std::string, std::string> rawHostDataFiles(const RunRecord& run, const 
             collectiveNodeBasicInfo(nodes, op, it->second->threadId, rawSysCount(run, it->second->startNs), dict);
     }
     if (selection.taskScheduler) {
+        const auto collectiveCalls = collectiveLaunchCalls(run);
         for (const AscendTask& task : ascendTasksOf(run, config)) {
             if (task.hcclTask != nullptr) continue;  // an FFTS+ context of its collective's task, not a task
             const void* key = task.kernel != nullptr       ? static_cast<const void*>(task.kernel)
@@ -224,7 +226,14 @@ std::map<std::string, std::string> rawHostDataFiles(const RunRecord& run, const 
                                                            : static_cast<const void*>(task.event);
             auto it = launchOf.find(key);
             if (key == nullptr || it == launchOf.end()) continue;
-            taskTrack(tracks, run, task, it->second->threadId, rawSysCount(run, it->second->endNs), dict);
+            // The runtime tracks a task when the call that submits it ends: a collective's FFTS+
+            // task is submitted inside HCCL's call (Launch_Ffts), whose event msprof hangs it on.
+            const ApiRecord* submit = it->second;
+            if (task.collective != nullptr) {
+                const auto calls = collectiveCalls.find(task.collective);
+                if (calls != collectiveCalls.end() && calls->second.hccl != nullptr) submit = calls->second.hccl;
+            }
+            taskTrack(tracks, run, task, submit->threadId, rawSysCount(run, submit->endNs), dict);
         }
     }
     std::map<std::string, std::string> files;

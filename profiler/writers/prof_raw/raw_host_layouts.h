@@ -144,25 +144,36 @@ struct RawTensorInfo {
 };
 
 // MsprofContextIdInfo in an MsprofAdditionalInfo (256 B, CTX_ID_FMT "HHIIIQQI55I",
-// msparser/add_info/ctx_id_bean.py): the 24-byte header (level 10000, type 4
+// msparser/add_info/ctx_id_bean.py): the 24-byte header (level 10000 or 5500, type 4
 // MSPROF_REPORT_NODE_CONTEXT_ID_INFO_TYPE), the op name id, the context id count and up to 55
-// context ids. GE reports it beside a node's basic info for a task that runs as FFTS+ contexts;
-// msprof gives the node's GE task its context ids from it (cann_analysis_gear.py get_node_descs),
-// which op_summary joins to the device's sub-tasks and PMU records.
+// context ids. Two reporters (tree_builder.cpp GroupCtxIdEvents splits them by level):
+// - GE, at the node level, beside a node's basic info for a task that runs as FFTS+ contexts;
+//   msprof gives the node's GE task its context ids from it (cann_analysis_gear.py get_node_descs),
+//   which op_summary joins to the device's sub-tasks and PMU records;
+// - HCCL, at the HCCL level, inside the call that launches a collective's FFTS+ task: two ids, the
+//   first and the last context of its HCCL tasks (cann_analysis_gear.py get_context_ids_in_hccl,
+//   HCCL_CONTEXT_ID_NUM 2), which msprof pairs with the hccl_info records by context id.
 struct RawContextIdInfo {
     static constexpr std::size_t kRecordBytes = kRawAdditionalBytes;
     static constexpr std::size_t kMaxIds = 55;
-    static constexpr std::uint16_t kLevel = 10000;  // MSPROF_REPORT_NODE_LEVEL
-    static constexpr std::uint32_t kType = 4;       // MSPROF_REPORT_NODE_CONTEXT_ID_INFO_TYPE
-    RawCompactHeader header;  // the additional-info header has the same fields
+    static constexpr std::uint16_t kNodeLevel = 10000;  // MSPROF_REPORT_NODE_LEVEL
+    static constexpr std::uint16_t kHcclLevel = 5500;   // MSPROF_REPORT_HCCL_NODE_LEVEL
+    static constexpr std::uint32_t kType = 4;           // MSPROF_REPORT_NODE_CONTEXT_ID_INFO_TYPE
+    RawCompactHeader header{kNodeLevel, kType, 0, kRawAdditionalDataBytes, 0};  // the additional-info header
     std::uint64_t opName = 0;
     std::vector<std::uint32_t> contextIds;  // at most kMaxIds
 
     template <typename Self, typename Archive>
     static void fields(Self& r, Archive& a) {
         a.record(kRecordBytes, "context_id_info", [&] {
-            RawCompactHeader::additionalFields(r.header, a, kLevel, kType, "context_id_info level",
-                                               "context_id_info type");
+            a.magic(kRawMagic);
+            a.field(r.header.level);
+            a.require(r.header.level == kNodeLevel || r.header.level == kHcclLevel,
+                      "context_id_info level (10000 node, 5500 HCCL)");
+            a.expect(r.header.type, kType, "context_id_info type");
+            a.field(r.header.threadId);
+            a.expect(r.header.dataLen, kRawAdditionalDataBytes, "dataLen");
+            a.field(r.header.timestamp);
             a.field(r.opName);
             a.count(r.contextIds, kMaxIds, "context id");
             for (auto& id : r.contextIds) a.field(id);

@@ -22,7 +22,8 @@ void writeAll(const std::filesystem::path& dir, const std::map<std::string, std:
 void writeRawProfData(const std::filesystem::path& profRoot, const RunRecord& run, const ProfilerConfig& config) {
     RawTypeDictionary dictionary;
     std::map<std::string, std::string> host = rawHostDataFiles(run, config, dictionary);
-    host.merge(rawHcclDataFiles(run, config, dictionary));
+    // HCCL's context_id_info records follow GE's in the same file.
+    for (auto& [name, bytes] : rawHcclDataFiles(run, config, dictionary)) host[name] += bytes;
     const std::string msprofTx = rawMsprofTxRecords(run, dictionary);
     if (!msprofTx.empty()) host["unaging.additional.msproftx.slice_0"] = msprofTx;
     const std::string typeInfo = dictionary.typeInfoText();

@@ -3,6 +3,7 @@
 // decode names the file and the record's offset when the bytes are cut short or corrupt.
 #include <gtest/gtest.h>
 
+#include "profiler/writers/communication/communication_timeline.h"
 #include "profiler/writers/prof_raw/raw_ge_enums.h"
 #include "profiler/writers/prof_raw/raw_hccl_data.h"
 #include "profiler/writers/prof_raw/raw_layouts.h"
@@ -330,16 +331,18 @@ TEST(RawLayouts, HcclInfoCarriesEveryFieldOfEachHcclTaskWhereHcclInfoFmtPutsIt) 
         {HcclTaskKind::Memcpy, 4, 5, 0, 0, 3, 7, 64, HcclLinkType::Sio},
         {HcclTaskKind::Memcpy, 5, 6, 0, 0, 3, 2, 32, HcclLinkType::Pcie},
     };
+    RawTypeDictionary dict;
     for (const HcclTask& task : tasks) {
-        RawHcclInfo info = hcclInfoOf(op, task);
-        info.header = {RawHcclInfo::kLevel, RawHcclInfo::kType, 7, kRawAdditionalDataBytes, 555};
-        info.itemId = 99;
+        RawHcclInfo info = hcclInfoOf(op, task, dict);
+        info.header.threadId = 7;
+        info.header.timestamp = 555;
         RawRecordBuffer out;
         encodeRaw(info, out);
         ASSERT_EQ(out.size(), 256u);  // HCCL_INFO_FMT "HHIII4Q6IQ2Id3Q6I112B"
         const std::string& b = out.bytes();
         EXPECT_EQ(at<std::uint16_t>(b, 2), 5500u);
-        EXPECT_EQ(at<std::uint64_t>(b, 24), 99u);                      // itemId
+        EXPECT_EQ(at<std::uint64_t>(b, 24), dict.hashOf(hcclTaskName(task.kind)));  // itemId: the task's name
+        EXPECT_EQ(at<std::uint64_t>(b, 72), hcclNotifyId(task));       // notifyID, as the timelines print it
         EXPECT_EQ(at<std::uint64_t>(b, 40), 17522688603477080586ULL);  // groupName
         EXPECT_EQ(at<std::uint32_t>(b, 48), task.srcRank);             // localRank
         EXPECT_EQ(at<std::uint32_t>(b, 52), task.dstRank);             // remoteRank
@@ -349,7 +352,9 @@ TEST(RawLayouts, HcclInfoCarriesEveryFieldOfEachHcclTaskWhereHcclInfoFmtPutsIt) 
         EXPECT_EQ(at<std::uint64_t>(b, 112), task.sizeBytes);          // dataSize
         EXPECT_EQ(at<std::uint32_t>(b, 124), 11u);                     // dataType BFP16
         RawRecordReader in("hccl_info", b);
-        const auto back = hcclTaskOf(decodeRaw<RawHcclInfo>(in));
+        const RawHcclInfo decoded = decodeRaw<RawHcclInfo>(in);
+        EXPECT_FALSE(hcclTaskOf(decoded, "hcom_allReduce_").has_value());  // an op's name is no task's
+        const auto back = hcclTaskOf(decoded, hcclTaskName(task.kind));
         ASSERT_TRUE(back.has_value());
         EXPECT_EQ(back->kind, task.kind);
         EXPECT_EQ(back->plane, task.plane);

@@ -9,10 +9,13 @@
 #include <map>
 #include <sstream>
 
+#include "profiler/writers/communication/communication_timeline.h"
+#include "profiler/writers/communication_test_support.h"
 #include "profiler/writers/csv_table_test_support.h"
 #include "profiler/writers/era2023/e2e_test_config.h"
 #include "profiler/metrics/metric_catalog.h"
 #include "profiler/writers/prof_raw/raw_device_data.h"
+#include "profiler/writers/prof_raw/raw_hccl_data.h"
 #include "profiler/writers/prof_raw/raw_host_data.h"
 #include "profiler/writers/prof_raw/raw_l2_cache_data.h"
 #include "profiler/writers/prof_raw/raw_msproftx.h"
@@ -337,6 +340,86 @@ TEST(RawProfData, AclApiFlagRemovesOnlyTheAscendClRecords) {
     EXPECT_EQ(without.at("unaging.api_event.data.slice_0").size(), 40u * 3);
     EXPECT_EQ(off.typeInfoText().find("aclnnAdd"), std::string::npos);
     EXPECT_EQ(with.at("aging.compact.task_track.slice_0"), without.at("aging.compact.task_track.slice_0"));
+}
+
+// launchedRun with one collective launched as ProcessGroupHCCL launches it on thread 7:
+// AscendCL@hcom_allReduce_ and its Node@launch of the same span, HCCL's Launch_Ffts inside.
+RunRecord runWithLaunchedCollective(const ChipConfig& chip) {
+    RunRecord run = launchedRun(chip);
+    CommunicationOpRecord op = allReduceOp(6000000, 0);
+    op.correlationId = 900;
+    op.streamId = 4;
+    op.taskId = 2;
+    for (std::size_t i = 0; i < op.tasks.size(); ++i) op.tasks[i].contextId = static_cast<std::uint32_t>(i);
+    run.communicationOps.push_back(op);
+    run.apis.push_back({ApiLevel::Acl, "hcom_allReduce_", 5000000, 5893350, 7, 899});
+    run.apis.push_back({ApiLevel::Node, "launch", 5000000, 5893350, 7, 900});
+    run.apis.push_back({ApiLevel::Communication, "Launch_Ffts", 5675770, 5804310, 7, 901});
+    return run;
+}
+
+TEST(RawProfData, CollectivesHcclRecordsHangOnTheHcclLevelCallInsideTheirLaunch) {
+    // msprof draws an HCCL task only under a level-5500 API event that encloses, on the same
+    // thread, the task's hccl_info, HCCL's context range and the task_track of the collective's
+    // FFTS+ task (tree_builder.cpp; cann_analysis_gear.py add_hccl_task): all three sit inside
+    // Launch_Ffts, which sits inside the Node@launch that carries GE's node and hccl_op_info.
+    static const ChipConfig chip = splitChip();
+    const RunRecord run = runWithLaunchedCollective(chip);
+    RawTypeDictionary dict;
+    std::map<std::string, std::string> host = rawHostDataFiles(run, e2eConfig(), dict);
+    for (auto& [name, bytes] : rawHcclDataFiles(run, e2eConfig(), dict)) host[name] += bytes;
+    RawRecordReader apiIn("api_event", host.at("unaging.api_event.data.slice_0"));
+    const RawApiEvent* hcclCall = nullptr;
+    const RawApiEvent* launch = nullptr;
+    const auto apis = decodeAll<RawApiEvent>(apiIn);
+    for (const RawApiEvent& a : apis) {
+        if (a.level == kRawLevelHccl) hcclCall = &a;
+        if (a.level == kRawLevelNode && a.itemId == dict.hashOf(run.communicationOps[0].name)) launch = &a;
+    }
+    ASSERT_NE(hcclCall, nullptr);
+    ASSERT_NE(launch, nullptr);
+    EXPECT_EQ(hcclCall->threadId, 7u);
+    EXPECT_TRUE(launch->begin < hcclCall->begin && hcclCall->end < launch->end);
+    const auto inside = [&](std::uint32_t thread, std::uint64_t count) {
+        return thread == hcclCall->threadId && hcclCall->begin <= count && count <= hcclCall->end;
+    };
+
+    RawRecordReader infoIn("hccl_info", host.at("unaging.additional.hccl_info.slice_0"));
+    const auto infos = decodeAll<RawHcclInfo>(infoIn);
+    ASSERT_EQ(infos.size(), 7u);
+    for (std::size_t i = 0; i < infos.size(); ++i) {
+        EXPECT_TRUE(inside(infos[i].header.threadId, infos[i].header.timestamp)) << i;
+        EXPECT_EQ(infos[i].itemId, dict.hashOf(hcclTaskName(run.communicationOps[0].tasks[i].kind))) << i;
+    }
+    RawRecordReader ctxIn("context_id_info", host.at("unaging.additional.context_id_info.slice_0"));
+    std::size_t hcclContexts = 0;
+    for (const RawContextIdInfo& c : decodeAll<RawContextIdInfo>(ctxIn)) {
+        if (c.header.level != RawContextIdInfo::kHcclLevel) continue;
+        ++hcclContexts;
+        EXPECT_TRUE(inside(c.header.threadId, c.header.timestamp));
+        EXPECT_EQ(c.contextIds, (std::vector<std::uint32_t>{0, 6}));  // first and last context
+    }
+    EXPECT_EQ(hcclContexts, 1u);
+    RawRecordReader trackIn("task_track", host.at("aging.compact.task_track.slice_0"));
+    std::size_t collectiveTracks = 0;
+    for (const RawTaskTrack& t : decodeAll<RawTaskTrack>(trackIn)) {
+        if (t.kernelName != dict.hashOf(run.communicationOps[0].name)) continue;
+        ++collectiveTracks;
+        EXPECT_TRUE(inside(t.header.threadId, t.header.timestamp));
+        EXPECT_EQ(t.streamId, 4u);
+        EXPECT_EQ(t.taskId, 2u);
+    }
+    EXPECT_EQ(collectiveTracks, 1u);
+    RawRecordReader opIn("hccl_op_info", host.at("aging.compact.hccl_op_info.slice_0"));
+    const auto opInfos = decodeAll<RawHcclOpInfo>(opIn);
+    ASSERT_EQ(opInfos.size(), 1u);
+    EXPECT_EQ(opInfos[0].header.timestamp, launch->begin);  // GE's records at the node's launch
+
+    // Without ACL_PROF_HCCL_TRACE there is no HCCL call, hccl_info or HCCL context range.
+    RawTypeDictionary off;
+    const auto without = rawHcclDataFiles(run, e2eConfig({.hcclTrace = false}), off);
+    EXPECT_EQ(without.count("unaging.additional.hccl_info.slice_0"), 0u);
+    EXPECT_EQ(without.count("unaging.additional.context_id_info.slice_0"), 0u);
 }
 
 TEST(RawProfData, HcclTraceFlagRemovesOnlyTheHcclApiRecords) {
