@@ -25,12 +25,12 @@ struct RowReplicas {
     std::uint64_t pitchBytes = 0;
 };
 
-// Copies a row to the rows after it in the vector unit (bitwise, as 16-bit words): one
+// Copies a row to the rows after it in the vector unit (bitwise, as int16 words): one
 // instruction per 256 B column of the row whose repeats walk down the rows reading the row
 // again (source repeat stride 0), or, when the pitch exceeds the repeat-stride field, one range
 // copy per row.
 void emitRowReplicas(std::vector<Instruction>& out, const RowReplicas& r) {
-    constexpr DataType kWord = DataType::Fp16;
+    constexpr DataType kWord = DataType::Int16;
     const std::uint64_t words = r.rowBytes / bytesOf(kWord);
     const std::uint64_t perRepeat = elementsPerRepeat(kWord);
     if (r.pitchBytes / kUbBlockBytes > kMaxRepeatStrideBlocks) {
