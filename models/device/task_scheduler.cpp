@@ -27,9 +27,8 @@ TaskScheduler::TaskScheduler(const ChipConfig& chip, std::vector<AiCore*> cubeCo
       vectorCores_(std::move(vectorCores)),
       observer_(observer),
       prefetcher_(prefetcher),
-      launchPs_(CoreClock(chip.aiCoreFreqMhz).psOfCycle(chip.taskLaunchCycles)),
-      dispatchPs_(CoreClock(chip.aiCoreFreqMhz).psOfCycle(chip.blockDispatchCycles)),
-      blockIntervalPs_(CoreClock(chip.aiCoreFreqMhz).psOfCycle(chip.blockDispatchIntervalCycles)),
+      dispatchClock_(chip.aiCoreFreqMhz),
+      launchPs_(dispatchClock_.psOfCycle(chip.taskLaunchCycles)),
       aiCpuFreeAtPs_(chip.aiCpu.count, 0) {
     process_ = new SteppedProcess<TaskScheduler>("task_scheduler", *this, errors);  // lives with the SystemC context
 }
@@ -194,9 +193,16 @@ void TaskScheduler::startPart(RunningTask& running, AiCore& core, CoreKind kind,
     ++running.partsRunning;
     running.firstDispatchPs = std::min(running.firstDispatchPs, now);
     // Blocks leave the dispatcher one interval apart: block i no earlier than i intervals after
-    // the task's first (a later wave, dispatched when a core frees, is usually past that).
-    const std::uint64_t staggeredPs = running.firstDispatchPs + a.request.blockIdx * blockIntervalPs_;
-    core.startBlock(std::move(a), std::max(now, staggeredPs) + dispatchPs_);
+    // the task's first (a later wave, dispatched when a core frees, is usually past that). Counted
+    // in the dispatcher's cycles from the cycle of the first dispatch: an interval in rounded
+    // picoseconds (i × ceil(interval ps)) puts some blocks a cycle late or not depending on the
+    // phase of the task's start, so a kernel moved by a few ns ran a different race between its
+    // blocks (docs/fidelity.md §43).
+    const std::uint64_t firstCycle = dispatchClock_.cycleAtOrAfter(running.firstDispatchPs);
+    const std::uint64_t staggeredCycle = firstCycle + std::uint64_t{a.request.blockIdx} * chip_.blockDispatchIntervalCycles;
+    const std::uint64_t startCycle =
+        std::max(dispatchClock_.cycleAtOrAfter(now), staggeredCycle) + chip_.blockDispatchCycles;
+    core.startBlock(std::move(a), dispatchClock_.psOfCycle(startCycle));
 }
 
 void TaskScheduler::onBlockFinished(AiCore& core) {

@@ -82,9 +82,10 @@ private:
     TaskObserver& observer_;
     ProgramPrefetcher* prefetcher_;
     SteppedProcess<TaskScheduler>* process_ = nullptr;  // lives with the SystemC context
+    // The dispatcher runs on the AI core clock: a block's start is a whole number of its cycles
+    // after the task's first dispatch, whatever that dispatch's phase (see startPart).
+    CoreClock dispatchClock_;
     std::uint64_t launchPs_ = 0;
-    std::uint64_t dispatchPs_ = 0;  // ChipConfig::blockDispatchCycles
-    std::uint64_t blockIntervalPs_ = 0;  // ChipConfig::blockDispatchIntervalCycles
     std::map<std::uint32_t, Stream> streams_;
     std::list<std::unique_ptr<RunningTask>> running_;  // AI core tasks in start order
     std::deque<RunningTask*> aiCpuWaiting_;

@@ -16,6 +16,42 @@ struct ElementwiseTile {
     std::uint64_t col = 0, cols = 0;  // columns [col, col + cols) of each row
 };
 
+// A row loaded once into UB at `ubRow` and copied into the `count` rows after it, `pitchBytes`
+// apart: `rowBytes` (32 B aligned) of an Element operand every row of the tile reads alike.
+struct RowReplicas {
+    std::uint64_t ubRow = 0;
+    std::uint64_t count = 0;
+    std::uint64_t rowBytes = 0;
+    std::uint64_t pitchBytes = 0;
+};
+
+// Copies a row to the rows after it in the vector unit (bitwise, as int16 words): one
+// instruction per 256 B column of the row whose repeats walk down the rows reading the row
+// again (source repeat stride 0), or, when the pitch exceeds the repeat-stride field, one range
+// copy per row.
+void emitRowReplicas(std::vector<Instruction>& out, const RowReplicas& r) {
+    constexpr DataType kWord = DataType::Int16;
+    const std::uint64_t words = r.rowBytes / bytesOf(kWord);
+    const std::uint64_t perRepeat = elementsPerRepeat(kWord);
+    if (r.pitchBytes / kUbBlockBytes > kMaxRepeatStrideBlocks) {
+        for (std::uint64_t k = 1; k <= r.count; ++k)
+            emitVectorRange(out, VectorOp::Copy, kWord, {.dst = r.ubRow + k * r.pitchBytes, .src0 = r.ubRow}, words);
+        return;
+    }
+    for (std::uint64_t column = 0; column * perRepeat < words; ++column) {
+        for (std::uint64_t first = 1; first <= r.count; first += kMaxVectorRepeats) {
+            VectorInstr v{.op = VectorOp::Copy, .dtype = kWord, .srcType = kWord};
+            v.repeats = static_cast<std::uint16_t>(std::min<std::uint64_t>(kMaxVectorRepeats, r.count + 1 - first));
+            v.mask = static_cast<std::uint16_t>(std::min(perRepeat, words - column * perRepeat));
+            v.dst = r.ubRow + first * r.pitchBytes + column * kVectorRepeatBytes;
+            v.dstRepeatStride = static_cast<std::uint16_t>(r.pitchBytes / kUbBlockBytes);
+            v.src0 = r.ubRow + column * kVectorRepeatBytes;
+            v.src0RepeatStride = 0;
+            out.push_back(Instruction::vector(v));
+        }
+    }
+}
+
 // Where an operand sits for one tile and how the per-row form walks it.
 struct OperandRef {
     std::uint64_t addr = 0;
@@ -92,6 +128,7 @@ public:
         const auto rows = static_cast<std::uint32_t>(t.rows);
         code.scalarCycles = rows;  // per-row address arithmetic
 
+        std::vector<RowReplicas> replicas;
         for (const auto& in : p.inputs) {
             const std::uint64_t eb = bytesOf(in.dtype);
             if (in.kind == Kind::Row) {
@@ -102,13 +139,29 @@ public:
                 std::uint64_t k = 0;
                 while (k < t.rows) {
                     const std::int64_t first = p.rowOffset(t.row + k, in.outerStrides);
+                    const std::uint64_t gmRow = in.gmAddr + (static_cast<std::uint64_t>(first) + t.col) * eb;
+                    const std::uint64_t ubRow = in.loaded.at(half) + k * pitch * eb;
+                    // Rows that read the same GM row (an operand broadcast over an outer dim: the
+                    // [64] of [4096,1] x [64]) are read once and copied along the tile in UB, as
+                    // CANN's broadcast keeps the operand in UB (docs/fidelity.md §43). A copy
+                    // kernel has no vector stage to copy with: it reads the row for every row.
+                    std::uint64_t same = 1;
+                    while (!p.movesOnly && k + same < t.rows &&
+                           p.rowOffset(t.row + k + same, in.outerStrides) == first)
+                        ++same;
+                    if (same > 1) {
+                        code.load.push_back(moveRowsToUb(gmRow, ubRow, 1, t.cols * eb, pitch * eb));
+                        replicas.push_back({ubRow, same - 1, alignUp(t.cols * eb, kUbBlockBytes), pitch * eb});
+                        k += same;
+                        continue;
+                    }
                     std::uint64_t run = 1;
                     while (k + run < t.rows &&
                            p.rowOffset(t.row + k + run, in.outerStrides) ==
                                first + static_cast<std::int64_t>(run * p.rowLength))
                         ++run;
-                    const std::uint64_t gm = in.gmAddr + (static_cast<std::uint64_t>(first) + t.col) * eb;
-                    const std::uint64_t ub = in.loaded.at(half) + k * pitch * eb;
+                    const std::uint64_t gm = gmRow;
+                    const std::uint64_t ub = ubRow;
                     if (run == 1 && k + 1 < t.rows) {
                         // Rows a constant stride apart (a slice of wider rows: Slice, SwiGlu's
                         // halves, ConcatD's parts) are one strided DataCopy, as Ascend C issues it.
@@ -128,6 +181,8 @@ public:
                 }
             }
         }
+
+        for (const RowReplicas& r : replicas) emitRowReplicas(code.compute, r);
 
         std::vector<bool> expanded(p.values.size(), false);
         auto operand = [&](std::uint32_t v) -> OperandRef {

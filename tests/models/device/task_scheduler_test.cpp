@@ -3,9 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 
+#include "models/device/core_clock.h"
 #include "models/device/device_run.h"
+#include "models/device/instruction_trace.h"
 
 namespace ascendsim::test {
 namespace {
@@ -95,6 +98,32 @@ TEST(TaskScheduler, BlockDispatchInterval_StaggersTheBlocksOfATask) {
     // Block 4 waits for block 0's core (free at 400), past its slot at 80: 400 + 300 + 100; the
     // last, block 7, for block 3's core (free at 460): 460 + 300 + 100.
     EXPECT_EQ(w.endNs - w.startNs, 860u);
+}
+
+// The stagger is a whole number of the dispatcher's cycles whatever the phase of the task's start:
+// at 1800 MHz an interval of 33 cycles is 18333.3 ps, and counting it in rounded picoseconds put
+// block 3 a cycle late when the task started on a cycle edge and on time otherwise, so the same
+// kernel ran a different race between its blocks when moved by a nanosecond (the replayed 1F1B
+// round that differed from its re-simulated one by 22 ns, docs/fidelity.md §43).
+TEST(TaskScheduler, BlockDispatchInterval_IsWholeCyclesWhateverTheStartPhase) {
+    ChipConfig chip = deviceTestChip();
+    chip.aiCoreFreqMhz = chip.vectorCoreFreqMhz = 1800.0;
+    chip.blockDispatchCycles = 891;
+    chip.blockDispatchIntervalCycles = 33;
+    const CoreClock clock(1800.0);
+    for (std::uint64_t submitNs = 0; submitNs < 12; ++submitNs) {
+        DeviceRun run(chip);  // 4 AIVs
+        InstructionTraceRecorder trace;
+        KernelTask task = vectorTask({Instruction::scalar(10)}, 4);
+        task.instructionTrace = &trace;
+        run.device->submit(std::move(task), submitNs);
+        run.device->runUntilIdle();
+        std::map<std::uint32_t, std::uint64_t> firstCycleOfBlock;  // the block's scalar work starts it
+        for (const TraceSpan& span : trace.spans()) firstCycleOfBlock[span.blockIdx] = clock.cycleAtOrAfter(span.startPs);
+        ASSERT_EQ(firstCycleOfBlock.size(), 4u);
+        for (const auto& [block, cycle] : firstCycleOfBlock)
+            EXPECT_EQ(cycle - firstCycleOfBlock.at(0), 33u * block) << "submitted at " << submitNs << " ns, block " << block;
+    }
 }
 
 TEST(TaskScheduler, MixTask_RunsEachBlockOnAnAicWithItsAivsAndSyncsThroughCrossCoreFlags) {

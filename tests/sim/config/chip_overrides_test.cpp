@@ -61,6 +61,16 @@ TEST(ChipOverrides, SameLineReadCyclesShipsOffAndIsEditable) {
     EXPECT_NE(errorOf({"l2.same_line_read_cycles=-1"}).find("l2.same_line_read_cycles"), std::string::npos);
 }
 
+// The vector pipe's result latency (docs/fidelity.md §40, on since §43) is the 910B class's: every
+// chip that inherits Ascend910B1 has it; the 910A and 310P, whose rows were not fitted, keep 0.
+TEST(ChipOverrides, ResultLatencyIsOnForThe910BClassOnly) {
+    for (const char* chip : {"Ascend910B1", "Ascend910B2", "Ascend910B3", "Ascend910B4", "Ascend910B4_1650", "Ascend910_9391"})
+        EXPECT_EQ(loadChipByName(chip, configDir()).vector.resultLatencyCycles, 40u) << chip;
+    for (const char* chip : {"Ascend910", "Ascend310P3"})
+        EXPECT_EQ(loadChipByName(chip, configDir()).vector.resultLatencyCycles, 0u) << chip;
+    EXPECT_EQ(loadChipByName("Ascend910B1", configDir(), {"vector.result_latency_cycles=0"}).vector.resultLatencyCycles, 0u);
+}
+
 // The true-fp32 mmad rate (docs/fidelity.md "Mechanisms" §13) is a chip key like any other: the
 // 910B ships 2, a what-if can set it, and 0 cycles per fractal is refused.
 TEST(ChipOverrides, Fp32CyclesPerFractalIsEditableAndPositive) {

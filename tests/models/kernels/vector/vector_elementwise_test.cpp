@@ -84,6 +84,35 @@ TEST(VectorElementwise, PerChannelValuesOverMultiRepeatPlanesGoColumnByColumn) {
     checkBinary({"Add", {3, 24, 14, 14}, {1, 24, 1, 1}, {3, 24, 14, 14}, DataType::Fp16});
 }
 
+// Qwen3's RoPE frequencies, Mul [4096,1] x [64] (docs/fidelity.md §43): every output row reads
+// the same [64] row. It is read from GM once per tile and copied down the tile in UB (a Copy whose
+// source repeat stride is 0), as CANN's broadcast keeps it in UB (the real row's MTE2 busy, 0.036,
+// is that of one small read a block), not once per row; the products stay exact.
+TEST(VectorElementwise, ARowEveryRowReadsAlikeIsReadOnceATileAndCopiedInUb) {
+    checkBinary({"Mul", {4096, 1}, {64}, {4096, 64}, DataType::Fp32});
+    CubeOpHarness h(ascend910B1());
+    const auto x1 = h.tensor("x1", {4096, 1}, DataType::Fp32);
+    const auto x2 = h.tensor("x2", {64}, DataType::Fp32);
+    const auto y = h.tensor("y", {4096, 64}, DataType::Fp32);
+    const auto kernels = h.lower(makeOp("Mul", {x1, x2}, {y}));
+    ASSERT_EQ(kernels.size(), 1u);
+    std::uint64_t rowReads = 0, tileStores = 0, rowCopies = 0;
+    forEachBlockInstruction(kernels[0], CoreKind::Vector, [&](const Instruction& i) {
+        if (i.opcode == Opcode::DataMove) {
+            const auto& m = std::get<DataMove>(i.operands);
+            rowReads += m.src == MemSpace::GM && m.srcAddr >= x2.deviceAddr && m.srcAddr < x2.deviceAddr + x2.bytes();
+            tileStores += m.dst == MemSpace::GM;
+        }
+        if (i.opcode == Opcode::Vector) {
+            const auto& v = std::get<VectorInstr>(i.operands);
+            rowCopies += v.op == VectorOp::Copy && v.src0RepeatStride == 0 && v.repeats > 1;
+        }
+    });
+    EXPECT_GT(tileStores, 0u);
+    EXPECT_EQ(rowReads, tileStores);  // one read of the row per tile (one store per tile)
+    EXPECT_EQ(rowCopies, tileStores);  // 64 fp32 = one 256 B column, copied down the tile's rows
+}
+
 TEST(VectorElementwise, SubBroadcastsAOneElementTensor) {
     checkBinary({"Sub", {1000}, {1}, {1000}, DataType::Fp32});
 }
