@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "models/kernels/cube/matmul_cann_base_block.h"
+#include "models/kernels/cube/matmul_split_k.h"
 
 namespace ascendsim {
 
@@ -37,9 +38,20 @@ MatmulOperands::MatmulOperands(MatmulProblem problem, MatmulTiling tiling)
       mTiles_(ceilDiv(problem_.m, tiling_.baseM)), nTiles_(ceilDiv(problem_.n, tiling_.baseN)),
       elementBytes_(bytesOf(problem_.inputType)) {}
 
-std::uint64_t MatmulOperands::tileCount() const { return problem_.batchCount() * mTiles_ * nTiles_; }
+std::uint64_t MatmulOperands::tileCount() const {
+    return problem_.batchCount() * mTiles_ * nTiles_ * tiling_.kSplits;
+}
+
+// Tiles are (output tile, K slice) with the slice fastest: a block's contiguous range holds the
+// slices of one output tile together.
+void MatmulOperands::sliceOf(std::uint64_t tile, std::uint64_t& first, std::uint64_t& length) const {
+    const std::uint64_t sliceK = tiling_.kSplits > 1 ? tiling_.sliceK : problem_.k;
+    first = std::min(problem_.k, (tile % tiling_.kSplits) * sliceK);
+    length = std::min(sliceK, problem_.k - first);
+}
 
 MatmulOperands::TileCoord MatmulOperands::coord(std::uint64_t tile) const {
+    tile /= tiling_.kSplits;
     const std::uint64_t perBatch = mTiles_ * nTiles_;
     const std::uint64_t inBatch = tile % perBatch;
     TileCoord c;
@@ -54,13 +66,17 @@ MatmulOperands::TileCoord MatmulOperands::coord(std::uint64_t tile) const {
 std::uint32_t MatmulOperands::tileM(std::uint64_t tile) const { return coord(tile).m; }
 std::uint32_t MatmulOperands::tileN(std::uint64_t tile) const { return coord(tile).n; }
 
-std::uint32_t MatmulOperands::chunkCount(std::uint64_t) const {
-    return static_cast<std::uint32_t>(ceilDiv(problem_.k, tiling_.chunkK));
+std::uint32_t MatmulOperands::chunkCount(std::uint64_t tile) const {
+    std::uint64_t first = 0, length = 0;
+    sliceOf(tile, first, length);
+    return static_cast<std::uint32_t>(ceilDiv(length, tiling_.chunkK));
 }
 
-void MatmulOperands::chunk(std::uint64_t, std::uint32_t c, std::uint64_t& start, std::uint32_t& length) const {
-    start = std::uint64_t{c} * tiling_.chunkK;
-    length = static_cast<std::uint32_t>(std::min<std::uint64_t>(tiling_.chunkK, problem_.k - start));
+void MatmulOperands::chunk(std::uint64_t tile, std::uint32_t c, std::uint64_t& start, std::uint32_t& length) const {
+    std::uint64_t first = 0, sliceLength = 0;
+    sliceOf(tile, first, sliceLength);
+    start = first + std::uint64_t{c} * tiling_.chunkK;
+    length = static_cast<std::uint32_t>(std::min<std::uint64_t>(tiling_.chunkK, first + sliceLength - start));
 }
 
 void MatmulOperands::batchOffsets(std::uint64_t batch, std::uint64_t& aOffset, std::uint64_t& bOffset) const {
@@ -167,6 +183,7 @@ DataMove MatmulOperands::storeMove(std::uint64_t tile, std::uint64_t l0cAddr) co
     m.srcType = problem_.accType;
     m.dstType = problem_.outputType;
     m.conversion = LayoutConversion::Nz2Nd;
+    m.atomicAdd = tiling_.kSplits > 1;  // a K slice's partial C adds into the zeroed output
     return m;
 }
 
@@ -278,6 +295,22 @@ void planResidentA(const OpInstance& op, const ChipConfig& chip, const MatmulPro
         return;
     }
 }
+// K slices of an op that accumulates into its fp32 output atomically (matmul_split_k.h): only
+// when its output tiles leave blocks idle or unevenly loaded, and without a bias (a slice would
+// add it once per split). Each slice re-reads its A rows, so A is not kept resident.
+void planAtomicKSlices(const OpInstance& op, const ChipConfig& chip, const MatmulProblem& problem,
+                       MatmulTiling& tiling) {
+    if (!op.boolAttr(kAccumulatesAtomicallyAttr, false) || problem.hasBias || problem.outputType != DataType::Fp32 ||
+        problem.accType != DataType::Fp32)
+        return;
+    const std::uint64_t outputTiles =
+        problem.batchCount() * ceilDiv(problem.m, tiling.baseM) * ceilDiv(problem.n, tiling.baseN);
+    const std::uint64_t blocks = op.blockDim ? *op.blockDim : chip.aiCoreCount;
+    const KSlices slices = leastWorkKSlices(outputTiles, blocks, problem.k, tiling.baseK);
+    if (slices.splits <= 1) return;
+    tiling.kSplits = slices.splits;
+    tiling.sliceK = slices.sliceK;
+}
 }  // namespace
 
 void planMatmul(const OpInstance& op, const ChipConfig& chip, const MatmulProblem& problem,
@@ -317,7 +350,8 @@ void planMatmul(const OpInstance& op, const ChipConfig& chip, const MatmulProble
         if (last.chunkK == 0) throwLoweringError(op, "no K chunk of the base block fits L1");
         checkPlanFits(op, chip, lastPlan, lastBiasL1, problem.hasBias ? std::uint64_t{last.baseN} * 4 : 0);
     }
-    planResidentA(op, chip, problem, tiling, plan, bestBiasL1);
+    planAtomicKSlices(op, chip, problem, tiling);
+    if (tiling.kSplits == 1) planResidentA(op, chip, problem, tiling, plan, bestBiasL1);
 }
 
 }  // namespace ascendsim

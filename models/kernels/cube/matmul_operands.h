@@ -31,6 +31,9 @@ struct MatmulProblem {
 
 struct MatmulTiling {
     std::uint32_t baseM = 128, baseN = 128, baseK = 64, chunkK = 256;
+    // K slices per output tile (matmul_split_k.h): a tile is (output tile, slice), each slice's
+    // partial C added atomically. 1 slice of the whole K unless the op accumulates atomically.
+    std::uint64_t kSplits = 1, sliceK = 0;
 };
 
 class MatmulOperands final : public CubeOperands {
@@ -46,7 +49,7 @@ public:
     void loadChunkB(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr, ProgramBuilder& b) const override;
     void loadStep(std::uint64_t tile, const CubeStep& step, const CubeL1Chunk& l1, std::uint64_t l0aAddr,
                   std::uint64_t l0bAddr, Mmad& mmad, ProgramBuilder& b) const override;
-    std::uint64_t aRowsOf(std::uint64_t tile) const override { return tile / nTiles_; }
+    std::uint64_t aRowsOf(std::uint64_t tile) const override { return tile / tiling_.kSplits / nTiles_; }
     bool hasBias() const override { return problem_.hasBias; }
     void loadBias(std::uint64_t tile, std::uint64_t l1Addr, ProgramBuilder& b) const override;
     void moveBiasToTable(std::uint64_t tile, std::uint64_t l1Addr, std::uint64_t btAddr, ProgramBuilder& b) const override;
@@ -59,6 +62,8 @@ private:
         std::uint32_t m, n;
     };
     TileCoord coord(std::uint64_t tile) const;
+    // K range [first, first + length) of the tile's slice.
+    void sliceOf(std::uint64_t tile, std::uint64_t& first, std::uint64_t& length) const;
     void batchOffsets(std::uint64_t batch, std::uint64_t& aOffset, std::uint64_t& bOffset) const;
     // GM→L1 of `count` rows or columns from `first` of an operand at `gmAddr` whose other extent is
     // K: stored [extent × K] (A, or B transposed) or, when kMajor, [K × extent]; ND2NZ unless the

@@ -59,10 +59,12 @@ void attributeMemSetTensors(std::vector<RealKernel>& kernels) {
         memset.inputShapes = memset.inputDtypes = memset.inputFormats = "N/A";
         memset.outputShapes = memset.outputDtypes = memset.outputFormats = "N/A";
         for (std::size_t j = i + 1; j < kernels.size() && j <= i + kMemSetOwnerLookahead; ++j) {
-            const RealKernel& k = kernels[j];
+            RealKernel& k = kernels[j];
             if (k.type == "MemSet" || recordsNoTensor(k.outputShapes)) continue;
-            if (!ownsByName(memset, k) && !ownsAsAtomic(memset, k)) continue;
+            const bool atomicClean = ownsAsAtomic(memset, k);
+            if (!ownsByName(memset, k) && !atomicClean) continue;
             takeOwnersOutput(memset, k);
+            k.accumulatesAtomically = k.accumulatesAtomically || atomicClean;
             break;
         }
     }

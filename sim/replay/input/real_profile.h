@@ -49,6 +49,9 @@ struct RealKernel {
     std::map<std::string, double> pipeRatios;  // "aic_mac_ratio" → 0.52 (isPipeColumn)
     std::vector<RealSideCycles> sides;         // sides with cycles > 0
     std::size_t sourceLine = 0;                // CSV line (1-based) or DB globalTaskId
+    // An atomic clean (the 910A's "atomic_memset" row, memset_owner.h) zeroed this kernel's output
+    // before it: its blocks add their partial results into it.
+    bool accumulatesAtomically = false;
 };
 
 struct RealProfile {

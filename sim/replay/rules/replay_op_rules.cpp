@@ -1,5 +1,7 @@
 #include "sim/replay/rules/replay_op_rules.h"
 
+#include "models/kernels/cube/matmul_split_k.h"
+
 namespace ascendsim {
 
 namespace {
@@ -123,6 +125,7 @@ OpInstance replayOp(const RealKernel& kernel) {
     RealTensors tensors{realInputs(kernel), realOutputs(kernel)};
     rule->build(tensors, op);
     if (kernel.acceleratorCore != "AI_CPU" && kernel.blockDim > 0) op.blockDim = kernel.blockDim;
+    if (kernel.accumulatesAtomically) op.attrs[kAccumulatesAtomicallyAttr] = true;
     return op;
 }
 

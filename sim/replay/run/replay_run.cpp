@@ -16,7 +16,8 @@ namespace {
 std::string identityOf(const RealKernel& k) {
     return k.type + '|' + k.acceleratorCore + '|' + std::to_string(k.blockDim) + '|' + std::to_string(k.mixBlockDim) +
            '|' + k.inputShapes + '|' + k.inputDtypes + '|' + k.inputFormats + '|' + k.outputShapes + '|' +
-           k.outputDtypes + '|' + k.outputFormats + (isInPlaceKernel(k) ? "|in-place" : "");
+           k.outputDtypes + '|' + k.outputFormats + (isInPlaceKernel(k) ? "|in-place" : "") +
+           (k.accumulatesAtomically ? "|atomic" : "");
 }
 
 // Rows of a Level0 profile, or of other tasks than AI core kernels, that no catalog op stands for.

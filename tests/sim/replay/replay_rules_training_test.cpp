@@ -2,6 +2,7 @@
 // dropout, losses) as catalog ops: rows as the 910B2 / 910A AlexNet exports record them.
 #include <gtest/gtest.h>
 
+#include "models/kernels/cube/matmul_split_k.h"
 #include "sim/replay/input/memset_owner.h"
 #include "sim/replay/rules/replay_op_rules.h"
 #include "tests/sim/replay/real_row.h"
@@ -176,6 +177,13 @@ TEST(ReplayRulesTraining, AtomicMemSetZeroesTheNextAccumulatorsOutput) {
     EXPECT_EQ(zero.outputs[0].bytes(), 256 * 2 * 16 * 16 * 4);
     EXPECT_EQ(rows[4].outputShapes, "1");
     EXPECT_EQ(replayOp(rows[4]).outputs[0].elementCount(), 1);
+    // The owner accumulates into the zeroed output across blocks (the MatMul lowering splits K for
+    // it, docs/fidelity.md §46); the kernels skipped do not.
+    EXPECT_TRUE(rows[3].accumulatesAtomically);
+    EXPECT_TRUE(replayOp(rows[3]).boolAttr(kAccumulatesAtomicallyAttr, false));
+    EXPECT_FALSE(rows[1].accumulatesAtomically);
+    EXPECT_FALSE(rows[2].accumulatesAtomically);
+    EXPECT_FALSE(replayOp(rows[2]).boolAttr(kAccumulatesAtomicallyAttr, false));
 }
 
 // Index / IndexPutV2 rows: the host-built indexed_sizes and indexed_strides are dropped, the index
