@@ -106,8 +106,11 @@ TEST(CrossCoreAllCores, TheReleaseComesBackFromTheSchedulersSyncCounter) {
         return std::make_unique<FixedInstructionStream>(std::move(p));
     };
     const TaskResult& m = mix.runOne(std::move(t));
-    for (const BlockResult& b : m.blocks)
-        if (b.coreKind == CoreKind::Vector) EXPECT_EQ(b.counters.totalCycles, 500 + latency + 1 + 10);
+    for (const BlockResult& b : m.blocks) {
+        if (b.coreKind == CoreKind::Vector) {
+            EXPECT_EQ(b.counters.totalCycles, 500 + latency + 1 + 10);
+        }
+    }
 }
 
 TEST(CrossCoreAllCores, MoreBlocksThanCoresOfTheType_IsAnError) {
