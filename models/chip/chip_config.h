@@ -176,6 +176,11 @@ struct ChipConfig {
     std::array<std::uint32_t, kPipeCount> queueDepth{};  // per-pipe instruction queue depth
     std::uint32_t scalarIssueCycles = 1;       // scalar cycles to issue one instruction
     std::uint32_t flagLatencyCycles = 1;       // set_flag → wait_flag release
+    // A mode-0 cross-core flag (SyncAll of every core of one kind) is counted by the task
+    // scheduler's sync hardware, not passed core to core: the last set reaches it and the release
+    // comes back to every waiting core this many cycles later, on top of flagLatencyCycles
+    // (docs/fidelity.md §44).
+    std::uint32_t allCoreSyncCycles = 0;
     std::uint32_t taskLaunchCycles = 0;        // scheduler: dispatch of a kernel's blocks
     std::uint32_t blockStartCycles = 0;        // per-block start-up on a core
     // From the task's start stamp to a block's first counted cycle: the scheduler hands the core

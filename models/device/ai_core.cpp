@@ -211,7 +211,8 @@ bool AiCore::allCoresWaitReady(const CrossCoreFlag& flag, std::uint64_t& release
     if (!res_.barriers.tryPass(allCoresRound(flag, allCoresWaits_[flag.flagId]), releasePs))
         return false;
     ++allCoresWaits_[flag.flagId];
-    releaseCycle = clock_.cycleAtOrAfter(releasePs) + res_.chip.flagLatencyCycles;
+    // The release travels back from the scheduler's sync counter (chip_config.h, allCoreSyncCycles).
+    releaseCycle = clock_.cycleAtOrAfter(releasePs) + res_.chip.flagLatencyCycles + res_.chip.allCoreSyncCycles;
     return true;
 }
 

@@ -169,7 +169,7 @@ void readICache(const ConfigNode& node, ChipConfig& chip) {
 }
 
 void readPipes(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
-    node.allowOnly({"queue_depth", "scalar_issue_cycles", "flag_latency_cycles",
+    node.allowOnly({"queue_depth", "scalar_issue_cycles", "flag_latency_cycles", "all_core_sync_cycles",
                     "task_launch_cycles", "block_start_cycles", "block_dispatch_cycles", "block_dispatch_interval_cycles",
                     "scalar_cycles_per_instruction",
                     "scalar_cycles_per_instruction_aic", "block_prologue_scalar_cycles"});
@@ -182,6 +182,7 @@ void readPipes(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
     }
     node.readPositive("scalar_issue_cycles", chip.scalarIssueCycles);
     node.readNonNegative("flag_latency_cycles", chip.flagLatencyCycles);
+    node.readNonNegative("all_core_sync_cycles", chip.allCoreSyncCycles);
     node.readNonNegative("task_launch_cycles", chip.taskLaunchCycles);
     node.readNonNegative("block_start_cycles", chip.blockStartCycles);
     node.readNonNegative("block_dispatch_cycles", chip.blockDispatchCycles);

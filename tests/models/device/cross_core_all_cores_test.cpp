@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "models/device/device_run.h"
+#include "models/device/device_test_chip.h"
 
 namespace ascendsim::test {
 namespace {
@@ -76,6 +77,39 @@ TEST(CrossCoreAllCores, AivsOfAMixKernelWaitForTheAivsOfEveryGroup) {
         EXPECT_EQ(b.counters.totalCycles,
                   400 + latency + 1 + 10)  // the last of the 4 AIVs sets at 400
             << "group " << b.blockIdx;
+    }
+}
+
+// The scheduler's sync counter sends the release back allCoreSyncCycles after the last set: every
+// core resumes together that much later, and a core-to-core (mode 2) flag does not pay it.
+TEST(CrossCoreAllCores, TheReleaseComesBackFromTheSchedulersSyncCounter) {
+    ChipConfig chip = deviceTestChip();
+    chip.allCoreSyncCycles = 700;
+    DeviceRun run(chip);
+    const TaskResult& r = run.runOne(allCoresBarrierTask(4, false));
+    const std::uint64_t latency = run.chip.flagLatencyCycles;
+    for (const BlockResult& b : r.blocks) {
+        EXPECT_EQ(b.counters.totalCycles, 400 + latency + 700 + 1 + 10) << "block " << b.blockIdx;
+        EXPECT_EQ(b.counters[PmuEvent::WaitFlagScalar], 400 + latency + 700 - (100 * (b.blockIdx + 1) + 1))
+            << "block " << b.blockIdx << ": the round trip is waited for, not worked";
+    }
+
+    DeviceRun mix(chip);  // an AIC hands on to its two AIVs (mode 2): the usual flag latency only
+    KernelTask t;
+    t.type = TaskType::MixAic;
+    t.blockDim = 1;
+    t.mixBlockDim = 2;
+    t.program = [](const BlockProgramRequest& req) -> std::unique_ptr<InstructionStream> {
+        std::vector<Instruction> p;
+        if (req.coreKind == CoreKind::Vector) p = {Instruction::crossCoreWait(3, 2), Instruction::scalar(10)};
+        else p = {Instruction::scalar(500), Instruction::crossCoreSet(3, 2, Pipe::Scalar)};
+        return std::make_unique<FixedInstructionStream>(std::move(p));
+    };
+    const TaskResult& m = mix.runOne(std::move(t));
+    for (const BlockResult& b : m.blocks) {
+        if (b.coreKind == CoreKind::Vector) {
+            EXPECT_EQ(b.counters.totalCycles, 500 + latency + 1 + 10);
+        }
     }
 }
 
