@@ -162,6 +162,15 @@ inline ProgramCounts countProgram(const LoweredKernel& kernel, const BlockProgra
     return counts;
 }
 
+// The instructions of block `block`'s program, in issue order.
+inline std::vector<Instruction> blockProgram(const LoweredKernel& kernel, std::uint32_t block) {
+    std::vector<Instruction> program;
+    auto stream = kernel.program({block, CoreKind::Cube, 0});
+    while (stream->next(program)) {
+    }
+    return program;
+}
+
 // GM→L1 bytes that block `block`'s program reads from tensor `t` (moves whose GM source starts
 // inside it): how often a cube kernel loads an operand.
 inline std::uint64_t gmToL1BytesFrom(const LoweredKernel& kernel, std::uint32_t block, const TensorInfo& t) {
