@@ -22,17 +22,22 @@ Instruction l1Move(MemSpace src, MemSpace dst, std::uint64_t srcAddr, std::uint3
     return Instruction::move(m);
 }
 
+// The counters of one cube block running `program`.
+PmuCounters runBlock(const ChipConfig& chip, std::vector<Instruction> program) {
+    DeviceRun device(chip);
+    KernelTask t;
+    t.type = TaskType::AiCore;
+    t.program = sameProgram(std::move(program));
+    return onlyBlock(device.runOne(std::move(t)));
+}
+
 // One cube block: optionally a GM→L1 transfer, and an L1→L0A move of other L1 bytes issued right
 // behind it (no flag between them, so both run at once).
 PmuCounters run(const ChipConfig& chip, bool withGmToL1, MemSpace l0 = MemSpace::L0A) {
     std::vector<Instruction> program;
     if (withGmToL1) program.push_back(l1Move(MemSpace::GM, MemSpace::L1, 0, kL1Bytes));
     program.push_back(l1Move(MemSpace::L1, l0, kL1Bytes, kL0Bytes));
-    DeviceRun device(chip);
-    KernelTask t;
-    t.type = TaskType::AiCore;
-    t.program = sameProgram(std::move(program));
-    return onlyBlock(device.runOne(std::move(t)));
+    return runBlock(chip, std::move(program));
 }
 
 TEST(L1PortSharing, Mte1MoveAloneRunsOnItsCurve) {
@@ -70,11 +75,7 @@ PmuCounters runTwoLoads(const ChipConfig& chip, bool withMte1Read) {
     program.push_back(l1Move(MemSpace::GM, MemSpace::L1, 0, kL1Bytes));
     if (withMte1Read) program.push_back(l1Move(MemSpace::L1, MemSpace::L0A, 2 * kL1Bytes, kL0Bytes));
     program.push_back(l1Move(MemSpace::GM, MemSpace::L1, kL1Bytes, kL1Bytes));
-    DeviceRun device(chip);
-    KernelTask t;
-    t.type = TaskType::AiCore;
-    t.program = sameProgram(std::move(program));
-    return onlyBlock(device.runOne(std::move(t)));
+    return runBlock(chip, std::move(program));
 }
 
 TEST(L1PortSharing, GmToL1TransfersAloneRunOnTheirCurve) {
