@@ -101,6 +101,7 @@ void AiCore::startBlock(BlockAssignment assignment, std::uint64_t startPs) {
     ubGmPort_.reset();
     l1LoadStart_ = l1LoadEnd_ = 0;
     l1LoadBytesPerCycle_ = 0.0;
+    l1ReadShare_.reset();
     scheduleWake(blockStartCycle_);
 }
 

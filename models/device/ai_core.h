@@ -33,6 +33,7 @@
 #include "models/device/pipe_queue.h"
 #include "models/device/simulation_errors.h"
 #include "models/device/ub_bank_model.h"
+#include "models/device/l1_read_share.h"
 #include "models/device/ub_gm_port.h"
 #include "models/memory/memory_system.h"
 #include "models/pmu/pmu_event.h"
@@ -153,6 +154,8 @@ private:
     std::uint64_t executeDataMove(Pipe pipe, const DataMove& move, std::uint64_t now);
     std::uint64_t ubGmPortCycles(const DataMove& move) const;
     std::uint64_t l1PortStallCycles(std::uint64_t now, std::uint64_t cycles) const;
+    std::uint64_t l1ReadPortCycles(const DataMove& move) const;
+    std::uint64_t l1LoadTurnCycles(const DataMove& move, std::uint64_t curveCycles, std::uint64_t now);
     std::uint64_t executeVector(const VectorInstr& instr, const UbAccessPattern& pattern, std::uint64_t now);
     void setFlag(const Flag& flag, std::uint64_t cycle);
     std::size_t flagSlot(const Flag& flag) const;
@@ -218,6 +221,7 @@ private:
     std::uint64_t l1LoadStart_ = 0;
     std::uint64_t l1LoadEnd_ = 0;
     double l1LoadBytesPerCycle_ = 0.0;
+    L1ReadShare l1ReadShare_;  // MTE1's reads of L1, for the GM→L1 transfers' turns
 
     std::uint64_t instructionsExecuted_ = 0;
     std::uint64_t activations_ = 0;

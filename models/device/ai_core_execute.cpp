@@ -249,12 +249,40 @@ std::uint64_t AiCore::l1PortStallCycles(std::uint64_t now, std::uint64_t cycles)
                                       0.5);
 }
 
+// Cycles an MTE1 move out of L1 holds L1's port (l1_read_share.h): its bytes at L1's read rate, the
+// fastest L1-sourced path's peak (L1→L0A 261 B/cycle on the 910B, MSKPP, hardware.md §1.3).
+std::uint64_t AiCore::l1ReadPortCycles(const DataMove& move) const {
+    double readPeak = 0.0;
+    for (const PathTiming& path : res_.chip.paths)
+        if (path.src == MemSpace::L1) readPeak = std::max(readPeak, path.peakBytesPerCycle);
+    if (!(readPeak > 0.0)) return 0;
+    return static_cast<std::uint64_t>(std::ceil(static_cast<double>(move.totalBytes()) / readPeak));
+}
+
+// The GM→L1 transfer's side of the turns on L1 (docs/fidelity.md §45): the cycles its bytes hold
+// L1 at the GM→L1 peak (the part of its curve §38 charges MTE1 for) stretch by the share of L1
+// MTE1's reads took (l1_read_share.h); its fixed cost does not. The Qwen3 GEMMs' 128 KiB ND2NZ
+// chunks move at ~94 B/cycle inside the kernel against the curve's 114 with MTE1 busy 0.68; the
+// FlashAttention's 32 KiB ones, MTE1 busy 0.28, stay on the curve.
+std::uint64_t AiCore::l1LoadTurnCycles(const DataMove& move, std::uint64_t curveCycles, std::uint64_t now) {
+    const double share = l1ReadShare_.loadStarts(now);
+    const PathTiming* port = res_.chip.findPath(MemSpace::GM, MemSpace::L1);
+    if (!(share > 0.0) || port == nullptr || !(port->peakBytesPerCycle > 0.0)) return 0;
+    const double portCycles = std::min(static_cast<double>(curveCycles),
+                                       static_cast<double>(move.totalBytes()) / port->peakBytesPerCycle);
+    return static_cast<std::uint64_t>(portCycles * share + 0.5);
+}
+
 // GM-touching moves complete at the later of the uncontended curve cost and the time the shared
 // L2/HBM have served them (models/memory).
 std::uint64_t AiCore::executeDataMove(Pipe pipe, const DataMove& move, std::uint64_t now) {
     const std::uint64_t curveCycles = res_.transfer.cycles(move);
     std::uint64_t end = now + curveCycles;
-    if (move.src == MemSpace::L1 && pipe == Pipe::Mte1) end += l1PortStallCycles(now, curveCycles);
+    if (move.src == MemSpace::L1 && pipe == Pipe::Mte1) {
+        end += l1PortStallCycles(now, curveCycles);
+        l1ReadShare_.read(l1ReadPortCycles(move));
+    }
+    if (move.src == MemSpace::GM && move.dst == MemSpace::L1) end += l1LoadTurnCycles(move, curveCycles, now);
     const bool ubEnd = move.src == MemSpace::UB || move.dst == MemSpace::UB;
     if (ubEnd && pipe != Pipe::Vector && (move.src == MemSpace::GM || move.dst == MemSpace::GM)) {
         // The core's loads into UB and stores out of it take turns on its GM port (ub_gm_port.h):

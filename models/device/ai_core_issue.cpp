@@ -209,7 +209,8 @@ bool AiCore::resolveIssueBlock(std::uint64_t now) {
             std::uint64_t release = 0;
             if (!crossCoreWaitReady(std::get<CrossCoreFlag>(instr.operands), release)) return false;
             resume = std::max(issueCycle_, release);
-            counters_[PmuEvent::WaitFlagScalar] += resume - blockedSince_;
+            const bool polled = std::get<CrossCoreFlag>(instr.operands).polled;
+            counters_[polled ? PmuEvent::ScalarBusy : PmuEvent::WaitFlagScalar] += resume - blockedSince_;
             break;
         }
     }

@@ -72,10 +72,10 @@ Instruction Instruction::barrier(Pipe pipe) {
     return {Opcode::Barrier, pipe == Pipe::All ? Pipe::Scalar : pipe, Barrier{pipe}};
 }
 Instruction Instruction::crossCoreSet(std::uint8_t flagId, std::uint8_t mode, Pipe executingPipe) {
-    return {Opcode::CrossCoreSet, executingPipe, CrossCoreFlag{flagId, mode}};
+    return {Opcode::CrossCoreSet, executingPipe, CrossCoreFlag{flagId, mode, false}};
 }
-Instruction Instruction::crossCoreWait(std::uint8_t flagId, std::uint8_t mode) {
-    return {Opcode::CrossCoreWait, Pipe::Scalar, CrossCoreFlag{flagId, mode}};
+Instruction Instruction::crossCoreWait(std::uint8_t flagId, std::uint8_t mode, bool polled) {
+    return {Opcode::CrossCoreWait, Pipe::Scalar, CrossCoreFlag{flagId, mode, polled}};
 }
 
 }  // namespace ascendsim

@@ -193,6 +193,11 @@ struct Barrier {
 struct CrossCoreFlag {
     std::uint8_t flagId = 0;
     std::uint8_t mode = 2;
+    // A wait whose scalar unit spins reading a message queue in GM instead of blocking on the
+    // hardware flag: the AIC of an Ascend C MIX kernel whose AIVs call matmul through KFC runs
+    // KfcServer::Run, a loop of RcvMessage polls, on the 220x (docs/fidelity.md §45). The waiting
+    // time is scalar busy.
+    bool polled = false;
 };
 
 enum class Opcode : std::uint8_t {
@@ -215,7 +220,7 @@ struct Instruction {
     static Instruction waitFlag(Pipe src, Pipe dst, std::uint8_t eventId);
     static Instruction barrier(Pipe pipe);
     static Instruction crossCoreSet(std::uint8_t flagId, std::uint8_t mode, Pipe executingPipe);
-    static Instruction crossCoreWait(std::uint8_t flagId, std::uint8_t mode);
+    static Instruction crossCoreWait(std::uint8_t flagId, std::uint8_t mode, bool polled = false);
 };
 
 }  // namespace ascendsim

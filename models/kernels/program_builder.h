@@ -72,6 +72,12 @@ public:
         out_.push_back(Instruction::crossCoreWait(flagId, mode));
         return *this;
     }
+    // The wait of a KFC matmul server (the AIC of a MIX kernel) for its AIVs' request: a polling
+    // loop on the scalar unit (CrossCoreFlag::polled).
+    ProgramBuilder& pollCrossCore(std::uint8_t flagId, std::uint8_t mode) {
+        out_.push_back(Instruction::crossCoreWait(flagId, mode, true));
+        return *this;
+    }
 
     std::vector<Instruction>& out() { return out_; }
 

@@ -90,7 +90,7 @@ private:
         const AttentionProblem& p = *p_;
         const std::uint64_t eb = bytesOf(p.dtype), d = p.headDim, k0 = j * p.kvBlock;
         const std::uint32_t len = blockLength(j);
-        b.crossCoreWait(kFlagProbsReady, kCrossCoreMode);
+        b.pollCrossCore(kFlagProbsReady, kCrossCoreMode);  // the KFC matmul server polls for the request
         kv_.acquire(b);
         const std::uint64_t pBytes = std::uint64_t{t.rows} * len * eb;
         const std::uint64_t vL1 = kv_.address() + roundUp(pBytes, 512);

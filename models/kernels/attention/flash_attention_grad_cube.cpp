@@ -141,7 +141,7 @@ void AttentionGradCubeStream::emitGradients(ProgramBuilder& b, const AttentionGr
     const std::uint32_t dd = s.dd, len = s.len;
     PingPongBuffer& kv = *s.kv;
     const AttentionGradProblem::SlotSet slots = s.slots;
-    b.crossCoreWait(gradFlagProbs(step), kGradGroupMode);
+    b.pollCrossCore(gradFlagProbs(step), kGradGroupMode);  // the KFC matmul server polls for the request
     prob_.acquire(b);
     const auto probBytes = static_cast<std::uint32_t>(std::uint64_t{t.rows} * len * eb);
     b.copy2d(MemSpace::GM, slots.p, MemSpace::L1, prob_.address(), 1, probBytes, probBytes, probBytes,

@@ -19,4 +19,17 @@ namespace ascendsim {
 // formulas: nullopt, and the caller ranks base blocks itself.
 std::optional<std::pair<std::uint32_t, std::uint32_t>> cannBaseBlock(const ChipConfig& chip, const MatmulProblem& p);
 
+// K depth (elements) of one A and one B chunk in L1 that CANN's MatMulV3 tiling gives a base block
+// on a chip with a FixPipe (CalL1Tiling in the same file; facts read, no code taken): each operand
+// has half of L1 (+256 B CANN counts for RPC) in two slots, depth = half ÷ (rows × baseK × element
+// bytes) baseK steps; when both halves do not fit beside a bias table's 1 KiB, the operand with
+// fewer rows (A on a tie) halves its depth; a slot takes half its depth (stepKa, stepKb), trimmed
+// so a longer-than-512 B (256 B) step row is a whole number of 512 B (256 B), and the deeper step
+// is rounded down to a multiple of the shallower. 128×256 bf16: stepKa 8, stepKb 4 → A 512,
+// B 256 deep (128 KiB each); 256×128: A 256, B 512. No deeper than K rounded up to baseK.
+struct CannChunkDepths {
+    std::uint64_t a = 0, b = 0;
+};
+CannChunkDepths cannChunkDepths(const ChipConfig& chip, const MatmulProblem& p, const MatmulTiling& tiling);
+
 }  // namespace ascendsim

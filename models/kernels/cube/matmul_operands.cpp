@@ -95,7 +95,7 @@ void MatmulOperands::loadChunkA(std::uint64_t tile, const CubeStep& step, std::u
     std::uint64_t aOffset = 0, bOffset = 0;
     batchOffsets(c.batch, aOffset, bOffset);
     copyChunk(problem_.aAddr + aOffset * elementBytes_, problem_.transposeA, problem_.aFractal, problem_.m, c.m0, c.m,
-              step, l1Addr, b);
+              step.a, l1Addr, b);
 }
 
 void MatmulOperands::loadChunkB(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr,
@@ -104,13 +104,13 @@ void MatmulOperands::loadChunkB(std::uint64_t tile, const CubeStep& step, std::u
     std::uint64_t aOffset = 0, bOffset = 0;
     batchOffsets(c.batch, aOffset, bOffset);
     copyChunk(problem_.bAddr + bOffset * elementBytes_, !problem_.transposeB, problem_.bFractal, problem_.n, c.n0, c.n,
-              step, l1Addr, b);
+              step.b, l1Addr, b);
 }
 
 void MatmulOperands::copyChunk(std::uint64_t gmAddr, bool kMajor, bool fractal, std::uint64_t extent,
-                               std::uint64_t first, std::uint32_t count, const CubeStep& step, std::uint64_t l1Addr,
-                               ProgramBuilder& b) const {
-    const std::uint64_t eb = elementBytes_, K = problem_.k, k0 = step.chunkStart, kLen = step.chunkLength;
+                               std::uint64_t first, std::uint32_t count, const CubeReduceRange& chunk,
+                               std::uint64_t l1Addr, ProgramBuilder& b) const {
+    const std::uint64_t eb = elementBytes_, K = problem_.k, k0 = chunk.start, kLen = chunk.length;
     // The functional model addresses the operand as its logical ND matrix either way; the layout
     // conversion only decides the move's cost.
     const LayoutConversion conversion = fractal ? LayoutConversion::None : LayoutConversion::Nd2Nz;
@@ -126,19 +126,22 @@ void MatmulOperands::loadStep(std::uint64_t tile, const CubeStep& step, const Cu
                               std::uint64_t l0aAddr, std::uint64_t l0bAddr, Mmad& mmad,
                               ProgramBuilder& b) const {
     const TileCoord c = coord(tile);
-    const std::uint64_t eb = elementBytes_, kLen = step.chunkLength, off = step.offset, kl = step.length;
+    const std::uint64_t eb = elementBytes_, kl = step.length;
+    // The step's place in each operand's L1 chunk, which may span several pipeline chunks.
+    const std::uint64_t aOff = step.chunkStart + step.offset - step.a.start, aLen = step.a.length;
+    const std::uint64_t bOff = step.chunkStart + step.offset - step.b.start, bLen = step.b.length;
     if (!problem_.transposeA)
-        b.copy2d(MemSpace::L1, l1.a + off * eb, MemSpace::L0A, l0aAddr, c.m,
-                 static_cast<std::uint32_t>(kl * eb), kLen * eb, kl * eb);
+        b.copy2d(MemSpace::L1, l1.a + aOff * eb, MemSpace::L0A, l0aAddr, c.m,
+                 static_cast<std::uint32_t>(kl * eb), aLen * eb, kl * eb);
     else
-        b.copy(MemSpace::L1, l1.a + off * c.m * eb, MemSpace::L0A, l0aAddr,
+        b.copy(MemSpace::L1, l1.a + aOff * c.m * eb, MemSpace::L0A, l0aAddr,
                static_cast<std::uint32_t>(kl * c.m * eb));
     if (!problem_.transposeB)
-        b.copy(MemSpace::L1, l1.b + off * c.n * eb, MemSpace::L0B, l0bAddr,
+        b.copy(MemSpace::L1, l1.b + bOff * c.n * eb, MemSpace::L0B, l0bAddr,
                static_cast<std::uint32_t>(kl * c.n * eb));
     else
-        b.copy2d(MemSpace::L1, l1.b + off * eb, MemSpace::L0B, l0bAddr, c.n,
-                 static_cast<std::uint32_t>(kl * eb), kLen * eb, kl * eb);
+        b.copy2d(MemSpace::L1, l1.b + bOff * eb, MemSpace::L0B, l0bAddr, c.n,
+                 static_cast<std::uint32_t>(kl * eb), bLen * eb, kl * eb);
     mmad.dtype = problem_.mmadType;
     mmad.transposeA = problem_.transposeA;
     mmad.transposeB = problem_.transposeB;
@@ -311,6 +314,30 @@ void planAtomicKSlices(const OpInstance& op, const ChipConfig& chip, const Matmu
     tiling.kSplits = slices.splits;
     tiling.sliceK = slices.sliceK;
 }
+
+// CANN's own chunk depth per operand for its base block (cannChunkDepths: A 512 and B 256 deep
+// for 128×256 bf16, 128 KiB each) in place of one depth for both: pipeline chunks as deep as the
+// shallower operand's, the deeper operand loaded once per `span` of them into two slots of its
+// own. The K ≥ 2048 Qwen3 GEMMs otherwise ran 320-deep A + B chunks with a short last one
+// (docs/fidelity.md §38). Keeps the plan when the depths are equal or the slots do not fit.
+void planCannChunks(const ChipConfig& chip, const MatmulProblem& problem, MatmulTiling& tiling, CubeBufferPlan& plan,
+                    std::uint64_t biasL1Bytes) {
+    const CannChunkDepths depths = cannChunkDepths(chip, problem, tiling);
+    if (depths.a == depths.b || depths.a == 0 || depths.b == 0) return;
+    const std::uint64_t eb = bytesOf(problem.inputType);
+    const std::uint64_t chunk = std::min(depths.a, depths.b);
+    const std::uint64_t aSlotBytes = roundUp(tiling.baseM * depths.a * eb, kLocalAlignBytes);
+    const std::uint64_t bSlotBytes = roundUp(depths.b * tiling.baseN * eb, kLocalAlignBytes);
+    if (2 * (aSlotBytes + bSlotBytes) + biasL1Bytes > chip.bufferCapacity(MemSpace::L1)) return;
+    tiling.chunkK = static_cast<std::uint32_t>(chunk);
+    plan.aChunkSpan = static_cast<std::uint32_t>(ceilDiv(depths.a, chunk));
+    plan.bChunkSpan = static_cast<std::uint32_t>(ceilDiv(depths.b, chunk));
+    plan.l1BOffset = 0;
+    plan.l1SlotBytes = bSlotBytes;
+    plan.l1ASlotAddr = 2 * bSlotBytes;
+    plan.l1ASlotBytes = aSlotBytes;
+    plan.l1BiasAddr = plan.l1ASlotAddr + 2 * aSlotBytes;
+}
 }  // namespace
 
 void planMatmul(const OpInstance& op, const ChipConfig& chip, const MatmulProblem& problem,
@@ -322,6 +349,7 @@ void planMatmul(const OpInstance& op, const ChipConfig& chip, const MatmulProble
     MatmulTiling last;
     CubeBufferPlan lastPlan;
     std::uint64_t lastBiasL1 = 0, bestBiasL1 = 0;
+    bool cannsBlockChosen = false;
     const auto cann = cannBaseBlock(chip, problem);
     for (const auto& [m, n] : kBaseBlocks) {
         MatmulTiling candidate;
@@ -345,6 +373,7 @@ void planMatmul(const OpInstance& op, const ChipConfig& chip, const MatmulProble
         tiling = candidate;
         plan = candidatePlan;
         bestBiasL1 = biasL1Bytes;
+        cannsBlockChosen = cannsBlock;
     }
     if (!found) {
         if (last.chunkK == 0) throwLoweringError(op, "no K chunk of the base block fits L1");
@@ -352,6 +381,7 @@ void planMatmul(const OpInstance& op, const ChipConfig& chip, const MatmulProble
     }
     planAtomicKSlices(op, chip, problem, tiling);
     if (tiling.kSplits == 1) planResidentA(op, chip, problem, tiling, plan, bestBiasL1);
+    if (cannsBlockChosen && !plan.residentA) planCannChunks(chip, problem, tiling, plan, bestBiasL1);
 }
 
 }  // namespace ascendsim

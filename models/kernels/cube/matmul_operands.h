@@ -66,10 +66,10 @@ private:
     void sliceOf(std::uint64_t tile, std::uint64_t& first, std::uint64_t& length) const;
     void batchOffsets(std::uint64_t batch, std::uint64_t& aOffset, std::uint64_t& bOffset) const;
     // GM→L1 of `count` rows or columns from `first` of an operand at `gmAddr` whose other extent is
-    // K: stored [extent × K] (A, or B transposed) or, when kMajor, [K × extent]; ND2NZ unless the
+    // K, over the reduction range `chunk`: stored [extent × K] (A, or B transposed) or, when kMajor, [K × extent]; ND2NZ unless the
     // operand is `fractal` already (same bytes, no conversion).
     void copyChunk(std::uint64_t gmAddr, bool kMajor, bool fractal, std::uint64_t extent, std::uint64_t first,
-                   std::uint32_t count, const CubeStep& step, std::uint64_t l1Addr, ProgramBuilder& b) const;
+                   std::uint32_t count, const CubeReduceRange& chunk, std::uint64_t l1Addr, ProgramBuilder& b) const;
 
     MatmulProblem problem_;
     MatmulTiling tiling_;
@@ -78,7 +78,8 @@ private:
 };
 
 // Tiling and buffer plan for `problem` on `chip` like CANN's: the base block (128×256, 256×128 or
-// 128×128) that keeps the busiest core shortest, K chunks as deep as two L1 slots allow, L0
+// 128×128) that keeps the busiest core shortest (CANN's own block when cannBaseBlock gives one,
+// then with CANN's chunk depth per operand), K chunks as deep as two L1 slots allow, L0
 // double-buffered, L0C double-buffered when two tiles fit; A rows resident in L1 across a block's
 // tiles along n when all their K chunks fit beside two B slots.
 void planMatmul(const OpInstance& op, const ChipConfig& chip, const MatmulProblem& problem,

@@ -18,10 +18,12 @@ constexpr std::uint32_t kStepScalarCycles = 4;
 constexpr std::uint32_t kMaxBlockDim = 65535;  // runtime launch limit on blockDim
 
 // Event ids: data slots use 0/1, the bias staging and bias table use 2, a resident A's "free"
-// flag 3 (distinct pipe pairs share ids freely; ids 6/7 are left to the framework, hardware.md §2.4).
+// flag 3, A's own L1 slots 4/5 (distinct pipe pairs share ids freely; ids 6/7 are left to the
+// framework, hardware.md §2.4).
 constexpr std::uint8_t kSlotEvents = 0;
 constexpr std::uint8_t kBiasEvent = 2;
 constexpr std::uint8_t kResidentAEvent = 3;
+constexpr std::uint8_t kOwnASlotEvents = 4;
 constexpr std::uint64_t kUbBlockBytes = 32;     // UB block: vector strides and UB rows (hardware.md §2.3)
 constexpr std::uint64_t kVectorRepeatBytes = 256;  // one vector repeat (hardware.md §2.6)
 constexpr std::uint32_t kMaxVectorRepeats = 255;   // repeat field limit of a vector instruction
@@ -33,6 +35,9 @@ public:
         : ops_(std::move(operands)), plan_(plan), sizes_(sizes), firstTile_(firstTile), tiles_(tiles),
           l1Slots_{PingPongBuffer(0, 0, Pipe::Mte2, Pipe::Mte1, kSlotEvents, 1),
                    PingPongBuffer(plan.l1SlotBytes, 0, Pipe::Mte2, Pipe::Mte1, kSlotEvents + 1, 1)},
+          aSlots_{PingPongBuffer(plan.l1ASlotAddr, 0, Pipe::Mte2, Pipe::Mte1, kOwnASlotEvents, 1),
+                  PingPongBuffer(plan.l1ASlotAddr + plan.l1ASlotBytes, 0, Pipe::Mte2, Pipe::Mte1, kOwnASlotEvents + 1,
+                                 1)},
           l0_(0, 0, Pipe::Mte1, Pipe::Cube, kSlotEvents),
           l0c_(0, plan.l0cSlotBytes, Pipe::Cube, plan.outputThroughUb ? Pipe::Vector : Pipe::FixPipe, kSlotEvents,
                plan.l0cSlots),
@@ -49,6 +54,8 @@ protected:
         b.scalar(kKernelSetupScalarCycles, 4);
         if (tiles_ == 0) return;  // an idle block only reads its tiling data
         for (auto& slot : l1Slots_) slot.prime(b);
+        if (plan_.ownOperandSlots())
+            for (auto& slot : aSlots_) slot.prime(b);
         if (plan_.residentA) residentA_.prime(b);
         l0_.prime(b);
         l0c_.prime(b);
@@ -64,6 +71,8 @@ protected:
     void emitEpilogue(ProgramBuilder& b) override {
         if (tiles_ == 0) return;
         for (auto& slot : l1Slots_) slot.drain(b);
+        if (plan_.ownOperandSlots())
+            for (auto& slot : aSlots_) slot.drain(b);
         if (plan_.residentA) residentA_.drain(b);
         l0_.drain(b);
         l0c_.drain(b);
@@ -102,9 +111,7 @@ protected:
             else if (nextTile && !nextLoadsA)
                 loadChunk(localTile + 1, 0, b);
             CubeStep step = chunkStep(tile, c);
-            PingPongBuffer& l1 = l1Slots_[chunksConsumed_++ % l1Slots_.size()];
-            const CubeL1Chunk place = chunkPlace(l1, c);
-            l1.consume(b);
+            const CubeL1Chunk place = consumeChunk(c, b);
             if (bias && c == 0) {
                 biasStaging_.consume(b);
                 biasTable_.acquire(b);
@@ -136,7 +143,7 @@ protected:
                 firstStep = false;
                 l0_.release(b);
             }
-            l1.release(b);
+            releaseChunk(c, chunks, b);
         }
         if (plan_.residentA && (nextLoadsA || !nextTile)) residentA_.release(b);
         if (nextLoadsA) loadChunk(localTile + 1, 0, b);
@@ -154,7 +161,46 @@ protected:
         CubeStep step;
         step.chunk = c;
         ops_->chunk(tile, c, step.chunkStart, step.chunkLength);
+        step.a = operandChunk(tile, c, plan_.aChunkSpan);
+        step.b = operandChunk(tile, c, plan_.bChunkSpan);
         return step;
+    }
+
+    // The reduction range of the operand chunk that holds pipeline chunk c when each of the
+    // operand's loads spans `span` chunks: from the first chunk of its group to the last (the
+    // tile's last chunk ends a shorter group).
+    CubeReduceRange operandChunk(std::uint64_t tile, std::uint32_t c, std::uint32_t span) const {
+        const std::uint32_t first = c - c % span;
+        const std::uint32_t last = std::min(first + span, ops_->chunkCount(tile)) - 1;
+        std::uint64_t start = 0, lastStart = 0;
+        std::uint32_t length = 0, lastLength = 0;
+        ops_->chunk(tile, first, start, length);
+        ops_->chunk(tile, last, lastStart, lastLength);
+        return {start, static_cast<std::uint32_t>(lastStart + lastLength - start)};
+    }
+
+    // MTE1's side of chunk c: waits for the L1 chunks it reads to be loaded and returns their
+    // places. An operand in its own slots waits only on the first chunk its load spans.
+    CubeL1Chunk consumeChunk(std::uint32_t c, ProgramBuilder& b) {
+        if (!plan_.ownOperandSlots()) {
+            PingPongBuffer& l1 = l1Slots_[chunksConsumed_ % l1Slots_.size()];
+            l1.consume(b);
+            return chunkPlace(l1, c);
+        }
+        PingPongBuffer& a = aSlots_[aChunksConsumed_ % aSlots_.size()];
+        PingPongBuffer& bSlot = l1Slots_[chunksConsumed_ % l1Slots_.size()];
+        if (c % plan_.aChunkSpan == 0) a.consume(b);
+        if (c % plan_.bChunkSpan == 0) bSlot.consume(b);
+        return {a.address(), bSlot.address()};
+    }
+
+    // Frees the L1 chunks chunk c read once no later chunk of the tile reads them.
+    void releaseChunk(std::uint32_t c, std::uint32_t chunks, ProgramBuilder& b) {
+        const bool lastOfTile = c + 1 == chunks;
+        if (!plan_.ownOperandSlots() || (c + 1) % plan_.bChunkSpan == 0 || lastOfTile)
+            l1Slots_[chunksConsumed_++ % l1Slots_.size()].release(b);
+        if (plan_.ownOperandSlots() && ((c + 1) % plan_.aChunkSpan == 0 || lastOfTile))
+            aSlots_[aChunksConsumed_++ % aSlots_.size()].release(b);
     }
 
     // True when local tile `localTile` must load A: always without a resident A, else when its A
@@ -178,6 +224,10 @@ protected:
     // flag, set after the B load, also covers the A load issued before it.
     void loadChunk(std::uint64_t localTile, std::uint32_t c, ProgramBuilder& b) {
         const std::uint64_t tile = firstTile_ + localTile;
+        if (plan_.ownOperandSlots()) {
+            loadOwnSlotChunks(tile, c, b);
+            return;
+        }
         PingPongBuffer& l1 = l1Slots_[chunksLoaded_++ % l1Slots_.size()];
         const CubeL1Chunk place = chunkPlace(l1, c);
         const CubeStep step = chunkStep(tile, c);
@@ -187,6 +237,24 @@ protected:
         if (withA) ops_->loadChunkA(tile, step, place.a, b);
         ops_->loadChunkB(tile, step, place.b, b);
         l1.publish(b);
+    }
+
+    // With A in its own slots: loads the A chunk and the B chunk that begin at chunk c, each into
+    // the next slot of its operand (CANN's stepKa ≠ stepKb, one operand's loads span several chunks).
+    void loadOwnSlotChunks(std::uint64_t tile, std::uint32_t c, ProgramBuilder& b) {
+        const CubeStep step = chunkStep(tile, c);
+        if (c % plan_.aChunkSpan == 0) {
+            PingPongBuffer& a = aSlots_[aChunksLoaded_++ % aSlots_.size()];
+            a.acquire(b);
+            ops_->loadChunkA(tile, step, a.address(), b);
+            a.publish(b);
+        }
+        if (c % plan_.bChunkSpan == 0) {
+            PingPongBuffer& bSlot = l1Slots_[chunksLoaded_++ % l1Slots_.size()];
+            bSlot.acquire(b);
+            ops_->loadChunkB(tile, step, bSlot.address(), b);
+            bSlot.publish(b);
+        }
     }
 
     // MTE2: the tile's bias slice GM→UB (the slot is freed by the vector pipe after its add).
@@ -283,6 +351,8 @@ private:
     std::uint64_t tiles_;
     std::array<PingPongBuffer, 2> l1Slots_;  // one L1 slot each, chunks alternate between them
     std::uint64_t chunksLoaded_ = 0, chunksConsumed_ = 0;
+    std::array<PingPongBuffer, 2> aSlots_;  // A's own L1 slots (plan.ownOperandSlots()), loads alternate
+    std::uint64_t aChunksLoaded_ = 0, aChunksConsumed_ = 0;
     PingPongBuffer l0_;
     PingPongBuffer l0c_;
     PingPongBuffer residentA_;  // one region: MTE1→MTE2 "free" once the last tile reading it is done

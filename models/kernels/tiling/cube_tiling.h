@@ -6,6 +6,10 @@
 //         (preload) so the load overlaps the cube steps of the chunk before it. With a resident A
 //         (CubeBufferPlan::residentA) the slots hold B only and A's chunks stay in their own L1
 //         region for every following tile with the same A (MTE1→MTE2 "A free" after its last read)
+//         With chunks of their own depth per operand (CubeBufferPlan::aChunkSpan/bChunkSpan, CANN's
+//         stepKa ≠ stepKb) A has two L1 slots of its own and the slots above hold B only; an operand
+//         whose chunks span several pipeline chunks is loaded on the first of them and freed after
+//         the last (MTE1→MTE2 "free", MTE2→MTE1 "ready" per slot, A's on event ids 4/5)
 //   MTE1  L1→L0A/L0B step (2 L0 slots; M→MTE1 "free", MTE1→M "ready")
 //   M     mmad into L0C (1–2 L0C slots; FIX→M "free", M→FIX "ready"), bias from BT
 //   FIX   L0C→GM with conversion
@@ -34,6 +38,15 @@ struct CubeBufferPlan {
     bool residentA = false;
     std::uint64_t l1ResidentAAddr = 0;
     std::uint64_t l1ResidentAChunkBytes = 0;
+    // Chunks of their own depth per operand: one A load spans aChunkSpan pipeline chunks, one B
+    // load bChunkSpan (at most one of them above 1; 1 and 1 = one slot holds an A and a B chunk).
+    // With a span above 1, A sits in its own two slots of l1ASlotBytes from l1ASlotAddr and the
+    // slots above hold B only (l1BOffset 0). Not with a resident A.
+    std::uint32_t aChunkSpan = 1;
+    std::uint32_t bChunkSpan = 1;
+    std::uint64_t l1ASlotAddr = 0;
+    std::uint64_t l1ASlotBytes = 0;
+    bool ownOperandSlots() const { return aChunkSpan > 1 || bChunkSpan > 1; }
     std::uint64_t l1BiasAddr = 0;    // bias staging in L1 (after the slots and a resident A)
     std::uint64_t l0aSlotBytes = 0;
     std::uint64_t l0bSlotBytes = 0;
@@ -56,11 +69,20 @@ struct CubeBiasSlice {
     std::uint32_t elements = 0;
 };
 
+// A span of the reduction: its first index and its length.
+struct CubeReduceRange {
+    std::uint64_t start = 0;
+    std::uint32_t length = 0;
+};
+
 // One L1 chunk / L0 step of the reduction, as the operands see it.
 struct CubeStep {
     std::uint32_t chunk = 0;       // chunk index within the tile
     std::uint64_t chunkStart = 0;  // reduction index of the chunk's first element
     std::uint32_t chunkLength = 0;
+    // The A and the B chunk in L1 that hold this chunk: the chunk itself unless an operand's
+    // loads span several chunks (CubeBufferPlan::aChunkSpan/bChunkSpan).
+    CubeReduceRange a, b;
     std::uint32_t offset = 0;      // step start relative to the chunk
     std::uint32_t length = 0;      // step length (mmad k)
 };

@@ -129,6 +129,15 @@ inline std::vector<int> crossCoreEvents(const LoweredKernel& kernel, CoreKind ki
     return events;
 }
 
+// Whether each cross-core wait of one block program polls (CrossCoreFlag::polled), in program order.
+inline std::vector<bool> crossCoreWaitsPolled(const LoweredKernel& kernel, CoreKind kind) {
+    std::vector<bool> polled;
+    forEachProgramInstruction(kernel, kind, [&](const Instruction& i) {
+        if (i.opcode == Opcode::CrossCoreWait) polled.push_back(std::get<CrossCoreFlag>(i.operands).polled);
+    });
+    return polled;
+}
+
 // The layout conversions of the AIC's GM→L1 moves of one block program, in program order.
 inline std::vector<LayoutConversion> gmToL1Conversions(const LoweredKernel& kernel) {
     std::vector<LayoutConversion> conversions;
@@ -160,6 +169,15 @@ inline ProgramCounts countProgram(const LoweredKernel& kernel, const BlockProgra
         chunk.clear();
     }
     return counts;
+}
+
+// The instructions of block `block`'s program, in issue order.
+inline std::vector<Instruction> blockProgram(const LoweredKernel& kernel, std::uint32_t block) {
+    std::vector<Instruction> program;
+    auto stream = kernel.program({block, CoreKind::Cube, 0});
+    while (stream->next(program)) {
+    }
+    return program;
 }
 
 // GM→L1 bytes that block `block`'s program reads from tensor `t` (moves whose GM source starts

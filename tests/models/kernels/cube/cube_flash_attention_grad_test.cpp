@@ -183,6 +183,15 @@ TEST(FlashAttentionGrad, AicConvertsItsNdOperandsOnTheWayToL1) {
     EXPECT_EQ(gmToL1Conversions(h.lower(op).at(0)), std::vector<LayoutConversion>(14, LayoutConversion::Nd2Nz));
 }
 
+// The gradient's AIC is a KFC matmul server too: its waits for the AIVs poll (docs/fidelity.md §45).
+TEST(FlashAttentionGrad, AicPollsForTheAivs) {
+    const auto chip = ascend910B1();
+    CubeOpHarness h(chip);
+    const std::vector<bool> polled = crossCoreWaitsPolled(h.lower(threeKvBlockGradOp(h)).at(0), CoreKind::Cube);
+    EXPECT_FALSE(polled.empty());
+    EXPECT_EQ(polled, std::vector<bool>(polled.size(), true));
+}
+
 TEST(FlashAttentionGrad, CausalNeedsSelfAttentionInWholeBlocks) {
     const auto chip = ascend910B1();
     CubeOpHarness h(chip);

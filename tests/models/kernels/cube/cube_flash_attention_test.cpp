@@ -189,6 +189,16 @@ TEST(CubeFlashAttention, AicConvertsItsNdOperandsOnTheWayToL1) {
     EXPECT_EQ(gmToL1Conversions(h.lower(op).at(0)), std::vector<LayoutConversion>(10, LayoutConversion::Nd2Nz));
 }
 
+// CANN's AIC runs the KFC matmul server, which polls its message queue for the AIVs' requests on
+// the scalar unit (docs/fidelity.md §45): each of its waits for P polls; the AIVs' waits block.
+TEST(CubeFlashAttention, AicPollsForTheAivsAndTheAivsBlock) {
+    const auto chip = ascend910B1();
+    CubeOpHarness h(chip);
+    const LoweredKernel kernel = h.lower(threeKvBlockOp(h)).at(0);
+    EXPECT_EQ(crossCoreWaitsPolled(kernel, CoreKind::Cube), std::vector<bool>(3, true));
+    EXPECT_EQ(crossCoreWaitsPolled(kernel, CoreKind::Vector), std::vector<bool>(6, false));
+}
+
 // One 128-row bf16 tile (D 128) over `kvBlocks` KV blocks on one AIC group.
 LoweredKernel oneTileBf16Attention(const ChipConfig& chip, std::uint64_t kvBlocks) {
     CubeOpHarness h(chip);

@@ -91,6 +91,20 @@ TEST(CubeMatMul, ResidentARowsAcrossNTilesMatchReference) {
     }
 }
 
+// CANN's base blocks with a chunk depth per operand (A 512 / B 256 deep for 128×256, A 256 / B 512
+// for 256×128; docs/fidelity.md §38): on a 2-core 910B1 a 256 × 512 output is 4 such blocks, two
+// per core, so the next tile's chunks are preloaded into the other operand slots. K = 1100 ends
+// each tile with a short B chunk and an A chunk that spans only it and one more.
+TEST(CubeMatMul, OwnChunkDepthPerOperandMatchesReference) {
+    auto chip = ascend910B1();
+    chip.aiCoreCount = 2;
+    for (bool transA : {false, true})
+        for (bool transB : {false, true}) {
+            runMatmulCase(chip, {256, 1100, 512, transA, transB, false, DataType::Bf16}, std::nullopt);
+            runMatmulCase(chip, {512, 1100, 256, transA, transB, true, DataType::Fp16}, std::nullopt);
+        }
+}
+
 TEST(CubeMatMul, BiasIsAddedOncePerOutputElement) {
     const auto chip = ascend910B1();
     runMatmulCase(chip, {70, 520, 300, false, true, true, DataType::Fp16}, std::nullopt);
@@ -205,14 +219,6 @@ TEST(CubeMatMul, InstructionCountScalesWithShapeAndBlockDim) {
     EXPECT_EQ(countProgram(makeMatmul(512, 512, 512, 1), {0, CoreKind::Cube, 0}).chunks, 8u);
 }
 
-// The instructions of block `block`'s program, in issue order.
-std::vector<Instruction> blockProgram(const LoweredKernel& kernel, std::uint32_t block) {
-    std::vector<Instruction> program;
-    auto stream = kernel.program({block, CoreKind::Cube, 0});
-    while (stream->next(program)) {
-    }
-    return program;
-}
 
 bool isGmToL1(const Instruction& i) {
     if (i.opcode != Opcode::DataMove) return false;
