@@ -62,7 +62,7 @@ std::optional<std::uint64_t> firstFrameworkOpNs(const RunRecord& run, const Prof
 
 // ASCEND_PROFILER_OUTPUT per export type, level and switches (formats.md §1.6).
 void writeAscendProfilerOutput(const fs::path& out, const RunRecord& run, const ProfilerConfig& config,
-                               const std::vector<OrderedJson>& timeline) {
+                               const std::vector<TraceEvent>& timeline) {
     fs::create_directories(out);
     CsvTable stepTrace;
     if (hasLevel(config))
@@ -170,7 +170,7 @@ void writeProfilerDirectory(const fs::path& dir, const RunRecord& cycleRun, cons
     if (config.activityCpu && !(era2023 && config.dataSimplification))
         writeFrameworkFiles(dir / "FRAMEWORK", cycleRun, config);
     fs::create_directories(dir / "logs");
-    const auto timeline = buildMsprofTimeline(cycleRun, config);
+    const auto timeline = buildMsprofTraceEvents(cycleRun, config);
     if (config.activityNpu) {
         ProfTreeNames names;
         names.timestamp17 = localTimestamp17(cycleRun, start);
@@ -179,7 +179,7 @@ void writeProfilerDirectory(const fs::path& dir, const RunRecord& cycleRun, cons
         std::optional<std::string> msprofJson;
         if (!timeline.empty() && profTreeExportsSummaries(config)) msprofJson = renderMsprofTimelineJson(timeline);
         const fs::path prof = writeProfTree(dir, cycleRun, config, names, msprofJson);
-        if (era2023) writeEra2023Export(prof, cycleRun, config, timeline);
+        if (era2023) writeEra2023Export(prof, cycleRun, config, traceEventsJson(timeline));
     }
     writeAscendProfilerOutput(dir / kOutputDirName, cycleRun, config, timeline);
 }
