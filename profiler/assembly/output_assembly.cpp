@@ -212,10 +212,11 @@ OutputResult writeProfilerOutput(RunRecord&& run, const ProfilerConfig& config, 
         fs::create_directories(options.parentDirectory);
         std::set<std::string> usedNames;
         for (const auto& cycle : cycles) {
-            const RunRecord cycleRun =
-                options.quirks.contains(Quirk::InterruptedStep)
-                    ? sliceRunRecord(withLastStepInterrupted(base, cycle), cycle)
-                    : sliceRunRecord(base, cycle);
+            // One cycle: the slice takes base's elements (only its scalars are read after).
+            const bool interrupted = options.quirks.contains(Quirk::InterruptedStep);
+            const RunRecord cycleRun = interrupted           ? sliceRunRecord(withLastStepInterrupted(base, cycle), cycle)
+                                       : cycles.size() == 1 ? sliceRunRecord(std::move(base), cycle)
+                                                            : sliceRunRecord(base, cycle);
             // The stamp is taken when the trace is ready (cycle end); equal stamps of cycles shorter
             // than a millisecond are separated by moving the later one forward by 1 ms.
             std::uint64_t stampNs = cycleRun.endNs;
