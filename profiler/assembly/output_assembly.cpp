@@ -62,7 +62,7 @@ std::optional<std::uint64_t> firstFrameworkOpNs(const RunRecord& run, const Prof
 
 // ASCEND_PROFILER_OUTPUT per export type, level and switches (formats.md §1.6).
 void writeAscendProfilerOutput(const fs::path& out, const RunRecord& run, const ProfilerConfig& config,
-                               const std::vector<OrderedJson>& timeline) {
+                               const std::vector<TraceEvent>& timeline) {
     fs::create_directories(out);
     CsvTable stepTrace;
     if (hasLevel(config))
@@ -170,7 +170,7 @@ void writeProfilerDirectory(const fs::path& dir, const RunRecord& cycleRun, cons
     if (config.activityCpu && !(era2023 && config.dataSimplification))
         writeFrameworkFiles(dir / "FRAMEWORK", cycleRun, config);
     fs::create_directories(dir / "logs");
-    const auto timeline = buildMsprofTimeline(cycleRun, config);
+    const auto timeline = buildMsprofTraceEvents(cycleRun, config);
     if (config.activityNpu) {
         ProfTreeNames names;
         names.timestamp17 = localTimestamp17(cycleRun, start);
@@ -179,7 +179,7 @@ void writeProfilerDirectory(const fs::path& dir, const RunRecord& cycleRun, cons
         std::optional<std::string> msprofJson;
         if (!timeline.empty() && profTreeExportsSummaries(config)) msprofJson = renderMsprofTimelineJson(timeline);
         const fs::path prof = writeProfTree(dir, cycleRun, config, names, msprofJson);
-        if (era2023) writeEra2023Export(prof, cycleRun, config, timeline);
+        if (era2023) writeEra2023Export(prof, cycleRun, config, traceEventsJson(timeline));
     }
     writeAscendProfilerOutput(dir / kOutputDirName, cycleRun, config, timeline);
 }
@@ -212,10 +212,11 @@ OutputResult writeProfilerOutput(RunRecord&& run, const ProfilerConfig& config, 
         fs::create_directories(options.parentDirectory);
         std::set<std::string> usedNames;
         for (const auto& cycle : cycles) {
-            const RunRecord cycleRun =
-                options.quirks.contains(Quirk::InterruptedStep)
-                    ? sliceRunRecord(withLastStepInterrupted(base, cycle), cycle)
-                    : sliceRunRecord(base, cycle);
+            // One cycle: the slice takes base's elements (only its scalars are read after).
+            const bool interrupted = options.quirks.contains(Quirk::InterruptedStep);
+            const RunRecord cycleRun = interrupted           ? sliceRunRecord(withLastStepInterrupted(base, cycle), cycle)
+                                       : cycles.size() == 1 ? sliceRunRecord(std::move(base), cycle)
+                                                            : sliceRunRecord(base, cycle);
             // The stamp is taken when the trace is ready (cycle end); equal stamps of cycles shorter
             // than a millisecond are separated by moving the later one forward by 1 ms.
             std::uint64_t stampNs = cycleRun.endNs;

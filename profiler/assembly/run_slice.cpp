@@ -1,7 +1,9 @@
 #include "profiler/assembly/run_slice.h"
 
 #include <algorithm>
+#include <type_traits>
 #include <unordered_map>
+#include <utility>
 
 namespace ascendsim {
 
@@ -9,11 +11,19 @@ namespace {
 
 bool inside(const TimeWindow& w, std::uint64_t t) { return t >= w.startNs && t <= w.endNs; }
 
-template <typename T, typename TimeOf>
-std::vector<T> keepInside(const std::vector<T>& items, const TimeWindow& w, TimeOf timeOf) {
-    std::vector<T> kept;
-    for (const auto& item : items)
-        if (inside(w, timeOf(item))) kept.push_back(item);
+// An element of the record being sliced: moved out of it when the caller gives the record up
+// (a rank's only cycle: the whole record, ~100 000 kernels and APIs, is not copied again).
+template <bool Take, typename T>
+decltype(auto) passOn(T& item) {
+    if constexpr (Take) return std::move(item);
+    else return static_cast<const T&>(item);
+}
+
+template <bool Take, typename Items, typename TimeOf>
+auto keepInside(Items& items, const TimeWindow& w, TimeOf timeOf) {
+    std::vector<typename std::remove_const_t<Items>::value_type> kept;
+    for (auto& item : items)
+        if (inside(w, timeOf(item))) kept.push_back(passOn<Take>(item));
     return kept;
 }
 
@@ -37,7 +47,11 @@ TimeWindow cycleWindow(const RunRecord& run, const ProfilingCycle& cycle) {
     return w;
 }
 
-RunRecord sliceRunRecord(const RunRecord& run, const ProfilingCycle& cycle) {
+namespace {
+
+// Run: const RunRecord (copy the elements) or RunRecord with Take (move them).
+template <bool Take, typename Run>
+RunRecord sliceRecord(Run& run, const ProfilingCycle& cycle) {
     const TimeWindow w = cycleWindow(run, cycle);
     RunRecord out;
     out.chip = run.chip;
@@ -55,7 +69,7 @@ RunRecord sliceRunRecord(const RunRecord& run, const ProfilingCycle& cycle) {
     for (std::size_t i = 0; i < run.hostOps.size(); ++i) {
         if (!inside(w, run.hostOps[i].startNs)) continue;
         opIndex[static_cast<std::int64_t>(i)] = static_cast<std::int64_t>(out.hostOps.size());
-        out.hostOps.push_back(run.hostOps[i]);
+        out.hostOps.push_back(passOn<Take>(run.hostOps[i]));
     }
     auto remap = [&opIndex](std::int64_t old) {
         const auto it = opIndex.find(old);
@@ -68,41 +82,47 @@ RunRecord sliceRunRecord(const RunRecord& run, const ProfilingCycle& cycle) {
             out.steps.push_back(s);
 
     std::uint64_t end = w.endNs;
-    for (const auto& k : run.kernels) {
+    for (auto& k : run.kernels) {
         const bool launchedInside = k.hostOpIndex >= 0 ? opIndex.contains(k.hostOpIndex) : inside(w, k.device.startNs);
         if (!launchedInside) continue;
-        KernelRecord copy = k;
-        copy.hostOpIndex = k.hostOpIndex >= 0 ? remap(k.hostOpIndex) : -1;
         end = std::max(end, k.device.endNs);
+        KernelRecord copy = passOn<Take>(k);
+        copy.hostOpIndex = copy.hostOpIndex >= 0 ? remap(copy.hostOpIndex) : -1;
         out.kernels.push_back(std::move(copy));
     }
-    for (const auto& c : run.communicationOps) {
+    for (auto& c : run.communicationOps) {
         const bool launchedInside =
             c.hostOpIndex >= 0 ? opIndex.contains(c.hostOpIndex) : inside(w, c.startNs);
         if (!launchedInside) continue;
-        CommunicationOpRecord copy = c;
-        copy.hostOpIndex = c.hostOpIndex >= 0 ? remap(c.hostOpIndex) : -1;
         end = std::max(end, c.endNs);
+        CommunicationOpRecord copy = passOn<Take>(c);
+        copy.hostOpIndex = copy.hostOpIndex >= 0 ? remap(copy.hostOpIndex) : -1;
         out.communicationOps.push_back(std::move(copy));
     }
-    out.memcpyTasks = keepInside(run.memcpyTasks, w, [](const MemcpyTaskRecord& m) { return m.startNs; });
+    out.memcpyTasks = keepInside<Take>(run.memcpyTasks, w, [](const MemcpyTaskRecord& m) { return m.startNs; });
     for (const auto& m : out.memcpyTasks) end = std::max(end, m.endNs);
-    out.eventTasks = keepInside(run.eventTasks, w, [](const StreamEventTaskRecord& e) { return e.startNs; });
+    out.eventTasks = keepInside<Take>(run.eventTasks, w, [](const StreamEventTaskRecord& e) { return e.startNs; });
     for (const auto& e : out.eventTasks) end = std::max(end, e.endNs);
-    out.apis = keepInside(run.apis, w, [](const ApiRecord& a) { return a.startNs; });
-    out.taskQueue = keepInside(run.taskQueue, w, [](const TaskQueueRecord& q) { return q.enqueueStartNs; });
-    out.memoryEvents = keepInside(run.memoryEvents, w, [](const MemoryEventRecord& m) { return m.timeNs; });
+    out.apis = keepInside<Take>(run.apis, w, [](const ApiRecord& a) { return a.startNs; });
+    out.taskQueue = keepInside<Take>(run.taskQueue, w, [](const TaskQueueRecord& q) { return q.enqueueStartNs; });
+    out.memoryEvents = keepInside<Take>(run.memoryEvents, w, [](const MemoryEventRecord& m) { return m.timeNs; });
     for (auto& m : out.memoryEvents) m.hostOpIndex = m.hostOpIndex >= 0 ? remap(m.hostOpIndex) : -1;
-    out.geMemory = keepInside(run.geMemory, w, [](const GeMemorySample& g) { return g.timeNs; });
-    out.geOpMemory = keepInside(run.geOpMemory, w, [](const GeOpMemoryRecord& g) { return g.allocationNs; });
-    out.appMemory = keepInside(run.appMemory, w, [](const AppMemorySample& a) { return a.timeNs; });
-    out.moduleMemory = keepInside(run.moduleMemory, w, [](const ModuleMemorySample& m) { return m.timeNs; });
-    out.pythonCalls = keepInside(run.pythonCalls, w, [](const PythonCallRecord& p) { return p.startNs; });
-    out.mstxEvents = keepInside(run.mstxEvents, w, [](const MstxEventRecord& m) { return m.startNs; });
+    out.geMemory = keepInside<Take>(run.geMemory, w, [](const GeMemorySample& g) { return g.timeNs; });
+    out.geOpMemory = keepInside<Take>(run.geOpMemory, w, [](const GeOpMemoryRecord& g) { return g.allocationNs; });
+    out.appMemory = keepInside<Take>(run.appMemory, w, [](const AppMemorySample& a) { return a.timeNs; });
+    out.moduleMemory = keepInside<Take>(run.moduleMemory, w, [](const ModuleMemorySample& m) { return m.timeNs; });
+    out.pythonCalls = keepInside<Take>(run.pythonCalls, w, [](const PythonCallRecord& p) { return p.startNs; });
+    out.mstxEvents = keepInside<Take>(run.mstxEvents, w, [](const MstxEventRecord& m) { return m.startNs; });
     out.hardwareSamples =
-        keepInside(run.hardwareSamples, w, [](const HardwareTrafficSample& h) { return h.timeNs; });
+        keepInside<Take>(run.hardwareSamples, w, [](const HardwareTrafficSample& h) { return h.timeNs; });
     out.endNs = cycle.wholeRun ? std::max(run.endNs, end) : end;
     return out;
 }
+
+}  // namespace
+
+RunRecord sliceRunRecord(const RunRecord& run, const ProfilingCycle& cycle) { return sliceRecord<false>(run, cycle); }
+
+RunRecord sliceRunRecord(RunRecord&& run, const ProfilingCycle& cycle) { return sliceRecord<true>(run, cycle); }
 
 }  // namespace ascendsim

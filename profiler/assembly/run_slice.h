@@ -20,5 +20,7 @@ struct TimeWindow {
 TimeWindow cycleWindow(const RunRecord& run, const ProfilingCycle& cycle);
 
 RunRecord sliceRunRecord(const RunRecord& run, const ProfilingCycle& cycle);
+// The same taking the record's elements (a caller with one cycle gives the record up).
+RunRecord sliceRunRecord(RunRecord&& run, const ProfilingCycle& cycle);
 
 }  // namespace ascendsim

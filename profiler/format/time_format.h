@@ -8,6 +8,7 @@ namespace ascendsim {
 
 // 1736405443881410320 → "1736405443881410.320"; 5 → "0.005".
 std::string nsToUsString(std::uint64_t ns);
+void appendNsToUs(std::string& out, std::uint64_t ns);  // the same, appended
 
 // The same with the trailing TAB that absolute-time columns carry ("…410.320\t").
 std::string nsToUsStringWithTab(std::uint64_t ns);

@@ -72,45 +72,43 @@ const char* hcclLinkTypeName(HcclLinkType link) {
     return "INVALID_TYPE";
 }
 
-OrderedJson hcclOpArgs(const CommunicationOpRecord& op, FormatVersion version) {
+TraceMembers hcclOpArgs(const CommunicationOpRecord& op, FormatVersion version) {
     const bool cann83 = version == FormatVersion::Cann83;
-    OrderedJson args = jsonObjectWithRoom(8);
-    if (cann83) args["rank_size"] = op.rankSize;
-    args["connection_id"] = op.correlationId;
-    args["model id"] = kInvalidModelId;
-    args["data_type"] = op.dataType;
-    args["alg_type"] = op.algorithm;
-    args["count"] = op.count;
+    TraceMembers args(8);
+    if (cann83) args.add("rank_size", op.rankSize);
+    args.add("connection_id", op.correlationId);
+    args.add("model id", kInvalidModelId);
+    args.add("data_type", op.dataType);
+    args.add("alg_type", op.algorithm);
+    args.add("count", op.count);
     if (cann83) {
         // Assumed values: the run has no HCCL retry or relay (values not seen in a sample).
-        args["relay"] = "no";
-        args["retry"] = "no";
+        args.add("relay", "no");
+        args.add("retry", "no");
     }
     return args;
 }
 
-OrderedJson hcclTaskArgs(const CommunicationOpRecord& op, const HcclTask& task) {
-    OrderedJson args = jsonObjectWithRoom(14);
+TraceMembers hcclTaskArgs(const CommunicationOpRecord& op, const HcclTask& task) {
+    TraceMembers args(14);
     const double durationUs = static_cast<double>(task.durationNs) / 1000.0;
-    args["notify_id"] = std::to_string(hcclNotifyId(task));
-    args["duration estimated(us)"] = durationUs;
-    args["stream id"] = op.streamId;
-    args["task id"] = op.taskId;
-    args["context id"] = task.contextId;
-    args["task type"] = hcclTaskName(task.kind);
-    args["src rank"] = task.srcRank;
-    args["dst rank"] = task.dstRank;
-    args["transport type"] = hcclTransportTypeName(task);
-    args["size(Byte)"] = task.sizeBytes;
-    args["data type"] =
-        task.kind == HcclTaskKind::ReduceInline ? op.dataType : std::string("INVALID_TYPE");
-    args["link type"] = hcclLinkTypeName(task.link);
+    args.add("notify_id", std::to_string(hcclNotifyId(task)));
+    args.add("duration estimated(us)", durationUs);
+    args.add("stream id", op.streamId);
+    args.add("task id", op.taskId);
+    args.add("context id", task.contextId);
+    args.add("task type", hcclTaskName(task.kind));
+    args.add("src rank", task.srcRank);
+    args.add("dst rank", task.dstRank);
+    args.add("transport type", hcclTransportTypeName(task));
+    args.add("size(Byte)", task.sizeBytes);
+    args.add("data type", task.kind == HcclTaskKind::ReduceInline ? op.dataType : std::string("INVALID_TYPE"));
+    args.add("link type", hcclLinkTypeName(task.link));
     // Bytes per ns = GB/s (1e9), as the sample's 8404992 B in 727.7 us = 11.55.
-    args["bandwidth(GB/s)"] =
-        isTransfer(task.kind) && task.durationNs > 0
-            ? static_cast<double>(task.sizeBytes) / static_cast<double>(task.durationNs)
-            : 0.0;
-    args["model id"] = kInvalidModelId;
+    args.add("bandwidth(GB/s)", isTransfer(task.kind) && task.durationNs > 0
+                                    ? static_cast<double>(task.sizeBytes) / static_cast<double>(task.durationNs)
+                                    : 0.0);
+    args.add("model id", kInvalidModelId);
     return args;
 }
 

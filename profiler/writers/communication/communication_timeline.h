@@ -5,7 +5,7 @@
 
 #include "profiler/config/profiler_config.h"
 #include "profiler/record/run_record.h"
-#include "profiler/writers/json/json_text.h"
+#include "profiler/writers/timeline/trace_event.h"
 
 namespace ascendsim {
 
@@ -27,10 +27,10 @@ const char* hcclTransportTypeName(const HcclTask& task);  // "ON_CHIP", "HCCS", 
 
 // The op row's args. 8.0 era (the sample): connection_id, model id, data_type, alg_type, count;
 // CANN 8.3 (msprof hccl_assembler.cpp) adds rank_size first and relay/retry last.
-OrderedJson hcclOpArgs(const CommunicationOpRecord& op, FormatVersion version);
+TraceMembers hcclOpArgs(const CommunicationOpRecord& op, FormatVersion version);
 
 // A plane row's args, in the sample's key order.
-OrderedJson hcclTaskArgs(const CommunicationOpRecord& op, const HcclTask& task);
+TraceMembers hcclTaskArgs(const CommunicationOpRecord& op, const HcclTask& task);
 
 // Thread names of the HCCL process: the op row of the group, then plane n at tid n + 1.
 std::string hcclGroupThreadName();

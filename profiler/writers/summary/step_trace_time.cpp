@@ -73,17 +73,18 @@ CsvRow stepTraceTimeHeader(FormatVersion version) {
     return header;
 }
 
-CsvTable buildStepTraceTime(const std::vector<OrderedJson>& timeline, const std::vector<StepRange>& steps,
+CsvTable buildStepTraceTime(const std::vector<TraceEvent>& timeline, const std::vector<StepRange>& steps,
                             std::optional<std::uint64_t> firstFrameworkOpNs, FormatVersion version) {
     CsvTable table;
     table.header = stepTraceTimeHeader(version);
 
     std::map<std::uint64_t, std::int64_t> pidDevice;
     for (const auto& e : timeline) {
-        if (e.value("name", "") != "process_labels") continue;
-        const std::string label = e["args"].value("labels", "");
+        if (e.name() != "process_labels") continue;
+        const std::string* labels = e.argText("labels");
+        const std::string label = labels ? *labels : std::string();
         if (!label.starts_with("NPU")) continue;
-        pidDevice[e["pid"].get<std::uint64_t>()] = label == "NPU" ? -1 : std::stoll(label.substr(4));
+        pidDevice[e.pid()] = label == "NPU" ? -1 : std::stoll(label.substr(4));
     }
 
     std::vector<StepState> stepTemplate;
@@ -103,17 +104,17 @@ CsvTable buildStepTraceTime(const std::vector<OrderedJson>& timeline, const std:
     std::map<std::int64_t, std::vector<std::pair<std::optional<std::string>, Buckets>>> saved;
     bool hasAnalysisData = false;
     for (const auto& e : timeline) {
-        const std::string name = e.value("name", "");
+        const std::string_view name = e.name();
         const bool overlapEvent = name == "Computing" || name == "Communication" || name == "Free" ||
                                   name == "Communication(Not Overlapped)";
         const bool bubbleEvent = name.starts_with("hcom_receive");
         if (!overlapEvent && !bubbleEvent) continue;
         if (overlapEvent) hasAnalysisData = true;
-        const auto pidIt = pidDevice.find(e["pid"].get<std::uint64_t>());
+        const auto pidIt = pidDevice.find(e.pid());
         if (pidIt == pidDevice.end()) continue;
         const std::int64_t device = pidIt->second;
-        const double ts = std::strtod(e["ts"].get_ref<const std::string&>().c_str(), nullptr);
-        const double dur = e["dur"].get<double>();
+        const double ts = nsToUsFloat(e.members.find("ts")->asUnsigned());
+        const double dur = e.members.find("dur")->asReal();
         auto& deviceSteps = stepsByDevice[device];
         std::optional<std::string> current;
         for (const auto& st : deviceSteps) {

@@ -11,7 +11,7 @@
 #include "profiler/config/profiler_config.h"
 #include "profiler/format/csv_writer.h"
 #include "profiler/record/run_record.h"
-#include "profiler/writers/json/json_text.h"
+#include "profiler/writers/timeline/trace_event.h"
 
 namespace ascendsim {
 
@@ -35,7 +35,7 @@ CsvRow stepTraceTimeHeader(FormatVersion version);
 // The table computed from `timeline` (the msprof events, before trace_view pruning). Rows are
 // empty when the timeline has no Overlap Analysis event. `firstFrameworkOpNs` (absolute) is the
 // earliest torch op, used for "Preparing" when there are no steps.
-CsvTable buildStepTraceTime(const std::vector<OrderedJson>& timeline, const std::vector<StepRange>& steps,
+CsvTable buildStepTraceTime(const std::vector<TraceEvent>& timeline, const std::vector<StepRange>& steps,
                             std::optional<std::uint64_t> firstFrameworkOpNs, FormatVersion version);
 
 }  // namespace ascendsim

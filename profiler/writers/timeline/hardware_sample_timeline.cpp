@@ -24,19 +24,12 @@ SampleSortIndices sortIndices(FormatVersion version) {
     return {24, 27};
 }
 
-OrderedJson singleArg(const char* key, double value) {
-    OrderedJson args;
-    args[key] = value;
-    return args;
-}
-
 void addHbmPoint(CounterProcess& process, const HardwareTrafficSample& sample, std::size_t stack,
                  bool write) {
     const auto& bytes = write ? sample.hbmWriteBytes : sample.hbmReadBytes;
     process.points.push_back({"HBM " + std::to_string(stack) + (write ? "/Write" : "/Read"),
                               sample.timeNs,
-                              singleArg(write ? "Write(MB/s)" : "Read(MB/s)",
-                                        hbmBandwidth(bytes[stack], sample.intervalNs))});
+                              write ? "Write(MB/s)" : "Read(MB/s)", hbmBandwidth(bytes[stack], sample.intervalNs)});
 }
 
 // Python msprof: per stack its read then its write series. C++ msprof (CANN 8.3) walks the raw
@@ -72,11 +65,10 @@ CounterProcess llcProcess(const std::vector<HardwareTrafficSample>& samples,
             const double ratio = llcHitRatio(sample.llcReadHits[llc], sample.llcReadMisses[llc]);
             CounterPoint throughput{
                 prefix + "/Throughput", sample.timeNs,
-                singleArg("Throughput(MB/s)",
-                          llcThroughput(sample.llcReadBytes[llc], sample.intervalNs))};
+                "Throughput(MB/s)", llcThroughput(sample.llcReadBytes[llc], sample.intervalNs)};
             CounterPoint hitRate{
                 prefix + "/Hit Rate", sample.timeNs,
-                singleArg("Hit Rate(%)", cppOrder ? percentOf(ratio) / 100.0 : ratio)};
+                "Hit Rate(%)", cppOrder ? percentOf(ratio) / 100.0 : ratio};
             if (cppOrder) {
                 process.points.push_back(std::move(hitRate));
                 process.points.push_back(std::move(throughput));

@@ -16,14 +16,14 @@
 
 #include "profiler/config/profiler_config.h"
 #include "profiler/record/run_record.h"
-#include "profiler/writers/json/json_text.h"
 
 namespace ascendsim {
 
 struct CounterPoint {
     std::string series;
     std::uint64_t timeNs = 0;
-    OrderedJson args;
+    const char* argKey = "";  // the point's one arg ("Read(MB/s)": v), a string literal
+    double argValue = 0.0;
 };
 
 struct CounterProcess {

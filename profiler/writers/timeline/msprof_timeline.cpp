@@ -31,76 +31,50 @@ class EventFactory {
 public:
     EventFactory(const RunRecord& run, const TimelineEra& era) : run_(run), era_(era) {}
 
-    OrderedJson duration(const std::string& name, std::uint32_t pid, std::uint64_t tid, std::uint64_t startNs,
-                         std::uint64_t durNs, const OrderedJson* args) const {
-        return duration(name, pid, tid, startNs, durNs, args ? std::optional<OrderedJson>(*args) : std::nullopt);
+    // An X event; `args` moved in (the hot path: one per kernel and HCCL task), none when null.
+    TraceEvent duration(std::string name, std::uint32_t pid, std::uint64_t tid, std::uint64_t startNs,
+                        std::uint64_t durNs, std::optional<TraceMembers> args) const {
+        TraceEvent e{TraceMembers(7), {}};
+        e.members.add("name", std::move(name)).add("pid", pid).add("tid", tid).add("ts", ts(startNs));
+        e.members.add("dur", nsToUsDouble(durNs));
+        if (era_.cppKeyOrder) {
+            e.members.add("ph", "X");
+            if (args) e.members.add("args", TraceValue::argsPlace());
+        } else {
+            if (args) e.members.add("args", TraceValue::argsPlace());
+            e.members.add("ph", "X");
+        }
+        if (args) e.args = std::move(*args);
+        return e;
     }
 
-    // The same with the event's own args, moved in (the hot path: one per kernel and HCCL task).
-    OrderedJson duration(const std::string& name, std::uint32_t pid, std::uint64_t tid, std::uint64_t startNs,
-                         std::uint64_t durNs, std::optional<OrderedJson> args) const {
-        OrderedJson e = jsonObjectWithRoom(7);
-        e["name"] = name;
-        e["pid"] = pid;
-        e["tid"] = tid;
-        e["ts"] = traceTimestamp(run_, startNs);
-        e["dur"] = nsToUsDouble(durNs);
+    TraceEvent counter(std::string name, std::uint32_t pid, std::uint64_t tsNs, TraceMembers args) const {
+        TraceEvent e{TraceMembers(6), std::move(args)};
+        e.members.add("name", std::move(name));
         if (era_.cppKeyOrder) {
-            e["ph"] = "X";
-            if (args) e["args"] = std::move(*args);
+            e.members.add("pid", pid).add("tid", 0).add("ts", ts(tsNs)).add("ph", "C");
+            e.members.add("args", TraceValue::argsPlace());
         } else {
-            if (args) e["args"] = std::move(*args);
-            e["ph"] = "X";
+            e.members.add("ts", ts(tsNs)).add("pid", pid).add("tid", 0).add("args", TraceValue::argsPlace());
+            e.members.add("ph", "C");
         }
         return e;
     }
 
-    OrderedJson counter(const std::string& name, std::uint32_t pid, std::uint64_t tsNs, const OrderedJson& args) const {
-        OrderedJson e = jsonObjectWithRoom(6);
-        e["name"] = name;
+    TraceEvent flow(const std::string& id, std::uint32_t pid, std::uint64_t tid, std::uint64_t tsNs, bool end) const {
+        TraceEvent e{TraceMembers(8), {}};
+        e.members.add("name", "HostToDevice" + id);
+        const char* ph = end ? "f" : "s";
         if (era_.cppKeyOrder) {
-            e["pid"] = pid;
-            e["tid"] = 0;
-            e["ts"] = traceTimestamp(run_, tsNs);
-            e["ph"] = "C";
-            e["args"] = args;
-        } else {
-            e["ts"] = traceTimestamp(run_, tsNs);
-            e["pid"] = pid;
-            e["tid"] = 0;
-            e["args"] = args;
-            e["ph"] = "C";
-        }
-        return e;
-    }
-
-    OrderedJson flow(const std::string& id, std::uint32_t pid, std::uint64_t tid, std::uint64_t tsNs, bool end) const {
-        OrderedJson e = jsonObjectWithRoom(8);
-        e["name"] = "HostToDevice" + id;
-        const std::string ph = end ? "f" : "s";
-        if (era_.cppKeyOrder) {
-            e["pid"] = pid;
-            e["tid"] = tid;
-            e["ph"] = ph;
-            e["cat"] = "HostToDevice";
-            e["id"] = id;
-            e["ts"] = traceTimestamp(run_, tsNs);
-            if (end) e["bp"] = "e";
+            e.members.add("pid", pid).add("tid", tid).add("ph", ph).add("cat", "HostToDevice").add("id", id);
+            e.members.add("ts", ts(tsNs));
+            if (end) e.members.add("bp", "e");
         } else if (!end) {
-            e["ph"] = ph;
-            e["cat"] = "HostToDevice";
-            e["id"] = id;
-            e["pid"] = pid;
-            e["tid"] = tid;
-            e["ts"] = traceTimestamp(run_, tsNs);
+            e.members.add("ph", ph).add("cat", "HostToDevice").add("id", id).add("pid", pid).add("tid", tid);
+            e.members.add("ts", ts(tsNs));
         } else {
-            e["ph"] = ph;
-            e["id"] = id;
-            e["ts"] = traceTimestamp(run_, tsNs);
-            e["cat"] = "HostToDevice";
-            e["pid"] = pid;
-            e["tid"] = tid;
-            e["bp"] = "e";
+            e.members.add("ph", ph).add("id", id).add("ts", ts(tsNs)).add("cat", "HostToDevice").add("pid", pid);
+            e.members.add("tid", tid).add("bp", "e");
         }
         return e;
     }
@@ -108,73 +82,63 @@ public:
     // The flow start msprof adds to every mstx marker: the C++ writer (MsprofTxAssembler
     // GenerateTxExConnectionTrace) with the connection id, the Python export (checked: msprof's
     // export of ascendsim raw data) with the mark id and "bp": "e".
-    OrderedJson mstxFlowStart(const MstxEventRecord& m, std::uint32_t pid) const {
+    TraceEvent mstxFlowStart(const MstxEventRecord& m, std::uint32_t pid) const {
         const std::string id = std::to_string(era_.cppKeyOrder ? mstxConnectionId(m) : m.markId);
-        OrderedJson e;
-        e["name"] = "MsTx_" + id;
+        TraceEvent e{TraceMembers(8), {}};
+        e.members.add("name", "MsTx_" + id);
         if (era_.cppKeyOrder) {
-            e["pid"] = pid;
-            e["tid"] = m.threadId;
-            e["ph"] = "s";
-            e["cat"] = "MsTx";
-            e["id"] = id;
-            e["ts"] = traceTimestamp(run_, m.startNs);
+            e.members.add("pid", pid).add("tid", m.threadId).add("ph", "s").add("cat", "MsTx").add("id", id);
+            e.members.add("ts", ts(m.startNs));
         } else {
-            e["ph"] = "s";
-            e["id"] = id;
-            e["ts"] = traceTimestamp(run_, m.startNs);
-            e["cat"] = "MsTx";
-            e["pid"] = pid;
-            e["tid"] = m.threadId;
-            e["bp"] = "e";
+            e.members.add("ph", "s").add("id", id).add("ts", ts(m.startNs)).add("cat", "MsTx").add("pid", pid);
+            e.members.add("tid", m.threadId).add("bp", "e");
         }
         return e;
     }
-    OrderedJson meta(const std::string& name, std::uint32_t pid, std::uint64_t tid, const std::string& argKey,
-                     const OrderedJson& argValue) const {
-        OrderedJson e = jsonObjectWithRoom(5);
-        e["name"] = name;
-        e["pid"] = pid;
-        e["tid"] = tid;
-        OrderedJson args;
-        args[argKey] = argValue;
+
+    // A metadata event; `argKey` is a string literal.
+    TraceEvent meta(const char* name, std::uint32_t pid, std::uint64_t tid, const char* argKey,
+                    TraceValue argValue) const {
+        TraceEvent e{TraceMembers(5), TraceMembers(1)};
+        e.members.add("name", name).add("pid", pid).add("tid", tid);
+        e.args.add(argKey, std::move(argValue));
         if (era_.cppKeyOrder) {
-            e["ph"] = "M";
-            e["args"] = args;
+            e.members.add("ph", "M").add("args", TraceValue::argsPlace());
         } else {
-            e["args"] = args;
-            e["ph"] = "M";
+            e.members.add("args", TraceValue::argsPlace()).add("ph", "M");
         }
         return e;
     }
 
 private:
+    TraceValue ts(std::uint64_t simNs) const { return TraceValue::timestamp(run_.epochNs + simNs); }
+
     const RunRecord& run_;
     const TimelineEra& era_;
 };
 
 // One process block: its metadata (process + threads) and its data events.
 struct ProcessBlock {
-    std::vector<OrderedJson> processMeta;  // name, labels, sort index
-    std::vector<std::pair<OrderedJson, OrderedJson>> threadMeta;  // (thread_name, thread_sort_index)
-    std::vector<OrderedJson> events;
+    std::vector<TraceEvent> processMeta;  // name, labels, sort index
+    std::vector<std::pair<TraceEvent, std::optional<TraceEvent>>> threadMeta;  // (thread_name, thread_sort_index)
+    std::vector<TraceEvent> events;
 };
 
-void appendBlock(std::vector<OrderedJson>& meta, std::vector<OrderedJson>& data, ProcessBlock& block,
+void appendBlock(std::vector<TraceEvent>& meta, std::vector<TraceEvent>& data, ProcessBlock& block,
                  const TimelineEra& era) {
-    if (era.cppKeyOrder) {
-        for (auto& m : block.processMeta) meta.push_back(std::move(m));
+    const auto appendThreads = [&] {
         for (auto& [name, index] : block.threadMeta) {
             meta.push_back(std::move(name));
-            meta.push_back(std::move(index));
+            if (index) meta.push_back(std::move(*index));
         }
+    };
+    if (era.cppKeyOrder) {
+        for (auto& m : block.processMeta) meta.push_back(std::move(m));
+        appendThreads();
     } else {
         // Python msprof: process_name, the threads, then labels and sort index.
         meta.push_back(std::move(block.processMeta[0]));
-        for (auto& [name, index] : block.threadMeta) {
-            meta.push_back(std::move(name));
-            meta.push_back(std::move(index));
-        }
+        appendThreads();
         for (std::size_t i = 1; i < block.processMeta.size(); ++i) meta.push_back(std::move(block.processMeta[i]));
     }
     for (auto& e : block.events) data.push_back(std::move(e));
@@ -225,16 +189,16 @@ const char* mstxEventTypeName(MstxEventKind kind) { return kind == MstxEventKind
 
 // One X event per marker named by its message, args event_type and domain (MsprofTxExTraceEvent;
 // msprof's Python export writes the same), dur = end - start, and a flow start per marker.
-void appendMsprofTxBlock(std::vector<OrderedJson>& meta, std::vector<OrderedJson>& data, const RunRecord& run,
+void appendMsprofTxBlock(std::vector<TraceEvent>& meta, std::vector<TraceEvent>& data, const RunRecord& run,
                          const TimelineEra& era, const EventFactory& make, std::uint32_t hostDevice) {
     const std::uint32_t pid = formatTracePid(run.processId, era.msprofTxSortIndex, hostDevice);
     ProcessBlock block;
     std::set<std::uint32_t> threads;
     for (const MstxEventRecord& m : run.mstxEvents) {
         threads.insert(m.threadId);
-        OrderedJson args = jsonObjectWithRoom(2);
-        args["event_type"] = mstxEventTypeName(m.kind);
-        args["domain"] = m.domain;
+        TraceMembers args(2);
+        args.add("event_type", mstxEventTypeName(m.kind));
+        args.add("domain", m.domain);
         block.events.push_back(make.duration(m.message, pid, m.threadId, m.startNs, m.endNs - m.startNs, std::move(args)));
         block.events.push_back(make.mstxFlowStart(m, pid));
     }
@@ -272,6 +236,16 @@ TimelineEra timelineEra(FormatVersion version) {
     return era;
 }
 
+std::string renderMsprofTimelineJson(const std::vector<TraceEvent>& timeline) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < timeline.size(); ++i) {
+        if (i > 0) out += ',';
+        appendTraceEvent(out, timeline[i], TraceJsonStyle::Compact);
+    }
+    out += ']';
+    return out;
+}
+
 std::string renderMsprofTimelineJson(const std::vector<OrderedJson>& timeline) {
     std::string out = "[";
     for (std::size_t i = 0; i < timeline.size(); ++i) {
@@ -305,6 +279,10 @@ std::string hostToDeviceFlowId(std::uint64_t connectionId, FormatVersion version
 }
 
 std::vector<OrderedJson> buildMsprofTimeline(const RunRecord& run, const ProfilerConfig& config) {
+    return traceEventsJson(buildMsprofTraceEvents(run, config));
+}
+
+std::vector<TraceEvent> buildMsprofTraceEvents(const RunRecord& run, const ProfilerConfig& config) {
     if (!config.activityNpu || config.level == ProfilerLevel::LevelNone) return {};
     const TimelineEra era = timelineEra(config.formatVersion);
     const EventFactory make(run, era);
@@ -317,7 +295,7 @@ std::vector<OrderedJson> buildMsprofTimeline(const RunRecord& run, const Profile
     for (const auto& c : run.communicationOps) communicationConnections.insert(c.correlationId);
     std::set<std::uint64_t> launchedConnections;  // connections with a Node@launch flow start
 
-    std::vector<OrderedJson> meta, data;
+    std::vector<TraceEvent> meta, data;
 
     // MsprofTx: the mstx markers on their host threads.
     if (!run.mstxEvents.empty()) appendMsprofTxBlock(meta, data, run, era, make, hostDevice);
@@ -327,18 +305,18 @@ std::vector<OrderedJson> buildMsprofTimeline(const RunRecord& run, const Profile
         const std::uint32_t pid = formatTracePid(run.processId, era.cannSortIndex, hostDevice);
         ProcessBlock block;
         std::set<std::uint32_t> threads;
-        std::vector<OrderedJson> flows;
+        std::vector<TraceEvent> flows;
         for (const auto& api : run.apis) {
             if (!apiCollected(api, config.level)) continue;
             threads.insert(api.threadId);
             const ApiArgs a = apiArgs(api, kernelByConn);
-            OrderedJson args = jsonObjectWithRoom(6);
-            args["Thread Id"] = api.threadId;
-            args["Mode"] = a.mode;
-            args["level"] = a.level;
-            args["id"] = a.id;
-            args["item_id"] = a.itemId;
-            args["connection_id"] = api.connectionId;
+            TraceMembers args(6);
+            args.add("Thread Id", api.threadId);
+            args.add("Mode", a.mode);
+            args.add("level", a.level);
+            args.add("id", a.id);
+            args.add("item_id", a.itemId);
+            args.add("connection_id", api.connectionId);
             block.events.push_back(make.duration(apiTraceName(api, era), pid, api.threadId, api.startNs,
                                                  api.endNs - api.startNs, std::move(args)));
             if (api.level == ApiLevel::Node &&
@@ -368,18 +346,18 @@ std::vector<OrderedJson> buildMsprofTimeline(const RunRecord& run, const Profile
         const std::uint32_t pid = formatTracePid(run.processId, era.hardwareSortIndex, run.deviceId);
         ProcessBlock block;
         std::set<std::uint32_t> streams;
-        std::vector<OrderedJson> flows;
+        std::vector<TraceEvent> flows;
         for (const auto& k : run.kernels) {
             const std::uint32_t stream = k.device.streamId;
             streams.insert(stream);
-            OrderedJson args = jsonObjectWithRoom(7);
-            args["Model Id"] = kInvalidId;
-            args["Task Type"] = hardwareTaskTypeArg(k.device.type, config);
-            args["Physic Stream Id"] = stream;
-            args["Task Id"] = k.taskId;
-            args["Batch Id"] = 0;
-            args["Subtask Id"] = kInvalidId;
-            args["connection_id"] = k.correlationId;
+            TraceMembers args(7);
+            args.add("Model Id", kInvalidId);
+            args.add("Task Type", hardwareTaskTypeArg(k.device.type, config));
+            args.add("Physic Stream Id", stream);
+            args.add("Task Id", k.taskId);
+            args.add("Batch Id", 0);
+            args.add("Subtask Id", kInvalidId);
+            args.add("connection_id", k.correlationId);
             block.events.push_back(
                 make.duration(k.name, pid, stream, k.device.startNs, k.device.endNs - k.device.startNs, std::move(args)));
             if (launchedConnections.contains(k.correlationId)) {
@@ -391,14 +369,14 @@ std::vector<OrderedJson> buildMsprofTimeline(const RunRecord& run, const Profile
         // PCIe DMA SQE; EVENT_RECORD / EVENT_WAIT).
         for (const RuntimeTask& task : runtimeTasksOf(run)) {
             streams.insert(task.streamId);
-            OrderedJson args = jsonObjectWithRoom(7);
-            args["Model Id"] = kInvalidId;
-            args["Task Type"] = task.sqeType;
-            args["Physic Stream Id"] = task.streamId;
-            args["Task Id"] = task.taskId;
-            args["Batch Id"] = 0;
-            args["Subtask Id"] = kInvalidId;
-            args["connection_id"] = task.correlationId;
+            TraceMembers args(7);
+            args.add("Model Id", kInvalidId);
+            args.add("Task Type", task.sqeType);
+            args.add("Physic Stream Id", task.streamId);
+            args.add("Task Id", task.taskId);
+            args.add("Batch Id", 0);
+            args.add("Subtask Id", kInvalidId);
+            args.add("connection_id", task.correlationId);
             block.events.push_back(
                 make.duration(task.ascendType, pid, task.streamId, task.startNs, task.endNs - task.startNs, std::move(args)));
         }
@@ -408,14 +386,14 @@ std::vector<OrderedJson> buildMsprofTimeline(const RunRecord& run, const Profile
             for (const auto& op : run.communicationOps) {
                 streams.insert(op.streamId);
                 for (const auto& t : op.tasks) {
-                    OrderedJson args = jsonObjectWithRoom(7);
-                    args["Model Id"] = kInvalidId;
-                    args["Task Type"] = hcclSqeTypeName(t.kind);
-                    args["Physic Stream Id"] = op.streamId;
-                    args["Task Id"] = op.taskId;
-                    args["Batch Id"] = 0;
-                    args["Subtask Id"] = t.contextId;
-                    args["connection_id"] = op.correlationId;
+                    TraceMembers args(7);
+                    args.add("Model Id", kInvalidId);
+                    args.add("Task Type", hcclSqeTypeName(t.kind));
+                    args.add("Physic Stream Id", op.streamId);
+                    args.add("Task Id", op.taskId);
+                    args.add("Batch Id", 0);
+                    args.add("Subtask Id", t.contextId);
+                    args.add("connection_id", op.correlationId);
                     block.events.push_back(make.duration(hcclSqeTypeName(t.kind), pid, op.streamId,
                                                          op.startNs + t.startNs, t.durationNs,
                                                          std::move(args)));
@@ -439,9 +417,9 @@ std::vector<OrderedJson> buildMsprofTimeline(const RunRecord& run, const Profile
         const bool withTasks = config.level != ProfilerLevel::Level0;
         ProcessBlock block;
         std::uint32_t planes = 1;
-        std::vector<OrderedJson> flows;
+        std::vector<TraceEvent> flows;
         for (const auto& op : run.communicationOps) {
-            OrderedJson opArgs = hcclOpArgs(op, config.formatVersion);
+            TraceMembers opArgs = hcclOpArgs(op, config.formatVersion);
             block.events.push_back(
                 make.duration(op.name, pid, 0, op.startNs, op.endNs - op.startNs, std::move(opArgs)));
             if (launchedConnections.contains(op.correlationId))
@@ -451,7 +429,7 @@ std::vector<OrderedJson> buildMsprofTimeline(const RunRecord& run, const Profile
             if (!withTasks) continue;
             for (const auto& task : op.tasks) {
                 planes = std::max(planes, task.plane + 1);
-                OrderedJson args = hcclTaskArgs(op, task);
+                TraceMembers args = hcclTaskArgs(op, task);
                 block.events.push_back(make.duration(hcclTaskName(task.kind), pid, task.plane + 1,
                                                      op.startNs + task.startNs, task.durationNs,
                                                      std::move(args)));
@@ -491,16 +469,15 @@ std::vector<OrderedJson> buildMsprofTimeline(const RunRecord& run, const Profile
         }
         if (!era.cppKeyOrder) {
             // The Python writer emitted thread names only.
-            for (auto& tm : block.threadMeta) tm.second = OrderedJson();
+            for (auto& tm : block.threadMeta) tm.second.reset();
         }
-        const OrderedJson emptyArgs = OrderedJson::object();
         for (const auto& o : overlap) {
+            std::optional<TraceMembers> emptyArgs;
+            if (era.overlapEventsHaveArgs) emptyArgs.emplace();
             block.events.push_back(make.duration(overlapKindName(o.kind), pid, static_cast<std::uint32_t>(o.kind),
-                                                 o.span.startNs, o.span.endNs - o.span.startNs,
-                                                 era.overlapEventsHaveArgs ? &emptyArgs : nullptr));
+                                                 o.span.startNs, o.span.endNs - o.span.startNs, std::move(emptyArgs)));
         }
         appendBlock(meta, data, block, era);
-        std::erase_if(meta, [](const OrderedJson& e) { return e.is_null(); });
     }
 
     // AI Core Freq: the model runs at the chip's nominal clock, sampled at collection start and end.
@@ -510,8 +487,8 @@ std::vector<OrderedJson> buildMsprofTimeline(const RunRecord& run, const Profile
         block.processMeta.push_back(make.meta("process_name", pid, 0, "name", "AI Core Freq"));
         block.processMeta.push_back(make.meta("process_labels", pid, 0, "labels", npuLabel));
         block.processMeta.push_back(make.meta("process_sort_index", pid, 0, "sort_index", era.aiCoreFreqSortIndex));
-        OrderedJson args;
-        args["MHz"] = static_cast<std::int64_t>(run.chip->aiCoreFreqMhz);
+        TraceMembers args(1);
+        args.add("MHz", static_cast<std::int64_t>(run.chip->aiCoreFreqMhz));
         const auto [first, last] = deviceCollectionSpan(run);
         block.events.push_back(make.counter("AI Core Freq", pid, first, args));
         if (last > first) block.events.push_back(make.counter("AI Core Freq", pid, last, args));
@@ -526,7 +503,7 @@ std::vector<OrderedJson> buildMsprofTimeline(const RunRecord& run, const Profile
         block.processMeta.push_back(make.meta("process_labels", pid, 0, "labels", npuLabel));
         block.processMeta.push_back(make.meta("process_sort_index", pid, 0, "sort_index", process.sortIndex));
         for (const CounterPoint& point : process.points) {
-            block.events.push_back(make.counter(point.series, pid, point.timeNs, point.args));
+            block.events.push_back(make.counter(point.series, pid, point.timeNs, TraceMembers(1).add(point.argKey, point.argValue)));
         }
         appendBlock(meta, data, block, era);
     }
@@ -542,22 +519,19 @@ std::vector<OrderedJson> buildMsprofTimeline(const RunRecord& run, const Profile
             const double kb = static_cast<double>(sample.bytes) / 1024.0;
             for (const auto& [series, value] : {std::pair<const char*, double>{"APP/DDR", 0.0}, {"APP/HBM", kb},
                                                {"APP/Memory", kb}}) {
-                OrderedJson args;
-                args["KB"] = value;
-                block.events.push_back(make.counter(series, pid, sample.timeNs, args));
+                block.events.push_back(make.counter(series, pid, sample.timeNs, TraceMembers(1).add("KB", value)));
             }
         }
         appendBlock(meta, data, block, era);
     }
 
     if (era.eventsSortedByTime) {
-        std::stable_sort(data.begin(), data.end(), [](const OrderedJson& a, const OrderedJson& b) {
-            const auto& ta = a["ts"].get_ref<const std::string&>();
-            const auto& tb = b["ts"].get_ref<const std::string&>();
-            return ta.size() != tb.size() ? ta.size() < tb.size() : ta < tb;
+        // By "ts": the 3-decimal µs strings order as their ns do.
+        std::stable_sort(data.begin(), data.end(), [](const TraceEvent& a, const TraceEvent& b) {
+            return a.members.find("ts")->asUnsigned() < b.members.find("ts")->asUnsigned();
         });
     }
-    std::vector<OrderedJson> events = std::move(meta);
+    std::vector<TraceEvent> events = std::move(meta);
     for (auto& e : data) events.push_back(std::move(e));
     return events;
 }

@@ -15,6 +15,7 @@
 #include "profiler/config/profiler_config.h"
 #include "profiler/record/run_record.h"
 #include "profiler/writers/json/json_text.h"
+#include "profiler/writers/timeline/trace_event.h"
 
 namespace ascendsim {
 
@@ -69,10 +70,13 @@ std::string hostToDeviceFlowId(std::uint64_t connectionId, FormatVersion version
 // All msprof timeline events for the run (empty at Level_none or without NPU activity).
 // Level pruning for trace_view is applied while renderTraceView writes (torch_npu's
 // LEVEL_TRACE_PRUNE_CONFIG: at Level0 the CANN host-layer events are dropped).
+std::vector<TraceEvent> buildMsprofTraceEvents(const RunRecord& run, const ProfilerConfig& config);
+// The same as JSON objects (the era-2023 export reshapes them; tests read them so).
 std::vector<OrderedJson> buildMsprofTimeline(const RunRecord& run, const ProfilerConfig& config);
 
 // msprof_{ts}.json text as msprof's C++ JsonWriter (rapidjson) writes it: one compact array with
 // "," and ":" separators, shortest round-trip doubles.
+std::string renderMsprofTimelineJson(const std::vector<TraceEvent>& timeline);
 std::string renderMsprofTimelineJson(const std::vector<OrderedJson>& timeline);
 
 }  // namespace ascendsim

@@ -130,7 +130,8 @@ TEST(HardwareSampleTimeline, CannEightThreeFollowsTheCppAssemblersOrder) {
     EXPECT_EQ(llcSeries,
               (std::vector<std::string>{"LLC 0 Read/Hit Rate", "LLC 0 Read/Throughput",
                                         "LLC 1 Read/Hit Rate", "LLC 1 Read/Throughput"}));
-    EXPECT_DOUBLE_EQ(processes[1].points[4].args["Hit Rate(%)"].get<double>(), 0.75);
+    EXPECT_STREQ(processes[1].points[4].argKey, "Hit Rate(%)");
+    EXPECT_DOUBLE_EQ(processes[1].points[4].argValue, 0.75);
 }
 
 TEST(HardwareSampleTimeline, NothingWithoutProfileMemory) {

@@ -35,7 +35,7 @@ TEST(StepTraceTime, ValuesAreTheAlgorithmAppliedToOurOverlapEvents) {
     const auto timeline = buildMsprofTimeline(run, config);
     const auto steps = computeStepRanges(run);
     ASSERT_EQ(steps.size(), 3u);
-    const auto table = buildStepTraceTime(timeline, steps, std::nullopt, config.formatVersion);
+    const auto table = buildStepTraceTime(buildMsprofTraceEvents(run, config), steps, std::nullopt, config.formatVersion);
     ASSERT_EQ(table.rows.size(), 3u);
     for (std::size_t i = 0; i < steps.size(); ++i) {
         const double start = std::strtod(nsToUsString(steps[i].startNs).c_str(), nullptr);
@@ -82,7 +82,7 @@ TEST(StepTraceTime, WithoutStepsOneStepLessRowMeasuresPreparingFromTheFirstOp) {
     ProfilerConfig config;
     auto run = sampleRun(1);
     run.steps.clear();
-    const auto timeline = buildMsprofTimeline(run, config);
+    const auto timeline = buildMsprofTraceEvents(run, config);
     const std::uint64_t firstOp = run.epochNs + run.hostOps.front().startNs;
     const auto table = buildStepTraceTime(timeline, computeStepRanges(run), firstOp, FormatVersion::Cann83);
     ASSERT_EQ(table.rows.size(), 1u);
@@ -104,7 +104,7 @@ TEST(StepTraceTime, StepRangeStartsAtTheFirstKernelAndEndsAtTheLaterOfKernelAndS
 TEST(StepTraceTime, CsvUsesTheTorchNpuDialect) {
     ProfilerConfig config;
     const auto run = sampleRun(1);
-    const auto text = renderCsv(buildStepTraceTime(buildMsprofTimeline(run, config), computeStepRanges(run),
+    const auto text = renderCsv(buildStepTraceTime(buildMsprofTraceEvents(run, config), computeStepRanges(run),
                                                    std::nullopt, config.formatVersion),
                                 CsvDialect::TorchNpu);
     EXPECT_NE(text.find("Preparing\r\n"), std::string::npos);

@@ -30,7 +30,7 @@ nlohmann::json parse(const std::string& text) { return nlohmann::json::parse(tex
 
 TEST(TraceView, IsACompactJsonListWithoutTrailingNewline) {
     const auto run = sampleRun();
-    const auto text = renderTraceView(run, level1Config(), buildMsprofTimeline(run, level1Config()));
+    const auto text = renderTraceView(run, level1Config(), buildMsprofTraceEvents(run, level1Config()));
     ASSERT_FALSE(text.empty());
     EXPECT_EQ(text.front(), '[');
     EXPECT_EQ(text.back(), ']');
@@ -41,7 +41,7 @@ TEST(TraceView, IsACompactJsonListWithoutTrailingNewline) {
 
 TEST(TraceView, EveryCompleteEventHasANumericDuration) {
     const auto run = sampleRun();
-    const auto events = parse(renderTraceView(run, level1Config(), buildMsprofTimeline(run, level1Config())));
+    const auto events = parse(renderTraceView(run, level1Config(), buildMsprofTraceEvents(run, level1Config())));
     std::size_t complete = 0;
     for (const auto& e : events) {
         if (e["ph"] != "X") continue;
@@ -55,7 +55,7 @@ TEST(TraceView, EveryCompleteEventHasANumericDuration) {
 
 TEST(TraceView, EveryKernelAppearsOnceWithItsStartAndDuration) {
     const auto run = sampleRun();
-    const auto events = parse(renderTraceView(run, level1Config(), buildMsprofTimeline(run, level1Config())));
+    const auto events = parse(renderTraceView(run, level1Config(), buildMsprofTraceEvents(run, level1Config())));
     const auto hwPid = ascendHardwarePid(run, FormatVersion::Cann83);
     for (const auto& k : run.kernels) {
         int found = 0;
@@ -73,7 +73,7 @@ TEST(TraceView, EveryKernelAppearsOnceWithItsStartAndDuration) {
 
 TEST(TraceView, TorchToNpuFlowEndsOnTheKernelsPidTidAndTs) {
     const auto run = sampleRun();
-    const auto events = parse(renderTraceView(run, level1Config(), buildMsprofTimeline(run, level1Config())));
+    const auto events = parse(renderTraceView(run, level1Config(), buildMsprofTraceEvents(run, level1Config())));
     std::set<std::tuple<std::uint64_t, std::uint64_t, std::string>> kernelSlots;
     for (const auto& e : events)
         if (e["ph"] == "X" && e["args"].contains("Task Type"))
@@ -98,7 +98,7 @@ TEST(TraceView, TorchToNpuFlowEndsOnTheKernelsPidTidAndTs) {
 
 TEST(TraceView, ShapesAndStacksUseSemicolonCrLf) {
     const auto run = sampleRun(1);
-    const auto events = buildFrameworkTraceEvents(run, level1Config());
+    const auto events = traceEventsJson(buildFrameworkTraceEvents(run, level1Config()));
     bool seen = false;
     for (const auto& e : events) {
         if (e.value("name", "") != "aten::conv2d") continue;
@@ -118,7 +118,7 @@ TEST(TraceView, Level0DropsCannApiEventsButKeepsHostToDeviceFlows) {
     auto config = level1Config();
     config.level = ProfilerLevel::Level0;
     const auto run = sampleRun(1);
-    const auto events = parse(renderTraceView(run, config, buildMsprofTimeline(run, config)));
+    const auto events = parse(renderTraceView(run, config, buildMsprofTraceEvents(run, config)));
     std::size_t flows = 0;
     for (const auto& e : events) {
         const std::string name = e.value("name", "");
@@ -133,7 +133,7 @@ TEST(TraceView, Level0DropsCannApiEventsButKeepsHostToDeviceFlows) {
 
 TEST(TraceView, TaskQueueAndFwdBwdFlowsPairUp) {
     const auto run = sampleRun(2);
-    const auto events = buildFrameworkTraceEvents(run, level1Config());
+    const auto events = traceEventsJson(buildFrameworkTraceEvents(run, level1Config()));
     std::map<std::string, int> balance;
     for (const auto& e : events) {
         const std::string name = e.value("name", "");
@@ -154,7 +154,7 @@ TEST(TraceView, FwdBwdFlowStartsOnTheInnermostForwardOpAndEndsOnTheAutogradNode)
                                     [](const HostOpRecord& op) { return op.name == "aten::convolution"; });
     ASSERT_NE(inner, run.hostOps.end());
     inner->sequenceNumber = 40;  // the autograd node is created here (Take); conv2d only peeks
-    const auto events = buildFrameworkTraceEvents(run, level1Config());
+    const auto events = traceEventsJson(buildFrameworkTraceEvents(run, level1Config()));
     std::vector<OrderedJson> flows;
     for (const auto& e : events)
         if (e.value("name", "") == "fwdbwd") flows.push_back(e);
@@ -169,7 +169,7 @@ TEST(TraceView, FwdBwdFlowStartsOnTheInnermostForwardOpAndEndsOnTheAutogradNode)
 
 TEST(TraceView, DequeueThreadSortsAfterAllOpThreads) {
     const auto run = sampleRun(1);
-    const auto events = buildFrameworkTraceEvents(run, level1Config());
+    const auto events = traceEventsJson(buildFrameworkTraceEvents(run, level1Config()));
     for (const auto& e : events) {
         if (e["ph"] == "M" && e["name"] == "thread_sort_index" && e["tid"] == testing_support::kDequeueTid) {
             EXPECT_EQ(e["args"]["sort_index"], testing_support::kBackwardTid + 1);
@@ -181,7 +181,7 @@ TEST(TraceView, WithoutCpuActivityOnlyCannEventsRemain) {
     auto config = level1Config();
     config.activityCpu = false;
     const auto run = sampleRun(1);
-    const auto events = parse(renderTraceView(run, config, buildMsprofTimeline(run, config)));
+    const auto events = parse(renderTraceView(run, config, buildMsprofTraceEvents(run, config)));
     for (const auto& e : events) EXPECT_NE(e["pid"], testing_support::kSamplePid) << e.dump();
 }
 
@@ -193,7 +193,7 @@ TEST(TraceView, ChromeTraceWritesTheSameBytes) {
     const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     const auto mode = std::filesystem::status(path).permissions();
     std::filesystem::remove(path);
-    EXPECT_EQ(bytes, renderTraceView(run, level1Config(), buildMsprofTimeline(run, level1Config())));
+    EXPECT_EQ(bytes, renderTraceView(run, level1Config(), buildMsprofTraceEvents(run, level1Config())));
     EXPECT_EQ(mode, std::filesystem::perms(0640));  // rw-r-----, as every other profiler file
 }
 
