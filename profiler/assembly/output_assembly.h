@@ -20,6 +20,7 @@
 
 #include "profiler/config/profiler_config.h"
 #include "profiler/quirks/quirk_set.h"
+#include "profiler/record/local_time.h"
 #include "profiler/record/run_record.h"
 
 namespace ascendsim {
@@ -49,8 +50,6 @@ struct OutputResult {
 // "{worker}_{pid}" as the directory prefix.
 std::string workerDirectoryPrefix(const RunRecord& run, const OutputOptions& options);
 
-// The 17-digit local-time stamp (YYYYmmddHHMMSS + milliseconds) of simulated time `simNs`.
-std::string localTimestamp17(const RunRecord& run, std::uint64_t simNs);
 
 // Writes every cycle's directory. Throws std::runtime_error (after cleaning up) on failure.
 OutputResult writeProfilerOutput(const RunRecord& run, const ProfilerConfig& config, const OutputOptions& options);

@@ -1,4 +1,5 @@
 #include "profiler/writers/era2023/era2023_export.h"
+#include "profiler/writers/tree/export_log.h"
 
 #include "profiler/format/csv_writer.h"
 #include "profiler/format/file_output.h"
@@ -174,6 +175,8 @@ void writeEra2023RawDataExport(const fs::path& profRoot, const RunRecord& run, c
             writeCommunicationMatrixJson(analyze, run, config);
         }
     }
+    // A kept collection keeps the export's log; data_simplification deletes it (formats.md §1.5).
+    if (!config.dataSimplification) writeExportLog(profRoot, run);
 }
 
 void writeEra2023Export(const fs::path& profRoot, const RunRecord& run, const ProfilerConfig& config,

@@ -30,6 +30,7 @@ std::filesystem::path writeMsprofCollection(const std::filesystem::path& parent,
     const std::filesystem::path prof = writeProfTree(parent, run, collection, names, msprofJson);
     if (!exportOn) {
         std::filesystem::remove_all(prof / "mindstudio_profiler_output");
+        std::filesystem::remove_all(prof / "mindstudio_profiler_log");
     } else if (collection.formatVersion == FormatVersion::Era2023 && rawDataRebuildsRun(run, collection)) {
         // The export of the raw data just written, as `ascendsim msprof --export=on --output=PROF_DIR`
         // makes it later (raw_run_rebuild.h).

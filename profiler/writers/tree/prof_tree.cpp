@@ -1,4 +1,5 @@
 #include "profiler/writers/tree/prof_tree.h"
+
 #include "profiler/format/file_output.h"
 
 #include <cstdio>
@@ -11,6 +12,7 @@
 #include "profiler/writers/summary/op_statistic.h"
 #include "profiler/writers/summary/op_summary.h"
 #include "profiler/writers/summary/task_time.h"
+#include "profiler/writers/tree/export_log.h"
 
 namespace ascendsim {
 
@@ -102,6 +104,7 @@ std::filesystem::path writeProfTree(const std::filesystem::path& parentDir, cons
         writeIfAny(out / ("l2_cache" + ts + ".csv"), renderL2CacheCsv(run, config));
         writeIfAny(out / ("aicpu" + ts + ".csv"), renderDataPreprocessCsv(run, config));
         if (msprofTimelineJson) writeText(out / ("msprof" + ts + ".json"), *msprofTimelineJson);
+        writeExportLog(root, run);
     }
     return root;
 }

@@ -8,6 +8,7 @@
 //       op_summary_{ts}.csv, op_statistic_{ts}.csv, task_time_{ts}.csv, api_statistic_{ts}.csv,
 //       l2_cache_{ts}.csv, aicpu_{ts}.csv (when they have rows), msprof_{ts}.json (when the caller
 //       passes the timeline text)
+//     mindstudio_profiler_log/      (with the export) collection_host.log, collection_device_{id}.log
 //
 //     host/data/, device_{id}/data/   raw records (E2E, or data_simplification=False;
 //                                      profiler/writers/prof_raw/)

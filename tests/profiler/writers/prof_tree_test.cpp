@@ -124,6 +124,39 @@ TEST_F(ProfTree, WithoutDataSimplificationTheSummariesAreExported) {
               "Device_id,OP Type,Core Type,Count,Total Time(us),Min Time(us),Avg Time(us),Max Time(us),Ratio(%)");
 }
 
+TEST_F(ProfTree, TheExportKeepsItsLogListingEveryFileItWrote) {
+    ProfilerConfig config;
+    config.level = ProfilerLevel::Level1;
+    config.dataSimplification = false;
+    const fs::path root = writeProfTree(dir_, run_, config, names(run_), std::string("[]"));
+    const std::string host = readFile(root / "mindstudio_profiler_log/collection_host.log");
+    const std::string device = readFile(root / "mindstudio_profiler_log/collection_device_0.log");
+    // msprof's line form, stamped with the collection's end in local time.
+    EXPECT_EQ(host.rfind("2025-11-27 ", 0), 0u) << host;
+    EXPECT_NE(host.find(" [INFO] [ascendsim export] - Host data: " + std::to_string(run_.apis.size()) +
+                        " API records"),
+              std::string::npos)
+        << host;
+    // Every exported file is named with its size, and nothing else is.
+    std::size_t listed = 0;
+    for (const auto& entry : fs::directory_iterator(root / "mindstudio_profiler_output")) {
+        const std::string line = "Wrote mindstudio_profiler_output/" + entry.path().filename().string() + ", " +
+                                 std::to_string(fs::file_size(entry.path())) + " bytes.";
+        EXPECT_NE(device.find(line), std::string::npos) << line << "\n" << device;
+        ++listed;
+    }
+    EXPECT_GT(listed, 0u);
+    std::size_t wrote = 0;
+    for (std::size_t at = device.find("Wrote "); at != std::string::npos; at = device.find("Wrote ", at + 1)) ++wrote;
+    EXPECT_EQ(wrote, listed);
+}
+
+TEST_F(ProfTree, SimplifiedTreesHaveNoExportLog) {
+    ProfilerConfig config;
+    const fs::path root = writeProfTree(dir_, run_, config, names(run_));
+    EXPECT_FALSE(fs::exists(root / "mindstudio_profiler_log"));
+}
+
 TEST_F(ProfTree, SameRunSameBytes) {
     ProfilerConfig config;
     config.dataSimplification = false;

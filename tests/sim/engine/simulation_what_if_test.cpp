@@ -78,7 +78,7 @@ TEST(WhatIf, SameMatMulOnAscend910B4_SlowerThanOnAscend910B1) {
 }
 
 // A square fp16 GEMM big enough that every cube core runs many full tiles: on real Ascend 910B1
-// such GEMMs reach about 80–90 % of the cube's peak, so the cube (mac) pipe is the busiest pipe.
+// such GEMMs reach about 80–90 % of the cube's peak.
 // The MatMul tiling (models/kernels/matmul_operands.cpp) gets there like CANN's: 128×256 base
 // blocks, L1 chunks as deep as two slots allow, and the next chunk's GM→L1 load issued before the
 // cube steps of the current one (cube_tiling.cpp).
@@ -95,7 +95,13 @@ TEST(WhatIf, LargeFp16Gemm_IsCubeBoundOnAscend910B1) {
     EXPECT_GE(mac, 0.8) << "aic_mac_ratio " << mac << ", mte1 " << mte1 << ", mte2 " << mte2 << ", fixpipe "
                         << fixpipe << ", duration " << durationUs(k) << " us = " << flops / durationUs(k) / 1e6
                         << " TFLOPS";
-    EXPECT_GT(mac, std::max({mte1, mte2, fixpipe, scalar}));
+    // The cube is busier than MTE1, FixPipe and the scalar unit. MTE2 is not held below it: the
+    // real Qwen3 GEMMs of K 1024-6144 on the 910B (replay of msinsight/ef63bc64 rank 0, session 14)
+    // keep MTE2 as busy as the cube or more (MTE2 0.80-0.97 beside MAC 0.71-0.87), and so does the
+    // model since GM->L1 transfers lose MTE1's share of L1 (docs/fidelity.md §45).
+    EXPECT_GT(mac, std::max({mte1, fixpipe, scalar}))
+        << "mac " << mac << ", mte1 " << mte1 << ", mte2 " << mte2 << ", fixpipe " << fixpipe << ", scalar " << scalar;
+    EXPECT_LT(mte2, 1.0);
 }
 
 // Add of two [16384, 4096] fp16 tensors (128 MiB each) moves far more than L2 holds: the vector
