@@ -8,7 +8,7 @@
 namespace ascendsim::cli_test {
 namespace {
 
-fs::path freshDir(const std::string& name) {
+fs::path emptyEra2023OutputDir(const std::string& name) {
     const fs::path dir = testing_scratch::scratchDir("era2023_data_simplification") / name;
     fs::remove_all(dir);
     return dir;
@@ -16,7 +16,7 @@ fs::path freshDir(const std::string& name) {
 
 // The *_ascend_pt directories of a run of `workload` in the 2023 era, with `extra` options.
 std::vector<fs::path> run2023(const std::string& workload, const std::string& name, std::vector<std::string> extra = {}) {
-    const fs::path out = freshDir(name);
+    const fs::path out = emptyEra2023OutputDir(name);
     std::vector<std::string> args{"--workload", (sourceDir() / workload).string(), "--format-version", "2023",
                                   "--deterministic", "--output", out.string()};
     args.insert(args.end(), extra.begin(), extra.end());
