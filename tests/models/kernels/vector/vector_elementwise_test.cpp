@@ -90,7 +90,8 @@ TEST(VectorElementwise, PerChannelValuesOverMultiRepeatPlanesGoColumnByColumn) {
 // is that of one small read a block), not once per row; the products stay exact.
 TEST(VectorElementwise, ARowEveryRowReadsAlikeIsReadOnceATileAndCopiedInUb) {
     checkBinary({"Mul", {4096, 1}, {64}, {4096, 64}, DataType::Fp32});
-    CubeOpHarness h(ascend910B1());
+    const ChipConfig chip = ascend910B1();  // the harness keeps a reference: no temporary
+    CubeOpHarness h(chip);
     const auto x1 = h.tensor("x1", {4096, 1}, DataType::Fp32);
     const auto x2 = h.tensor("x2", {64}, DataType::Fp32);
     const auto y = h.tensor("y", {4096, 64}, DataType::Fp32);

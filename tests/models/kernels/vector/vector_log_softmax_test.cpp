@@ -58,7 +58,8 @@ TEST(VectorLogSoftmax, GradIsDyMinusSoftmaxTimesTheRowsDySum) {
 }
 
 TEST(VectorLogSoftmax, OnlyTheLastAxisIsModelled) {
-    CubeOpHarness h(ascend910B1());
+    const ChipConfig chip = ascend910B1();  // the harness keeps a reference: no temporary
+    CubeOpHarness h(chip);
     const auto x = h.tensor("x", {kRows, kLength}, DataType::Fp32);
     const auto y = h.tensor("y", {kRows, kLength}, DataType::Fp32);
     auto op = makeOp("LogSoftmaxV2", {x}, {y});
