@@ -40,6 +40,18 @@ PmuCounters run(const ChipConfig& chip, bool withGmToL1, MemSpace l0 = MemSpace:
     return runBlock(chip, std::move(program));
 }
 
+// The test chip with a GM→L1 peak of 128 B/cycle, twice the transfer's rate (its curve kept at
+// 64 B/cycle through the 64 KiB point): a transfer's bytes hold L1 half of its curve cycles.
+ChipConfig chipWithGmToL1PeakTwiceItsRate() {
+    ChipConfig chip = deviceTestChip();
+    for (PathTiming& p : chip.paths)
+        if (p.src == MemSpace::GM && p.dst == MemSpace::L1) {
+            p.curve = TransferCurve{{1024, kL1Bytes}, {1024 / 64.0, kL1Bytes / 64.0}};
+            p.peakBytesPerCycle = 128.0;
+        }
+    return chip;
+}
+
 TEST(L1PortSharing, Mte1MoveAloneRunsOnItsCurve) {
     const PmuCounters alone = run(deviceTestChip(), false);
     EXPECT_EQ(alone[PmuEvent::Mte1Busy], kL0Bytes / 64u);
@@ -58,12 +70,7 @@ TEST(L1PortSharing, GmToL1TransferAtItsPeakDoublesAnOverlappedMte1Move) {
 // With a GM→L1 peak twice the transfer's rate (its curve kept through the 64 KiB point) it holds
 // L1 half the time: the move takes 1.5×.
 TEST(L1PortSharing, StallIsTheTransfersShareOfL1) {
-    ChipConfig chip = deviceTestChip();
-    for (PathTiming& p : chip.paths)
-        if (p.src == MemSpace::GM && p.dst == MemSpace::L1) {
-            p.curve = TransferCurve{{1024, kL1Bytes}, {1024 / 64.0, kL1Bytes / 64.0}};
-            p.peakBytesPerCycle = 128.0;
-        }
+    const ChipConfig chip = chipWithGmToL1PeakTwiceItsRate();
     const PmuCounters half = run(chip, true);
     EXPECT_EQ(half[PmuEvent::Mte1Busy], 3u * kL0Bytes / 64u / 2u);
 }
@@ -92,12 +99,7 @@ TEST(L1PortSharing, GmToL1TransferLosesTheShareMte1HeldBeforeIt) {
 // With a GM→L1 peak of 128 B/cycle the second transfer's bytes hold L1 for 512 of its 1024 curve
 // cycles; only those stretch (the rest is its fixed cost): 1024 + 512 / 4.
 TEST(L1PortSharing, OnlyTheTransfersPortCyclesStretch) {
-    ChipConfig chip = deviceTestChip();
-    for (PathTiming& p : chip.paths)
-        if (p.src == MemSpace::GM && p.dst == MemSpace::L1) {
-            p.curve = TransferCurve{{1024, kL1Bytes}, {1024 / 64.0, kL1Bytes / 64.0}};
-            p.peakBytesPerCycle = 128.0;
-        }
+    const ChipConfig chip = chipWithGmToL1PeakTwiceItsRate();
     const PmuCounters shared = runTwoLoads(chip, true);
     EXPECT_EQ(shared[PmuEvent::Mte2Busy], kL1Bytes / 64u + kL1Bytes / 64u + kL1Bytes / 128u / 4u);
 }
