@@ -17,7 +17,7 @@ set(ASCENDSIM_NOT_UNITY_AREAS ascend_kernels)
 # Files that keep their own translation unit: each defines a file-scope name another file of its
 # area or test binary also defines (found by compiling every area as one unity source).
 set(ASCENDSIM_NOT_UNITY_FILES
-  models/device/pmu_accounting.cpp
+  models/core/pmu_accounting.cpp
   models/functional/img2col_semantics.cpp
   models/functional/mmad_semantics.cpp
   profiler/readers/prof_raw/raw_run_rebuild.cpp

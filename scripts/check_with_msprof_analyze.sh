@@ -8,7 +8,8 @@
 # Usage: scripts/check_with_msprof_analyze.sh DIR...
 #   DIR: a *_ascend_pt directory, or a folder holding them (the ranks of one run, or several runs).
 #   Per *_ascend_pt directory: `advisor all`, and `compare` against itself (operator, module, API
-#   and kernel trees). Per DIR: `cluster` (all), and with a DB export the recipes
+#   and kernel trees). Per DIR: `cluster` (all; not applicable to a non-distributed run, whose
+#   profiler_info.json carries no rank), and with a DB export the recipes
 #   cluster_time_summary, compute_op_sum and hccl_sum.
 # Environment:
 #   MSPROF_ANALYZE_SRC  source tree to import (default /tmp/msprof-analyze; set it up as
@@ -35,7 +36,7 @@
 set -uo pipefail
 
 if [[ $# -eq 0 || $1 == -h || $1 == --help ]]; then
-    sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,35p' "$0" | sed 's/^# \{0,1\}//'
     [[ $# -eq 0 ]] && exit 2 || exit 0
 fi
 
@@ -203,8 +204,15 @@ for dir in "$@"; do
             run "compare      $tag/$name" "$out/compare" compare -d "$pt" -bp "${MSPROF_COMPARE_BASE:-$pt}" -o "$out/compare" --force
     done
     P2P_ONLY=0
-    wanted cluster && run "cluster      $tag" "$WORK/$tag/cluster" cluster -d "$cluster_in" -m all \
-        -o "$WORK/$tag/cluster" --force
+    # torch_npu names the file profiler_info_{rank}.json only under torch.distributed; a
+    # non-distributed run's profiler_info.json has no rank, and cluster cannot place it ("Failed to
+    # get rank_id"), real or simulated. Such a run is not a cluster: say so instead of failing.
+    if wanted cluster && ! compgen -G "$cluster_in/*/profiler_info_*.json" >/dev/null; then
+        echo "n/a   cluster      $tag: a non-distributed run (profiler_info.json has no rank; ascendsim --rank 0 writes one)"
+    elif wanted cluster; then
+        run "cluster      $tag" "$WORK/$tag/cluster" cluster -d "$cluster_in" -m all \
+            -o "$WORK/$tag/cluster" --force
+    fi
     if wanted recipes &&
         compgen -G "$cluster_in/*/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler*.db" >/dev/null; then
         for recipe in cluster_time_summary compute_op_sum hccl_sum; do

@@ -5,8 +5,8 @@
 #include <systemc>
 #include <vector>
 
-#include "models/device/ai_core.h"
-#include "models/device/program_prefetcher.h"
+#include "models/core/ai_core.h"
+#include "models/core/program_prefetcher.h"
 #include "models/device/task_scheduler.h"
 #include "models/memory/shared_memory_system.h"
 #include "models/timing/transfer_timing.h"

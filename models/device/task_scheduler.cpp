@@ -1,6 +1,6 @@
 #include "models/device/task_scheduler.h"
 
-#include "models/device/stepped_process.h"
+#include "models/systemc/stepped_process.h"
 
 #include <algorithm>
 #include <cmath>

@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "models/chip/chip_config.h"
-#include "models/device/ai_core.h"
-#include "models/device/core_clock.h"
-#include "models/device/program_prefetcher.h"
-#include "models/device/simulation_errors.h"
+#include "models/core/ai_core.h"
+#include "models/core/core_clock.h"
+#include "models/core/program_prefetcher.h"
+#include "models/systemc/simulation_errors.h"
 #include "models/task/kernel_task.h"
 #include "models/task/task_result.h"
 

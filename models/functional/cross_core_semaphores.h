@@ -4,7 +4,7 @@
 // set raises it on the AIC, whose wait needs one set from each AIV of the group. Mode 1 (AIV ↔
 // AIV of a group): a set raises the flag on the other AIVs. Mode 0 (all cores of one kind in the
 // kernel, the building block of Ascend C SyncAll): the k-th wait of a core passes once every core
-// of its kind has made k sets, as the timing model's rounds (models/device/cross_core_barrier.h).
+// of its kind has made k sets, as the timing model's rounds (models/core/cross_core_barrier.h).
 // Modes 1 and 2 need a MIX kernel; mode 0 works in any kernel of a split chip.
 #include <cstdint>
 #include <map>

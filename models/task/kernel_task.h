@@ -38,7 +38,7 @@ struct KernelTask {
     // GM scratch the host allocated for LoweredKernel::workspaceBytes; the device passes it to
     // every BlockProgramRequest (programs address their workspace relative to it).
     std::uint64_t workspaceAddr = 0;
-    // Receives every block's instruction timeline when set (models/device/instruction_trace.h);
+    // Receives every block's instruction timeline when set (models/core/instruction_trace.h);
     // tracing never changes a result.
     InstructionTraceSink* instructionTrace = nullptr;
     // The kernel binary (op type, variant, dtypes: codeImageOf in kernel_registry.h): launches of

@@ -28,7 +28,7 @@ std::uint64_t alignUp(std::uint64_t v, std::uint64_t a) { return (v + a - 1) / a
 // place: the scores ping-pong between `s` and `s2`, and α·acc goes through `s2` before O_j is
 // added. Every fp32 tile is a whole number of 512 B rows (16 bank groups × 32 B), so:
 // - s, s2, acc start in different 64 KiB thirds of the UB, which are the guide's (and the
-//   model's, models/device/ub_bank_model.h) banks of each group: a unary op from one to another
+//   model's, models/core/ub_bank_model.h) banks of each group: a unary op from one to another
 //   reads and writes each bank group once per beat, in different banks. (The extra 1536 B offset
 //   of s2 and acc dates from the earlier interleaved mapping; it is harmless.)
 // - oj starts half a row (256 B = 8 bank groups) off s2, so s2 + oj reads two disjoint sets of

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "models/chip/chip_config.h"
-#include "models/device/ub_bank_slices.h"
+#include "models/core/ub_bank_slices.h"
 #include "models/isa/instruction.h"
 
 namespace ascendsim {

@@ -1,12 +1,12 @@
 #pragma once
 // One kernel launch's instruction timeline (`--core-trace`, docs/core-trace.md): which launch was
-// traced and every span its cores recorded (models/device/instruction_trace.h).
+// traced and every span its cores recorded (models/core/instruction_trace.h).
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "models/device/instruction_trace.h"
+#include "models/core/instruction_trace.h"
 #include "models/task/kernel_task.h"
 
 namespace ascendsim {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "models/device/device.h"
-#include "models/device/instruction_trace.h"
+#include "models/core/instruction_trace.h"
 #include "sim/engine/device/core_trace.h"
 #include "sim/engine/device/device_timeline.h"
 #include "sim/engine/device/lowered_workload.h"

@@ -1,6 +1,6 @@
 #include "sim/replay/run/code_residency.h"
 
-#include "models/device/icache_model.h"
+#include "models/core/icache_model.h"
 #include "models/kernels/kernel_registry.h"
 
 namespace ascendsim {

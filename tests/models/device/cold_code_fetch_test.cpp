@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "models/device/device_run.h"
-#include "models/device/icache_model.h"
+#include "models/core/icache_model.h"
 
 namespace ascendsim::test {
 

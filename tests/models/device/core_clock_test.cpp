@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "models/device/core_clock.h"
+#include "models/core/core_clock.h"
 
 namespace ascendsim {
 namespace {

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "models/device/flag_table.h"
+#include "models/core/flag_table.h"
 
 namespace ascendsim {
 namespace {

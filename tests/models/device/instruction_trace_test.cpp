@@ -1,4 +1,4 @@
-// The instruction timeline a traced kernel records (models/device/instruction_trace.h): spans sit
+// The instruction timeline a traced kernel records (models/core/instruction_trace.h): spans sit
 // on the right pipes at the right cycles, add up to the PMU's busy/wait/queue-full counters, and
 // tracing changes no result.
 #include <gtest/gtest.h>
@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "models/device/device_run.h"
-#include "models/device/instruction_trace.h"
+#include "models/core/instruction_trace.h"
 
 namespace ascendsim::test {
 namespace {

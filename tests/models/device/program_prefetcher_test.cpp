@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "models/device/program_prefetcher.h"
+#include "models/core/program_prefetcher.h"
 
 namespace ascendsim {
 namespace {

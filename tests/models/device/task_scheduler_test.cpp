@@ -6,9 +6,9 @@
 #include <map>
 #include <set>
 
-#include "models/device/core_clock.h"
+#include "models/core/core_clock.h"
 #include "models/device/device_run.h"
-#include "models/device/instruction_trace.h"
+#include "models/core/instruction_trace.h"
 
 namespace ascendsim::test {
 namespace {

@@ -1,12 +1,12 @@
 // UB bank conflicts (hardware.md §2.6): the rules and their effect on the vector pipe.
-#include "models/device/ub_bank_model.h"
+#include "models/core/ub_bank_model.h"
 
 #include <gtest/gtest.h>
 
 #include <vector>
 
 #include "models/device/device_run.h"
-#include "models/device/pmu_accounting.h"
+#include "models/core/pmu_accounting.h"
 
 namespace ascendsim::test {
 namespace {

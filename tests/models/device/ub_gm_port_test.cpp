@@ -7,7 +7,7 @@
 
 #include "models/device/device.h"
 #include "models/device/device_run.h"
-#include "models/device/ub_gm_port.h"
+#include "models/core/ub_gm_port.h"
 #include "models/systemc/fresh_simulation_context.h"
 #include "models/timing/transfer_timing.h"
 #include "sim/config/chip_config_loader.h"

@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "models/device/ub_bank_model.h"
+#include "models/core/ub_bank_model.h"
 #include "models/timing/transfer_timing.h"
 #include "tests/models/kernels/cube_test_support.h"
 #include "tests/models/kernels/test_chip.h"

@@ -6,8 +6,8 @@
 // one add in three.
 #include <gtest/gtest.h>
 
-#include "models/device/ub_bank_model.h"
-#include "models/device/ub_bank_slices.h"
+#include "models/core/ub_bank_model.h"
+#include "models/core/ub_bank_slices.h"
 #include "models/kernels/normalization/channel_vector_ops.h"
 #include "tests/models/kernels/vector_test_support.h"
 

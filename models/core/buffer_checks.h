@@ -4,8 +4,8 @@
 // buffer's alignment (ChipConfig::alignmentBytes) and belong to a memory the core has.
 // A violation throws std::runtime_error naming the instruction, the block and the address.
 #include "models/chip/chip_config.h"
-#include "models/device/instruction_site.h"
-#include "models/device/ub_bank_model.h"
+#include "models/core/instruction_site.h"
+#include "models/core/ub_bank_model.h"
 #include "models/isa/instruction.h"
 
 namespace ascendsim {

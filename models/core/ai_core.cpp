@@ -1,4 +1,4 @@
-#include "models/device/ai_core.h"
+#include "models/core/ai_core.h"
 
 #include <algorithm>
 #include <limits>
@@ -7,7 +7,7 @@
 #include <string>
 #include <systemc>
 
-#include "models/device/stepped_process.h"
+#include "models/systemc/stepped_process.h"
 
 namespace ascendsim {
 

@@ -1,4 +1,4 @@
-#include "models/device/icache_model.h"
+#include "models/core/icache_model.h"
 
 #include <algorithm>
 #include <stdexcept>

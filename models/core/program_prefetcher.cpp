@@ -1,4 +1,4 @@
-#include "models/device/program_prefetcher.h"
+#include "models/core/program_prefetcher.h"
 
 #include <utility>
 

@@ -1,6 +1,6 @@
-#include "models/device/pmu_accounting.h"
+#include "models/core/pmu_accounting.h"
 
-#include "models/device/ub_bank_model.h"
+#include "models/core/ub_bank_model.h"
 
 namespace ascendsim {
 

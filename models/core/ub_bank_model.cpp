@@ -1,10 +1,10 @@
-#include "models/device/ub_bank_model.h"
+#include "models/core/ub_bank_model.h"
 
 #include <algorithm>
 #include <numeric>
 #include <stdexcept>
 
-#include "models/device/ub_bank_slices.h"
+#include "models/core/ub_bank_slices.h"
 
 namespace ascendsim {
 

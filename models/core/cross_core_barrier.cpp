@@ -1,8 +1,8 @@
-#include "models/device/cross_core_barrier.h"
+#include "models/core/cross_core_barrier.h"
 
 #include <algorithm>
 
-#include "models/device/ai_core.h"
+#include "models/core/ai_core.h"
 
 namespace ascendsim {
 

@@ -3,8 +3,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "models/device/ai_core.h"
-#include "models/device/pmu_accounting.h"
+#include "models/core/ai_core.h"
+#include "models/core/pmu_accounting.h"
 
 namespace ascendsim {
 

@@ -1,9 +1,9 @@
-#include "models/device/buffer_checks.h"
+#include "models/core/buffer_checks.h"
 
 #include <sstream>
 #include <stdexcept>
 
-#include "models/device/ub_bank_model.h"
+#include "models/core/ub_bank_model.h"
 
 namespace ascendsim {
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <systemc>
 
-#include "models/device/simulation_errors.h"
+#include "models/systemc/simulation_errors.h"
 
 namespace ascendsim {
 
