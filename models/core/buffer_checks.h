@@ -13,6 +13,7 @@ namespace ascendsim {
 class BufferChecks {
 public:
     BufferChecks(const ChipConfig& chip, CoreKind kind);
+    BufferChecks(const ChipConfig&& chip, CoreKind kind) = delete;  // chip_ is a reference
     void check(const Instruction& instr, const InstructionSite& site) const;
     // The vector case of check() on the instruction's ubAccessPatternOf, for a caller that needs
     // the pattern again (the core's UB bank model).

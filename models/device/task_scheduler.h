@@ -36,6 +36,9 @@ public:
     // `prefetcher` (may be null) generates the programs of submitted tasks ahead of dispatch.
     TaskScheduler(const ChipConfig& chip, std::vector<AiCore*> cubeCores, std::vector<AiCore*> vectorCores,
                   TaskObserver& observer, SimulationErrors& errors, ProgramPrefetcher* prefetcher = nullptr);
+    TaskScheduler(const ChipConfig&& chip, std::vector<AiCore*> cubeCores, std::vector<AiCore*> vectorCores,
+                  TaskObserver& observer, SimulationErrors& errors,
+                  ProgramPrefetcher* prefetcher = nullptr) = delete;  // chip_ is a reference
 
     void submit(KernelTask task, std::uint64_t submitPs);
     bool idle() const { return outstanding_ == 0; }

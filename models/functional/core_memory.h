@@ -15,6 +15,7 @@ namespace ascendsim {
 class CoreMemory {
 public:
     CoreMemory(const ChipConfig& chip, CoreKind kind, std::vector<std::uint8_t>& gm);
+    CoreMemory(const ChipConfig&& chip, CoreKind kind, std::vector<std::uint8_t>& gm) = delete;  // chip_ is a reference
 
     // Fills every local buffer with 0xFF (NaN for floats) so a program that reads data it never
     // wrote produces garbage instead of silently reading zeros.

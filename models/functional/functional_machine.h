@@ -19,6 +19,8 @@ namespace ascendsim {
 class FunctionalMachine {
 public:
     FunctionalMachine(const ChipConfig& chip, std::uint64_t globalMemoryBytes);
+    // Binding a temporary chip would dangle (chip_ is a reference): refused at compile time.
+    FunctionalMachine(const ChipConfig&& chip, std::uint64_t globalMemoryBytes) = delete;
 
     std::vector<std::uint8_t>& globalMemory() { return gm_; }
 

@@ -12,6 +12,7 @@ namespace ascendsim {
 class TransferTiming {
 public:
     explicit TransferTiming(const ChipConfig& chip);
+    explicit TransferTiming(const ChipConfig&& chip) = delete;  // chip_ is a reference
     // Cycles one data move occupies its pipe on an otherwise idle core, layout conversion included.
     // Throws std::invalid_argument for a path the chip does not have.
     std::uint64_t cycles(const DataMove& move) const;
@@ -27,6 +28,7 @@ private:
 class CubeTiming {
 public:
     explicit CubeTiming(const ChipConfig& chip);
+    explicit CubeTiming(const ChipConfig&& chip) = delete;  // chip_ is a reference
     // Fractals (16×16×16 fp16, 16×32×16 int8) the instruction computes, after rounding m/k/n up.
     std::uint64_t fractals(const Mmad& mmad) const;
     std::uint64_t cycles(const Mmad& mmad) const;
@@ -38,6 +40,7 @@ private:
 class VectorTimingModel {
 public:
     explicit VectorTimingModel(const ChipConfig& chip);
+    explicit VectorTimingModel(const ChipConfig&& chip) = delete;  // chip_ is a reference
     // Start-up plus repeats × cycles per repeat of the instruction's class, before bank conflicts.
     std::uint64_t cycles(const VectorInstr& instr) const;
 

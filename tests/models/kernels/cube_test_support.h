@@ -22,6 +22,8 @@ public:
         : chip_(chip), machine_(chip, gmBytes) {
         machine_.setHazardChecking(true);  // cube programs must order every cross-pipe access
     }
+    // The harness keeps a reference to its chip: `CubeOpHarness h(ascend910B1())` would dangle.
+    explicit CubeOpHarness(const ChipConfig&& chip, std::uint64_t gmBytes = 64ull << 20) = delete;
 
     TensorInfo tensor(const std::string& name, std::vector<std::int64_t> shape, DataType dtype) {
         TensorInfo t;
