@@ -15,16 +15,17 @@ TrafficBucket& TrafficBucket::operator+=(const TrafficBucket& other) {
     return *this;
 }
 
-TrafficSampler::TrafficSampler(std::uint64_t bucketPs) : bucketPs_(bucketPs), buckets_(1) {
+TrafficSampler::TrafficSampler(std::uint64_t bucketPs) : bucketPs_(bucketPs) {
     if (bucketPs == 0)
         throw std::invalid_argument("traffic sampler bucket must be longer than 0 ps");
+    current_ = &buckets_[0];
 }
 
 TrafficBucket& TrafficSampler::seek(std::uint64_t timePs) {
-    currentIndex_ = static_cast<std::size_t>(timePs / bucketPs_);
-    currentStartPs_ = currentIndex_ * bucketPs_;
-    if (currentIndex_ >= buckets_.size()) buckets_.resize(currentIndex_ + 1);
-    return buckets_[currentIndex_];
+    const std::uint64_t index = timePs / bucketPs_;
+    currentStartPs_ = index * bucketPs_;
+    current_ = &buckets_[index];
+    return *current_;
 }
 
 TrafficBucket TrafficSampler::sum(std::uint64_t fromPs, std::uint64_t toPs) const {
@@ -32,7 +33,8 @@ TrafficBucket TrafficSampler::sum(std::uint64_t fromPs, std::uint64_t toPs) cons
     // First bucket starting at or after fromPs, up to the last one starting before toPs.
     const std::uint64_t first = (fromPs + bucketPs_ - 1) / bucketPs_;
     const std::uint64_t end = toPs == 0 ? 0 : (toPs - 1) / bucketPs_ + 1;
-    for (std::uint64_t i = first; i < end && i < buckets_.size(); ++i) total += buckets_[i];
+    for (auto it = buckets_.lower_bound(first); it != buckets_.end() && it->first < end; ++it)
+        total += it->second;
     return total;
 }
 

@@ -8,7 +8,7 @@
 // collection window starts (CANN's sampling starts with the collection) and a run shorter than
 // one period still has its traffic inside its window.
 #include <cstdint>
-#include <vector>
+#include <map>
 
 #include "models/memory/l2_cache.h"
 
@@ -30,7 +30,9 @@ struct TrafficBucket {
 
 class TrafficSampler {
   public:
-    // 100 µs: 200 buckets per CANN period, 10 000 per simulated second (a few hundred KB).
+    // 100 µs: 200 buckets per CANN period, up to 10 000 per simulated second of traffic. Only
+    // buckets that saw an access are kept, so a run whose chip stretches simulated time (a huge
+    // latency) costs memory by its traffic, not by its length.
     static constexpr std::uint64_t kDefaultBucketPs = 100'000'000;
 
     // bucketPs > 0; throws std::invalid_argument otherwise.
@@ -39,8 +41,7 @@ class TrafficSampler {
     // The bucket holding simulated time `timePs`; cheap when accesses arrive in time order
     // (the common case: one compare against the cached current bucket).
     TrafficBucket& bucketAt(std::uint64_t timePs) {
-        if (timePs >= currentStartPs_ && timePs < currentStartPs_ + bucketPs_)
-            return buckets_[currentIndex_];
+        if (timePs >= currentStartPs_ && timePs - currentStartPs_ < bucketPs_) return *current_;
         return seek(timePs);
     }
 
@@ -64,14 +65,14 @@ class TrafficSampler {
     TrafficBucket sum(std::uint64_t fromPs, std::uint64_t toPs) const;
 
     std::uint64_t bucketPs() const { return bucketPs_; }
-    const std::vector<TrafficBucket>& buckets() const { return buckets_; }
+    std::size_t bucketsKept() const { return buckets_.size(); }
 
   private:
     TrafficBucket& seek(std::uint64_t timePs);
 
     std::uint64_t bucketPs_;
-    std::vector<TrafficBucket> buckets_;
-    std::size_t currentIndex_ = 0;
+    std::map<std::uint64_t, TrafficBucket> buckets_;  // by bucket index; nodes never move
+    TrafficBucket* current_;
     std::uint64_t currentStartPs_ = 0;
 };
 

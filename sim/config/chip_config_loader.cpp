@@ -37,7 +37,8 @@ YAML::Node parseFile(const std::string& path) {
 // looked up next to the file first, then in `chipFolder` (so a what-if chip kept elsewhere can
 // inherit a shipped one).
 void loadInto(const std::string& path, const std::string& chipFolder, ChipConfig& chip,
-              std::set<std::string>& seen) {
+              std::set<std::string>& seen, std::vector<std::string>& chain) {
+    chain.push_back(path);
     const std::string canonical = fs::weakly_canonical(path).string();
     if (!seen.insert(canonical).second) {
         throw ConfigError(path, "inherits", "inheritance cycle");
@@ -55,9 +56,55 @@ void loadInto(const std::string& path, const std::string& chipFolder, ChipConfig
         if (!fs::is_regular_file(parentPath)) {
             root.fail("inherits", "no config " + parentPath.string() + " to inherit from");
         }
-        loadInto(parentPath.string(), chipFolder, chip, seen);
+        loadInto(parentPath.string(), chipFolder, chip, seen, chain);
     }
     readChipSections(root, isRoot, chip);
+}
+
+// The YAML node at a validation key path ("l2.ways", "paths[3].curve[1]"), or an undefined node.
+YAML::Node nodeAtKeyPath(YAML::Node node, const std::string& keyPath) {
+    std::size_t begin = 0;
+    while (begin <= keyPath.size() && node) {
+        const std::size_t dot = keyPath.find('.', begin);
+        std::string segment = keyPath.substr(begin, dot == std::string::npos ? std::string::npos : dot - begin);
+        std::vector<std::size_t> indexes;
+        for (std::size_t open = segment.find('['); open != std::string::npos; open = segment.find('[')) {
+            const std::size_t close = segment.find(']', open);
+            if (close == std::string::npos) return YAML::Node();
+            indexes.push_back(std::strtoull(segment.c_str() + open + 1, nullptr, 10));
+            segment.erase(open, close - open + 1);
+        }
+        if (!node.IsMap() || !node[segment]) return YAML::Node();
+        node = node[segment];
+        for (const std::size_t index : indexes) {
+            if (!node.IsSequence() || index >= node.size()) return YAML::Node();
+            node = node[index];
+        }
+        if (dot == std::string::npos) return node;
+        begin = dot + 1;
+    }
+    return YAML::Node();
+}
+
+// A validation error names the file and line that set the value at fault: the most derived file
+// of the inherits chain that has the key (a command-line edit keeps the edit's name, no line).
+[[noreturn]] void rethrowWithLine(const ConfigError& error, const std::vector<std::string>& chain,
+                                  bool overridden) {
+    if (!overridden && !error.keyPath().empty()) {
+        for (const std::string& file : chain) {  // most derived first
+            try {
+                const YAML::Node value = nodeAtKeyPath(loadSingleYamlFile(file), error.keyPath());
+                if (!value) continue;
+                const std::string text = error.what();
+                const std::string prefix = error.file() + ": " + error.keyPath() + ": ";
+                const std::string problem = text.starts_with(prefix) ? text.substr(prefix.size()) : text;
+                throw ConfigError(file, error.keyPath(), problem, value.Mark().line);
+            } catch (const YamlFileUnreadable&) {
+            } catch (const YamlTextError&) {
+            }
+        }
+    }
+    throw error;
 }
 
 std::string lowercase(std::string text) {
@@ -70,7 +117,8 @@ ChipConfig loadChipFile(const std::string& path, const std::string& chipFolder,
                         const std::vector<std::string>& overrides) {
     ChipConfig chip;
     std::set<std::string> seen;
-    loadInto(path, chipFolder, chip, seen);
+    std::vector<std::string> chain;  // the file first, then its parents
+    loadInto(path, chipFolder, chip, seen, chain);
     if (!overrides.empty()) {
         YAML::Node layer = chipOverrideLayer(overrides);
         if (!layer["name"]) layer["name"] = chip.name;
@@ -79,7 +127,16 @@ ChipConfig loadChipFile(const std::string& path, const std::string& chipFolder,
     // Validation errors name the file; with edits, the value at fault may be an edit.
     chip.sourceFile = overrides.empty() ? path : path + " + " + kChipOverrideSource;
     if (chip.vectorCoreFreqMhz <= 0.0) chip.vectorCoreFreqMhz = chip.aiCoreFreqMhz;
-    validateChipConfig(chip);
+    try {
+        validateChipConfig(chip);
+    } catch (const ConfigError& error) {
+        // An edit that set the key is the value at fault: keep the message naming it.
+        bool overridden = false;
+        if (!overrides.empty()) {
+            overridden = static_cast<bool>(nodeAtKeyPath(chipOverrideLayer(overrides), error.keyPath()));
+        }
+        rethrowWithLine(error, chain, overridden);
+    }
     return chip;
 }
 

@@ -7,10 +7,6 @@ namespace ascendsim {
 
 namespace {
 
-constexpr std::array<const char*, kVectorClassCount> kVectorClassKeys = {
-    "unary", "binary", "transcendental", "fused_multiply_add",
-    "reduction", "gather", "sort", "conversion", "transpose"};  // VectorClass order
-
 bool parseMemSpace(const std::string& text, MemSpace& out) {
     for (std::size_t i = 0; i < kMemSpaceCount; ++i) {
         const auto m = static_cast<MemSpace>(i);

@@ -2,7 +2,9 @@
 
 #include <cstdio>
 #include <string>
+#include <utility>
 
+#include "sim/config/chip_config_sections.h"
 #include "sim/config/config_error.h"
 
 namespace ascendsim {
@@ -104,6 +106,13 @@ constexpr Range kClockMhz{10, 10'000};         // assumed: 10 MHz .. 10 GHz CMOS
 constexpr Range kMemoryGBps{1, 100'000};
 constexpr Range kL2BytesPerCycle{1, 1 << 20};  // assumed: a 64 B/cycle port per MiB-sized bank
 constexpr Range kLinkGBps{0.001, 100'000};     // assumed: HCCS/RoCE links, 1 MB/s .. 100 TB/s
+// assumed: one event (a latency, a launch, a repeat) of at most 10^6 cycles, about 0.6 ms at
+// 1650 MHz; the largest shipped figure is the AI CPU launch, 20 000 cycles. Beyond it a chip
+// stretches a step to hours of simulated time and the 20 ms sampled series (npu_module_mem,
+// HBM/LLC) to millions of rows (result_latency_cycles=4294967295 ran for minutes, 9.5 GB RSS).
+constexpr Range kEventCycles{0, 1'000'000};
+// assumed: a collective's fixed costs of at most 10 ms each; the shipped ones are a few µs.
+constexpr Range kLinkLatencyUs{0, 10'000};
 // assumed: 1 TiB device memory and 4 GiB L2 are 16x the largest shipped values (64 GiB, 192 MiB).
 constexpr std::uint64_t kMaxDeviceMemoryBytes = std::uint64_t{1} << 40;
 constexpr std::uint64_t kMaxL2Bytes = std::uint64_t{1} << 32;
@@ -133,6 +142,34 @@ void checkPhysicalRanges(const Checker& check, const ChipConfig& chip) {
                   "l2.size_bytes",
                   std::to_string(chip.l2.sizeBytes) +
                       " is outside one set (line_bytes x ways) .. 2^32 bytes");
+    const std::pair<const char*, std::uint32_t> eventCycles[] = {
+        {"l2.hit_latency_cycles", chip.l2.hitLatencyCycles},
+        {"l2.same_line_read_cycles", chip.l2.sameLineReadCycles},
+        {"hbm.read_latency_cycles", chip.hbm.readLatencyCycles},
+        {"hbm.write_latency_cycles", chip.hbm.writeLatencyCycles},
+        {"ai_cpu.launch_overhead_cycles", chip.aiCpu.launchOverheadCycles},
+        {"cube.mmad_overhead_cycles", chip.cube.mmadOverheadCycles},
+        {"cube.mmad_min_cycles", chip.cube.mmadMinCycles},
+        {"cube.fp32_cycles_per_fractal", chip.cube.fp32CyclesPerFractal},
+        {"vector.result_latency_cycles", chip.vector.resultLatencyCycles},
+        {"icache.miss_penalty_cycles", chip.icache.missPenaltyCycles},
+        {"pipes.scalar_issue_cycles", chip.scalarIssueCycles},
+        {"pipes.flag_latency_cycles", chip.flagLatencyCycles},
+        {"pipes.all_core_sync_cycles", chip.allCoreSyncCycles},
+        {"pipes.task_launch_cycles", chip.taskLaunchCycles},
+        {"pipes.block_start_cycles", chip.blockStartCycles},
+        {"pipes.block_dispatch_cycles", chip.blockDispatchCycles},
+        {"pipes.block_dispatch_interval_cycles", chip.blockDispatchIntervalCycles},
+    };
+    for (const auto& [key, cycles] : eventCycles) checkRange(check, cycles, kEventCycles, key, "cycles");
+    for (std::size_t i = 0; i < kVectorClassCount; ++i) {
+        const VectorClassTiming& timing = chip.vector.byClass[i];
+        const std::string key = std::string("vector.classes.") + kVectorClassKeys[i];
+        checkRange(check, timing.cyclesPerRepeat, kEventCycles, key + ".cycles_per_repeat", "cycles");
+        checkRange(check, timing.fp32CyclesPerRepeat, kEventCycles, key + ".fp32_cycles_per_repeat",
+                   "cycles");
+        checkRange(check, timing.startupCycles, kEventCycles, key + ".startup_cycles", "cycles");
+    }
     if (chip.hccl.linkBandwidthGBps > 0.0) {  // zero: the chip has no collective model
         checkRange(check, chip.hccl.linkBandwidthGBps, kLinkGBps, "hccl.link_bandwidth_gbps",
                    "GB/s");
@@ -142,6 +179,14 @@ void checkPhysicalRanges(const Checker& check, const ChipConfig& chip) {
                    "hccl.local_copy_bandwidth_gbps", "GB/s");
         checkRange(check, chip.hccl.rdmaBandwidthGBps, kLinkGBps, "hccl.rdma_bandwidth_gbps",
                    "GB/s");
+        const std::pair<const char*, double> latenciesUs[] = {
+            {"hccl.transfer_latency_us", chip.hccl.transferLatencyUs},
+            {"hccl.notify_record_us", chip.hccl.notifyRecordUs},
+            {"hccl.notify_wait_us", chip.hccl.notifyWaitUs},
+            {"hccl.rdma_latency_us", chip.hccl.rdmaLatencyUs},
+            {"hccl.switch_latency_us", chip.hccl.switchLatencyUs},
+        };
+        for (const auto& [key, us] : latenciesUs) checkRange(check, us, kLinkLatencyUs, key, "us");
         check.require(chip.hccl.npusPerServer >= 1 && chip.hccl.npusPerServer <= 64,
                       "hccl.npus_per_server", "expected 1 .. 64 NPUs in one server");
         check.require(chip.hccl.diesPerCard >= 1 &&

@@ -32,6 +32,18 @@ TEST(TrafficSampler, SumCountsTheBucketsStartingInTheRange) {
     EXPECT_EQ(sampler.sum(10 * kBucketPs, 20 * kBucketPs).hbmReadBytes, 0u);
 }
 
+// A chip whose figures stretch simulated time (an absurd latency) must not cost memory by the
+// run's length: an access an hour of simulated time later keeps one more bucket, not 36 million.
+TEST(TrafficSampler, KeepsOnlyTheBucketsThatSawTraffic) {
+    TrafficSampler sampler;
+    constexpr std::uint64_t kHourPs = 3600ull * 1'000'000'000'000ull;
+    sampler.bucketAt(5).hbmWriteBytes += 7;
+    sampler.bucketAt(kHourPs).hbmWriteBytes += 70;
+    EXPECT_LE(sampler.bucketsKept(), 2u);
+    EXPECT_EQ(sampler.sum(0, kHourPs + 1).hbmWriteBytes, 77u);
+    EXPECT_EQ(sampler.sum(kBucketPs, kHourPs).hbmWriteBytes, 0u);
+}
+
 TEST(TrafficSampler, RejectsAnEmptyBucket) {
     EXPECT_THROW(TrafficSampler(0), std::invalid_argument);
 }

@@ -157,6 +157,25 @@ TEST_F(EditedConfig, AKeyGivenTwiceIsAnErrorAtItsSecondLine) {
     EXPECT_NE(error.find("(line " + std::to_string(pathsLine) + ")"), std::string::npos) << error;
 }
 
+// Checks run on the loaded chip (ranges, cross-field rules) name the line that set the value:
+// in an `inherits:` file that sets it, that file's line; a value only the parent sets, the
+// parent's line.
+TEST_F(EditedConfig, ARangeErrorNamesTheLineThatSetTheValue) {
+    write("Ascend910B1", original_);
+    const std::string child = write("what_if", "name: what_if\ninherits: Ascend910B1\nvector:\n"
+                                               "  result_latency_cycles: 4294967295\n");
+    const std::string error = errorOf(child);
+    EXPECT_NE(error.find("what_if.yaml: vector.result_latency_cycles: 4.29497e+09 cycles is outside"),
+              std::string::npos) << error;
+    EXPECT_NE(error.find("(line 4)"), std::string::npos) << error;
+
+    const std::string parentError = errorOf(withReplaced("hit_latency_cycles: [0-9]+", "hit_latency_cycles: 7000000"));
+    const std::string beforeKey = original_.substr(0, original_.find("hit_latency_cycles:"));
+    const auto keyLine = std::count(beforeKey.begin(), beforeKey.end(), '\n') + 1;
+    EXPECT_NE(parentError.find("Ascend910B1.yaml: l2.hit_latency_cycles:"), std::string::npos) << parentError;
+    EXPECT_NE(parentError.find("(line " + std::to_string(keyLine) + ")"), std::string::npos) << parentError;
+}
+
 TEST_F(EditedConfig, MissingRequiredKeyIsNamed) {
     const std::string error = errorOf(withReplaced("  ai_cores: 24[^\n]*\n", ""));
     EXPECT_NE(error.find("cores.ai_cores: missing required key"), std::string::npos) << error;
