@@ -56,7 +56,7 @@ struct DataMove {
     std::uint64_t indexedRowBytes = 0;  // source stride per index unit
     std::uint64_t indexedRows = 0;      // rows the index may select (0 = unchecked)
     bool indexDestination = false;      // the index moves dstAddr, not srcAddr
-    GmFractalNz gmNz;                   // GM side stored FRACTAL_NZ (rows 0 = row-major)
+    GmFractalNz gmNz{};                 // GM side stored FRACTAL_NZ (rows 0 = row-major)
 
     bool indexed() const { return indexBytes != 0; }
     std::uint64_t totalBytes() const { return std::uint64_t{burstCount} * burstBytes; }
