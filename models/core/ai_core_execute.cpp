@@ -216,6 +216,15 @@ GmAccess gmAccessOf(const DataMove& move, std::uint32_t coreId, std::uint64_t st
     GmAccess access{startPs, coreId, isWrite ? move.dstAddr : timingSourceAddr(move, coreId, cycle),
                     burstBytes * move.burstCount, isWrite};
     const std::uint64_t gapBytes = isWrite ? move.dstGapBytes : move.srcGapBytes;
+    if (move.gmNz.present()) {  // the rows' bursts in the fractal layout (gm_layout.h)
+        const GmBursts nz =
+            fractalNzBursts(move.gmNz, access.address, move.burstCount, burstBytes, burstBytes + gapBytes);
+        access.address = nz.address;
+        access.bytes = nz.burstBytes * nz.count;
+        access.burstCount = nz.count;
+        access.burstStrideBytes = nz.strideBytes;
+        return access;
+    }
     if (gapBytes != 0) {
         access.burstCount = move.burstCount;
         access.burstStrideBytes = burstBytes + gapBytes;

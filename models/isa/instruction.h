@@ -10,6 +10,7 @@
 #include <variant>
 
 #include "models/isa/data_type.h"
+#include "models/isa/gm_layout.h"
 #include "models/isa/pipe.h"
 
 namespace ascendsim {
@@ -32,6 +33,10 @@ enum class LayoutConversion : std::uint8_t { None, Nd2Nz, Nz2Nd };
 // stream; bytes and path are exact).
 // `indexDestination` applies the index to dstAddr instead (the scatter of ScatterUpdate-style
 // row writes); timing models then charge the write at dstAddr (row 0).
+// `gmNz` (additive, timing only): the GM tensor the move reads or writes is stored FRACTAL_NZ
+// (gm_layout.h). The move still names its logical row-major rows, which functional models use;
+// timing models charge the GM bursts those rows occupy in the fractal layout. Its rows must be
+// consecutive logical rows (stride = `gmNz.rowBytes`).
 struct DataMove {
     MemSpace src = MemSpace::GM;
     MemSpace dst = MemSpace::L1;
@@ -51,6 +56,7 @@ struct DataMove {
     std::uint64_t indexedRowBytes = 0;  // source stride per index unit
     std::uint64_t indexedRows = 0;      // rows the index may select (0 = unchecked)
     bool indexDestination = false;      // the index moves dstAddr, not srcAddr
+    GmFractalNz gmNz{};                 // GM side stored FRACTAL_NZ (rows 0 = row-major)
 
     bool indexed() const { return indexBytes != 0; }
     std::uint64_t totalBytes() const { return std::uint64_t{burstCount} * burstBytes; }

@@ -7,7 +7,8 @@ namespace ascendsim {
 ProgramBuilder& ProgramBuilder::copy2d(MemSpace src, std::uint64_t srcAddr, MemSpace dst,
                                        std::uint64_t dstAddr, std::uint32_t rows,
                                        std::uint32_t rowBytes, std::uint64_t srcStrideBytes,
-                                       std::uint64_t dstStrideBytes, LayoutConversion conversion) {
+                                       std::uint64_t dstStrideBytes, LayoutConversion conversion,
+                                       const GmFractalNz& gmNz) {
     if (srcStrideBytes < rowBytes || dstStrideBytes < rowBytes)
         throw std::logic_error("copy2d: a row stride is shorter than the row");
     DataMove m;
@@ -20,6 +21,7 @@ ProgramBuilder& ProgramBuilder::copy2d(MemSpace src, std::uint64_t srcAddr, MemS
     m.srcGapBytes = static_cast<std::uint32_t>(srcStrideBytes - rowBytes);
     m.dstGapBytes = static_cast<std::uint32_t>(dstStrideBytes - rowBytes);
     m.conversion = conversion;
+    m.gmNz = gmNz;
     // A 2-D copy whose rows are back to back on both sides is one long burst.
     if (rows > 1 && m.srcGapBytes == 0 && m.dstGapBytes == 0 &&
         std::uint64_t{rows} * rowBytes <= UINT32_MAX) {

@@ -31,7 +31,7 @@ public:
     ProgramBuilder& copy2d(MemSpace src, std::uint64_t srcAddr, MemSpace dst, std::uint64_t dstAddr,
                            std::uint32_t rows, std::uint32_t rowBytes, std::uint64_t srcStrideBytes,
                            std::uint64_t dstStrideBytes,
-                           LayoutConversion conversion = LayoutConversion::None);
+                           LayoutConversion conversion = LayoutConversion::None, const GmFractalNz& gmNz = {});
     ProgramBuilder& copy(MemSpace src, std::uint64_t srcAddr, MemSpace dst, std::uint64_t dstAddr,
                          std::uint32_t bytes) {
         return copy2d(src, srcAddr, dst, dstAddr, 1, bytes, bytes, bytes);

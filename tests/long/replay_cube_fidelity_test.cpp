@@ -51,12 +51,15 @@ TEST(ReplayCubeFidelity, QwenGemmsOverlapTheirConvertingFixPipe) {
 }
 
 // 910A (held out): its FRACTAL_NZ GEMMs and the AdaptiveAvgPool BatchMatMul (8192 products with a
-// broadcast B) were 2.57x too slow as a family; measured 1.37 after the mechanisms.
+// broadcast B) were 2.57x too slow as a family; measured 1.37 after the mechanisms. Session 15
+// (fidmm, FRACTAL_NZ operands and C addressed as NZ in GM, docs/fidelity.md §50): median abs
+// error 86.4 -> 57.6 %, geomean 1.406 -> 1.325 (MatMul68 2.57 -> 1.34x) -> bounds 0.60 / 1.35.
 TEST(ReplayCubeFidelity, Ascend910NzGemmsAndFoldedBatches) {
     if (!fs::is_directory(samplesRoot())) GTEST_SKIP() << "no real samples at " << samplesRoot();
     const FidelityStats s = familyStats("msinsight/c1e639ee/test/data/pytorch/text/level1/rank0_ascend_pt", "MatMul");
     ASSERT_GE(s.kernels, 10u);
-    EXPECT_LE(s.geomeanRatio, 1.5);
+    EXPECT_LE(s.geomeanRatio, 1.35);
+    EXPECT_LE(s.medianAbsError, 0.60);
 }
 
 // Convolutions read NC1HWC0 / FRACTAL_Z operands and the filter gradient splits the batch over the

@@ -116,6 +116,7 @@ std::vector<LoweredKernel> lowerMatmulFamily(const OpInstance& op, const ChipCon
     p.outputType = y.dtype;
     p.aFractal = a.format == TensorFormat::FractalNz;
     p.bFractal = bt.format == TensorFormat::FractalNz;
+    p.yFractal = y.format == TensorFormat::FractalNz;
     p.aAddr = a.deviceAddr;
     p.bAddr = bt.deviceAddr;
     p.yAddr = y.deviceAddr;

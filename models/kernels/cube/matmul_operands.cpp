@@ -27,6 +27,18 @@ constexpr std::uint32_t kFractalRows = 16;       // cube fractal edge (hardware.
 constexpr std::uint64_t kFractalRowBytes = 32;   // K extent of a fractal: fp16 16, int8 32, fp32 8 (§1.1 DtypeMKN)
 }  // namespace
 
+namespace {
+// The FRACTAL_NZ layout of a stored rows × columns matrix of `type` at `addr` (gm_layout.h).
+GmFractalNz fractalNzOf(std::uint64_t addr, std::uint64_t rows, std::uint64_t columns, DataType type) {
+    GmFractalNz layout;
+    layout.tensorAddr = addr;
+    layout.rows = static_cast<std::uint32_t>(rows);
+    layout.rowBytes = columns * bytesOf(type);
+    layout.blockRowBytes = fractalNzBlockRowBytes(type);
+    return layout;
+}
+}  // namespace
+
 std::uint64_t MatmulProblem::batchCount() const {
     std::uint64_t count = 1;
     for (auto d : batchShape) count *= d;
@@ -112,14 +124,17 @@ void MatmulOperands::copyChunk(std::uint64_t gmAddr, bool kMajor, bool fractal, 
                                std::uint64_t l1Addr, ProgramBuilder& b) const {
     const std::uint64_t eb = elementBytes_, K = problem_.k, k0 = chunk.start, kLen = chunk.length;
     // The functional model addresses the operand as its logical ND matrix either way; the layout
-    // conversion only decides the move's cost.
+    // conversion decides the move's cost, and a fractal operand's GM bursts are those of its
+    // FRACTAL_NZ layout (gm_layout.h): one run per 16-column block of the stored matrix.
     const LayoutConversion conversion = fractal ? LayoutConversion::None : LayoutConversion::Nd2Nz;
+    const GmFractalNz gmNz =
+        fractal ? fractalNzOf(gmAddr, kMajor ? K : extent, kMajor ? extent : K, problem_.inputType) : GmFractalNz{};
     if (kMajor)
         b.copy2d(MemSpace::GM, gmAddr + (k0 * extent + first) * eb, MemSpace::L1, l1Addr, static_cast<std::uint32_t>(kLen),
-                 count * static_cast<std::uint32_t>(eb), extent * eb, count * eb, conversion);
+                 count * static_cast<std::uint32_t>(eb), extent * eb, count * eb, conversion, gmNz);
     else
         b.copy2d(MemSpace::GM, gmAddr + (first * K + k0) * eb, MemSpace::L1, l1Addr, count,
-                 static_cast<std::uint32_t>(kLen * eb), K * eb, kLen * eb, conversion);
+                 static_cast<std::uint32_t>(kLen * eb), K * eb, kLen * eb, conversion, gmNz);
 }
 
 void MatmulOperands::loadStep(std::uint64_t tile, const CubeStep& step, const CubeL1Chunk& l1,
@@ -185,7 +200,11 @@ DataMove MatmulOperands::storeMove(std::uint64_t tile, std::uint64_t l0cAddr) co
     m.dstGapBytes = static_cast<std::uint32_t>((problem_.n - c.n) * outBytes);
     m.srcType = problem_.accType;
     m.dstType = problem_.outputType;
-    m.conversion = LayoutConversion::Nz2Nd;
+    // L0C holds C fractal: FixPipe converts it to ND rows unless C is stored FRACTAL_NZ too.
+    m.conversion = problem_.yFractal ? LayoutConversion::None : LayoutConversion::Nz2Nd;
+    if (problem_.yFractal)
+        m.gmNz = fractalNzOf(problem_.yAddr + c.batch * problem_.m * problem_.n * outBytes, problem_.m, problem_.n,
+                             problem_.outputType);
     m.atomicAdd = tiling_.kSplits > 1;  // a K slice's partial C adds into the zeroed output
     return m;
 }

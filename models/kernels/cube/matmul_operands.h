@@ -21,7 +21,9 @@ struct MatmulProblem {
     DataType outputType = DataType::Fp16;
     // Operands stored FRACTAL_NZ in GM (TransData'd weights, the 910A's NZ matmuls): already in the
     // fractal layout the cube reads, so GM→L1 is a plain copy without the ND2NZ conversion.
-    bool aFractal = false, bFractal = false;
+    // Their GM bursts are the fractal layout's (gm_layout.h); so are C's when it is stored
+    // FRACTAL_NZ (the 910A's TBE MatMuls write C so).
+    bool aFractal = false, bFractal = false, yFractal = false;
     std::uint64_t aAddr = 0, bAddr = 0, yAddr = 0;
     bool hasBias = false;
     DataType biasType = DataType::Fp16;

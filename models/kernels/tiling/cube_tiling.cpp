@@ -279,6 +279,7 @@ protected:
         toUb.dstAddr = ubStaging_.address();
         toUb.dstGapBytes = ubRowBytes - outRowBytes;
         toUb.atomicAdd = false;
+        toUb.gmNz = {};  // L0C→UB has no GM side
         b.move(toUb);
         l0c_.release(b);
         if (addBias) {
@@ -299,6 +300,7 @@ protected:
         toGm.dstGapBytes = out.dstGapBytes;
         toGm.srcType = toGm.dstType = out.dstType;
         toGm.atomicAdd = out.atomicAdd;
+        toGm.gmNz = out.gmNz;
         b.move(toGm);
         ubStaging_.release(b);
     }

@@ -101,9 +101,10 @@ void buildMatMul(const RealTensors& t, OpInstance& op) {
     if (!transposes) throw UnreplayableKernel("no transpose of " + shapeText(a.shape) + " x " + shapeText(b.shape) + " gives " + shapeText(y.shape));
     if (op.type == "MatMul" && (a.shape.size() > 2 || y.shape.size() > 2)) op.type = "BatchMatMul";
     // Shapes are logical now; a FRACTAL_NZ operand keeps its format, which tells the lowering that
-    // its GM→L1 loads need no ND2NZ conversion.
+    // its GM→L1 loads need no ND2NZ conversion and that its GM bursts are the fractal layout's; so
+    // does a FRACTAL_NZ C (the 910A's TBE MatMuls write C so), whose stores are then fractal too.
     for (TensorInfo* tensor : {&a, &b, &y})
-        if (tensor == &y || tensor->format != TensorFormat::FractalNz) tensor->format = TensorFormat::ND;
+        if (tensor->format != TensorFormat::FractalNz) tensor->format = TensorFormat::ND;
     op.inputs = {a, b};
     if (t.inputs.size() > 2 && t.inputs[2].physicalShape.size() == 1) op.inputs.push_back(catalogTensor(t.inputs[2], "bias"));
     op.outputs = {y};

@@ -34,6 +34,11 @@ TEST(ReplayRules, FractalNzMatMul_LogicalShapesAndBias) {
     EXPECT_EQ(op.outputs[0].shape, (std::vector<std::int64_t>{32, 4096}));
     EXPECT_TRUE(op.boolAttr("transpose_b", false));
     ASSERT_EQ(op.inputs.size(), 3u);  // bias [N]
+    // The fractal formats stay: the lowering moves these tensors as they lie in GM (§50).
+    EXPECT_EQ(op.inputs[0].format, TensorFormat::FractalNz);
+    EXPECT_EQ(op.inputs[1].format, TensorFormat::FractalNz);
+    EXPECT_EQ(op.inputs[2].format, TensorFormat::ND);
+    EXPECT_EQ(op.outputs[0].format, TensorFormat::FractalNz);
 }
 
 TEST(ReplayRules, Conv2D_StridePadAndKernelFromPrivateFormats) {
