@@ -6,6 +6,7 @@
 #include <string>
 
 #include "models/kernels/tiling/cube_tiling.h"
+#include "models/kernels/attention/attention_core_split.h"
 #include "models/kernels/attention/attention_layout.h"
 #include "models/kernels/attention/flash_attention_plan.h"
 #include "models/kernels/attention/mix_launch.h"
@@ -26,10 +27,26 @@ LoweredKernel makeAttentionKernel(const OpInstance& op, const ChipConfig& chip, 
     const std::uint64_t tiles = p.tiles();
     kernel.workspaceBytes = p.workspacePerGroup() * kernel.blockDim;
     auto problem = std::make_shared<const AttentionProblem>(p);
+    // Causal: CANN's sparse split, each group a contiguous run of tiles weighed by the KV blocks
+    // they visit (attention_core_split.h); otherwise the even split.
+    std::vector<std::uint64_t> runStarts;
+    if (p.causal) {
+        std::vector<std::uint64_t> loads(tiles);
+        for (std::uint64_t tile = 0; tile < tiles; ++tile) {
+            const AttentionTile t = attentionTile(p, tile);
+            loads[tile] = p.kvBlocksFor(t.q0, t.rows);
+        }
+        runStarts = balancedRunStarts(loads, kernel.blockDim);
+    }
     const std::uint32_t blockDim = kernel.blockDim;
-    kernel.program = [problem, tiles, blockDim, aivs](const BlockProgramRequest& r) -> std::unique_ptr<InstructionStream> {
+    kernel.program = [problem, tiles, blockDim, aivs, runStarts](const BlockProgramRequest& r) -> std::unique_ptr<InstructionStream> {
         std::uint64_t first = 0, count = 0;
-        blockTileRange(tiles, blockDim, r.blockIdx, first, count);
+        if (runStarts.empty()) {
+            blockTileRange(tiles, blockDim, r.blockIdx, first, count);
+        } else {
+            first = runStarts[r.blockIdx];
+            count = runStarts[r.blockIdx + 1] - first;
+        }
         const std::uint64_t workspace = r.workspaceAddr + r.blockIdx * problem->workspacePerGroup();
         if (r.coreKind == CoreKind::Vector)
             return makeAttentionVectorStream(problem, first, count, workspace, r.subBlockIdx, aivs);
