@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include "models/kernels/tiling/cube_tiling.h"
+
 namespace ascendsim {
 
 namespace {
@@ -38,6 +40,21 @@ std::vector<std::uint64_t> balancedRunStarts(const std::vector<std::uint64_t>& l
     }
     starts.resize(parts, units);
     starts.push_back(units);
+    return starts;
+}
+
+std::vector<std::uint64_t> attentionGroupTileStarts(std::uint64_t tiles, std::uint32_t groups, bool causal,
+                                                    const std::function<std::uint64_t(std::uint64_t)>& kvBlocksOfTile) {
+    if (causal) {
+        std::vector<std::uint64_t> loads(tiles);
+        for (std::uint64_t tile = 0; tile < tiles; ++tile) loads[tile] = kvBlocksOfTile(tile);
+        return balancedRunStarts(loads, groups);
+    }
+    std::vector<std::uint64_t> starts(groups + std::size_t{1}, tiles);
+    for (std::uint32_t group = 0; group < groups; ++group) {
+        std::uint64_t count = 0;
+        blockTileRange(tiles, groups, group, starts[group], count);
+    }
     return starts;
 }
 

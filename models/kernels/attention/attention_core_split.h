@@ -9,6 +9,7 @@
 // get none). Without a sparse mode every unit visits the same blocks and the split is the even one.
 // docs/fidelity.md §52.
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace ascendsim {
@@ -17,5 +18,14 @@ namespace ascendsim {
 // split of `loads` into at most `parts` runs whose largest run load is the smallest possible, each
 // run packed greedily up to that load (so trailing parts may be empty).
 std::vector<std::uint64_t> balancedRunStarts(const std::vector<std::uint64_t>& loads, std::uint32_t parts);
+
+// First tile of each of `groups` core groups (groups + 1 entries): under a causal mask CANN's
+// sparse split of the tiles weighed by `kvBlocksOfTile`, otherwise the even split
+// (blockTileRange). FlashAttentionScore splits its S1-outer units so (flash_attention_score
+// tiling); FlashAttentionScoreGrad splits its valid (S1, S2) basic blocks evenly over the cores
+// (flash_attention_score_grad_tiling_s1s2_bn2gs1s2 GetSparseBlockInfo), which whole q-block tiles
+// weighed by their KV blocks approach.
+std::vector<std::uint64_t> attentionGroupTileStarts(std::uint64_t tiles, std::uint32_t groups, bool causal,
+                                                    const std::function<std::uint64_t(std::uint64_t)>& kvBlocksOfTile);
 
 }  // namespace ascendsim

@@ -29,24 +29,13 @@ LoweredKernel makeAttentionKernel(const OpInstance& op, const ChipConfig& chip, 
     auto problem = std::make_shared<const AttentionProblem>(p);
     // Causal: CANN's sparse split, each group a contiguous run of tiles weighed by the KV blocks
     // they visit (attention_core_split.h); otherwise the even split.
-    std::vector<std::uint64_t> runStarts;
-    if (p.causal) {
-        std::vector<std::uint64_t> loads(tiles);
-        for (std::uint64_t tile = 0; tile < tiles; ++tile) {
+    const std::vector<std::uint64_t> starts =
+        attentionGroupTileStarts(tiles, kernel.blockDim, p.causal, [&p](std::uint64_t tile) {
             const AttentionTile t = attentionTile(p, tile);
-            loads[tile] = p.kvBlocksFor(t.q0, t.rows);
-        }
-        runStarts = balancedRunStarts(loads, kernel.blockDim);
-    }
-    const std::uint32_t blockDim = kernel.blockDim;
-    kernel.program = [problem, tiles, blockDim, aivs, runStarts](const BlockProgramRequest& r) -> std::unique_ptr<InstructionStream> {
-        std::uint64_t first = 0, count = 0;
-        if (runStarts.empty()) {
-            blockTileRange(tiles, blockDim, r.blockIdx, first, count);
-        } else {
-            first = runStarts[r.blockIdx];
-            count = runStarts[r.blockIdx + 1] - first;
-        }
+            return p.kvBlocksFor(t.q0, t.rows);
+        });
+    kernel.program = [problem, starts, aivs](const BlockProgramRequest& r) -> std::unique_ptr<InstructionStream> {
+        const std::uint64_t first = starts[r.blockIdx], count = starts[r.blockIdx + 1] - first;
         const std::uint64_t workspace = r.workspaceAddr + r.blockIdx * problem->workspacePerGroup();
         if (r.coreKind == CoreKind::Vector)
             return makeAttentionVectorStream(problem, first, count, workspace, r.subBlockIdx, aivs);

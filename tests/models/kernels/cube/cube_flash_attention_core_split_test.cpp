@@ -110,5 +110,41 @@ TEST(AttentionCoreSplit, CausalFlashAttentionGroupsGetBalancedKvBlockSteps) {
     EXPECT_EQ(largest, 435u);
 }
 
+// The gradient splits the same way (CANN's FlashAttentionScoreGrad spreads its valid (S1, S2)
+// blocks evenly over the cores): on the Qwen3 shape its AIC issues five GEMMs per KV block step,
+// and no group runs more than the 435 steps of the balanced split.
+TEST(AttentionCoreSplit, CausalFlashAttentionGradGroupsGetBalancedKvBlockSteps) {
+    const ChipConfig chip = ascend910B1();
+    CubeOpHarness h(chip);
+    auto op = makeOp("FlashAttentionScoreGrad",
+                     {h.tensor("q", {1, 16, 4096, 128}, DataType::Bf16), h.tensor("k", {1, 8, 4096, 128}, DataType::Bf16),
+                      h.tensor("v", {1, 8, 4096, 128}, DataType::Bf16), h.tensor("dy", {1, 16, 4096, 128}, DataType::Bf16),
+                      h.tensor("o", {1, 16, 4096, 128}, DataType::Bf16), h.tensor("max", {1, 16, 4096, 8}, DataType::Fp32),
+                      h.tensor("sum", {1, 16, 4096, 8}, DataType::Fp32)},
+                     {h.tensor("dq", {1, 16, 4096, 128}, DataType::Bf16), h.tensor("dk", {1, 8, 4096, 128}, DataType::Bf16),
+                      h.tensor("dv", {1, 8, 4096, 128}, DataType::Bf16)});
+    op.attrs["causal"] = true;
+    op.blockDim = 20;
+    const LoweredKernel kernel = h.lower(op).at(0);
+    std::uint64_t total = 0, largest = 0;
+    for (std::uint32_t block = 0; block < 20; ++block) {
+        BlockProgramRequest request;
+        request.blockIdx = block;
+        request.coreKind = CoreKind::Cube;
+        auto stream = kernel.program(request);
+        std::vector<Instruction> chunk;
+        std::uint64_t mmads = 0;
+        while (stream->next(chunk)) {
+            for (const Instruction& i : chunk) mmads += i.opcode == Opcode::Mmad;
+            chunk.clear();
+        }
+        EXPECT_EQ(mmads % 5, 0u);
+        total += mmads / 5;
+        largest = std::max(largest, mmads / 5);
+    }
+    EXPECT_EQ(total, 16u * 32u * 33u / 2u);
+    EXPECT_EQ(largest, 435u);
+}
+
 }  // namespace
 }  // namespace ascendsim::test
