@@ -182,6 +182,9 @@ void executeVectorInstruction(const VectorInstr& in, std::vector<std::uint8_t>& 
     const Operand src1(ub, in.src1, srcBytes, in.src1BlockStride, in.src1RepeatStride, "src1");
     const std::uint32_t mask = in.mask;
     std::vector<double> a(mask), b(mask), d(mask);
+    const double scalarOperand = in.scalarUbAddr == VectorInstr::kImmediateScalar
+                                     ? double{in.scalar}
+                                     : loadElement(src0.checked(in.scalarUbAddr, dstBytes), in.dtype);
 
     if (isBlockReduction(op) || op == VectorOp::BlockBroadcast) {
         executeBlockInstruction(in, src0, dst);
@@ -257,7 +260,7 @@ void executeVectorInstruction(const VectorInstr& in, std::vector<std::uint8_t>& 
             }
             default: {  // unary and scalar-operand ops
                 for (std::uint32_t i = 0; i < mask; ++i)
-                    d[i] = unary(op, loadElement(src0.at(r, i), in.dtype), in.scalar);
+                    d[i] = unary(op, loadElement(src0.at(r, i), in.dtype), scalarOperand);
                 for (std::uint32_t i = 0; i < mask; ++i) storeElement(dst.at(r, i), in.dtype, d[i]);
                 break;
             }

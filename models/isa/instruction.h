@@ -162,6 +162,11 @@ struct VectorInstr {
     std::uint8_t dstBlockStride = 1, src0BlockStride = 1, src1BlockStride = 1;
     std::uint16_t dstRepeatStride = 8, src0RepeatStride = 8, src1RepeatStride = 8;
     float scalar = 0.0f;
+    // Scalar-operand forms (Adds, Muls, Maxs, Mins): when set, the scalar is the `dtype` element at
+    // this UB byte address — a tensor's value the scalar unit reads into the instruction's scalar
+    // register as it issues (Ascend C passes LocalTensor::GetValue) — instead of the immediate.
+    static constexpr std::uint64_t kImmediateScalar = ~std::uint64_t{0};
+    std::uint64_t scalarUbAddr = kImmediateScalar;
 };
 
 // The class whose §2.6 per-repeat cost an instruction pays. It is vectorClassOf(op) except for the

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "models/kernels/tiling/cube_tiling.h"
+#include "models/kernels/attention/attention_core_split.h"
 #include "models/kernels/attention/attention_layout.h"
 #include "models/kernels/attention/flash_attention_plan.h"
 #include "models/kernels/attention/mix_launch.h"
@@ -26,10 +27,15 @@ LoweredKernel makeAttentionKernel(const OpInstance& op, const ChipConfig& chip, 
     const std::uint64_t tiles = p.tiles();
     kernel.workspaceBytes = p.workspacePerGroup() * kernel.blockDim;
     auto problem = std::make_shared<const AttentionProblem>(p);
-    const std::uint32_t blockDim = kernel.blockDim;
-    kernel.program = [problem, tiles, blockDim, aivs](const BlockProgramRequest& r) -> std::unique_ptr<InstructionStream> {
-        std::uint64_t first = 0, count = 0;
-        blockTileRange(tiles, blockDim, r.blockIdx, first, count);
+    // Causal: CANN's sparse split, each group a contiguous run of tiles weighed by the KV blocks
+    // they visit (attention_core_split.h); otherwise the even split.
+    const std::vector<std::uint64_t> starts =
+        attentionGroupTileStarts(tiles, kernel.blockDim, p.causal, [&p](std::uint64_t tile) {
+            const AttentionTile t = attentionTile(p, tile);
+            return p.kvBlocksFor(t.q0, t.rows);
+        });
+    kernel.program = [problem, starts, aivs](const BlockProgramRequest& r) -> std::unique_ptr<InstructionStream> {
+        const std::uint64_t first = starts[r.blockIdx], count = starts[r.blockIdx + 1] - first;
         const std::uint64_t workspace = r.workspaceAddr + r.blockIdx * problem->workspacePerGroup();
         if (r.coreKind == CoreKind::Vector)
             return makeAttentionVectorStream(problem, first, count, workspace, r.subBlockIdx, aivs);

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "models/kernels/attention/attention_core_split.h"
 #include "models/kernels/attention/flash_attention_grad_plan.h"
 #include "models/kernels/attention/mix_launch.h"
 #include "models/kernels/tiling/cube_tiling.h"
@@ -63,12 +64,16 @@ std::vector<LoweredKernel> lowerFlashAttentionScoreGrad(const OpInstance& op, co
     p.blockDim = kernel.blockDim;
     kernel.workspaceBytes = p.workspaceBytes();
     const AttentionGradProblem shape = p;
-    const std::uint32_t blockDim = kernel.blockDim;
-    kernel.program = [shape, tiles, blockDim](const BlockProgramRequest& r) -> std::unique_ptr<InstructionStream> {
+    // Causal: CANN's sparse split (attention_core_split.h); otherwise the even split.
+    const std::vector<std::uint64_t> starts =
+        attentionGroupTileStarts(tiles, kernel.blockDim, p.causal, [&p](std::uint64_t tile) {
+            const AttentionGradTile t = attentionGradTile(p, tile);
+            return p.kvBlocksFor(t.q0, t.rows);
+        });
+    kernel.program = [shape, starts](const BlockProgramRequest& r) -> std::unique_ptr<InstructionStream> {
         auto problem = std::make_shared<AttentionGradProblem>(shape);
         problem->workspace = r.workspaceAddr;
-        std::uint64_t first = 0, count = 0;
-        blockTileRange(tiles, blockDim, r.blockIdx, first, count);
+        const std::uint64_t first = starts[r.blockIdx], count = starts[r.blockIdx + 1] - first;
         if (r.coreKind == CoreKind::Vector)
             return makeAttentionGradVectorStream(std::move(problem), r.blockIdx, r.subBlockIdx, first, count);
         return makeAttentionGradCubeStream(std::move(problem), r.blockIdx, first, count);

@@ -49,7 +49,7 @@ struct UbLayout {
         oj = take(tile + kRepeatBytes) + kRepeatBytes;
         at(kThird + kBankPeriod);
         s2 = take(tile);
-        p = take(rows * cols * 2);
+        out = take(rows * cols * 2);
         partial = take(rows * kBlockBytes);
         expanded = take(rows * kBlockBytes);
         rowIndex = take(rows * 4);
@@ -63,7 +63,7 @@ struct UbLayout {
         at(2 * kThird);
         acc = take(tile);
         scratch = take(rows * kRepeatBytes);
-        out = take(rows * cols * 2);
+        p = take(rows * cols * 2);
         end = next;
     }
 };

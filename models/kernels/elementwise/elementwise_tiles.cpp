@@ -11,6 +11,21 @@ namespace {
 
 using Kind = ElementwiseProgram::Kind;
 
+// The scalar-operand form a binary op takes when one operand is a tensor's single value, as CANN's
+// kernels issue it (vadds/vmuls/vmaxs/vmins, the unary class of hardware.md §2.6: every such real
+// Mul runs its vector at 1.3–1.5 cycles per fp32 repeat, docs/fidelity.md §52d); `op` itself when
+// it has none (Sub and Div are not commutative, and their scalar forms would need the value
+// negated or inverted first).
+VectorOp scalarOperandFormOf(VectorOp op) {
+    switch (op) {
+        case VectorOp::Add: return VectorOp::Adds;
+        case VectorOp::Mul: return VectorOp::Muls;
+        case VectorOp::Max: return VectorOp::Maxs;
+        case VectorOp::Min: return VectorOp::Mins;
+        default: return op;
+    }
+}
+
 struct ElementwiseTile {
     std::uint64_t row = 0, rows = 1;  // output rows [row, row + rows)
     std::uint64_t col = 0, cols = 0;  // columns [col, col + cols) of each row
@@ -215,7 +230,16 @@ public:
                 continue;
             }
             const OperandRef a = operand(step.a), b = operand(step.b);
-            if (a.kind != Kind::Row && b.kind != Kind::Row) {
+            const VectorOp scalarForm = scalarOperandFormOf(step.op);
+            if (scalarForm != step.op && (a.kind == Kind::Scalar) != (b.kind == Kind::Scalar) && a.kind != Kind::Row &&
+                b.kind != Kind::Row) {
+                // A tensor's one value as the scalar operand (docs/fidelity.md §52d).
+                const OperandRef& tensor = a.kind == Kind::Scalar ? b : a;
+                const OperandRef& value = a.kind == Kind::Scalar ? a : b;
+                VectorRange range{dst, tensor.addr, tensor.addr};
+                range.scalarUbAddr = value.addr;
+                emitVectorRange(code.compute, scalarForm, ct, range, count);
+            } else if (a.kind != Kind::Row && b.kind != Kind::Row) {
                 emitVectorRange(code.compute, step.op, ct,
                                 {dst, a.addr, b.addr, a.kind == Kind::Scalar, b.kind == Kind::Scalar}, count,
                                 step.scalar);

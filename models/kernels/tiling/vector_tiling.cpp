@@ -78,6 +78,7 @@ void emitVectorRange(std::vector<Instruction>& out, VectorOp op, DataType dtype,
     v.dtype = dtype;
     v.srcType = isCast ? srcType : dtype;
     v.scalar = scalar;
+    v.scalarUbAddr = r.scalarUbAddr;
     v.dstRepeatStride = strideBlocks(dstBytes);
     v.src0RepeatStride = r.src0IsBlock ? 0 : strideBlocks(src0Bytes);
     v.src1RepeatStride = r.src1IsBlock ? 0 : strideBlocks(src1Bytes);

@@ -79,6 +79,8 @@ struct VectorRange {
     std::uint64_t dst = 0, src0 = 0, src1 = 0;
     bool src0IsBlock = false;
     bool src1IsBlock = false;
+    // Scalar-operand forms: the UB address of the scalar (VectorInstr::scalarUbAddr), or the immediate.
+    std::uint64_t scalarUbAddr = VectorInstr::kImmediateScalar;
 };
 
 // Emits `op` over `count` contiguous elements as full repeats (≤255 per instruction) plus one

@@ -285,5 +285,30 @@ TEST(CubeFlashAttention, SoftmaxTilesAvoidUbBankConflicts) {
     EXPECT_LE(inPlaceFullTiles, 2u);  // only the final O / l of the tile (two 64-column chunks)
 }
 
+// P (bf16) is cast out of the fp32 scores into another third of the UB than the scores' s2, and
+// the final O (bf16) out of the accumulator's third: every such cast reads and writes different
+// banks (hardware.md §2.6 rule a), so none of them stalls in the UB bank model (docs/fidelity.md §52).
+TEST(CubeFlashAttention, CastsToBf16ReadAndWriteDifferentBanks) {
+    const ChipConfig chip = ascend910B1();
+    const LoweredKernel kernel = oneTileBf16Attention(chip, 4);
+    UbBankModel banks(chip.ub);
+    BlockProgramRequest request;
+    request.coreKind = CoreKind::Vector;
+    auto stream = kernel.program(request);
+    std::vector<Instruction> chunk;
+    std::uint64_t casts = 0, castStalls = 0;
+    while (stream->next(chunk)) {
+        for (const Instruction& i : chunk) {
+            const auto* v = std::get_if<VectorInstr>(&i.operands);
+            if (v == nullptr || v->op != VectorOp::Cast || v->repeats < 64) continue;
+            ++casts;
+            castStalls += banks.conflicts(*v).totalStallCycles();
+        }
+        chunk.clear();
+    }
+    EXPECT_EQ(casts, 4u + 1u);  // one P per KV block, the final O
+    EXPECT_EQ(castStalls, 0u);
+}
+
 }  // namespace
 }  // namespace ascendsim::test

@@ -118,6 +118,31 @@ TEST(VectorElementwise, SubBroadcastsAOneElementTensor) {
     checkBinary({"Sub", {1000}, {1}, {1000}, DataType::Fp32});
 }
 
+// A tensor times (or plus) a one-element tensor: the element is the scalar operand of vmuls/vadds,
+// read from UB (docs/fidelity.md §52d), on either side, in fp32 and in bf16's fp32 compute type;
+// no binary vector instruction reads a broadcast block over the tensor.
+TEST(VectorElementwise, OneElementOperandIsTheScalarOfTheScalarForm) {
+    checkBinary({"Mul", {3, 1000}, {}, {3, 1000}, DataType::Fp32});
+    checkBinary({"Add", {1}, {2, 700}, {2, 700}, DataType::Fp32});
+    checkBinary({"Mul", {4, 300}, {1}, {4, 300}, DataType::Bf16});
+    const ChipConfig chip = ascend910B1();  // the harness keeps a reference: no temporary
+    CubeOpHarness h(chip);
+    const auto x1 = h.tensor("x1", {4096, 64}, DataType::Fp32);
+    const auto x2 = h.tensor("x2", {}, DataType::Fp32);
+    const auto y = h.tensor("y", {4096, 64}, DataType::Fp32);
+    const auto kernels = h.lower(makeOp("Mul", {x1, x2}, {y}));
+    ASSERT_EQ(kernels.size(), 1u);
+    std::uint64_t scalarFormRepeats = 0, binaryMuls = 0;
+    forEachBlockInstruction(kernels[0], CoreKind::Vector, [&](const Instruction& i) {
+        if (i.opcode != Opcode::Vector) return;
+        const auto& v = std::get<VectorInstr>(i.operands);
+        if (v.op == VectorOp::Muls && v.scalarUbAddr != VectorInstr::kImmediateScalar) scalarFormRepeats += v.repeats;
+        binaryMuls += v.op == VectorOp::Mul;
+    });
+    EXPECT_EQ(scalarFormRepeats, 4096u * 64u / 64u);  // every fp32 repeat of the output
+    EXPECT_EQ(binaryMuls, 0u);
+}
+
 TEST(VectorElementwise, RealDivBroadcastsBothInputs) {
     checkBinary({"RealDiv", {4, 1, 5}, {3, 5}, {4, 3, 5}, DataType::Fp32});
     checkBinary({"RealDiv", {1, 3, 40}, {5, 1, 40}, {5, 3, 40}, DataType::Fp16});
