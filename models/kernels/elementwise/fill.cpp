@@ -2,13 +2,19 @@
 // and MemSet. Each block duplicates the value into one UB buffer once (vector Duplicate) and
 // streams that buffer to its share of the output with MTE3 only: the tensor is never read, as
 // the sample's ZerosLike of 1.5 GB shows (1.89 ms at bd 40 is write-only HBM traffic,
-// ef63bc64 rank_0 kernel_details.csv). MemSet is the runtime's zeroing of atomic-add
-// workspaces; it has no input tensor. CANN's MemSet (DynamicMemSet, tbe/impl/dynamic/mem_set.py,
-// CANN 8.1) reads its tiling before any work: every block moves the 96 B header record GM → UB
-// and reads the core count from it with the scalar unit, then per tensor moves that tensor's
-// record (24 int32) and reads it the same way before it duplicates and stores. Each read waits
-// for its move, so a block starts with two serial small GM reads (one cleared tensor), which is
-// the MTE2 time real MemSets show while reading no tensor (docs/fidelity.md §25c).
+// ef63bc64 rank_0 kernel_details.csv). Two of them first read something small from GM, each
+// read waited for by the scalar unit before the work (docs/fidelity.md §25c, §49):
+// - MemSet is the runtime's zeroing of atomic-add workspaces; it has no input tensor. CANN's
+//   MemSet (DynamicMemSet, tbe/impl/dynamic/mem_set.py, CANN 8.1) reads its tiling before any
+//   work: every block moves the 96 B header record GM → UB and reads the core count from it with
+//   the scalar unit, then per tensor moves that tensor's record (24 int32) and reads it the same
+//   way before it duplicates and stores. So a block starts with two serial small GM reads (one
+//   cleared tensor), the MTE2 time real MemSets show while reading no tensor.
+// - Fill is CANN's Fill(dims, value): the value is a one-element device tensor (aclnn's
+//   InplaceFillScalar makes one of the scalar), which every block moves GM → UB and reads with
+//   the scalar unit before its Duplicate. The real Fill rows show that read: aiv MTE2 190-200
+//   cycles per launch on all three 910B sets, where OnesLike and ZerosLike (value in the binary's
+//   arguments) show 1-2 (§49).
 #include <algorithm>
 
 #include "models/kernels/elementwise/elementwise_broadcast.h"
@@ -26,6 +32,18 @@ std::uint64_t fillBufferBytes(const VectorPlacement& placement) { return placeme
 // and one record per cleared tensor, read one after another.
 constexpr std::uint64_t kMemSetRecordBytes = 24 * 4;
 constexpr std::uint64_t kMemSetRecordReads = 2;
+// Fill's value tensor: one element, moved as the one 32 B block that holds it.
+constexpr std::uint64_t kFillValueReadBytes = kUbBlockBytes;
+
+// What a block reads from GM before it fills: `count` serial moves of `bytes` each from the
+// launch's workspace, each waited for by the scalar unit (none for ZerosLike / OnesLike).
+struct LeadingReads {
+    std::uint64_t count = 0;
+    std::uint64_t bytes = 0;
+};
+constexpr LeadingReads kNoLeadingReads{};
+constexpr LeadingReads kMemSetTilingReads{kMemSetRecordReads, kMemSetRecordBytes};
+constexpr LeadingReads kFillValueRead{1, kFillValueReadBytes};
 
 struct FillLayout {
     DataType dtype = DataType::Fp32;
@@ -33,9 +51,9 @@ struct FillLayout {
     std::uint64_t elements = 0;
     std::uint64_t chunkElements = 0;  // one store
     float value = 0.0f;
-    bool readsTiling = false;        // MemSet: serial tiling-record reads before the work
-    std::uint64_t tilingGm = 0;      // the records, in the launch's workspace (offset until placed)
-    std::uint64_t tilingUb = 0;
+    LeadingReads leading;            // serial small GM reads before the work (MemSet, Fill)
+    std::uint64_t leadingGm = 0;     // what they read, in the launch's workspace (offset until placed)
+    std::uint64_t leadingUb = 0;
 };
 
 class FillTiles final : public TileSource {
@@ -43,9 +61,9 @@ public:
     FillTiles(std::shared_ptr<const FillLayout> layout, UnitRange chunks) : l_(std::move(layout)), chunks_(chunks) {}
     std::uint64_t tileCount() const override { return chunks_.size(); }
     void setup(TileCode& code) override {
-        // Every block reads the tiling, also one that then has nothing to clear.
-        for (std::uint64_t read = 0; l_->readsTiling && read < kMemSetRecordReads; ++read) {
-            code.load.push_back(moveRowsToUb(l_->tilingGm, l_->tilingUb, 1, kMemSetRecordBytes, kMemSetRecordBytes));
+        // Every block reads them, also one that then has nothing to fill.
+        for (std::uint64_t read = 0; read < l_->leading.count; ++read) {
+            code.load.push_back(moveRowsToUb(l_->leadingGm, l_->leadingUb, 1, l_->leading.bytes, l_->leading.bytes));
             code.load.push_back(Instruction::setFlag(Pipe::Mte2, Pipe::Scalar, 0));
             code.load.push_back(Instruction::waitFlag(Pipe::Mte2, Pipe::Scalar, 0));
         }
@@ -67,7 +85,7 @@ private:
 };
 
 LoweredKernel lowerFillTensor(const OpInstance& op, const ChipConfig& chip, const TensorInfo& out, float value,
-                              bool readsTiling = false) {
+                              LeadingReads leading) {
     if (out.elementCount() <= 0) throwLoweringError(op, "the output must not be empty");
     if (bytesOf(out.dtype) > 4) throwLoweringError(op, "64-bit outputs have no vector Duplicate form");
     const VectorPlacement placement = vectorPlacement(chip);
@@ -85,18 +103,18 @@ LoweredKernel lowerFillTensor(const OpInstance& op, const ChipConfig& chip, cons
     LoweredKernel kernel;
     kernel.type = placement.taskType;
     kernel.blockDim = chooseVectorBlockDim(op, placement, bytes, chunks);
-    if (!readsTiling) {
+    if (leading.count == 0) {
         kernel.program = doubleBufferedBlockShares<FillTiles>(std::shared_ptr<const FillLayout>(layout), chunks, kernel.blockDim);
         return kernel;
     }
-    layout->readsTiling = true;
-    layout->tilingUb = alignUp(bufferBytes, kUbBlockBytes);
-    kernel.workspaceBytes = kMemSetRecordBytes;
+    layout->leading = leading;
+    layout->leadingUb = alignUp(bufferBytes, kUbBlockBytes);
+    kernel.workspaceBytes = leading.bytes;
     const std::uint32_t blockDim = kernel.blockDim;
     std::shared_ptr<const FillLayout> shared = layout;
     kernel.program = [shared, chunks, blockDim](const BlockProgramRequest& request) -> std::unique_ptr<InstructionStream> {
         auto placed = std::make_shared<FillLayout>(*shared);
-        placed->tilingGm += request.workspaceAddr;
+        placed->leadingGm += request.workspaceAddr;
         return std::make_unique<DoubleBufferedStream>(
             std::make_unique<FillTiles>(std::move(placed), blockShare(chunks, blockDim, request.blockIdx)));
     };
@@ -106,13 +124,13 @@ LoweredKernel lowerFillTensor(const OpInstance& op, const ChipConfig& chip, cons
 std::vector<LoweredKernel> lowerLike(const OpInstance& op, const ChipConfig& chip, float value) {
     requireOperands(op, 1, 1);
     if (op.outputs[0].elementCount() != op.inputs[0].elementCount()) throwLoweringError(op, "y must have x's shape");
-    return {lowerFillTensor(op, chip, op.outputs[0], value)};
+    return {lowerFillTensor(op, chip, op.outputs[0], value, kNoLeadingReads)};
 }
 
 std::vector<LoweredKernel> lowerOutputOnly(const OpInstance& op, const ChipConfig& chip, float value,
-                                           bool readsTiling = false) {
+                                           LeadingReads leading) {
     if (op.outputs.empty()) throwLoweringError(op, "needs an output tensor");
-    return {lowerFillTensor(op, chip, op.outputs[0], value, readsTiling)};
+    return {lowerFillTensor(op, chip, op.outputs[0], value, leading)};
 }
 
 }  // namespace
@@ -120,10 +138,10 @@ std::vector<LoweredKernel> lowerOutputOnly(const OpInstance& op, const ChipConfi
 ASCENDSIM_REGISTER_KERNEL("ZerosLike", [](const OpInstance& op, const ChipConfig& chip) { return lowerLike(op, chip, 0.0f); });
 ASCENDSIM_REGISTER_KERNEL("OnesLike", [](const OpInstance& op, const ChipConfig& chip) { return lowerLike(op, chip, 1.0f); });
 ASCENDSIM_REGISTER_KERNEL("Fill", [](const OpInstance& op, const ChipConfig& chip) {
-    return lowerOutputOnly(op, chip, static_cast<float>(op.floatAttr("value", 0.0)));
+    return lowerOutputOnly(op, chip, static_cast<float>(op.floatAttr("value", 0.0)), kFillValueRead);
 });
 ASCENDSIM_REGISTER_KERNEL("MemSet", [](const OpInstance& op, const ChipConfig& chip) {
-    return lowerOutputOnly(op, chip, 0.0f, /*readsTiling=*/true);
+    return lowerOutputOnly(op, chip, 0.0f, kMemSetTilingReads);
 });
 
 }  // namespace ascendsim

@@ -2,6 +2,7 @@
 // docs/fidelity.md §25c): every block, also one with nothing to clear, first moves the 96 B
 // header record and the tensor's record from the launch's workspace into UB, each move followed
 // by the scalar unit's wait for it; ZerosLike, a kernel with its tiling in its arguments, does not.
+// Fill reads its one-element value tensor the same way, once per block (§49).
 #include <gtest/gtest.h>
 
 #include <variant>
@@ -17,7 +18,8 @@ struct BlockStart {
     bool workBeforeTiling = false;      // a vector op or a store issued before the last tiling read
 };
 
-BlockStart blockStart(const LoweredKernel& kernel, std::uint32_t block, std::uint64_t workspaceAddr) {
+BlockStart blockStart(const LoweredKernel& kernel, std::uint32_t block, std::uint64_t workspaceAddr,
+                      std::uint64_t readBytes = 96) {
     BlockStart s;
     auto stream = kernel.program({block, CoreKind::Vector, 0, workspaceAddr});
     std::vector<Instruction> all, chunk;
@@ -30,7 +32,7 @@ BlockStart blockStart(const LoweredKernel& kernel, std::uint32_t block, std::uin
         if (const auto* move = std::get_if<DataMove>(&all[i].operands)) {
             if (move->dst == MemSpace::GM) work = true;
             if (move->src != MemSpace::GM) continue;
-            const bool record = move->srcAddr == workspaceAddr && move->totalBytes() == 96;
+            const bool record = move->srcAddr == workspaceAddr && move->totalBytes() == readBytes;
             bool waited = false;
             for (std::size_t j = i + 1; j < all.size() && j <= i + 2; ++j)
                 if (const auto* flag = std::get_if<Flag>(&all[j].operands))
@@ -71,6 +73,33 @@ TEST(VectorMemSetTiling, EveryBlockReadsTwoRecordsBeforeClearing) {
     ASSERT_EQ(plain.size(), 1u);
     EXPECT_EQ(plain[0].workspaceBytes, 0u);
     EXPECT_EQ(blockStart(plain[0], 0, kWorkspace).tilingReads, 0u);
+}
+
+TEST(VectorMemSetTiling, EveryFillBlockReadsItsValueTensorBeforeFilling) {
+    const ChipConfig chip = ascend910B1();
+    constexpr std::uint64_t kWorkspace = 9ull << 20;
+    CubeOpHarness h(chip, 16ull << 20);
+    const auto x = h.tensor("x", {3, 100}, DataType::Fp32);
+    const auto y = h.tensor("y", {3, 100}, DataType::Fp32);
+    auto fill = makeOp("Fill", {x}, {y});
+    fill.attrs["value"] = 2.5;
+    fill.blockDim = 4;
+    const auto kernels = h.lower(fill);
+    ASSERT_EQ(kernels.size(), 1u);
+    EXPECT_GE(kernels[0].workspaceBytes, 32u);
+    for (std::uint32_t block = 0; block < kernels[0].blockDim; ++block) {
+        const BlockStart s = blockStart(kernels[0], block, kWorkspace, 32);
+        EXPECT_EQ(s.tilingReads, 1u) << "block " << block;   // the value's 32 B block, waited for
+        EXPECT_EQ(s.otherGmLoads, 0u) << "block " << block;  // Fill reads no tensor of the output's size
+        EXPECT_FALSE(s.workBeforeTiling) << "block " << block;
+    }
+    auto ones = makeOp("OnesLike", {x}, {y});
+    ones.blockDim = 4;
+    const auto plain = h.lower(ones);
+    ASSERT_EQ(plain.size(), 1u);
+    EXPECT_EQ(plain[0].workspaceBytes, 0u);
+    const BlockStart s = blockStart(plain[0], 0, kWorkspace, 32);
+    EXPECT_EQ(s.tilingReads + s.otherGmLoads, 0u);  // its value is in the binary's arguments
 }
 
 }  // namespace
