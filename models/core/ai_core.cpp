@@ -96,6 +96,7 @@ void AiCore::startBlock(BlockAssignment assignment, std::uint64_t startPs) {
         for (auto& semaphore : perFlag) semaphore.clear();
     allCoresSets_.fill(0);
     allCoresWaits_.fill(0);
+    allCoresOwnSetCycle_.fill(0);
     mteUbStart_.fill(0);
     mteUbEnd_.fill(0);
     ubGmPort_.reset();
@@ -203,6 +204,7 @@ void AiCore::allCoresSet(const CrossCoreFlag& flag, std::uint64_t cycle) {
             site + ": mode-0 cross-core flag over " + std::to_string(block_.coresOfKind) +
             " blocks, but the chip runs at most " + std::to_string(coresOnChip) +
             " at once (every block must be resident)");
+    allCoresOwnSetCycle_[flag.flagId] = cycle;
     res_.barriers.set(allCoresRound(flag, allCoresSets_[flag.flagId]++), block_.coresOfKind,
                       clock_.psOfCycle(cycle), *this);
 }

@@ -141,6 +141,7 @@ private:
         return chunk_[q.programIndex - chunkBaseIndex_];
     }
     bool crossCoreWaitReady(const CrossCoreFlag& flag, std::uint64_t& releaseCycle);
+    void countCrossCoreWait(const CrossCoreFlag& flag, std::uint64_t resume);
     void crossCoreSet(const CrossCoreFlag& flag, std::uint64_t cycle);
     // Mode 0 (all cores of this kind in the kernel; cross_core_barrier.h), in ai_core.cpp.
     bool allCoresWaitReady(const CrossCoreFlag& flag, std::uint64_t& releaseCycle);
@@ -232,6 +233,8 @@ private:
     // Mode-0 sets and passed waits of this block per flag id: the next round of each.
     std::array<std::uint32_t, kCrossCoreFlagIds> allCoresSets_{};
     std::array<std::uint32_t, kCrossCoreFlagIds> allCoresWaits_{};
+    // The cycle of this block's latest mode-0 set per flag id (the set of the round being waited for).
+    std::array<std::uint64_t, kCrossCoreFlagIds> allCoresOwnSetCycle_{};
 };
 
 }  // namespace ascendsim

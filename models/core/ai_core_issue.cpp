@@ -209,8 +209,7 @@ bool AiCore::resolveIssueBlock(std::uint64_t now) {
             std::uint64_t release = 0;
             if (!crossCoreWaitReady(std::get<CrossCoreFlag>(instr.operands), release)) return false;
             resume = std::max(issueCycle_, release);
-            const bool polled = std::get<CrossCoreFlag>(instr.operands).polled;
-            counters_[polled ? PmuEvent::ScalarBusy : PmuEvent::WaitFlagScalar] += resume - blockedSince_;
+            countCrossCoreWait(std::get<CrossCoreFlag>(instr.operands), resume);
             break;
         }
     }
@@ -245,6 +244,21 @@ void forEachPeerSlot(std::uint8_t mode, std::uint32_t ownSlot, std::size_t slots
 }
 
 }  // namespace
+
+// What the PMU counts while a cross-core wait blocks the scalar unit from blockedSince_ to resume.
+// A polled wait spins in a GM message loop (§45): scalar busy. A mode-0 wait is Ascend C's hard
+// SyncAll, PipeBarrier<PIPE_ALL>, the set on the scheduler's all-core counter, then `wait_flag_dev`,
+// which the real rows count as scalar busy (docs/fidelity.md §51a). The kernels emit the set on
+// its pipe and wait at once, so the part of the wait before this core's own set stands for the
+// pipe barrier (no scalar work); from the set to the release the scalar unit is busy in
+// `wait_flag_dev`. A wait on a core-to-core flag (modes 1, 2) blocks: a flag stall.
+void AiCore::countCrossCoreWait(const CrossCoreFlag& flag, std::uint64_t resume) {
+    std::uint64_t busyFrom = resume;
+    if (flag.polled) busyFrom = blockedSince_;
+    else if (flag.mode == 0) busyFrom = std::clamp(allCoresOwnSetCycle_[flag.flagId], blockedSince_, resume);
+    counters_[PmuEvent::WaitFlagScalar] += busyFrom - blockedSince_;
+    counters_[PmuEvent::ScalarBusy] += resume - busyFrom;
+}
 
 bool AiCore::crossCoreWaitReady(const CrossCoreFlag& flag, std::uint64_t& releaseCycle) {
     if (flag.mode == 0) return allCoresWaitReady(flag, releaseCycle);
