@@ -35,7 +35,7 @@ constexpr std::uint64_t kZLoopFp32Bytes = 4;
 constexpr std::uint64_t kZLoopBurstBytes = 2 * kUbBlockBytes;  // one fp32 of 16 lines as fp16 halves
 // Scalar cycles per 64 B UB → UB burst of the per-channel reorder [D], fitted on the whole time
 // of the three 3×3 NCHW → FRACTAL_Z rows of the AlexNet 910B2 text export (msinsight e5a31957
-// text/level2 rank0: [384,192,3,3], [256,384,3,3], [256,256,3,3]: sim/real 0.98 / 0.92 / 0.94 at
+// text/level2 rank0: [384,192,3,3], [256,384,3,3], [256,256,3,3]: sim/real 0.97 / 0.92 / 0.94 at
 // 58). The real rows spend 35-40 scalar cycles per burst and run the vector moves and the GM moves
 // after the scalar work (scalar + V + MTE2 + MTE3 ≈ the unit's time: 4183 ≈ 2539 + 1104 + 192 +
 // 469 cycles on [384,192,3,3]); this model overlaps them with the next unit's scalar step, so the
