@@ -32,6 +32,10 @@ struct PathTiming {
     // Source bytes per cycle when the move changes the element type on the way (FixPipe's
     // fp32 -> fp16/bf16 quantisation of L0C results); 0 = the curve alone.
     double dtypeConversionBytesPerCycle = 0.0;
+    // Cycles each burst after a move's first adds on top of its bytes' curve cost (a strided
+    // UB → UB data_move of many small bursts on the vector pipe; the curves were measured with
+    // one-burst moves); 0 = the curve alone.
+    double burstCycles = 0.0;
 };
 
 struct UbBanking {

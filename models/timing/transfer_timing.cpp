@@ -25,6 +25,10 @@ const PathTiming& requirePath(const ChipConfig& chip, MemSpace src, MemSpace dst
     return *path;
 }
 
+std::uint64_t roundBurstCycles(double cycles) {
+    return cycles > 0.0 ? static_cast<std::uint64_t>(std::ceil(cycles - 1e-9)) : 0;
+}
+
 }  // namespace
 
 TransferTiming::TransferTiming(const ChipConfig& chip) : chip_(chip) {}
@@ -44,7 +48,10 @@ std::uint64_t TransferTiming::layoutCycles(const PathTiming& path, const DataMov
 
 std::uint64_t TransferTiming::cycles(const DataMove& move) const {
     const PathTiming& path = requirePath(chip_, move.src, move.dst);
-    const std::uint64_t layout = layoutCycles(path, move);
+    // A path with a per-burst cost (paths[].burst_cycles) pays it for every burst after the first:
+    // each restarts the copy at a new address pair. One burst pays the curve alone, as measured.
+    const double restarts = move.burstCount > 1 ? static_cast<double>(move.burstCount - 1) : 0.0;
+    const std::uint64_t layout = layoutCycles(path, move) + roundBurstCycles(path.burstCycles * restarts);
     if (move.srcType == move.dstType || path.dtypeConversionBytesPerCycle <= 0.0) return layout;
     // The element-type conversion runs at its own rate, under the move's fixed cost.
     return std::max(layout, roundUpCycles(static_cast<double>(move.totalBytes()) /

@@ -216,7 +216,7 @@ TransferCurve readCurve(const ConfigNode& path, const std::string& key) {
 
 PathTiming readPath(const ConfigNode& node) {
     node.allowOnly({"from", "to", "peak_bytes_per_cycle", "curve", "converting_curve",
-                    "conversion_slowdown", "dtype_conversion_bytes_per_cycle"});
+                    "conversion_slowdown", "dtype_conversion_bytes_per_cycle", "burst_cycles"});
     PathTiming path;
     std::string from;
     std::string to;
@@ -233,6 +233,7 @@ PathTiming readPath(const ConfigNode& node) {
     if (node.has("converting_curve")) path.convertingCurve = readCurve(node, "converting_curve");
     node.readPositive("conversion_slowdown", path.conversionSlowdown);
     node.readPositive("dtype_conversion_bytes_per_cycle", path.dtypeConversionBytesPerCycle);
+    node.readPositive("burst_cycles", path.burstCycles);
     return path;
 }
 

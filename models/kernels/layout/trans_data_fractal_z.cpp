@@ -5,6 +5,7 @@
 // C0 is the FRACTAL_Z tensor's last dim as recorded (8 fp32 on the 910B2, 16 on the 910A).
 #include "models/kernels/layout/trans_data_fractal_z.h"
 
+#include "models/kernels/layout/trans_data_fractal_z_loop.h"
 #include "models/kernels/layout/trans_data_padded.h"
 #include "models/kernels/layout/transpose.h"
 #include "models/kernels/tiling/vector_tiling.h"
@@ -29,6 +30,8 @@ std::vector<LoweredKernel> lowerFractalZTransData(const OpInstance& op, const Ch
     const std::int64_t c0 = fz.shape[3];
     if (c0 <= 0 || fz.shape[2] != kFractalEdge || fz.shape[0] % k != 0)
         throwLoweringError(op, "FRACTAL_Z shape does not match the [Co, C, kh, kw] weight");
+    // 32-bit weights with a 32 B C0: CANN's vnchwconv loop (trans_data_fractal_z_loop.h).
+    if (fractalZLoopApplies(op, co, c0)) return lowerFractalZLoop(op, chip);
     // A C or Co that does not fill its fractals: the padded conversion (trans_data_padded.h).
     if (c % c0 != 0 || co % kFractalEdge != 0) return lowerPaddedFractalZ(op, chip);
     if (fz.shape[0] != c / c0 * k || fz.shape[1] != co / kFractalEdge)

@@ -244,5 +244,28 @@ TEST(TransferTiming, DtypeConversionRateBoundsOnlyConvertingMoves) {
     EXPECT_EQ(timing.cycles(store), curveOnly);
 }
 
+// paths[].burst_cycles: a UB -> UB copy of many 64 B bursts (CANN's per-channel reorder in the
+// TransData vnchwconv loop, docs/fidelity.md §48) pays the per-burst cost for every burst after
+// its first on top of its bytes' curve; the same bytes in one burst pay the curve alone (what the
+// measured points are), and a path without the key never pays it.
+TEST(TransferTiming, BurstCyclesChargeEveryBurstOfAMove) {
+    ChipConfig chip = chip910B1();
+    const auto setBurst = [&chip](double cycles) {
+        for (PathTiming& path : chip.paths)
+            if (path.src == MemSpace::UB && path.dst == MemSpace::UB) path.burstCycles = cycles;
+    };
+    DataMove scattered{.src = MemSpace::UB, .dst = MemSpace::UB, .srcType = DataType::Fp32, .dstType = DataType::Fp32};
+    scattered.burstCount = 9, scattered.burstBytes = 64, scattered.dstGapBytes = 7 * 64;
+    DataMove whole = scattered;
+    whole.burstCount = 1, whole.burstBytes = 9 * 64, whole.dstGapBytes = 0;
+    setBurst(0.0);
+    const std::uint64_t curveOnly = TransferTiming(chip).cycles(whole);
+    EXPECT_EQ(TransferTiming(chip).cycles(scattered), curveOnly);
+    setBurst(14.0);
+    const TransferTiming timing(chip);
+    EXPECT_EQ(timing.cycles(scattered), curveOnly + 8 * 14);
+    EXPECT_EQ(timing.cycles(whole), curveOnly);
+}
+
 }  // namespace
 }  // namespace ascendsim

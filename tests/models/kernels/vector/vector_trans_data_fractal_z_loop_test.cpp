@@ -1,0 +1,133 @@
+// TransData of a 32-bit weight between NCHW and FRACTAL_Z (C0 = 8) as CANN's vnchwconv loop runs
+// it (docs/fidelity.md §48): per unit of 16 output channels × one C0 block × a run of taps, a
+// move per channel line, two vnchwconvs around one UB → UB move per channel (one 64 B burst per
+// tap), one strided store of fractal rows, one buffer, and the scalar unit's cost per burst.
+#include <gtest/gtest.h>
+
+#include <variant>
+
+#include "models/kernels/tiling/vector_tiling.h"
+#include "tests/models/kernels/vector_test_support.h"
+
+namespace ascendsim::test {
+namespace {
+
+constexpr std::uint64_t kLoopGmBytes = 8ull << 20;
+
+struct ZLoopProgram {
+    std::uint64_t loads = 0, stores = 0, reorders = 0, reorderBursts = 0, transposes = 0;
+    bool reorderBurstsAre64B = true;
+    std::vector<std::uint32_t> loadBursts, storeBursts;  // bursts of every GM move
+    std::uint32_t loadEvents = 0;                  // bit e: a load handed on to V with event id e
+    std::vector<std::uint32_t> tileScalarCycles;  // scalar steps above a tile's plain bookkeeping
+};
+
+ZLoopProgram inspectLoop(const LoweredKernel& kernel) {
+    ZLoopProgram p;
+    forEachBlockInstruction(kernel, CoreKind::Vector, [&](const Instruction& instruction) {
+        if (const auto* move = std::get_if<DataMove>(&instruction.operands)) {
+            if (move->src == MemSpace::GM) ++p.loads;
+            if (move->dst == MemSpace::GM) ++p.stores;
+            if (move->src == MemSpace::GM) p.loadBursts.push_back(move->burstCount);
+            if (move->dst == MemSpace::GM) p.storeBursts.push_back(move->burstCount);
+            if (move->src == MemSpace::UB && move->dst == MemSpace::UB) {
+                ++p.reorders;
+                p.reorderBursts += move->burstCount;
+                p.reorderBurstsAre64B = p.reorderBurstsAre64B && move->burstBytes == 64;
+            }
+        } else if (const auto* v = std::get_if<VectorInstr>(&instruction.operands)) {
+            if (v->op == VectorOp::NchwConv) ++p.transposes;
+        } else if (const auto* f = std::get_if<Flag>(&instruction.operands)) {
+            if (instruction.opcode == Opcode::SetFlag && f->src == Pipe::Mte2 && f->dst == Pipe::Vector)
+                p.loadEvents |= 1u << f->eventId;
+        } else if (const auto* s = std::get_if<ScalarWork>(&instruction.operands)) {
+            if (s->cycles > kScalarCyclesPerTile) p.tileScalarCycles.push_back(s->cycles);
+        }
+    });
+    return p;
+}
+
+// (co, c, h, w) of an NCHW [co, c, kh, kw] weight sits at [c1·K + tap][co/16][co%16][c%C0] of
+// FRACTAL_Z; a C short of C1·C0 leaves zero channels.
+std::vector<double> fractalZOf(const std::vector<float>& weight, std::int64_t co, std::int64_t c, std::int64_t k) {
+    constexpr std::int64_t kC0 = 8;
+    const std::int64_t c1 = (c + kC0 - 1) / kC0;
+    std::vector<double> fz(static_cast<std::size_t>(c1 * k * co * kC0), 0.0);
+    for (std::int64_t o = 0; o < co; ++o)
+        for (std::int64_t ch = 0; ch < c; ++ch)
+            for (std::int64_t t = 0; t < k; ++t)
+                fz[static_cast<std::size_t>((((ch / kC0) * k + t) * (co / 16) + o / 16) * 16 * kC0 + o % 16 * kC0 + ch % kC0)] =
+                    weight[static_cast<std::size_t>((o * c + ch) * k + t)];
+    return fz;
+}
+
+// Both ways, on weights whose taps fit one vnchwconv line (3×3, 5×5), whose C leaves a padded C0
+// block (the stem's C = 3), and whose 11×11 taps take two runs (96 + 25 on a 192 KiB UB).
+TEST(VectorTransDataFractalZLoop, RoundTripsWeightsOfAnyTapCountAndPaddedChannels) {
+    struct Case {
+        std::int64_t co, c, kh, kw;
+    };
+    const ChipConfig chip = ascend910B1();
+    for (const Case w : {Case{32, 24, 3, 3}, Case{16, 16, 5, 5}, Case{16, 3, 11, 11}, Case{32, 12, 11, 11}}) {
+        const std::string name = std::to_string(w.co) + "," + std::to_string(w.c) + "," + std::to_string(w.kh) + "," +
+                                 std::to_string(w.kw);
+        CubeOpHarness h(chip, kLoopGmBytes);
+        const std::int64_t k = w.kh * w.kw, c1 = (w.c + 7) / 8;
+        const auto weight = h.tensor("w", {w.co, w.c, w.kh, w.kw}, DataType::Fp32);
+        auto fz = h.tensor("fz", {c1 * k, w.co / 16, 16, 8}, DataType::Fp32);
+        fz.format = TensorFormat::FractalZ;
+        const auto back = h.tensor("back", {w.co, w.c, w.kh, w.kw}, DataType::Fp32);
+        const auto values = h.fillRandom(weight);
+        auto to = makeOp("TransData", {weight}, {fz});
+        to.attrs["dst_format"] = std::string("FRACTAL_Z");
+        h.run(to);
+        expectNear(h.read(fz), fractalZOf(values, w.co, w.c, k), 0.0, 0.0, "NCHW → FRACTAL_Z " + name);
+        auto from = makeOp("TransData", {fz}, {back});
+        from.attrs["dst_format"] = std::string("NCHW");
+        h.run(from);
+        expectNear(h.read(back), std::vector<double>(values.begin(), values.end()), 0.0, 0.0, "FRACTAL_Z → NCHW " + name);
+    }
+}
+
+TEST(VectorTransDataFractalZLoop, EachUnitReordersOneBurstPerChannelAndTapWithItsScalarCost) {
+    const ChipConfig chip = ascend910B1();
+    CubeOpHarness h(chip, kLoopGmBytes);
+    // [32, 24, 3, 3]: 2 groups of 16 output channels × 3 C0 blocks = 6 units of 8 channels × 9 taps.
+    const auto weight = h.tensor("w", {32, 24, 3, 3}, DataType::Fp32);
+    auto fz = h.tensor("fz", {27, 2, 16, 8}, DataType::Fp32);
+    fz.format = TensorFormat::FractalZ;
+    auto to = makeOp("TransData", {weight}, {fz});
+    to.attrs["dst_format"] = std::string("FRACTAL_Z");
+    auto from = makeOp("TransData", {fz}, {weight});
+    from.attrs["dst_format"] = std::string("NCHW");
+    const auto forward = h.lower(to), backward = h.lower(from);
+    ASSERT_EQ(forward.size(), 1u);
+    ASSERT_EQ(backward.size(), 1u);
+    const ZLoopProgram f = inspectLoop(forward[0]), b = inspectLoop(backward[0]);
+    constexpr std::uint64_t kUnits = 6, kChannels = 8, kTaps = 9;
+    // One GM move each side a unit: the 16 channel lines as 16 bursts (NCHW side), the 9 taps'
+    // fractal rows as 9 bursts (FRACTAL_Z side).
+    EXPECT_EQ(f.loads, kUnits);
+    EXPECT_EQ(f.stores, kUnits);
+    EXPECT_EQ(b.loads, kUnits);
+    EXPECT_EQ(b.stores, kUnits);
+    for (const ZLoopProgram* p : {&f, &b}) {
+        const bool forwardWay = p == &f;  // loads the weight lines and stores fractal rows
+        for (const std::uint32_t bursts : p->loadBursts) EXPECT_EQ(bursts, forwardWay ? 16u : kTaps);
+        for (const std::uint32_t bursts : p->storeBursts) EXPECT_EQ(bursts, forwardWay ? kTaps : 16u);
+        EXPECT_EQ(p->reorders, kUnits * kChannels);  // one UB → UB move per channel
+        EXPECT_EQ(p->reorderBursts, kUnits * kChannels * kTaps);
+        EXPECT_TRUE(p->reorderBurstsAre64B);
+        EXPECT_EQ(p->transposes, kUnits * 2);  // vnchwconv into rows and back
+        EXPECT_EQ(p->loadEvents, 1u);         // one buffer: every load hands on with one event
+        // Every unit's scalar step carries the same cost per burst, far above a tile's bookkeeping.
+        ASSERT_EQ(p->tileScalarCycles.size(), kUnits);
+        const std::uint32_t extra = p->tileScalarCycles.front() - kScalarCyclesPerTile;
+        EXPECT_GT(extra, 10 * kScalarCyclesPerTile);
+        EXPECT_EQ(extra % (kChannels * kTaps), 0u);
+        for (const std::uint32_t cycles : p->tileScalarCycles) EXPECT_EQ(cycles, p->tileScalarCycles.front());
+    }
+}
+
+}  // namespace
+}  // namespace ascendsim::test
