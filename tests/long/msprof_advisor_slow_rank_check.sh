@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The real client finds the slow rank we inject (long tier): msprof-analyze's `advisor all` over
+# the folder of the 4-rank TP2 x DP2 unit (workloads/unit/tp_dp.yaml, Level1) with
+# `--set slow_rank=1:1.5` picks rank 1 as the cluster's slowest computing rank; without the slow
+# rank it picks none (every rank computes as long). The 128-rank Llama step with slow_rank=3:1.2
+# is the full-size case (docs/performance.md, session 15: advisor names rank 3 in stage 0).
+# Skips (exit 77) when msprof-analyze is not set up (scripts/check_with_msprof_analyze.sh).
+# usage: msprof_advisor_slow_rank_check.sh ASCENDSIM SOURCE_DIR
+set -uo pipefail
+program=$1
+source_dir=$2
+src=${MSPROF_ANALYZE_SRC:-/tmp/msprof-analyze}
+if [[ ! -f $src/msprof_analyze/cli/entrance.py ]]; then
+    echo "SKIP: no msprof-analyze source tree at $src (../shared/tools/SETUP_msprof_analyze.md)"
+    exit 77
+fi
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+for run in slow even; do
+    mkdir -p "$scratch/$run"
+    sets=()
+    [[ $run == slow ]] && sets=(--set slow_rank=1:1.5)
+    "$program" --workload "$source_dir/workloads/unit/tp_dp.yaml" --level Level1 --deterministic \
+        "${sets[@]}" -o "$scratch/$run" >/dev/null 2>"$scratch/sim.err" ||
+        { echo "FAIL: simulation $run: $(cat "$scratch/sim.err")"; exit 1; }
+done
+MSPROF_ANALYSES="cluster-advisor" bash "$source_dir/scripts/check_with_msprof_analyze.sh" \
+    "$scratch/slow" "$scratch/even" >"$scratch/advisor.txt"
+rc=$?
+cat "$scratch/advisor.txt"
+[[ $rc -eq 2 ]] && exit 77  # the tool's dependencies are missing
+[[ $rc -ne 0 ]] && exit 1
+# The lines of each folder's section: "== DIR" starts one.
+section() { awk -v dir="$scratch/$1" '/^== /{on = index($0, "== " dir " ") == 1} on' "$scratch/advisor.txt"; }
+if ! section slow | grep -q 'advisor: Maximum computation time for rank 1$'; then
+    echo "FAIL: advisor did not name the slow rank 1"
+    exit 1
+fi
+if section even | grep -q 'advisor: Maximum computation time for rank'; then
+    echo "FAIL: advisor named a slow rank in the run without one"
+    exit 1
+fi
+echo "advisor names the injected slow rank 1, and none without it"
