@@ -6,16 +6,7 @@
 # is the full-size case (docs/performance.md, session 15: advisor names rank 3 in stage 0).
 # Skips (exit 77) when msprof-analyze is not set up (scripts/check_with_msprof_analyze.sh).
 # usage: msprof_advisor_slow_rank_check.sh ASCENDSIM SOURCE_DIR
-set -uo pipefail
-program=$1
-source_dir=$2
-src=${MSPROF_ANALYZE_SRC:-/tmp/msprof-analyze}
-if [[ ! -f $src/msprof_analyze/cli/entrance.py ]]; then
-    echo "SKIP: no msprof-analyze source tree at $src (../shared/tools/SETUP_msprof_analyze.md)"
-    exit 77
-fi
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
+source "$(dirname "$0")/msprof_analyze_preamble.sh"
 for run in slow even; do
     mkdir -p "$scratch/$run"
     sets=()
