@@ -17,7 +17,9 @@
 #   MSPROF_PYTHON       interpreter that sees Debian's python3-* packages (default /usr/bin/python3)
 #   KEEP_LOGS=1         keep the work folder with every log and result (its path is printed)
 #   MSPROF_TIMEOUT      seconds one analysis may take (default 1800; a timeout fails it)
-#   MSPROF_ANALYSES     which to run (default "advisor compare cluster recipes")
+#   MSPROF_ANALYSES     which to run (default "advisor compare cluster recipes"; add
+#                       "cluster-advisor" for `advisor all` over a distributed run's folder, which
+#                       lists the ranks advisor found slowest)
 #   MSPROF_COMPARE_BASE a *_ascend_pt directory to compare each one against (default: itself),
 #                       e.g. the same workload on another chip, or a real sample of the same level
 #   MSPROF_PER_RANK_MAX advisor/compare on the first N *_ascend_pt of a DIR only (default all; a
@@ -36,7 +38,7 @@
 set -uo pipefail
 
 if [[ $# -eq 0 || $1 == -h || $1 == --help ]]; then
-    sed -n '2,35p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,37p' "$0" | sed 's/^# \{0,1\}//'
     [[ $# -eq 0 ]] && exit 2 || exit 0
 fi
 
@@ -212,6 +214,15 @@ for dir in "$@"; do
     elif wanted cluster; then
         run "cluster      $tag" "$WORK/$tag/cluster" cluster -d "$cluster_in" -m all \
             -o "$WORK/$tag/cluster" --force
+    fi
+    # advisor over the whole cluster folder (MSPROF_ANALYSES must name it): its slow-rank and
+    # computation analyses, which compare the ranks; listed below are the ranks it picked as the
+    # slowest computing one, of the cluster or of each pipeline stage.
+    if wanted cluster-advisor && compgen -G "$cluster_in/*/profiler_info_*.json" >/dev/null; then
+        run "advisor-cl   $tag" "$WORK/$tag/cluster_advisor" advisor all -d "$cluster_in" \
+            -o "$WORK/$tag/cluster_advisor" -l en --force
+        grep -hoE 'For stage-[0-9]+, slow rank is [0-9]+|Maximum computation time for rank [0-9]+|No slow rank with computation time' \
+            "$WORK/logs/advisor-cl___$tag.log" | sort -u | sed 's/^/        advisor: /'
     fi
     if wanted recipes &&
         compgen -G "$cluster_in/*/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler*.db" >/dev/null; then

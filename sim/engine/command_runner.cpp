@@ -134,7 +134,7 @@ int runSimulationCommand(const SimulationOptions& options, std::ostream& out, st
                              : std::string());
         const bool leader = exchange.processIndex() == 0;
         // Its first own rank: process 0 holds rank 0, whose record the report shows.
-        const SimulationResult& result = cluster.of(cluster.firstOwnedRank);
+        const SimulationResult& result = cluster.of(cluster.ownedRanks.front());
         OutputOptions output;
         output.quirks = quirks;
         output.parentDirectory = transaction.stagingDirectory();
@@ -163,7 +163,7 @@ int runSimulationCommand(const SimulationOptions& options, std::ostream& out, st
                 }
             }
             std::vector<std::uint32_t> ranks;
-            for (std::uint32_t rank = cluster.firstOwnedRank; rank < cluster.endOwnedRank; ++rank) {
+            for (const std::uint32_t rank : cluster.ownedRanks) {
                 if (options.rank && *options.rank != rank) continue;
                 if (options.writeRanks && !selected.count(rank)) continue;
                 ranks.push_back(rank);

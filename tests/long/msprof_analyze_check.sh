@@ -7,16 +7,7 @@
 # and CI has no PyPI (tests/sim/engine/stream_event_tasks_test.cpp and client_structure_test.cpp
 # keep the structural rules in the CI tier).
 # usage: msprof_analyze_check.sh ASCENDSIM SOURCE_DIR
-set -uo pipefail
-program=$1
-source_dir=$2
-src=${MSPROF_ANALYZE_SRC:-/tmp/msprof-analyze}
-if [[ ! -f $src/msprof_analyze/cli/entrance.py ]]; then
-    echo "SKIP: no msprof-analyze source tree at $src (../shared/tools/SETUP_msprof_analyze.md)"
-    exit 77
-fi
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
+source "$(dirname "$0")/msprof_analyze_preamble.sh"
 status=0
 for level in Level1 Level2; do
     for export in text db; do

@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <stdexcept>
-#include <tuple>
 
 #include "sim/engine/cluster/collective_matching.h"
+#include "sim/engine/cluster/rank_ownership.h"
+#include "sim/engine/phase_clock.h"
 #include "sim/workload/parallel/parallel_layout.h"
 
 namespace ascendsim {
@@ -57,16 +59,57 @@ std::pair<std::uint32_t, std::uint32_t> ownedRanks(std::uint32_t ranks, std::uin
 
 namespace {
 
-std::uint32_t processOfRank(std::uint32_t rank, std::uint32_t ranks, std::uint32_t processes) {
-    for (std::uint32_t p = 0; p < processes; ++p)
-        if (rank < ownedRanks(ranks, p, processes).second) return p;
-    return processes - 1;
-}
-
 // A rank kind: its variant without release times (what its simulated timeline depends on).
 RankVariant kindOf(RankVariant v) {
     v.collectiveReleaseNs.clear();
     return v;
+}
+
+// Simulating a rank kind costs about this many times writing one of its rank directories: the
+// 128-rank Llama step in one process (docs/performance.md, session 14) took 60.1 s of simulation
+// CPU for its 4 stages and 47.4 s to write its 128 directories, 15 s against 0.37 s.
+constexpr std::uint64_t kSimulationPerWrittenRank = 40;
+
+// The process of each rank (rank_ownership.h). Both phases' costs of a kind are estimated from
+// its stage's step program, known before simulating: its op count (the kernels simulated, the
+// rows written); a slow factor or a late host start does not change what is simulated.
+std::vector<std::uint32_t> processOfEachRank(const SimulationOptions& options, const std::vector<RankVariant>& variantOfRank,
+                                             std::uint32_t processes) {
+    if (processes == 1) return std::vector<std::uint32_t>(variantOfRank.size(), 0);
+    std::vector<RankVariant> kinds;
+    std::vector<std::uint32_t> kindOfRank;
+    for (const RankVariant& v : variantOfRank) {
+        auto it = std::find(kinds.begin(), kinds.end(), v);
+        if (it == kinds.end()) it = kinds.insert(kinds.end(), v);
+        kindOfRank.push_back(static_cast<std::uint32_t>(it - kinds.begin()));
+    }
+    std::map<std::uint32_t, std::uint64_t> opsOfStage;
+    std::vector<RankKindCost> costs;
+    for (const RankVariant& kind : kinds) {
+        auto ops = opsOfStage.find(kind.pipelineStage);
+        if (ops == opsOfStage.end())
+            ops = opsOfStage
+                      .emplace(kind.pipelineStage,
+                               loadWorkload(options.workloadPath, WorkloadOverrides{options.setOverrides, kind.pipelineStage})
+                                   .ops.size())
+                      .first;
+        costs.push_back({ops->second * kSimulationPerWrittenRank, ops->second});
+    }
+    return planRankOwnership(kindOfRank, costs, processes);
+}
+
+// "0-31,64-95": ascending ranks as --write-ranks spells them.
+std::string rankListText(const std::vector<std::uint32_t>& ranks) {
+    std::string text;
+    for (std::size_t i = 0; i < ranks.size();) {
+        std::size_t j = i;
+        while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
+        if (!text.empty()) text += ',';
+        text += std::to_string(ranks[i]);
+        if (j > i) text += '-' + std::to_string(ranks[j]);
+        i = j + 1;
+    }
+    return text;
 }
 
 SimulationResult* findVariant(std::vector<SimulationResult>& pool, const RankVariant& v) {
@@ -113,7 +156,8 @@ ClusterResult runCluster(const SimulationOptions& options, RankExchange& exchang
                                 std::to_string(processes) + " processes for " + std::to_string(ranks) +
                                     " ranks: every process needs a rank to write");
         cluster.classOfRank.assign(ranks, 0);
-        std::tie(cluster.firstOwnedRank, cluster.endOwnedRank) = ownedRanks(ranks, process, processes);
+        const auto [first, end] = ownedRanks(ranks, process, processes);
+        for (std::uint32_t r = first; r < end; ++r) cluster.ownedRanks.push_back(r);
         cluster.rounds = 1;
         cluster.simulations = 1;
         return cluster;
@@ -123,9 +167,13 @@ ClusterResult runCluster(const SimulationOptions& options, RankExchange& exchang
         throw WorkloadError({"<command line>", 0, 0}, "mpirun -np",
                             std::to_string(processes) + " processes for " + std::to_string(ranks) +
                                 " ranks: every process needs a rank to write");
-    std::tie(cluster.firstOwnedRank, cluster.endOwnedRank) = ownedRanks(ranks, process, processes);
     std::vector<RankVariant> variantOfRank;
     for (std::uint32_t r = 0; r < ranks; ++r) variantOfRank.push_back(initialVariantOf(workload, r));
+    const std::vector<std::uint32_t> processOfRank = processOfEachRank(options, variantOfRank, processes);
+    for (std::uint32_t r = 0; r < ranks; ++r)
+        if (processOfRank[r] == process) cluster.ownedRanks.push_back(r);
+    if (processes > 1)
+        spdlog::info("cluster: process {} of {} writes ranks {}", process, processes, rankListText(cluster.ownedRanks));
     Workload profiled = workload;
     applyProfilerOverrides(options, profiled);
     const bool replay = !options.simulateClusterRounds && replayable(options, profiled.profiler);
@@ -148,12 +196,12 @@ ClusterResult runCluster(const SimulationOptions& options, RankExchange& exchang
             auto it = std::find(needed.begin(), needed.end(), variantOfRank[r]);
             if (it == needed.end()) {
                 it = needed.insert(needed.end(), variantOfRank[r]);
-                sender.push_back(processOfRank(r, ranks, processes));
+                sender.push_back(processOfRank[r]);
                 local.push_back(false);
             }
             const auto index = static_cast<std::size_t>(it - needed.begin());
             classOfRank[r] = static_cast<std::uint32_t>(index);
-            if (r >= cluster.firstOwnedRank && r < cluster.endOwnedRank) local[index] = true;
+            if (processOfRank[r] == process) local[index] = true;
         }
         // Simulate what this process needs and has not got in full; share the arrivals of what
         // nobody had.
@@ -169,6 +217,8 @@ ClusterResult runCluster(const SimulationOptions& options, RankExchange& exchang
                 continue;
             }
             if (!local[i]) continue;
+            const PhaseClock running;
+            const std::uint32_t simulationsBefore = cluster.simulations;
             if (std::shared_ptr<const DeviceTimeline> timeline = replay ? timelineOf(needed[i]) : nullptr) {
                 classes[i] = runSimulation(options, needed[i], DeviceRun{std::move(timeline), false});
                 ++cluster.replays;
@@ -178,6 +228,9 @@ ClusterResult runCluster(const SimulationOptions& options, RankExchange& exchang
                 if (replay && kind) timelines.emplace_back(needed[i], classes[i].deviceTimeline);
                 ++cluster.simulations;
             }
+            const bool simulated = cluster.simulations != simulationsBefore;
+            spdlog::info("cluster: {} stage {} slowdown {} in {}", simulated ? "simulated" : "replayed",
+                         needed[i].pipelineStage, needed[i].deviceSlowdown, running.elapsed());
             have[i] = true;
             if (sender[i] == process) mine[i] = packArrivals(classes[i].collectiveArrivals);
         }

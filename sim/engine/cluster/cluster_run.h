@@ -20,9 +20,12 @@
 // host model runs again in full, so the host's records follow the device's new times.
 // SimulationOptions::simulateClusterRounds simulates every round instead.
 //
-// Processes (mpirun -np N): process p owns the ranks [p*R/N, (p+1)*R/N) and writes their
-// directories; it simulates the distinct ranks among them, and the processes exchange arrival
-// times after each round (RankExchange).
+// Processes (mpirun -np N): each process owns some ranks and writes their directories; it
+// simulates the rank kinds among them, and the processes exchange arrival times after each round
+// (RankExchange). Which process owns which ranks is planned from the kinds' estimated costs
+// (rank_ownership.h): whole kinds to one process each when that is cheaper than the contiguous
+// ranges [p*R/N, (p+1)*R/N). Every process computes the same plan from the same workload. Ranks
+// that are all alike keep the contiguous ranges (each process simulates the one kind).
 #include <cstdint>
 #include <vector>
 
@@ -35,8 +38,7 @@ struct ClusterResult {
     // One per distinct rank. A class no owned rank uses holds only its variant and arrivals.
     std::vector<SimulationResult> classes;
     std::vector<std::uint32_t> classOfRank;  // index into classes, per global rank
-    std::uint32_t firstOwnedRank = 0;        // the ranks this process writes: [first, end)
-    std::uint32_t endOwnedRank = 0;
+    std::vector<std::uint32_t> ownedRanks;   // the ranks this process writes, ascending (rank 0 in process 0)
     std::uint32_t rounds = 0;       // fixed-point rounds run
     std::uint32_t simulations = 0;  // device simulations this process ran
     std::uint32_t replays = 0;      // runs this process replayed from a simulated timeline
@@ -51,7 +53,7 @@ ClusterResult runCluster(const SimulationOptions& options);  // one process
 // Rank `rank`'s starting variant: its slow factor and host jitter (no release times yet).
 RankVariant initialVariantOf(const Workload& workload, std::uint32_t rank);
 
-// The ranks process `process` of `processes` owns: [first, end).
+// The contiguous ranks [first, end) of process `process` of `processes`.
 std::pair<std::uint32_t, std::uint32_t> ownedRanks(std::uint32_t ranks, std::uint32_t process, std::uint32_t processes);
 
 }  // namespace ascendsim
