@@ -162,6 +162,10 @@ void checkPhysicalRanges(const Checker& check, const ChipConfig& chip) {
         {"pipes.block_dispatch_interval_cycles", chip.blockDispatchIntervalCycles},
     };
     for (const auto& [key, cycles] : eventCycles) checkRange(check, cycles, kEventCycles, key, "cycles");
+    for (std::size_t i = 0; i < chip.paths.size(); ++i) {
+        checkRange(check, chip.paths[i].burstCycles, kEventCycles,
+                   "paths[" + std::to_string(i) + "].burst_cycles", "cycles");
+    }
     for (std::size_t i = 0; i < kVectorClassCount; ++i) {
         const VectorClassTiming& timing = chip.vector.byClass[i];
         const std::string key = std::string("vector.classes.") + kVectorClassKeys[i];

@@ -222,6 +222,12 @@ TEST_F(EditedConfig, PathWithoutAPipeIsRejected) {
     EXPECT_NE(error.find("no pipe moves data L0A->UB"), std::string::npos) << error;
 }
 
+// A per-burst restart cost past 10^6 cycles is no copy a core makes (the chip's per-event bound).
+TEST_F(EditedConfig, PathBurstCostIsBounded) {
+    const std::string error = errorOf(withReplaced("burst_cycles: 14 ", "burst_cycles: 4e9 "));
+    EXPECT_NE(error.find("].burst_cycles: 4e+09 cycles is outside"), std::string::npos) << error;
+}
+
 TEST_F(EditedConfig, UbBankingMustCoverTheUb) {
     const std::string error = errorOf(withReplaced("banks_per_group: 3", "banks_per_group: 4"));
     EXPECT_NE(error.find("ub_banking: bank_groups x banks_per_group x bank_bytes"),
