@@ -9,6 +9,11 @@
 
 namespace ascendsim {
 
+// The burst size of the measured transfer curves: MSKPP's tables index their points by a count of
+// 1 KiB bursts (Ascend-mskpp csrc/prof_data/data_adapter.cpp: bytes = numBursts * 1024), so a
+// curve's cost already holds the restarts of a move cut into 1 KiB pieces.
+inline constexpr std::uint64_t kMeasuredBurstBytes = 1024;
+
 class TransferTiming {
 public:
     explicit TransferTiming(const ChipConfig& chip);

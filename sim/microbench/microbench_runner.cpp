@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "models/memory/shared_memory_system.h"
+#include "models/timing/transfer_timing.h"
 #include "sim/config/chip_config_loader.h"
 #include "sim/microbench/device_run.h"
 #include "sim/microbench/many_core_streaming.h"
@@ -45,8 +46,8 @@ Instruction transferOf(const TransferReference& ref, std::uint64_t bytes) {
     move.dst = ref.dst;
     move.srcAddr = 0;
     move.dstAddr = (ref.src == ref.dst) ? 64 * 1024 : 0;  // UB->UB: disjoint source and destination
-    move.burstBytes = 1024;                               // MSKPP moved 1 KiB bursts
-    move.burstCount = static_cast<std::uint32_t>(bytes / 1024);
+    move.burstBytes = static_cast<std::uint32_t>(kMeasuredBurstBytes);  // MSKPP moved 1 KiB bursts
+    move.burstCount = static_cast<std::uint32_t>(bytes / kMeasuredBurstBytes);
     move.conversion = ref.conversion;
     return Instruction::move(move);
 }

@@ -267,5 +267,25 @@ TEST(TransferTiming, BurstCyclesChargeEveryBurstOfAMove) {
     EXPECT_EQ(timing.cycles(whole), curveOnly);
 }
 
+// The curves were measured as moves of 1 KiB bursts (MSKPP), so a 60 KiB copy cut into 1 KiB
+// bursts is the measured point itself and pays no burst cost; 2 KiB cut into 64 B bursts pays for
+// the 32 - 2 bursts beyond the two measured pieces.
+TEST(TransferTiming, BurstCyclesChargeOnlyBurstsShorterThanTheMeasuredOnes) {
+    ChipConfig chip = chip910B1();
+    for (PathTiming& path : chip.paths)
+        if (path.src == MemSpace::UB && path.dst == MemSpace::UB) path.burstCycles = 14.0;
+    DataMove measured{.src = MemSpace::UB, .dst = MemSpace::UB, .srcType = DataType::Fp32, .dstType = DataType::Fp32};
+    measured.burstCount = 60, measured.burstBytes = kMeasuredBurstBytes;
+    DataMove oneBurst = measured;
+    oneBurst.burstCount = 1, oneBurst.burstBytes = 60 * kMeasuredBurstBytes;
+    const TransferTiming timing(chip);
+    EXPECT_EQ(timing.cycles(measured), timing.cycles(oneBurst));
+    DataMove shortBursts = measured;
+    shortBursts.burstCount = 32, shortBursts.burstBytes = 64, shortBursts.dstGapBytes = 64;
+    DataMove twoPieces = shortBursts;
+    twoPieces.burstCount = 2, twoPieces.burstBytes = 1024, twoPieces.dstGapBytes = 0;
+    EXPECT_EQ(timing.cycles(shortBursts), timing.cycles(twoPieces) + 30 * 14);
+}
+
 }  // namespace
 }  // namespace ascendsim
