@@ -3,6 +3,8 @@
 // the real SharedMemorySystem: a one-block kernel that loads 256 B, adds and stores them back.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "models/device/device.h"
 #include "models/device/device_test_chip.h"
 #include "models/systemc/fresh_simulation_context.h"
@@ -106,6 +108,32 @@ TEST(Ascend910SampleFit, EveryLaunchAfterAnotherKernelFetchesItsCodeThroughAShar
         for (const BlockResult& b : observer.results[launch].blocks)
             EXPECT_EQ(b.counters[PmuEvent::IcacheMiss], 8u) << "launch " << launch;
     }
+}
+
+// The sample's kernels under 3 us: Duration - aicore_time grows by 24.8 ns a block (0.42 us at
+// block dim 1, 1.19 at 32; docs/fidelity.md §56a): the dispatcher hands the blocks out 25 cycles
+// apart, so a 32-block launch's last block starts 31 × 25 ns after its first, and the launch's
+// Duration less its mean block's cycles is the one-block gap plus about that.
+TEST(Ascend910SampleFit, BlocksOfALaunchStartOneDispatchIntervalApart) {
+    const ChipConfig chip = loadChipByName("Ascend910", defaultConfigDir());
+    EXPECT_EQ(chip.blockDispatchIntervalCycles, 25u);
+    FreshSimulationContext context;
+    RecordingObserver observer;
+    Device device(chip, observer);
+    device.submit(oneLoadKernel(32), 0);
+    device.runUntilIdle();
+    ASSERT_EQ(observer.results.size(), 1u);
+    const TaskResult& r = observer.results.back();
+    ASSERT_EQ(r.blocks.size(), 32u);
+    std::uint64_t first = r.blocks[0].startNs, last = r.blocks[0].startNs;
+    for (const BlockResult& b : r.blocks) {
+        first = std::min(first, b.startNs);
+        last = std::max(last, b.startNs);
+    }
+    EXPECT_EQ(last - first, 31u * 25u);  // 1 cycle = 1 ns at 1000 MHz
+    const double gapNs = static_cast<double>(r.endNs - r.startNs) - meanBlockCycles(r);
+    EXPECT_GE(gapNs, 420.0 + 31 * 25 * 0.5);  // at least half the stagger beyond the dispatch
+    EXPECT_LE(gapNs, 1430.0);                 // the sample's p90 at block dim 32
 }
 
 }  // namespace
