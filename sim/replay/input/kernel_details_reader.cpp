@@ -118,6 +118,7 @@ RealProfile parseKernelDetailsCsv(std::string_view text, const std::filesystem::
     const std::optional<std::size_t> core = csvColumn(table, "Accelerator Core");
     const std::optional<std::size_t> mix = csvColumn(table, "Mix Block Dim");
     const std::optional<std::size_t> stream = csvColumn(table, "Stream ID");
+    const std::optional<std::size_t> task = csvColumn(table, "Task ID");
     struct TensorColumn {
         const char* header;
         std::string RealKernel::*field;
@@ -152,6 +153,7 @@ RealProfile parseKernelDetailsCsv(std::string_view text, const std::filesystem::
         }
         kernel.blockDim = reader.count(row, line, blockDim);
         if (stream) kernel.stream = reader.cell(row, line, *stream);
+        if (task) kernel.taskId = reader.cell(row, line, *task);
         if (mix) kernel.mixBlockDim = reader.count(row, line, *mix);
         for (const auto& [index, field] : tensors) kernel.*field = unquoteCell(reader.cell(row, line, index));
         for (std::size_t index : ratioColumns) {
