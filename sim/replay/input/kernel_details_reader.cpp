@@ -1,13 +1,10 @@
 #include "sim/replay/input/kernel_details_reader.h"
 
-#include <cerrno>
-#include <fstream>
 #include <optional>
-#include <sstream>
-#include <system_error>
 
 #include "profiler/format/csv_reader.h"
 #include "sim/replay/input/block_count.h"
+#include "sim/replay/input/export_file.h"
 
 namespace ascendsim {
 
@@ -166,12 +163,6 @@ RealProfile parseKernelDetailsCsv(std::string_view text, const std::filesystem::
     return profile;
 }
 
-RealProfile readKernelDetailsCsv(const std::filesystem::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw std::system_error(errno, std::generic_category(), "cannot read " + file.string());
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parseKernelDetailsCsv(text.str(), file);
-}
+RealProfile readKernelDetailsCsv(const std::filesystem::path& file) { return parseKernelDetailsCsv(readExportFile(file), file); }
 
 }  // namespace ascendsim

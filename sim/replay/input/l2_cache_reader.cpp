@@ -1,12 +1,9 @@
 #include "sim/replay/input/l2_cache_reader.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <fstream>
-#include <sstream>
-#include <system_error>
 
 #include "profiler/format/csv_reader.h"
+#include "sim/replay/input/export_file.h"
 #include "sim/replay/input/real_profile.h"
 
 namespace ascendsim {
@@ -61,11 +58,7 @@ L2VictimRates parseL2CacheCsv(std::string_view text, const std::filesystem::path
 L2VictimRates readL2CacheCsv(const std::filesystem::path& file) {
     std::error_code missing;
     if (!std::filesystem::exists(file, missing)) return {};
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw std::system_error(errno, std::generic_category(), "cannot read " + file.string());
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parseL2CacheCsv(text.str(), file);
+    return parseL2CacheCsv(readExportFile(file), file);
 }
 
 }  // namespace ascendsim
