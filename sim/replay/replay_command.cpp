@@ -8,6 +8,7 @@
 
 #include "sim/config/chip_config_loader.h"
 #include "sim/replay/input/chip_inference.h"
+#include "sim/replay/input/l2_cache_reader.h"
 #include "sim/replay/report/replay_html.h"
 
 namespace ascendsim {
@@ -51,6 +52,12 @@ PreparedReplay prepareReplay(const ReplayOptions& options) {
     if (!options.chipOverrides.empty()) report.chipReason += "; --chip-set " + std::to_string(options.chipOverrides.size()) + " keys";
     ChipConfig chip = loadChipByName(report.chipName, options.configDir, options.chipOverrides);
     report.kernels = distinctKernels(profile, l2, chip.l2.sizeBytes, &chip.icache);
+    if (preloadsResidents(l2) && profile.hasShapes && profile.exportType == "text") {
+        const L2VictimRates rates = readL2CacheCsv(profile.source.parent_path() / "l2_cache.csv");
+        if (!rates.empty())
+            report.residencyCheck = residencyAgainstVictimRates(
+                profile, residencyByRow(profile, l2, chip.l2.sizeBytes).residentInputs, rates);
+    }
     return PreparedReplay{std::move(report), std::move(chip)};
 }
 

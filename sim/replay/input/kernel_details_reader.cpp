@@ -1,13 +1,10 @@
 #include "sim/replay/input/kernel_details_reader.h"
 
-#include <cerrno>
-#include <fstream>
 #include <optional>
-#include <sstream>
-#include <system_error>
 
 #include "profiler/format/csv_reader.h"
 #include "sim/replay/input/block_count.h"
+#include "sim/replay/input/export_file.h"
 
 namespace ascendsim {
 
@@ -118,6 +115,7 @@ RealProfile parseKernelDetailsCsv(std::string_view text, const std::filesystem::
     const std::optional<std::size_t> core = csvColumn(table, "Accelerator Core");
     const std::optional<std::size_t> mix = csvColumn(table, "Mix Block Dim");
     const std::optional<std::size_t> stream = csvColumn(table, "Stream ID");
+    const std::optional<std::size_t> task = csvColumn(table, "Task ID");
     struct TensorColumn {
         const char* header;
         std::string RealKernel::*field;
@@ -152,6 +150,7 @@ RealProfile parseKernelDetailsCsv(std::string_view text, const std::filesystem::
         }
         kernel.blockDim = reader.count(row, line, blockDim);
         if (stream) kernel.stream = reader.cell(row, line, *stream);
+        if (task) kernel.taskId = reader.cell(row, line, *task);
         if (mix) kernel.mixBlockDim = reader.count(row, line, *mix);
         for (const auto& [index, field] : tensors) kernel.*field = unquoteCell(reader.cell(row, line, index));
         for (std::size_t index : ratioColumns) {
@@ -164,12 +163,6 @@ RealProfile parseKernelDetailsCsv(std::string_view text, const std::filesystem::
     return profile;
 }
 
-RealProfile readKernelDetailsCsv(const std::filesystem::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw std::system_error(errno, std::generic_category(), "cannot read " + file.string());
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parseKernelDetailsCsv(text.str(), file);
-}
+RealProfile readKernelDetailsCsv(const std::filesystem::path& file) { return parseKernelDetailsCsv(readExportFile(file), file); }
 
 }  // namespace ascendsim

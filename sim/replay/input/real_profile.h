@@ -40,6 +40,7 @@ struct RealKernel {
     std::string acceleratorCore;  // "AI_CORE", "AI_VECTOR_CORE", "MIX_AIC", "MIX_AIV", "AI_CPU", ...
     double durationUs = 0.0;
     std::string stream;           // "Stream ID" / TASK.streamId; empty when not recorded
+    std::string taskId;           // "Task ID" of the text export (joins l2_cache.csv); empty when not read
     std::uint32_t blockDim = 0;
     std::uint32_t mixBlockDim = 0;
     // Tensor cells as the export spells them, outer quotes removed: "4096,1024;1024,2048",

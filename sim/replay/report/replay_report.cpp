@@ -155,8 +155,17 @@ std::string renderReplaySummary(const ReplayReport& report) {
         << "  export " << report.exportType << ", era " << formatVersionName(report.era)
         << (report.hasShapes ? "" : ", Level0 (no op types or shapes)") << "\n"
         << "  chip " << report.chipName << ": " << report.chipReason << "\n"
-        << "  L2 " << l2StateName(report.l2) << " at every kernel start\n"
-        << "  compute kernels: " << report.computeRows << " rows, " << report.kernels.size() << " distinct; "
+        << "  L2 " << l2StateName(report.l2) << " at every kernel start\n";
+    if (!report.residencyCheck.empty()) {
+        out << "  L2 state against the export's l2_cache.csv (median victim rate of the rows whose inputs it holds):";
+        const char* separator = " ";
+        for (const ResidencyGroup& group : report.residencyCheck) {
+            out << separator << group.held << " " << group.rows << " rows " << fixed3(group.medianVictimRate);
+            separator = "; ";
+        }
+        out << "\n";
+    }
+    out << "  compute kernels: " << report.computeRows << " rows, " << report.kernels.size() << " distinct; "
         << "communication (excluded): " << report.communicationTasks << " tasks, " << fixed3(report.communicationUs)
         << " us\n"
         << "  coverage: " << replayed << " of " << report.kernels.size() << " distinct kernels replayed = "

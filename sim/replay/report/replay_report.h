@@ -13,6 +13,7 @@
 
 #include "sim/replay/run/kernel_replay.h"
 #include "sim/replay/input/real_profile.h"
+#include "sim/replay/run/l2_residency_check.h"
 #include "sim/replay/run/replay_run.h"
 
 namespace ascendsim {
@@ -29,6 +30,9 @@ struct ReplayReport {
     std::uint64_t communicationTasks = 0;
     double communicationUs = 0.0;
     std::vector<ReplayedKernel> kernels;
+    // The assumed L2 state against the export's l2_cache.csv (producer and timeline states, text
+    // exports that have one); empty otherwise.
+    std::vector<ResidencyGroup> residencyCheck;
 };
 
 struct ReplayCoverage {

@@ -57,14 +57,19 @@ ReplayPlacement placementOf(const ReplayedKernel& k) {
 
 }  // namespace
 
+L2Timeline residencyByRow(const RealProfile& profile, L2State l2, std::uint64_t l2Bytes) {
+    const bool producerAware = preloadsResidents(l2) && profile.hasShapes;
+    if (producerAware && l2 == L2State::Timeline) return l2Timeline(profile, l2Bytes);
+    if (producerAware && l2 == L2State::Producer)
+        return L2Timeline{producedInputs(profile, l2Bytes), residentCopyTargets(profile, l2Bytes)};
+    return L2Timeline{std::vector<std::vector<std::size_t>>(profile.kernels.size()),
+                      std::vector<std::vector<std::size_t>>(profile.kernels.size())};
+}
+
 std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State l2, std::uint64_t l2Bytes,
                                             const ICacheConfig* icache) {
     const bool producerAware = preloadsResidents(l2) && profile.hasShapes;
-    L2Timeline resident{std::vector<std::vector<std::size_t>>(profile.kernels.size()),
-                        std::vector<std::vector<std::size_t>>(profile.kernels.size())};
-    if (producerAware && l2 == L2State::Timeline) resident = l2Timeline(profile, l2Bytes);
-    if (producerAware && l2 == L2State::Producer)
-        resident = L2Timeline{producedInputs(profile, l2Bytes), residentCopyTargets(profile, l2Bytes)};
+    const L2Timeline resident = residencyByRow(profile, l2, l2Bytes);
     const auto& produced = resident.residentInputs;
     const auto& targets = resident.residentOutputs;
     const std::vector<bool> codeResident =

@@ -11,6 +11,7 @@
 
 #include "models/chip/chip_config.h"
 #include "sim/replay/run/kernel_replay.h"
+#include "sim/replay/run/l2_timeline.h"
 #include "sim/replay/input/real_profile.h"
 #include "sim/replay/report/replay_statistics.h"
 
@@ -30,6 +31,11 @@ struct ReplayedKernel {
     std::string excluded;       // set when the row is no AI core kernel (Level0, DSA task)
     std::string reason;         // why not simulated (empty when simulated)
 };
+
+// Per row of profile.kernels, the inputs (and copy targets) `l2` holds in L2 at its start:
+// none when cold or warm or the profile has no shapes, producer_inputs.h for Producer,
+// l2_timeline.h for Timeline.
+L2Timeline residencyByRow(const RealProfile& profile, L2State l2, std::uint64_t l2Bytes);
 
 // Groups the profile's compute kernels by identity, in first-occurrence order. With
 // L2State::Producer the identity also holds which inputs a preceding kernel wrote
