@@ -1,12 +1,14 @@
 // ReduceSum, ReduceMean, ReduceMax (docs/op-catalog.md). Once size-1 dims are ignored, reduced axes
 // that are contiguous make the input [A, R, B] and one kernel; [R1, A, R2] is one kernel too
-// (reduce_outer_inner.h); other non-adjacent ones run one pass per reduced run (lowerReducePasses).
+// (reduce_outer_inner.h); an fp32 sum of [R1, A, R2] or [R, A] into an atomically cleaned output
+// splits the leading reduced run over the blocks (reduce_atomic.h); other non-adjacent ones run one pass per reduced run (lowerReducePasses).
 // B = 1 reduces rows (vector_tiling_rows; rows longer than UB in chunks, reduce_long_rows.h), B > 1
 // folds rows of columns (reduce_columns). Mean scales by 1/R in fp32.
 #include <algorithm>
 #include <set>
 
 #include "models/kernels/elementwise/elementwise_broadcast.h"
+#include "models/kernels/reduction/reduce_atomic.h"
 #include "models/kernels/reduction/reduce_columns.h"
 #include "models/kernels/reduction/reduce_long_rows.h"
 #include "models/kernels/reduction/reduce_outer_inner.h"
@@ -88,6 +90,13 @@ std::vector<LoweredKernel> lowerReduce(const OpInstance& op, const ChipConfig& c
         runs.back().size *= size;
     }
     const auto reducedRuns = std::count_if(runs.begin(), runs.end(), [](const DimRun& r) { return r.reduced; });
+    // [R1, A, R2] or [R, A] summed into an atomically cleaned y: blocks split the leading reduced run.
+    if (reducesIntoAtomicallyCleanedOutput(op, reduceOp) && (runs.size() == 2 || runs.size() == 3) &&
+        runs[0].reduced && !runs[1].reduced) {
+        const auto size = [&runs](std::size_t r) { return static_cast<std::uint64_t>(r < runs.size() ? runs[r].size : 1); };
+        auto kernel = lowerAtomicReduction(op, chip, mean, size(0), size(1), size(2));
+        if (kernel) return {std::move(*kernel)};
+    }
     if (reducedRuns == 2 && runs.size() == 3) {  // [R1, A, R2]: one kernel
         auto kernel = lowerOuterInnerReduction(op, chip, reduceOp, mean, static_cast<std::uint64_t>(runs[0].size),
                                                static_cast<std::uint64_t>(runs[1].size), static_cast<std::uint64_t>(runs[2].size));
