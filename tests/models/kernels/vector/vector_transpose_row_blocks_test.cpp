@@ -71,9 +71,7 @@ TEST(TransposeRowBlocks, CoupledChipRearrangesTilesOnTheVectorPipeAndStoresThemI
         nz.format = TensorFormat::FractalNz;
         const auto back = h.tensor("back", {m, n}, dtype);
         const auto xs = h.fillRandom(x);
-        auto there = makeOp("TransData", {x}, {nz});
-        there.attrs["dst_format"] = std::string("FRACTAL_NZ");
-        const auto kernels = h.run(there);
+        const auto kernels = runTransData(h, x, nz, "FRACTAL_NZ");
         ASSERT_EQ(kernels.size(), 1u);
         const std::uint64_t rowBytes = 16 * bytesOf(dtype), eb = bytesOf(dtype);
         std::uint64_t copied = 0, stored = 0, stores = 0, tiles = 0;
@@ -106,9 +104,7 @@ TEST(TransposeRowBlocks, CoupledChipRearrangesTilesOnTheVectorPipeAndStoresThemI
         for (std::size_t r = 0; r < static_cast<std::size_t>(m); r += 37)
             for (std::size_t c = 0; c < static_cast<std::size_t>(n); c += 29)
                 ASSERT_EQ(fractal[((c / 16) * m + r) * 16 + c % 16], xs[r * n + c]) << r << "," << c;
-        auto again = makeOp("TransData", {nz}, {back});
-        again.attrs["dst_format"] = std::string("ND");
-        h.run(again);
+        runTransData(h, nz, back, "ND");
         EXPECT_EQ(h.read(back), xs);
     }
 }
