@@ -12,6 +12,17 @@ namespace ascendsim {
 namespace {
 constexpr std::uint64_t kC0Bytes = 32;  // hardware.md §2.3: C0 is one 32 B block of elements
 
+// Whether the chip's forward convolution loads each L1 chunk only once the cube has used the one
+// before (one L1 buffer: TBE's conv tiling "manual_pingpong_buffer" AL1/BL1_pbuffer = 1), so GM→L1
+// does not overlap the cube. The 910A's (TBE v100 conv_schedule) forward rows say so: c1e639ee
+// level1 rank0 Conv2D18/20/22 (3×3 over 13×13, C 192-384) busy MAC 0.40-0.46 + MTE2 0.44-0.50 +
+// MTE1 0.07-0.08 of their time = 0.95-0.98, Conv2D15 (5×5 over 27×27) 0.89: the pipes take turns;
+// with two L1 buffers the model overlapped MTE2 under the cube and ran them 0.47-0.53× (0.80×)
+// of real. Its input gradients overlap them (Conv2DBackpropInput74/79: MAC 0.70 + MTE2 0.44-0.54
+// > 1) and keep two. The 910B2's fp32 forward convs (e5a31957: MAC 0.79-0.85 with MTE2 0.75-0.82)
+// overlap too.
+bool forwardConvSingleBuffersL1(const ChipConfig& chip) { return chip.organisation == CoreOrganisation::Coupled; }
+
 std::vector<LoweredKernel> lowerConv2D(const OpInstance& op, const ChipConfig& chip) {
     if (op.inputs.size() < 2 || op.outputs.empty()) throwLoweringError(op, "needs inputs x, w and output y");
     const TensorInfo& x = op.inputs[0];
@@ -64,6 +75,7 @@ std::vector<LoweredKernel> lowerConv2D(const OpInstance& op, const ChipConfig& c
     ConvTiling tiling;
     CubeBufferPlan plan;
     planConv(op, chip, p, tiling, plan);
+    if (forwardConvSingleBuffersL1(chip)) plan.l1Slots = 1;
     auto operands = std::make_shared<const ConvOperands>(p, tiling);
     std::vector<LoweredKernel> kernels{makeCubeKernel(op, chip, operands, plan, CubeStepSizes{tiling.baseK})};
     if (op.inputs.size() > 2) {

@@ -56,13 +56,14 @@ std::vector<LoweredKernel> lowerTransData(const OpInstance& op, const ChipConfig
                 "FRACTAL_NZ must hold M = " + std::to_string(m) + " rounded up to 16, not " + std::to_string(mPadded));
         std::int64_t batch = 1;
         for (std::size_t d = 0; d + 2 < nd.size(); ++d) batch *= nd[d];
-        if (mPadded == m) {
+        const bool rearranges = fractalNzKernelRearrangesInUb(chip);
+        if (mPadded == m && !rearranges) {
             if (toNz) return lowerPermutation(op, chip, {batch, m, n / kFractalEdge, kFractalEdge}, {0, 2, 1, 3});
             return lowerPermutation(op, chip, {batch, n / kFractalEdge, m, kFractalEdge}, {0, 2, 1, 3});
         }
         const auto u = [](std::int64_t v) { return static_cast<std::uint64_t>(v); };
         RowBlockSwap swap{.batch = u(batch), .rowBytes = u(kFractalEdge) * bytesOf(x.dtype),
-                          .x = x.deviceAddr, .y = op.outputs[0].deviceAddr};
+                          .x = x.deviceAddr, .y = op.outputs[0].deviceAddr, .rearrangeInUb = rearranges};
         if (toNz)
             swap.a = u(m), swap.c = u(n / kFractalEdge), swap.aOut = u(mPadded);
         else

@@ -6,7 +6,8 @@
 // real kernels stream at HBM speed. A tile is kA consecutive A rows × jC consecutive C rows:
 // MTE2 loads it as kA bursts of jC rows (contiguous in GM), and MTE3 stores each of its jC
 // columns as one burst of kA rows (contiguous in GM), reading the UB with a jC-row stride
-// (DataCopy's source stride) — no vector step.
+// (DataCopy's source stride) — no vector step. The 910A's TBE ND ↔ FRACTAL_NZ kernels instead copy
+// the tile into its columns on the vector pipe and store them with one move (rearrangeInUb).
 #include <cstdint>
 #include <optional>
 
@@ -22,7 +23,14 @@ struct RowBlockSwap {
     std::uint64_t aIn = 0, cIn = 0, aOut = 0;
     std::uint64_t x = 0, y = 0;  // GM addresses, or workspace offsets when the flags say so
     bool xInWorkspace = false, yInWorkspace = false;
+    // TBE's nd_2_nz / nz_2_nd form (fractalNzKernelRearrangesInUb): the loaded tile is copied into
+    // its columns by vadds and the columns leave in one move; one loaded and one column buffer.
+    bool rearrangeInUb = false;
 };
+
+// Whether the chip's CANN ND ↔ FRACTAL_NZ TransData rearranges its tiles in UB (the 910A's TBE
+// kernels; evidence in transpose_row_blocks.cpp).
+bool fractalNzKernelRearrangesInUb(const ChipConfig& chip);
 
 // The kernel, or nothing when the rows are long enough for the row-reorder pass (rowBytes ≥ the
 // chip's L2 line) or not whole 32 B blocks (DataCopy's unit).

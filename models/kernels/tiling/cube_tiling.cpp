@@ -53,7 +53,7 @@ protected:
     void emitPrologue(ProgramBuilder& b) override {
         b.scalar(kKernelSetupScalarCycles, 4);
         if (tiles_ == 0) return;  // an idle block only reads its tiling data
-        for (auto& slot : l1Slots_) slot.prime(b);
+        for (std::uint32_t s = 0; s < plan_.l1Slots; ++s) l1Slots_[s].prime(b);
         if (plan_.ownOperandSlots())
             for (auto& slot : aSlots_) slot.prime(b);
         if (plan_.residentA) residentA_.prime(b);
@@ -70,7 +70,7 @@ protected:
 
     void emitEpilogue(ProgramBuilder& b) override {
         if (tiles_ == 0) return;
-        for (auto& slot : l1Slots_) slot.drain(b);
+        for (std::uint32_t s = 0; s < plan_.l1Slots; ++s) l1Slots_[s].drain(b);
         if (plan_.ownOperandSlots())
             for (auto& slot : aSlots_) slot.drain(b);
         if (plan_.residentA) residentA_.drain(b);
@@ -104,12 +104,18 @@ protected:
         const bool nextTile = localTile + 1 < tiles_;
         // A new resident A may only be loaded once this tile's last step has read the old one.
         const bool nextLoadsA = plan_.residentA && nextTile && loadsA(localTile + 1);
-        for (std::uint32_t c = 0; c < chunks; ++c) {
-            b.scalar(kChunkScalarCycles);
+        // The load after chunk c: issued ahead of c's steps with two L1 slots (the preload below);
+        // with one it can only follow c's release, and is issued there.
+        const bool preload = plan_.l1Slots > 1;
+        auto loadAfter = [&](std::uint32_t c) {
             if (c + 1 < chunks)
                 loadChunk(localTile, c + 1, b);
             else if (nextTile && !nextLoadsA)
                 loadChunk(localTile + 1, 0, b);
+        };
+        for (std::uint32_t c = 0; c < chunks; ++c) {
+            b.scalar(kChunkScalarCycles);
+            if (preload) loadAfter(c);
             CubeStep step = chunkStep(tile, c);
             const CubeL1Chunk place = consumeChunk(c, b);
             if (bias && c == 0) {
@@ -144,6 +150,7 @@ protected:
                 l0_.release(b);
             }
             releaseChunk(c, chunks, b);
+            if (!preload) loadAfter(c);
         }
         if (plan_.residentA && (nextLoadsA || !nextTile)) residentA_.release(b);
         if (nextLoadsA) loadChunk(localTile + 1, 0, b);
@@ -183,12 +190,12 @@ protected:
     // places. An operand in its own slots waits only on the first chunk its load spans.
     CubeL1Chunk consumeChunk(std::uint32_t c, ProgramBuilder& b) {
         if (!plan_.ownOperandSlots()) {
-            PingPongBuffer& l1 = l1Slots_[chunksConsumed_ % l1Slots_.size()];
+            PingPongBuffer& l1 = l1Slots_[chunksConsumed_ % plan_.l1Slots];
             l1.consume(b);
             return chunkPlace(l1, c);
         }
         PingPongBuffer& a = aSlots_[aChunksConsumed_ % aSlots_.size()];
-        PingPongBuffer& bSlot = l1Slots_[chunksConsumed_ % l1Slots_.size()];
+        PingPongBuffer& bSlot = l1Slots_[chunksConsumed_ % plan_.l1Slots];
         if (c % plan_.aChunkSpan == 0) a.consume(b);
         if (c % plan_.bChunkSpan == 0) bSlot.consume(b);
         return {a.address(), bSlot.address()};
@@ -198,7 +205,7 @@ protected:
     void releaseChunk(std::uint32_t c, std::uint32_t chunks, ProgramBuilder& b) {
         const bool lastOfTile = c + 1 == chunks;
         if (!plan_.ownOperandSlots() || (c + 1) % plan_.bChunkSpan == 0 || lastOfTile)
-            l1Slots_[chunksConsumed_++ % l1Slots_.size()].release(b);
+            l1Slots_[chunksConsumed_++ % plan_.l1Slots].release(b);
         if (plan_.ownOperandSlots() && ((c + 1) % plan_.aChunkSpan == 0 || lastOfTile))
             aSlots_[aChunksConsumed_++ % aSlots_.size()].release(b);
     }
@@ -228,7 +235,7 @@ protected:
             loadOwnSlotChunks(tile, c, b);
             return;
         }
-        PingPongBuffer& l1 = l1Slots_[chunksLoaded_++ % l1Slots_.size()];
+        PingPongBuffer& l1 = l1Slots_[chunksLoaded_++ % plan_.l1Slots];
         const CubeL1Chunk place = chunkPlace(l1, c);
         const CubeStep step = chunkStep(tile, c);
         const bool withA = loadsA(localTile);
@@ -250,7 +257,7 @@ protected:
             a.publish(b);
         }
         if (c % plan_.bChunkSpan == 0) {
-            PingPongBuffer& bSlot = l1Slots_[chunksLoaded_++ % l1Slots_.size()];
+            PingPongBuffer& bSlot = l1Slots_[chunksLoaded_++ % plan_.l1Slots];
             bSlot.acquire(b);
             ops_->loadChunkB(tile, step, bSlot.address(), b);
             bSlot.publish(b);

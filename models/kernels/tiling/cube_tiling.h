@@ -32,6 +32,7 @@ namespace ascendsim {
 struct CubeBufferPlan {
     std::uint64_t l1SlotBytes = 0;   // one L1 ping-pong slot holds an A chunk then a B chunk (B only with a resident A)
     std::uint64_t l1BOffset = 0;     // B chunk offset inside a slot (0 with a resident A)
+    std::uint32_t l1Slots = 2;       // 2: ping-pong; 1: a chunk loads only after the last one was used
     // Resident A ("AL1 full load" of CANN's cube tiling): the whole reduction of a tile's A rows
     // stays in L1, chunk c at l1ResidentAAddr + c·l1ResidentAChunkBytes, loaded once for a run
     // of consecutive tiles with the same CubeOperands::aRowsOf; the slots then hold B chunks only.

@@ -2,6 +2,8 @@
 // Helpers shared by the vector op tests: block_dim sweeps, reference rounding, and running an op
 // with the cube tests' harness (a generic FunctionalMachine wrapper).
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "tests/models/kernels/cube_test_support.h"
 #include "tests/models/kernels/test_chip.h"
@@ -32,5 +34,13 @@ inline double relativeTolerance(DataType dtype) {
 }
 
 inline double absoluteTolerance(DataType dtype) { return isFloat(dtype) ? relativeTolerance(dtype) * 1e-2 : 0.0; }
+
+// Runs TransData x → y to `dstFormat` (y's format set by the caller); returns its kernels.
+inline std::vector<LoweredKernel> runTransData(CubeOpHarness& h, const TensorInfo& x, const TensorInfo& y,
+                                               const std::string& dstFormat) {
+    auto op = makeOp("TransData", {x}, {y});
+    op.attrs["dst_format"] = dstFormat;
+    return h.run(op);
+}
 
 }  // namespace ascendsim::test

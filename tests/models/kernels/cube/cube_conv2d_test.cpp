@@ -3,6 +3,8 @@
 // block_dim (1, the default, one that does not divide the tiles).
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "tests/models/kernels/cube_conv_reference.h"
 #include "tests/models/kernels/cube_test_support.h"
 #include "tests/models/kernels/test_chip.h"
@@ -104,6 +106,40 @@ TEST(CubeConv2D, DilationAndGroupsMatchReference) {
 TEST(CubeConv2D, Int8IsExact) {
     const auto chip = ascend910B1();
     runConv(chip, {1, 16, 8, 8, 32, 3, 3, 2, 2, 1, 1, 1, 1}, std::nullopt, DataType::Int8);
+}
+
+// The 910A's forward convolution keeps one L1 buffer (conv2d.cpp, forwardConvSingleBuffersL1): MTE2
+// loads a chunk only after MTE1 freed the one before, so every "L1 free" wait names the one slot's
+// event; the 910B ping-pongs two. Both compute the reference over several channel chunks.
+TEST(CubeConv2D, CoupledChipForwardConvLoadsIntoOneL1Buffer) {
+    const ConvShape s{1, 40, 20, 15, 18, 3, 3, 1, 1, 1, 1, 1, 1};  // 2 channel chunks, 3 position tiles
+    for (const bool coupled : {false, true}) {
+        const ChipConfig chip = coupled ? coupledChip() : ascend910B1();
+        runConv(chip, s, 1u);
+        CubeOpHarness h(chip);
+        auto op = makeOp("Conv2D", {h.tensor("x", {s.n, s.c, s.h, s.w}, DataType::Fp16),
+                                    h.tensor("w", {s.co, s.c, s.kh, s.kw}, DataType::Fp16)},
+                         {h.tensor("y", {s.n, s.co, s.outH(), s.outW()}, DataType::Fp32)});
+        setConvAttrs(op, s);
+        op.blockDim = 1u;
+        const auto kernels = h.lower(op);
+        auto stream = kernels[0].program(BlockProgramRequest{.blockIdx = 0, .coreKind = CoreKind::Cube});
+        std::vector<Instruction> code;
+        while (stream->next(code)) {
+        }
+        std::set<std::uint8_t> slotEvents;  // events 0/1: the L1 data slots (cube_tiling.cpp)
+        std::size_t loads = 0;
+        for (const Instruction& instr : code) {
+            if (const auto* m = std::get_if<DataMove>(&instr.operands); m && m->src == MemSpace::GM && m->dst == MemSpace::L1)
+                ++loads;
+            const auto* f = std::get_if<Flag>(&instr.operands);
+            if (instr.opcode == Opcode::WaitFlag && f && f->src == Pipe::Mte1 && f->dst == Pipe::Mte2 && f->eventId < 2)
+                slotEvents.insert(f->eventId);
+        }
+        EXPECT_GT(loads, 2u);
+        const std::set<std::uint8_t> expected = coupled ? std::set<std::uint8_t>{0} : std::set<std::uint8_t>{0, 1};
+        EXPECT_EQ(slotEvents, expected) << chip.name;
+    }
 }
 
 TEST(CubeConv2D, CoupledChipRunsTheSameLowering) {

@@ -198,10 +198,8 @@ TEST(VectorTransData, NdToFractalNzPadsMWithZeroRowsAndBackDropsThem) {
                 for (std::size_t m = 0; m < 48; ++m)
                     EXPECT_EQ(fractal[((b * 4 + n / 16) * 48 + m) * 16 + n % 16], m < 40 ? xs[(b * 40 + m) * 64 + n] : 0.0)
                         << b << "," << m << "," << n;
-        auto back = h.tensor("back", {2, 40, 64}, DataType::Fp32);
-        auto again = makeOp("TransData", {nz}, {back});
-        again.attrs["dst_format"] = std::string("ND");
-        h.run(again);
+        const auto back = h.tensor("back", {2, 40, 64}, DataType::Fp32);
+        runTransData(h, nz, back, "ND");
         EXPECT_EQ(h.read(back), xs);
     }
 }
