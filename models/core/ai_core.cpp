@@ -74,14 +74,15 @@ void AiCore::startBlock(BlockAssignment assignment, std::uint64_t startPs) {
     // The block runs through its kernel's code first. A line another kernel evicted (or never
     // fetched on this core) is filled through the one port that serves the kernel's code, which
     // the kernel's blocks starting together share: each fill takes a missPenaltyCycles turn per
-    // block fetching at the same time (docs/fidelity.md "Cold instruction fetch").
+    // block fetching at the same time, at least the fill's latency (docs/fidelity.md "Cold
+    // instruction fetch", §57).
     const std::uint32_t codeMisses = icache_.fetchImage(block_.codeId);
     counters_[PmuEvent::IcacheReq] += icache_.imageLines();
     counters_[PmuEvent::IcacheMiss] += codeMisses;
     if (codeMisses > 0) {
         const std::uint32_t coresOnChip = kind_ == CoreKind::Vector ? res_.chip.vectorCoreCount : res_.chip.aiCoreCount;
         const std::uint64_t fetching = std::clamp<std::uint32_t>(block_.coresOfKind, 1, coresOnChip);
-        issueCycle_ += codeMisses * fetching * res_.chip.icache.missPenaltyCycles;
+        issueCycle_ += codeMisses * icacheFillStallCycles(res_.chip.icache, fetching);
     }
     issueBlock_ = IssueBlock::None;
     for (PipeState& p : pipes_) {

@@ -66,7 +66,7 @@ bool AiCore::runIssue(std::uint64_t now) {
             ++counters_[PmuEvent::IcacheReq];
             if (icache_.fetch(block_.codeId, programIndex_)) {
                 ++counters_[PmuEvent::IcacheMiss];
-                issueCycle_ += chip.icache.missPenaltyCycles;
+                issueCycle_ += icacheFillStallCycles(chip.icache, 1);
             }
             if (instr.opcode == Opcode::Vector) {
                 issuedPattern_ = ubAccessPatternOf(std::get<VectorInstr>(instr.operands));

@@ -6,12 +6,20 @@
 // kernel whose code is still cached from an earlier launch runs warm, and one whose code other
 // kernels evicted pays a fill per line (docs/fidelity.md "Cold instruction fetch"). Without it an
 // instruction's address is its program position × bytesPerInstruction.
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
 #include "models/chip/chip_config.h"
 
 namespace ascendsim {
+
+// Cycles a missed fill stalls a block's issue while `blocksFetching` blocks of its kernel fetch at
+// once: their fills queue for one port (missPenaltyCycles a turn each), and a block fetching alone
+// still waits out the fill's latency (fillLatencyCycles, docs/fidelity.md §57).
+inline std::uint64_t icacheFillStallCycles(const ICacheConfig& config, std::uint64_t blocksFetching) {
+    return std::max<std::uint64_t>(config.fillLatencyCycles, blocksFetching * config.missPenaltyCycles);
+}
 
 class ICacheModel {
 public:

@@ -153,6 +153,7 @@ void checkPhysicalRanges(const Checker& check, const ChipConfig& chip) {
         {"cube.fp32_cycles_per_fractal", chip.cube.fp32CyclesPerFractal},
         {"vector.result_latency_cycles", chip.vector.resultLatencyCycles},
         {"icache.miss_penalty_cycles", chip.icache.missPenaltyCycles},
+        {"icache.fill_latency_cycles", chip.icache.fillLatencyCycles},
         {"pipes.scalar_issue_cycles", chip.scalarIssueCycles},
         {"pipes.flag_latency_cycles", chip.flagLatencyCycles},
         {"pipes.all_core_sync_cycles", chip.allCoreSyncCycles},

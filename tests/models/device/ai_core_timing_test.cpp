@@ -190,6 +190,34 @@ TEST(AiCoreTiming, ICache_MissesOncePerFillUnitAndStallsIssue) {
     EXPECT_EQ(onlyBlock(penalty.runOne(vectorTask(program))).totalCycles, 1000u + 4 * 25);
 }
 
+// A block's code image fills (kernelCodeBytes): a block fetching alone waits out each fill's
+// latency; blocks fetching together queue for the port, a missPenaltyCycles turn each, and the
+// latency is hidden once their turns add up to more (docs/fidelity.md §57).
+TEST(AiCoreTiming, ICache_ALoneBlockWaitsTheFillLatencyBlocksTogetherQueueForThePort) {
+    const std::vector<Instruction> program(100, Instruction::scalar(1));
+    ChipConfig chip = deviceTestChip();
+    chip.icache.kernelCodeBytes = 4 * chip.icache.fillBytes;
+    chip.icache.missPenaltyCycles = 40;
+    const std::uint32_t together = chip.vectorCoreCount;  // one block a core, all fetching at once
+    ASSERT_GT(together * 40, 100u);
+    DeviceRun portOnly(chip);
+    const std::uint64_t alonePortOnly = onlyBlock(portOnly.runOne(vectorTask(program))).totalCycles;
+    const TaskResult& allPortOnly = portOnly.runOne(vectorTask(program, together, 2));
+    ASSERT_EQ(allPortOnly.blocks.size(), together);
+    const std::uint64_t togetherPortOnly = allPortOnly.blocks[0].counters.totalCycles;
+    EXPECT_EQ(togetherPortOnly, alonePortOnly + 4 * (together - 1) * 40);
+
+    chip.icache.fillLatencyCycles = 100;
+    DeviceRun withLatency(chip);
+    const PmuCounters alone = onlyBlock(withLatency.runOne(vectorTask(program)));
+    EXPECT_EQ(alone[PmuEvent::IcacheMiss], 4u);
+    EXPECT_EQ(alone.totalCycles, alonePortOnly + 4 * (100 - 40));
+    // Together, each fill's turns in the port's queue (together × 40) outlast the latency.
+    const TaskResult& all = withLatency.runOne(vectorTask(program, together, 2));
+    ASSERT_EQ(all.blocks.size(), together);
+    EXPECT_EQ(all.blocks[0].counters.totalCycles, togetherPortOnly);
+}
+
 TEST(AiCoreTiming, Mmad_CountsFractalsFlopsAndCubeBusy) {
     DeviceRun run;
     Mmad mm;
