@@ -94,7 +94,10 @@ LoweredKernel lowerColumnReduction(const OpInstance& op, const ChipConfig& chip,
     // Chunk columns so that the whole R fits when it can (Max must), else use the widest chunk.
     const std::uint64_t granule = kUbBlockBytes / std::min<std::uint64_t>(inBytes, outBytes);
     const std::uint64_t fullChunk = alignUp(inner, granule);
-    std::uint64_t chunk = std::min(fullChunk, alignUp(std::max<std::uint64_t>(budget / (perElement * reduced + 2 * outBytes), 1), granule));
+    // The widest whole-granule chunk that fits: rounding the fitting width up overflowed the UB by
+    // up to a granule (ReduceMax [32, 1000] fp32 on a 192 KiB UB: 504 columns, 197568 > 196352 B).
+    const std::uint64_t fittingColumns = budget / (perElement * reduced + 2 * outBytes);
+    std::uint64_t chunk = std::min(fullChunk, std::max(granule, fittingColumns / granule * granule));
     if (chunk * (perElement * reduced + 2 * outBytes) > budget) {
         if (l->op == VectorOp::Max) throwLoweringError(op, "ReduceMax over " + std::to_string(reduced) + " rows does not fit in UB");
         chunk = std::min(fullChunk, alignUp(2048, granule));

@@ -52,6 +52,8 @@ TEST(VectorReduce, LeadingAndMiddleAxesFoldRowsOfColumns) {
     checkReduce("ReduceMean", {3, 40, 100}, {1}, 3, 40, 100, DataType::Fp32);
     checkReduce("ReduceMax", {4, 33, 20}, {1}, 4, 33, 20, DataType::Fp16);
     checkReduce("ReduceSum", {20000, 24}, {0}, 1, 20000, 24, DataType::Fp32);  // several tiles per chunk
+    // The whole R fits in 500 columns of the 192 KiB UB: the chunk rounds down to 496, not up to 504.
+    checkReduce("ReduceMax", {32, 1000}, {0}, 1, 32, 1000, DataType::Fp32);
 }
 
 // Reference of a reduction over any set of axes of a row-major x.
