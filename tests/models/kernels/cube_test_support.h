@@ -94,10 +94,12 @@ private:
     std::mt19937 rng_{12345};
 };
 
-// Calls visit(instruction) for every instruction of one block program of `kind`, in program order.
+// Calls visit(instruction) for every instruction of one block program of `kind` (block `block`,
+// the first by default), in program order.
 template <typename Visit>
-void forEachProgramInstruction(const LoweredKernel& kernel, CoreKind kind, Visit visit) {
+void forEachProgramInstruction(const LoweredKernel& kernel, CoreKind kind, Visit visit, std::uint32_t block = 0) {
     BlockProgramRequest request;
+    request.blockIdx = block;
     request.coreKind = kind;
     auto stream = kernel.program(request);
     std::vector<Instruction> chunk;

@@ -69,19 +69,11 @@ TEST(AttentionCoreSplit, EqualLoadsPackGreedilyAndSpareCoresGetNothing) {
 
 // KV blocks the AIVs of group `block` wait for (one S block per visited KV block).
 std::uint64_t kvBlocksOfGroup(const LoweredKernel& kernel, std::uint32_t block) {
-    BlockProgramRequest request;
-    request.blockIdx = block;
-    request.coreKind = CoreKind::Vector;
-    auto stream = kernel.program(request);
-    std::vector<Instruction> chunk;
     std::uint64_t blocks = 0;
-    while (stream->next(chunk)) {
-        for (const Instruction& i : chunk) {
-            const auto* flag = std::get_if<CrossCoreFlag>(&i.operands);
-            blocks += i.opcode == Opcode::CrossCoreWait && flag != nullptr && flag->flagId == kFlagScoresReady;
-        }
-        chunk.clear();
-    }
+    forEachProgramInstruction(kernel, CoreKind::Vector, [&](const Instruction& i) {
+        const auto* flag = std::get_if<CrossCoreFlag>(&i.operands);
+        blocks += i.opcode == Opcode::CrossCoreWait && flag != nullptr && flag->flagId == kFlagScoresReady;
+    }, block);
     return blocks;
 }
 
@@ -128,16 +120,9 @@ TEST(AttentionCoreSplit, CausalFlashAttentionGradGroupsGetBalancedKvBlockSteps) 
     const LoweredKernel kernel = h.lower(op).at(0);
     std::uint64_t total = 0, largest = 0;
     for (std::uint32_t block = 0; block < 20; ++block) {
-        BlockProgramRequest request;
-        request.blockIdx = block;
-        request.coreKind = CoreKind::Cube;
-        auto stream = kernel.program(request);
-        std::vector<Instruction> chunk;
         std::uint64_t mmads = 0;
-        while (stream->next(chunk)) {
-            for (const Instruction& i : chunk) mmads += i.opcode == Opcode::Mmad;
-            chunk.clear();
-        }
+        forEachProgramInstruction(kernel, CoreKind::Cube, [&](const Instruction& i) { mmads += i.opcode == Opcode::Mmad; },
+                                  block);
         EXPECT_EQ(mmads % 5, 0u);
         total += mmads / 5;
         largest = std::max(largest, mmads / 5);

@@ -266,20 +266,13 @@ TEST(CubeFlashAttention, SoftmaxTilesAvoidUbBankConflicts) {
     const std::uint64_t kvBlocks = 8;
     const LoweredKernel kernel = oneTileBf16Attention(chip, kvBlocks);
     UbBankModel banks(chip.ub);
-    BlockProgramRequest request;
-    request.coreKind = CoreKind::Vector;
-    auto stream = kernel.program(request);
-    std::vector<Instruction> chunk;
     std::uint64_t stalls = 0, inPlaceFullTiles = 0;
-    while (stream->next(chunk)) {
-        for (const Instruction& i : chunk) {
-            const auto* v = std::get_if<VectorInstr>(&i.operands);
-            if (v == nullptr) continue;
-            stalls += banks.conflicts(*v).totalStallCycles();
-            inPlaceFullTiles += v->dst == v->src0 && v->repeats >= 64 && v->op != VectorOp::Duplicate;
-        }
-        chunk.clear();
-    }
+    forEachProgramInstruction(kernel, CoreKind::Vector, [&](const Instruction& i) {
+        const auto* v = std::get_if<VectorInstr>(&i.operands);
+        if (v == nullptr) return;
+        stalls += banks.conflicts(*v).totalStallCycles();
+        inPlaceFullTiles += v->dst == v->src0 && v->repeats >= 64 && v->op != VectorOp::Duplicate;
+    });
     const double perBlock = static_cast<double>(stalls) / static_cast<double>(kvBlocks);
     EXPECT_LT(perBlock, 400.0);
     EXPECT_LE(inPlaceFullTiles, 2u);  // only the final O / l of the tile (two 64-column chunks)
@@ -292,20 +285,13 @@ TEST(CubeFlashAttention, CastsToBf16ReadAndWriteDifferentBanks) {
     const ChipConfig chip = ascend910B1();
     const LoweredKernel kernel = oneTileBf16Attention(chip, 4);
     UbBankModel banks(chip.ub);
-    BlockProgramRequest request;
-    request.coreKind = CoreKind::Vector;
-    auto stream = kernel.program(request);
-    std::vector<Instruction> chunk;
     std::uint64_t casts = 0, castStalls = 0;
-    while (stream->next(chunk)) {
-        for (const Instruction& i : chunk) {
-            const auto* v = std::get_if<VectorInstr>(&i.operands);
-            if (v == nullptr || v->op != VectorOp::Cast || v->repeats < 64) continue;
-            ++casts;
-            castStalls += banks.conflicts(*v).totalStallCycles();
-        }
-        chunk.clear();
-    }
+    forEachProgramInstruction(kernel, CoreKind::Vector, [&](const Instruction& i) {
+        const auto* v = std::get_if<VectorInstr>(&i.operands);
+        if (v == nullptr || v->op != VectorOp::Cast || v->repeats < 64) return;
+        ++casts;
+        castStalls += banks.conflicts(*v).totalStallCycles();
+    });
     EXPECT_EQ(casts, 4u + 1u);  // one P per KV block, the final O
     EXPECT_EQ(castStalls, 0u);
 }

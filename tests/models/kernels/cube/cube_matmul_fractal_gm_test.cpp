@@ -10,6 +10,15 @@
 namespace ascendsim::test {
 namespace {
 
+// The GM move (with a fractal layout) names `tensor`'s fractal geometry: its logical rows, bytes per row and per C0 block row.
+void expectFractalGeometry(const DataMove& move, const TensorInfo& tensor, std::uint64_t rows, std::uint64_t rowBytes,
+                           std::uint64_t blockRowBytes) {
+    EXPECT_EQ(move.gmNz.tensorAddr, tensor.deviceAddr);
+    EXPECT_EQ(move.gmNz.rows, rows);
+    EXPECT_EQ(move.gmNz.rowBytes, rowBytes);
+    EXPECT_EQ(move.gmNz.blockRowBytes, blockRowBytes);
+}
+
 TEST(CubeMatMulFractalGm, FractalOperandsAndOutputMoveAsTheirFractalLayout) {
     const auto chip = coupledChip();
     CubeOpHarness h(chip);
@@ -39,10 +48,7 @@ TEST(CubeMatMulFractalGm, FractalOperandsAndOutputMoveAsTheirFractalLayout) {
         } else if (move->src == MemSpace::GM && move->dst == MemSpace::L1) {
             ++bLoads;
             ASSERT_TRUE(move->gmNz.present());
-            EXPECT_EQ(move->gmNz.tensorAddr, b.deviceAddr);
-            EXPECT_EQ(move->gmNz.rows, 512u);
-            EXPECT_EQ(move->gmNz.rowBytes, 512u * 2);
-            EXPECT_EQ(move->gmNz.blockRowBytes, 32u);
+            expectFractalGeometry(*move, b, 512, 512 * 2, 32);
             // A K-major tile: one run of its K rows × 32 B per 16 columns, where ND has a burst per row.
             const GmBursts bursts = fractalNzBursts(move->gmNz, move->srcAddr, move->burstCount, move->burstBytes,
                                                     move->burstBytes + move->srcGapBytes);
@@ -52,10 +58,7 @@ TEST(CubeMatMulFractalGm, FractalOperandsAndOutputMoveAsTheirFractalLayout) {
         } else if (move->dst == MemSpace::GM) {
             ++stores;
             ASSERT_TRUE(move->gmNz.present());
-            EXPECT_EQ(move->gmNz.tensorAddr, y.deviceAddr);
-            EXPECT_EQ(move->gmNz.rows, 32u);
-            EXPECT_EQ(move->gmNz.rowBytes, 512u * 4);
-            EXPECT_EQ(move->gmNz.blockRowBytes, 64u);
+            expectFractalGeometry(*move, y, 32, 512 * 4, 64);
         } else {
             EXPECT_FALSE(move->gmNz.present());  // no GM side
         }
