@@ -81,11 +81,7 @@ std::vector<LoweredKernel> lowerDropOutDoMask(const OpInstance& op, const ChipCo
     if (l->compute != l->dtype) l->work = ub.allocate(alignUp(l->chunk * cb, kUbBlockBytes), "working x");
     l->zeros = ub.allocate(kUbBlockBytes, "zero block");
     const std::uint64_t chunks = ceilDiv(l->elements, l->chunk);
-    LoweredKernel kernel;
-    kernel.type = placement.taskType;
-    kernel.blockDim = chooseVectorBlockDim(op, placement, 2 * x.bytes(), chunks);
-    kernel.program = doubleBufferedBlockShares<DoMaskTiles, DoMaskLayout>(l, chunks, kernel.blockDim);
-    return {kernel};
+    return {tiledVectorKernel<DoMaskTiles>(op, placement, l, 2 * x.bytes(), chunks)};
 }
 
 }  // namespace

@@ -98,11 +98,7 @@ std::vector<LoweredKernel> lowerForeach(const OpInstance& op, const ChipConfig& 
         l->xWork = ub.allocate(l->chunk * cb, "working x");
         if (addList) l->yWork = ub.allocate(l->chunk * cb, "working y");
     }
-    LoweredKernel kernel;
-    kernel.type = placement.taskType;
-    kernel.blockDim = chooseVectorBlockDim(op, placement, bytes, chunks);
-    kernel.program = doubleBufferedBlockShares<ForeachTiles, ForeachLayout>(l, chunks, kernel.blockDim);
-    return {kernel};
+    return {tiledVectorKernel<ForeachTiles>(op, placement, l, bytes, chunks)};
 }
 
 }  // namespace

@@ -58,12 +58,7 @@ std::vector<LoweredKernel> lowerRange(const OpInstance& op, const ChipConfig& ch
     l->outHalf = l->chunk * 4;
     l->out = ub.allocate(2 * l->outHalf, "y chunks");
     const std::uint64_t chunks = ceilDiv(l->elements, l->chunk);
-    LoweredKernel kernel;
-    kernel.type = placement.taskType;
-    kernel.blockDim = chooseVectorBlockDim(op, placement, y.bytes(), chunks);
-    std::shared_ptr<const RangeLayout> layout = l;
-    kernel.program = doubleBufferedBlockShares<RangeTiles>(layout, chunks, kernel.blockDim);
-    return {kernel};
+    return {tiledVectorKernel<RangeTiles>(op, placement, l, y.bytes(), chunks)};
 }
 
 }  // namespace

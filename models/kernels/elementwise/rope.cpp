@@ -134,11 +134,7 @@ std::vector<LoweredKernel> lowerRope(const OpInstance& op, const ChipConfig& chi
     l->rotated = ub.allocate(g * rowBytes * 4, "rotated halves");
     l->cosF32 = ub.allocate(g * d * 4, "fp32 cos");
     l->sinF32 = ub.allocate(g * d * 4, "fp32 sin");
-    LoweredKernel kernel;
-    kernel.type = placement.taskType;
-    kernel.blockDim = chooseVectorBlockDim(op, placement, 2 * x.bytes(), tableRows);
-    kernel.program = doubleBufferedBlockShares<RopeTiles, RopeLayout>(l, tableRows, kernel.blockDim);
-    return {kernel};
+    return {tiledVectorKernel<RopeTiles>(op, placement, l, 2 * x.bytes(), tableRows)};
 }
 
 }  // namespace

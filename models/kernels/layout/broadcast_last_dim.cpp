@@ -91,11 +91,7 @@ std::vector<LoweredKernel> lowerBroadcastLastDim(const OpInstance& op, const Chi
     l->values = ub.allocate(2 * l->valuesHalf, "row values");
     l->outHalf = halfBytes;
     l->out = ub.allocate(2 * l->outHalf, "output rows");
-    LoweredKernel kernel;
-    kernel.type = placement.taskType;
-    kernel.blockDim = chooseVectorBlockDim(op, placement, y.bytes(), l->units());
-    kernel.program = doubleBufferedBlockShares<LastDimTiles, LastDimLayout>(l, l->units(), kernel.blockDim);
-    return {kernel};
+    return {tiledVectorKernel<LastDimTiles>(op, placement, l, y.bytes(), l->units())};
 }
 
 }  // namespace ascendsim

@@ -196,12 +196,7 @@ std::vector<LoweredKernel> lowerFractalZLoop(const OpInstance& op, const ChipCon
     l->lineBuf = ub.allocate(bufferBytes, "16 weight lines / (tap, channel) rows");
     l->rowBuf = ub.allocate(bufferBytes, "vnchwconv rows / fractal rows");
 
-    LoweredKernel kernel;
-    kernel.type = placement.taskType;
-    kernel.blockDim = chooseVectorBlockDim(op, placement, 2 * x.bytes(), l->units());
-    std::shared_ptr<const ZLoopLayout> shared = l;
-    kernel.program = doubleBufferedBlockShares<ZLoopTiles>(shared, l->units(), kernel.blockDim);
-    return {kernel};
+    return {tiledVectorKernel<ZLoopTiles>(op, placement, l, 2 * x.bytes(), l->units())};
 }
 
 }  // namespace ascendsim

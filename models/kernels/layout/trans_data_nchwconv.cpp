@@ -161,12 +161,7 @@ std::vector<LoweredKernel> lowerNchwConvTransData(const OpInstance& op, const Ch
     l->inBuf = ub.allocate(2 * l->stride, "input tile");
     l->outBuf = ub.allocate(2 * l->stride, "output tile");
 
-    LoweredKernel kernel;
-    kernel.type = placement.taskType;
-    kernel.blockDim = chooseVectorBlockDim(op, placement, 2 * x.bytes(), l->units());
-    std::shared_ptr<const NchwConvLayout> shared = l;
-    kernel.program = doubleBufferedBlockShares<NchwConvTiles>(shared, l->units(), kernel.blockDim);
-    return {kernel};
+    return {tiledVectorKernel<NchwConvTiles>(op, placement, l, 2 * x.bytes(), l->units())};
 }
 
 }  // namespace ascendsim

@@ -168,11 +168,7 @@ LoweredKernel lowerSoftmaxAcrossRows(const OpInstance& op, const ChipConfig& chi
     if (l->dtype != kF32) l->work = ub.allocate(axisLength * l->chunk * kF32Bytes, "fp32 rows");
     l->tree = ub.allocate(ceilDiv(axisLength, 2) * l->chunk * kF32Bytes, "fold tree");
 
-    LoweredKernel kernel;
-    kernel.type = placement.taskType;
-    kernel.blockDim = chooseVectorBlockDim(op, placement, 2 * op.inputs[0].bytes(), l->units());
-    kernel.program = doubleBufferedBlockShares<SoftmaxColumnTiles, SoftmaxColumnLayout>(l, l->units(), kernel.blockDim);
-    return kernel;
+    return tiledVectorKernel<SoftmaxColumnTiles>(op, placement, l, 2 * op.inputs[0].bytes(), l->units());
 }
 
 }  // namespace ascendsim

@@ -185,11 +185,7 @@ std::vector<LoweredKernel> lowerPool3d(const OpInstance& op, const ChipConfig& c
     l->accHalf = l->targetsPerTile * rowBytes;
     l->acc = ub.allocate(2 * l->accHalf, "target rows");
     const std::uint64_t units = ceilDiv(l->targets(), l->targetsPerTile) * l->parts;
-    LoweredKernel kernel;
-    kernel.type = placement.taskType;
-    kernel.blockDim = chooseVectorBlockDim(op, placement, src.bytes() + dst.bytes(), units);
-    kernel.program = doubleBufferedBlockShares<Pool3dTiles, Pool3dLayout>(l, units, kernel.blockDim);
-    return {kernel};
+    return {tiledVectorKernel<Pool3dTiles>(op, placement, l, src.bytes() + dst.bytes(), units)};
 }
 
 }  // namespace

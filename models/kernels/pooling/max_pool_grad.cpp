@@ -330,11 +330,7 @@ std::vector<LoweredKernel> lowerMaxPoolGrad(const OpInstance& op, const ChipConf
     }
     if (!fits) throwLoweringError(op, "one dx row with its windows does not fit in UB");
 
-    LoweredKernel kernel;
-    kernel.type = placement.taskType;
-    kernel.blockDim = chooseVectorBlockDim(op, placement, x.bytes() + 2 * op.inputs[1].bytes(), l->units());
-    kernel.program = doubleBufferedBlockShares<PoolGradTiles, PoolGradLayout>(l, l->units(), kernel.blockDim);
-    return {kernel};
+    return {tiledVectorKernel<PoolGradTiles>(op, placement, l, x.bytes() + 2 * op.inputs[1].bytes(), l->units())};
 }
 
 }  // namespace

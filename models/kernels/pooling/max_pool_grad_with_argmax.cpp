@@ -148,11 +148,7 @@ std::vector<LoweredKernel> lowerMaxPoolGradWithArgmax(const OpInstance& op, cons
     l->contribution = ub.allocate(alignUp(entries * pf, kUbBlockBytes), "selected grad");
     l->zeros = ub.allocate(kUbBlockBytes, "zero block");
     const std::uint64_t units = g.planes * l->bandsPerPlane;
-    LoweredKernel kernel;
-    kernel.type = placement.taskType;
-    kernel.blockDim = chooseVectorBlockDim(op, placement, grad.bytes() + op.outputs[0].bytes(), units);
-    kernel.program = doubleBufferedBlockShares<ArgmaxGradTiles, ArgmaxGradLayout>(l, units, kernel.blockDim);
-    return {kernel};
+    return {tiledVectorKernel<ArgmaxGradTiles>(op, placement, l, grad.bytes() + op.outputs[0].bytes(), units)};
 }
 
 }  // namespace

@@ -128,11 +128,7 @@ std::vector<LoweredKernel> lowerMaxPoolWithArgmax(const OpInstance& op, const Ch
     l->maskStage = ub.allocate(2 * l->maskHalf, "tap masks");
     l->seen = ub.allocate(entriesBytes, "bits so far");
     const std::uint64_t units = g.planes * l->bandsPerPlane;
-    LoweredKernel kernel;
-    kernel.type = placement.taskType;
-    kernel.blockDim = chooseVectorBlockDim(op, placement, op.inputs[0].bytes() + op.outputs[0].bytes(), units);
-    kernel.program = doubleBufferedBlockShares<ArgmaxPoolTiles, ArgmaxPoolLayout>(l, units, kernel.blockDim);
-    return {kernel};
+    return {tiledVectorKernel<ArgmaxPoolTiles>(op, placement, l, op.inputs[0].bytes() + op.outputs[0].bytes(), units)};
 }
 
 }  // namespace

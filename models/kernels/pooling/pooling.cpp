@@ -176,11 +176,7 @@ std::vector<LoweredKernel> lowerPool(const OpInstance& op, const ChipConfig& chi
     l->outStride = alignUp(tileOuts * eb, kUbBlockBytes);
     l->out = ub.allocate(2 * l->outStride, "output planes");
 
-    LoweredKernel kernel;
-    kernel.type = placement.taskType;
-    kernel.blockDim = chooseVectorBlockDim(op, placement, x.bytes(), l->planes);
-    kernel.program = doubleBufferedBlockShares<PoolTiles, PoolLayout>(l, l->planes, kernel.blockDim);
-    return {kernel};
+    return {tiledVectorKernel<PoolTiles>(op, placement, l, x.bytes(), l->planes)};
 }
 
 }  // namespace

@@ -273,11 +273,7 @@ std::vector<LoweredKernel> lowerWindowedPool(const OpInstance& op, const ChipCon
     l->ramp = ub.allocate(std::max(in, outs) * 4, "index ramp");
     l->scratch = ub.allocate(std::max(in, outs) * 4, "index quotient");
 
-    LoweredKernel kernel;
-    kernel.type = placement.taskType;
-    kernel.blockDim = chooseVectorBlockDim(op, placement, x.bytes(), l->units());
-    kernel.program = doubleBufferedBlockShares<AdaptivePoolTiles, AdaptiveLayout>(l, l->units(), kernel.blockDim);
-    return {kernel};
+    return {tiledVectorKernel<AdaptivePoolTiles>(op, placement, l, x.bytes(), l->units())};
 }
 
 std::vector<LoweredKernel> lowerAdaptiveAvgPool(const OpInstance& op, const ChipConfig& chip) {

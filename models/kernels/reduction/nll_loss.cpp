@@ -145,11 +145,7 @@ std::vector<LoweredKernel> lowerNll(const OpInstance& op, const ChipConfig& chip
     if (grad) l->rows = ub.allocate(alignUp(l->rowsPerTile * l->classes * 4, kUbBlockBytes), "dx rows");
     l->region = ub.usedBytes() - start;
     ub.allocate(l->region, "second half");
-    LoweredKernel kernel;
-    kernel.type = placement.taskType;
-    kernel.blockDim = chooseVectorBlockDim(op, placement, grad ? op.outputs[0].bytes() : target.bytes(), l->units());
-    kernel.program = doubleBufferedBlockShares<NllTiles, NllLayout>(l, l->units(), kernel.blockDim);
-    return {kernel};
+    return {tiledVectorKernel<NllTiles>(op, placement, l, grad ? op.outputs[0].bytes() : target.bytes(), l->units())};
 }
 
 }  // namespace

@@ -115,12 +115,7 @@ std::optional<LoweredKernel> lowerAtomicReduction(const OpInstance& op, const Ch
     l->values = ub.allocate(alignUp(c * 4, kUbBlockBytes), "this sample's sums");
     l->accumulator = ub.allocate(alignUp(c * 4, kUbBlockBytes), "the block's sums");
 
-    LoweredKernel kernel;
-    kernel.type = placement.taskType;
-    kernel.blockDim = chooseVectorBlockDim(op, placement, op.inputs[0].bytes(), outer);
-    std::shared_ptr<const AtomicReduceLayout> layout = l;
-    kernel.program = doubleBufferedBlockShares<AtomicReduceTiles>(layout, outer, kernel.blockDim);
-    return kernel;
+    return tiledVectorKernel<AtomicReduceTiles>(op, placement, l, op.inputs[0].bytes(), outer);
 }
 
 }  // namespace ascendsim

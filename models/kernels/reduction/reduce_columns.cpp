@@ -111,12 +111,7 @@ LoweredKernel lowerColumnReduction(const OpInstance& op, const ChipConfig& chip,
     l->outStride = alignUp(chunk * outBytes, kUbBlockBytes);
     l->outStage = ub.allocate(2 * l->outStride, "output chunk");
 
-    LoweredKernel kernel;
-    kernel.type = placement.taskType;
-    const std::uint64_t units = outer * l->chunksPerRow();
-    kernel.blockDim = chooseVectorBlockDim(op, placement, op.inputs[0].bytes(), units);
-    kernel.program = doubleBufferedBlockShares<ColumnTiles, ColumnLayout>(l, units, kernel.blockDim);
-    return kernel;
+    return tiledVectorKernel<ColumnTiles>(op, placement, l, op.inputs[0].bytes(), outer * l->chunksPerRow());
 }
 
 }  // namespace ascendsim

@@ -88,11 +88,7 @@ LoweredKernel lowerLongRowReduction(const OpInstance& op, const ChipConfig& chip
     l->acc = ub.allocate(kLanes * 4, "lane accumulator");
     l->scratch = ub.allocate(scratchBytes, "reduction partials");
     l->slots = ub.allocate(4 * kUbBlockBytes, "row results");
-    LoweredKernel kernel;
-    kernel.type = placement.taskType;
-    kernel.blockDim = chooseVectorBlockDim(op, placement, static_cast<std::uint64_t>(x.bytes()), rows);
-    kernel.program = doubleBufferedBlockShares<LongRowTiles>(std::shared_ptr<const LongRowLayout>(l), rows, kernel.blockDim);
-    return kernel;
+    return tiledVectorKernel<LongRowTiles>(op, placement, l, static_cast<std::uint64_t>(x.bytes()), rows);
 }
 
 }  // namespace ascendsim

@@ -156,11 +156,7 @@ std::vector<LoweredKernel> lowerSortMerge(const OpInstance& op, const ChipConfig
     for (auto& records : l->records) records = ub.allocate(l->padded * l->g.recordBytes, "sort records");
     l->outHalf = alignUp(l->k * eb, kUbBlockBytes) + alignUp(l->k * 4, kUbBlockBytes);
     l->out = ub.allocate(2 * l->outHalf, "values and indices");
-    LoweredKernel kernel;
-    kernel.type = placement.taskType;
-    kernel.blockDim = chooseVectorBlockDim(op, placement, static_cast<std::uint64_t>(x.bytes()), rows);
-    kernel.program = doubleBufferedBlockShares<SortTiles>(std::shared_ptr<const SortLayout>(l), rows, kernel.blockDim);
-    return {kernel};
+    return {tiledVectorKernel<SortTiles>(op, placement, l, static_cast<std::uint64_t>(x.bytes()), rows)};
 }
 
 }  // namespace

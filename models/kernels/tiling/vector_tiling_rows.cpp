@@ -280,11 +280,7 @@ LoweredKernel lowerRowKernel(const OpInstance& op, const ChipConfig& chip, RowKe
     for (const auto& t : spec.rowOutputs) workBytes += t.bytes();
     layout->spec = std::move(spec);
 
-    LoweredKernel kernel;
-    kernel.type = placement.taskType;
-    kernel.blockDim = chooseVectorBlockDim(op, placement, workBytes, layout->spec.rows);
-    kernel.program = doubleBufferedBlockShares<RowTiles, RowLayout>(layout, layout->spec.rows, kernel.blockDim);
-    return kernel;
+    return tiledVectorKernel<RowTiles>(op, placement, layout, workBytes, layout->spec.rows);
 }
 
 }  // namespace ascendsim

@@ -17,9 +17,11 @@
 // event id 2. Every flag set is waited for before the program ends.
 #include <cstdint>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "models/isa/instruction_stream.h"
+#include "models/kernels/kernel_registry.h"
 #include "models/kernels/tiling/vector_tiling.h"
 #include "models/task/kernel_task.h"
 
@@ -86,6 +88,21 @@ ProgramFactory doubleBufferedBlockShares(std::shared_ptr<const Layout> layout, s
         return std::make_unique<DoubleBufferedStream>(
             std::make_unique<Tiles>(layout, blockShare(units, blockDim, request.blockIdx)));
     };
+}
+
+// The lowering most vector kernels end with: `units` work units split over the block dim that
+// chooseVectorBlockDim picks for `workBytes`, each block running its share as `Tiles`
+// double-buffered. `Layout` is deduced from the layout pointer (const or not).
+template <typename Tiles, typename Layout>
+LoweredKernel tiledVectorKernel(const OpInstance& op, const VectorPlacement& placement,
+                                std::shared_ptr<Layout> layout, std::uint64_t workBytes,
+                                std::uint64_t units) {
+    LoweredKernel kernel;
+    kernel.type = placement.taskType;
+    kernel.blockDim = chooseVectorBlockDim(op, placement, workBytes, units);
+    kernel.program = doubleBufferedBlockShares<Tiles, std::remove_const_t<Layout>>(std::move(layout), units,
+                                                                               kernel.blockDim);
+    return kernel;
 }
 
 }  // namespace ascendsim
