@@ -68,11 +68,16 @@ TEST(ReplayCubeFidelity, Ascend910NzGemmsAndFoldedBatches) {
 // session 14: the 910B2's per-core cold-read limit (docs/fidelity.md §41, session 13) took its Conv
 // family 18.8 -> 22.4 % while it took the whole set 28.3 -> 23.6 %, and §45's L1 turns 22.4 ->
 // 22.9 %; the bound is now measured + 0.01, and the Conv rows' cold reads are open in §41.
+// Session 17 (fidmm5, docs/fidelity.md §59: a whole output plane per position tile when the
+// weights stream, the filter gradient's dy rows resident across column tiles): 22.9 -> 8.6 %, mean
+// abs aic_mac error 0.120 -> 0.054, aic_mte2 0.400 -> 0.315 -> bounds 0.10 / 0.07 / 0.33.
 TEST(ReplayCubeFidelity, ConvolutionFamiliesWithoutNd2NzLoads) {
     if (!fs::is_directory(samplesRoot())) GTEST_SKIP() << "no real samples at " << samplesRoot();
     const FidelityStats alexnet = familyStats("msinsight/e5a31957/test/data/pytorch/text/level2/rank0_ascend_pt", "Conv");
     ASSERT_GE(alexnet.kernels, 10u);
-    EXPECT_LE(alexnet.medianAbsError, 0.24);
+    EXPECT_LE(alexnet.medianAbsError, 0.10);
+    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mac_ratio"), 0.07);
+    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mte2_ratio"), 0.33);
     const FidelityStats a910 = familyStats("msinsight/c1e639ee/test/data/pytorch/text/level1/rank0_ascend_pt", "Conv");
     ASSERT_GE(a910.kernels, 10u);
     EXPECT_LE(a910.medianAbsError, 0.25);

@@ -71,6 +71,7 @@ std::vector<LoweredKernel> lowerConv2D(const OpInstance& op, const ChipConfig& c
     p.wAddr = w.deviceAddr;
     p.yAddr = y.deviceAddr;
     p.weightLayout = ConvWeightLayout::OutputMajor;
+    p.wholePlaneTiles = true;
 
     ConvTiling tiling;
     CubeBufferPlan plan;

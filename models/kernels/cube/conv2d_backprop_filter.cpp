@@ -82,6 +82,7 @@ std::vector<LoweredKernel> lowerConv2DBackpropFilter(const OpInstance& op, const
     const std::uint64_t reductionChunks = p.batch * tiling.chunksPerImage();
     const std::uint64_t targetBlocks = op.blockDim ? *op.blockDim : std::max<std::uint32_t>(1, chip.aiCoreCount);
     p.splits = reductionSplits(p.batch, outputTiles, targetBlocks, reductionChunks);
+    planResidentDy(op, chip, p, tiling, plan);
 
     auto operands = std::make_shared<const FilterGradOperands>(p, tiling);
     std::vector<LoweredKernel> kernels;

@@ -138,4 +138,26 @@ void planFilterGrad(const OpInstance& op, const ChipConfig& chip, const FilterGr
     checkPlanFits(op, chip, plan, 0, 0);
 }
 
+void planResidentDy(const OpInstance& op, const ChipConfig& chip, const FilterGradProblem& p,
+                    const FilterGradTiling& tiling, CubeBufferPlan& plan) {
+    const std::uint64_t colTiles = ceilDiv(p.columns(), tiling.baseN);
+    const std::uint64_t coTiles = ceilDiv(p.outChannels, tiling.baseM);
+    const std::uint64_t tiles = coTiles * colTiles * p.splits;
+    if (colTiles < 2 || !blocksRunSeveralTiles(op, chip, tiles)) return;
+    // The resident region holds one dy row set (split, co-tile) at a time, reloaded when a block's
+    // tiles move to the next: every chunk of the largest split.
+    const std::uint64_t splitChunks = ceilDiv(p.batch * tiling.chunksPerImage(), p.splits);
+    const std::uint64_t dyChunkBytes = plan.l1BOffset;
+    const std::uint64_t slabSlotBytes = plan.l1SlotBytes - plan.l1BOffset;
+    const std::uint64_t residentBytes = splitChunks * dyChunkBytes;
+    if (2 * slabSlotBytes + residentBytes > chip.bufferCapacity(MemSpace::L1)) return;
+    plan.residentA = true;
+    plan.l1BOffset = 0;
+    plan.l1SlotBytes = slabSlotBytes;
+    plan.l1ResidentAAddr = 2 * slabSlotBytes;
+    plan.l1ResidentAChunkBytes = dyChunkBytes;
+    plan.l1BiasAddr = plan.l1ResidentAAddr + residentBytes;
+    checkPlanFits(op, chip, plan, 0, 0);
+}
+
 }  // namespace ascendsim

@@ -43,6 +43,8 @@ public:
     void loadStep(std::uint64_t tile, const CubeStep& step, const CubeL1Chunk& l1, std::uint64_t l0aAddr,
                   std::uint64_t l0bAddr, Mmad& mmad, ProgramBuilder& b) const override;
     DataMove storeMove(std::uint64_t tile, std::uint64_t l0cAddr) const override;
+    // Tiles of one split and co-tile read the same dy rows (column tiles are the fastest index).
+    std::uint64_t aRowsOf(std::uint64_t tile) const override { return tile / colTiles_; }
 
     std::uint64_t reductionChunks() const { return problem_.batch * tiling_.chunksPerImage(); }
 
@@ -62,6 +64,13 @@ private:
 
 void planFilterGrad(const OpInstance& op, const ChipConfig& chip, const FilterGradProblem& problem,
                     FilterGradTiling& tiling, CubeBufferPlan& plan);
+
+// Resident dy (CANN's full load of the left operand): when a block's tiles of one split and
+// co-tile are several column tiles and every dy chunk of its share of the reduction fits L1 beside
+// two x slab slots, the block loads those dy rows once for all its column tiles instead of once
+// per tile. `problem.splits` must be final. Leaves the plan as it is otherwise.
+void planResidentDy(const OpInstance& op, const ChipConfig& chip, const FilterGradProblem& problem,
+                    const FilterGradTiling& tiling, CubeBufferPlan& plan);
 
 // A vector kernel that zeroes [addr, addr+bytes) of GM before atomic accumulation (CANN's
 // AtomicAddrClean task): Duplicate 0 into UB, then UB→GM bursts over each block's share.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
 namespace ascendsim {
 
@@ -174,11 +175,16 @@ DataMove ConvOperands::storeMove(std::uint64_t tile, std::uint64_t l0cAddr) cons
     return m;
 }
 
-void planConv(const OpInstance& op, const ChipConfig& chip, const ConvProblem& p, ConvTiling& tiling,
-              CubeBufferPlan& plan) {
+namespace {
+// The plan of planConv for position tiles of `positionsPerTile`; false (with `failure` set) when
+// no channel chunk of the slab fits half of L1 or the buffers do not fit.
+bool planConvPositions(const OpInstance& op, const ChipConfig& chip, const ConvProblem& p,
+                       std::uint64_t positionsPerTile, ConvTiling& tiling, CubeBufferPlan& plan, std::string& failure) {
     const std::uint64_t eb = bytesOf(p.inputType), taps = p.window.taps();
+    tiling = ConvTiling{};
+    plan = CubeBufferPlan{};
     tiling.baseM = static_cast<std::uint32_t>(std::min<std::uint64_t>(kBaseM, roundUp(p.outChannels, kFractalRows)));
-    tiling.baseN = static_cast<std::uint32_t>(std::min<std::uint64_t>(kBaseN, roundUp(p.window.outPositions(), kFractalRows)));
+    tiling.baseN = static_cast<std::uint32_t>(positionsPerTile);
     const std::uint64_t l0Rows = std::max(tiling.baseM, tiling.baseN);
     const std::uint64_t l0HalfBytes =
         std::min(chip.bufferCapacity(MemSpace::L0A), chip.bufferCapacity(MemSpace::L0B)) / 2;
@@ -206,9 +212,11 @@ void planConv(const OpInstance& op, const ChipConfig& chip, const ConvProblem& p
     std::uint64_t channels = std::min<std::uint64_t>(p.reductionChannels(), std::max<std::uint64_t>(1, kMaxChunkSteps * tiling.baseK / taps));
     if (channels > kFractalRows) channels = channels / kFractalRows * kFractalRows;
     while (channels > 0 && slotBytes(channels) > slotBudget) channels = shallower(channels);
-    if (channels == 0)
-        throwLoweringError(op, "one input channel slab of " + std::to_string(slabRows) + " rows x " +
-                                   std::to_string(p.window.inW) + " does not fit half of L1");
+    if (channels == 0) {
+        failure = "one input channel slab of " + std::to_string(slabRows) + " rows x " + std::to_string(p.window.inW) +
+                  " does not fit half of L1";
+        return false;
+    }
 
     // Resident weights: every chunk of a co-tile's weights after two slab-only slots, worth it only
     // when several tiles (images × position tiles) share a co-tile and blocks run several tiles.
@@ -243,7 +251,34 @@ void planConv(const OpInstance& op, const ChipConfig& chip, const ConvProblem& p
     plan.l0cSlotBytes = roundUp(std::uint64_t{tiling.baseM} * tiling.baseN * 4, kLocalAlignBytes);
     plan.l0cSlots = 2 * plan.l0cSlotBytes <= chip.bufferCapacity(MemSpace::L0C) ? 2 : 1;
     planCoupledOutput(chip, plan, tiling.baseM, tiling.baseN, p.outputType, false, p.outputType);
-    checkPlanFits(op, chip, plan, 0, 0);
+    if (!planFits(chip, plan, 0, 0)) {
+        failure = "the buffers of " + std::to_string(tiling.baseM) + " x " + std::to_string(tiling.baseN) +
+                  " tiles do not fit";
+        return false;
+    }
+    return true;
+}
+}  // namespace
+
+void planConv(const OpInstance& op, const ChipConfig& chip, const ConvProblem& p, ConvTiling& tiling,
+              CubeBufferPlan& plan) {
+    const std::uint64_t plane = roundUp(p.window.outPositions(), kFractalRows);
+    std::string failure;
+    if (!planConvPositions(op, chip, p, std::min<std::uint64_t>(kBaseN, plane), tiling, plan, failure)) {
+        checkPlanFits(op, chip, plan, 0, 0);  // names the buffer that overflows, if one does
+        throwLoweringError(op, failure);
+    }
+    // The forward conv's tiling takes a whole output plane as one position tile when its weights
+    // stream through L1 (not resident): each image then reads every weight chunk once instead of
+    // once per position tile, for one L0C slot in place of two. With resident weights the GM bytes
+    // are the same either way and the double-buffered L0C is kept.
+    if (!p.wholePlaneTiles || plan.residentA || plane <= tiling.baseN) return;
+    ConvTiling whole;
+    CubeBufferPlan wholePlan;
+    if (planConvPositions(op, chip, p, plane, whole, wholePlan, failure) && !wholePlan.residentA) {
+        tiling = whole;
+        plan = wholePlan;
+    }
 }
 
 }  // namespace ascendsim

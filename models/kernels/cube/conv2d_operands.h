@@ -34,6 +34,9 @@ struct ConvProblem {
     DataType outputType = DataType::Fp16;
     std::uint64_t xAddr = 0, wAddr = 0, yAddr = 0;
     ConvWeightLayout weightLayout = ConvWeightLayout::OutputMajor;
+    // The forward conv's tiling (not the input gradient's): a whole output plane may be one position
+    // tile when the weights stream through L1 (planConv).
+    bool wholePlaneTiles = false;
     std::uint64_t reductionChannels() const { return paddedChannels != 0 ? paddedChannels : inChannels; }
     // The cube's K: reductionChannels · kh · kw.
     std::uint64_t reduction() const { return reductionChannels() * window.taps(); }
@@ -88,8 +91,9 @@ private:
 
 // Tiling and buffers for `problem`: base blocks like MatMul, the channel chunk sized so two L1
 // slots of (weight chunk + input slab) fit; the weights resident when all chunks of a co-tile fit
-// beside two slab slots and a block runs several tiles sharing them. Throws LoweringError if no
-// chunk fits.
+// beside two slab slots and a block runs several tiles sharing them; with wholePlaneTiles and
+// streamed weights, one position tile per output plane when it fits L0C. Throws LoweringError if
+// no chunk fits.
 void planConv(const OpInstance& op, const ChipConfig& chip, const ConvProblem& problem, ConvTiling& tiling,
               CubeBufferPlan& plan);
 

@@ -94,6 +94,29 @@ TEST(CubeConv2DBackpropFilter, BatchIsSplitOverTheCoresBeforeTheOutputTiles) {
     EXPECT_EQ(atomicStores(1), std::make_tuple(std::size_t{1}, std::uint64_t{0}, std::uint64_t{36}));
 }
 
+// A block whose tiles are several column tiles of one split and co-tile keeps their dy rows
+// resident in L1 (planResidentDy): 32 x 288 columns are 3 column tiles, and one block reads dy
+// once instead of three times; two blocks (one image each) read it once between them. Both
+// compute the reference.
+TEST(CubeConv2DBackpropFilter, ColumnTilesOfOneSplitShareResidentDy) {
+    const auto chip = ascend910B1();
+    const ConvShape s{2, 32, 13, 13, 32, 3, 3, 1, 1, 1, 1, 1, 1};
+    runFilterGrad(chip, s, 1u);
+    runFilterGrad(chip, s, 2u);
+    CubeOpHarness h(chip, 1 << 20);  // lowering only
+    TensorInfo x, dy, dw;
+    auto op = filterGradOp(h, s, x, dy, dw);
+    const auto dyBytesRead = [&](std::uint32_t blockDim) {
+        op.blockDim = blockDim;
+        const LoweredKernel kernel = h.lower(op).back();
+        std::uint64_t bytes = 0;
+        for (std::uint32_t block = 0; block < kernel.blockDim; ++block) bytes += gmToL1BytesFrom(kernel, block, dy);
+        return bytes;
+    };
+    EXPECT_EQ(dyBytesRead(1), static_cast<std::uint64_t>(dy.bytes()));
+    EXPECT_EQ(dyBytesRead(2), static_cast<std::uint64_t>(dy.bytes()));
+}
+
 // Convolution kernels read NC1HWC0 / FRACTAL_Z operands (CANN inserts the TransData before them):
 // none of their GM→L1 loads is an ND2NZ conversion, unlike a MatMul's ND operands.
 TEST(CubeConvLoads, ConvolutionOperandsReachL1WithoutNd2Nz) {

@@ -99,5 +99,33 @@ TEST(CubeConv2DResidentWeights, OneTilePerBlockKeepsThePingPongPlan) {
     EXPECT_TRUE(planFor(chip, sameConv(2, 64, 7, 256, 1), 2).plan.residentA);
 }
 
+// AlexNet's third convolution in fp32 (e5a31957 Conv2D3: 192 -> 384 channels, 3x3 over 13x13, block
+// dim 16): a co-tile's 128 x 1728 fp32 weights (864 KiB) do not fit L1, so they stream; the forward
+// conv's tiling then takes the whole 169-position plane (176, a fractal multiple) as one position
+// tile with one L0C slot. The same problem planned as an input gradient (no whole-plane tiles), or
+// with weights that stay resident, keeps 128 positions and two L0C slots.
+TEST(CubeConv2DResidentWeights, StreamedWeightsTakeTheWholeOutputPlane) {
+    const auto chip = ascend910B1();
+    ConvProblem fp32 = sameConv(32, 192, 13, 384, 3);
+    fp32.inputType = DataType::Fp32;
+    fp32.mmadType = DataType::Fp32;
+    fp32.wholePlaneTiles = true;
+    const ConvPlan whole = planFor(chip, fp32, 16);
+    EXPECT_FALSE(whole.plan.residentA);
+    EXPECT_EQ(whole.tiling.baseN, 176u);
+    EXPECT_EQ(whole.plan.l0cSlots, 1u);
+
+    fp32.wholePlaneTiles = false;
+    const ConvPlan split = planFor(chip, fp32, 16);
+    EXPECT_EQ(split.tiling.baseN, 128u);
+    EXPECT_EQ(split.plan.l0cSlots, 2u);
+
+    ConvProblem resident = sameConv(32, 64, 13, 64, 3);  // 64 x 576 fp16 weights: 72 KiB
+    resident.wholePlaneTiles = true;
+    const ConvPlan kept = planFor(chip, resident, 16);
+    EXPECT_TRUE(kept.plan.residentA);
+    EXPECT_EQ(kept.tiling.baseN, 128u);
+}
+
 }  // namespace
 }  // namespace ascendsim::test

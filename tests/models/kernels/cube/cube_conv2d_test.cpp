@@ -26,8 +26,8 @@ std::string describe(const ConvShape& s, std::optional<std::uint32_t> blockDim) 
            std::to_string(s.groups) + " blockDim " + (blockDim ? std::to_string(*blockDim) : "default");
 }
 
-void runConv(const ChipConfig& chip, const ConvShape& s, std::optional<std::uint32_t> blockDim,
-             DataType dtype = DataType::Fp16) {
+std::vector<LoweredKernel> runConv(const ChipConfig& chip, const ConvShape& s, std::optional<std::uint32_t> blockDim,
+                                   DataType dtype = DataType::Fp16) {
     CubeOpHarness h(chip);
     auto x = h.tensor("x", {s.n, s.c, s.h, s.w}, dtype);
     auto w = h.tensor("w", {s.co, s.c / s.groups, s.kh, s.kw}, dtype);
@@ -40,8 +40,9 @@ void runConv(const ChipConfig& chip, const ConvShape& s, std::optional<std::uint
     auto op = makeOp("Conv2D", {x, w}, {y});
     setConvAttrs(op, s);
     op.blockDim = blockDim;
-    h.run(op);
+    auto kernels = h.run(op);
     expectNear(h.read(y), referenceConv(s, xv, wv), int8 ? 0.0 : 1e-3, int8 ? 0.0 : 1e-4, describe(s, blockDim));
+    return kernels;
 }
 
 std::vector<LoweredKernel> runInputGrad(const ChipConfig& chip, const ConvShape& s,
@@ -93,6 +94,25 @@ TEST(CubeConv2D, ResidentWeightsReloadedAtACoTileChangeMatchReference) {
     runConv(coupledChip(), {2, 16, 6, 6, 140, 1, 1}, 1u);
     // The 1x1 input gradient keeps its transposed weight runs resident the same way.
     for (auto blockDim : kBlockDims) runInputGrad(chip, {2, 140, 8, 8, 40, 1, 1, 2, 2}, blockDim);
+}
+
+// Weights that stream through L1 (an L1 too small to keep them resident) and a 13x13 output plane
+// (169 positions): the forward conv takes the whole plane as one position tile (planConv), so
+// each image reads every weight once, where 128-position tiles read them twice; the result still
+// matches the reference, and the input gradient keeps 128-position tiles.
+TEST(CubeConv2D, StreamedWeightsTakeAWholeOutputPlanePerTile) {
+    ChipConfig chip = ascend910B1();
+    chip.bufferBytes[static_cast<std::size_t>(MemSpace::L1)] = 32 * 1024;
+    const ConvShape s{2, 32, 13, 13, 64, 3, 3, 1, 1, 1, 1, 1, 1};  // 36 KiB of weights
+    const auto kernels = runConv(chip, s, 1u);
+    CubeOpHarness h(chip, 1 << 20);  // lowering only: GM→L1 bytes of the weight tensor
+    auto w = h.tensor("w", {s.co, s.c, s.kh, s.kw}, DataType::Fp16);
+    auto op = makeOp("Conv2D", {h.tensor("x", {s.n, s.c, s.h, s.w}, DataType::Fp16), w},
+                     {h.tensor("y", {s.n, s.co, s.outH(), s.outW()}, DataType::Fp32)});
+    setConvAttrs(op, s);
+    op.blockDim = 1u;
+    EXPECT_EQ(gmToL1BytesFrom(h.lower(op).at(0), 0, w), static_cast<std::uint64_t>(s.n * w.bytes()));
+    runInputGrad(chip, s, 1u);
 }
 
 TEST(CubeConv2D, DilationAndGroupsMatchReference) {
