@@ -6,6 +6,11 @@
 //         uint16 per position), then the taps' bits are made exclusive (a window's first maximum
 //         wins: And with the complement of the bits so far, Or into them) over rows·Wo uint16;
 //   MTE3: the band's y rows (one burst) and one mask burst of rows·Wo uint16 per tap.
+// Every vector instruction that reads what the one before it wrote waits behind a PipeBarrier<PIPE_V>
+// (hardware.md §2.4), as TIK's and the DSL's generated code put one between dependent vector
+// instructions: each tap's Max after the previous tap's, the compares after the last Max, each
+// step of the mask chain after the step it reads (docs/fidelity.md §62). The compares of the
+// taps read only x and y and follow each other without one.
 // The ISA model has no bit-producing compare: the compare is issued with the same repeats into a
 // scratch tile, the mask buffer's bits are not computed (its bytes and the And/Or work are).
 #include <algorithm>
@@ -45,8 +50,10 @@ public:
         const std::uint64_t maskBuf = l.maskStage + half * l.maskHalf;
         const std::uint64_t planeIn = l.x + plane * g.h * g.w * pb, firstRow = r0 * g.sh;
         code.load.push_back(moveRowsToUb(planeIn + firstRow * g.w * pb, in, 1, rowsIn * g.w * pb, rowsIn * g.w * pb));
+        const Instruction afterWrites = Instruction::barrier(Pipe::Vector);
         for (std::uint64_t tap = 0; tap < g.taps(); ++tap) {
             const std::uint64_t i = tap / g.kw, j = tap % g.kw;
+            if (tap > 0) code.compute.push_back(afterWrites);  // Max reads the previous tap's y
             for (std::uint64_t r = 0; r < rows; ++r) {
                 const std::uint64_t src = in + ((r * g.sh + i) * g.w + j) * pb, dst = out + r * g.outW * pb;
                 if (tap == 0) {
@@ -58,6 +65,7 @@ public:
             }
         }
         const std::uint64_t entries = rows * g.outW;
+        code.compute.push_back(afterWrites);  // the compares read the final y
         for (std::uint64_t tap = 0; tap < g.taps(); ++tap) {
             const std::uint64_t i = tap / g.kw, j = tap % g.kw;
             for (std::uint64_t r = 0; r < rows; ++r) {
@@ -67,7 +75,11 @@ public:
                               l.packing);
             }
             const std::uint64_t bits = maskBuf + tap * alignUp(entries * 2, kUbBlockBytes);
-            if (tap > 0) emitVectorRange(code.compute, VectorOp::And, DataType::Int16, {.dst = bits, .src0 = bits, .src1 = l.seen}, entries);
+            code.compute.push_back(afterWrites);  // the chain reads this tap's bits and the bits so far
+            if (tap > 0) {
+                emitVectorRange(code.compute, VectorOp::And, DataType::Int16, {.dst = bits, .src0 = bits, .src1 = l.seen}, entries);
+                code.compute.push_back(afterWrites);  // Or reads what And left
+            }
             emitVectorRange(code.compute, tap == 0 ? VectorOp::Copy : VectorOp::Or, DataType::Int16,
                             {.dst = l.seen, .src0 = bits, .src1 = l.seen}, entries);
         }
