@@ -9,6 +9,9 @@
 //         one repeat pass over the windows' lanes) and per window row a block-strided Add into the
 //         tap's input positions (stride sw), then the band's rows back to the dtype;
 //   MTE3: the band's dx rows, one burst.
+// A PipeBarrier<PIPE_V> separates each vector step from the one whose results it reads (the
+// select after the conversion, the Adds after the select and after the previous tap's Adds, the
+// final conversion after the last Adds), as in MaxPoolWithArgmaxV1 (max_pool_with_argmax.cpp).
 // As in the forward, the ISA model's Select takes its condition from a UB tile rather than bits:
 // the work and bytes are modelled, the selected values are not the mask's.
 #include <algorithm>
@@ -71,6 +74,7 @@ public:
             }
         }
         const bool cast = g.dtype != kF32;
+        const Instruction afterWrites = Instruction::barrier(Pipe::Vector);
         const std::uint64_t grad = cast ? l.dyF32 : dyBuf;
         if (cast && entries > 0)
             emitVectorRange(code.compute, VectorOp::Cast, kF32, {.dst = grad, .src0 = dyBuf}, entries * kArgmaxPoolC0, 0.0f, g.dtype);
@@ -78,8 +82,10 @@ public:
         emitVectorRange(code.compute, VectorOp::Duplicate, kF32, {.dst = acc}, rows * g.w * kArgmaxPoolC0, 0.0f);
         for (std::uint64_t tap = 0; tap < g.taps() && entries > 0; ++tap) {
             const std::uint64_t i = tap / g.kw, j = tap % g.kw;
+            if (tap == 0 && cast) code.compute.push_back(afterWrites);  // the select reads the converted dy
             emitVectorRange(code.compute, VectorOp::Select, kF32,
                             {.dst = l.contribution, .src0 = grad, .src1 = l.zeros, .src1IsBlock = true}, entries * kArgmaxPoolC0);
+            code.compute.push_back(afterWrites);  // the Adds read the contribution and the previous tap's sums
             for (std::uint64_t r = 0; r < b.windows; ++r) {
                 const std::uint64_t at = acc + ((r * g.sh + i) * g.w + j) * pf;
                 emitPositions(code.compute, VectorOp::Add, kF32,
@@ -90,6 +96,7 @@ public:
         const std::uint64_t bandAt = acc + (b.h0 - firstRow) * g.w * pf, bandElements = (b.h1 - b.h0) * g.w * kArgmaxPoolC0;
         std::uint64_t out = bandAt;
         if (cast) {
+            code.compute.push_back(afterWrites);  // the conversion reads the last tap's sums
             out = l.outStage + half * l.outHalf;
             emitVectorRange(code.compute, VectorOp::Cast, g.dtype, {.dst = out, .src0 = bandAt}, bandElements, 0.0f, kF32);
         }
