@@ -1,10 +1,12 @@
-// MaxPoolWithArgmaxV1 separates dependent vector instructions with a PipeBarrier<PIPE_V>, as
-// CANN's generated code does (docs/fidelity.md §62).
+// MaxPoolWithArgmaxV1 and MaxPoolGradWithArgmaxV1 separate dependent vector instructions with a
+// PipeBarrier<PIPE_V>, as CANN's generated code does (docs/fidelity.md §62), and the grad's TIK
+// form (fp16) selects one repeat per CMPMASK load where the DSL form (fp32) selects in one pass.
 #include <gtest/gtest.h>
 
 #include <variant>
 #include <vector>
 
+#include "models/kernels/tiling/vector_tiling.h"
 #include "tests/models/kernels/vector_test_support.h"
 
 namespace ascendsim::test {
@@ -79,6 +81,55 @@ TEST(VectorMaxPoolArgmaxBarriers, EachTapsMaxAndEachMaskStepWaitForWhatTheyRead)
         EXPECT_EQ(compareAfterBarrier, tiles) << dataTypeName(dtype);
         EXPECT_EQ(chainCopies, tiles * kTaps) << dataTypeName(dtype);
     }
+}
+
+struct GradSelects {
+    std::uint64_t selects = 0, selectLanes = 0, maskLoads = 0, oneRepeatSelects = 0, addsAfterBarrier = 0, tiles = 0;
+};
+
+GradSelects gradSelects(DataType dtype) {
+    const ChipConfig chip = ascend910B1();
+    CubeOpHarness h(chip, 64ull << 20);
+    const auto x = h.tensor("x", {2, 32, 13, 13}, dtype), dy = h.tensor("dy", {2, 32, 6, 6}, dtype);
+    const auto mask = h.tensor("argmax", {2, 2, 9, (36 + 15) / 16 + 1, 16}, DataType::Int16);
+    const auto dx = h.tensor("dx", {2, 32, 13, 13}, dtype);
+    const auto kernels = h.lower(poolOp("MaxPoolGradWithArgmaxV1", {x, dy, mask}, {dx}));
+    EXPECT_EQ(kernels.size(), 1u);
+    std::vector<Instruction> keep;
+    const VectorSteps s = vectorSteps(kernels[0], keep);
+    GradSelects g;
+    g.tiles = s.gmLoads / (1 + kTaps);  // per tile: the dy rows and one mask load per tap
+    for (std::size_t k = 0; k < s.steps.size(); ++k) {
+        const VectorInstr* v = s.steps[k];
+        if (v == nullptr) continue;
+        const VectorInstr* before = k > 0 ? s.steps[k - 1] : nullptr;
+        if (v->op == VectorOp::Select) {
+            ++g.selects;
+            g.selectLanes += (v->repeats - 1) * (kVectorRepeatBytes / bytesOf(dtype)) + v->mask;
+            if (v->repeats == 1) ++g.oneRepeatSelects;
+            if (before != nullptr && before->op == VectorOp::Copy && before->dtype == DataType::Int16) ++g.maskLoads;
+        }
+        if (v->op == VectorOp::Add && k > 0 && before == nullptr) ++g.addsAfterBarrier;
+    }
+    return g;
+}
+
+TEST(VectorMaxPoolArgmaxBarriers, GradSelectsOneRepeatPerCmpmaskLoadInTikAndInOnePassInTheDsl) {
+    const GradSelects tik = gradSelects(DataType::Fp16), dsl = gradSelects(DataType::Fp32);
+    ASSERT_GT(tik.tiles, 0u);
+    ASSERT_EQ(tik.tiles, dsl.tiles);
+    // Both select every window lane of every tap once.
+    EXPECT_EQ(tik.selectLanes, dsl.selectLanes);
+    // TIK: each vsel is one repeat (8 fp16 positions) right after its CMPMASK load.
+    EXPECT_EQ(tik.oneRepeatSelects, tik.selects);
+    EXPECT_EQ(tik.maskLoads, tik.selects);
+    EXPECT_GE(tik.selects, tik.selectLanes / 128);
+    // DSL: one pass per tap and tile, no CMPMASK loads.
+    EXPECT_EQ(dsl.maskLoads, 0u);
+    EXPECT_LT(dsl.selects * 2, tik.selects);
+    // Each tap's Adds wait for the selected values (and the previous tap's sums).
+    EXPECT_EQ(tik.addsAfterBarrier, tik.tiles * kTaps);
+    EXPECT_EQ(dsl.addsAfterBarrier, dsl.tiles * kTaps);
 }
 
 }  // namespace
