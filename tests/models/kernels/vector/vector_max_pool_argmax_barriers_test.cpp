@@ -12,7 +12,7 @@
 namespace ascendsim::test {
 namespace {
 
-constexpr std::uint64_t kTaps = 9;
+constexpr std::uint64_t kWindowTaps = 9;
 
 // One block's vector-pipe program: its vector instructions and V barriers in order, and its loads.
 struct VectorSteps {
@@ -31,7 +31,7 @@ VectorSteps vectorSteps(const LoweredKernel& kernel, std::vector<Instruction>& k
     return s;
 }
 
-OpInstance poolOp(const std::string& type, const std::vector<TensorInfo>& inputs, const std::vector<TensorInfo>& outputs) {
+OpInstance argmaxPoolOp(const std::string& type, const std::vector<TensorInfo>& inputs, const std::vector<TensorInfo>& outputs) {
     auto op = makeOp(type, inputs, outputs);
     op.attrs["ksize"] = std::vector<std::int64_t>{3, 3};
     op.attrs["strides"] = std::vector<std::int64_t>{2, 2};
@@ -45,7 +45,7 @@ TEST(VectorMaxPoolArgmaxBarriers, EachTapsMaxAndEachMaskStepWaitForWhatTheyRead)
         CubeOpHarness h(chip, 64ull << 20);
         const auto x = h.tensor("x", {2, 32, 13, 13}, dtype), y = h.tensor("y", {2, 32, 6, 6}, dtype);
         const auto mask = h.tensor("argmax", {2, 2, 9, (36 + 15) / 16 + 1, 16}, DataType::Int16);
-        const auto kernels = h.lower(poolOp("MaxPoolWithArgmaxV1", {x}, {y, mask}));
+        const auto kernels = h.lower(argmaxPoolOp("MaxPoolWithArgmaxV1", {x}, {y, mask}));
         ASSERT_EQ(kernels.size(), 1u);
         std::vector<Instruction> keep;
         const VectorSteps s = vectorSteps(kernels[0], keep);
@@ -75,11 +75,11 @@ TEST(VectorMaxPoolArgmaxBarriers, EachTapsMaxAndEachMaskStepWaitForWhatTheyRead)
         }
         // Per tile: taps − 1 Max hand-offs, one before the compares, one per tap before the chain
         // and one between each tap's And and Or.
-        EXPECT_EQ(barriers, tiles * (3 * kTaps - 1)) << dataTypeName(dtype);
-        EXPECT_EQ(maxAfterBarrier, tiles * (kTaps - 1)) << dataTypeName(dtype);
+        EXPECT_EQ(barriers, tiles * (3 * kWindowTaps - 1)) << dataTypeName(dtype);
+        EXPECT_EQ(maxAfterBarrier, tiles * (kWindowTaps - 1)) << dataTypeName(dtype);
         // Only the first tap's compare waits (for the last Max); the others read x and y alone.
         EXPECT_EQ(compareAfterBarrier, tiles) << dataTypeName(dtype);
-        EXPECT_EQ(chainCopies, tiles * kTaps) << dataTypeName(dtype);
+        EXPECT_EQ(chainCopies, tiles * kWindowTaps) << dataTypeName(dtype);
     }
 }
 
@@ -93,12 +93,12 @@ GradSelects gradSelects(DataType dtype) {
     const auto x = h.tensor("x", {2, 32, 13, 13}, dtype), dy = h.tensor("dy", {2, 32, 6, 6}, dtype);
     const auto mask = h.tensor("argmax", {2, 2, 9, (36 + 15) / 16 + 1, 16}, DataType::Int16);
     const auto dx = h.tensor("dx", {2, 32, 13, 13}, dtype);
-    const auto kernels = h.lower(poolOp("MaxPoolGradWithArgmaxV1", {x, dy, mask}, {dx}));
+    const auto kernels = h.lower(argmaxPoolOp("MaxPoolGradWithArgmaxV1", {x, dy, mask}, {dx}));
     EXPECT_EQ(kernels.size(), 1u);
     std::vector<Instruction> keep;
     const VectorSteps s = vectorSteps(kernels[0], keep);
     GradSelects g;
-    g.tiles = s.gmLoads / (1 + kTaps);  // per tile: the dy rows and one mask load per tap
+    g.tiles = s.gmLoads / (1 + kWindowTaps);  // per tile: the dy rows and one mask load per tap
     for (std::size_t k = 0; k < s.steps.size(); ++k) {
         const VectorInstr* v = s.steps[k];
         if (v == nullptr) continue;
@@ -128,8 +128,8 @@ TEST(VectorMaxPoolArgmaxBarriers, GradSelectsOneRepeatPerCmpmaskLoadInTikAndInOn
     EXPECT_EQ(dsl.maskLoads, 0u);
     EXPECT_LT(dsl.selects * 2, tik.selects);
     // Each tap's Adds wait for the selected values (and the previous tap's sums).
-    EXPECT_EQ(tik.addsAfterBarrier, tik.tiles * kTaps);
-    EXPECT_EQ(dsl.addsAfterBarrier, dsl.tiles * kTaps);
+    EXPECT_EQ(tik.addsAfterBarrier, tik.tiles * kWindowTaps);
+    EXPECT_EQ(dsl.addsAfterBarrier, dsl.tiles * kWindowTaps);
 }
 
 }  // namespace
