@@ -5,11 +5,23 @@
 // window that touches the band and drops contributions outside it, so no two units write the same
 // dx element. Per tile:
 //   MTE2: dy rows of those windows (one burst) and their mask entries, one burst per tap;
-//   V:    dy to fp32 (fp16 inputs), dx rows zeroed, per tap a select (vsel by the tap's bits, as
-//         one repeat pass over the windows' lanes) and per window row a block-strided Add into the
-//         tap's input positions (stride sw), then the band's rows back to the dtype;
+//   V:    dx rows zeroed; per tap the select of dy by the tap's bits, one repeat at a time (see
+//         below), the selected values to fp32 (fp16 inputs), and per window row a block-strided Add
+//         into the tap's input positions (stride sw); then the band's rows back to the dtype;
 //   MTE3: the band's dx rows, one burst.
-// As in the forward, the ISA model's Select takes its condition from a UB tile rather than bits:
+// A PipeBarrier<PIPE_V> separates each vector step from the one whose results it reads (the
+// conversion after the select, the Adds after both and after the previous tap's Adds, the final
+// conversion after the last Adds), as in MaxPoolWithArgmaxV1 (max_pool_with_argmax.cpp).
+// The select, by the kernel's form (argmaxPoolPacking):
+//   TIK (fp16): vsel in mode 0 takes its condition from the CMPMASK register, which holds one
+//     repeat's bits, so the kernel loads it from the tap's mask (mov_tensor_to_cmpmask, 8 uint16
+//     for 128 fp16 lanes = 8 positions) before every one-repeat vsel, then converts the selected
+//     values to fp32 (TIK's max_pool_grad_with_argmax for the v100 profile, CANN 8.1: a loop over
+//     the windows' lanes, 128 at a time; docs/fidelity.md §62);
+//   DSL (fp32): one vsel over all the windows' lanes, its condition read from the mask in UB
+//     repeat after repeat (the real rows' vector time matches this, §62).
+// The ISA model has no CMPMASK: the register load is issued as a one-repeat uint16 Copy of the
+// block holding the mask entries, and Select takes its condition from a UB tile rather than bits:
 // the work and bytes are modelled, the selected values are not the mask's.
 #include <algorithm>
 #include <memory>
@@ -28,7 +40,7 @@ struct ArgmaxGradLayout {
     std::uint64_t dy = 0, mask = 0, dx = 0;
     std::uint64_t bandRows = 0, bandsPerPlane = 0, maxWindowRows = 0;
     std::uint64_t dyStage = 0, dyHalf = 0, maskStage = 0, maskHalf = 0, acc = 0, accHalf = 0;
-    std::uint64_t outStage = 0, outHalf = 0, dyF32 = 0, contribution = 0, zeros = 0;
+    std::uint64_t outStage = 0, outHalf = 0, selected = 0, contribution = 0, zeros = 0, cmpmask = 0;
 };
 
 struct GradBand {
@@ -71,15 +83,18 @@ public:
             }
         }
         const bool cast = g.dtype != kF32;
-        const std::uint64_t grad = cast ? l.dyF32 : dyBuf;
-        if (cast && entries > 0)
-            emitVectorRange(code.compute, VectorOp::Cast, kF32, {.dst = grad, .src0 = dyBuf}, entries * kArgmaxPoolC0, 0.0f, g.dtype);
+        const Instruction afterWrites = Instruction::barrier(Pipe::Vector);
         const std::uint64_t rows = std::max(accRows, b.h1 - firstRow);
         emitVectorRange(code.compute, VectorOp::Duplicate, kF32, {.dst = acc}, rows * g.w * kArgmaxPoolC0, 0.0f);
         for (std::uint64_t tap = 0; tap < g.taps() && entries > 0; ++tap) {
             const std::uint64_t i = tap / g.kw, j = tap % g.kw;
-            emitVectorRange(code.compute, VectorOp::Select, kF32,
-                            {.dst = l.contribution, .src0 = grad, .src1 = l.zeros, .src1IsBlock = true}, entries * kArgmaxPoolC0);
+            emitSelect(code.compute, g.dtype, cast ? l.selected : l.contribution, dyBuf, maskBuf + tap * tapBytes, entries);
+            if (cast) {
+                code.compute.push_back(afterWrites);  // the conversion reads the selected values
+                emitVectorRange(code.compute, VectorOp::Cast, kF32, {.dst = l.contribution, .src0 = l.selected}, entries * kArgmaxPoolC0,
+                                0.0f, g.dtype);
+            }
+            code.compute.push_back(afterWrites);  // the Adds read the contribution and the previous tap's sums
             for (std::uint64_t r = 0; r < b.windows; ++r) {
                 const std::uint64_t at = acc + ((r * g.sh + i) * g.w + j) * pf;
                 emitPositions(code.compute, VectorOp::Add, kF32,
@@ -90,6 +105,7 @@ public:
         const std::uint64_t bandAt = acc + (b.h0 - firstRow) * g.w * pf, bandElements = (b.h1 - b.h0) * g.w * kArgmaxPoolC0;
         std::uint64_t out = bandAt;
         if (cast) {
+            code.compute.push_back(afterWrites);  // the conversion reads the last tap's sums
             out = l.outStage + half * l.outHalf;
             emitVectorRange(code.compute, VectorOp::Cast, g.dtype, {.dst = out, .src0 = bandAt}, bandElements, 0.0f, kF32);
         }
@@ -98,6 +114,26 @@ public:
     }
 
 private:
+    // dst = the tap's bits ? dy : 0 over `entries` positions: one pass (DSL) or one repeat per
+    // CMPMASK load (TIK).
+    void emitSelect(std::vector<Instruction>& v, DataType dtype, std::uint64_t dst, std::uint64_t dy, std::uint64_t bits,
+                    std::uint64_t entries) const {
+        if (argmaxPoolPacking(dtype) == PositionPacking::OnePerRepeat) {
+            emitVectorRange(v, VectorOp::Select, dtype, {.dst = dst, .src0 = dy, .src1 = l_->zeros, .src1IsBlock = true},
+                            entries * kArgmaxPoolC0);
+            return;
+        }
+        const std::uint64_t pb = l_->g.positionBytes(), perRepeat = kVectorRepeatBytes / pb;
+        for (std::uint64_t p = 0; p < entries; p += perRepeat) {
+            const std::uint64_t n = std::min(perRepeat, entries - p);
+            // UB operands are 32 B aligned: the stand-in reads the block holding the entries.
+            const std::uint64_t entriesAt = bits + p * 2, block = entriesAt - entriesAt % kUbBlockBytes;
+            emitVectorRange(v, VectorOp::Copy, DataType::Int16, {.dst = l_->cmpmask, .src0 = block}, n);
+            emitVectorRange(v, VectorOp::Select, dtype, {.dst = dst + p * pb, .src0 = dy + p * pb, .src1 = l_->zeros, .src1IsBlock = true},
+                            n * kArgmaxPoolC0);
+        }
+    }
+
     std::shared_ptr<const ArgmaxGradLayout> l_;
     UnitRange units_;
 };
@@ -125,7 +161,7 @@ std::vector<LoweredKernel> lowerMaxPoolGradWithArgmax(const OpInstance& op, cons
         const std::uint64_t windows = windowRows(bandRows), entries = windows * g.outW;
         const std::uint64_t accRows = std::max((windows - 1) * g.sh + g.kh, bandRows + g.kh);
         return 2 * entries * pb + 2 * g.taps() * alignUp(entries * 2, kUbBlockBytes) + 2 * accRows * g.w * pf +
-               (cast ? 2 * bandRows * g.w * pb + entries * pf : 0) + entries * pf + 1024;
+               (cast ? 2 * bandRows * g.w * pb + entries * pb : 0) + entries * pf + 1024;
     };
     l->bandRows = g.h;
     while (l->bandRows > 1 && bytesFor(l->bandRows) > placement.ubBytes) --l->bandRows;
@@ -143,10 +179,11 @@ std::vector<LoweredKernel> lowerMaxPoolGradWithArgmax(const OpInstance& op, cons
     if (cast) {
         l->outHalf = alignUp(l->bandRows * g.w * pb, kUbBlockBytes);
         l->outStage = ub.allocate(2 * l->outHalf, "dx rows");
-        l->dyF32 = ub.allocate(alignUp(entries * pf, kUbBlockBytes), "grad (fp32)");
+        l->selected = ub.allocate(alignUp(entries * pb, kUbBlockBytes), "selected grad");
     }
-    l->contribution = ub.allocate(alignUp(entries * pf, kUbBlockBytes), "selected grad");
+    l->contribution = ub.allocate(alignUp(entries * pf, kUbBlockBytes), "selected grad (fp32)");
     l->zeros = ub.allocate(kUbBlockBytes, "zero block");
+    l->cmpmask = ub.allocate(kUbBlockBytes, "CMPMASK stand-in");
     const std::uint64_t units = g.planes * l->bandsPerPlane;
     return {tiledVectorKernel<ArgmaxGradTiles>(op, placement, l, grad.bytes() + op.outputs[0].bytes(), units)};
 }

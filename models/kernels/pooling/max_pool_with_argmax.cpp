@@ -4,10 +4,17 @@
 //   V:    y = the first tap (block-strided Copy), then Max with each other tap, per output row;
 //         per tap and output row a compare of the tap with y (vcmpv_eq: one bit per lane, so one
 //         uint16 per position), then the taps' bits are made exclusive (a window's first maximum
-//         wins: And with the complement of the bits so far, Or into them) over rows·Wo uint16;
-//   MTE3: the band's y rows (one burst) and one mask burst of rows·Wo uint16 per tap.
+//         wins: vnot of the bits so far, Or this tap's into them, And this tap's with the
+//         complement, as TIK's vnot / vor / vand) over rows·Wo uint16;
+//   MTE3: the band's y rows (one burst) and one mask burst of rows·Wo uint16 per tap, in one
+//         strided move (DSL) or two (TIK: the first tap, then the others).
+// Every vector instruction that reads what the one before it wrote waits behind a PipeBarrier<PIPE_V>
+// (hardware.md §2.4), as TIK's and the DSL's generated code put one between dependent vector
+// instructions: each tap's Max after the previous tap's, the compares after the last Max, each
+// step of the mask chain after the step it reads (docs/fidelity.md §62). A later tap's compare
+// reads only x and y and needs none.
 // The ISA model has no bit-producing compare: the compare is issued with the same repeats into a
-// scratch tile, the mask buffer's bits are not computed (its bytes and the And/Or work are).
+// scratch tile, the mask buffer's bits are not computed (its bytes and the Not/And/Or work are).
 #include <algorithm>
 #include <memory>
 
@@ -23,7 +30,7 @@ struct ArgmaxPoolLayout {
     std::uint64_t x = 0, y = 0, mask = 0;
     std::uint64_t bandRows = 0, bandsPerPlane = 0;
     std::uint64_t inStage = 0, inHalf = 0, outStage = 0, outHalf = 0, maskStage = 0, maskHalf = 0;
-    std::uint64_t compare = 0, seen = 0;
+    std::uint64_t compare = 0, seen = 0, notSeen = 0;
     PositionPacking packing = PositionPacking::BlockStrided;
 };
 
@@ -45,8 +52,10 @@ public:
         const std::uint64_t maskBuf = l.maskStage + half * l.maskHalf;
         const std::uint64_t planeIn = l.x + plane * g.h * g.w * pb, firstRow = r0 * g.sh;
         code.load.push_back(moveRowsToUb(planeIn + firstRow * g.w * pb, in, 1, rowsIn * g.w * pb, rowsIn * g.w * pb));
+        const Instruction afterWrites = Instruction::barrier(Pipe::Vector);
         for (std::uint64_t tap = 0; tap < g.taps(); ++tap) {
             const std::uint64_t i = tap / g.kw, j = tap % g.kw;
+            if (tap > 0) code.compute.push_back(afterWrites);  // Max reads the previous tap's y
             for (std::uint64_t r = 0; r < rows; ++r) {
                 const std::uint64_t src = in + ((r * g.sh + i) * g.w + j) * pb, dst = out + r * g.outW * pb;
                 if (tap == 0) {
@@ -58,6 +67,7 @@ public:
             }
         }
         const std::uint64_t entries = rows * g.outW;
+        code.compute.push_back(afterWrites);  // the compares read the final y
         for (std::uint64_t tap = 0; tap < g.taps(); ++tap) {
             const std::uint64_t i = tap / g.kw, j = tap % g.kw;
             for (std::uint64_t r = 0; r < rows; ++r) {
@@ -67,24 +77,36 @@ public:
                               l.packing);
             }
             const std::uint64_t bits = maskBuf + tap * alignUp(entries * 2, kUbBlockBytes);
-            if (tap > 0) emitVectorRange(code.compute, VectorOp::And, DataType::Int16, {.dst = bits, .src0 = bits, .src1 = l.seen}, entries);
-            emitVectorRange(code.compute, tap == 0 ? VectorOp::Copy : VectorOp::Or, DataType::Int16,
-                            {.dst = l.seen, .src0 = bits, .src1 = l.seen}, entries);
+            code.compute.push_back(afterWrites);  // the chain reads this tap's bits and the bits so far
+            if (tap == 0) {
+                emitVectorRange(code.compute, VectorOp::Copy, DataType::Int16, {.dst = l.seen, .src0 = bits}, entries);
+                continue;
+            }
+            // vnot of the bits so far (the ISA model has no Not: a unary Copy of the same lanes stands
+            // in), Or this tap's bits into them, then And this tap's bits with the complement.
+            emitVectorRange(code.compute, VectorOp::Copy, DataType::Int16, {.dst = l.notSeen, .src0 = l.seen}, entries);
+            emitVectorRange(code.compute, VectorOp::Or, DataType::Int16, {.dst = l.seen, .src0 = bits, .src1 = l.seen}, entries);
+            code.compute.push_back(afterWrites);  // And reads the complement
+            emitVectorRange(code.compute, VectorOp::And, DataType::Int16, {.dst = bits, .src0 = bits, .src1 = l.notSeen}, entries);
         }
         code.store.push_back(moveRowsToGm(out, l.y + (plane * g.outH + r0) * g.outW * pb, 1, entries * pb, entries * pb));
         const std::uint64_t maskGm = l.mask + (plane * g.taps() * g.maskTapEntries() + r0 * g.outW) * 2;
         const std::uint64_t ubTapBytes = alignUp(entries * 2, kUbBlockBytes), gmTapBytes = g.maskTapEntries() * 2;
-        if (l.packing == PositionPacking::OnePerRepeat) {
-            // The DSL moves the band's mask rows of every tap as one strided move (one burst per tap).
-            DataMove m{.src = MemSpace::UB, .dst = MemSpace::GM, .srcAddr = maskBuf, .dstAddr = maskGm};
-            m.burstCount = static_cast<std::uint32_t>(g.taps());
+        // The taps' mask rows leave in strided moves, one burst per tap: the DSL moves every tap in
+        // one; TIK moves the first tap's bits alone and the other taps' exclusive bits in a second
+        // (max_pool_with_argmax, CANN 8.1: ub_mask_buff, then ub_mask_temp with filter_size − 1 bursts).
+        auto storeTaps = [&](std::uint64_t first, std::uint64_t count) {
+            DataMove m{.src = MemSpace::UB, .dst = MemSpace::GM, .srcAddr = maskBuf + first * ubTapBytes, .dstAddr = maskGm + first * gmTapBytes};
+            m.burstCount = static_cast<std::uint32_t>(count);
             m.burstBytes = static_cast<std::uint32_t>(entries * 2);
             m.srcGapBytes = static_cast<std::uint32_t>(ubTapBytes - entries * 2);
             m.dstGapBytes = static_cast<std::uint32_t>(gmTapBytes - entries * 2);
             code.store.push_back(Instruction::move(m));
+        };
+        if (l.packing == PositionPacking::OnePerRepeat || g.taps() == 1) {
+            storeTaps(0, g.taps());
         } else {
-            for (std::uint64_t tap = 0; tap < g.taps(); ++tap)
-                code.store.push_back(moveRowsToGm(maskBuf + tap * ubTapBytes, maskGm + tap * gmTapBytes, 1, entries * 2, entries * 2));
+            for (std::uint64_t tap = 0; tap < g.taps(); ++tap) storeTaps(tap, 1);
         }
     }
 
@@ -111,7 +133,7 @@ std::vector<LoweredKernel> lowerMaxPoolWithArgmax(const OpInstance& op, const Ch
     auto bytesFor = [&](std::uint64_t rows) {
         const std::uint64_t entries = alignUp(rows * g.outW * 2, kUbBlockBytes);
         return 2 * ((rows - 1) * g.sh + g.kh) * g.w * pb + 2 * rows * g.outW * pb + g.outW * pb +
-               2 * g.taps() * entries + entries + 1024;
+               2 * g.taps() * entries + 2 * entries + 1024;
     };
     l->bandRows = l->packing == PositionPacking::OnePerRepeat ? 1 : g.outH;
     while (l->bandRows > 1 && bytesFor(l->bandRows) > placement.ubBytes) --l->bandRows;
@@ -127,6 +149,7 @@ std::vector<LoweredKernel> lowerMaxPoolWithArgmax(const OpInstance& op, const Ch
     l->maskHalf = g.taps() * entriesBytes;
     l->maskStage = ub.allocate(2 * l->maskHalf, "tap masks");
     l->seen = ub.allocate(entriesBytes, "bits so far");
+    l->notSeen = ub.allocate(entriesBytes, "complement of the bits so far");
     const std::uint64_t units = g.planes * l->bandsPerPlane;
     return {tiledVectorKernel<ArgmaxPoolTiles>(op, placement, l, op.inputs[0].bytes() + op.outputs[0].bytes(), units)};
 }

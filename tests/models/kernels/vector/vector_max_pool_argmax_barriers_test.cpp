@@ -1,0 +1,136 @@
+// MaxPoolWithArgmaxV1 and MaxPoolGradWithArgmaxV1 separate dependent vector instructions with a
+// PipeBarrier<PIPE_V>, as CANN's generated code does (docs/fidelity.md §62), and the grad's TIK
+// form (fp16) selects one repeat per CMPMASK load where the DSL form (fp32) selects in one pass.
+#include <gtest/gtest.h>
+
+#include <variant>
+#include <vector>
+
+#include "models/kernels/tiling/vector_tiling.h"
+#include "tests/models/kernels/vector_test_support.h"
+
+namespace ascendsim::test {
+namespace {
+
+constexpr std::uint64_t kWindowTaps = 9;
+
+// One block's vector-pipe program: its vector instructions and V barriers in order, and its loads.
+struct VectorSteps {
+    std::vector<const VectorInstr*> steps;  // nullptr: a PipeBarrier<PIPE_V>
+    std::uint64_t gmLoads = 0;
+};
+
+VectorSteps vectorSteps(const LoweredKernel& kernel, std::vector<Instruction>& keep) {
+    forEachProgramInstruction(kernel, CoreKind::Vector, [&](const Instruction& i) { keep.push_back(i); });
+    VectorSteps s;
+    for (const Instruction& i : keep) {
+        if (const auto* v = std::get_if<VectorInstr>(&i.operands)) s.steps.push_back(v);
+        else if (const auto* b = std::get_if<Barrier>(&i.operands); b != nullptr && b->pipe == Pipe::Vector) s.steps.push_back(nullptr);
+        else if (const auto* m = std::get_if<DataMove>(&i.operands); m != nullptr && m->src == MemSpace::GM) ++s.gmLoads;
+    }
+    return s;
+}
+
+OpInstance argmaxPoolOp(const std::string& type, const std::vector<TensorInfo>& inputs, const std::vector<TensorInfo>& outputs) {
+    auto op = makeOp(type, inputs, outputs);
+    op.attrs["ksize"] = std::vector<std::int64_t>{3, 3};
+    op.attrs["strides"] = std::vector<std::int64_t>{2, 2};
+    op.blockDim = 1u;
+    return op;
+}
+
+TEST(VectorMaxPoolArgmaxBarriers, EachTapsMaxAndEachMaskStepWaitForWhatTheyRead) {
+    const ChipConfig chip = ascend910B1();
+    for (const DataType dtype : {DataType::Fp32, DataType::Fp16}) {
+        CubeOpHarness h(chip, 64ull << 20);
+        const auto x = h.tensor("x", {2, 32, 13, 13}, dtype), y = h.tensor("y", {2, 32, 6, 6}, dtype);
+        const auto mask = h.tensor("argmax", {2, 2, 9, (36 + 15) / 16 + 1, 16}, DataType::Int16);
+        const auto kernels = h.lower(argmaxPoolOp("MaxPoolWithArgmaxV1", {x}, {y, mask}));
+        ASSERT_EQ(kernels.size(), 1u);
+        std::vector<Instruction> keep;
+        const VectorSteps s = vectorSteps(kernels[0], keep);
+        const std::uint64_t tiles = s.gmLoads;  // one input band per tile
+        ASSERT_GT(tiles, 0u);
+        std::uint64_t barriers = 0, maxAfterBarrier = 0, compareAfterBarrier = 0, chainCopies = 0;
+        for (std::size_t k = 0; k < s.steps.size(); ++k) {
+            const VectorInstr* v = s.steps[k];
+            if (v == nullptr) {
+                ++barriers;
+                continue;
+            }
+            const bool afterBarrier = k > 0 && s.steps[k - 1] == nullptr;
+            if (v->op == VectorOp::Max && afterBarrier) ++maxAfterBarrier;
+            if (v->op == VectorOp::CompareGt && afterBarrier) ++compareAfterBarrier;
+            // The mask chain: the first tap's Copy of its bits, then per tap the complement of the
+            // bits so far (a Copy standing in for vnot) after a barrier, the Or right behind it, and
+            // the And (reading the complement) after another barrier.
+            if (v->dtype != DataType::Int16) continue;
+            if (v->op == VectorOp::Copy) ++chainCopies;
+            if (v->op == VectorOp::Or) {
+                const VectorInstr* before = s.steps[k - 1];
+                EXPECT_TRUE(before != nullptr && before->op == VectorOp::Copy) << dataTypeName(dtype) << " step " << k;
+            } else {
+                EXPECT_TRUE(afterBarrier) << dataTypeName(dtype) << " step " << k;
+            }
+        }
+        // Per tile: taps − 1 Max hand-offs, one before the compares, one per tap before the chain
+        // and one between each tap's And and Or.
+        EXPECT_EQ(barriers, tiles * (3 * kWindowTaps - 1)) << dataTypeName(dtype);
+        EXPECT_EQ(maxAfterBarrier, tiles * (kWindowTaps - 1)) << dataTypeName(dtype);
+        // Only the first tap's compare waits (for the last Max); the others read x and y alone.
+        EXPECT_EQ(compareAfterBarrier, tiles) << dataTypeName(dtype);
+        EXPECT_EQ(chainCopies, tiles * kWindowTaps) << dataTypeName(dtype);
+    }
+}
+
+struct GradSelects {
+    std::uint64_t selects = 0, selectLanes = 0, maskLoads = 0, oneRepeatSelects = 0, addsAfterBarrier = 0, tiles = 0;
+};
+
+GradSelects gradSelects(DataType dtype) {
+    const ChipConfig chip = ascend910B1();
+    CubeOpHarness h(chip, 64ull << 20);
+    const auto x = h.tensor("x", {2, 32, 13, 13}, dtype), dy = h.tensor("dy", {2, 32, 6, 6}, dtype);
+    const auto mask = h.tensor("argmax", {2, 2, 9, (36 + 15) / 16 + 1, 16}, DataType::Int16);
+    const auto dx = h.tensor("dx", {2, 32, 13, 13}, dtype);
+    const auto kernels = h.lower(argmaxPoolOp("MaxPoolGradWithArgmaxV1", {x, dy, mask}, {dx}));
+    EXPECT_EQ(kernels.size(), 1u);
+    std::vector<Instruction> keep;
+    const VectorSteps s = vectorSteps(kernels[0], keep);
+    GradSelects g;
+    g.tiles = s.gmLoads / (1 + kWindowTaps);  // per tile: the dy rows and one mask load per tap
+    for (std::size_t k = 0; k < s.steps.size(); ++k) {
+        const VectorInstr* v = s.steps[k];
+        if (v == nullptr) continue;
+        const VectorInstr* before = k > 0 ? s.steps[k - 1] : nullptr;
+        if (v->op == VectorOp::Select) {
+            ++g.selects;
+            g.selectLanes += (v->repeats - 1) * (kVectorRepeatBytes / bytesOf(dtype)) + v->mask;
+            if (v->repeats == 1) ++g.oneRepeatSelects;
+            if (before != nullptr && before->op == VectorOp::Copy && before->dtype == DataType::Int16) ++g.maskLoads;
+        }
+        if (v->op == VectorOp::Add && k > 0 && before == nullptr) ++g.addsAfterBarrier;
+    }
+    return g;
+}
+
+TEST(VectorMaxPoolArgmaxBarriers, GradSelectsOneRepeatPerCmpmaskLoadInTikAndInOnePassInTheDsl) {
+    const GradSelects tik = gradSelects(DataType::Fp16), dsl = gradSelects(DataType::Fp32);
+    ASSERT_GT(tik.tiles, 0u);
+    ASSERT_EQ(tik.tiles, dsl.tiles);
+    // Both select every window lane of every tap once.
+    EXPECT_EQ(tik.selectLanes, dsl.selectLanes);
+    // TIK: each vsel is one repeat (8 fp16 positions) right after its CMPMASK load.
+    EXPECT_EQ(tik.oneRepeatSelects, tik.selects);
+    EXPECT_EQ(tik.maskLoads, tik.selects);
+    EXPECT_GE(tik.selects, tik.selectLanes / 128);
+    // DSL: one pass per tap and tile, no CMPMASK loads.
+    EXPECT_EQ(dsl.maskLoads, 0u);
+    EXPECT_LT(dsl.selects * 2, tik.selects);
+    // Each tap's Adds wait for the selected values (and the previous tap's sums).
+    EXPECT_EQ(tik.addsAfterBarrier, tik.tiles * kWindowTaps);
+    EXPECT_EQ(dsl.addsAfterBarrier, dsl.tiles * kWindowTaps);
+}
+
+}  // namespace
+}  // namespace ascendsim::test
