@@ -3,8 +3,10 @@
 // with the cube tests' harness (a generic FunctionalMachine wrapper).
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
+#include "models/kernels/tiling/vector_tiling.h"
 #include "tests/models/kernels/cube_test_support.h"
 #include "tests/models/kernels/test_chip.h"
 #include "models/functional/float_conversion.h"
@@ -42,5 +44,25 @@ inline std::vector<LoweredKernel> runTransData(CubeOpHarness& h, const TensorInf
     op.attrs["dst_format"] = dstFormat;
     return h.run(op);
 }
+
+// What vector-kernel tests count in a block's program most often: its GM loads and stores, the
+// event ids its loads hand on to V with, and its scalar steps above a tile's plain bookkeeping.
+struct BlockMoveCounts {
+    std::uint64_t loads = 0, stores = 0;
+    std::uint32_t loadEvents = 0;                 // bit e: a load handed on to V with event id e
+    std::vector<std::uint32_t> tileScalarCycles;  // scalar steps above kScalarCyclesPerTile
+
+    void count(const Instruction& instruction) {
+        if (const auto* move = std::get_if<DataMove>(&instruction.operands)) {
+            if (move->src == MemSpace::GM) ++loads;
+            if (move->dst == MemSpace::GM) ++stores;
+        } else if (const auto* f = std::get_if<Flag>(&instruction.operands)) {
+            if (instruction.opcode == Opcode::SetFlag && f->src == Pipe::Mte2 && f->dst == Pipe::Vector)
+                loadEvents |= 1u << f->eventId;
+        } else if (const auto* s = std::get_if<ScalarWork>(&instruction.operands)) {
+            if (s->cycles > kScalarCyclesPerTile) tileScalarCycles.push_back(s->cycles);
+        }
+    }
+};
 
 }  // namespace ascendsim::test

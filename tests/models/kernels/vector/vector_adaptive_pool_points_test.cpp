@@ -11,25 +11,9 @@
 namespace ascendsim::test {
 namespace {
 
-struct PoolPointsProgram {
-    std::uint64_t loads = 0, stores = 0;
-    std::uint32_t loadEvents = 0;  // bit e: a load handed on to V with event id e
-    std::vector<std::uint32_t> tileScalarCycles;  // scalar steps above a tile's plain bookkeeping
-};
-
-PoolPointsProgram inspectPool(const LoweredKernel& kernel) {
-    PoolPointsProgram p;
-    forEachBlockInstruction(kernel, CoreKind::Vector, [&](const Instruction& instruction) {
-        if (const auto* move = std::get_if<DataMove>(&instruction.operands)) {
-            if (move->src == MemSpace::GM) ++p.loads;
-            if (move->dst == MemSpace::GM) ++p.stores;
-        } else if (const auto* f = std::get_if<Flag>(&instruction.operands)) {
-            if (instruction.opcode == Opcode::SetFlag && f->src == Pipe::Mte2 && f->dst == Pipe::Vector)
-                p.loadEvents |= 1u << f->eventId;
-        } else if (const auto* s = std::get_if<ScalarWork>(&instruction.operands)) {
-            if (s->cycles > kScalarCyclesPerTile) p.tileScalarCycles.push_back(s->cycles);
-        }
-    });
+BlockMoveCounts inspectPool(const LoweredKernel& kernel) {
+    BlockMoveCounts p;
+    forEachBlockInstruction(kernel, CoreKind::Vector, [&](const Instruction& instruction) { p.count(instruction); });
     return p;
 }
 
@@ -48,7 +32,7 @@ TEST(VectorAdaptivePoolPoints, EachTargetIsATileWithItsWindowBoundsOnTheScalarUn
         const auto back = h.lower(makeOp("AdaptiveAvgPool3dGrad", {y}, {x}));
         ASSERT_EQ(fwd.size(), 1u);
         ASSERT_EQ(back.size(), 1u);
-        const PoolPointsProgram f = inspectPool(fwd[0]), g = inspectPool(back[0]);
+        const BlockMoveCounts f = inspectPool(fwd[0]), g = inspectPool(back[0]);
         const std::uint64_t outPoints = 4 * c.out * c.out, inPoints = 4 * c.in * c.in;
         const std::uint64_t window = static_cast<std::uint64_t>((c.in / c.out) * (c.in / c.out));
         const std::string name = std::to_string(c.in) + " → " + std::to_string(c.out);

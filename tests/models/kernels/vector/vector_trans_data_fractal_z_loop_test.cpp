@@ -14,20 +14,17 @@ namespace {
 
 constexpr std::uint64_t kLoopGmBytes = 8ull << 20;
 
-struct ZLoopProgram {
-    std::uint64_t loads = 0, stores = 0, reorders = 0, reorderBursts = 0, transposes = 0;
+struct ZLoopProgram : BlockMoveCounts {
+    std::uint64_t reorders = 0, reorderBursts = 0, transposes = 0;
     bool reorderBurstsAre64B = true;
     std::vector<std::uint32_t> loadBursts, storeBursts;  // bursts of every GM move
-    std::uint32_t loadEvents = 0;                  // bit e: a load handed on to V with event id e
-    std::vector<std::uint32_t> tileScalarCycles;  // scalar steps above a tile's plain bookkeeping
 };
 
 ZLoopProgram inspectLoop(const LoweredKernel& kernel) {
     ZLoopProgram p;
     forEachBlockInstruction(kernel, CoreKind::Vector, [&](const Instruction& instruction) {
+        p.count(instruction);
         if (const auto* move = std::get_if<DataMove>(&instruction.operands)) {
-            if (move->src == MemSpace::GM) ++p.loads;
-            if (move->dst == MemSpace::GM) ++p.stores;
             if (move->src == MemSpace::GM) p.loadBursts.push_back(move->burstCount);
             if (move->dst == MemSpace::GM) p.storeBursts.push_back(move->burstCount);
             if (move->src == MemSpace::UB && move->dst == MemSpace::UB) {
@@ -37,11 +34,6 @@ ZLoopProgram inspectLoop(const LoweredKernel& kernel) {
             }
         } else if (const auto* v = std::get_if<VectorInstr>(&instruction.operands)) {
             if (v->op == VectorOp::NchwConv) ++p.transposes;
-        } else if (const auto* f = std::get_if<Flag>(&instruction.operands)) {
-            if (instruction.opcode == Opcode::SetFlag && f->src == Pipe::Mte2 && f->dst == Pipe::Vector)
-                p.loadEvents |= 1u << f->eventId;
-        } else if (const auto* s = std::get_if<ScalarWork>(&instruction.operands)) {
-            if (s->cycles > kScalarCyclesPerTile) p.tileScalarCycles.push_back(s->cycles);
         }
     });
     return p;
