@@ -23,7 +23,7 @@ constexpr std::uint8_t kPartialsWritten = 6;  // cross-core flag of the all-AIV 
 
 struct NormLayout {
     WholeReduction what;
-    DataType dtype = kF32;
+    DataType dtype = kF32, outDtype = kF32;
     std::uint64_t elements = 0, chunk = 0, gm = 0, out = 0;
     std::uint32_t blockDim = 1;
     std::uint64_t stage = 0, stageHalf = 0, f32 = 0, accumulator = 0, scratch = 0, partials = 0, total = 0;
@@ -78,8 +78,13 @@ std::unique_ptr<InstructionStream> normTail(const NormLayout& l, std::uint32_t b
         emitReduceAll(code, VectorOp::ReduceSum, kF32, l.total, l.blockDim, l.scratch, l.total);
         if (l.what.squareRoot) emitVectorRange(code, VectorOp::Sqrt, kF32, {.dst = l.total, .src0 = l.total}, 1);
         if (l.what.scale != 1.0f) emitVectorRange(code, VectorOp::Muls, kF32, {.dst = l.total, .src0 = l.total}, 1, l.what.scale);
+        std::uint64_t result = l.total;
+        if (l.outDtype != kF32) {  // a 16-bit y: the fp32 total cast once (the scratch is free again)
+            result = l.scratch;
+            emitVectorRange(code, VectorOp::Cast, l.outDtype, {.dst = result, .src0 = l.total}, 1, 0.0f, kF32);
+        }
         b.handoff(Pipe::Vector, Pipe::Mte3, 2);
-        b.copy(MemSpace::UB, l.total, MemSpace::GM, l.out, 4);
+        b.copy(MemSpace::UB, result, MemSpace::GM, l.out, static_cast<std::uint32_t>(bytesOf(l.outDtype)));
     }
     return std::make_unique<FixedInstructionStream>(std::move(code));
 }
@@ -94,6 +99,8 @@ LoweredKernel lowerWholeReduction(const OpInstance& op, const ChipConfig& chip, 
     const VectorPlacement placement = vectorPlacement(chip);
     auto l = std::make_shared<NormLayout>();
     l->what = what;
+    l->outDtype = op.outputs[0].dtype;
+    if (!isFloat(l->outDtype)) throwLoweringError(op, "y must be a float tensor");
     l->dtype = x.dtype;
     l->elements = static_cast<std::uint64_t>(x.elementCount());
     l->gm = x.deviceAddr;
