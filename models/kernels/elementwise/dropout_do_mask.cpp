@@ -9,11 +9,15 @@
 #include <memory>
 
 #include "models/kernels/elementwise/elementwise_broadcast.h"
+#include "models/kernels/tiling/leading_reads.h"
 #include "models/kernels/tiling/vector_tiling_stream.h"
 
 namespace ascendsim {
 
 namespace {
+
+// Tiling words a DropOutDoMask block reads: cores used, elements per core, the tail core's, cores.
+constexpr std::uint32_t kDoMaskTilingWords = 4;
 
 struct DoMaskLayout {
     DataType dtype = DataType::Fp16, compute = DataType::Fp16;
@@ -38,7 +42,7 @@ public:
         const bool cast = l.compute != l.dtype;
         const std::uint64_t v = cast ? l.work : x;
         if (cast) emitVectorRange(code.compute, VectorOp::Cast, l.compute, {.dst = v, .src0 = x}, n, 0.0f, l.dtype);
-        // 1/keep_prob is read by the scalar unit once per block; the value does not change the work.
+        // 1/keep_prob was read by the scalar unit before the first tile; its value does not change the work.
         emitVectorRange(code.compute, VectorOp::Muls, l.compute, {.dst = v, .src0 = v}, n, 2.0f);
         const std::uint64_t out = cast ? l.work : y;
         emitVectorRange(code.compute, VectorOp::Select, l.compute, {.dst = out, .src0 = v, .src1 = l.zeros, .src1IsBlock = true}, n);
@@ -81,7 +85,15 @@ std::vector<LoweredKernel> lowerDropOutDoMask(const OpInstance& op, const ChipCo
     if (l->compute != l->dtype) l->work = ub.allocate(alignUp(l->chunk * cb, kUbBlockBytes), "working x");
     l->zeros = ub.allocate(kUbBlockBytes, "zero block");
     const std::uint64_t chunks = ceilDiv(l->elements, l->chunk);
-    return {tiledVectorKernel<DoMaskTiles>(op, placement, l, 2 * x.bytes(), chunks)};
+    LoweredKernel kernel = tiledVectorKernel<DoMaskTiles>(op, placement, l, 2 * x.bytes(), chunks);
+    // CANN's dynamic TIK kernel (tbe/impl/dynamic/drop_out_do_mask.py, CANN 8.1, read for structure;
+    // docs/fidelity.md §61): every block moves the 12-word tiling record (3 blocks) and reads 4 words
+    // of it, then moves keep_prob (one 32 B block) and reads 1/keep_prob back with set_as.
+    std::vector<LeadingRead> reads{{.bytes = 3 * kUbBlockBytes, .scalarWords = kDoMaskTilingWords}};
+    if (op.inputs.size() > 2) reads.push_back({.bytes = kUbBlockBytes, .scalarWords = 1, .inTiling = false, .gmAddr = op.inputs[2].deviceAddr});
+    else reads.push_back({.bytes = kUbBlockBytes, .scalarWords = 1});
+    prependLeadingReads(kernel, chip, std::move(reads));
+    return {kernel};
 }
 
 }  // namespace

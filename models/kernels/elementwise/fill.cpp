@@ -18,6 +18,7 @@
 #include <algorithm>
 
 #include "models/kernels/elementwise/elementwise_broadcast.h"
+#include "models/kernels/tiling/leading_reads.h"
 #include "models/kernels/tiling/vector_tiling_stream.h"
 
 namespace ascendsim {
@@ -29,21 +30,13 @@ namespace {
 std::uint64_t fillBufferBytes(const VectorPlacement& placement) { return placement.ubBytes / 2; }
 
 // MemSet's tiling: 24 int32 per record (TILING_PARAMS_NUM in mem_set.py), the header record
-// and one record per cleared tensor, read one after another.
+// and one record per cleared tensor, read one after another (tiling/leading_reads.h).
 constexpr std::uint64_t kMemSetRecordBytes = 24 * 4;
-constexpr std::uint64_t kMemSetRecordReads = 2;
-// Fill's value tensor: one element, moved as the one 32 B block that holds it.
-constexpr std::uint64_t kFillValueReadBytes = kUbBlockBytes;
-
-// What a block reads from GM before it fills: `count` serial moves of `bytes` each from the
-// launch's workspace, each waited for by the scalar unit (none for ZerosLike / OnesLike).
-struct LeadingReads {
-    std::uint64_t count = 0;
-    std::uint64_t bytes = 0;
-};
-constexpr LeadingReads kNoLeadingReads{};
-constexpr LeadingReads kMemSetTilingReads{kMemSetRecordReads, kMemSetRecordBytes};
-constexpr LeadingReads kFillValueRead{1, kFillValueReadBytes};
+const std::vector<LeadingRead> kMemSetTilingReads{{.bytes = kMemSetRecordBytes}, {.bytes = kMemSetRecordBytes}};
+// Fill's value tensor: one element, moved as the one 32 B block that holds it; neither the
+// workload's Fill (value attribute) nor a replay row carries its address, so it is read from the
+// launch's workspace: one cold line either way.
+const std::vector<LeadingRead> kFillValueRead{{.bytes = kUbBlockBytes}};
 
 struct FillLayout {
     DataType dtype = DataType::Fp32;
@@ -51,9 +44,6 @@ struct FillLayout {
     std::uint64_t elements = 0;
     std::uint64_t chunkElements = 0;  // one store
     float value = 0.0f;
-    LeadingReads leading;            // serial small GM reads before the work (MemSet, Fill)
-    std::uint64_t leadingGm = 0;     // what they read, in the launch's workspace (offset until placed)
-    std::uint64_t leadingUb = 0;
 };
 
 class FillTiles final : public TileSource {
@@ -61,12 +51,6 @@ public:
     FillTiles(std::shared_ptr<const FillLayout> layout, UnitRange chunks) : l_(std::move(layout)), chunks_(chunks) {}
     std::uint64_t tileCount() const override { return chunks_.size(); }
     void setup(TileCode& code) override {
-        // Every block reads them, also one that then has nothing to fill.
-        for (std::uint64_t read = 0; read < l_->leading.count; ++read) {
-            code.load.push_back(moveRowsToUb(l_->leadingGm, l_->leadingUb, 1, l_->leading.bytes, l_->leading.bytes));
-            code.load.push_back(Instruction::setFlag(Pipe::Mte2, Pipe::Scalar, 0));
-            code.load.push_back(Instruction::waitFlag(Pipe::Mte2, Pipe::Scalar, 0));
-        }
         if (tileCount() == 0) return;
         // Duplicate has b16/b32 forms: 1-byte outputs (bool) are zeroed as fp16 pairs.
         emitVectorRange(code.compute, VectorOp::Duplicate, l_->dtype, {.dst = 0}, l_->chunkElements, l_->value);
@@ -85,7 +69,7 @@ private:
 };
 
 LoweredKernel lowerFillTensor(const OpInstance& op, const ChipConfig& chip, const TensorInfo& out, float value,
-                              LeadingReads leading) {
+                              const std::vector<LeadingRead>& leading) {
     if (out.elementCount() <= 0) throwLoweringError(op, "the output must not be empty");
     if (bytesOf(out.dtype) > 4) throwLoweringError(op, "64-bit outputs have no vector Duplicate form");
     const VectorPlacement placement = vectorPlacement(chip);
@@ -103,32 +87,20 @@ LoweredKernel lowerFillTensor(const OpInstance& op, const ChipConfig& chip, cons
     LoweredKernel kernel;
     kernel.type = placement.taskType;
     kernel.blockDim = chooseVectorBlockDim(op, placement, bytes, chunks);
-    if (leading.count == 0) {
-        kernel.program = doubleBufferedBlockShares<FillTiles>(std::shared_ptr<const FillLayout>(layout), chunks, kernel.blockDim);
-        return kernel;
-    }
-    layout->leading = leading;
-    layout->leadingUb = alignUp(bufferBytes, kUbBlockBytes);
-    kernel.workspaceBytes = leading.bytes;
-    const std::uint32_t blockDim = kernel.blockDim;
-    std::shared_ptr<const FillLayout> shared = layout;
-    kernel.program = [shared, chunks, blockDim](const BlockProgramRequest& request) -> std::unique_ptr<InstructionStream> {
-        auto placed = std::make_shared<FillLayout>(*shared);
-        placed->leadingGm += request.workspaceAddr;
-        return std::make_unique<DoubleBufferedStream>(
-            std::make_unique<FillTiles>(std::move(placed), blockShare(chunks, blockDim, request.blockIdx)));
-    };
+    kernel.program = doubleBufferedBlockShares<FillTiles>(std::shared_ptr<const FillLayout>(layout), chunks, kernel.blockDim);
+    // Every block reads them, also one that then has nothing to fill; they land after the buffer.
+    prependLeadingReads(kernel, chip, leading, alignUp(bufferBytes, kUbBlockBytes));
     return kernel;
 }
 
 std::vector<LoweredKernel> lowerLike(const OpInstance& op, const ChipConfig& chip, float value) {
     requireOperands(op, 1, 1);
     if (op.outputs[0].elementCount() != op.inputs[0].elementCount()) throwLoweringError(op, "y must have x's shape");
-    return {lowerFillTensor(op, chip, op.outputs[0], value, kNoLeadingReads)};
+    return {lowerFillTensor(op, chip, op.outputs[0], value, {})};
 }
 
 std::vector<LoweredKernel> lowerOutputOnly(const OpInstance& op, const ChipConfig& chip, float value,
-                                           LeadingReads leading) {
+                                           const std::vector<LeadingRead>& leading) {
     if (op.outputs.empty()) throwLoweringError(op, "needs an output tensor");
     return {lowerFillTensor(op, chip, op.outputs[0], value, leading)};
 }

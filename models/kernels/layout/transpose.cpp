@@ -25,6 +25,7 @@
 #include "models/kernels/layout/transpose_groups.h"
 #include "models/kernels/layout/transpose_offsets.h"
 #include "models/kernels/layout/transpose_row_blocks.h"
+#include "models/kernels/tiling/leading_reads.h"
 #include "models/kernels/tiling/vector_tiling.h"
 #include "models/kernels/tiling/vector_tiling_stream.h"
 
@@ -193,9 +194,32 @@ class TransposeTiles final : public TileSource {
     UnitRange units_;
 };
 
+// The tiling walk of CANN's dynamic TIK Transpose on the 220x parts (docs/fidelity.md §61;
+// tbe/impl/dynamic/transpose.py, CANN 8.1, `_decode_tiling_head`, `compute_tiling`,
+// `_do_tiling_common`, read for structure): every block moves the tiling head (5 int64 words,
+// 2 blocks) and reads its 5 words, then the fixed part (the head again and fixed_len words) and
+// its own per-core part at head + fixed_len + block · per_core_len, each read waited for and its
+// words read with set_as. The part sizes are those of scenario 7, the general (borrow-axis) one,
+// whose tables hold TRANSPOSE_MAX_AXIS_NUM = 8 axes: fixed 5 + 7·8 = 61 words, per core
+// 11 + 5·8 = 51 words (TilingParamS7). The 910A's transpose row shows no such walk (Transpose
+// [32,5] int64, 32 blocks: 311 MTE2 and 178 scalar cycles a block in all), so it stays off there.
+constexpr std::uint32_t kTransposeHeadWords = 5;       // TILING_HEAD_LEN
+constexpr std::uint32_t kTransposeFixedWords = 61;     // scenario 7's fixed part
+constexpr std::uint32_t kTransposePerCoreWords = 51;   // scenario 7's per-core part
+constexpr std::uint64_t kTransposeWordBytes = 8;       // int64 tiling words
+
+std::vector<LeadingRead> transposeTilingReads() {
+    const auto blocksOf = [](std::uint64_t words) { return alignUp(words * kTransposeWordBytes, kUbBlockBytes); };
+    return {{.bytes = 2 * kUbBlockBytes, .scalarWords = kTransposeHeadWords},
+            {.bytes = blocksOf(kTransposeHeadWords + kTransposeFixedWords), .scalarWords = kTransposeFixedWords},
+            {.bytes = blocksOf(kTransposePerCoreWords), .scalarWords = kTransposePerCoreWords, .perBlock = true}};
+}
+
 std::vector<LoweredKernel> lowerTranspose(const OpInstance& op, const ChipConfig& chip) {
     requireOperands(op, 1, 1);
-    return lowerPermutation(op, chip, op.inputs[0].shape, op.intsAttr("perm", {}));
+    std::vector<LoweredKernel> kernels = lowerPermutation(op, chip, op.inputs[0].shape, op.intsAttr("perm", {}));
+    if (chip.organisation == CoreOrganisation::Split) prependLeadingReads(kernels.front(), chip, transposeTilingReads());
+    return kernels;
 }
 
 // Whether the chip's CANN kernels move small layout pieces in whole blocks. The 910A (coupled

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "models/kernels/elementwise/elementwise_broadcast.h"
+#include "models/kernels/reduction/reduce_all.h"
 #include "models/kernels/reduction/reduce_atomic.h"
 #include "models/kernels/reduction/reduce_columns.h"
 #include "models/kernels/reduction/reduce_long_rows.h"
@@ -90,6 +91,13 @@ std::vector<LoweredKernel> lowerReduce(const OpInstance& op, const ChipConfig& c
         runs.back().size *= size;
     }
     const auto reducedRuns = std::count_if(runs.begin(), runs.end(), [](const DimRun& r) { return r.reduced; });
+    // Every element summed into one on the 220x: CANN's MIX_AIV reduce splits them over its blocks
+    // and combines the partials after an all-AIV barrier, paid also at block dim 1 (Qwen3 rank 2
+    // ReduceSum [4096] → [1], bd 1: 6300-9300 cycles, scalar 2900-3060, as LpNormV2 [1024] bd 1;
+    // AlexNet 910B2 ReduceSum [32] / [160] → [1], bd 1: 7900-8300, scalar 5140-5290; docs/fidelity.md
+    // §61). The 910A's static ReduceSumD [32] → [1] takes 1300 cycles and its cores have no mode-0 flags.
+    if (runs.size() == 1 && runs[0].reduced && reduceOp == VectorOp::ReduceSum && chip.organisation == CoreOrganisation::Split)
+        return {lowerWholeReduction(op, chip, {.scale = mean ? 1.0f / static_cast<float>(runs[0].size) : 1.0f})};
     // [R1, A, R2] or [R, A] summed into an atomically cleaned y: blocks split the leading reduced run.
     if (reducesIntoAtomicallyCleanedOutput(op, reduceOp) && (runs.size() == 2 || runs.size() == 3) &&
         runs[0].reduced && !runs[1].reduced) {

@@ -126,7 +126,8 @@ TEST(VectorCnnTrainingOps, MaxPoolGradWithArgmaxWritesEveryDxByteOnceAndSkipsX) 
     }
 }
 
-// DropOutDoMask moves x, its mask bits (1/8 B per element) and y once each, over the sweep.
+// DropOutDoMask moves x, its mask bits (1/8 B per element) and y once each, over the sweep; every
+// block first reads its tiling record and keep_prob.
 TEST(VectorCnnTrainingOps, DropOutDoMaskReadsOneMaskBitPerElement) {
     const ChipConfig chip = ascend910B1();
     for (const DataType dtype : {DataType::Fp32, DataType::Fp16}) {
@@ -139,7 +140,8 @@ TEST(VectorCnnTrainingOps, DropOutDoMaskReadsOneMaskBitPerElement) {
             const auto kernels = h.lower(op);
             ASSERT_EQ(kernels.size(), 1u);
             const GmTraffic t = gmTraffic(kernels[0], y);
-            EXPECT_EQ(t.loaded, x.bytes() + mask.bytes()) << blockDimName(blockDim);
+            // Plus, per block, its 96 B tiling record and keep_prob's 32 B block (§61).
+            EXPECT_EQ(t.loaded, x.bytes() + mask.bytes() + kernels[0].blockDim * (96u + 32u)) << blockDimName(blockDim);
             EXPECT_EQ(t.stored, y.bytes());
             EXPECT_EQ(t.storedAt.size(), y.bytes() / 32);
         }

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <variant>
 
 #include "tests/models/kernels/vector_test_support.h"
 
@@ -45,6 +46,36 @@ TEST(VectorReduce, TrailingAxesReduceEachRow) {
     checkReduce("ReduceSum", {6, 5, 300}, {-1}, 30, 300, 1, DataType::Fp32);
     checkReduce("ReduceMean", {8, 64, 7, 7}, {2, 3}, 512, 49, 1, DataType::Fp16);  // global average pool
     checkReduce("ReduceMax", {10, 2000}, {1}, 10, 2000, 1, DataType::Fp32);
+}
+
+// A sum or mean of every element on the 220x runs as CANN's MIX_AIV reduce (reduce_all.h, §61):
+// each block writes a partial to the workspace and waits at an all-AIV barrier (mode 0), also at
+// block dim 1, and block 0 alone reads the partials and stores y. Values over the block-dim sweep;
+// the coupled chip (no mode-0 flags) keeps a row reduction without a barrier.
+TEST(VectorReduce, EveryElementSummedMeetsAtAnAllCoreBarrierOnSplitChips) {
+    checkReduce("ReduceSum", {4096}, {0}, 1, 4096, 1, DataType::Fp32);
+    checkReduce("ReduceMean", {3, 1, 700}, {0, 2}, 1, 2100, 1, DataType::Fp16);
+    for (const bool split : {true, false}) {
+        const ChipConfig chip = split ? ascend910B1() : coupledChip();
+        CubeOpHarness h(chip);
+        auto op = makeOp("ReduceSum", {h.tensor("x", {160}, DataType::Fp32)}, {h.tensor("y", {1}, DataType::Fp32)});
+        op.attrs["axes"] = std::vector<std::int64_t>{0};
+        op.blockDim = 1;
+        const auto kernels = h.lower(op);
+        ASSERT_EQ(kernels.size(), 1u);
+        auto stream = kernels[0].program({0, CoreKind::Vector, 0, 3ull << 20});
+        std::vector<Instruction> all, chunk;
+        while (stream->next(chunk)) all.insert(all.end(), chunk.begin(), chunk.end()), chunk.clear();
+        std::size_t allCoreSets = 0, allCoreWaits = 0, stores = 0;
+        for (const Instruction& instruction : all) {
+            if (const auto* flag = std::get_if<CrossCoreFlag>(&instruction.operands); flag && flag->mode == 0)
+                (instruction.opcode == Opcode::CrossCoreSet ? allCoreSets : allCoreWaits) += 1;
+            if (const auto* move = std::get_if<DataMove>(&instruction.operands)) stores += move->dst == MemSpace::GM;
+        }
+        EXPECT_EQ(allCoreSets, split ? 1u : 0u);
+        EXPECT_EQ(allCoreWaits, split ? 1u : 0u);
+        EXPECT_EQ(stores, split ? 2u : 1u);  // the partial, then y
+    }
 }
 
 TEST(VectorReduce, LeadingAndMiddleAxesFoldRowsOfColumns) {

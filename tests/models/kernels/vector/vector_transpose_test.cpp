@@ -1,10 +1,19 @@
 // Transpose: row reorders and batched 2-D transposes against index arithmetic.
 #include <gtest/gtest.h>
 
+#include <variant>
+
 #include "tests/models/kernels/vector_test_support.h"
 
 namespace ascendsim::test {
 namespace {
+
+// The tiling CANN's dynamic Transpose reads on the 220x (transpose.cpp, §61): the head's 2 blocks,
+// the fixed part (5 + 61 int64 words, 17 blocks) and one per-core part (51 words, 13 blocks) per block.
+constexpr std::uint64_t kTilingHeadBytes = 64, kTilingFixedBytes = 544, kTilingPerCoreBytes = 416;
+std::uint64_t transposeTilingBytes(std::uint32_t blockDim) {
+    return kTilingHeadBytes + kTilingFixedBytes + kTilingPerCoreBytes * blockDim;
+}
 
 void checkTranspose(std::vector<std::int64_t> shape, std::vector<std::int64_t> perm,
                     DataType dtype, const ChipConfig& chip = ascend910B1()) {
@@ -92,7 +101,7 @@ TEST(VectorTranspose, RowReordersAndBatched2DTransposesAreOneKernel) {
         op.attrs["perm"] = perm;
         const auto kernels = h.lower(op);
         ASSERT_EQ(kernels.size(), 1u);
-        EXPECT_EQ(kernels[0].workspaceBytes, 0u);
+        EXPECT_EQ(kernels[0].workspaceBytes, transposeTilingBytes(kernels[0].blockDim));  // no intermediate
     }
 }
 
@@ -109,8 +118,69 @@ TEST(VectorTranspose, AnyOtherPermutationRunsAsTwoPassesThroughTheWorkspace) {
     op.attrs["perm"] = std::vector<std::int64_t>{3, 1, 2, 0};
     const auto kernels = h.lower(op);
     ASSERT_EQ(kernels.size(), 2u);
-    EXPECT_EQ(kernels[0].workspaceBytes, 2u * 120);  // the intermediate, shared by both kernels
+    // The intermediate, shared by both kernels; the first also reads the tiling placed after it.
+    EXPECT_EQ(kernels[0].workspaceBytes, 2u * 128 + transposeTilingBytes(kernels[0].blockDim));
     EXPECT_EQ(kernels[1].workspaceBytes, 2u * 120);
+}
+
+// On the 220x every block walks CANN's tiling before its work: the head, the fixed part and its own
+// per-core part, each move waited for by the scalar unit and followed by the set_as of its words
+// (5, 61, 51); the 910A's transpose row shows no such walk, so coupled chips read no tiling.
+TEST(VectorTranspose, EveryBlockWalksTheTilingBeforeItsWorkOnSplitChips) {
+    constexpr std::uint64_t kWorkspace = 5ull << 20;
+    struct Read {
+        std::uint64_t offset = 0, bytes = 0;
+        std::uint32_t words = 0;
+        bool waited = false;
+    };
+    const ChipConfig chip = ascend910B1();
+    CubeOpHarness h(chip);
+    auto op = makeOp("Transpose", {h.tensor("x", {3, 70, 130}, DataType::Fp32)}, {h.tensor("y", {3, 130, 70}, DataType::Fp32)});
+    op.attrs["perm"] = std::vector<std::int64_t>{0, 2, 1};
+    op.blockDim = 4;
+    const auto kernels = h.lower(op);
+    ASSERT_EQ(kernels.size(), 1u);
+    for (std::uint32_t block = 0; block < kernels[0].blockDim; ++block) {
+        auto stream = kernels[0].program({block, CoreKind::Vector, 0, kWorkspace});
+        std::vector<Instruction> all, chunk;
+        while (stream->next(chunk)) all.insert(all.end(), chunk.begin(), chunk.end()), chunk.clear();
+        std::vector<Read> reads;
+        bool workBeforeWalk = false;
+        for (const Instruction& instruction : all) {
+            if (const auto* move = std::get_if<DataMove>(&instruction.operands)) {
+                const bool tiling = move->src == MemSpace::GM && move->srcAddr >= kWorkspace;
+                if (tiling) reads.push_back({move->srcAddr - kWorkspace, move->totalBytes()});
+                else if (reads.size() < 3) workBeforeWalk = true;
+            } else if (instruction.opcode == Opcode::WaitFlag && !reads.empty()) {
+                const auto& flag = std::get<Flag>(instruction.operands);
+                reads.back().waited |= flag.src == Pipe::Mte2 && flag.dst == Pipe::Scalar;
+            } else if (const auto* work = std::get_if<ScalarWork>(&instruction.operands); work && !reads.empty()) {
+                reads.back().words += work->loads;
+            } else if (instruction.opcode == Opcode::Vector && reads.size() < 3) {
+                workBeforeWalk = true;
+            }
+        }
+        ASSERT_EQ(reads.size(), 3u) << "block " << block;
+        EXPECT_EQ(reads[0].offset, 0u);
+        EXPECT_EQ(reads[0].bytes, kTilingHeadBytes);
+        EXPECT_EQ(reads[1].offset, kTilingHeadBytes);
+        EXPECT_EQ(reads[1].bytes, kTilingFixedBytes);
+        EXPECT_EQ(reads[2].offset, kTilingHeadBytes + kTilingFixedBytes + block * kTilingPerCoreBytes);
+        EXPECT_EQ(reads[2].bytes, kTilingPerCoreBytes);
+        EXPECT_GE(reads[0].words, 5u);  // a read's words, then whatever scalar work the tiles add
+        EXPECT_GE(reads[1].words, 61u);
+        EXPECT_GE(reads[2].words, 51u);
+        for (const Read& read : reads) EXPECT_TRUE(read.waited) << "block " << block;
+        EXPECT_FALSE(workBeforeWalk) << "block " << block;
+    }
+    const ChipConfig coupledConfig = coupledChip();
+    CubeOpHarness coupled(coupledConfig);
+    auto plain = makeOp("Transpose", {coupled.tensor("x", {3, 70, 130}, DataType::Fp32)},
+                        {coupled.tensor("y", {3, 130, 70}, DataType::Fp32)});
+    plain.attrs["perm"] = std::vector<std::int64_t>{0, 2, 1};
+    const auto coupledKernels = coupled.lower(plain);
+    ASSERT_EQ(coupledKernels.size(), 1u);
+    EXPECT_EQ(coupledKernels[0].workspaceBytes, 0u);
 }
 
 TEST(VectorTranspose, TwoPassesRunOnCoupledChipsToo) {

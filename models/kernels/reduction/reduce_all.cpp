@@ -1,9 +1,13 @@
-// LpNormV2 (docs/op-catalog.md, "Ops of the LLM samples"): the 2-norm of a whole tensor, as the
-// gradient clipping of the Qwen3 sample computes it per parameter shard (x [N] fp32 → y [1]).
-// As CANN's MIX_AIV kernel: blocks take contiguous chunks, square and add them into a UB
-// accumulator (double-buffered loads), reduce it to one partial, write the partial (one 32 B
-// block) to the workspace and meet at an all-AIV barrier (cross-core flag mode 0); block 0 then
-// sums the partials and writes sqrt(Σ).
+// A reduction of a whole tensor to one value on the 220x's MIX_AIV kernels (reduce_all.h):
+// LpNormV2, the 2-norm, as the gradient clipping of the Qwen3 sample computes it per parameter
+// shard (x [N] fp32 → y [1]), and the sum or mean of every element (ReduceSum / ReduceMean to one
+// element, docs/fidelity.md §61). As CANN's MIX_AIV kernels: blocks take contiguous chunks, add
+// them (squared for the norm) into a UB accumulator (double-buffered loads), reduce it to one
+// partial, write the partial (one 32 B block) to the workspace and meet at an all-AIV barrier
+// (cross-core flag mode 0); block 0 then sums the partials and writes the result (sqrt(Σ) for the
+// norm, Σ · 1/N for a mean).
+#include "models/kernels/reduction/reduce_all.h"
+
 #include <algorithm>
 
 #include "models/kernels/elementwise/elementwise_broadcast.h"
@@ -18,7 +22,8 @@ constexpr DataType kF32 = DataType::Fp32;
 constexpr std::uint8_t kPartialsWritten = 6;  // cross-core flag of the all-AIV barrier
 
 struct NormLayout {
-    DataType dtype = kF32;
+    WholeReduction what;
+    DataType dtype = kF32, outDtype = kF32;
     std::uint64_t elements = 0, chunk = 0, gm = 0, out = 0;
     std::uint32_t blockDim = 1;
     std::uint64_t stage = 0, stageHalf = 0, f32 = 0, accumulator = 0, scratch = 0, partials = 0, total = 0;
@@ -42,8 +47,10 @@ public:
             emitVectorRange(code.compute, VectorOp::Cast, kF32, {.dst = l.f32, .src0 = stage}, n, 0.0f, l.dtype);
             src = l.f32;
         }
-        // acc += x·x (the multiply-add form of the vector unit)
-        emitVectorRange(code.compute, VectorOp::MulAdd, kF32, {.dst = l.accumulator, .src0 = src, .src1 = src}, n);
+        if (l.what.squares)  // acc += x·x (the multiply-add form of the vector unit)
+            emitVectorRange(code.compute, VectorOp::MulAdd, kF32, {.dst = l.accumulator, .src0 = src, .src1 = src}, n);
+        else
+            emitVectorRange(code.compute, VectorOp::Add, kF32, {.dst = l.accumulator, .src0 = l.accumulator, .src1 = src}, n);
     }
     void finish(TileCode& code) override {
         const NormLayout& l = *l_;
@@ -57,7 +64,7 @@ private:
     std::uint64_t partial_;
 };
 
-// After the barrier: block 0 sums the blockDim partials (one per 32 B block) and writes sqrt.
+// After the barrier: block 0 sums the blockDim partials (one per 32 B block) and writes the result.
 std::unique_ptr<InstructionStream> normTail(const NormLayout& l, std::uint32_t block, std::uint64_t workspace) {
     std::vector<Instruction> code;
     ProgramBuilder b(code);
@@ -69,21 +76,31 @@ std::unique_ptr<InstructionStream> normTail(const NormLayout& l, std::uint32_t b
         b.handoff(Pipe::Mte3, Pipe::Vector, 2);  // the partial's store has read `total`
         emitReduceRows(code, VectorOp::ReduceSum, kF32, l.partials, l.blockDim, 1, kUbBlockBytes, l.scratch, l.total);
         emitReduceAll(code, VectorOp::ReduceSum, kF32, l.total, l.blockDim, l.scratch, l.total);
-        emitVectorRange(code, VectorOp::Sqrt, kF32, {.dst = l.total, .src0 = l.total}, 1);
+        if (l.what.squareRoot) emitVectorRange(code, VectorOp::Sqrt, kF32, {.dst = l.total, .src0 = l.total}, 1);
+        if (l.what.scale != 1.0f) emitVectorRange(code, VectorOp::Muls, kF32, {.dst = l.total, .src0 = l.total}, 1, l.what.scale);
+        std::uint64_t result = l.total;
+        if (l.outDtype != kF32) {  // a 16-bit y: the fp32 total cast once (the scratch is free again)
+            result = l.scratch;
+            emitVectorRange(code, VectorOp::Cast, l.outDtype, {.dst = result, .src0 = l.total}, 1, 0.0f, kF32);
+        }
         b.handoff(Pipe::Vector, Pipe::Mte3, 2);
-        b.copy(MemSpace::UB, l.total, MemSpace::GM, l.out, 4);
+        b.copy(MemSpace::UB, result, MemSpace::GM, l.out, static_cast<std::uint32_t>(bytesOf(l.outDtype)));
     }
     return std::make_unique<FixedInstructionStream>(std::move(code));
 }
 
-std::vector<LoweredKernel> lowerLpNorm(const OpInstance& op, const ChipConfig& chip) {
+}  // namespace
+
+LoweredKernel lowerWholeReduction(const OpInstance& op, const ChipConfig& chip, const WholeReduction& what) {
     requireOperands(op, 1, 1);
     const TensorInfo& x = op.inputs[0];
     if (!isFloat(x.dtype) || x.elementCount() <= 0) throwLoweringError(op, "x must be a non-empty float tensor");
-    if (op.floatAttr("p", 2.0) != 2.0) throwLoweringError(op, "only p = 2 is modelled");
-    if (op.outputs[0].elementCount() != 1) throwLoweringError(op, "only the norm over all elements is modelled (y [1])");
+    if (op.outputs[0].elementCount() != 1) throwLoweringError(op, "y must hold one element");
     const VectorPlacement placement = vectorPlacement(chip);
     auto l = std::make_shared<NormLayout>();
+    l->what = what;
+    l->outDtype = op.outputs[0].dtype;
+    if (!isFloat(l->outDtype)) throwLoweringError(op, "y must be a float tensor");
     l->dtype = x.dtype;
     l->elements = static_cast<std::uint64_t>(x.elementCount());
     l->gm = x.deviceAddr;
@@ -102,7 +119,7 @@ std::vector<LoweredKernel> lowerLpNorm(const OpInstance& op, const ChipConfig& c
     l->stageHalf = alignUp(l->chunk * bytesOf(x.dtype), kUbBlockBytes);
     l->stage = ub.allocate(2 * l->stageHalf, "x chunks");
     if (x.dtype != kF32) l->f32 = ub.allocate(l->chunk * 4, "fp32 chunk");
-    l->accumulator = ub.allocate(l->chunk * 4, "sum of squares");
+    l->accumulator = ub.allocate(l->chunk * 4, "accumulated sum");
     l->scratch = ub.allocate(std::max(reduceRowsScratchBytes(kF32, 1, l->chunk), reduceRowsScratchBytes(kF32, l->blockDim, 1)),
                              "reduction partials");
     l->partials = ub.allocate(std::uint64_t{l->blockDim} * kUbBlockBytes, "block partials");
@@ -117,7 +134,14 @@ std::vector<LoweredKernel> lowerLpNorm(const OpInstance& op, const ChipConfig& c
             layout, blockShare(chunks, layout->blockDim, r.blockIdx), r.workspaceAddr + r.blockIdx * kUbBlockBytes));
         return std::make_unique<ChainedStream>(std::move(main), normTail(*layout, r.blockIdx, r.workspaceAddr));
     };
-    return {kernel};
+    return kernel;
+}
+
+namespace {
+
+std::vector<LoweredKernel> lowerLpNorm(const OpInstance& op, const ChipConfig& chip) {
+    if (op.floatAttr("p", 2.0) != 2.0) throwLoweringError(op, "only p = 2 is modelled");
+    return {lowerWholeReduction(op, chip, {.squares = true, .squareRoot = true})};
 }
 
 }  // namespace
