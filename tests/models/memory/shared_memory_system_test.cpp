@@ -212,7 +212,7 @@ TEST(SharedMemorySystem, QueuedRequestsWaitInProportionToTheirOwnSize) {
 // free (invalid or clean) is posted and shares HBM; one whose lines' victims are dirty (an L2 full
 // of data written earlier) waits its turn in the FCFS order, the backlog ahead of it and its own
 // bytes, less what the write queue holds.
-TEST(SharedMemorySystem, AWriteThatEvictsDirtyLinesWaitsForTheWholeHbmBacklog) {
+TEST(SharedMemorySystem, AWriteThatEvictsDirtyLinesWaitsItsFcfsTurnAtHbm) {
     constexpr std::uint64_t kL2Bytes = 1 << 20;
     constexpr std::uint64_t kLater = 100'000'000;  // ps: the dirty fill has long drained by then
     ChipConfig chip = eagerChip(4096);
