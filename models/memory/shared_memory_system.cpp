@@ -99,7 +99,15 @@ std::uint64_t SharedMemorySystem::access(const GmAccess& request, PmuCounters& c
     const bool readMissed = !request.isWrite && missLines > 0;
     // An eager write-back is buffered: the write waits only for the part of the HBM queue beyond
     // what the buffer holds.
-    const double hbmWait = eagerWriteBack_ && request.isWrite ? hbmDone - writeBackQueuePs_ : hbmDone;
+    const double bufferPs = eagerWriteBack_ && request.isWrite ? writeBackQueuePs_ : 0.0;
+    // A write that evicts dirty lines is not posted: its lines take its data only once their
+    // victims' write-backs are in the write queue, which takes them in turn behind everything
+    // queued at HBM (DRAM controllers serve reads first), so the writer waits for the FCFS
+    // completion less what the queue holds, not for its processor-shared completion. This is an
+    // L2 full of dirty lines (a kernel writing past the L2's capacity): real MTE3 busy is FCFS-like
+    // on such streams and processor-shared on those that fit (docs/fidelity.md §60).
+    const bool evictsDirtyLines = request.isWrite && writeBacks > 0;
+    const double hbmWait = (evictsDirtyLines ? std::max(hbmDone, hbmFcfsDone) : hbmDone) - bufferPs;
     // The core's own in-flight limit: its missed lines return `outstanding` per read latency.
     const double inFlightDone =
         readMissed && outstandingReadLines_ > 0

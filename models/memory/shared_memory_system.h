@@ -13,6 +13,10 @@
 //   (l2.writeBackQueueBytes > 0) a write pays a line of HBM write for each line it makes dirty
 //   (a write to a line already dirty pays none, evicting a dirty line pays nothing more); the
 //   write then waits only for the HBM queue beyond that many bytes;
+// - a write that evicts a dirty line (eager or not) is not posted: it completes when the HBM
+//   server's FCFS schedule has served everything queued ahead of it and its own bytes (less the
+//   write queue's bytes with eager write-back), not when processor sharing (hbm_sharing.h) would
+//   finish it (write back-pressure, docs/fidelity.md §60);
 // - a read's missed lines are in flight at most hbm.outstandingReadLinesPerCore at a time, each
 //   for the HBM read latency (Little's law): the misses cannot arrive sooner than
 //   misses / outstanding × latency after the start (one MTE queue per core issues its transfers

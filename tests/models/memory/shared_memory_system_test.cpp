@@ -208,6 +208,37 @@ TEST(SharedMemorySystem, QueuedRequestsWaitInProportionToTheirOwnSize) {
     EXPECT_EQ(memory.hbmServer().nextFreePs(), 8 * 4096.0 + 4096.0 + 2048.0);
 }
 
+// Write back-pressure (docs/fidelity.md §60): behind the same backlog, a write whose lines are
+// free (invalid or clean) is posted and shares HBM; one whose lines' victims are dirty (an L2 full
+// of data written earlier) waits its turn in the FCFS order, the backlog ahead of it and its own
+// bytes, less what the write queue holds.
+TEST(SharedMemorySystem, AWriteThatEvictsDirtyLinesWaitsItsFcfsTurnAtHbm) {
+    constexpr std::uint64_t kL2Bytes = 1 << 20;
+    constexpr std::uint64_t kLater = 100'000'000;  // ps: the dirty fill has long drained by then
+    ChipConfig chip = eagerChip(4096);
+    chip.l2.sizeBytes = kL2Bytes;
+    chip.hbm.readLatencyCycles = 0;
+    chip.l2.hitLatencyCycles = 0;
+    const auto writeBehindEightReads = [&](bool l2FullOfDirtyLines) {
+        SharedMemorySystem memory(chip);
+        PmuCounters counters;
+        if (l2FullOfDirtyLines) memory.access(writeOf(0, kL2Bytes), counters);
+        for (int core = 0; core < 8; ++core)  // 8 reads of 4096 ps queued at kLater
+            memory.access(readOf(kL2Bytes * 8 + static_cast<std::uint64_t>(core) * 4096, 4096, kLater, core),
+                          counters);
+        EXPECT_EQ(memory.hbmServer().nextFreePs(), kLater + 8 * 4096.0);
+        const std::uint64_t writeBacksBefore = counters[PmuEvent::MainMemWrite];
+        // 2048 B into lines the reads did not touch: their victims are the dirty fill's, or none.
+        const std::uint64_t done = memory.access(writeOf(kL2Bytes * 16 + kL2Bytes / 4, 2048, kLater), counters);
+        EXPECT_EQ(counters[PmuEvent::MainMemWrite] - writeBacksBefore, 2048u / 8);  // the same HBM bytes
+        return done - kLater;
+    };
+    const std::uint64_t posted = writeBehindEightReads(false);
+    const std::uint64_t backPressured = writeBehindEightReads(true);
+    EXPECT_LT(posted, 8 * 4096u - 4096u);                 // processor sharing, less the queue
+    EXPECT_EQ(backPressured, 8 * 4096u + 2048u - 4096u);  // FCFS: the backlog, its bytes, less the queue
+}
+
 TEST(HbmSharing, AverageLatencyEqualsFcfsAndAnIdleServerServesAtOnce) {
     HbmSharing sharing;
     EXPECT_DOUBLE_EQ(sharing.complete(0.0, 100.0, 100.0), 100.0);
