@@ -23,6 +23,15 @@ constexpr std::uint64_t kC0Bytes = 32;  // hardware.md §2.3: C0 is one 32 B blo
 // overlap too.
 bool forwardConvSingleBuffersL1(const ChipConfig& chip) { return chip.organisation == CoreOrganisation::Coupled; }
 
+// Whether the chip's forward convolution runs TBE v100's per-image schedule when the weights do not
+// fit L1 (docs/fidelity.md §63): the weights then stream GM→L0 step by step (the tiling leaves the
+// weight L1 buffer empty) and the img2col of a whole output plane serves every co-tile it can hold in
+// L0C. c1e639ee level1 rank0 Conv2D18/20/22 (13×13 planes, weights 1.2-1.8 MB against a 1 MB L1):
+// MTE1 busy only 0.07-0.08 of the kernel (one img2col of each image) and MTE2 0.44-0.50 (all the
+// weights on every core); Conv2D12/15, whose weights (0.25 / 0.61 MB) fit, keep them in L1 (MTE1
+// 0.84 / 0.28: their weights go L1→L0A).
+bool forwardConvWeightsFromGm(const ChipConfig& chip) { return chip.organisation == CoreOrganisation::Coupled; }
+
 std::vector<LoweredKernel> lowerConv2D(const OpInstance& op, const ChipConfig& chip) {
     if (op.inputs.size() < 2 || op.outputs.empty()) throwLoweringError(op, "needs inputs x, w and output y");
     const TensorInfo& x = op.inputs[0];
@@ -72,6 +81,7 @@ std::vector<LoweredKernel> lowerConv2D(const OpInstance& op, const ChipConfig& c
     p.yAddr = y.deviceAddr;
     p.weightLayout = ConvWeightLayout::OutputMajor;
     p.wholePlaneTiles = true;
+    p.weightsFromGmWhenTheyExceedL1 = forwardConvWeightsFromGm(chip);
 
     ConvTiling tiling;
     CubeBufferPlan plan;

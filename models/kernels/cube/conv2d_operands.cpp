@@ -64,6 +64,11 @@ std::uint64_t ConvOperands::aRowsOf(std::uint64_t tile) const {
     return t.group * coTiles_ + t.co0 / tiling_.baseM;
 }
 
+std::uint64_t ConvOperands::bColumnsOf(std::uint64_t tile) const {
+    const TileCoord t = coord(tile);
+    return ((t.image * problem_.groups + t.group) * posTiles_) + t.pos0 / tiling_.baseN;
+}
+
 void ConvOperands::loadChunkA(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr, ProgramBuilder& b) const {
     const TileCoord t = coord(tile);
     const std::uint64_t eb = bytesOf(problem_.inputType), taps = problem_.window.taps();
@@ -126,6 +131,12 @@ void ConvOperands::loadStep(std::uint64_t tile, const CubeStep& step, const Cube
             b.copy2d(MemSpace::L1, l1.a + step.offset * eb, MemSpace::L0A, l0aAddr, t.co,
                      static_cast<std::uint32_t>(realCols * eb), tiling_.weightRowStrideBytes, step.length * eb);
     }
+    loadStepB(tile, step, l1, l0bAddr, mmad, b);
+}
+
+void ConvOperands::loadStepB(std::uint64_t tile, const CubeStep& step, const CubeL1Chunk& l1, std::uint64_t l0bAddr,
+                             Mmad& mmad, ProgramBuilder& b) const {
+    const TileCoord t = coord(tile);
     const SlabRows rows = slabRowsFor(problem_.window, t.pos0, t.positions);
     // Img2col of the chunk's real channels: columns past them (padded channels) are zeros.
     const std::uint64_t taps = problem_.window.taps();
@@ -137,6 +148,20 @@ void ConvOperands::loadStep(std::uint64_t tile, const CubeStep& step, const Cube
                          firstK, step.length));
     mmad.dtype = problem_.mmadType;
     mmad.transposeB = true;
+}
+
+void ConvOperands::loadStepAFromGm(std::uint64_t tile, const CubeStep& step, std::uint64_t l0aAddr, Mmad& mmad,
+                                   ProgramBuilder& b) const {
+    // w[co][c][kh][kw] rows of the tile's output channels, the step's columns, straight into L0A
+    // (the planner takes this path only for output-major weights without padded channels).
+    if (problem_.weightLayout != ConvWeightLayout::OutputMajor || problem_.reductionChannels() != problem_.inChannels)
+        throw std::logic_error("weights move GM->L0A only as unpadded output-major rows");
+    const TileCoord t = coord(tile);
+    const std::uint64_t eb = bytesOf(problem_.inputType), k = problem_.weightRowElements();
+    const std::uint64_t coBase = t.group * problem_.outChannels + t.co0;
+    b.copy2d(MemSpace::GM, problem_.wAddr + (coBase * k + step.chunkStart + step.offset) * eb, MemSpace::L0A, l0aAddr,
+             t.co, static_cast<std::uint32_t>(step.length * eb), k * eb, step.length * eb, kConvOperandLoad);
+    mmad.transposeA = false;
 }
 
 Img2ColLoad ConvOperands::zeroColumns(std::uint64_t l1Addr, std::uint64_t l0aAddr, std::uint32_t rows,
@@ -179,7 +204,8 @@ namespace {
 // The plan of planConv for position tiles of `positionsPerTile`; false (with `failure` set) when
 // no channel chunk of the slab fits half of L1 or the buffers do not fit.
 bool planConvPositions(const OpInstance& op, const ChipConfig& chip, const ConvProblem& p,
-                       std::uint64_t positionsPerTile, ConvTiling& tiling, CubeBufferPlan& plan, std::string& failure) {
+                       std::uint64_t positionsPerTile, bool weightsFromGm, ConvTiling& tiling, CubeBufferPlan& plan,
+                       std::string& failure) {
     const std::uint64_t eb = bytesOf(p.inputType), taps = p.window.taps();
     tiling = ConvTiling{};
     plan = CubeBufferPlan{};
@@ -205,7 +231,9 @@ bool planConvPositions(const OpInstance& op, const ChipConfig& chip, const ConvP
     auto slabBytes = [&](std::uint64_t channels) {
         return roundUp(channels * slabRows * p.window.inW * eb, kLocalAlignBytes);
     };
-    auto slotBytes = [&](std::uint64_t channels) { return weightBytes(channels) + slabBytes(channels); };
+    auto slotBytes = [&](std::uint64_t channels) {
+        return (weightsFromGm ? 0 : weightBytes(channels)) + slabBytes(channels);
+    };
     // Deepest chunk of whole channels within kMaxChunkSteps L0 steps that fits; multiples of 16
     // channels keep the reduction fractal-aligned.
     auto shallower = [](std::uint64_t channels) { return channels > kFractalRows ? channels - kFractalRows : channels - 1; };
@@ -225,7 +253,7 @@ bool planConvPositions(const OpInstance& op, const ChipConfig& chip, const ConvP
     const std::uint64_t tilesPerCoTile = p.batch * ceilDiv(p.window.outPositions(), tiling.baseN);
     const std::uint64_t tiles = tilesPerCoTile * p.groups * ceilDiv(p.outChannels, tiling.baseM);
     std::uint64_t residentChannels = 0;
-    if (tilesPerCoTile > 1 && blocksRunSeveralTiles(op, chip, tiles)) {
+    if (!weightsFromGm && tilesPerCoTile > 1 && blocksRunSeveralTiles(op, chip, tiles)) {
         const std::uint64_t oneStep = std::min<std::uint64_t>(channels, std::max<std::uint64_t>(1, tiling.baseK / taps));
         for (std::uint64_t c = channels; c >= oneStep && residentChannels == 0; c = shallower(c))
             if (2 * slabBytes(c) + residentBytes(c) <= chip.bufferCapacity(MemSpace::L1)) residentChannels = c;
@@ -242,7 +270,7 @@ bool planConvPositions(const OpInstance& op, const ChipConfig& chip, const ConvP
         plan.l1ResidentAChunkBytes = weightBytes(channels);
         plan.l1BiasAddr = plan.l1ResidentAAddr + residentBytes(channels);
     } else {
-        plan.l1BOffset = weightBytes(channels);
+        plan.l1BOffset = weightsFromGm ? 0 : weightBytes(channels);
         plan.l1SlotBytes = slotBytes(channels);
         plan.l1BiasAddr = 2 * plan.l1SlotBytes;
     }
@@ -250,6 +278,13 @@ bool planConvPositions(const OpInstance& op, const ChipConfig& chip, const ConvP
     plan.l0bSlotBytes = roundUp(std::uint64_t{tiling.baseN} * tiling.baseK * eb, kLocalAlignBytes);
     plan.l0cSlotBytes = roundUp(std::uint64_t{tiling.baseM} * tiling.baseN * 4, kLocalAlignBytes);
     plan.l0cSlots = 2 * plan.l0cSlotBytes <= chip.bufferCapacity(MemSpace::L0C) ? 2 : 1;
+    if (weightsFromGm) {
+        // A block's consecutive tiles are an image's co-tiles (tile order image, co-tile), and up to
+        // as many as L0C has regions share each L0B step of the img2col.
+        plan.aFromGm = true;
+        plan.tilesSharingB = static_cast<std::uint32_t>(std::min<std::uint64_t>(plan.l0cSlots, ceilDiv(p.outChannels, tiling.baseM)));
+        plan.l0cSlots = plan.tilesSharingB;
+    }
     planCoupledOutput(chip, plan, tiling.baseM, tiling.baseN, p.outputType, false, p.outputType);
     if (!planFits(chip, plan, 0, 0)) {
         failure = "the buffers of " + std::to_string(tiling.baseM) + " x " + std::to_string(tiling.baseN) +
@@ -258,15 +293,33 @@ bool planConvPositions(const OpInstance& op, const ChipConfig& chip, const ConvP
     }
     return true;
 }
+// True when all of a group's weights (every output channel, the whole reduction, 32 B-aligned
+// rows) do not fit in the L1 that `plan`'s slab slots leave.
+bool weightsExceedL1(const ChipConfig& chip, const ConvProblem& p, const CubeBufferPlan& plan) {
+    const std::uint64_t rowBytes = roundUp(p.weightRowElements() * bytesOf(p.inputType), kL1RowAlignBytes);
+    const std::uint64_t slabSlots = std::uint64_t{plan.l1Slots} * (plan.l1SlotBytes - plan.l1BOffset);
+    return p.outChannels * rowBytes + slabSlots > chip.bufferCapacity(MemSpace::L1);
+}
 }  // namespace
 
 void planConv(const OpInstance& op, const ChipConfig& chip, const ConvProblem& p, ConvTiling& tiling,
               CubeBufferPlan& plan) {
     const std::uint64_t plane = roundUp(p.window.outPositions(), kFractalRows);
     std::string failure;
-    if (!planConvPositions(op, chip, p, std::min<std::uint64_t>(kBaseN, plane), tiling, plan, failure)) {
+    if (!planConvPositions(op, chip, p, std::min<std::uint64_t>(kBaseN, plane), false, tiling, plan, failure)) {
         checkPlanFits(op, chip, plan, 0, 0);  // names the buffer that overflows, if one does
         throwLoweringError(op, failure);
+    }
+    // The 910A's per-image schedule (ConvProblem::weightsFromGmWhenTheyExceedL1): weights that do
+    // not fit L1 beside the slab slots move GM→L0A step by step, whole planes as position tiles.
+    if (p.weightsFromGmWhenTheyExceedL1 && weightsExceedL1(chip, p, plan)) {
+        ConvTiling direct;
+        CubeBufferPlan directPlan;
+        if (planConvPositions(op, chip, p, plane, true, direct, directPlan, failure)) {
+            tiling = direct;
+            plan = directPlan;
+            return;
+        }
     }
     // The forward conv's tiling takes a whole output plane as one position tile when its weights
     // stream through L1 (not resident): each image then reads every weight chunk once instead of
@@ -275,7 +328,7 @@ void planConv(const OpInstance& op, const ChipConfig& chip, const ConvProblem& p
     if (!p.wholePlaneTiles || plan.residentA || plane <= tiling.baseN) return;
     ConvTiling whole;
     CubeBufferPlan wholePlan;
-    if (planConvPositions(op, chip, p, plane, whole, wholePlan, failure) && !wholePlan.residentA) {
+    if (planConvPositions(op, chip, p, plane, false, whole, wholePlan, failure) && !wholePlan.residentA) {
         tiling = whole;
         plan = wholePlan;
     }

@@ -37,6 +37,11 @@ struct ConvProblem {
     // The forward conv's tiling (not the input gradient's): a whole output plane may be one position
     // tile when the weights stream through L1 (planConv).
     bool wholePlaneTiles = false;
+    // The 910A forward conv's per-image schedule (TBE v100 conv tiling, docs/fidelity.md §63): when a
+    // group's weights do not fit L1 beside the input slabs, they are not staged in L1 but moved
+    // GM→L0A for every L0 step, a whole output plane is the position tile, and an image's co-tiles
+    // share each img2col step in L0B (CubeBufferPlan::aFromGm).
+    bool weightsFromGmWhenTheyExceedL1 = false;
     std::uint64_t reductionChannels() const { return paddedChannels != 0 ? paddedChannels : inChannels; }
     // The cube's K: reductionChannels · kh · kw.
     std::uint64_t reduction() const { return reductionChannels() * window.taps(); }
@@ -71,6 +76,11 @@ public:
     void loadStep(std::uint64_t tile, const CubeStep& step, const CubeL1Chunk& l1, std::uint64_t l0aAddr,
                   std::uint64_t l0bAddr, Mmad& mmad, ProgramBuilder& b) const override;
     std::uint64_t aRowsOf(std::uint64_t tile) const override;
+    std::uint64_t bColumnsOf(std::uint64_t tile) const override;
+    void loadStepB(std::uint64_t tile, const CubeStep& step, const CubeL1Chunk& l1, std::uint64_t l0bAddr, Mmad& mmad,
+                   ProgramBuilder& b) const override;
+    void loadStepAFromGm(std::uint64_t tile, const CubeStep& step, std::uint64_t l0aAddr, Mmad& mmad,
+                         ProgramBuilder& b) const override;
     DataMove storeMove(std::uint64_t tile, std::uint64_t l0cAddr) const override;
 
 private:

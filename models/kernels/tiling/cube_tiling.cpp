@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <array>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace ascendsim {
 
@@ -27,6 +29,9 @@ constexpr std::uint8_t kOwnASlotEvents = 4;
 constexpr std::uint64_t kUbBlockBytes = 32;     // UB block: vector strides and UB rows (hardware.md §2.3)
 constexpr std::uint64_t kVectorRepeatBytes = 256;  // one vector repeat (hardware.md §2.6)
 constexpr std::uint32_t kMaxVectorRepeats = 255;   // repeat field limit of a vector instruction
+// L0C regions of a group sharing B each take an event id of their own (kSlotEvents + j), below the
+// bias's and the framework's ids.
+constexpr std::uint32_t kMaxTilesSharingB = 2;
 
 class CubeBlockStream final : public TiledInstructionStream {
 public:
@@ -45,7 +50,18 @@ public:
           biasStaging_(plan.l1BiasAddr, 0, Pipe::Mte2, Pipe::Mte1, kBiasEvent, 1),
           biasTable_(0, 0, Pipe::Mte1, Pipe::Cube, kBiasEvent, 1),
           ubStaging_(0, plan.ubSlotBytes, Pipe::Vector, Pipe::Mte3, kSlotEvents),
-          ubBias_(plan.ubBiasAddr, plan.ubBiasSlotBytes, Pipe::Mte2, Pipe::Vector, kBiasEvent) {}
+          ubBias_(plan.ubBiasAddr, plan.ubBiasSlotBytes, Pipe::Mte2, Pipe::Vector, kBiasEvent),
+          l0aFromGm_(0, 0, Pipe::Mte2, Pipe::Cube, kSlotEvents, 1) {
+        if (!plan.sharesB()) return;
+        if (plan.residentA || plan.ownOperandSlots() || plan.tilesSharingB == 0 ||
+            plan.tilesSharingB > kMaxTilesSharingB)
+            throw std::logic_error("a cube plan sharing B needs 1-" + std::to_string(kMaxTilesSharingB) +
+                                   " tiles a group and no resident or own-slot A");
+        for (std::uint32_t j = 0; j < plan.tilesSharingB; ++j)
+            l0cRegions_.emplace_back(j * plan.l0cSlotBytes, 0, Pipe::Cube,
+                                     plan.outputThroughUb ? Pipe::Vector : Pipe::FixPipe,
+                                     static_cast<std::uint8_t>(kSlotEvents + j), 1);
+    }
 
 protected:
     std::uint64_t tileCount() const override { return tiles_; }
@@ -58,7 +74,7 @@ protected:
             for (auto& slot : aSlots_) slot.prime(b);
         if (plan_.residentA) residentA_.prime(b);
         l0_.prime(b);
-        l0c_.prime(b);
+        primeOutputBuffers(b);
         if (plan_.outputThroughUb) ubStaging_.prime(b);
         if (ops_->hasBias() && plan_.outputThroughUb) ubBias_.prime(b);
         if (ops_->hasBias() && !plan_.outputThroughUb) {
@@ -75,7 +91,7 @@ protected:
             for (auto& slot : aSlots_) slot.drain(b);
         if (plan_.residentA) residentA_.drain(b);
         l0_.drain(b);
-        l0c_.drain(b);
+        drainOutputBuffers(b);
         if (plan_.outputThroughUb) ubStaging_.drain(b);
         if (ops_->hasBias() && plan_.outputThroughUb) ubBias_.drain(b);
         if (ops_->hasBias() && !plan_.outputThroughUb) {
@@ -85,6 +101,10 @@ protected:
     }
 
     void emitTile(std::uint64_t localTile, ProgramBuilder& b) override {
+        if (plan_.sharesB()) {
+            if (localTile >= groupEnd_) emitSharedBGroup(localTile, b);  // else its group emitted it
+            return;
+        }
         const std::uint64_t tile = firstTile_ + localTile;
         const bool coupled = plan_.outputThroughUb;
         const bool bias = ops_->hasBias() && !coupled;  // through BT (split chips)
@@ -154,14 +174,101 @@ protected:
         }
         if (plan_.residentA && (nextLoadsA || !nextTile)) residentA_.release(b);
         if (nextLoadsA) loadChunk(localTile + 1, 0, b);
-        l0c_.publish(b);
-        l0c_.consume(b);
-        if (coupled) {
-            storeThroughUb(tile, ubBias, b);
+        storeTile(tile, ubBias, l0c_, b);
+    }
+
+    // The tile's L0C accumulator (in `l0c`, published by the cube) out to GM: FixPipe, or on a
+    // coupled chip through UB.
+    void storeTile(std::uint64_t tile, bool addBias, PingPongBuffer& l0c, ProgramBuilder& b) {
+        l0c.publish(b);
+        l0c.consume(b);
+        if (plan_.outputThroughUb) {
+            storeThroughUb(tile, addBias, l0c, b);
         } else {
-            b.move(ops_->storeMove(tile, l0c_.address()));
-            l0c_.release(b);
+            b.move(ops_->storeMove(tile, l0c.address()));
+            l0c.release(b);
         }
+    }
+
+    void primeOutputBuffers(ProgramBuilder& b) {
+        if (!plan_.sharesB()) {
+            l0c_.prime(b);
+            return;
+        }
+        l0aFromGm_.prime(b);
+        for (auto& region : l0cRegions_) region.prime(b);
+    }
+
+    void drainOutputBuffers(ProgramBuilder& b) {
+        if (!plan_.sharesB()) {
+            l0c_.drain(b);
+            return;
+        }
+        l0aFromGm_.drain(b);
+        for (auto& region : l0cRegions_) region.drain(b);
+    }
+
+    // A group of tiles sharing B (CubeBufferPlan::aFromGm): the tiles from `localTile` on with the
+    // same B, at most tilesSharingB. Each L0 step fills L0B once (MTE1, from the chunk's B in L1),
+    // then for every tile of the group MTE2 moves its A step GM→L0A (one buffer: the load waits for
+    // the mmad before it) and the cube accumulates into the tile's own L0C region; the group's
+    // tiles are stored after its last step, in order.
+    void emitSharedBGroup(std::uint64_t localTile, ProgramBuilder& b) {
+        const std::uint64_t first = firstTile_ + localTile;
+        if (ops_->hasBias()) throw std::logic_error("a cube plan sharing B carries no bias");
+        std::uint32_t members = 1;
+        while (members < plan_.tilesSharingB && localTile + members < tiles_ &&
+               ops_->bColumnsOf(first + members) == ops_->bColumnsOf(first))
+            ++members;
+        groupEnd_ = localTile + members;
+        b.scalar(kTileSetupScalarCycles);
+        const std::uint32_t chunks = ops_->chunkCount(first);
+        const bool preload = plan_.l1Slots > 1;
+        auto loadAfter = [&](std::uint32_t c) {
+            if (c + 1 < chunks)
+                loadChunk(localTile, c + 1, b);
+            else if (groupEnd_ < tiles_)
+                loadChunk(groupEnd_, 0, b);
+        };
+        bool firstStep = true;
+        for (std::uint32_t c = 0; c < chunks; ++c) {
+            b.scalar(kChunkScalarCycles);
+            if (preload) loadAfter(c);
+            CubeStep step = chunkStep(first, c);
+            const CubeL1Chunk place = consumeChunk(c, b);
+            for (std::uint32_t offset = 0; offset < step.chunkLength; offset += sizes_.baseK) {
+                step.offset = offset;
+                step.length = std::min(sizes_.baseK, step.chunkLength - offset);
+                b.scalar(kStepScalarCycles);
+                Mmad mmad;
+                mmad.k = static_cast<std::uint16_t>(step.length);
+                mmad.l0bAddr = l0_.slot() * plan_.l0bSlotBytes;
+                l0_.acquire(b);
+                ops_->loadStepB(first, step, place, mmad.l0bAddr, mmad, b);
+                l0_.publish(b);
+                l0_.consume(b);
+                for (std::uint32_t j = 0; j < members; ++j) {
+                    const std::uint64_t tile = first + j;
+                    mmad.m = static_cast<std::uint16_t>(ops_->tileM(tile));
+                    mmad.n = static_cast<std::uint16_t>(ops_->tileN(tile));
+                    mmad.l0aAddr = l0aFromGm_.address();
+                    mmad.l0cAddr = l0cRegions_[j].address();
+                    l0aFromGm_.acquire(b);
+                    ops_->loadStepAFromGm(tile, step, mmad.l0aAddr, mmad, b);
+                    l0aFromGm_.publish(b);
+                    l0aFromGm_.consume(b);
+                    if (firstStep) l0cRegions_[j].acquire(b);
+                    mmad.initialize = firstStep;
+                    b.mmad(mmad);
+                    l0aFromGm_.release(b);
+                }
+                firstStep = false;
+                l0_.release(b);
+            }
+            releaseChunk(c, chunks, b);
+            if (!preload) loadAfter(c);
+        }
+        for (std::uint32_t j = 0; j < members; ++j) storeTile(first + j, false, l0cRegions_[j], b);
     }
 
     CubeStep chunkStep(std::uint64_t tile, std::uint32_t c) const {
@@ -238,7 +345,7 @@ protected:
         PingPongBuffer& l1 = l1Slots_[chunksLoaded_++ % plan_.l1Slots];
         const CubeL1Chunk place = chunkPlace(l1, c);
         const CubeStep step = chunkStep(tile, c);
-        const bool withA = loadsA(localTile);
+        const bool withA = !plan_.aFromGm && loadsA(localTile);
         if (plan_.residentA && withA && c == 0) residentA_.acquire(b);
         l1.acquire(b);
         if (withA) ops_->loadChunkA(tile, step, place.a, b);
@@ -275,8 +382,8 @@ protected:
 
     // Coupled output path: V converts L0C→UB (rows padded to 32 B) and adds the bias, MTE3 writes
     // the rows to the GM places the FixPipe move would have written.
-    void storeThroughUb(std::uint64_t tile, bool addBias, ProgramBuilder& b) {
-        const DataMove out = ops_->storeMove(tile, l0c_.address());
+    void storeThroughUb(std::uint64_t tile, bool addBias, PingPongBuffer& l0c, ProgramBuilder& b) {
+        const DataMove out = ops_->storeMove(tile, l0c.address());
         const std::uint32_t columns = out.burstBytes / static_cast<std::uint32_t>(bytesOf(out.srcType));
         const std::uint32_t outRowBytes = columns * static_cast<std::uint32_t>(bytesOf(out.dstType));
         const std::uint32_t ubRowBytes = static_cast<std::uint32_t>(roundUp(outRowBytes, kUbBlockBytes));
@@ -288,7 +395,7 @@ protected:
         toUb.atomicAdd = false;
         toUb.gmNz = {};  // L0C→UB has no GM side
         b.move(toUb);
-        l0c_.release(b);
+        l0c.release(b);
         if (addBias) {
             ubBias_.consume(b);
             addBiasRows(tile, ubStaging_.address(), ubRowBytes, out.burstCount, columns, out.dstType, b);
@@ -369,6 +476,9 @@ private:
     PingPongBuffer biasTable_;
     PingPongBuffer ubStaging_;
     PingPongBuffer ubBias_;
+    PingPongBuffer l0aFromGm_;                 // plan.aFromGm: one L0A buffer, MTE2→M "ready", M→MTE2 "free"
+    std::vector<PingPongBuffer> l0cRegions_;   // plan.sharesB(): one L0C region per tile of a group
+    std::uint64_t groupEnd_ = 0;               // local tile after the group emitted last
 };
 }  // namespace
 
@@ -376,6 +486,15 @@ std::unique_ptr<InstructionStream> makeCubeBlockStream(std::shared_ptr<const Cub
                                                        CubeBufferPlan plan, CubeStepSizes sizes,
                                                        std::uint64_t firstTile, std::uint64_t tiles) {
     return std::make_unique<CubeBlockStream>(std::move(operands), plan, sizes, firstTile, tiles);
+}
+
+void CubeOperands::loadStepB(std::uint64_t, const CubeStep&, const CubeL1Chunk&, std::uint64_t, Mmad&,
+                             ProgramBuilder&) const {
+    throw std::logic_error("these cube operands do not load B on its own (no plan shares B)");
+}
+
+void CubeOperands::loadStepAFromGm(std::uint64_t, const CubeStep&, std::uint64_t, Mmad&, ProgramBuilder&) const {
+    throw std::logic_error("these cube operands do not load A from GM (no plan shares B)");
 }
 
 namespace cube {

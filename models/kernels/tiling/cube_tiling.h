@@ -48,6 +48,16 @@ struct CubeBufferPlan {
     std::uint64_t l1ASlotAddr = 0;
     std::uint64_t l1ASlotBytes = 0;
     bool ownOperandSlots() const { return aChunkSpan > 1 || bChunkSpan > 1; }
+    // A straight from GM, B shared (the 910A forward convolution's per-image schedule, TBE v100
+    // conv tiling with an empty weight L1 buffer): with aFromGm A never enters L1 — each step's A
+    // moves GM→L0A on MTE2 (CubeOperands::loadStepAFromGm) into one L0A buffer, so the cube and
+    // that load take turns — and the L1 slots hold B only (l1BOffset 0). Up to tilesSharingB
+    // consecutive tiles of a block with equal CubeOperands::bColumnsOf run as one group, each
+    // accumulating in its own L0C region (l0cSlotBytes apart): every L0 step loads B into L0B once
+    // and then, tile by tile, A's step and its mmad. Not with a resident A or a bias.
+    std::uint32_t tilesSharingB = 1;
+    bool aFromGm = false;
+    bool sharesB() const { return aFromGm; }
     std::uint64_t l1BiasAddr = 0;    // bias staging in L1 (after the slots and a resident A)
     std::uint64_t l0aSlotBytes = 0;
     std::uint64_t l0bSlotBytes = 0;
@@ -114,6 +124,16 @@ public:
     // Tiles with equal values read the same A (rows and whole reduction); only asked when the plan
     // keeps A resident, which reloads it when this changes from one tile to the next.
     virtual std::uint64_t aRowsOf(std::uint64_t tile) const { return tile; }
+    // Tiles with equal values read the same B (columns and whole reduction); only asked when the
+    // plan shares B (CubeBufferPlan::sharesB), which groups consecutive tiles by it.
+    virtual std::uint64_t bColumnsOf(std::uint64_t tile) const { return tile; }
+    // The two halves of loadStep for plans that share B: MTE1 fills L0B from the L1 chunk (and sets
+    // the mmad's B fields); MTE2 moves the step's A from GM into L0A (and sets the A fields).
+    // Only operands whose planner sets CubeBufferPlan::sharesB implement them.
+    virtual void loadStepB(std::uint64_t tile, const CubeStep& step, const CubeL1Chunk& l1, std::uint64_t l0bAddr,
+                           Mmad& mmad, ProgramBuilder& b) const;
+    virtual void loadStepAFromGm(std::uint64_t tile, const CubeStep& step, std::uint64_t l0aAddr, Mmad& mmad,
+                                 ProgramBuilder& b) const;
     // Bias along the tile's n: MTE2 GM→L1 staging, then MTE1 L1→BT (fp32/int32 in BT).
     virtual bool hasBias() const { return false; }
     virtual void loadBias(std::uint64_t, std::uint64_t /*l1Addr*/, ProgramBuilder&) const {}

@@ -162,6 +162,66 @@ TEST(CubeConv2D, CoupledChipForwardConvLoadsIntoOneL1Buffer) {
     }
 }
 
+// What one block's program of a 13x13 Conv2D moves: weight bytes GM->L1 and GM->L0A, img2col loads
+// into L0B and mmads.
+struct ConvBlockTraffic {
+    std::uint64_t weightBytesToL1 = 0, weightBytesToL0A = 0;
+    std::size_t img2colsToL0B = 0, mmads = 0;
+};
+
+ConvBlockTraffic forwardConvTraffic(const ChipConfig& chip, const ConvShape& s, std::uint32_t blockDim) {
+    CubeOpHarness h(chip, 1 << 22);  // lowering only
+    auto w = h.tensor("w", {s.co, s.c, s.kh, s.kw}, DataType::Fp16);
+    auto op = makeOp("Conv2D", {h.tensor("x", {s.n, s.c, s.h, s.w}, DataType::Fp16), w},
+                     {h.tensor("y", {s.n, s.co, s.outH(), s.outW()}, DataType::Fp32)});
+    setConvAttrs(op, s);
+    op.blockDim = blockDim;
+    auto stream = h.lower(op).at(0).program(BlockProgramRequest{.blockIdx = 0, .coreKind = CoreKind::Cube});
+    std::vector<Instruction> code;
+    while (stream->next(code)) {
+    }
+    ConvBlockTraffic t;
+    for (const Instruction& instr : code) {
+        if (const auto* m = std::get_if<DataMove>(&instr.operands);
+            m && m->src == MemSpace::GM && m->srcAddr >= w.deviceAddr && m->srcAddr < w.deviceAddr + w.bytes()) {
+            if (m->dst == MemSpace::L1) t.weightBytesToL1 += m->totalBytes();
+            if (m->dst == MemSpace::L0A) t.weightBytesToL0A += m->totalBytes();
+        }
+        if (const auto* l = std::get_if<Img2ColLoad>(&instr.operands); l && l->dst == MemSpace::L0B) ++t.img2colsToL0B;
+        if (std::holds_alternative<Mmad>(instr.operands)) ++t.mmads;
+    }
+    return t;
+}
+
+// The 910A's per-image schedule (conv2d.cpp forwardConvWeightsFromGm, planConv): weights that do not
+// fit the coupled chip's L1 (shrunk to 64 KiB here: 300 x 288 fp16 = 169 KiB) are never staged in L1
+// but move GM->L0A step by step, and an image's co-tiles (128, 128, 44) share each img2col step in
+// L0B two at a time (two 128 x 176 fp32 L0C regions fit the 256 KiB L0C). The FunctionalMachine
+// checks the result and the flags; one block of two images reads every weight once an image, and
+// makes each image's img2col twice (a group of two co-tiles, then the third) for three mmads. With
+// the full 1 MiB L1 the weights fit and go through L1 as before; the 910B1 keeps its path too.
+TEST(CubeConv2D, CoupledChipStreamsWeightsThatExceedL1StraightToL0AndSharesTheImg2col) {
+    ChipConfig chip = coupledChip();
+    chip.bufferBytes[static_cast<std::size_t>(MemSpace::L1)] = 64 * 1024;
+    const ConvShape s{2, 32, 13, 13, 300, 3, 3, 1, 1, 1, 1, 1, 1};
+    for (const std::optional<std::uint32_t> blockDim : {std::optional<std::uint32_t>{1u}, {2u}, {}})
+        runConv(chip, s, blockDim);
+    const std::uint64_t weightBytes = std::uint64_t{300} * 32 * 9 * 2;
+    const ConvBlockTraffic direct = forwardConvTraffic(chip, s, 1u);
+    EXPECT_EQ(direct.weightBytesToL1, 0u);
+    EXPECT_EQ(direct.weightBytesToL0A, s.n * weightBytes);
+    EXPECT_GT(direct.img2colsToL0B, 0u);
+    EXPECT_EQ(direct.mmads * 2, direct.img2colsToL0B * 3);
+
+    const ConvBlockTraffic staged = forwardConvTraffic(coupledChip(), s, 1u);
+    EXPECT_EQ(staged.weightBytesToL0A, 0u);
+    EXPECT_GT(staged.weightBytesToL1, 0u);
+    EXPECT_EQ(staged.mmads, staged.img2colsToL0B);
+    ChipConfig splitChip = ascend910B1();
+    splitChip.bufferBytes[static_cast<std::size_t>(MemSpace::L1)] = 64 * 1024;
+    EXPECT_EQ(forwardConvTraffic(splitChip, s, 1u).weightBytesToL0A, 0u);
+}
+
 TEST(CubeConv2D, CoupledChipRunsTheSameLowering) {
     const auto chip = coupledChip();
     runConv(chip, {1, 16, 10, 10, 16, 3, 3, 1, 1, 1, 1, 1, 1}, std::nullopt);
