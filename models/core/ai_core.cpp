@@ -30,6 +30,20 @@ bool kindHasPipe(CoreKind kind, Pipe pipe) {
     return false;
 }
 
+// Launches whose argument records are kept apart, each in lines of its own at the top of GM (the
+// runtime copies a launch's arguments and tiling into device memory before the launch; where is
+// not recorded, only that the launch's blocks share one record).
+constexpr std::uint64_t kLaunchArgumentRecords = 1024;
+
+std::uint64_t launchArgumentRecordAddress(const ChipConfig& chip, std::uint64_t taskId) {
+    const std::uint64_t line = chip.l2.lineBytes;
+    const std::uint64_t recordBytes = (chip.blockArgumentReadBytes + line - 1) / line * line;
+    const std::uint64_t area = recordBytes * kLaunchArgumentRecords;
+    const std::uint64_t gm = chip.bufferCapacity(MemSpace::GM);
+    if (area > gm) throw std::invalid_argument("GM too small for the launches' argument records");
+    return gm - area + (taskId % kLaunchArgumentRecords) * recordBytes;
+}
+
 }  // namespace
 
 AiCore::AiCore(const CoreResources& resources, CoreKind kind, std::uint32_t coreId, std::uint32_t globalCoreId,
@@ -71,6 +85,7 @@ void AiCore::startBlock(BlockAssignment assignment, std::uint64_t startPs) {
     // The prologue (arguments and tiling data, block offsets) is scalar work before the first issue.
     issueCycle_ = blockStartCycle_ + res_.chip.blockStartCycles + res_.chip.blockPrologueScalarCycles;
     counters_[PmuEvent::ScalarBusy] += res_.chip.blockPrologueScalarCycles;
+    argumentReadPending_ = res_.chip.blockArgumentReadBytes > 0;
     // The block runs through its kernel's code first. A line another kernel evicted (or never
     // fetched on this core) is filled through the one port that serves the kernel's code, which
     // the kernel's blocks starting together share: each fill takes a missPenaltyCycles turn per
@@ -116,6 +131,7 @@ void AiCore::step() {
         scheduleWake(now);
         return;
     }
+    if (argumentReadPending_) readLaunchArguments(now);
     prefetchHotState();
     bool progress = true;
     while (progress) {
@@ -160,6 +176,19 @@ void AiCore::prefetchHotState() const {
         const PipeQueue& queue = pipes_[p].queue;
         if (!queue.empty()) __builtin_prefetch(&queuedInstruction(queue.front()));
     }
+}
+
+// The block's first GM read, at its start: its launch's argument record, which every block of the
+// launch reads, so the L2 serves them one after another (models/memory/line_read_queue.h). The
+// first issue waits for it; an uncontended read hides under the start-up and prologue. MTE2 is
+// busy while it is in flight, as the real rows count it (docs/fidelity.md §39, §58).
+void AiCore::readLaunchArguments(std::uint64_t now) {
+    argumentReadPending_ = false;
+    const GmAccess read{clock_.psOfCycle(now), globalCoreId_, launchArgumentRecordAddress(res_.chip, block_.taskId),
+                        res_.chip.blockArgumentReadBytes, false};
+    const std::uint64_t served = clock_.cycleAtOrAfter(res_.memory.access(read, counters_));
+    if (served > now) counters_[PmuEvent::Mte2Busy] += served - now;
+    issueCycle_ = std::max(issueCycle_, served);
 }
 
 void AiCore::finishBlock() {

@@ -243,6 +243,9 @@ void validateChipConfig(const ChipConfig& chip) {
                       std::to_string(chip.scalarCyclesPerInstructionAic));
     check.require(chip.blockPrologueScalarCycles <= 1000000, "pipes.block_prologue_scalar_cycles",
                   "expected at most 1000000 cycles, got " + std::to_string(chip.blockPrologueScalarCycles));
+    // A record of more than a few lines would be a data read, not a launch's arguments.
+    check.require(chip.blockArgumentReadBytes <= 65536, "pipes.block_argument_read_bytes",
+                  "expected at most 65536 bytes, got " + std::to_string(chip.blockArgumentReadBytes));
     check.require(chip.cube.mmadMinCycles > 0, "cube.mmad_min_cycles", "expected >= 1");
     check.require(chip.cube.fp32CyclesPerFractal > 0, "cube.fp32_cycles_per_fractal", "expected >= 1");
     check.require(chip.icache.fillBytes <= chip.icache.sizeBytes, "icache.fill_bytes",
