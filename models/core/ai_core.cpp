@@ -180,15 +180,14 @@ void AiCore::prefetchHotState() const {
 
 // The block's first GM read, at its start: its launch's argument record, which every block of the
 // launch reads, so the L2 serves them one after another (models/memory/line_read_queue.h). The
-// first issue waits for it; an uncontended read hides under the start-up and prologue. MTE2 is
-// busy while it is in flight, as the real rows count it (docs/fidelity.md §39, §58).
+// first issue waits for it; an uncontended read hides under the start-up and prologue. No pipe
+// counts it busy: it is the prologue's read (the issue unit waits), and kernels that move a
+// record by MTE2 lower that move themselves (MemSet's tiling, docs/fidelity.md §39, §58).
 void AiCore::readLaunchArguments(std::uint64_t now) {
     argumentReadPending_ = false;
     const GmAccess read{clock_.psOfCycle(now), globalCoreId_, launchArgumentRecordAddress(res_.chip, block_.taskId),
                         res_.chip.blockArgumentReadBytes, false};
-    const std::uint64_t served = clock_.cycleAtOrAfter(res_.memory.access(read, counters_));
-    if (served > now) counters_[PmuEvent::Mte2Busy] += served - now;
-    issueCycle_ = std::max(issueCycle_, served);
+    issueCycle_ = std::max(issueCycle_, clock_.cycleAtOrAfter(res_.memory.access(read, counters_)));
 }
 
 void AiCore::finishBlock() {

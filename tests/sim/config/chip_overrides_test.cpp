@@ -59,14 +59,14 @@ TEST(ChipOverrides, BadValueIsCheckedLikeAFileValue) {
 // name.
 TEST(ChipOverrides, LaunchArgumentReadAndItsLineTurnAreOnForThe910BClassOnly) {
     for (const char* chip : {"Ascend910B1", "Ascend910B2", "Ascend910B3", "Ascend910B4", "Ascend910B4_1650", "Ascend910_9391"}) {
-        EXPECT_EQ(loadChipByName(chip, configDir()).l2.sameLineReadCycles, 150u) << chip;
+        EXPECT_EQ(loadChipByName(chip, configDir()).l2.sameLineReadCycles, 90u) << chip;
         EXPECT_EQ(loadChipByName(chip, configDir()).blockArgumentReadBytes, 96u) << chip;
     }
     for (const char* chip : {"Ascend910", "Ascend310P3"}) {
         EXPECT_EQ(loadChipByName(chip, configDir()).l2.sameLineReadCycles, 0u) << chip;
         EXPECT_EQ(loadChipByName(chip, configDir()).blockArgumentReadBytes, 0u) << chip;
     }
-    EXPECT_EQ(loadChipByName("Ascend910B1", configDir(), {"l2.same_line_read_cycles=90"}).l2.sameLineReadCycles, 90u);
+    EXPECT_EQ(loadChipByName("Ascend910B1", configDir(), {"l2.same_line_read_cycles=150"}).l2.sameLineReadCycles, 150u);
     EXPECT_EQ(loadChipByName("Ascend910B1", configDir(), {"pipes.block_argument_read_bytes=0"}).blockArgumentReadBytes, 0u);
     EXPECT_NE(errorOf({"l2.same_line_read_cycles=-1"}).find("l2.same_line_read_cycles"), std::string::npos);
     const std::string tooLarge = errorOf({"pipes.block_argument_read_bytes=65537"});
