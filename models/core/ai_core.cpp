@@ -7,6 +7,7 @@
 #include <string>
 #include <systemc>
 
+#include "models/chip/launch_argument_records.h"
 #include "models/systemc/stepped_process.h"
 
 namespace ascendsim {
@@ -28,20 +29,6 @@ bool kindHasPipe(CoreKind kind, Pipe pipe) {
             return true;
     }
     return false;
-}
-
-// Launches whose argument records are kept apart, each in lines of its own at the top of GM (the
-// runtime copies a launch's arguments and tiling into device memory before the launch; where is
-// not recorded, only that the launch's blocks share one record).
-constexpr std::uint64_t kLaunchArgumentRecords = 1024;
-
-std::uint64_t launchArgumentRecordAddress(const ChipConfig& chip, std::uint64_t taskId) {
-    const std::uint64_t line = chip.l2.lineBytes;
-    const std::uint64_t recordBytes = (chip.blockArgumentReadBytes + line - 1) / line * line;
-    const std::uint64_t area = recordBytes * kLaunchArgumentRecords;
-    const std::uint64_t gm = chip.bufferCapacity(MemSpace::GM);
-    if (area > gm) throw std::invalid_argument("GM too small for the launches' argument records");
-    return gm - area + (taskId % kLaunchArgumentRecords) * recordBytes;
 }
 
 }  // namespace

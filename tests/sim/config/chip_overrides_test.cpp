@@ -71,6 +71,10 @@ TEST(ChipOverrides, LaunchArgumentReadAndItsLineTurnAreOnForThe910BClassOnly) {
     EXPECT_NE(errorOf({"l2.same_line_read_cycles=-1"}).find("l2.same_line_read_cycles"), std::string::npos);
     const std::string tooLarge = errorOf({"pipes.block_argument_read_bytes=65537"});
     EXPECT_NE(tooLarge.find("pipes.block_argument_read_bytes: expected at most 65536 bytes"), std::string::npos) << tooLarge;
+    // 1024 launches' records of one 512 B line each need 512 KiB at the top of GM.
+    const std::string noRoom = errorOf({"buffers.GM.bytes=262144"});
+    EXPECT_NE(noRoom.find("pipes.block_argument_read_bytes: the launches' argument records (524288 bytes"), std::string::npos)
+        << noRoom;
 }
 
 // The vector pipe's result latency (docs/fidelity.md §40, on since §43) is the 910B class's: every
