@@ -208,6 +208,11 @@ struct ChipConfig {
     std::uint32_t scalarCyclesPerInstruction = 0;
     std::uint32_t scalarCyclesPerInstructionAic = 0;
     std::uint32_t blockPrologueScalarCycles = 0;
+    // Bytes every block of a launch first reads, by MTE2, from the launch's argument and tiling
+    // record in GM (one record the launch's blocks share, so their reads meet on its L2 line and
+    // take turns there: l2.sameLineReadCycles; docs/fidelity.md §58). The block's first issue
+    // waits for it, overlapped with blockStartCycles and the prologue. 0 = no such read.
+    std::uint32_t blockArgumentReadBytes = 0;
 
     std::uint64_t bufferCapacity(MemSpace m) const { return bufferBytes[static_cast<std::size_t>(m)]; }
     std::uint32_t alignment(MemSpace m) const { return alignmentBytes[static_cast<std::size_t>(m)]; }

@@ -7,6 +7,7 @@
 #include <string>
 #include <systemc>
 
+#include "models/chip/launch_argument_records.h"
 #include "models/systemc/stepped_process.h"
 
 namespace ascendsim {
@@ -71,6 +72,7 @@ void AiCore::startBlock(BlockAssignment assignment, std::uint64_t startPs) {
     // The prologue (arguments and tiling data, block offsets) is scalar work before the first issue.
     issueCycle_ = blockStartCycle_ + res_.chip.blockStartCycles + res_.chip.blockPrologueScalarCycles;
     counters_[PmuEvent::ScalarBusy] += res_.chip.blockPrologueScalarCycles;
+    argumentReadPending_ = res_.chip.blockArgumentReadBytes > 0;
     // The block runs through its kernel's code first. A line another kernel evicted (or never
     // fetched on this core) is filled through the one port that serves the kernel's code, which
     // the kernel's blocks starting together share: each fill takes a missPenaltyCycles turn per
@@ -116,6 +118,7 @@ void AiCore::step() {
         scheduleWake(now);
         return;
     }
+    if (argumentReadPending_) readLaunchArguments(now);
     prefetchHotState();
     bool progress = true;
     while (progress) {
@@ -160,6 +163,18 @@ void AiCore::prefetchHotState() const {
         const PipeQueue& queue = pipes_[p].queue;
         if (!queue.empty()) __builtin_prefetch(&queuedInstruction(queue.front()));
     }
+}
+
+// The block's first GM read, at its start: its launch's argument record, which every block of the
+// launch reads, so the L2 serves them one after another (models/memory/line_read_queue.h). The
+// first issue waits for it; an uncontended read hides under the start-up and prologue. No pipe
+// counts it busy: it is the prologue's read (the issue unit waits), and kernels that move a
+// record by MTE2 lower that move themselves (MemSet's tiling, docs/fidelity.md §39, §58).
+void AiCore::readLaunchArguments(std::uint64_t now) {
+    argumentReadPending_ = false;
+    const GmAccess read{clock_.psOfCycle(now), globalCoreId_, launchArgumentRecordAddress(res_.chip, block_.taskId),
+                        res_.chip.blockArgumentReadBytes, false};
+    issueCycle_ = std::max(issueCycle_, clock_.cycleAtOrAfter(res_.memory.access(read, counters_)));
 }
 
 void AiCore::finishBlock() {

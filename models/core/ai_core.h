@@ -172,6 +172,7 @@ private:
     }
     void prefetchHotState() const;
     void finishBlock();
+    void readLaunchArguments(std::uint64_t now);
     void scheduleWake(std::uint64_t cycle);
     InstructionSite siteOf(std::uint64_t programIndex) const;
 
@@ -204,6 +205,7 @@ private:
 
     // Issue unit state.
     std::uint64_t issueCycle_ = 0;
+    bool argumentReadPending_ = false;  // the block's launch-argument read is still to be sent
     IssueBlock issueBlock_ = IssueBlock::None;
     std::uint64_t blockedSince_ = 0;
     Pipe blockedPipe_ = Pipe::Scalar;

@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "models/chip/launch_argument_records.h"
 #include "sim/config/chip_config_sections.h"
 #include "sim/config/config_error.h"
 
@@ -243,6 +244,13 @@ void validateChipConfig(const ChipConfig& chip) {
                       std::to_string(chip.scalarCyclesPerInstructionAic));
     check.require(chip.blockPrologueScalarCycles <= 1000000, "pipes.block_prologue_scalar_cycles",
                   "expected at most 1000000 cycles, got " + std::to_string(chip.blockPrologueScalarCycles));
+    // A record of more than a few lines would be a data read, not a launch's arguments.
+    check.require(chip.blockArgumentReadBytes <= 65536, "pipes.block_argument_read_bytes",
+                  "expected at most 65536 bytes, got " + std::to_string(chip.blockArgumentReadBytes));
+    check.require(chip.blockArgumentReadBytes == 0 || launchArgumentAreaBytes(chip) <= chip.bufferCapacity(MemSpace::GM),
+                  "pipes.block_argument_read_bytes",
+                  "the launches' argument records (" + std::to_string(launchArgumentAreaBytes(chip)) +
+                      " bytes at the top of GM) do not fit buffers.GM");
     check.require(chip.cube.mmadMinCycles > 0, "cube.mmad_min_cycles", "expected >= 1");
     check.require(chip.cube.fp32CyclesPerFractal > 0, "cube.fp32_cycles_per_fractal", "expected >= 1");
     check.require(chip.icache.fillBytes <= chip.icache.sizeBytes, "icache.fill_bytes",

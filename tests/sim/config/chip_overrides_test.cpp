@@ -53,12 +53,28 @@ TEST(ChipOverrides, BadValueIsCheckedLikeAFileValue) {
     EXPECT_NE(error.find("--chip-set: l2.ways: expected a positive integer, got -4"), std::string::npos) << error;
 }
 
-// The same-line read turn (docs/fidelity.md §39) ships off; a what-if turns it on, and a negative
-// turn is refused by name.
-TEST(ChipOverrides, SameLineReadCyclesShipsOffAndIsEditable) {
-    EXPECT_EQ(loadChipByName("Ascend910B1", configDir()).l2.sameLineReadCycles, 0u);
-    EXPECT_EQ(loadChipByName("Ascend910B1", configDir(), {"l2.same_line_read_cycles=90"}).l2.sameLineReadCycles, 90u);
+// The same-line read turn (docs/fidelity.md §39) and the launch-argument read it queues (§58) are
+// the 910B class's: every chip that inherits Ascend910B1 has both; the 910A and 310P, whose rows
+// the read makes worse or were not fitted, keep 0. A what-if edits them; bad values are refused by
+// name.
+TEST(ChipOverrides, LaunchArgumentReadAndItsLineTurnAreOnForThe910BClassOnly) {
+    for (const char* chip : {"Ascend910B1", "Ascend910B2", "Ascend910B3", "Ascend910B4", "Ascend910B4_1650", "Ascend910_9391"}) {
+        EXPECT_EQ(loadChipByName(chip, configDir()).l2.sameLineReadCycles, 90u) << chip;
+        EXPECT_EQ(loadChipByName(chip, configDir()).blockArgumentReadBytes, 96u) << chip;
+    }
+    for (const char* chip : {"Ascend910", "Ascend310P3"}) {
+        EXPECT_EQ(loadChipByName(chip, configDir()).l2.sameLineReadCycles, 0u) << chip;
+        EXPECT_EQ(loadChipByName(chip, configDir()).blockArgumentReadBytes, 0u) << chip;
+    }
+    EXPECT_EQ(loadChipByName("Ascend910B1", configDir(), {"l2.same_line_read_cycles=150"}).l2.sameLineReadCycles, 150u);
+    EXPECT_EQ(loadChipByName("Ascend910B1", configDir(), {"pipes.block_argument_read_bytes=0"}).blockArgumentReadBytes, 0u);
     EXPECT_NE(errorOf({"l2.same_line_read_cycles=-1"}).find("l2.same_line_read_cycles"), std::string::npos);
+    const std::string tooLarge = errorOf({"pipes.block_argument_read_bytes=65537"});
+    EXPECT_NE(tooLarge.find("pipes.block_argument_read_bytes: expected at most 65536 bytes"), std::string::npos) << tooLarge;
+    // 1024 launches' records of one 512 B line each need 512 KiB at the top of GM.
+    const std::string noRoom = errorOf({"buffers.GM.bytes=262144"});
+    EXPECT_NE(noRoom.find("pipes.block_argument_read_bytes: the launches' argument records (524288 bytes"), std::string::npos)
+        << noRoom;
 }
 
 // The vector pipe's result latency (docs/fidelity.md §40, on since §43) is the 910B class's: every
