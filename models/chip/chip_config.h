@@ -213,6 +213,11 @@ struct ChipConfig {
     // take turns there: l2.sameLineReadCycles; docs/fidelity.md §58). The block's first issue
     // waits for it, overlapped with blockStartCycles and the prologue. 0 = no such read.
     std::uint32_t blockArgumentReadBytes = 0;
+    // MTE2 keeps its GM loads in flight: it holds the pipe this many cycles per load (or while the
+    // load's bytes pass at the path's peak, or until the memory has taken its requests) and issues
+    // the next; the data, the flags set after it and the pipe's busy time end at the load's
+    // completion (docs/fidelity.md §64). 0 = a GM load holds MTE2 until its data is in.
+    std::uint32_t mte2LoadIssueCycles = 0;
 
     std::uint64_t bufferCapacity(MemSpace m) const { return bufferBytes[static_cast<std::size_t>(m)]; }
     std::uint32_t alignment(MemSpace m) const { return alignmentBytes[static_cast<std::size_t>(m)]; }

@@ -91,6 +91,7 @@ void AiCore::startBlock(BlockAssignment assignment, std::uint64_t startPs) {
         p.queue.clear();
         p.busyUntil = blockStartCycle_;
         p.resultsReady = blockStartCycle_;
+        p.busyCountedUntil = blockStartCycle_;
         p.lastStart = blockStartCycle_;
         p.waiting = false;
     }
@@ -132,6 +133,8 @@ void AiCore::step() {
     for (std::size_t p = 1; p < kPipeCount; ++p) {
         const PipeState& ps = pipes_[p];
         lastCompletion = std::max(lastCompletion, ps.busyUntil);
+        // Loads still in flight end the block when their data is in (§64); vector results do not.
+        if (p == pipeIndex(Pipe::Mte2)) lastCompletion = std::max(lastCompletion, ps.resultsReady);
         if (ps.queue.empty()) continue;
         drained = false;
         if (ps.waiting) continue;  // woken by the flag's set

@@ -144,12 +144,23 @@ void AiCore::execute(Pipe pipe, const Instruction& instr, std::uint64_t programI
     PipeState& ps = pipes_[pipeIndex(pipe)];
     // A sync the vector pipe executes hands its results on: it waits until the last vector
     // instruction's results are in UB (VectorTiming::resultLatencyCycles), in flight, so busy.
-    std::uint64_t duration = ps.resultsReady > now && handsResultsOn(instr.opcode) ? ps.resultsReady - now : 0;
+    // MTE2's SetFlag does not hold the pipe for its loads in flight: the flag is set when their
+    // data is in (§64) and the pipe issues on.
+    const bool setWhenDataIn = pipe == Pipe::Mte2 && instr.opcode == Opcode::SetFlag;
+    std::uint64_t duration =
+        !setWhenDataIn && ps.resultsReady > now && handsResultsOn(instr.opcode) ? ps.resultsReady - now : 0;
     try {
         switch (instr.opcode) {
-            case Opcode::DataMove:
-                duration = executeDataMove(pipe, std::get<DataMove>(instr.operands), now);
-                break;
+            case Opcode::DataMove: {
+                const DataMove& move = std::get<DataMove>(instr.operands);
+                std::uint64_t issued = now;
+                const std::uint64_t dataIn = executeDataMove(pipe, move, now, issued);
+                // A load in flight: its data arrives after the pipe has moved on; busy runs to it.
+                if (issued < dataIn) ps.resultsReady = std::max(ps.resultsReady, dataIn);
+                countPipeBusy(pipe, now, dataIn);
+                ps.busyUntil = issued;
+                return;
+            }
             case Opcode::Img2Col: {
                 const Img2ColLoad& load = std::get<Img2ColLoad>(instr.operands);
                 duration = res_.transfer.cycles(load);
@@ -172,7 +183,7 @@ void AiCore::execute(Pipe pipe, const Instruction& instr, std::uint64_t programI
             }
                 break;
             case Opcode::SetFlag:
-                setFlag(std::get<Flag>(instr.operands), now + duration);
+                setFlag(std::get<Flag>(instr.operands), std::max(now + duration, setWhenDataIn ? ps.resultsReady : 0));
                 break;
             case Opcode::CrossCoreSet:
                 crossCoreSet(std::get<CrossCoreFlag>(instr.operands), now + duration);
@@ -184,8 +195,25 @@ void AiCore::execute(Pipe pipe, const Instruction& instr, std::uint64_t programI
         throw std::runtime_error(siteOf(programIndex).describe() + ": " + e.what());
     }
     ps.busyUntil = now + duration;
-    counters_[busyEventOf(pipe)] += duration;
-    if (pipe == Pipe::Mte1) counters_[PmuEvent::Mte1BusyExtra] += duration;
+    countPipeBusy(pipe, now, now + duration);
+}
+
+// Busy cycles of [from, to) not counted yet: MTE2's loads in flight overlap (§64); every other
+// pipe's instructions follow one another, so this is their duration.
+void AiCore::countPipeBusy(Pipe pipe, std::uint64_t from, std::uint64_t to) {
+    PipeState& ps = pipes_[pipeIndex(pipe)];
+    const std::uint64_t counted = std::max(from, ps.busyCountedUntil);
+    if (to <= counted) return;
+    counters_[busyEventOf(pipe)] += to - counted;
+    if (pipe == Pipe::Mte1) counters_[PmuEvent::Mte1BusyExtra] += to - counted;
+    ps.busyCountedUntil = to;
+}
+
+// On a chip with pipes.mte2_load_issue_cycles MTE2 keeps its GM loads in flight: the pipe issues
+// the next load once this one is issued and its requests are sent, and its data (and the flag set
+// after it) arrives at the load's completion (docs/fidelity.md §64).
+bool AiCore::keepsLoadsInFlight(Pipe pipe, const DataMove& move) const {
+    return pipe == Pipe::Mte2 && move.src == MemSpace::GM && res_.chip.mte2LoadIssueCycles > 0;
 }
 
 namespace {
@@ -284,8 +312,12 @@ std::uint64_t AiCore::l1LoadTurnCycles(const DataMove& move, std::uint64_t curve
 
 // GM-touching moves complete at the later of the uncontended curve cost and the time the shared
 // L2/HBM have served them (models/memory).
-std::uint64_t AiCore::executeDataMove(Pipe pipe, const DataMove& move, std::uint64_t now) {
+std::uint64_t AiCore::executeDataMove(Pipe pipe, const DataMove& move, std::uint64_t now, std::uint64_t& issued) {
     const std::uint64_t curveCycles = res_.transfer.cycles(move);
+    const bool inFlight = keepsLoadsInFlight(pipe, move);
+    // In flight, the pipe is held while the move's bytes pass at the path's peak (its GM port, its
+    // L1 turn) and until its requests are sent; the curve's fixed part is the read's latency.
+    std::uint64_t issueEnd = now;
     std::uint64_t end = now + curveCycles;
     if (move.src == MemSpace::L1 && pipe == Pipe::Mte1) {
         end += l1PortStallCycles(now, curveCycles);
@@ -299,12 +331,25 @@ std::uint64_t AiCore::executeDataMove(Pipe pipe, const DataMove& move, std::uint
         // when it frees); the rest of the curve, the transfer's fixed cost, follows without it.
         // Alone, a transfer never waits and ends on its curve.
         const std::uint64_t portCycles = std::min(curveCycles, ubGmPortCycles(move));
-        end = std::max(end, ubGmPort_.pass(now, portCycles) + (curveCycles - portCycles));
+        const std::uint64_t portFree = ubGmPort_.pass(now, portCycles);
+        end = std::max(end, portFree + (curveCycles - portCycles));
+        issueEnd = std::max(issueEnd, portFree);
     }
     if (move.src == MemSpace::GM || move.dst == MemSpace::GM) {
         const GmAccess access = gmAccessOf(move, globalCoreId_, clock_.psOfCycle(now), now);
-        const std::uint64_t servedPs = res_.memory.access(access, counters_);
-        end = std::max(end, clock_.cycleAtOrAfter(servedPs));
+        const GmServed served = res_.memory.serve(access, counters_);
+        end = std::max(end, clock_.cycleAtOrAfter(served.donePs));
+        issueEnd = std::max(issueEnd, clock_.cycleAtOrAfter(served.requestsSentPs));
+    }
+    if (inFlight) {
+        issueEnd = std::max(issueEnd, now + res_.chip.mte2LoadIssueCycles);
+        const PathTiming* path = res_.chip.findPath(move.src, move.dst);
+        if (path != nullptr && path->peakBytesPerCycle > 0.0)
+            issueEnd = std::max(issueEnd, now + static_cast<std::uint64_t>(std::ceil(
+                                                    static_cast<double>(move.totalBytes()) / path->peakBytesPerCycle)));
+        issued = std::min(issueEnd, end);
+    } else {
+        issued = end;
     }
     countDataMove(move, pipe == Pipe::Vector, counters_);
     if (move.src == MemSpace::GM && move.dst == MemSpace::L1 && end > now) {
@@ -319,7 +364,7 @@ std::uint64_t AiCore::executeDataMove(Pipe pipe, const DataMove& move, std::uint
         mteUbBytesPerCycle_[slot] =
             end > now ? static_cast<double>(move.totalBytes()) / static_cast<double>(end - now) : 0.0;
     }
-    return end - now;
+    return end;
 }
 
 // Vector time = class cost + UB bank conflicts + UB port sharing with in-flight MTE transfers.

@@ -26,6 +26,13 @@ struct GmAccess {
     bool contiguous() const { return burstCount <= 1 || burstStrideBytes == burstBytes(); }
 };
 
+// When an access's requests have all left the core and when its last byte is served. A core
+// that keeps several reads in flight issues its next one at requestsSentPs (docs/fidelity.md §64).
+struct GmServed {
+    std::uint64_t requestsSentPs = 0;
+    std::uint64_t donePs = 0;
+};
+
 class MemorySystem {
 public:
     virtual ~MemorySystem() = default;
@@ -33,6 +40,12 @@ public:
     // read/write and main-memory events to `counters`. Returns the time (ps) the last byte has
     // been served; the caller completes its transfer at max(that, start + uncontended time).
     virtual std::uint64_t access(const GmAccess& access, PmuCounters& counters) = 0;
+    // access() with the time its requests are sent: without a model of requests in flight, when
+    // it is served (the core waits it out).
+    virtual GmServed serve(const GmAccess& request, PmuCounters& counters) {
+        const std::uint64_t done = access(request, counters);
+        return {done, done};
+    }
 };
 
 }  // namespace ascendsim

@@ -43,10 +43,9 @@ SharedMemorySystem::SharedMemorySystem(const ChipConfig& chip)
         throw std::invalid_argument("HBM read/write efficiency must be in (0, 1]");
 }
 
-std::uint64_t SharedMemorySystem::access(const GmAccess& request, PmuCounters& counters) {
-    if (request.bytes == 0) return request.startPs;
+GmServed SharedMemorySystem::serve(const GmAccess& request, PmuCounters& counters) {
+    if (request.bytes == 0 || request.burstBytes() == 0) return {request.startPs, request.startPs};
     const std::uint64_t lineBytes = l2_.lineBytes();
-    if (request.burstBytes() == 0) return request.startPs;
     const L2Bursts bursts{request.address, request.burstBytes(), std::max(request.burstCount, 1u),
                           request.burstStrideBytes};
     // Its turn behind other reads of the same lines (line_read_queue.h).
@@ -113,11 +112,11 @@ std::uint64_t SharedMemorySystem::access(const GmAccess& request, PmuCounters& c
         readMissed && outstandingReadLines_ > 0
             ? start + static_cast<double>(missLines) / outstandingReadLines_ * hbmReadLatencyPs_
             : start;
-    const double done = std::max({l2Done, hbmWait, inFlightDone}) +
-                        (readMissed ? hbmReadLatencyPs_ : l2HitLatencyPs_) + lineWaitPs;
+    const double sent = std::max({l2Done, hbmWait, inFlightDone});
+    const double done = sent + (readMissed ? hbmReadLatencyPs_ : l2HitLatencyPs_) + lineWaitPs;
     // Chip validation keeps bandwidths physical; past 2^64 ps the cast would be undefined.
     if (!(done < 1.8e19)) throw std::overflow_error("memory access ends past 2^64 ps");
-    return static_cast<std::uint64_t>(std::ceil(done));
+    return {static_cast<std::uint64_t>(std::ceil(sent)), static_cast<std::uint64_t>(std::ceil(done))};
 }
 
 }  // namespace ascendsim

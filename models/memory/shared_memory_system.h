@@ -57,7 +57,10 @@ public:
     // Reads chip.l2, chip.hbm and chip.aiCoreFreqMhz (cycles in the config are AI core cycles).
     explicit SharedMemorySystem(const ChipConfig& chip);
 
-    std::uint64_t access(const GmAccess& access, PmuCounters& counters) override;
+    std::uint64_t access(const GmAccess& access, PmuCounters& counters) override { return serve(access, counters).donePs; }
+    // requestsSentPs: the servers and the in-flight limit are done with the access (everything but
+    // the read latency and the turn behind other reads of its lines).
+    GmServed serve(const GmAccess& request, PmuCounters& counters) override;
 
     const L2Cache& l2() const { return l2_; }
     const BandwidthServer& l2Server() const { return l2Server_; }

@@ -170,7 +170,8 @@ void readPipes(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
     node.allowOnly({"queue_depth", "scalar_issue_cycles", "flag_latency_cycles", "all_core_sync_cycles",
                     "task_launch_cycles", "block_start_cycles", "block_dispatch_cycles", "block_dispatch_interval_cycles",
                     "scalar_cycles_per_instruction",
-                    "scalar_cycles_per_instruction_aic", "block_prologue_scalar_cycles", "block_argument_read_bytes"});
+                    "scalar_cycles_per_instruction_aic", "block_prologue_scalar_cycles", "block_argument_read_bytes",
+                    "mte2_load_issue_cycles"});
     const ConfigNode depths = node.child("queue_depth", isRoot);
     depths.allowOnly({"PIPE_S", "PIPE_V", "PIPE_M", "PIPE_MTE1", "PIPE_MTE2", "PIPE_MTE3",
                       "PIPE_FIX"});
@@ -189,6 +190,7 @@ void readPipes(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
     node.readNonNegative("scalar_cycles_per_instruction_aic", chip.scalarCyclesPerInstructionAic);
     node.readNonNegative("block_prologue_scalar_cycles", chip.blockPrologueScalarCycles);
     node.readNonNegative("block_argument_read_bytes", chip.blockArgumentReadBytes);
+    node.readNonNegative("mte2_load_issue_cycles", chip.mte2LoadIssueCycles);
 }
 
 TransferCurve readCurve(const ConfigNode& path, const std::string& key) {
