@@ -59,6 +59,30 @@ TEST(Ascend910SampleFit, ColdSmallLoadTakesTheSamplesMte2Time) {
     EXPECT_LE(mte2, 338u);
 }
 
+// In a stream of small loads the sample's MTE2 is busy 51-64 cycles per 512 B load (the
+// AdaptiveAvgPool2dGrad BatchMatMuls, two loads a batch: 103-128 cycles), not a read latency each
+// (docs/fidelity.md §64): 64 cold 512 B loads on the shipped 910A land in that range per load.
+TEST(Ascend910SampleFit, ASmallLoadStreamTakesTheSamplesMte2TimePerLoad) {
+    const ChipConfig chip = loadChipByName("Ascend910", defaultConfigDir());
+    constexpr std::uint64_t kLoads = 64;
+    std::vector<Instruction> program;
+    for (std::uint64_t i = 0; i < kLoads; ++i) program.push_back(gmToUb(512 * (i % 256), 512, 4096 * i));
+    program.push_back(Instruction::setFlag(Pipe::Mte2, Pipe::Vector, 0));
+    program.push_back(Instruction::waitFlag(Pipe::Mte2, Pipe::Vector, 0));
+    program.push_back(vadds(0x30000, 0));
+    KernelTask task = vectorTask(std::move(program));
+    task.type = TaskType::AiCore;
+    FreshSimulationContext context;
+    RecordingObserver observer;
+    Device device(chip, observer);
+    device.submit(std::move(task), 0);
+    device.runUntilIdle();
+    ASSERT_EQ(observer.results.size(), 1u);
+    const std::uint64_t mte2 = observer.results.back().blocks.at(0).counters[PmuEvent::Mte2Busy];
+    EXPECT_GE(mte2, 51 * kLoads);
+    EXPECT_LE(mte2, 64 * kLoads);
+}
+
 // vnchwconv: the 910A's fit (1 cycle per 512 B repeat, 20 start-up cycles for its address
 // registers); a config that does not set the class runs it at the unary class's timing.
 TEST(Ascend910SampleFit, NchwConvTimingIsTheSampleFitAndDefaultsToUnaryElsewhere) {

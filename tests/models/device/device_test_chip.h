@@ -67,9 +67,15 @@ class FakeMemorySystem final : public MemorySystem {
 public:
     std::uint64_t latencyPs = 0;
     std::vector<GmAccess> accesses;
+    // How long after its start an access's requests have left (serve()); past latencyPs: when served.
+    std::uint64_t requestPs = UINT64_MAX;
     std::uint64_t access(const GmAccess& a, PmuCounters&) override {
         accesses.push_back(a);
         return a.startPs + latencyPs;
+    }
+    GmServed serve(const GmAccess& a, PmuCounters& counters) override {
+        const std::uint64_t done = access(a, counters);
+        return {requestPs <= latencyPs ? a.startPs + requestPs : done, done};
     }
 };
 
