@@ -13,13 +13,14 @@ constexpr std::uint64_t kLatencyCycles = 300;  // every GM access is served this
 constexpr std::uint32_t kIssueCycles = 50;
 constexpr std::uint32_t kLoadBytes = 512;      // 8 cycles on the test chip's curve and port
 
-PmuCounters run(const std::vector<Instruction>& program, std::uint32_t issueCycles,
-                std::uint64_t requestCycles = UINT64_MAX) {
+// requestCycles: how long the memory takes a load's requests (0: at once).
+PmuCounters runLoads(const std::vector<Instruction>& program, std::uint32_t issueCycles,
+                     std::uint64_t requestCycles = 0) {
     ChipConfig chip = deviceTestChip();
     chip.mte2LoadIssueCycles = issueCycles;
     DeviceRun device(chip);
     device.memory.latencyPs = kLatencyCycles * 1000;
-    if (requestCycles != UINT64_MAX) device.memory.requestPs = requestCycles * 1000;
+    device.memory.requestPs = requestCycles * 1000;
     return onlyBlock(device.runOne(vectorTask(program)));
 }
 
@@ -35,16 +36,16 @@ std::vector<Instruction> loadsThenCompute(int loads) {
 }
 
 TEST(Mte2LoadsInFlight, OneLoadKeepsItsTimeAndBusy) {
-    const PmuCounters held = run(loadsThenCompute(1), 0);
-    const PmuCounters inFlight = run(loadsThenCompute(1), kIssueCycles);
+    const PmuCounters held = runLoads(loadsThenCompute(1), 0);
+    const PmuCounters inFlight = runLoads(loadsThenCompute(1), kIssueCycles);
     EXPECT_EQ(held[PmuEvent::Mte2Busy], kLatencyCycles);
     EXPECT_EQ(inFlight[PmuEvent::Mte2Busy], kLatencyCycles);
     EXPECT_EQ(inFlight.totalCycles, held.totalCycles);  // the flag still waits for the data
 }
 
 TEST(Mte2LoadsInFlight, ConsecutiveLoadsOverlapTheirLatency) {
-    const PmuCounters held = run(loadsThenCompute(4), 0);
-    const PmuCounters inFlight = run(loadsThenCompute(4), kIssueCycles);
+    const PmuCounters held = runLoads(loadsThenCompute(4), 0);
+    const PmuCounters inFlight = runLoads(loadsThenCompute(4), kIssueCycles);
     EXPECT_EQ(held[PmuEvent::Mte2Busy], 4 * kLatencyCycles);
     // Busy from the first issue to the last load's data: three issue costs and one latency.
     EXPECT_EQ(inFlight[PmuEvent::Mte2Busy], 3 * kIssueCycles + kLatencyCycles);
@@ -55,14 +56,14 @@ TEST(Mte2LoadsInFlight, ConsecutiveLoadsOverlapTheirLatency) {
 TEST(Mte2LoadsInFlight, TheNextLoadWaitsForTheRequestsOfThePrevious) {
     // The memory takes a load's requests in 120 cycles, longer than the issue cost: that paces them.
     constexpr std::uint64_t kRequestCycles = 120;
-    const PmuCounters paced = run(loadsThenCompute(4), kIssueCycles, kRequestCycles);
+    const PmuCounters paced = runLoads(loadsThenCompute(4), kIssueCycles, kRequestCycles);
     EXPECT_EQ(paced[PmuEvent::Mte2Busy], 3 * kRequestCycles + kLatencyCycles);
 }
 
-TEST(Mte2LoadsInFlight, ThePipeOnlyIssuesOnAfterItsIssueCostOnAChipWithout) {
+TEST(Mte2LoadsInFlight, WithoutTheConstantALoadHoldsMte2ToItsData) {
     // Without the chip parameter a load holds MTE2 until its data is in, whatever the memory says
     // about its requests.
-    const PmuCounters held = run(loadsThenCompute(4), 0, 0);
+    const PmuCounters held = runLoads(loadsThenCompute(4), 0);
     EXPECT_EQ(held[PmuEvent::Mte2Busy], 4 * kLatencyCycles);
 }
 
