@@ -49,15 +49,16 @@ struct SampleBound {
 // nd_2_nz / nz_2_nd and one-buffer forward convs §55, fidvec3's atomic ReduceSumD §54): 910A text
 // rank0 16.4 %, DB rank0 18.0 %, text rank1 17.9 % -> bounds 0.19 / 0.21 / 0.21 (+ about 3 points).
 // Session 17 (§58 launch-argument reads, §59 fp32 conv tiles, §61 TIK leading reads, §62 pooling
-// barriers): AlexNet text 18.3 %, DB 16.3 % -> bounds 0.21 / 0.20.
+// barriers): AlexNet text 18.3 %, DB 16.3 % -> bounds 0.21 / 0.20; (§64, the 910A's MTE2 loads in
+// flight) 910A text rank0 14.9 %, DB rank0 15.6 %, text rank1 15.9 % -> bounds 0.18 / 0.19 / 0.19.
 const SampleBound kSamples[] = {
     {"msinsight/ef63bc64/test/st/level2/rank_0_ascend_pt", "Ascend910B4_1650", 0.14, 0.98},
     {"msinsight/ef63bc64/test/st/level2/rank_2_ascend_pt", "Ascend910B4_1650", 0.14, 0.98},
     {"msinsight/e5a31957/test/data/pytorch/text/level2/rank0_ascend_pt", "Ascend910B2", 0.21, 0.98},
     {"msinsight/e5a31957/test/data/pytorch/db/level2/rank0_ascend_pt", "Ascend910B2", 0.20, 0.98},
-    {"msinsight/c1e639ee/test/data/pytorch/text/level1/rank0_ascend_pt", "Ascend910", 0.19, 0.97},
-    {"msinsight/c1e639ee/test/data/pytorch/db/level1/rank0_ascend_pt", "Ascend910", 0.21, 0.97},
-    {"msinsight/c1e639ee/test/data/pytorch/text/level1/rank1_ascend_pt", "Ascend910", 0.21, 0.97},
+    {"msinsight/c1e639ee/test/data/pytorch/text/level1/rank0_ascend_pt", "Ascend910", 0.18, 0.97},
+    {"msinsight/c1e639ee/test/data/pytorch/db/level1/rank0_ascend_pt", "Ascend910", 0.19, 0.97},
+    {"msinsight/c1e639ee/test/data/pytorch/text/level1/rank1_ascend_pt", "Ascend910", 0.19, 0.97},
 };
 
 TEST(ReplayFidelity, GradeASamples_ErrorAndCoverageWithinRecordedBounds) {
