@@ -190,22 +190,24 @@ protected:
         }
     }
 
-    void primeOutputBuffers(ProgramBuilder& b) {
+    // The buffers whose flags a block primes first and drains last: L0C, or with tiles sharing B
+    // the GM -> L0A buffer and every L0C region.
+    template <typename Visit>
+    void forEachOutputBuffer(Visit&& visit) {
         if (!plan_.sharesB()) {
-            l0c_.prime(b);
+            visit(l0c_);
             return;
         }
-        l0aFromGm_.prime(b);
-        for (auto& region : l0cRegions_) region.prime(b);
+        visit(l0aFromGm_);
+        for (auto& region : l0cRegions_) visit(region);
+    }
+
+    void primeOutputBuffers(ProgramBuilder& b) {
+        forEachOutputBuffer([&b](auto& buffer) { buffer.prime(b); });
     }
 
     void drainOutputBuffers(ProgramBuilder& b) {
-        if (!plan_.sharesB()) {
-            l0c_.drain(b);
-            return;
-        }
-        l0aFromGm_.drain(b);
-        for (auto& region : l0cRegions_) region.drain(b);
+        forEachOutputBuffer([&b](auto& buffer) { buffer.drain(b); });
     }
 
     // A group of tiles sharing B (CubeBufferPlan::aFromGm): the tiles from `localTile` on with the
