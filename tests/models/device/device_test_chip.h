@@ -10,6 +10,7 @@
 #include "models/memory/memory_system.h"
 #include "models/task/kernel_task.h"
 #include "models/task/task_result.h"
+#include "tests/support/split_core_buffers.h"
 
 namespace ascendsim::test {
 
@@ -24,17 +25,7 @@ inline ChipConfig deviceTestChip() {
     chip.vectorCoresPerCube = 2;
     chip.aiCoreFreqMhz = 1000.0;
     chip.vectorCoreFreqMhz = 1000.0;
-    auto set = [&chip](MemSpace m, std::uint64_t bytes, std::uint32_t alignment) {
-        chip.bufferBytes[static_cast<std::size_t>(m)] = bytes;
-        chip.alignmentBytes[static_cast<std::size_t>(m)] = alignment;
-    };
-    set(MemSpace::L1, 512 * 1024, 32);
-    set(MemSpace::L0A, 64 * 1024, 512);
-    set(MemSpace::L0B, 64 * 1024, 512);
-    set(MemSpace::L0C, 128 * 1024, 64);
-    set(MemSpace::UB, 192 * 1024, 32);
-    set(MemSpace::BiasTable, 1024, 64);
-    set(MemSpace::FixpipeBuffer, 2048, 64);
+    setSplitCoreBuffers(chip);
     chip.ub = UbBanking{16, 3, 4096, 32};
     for (auto& c : chip.vector.byClass) c = VectorClassTiming{2, 3, 0};
     chip.vector.byClass[static_cast<std::size_t>(VectorClass::Unary)] = VectorClassTiming{1, 3, 0};

@@ -3,6 +3,7 @@
 // (the YAML loader lives in sim/config; these tests must not depend on it). Timing fields stay at
 // their defaults: functional tests do not read them.
 #include "models/chip/chip_config.h"
+#include "tests/support/split_core_buffers.h"
 
 namespace ascendsim::test {
 
@@ -16,18 +17,8 @@ inline ChipConfig ascend910B1() {
     chip.vectorCoresPerCube = 2;
     chip.aiCoreFreqMhz = 1850;
     chip.vectorCoreFreqMhz = 1850;
-    auto set = [&chip](MemSpace space, std::uint64_t bytes, std::uint32_t alignment) {
-        chip.bufferBytes[static_cast<std::size_t>(space)] = bytes;
-        chip.alignmentBytes[static_cast<std::size_t>(space)] = alignment;
-    };
-    set(MemSpace::GM, 0, 1);
-    set(MemSpace::L1, 512 * 1024, 32);
-    set(MemSpace::L0A, 64 * 1024, 512);
-    set(MemSpace::L0B, 64 * 1024, 512);
-    set(MemSpace::L0C, 128 * 1024, 64);
-    set(MemSpace::UB, 192 * 1024, 32);
-    set(MemSpace::BiasTable, 1024, 64);
-    set(MemSpace::FixpipeBuffer, 2048, 64);
+    setBuffer(chip, MemSpace::GM, 0, 1);
+    setSplitCoreBuffers(chip);
     return chip;
 }
 
