@@ -54,12 +54,15 @@ TEST(ReplayCubeFidelity, QwenGemmsOverlapTheirConvertingFixPipe) {
 // broadcast B) were 2.57x too slow as a family; measured 1.37 after the mechanisms. Session 15
 // (fidmm, FRACTAL_NZ operands and C addressed as NZ in GM, docs/fidelity.md §50): median abs
 // error 86.4 -> 57.6 %, geomean 1.406 -> 1.325 (MatMul68 2.57 -> 1.34x) -> bounds 0.60 / 1.35.
+// Session 18 (fidmm6, docs/fidelity.md §67: a batched GEMM of one-chunk tiles keeps several
+// batches' loads in flight): 55.4 -> 50.1 %, geomean 1.054 -> 1.001 (the grad BatchMatMuls 1.48 /
+// 1.63 -> 1.06 / 1.21x) -> bounds 0.52 / 1.10.
 TEST(ReplayCubeFidelity, Ascend910NzGemmsAndFoldedBatches) {
     if (!fs::is_directory(samplesRoot())) GTEST_SKIP() << "no real samples at " << samplesRoot();
     const FidelityStats s = familyStats("msinsight/c1e639ee/test/data/pytorch/text/level1/rank0_ascend_pt", "MatMul");
     ASSERT_GE(s.kernels, 10u);
-    EXPECT_LE(s.geomeanRatio, 1.35);
-    EXPECT_LE(s.medianAbsError, 0.60);
+    EXPECT_LE(s.geomeanRatio, 1.10);
+    EXPECT_LE(s.medianAbsError, 0.52);
 }
 
 // Convolutions read NC1HWC0 / FRACTAL_Z operands and the filter gradient splits the batch over the

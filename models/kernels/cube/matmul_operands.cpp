@@ -357,6 +357,30 @@ void planCannChunks(const ChipConfig& chip, const MatmulProblem& problem, Matmul
     plan.l1ASlotBytes = aSlotBytes;
     plan.l1BiasAddr = plan.l1ASlotAddr + 2 * aSlotBytes;
 }
+
+// The batch loop of the 910A's TBE BatchMatMul keeps several batches' loads in flight: on
+// c1e639ee level1 rank0 the AdaptiveAvgPool2dGrad BatchMatMuls (8192 batches of 16×16·16×16 fp16,
+// 256 a core) take 150 cycles a batch for two 512 B loads, MTE2 busy 103–128 of them, where two
+// L1 slots of one batch each would wait out the read latency every two batches: (2 × 55 + 310) / 2
+// ≈ 210 (docs/fidelity.md §67). On a chip whose MTE2 keeps loads in flight (pipes.
+// mte2_load_issue_cycles), a batched GEMM whose tiles are one chunk each and several a block goes
+// round as many L1 slots as its loads need to cover the read latency at their issue rate —
+// 1 + ceil(latency / (2 loads × issue)), 4 on the 910A — up to kMaxL1Slots and what L1 holds.
+void planLoadsAhead(const OpInstance& op, const ChipConfig& chip, const MatmulProblem& problem,
+                    const MatmulTiling& tiling, CubeBufferPlan& plan) {
+    const std::uint64_t tileIssue = 2 * std::uint64_t{chip.mte2LoadIssueCycles};
+    if (tileIssue == 0 || problem.batchCount() < 2 || plan.residentA || plan.ownOperandSlots() || plan.sharesB() ||
+        (problem.hasBias && !plan.outputThroughUb) || tiling.kSplits > 1 || problem.k > tiling.chunkK)
+        return;
+    const std::uint64_t tiles = problem.batchCount() * ceilDiv(problem.m, tiling.baseM) * ceilDiv(problem.n, tiling.baseN);
+    if (!blocksRunSeveralTiles(op, chip, tiles)) return;
+    const std::uint64_t wanted = 1 + ceilDiv(chip.hbm.readLatencyCycles, tileIssue);
+    const std::uint64_t fit = chip.bufferCapacity(MemSpace::L1) / std::max<std::uint64_t>(1, plan.l1SlotBytes);
+    const std::uint64_t slots = std::min({wanted, fit, std::uint64_t{kMaxL1Slots}});
+    if (slots <= 2) return;
+    plan.l1Slots = static_cast<std::uint32_t>(slots);
+    plan.l1BiasAddr = slots * plan.l1SlotBytes;
+}
 }  // namespace
 
 void planMatmul(const OpInstance& op, const ChipConfig& chip, const MatmulProblem& problem,
@@ -401,6 +425,7 @@ void planMatmul(const OpInstance& op, const ChipConfig& chip, const MatmulProble
     planAtomicKSlices(op, chip, problem, tiling);
     if (tiling.kSplits == 1) planResidentA(op, chip, problem, tiling, plan, bestBiasL1);
     if (cannsBlockChosen && !plan.residentA) planCannChunks(chip, problem, tiling, plan, bestBiasL1);
+    planLoadsAhead(op, chip, problem, tiling, plan);
 }
 
 }  // namespace ascendsim

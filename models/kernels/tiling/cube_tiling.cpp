@@ -38,8 +38,7 @@ public:
     CubeBlockStream(std::shared_ptr<const CubeOperands> operands, const CubeBufferPlan& plan,
                     CubeStepSizes sizes, std::uint64_t firstTile, std::uint64_t tiles)
         : ops_(std::move(operands)), plan_(plan), sizes_(sizes), firstTile_(firstTile), tiles_(tiles),
-          l1Slots_{PingPongBuffer(0, 0, Pipe::Mte2, Pipe::Mte1, kSlotEvents, 1),
-                   PingPongBuffer(plan.l1SlotBytes, 0, Pipe::Mte2, Pipe::Mte1, kSlotEvents + 1, 1)},
+          l1Slots_(l1SlotBuffers(plan)),
           aSlots_{PingPongBuffer(plan.l1ASlotAddr, 0, Pipe::Mte2, Pipe::Mte1, kOwnASlotEvents, 1),
                   PingPongBuffer(plan.l1ASlotAddr + plan.l1ASlotBytes, 0, Pipe::Mte2, Pipe::Mte1, kOwnASlotEvents + 1,
                                  1)},
@@ -52,6 +51,11 @@ public:
           ubStaging_(0, plan.ubSlotBytes, Pipe::Vector, Pipe::Mte3, kSlotEvents),
           ubBias_(plan.ubBiasAddr, plan.ubBiasSlotBytes, Pipe::Mte2, Pipe::Vector, kBiasEvent),
           l0aFromGm_(0, 0, Pipe::Mte2, Pipe::Cube, kSlotEvents, 1) {
+        if (plan.l1Slots > 2 && (plan.l1Slots > kMaxL1Slots || plan.residentA || plan.ownOperandSlots() ||
+                                 plan.sharesB() || (ops_->hasBias() && !plan.outputThroughUb)))
+            throw std::logic_error("a cube plan with " + std::to_string(plan.l1Slots) + " L1 slots needs at most " +
+                                   std::to_string(kMaxL1Slots) +
+                                   ", no resident or own-slot A, no shared B and no bias staged in L1");
         if (!plan.sharesB()) return;
         if (plan.residentA || plan.ownOperandSlots() || plan.tilesSharingB == 0 ||
             plan.tilesSharingB > kMaxTilesSharingB)
@@ -81,7 +85,7 @@ protected:
             biasStaging_.prime(b);
             biasTable_.prime(b);
         }
-        loadChunk(0, 0, b);
+        for (std::uint64_t t = 0; t < std::min<std::uint64_t>(tiles_, tilesLoadedAhead()); ++t) loadChunk(t, 0, b);
     }
 
     void emitEpilogue(ProgramBuilder& b) override {
@@ -127,11 +131,16 @@ protected:
         // The load after chunk c: issued ahead of c's steps with two L1 slots (the preload below);
         // with one it can only follow c's release, and is issued there.
         const bool preload = plan_.l1Slots > 1;
+        if (plan_.l1Slots > 2 && chunks != 1)
+            throw std::logic_error("a cube plan with more than two L1 slots needs one chunk a tile");
         auto loadAfter = [&](std::uint32_t c) {
-            if (c + 1 < chunks)
+            if (plan_.l1Slots > 2) {  // one chunk a tile: the tile tilesLoadedAhead() on
+                if (localTile + tilesLoadedAhead() < tiles_) loadChunk(localTile + tilesLoadedAhead(), 0, b);
+            } else if (c + 1 < chunks) {
                 loadChunk(localTile, c + 1, b);
-            else if (nextTile && !nextLoadsA)
+            } else if (nextTile && !nextLoadsA) {
                 loadChunk(localTile + 1, 0, b);
+            }
         };
         for (std::uint32_t c = 0; c < chunks; ++c) {
             b.scalar(kChunkScalarCycles);
@@ -467,7 +476,20 @@ private:
     CubeStepSizes sizes_;
     std::uint64_t firstTile_;
     std::uint64_t tiles_;
-    std::array<PingPongBuffer, 2> l1Slots_;  // one L1 slot each, chunks alternate between them
+    // Tiles (one chunk each) whose loads the prologue issues and each tile keeps ahead of it: one
+    // with two L1 slots (the preload), l1Slots − 1 with more.
+    std::uint64_t tilesLoadedAhead() const { return plan_.l1Slots > 2 ? plan_.l1Slots - 1 : 1; }
+
+    // plan.l1Slots slots of plan.l1SlotBytes from L1's start, one event id each from kSlotEvents.
+    static std::vector<PingPongBuffer> l1SlotBuffers(const CubeBufferPlan& plan) {
+        std::vector<PingPongBuffer> slots;
+        for (std::uint32_t s = 0; s < std::max<std::uint32_t>(2, plan.l1Slots); ++s)
+            slots.emplace_back(s * plan.l1SlotBytes, 0, Pipe::Mte2, Pipe::Mte1, static_cast<std::uint8_t>(kSlotEvents + s),
+                               1);
+        return slots;
+    }
+
+    std::vector<PingPongBuffer> l1Slots_;  // one L1 slot each, chunks go round them
     std::uint64_t chunksLoaded_ = 0, chunksConsumed_ = 0;
     std::array<PingPongBuffer, 2> aSlots_;  // A's own L1 slots (plan.ownOperandSlots()), loads alternate
     std::uint64_t aChunksLoaded_ = 0, aChunksConsumed_ = 0;

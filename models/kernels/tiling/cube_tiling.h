@@ -28,11 +28,20 @@
 
 namespace ascendsim {
 
+// Most L1 slots a cube plan can go round: one MTE2↔MTE1 event id each, ids 0–5 (6 and 7 are left
+// to the framework, hardware.md §2.4), so only a plan whose other L1 buffers take no id of that pipe
+// pair (no resident A, no own A slots, no bias staged in L1) has more than two.
+inline constexpr std::uint32_t kMaxL1Slots = 6;
+
 // Local-buffer layout of a cube kernel, fixed at lowering time.
 struct CubeBufferPlan {
     std::uint64_t l1SlotBytes = 0;   // one L1 ping-pong slot holds an A chunk then a B chunk (B only with a resident A)
     std::uint64_t l1BOffset = 0;     // B chunk offset inside a slot (0 with a resident A)
-    std::uint32_t l1Slots = 2;       // 2: ping-pong; 1: a chunk loads only after the last one was used
+    // 2: ping-pong; 1: a chunk loads only after the last one was used; more (up to kMaxL1Slots):
+    // tiles of one chunk each whose loads run l1Slots − 1 tiles ahead of the cube (a batched GEMM of
+    // tiny tiles on a chip whose MTE2 keeps loads in flight, planMatmul). The slots are l1SlotBytes
+    // apart from L1's start.
+    std::uint32_t l1Slots = 2;
     // Resident A ("AL1 full load" of CANN's cube tiling): the whole reduction of a tile's A rows
     // stays in L1, chunk c at l1ResidentAAddr + c·l1ResidentAChunkBytes, loaded once for a run
     // of consecutive tiles with the same CubeOperands::aRowsOf; the slots then hold B chunks only.

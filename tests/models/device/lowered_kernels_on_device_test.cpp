@@ -126,5 +126,31 @@ TEST_F(LoweredKernelsOnDevice, FlashAttention_RunsAsMixGroupsWithCrossCoreFlags)
     EXPECT_GT(results[0].vectorSum[PmuEvent::VecBusy], 0u);
 }
 
+// The 910A's tiny batched GEMMs (the AdaptiveAvgPool2dGrad BatchMatMuls: 16 × 16 · 16 × 16 fp16
+// FRACTAL_NZ, two 512 B loads a batch) keep several batches' loads in flight (docs/fidelity.md §67):
+// a block takes fewer cycles a batch than two L1 slots waiting out the read latency every two
+// batches allow, (2 × 55 + 310) / 2 = 210, and no fewer than its two loads' issue, 2 × 55.
+TEST(LoweredKernelsOn910A, TinyBatchedGemmLoadsAreIssuePacedNotLatencyPaced) {
+    const ChipConfig chip = loadChipByName("Ascend910", defaultConfigDir());
+    ASSERT_EQ(chip.mte2LoadIssueCycles, 55u);
+    ASSERT_EQ(chip.hbm.readLatencyCycles, 310u);
+    OpBuilder b;
+    constexpr std::int64_t kBatches = 4096, kBlocks = 32;
+    auto nz = [&](const std::string& name) {
+        TensorInfo t = b.tensor(name, {kBatches, 16, 16});
+        t.format = TensorFormat::FractalNz;
+        return t;
+    };
+    OpInstance bmm = op("BatchMatMul", {nz("a"), nz("b")}, {nz("y")});
+    bmm.blockDim = kBlocks;
+    const auto results = runLowered(chip, bmm);
+    ASSERT_EQ(results.size(), 1u);
+    const double cyclesPerBatch =
+        static_cast<double>(results[0].endNs - results[0].startNs) * chip.aiCoreFreqMhz / 1000.0 /
+        (kBatches / kBlocks);
+    EXPECT_LT(cyclesPerBatch, (2.0 * 55 + 310) / 2 * 0.9);
+    EXPECT_GT(cyclesPerBatch, 2.0 * 55);
+}
+
 }  // namespace
 }  // namespace ascendsim::test
