@@ -9,6 +9,7 @@
 #include "models/device/device_test_chip.h"
 #include "models/systemc/fresh_simulation_context.h"
 #include "sim/config/chip_config_loader.h"
+#include "tests/models/device/load_compute_store_stream.h"
 
 namespace ascendsim::test {
 namespace {
@@ -89,7 +90,7 @@ TEST(Ascend910SampleFit, ASmallLoadStreamTakesTheSamplesMte2TimePerLoad) {
 // past the L2 are (Mul [4096,9216] 0.92, [4096,4096] 0.94, Relu [32,64,55,55] 0.82; docs/fidelity.md
 // §70). The 4 MiB queue the 910A had before posted the stores and left MTE3 at a third of that.
 double streamMte3Share(std::uint32_t writeBackQueueBytes) {
-    constexpr std::uint64_t kTile = 16384;
+    constexpr std::uint32_t kTile = 16384;
     constexpr int kTiles = 24;
     ChipConfig chip = loadChipByName("Ascend910", defaultConfigDir());
     chip.l2.sizeBytes = std::uint64_t{1} << 20;
@@ -102,23 +103,7 @@ double streamMte3Share(std::uint32_t writeBackQueueBytes) {
     task.program = [](const BlockProgramRequest& r) {
         const std::uint64_t in = std::uint64_t{r.blockIdx} * kTiles * kTile;
         const std::uint64_t out = (std::uint64_t{1} << 32) + std::uint64_t{r.blockIdx} * kTiles * kTile;
-        std::vector<Instruction> p;
-        for (int i = 0; i < kTiles; ++i) {
-            const auto buf = static_cast<std::uint8_t>(i % 2);
-            const std::uint64_t ub = buf * kTile, result = 0x10000 + buf * kTile;
-            if (i >= 2) p.push_back(Instruction::waitFlag(Pipe::Vector, Pipe::Mte2, buf));
-            p.push_back(gmToUb(ub, kTile, in + std::uint64_t(i) * kTile));
-            p.push_back(Instruction::setFlag(Pipe::Mte2, Pipe::Vector, buf));
-            p.push_back(Instruction::waitFlag(Pipe::Mte2, Pipe::Vector, buf));
-            if (i >= 2) p.push_back(Instruction::waitFlag(Pipe::Mte3, Pipe::Vector, buf));
-            p.push_back(vadds(result, ub));
-            p.push_back(Instruction::setFlag(Pipe::Vector, Pipe::Mte2, buf));
-            p.push_back(Instruction::setFlag(Pipe::Vector, Pipe::Mte3, buf));
-            p.push_back(Instruction::waitFlag(Pipe::Vector, Pipe::Mte3, buf));
-            p.push_back(ubToGm(result, kTile, out + std::uint64_t(i) * kTile));
-            p.push_back(Instruction::setFlag(Pipe::Mte3, Pipe::Vector, buf));
-        }
-        return std::make_unique<FixedInstructionStream>(std::move(p));
+        return std::make_unique<FixedInstructionStream>(loadComputeStoreStream(in, out, kTiles, kTile, kTile));
     };
     device.submit(std::move(task), 0);
     device.runUntilIdle();

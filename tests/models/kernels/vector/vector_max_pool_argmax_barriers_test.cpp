@@ -90,13 +90,20 @@ struct GradSelects {
     std::uint64_t selects = 0, selectLanes = 0, maskLoads = 0, oneRepeatSelects = 0, addsAfterBarrier = 0, tiles = 0;
 };
 
+// MaxPoolGradWithArgmaxV1 of x [2, 32, 13, 13] (kGradPlanes planes of 6 x 6 windows) in one block;
+// `mask` is set to the argmax tensor.
+std::vector<LoweredKernel> lowerGrad(CubeOpHarness& h, DataType dtype, TensorInfo& mask) {
+    const auto x = h.tensor("x", {2, 32, 13, 13}, dtype), dy = h.tensor("dy", {2, 32, 6, 6}, dtype);
+    mask = h.tensor("argmax", {2, 2, 9, (36 + 15) / 16 + 1, 16}, DataType::Int16);
+    const auto dx = h.tensor("dx", {2, 32, 13, 13}, dtype);
+    return h.lower(argmaxPoolOp("MaxPoolGradWithArgmaxV1", {x, dy, mask}, {dx}));
+}
+
 GradSelects gradSelects(DataType dtype) {
     const ChipConfig chip = ascend910B1();
     CubeOpHarness h(chip, 64ull << 20);
-    const auto x = h.tensor("x", {2, 32, 13, 13}, dtype), dy = h.tensor("dy", {2, 32, 6, 6}, dtype);
-    const auto mask = h.tensor("argmax", {2, 2, 9, (36 + 15) / 16 + 1, 16}, DataType::Int16);
-    const auto dx = h.tensor("dx", {2, 32, 13, 13}, dtype);
-    const auto kernels = h.lower(argmaxPoolOp("MaxPoolGradWithArgmaxV1", {x, dy, mask}, {dx}));
+    TensorInfo mask;
+    const auto kernels = lowerGrad(h, dtype, mask);
     EXPECT_EQ(kernels.size(), 1u);
     std::vector<Instruction> keep;
     const VectorSteps s = vectorSteps(kernels[0], keep);
@@ -142,11 +149,8 @@ TEST(VectorMaxPoolArgmaxBarriers, GradSelectsOneRepeatPerCmpmaskLoadInTikAndInOn
 TEST(VectorMaxPoolArgmaxBarriers, TikGradTapsTakeTurnsOnOneMaskBuffer) {
     const ChipConfig chip = ascend910B1();
     CubeOpHarness h(chip, 64ull << 20);
-    const DataType dtype = DataType::Fp16;
-    const auto x = h.tensor("x", {2, 32, 13, 13}, dtype), dy = h.tensor("dy", {2, 32, 6, 6}, dtype);
-    const auto mask = h.tensor("argmax", {2, 2, 9, (36 + 15) / 16 + 1, 16}, DataType::Int16);
-    const auto dx = h.tensor("dx", {2, 32, 13, 13}, dtype);
-    const auto kernels = h.lower(argmaxPoolOp("MaxPoolGradWithArgmaxV1", {x, dy, mask}, {dx}));
+    TensorInfo mask;
+    const auto kernels = lowerGrad(h, DataType::Fp16, mask);
     ASSERT_EQ(kernels.size(), 1u);
     std::vector<Instruction> program;
     forEachProgramInstruction(kernels[0], CoreKind::Vector, [&](const Instruction& i) { program.push_back(i); });
