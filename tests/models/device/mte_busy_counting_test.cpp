@@ -8,6 +8,7 @@
 #include "models/device/device_run.h"
 #include "models/systemc/fresh_simulation_context.h"
 #include "sim/config/chip_config_loader.h"
+#include "tests/models/device/load_compute_store_stream.h"
 
 namespace ascendsim::test {
 namespace {
@@ -97,24 +98,7 @@ TEST(MteBusyCounting, StoresPastTheL2WaitTheirTurnAtHbm) {
         task.program = [tiles](const BlockProgramRequest& r) {
             const std::uint64_t in = std::uint64_t{r.blockIdx} * tiles * kTileBytes;
             const std::uint64_t out = (std::uint64_t{1} << 32) + std::uint64_t{r.blockIdx} * tiles * kStoreBytes;
-            std::vector<Instruction> p;
-            for (int i = 0; i < tiles; ++i) {
-                const auto buf = static_cast<std::uint8_t>(i % 2);
-                const std::uint64_t ub = buf * kTileBytes;
-                const std::uint64_t result = 0x10000 + buf * kStoreBytes;
-                if (i >= 2) p.push_back(Instruction::waitFlag(Pipe::Vector, Pipe::Mte2, buf));
-                p.push_back(gmToUb(ub, kTileBytes, in + std::uint64_t(i) * kTileBytes));
-                p.push_back(Instruction::setFlag(Pipe::Mte2, Pipe::Vector, buf));
-                p.push_back(Instruction::waitFlag(Pipe::Mte2, Pipe::Vector, buf));
-                if (i >= 2) p.push_back(Instruction::waitFlag(Pipe::Mte3, Pipe::Vector, buf));
-                p.push_back(vadds(result, ub));
-                p.push_back(Instruction::setFlag(Pipe::Vector, Pipe::Mte2, buf));
-                p.push_back(Instruction::setFlag(Pipe::Vector, Pipe::Mte3, buf));
-                p.push_back(Instruction::waitFlag(Pipe::Vector, Pipe::Mte3, buf));
-                p.push_back(ubToGm(result, kStoreBytes, out + std::uint64_t(i) * kStoreBytes));
-                p.push_back(Instruction::setFlag(Pipe::Mte3, Pipe::Vector, buf));
-            }
-            return std::make_unique<FixedInstructionStream>(std::move(p));
+            return std::make_unique<FixedInstructionStream>(loadComputeStoreStream(in, out, tiles, kTileBytes, kStoreBytes));
         };
         device.submit(std::move(task), 0);
         device.runUntilIdle();

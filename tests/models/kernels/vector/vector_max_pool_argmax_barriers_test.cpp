@@ -1,6 +1,7 @@
 // MaxPoolWithArgmaxV1 and MaxPoolGradWithArgmaxV1 separate dependent vector instructions with a
 // PipeBarrier<PIPE_V>, as CANN's generated code does (docs/fidelity.md §62), and the grad's TIK
-// form (fp16) selects one repeat per CMPMASK load where the DSL form (fp32) selects in one pass.
+// form (fp16) selects one repeat per CMPMASK load where the DSL form (fp32) selects in one pass;
+// the TIK form's taps take turns on one mask buffer (§70).
 #include <gtest/gtest.h>
 
 #include <variant>
@@ -83,22 +84,31 @@ TEST(VectorMaxPoolArgmaxBarriers, EachTapsMaxAndEachMaskStepWaitForWhatTheyRead)
     }
 }
 
+constexpr std::uint64_t kGradPlanes = 4, kGradOutPositions = 36;  // x [2, 32, 13, 13]: 2 x 2 planes of 6 x 6 windows
+
 struct GradSelects {
     std::uint64_t selects = 0, selectLanes = 0, maskLoads = 0, oneRepeatSelects = 0, addsAfterBarrier = 0, tiles = 0;
 };
 
+// MaxPoolGradWithArgmaxV1 of x [2, 32, 13, 13] (kGradPlanes planes of 6 x 6 windows) in one block;
+// `mask` is set to the argmax tensor.
+std::vector<LoweredKernel> lowerGrad(CubeOpHarness& h, DataType dtype, TensorInfo& mask) {
+    const auto x = h.tensor("x", {2, 32, 13, 13}, dtype), dy = h.tensor("dy", {2, 32, 6, 6}, dtype);
+    mask = h.tensor("argmax", {2, 2, 9, (36 + 15) / 16 + 1, 16}, DataType::Int16);
+    const auto dx = h.tensor("dx", {2, 32, 13, 13}, dtype);
+    return h.lower(argmaxPoolOp("MaxPoolGradWithArgmaxV1", {x, dy, mask}, {dx}));
+}
+
 GradSelects gradSelects(DataType dtype) {
     const ChipConfig chip = ascend910B1();
     CubeOpHarness h(chip, 64ull << 20);
-    const auto x = h.tensor("x", {2, 32, 13, 13}, dtype), dy = h.tensor("dy", {2, 32, 6, 6}, dtype);
-    const auto mask = h.tensor("argmax", {2, 2, 9, (36 + 15) / 16 + 1, 16}, DataType::Int16);
-    const auto dx = h.tensor("dx", {2, 32, 13, 13}, dtype);
-    const auto kernels = h.lower(argmaxPoolOp("MaxPoolGradWithArgmaxV1", {x, dy, mask}, {dx}));
+    TensorInfo mask;
+    const auto kernels = lowerGrad(h, dtype, mask);
     EXPECT_EQ(kernels.size(), 1u);
     std::vector<Instruction> keep;
     const VectorSteps s = vectorSteps(kernels[0], keep);
     GradSelects g;
-    g.tiles = s.gmLoads / (1 + kWindowTaps);  // per tile: the dy rows and one mask load per tap
+    g.tiles = s.gmLoads / (1 + kWindowTaps);  // per plane: the dy rows and one mask load per tap
     for (std::size_t k = 0; k < s.steps.size(); ++k) {
         const VectorInstr* v = s.steps[k];
         if (v == nullptr) continue;
@@ -116,10 +126,11 @@ GradSelects gradSelects(DataType dtype) {
 
 TEST(VectorMaxPoolArgmaxBarriers, GradSelectsOneRepeatPerCmpmaskLoadInTikAndInOnePassInTheDsl) {
     const GradSelects tik = gradSelects(DataType::Fp16), dsl = gradSelects(DataType::Fp32);
-    ASSERT_GT(tik.tiles, 0u);
-    ASSERT_EQ(tik.tiles, dsl.tiles);
-    // Both select every window lane of every tap once.
-    EXPECT_EQ(tik.selectLanes, dsl.selectLanes);
+    ASSERT_EQ(tik.tiles, kGradPlanes);
+    ASSERT_EQ(dsl.tiles, kGradPlanes);
+    // Both select every window lane of every tap once; TIK over ⌈Ho·Wo/16⌉·16 positions (ho_wo_16).
+    EXPECT_EQ(dsl.selectLanes, kGradPlanes * kWindowTaps * kGradOutPositions * 16);
+    EXPECT_EQ(tik.selectLanes, kGradPlanes * kWindowTaps * 48 * 16);
     // TIK: each vsel is one repeat (8 fp16 positions) right after its CMPMASK load.
     EXPECT_EQ(tik.oneRepeatSelects, tik.selects);
     EXPECT_EQ(tik.maskLoads, tik.selects);
@@ -130,6 +141,41 @@ TEST(VectorMaxPoolArgmaxBarriers, GradSelectsOneRepeatPerCmpmaskLoadInTikAndInOn
     // Each tap's Adds wait for the selected values (and the previous tap's sums).
     EXPECT_EQ(tik.addsAfterBarrier, tik.tiles * kWindowTaps);
     EXPECT_EQ(dsl.addsAfterBarrier, dsl.tiles * kWindowTaps);
+}
+
+// CANN 8.1's TIK grad reuses one mask buffer: each tap's mask load waits for the previous tap's
+// vector work (a V -> MTE2 flag between every two mask loads), and each tap's vector work for its
+// load. A plane's grad rows are one load; the plane's dx one store after the last tap.
+TEST(VectorMaxPoolArgmaxBarriers, TikGradTapsTakeTurnsOnOneMaskBuffer) {
+    const ChipConfig chip = ascend910B1();
+    CubeOpHarness h(chip, 64ull << 20);
+    TensorInfo mask;
+    const auto kernels = lowerGrad(h, DataType::Fp16, mask);
+    ASSERT_EQ(kernels.size(), 1u);
+    std::vector<Instruction> program;
+    forEachProgramInstruction(kernels[0], CoreKind::Vector, [&](const Instruction& i) { program.push_back(i); });
+    std::uint64_t maskLoads = 0, gradLoads = 0, loadsAfterVectorWait = 0, stores = 0;
+    bool waitedForVector = false;
+    for (const Instruction& i : program) {
+        if (const auto* f = std::get_if<Flag>(&i.operands); f != nullptr && i.opcode == Opcode::WaitFlag && f->src == Pipe::Vector &&
+                                                             f->dst == Pipe::Mte2)
+            waitedForVector = true;
+        const auto* m = std::get_if<DataMove>(&i.operands);
+        if (m == nullptr) continue;
+        if (m->src == MemSpace::GM) {
+            const bool isMask = m->srcAddr >= mask.deviceAddr && m->srcAddr < mask.deviceAddr + mask.bytes();
+            ++(isMask ? maskLoads : gradLoads);
+            if (isMask && waitedForVector) ++loadsAfterVectorWait;
+            if (isMask) waitedForVector = false;
+        } else if (m->dst == MemSpace::GM) {
+            ++stores;
+        }
+    }
+    EXPECT_EQ(gradLoads, kGradPlanes);
+    EXPECT_EQ(maskLoads, kGradPlanes * kWindowTaps);
+    // Every mask load waits for the vector work before it (the first for the block's set-up clears).
+    EXPECT_EQ(loadsAfterVectorWait, maskLoads);
+    EXPECT_EQ(stores, kGradPlanes);
 }
 
 }  // namespace
