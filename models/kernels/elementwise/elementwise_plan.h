@@ -69,6 +69,9 @@ struct ElementwisePlan {
     // the input's UB buffer and no vector instruction runs, as the DataCopy-in / DataCopy-out
     // kernels CANN ships do (real profiles show their vec ratio at 0).
     bool movesOnly = false;
+    // Tiles take turns on one UB buffer per operand: a tile's load waits for the store of the tile
+    // before it (useOneBuffer()).
+    bool oneBuffer = false;
     bool chunkMode = false;
     std::uint64_t rowsPerTile = 0;      // row mode
     std::uint64_t paddedRowLength = 0;  // row mode: UB row pitch in elements

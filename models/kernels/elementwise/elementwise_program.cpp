@@ -176,6 +176,8 @@ SlotAssignment assignSlots(ElementwisePlan& plan) {
 
 }  // namespace
 
+void ElementwiseProgram::useOneBuffer() { plan_->oneBuffer = true; }
+
 LoweredKernel ElementwiseProgram::lower(const ChipConfig& chip) const {
     auto plan = std::make_shared<ElementwisePlan>(*plan_);
     if (plan->outputs.empty()) throwLoweringError(op_, "elementwise program without outputs");

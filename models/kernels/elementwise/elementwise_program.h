@@ -47,6 +47,11 @@ public:
     // part of each row of a wider output (SwiGluGrad's two halves).
     void store(Value v, const TensorInfo& tensor, std::uint64_t rowPitch);
 
+    // Tiles take turns on one UB buffer instead of two: a tile's load waits for the previous
+    // tile's store, so a copy never loads while it stores (the 910B's TensorMove, whose real MTE2
+    // and MTE3 busy add up to the kernel's time: docs/fidelity.md §66).
+    void useOneBuffer();
+
     LoweredKernel lower(const ChipConfig& chip) const;
 
 private:

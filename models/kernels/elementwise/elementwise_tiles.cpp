@@ -97,6 +97,7 @@ public:
 
     std::uint64_t tileCount() const override { return tiles_.size(); }
     bool movesOnly() const override { return plan_->movesOnly; }
+    std::uint32_t buffers() const override { return plan_->oneBuffer ? 1 : 2; }
 
     void setup(TileCode& code) override {
         const ElementwisePlan& p = *plan_;

@@ -1,0 +1,84 @@
+// The 910B parts' MTE2 holds each GM load until its data is in (docs/fidelity.md §66): unlike the
+// 910A (§64, pipes.mte2_load_issue_cycles), a second load does not overlap the first one's wait.
+// The real one-block kernels of both 910B samples (msinsight ef63bc64 st/level2 ranks 0 and 2,
+// Ascend910B4_1650; e5a31957 text/level2 rank0, Ascend910B2) keep MTE2 busy 166-224 cycles for
+// one L2-resident input (Cast [128] / [1024] / [32], Abs []) and 337-434 for two (Add, Equal,
+// Greater, NotEqual, Pows, RealDiv, Mul by a 0-d tensor): twice one load, where the 910A's
+// in-flight rule would give one load plus its 55-cycle issue. Checked on the shipped configs with
+// the real SharedMemorySystem: the kernel runs twice and the second launch, whose reads hit the
+// lines the first brought into L2, is measured.
+#include <gtest/gtest.h>
+
+#include "models/device/device.h"
+#include "models/device/device_test_chip.h"
+#include "models/systemc/fresh_simulation_context.h"
+#include "sim/config/chip_config_loader.h"
+
+namespace ascendsim::test {
+namespace {
+
+constexpr std::uint64_t kInputGm = std::uint64_t{1} << 28;
+constexpr std::uint64_t kOutputGm = std::uint64_t{1} << 30;
+constexpr std::uint32_t kInputBytes = 512;  // Cast [128] fp32: one L2 line
+
+// `inputs` 512 B GM -> UB loads from distinct lines, back to back on MTE2, then one vadds and the
+// store of its result: a one-block elementwise kernel.
+KernelTask elementwiseKernel(int inputs, std::uint64_t id) {
+    std::vector<Instruction> p;
+    for (int i = 0; i < inputs; ++i) {
+        const auto k = static_cast<std::uint64_t>(i);
+        p.push_back(gmToUb(0x1000 * k, kInputBytes, kInputGm + 0x10000 * k));
+    }
+    p.push_back(Instruction::setFlag(Pipe::Mte2, Pipe::Vector, 0));
+    p.push_back(Instruction::waitFlag(Pipe::Mte2, Pipe::Vector, 0));
+    p.push_back(vadds(0x8000, 0));
+    p.push_back(Instruction::setFlag(Pipe::Vector, Pipe::Mte3, 0));
+    p.push_back(Instruction::waitFlag(Pipe::Vector, Pipe::Mte3, 0));
+    p.push_back(ubToGm(0x8000, kInputBytes, kOutputGm));
+    KernelTask task = vectorTask(std::move(p), 1, id);
+    task.codeImage = 0x910B;  // one binary for both launches
+    return task;
+}
+
+// MTE2 busy of the second of two launches of the kernel (its inputs L2-resident).
+std::uint64_t warmMte2Busy(const ChipConfig& chip, int inputs) {
+    FreshSimulationContext context;
+    RecordingObserver observer;
+    Device device(chip, observer);
+    device.submit(elementwiseKernel(inputs, 1), 0);
+    device.runUntilIdle();
+    device.submit(elementwiseKernel(inputs, 2), 0);
+    device.runUntilIdle();
+    EXPECT_EQ(observer.results.size(), 2u);
+    return observer.results.back().blocks.at(0).counters[PmuEvent::Mte2Busy];
+}
+
+TEST(Ascend910BMte2Hold, TwoL2ResidentLoadsKeepMte2BusyTwiceOneLoad) {
+    for (const char* chipName : {"Ascend910B4_1650", "Ascend910B2"}) {
+        SCOPED_TRACE(chipName);
+        const ChipConfig chip = loadChipByName(chipName, defaultConfigDir());
+        EXPECT_EQ(chip.mte2LoadIssueCycles, 0u);
+        const std::uint64_t one = warmMte2Busy(chip, 1);
+        const std::uint64_t two = warmMte2Busy(chip, 2);
+        EXPECT_GE(one, 166u);
+        EXPECT_LE(one, 224u);
+        EXPECT_GE(two, 337u);
+        EXPECT_LE(two, 434u);
+        EXPECT_EQ(two, 2 * one);  // the second load waits out the first one's data
+    }
+}
+
+// The 910A's rule on the same part would put the two loads well below the samples' 337-434: the
+// second load's wait overlaps the first's, so MTE2 is busy one load plus the issue cost.
+TEST(Ascend910BMte2Hold, The910AInFlightRuleWouldMissTheSamples) {
+    ChipConfig chip = loadChipByName("Ascend910B4_1650", defaultConfigDir());
+    chip.mte2LoadIssueCycles = loadChipByName("Ascend910", defaultConfigDir()).mte2LoadIssueCycles;
+    ASSERT_GT(chip.mte2LoadIssueCycles, 0u);
+    const std::uint64_t one = warmMte2Busy(chip, 1);
+    const std::uint64_t two = warmMte2Busy(chip, 2);
+    EXPECT_EQ(two, one + chip.mte2LoadIssueCycles);
+    EXPECT_LT(two, 337u);
+}
+
+}  // namespace
+}  // namespace ascendsim::test
