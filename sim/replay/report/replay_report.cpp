@@ -92,11 +92,35 @@ ReplayCoverage replayCoverage(const std::vector<ReplayedKernel>& kernels) {
     return coverage;
 }
 
+namespace {
+
+// The L2 state a group was replayed with (producer and timeline states): which inputs and copy
+// targets the replay preloaded, by their index in the row's tensor cells; "none" when cold. A
+// kernel the state splits (held after one kernel, cold after another) is one row per state, and
+// this cell tells them apart.
+
+std::string residentCell(const ReplayedKernel& k) {
+    if (k.residentInputs.empty() && k.residentOutputs.empty()) return "none";
+    const auto list = [](const char* side, const std::vector<std::size_t>& indices) {
+        std::string text = side;
+        for (std::size_t index : indices) text += ' ' + std::to_string(index);
+        return text;
+    };
+    std::string cell;
+    if (!k.residentInputs.empty()) cell = list("inputs", k.residentInputs);
+    if (!k.residentOutputs.empty()) cell += (cell.empty() ? "" : "; ") + list("outputs", k.residentOutputs);
+    return cell;
+}
+
+}  // namespace
+
 std::string renderReplayKernelsCsv(const ReplayReport& report) {
     CsvTable table;
     table.header = {"Name", "Type", "Family", "Accelerator Core", "Block Dim", "Mix Block Dim", "Input Shapes",
                     "Input Data Types", "Input Formats", "Output Shapes", "Output Data Types", "Output Formats",
                     "Occurrences", "Real(us)", "Simulated(us)", "Sim/Real", "Status"};
+    const bool preloads = preloadsResidents(report.l2);
+    if (preloads) table.header.emplace_back("L2 Resident");
     const auto pipes = pipeColumns(report.kernels);
     for (const auto& pipe : pipes) {
         table.header.push_back("real " + pipe);
@@ -114,6 +138,7 @@ std::string renderReplayKernelsCsv(const ReplayReport& report) {
         } else {
             row.insert(row.end(), {"N/A", "N/A", "not replayed: " + k.reason});
         }
+        if (preloads) row.push_back(residentCell(k));
         for (const auto& pipe : pipes) {
             const auto real = k.realPipes.find(pipe);
             row.push_back(real == k.realPipes.end() ? "N/A" : ratioText(real->second));

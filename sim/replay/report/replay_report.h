@@ -1,8 +1,9 @@
 #pragma once
 // The three files of `ascendsim replay -o DIR` and the summary it prints:
 //   replay_kernels.csv  — one row per distinct kernel: identity, occurrences, real and simulated
-//                         µs, sim/real, then real and simulated value of every pipe ratio the
-//                         profile's era reports;
+//                         µs, sim/real, under --l2 producer / timeline the inputs and copy
+//                         targets preloaded ("L2 Resident"), then real and simulated value of
+//                         every pipe ratio the profile's era reports;
 //   replay_families.csv — one row per op family (and "all"): kernels, median abs error, geomean
 //                         sim/real, share within ±20 %, mean abs error per pipe;
 //   replay_summary.txt  — the headline numbers, coverage (share of real compute-kernel time
