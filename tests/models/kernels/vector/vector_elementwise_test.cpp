@@ -369,21 +369,21 @@ TEST(VectorLowering, ShapesThatDoNotBroadcastAreALoweringError) {
     EXPECT_THROW(h.lower(op), LoweringError);
 }
 
-TEST(VectorLowering, ProgramsAreGeneratedWellUnderAMicrosecondPerInstruction) {
+TEST(VectorLowering, AnActivationOfAResNetLayerLowersToEveryBlocksProgram) {
+    // The generation speed (under a microsecond per instruction) is a bench figure:
+    // kernel_instruction_census_bench prints it (docs/performance.md).
     const ChipConfig chip = ascend910B1();
     CubeOpHarness h(chip);
     const std::vector<std::int64_t> shape = {32, 256, 56, 56};  // a ResNet-50 activation
     const auto op = makeOp("Gelu", {h.tensor("x", shape, DataType::Fp16)}, {h.tensor("y", shape, DataType::Fp16)});
     const auto kernels = h.lower(op);
-    const auto start = std::chrono::steady_clock::now();
     std::uint64_t instructions = 0;
-    for (std::uint32_t b = 0; b < kernels[0].blockDim; ++b)
-        instructions += countProgram(kernels[0], {b, CoreKind::Vector, 0}).total;
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    for (std::uint32_t b = 0; b < kernels[0].blockDim; ++b) {
+        const std::uint64_t blockInstructions = countProgram(kernels[0], {b, CoreKind::Vector, 0}).total;
+        EXPECT_GT(blockInstructions, 0u) << "block " << b;
+        instructions += blockInstructions;
+    }
     EXPECT_GT(instructions, 1000u);
-    // Under ASan at -Og (the sanitized tier) generation took 1.6 us per instruction at load 18.
-    if (kSanitizedBuild) GTEST_SKIP() << "a Release-build speed bound; " << seconds << " s here";
-    EXPECT_LT(seconds / static_cast<double>(instructions), 1e-6) << instructions << " instructions";
 }
 
 }  // namespace
