@@ -12,13 +12,6 @@
 namespace ascendsim::test {
 namespace {
 
-std::vector<Instruction> blockProgram(const LoweredKernel& kernel, std::uint32_t block, CoreKind kind) {
-    auto stream = kernel.program({block, kind, 0, 5ull << 20});
-    std::vector<Instruction> all, chunk;
-    while (stream->next(chunk)) all.insert(all.end(), chunk.begin(), chunk.end()), chunk.clear();
-    return all;
-}
-
 // Whether the block begins with the dispatch: a scalar step of its cycles before any move or
 // vector op, and nowhere else.
 bool startsWithDispatch(const std::vector<Instruction>& program) {
