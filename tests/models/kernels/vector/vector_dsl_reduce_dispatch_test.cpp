@@ -26,13 +26,13 @@ bool startsWithDispatch(const std::vector<Instruction>& program) {
     return dispatches == 1 && leading;
 }
 
-LoweredKernel lowerOne(CubeOpHarness& h, OpInstance op) {
+LoweredKernel soleKernelOf(CubeOpHarness& h, OpInstance op) {
     auto kernels = h.lower(op);
     EXPECT_EQ(kernels.size(), 1u);
     return std::move(kernels.front());
 }
 
-OpInstance columnSum(CubeOpHarness& h, std::int64_t columns) {
+OpInstance sumOverRows(CubeOpHarness& h, std::int64_t columns) {
     auto op = makeOp("ReduceSum", {h.tensor("x", {32, columns}, DataType::Fp32)}, {h.tensor("y", {1, columns}, DataType::Fp32)});
     op.attrs["axes"] = std::vector<std::int64_t>{0};
     return op;
@@ -45,9 +45,9 @@ TEST(VectorDslReduce, AColumnReductionSpreadsTheKeptAxisOverEveryCore) {
     const ChipConfig chip = ascend910B1();
     ASSERT_EQ(chip.vectorCoreCount, 48u);
     CubeOpHarness h(chip);
-    auto op = columnSum(h, 1000);
+    auto op = sumOverRows(h, 1000);
     op.blockDim = 42;
-    const LoweredKernel kernel = lowerOne(h, op);
+    const LoweredKernel kernel = soleKernelOf(h, op);
     for (std::uint32_t block = 0; block < 42; ++block) {
         const std::uint32_t columns = block < 41 ? 24 : 1000 - 41 * 24;
         std::uint32_t loads = 0, stores = 0;
@@ -73,7 +73,7 @@ TEST(VectorDslReduce, EveryBlockDispatchesOnItsTilingCaseOnSplitChipsOnly) {
         const ChipConfig chip = split ? ascend910B1() : coupledChip();
         const CoreKind kind = split ? CoreKind::Vector : CoreKind::Coupled;
         CubeOpHarness h(chip);
-        auto sum = columnSum(h, 4096);
+        auto sum = sumOverRows(h, 4096);
         sum.blockDim = 4;
         auto forward = makeOp("LogSoftmaxV2", {h.tensor("x", {8, 1000}, DataType::Fp32)}, {h.tensor("y", {8, 1000}, DataType::Fp32)});
         forward.attrs["axis"] = std::vector<std::int64_t>{-1};
@@ -83,7 +83,7 @@ TEST(VectorDslReduce, EveryBlockDispatchesOnItsTilingCaseOnSplitChipsOnly) {
         grad.attrs["axis"] = std::vector<std::int64_t>{-1};
         grad.blockDim = 4;
         for (const OpInstance& op : {sum, forward, grad}) {
-            const LoweredKernel kernel = lowerOne(h, op);
+            const LoweredKernel kernel = soleKernelOf(h, op);
             for (std::uint32_t block = 0; block < kernel.blockDim; ++block)
                 EXPECT_EQ(startsWithDispatch(blockProgram(kernel, block, kind)), split)
                     << op.type << " on " << chip.name << ", block " << block;
