@@ -4,6 +4,7 @@
 //   LogSoftmaxGrad: dx = dy − exp(y) · Σ dy            (sum, exp, multiply by the row's sum, subtract),
 // with inputs dy, y (the forward output) in the order torch_npu records them.
 #include "models/kernels/elementwise/elementwise_broadcast.h"
+#include "models/kernels/reduction/dsl_reduce_dispatch.h"
 #include "models/kernels/tiling/vector_tiling_rows.h"
 
 namespace ascendsim {
@@ -41,7 +42,9 @@ std::vector<LoweredKernel> lowerLogSoftmax(const OpInstance& op, const ChipConfi
         t.values(VectorOp::Ln, logSum, logSum);
         t.withValues(VectorOp::Sub, out, out, logSum);
     };
-    return {lowerRowKernel(op, chip, std::move(spec))};
+    LoweredKernel kernel = lowerRowKernel(op, chip, std::move(spec));
+    prependDslReduceDispatch(kernel, chip);
+    return {std::move(kernel)};
 }
 
 std::vector<LoweredKernel> lowerLogSoftmaxGrad(const OpInstance& op, const ChipConfig& chip) {
@@ -63,7 +66,9 @@ std::vector<LoweredKernel> lowerLogSoftmaxGrad(const OpInstance& op, const ChipC
         t.withValues(VectorOp::Mul, e, e, gradSum);
         t.flat(VectorOp::Sub, out, grad, e);
     };
-    return {lowerRowKernel(op, chip, std::move(spec))};
+    LoweredKernel kernel = lowerRowKernel(op, chip, std::move(spec));
+    prependDslReduceDispatch(kernel, chip);
+    return {std::move(kernel)};
 }
 
 }  // namespace

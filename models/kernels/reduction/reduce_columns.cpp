@@ -1,4 +1,5 @@
 #include "models/kernels/reduction/reduce_columns.h"
+#include "models/kernels/reduction/dsl_reduce_dispatch.h"
 #include "models/kernels/reduction/reduce_tensors.h"
 
 #include <algorithm>
@@ -77,6 +78,17 @@ private:
     UnitRange units_;
 };
 
+// CANN's reduce schedule splits the kept axis over every core of the kind before it widens a
+// block's chunk: the columns of each of the `outer` rows go to ⌈cores / outer⌉ blocks in whole
+// 32 B granules. Real rows (docs/fidelity.md §68): ReduceSum [32, 1000] and [32, 4096] fp32 over
+// axis 0 run at block dim 42 and 47 on the 910B2's 48 AIV (24 and 88 columns a block) and at 32 on
+// the 910A's 32 cores (32 and 128 columns): ⌈1000 / 48⌉ = 21 → 24, ⌈1000 / 24⌉ = 42;
+// ⌈4096 / 48⌉ = 86 → 88, ⌈4096 / 88⌉ = 47; ⌈1000 / 32⌉ = 32 and ⌈4096 / 32⌉ = 128 → 32 blocks.
+std::uint64_t columnsPerCore(std::uint64_t inner, std::uint64_t outer, std::uint32_t cores, std::uint64_t granule) {
+    const std::uint64_t blocksPerRow = ceilDiv(std::max<std::uint64_t>(cores, 1), std::max<std::uint64_t>(outer, 1));
+    return alignUp(ceilDiv(inner, blocksPerRow), granule);
+}
+
 }  // namespace
 
 LoweredKernel lowerColumnReduction(const OpInstance& op, const ChipConfig& chip, VectorOp reduceOp, bool mean,
@@ -102,6 +114,7 @@ LoweredKernel lowerColumnReduction(const OpInstance& op, const ChipConfig& chip,
         if (l->op == VectorOp::Max) throwLoweringError(op, "ReduceMax over " + std::to_string(reduced) + " rows does not fit in UB");
         chunk = std::min(fullChunk, alignUp(2048, granule));
     }
+    chunk = std::min(chunk, columnsPerCore(inner, outer, placement.coreCount, granule));
     l->chunk = chunk;
     l->rowsPerTile = std::min(reduced, std::max<std::uint64_t>((budget - 2 * chunk * outBytes) / (chunk * perElement), 1));
     UbAllocator ub(placement.ubBytes, op.name);
@@ -111,7 +124,9 @@ LoweredKernel lowerColumnReduction(const OpInstance& op, const ChipConfig& chip,
     l->outStride = alignUp(chunk * outBytes, kUbBlockBytes);
     l->outStage = ub.allocate(2 * l->outStride, "output chunk");
 
-    return tiledVectorKernel<ColumnTiles>(op, placement, l, op.inputs[0].bytes(), outer * l->chunksPerRow());
+    LoweredKernel kernel = tiledVectorKernel<ColumnTiles>(op, placement, l, op.inputs[0].bytes(), outer * l->chunksPerRow());
+    prependDslReduceDispatch(kernel, chip);
+    return kernel;
 }
 
 }  // namespace ascendsim

@@ -175,10 +175,11 @@ inline ProgramCounts countProgram(const LoweredKernel& kernel, const BlockProgra
     return counts;
 }
 
-// The instructions of block `block`'s program, in issue order.
-inline std::vector<Instruction> blockProgram(const LoweredKernel& kernel, std::uint32_t block) {
+// The instructions of block `block`'s program, in issue order, on a core of `kind`.
+inline std::vector<Instruction> blockProgram(const LoweredKernel& kernel, std::uint32_t block,
+                                             CoreKind kind = CoreKind::Cube) {
     std::vector<Instruction> program;
-    auto stream = kernel.program({block, CoreKind::Cube, 0});
+    auto stream = kernel.program({block, kind, 0});
     while (stream->next(program)) {
     }
     return program;
