@@ -84,6 +84,41 @@ TEST(Ascend910SampleFit, ASmallLoadStreamTakesTheSamplesMte2TimePerLoad) {
     EXPECT_LE(mte2, 64 * kLoads);
 }
 
+// One block's lone store of `bytes` after a vector op (a one-block kernel's last move): its MTE3 busy.
+std::uint64_t loneStoreMte3Cycles(const ChipConfig& chip, std::uint32_t bytes) {
+    KernelTask task = vectorTask({vadds(0, 0), Instruction::setFlag(Pipe::Vector, Pipe::Mte3, 0),
+                                  Instruction::waitFlag(Pipe::Vector, Pipe::Mte3, 0),
+                                  ubToGm(0, bytes, std::uint64_t{1} << 30)});
+    task.type = TaskType::AiCore;
+    FreshSimulationContext context;
+    RecordingObserver observer;
+    Device device(chip, observer);
+    device.submit(std::move(task), 0);
+    device.runUntilIdle();
+    EXPECT_EQ(observer.results.size(), 1u);
+    return observer.results.back().blocks.at(0).counters[PmuEvent::Mte3Busy];
+}
+
+// The 910A's UB -> GM curve (docs/fidelity.md §72) against the rank0 rows whose MTE3 busy is one
+// store a block: 4 B-1.5 KiB one-block stores 102-177 cycles (median 140), 4 KiB 152-264, 16 KiB
+// 254-353 (MemSet [1,4096] alone: 261), the atomic MemSets' 43-47 KiB a block 476-530. The 910B1
+// MSKPP curve the 910A inherited before gave 316 at 16 KiB and 725 at 46 KiB.
+TEST(Ascend910SampleFit, ALoneStoreTakesTheSamplesMte3TimeBySize) {
+    const ChipConfig chip = loadChipByName("Ascend910", defaultConfigDir());
+    const std::uint64_t small = loneStoreMte3Cycles(chip, 1024);
+    EXPECT_GE(small, 113u);
+    EXPECT_LE(small, 152u);
+    const std::uint64_t fourK = loneStoreMte3Cycles(chip, 4096);
+    EXPECT_GE(fourK, 152u);
+    EXPECT_LE(fourK, 200u);
+    const std::uint64_t sixteenK = loneStoreMte3Cycles(chip, 16384);
+    EXPECT_GE(sixteenK, 254u);
+    EXPECT_LE(sixteenK, 295u);
+    const std::uint64_t memSetBlock = loneStoreMte3Cycles(chip, 47104);
+    EXPECT_GE(memSetBlock, 476u);
+    EXPECT_LE(memSetBlock, 530u);
+}
+
 // A Mul-like stream (load 16 KiB, one vector op, store 16 KiB, double-buffered) on all 32 cores of
 // the shipped 910A, its 12 MiB of output past an L2 cut to 1 MiB: a store holds MTE3 until HBM has
 // taken all but the write queue's bytes, so MTE3 is busy most of the time, as the sample's streams
