@@ -26,15 +26,18 @@ KernelTask oneLoadKernel(std::uint32_t blockDim = 1, std::uint64_t id = 1) {
     return task;
 }
 
-TaskResult runOneLoadKernel(const ChipConfig& chip) {
+// Runs one task alone on a fresh device of `chip` and returns its result.
+TaskResult runAlone(const ChipConfig& chip, KernelTask task) {
     FreshSimulationContext context;
     RecordingObserver observer;
     Device device(chip, observer);
-    device.submit(oneLoadKernel(), 0);
+    device.submit(std::move(task), 0);
     device.runUntilIdle();
     EXPECT_EQ(observer.results.size(), 1u);
     return observer.results.back();
 }
+
+TaskResult runOneLoadKernel(const ChipConfig& chip) { return runAlone(chip, oneLoadKernel()); }
 
 // The sample's 55 one-block kernels under 3 us: Duration - aicore_time = 0.41-0.42 us; the model's
 // Duration holds the dispatch, the core's cycles do not.
@@ -73,15 +76,37 @@ TEST(Ascend910SampleFit, ASmallLoadStreamTakesTheSamplesMte2TimePerLoad) {
     program.push_back(vadds(0x30000, 0));
     KernelTask task = vectorTask(std::move(program));
     task.type = TaskType::AiCore;
-    FreshSimulationContext context;
-    RecordingObserver observer;
-    Device device(chip, observer);
-    device.submit(std::move(task), 0);
-    device.runUntilIdle();
-    ASSERT_EQ(observer.results.size(), 1u);
-    const std::uint64_t mte2 = observer.results.back().blocks.at(0).counters[PmuEvent::Mte2Busy];
+    const std::uint64_t mte2 = runAlone(chip, std::move(task)).blocks.at(0).counters[PmuEvent::Mte2Busy];
     EXPECT_GE(mte2, 51 * kLoads);
     EXPECT_LE(mte2, 64 * kLoads);
+}
+
+// One block's lone store of `bytes` after a vector op (a one-block kernel's last move): its MTE3 busy.
+std::uint64_t loneStoreMte3Cycles(const ChipConfig& chip, std::uint32_t bytes) {
+    KernelTask task = vectorTask({vadds(0, 0), Instruction::setFlag(Pipe::Vector, Pipe::Mte3, 0),
+                                  Instruction::waitFlag(Pipe::Vector, Pipe::Mte3, 0),
+                                  ubToGm(0, bytes, std::uint64_t{1} << 30)});
+    task.type = TaskType::AiCore;
+    return runAlone(chip, std::move(task)).blocks.at(0).counters[PmuEvent::Mte3Busy];
+}
+
+// The 910A's UB -> GM curve (docs/fidelity.md §72) against the rank0 rows whose MTE3 busy is one
+// store a block: 4 B-1.5 KiB one-block stores 102-177 cycles (median 140), 4 KiB 152-264, 16 KiB
+// 254-353 (MemSet [1,4096] alone: 261), the atomic MemSets' 43-47 KiB a block 476-530. The 910B1
+// MSKPP curve the 910A inherited before gave 316 at 16 KiB and 725 at 46 KiB.
+TEST(Ascend910SampleFit, ALoneStoreTakesTheSamplesMte3TimeBySize) {
+    const ChipConfig chip = loadChipByName("Ascend910", defaultConfigDir());
+    struct SampleRange {
+        std::uint32_t bytes;
+        std::uint64_t least;
+        std::uint64_t most;
+    };
+    for (const SampleRange& range : {SampleRange{1024, 113, 152}, SampleRange{4096, 152, 200},
+                                      SampleRange{16384, 254, 295}, SampleRange{47104, 476, 530}}) {
+        const std::uint64_t mte3 = loneStoreMte3Cycles(chip, range.bytes);
+        EXPECT_GE(mte3, range.least) << range.bytes << " B";
+        EXPECT_LE(mte3, range.most) << range.bytes << " B";
+    }
 }
 
 // A Mul-like stream (load 16 KiB, one vector op, store 16 KiB, double-buffered) on all 32 cores of
