@@ -23,6 +23,9 @@ std::vector<LoweredKernel> lowerRmsNorm(const OpInstance& op, const ChipConfig& 
     if (storesRstd) spec.valueOutputs = {op.outputs[1]};
     spec.temps = 1;
     spec.valueTemps = 1;
+    // CANN's RmsNorm (ops-nn norm/rms_norm, rms_norm_base.h BUFFER_NUM = 1) keeps one buffer per
+    // queue: its merge-N loop loads, computes and stores a tile of rows in turn (docs/fidelity.md §71).
+    spec.buffers = 1;
     const float inverseLength = 1.0f / static_cast<float>(length);
     const auto epsilon = static_cast<float>(op.floatAttr("epsilon", 1e-6));
     spec.compute = [inverseLength, epsilon, storesRstd](RowTile& t) {

@@ -130,6 +130,7 @@ public:
     RowTiles(std::shared_ptr<const RowLayout> layout, UnitRange range) : layout_(std::move(layout)), range_(range) {}
 
     std::uint64_t tileCount() const override { return ceilDiv(range_.size(), layout_->rowsPerTile); }
+    std::uint32_t buffers() const override { return layout_->spec.buffers; }
 
     void setup(TileCode& code) override {
         const RowLayout& l = *layout_;
@@ -165,6 +166,11 @@ public:
                 emitVectorRange(code.compute, VectorOp::Cast, kF32, {.dst = in.f32, .src0 = in.staging(half)},
                                 rows * l.pitch, 0.0f, in.dtype);
         }
+        // With one buffer the staged inputs are free once cast to fp32 (CANN's RmsNorm frees x after
+        // its Cast): the next tile's load may start there.
+        const bool inputsCast = std::all_of(l.rowInputs.begin(), l.rowInputs.end(),
+                                            [](const Staged& in) { return in.needsCast(); });
+        if (l.spec.buffers == 1 && inputsCast) code.stagedInputsCastAt = code.compute.size();
         RowTile tile(code.compute);
         tile.rows = rows;
         tile.length = length;
@@ -212,21 +218,22 @@ struct RowKernelUb {
 };
 
 RowKernelUb rowKernelUb(const RowKernelSpec& spec) {
+    const std::uint64_t staged = spec.buffers;  // copies of each staging buffer
     std::uint64_t minBytes = kF32Bytes, perElement = (spec.temps + spec.rowOutputs.size()) * kF32Bytes,
                   perRow = (spec.valueTemps + spec.valueOutputs.size()) * kF32Bytes + 2 * kUbBlockBytes;
     perRow += reduceRowsScratchBytes(kF32, 2, spec.length) / 2;  // per-row partials
     std::uint64_t buffers = spec.temps + spec.valueTemps + 4;
     for (const auto& t : spec.rowInputs) {
-        perElement += 2 * bytesOf(t.dtype) + (t.dtype != kF32 ? kF32Bytes : 0);
+        perElement += staged * bytesOf(t.dtype) + (t.dtype != kF32 ? kF32Bytes : 0);
         minBytes = std::min<std::uint64_t>(minBytes, bytesOf(t.dtype));
         buffers += 3;
     }
     for (const auto& t : spec.rowOutputs) {
-        perElement += 2 * bytesOf(t.dtype);
+        perElement += staged * bytesOf(t.dtype);
         minBytes = std::min<std::uint64_t>(minBytes, bytesOf(t.dtype));
         buffers += 3;
     }
-    for (const auto& t : spec.valueOutputs) perRow += 2 * bytesOf(t.dtype), buffers += 3;
+    for (const auto& t : spec.valueOutputs) perRow += staged * bytesOf(t.dtype), buffers += 3;
     const std::uint64_t pitch = alignUp(spec.length, kUbBlockBytes / minBytes);
     std::uint64_t fixed = (buffers + 2 * spec.vectorInputs.size()) * kUbBlockBytes;
     for (const auto& t : spec.vectorInputs) fixed += pitch * (bytesOf(t.dtype) + kF32Bytes);
@@ -252,6 +259,8 @@ LoweredKernel lowerRowKernel(const OpInstance& op, const ChipConfig& chip, RowKe
 
     const std::uint64_t tileRows = layout->rowsPerTile;
     UbAllocator ub(placement.ubBytes, op.name);
+    if (spec.buffers != 1 && spec.buffers != 2) throwLoweringError(op, "a row kernel keeps 1 or 2 buffers per queue");
+    const bool doubleBuffered = spec.buffers == 2;
     auto stage = [&](const TensorInfo& t, std::uint64_t elements, bool doubled, const char* what) {
         Staged s;
         s.dtype = t.dtype;
@@ -262,12 +271,12 @@ LoweredKernel lowerRowKernel(const OpInstance& op, const ChipConfig& chip, RowKe
         return s;
     };
     for (std::size_t i = 0; i < spec.rowInputs.size(); ++i) {
-        layout->rowInputs.push_back(stage(spec.rowInputs[i], tileRows * pitch, true, "input rows"));
+        layout->rowInputs.push_back(stage(spec.rowInputs[i], tileRows * pitch, doubleBuffered, "input rows"));
         if (i < spec.rowInputPeriods.size()) layout->rowInputs.back().period = spec.rowInputPeriods[i];
     }
     for (const auto& t : spec.vectorInputs) layout->vectorInputs.push_back(stage(t, pitch, false, "a row vector"));
-    for (const auto& t : spec.rowOutputs) layout->rowOutputs.push_back(stage(t, tileRows * pitch, true, "output rows"));
-    for (const auto& t : spec.valueOutputs) layout->valueOutputs.push_back(stage(t, tileRows, true, "row results"));
+    for (const auto& t : spec.rowOutputs) layout->rowOutputs.push_back(stage(t, tileRows * pitch, doubleBuffered, "output rows"));
+    for (const auto& t : spec.valueOutputs) layout->valueOutputs.push_back(stage(t, tileRows, doubleBuffered, "row results"));
     for (std::uint32_t i = 0; i < spec.temps; ++i) layout->temps.push_back(ub.allocate(tileRows * pitch * kF32Bytes, "temporary rows"));
     for (std::uint32_t i = 0; i < spec.valueTemps; ++i) layout->valueTemps.push_back(ub.allocate(tileRows * kF32Bytes, "row values"));
     layout->blocks = ub.allocate(tileRows * kUbBlockBytes, "row blocks");

@@ -60,6 +60,11 @@ struct RowKernelSpec {
     std::vector<TensorInfo> valueOutputs;   // [rows]
     std::uint32_t temps = 0;
     std::uint32_t valueTemps = 0;
+    // TQue depth of the staged inputs and outputs: 2 (ping-pong, a tile's load overlaps the
+    // previous tile's compute) or 1 (the kernel keeps one buffer per queue, as CANN's RmsNorm does
+    // with BUFFER_NUM = 1: a tile loads once the previous tile's compute is done and computes once
+    // its store is done; the freed UB holds more rows per tile).
+    std::uint32_t buffers = 2;
     std::function<void(RowTile&)> compute;
 };
 

@@ -78,9 +78,15 @@ void DoubleBufferedStream::emitTile(std::uint64_t index, std::vector<Instruction
     append(out, code_.load);
     out.push_back(Instruction::setFlag(Pipe::Mte2, Pipe::Vector, event));
     out.push_back(Instruction::waitFlag(Pipe::Mte2, Pipe::Vector, event));
+    const bool freesInputsEarly = buffers == 1 && code_.stagedInputsCastAt != TileCode::kWholeCompute;
+    const std::size_t castEnd = freesInputsEarly ? std::min(code_.stagedInputsCastAt, code_.compute.size()) : 0;
+    if (freesInputsEarly) {  // the input casts run while the previous tile's store drains
+        out.insert(out.end(), code_.compute.begin(), code_.compute.begin() + static_cast<std::ptrdiff_t>(castEnd));
+        out.push_back(Instruction::setFlag(Pipe::Vector, Pipe::Mte2, event));
+    }
     if (reuses) out.push_back(Instruction::waitFlag(Pipe::Mte3, Pipe::Vector, event));
-    append(out, code_.compute);
-    out.push_back(Instruction::setFlag(Pipe::Vector, Pipe::Mte2, event));
+    out.insert(out.end(), code_.compute.begin() + static_cast<std::ptrdiff_t>(castEnd), code_.compute.end());
+    if (!freesInputsEarly) out.push_back(Instruction::setFlag(Pipe::Vector, Pipe::Mte2, event));
     out.push_back(Instruction::setFlag(Pipe::Vector, Pipe::Mte3, event));
     out.push_back(Instruction::waitFlag(Pipe::Vector, Pipe::Mte3, event));
     append(out, code_.store);

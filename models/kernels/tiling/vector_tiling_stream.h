@@ -33,12 +33,20 @@ struct TileCode {
     std::vector<Instruction> compute;  // V
     std::vector<Instruction> store;    // MTE3, UB→GM
     std::uint32_t scalarCycles = 0;    // extra scalar work beyond kScalarCyclesPerTile
+    // One-buffer sources (TileSource::buffers() = 1) whose compute first casts its staged inputs
+    // to working copies: the index in `compute` past those casts. There the tile frees its input
+    // buffers (the next tile's load may start) and claims its output buffers (it waits for the
+    // previous tile's store), as Ascend C's FreeTensor after a Cast and AllocTensor of the output
+    // queue do. kWholeCompute: the buffers are held for the whole compute.
+    static constexpr std::size_t kWholeCompute = static_cast<std::size_t>(-1);
+    std::size_t stagedInputsCastAt = kWholeCompute;
 
     void clear() {
         load.clear();
         compute.clear();
         store.clear();
         scalarCycles = 0;
+        stagedInputsCastAt = kWholeCompute;
     }
 };
 

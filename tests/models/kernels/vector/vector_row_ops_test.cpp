@@ -135,6 +135,56 @@ TEST(VectorRowOps, RowsThatAreNotWholeRepeatsKeepTheRowByRowReduction) {
     EXPECT_GE(counts.at(VectorOp::ReduceSum), 256u);
 }
 
+// CANN's RmsNorm keeps one buffer per queue (ops-nn rms_norm_base.h BUFFER_NUM = 1; merge-N
+// schedule: CopyIn, Compute, CopyOutY per tile of rows; docs/fidelity.md §71). A bf16 RmsNorm
+// therefore uses event 0 only, frees its staged x once cast to fp32 (V→MTE2 is set after the input
+// cast and before anything else of the tile's compute) and writes its output only after the
+// previous tile's store (MTE3→V waited after that set). With one buffer the freed UB holds
+// CANN's merge-N row factor, (UB − 1 KiB) / (16 B · 128 + 260 B) = 84 rows of 128 per tile,
+// give or take the model's per-row scratch, where two buffers would hold ~20 % fewer.
+TEST(VectorRowOps, Bf16RmsNormKeepsOneBufferAndFreesItsInputOnceCast) {
+    const ChipConfig chip = ascend910B1();
+    CubeOpHarness h(chip);
+    const std::int64_t rows = 4096, length = 128;
+    auto op = makeOp("RmsNorm", {h.tensor("x", {rows, length}, DataType::Bf16), h.tensor("gamma", {length}, DataType::Bf16)},
+                     {h.tensor("y", {rows, length}, DataType::Bf16)});
+    op.blockDim = 1;
+    const auto kernels = h.lower(op);
+    ASSERT_EQ(kernels.size(), 1u);
+    std::vector<Instruction> code, chunk;
+    auto stream = kernels[0].program({0, CoreKind::Vector, 0, 0});
+    while (stream->next(chunk)) code.insert(code.end(), chunk.begin(), chunk.end()), chunk.clear();
+    const auto isFlag = [](const Instruction& i, Opcode opcode, Pipe src, Pipe dst) {
+        if (i.opcode != opcode) return false;
+        const Flag& f = std::get<Flag>(i.operands);
+        return f.src == src && f.dst == dst && f.eventId == 0;  // event 2: the block's setup
+    };
+    std::uint64_t tiles = 0, castsBeforeRelease = 0, otherBeforeRelease = 0;
+    bool inTile = false, released = false;
+    for (const auto& i : code) {
+        if (i.opcode == Opcode::SetFlag || i.opcode == Opcode::WaitFlag) {
+            const Flag& f = std::get<Flag>(i.operands);
+            if (f.src != Pipe::Scalar && f.dst != Pipe::Scalar && f.eventId < 2) {
+                EXPECT_EQ(f.eventId, 0u);
+            }
+        }
+        if (isFlag(i, Opcode::WaitFlag, Pipe::Mte2, Pipe::Vector)) {
+            inTile = true, released = false, ++tiles;
+        } else if (inTile && isFlag(i, Opcode::SetFlag, Pipe::Vector, Pipe::Mte2)) {
+            released = true;
+        } else if (inTile && isFlag(i, Opcode::WaitFlag, Pipe::Mte3, Pipe::Vector)) {
+            EXPECT_TRUE(released) << "the output was claimed before the input was freed";
+        } else if (inTile && !released && i.opcode == Opcode::Vector) {
+            (std::get<VectorInstr>(i.operands).op == VectorOp::Cast ? castsBeforeRelease : otherBeforeRelease) += 1;
+        }
+    }
+    EXPECT_GT(castsBeforeRelease, 0u);
+    EXPECT_EQ(otherBeforeRelease, 0u);
+    // 4096 rows at CANN's 84 per tile: 49 tiles; two buffers (20 B per element) would need ≥ 60.
+    EXPECT_GE(tiles, 47u);
+    EXPECT_LE(tiles, 55u);
+}
+
 TEST(VectorRowOps, SoftmaxCrossEntropyGivesLossAndGradient) {
     const ChipConfig chip = ascend910B1();
     for (const auto& blockDim : blockDimSweep()) {
