@@ -91,9 +91,22 @@ UbAccessPattern ubAccessPatternOf(const VectorInstr& v) {
         add(blockOperand(v.dst, v.dstRepeatStride, v.dstBlockStride, kMaxBlocksPerRepeat, true));
         return p;
     }
-    if (v.op == VectorOp::NchwConv) {  // 16 source blocks and 16 destination blocks per repeat
-        add(blockOperand(v.src0, v.src0RepeatStride, v.src0BlockStride, kNchwConvBlocks, false));
-        add(blockOperand(v.dst, v.dstRepeatStride, v.dstBlockStride, kNchwConvBlocks, true));
+    if (v.op == VectorOp::NchwConv) {  // 16 source and 16 destination blocks per repeat, two groups of 8 each
+        const bool evenSource = v.src0HalfStride == 0 || v.src0HalfStride == 8u * v.src0BlockStride;
+        const bool evenDestination = bytesOf(v.dtype) != 4 && (v.dstHalfStride == 0 || v.dstHalfStride == 8u * v.dstBlockStride);
+        auto operand = [&](std::uint64_t base, bool destination, bool even) {
+            const std::uint32_t stride = destination ? v.dstBlockStride : v.src0BlockStride;
+            const std::uint32_t repeatStride = destination ? v.dstRepeatStride : v.src0RepeatStride;
+            if (even) {
+                add(blockOperand(base, repeatStride, stride, kNchwConvBlocks, destination));
+                return;
+            }
+            const std::uint64_t second = destination ? nchwConvBlockOffset(v, true, 1, 0) : nchwConvBlockOffset(v, false, 8, 0);
+            add(blockOperand(base, repeatStride, stride, kNchwConvBlocks / 2, destination));
+            add(blockOperand(base + second * kBlockBytes, repeatStride, stride, kNchwConvBlocks / 2, destination));
+        };
+        operand(v.src0, false, evenSource);
+        operand(v.dst, true, evenDestination);
         return p;
     }
     switch (vectorClassOf(v.op)) {

@@ -76,12 +76,15 @@ void HazardTracker::accessVector(const VectorInstr& v, std::size_t pipe, const I
         access(MemSpace::UB, v.dst, span * kGranuleBytes, true, pipe, instruction);
         return;
     }
-    if (v.op == VectorOp::NchwConv) {  // 16 blocks read and 16 written per repeat, each a block stride apart
-        auto span = [&](std::uint64_t blockStride, std::uint64_t repeatStride) {
-            return ((std::uint64_t{v.repeats} - 1) * repeatStride + (kNchwConvBlocks - 1) * blockStride + 1) * kGranuleBytes;
+    if (v.op == VectorOp::NchwConv) {  // 16 blocks read and 16 written per repeat (two groups of 8 each)
+        auto span = [&](bool destination) {  // from the base to the far end of the last repeat's farthest block
+            std::uint64_t last = 0;
+            for (std::uint32_t b = 0; b < kNchwConvBlocks; ++b)
+                last = std::max(last, nchwConvBlockOffset(v, destination, b, std::uint32_t{v.repeats} - 1));
+            return (last + 1) * kGranuleBytes;
         };
-        access(MemSpace::UB, v.src0, span(v.src0BlockStride, v.src0RepeatStride), false, pipe, instruction);
-        access(MemSpace::UB, v.dst, span(v.dstBlockStride, v.dstRepeatStride), true, pipe, instruction);
+        access(MemSpace::UB, v.src0, span(false), false, pipe, instruction);
+        access(MemSpace::UB, v.dst, span(true), true, pipe, instruction);
         return;
     }
     if (v.op != VectorOp::Duplicate && v.op != VectorOp::Gather)

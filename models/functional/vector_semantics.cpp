@@ -130,26 +130,29 @@ void executeBlockInstruction(const VectorInstr& in, const Operand& src0, const O
     }
 }
 
-// vnchwconv: per repeat, dst block j element i = src block i element j over 16 × 16 elements of
-// 16 bits (moved as raw bits: the instruction transposes, it does not convert).
+// vnchwconv (VectorOp::NchwConv): per repeat, 16 source blocks in, 16 destination blocks out,
+// moved as raw bits (the instruction transposes, it does not convert). 16-bit: dst block j
+// element i = src block i element j. 32-bit: loop j writes element j of src blocks 0–7 to dst
+// block 2·j and of src blocks 8–15 to dst block 2·j + 1.
 void executeNchwConv(const VectorInstr& in, std::vector<std::uint8_t>& ub) {
-    if (bytesOf(in.dtype) != 2)
-        throw std::invalid_argument("vnchwconv: dtype " + std::string(dataTypeName(in.dtype)) + " is not 16-bit");
-    constexpr std::size_t kElementBytes = 2;
-    const Operand src(ub, in.src0, kElementBytes, in.src0BlockStride, in.src0RepeatStride, "src0");
-    const Operand dst(ub, in.dst, kElementBytes, in.dstBlockStride, in.dstRepeatStride, "dst");
-    std::vector<std::uint16_t> tile(std::size_t{kNchwConvBlocks} * kNchwConvBlocks);
-    auto blockAt = [](const Operand& o, std::uint64_t base, std::uint32_t r, std::uint32_t block, std::uint64_t repeatStride,
-                      std::uint64_t blockStride) {
-        return o.checked(base + (r * repeatStride + block * blockStride) * kBlockBytes, kBlockBytes);
-    };
+    const std::size_t elementBytes = bytesOf(in.dtype);
+    if (elementBytes != 2 && elementBytes != 4)
+        throw std::invalid_argument("vnchwconv: dtype " + std::string(dataTypeName(in.dtype)) + " is neither 16- nor 32-bit");
+    const std::size_t perBlock = kBlockBytes / elementBytes;
+    const Operand src(ub, in.src0, elementBytes, in.src0BlockStride, in.src0RepeatStride, "src0");
+    const Operand dst(ub, in.dst, elementBytes, in.dstBlockStride, in.dstRepeatStride, "dst");
+    std::vector<std::uint8_t> tile(std::size_t{kNchwConvBlocks} * kBlockBytes);
     for (std::uint32_t r = 0; r < in.repeats; ++r) {
         for (std::uint32_t i = 0; i < kNchwConvBlocks; ++i)  // read every source before writing: dst may alias src
-            std::memcpy(&tile[i * kNchwConvBlocks], blockAt(src, in.src0, r, i, in.src0RepeatStride, in.src0BlockStride), kBlockBytes);
-        for (std::uint32_t j = 0; j < kNchwConvBlocks; ++j) {
-            std::uint8_t* out = blockAt(dst, in.dst, r, j, in.dstRepeatStride, in.dstBlockStride);
-            for (std::uint32_t i = 0; i < kNchwConvBlocks; ++i)
-                std::memcpy(out + i * kElementBytes, &tile[i * kNchwConvBlocks + j], kElementBytes);
+            std::memcpy(&tile[i * kBlockBytes], src.checked(in.src0 + nchwConvBlockOffset(in, false, i, r) * kBlockBytes, kBlockBytes),
+                        kBlockBytes);
+        for (std::uint32_t b = 0; b < kNchwConvBlocks; ++b) {
+            std::uint8_t* out = dst.checked(in.dst + nchwConvBlockOffset(in, true, b, r) * kBlockBytes, kBlockBytes);
+            // Destination block b holds element `column` of the sources first .. first + perBlock − 1.
+            const std::size_t column = perBlock == kNchwConvBlocks ? b : b / 2;
+            const std::size_t first = perBlock == kNchwConvBlocks ? 0 : b % 2 * perBlock;
+            for (std::size_t e = 0; e < perBlock; ++e)
+                std::memcpy(out + e * elementBytes, &tile[(first + e) * kBlockBytes + column * elementBytes], elementBytes);
         }
     }
 }

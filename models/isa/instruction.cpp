@@ -78,4 +78,15 @@ Instruction Instruction::crossCoreWait(std::uint8_t flagId, std::uint8_t mode, b
     return {Opcode::CrossCoreWait, Pipe::Scalar, CrossCoreFlag{flagId, mode, polled}};
 }
 
+std::uint64_t nchwConvBlockOffset(const VectorInstr& v, bool destination, std::uint32_t block, std::uint32_t repeat) {
+    const std::uint64_t blockStride = destination ? v.dstBlockStride : v.src0BlockStride;
+    const std::uint64_t repeatStride = destination ? v.dstRepeatStride : v.src0RepeatStride;
+    const std::uint64_t halfSet = destination ? v.dstHalfStride : v.src0HalfStride;
+    const std::uint64_t half = halfSet != 0 ? halfSet : 8 * blockStride;
+    // 32-bit destinations are listed in pairs (block 2·j + h), everything else in halves (8·h + i).
+    const bool pairs = destination && bytesOf(v.dtype) == 4;
+    const std::uint64_t i = pairs ? block / 2 : block % 8, h = pairs ? block % 2 : block / 8;
+    return repeat * repeatStride + i * blockStride + h * half;
+}
+
 }  // namespace ascendsim

@@ -128,12 +128,17 @@ enum class VectorOp : std::uint8_t {
     // block broadcast (vbrcb): repeat r reads the 8 elements src0[8·r .. 8·r+7] and fills block i of
     // the repeat's destination (dst strides as usual) with element i; the mask is not used
     BlockBroadcast,
-    // 16 × 16 transpose of 16-bit elements (vnchwconv, Ascend C TransDataTo5HD): repeat r reads 16
-    // source blocks, block i at src0 + (r·src0RepeatStride + i·src0BlockStride) · 32 B, and writes
-    // 16 destination blocks, block j at dst + (r·dstRepeatStride + j·dstBlockStride) · 32 B, with
-    // dst block j element i = src block i element j. The hardware takes 16 free addresses from its
-    // VA registers; kernels set them a fixed stride apart, which the block strides express. The
-    // mask is not used.
+    // Transpose of 512 B per repeat (vnchwconv, Ascend C TransDataTo5HD). The hardware takes 16
+    // free source and 16 destination addresses from its VA registers; the model lists each as two
+    // groups of 8 evenly spaced blocks: block 8·h + i (h < 2, i < 8) of repeat r at
+    // base + (r·repeatStride + i·blockStride + h·halfStride) · 32 B, halfStride 0 meaning
+    // 8·blockStride (16 blocks a block stride apart).
+    // 16-bit elements: 16 × 16, dst block j element i = src block i element j.
+    // 32-bit elements (the 220x parts, TransDataTo5HD "float/int32_t/uint32_t"): 8 loops, loop j
+    // takes element j of the 16 source blocks and writes them as 2 destination blocks, src blocks
+    // 0–7 to dst block 2·j and 8–15 to dst block 2·j + 1; dst block 2·j + h is listed as
+    // dst + (r·dstRepeatStride + j·dstBlockStride + h·dstHalfStride) · 32 B (pairs), halfStride 0
+    // again meaning 8·blockStride. The mask is not used.
     NchwConv,
 };
 
@@ -161,6 +166,8 @@ struct VectorInstr {
     std::uint16_t mask = 128;  // active elements per repeat
     std::uint8_t dstBlockStride = 1, src0BlockStride = 1, src1BlockStride = 1;
     std::uint16_t dstRepeatStride = 8, src0RepeatStride = 8, src1RepeatStride = 8;
+    // vnchwconv only: the second group of its block addresses, in blocks (see VectorOp::NchwConv).
+    std::uint16_t dstHalfStride = 0, src0HalfStride = 0;
     float scalar = 0.0f;
     // Scalar-operand forms (Adds, Muls, Maxs, Mins): when set, the scalar is the `dtype` element at
     // this UB byte address — a tensor's value the scalar unit reads into the instruction's scalar
@@ -174,6 +181,10 @@ struct VectorInstr {
 // 16-bit types (hardware.md §2.6 [S MSKPP]: "vcgadd/vcgmax (fp32)" in the unary row, "vcgmax
 // (fp16)" in the reduction row; vcgadd fp16 is not measured, assumed like vcgmax fp16).
 VectorClass vectorCostClassOf(const VectorInstr& v);
+
+// vnchwconv's block `block` (0–15) of repeat `repeat`, in 32 B blocks from the operand's base
+// (VectorOp::NchwConv): the source's, or with `destination` the destination's listing.
+std::uint64_t nchwConvBlockOffset(const VectorInstr& v, bool destination, std::uint32_t block, std::uint32_t repeat);
 
 // Work the scalar unit does itself (address arithmetic, loop control, DCache loads/stores).
 // Optional memory operand: when bytesRead or bytesWritten is non-zero, the loads/stores access

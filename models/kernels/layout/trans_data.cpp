@@ -34,10 +34,21 @@ std::vector<LoweredKernel> lowerTransData(const OpInstance& op, const ChipConfig
         // Logical shape is NCHW in both directions (docs/op-catalog.md).
         require(s.size() == 4, "x must be [N, C, H, W]");
         const std::int64_t hw = s[2] * s[3];
-        // 16-bit data: the vnchwconv 16 × 16 transpose (trans_data_nchwconv.cpp).
-        if (bytesOf(x.dtype) == 2) return lowerNchwConvTransData(op, chip, s[1], hw, dst == TensorFormat::NC1HWC0);
+        // The cell's channels: the NC1HWC0 side's C0 when the op says (the MaxPool kernels'
+        // NC1HWC0:1 holds 16 fp32 channels), else 32 B of elements.
+        const std::int64_t cellChannels = op.intAttr("c0", 0) > 0 ? op.intAttr("c0", 0) : c0;
+        // 16-bit data: the vnchwconv transpose (trans_data_nchwconv.cpp). 32-bit data where
+        // vnchwconv takes it, when an H·W row is whole 32 B blocks: CANN's DSL moves such planes
+        // with one strided DMA, as the model does. A row that is not (every AlexNet plane but
+        // 224 × 224) it moves one DMA per row, a cost per row the real rows show (docs/fidelity.md
+        // §65) and the model's MTE queues do not yet give; those keep the Gather permutation.
+        const bool wholeBlockRows = hw * static_cast<std::int64_t>(bytesOf(x.dtype)) % static_cast<std::int64_t>(kUbBlockBytes) == 0;
+        if (bytesOf(x.dtype) == 2 || (bytesOf(x.dtype) == 4 && vnchwconvTakes32BitElements(chip) && wholeBlockRows))
+            return lowerNchwConvTransData(op, chip, s[1], hw, dst == TensorFormat::NC1HWC0, cellChannels);
         // Into NC1HWC0 a C that is not a multiple of C0 is padded with zero channels (C = 3 of an
         // image stem: C1 = 1, C0 = 16 fp16 / 8 fp32), so y holds N·C1·H·W·C0 elements.
+        // The Gather permutation keeps 32 B cells whatever the op's C0 (its cost stands in for the
+        // per-row DMA cost the vnchwconv form lacks, §65; a 16-channel fp32 cell moves the same bytes).
         if (dst == TensorFormat::NC1HWC0) return lowerChannelBlocking(op, chip, s[1], hw, c0);
         require(s[1] % c0 == 0, "C = " + std::to_string(s[1]) + " back from C1·C0 padding (not modelled)");
         return lowerPermutation(op, chip, {s[0], s[1] / c0, hw, c0}, {0, 1, 3, 2});

@@ -1,15 +1,24 @@
-// TransData NCHW ↔ NC1HWC0 of 16-bit data by vnchwconv (VectorOp::NchwConv), as CANN's kernels do
-// it: a channel block of C0 = 16 channel rows is loaded as 16 rows of H·W elements, and every 16
-// columns of it become 16 rows of C0 by one 16 × 16 transpose repeat (512 B per repeat, where a
-// Gather moves 256 B in 24 cycles). The way back transposes each 16 H·W positions of C0 into 16
-// channel rows. Evidence: the 910A sample's fp16 conversions keep the vector unit 0.05–0.2 busy
-// (msinsight c1e639ee level1 rank0, e.g. [32,256,13,13] vec_time 0.43 µs per core for 169 repeats
-// of 512 B), which per-repeat Gather cost (vec 0.9–1.0 simulated) cannot give.
+// TransData NCHW ↔ NC1HWC0 by vnchwconv (VectorOp::NchwConv), as CANN's kernels do it: a channel
+// block of C0 channel rows is loaded as C0 rows of H·W elements, and every 512 B of positions
+// becomes C0 cells by one transpose repeat (where a Gather moves 256 B in 24 cycles). The way back
+// transposes the cells into C0 channel rows.
+// - 16-bit data (C0 = 16): one 16 × 16 repeat per 16 positions. Evidence: the 910A sample's fp16
+//   conversions keep the vector unit 0.05–0.2 busy (msinsight c1e639ee level1 rank0, e.g.
+//   [32,256,13,13] vec_time 0.43 µs per core for 169 repeats of 512 B), which per-repeat Gather
+//   cost (vec 0.9–1.0 simulated) cannot give.
+// - 32-bit data on the parts whose vnchwconv takes 32-bit elements (docs/fidelity.md §65): CANN
+//   8.1 sends NCHW ↔ NC1HWC0 to its DSL TransData (tbe/impl/dynamic/trans_data.py), whose schedule
+//   emits one `vector_transpose` in vnchwconv's 32-bit mode where `Intrinsic_vnchwconv` lists
+//   float32 (platform_config Ascend910B2.ini; not Ascend910A.ini). A repeat transposes 16 blocks of
+//   8 elements: C0 = 8 takes 8 channel rows × 16 positions (the two 8-position halves are the two
+//   source groups, the 16 cells of 32 B the destination pairs), C0 = 16 (the MaxPool kernels'
+//   NC1HWC0:1) 16 channel rows × 8 positions into 8 cells of 64 B. The AlexNet 910B2 rows keep the
+//   vector unit 0.04–0.18 busy where the Gather permutation had it 0.5–0.95.
 //
 // Work units: a channel block whose rows fit a tile is one unit, and several of them are packed
 // into one tile (contiguous in GM on both sides when C is a multiple of C0); a longer H·W is cut
 // into column chunks, one unit each. The planar side's UB row pitch is an odd number of 32 B
-// blocks, so the 16 rows one repeat reads fall in 16 different bank groups (hardware.md §2.6).
+// blocks, so the rows one repeat reads fall in different bank groups (hardware.md §2.6).
 // A C that is not a multiple of C0 (an image stem's C = 3) loads the real channels of the last
 // block and fills the rest with zeros before the transpose, one block per tile.
 #include "models/kernels/layout/trans_data_nchwconv.h"
@@ -24,12 +33,13 @@ namespace ascendsim {
 
 namespace {
 
-constexpr std::uint64_t kC0 = kNchwConvBlocks;  // 16 channels of 16 bits = one 32 B block
+constexpr std::uint64_t kNchwConvColumnAlign = 16;  // positions: a column chunk is whole repeats of every mode
 
 struct NchwConvLayout {
     bool toBlocked = true;
     DataType dtype = DataType::Fp16;
     std::uint64_t x = 0, y = 0, eb = 2;
+    std::uint64_t c0 = 16;               // channels of a cell: 16 (16-bit), 8 or 16 (32-bit)
     std::uint64_t channels = 0, c1 = 0, hw = 0, blocks = 0;  // blocks = N·C1
     std::uint64_t maxCols = 0;       // H·W columns of one unit (a multiple of 16)
     std::uint64_t chunks = 1;        // column chunks per channel block
@@ -39,8 +49,11 @@ struct NchwConvLayout {
 
     std::uint64_t units() const { return chunks == 1 ? ceilDiv(blocks, packed) : blocks * chunks; }
     std::uint64_t rowPitch() const { return rowPitchBlocks * kUbBlockBytes / eb; }
-    std::uint64_t planarBlockBytes() const { return kC0 * rowPitchBlocks * kUbBlockBytes; }
-    std::uint64_t blockedBlockBytes() const { return maxCols * kUbBlockBytes; }
+    std::uint64_t cellBytes() const { return c0 * eb; }
+    std::uint64_t planarBlockBytes() const { return c0 * rowPitchBlocks * kUbBlockBytes; }
+    std::uint64_t blockedBlockBytes() const { return maxCols * cellBytes(); }
+    // Positions one repeat transposes: 512 B of cells (16 for 32 B cells, 8 for 64 B ones).
+    std::uint64_t positionsPerRepeat() const { return kNchwConvBlocks * kUbBlockBytes / cellBytes(); }
 };
 
 class NchwConvTiles final : public TileSource {
@@ -56,27 +69,22 @@ class NchwConvTiles final : public TileSource {
         const std::uint64_t cols = std::min(l.maxCols, l.hw - j0);
         const std::uint64_t in = l.inBuf + half * l.stride, out = l.outBuf + half * l.stride;
         const std::uint64_t planar = l.toBlocked ? in : out, blocked = l.toBlocked ? out : in;
-        const std::uint64_t rowBytes = l.rowPitch() * l.eb, cellBytes = kC0 * l.eb;
+        const std::uint64_t rowBytes = l.rowPitch() * l.eb, cellBytes = l.cellBytes();
         if (l.toBlocked)
             loadPlanar(b0, count, j0, cols, in, code);
         else
             code.load.push_back(Instruction::move(strided(MemSpace::GM, MemSpace::UB, l.x + (b0 * l.hw + j0) * cellBytes, in, count,
                                         cols * cellBytes, (l.hw - cols) * cellBytes, (l.maxCols - cols) * cellBytes)));
-        const std::uint64_t repeats = ceilDiv(cols, kC0);
+        const std::uint64_t perRepeat = l.positionsPerRepeat();
+        const std::uint64_t repeats = ceilDiv(cols, perRepeat);
+        const std::uint64_t planarStep = perRepeat * l.eb / kUbBlockBytes;  // planar row blocks a repeat covers
         for (std::uint64_t b = 0; b < count; ++b) {
             for (std::uint64_t r0 = 0; r0 < repeats; r0 += kMaxVectorRepeats) {
                 VectorInstr v{.op = VectorOp::NchwConv, .dtype = l.dtype, .srcType = l.dtype};
                 v.repeats = static_cast<std::uint16_t>(std::min<std::uint64_t>(kMaxVectorRepeats, repeats - r0));
-                const std::uint64_t planarAt = planar + b * l.planarBlockBytes() + r0 * kUbBlockBytes;
-                const std::uint64_t blockedAt = blocked + (b * l.maxCols + r0 * kC0) * kUbBlockBytes;
-                const auto pitch = static_cast<std::uint8_t>(l.rowPitchBlocks);
-                const auto cell = static_cast<std::uint16_t>(kC0);
-                if (l.toBlocked)  // source: 16 channel rows; destination: 16 consecutive C0 cells
-                    v.src0 = planarAt, v.src0BlockStride = pitch, v.src0RepeatStride = 1, v.dst = blockedAt,
-                    v.dstBlockStride = 1, v.dstRepeatStride = cell;
-                else
-                    v.src0 = blockedAt, v.src0BlockStride = 1, v.src0RepeatStride = cell, v.dst = planarAt,
-                    v.dstBlockStride = pitch, v.dstRepeatStride = 1;
+                const std::uint64_t planarAt = planar + b * l.planarBlockBytes() + r0 * planarStep * kUbBlockBytes;
+                const std::uint64_t blockedAt = blocked + (b * l.maxCols + r0 * perRepeat) * cellBytes;
+                setNchwConvOperands(v, planarAt, blockedAt);
                 code.compute.push_back(Instruction::vector(v));
             }
         }
@@ -85,11 +93,38 @@ class NchwConvTiles final : public TileSource {
                                                            count, cols * cellBytes, (l.maxCols - cols) * cellBytes,
                                                            (l.hw - cols) * cellBytes)));
         else
-            code.store.push_back(Instruction::move(strided(MemSpace::UB, MemSpace::GM, out, l.y + (b0 * kC0 * l.hw + j0) * l.eb,
-                                                           kC0 * count, cols * l.eb, rowBytes - cols * l.eb, (l.hw - cols) * l.eb)));
+            code.store.push_back(Instruction::move(strided(MemSpace::UB, MemSpace::GM, out, l.y + (b0 * l.c0 * l.hw + j0) * l.eb,
+                                                           l.c0 * count, cols * l.eb, rowBytes - cols * l.eb, (l.hw - cols) * l.eb)));
     }
 
   private:
+    // The repeat's 16 source and 16 destination block addresses (VectorOp::NchwConv), planar side
+    // (channel rows rowPitchBlocks apart) and blocked side (cells) as CANN lists them:
+    // - 16-bit: the 16 channel rows, 16 consecutive cells;
+    // - 32-bit, C0 = 8: the 8 channel rows' two 8-position halves; cells j and 8 + j as pair j;
+    // - 32-bit, C0 = 16: the 16 channel rows; the two 32 B halves of cell j as pair j.
+    // NCHW → NC1HWC0 reads the planar side and writes the cells; the way back the inverse.
+    void setNchwConvOperands(VectorInstr& v, std::uint64_t planarAt, std::uint64_t blockedAt) const {
+        const NchwConvLayout& l = *l_;
+        const auto pitch = static_cast<std::uint8_t>(l.rowPitchBlocks);
+        const auto cellBlocks = static_cast<std::uint16_t>(l.cellBytes() / kUbBlockBytes);
+        const auto planarStep = static_cast<std::uint16_t>(l.positionsPerRepeat() * l.eb / kUbBlockBytes);
+        const bool wideCells = cellBlocks == 2, halves = l.eb == 4 && !wideCells;
+        // planar side: block stride = a channel row; second group = next 8 positions or next 8 rows
+        const std::uint16_t planarHalf = l.eb != 4 ? 0 : halves ? 1 : static_cast<std::uint16_t>(8 * l.rowPitchBlocks);
+        // blocked side: cells in order; 32-bit pairs are (cell j, cell 8 + j) or (cell j's two halves)
+        const std::uint8_t blockedStride = wideCells ? 2 : 1;
+        const std::uint16_t blockedHalf = l.eb != 4 ? 0 : halves ? 8 : 1;
+        const auto blockedStep = static_cast<std::uint16_t>(kNchwConvBlocks);
+        if (l.toBlocked) {
+            v.src0 = planarAt, v.src0BlockStride = pitch, v.src0HalfStride = planarHalf, v.src0RepeatStride = planarStep;
+            v.dst = blockedAt, v.dstBlockStride = blockedStride, v.dstHalfStride = blockedHalf, v.dstRepeatStride = blockedStep;
+        } else {
+            v.src0 = blockedAt, v.src0BlockStride = blockedStride, v.src0HalfStride = blockedHalf, v.src0RepeatStride = blockedStep;
+            v.dst = planarAt, v.dstBlockStride = pitch, v.dstHalfStride = planarHalf, v.dstRepeatStride = planarStep;
+        }
+    }
+
     DataMove strided(MemSpace from, MemSpace to, std::uint64_t src, std::uint64_t dst, std::uint64_t bursts,
                      std::uint64_t burstBytes, std::uint64_t srcGap, std::uint64_t dstGap) const {
         DataMove m{.src = from, .dst = to, .srcType = l_->dtype, .dstType = l_->dtype};
@@ -106,15 +141,15 @@ class NchwConvTiles final : public TileSource {
     void loadPlanar(std::uint64_t b0, std::uint64_t count, std::uint64_t j0, std::uint64_t cols, std::uint64_t in,
                     TileCode& code) const {
         const NchwConvLayout& l = *l_;
-        const std::uint64_t image = b0 / l.c1, first = b0 % l.c1 * kC0;
-        const std::uint64_t rows = l.channels % kC0 == 0 ? kC0 * count : std::min(kC0, l.channels - first);
+        const std::uint64_t image = b0 / l.c1, first = b0 % l.c1 * l.c0;
+        const std::uint64_t rows = l.channels % l.c0 == 0 ? l.c0 * count : std::min(l.c0, l.channels - first);
         const std::uint64_t rowBytes = l.rowPitch() * l.eb;
         code.load.push_back(Instruction::move(strided(MemSpace::GM, MemSpace::UB,
                                                       l.x + ((image * l.channels + first) * l.hw + j0) * l.eb, in, rows,
                                                       cols * l.eb, (l.hw - cols) * l.eb, rowBytes - cols * l.eb)));
-        if (rows < kC0)  // the padded channels are zero rows
+        if (rows < l.c0)  // the padded channels are zero rows
             emitVectorRange(code.compute, VectorOp::Duplicate, l.dtype, {.dst = in + rows * rowBytes},
-                            (kC0 - rows) * l.rowPitch());
+                            (l.c0 - rows) * l.rowPitch());
     }
 
     std::shared_ptr<const NchwConvLayout> l_;
@@ -123,36 +158,42 @@ class NchwConvTiles final : public TileSource {
 
 }  // namespace
 
+bool vnchwconvTakes32BitElements(const ChipConfig& chip) { return chip.organisation == CoreOrganisation::Split; }
+
 std::vector<LoweredKernel> lowerNchwConvTransData(const OpInstance& op, const ChipConfig& chip, std::int64_t channels,
-                                                  std::int64_t planeElements, bool toBlocked) {
+                                                  std::int64_t planeElements, bool toBlocked, std::int64_t c0) {
     const TensorInfo& x = op.inputs[0];
-    if (bytesOf(x.dtype) != 2) throwLoweringError(op, "vnchwconv moves 16-bit elements only");
+    const std::uint64_t eb = bytesOf(x.dtype);
+    if (eb != 2 && !(eb == 4 && vnchwconvTakes32BitElements(chip)))
+        throwLoweringError(op, "vnchwconv moves 16-bit elements, and 32-bit ones only on the 220x parts");
     const auto u = [](std::int64_t v) { return static_cast<std::uint64_t>(v); };
+    if (u(c0) * eb != kUbBlockBytes && !(eb == 4 && u(c0) == 16))
+        throwLoweringError(op, "C0 = " + std::to_string(c0) + " of " + std::to_string(eb) + "-byte elements has no vnchwconv form");
     auto l = std::make_shared<NchwConvLayout>();
-    l->toBlocked = toBlocked, l->dtype = x.dtype, l->eb = 2;
+    l->toBlocked = toBlocked, l->dtype = x.dtype, l->eb = eb, l->c0 = u(c0);
     l->x = x.deviceAddr, l->y = op.outputs[0].deviceAddr;
-    l->channels = u(channels), l->c1 = ceilDiv(u(channels), kC0), l->hw = u(planeElements);
+    l->channels = u(channels), l->c1 = ceilDiv(u(channels), l->c0), l->hw = u(planeElements);
     const std::uint64_t planar = toBlocked ? x.elementCount() : op.outputs[0].elementCount();
     l->blocks = planar / (l->channels * l->hw) * l->c1;
-    if (!toBlocked && l->channels % kC0 != 0)
+    if (!toBlocked && l->channels % l->c0 != 0)
         throwLoweringError(op, "C = " + std::to_string(channels) + " back from C1·C0 padding (not modelled)");
-    const std::uint64_t blockedElements = l->blocks * kC0 * l->hw;
+    const std::uint64_t blockedElements = l->blocks * l->c0 * l->hw;
     if ((toBlocked ? op.outputs[0].elementCount() : x.elementCount()) != static_cast<std::int64_t>(blockedElements))
         throwLoweringError(op, "the NC1HWC0 tensor must hold N·C1·H·W·C0 = " + std::to_string(blockedElements) + " elements");
 
     const VectorPlacement placement = vectorPlacement(chip);
     // Two halves of an input and an output buffer; a planar block of maxCols columns takes
-    // 16 rows of (maxCols/16 + 1) blocks at most, and a block stride is an 8-bit field.
+    // C0 rows of (maxCols·eb/32 + 1) blocks at most, and a block stride is an 8-bit field.
     const std::uint64_t half = (placement.ubBytes - kUbBlockBytes) / 4;
-    const std::uint64_t fit = half / (kC0 * kUbBlockBytes);  // planar row blocks one block may use
+    const std::uint64_t fit = half / (l->c0 * kUbBlockBytes);  // planar row blocks one block may use
     const std::uint64_t pitchCap = std::min(fit, kMaxRepeatStrideBlocks);
-    if (pitchCap < 2) throwLoweringError(op, "UB is too small for a 16-row vnchwconv tile");
-    const std::uint64_t maxCols = (pitchCap - 1) * kC0;
-    const std::uint64_t colsPadded = alignUp(l->hw, kC0);
+    const std::uint64_t maxCols = (pitchCap - 1) * (kUbBlockBytes / eb) / kNchwConvColumnAlign * kNchwConvColumnAlign;
+    if (pitchCap < 2 || maxCols == 0) throwLoweringError(op, "UB is too small for a vnchwconv tile");
+    const std::uint64_t colsPadded = alignUp(l->hw, kNchwConvColumnAlign);
     l->maxCols = std::min(maxCols, colsPadded);
     l->chunks = ceilDiv(l->hw, l->maxCols);
-    l->rowPitchBlocks = l->maxCols / kC0 | 1;  // odd: 16 rows in 16 bank groups
-    if (l->chunks == 1 && l->channels % kC0 == 0) {
+    l->rowPitchBlocks = l->maxCols * eb / kUbBlockBytes | 1;  // odd: the rows a repeat reads in distinct bank groups
+    if (l->chunks == 1 && l->channels % l->c0 == 0) {
         const std::uint64_t perBlock = std::max(l->planarBlockBytes(), l->blockedBlockBytes());
         l->packed = std::max<std::uint64_t>(1, std::min(half / perBlock, ceilDiv(l->blocks, placement.coreCount)));
     }

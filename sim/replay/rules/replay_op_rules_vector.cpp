@@ -129,6 +129,11 @@ void buildTranspose(const RealTensors& t, OpInstance& op) {
 void buildTransData(const RealTensors& t, OpInstance& op) {
     buildUnary(t, op);
     op.attrs["dst_format"] = std::string(tensorFormatName(op.outputs[0].format));
+    // The NC1HWC0 side's C0 as recorded: the MaxPool kernels' fp32 NC1HWC0:1 holds 16 channels a
+    // cell where a plain fp32 NC1HWC0 holds 8 (32 B).
+    for (const auto* side : {&t.inputs, &t.outputs})
+        if (!side->empty() && side->front().format == TensorFormat::NC1HWC0 && side->front().physicalShape.size() == 5)
+            op.attrs["c0"] = side->front().physicalShape.back();
 }
 
 void buildGather(const RealTensors& t, OpInstance& op) {

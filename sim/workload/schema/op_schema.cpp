@@ -109,7 +109,8 @@ std::vector<OpSchema> buildSchemas() {
         add(type, 1, 1, 1, reduceAttrs(), kVector, r::reduce);
     add("Transpose", 1, 1, 1, {requiredAttr("perm", AttrType::Ints)}, kVector, r::transpose);
     add("TransData", 1, 1, 1,
-        {requiredAttr("dst_format", AttrType::String, {"NC1HWC0", "FRACTAL_NZ", "FRACTAL_Z", "ND", "NCHW"})},
+        {requiredAttr("dst_format", AttrType::String, {"NC1HWC0", "FRACTAL_NZ", "FRACTAL_Z", "ND", "NCHW"}),
+         optionalAttr("c0", AttrType::Int, std::int64_t{0})},
         kVector, r::transData);
     add("GatherV2", 2, 2, 1, {optionalAttr("axis", AttrType::Int, std::int64_t{0})}, kVector,
         r::gatherV2);

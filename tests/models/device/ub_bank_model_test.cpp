@@ -84,6 +84,31 @@ TEST(UbBankModel, GuideExamples_StridedWriteAcrossTheSliceBoundary) {
     EXPECT_EQ(model.conflicts(v).bankGroupStallCycles, 3u);
 }
 
+// vnchwconv's 16 addresses as two groups of 8 (VectorOp::NchwConv): an evenly spaced list stays
+// one 16-block operand, a list whose second 8 lie a half stride away is two 8-block operands, and
+// a 32-bit destination (pairs) always is.
+TEST(UbBankModel, NchwConvListsItsBlocksAsTwoGroupsOfEight) {
+    VectorInstr even{.op = VectorOp::NchwConv, .dtype = DataType::Fp16, .dst = 0x8000, .src0 = 0, .dstBlockStride = 1,
+                     .src0BlockStride = 3, .dstRepeatStride = 16, .src0RepeatStride = 1};
+    const UbAccessPattern one = ubAccessPatternOf(even);
+    ASSERT_EQ(one.operandCount, 2u);
+    EXPECT_EQ(one.operands[0].blocksPerBeat, 16u);
+    EXPECT_EQ(one.operands[0].blockStrideBytes, 96u);
+    VectorInstr wide{.op = VectorOp::NchwConv, .dtype = DataType::Fp32, .dst = 0x8000, .src0 = 0, .dstBlockStride = 1,
+                     .src0BlockStride = 5, .dstRepeatStride = 16, .src0RepeatStride = 2};
+    wide.src0HalfStride = 1;
+    wide.dstHalfStride = 8;
+    const UbAccessPattern two = ubAccessPatternOf(wide);
+    ASSERT_EQ(two.operandCount, 4u);
+    EXPECT_EQ(two.operands[0].baseBytes, 0u);
+    EXPECT_EQ(two.operands[1].baseBytes, 32u);        // the second 8 rows' blocks: the next 8 positions
+    EXPECT_EQ(two.operands[1].blockStrideBytes, 160u);
+    EXPECT_EQ(two.operands[2].baseBytes, 0x8000u);
+    EXPECT_EQ(two.operands[3].baseBytes, 0x8000u + 8 * 32);  // pair j's second block: cell 8 + j
+    EXPECT_TRUE(two.operands[3].isWrite);
+    EXPECT_EQ(two.operands[3].blocksPerBeat, 8u);
+}
+
 TEST(UbBankModel, StridedOperandInOneGroup_SerialisesItsBlocks) {
     UbBankModel model(kBanking);
     VectorInstr v = add(512, 0, 256, 1);

@@ -264,9 +264,47 @@ TEST(VectorSemantics, NchwConvTransposesSixteenBySixteenBlocksPerRepeat) {
                 << column << "," << row;
 }
 
-TEST(VectorSemantics, NchwConvRefusesThirtyTwoBitElements) {
+// 16-bit with the second 8 source blocks listed apart (half stride): blocks 8–15 are read from
+// there, the transpose is unchanged.
+TEST(VectorSemantics, NchwConvReadsItsSecondEightBlocksAHalfStrideOn) {
     Ub ub;
-    EXPECT_THROW(ub.run({.op = VectorOp::NchwConv, .dtype = DataType::Fp32, .dst = 2048, .src0 = 0}), std::invalid_argument);
+    ub.write(0, DataType::Fp16, ramp(8 * 16));             // rows 0–7, one block each
+    ub.write(2048, DataType::Fp16, ramp(8 * 16, 1000.0));  // rows 8–15
+    VectorInstr v{.op = VectorOp::NchwConv, .dtype = DataType::Fp16, .dst = 4096, .src0 = 0, .dstBlockStride = 1,
+                  .src0BlockStride = 1, .dstRepeatStride = 16, .src0RepeatStride = 1};
+    v.src0HalfStride = 2048 / 32;
+    ub.run(v);
+    for (std::size_t column = 0; column < 16; ++column)
+        for (std::size_t row = 0; row < 16; ++row)
+            EXPECT_EQ(ub.at(4096, DataType::Fp16, column * 16 + row),
+                      row < 8 ? static_cast<double>(row * 16 + column) : 1000.0 + static_cast<double>((row - 8) * 16 + column))
+                << column << "," << row;
+}
+
+// 32-bit (TransDataTo5HD's float rule): loop j takes element j of the 16 source blocks and writes
+// sources 0–7 as destination block 2·j and 8–15 as 2·j + 1; the pairs are listed j·dstBlockStride
+// apart with the pair's second block dstHalfStride on. Here 16 source rows of 8 fp32 become 8
+// destination pairs, pair j at 4·j blocks, its second block 2 blocks on.
+TEST(VectorSemantics, NchwConvOfThirtyTwoBitElementsWritesEachColumnAsTwoBlocks) {
+    Ub ub;
+    ub.write(0, DataType::Fp32, ramp(16 * 8));
+    ub.write(4096, DataType::Fp32, std::vector<double>(8 * 32, -1.0));
+    VectorInstr v{.op = VectorOp::NchwConv, .dtype = DataType::Fp32, .dst = 4096, .src0 = 0, .dstBlockStride = 4,
+                  .src0BlockStride = 1, .dstRepeatStride = 32, .src0RepeatStride = 16};
+    v.dstHalfStride = 2;
+    ub.run(v);
+    for (std::size_t j = 0; j < 8; ++j)
+        for (std::size_t e = 0; e < 16; ++e) {  // source row e's element j, rows 8–15 in the pair's second block
+            const std::size_t block = 4 * j + (e < 8 ? 0 : 2);
+            EXPECT_EQ(ub.at(4096, DataType::Fp32, block * 8 + e % 8), static_cast<double>(e * 8 + j)) << j << "," << e;
+        }
+    EXPECT_EQ(ub.at(4096, DataType::Fp32, 1 * 8), -1.0);  // block 1 of pair 0's span is not written
+}
+
+TEST(VectorSemantics, NchwConvRefusesEightBitAndSixtyFourBitElements) {
+    Ub ub;
+    EXPECT_THROW(ub.run({.op = VectorOp::NchwConv, .dtype = DataType::Int64, .dst = 2048, .src0 = 0}), std::invalid_argument);
+    EXPECT_THROW(ub.run({.op = VectorOp::NchwConv, .dtype = DataType::Int8, .dst = 2048, .src0 = 0}), std::invalid_argument);
 }
 
 }  // namespace

@@ -76,6 +76,11 @@ TEST(ReplayRules, ReduceAxesTransposePermAndCastDtype) {
     EXPECT_EQ(td.inputs[0].format, TensorFormat::NC1HWC0);
     EXPECT_EQ(td.inputs[0].shape, (std::vector<std::int64_t>{32, 64, 55, 55}));
     EXPECT_EQ(td.stringAttr("dst_format", ""), "NCHW");
+    EXPECT_EQ(td.intAttr("c0", 0), 8);  // the NC1HWC0 side's C0 as recorded
+    const OpInstance wide = replayOp(row("TransData", "32,64,55,55", "FLOAT", "NCHW", "32,4,55,55,16", "FLOAT", "NC1HWC0:1"));
+    EXPECT_EQ(wide.intAttr("c0", 0), 16);  // the MaxPool kernels' fp32 NC1HWC0:1: 16 channels a cell
+    const OpInstance fz = replayOp(row("TransData", "256,384,3,3", "FLOAT", "NCHW", "432,16,16,8", "FLOAT", "FRACTAL_Z", 43));
+    EXPECT_EQ(fz.intAttr("c0", 0), 0);  // no NC1HWC0 side
 }
 
 TEST(ReplayRules, UnexpressibleRowsSayWhy) {

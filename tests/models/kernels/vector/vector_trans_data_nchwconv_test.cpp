@@ -1,5 +1,6 @@
-// TransData NCHW ↔ NC1HWC0 of fp16 by vnchwconv: layout against index arithmetic (packed channel
-// blocks, column chunks of a long H·W, zero-padded C), and the program's vector work.
+// TransData NCHW ↔ NC1HWC0 by vnchwconv (fp16 everywhere, fp32 in cells of 8 or 16 channels on the
+// 220x parts): layout against index arithmetic (packed channel blocks, column chunks of a long H·W,
+// zero-padded C), and the program's vector work.
 #include <gtest/gtest.h>
 
 #include "tests/models/kernels/vector_test_support.h"
@@ -7,40 +8,43 @@
 namespace ascendsim::test {
 namespace {
 
-constexpr std::int64_t kC0 = 16;
-
-// NCHW [n, c, h, w] → NC1HWC0 element order, padded channels 0.
-std::vector<float> blockedOf(const std::vector<float>& x, std::int64_t n, std::int64_t c, std::int64_t hw) {
-    const std::int64_t c1 = (c + kC0 - 1) / kC0;
-    std::vector<float> y(static_cast<std::size_t>(n * c1 * hw * kC0), 0.0f);
+// NCHW [n, c, h, w] → NC1HWC0 element order in cells of c0 channels, padded channels 0.
+std::vector<float> blockedOf(const std::vector<float>& x, std::int64_t n, std::int64_t c, std::int64_t hw, std::int64_t c0) {
+    const std::int64_t c1 = (c + c0 - 1) / c0;
+    std::vector<float> y(static_cast<std::size_t>(n * c1 * hw * c0), 0.0f);
     for (std::int64_t b = 0; b < n; ++b)
         for (std::int64_t ch = 0; ch < c; ++ch)
             for (std::int64_t p = 0; p < hw; ++p)
-                y[static_cast<std::size_t>(((b * c1 + ch / kC0) * hw + p) * kC0 + ch % kC0)] =
+                y[static_cast<std::size_t>(((b * c1 + ch / c0) * hw + p) * c0 + ch % c0)] =
                     x[static_cast<std::size_t>((b * c + ch) * hw + p)];
     return y;
 }
 
-void checkRoundTrip(const ChipConfig& chip, std::int64_t n, std::int64_t c, std::int64_t h, std::int64_t w) {
+// c0Attr: the op's "c0" (0 = 32 B of elements: 16 fp16, 8 fp32).
+void checkRoundTrip(const ChipConfig& chip, std::int64_t n, std::int64_t c, std::int64_t h, std::int64_t w,
+                    DataType dtype = DataType::Fp16, std::int64_t c0Attr = 0) {
+    const std::int64_t c0 = c0Attr != 0 ? c0Attr : 32 / static_cast<std::int64_t>(bytesOf(dtype));
     for (const auto& blockDim : blockDimSweep()) {
         CubeOpHarness h5(chip);
-        const auto x = h5.tensor("x", {n, c, h, w}, DataType::Fp16);
-        auto y = h5.tensor("y", {n, (c + kC0 - 1) / kC0 * kC0, h, w}, DataType::Fp16);  // C1·C0 channels
+        const auto x = h5.tensor("x", {n, c, h, w}, dtype);
+        auto y = h5.tensor("y", {n, (c + c0 - 1) / c0 * c0, h, w}, dtype);  // C1·C0 channels
         y.format = TensorFormat::NC1HWC0;
         const auto xs = h5.fillRandom(x);
         auto there = makeOp("TransData", {x}, {y});
         there.attrs["dst_format"] = std::string("NC1HWC0");
+        if (c0Attr != 0) there.attrs["c0"] = c0Attr;
         there.blockDim = blockDim;
         const auto kernels = h5.run(there);
-        const auto expected = blockedOf(xs, n, c, h * w);
-        const auto got = h5.machine().readTensor(y.deviceAddr, DataType::Fp16, expected.size());
+        const auto expected = blockedOf(xs, n, c, h * w, c0);
+        const auto got = h5.machine().readTensor(y.deviceAddr, dtype, expected.size());
         const std::string what = "NCHW → NC1HWC0 [" + std::to_string(n) + "," + std::to_string(c) + "," + std::to_string(h) +
                                  "," + std::to_string(w) + "], " + blockDimName(blockDim);
         ASSERT_EQ(got, expected) << what;
-        if (c % kC0 != 0) continue;  // the way back from padded channels is not modelled
-        const auto back = h5.tensor("back", {n, c, h, w}, DataType::Fp16);
+        if (c % c0 != 0) continue;  // the way back from padded channels is not modelled
+        const auto back = h5.tensor("back", {n, c, h, w}, dtype);
         auto again = makeOp("TransData", {y}, {back});
         again.attrs["dst_format"] = std::string("NCHW");
+        if (c0Attr != 0) again.attrs["c0"] = c0Attr;
         again.blockDim = blockDim;
         h5.run(again);
         EXPECT_EQ(h5.read(back), xs) << what << " and back";
@@ -86,6 +90,58 @@ TEST(VectorTransDataNchwConv, EveryChannelBlockTakesOneRepeatPerSixteenPositions
     EXPECT_EQ(kernels[0].blockDim, 32u);
     EXPECT_EQ(repeats, 32u * 16u * 11u);
     EXPECT_EQ(others, 0u);
+}
+
+
+// fp32 on the 220x parts: vnchwconv's 32-bit mode, cells of 8 channels (NC1HWC0) and of 16 (the
+// MaxPool kernels' NC1HWC0:1); packed blocks with a tail repeat, column chunks, a padded stem.
+// Planes whose rows are whole 32 B blocks (the ones the model sends to vnchwconv, §65).
+TEST(VectorTransDataNchwConv, Fp32RoundTripsInCellsOfEightAndSixteenChannelsOnThe220xParts) {
+    checkRoundTrip(ascend910B1(), 3, 32, 4, 6, DataType::Fp32);       // C0 = 8, H·W = 24: 16 + a tail of 8
+    checkRoundTrip(ascend910B1(), 2, 32, 4, 6, DataType::Fp32, 16);   // C0 = 16
+    checkRoundTrip(ascend910B1(), 1, 16, 72, 72, DataType::Fp32);     // H·W = 5184: column chunks
+    checkRoundTrip(ascend910B1(), 1, 16, 72, 72, DataType::Fp32, 16);
+    checkRoundTrip(ascend910B1(), 2, 3, 8, 6, DataType::Fp32);        // C = 3 → 5 zero channels
+    checkRoundTrip(ascend910B1(), 2, 3, 8, 6, DataType::Fp32, 16);    // C = 3 → 13 zero channels
+}
+
+// The vector work of an fp32 conversion: one 32-bit vnchwconv repeat per 512 B of cells (16
+// positions of 8-channel cells, 8 of 16-channel cells) and nothing else. The 910A keeps fp32 off
+// vnchwconv (its Intrinsic_vnchwconv lists no 32-bit type), and so does a plane whose rows are not
+// whole 32 B blocks (13 × 13 fp32: CANN moves those rows one DMA each, not modelled, §65).
+TEST(VectorTransDataNchwConv, Fp32TakesOneRepeatPer512BytesOfCellsWhereVnchwconvTakes32BitElements) {
+    auto count = [](const ChipConfig& chip, std::int64_t c0Attr, bool toBlocked, std::int64_t side) {
+        CubeOpHarness h(chip);
+        auto planar = h.tensor("x", {32, 256, side, side}, DataType::Fp32);
+        auto blocked = h.tensor("y", {32, 256, side, side}, DataType::Fp32);
+        blocked.format = TensorFormat::NC1HWC0;
+        auto op = toBlocked ? makeOp("TransData", {planar}, {blocked}) : makeOp("TransData", {blocked}, {planar});
+        op.attrs["dst_format"] = std::string(toBlocked ? "NC1HWC0" : "NCHW");
+        if (c0Attr != 0) op.attrs["c0"] = c0Attr;
+        std::uint64_t repeats = 0, others = 0;
+        for (const auto& kernel : h.lower(op))
+            for (std::uint32_t block = 0; block < kernel.blockDim; ++block) {
+                auto stream = kernel.program({block, CoreKind::Cube, 0});
+                std::vector<Instruction> chunk;
+                while (stream->next(chunk)) {
+                    for (const auto& instruction : chunk)
+                        if (const auto* v = std::get_if<VectorInstr>(&instruction.operands))
+                            (v->op == VectorOp::NchwConv ? repeats : others) += v->op == VectorOp::NchwConv ? v->repeats : 1;
+                    chunk.clear();
+                }
+            }
+        return std::pair{repeats, others};
+    };
+    for (const bool toBlocked : {true, false}) {
+        // 16 × 16 = 256 positions: 16 repeats for each of 32 · 32 eight-channel blocks, 32 for 32 · 16
+        EXPECT_EQ(count(ascend910B1(), 0, toBlocked, 16), std::pair(std::uint64_t{32} * 32 * 16, std::uint64_t{0}));
+        EXPECT_EQ(count(ascend910B1(), 16, toBlocked, 16), std::pair(std::uint64_t{32} * 16 * 32, std::uint64_t{0}));
+        for (const auto& [chip, side] : {std::pair{coupledChip(), std::int64_t{16}}, std::pair{ascend910B1(), std::int64_t{13}}}) {
+            const auto gathered = count(chip, 0, toBlocked, side);
+            EXPECT_EQ(gathered.first, 0u);
+            EXPECT_GT(gathered.second, 0u);
+        }
+    }
 }
 
 }  // namespace
