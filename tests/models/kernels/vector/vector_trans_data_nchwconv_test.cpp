@@ -51,6 +51,23 @@ void checkRoundTrip(const ChipConfig& chip, std::int64_t n, std::int64_t c, std:
     }
 }
 
+// vnchwconv repeats and every other vector instruction over every block of the kernels.
+std::pair<std::uint64_t, std::uint64_t> nchwConvRepeatsAndOthers(const std::vector<LoweredKernel>& kernels) {
+    std::uint64_t repeats = 0, others = 0;
+    for (const auto& kernel : kernels)
+        for (std::uint32_t block = 0; block < kernel.blockDim; ++block) {
+            auto stream = kernel.program({block, CoreKind::Cube, 0});
+            std::vector<Instruction> chunk;
+            while (stream->next(chunk)) {
+                for (const auto& instruction : chunk)
+                    if (const auto* v = std::get_if<VectorInstr>(&instruction.operands))
+                        (v->op == VectorOp::NchwConv ? repeats : others) += v->op == VectorOp::NchwConv ? v->repeats : 1;
+                chunk.clear();
+            }
+        }
+    return {repeats, others};
+}
+
 TEST(VectorTransDataNchwConv, SmallPlanesPackSeveralChannelBlocksPerTile) {
     checkRoundTrip(coupledChip(), 2, 48, 5, 3);   // H·W = 15: one repeat, 16 columns
     checkRoundTrip(ascend910B1(), 3, 32, 13, 13);  // H·W = 169: odd tail of 9 columns
@@ -76,17 +93,7 @@ TEST(VectorTransDataNchwConv, EveryChannelBlockTakesOneRepeatPerSixteenPositions
     op.attrs["dst_format"] = std::string("NC1HWC0");
     const auto kernels = h.lower(op);
     ASSERT_EQ(kernels.size(), 1u);
-    std::uint64_t repeats = 0, others = 0;
-    for (std::uint32_t block = 0; block < kernels[0].blockDim; ++block) {
-        auto stream = kernels[0].program({block, CoreKind::Cube, 0});
-        std::vector<Instruction> chunk;
-        while (stream->next(chunk)) {
-            for (const auto& instruction : chunk)
-                if (const auto* v = std::get_if<VectorInstr>(&instruction.operands))
-                    (v->op == VectorOp::NchwConv ? repeats : others) += v->op == VectorOp::NchwConv ? v->repeats : 1;
-            chunk.clear();
-        }
-    }
+    const auto [repeats, others] = nchwConvRepeatsAndOthers(kernels);
     EXPECT_EQ(kernels[0].blockDim, 32u);
     EXPECT_EQ(repeats, 32u * 16u * 11u);
     EXPECT_EQ(others, 0u);
@@ -118,19 +125,7 @@ TEST(VectorTransDataNchwConv, Fp32TakesOneRepeatPer512BytesOfCellsWhereVnchwconv
         auto op = toBlocked ? makeOp("TransData", {planar}, {blocked}) : makeOp("TransData", {blocked}, {planar});
         op.attrs["dst_format"] = std::string(toBlocked ? "NC1HWC0" : "NCHW");
         if (c0Attr != 0) op.attrs["c0"] = c0Attr;
-        std::uint64_t repeats = 0, others = 0;
-        for (const auto& kernel : h.lower(op))
-            for (std::uint32_t block = 0; block < kernel.blockDim; ++block) {
-                auto stream = kernel.program({block, CoreKind::Cube, 0});
-                std::vector<Instruction> chunk;
-                while (stream->next(chunk)) {
-                    for (const auto& instruction : chunk)
-                        if (const auto* v = std::get_if<VectorInstr>(&instruction.operands))
-                            (v->op == VectorOp::NchwConv ? repeats : others) += v->op == VectorOp::NchwConv ? v->repeats : 1;
-                    chunk.clear();
-                }
-            }
-        return std::pair{repeats, others};
+        return nchwConvRepeatsAndOthers(h.lower(op));
     };
     for (const bool toBlocked : {true, false}) {
         // 16 × 16 = 256 positions: 16 repeats for each of 32 · 32 eight-channel blocks, 32 for 32 · 16
