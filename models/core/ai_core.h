@@ -160,7 +160,7 @@ private:
     std::uint64_t executeDataMove(Pipe pipe, const DataMove& move, std::uint64_t now, std::uint64_t& issued);
     bool keepsLoadsInFlight(Pipe pipe, const DataMove& move) const;
     void countPipeBusy(Pipe pipe, std::uint64_t from, std::uint64_t to);
-    std::uint64_t ubGmPortCycles(const DataMove& move) const;
+    std::uint64_t peakRateCycles(const DataMove& move) const;
     std::uint64_t l1PortStallCycles(std::uint64_t now, std::uint64_t cycles) const;
     std::uint64_t l1ReadPortCycles(const DataMove& move) const;
     std::uint64_t l1LoadTurnCycles(const DataMove& move, std::uint64_t curveCycles, std::uint64_t now);

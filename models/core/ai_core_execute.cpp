@@ -262,8 +262,9 @@ GmAccess gmAccessOf(const DataMove& move, std::uint32_t coreId, std::uint64_t st
 }  // namespace
 
 // Cycles a move's bytes take at its path's peak rate (hardware.md §1.3: the MSKPP tables' flat end,
-// GM→UB 113.3, UB→GM 66.0 B/cycle on the 910B): its time on the core's GM port. 0 without a peak.
-std::uint64_t AiCore::ubGmPortCycles(const DataMove& move) const {
+// GM→UB 113.3, UB→GM 66.0 B/cycle on the 910B): a UB move's time on the core's GM port, a load in
+// flight's hold on MTE2 (§64). 0 without a peak.
+std::uint64_t AiCore::peakRateCycles(const DataMove& move) const {
     const PathTiming* path = res_.chip.findPath(move.src, move.dst);
     if (path == nullptr || !(path->peakBytesPerCycle > 0.0)) return 0;
     return static_cast<std::uint64_t>(std::ceil(static_cast<double>(move.totalBytes()) / path->peakBytesPerCycle));
@@ -330,7 +331,7 @@ std::uint64_t AiCore::executeDataMove(Pipe pipe, const DataMove& move, std::uint
         // the bytes hold it for their time at the path's peak from the transfer's issue (or from
         // when it frees); the rest of the curve, the transfer's fixed cost, follows without it.
         // Alone, a transfer never waits and ends on its curve.
-        const std::uint64_t portCycles = std::min(curveCycles, ubGmPortCycles(move));
+        const std::uint64_t portCycles = std::min(curveCycles, peakRateCycles(move));
         const std::uint64_t portFree = ubGmPort_.pass(now, portCycles);
         end = std::max(end, portFree + (curveCycles - portCycles));
         issueEnd = std::max(issueEnd, portFree);
@@ -343,10 +344,7 @@ std::uint64_t AiCore::executeDataMove(Pipe pipe, const DataMove& move, std::uint
     }
     if (inFlight) {
         issueEnd = std::max(issueEnd, now + res_.chip.mte2LoadIssueCycles);
-        const PathTiming* path = res_.chip.findPath(move.src, move.dst);
-        if (path != nullptr && path->peakBytesPerCycle > 0.0)
-            issueEnd = std::max(issueEnd, now + static_cast<std::uint64_t>(std::ceil(
-                                                    static_cast<double>(move.totalBytes()) / path->peakBytesPerCycle)));
+        issueEnd = std::max(issueEnd, now + peakRateCycles(move));
         issued = std::min(issueEnd, end);
     } else {
         issued = end;
