@@ -1,7 +1,6 @@
 #include "models/kernels/reduction/dsl_reduce_dispatch.h"
 
-#include <memory>
-#include <utility>
+#include <vector>
 
 #include "models/kernels/tiling/chained_stream.h"
 
@@ -9,12 +8,9 @@ namespace ascendsim {
 
 void prependDslReduceDispatch(LoweredKernel& kernel, const ChipConfig& chip) {
     if (chip.organisation != CoreOrganisation::Split) return;
-    ProgramFactory work = std::move(kernel.program);
-    kernel.program = [work](const BlockProgramRequest& request) -> std::unique_ptr<InstructionStream> {
-        std::vector<Instruction> dispatch{Instruction::scalar(kDslReduceDispatchScalarCycles)};
-        return std::make_unique<ChainedStream>(std::make_unique<FixedInstructionStream>(std::move(dispatch)),
-                                               work(request));
-    };
+    prependToEveryBlock(kernel, [](const BlockProgramRequest&) {
+        return std::vector<Instruction>{Instruction::scalar(kDslReduceDispatchScalarCycles)};
+    });
 }
 
 }  // namespace ascendsim

@@ -1,8 +1,8 @@
 #include "models/kernels/tiling/leading_reads.h"
 
-#include <memory>
-#include <utility>
+#include <vector>
 
+#include "models/kernels/tiling/chained_stream.h"
 #include "models/kernels/tiling/vector_tiling.h"
 
 namespace ascendsim {
@@ -17,28 +17,6 @@ struct PlacedRead {
     std::uint64_t bytes = 0, blockStride = 0;
     std::uint32_t scalarWords = 0;
     bool inTiling = true;
-};
-
-// Emits the reads of one block, then hands over to the kernel's own program.
-class LeadingReadsStream final : public InstructionStream {
-public:
-    LeadingReadsStream(std::vector<Instruction> reads, std::unique_ptr<InstructionStream> work)
-        : reads_(std::move(reads)), work_(std::move(work)) {}
-    bool next(std::vector<Instruction>& out) override {
-        if (!readsDone_) {
-            readsDone_ = true;
-            if (!reads_.empty()) {
-                out.insert(out.end(), reads_.begin(), reads_.end());
-                return true;
-            }
-        }
-        return work_ && work_->next(out);
-    }
-
-private:
-    std::vector<Instruction> reads_;
-    std::unique_ptr<InstructionStream> work_;
-    bool readsDone_ = false;
 };
 
 }  // namespace
@@ -61,8 +39,7 @@ void prependLeadingReads(LoweredKernel& kernel, const ChipConfig& chip, std::vec
     }
     kernel.workspaceBytes = tilingOffset;
     const std::uint32_t wordCycles = chip.scalarCyclesPerInstruction;
-    ProgramFactory work = std::move(kernel.program);
-    kernel.program = [placed, work, wordCycles, ubAddr](const BlockProgramRequest& request) -> std::unique_ptr<InstructionStream> {
+    prependToEveryBlock(kernel, [placed, wordCycles, ubAddr](const BlockProgramRequest& request) {
         std::vector<Instruction> code;
         for (const PlacedRead& read : placed) {
             const std::uint64_t gm = (read.inTiling ? request.workspaceAddr : 0) + read.gm + request.blockIdx * read.blockStride;
@@ -75,8 +52,8 @@ void prependLeadingReads(LoweredKernel& kernel, const ChipConfig& chip, std::vec
                                                               .memory = MemSpace::UB,
                                                               .bytesRead = read.scalarWords * kTilingWordBytes}));
         }
-        return std::make_unique<LeadingReadsStream>(std::move(code), work ? work(request) : nullptr);
-    };
+        return code;
+    });
 }
 
 }  // namespace ascendsim
