@@ -98,7 +98,6 @@ namespace {
 // targets the replay preloaded, by their index in the row's tensor cells; "none" when cold. A
 // kernel the state splits (held after one kernel, cold after another) is one row per state, and
 // this cell tells them apart.
-
 std::string residentCell(const ReplayedKernel& k) {
     if (k.residentInputs.empty() && k.residentOutputs.empty()) return "none";
     const auto list = [](const char* side, const std::vector<std::size_t>& indices) {
