@@ -95,40 +95,72 @@ public:
     }
 
 private:
+    // CANN's bf16 kernel rounds y = x·rstd, y·dy and dy·γ to bf16 and back before using them, as
+    // torch's bf16 arithmetic would (ComputeMainBf16 / ComputeMainBf16SmallD: a Cast with
+    // CAST_RINT, then one with CAST_NONE, each behind a barrier). dst = src rounded so (in place
+    // when they are the same); `bf16` is a bf16 scratch (the x stage, free once x is in fp32).
+    // Other dtypes: a plain fp32 path, nothing emitted; the caller reads src.
+    bool roundThroughBf16(std::vector<Instruction>& v, std::uint64_t dst, std::uint64_t src, std::uint64_t bf16,
+                          std::uint64_t elements) const {
+        if (l_->x.dtype != DataType::Bf16) return false;
+        emitVectorRange(v, VectorOp::Cast, DataType::Bf16, {.dst = bf16, .src0 = src}, elements, 0.0f, kF32);
+        v.push_back(Instruction::barrier(Pipe::Vector));
+        emitVectorRange(v, VectorOp::Cast, kF32, {.dst = dst, .src0 = bf16}, elements, 0.0f, DataType::Bf16);
+        v.push_back(Instruction::barrier(Pipe::Vector));
+        return true;
+    }
+
     // Short rows (< 640 elements): every step over all the tile's rows at once, per-row values
-    // broadcast into blocks (CANN's ComputeMain*SmallD).
+    // broadcast into blocks (CANN's ComputeMain*SmallD). Each step reads the one before it, and the
+    // kernel puts a PipeBarrier<PIPE_V> after every step, so each waits out the vector result
+    // latency (docs/fidelity.md §40, §78); dgamma takes the tile's rows one Add and one barrier
+    // at a time.
     void emitBatchedRows(TileCode& code, std::uint32_t half, std::uint32_t rows) const {
         const GradLayout& l = *l_;
-        RowTile t(code.compute);
+        auto& v = code.compute;
+        RowTile t(v);
         t.rows = rows;
         t.length = l.length;
         t.pitch = l.pitch;
         t.blocks = l.blocks;
         t.table = l.table;
         t.scratch = l.scratch;
-        const std::uint64_t dy = l.dy.working(half), x = l.x.working(half), rstd = l.rstd.working(half);
-        const std::uint64_t dx = l.dx.working(half);
-        t.withVector(VectorOp::Mul, l.g, dy, l.gamma.working(0));   // g = dy·γ
-        t.flat(VectorOp::Mul, l.t, l.g, x);                          // g·x
-        t.reduce(VectorOp::ReduceSum, l.t, l.sums);                  // Σ g·x
-        t.values(VectorOp::Muls, l.sums, l.sums, 0, 1.0f / static_cast<float>(l.length));
-        t.values(VectorOp::Mul, l.sums, l.sums, rstd);
-        t.values(VectorOp::Mul, l.sums, l.sums, rstd);               // rstd²·mean(g·x)
-        t.withValues(VectorOp::Mul, l.t, x, l.sums);
+        const std::uint64_t dy = l.dy.working(half), y = l.x.working(half), rstd = l.rstd.working(half);
+        const std::uint64_t dx = l.dx.working(half), bf16 = l.x.at(half);
+        auto barrier = [&] { v.push_back(Instruction::barrier(Pipe::Vector)); };
+        t.withValues(VectorOp::Mul, y, y, rstd);                     // y = x·rstd
+        barrier();
+        const std::uint64_t yRounded = roundThroughBf16(v, l.t, y, bf16, t.count()) ? l.t : y;
+        t.flat(VectorOp::Mul, l.t, dy, yRounded);                    // dy·y
+        barrier();
+        roundThroughBf16(v, l.t, l.t, bf16, t.count());
+        for (std::uint32_t r = 0; r < rows; ++r) {                   // dgamma += dy·y, row by row
+            emitVectorRange(v, VectorOp::Add, kF32, {.dst = l.accumulator, .src0 = l.accumulator, .src1 = l.t + r * l.pitch * 4}, l.length);
+            barrier();
+        }
+        t.withVector(VectorOp::Mul, l.g, dy, l.gamma.working(0));    // g = dy·γ
+        barrier();
+        roundThroughBf16(v, l.g, l.g, bf16, t.count());
+        t.flat(VectorOp::Mul, l.t, l.g, y);                          // g·y
+        barrier();
+        t.reduce(VectorOp::ReduceSum, l.t, l.sums);                  // Σ g·y
+        barrier();
+        t.values(VectorOp::Muls, l.sums, l.sums, 0, 1.0f / static_cast<float>(l.length));  // mean
+        barrier();
+        t.withValues(VectorOp::Mul, l.t, y, l.sums);                 // y·mean
+        barrier();
         t.flat(VectorOp::Sub, l.g, l.g, l.t);
-        t.withValues(VectorOp::Mul, dx, l.g, rstd);                  // dx
-        t.withValues(VectorOp::Mul, l.t, x, rstd);                   // x·rstd
-        t.flat(VectorOp::Mul, l.t, l.t, dy);                         // dy·x·rstd
-        for (std::uint32_t r = 0; r < rows; ++r)
-            emitVectorRange(code.compute, VectorOp::Add, kF32,
-                            {.dst = l.accumulator, .src0 = l.accumulator, .src1 = l.t + r * l.pitch * 4}, l.length);
+        barrier();
+        t.withValues(VectorOp::Mul, dx, l.g, rstd);                  // dx = (g − y·mean)·rstd
+        barrier();
     }
 
     // Long rows (≥ 640 elements): CANN's ComputeMain loop, one row at a time, the tile's compute
     // behind a PIPE_ALL barrier (tile(): it never overlaps the previous tile's dx store). Per row the
     // scalar unit reads the row's rstd from UB and hands it to the vector unit (S → V), and the row
-    // sum Σ g·x comes back to the scalar unit (V → S: ReduceSumFP32_V2 returns a float) to scale
-    // the row: two round trips between the pipes per row. The per-row scalars are applied as
+    // sum Σ g·y comes back to the scalar unit (V → S: ReduceSumFP32_V2 returns a float) to scale
+    // the row: two round trips between the pipes per row. Every step after the first reads the one
+    // before it behind a PipeBarrier<PIPE_V>, as in the kernel. The per-row scalars are applied as
     // one-row broadcasts here (RowTile::withValues), so the functional model computes dx exactly.
     void emitRowLoop(TileCode& code, std::uint32_t half, std::uint32_t rows) const {
         const GradLayout& l = *l_;
@@ -140,10 +172,12 @@ private:
             v.push_back(Instruction::setFlag(Pipe::Scalar, Pipe::Vector, kRowEvent));
             v.push_back(Instruction::waitFlag(Pipe::Scalar, Pipe::Vector, kRowEvent));
         };
+        auto barrier = [&] { v.push_back(Instruction::barrier(Pipe::Vector)); };
         for (std::uint32_t r = 0; r < rows; ++r) {
             const std::uint64_t at = r * l.pitch * 4;
-            const std::uint64_t dy = l.dy.working(half) + at, x = l.x.working(half) + at, dx = l.dx.working(half) + at;
+            const std::uint64_t dy = l.dy.working(half) + at, y = l.x.working(half) + at, dx = l.dx.working(half) + at;
             const std::uint64_t g = l.g + at, t = l.t + at, sum = l.sums, rstd = l.rowRstd + r * kUbBlockBytes;
+            const std::uint64_t bf16 = l.x.at(half) + r * l.pitch * bytesOf(l.x.dtype);
             RowTile row(v);
             row.rows = 1;
             row.length = l.length;
@@ -152,21 +186,30 @@ private:
             row.table = l.table;
             row.scratch = l.scratch;
             handToVector();                                   // rstd[r]
+            row.withValues(VectorOp::Mul, y, y, rstd);        // y = x·rstd
+            barrier();
             row.withVector(VectorOp::Mul, g, dy, l.gamma.working(0));  // g = dy·γ
-            row.flat(VectorOp::Mul, t, g, x);                 // g·x
-            row.reduce(VectorOp::ReduceSum, t, sum);          // Σ g·x
+            barrier();
+            roundThroughBf16(v, g, g, bf16, l.pitch);
+            row.flat(VectorOp::Mul, t, g, y);                 // g·y
+            barrier();
+            row.reduce(VectorOp::ReduceSum, t, sum);          // Σ g·y
             v.push_back(Instruction::setFlag(Pipe::Vector, Pipe::Scalar, kRowEvent));
             v.push_back(Instruction::waitFlag(Pipe::Vector, Pipe::Scalar, kRowEvent));
             handToVector();                                   // the sum, scaled by 1/L
             row.values(VectorOp::Muls, sum, sum, 0, 1.0f / static_cast<float>(l.length));
-            row.values(VectorOp::Mul, sum, sum, rstd);
-            row.values(VectorOp::Mul, sum, sum, rstd);        // rstd²·mean(g·x)
-            row.withValues(VectorOp::Mul, t, x, sum);
+            row.withValues(VectorOp::Mul, t, y, sum);         // y·mean
+            barrier();
             row.flat(VectorOp::Sub, g, g, t);
+            barrier();
             row.withValues(VectorOp::Mul, dx, g, rstd);       // dx
-            row.withValues(VectorOp::Mul, t, x, rstd);        // x·rstd
-            row.flat(VectorOp::Mul, t, t, dy);                // dy·x·rstd
+            barrier();
+            const std::uint64_t yRounded = roundThroughBf16(v, t, y, bf16, l.pitch) ? t : y;
+            row.flat(VectorOp::Mul, t, yRounded, dy);         // dy·y
+            barrier();
+            roundThroughBf16(v, t, t, bf16, l.pitch);
             emitVectorRange(v, VectorOp::Add, kF32, {.dst = l.accumulator, .src0 = l.accumulator, .src1 = t}, l.length);
+            barrier();
         }
     }
 
