@@ -20,12 +20,10 @@ namespace {
 constexpr DataType kF32 = DataType::Fp32;
 constexpr std::uint8_t kPartialsWritten = 5;  // cross-core flag of the all-AIV barrier
 constexpr std::uint64_t kMaxRowsPerTile = 64;  // assumed: CANN's row tiling keeps tiles to a few dozen rows
-// Rows of at least this many elements run CANN's row-at-a-time loop (SMALLD_THRESHOLD of
-// rms_norm_grad's split-N kernel, CANN ops-nn); shorter rows are computed a tile at a time.
+// Rows longer than this many elements (padded) run CANN's row-at-a-time loop (SMALLD_THRESHOLD of
+// CANN 8.1's rms_norm_grad, RmsNormGradSplitNHighPrecision::SubProcess: `colValAlign_ >
+// SMALLD_THRESHOLD`); shorter rows are computed a tile at a time.
 constexpr std::uint64_t kSmallDThreshold = 640;
-// Elements of one bf16/fp16 input buffer in that kernel's split-N tiling (BF16_SPLIT_N_BUFFER_SIZE):
-// a tile holds ⌊5760 / L⌋ rows of a long row length L.
-constexpr std::uint64_t kLongRowTileElements = 5760;
 constexpr std::uint8_t kRowEvent = 3;  // S ↔ V handoffs of the row loop
 
 struct Staging {
@@ -66,8 +64,7 @@ public:
         const std::uint64_t first = rows_.begin + index * l.rowsPerTile;
         const auto rows = static_cast<std::uint32_t>(std::min(l.rowsPerTile, rows_.end - first));
         code.scalarCycles = rows;
-        const bool longRows = l.pitch >= kSmallDThreshold;
-        if (longRows) code.compute.push_back(Instruction::barrier(Pipe::All));  // before the casts: all of compute
+        const bool longRows = l.pitch > kSmallDThreshold;
         for (const auto& [s, gm] : {std::pair{l.dy, l.dyGm}, std::pair{l.x, l.xGm}}) {
             const std::uint64_t eb = bytesOf(s.dtype);
             code.load.push_back(moveRowsToUb(gm + first * l.length * eb, s.at(half), rows, l.length * eb, l.pitch * eb));
@@ -95,26 +92,11 @@ public:
     }
 
 private:
-    // CANN's bf16 kernel rounds y = x·rstd, y·dy and dy·γ to bf16 and back before using them, as
-    // torch's bf16 arithmetic would (ComputeMainBf16 / ComputeMainBf16SmallD: a Cast with
-    // CAST_RINT, then one with CAST_NONE, each behind a barrier). dst = src rounded so (in place
-    // when they are the same); `bf16` is a bf16 scratch (the x stage, free once x is in fp32).
-    // Other dtypes: a plain fp32 path, nothing emitted; the caller reads src.
-    bool roundThroughBf16(std::vector<Instruction>& v, std::uint64_t dst, std::uint64_t src, std::uint64_t bf16,
-                          std::uint64_t elements) const {
-        if (l_->x.dtype != DataType::Bf16) return false;
-        emitVectorRange(v, VectorOp::Cast, DataType::Bf16, {.dst = bf16, .src0 = src}, elements, 0.0f, kF32);
-        v.push_back(Instruction::barrier(Pipe::Vector));
-        emitVectorRange(v, VectorOp::Cast, kF32, {.dst = dst, .src0 = bf16}, elements, 0.0f, DataType::Bf16);
-        v.push_back(Instruction::barrier(Pipe::Vector));
-        return true;
-    }
-
-    // Short rows (< 640 elements): every step over all the tile's rows at once, per-row values
-    // broadcast into blocks (CANN's ComputeMain*SmallD). Each step reads the one before it, and the
-    // kernel puts a PipeBarrier<PIPE_V> after every step, so each waits out the vector result
-    // latency (docs/fidelity.md §40, §78); dgamma takes the tile's rows one Add and one barrier
-    // at a time.
+    // Short rows (≤ 640 elements, padded): every step over all the tile's rows at once, per-row
+    // values broadcast into blocks (CANN 8.1's ComputeSmallD). Each step reads the one before it,
+    // and the kernel puts a PipeBarrier<PIPE_V> after every step, so each waits out the vector
+    // result latency (docs/fidelity.md §40, §78); dgamma takes the tile's rows one Add and one
+    // barrier at a time.
     void emitBatchedRows(TileCode& code, std::uint32_t half, std::uint32_t rows) const {
         const GradLayout& l = *l_;
         auto& v = code.compute;
@@ -126,21 +108,18 @@ private:
         t.table = l.table;
         t.scratch = l.scratch;
         const std::uint64_t dy = l.dy.working(half), y = l.x.working(half), rstd = l.rstd.working(half);
-        const std::uint64_t dx = l.dx.working(half), bf16 = l.x.at(half);
+        const std::uint64_t dx = l.dx.working(half);
         auto barrier = [&] { v.push_back(Instruction::barrier(Pipe::Vector)); };
         t.withValues(VectorOp::Mul, y, y, rstd);                     // y = x·rstd
         barrier();
-        const std::uint64_t yRounded = roundThroughBf16(v, l.t, y, bf16, t.count()) ? l.t : y;
-        t.flat(VectorOp::Mul, l.t, dy, yRounded);                    // dy·y
+        t.flat(VectorOp::Mul, l.t, dy, y);                           // dy·y
         barrier();
-        roundThroughBf16(v, l.t, l.t, bf16, t.count());
         for (std::uint32_t r = 0; r < rows; ++r) {                   // dgamma += dy·y, row by row
             emitVectorRange(v, VectorOp::Add, kF32, {.dst = l.accumulator, .src0 = l.accumulator, .src1 = l.t + r * l.pitch * 4}, l.length);
             barrier();
         }
         t.withVector(VectorOp::Mul, l.g, dy, l.gamma.working(0));    // g = dy·γ
         barrier();
-        roundThroughBf16(v, l.g, l.g, bf16, t.count());
         t.flat(VectorOp::Mul, l.t, l.g, y);                          // g·y
         barrier();
         t.reduce(VectorOp::ReduceSum, l.t, l.sums);                  // Σ g·y
@@ -155,13 +134,14 @@ private:
         barrier();
     }
 
-    // Long rows (≥ 640 elements): CANN's ComputeMain loop, one row at a time, the tile's compute
-    // behind a PIPE_ALL barrier (tile(): it never overlaps the previous tile's dx store). Per row the
-    // scalar unit reads the row's rstd from UB and hands it to the vector unit (S → V), and the row
-    // sum Σ g·y comes back to the scalar unit (V → S: ReduceSumFP32_V2 returns a float) to scale
-    // the row: two round trips between the pipes per row. Every step after the first reads the one
-    // before it behind a PipeBarrier<PIPE_V>, as in the kernel. The per-row scalars are applied as
-    // one-row broadcasts here (RowTile::withValues), so the functional model computes dx exactly.
+    // Long rows (> 640 elements): CANN 8.1's Compute, one row per tile (its CopyIn / Compute /
+    // CopyOut take a row at a time, two buffers per queue). Per row the scalar unit waits for the
+    // vector pipe to drain (V → S) before it reads the row's rstd from UB and hands it over
+    // (S → V), and the row sum Σ g·y comes back to the scalar unit (V → S: ReduceSumHalfInterval
+    // returns a float) to scale the row: three hand-offs between the pipes per row. Every step
+    // after the first reads the one before it behind a PipeBarrier<PIPE_V>, as in the kernel. The
+    // per-row scalars are applied as one-row broadcasts here (RowTile::withValues), so the
+    // functional model computes dx exactly.
     void emitRowLoop(TileCode& code, std::uint32_t half, std::uint32_t rows) const {
         const GradLayout& l = *l_;
         auto& v = code.compute;
@@ -177,7 +157,6 @@ private:
             const std::uint64_t at = r * l.pitch * 4;
             const std::uint64_t dy = l.dy.working(half) + at, y = l.x.working(half) + at, dx = l.dx.working(half) + at;
             const std::uint64_t g = l.g + at, t = l.t + at, sum = l.sums, rstd = l.rowRstd + r * kUbBlockBytes;
-            const std::uint64_t bf16 = l.x.at(half) + r * l.pitch * bytesOf(l.x.dtype);
             RowTile row(v);
             row.rows = 1;
             row.length = l.length;
@@ -185,12 +164,13 @@ private:
             row.blocks = l.blocks;
             row.table = l.table;
             row.scratch = l.scratch;
+            v.push_back(Instruction::setFlag(Pipe::Vector, Pipe::Scalar, kRowEvent));  // the previous row's vector work
+            v.push_back(Instruction::waitFlag(Pipe::Vector, Pipe::Scalar, kRowEvent));
             handToVector();                                   // rstd[r]
             row.withValues(VectorOp::Mul, y, y, rstd);        // y = x·rstd
             barrier();
             row.withVector(VectorOp::Mul, g, dy, l.gamma.working(0));  // g = dy·γ
             barrier();
-            roundThroughBf16(v, g, g, bf16, l.pitch);
             row.flat(VectorOp::Mul, t, g, y);                 // g·y
             barrier();
             row.reduce(VectorOp::ReduceSum, t, sum);          // Σ g·y
@@ -204,10 +184,8 @@ private:
             barrier();
             row.withValues(VectorOp::Mul, dx, g, rstd);       // dx
             barrier();
-            const std::uint64_t yRounded = roundThroughBf16(v, t, y, bf16, l.pitch) ? t : y;
-            row.flat(VectorOp::Mul, t, yRounded, dy);         // dy·y
+            row.flat(VectorOp::Mul, t, y, dy);                // dy·y
             barrier();
-            roundThroughBf16(v, t, t, bf16, l.pitch);
             emitVectorRange(v, VectorOp::Add, kF32, {.dst = l.accumulator, .src0 = l.accumulator, .src1 = t}, l.length);
             barrier();
         }
@@ -266,7 +244,7 @@ std::vector<LoweredKernel> lowerRmsNormGrad(const OpInstance& op, const ChipConf
     const std::uint64_t fixed = 6 * pitchF32 + std::uint64_t{l->blockDim} * 2 * kUbBlockBytes + 8 * kVectorRepeatBytes;
     if (fixed + perRow > placement.ubBytes) throwLoweringError(op, "a row of " + std::to_string(l->length) + " does not fit in UB");
     l->rowsPerTile = std::min({kMaxRowsPerTile, l->rows, (placement.ubBytes - fixed) / perRow});
-    if (l->pitch >= kSmallDThreshold) l->rowsPerTile = std::min(l->rowsPerTile, std::max<std::uint64_t>(1, kLongRowTileElements / l->length));
+    if (l->pitch > kSmallDThreshold) l->rowsPerTile = 1;  // CANN 8.1 loads, computes and stores a long row alone
     UbAllocator ub(placement.ubBytes, op.name);
     auto stage = [&](DataType dtype, std::uint64_t elements, bool doubled, const char* what) {
         Staging s;
@@ -287,7 +265,7 @@ std::vector<LoweredKernel> lowerRmsNormGrad(const OpInstance& op, const ChipConf
     l->sums = ub.allocate(l->rowsPerTile * 4, "row sums");
     l->accumulator = ub.allocate(pitchF32, "dgamma partial");
     l->blocks = ub.allocate(l->rowsPerTile * kUbBlockBytes, "row blocks");
-    if (l->pitch >= kSmallDThreshold) l->rowRstd = ub.allocate(l->rowsPerTile * kUbBlockBytes, "per-row rstd blocks");
+    if (l->pitch > kSmallDThreshold) l->rowRstd = ub.allocate(l->rowsPerTile * kUbBlockBytes, "per-row rstd blocks");
     l->table = ub.allocate(blockOffsetTableBytes(kF32, l->rowsPerTile), "Gather offsets");
     l->scratch = ub.allocate(reduceRowsScratchBytes(kF32, static_cast<std::uint32_t>(l->rowsPerTile), l->pitch), "reduction partials");
     l->columnChunk = ceilDiv(ceilDiv(l->length, elementsPerBlock(kF32)), l->blockDim) * elementsPerBlock(kF32);
