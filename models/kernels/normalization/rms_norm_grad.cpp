@@ -1,5 +1,6 @@
-// RmsNormGrad (docs/op-catalog.md, "Ops of the LLM samples"), as CANN's kernel works: one vector
-// kernel whose blocks take rows (with the forward's rstd per row, never recomputed):
+// RmsNormGrad (docs/op-catalog.md, "Ops of the LLM samples"), as CANN 8.1's high-precision
+// split-N kernel works on the 220x (docs/fidelity.md §78): one vector kernel whose blocks take rows
+// (with the forward's rstd per row, never recomputed), in fp32 from the input cast to dx's cast:
 //   g = dy·γ;  dx = rstd·(g − x·rstd²·mean(g·x))           (per row, fp32)
 //   dgamma = Σ_rows dy·x·rstd                               (a column sum over all rows)
 // Each block sums its rows' dy·x·rstd into a UB accumulator (one row add per row), writes that

@@ -298,9 +298,9 @@ TEST(VectorTransformerOps, LpNormV2SumsSquaresOverAllBlocks) {
     }
 }
 
-// dx = rstd·(g − y·mean(g·y)) with y = x·rstd, g = dy·γ; dgamma = Σ_rows dy·y, summed across
-// blocks. Rows of 200 run a tile at a time, rows of 700 (> 640) CANN's row-at-a-time loop: the
-// same values, computed in fp32 and rounded once, to dx's bf16 (CANN 8.1's high-precision kernel).
+// dx = rstd·(dy·γ − x·rstd²·mean(dy·γ·x)); dgamma = Σ_rows dy·x·rstd, summed across blocks.
+// Rows of 200 run a tile at a time, rows of 700 (> 640) CANN's row-at-a-time loop: the same values,
+// in fp32 and rounded once, to dx's bf16 (CANN 8.1's high-precision kernel, docs/fidelity.md §78).
 TEST(VectorTransformerOps, RmsNormGradGivesDxPerRowAndDgammaOverAllBlocks) {
     const ChipConfig chip = ascend910B1();
     for (const auto& [rows, length, blockDims] :
@@ -322,13 +322,10 @@ TEST(VectorTransformerOps, RmsNormGradGivesDxPerRowAndDgammaOverAllBlocks) {
             const auto base = static_cast<std::size_t>(r * length);
             const double rr = rs[static_cast<std::size_t>(r)];
             double mean = 0;
+            for (std::int64_t c = 0; c < length; ++c) mean += double(dys[base + c]) * gs[c] * xs[base + c] / double(length);
             for (std::int64_t c = 0; c < length; ++c) {
                 const std::size_t i = base + static_cast<std::size_t>(c);
-                mean += double(dys[i]) * gs[static_cast<std::size_t>(c)] * xs[i] * rr / double(length);
-            }
-            for (std::int64_t c = 0; c < length; ++c) {
-                const std::size_t i = base + static_cast<std::size_t>(c);
-                edx[i] = rr * (double(dys[i]) * gs[static_cast<std::size_t>(c)] - xs[i] * rr * mean);
+                edx[i] = rr * (double(dys[i]) * gs[c] - xs[i] * rr * rr * mean);
                 edg[static_cast<std::size_t>(c)] += double(dys[i]) * xs[i] * rr;
             }
         }
