@@ -1,5 +1,6 @@
-// RmsNormGrad (docs/op-catalog.md, "Ops of the LLM samples"), as CANN's kernel works: one vector
-// kernel whose blocks take rows (with the forward's rstd per row, never recomputed):
+// RmsNormGrad (docs/op-catalog.md, "Ops of the LLM samples"), as CANN 8.1's high-precision
+// split-N kernel works on the 220x (docs/fidelity.md §78): one vector kernel whose blocks take rows
+// (with the forward's rstd per row, never recomputed), in fp32 from the input cast to dx's cast:
 //   g = dy·γ;  dx = rstd·(g − x·rstd²·mean(g·x))           (per row, fp32)
 //   dgamma = Σ_rows dy·x·rstd                               (a column sum over all rows)
 // Each block sums its rows' dy·x·rstd into a UB accumulator (one row add per row), writes that
@@ -20,12 +21,10 @@ namespace {
 constexpr DataType kF32 = DataType::Fp32;
 constexpr std::uint8_t kPartialsWritten = 5;  // cross-core flag of the all-AIV barrier
 constexpr std::uint64_t kMaxRowsPerTile = 64;  // assumed: CANN's row tiling keeps tiles to a few dozen rows
-// Rows of at least this many elements run CANN's row-at-a-time loop (SMALLD_THRESHOLD of
-// rms_norm_grad's split-N kernel, CANN ops-nn); shorter rows are computed a tile at a time.
+// Rows longer than this many elements (padded) run CANN's row-at-a-time loop (SMALLD_THRESHOLD of
+// CANN 8.1's rms_norm_grad, RmsNormGradSplitNHighPrecision::SubProcess: `colValAlign_ >
+// SMALLD_THRESHOLD`); shorter rows are computed a tile at a time.
 constexpr std::uint64_t kSmallDThreshold = 640;
-// Elements of one bf16/fp16 input buffer in that kernel's split-N tiling (BF16_SPLIT_N_BUFFER_SIZE):
-// a tile holds ⌊5760 / L⌋ rows of a long row length L.
-constexpr std::uint64_t kLongRowTileElements = 5760;
 constexpr std::uint8_t kRowEvent = 3;  // S ↔ V handoffs of the row loop
 
 struct Staging {
@@ -66,8 +65,7 @@ public:
         const std::uint64_t first = rows_.begin + index * l.rowsPerTile;
         const auto rows = static_cast<std::uint32_t>(std::min(l.rowsPerTile, rows_.end - first));
         code.scalarCycles = rows;
-        const bool longRows = l.pitch >= kSmallDThreshold;
-        if (longRows) code.compute.push_back(Instruction::barrier(Pipe::All));  // before the casts: all of compute
+        const bool longRows = l.pitch > kSmallDThreshold;
         for (const auto& [s, gm] : {std::pair{l.dy, l.dyGm}, std::pair{l.x, l.xGm}}) {
             const std::uint64_t eb = bytesOf(s.dtype);
             code.load.push_back(moveRowsToUb(gm + first * l.length * eb, s.at(half), rows, l.length * eb, l.pitch * eb));
@@ -95,41 +93,56 @@ public:
     }
 
 private:
-    // Short rows (< 640 elements): every step over all the tile's rows at once, per-row values
-    // broadcast into blocks (CANN's ComputeMain*SmallD).
+    // Short rows (≤ 640 elements, padded): every step over all the tile's rows at once, per-row
+    // values broadcast into blocks (CANN 8.1's ComputeSmallD). Each step reads the one before it,
+    // and the kernel puts a PipeBarrier<PIPE_V> after every step, so each waits out the vector
+    // result latency (docs/fidelity.md §40, §78); dgamma takes the tile's rows one Add and one
+    // barrier at a time.
     void emitBatchedRows(TileCode& code, std::uint32_t half, std::uint32_t rows) const {
         const GradLayout& l = *l_;
-        RowTile t(code.compute);
+        auto& v = code.compute;
+        RowTile t(v);
         t.rows = rows;
         t.length = l.length;
         t.pitch = l.pitch;
         t.blocks = l.blocks;
         t.table = l.table;
         t.scratch = l.scratch;
-        const std::uint64_t dy = l.dy.working(half), x = l.x.working(half), rstd = l.rstd.working(half);
+        const std::uint64_t dy = l.dy.working(half), y = l.x.working(half), rstd = l.rstd.working(half);
         const std::uint64_t dx = l.dx.working(half);
-        t.withVector(VectorOp::Mul, l.g, dy, l.gamma.working(0));   // g = dy·γ
-        t.flat(VectorOp::Mul, l.t, l.g, x);                          // g·x
-        t.reduce(VectorOp::ReduceSum, l.t, l.sums);                  // Σ g·x
-        t.values(VectorOp::Muls, l.sums, l.sums, 0, 1.0f / static_cast<float>(l.length));
-        t.values(VectorOp::Mul, l.sums, l.sums, rstd);
-        t.values(VectorOp::Mul, l.sums, l.sums, rstd);               // rstd²·mean(g·x)
-        t.withValues(VectorOp::Mul, l.t, x, l.sums);
+        auto barrier = [&] { v.push_back(Instruction::barrier(Pipe::Vector)); };
+        t.withValues(VectorOp::Mul, y, y, rstd);                     // y = x·rstd
+        barrier();
+        t.flat(VectorOp::Mul, l.t, dy, y);                           // dy·y
+        barrier();
+        for (std::uint32_t r = 0; r < rows; ++r) {                   // dgamma += dy·y, row by row
+            emitVectorRange(v, VectorOp::Add, kF32, {.dst = l.accumulator, .src0 = l.accumulator, .src1 = l.t + r * l.pitch * 4}, l.length);
+            barrier();
+        }
+        t.withVector(VectorOp::Mul, l.g, dy, l.gamma.working(0));    // g = dy·γ
+        barrier();
+        t.flat(VectorOp::Mul, l.t, l.g, y);                          // g·y
+        barrier();
+        t.reduce(VectorOp::ReduceSum, l.t, l.sums);                  // Σ g·y
+        barrier();
+        t.values(VectorOp::Muls, l.sums, l.sums, 0, 1.0f / static_cast<float>(l.length));  // mean
+        barrier();
+        t.withValues(VectorOp::Mul, l.t, y, l.sums);                 // y·mean
+        barrier();
         t.flat(VectorOp::Sub, l.g, l.g, l.t);
-        t.withValues(VectorOp::Mul, dx, l.g, rstd);                  // dx
-        t.withValues(VectorOp::Mul, l.t, x, rstd);                   // x·rstd
-        t.flat(VectorOp::Mul, l.t, l.t, dy);                         // dy·x·rstd
-        for (std::uint32_t r = 0; r < rows; ++r)
-            emitVectorRange(code.compute, VectorOp::Add, kF32,
-                            {.dst = l.accumulator, .src0 = l.accumulator, .src1 = l.t + r * l.pitch * 4}, l.length);
+        barrier();
+        t.withValues(VectorOp::Mul, dx, l.g, rstd);                  // dx = (g − y·mean)·rstd
+        barrier();
     }
 
-    // Long rows (≥ 640 elements): CANN's ComputeMain loop, one row at a time, the tile's compute
-    // behind a PIPE_ALL barrier (tile(): it never overlaps the previous tile's dx store). Per row the
-    // scalar unit reads the row's rstd from UB and hands it to the vector unit (S → V), and the row
-    // sum Σ g·x comes back to the scalar unit (V → S: ReduceSumFP32_V2 returns a float) to scale
-    // the row: two round trips between the pipes per row. The per-row scalars are applied as
-    // one-row broadcasts here (RowTile::withValues), so the functional model computes dx exactly.
+    // Long rows (> 640 elements): CANN 8.1's Compute, one row per tile (its CopyIn / Compute /
+    // CopyOut take a row at a time, two buffers per queue). Per row the scalar unit waits for the
+    // vector pipe to drain (V → S) before it reads the row's rstd from UB and hands it over
+    // (S → V), and the row sum Σ g·y comes back to the scalar unit (V → S: ReduceSumHalfInterval
+    // returns a float) to scale the row: three hand-offs between the pipes per row. Every step
+    // after the first reads the one before it behind a PipeBarrier<PIPE_V>, as in the kernel. The
+    // per-row scalars are applied as one-row broadcasts here (RowTile::withValues), so the
+    // functional model computes dx exactly.
     void emitRowLoop(TileCode& code, std::uint32_t half, std::uint32_t rows) const {
         const GradLayout& l = *l_;
         auto& v = code.compute;
@@ -140,9 +153,10 @@ private:
             v.push_back(Instruction::setFlag(Pipe::Scalar, Pipe::Vector, kRowEvent));
             v.push_back(Instruction::waitFlag(Pipe::Scalar, Pipe::Vector, kRowEvent));
         };
+        auto barrier = [&] { v.push_back(Instruction::barrier(Pipe::Vector)); };
         for (std::uint32_t r = 0; r < rows; ++r) {
             const std::uint64_t at = r * l.pitch * 4;
-            const std::uint64_t dy = l.dy.working(half) + at, x = l.x.working(half) + at, dx = l.dx.working(half) + at;
+            const std::uint64_t dy = l.dy.working(half) + at, y = l.x.working(half) + at, dx = l.dx.working(half) + at;
             const std::uint64_t g = l.g + at, t = l.t + at, sum = l.sums, rstd = l.rowRstd + r * kUbBlockBytes;
             RowTile row(v);
             row.rows = 1;
@@ -151,22 +165,30 @@ private:
             row.blocks = l.blocks;
             row.table = l.table;
             row.scratch = l.scratch;
+            v.push_back(Instruction::setFlag(Pipe::Vector, Pipe::Scalar, kRowEvent));  // the previous row's vector work
+            v.push_back(Instruction::waitFlag(Pipe::Vector, Pipe::Scalar, kRowEvent));
             handToVector();                                   // rstd[r]
+            row.withValues(VectorOp::Mul, y, y, rstd);        // y = x·rstd
+            barrier();
             row.withVector(VectorOp::Mul, g, dy, l.gamma.working(0));  // g = dy·γ
-            row.flat(VectorOp::Mul, t, g, x);                 // g·x
-            row.reduce(VectorOp::ReduceSum, t, sum);          // Σ g·x
+            barrier();
+            row.flat(VectorOp::Mul, t, g, y);                 // g·y
+            barrier();
+            row.reduce(VectorOp::ReduceSum, t, sum);          // Σ g·y
             v.push_back(Instruction::setFlag(Pipe::Vector, Pipe::Scalar, kRowEvent));
             v.push_back(Instruction::waitFlag(Pipe::Vector, Pipe::Scalar, kRowEvent));
             handToVector();                                   // the sum, scaled by 1/L
             row.values(VectorOp::Muls, sum, sum, 0, 1.0f / static_cast<float>(l.length));
-            row.values(VectorOp::Mul, sum, sum, rstd);
-            row.values(VectorOp::Mul, sum, sum, rstd);        // rstd²·mean(g·x)
-            row.withValues(VectorOp::Mul, t, x, sum);
+            row.withValues(VectorOp::Mul, t, y, sum);         // y·mean
+            barrier();
             row.flat(VectorOp::Sub, g, g, t);
+            barrier();
             row.withValues(VectorOp::Mul, dx, g, rstd);       // dx
-            row.withValues(VectorOp::Mul, t, x, rstd);        // x·rstd
-            row.flat(VectorOp::Mul, t, t, dy);                // dy·x·rstd
+            barrier();
+            row.flat(VectorOp::Mul, t, y, dy);                // dy·y
+            barrier();
             emitVectorRange(v, VectorOp::Add, kF32, {.dst = l.accumulator, .src0 = l.accumulator, .src1 = t}, l.length);
+            barrier();
         }
     }
 
@@ -223,7 +245,7 @@ std::vector<LoweredKernel> lowerRmsNormGrad(const OpInstance& op, const ChipConf
     const std::uint64_t fixed = 6 * pitchF32 + std::uint64_t{l->blockDim} * 2 * kUbBlockBytes + 8 * kVectorRepeatBytes;
     if (fixed + perRow > placement.ubBytes) throwLoweringError(op, "a row of " + std::to_string(l->length) + " does not fit in UB");
     l->rowsPerTile = std::min({kMaxRowsPerTile, l->rows, (placement.ubBytes - fixed) / perRow});
-    if (l->pitch >= kSmallDThreshold) l->rowsPerTile = std::min(l->rowsPerTile, std::max<std::uint64_t>(1, kLongRowTileElements / l->length));
+    if (l->pitch > kSmallDThreshold) l->rowsPerTile = 1;  // CANN 8.1 loads, computes and stores a long row alone
     UbAllocator ub(placement.ubBytes, op.name);
     auto stage = [&](DataType dtype, std::uint64_t elements, bool doubled, const char* what) {
         Staging s;
@@ -244,7 +266,7 @@ std::vector<LoweredKernel> lowerRmsNormGrad(const OpInstance& op, const ChipConf
     l->sums = ub.allocate(l->rowsPerTile * 4, "row sums");
     l->accumulator = ub.allocate(pitchF32, "dgamma partial");
     l->blocks = ub.allocate(l->rowsPerTile * kUbBlockBytes, "row blocks");
-    if (l->pitch >= kSmallDThreshold) l->rowRstd = ub.allocate(l->rowsPerTile * kUbBlockBytes, "per-row rstd blocks");
+    if (l->pitch > kSmallDThreshold) l->rowRstd = ub.allocate(l->rowsPerTile * kUbBlockBytes, "per-row rstd blocks");
     l->table = ub.allocate(blockOffsetTableBytes(kF32, l->rowsPerTile), "Gather offsets");
     l->scratch = ub.allocate(reduceRowsScratchBytes(kF32, static_cast<std::uint32_t>(l->rowsPerTile), l->pitch), "reduction partials");
     l->columnChunk = ceilDiv(ceilDiv(l->length, elementsPerBlock(kF32)), l->blockDim) * elementsPerBlock(kF32);

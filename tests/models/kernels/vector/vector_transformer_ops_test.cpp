@@ -299,7 +299,8 @@ TEST(VectorTransformerOps, LpNormV2SumsSquaresOverAllBlocks) {
 }
 
 // dx = rstd·(dy·γ − x·rstd²·mean(dy·γ·x)); dgamma = Σ_rows dy·x·rstd, summed across blocks.
-// Rows of 200 run a tile at a time, rows of 700 (≥ 640) CANN's row-at-a-time loop: the same values.
+// Rows of 200 run a tile at a time, rows of 700 (> 640) CANN's row-at-a-time loop: the same values,
+// in fp32 and rounded once, to dx's bf16 (CANN 8.1's high-precision kernel, docs/fidelity.md §78).
 TEST(VectorTransformerOps, RmsNormGradGivesDxPerRowAndDgammaOverAllBlocks) {
     const ChipConfig chip = ascend910B1();
     for (const auto& [rows, length, blockDims] :
@@ -331,6 +332,53 @@ TEST(VectorTransformerOps, RmsNormGradGivesDxPerRowAndDgammaOverAllBlocks) {
         expectNear(h.read(dx), roundedTo(DataType::Bf16, edx), 1e-2, 1.6e-2, "RmsNormGrad dx, " + blockDimName(blockDim));
         expectNear(h.read(dgamma), edg, 1e-3, 1e-4, "RmsNormGrad dgamma, " + blockDimName(blockDim));
         EXPECT_GT(kernels[0].workspaceBytes, 0u);
+    }
+}
+
+// CANN 8.1's RmsNormGrad puts a PipeBarrier<PIPE_V> after every step the next one reads and adds
+// each row's dy·y into dgamma with its own Add and barrier (docs/fidelity.md §78). Short rows
+// (200) run a tile of rows at a time; long rows (700 > 640) one row a tile: a load of its rstd,
+// x and dy rows, and a store of its dx row, each.
+TEST(VectorTransformerOps, RmsNormGradStepsWaitForEachOtherAndLongRowsMoveOneRowAtATime) {
+    const ChipConfig chip = ascend910B1();
+    for (const auto& [rows, length] : std::vector<std::pair<std::int64_t, std::int64_t>>{{150, 200}, {21, 700}}) {
+        CubeOpHarness h(chip, kGmBytes);
+        const auto dy = h.tensor("dy", {rows, 1, length}, DataType::Bf16), x = h.tensor("x", {rows, 1, length}, DataType::Bf16);
+        const auto rstd = h.tensor("rstd", {rows, 1, 1}, DataType::Fp32), gamma = h.tensor("gamma", {length}, DataType::Bf16);
+        const auto dx = h.tensor("dx", {rows, 1, length}, DataType::Bf16), dgamma = h.tensor("dgamma", {length}, DataType::Fp32);
+        auto op = makeOp("RmsNormGrad", {dy, x, rstd, gamma}, {dx, dgamma});
+        op.blockDim = 1u;
+        const auto kernels = h.lower(op);
+        ASSERT_EQ(kernels.size(), 1u);
+        const std::vector<Instruction> program = blockProgram(kernels[0], 0, CoreKind::Vector);
+        // dgamma's row Adds: accumulator += a row, in place, over the row's `length` elements (one
+        // instruction per full-repeat body and one for the tail); a run of them ends a row's Add.
+        std::uint64_t rowAdds = 0, rowAddsThenBarrier = 0, gmLoads = 0, dxStores = 0;
+        auto isRowAdd = [&](std::size_t k) {
+            const auto* v = std::get_if<VectorInstr>(&program[k].operands);
+            return v != nullptr && v->op == VectorOp::Add && v->dst == v->src0 && v->dst != v->src1 && v->dstRepeatStride == 8 &&
+                   v->src1RepeatStride == 8;
+        };
+        for (std::size_t k = 0; k < program.size(); ++k) {
+            if (const auto* m = std::get_if<DataMove>(&program[k].operands); m != nullptr) {
+                auto inside = [](const TensorInfo& t, std::uint64_t addr) { return addr >= t.deviceAddr && addr < t.deviceAddr + t.bytes(); };
+                dxStores += m->dst == MemSpace::GM && inside(dx, m->dstAddr);
+                gmLoads += m->src == MemSpace::GM && (inside(dy, m->srcAddr) || inside(x, m->srcAddr) || inside(rstd, m->srcAddr));
+            }
+            if (!isRowAdd(k) || (k + 1 < program.size() && isRowAdd(k + 1))) continue;
+            ++rowAdds;
+            const auto* b = k + 1 < program.size() ? std::get_if<Barrier>(&program[k + 1].operands) : nullptr;
+            rowAddsThenBarrier += b != nullptr && b->pipe == Pipe::Vector;
+        }
+        const auto r = static_cast<std::uint64_t>(rows);
+        EXPECT_EQ(rowAdds, r) << length;
+        EXPECT_EQ(rowAddsThenBarrier, r) << length;
+        if (length > 640) {
+            EXPECT_EQ(dxStores, r);
+            EXPECT_EQ(gmLoads, 3 * r);
+        } else {
+            EXPECT_LT(dxStores, r / 4) << "short rows move in tiles of many rows";
+        }
     }
 }
 
