@@ -189,7 +189,8 @@ SimulatedKernel simulateReplayOp(OpInstance op, const ChipConfig& chip, L2State 
     std::vector<TimedTask> tasks = tasksOf(l2 == L2State::Warm ? &op : nullptr, before, workspace, 1);
     DeviceOptions device;
     for (auto& t : tasksOf(&op, kernels, workspace, tasks.size() + 1)) {
-        if (placement.codeResident) device.residentCodeImages.push_back(t.task.codeImage);
+        t.task.mixBinary = placement.mixBinary;
+        if (placement.codeResident) device.residentCodeImages.push_back({t.task.codeImage, t.task.mixBinary});
         tasks.push_back(std::move(t));
     }
     const std::vector<TaskResult> results = runOnDevice(chip, std::move(tasks), std::move(device));
