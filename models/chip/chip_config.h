@@ -123,10 +123,6 @@ struct ICacheConfig {
     // at block start, and every later instruction lies in it (loops re-run it). 0 = a program's
     // instruction positions are its code addresses (straight-line, the older model).
     std::uint32_t kernelCodeBytes = 0;
-    // The code of a MIX binary's block (a kernel CANN compiles for an AIC and its AIVs together,
-    // with their cross-core syncs): larger than kernelCodeBytes (docs/fidelity.md §76). 0 = as
-    // kernelCodeBytes. Unused without kernelCodeBytes.
-    std::uint32_t mixKernelCodeBytes = 0;
     // The least a missed fill costs the block waiting for it: a lone block waits out the fill's
     // latency, blocks fetching together queue for the port (missPenaltyCycles a turn each), so a
     // missed fill costs max(fillLatencyCycles, blocks fetching x missPenaltyCycles). 0 = no floor.

@@ -78,9 +78,8 @@ void AiCore::startBlock(BlockAssignment assignment, std::uint64_t startPs) {
     // the kernel's blocks starting together share: each fill takes a missPenaltyCycles turn per
     // block fetching at the same time, at least the fill's latency (docs/fidelity.md "Cold
     // instruction fetch", §57).
-    const std::uint32_t codeLines = icache_.imageLines(block_.mixBinary);
-    const std::uint32_t codeMisses = icache_.fetchImage(block_.codeId, codeLines);
-    counters_[PmuEvent::IcacheReq] += codeLines;
+    const std::uint32_t codeMisses = icache_.fetchImage(block_.codeId);
+    counters_[PmuEvent::IcacheReq] += icache_.imageLines();
     counters_[PmuEvent::IcacheMiss] += codeMisses;
     if (codeMisses > 0) {
         const std::uint32_t coresOnChip = kind_ == CoreKind::Vector ? res_.chip.vectorCoreCount : res_.chip.aiCoreCount;

@@ -72,7 +72,6 @@ public:
 struct BlockAssignment {
     std::uint64_t taskId = 0;
     std::uint64_t codeId = 0;  // code image (kernel × core kind) for the ICache
-    bool mixBinary = false;    // the image is a MIX binary's (KernelTask::mixBinary)
     BlockProgramRequest request;
     std::unique_ptr<InstructionStream> program;
     // MIX groups: the group's cores by slot (0 = AIC, 1 + j = AIV j) and this core's slot.
@@ -98,9 +97,7 @@ public:
     void startBlock(BlockAssignment assignment, std::uint64_t startPs);
     // Puts code image `codeId` in the ICache as if a block of it had just run (a replay's kernel
     // whose code the real timeline left resident).
-    void preloadCode(std::uint64_t codeId, bool mixBinary) {
-        icache_.fetchImage(codeId, icache_.imageLines(mixBinary));
-    }
+    void preloadCode(std::uint64_t codeId) { icache_.fetchImage(codeId); }
     bool busy() const { return active_; }
 
     CoreKind kind() const { return kind_; }

@@ -64,7 +64,7 @@ bool AiCore::runIssue(std::uint64_t now) {
         if (fetchedIndex_ != programIndex_) {  // first attempt to issue this instruction
             fetchedIndex_ = programIndex_;
             ++counters_[PmuEvent::IcacheReq];
-            if (icache_.fetch(block_.codeId, programIndex_, icache_.imageLines(block_.mixBinary))) {
+            if (icache_.fetch(block_.codeId, programIndex_)) {
                 ++counters_[PmuEvent::IcacheMiss];
                 issueCycle_ += icacheFillStallCycles(chip.icache, 1);
             }

@@ -11,14 +11,12 @@ ICacheModel::ICacheModel(const ICacheConfig& config) {
     entries_.resize(config.sizeBytes / config.fillBytes);
     instructionsPerLine_ = std::max<std::uint64_t>(1, config.fillBytes / config.bytesPerInstruction);
     codeLines_ = (config.kernelCodeBytes + config.fillBytes - 1) / config.fillBytes;
-    const std::uint32_t mixBytes = config.mixKernelCodeBytes > 0 ? config.mixKernelCodeBytes : config.kernelCodeBytes;
-    mixCodeLines_ = codeLines_ > 0 ? (mixBytes + config.fillBytes - 1) / config.fillBytes : 0;
 }
 
-std::uint32_t ICacheModel::fetchImage(std::uint64_t codeId, std::uint32_t imageLines) {
+std::uint32_t ICacheModel::fetchImage(std::uint64_t codeId) {
     std::uint32_t misses = 0;
-    for (std::uint64_t line = 0; line < imageLines; ++line) misses += lookup(codeId, line) ? 1 : 0;
-    lastLine_ = imageLines > 0 ? imageLines - 1 : ~std::uint64_t{0};
+    for (std::uint64_t line = 0; line < codeLines_; ++line) misses += lookup(codeId, line) ? 1 : 0;
+    lastLine_ = codeLines_ > 0 ? codeLines_ - 1 : ~std::uint64_t{0};
     lastCode_ = codeId;
     return misses;
 }

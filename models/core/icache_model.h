@@ -25,26 +25,22 @@ class ICacheModel {
 public:
     explicit ICacheModel(const ICacheConfig& config);
 
-    // Fetches the instruction at `programIndex` of code image `codeId`, `imageLines` long (0:
-    // straight-line code). Returns true on a miss. Consecutive fetches from one fill unit cost
-    // one lookup.
-    bool fetch(std::uint64_t codeId, std::uint64_t programIndex, std::uint32_t imageLines) {
+    // Fetches the instruction at `programIndex` of code image `codeId`. Returns true on a miss.
+    // Consecutive fetches from one fill unit cost one lookup.
+    bool fetch(std::uint64_t codeId, std::uint64_t programIndex) {
         std::uint64_t line = programIndex / instructionsPerLine_;
-        if (imageLines > 0) line %= imageLines;
+        if (codeLines_ > 0) line %= codeLines_;
         if (line == lastLine_ && codeId == lastCode_) return false;
         lastLine_ = line;
         lastCode_ = codeId;
         return lookup(codeId, line);
     }
 
-    // Runs through code image `codeId`, `imageLines` long, at block start; returns how many of
-    // its lines missed.
-    std::uint32_t fetchImage(std::uint64_t codeId, std::uint32_t imageLines);
-    // The lines of a binary's code image: kernelCodeBytes (a MIX binary's mixKernelCodeBytes when
-    // set) / fillBytes, rounded up; 0 without kernelCodeBytes (straight-line code).
-    std::uint32_t imageLines(bool mixBinary = false) const {
-        return static_cast<std::uint32_t>(mixBinary ? mixCodeLines_ : codeLines_);
-    }
+    // Runs through the whole code image at block start; returns how many of its lines missed.
+    // 0 lines (and 0 misses) without kernelCodeBytes.
+    std::uint32_t fetchImage(std::uint64_t codeId);
+    // Lines fetchImage looks up: kernelCodeBytes / fillBytes, rounded up.
+    std::uint32_t imageLines() const { return static_cast<std::uint32_t>(codeLines_); }
 
 private:
     bool lookup(std::uint64_t codeId, std::uint64_t line);
@@ -58,7 +54,6 @@ private:
     std::vector<Entry> entries_;
     std::uint64_t instructionsPerLine_;
     std::uint64_t codeLines_;
-    std::uint64_t mixCodeLines_;
     std::uint64_t useClock_ = 0;
     std::uint64_t lastLine_ = ~std::uint64_t{0};
     std::uint64_t lastCode_ = ~std::uint64_t{0};

@@ -25,13 +25,9 @@ struct DeviceStats {
 struct DeviceOptions {
     // Generate block programs on a second host thread ahead of dispatch (program_prefetcher.h).
     bool generateProgramsAhead = false;
-    // Binaries whose code is in every core's ICache at start, last most recently used: a
-    // replayed kernel whose code the real timeline left resident.
-    struct ResidentCode {
-        std::uint64_t image = 0;  // KernelTask::codeImage
-        bool mixBinary = false;   // KernelTask::mixBinary: a MIX binary's larger image
-    };
-    std::vector<ResidentCode> residentCodeImages;
+    // Binaries (KernelTask::codeImage) whose code is in every core's ICache at start, last most
+    // recently used: a replayed kernel whose code the real timeline left resident.
+    std::vector<std::uint64_t> residentCodeImages;
 };
 
 class Device {

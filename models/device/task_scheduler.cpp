@@ -15,7 +15,7 @@ namespace {
 std::uint64_t nowPs() { return sc_core::sc_time_stamp().value(); }
 std::uint64_t nsOf(std::uint64_t ps) { return ps / 1000; }
 
-bool isMix(TaskType type) { return isMixTaskType(type); }
+bool isMix(TaskType type) { return type == TaskType::MixAic || type == TaskType::MixAiv; }
 
 }  // namespace
 
@@ -180,7 +180,6 @@ void TaskScheduler::startPart(RunningTask& running, AiCore& core, CoreKind kind,
     BlockAssignment a;
     a.taskId = running.task.taskId;
     a.codeId = codeIdOf(running.task, kind);
-    a.mixBinary = running.task.mixBinary || isMixTaskType(running.task.type);
     a.request = {running.nextBlock - 1, kind, subBlockIdx, running.task.workspaceAddr};
     a.program = prefetcher_ != nullptr ? prefetcher_->take(a.taskId, running.task.program, a.request)
                                         : running.task.program(a.request);

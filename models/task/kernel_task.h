@@ -44,12 +44,7 @@ struct KernelTask {
     // The kernel binary (op type, variant, dtypes: codeImageOf in kernel_registry.h): launches of
     // one binary share its code in the cores' ICaches. 0 = code of this launch only.
     std::uint64_t codeImage = 0;
-    // The binary is a MIX kernel's, with a MIX binary's larger code (icache.mix_kernel_code_bytes),
-    // also when it is lowered to one core kind (a replayed MIX_AIV row). MIX task types always are.
-    bool mixBinary = false;
 };
-
-inline bool isMixTaskType(TaskType type) { return type == TaskType::MixAic || type == TaskType::MixAiv; }
 
 // The ICache code image of a task's blocks on cores of `kind`: one per binary and core kind.
 inline std::uint64_t codeIdOf(const KernelTask& task, CoreKind kind) {

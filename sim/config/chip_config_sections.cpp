@@ -157,14 +157,13 @@ void readVector(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
 
 void readICache(const ConfigNode& node, ChipConfig& chip) {
     node.allowOnly({"size_bytes", "fill_bytes", "miss_penalty_cycles", "fill_latency_cycles", "bytes_per_instruction",
-                    "kernel_code_bytes", "mix_kernel_code_bytes"});
+                    "kernel_code_bytes"});
     node.readPositive("size_bytes", chip.icache.sizeBytes);
     node.readPositive("fill_bytes", chip.icache.fillBytes);
     node.readNonNegative("miss_penalty_cycles", chip.icache.missPenaltyCycles);
     node.readNonNegative("fill_latency_cycles", chip.icache.fillLatencyCycles);
     node.readPositive("bytes_per_instruction", chip.icache.bytesPerInstruction);
     node.readNonNegative("kernel_code_bytes", chip.icache.kernelCodeBytes);
-    node.readNonNegative("mix_kernel_code_bytes", chip.icache.mixKernelCodeBytes);
 }
 
 void readPipes(const ConfigNode& node, bool isRoot, ChipConfig& chip) {

@@ -256,8 +256,6 @@ void validateChipConfig(const ChipConfig& chip) {
     check.require(chip.cube.fp32CyclesPerFractal > 0, "cube.fp32_cycles_per_fractal", "expected >= 1");
     check.require(chip.icache.fillBytes <= chip.icache.sizeBytes, "icache.fill_bytes",
                   "a fill cannot exceed the cache size");
-    check.require(chip.icache.mixKernelCodeBytes <= chip.icache.sizeBytes, "icache.mix_kernel_code_bytes",
-                  "a MIX binary's code image cannot exceed the cache size");
     checkPaths(check, chip);
 }
 

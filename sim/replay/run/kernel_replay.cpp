@@ -189,8 +189,7 @@ SimulatedKernel simulateReplayOp(OpInstance op, const ChipConfig& chip, L2State 
     std::vector<TimedTask> tasks = tasksOf(l2 == L2State::Warm ? &op : nullptr, before, workspace, 1);
     DeviceOptions device;
     for (auto& t : tasksOf(&op, kernels, workspace, tasks.size() + 1)) {
-        t.task.mixBinary = placement.mixBinary;
-        if (placement.codeResident) device.residentCodeImages.push_back({t.task.codeImage, t.task.mixBinary});
+        if (placement.codeResident) device.residentCodeImages.push_back(t.task.codeImage);
         tasks.push_back(std::move(t));
     }
     const std::vector<TaskResult> results = runOnDevice(chip, std::move(tasks), std::move(device));

@@ -47,9 +47,6 @@ struct ReplayPlacement {
     // The kernel's code is in every core's ICache at launch (the real timeline ran its binary
     // recently enough, code_residency.h); otherwise its blocks fetch it cold.
     bool codeResident = false;
-    // The real row ran a MIX binary (MIX_AIC / MIX_AIV): its code is a MIX binary's image,
-    // whatever core kinds the lowering uses (KernelTask::mixBinary).
-    bool mixBinary = false;
 };
 
 // Throws UnreplayableKernel with the lowering's message when the op cannot be lowered.

@@ -52,7 +52,6 @@ ReplayPlacement placementOf(const ReplayedKernel& k) {
     if (!k.residentInputs.empty()) placement.residentBytes = bytesOf(realInputs(k.sample), k.residentInputs);
     if (!k.residentOutputs.empty()) placement.residentOutputBytes = bytesOf(realOutputs(k.sample), k.residentOutputs);
     placement.codeResident = k.codeResident;
-    placement.mixBinary = runsMixBinary(k.sample);
     return placement;
 }
 
@@ -68,13 +67,13 @@ L2Timeline residencyByRow(const RealProfile& profile, L2State l2, std::uint64_t 
 }
 
 std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State l2, std::uint64_t l2Bytes,
-                                            const ChipConfig* codeChip) {
+                                            const ICacheConfig* icache) {
     const bool producerAware = preloadsResidents(l2) && profile.hasShapes;
     const L2Timeline resident = residencyByRow(profile, l2, l2Bytes);
     const auto& produced = resident.residentInputs;
     const auto& targets = resident.residentOutputs;
     const std::vector<bool> codeResident =
-        codeChip != nullptr ? codeResidentRows(profile, *codeChip) : std::vector<bool>(profile.kernels.size(), false);
+        icache != nullptr ? codeResidentRows(profile, *icache) : std::vector<bool>(profile.kernels.size(), false);
     std::vector<ReplayedKernel> groups;
     std::unordered_map<std::string, std::size_t> index;
     std::vector<std::vector<double>> durations;

@@ -43,10 +43,10 @@ L2Timeline residencyByRow(const RealProfile& profile, L2State l2, std::uint64_t 
 // groups, each with its own real median.
 // L2State::Timeline holds the inputs an LRU walk of the launch order leaves in L2 (l2_timeline.h).
 // `l2Bytes`: the chip's L2 capacity, for the producer rule and the timeline; unused when cold.
-// With `codeChip` (its ICache and core counts) the identity also holds whether the kernel's code
-// was resident at launch (code_residency.h): a kernel's cold and warm launches are two groups.
+// With `icache` the identity also holds whether the kernel's code was resident at launch
+// (code_residency.h): a kernel's cold and warm launches are two groups.
 std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State l2 = L2State::Cold,
-                                            std::uint64_t l2Bytes = 0, const ChipConfig* codeChip = nullptr);
+                                            std::uint64_t l2Bytes = 0, const ICacheConfig* icache = nullptr);
 
 // Called after each group with (done, total).
 using ReplayProgress = std::function<void(std::size_t, std::size_t)>;

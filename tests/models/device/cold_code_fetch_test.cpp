@@ -27,39 +27,23 @@ KernelTask binaryTask(std::uint64_t image, std::uint64_t id) {
 
 TEST(ICacheModel, ImageMissesOnceThenStaysUntilEvictedByLeastRecentUse) {
     ICacheModel cache(ICacheConfig{8192, 2048, kPenalty, 8, 4096});
-    const std::uint32_t lines = cache.imageLines();
-    EXPECT_EQ(lines, 2u);
-    EXPECT_EQ(cache.fetchImage(1, lines), 2u);
-    EXPECT_EQ(cache.fetchImage(2, lines), 2u);
-    EXPECT_EQ(cache.fetchImage(1, lines), 0u);  // two images fit in four lines
-    EXPECT_EQ(cache.fetchImage(3, lines), 2u);  // evicts image 2, the least recently used
-    EXPECT_EQ(cache.fetchImage(1, lines), 0u);
-    EXPECT_EQ(cache.fetchImage(2, lines), 2u);
+    EXPECT_EQ(cache.imageLines(), 2u);
+    EXPECT_EQ(cache.fetchImage(1), 2u);
+    EXPECT_EQ(cache.fetchImage(2), 2u);
+    EXPECT_EQ(cache.fetchImage(1), 0u);  // two images fit in four lines
+    EXPECT_EQ(cache.fetchImage(3), 2u);  // evicts image 2, the least recently used
+    EXPECT_EQ(cache.fetchImage(1), 0u);
+    EXPECT_EQ(cache.fetchImage(2), 2u);
     // Instructions past the image's end lie in it (loops re-run the code): no further misses.
-    for (std::uint64_t i = 0; i < 5000; ++i) EXPECT_FALSE(cache.fetch(2, i, lines));
+    for (std::uint64_t i = 0; i < 5000; ++i) EXPECT_FALSE(cache.fetch(2, i));
 }
 
 TEST(ICacheModel, NoCodeImageKeepsStraightLineAddressing) {
     ICacheModel cache(ICacheConfig{8192, 2048, kPenalty, 8, 0});
     EXPECT_EQ(cache.imageLines(), 0u);
-    EXPECT_EQ(cache.imageLines(true), 0u);  // no MIX image without a code image
-    EXPECT_EQ(cache.fetchImage(1, 0), 0u);
-    EXPECT_TRUE(cache.fetch(1, 0, 0));
-    EXPECT_TRUE(cache.fetch(1, 256, 0));  // the next 2 KiB of 8-byte instructions
-}
-
-// A MIX binary's image is icache.mix_kernel_code_bytes long (docs/fidelity.md §76), the others'
-// kernel_code_bytes; without the MIX size both are the same.
-TEST(ICacheModel, AMixBinarysImageHasItsOwnSize) {
-    ICacheConfig config{8192, 2048, kPenalty, 8, 4096};
-    EXPECT_EQ(ICacheModel(config).imageLines(true), 2u);
-    config.mixKernelCodeBytes = 5000;
-    ICacheModel cache(config);
-    EXPECT_EQ(cache.imageLines(false), 2u);
-    EXPECT_EQ(cache.imageLines(true), 3u);  // 5000 B in 2 KiB fills, rounded up
-    EXPECT_EQ(cache.fetchImage(1, cache.imageLines(true)), 3u);
-    EXPECT_EQ(cache.fetchImage(2, cache.imageLines(false)), 2u);  // 5 lines > 4: evicts image 1's first
-    EXPECT_EQ(cache.fetchImage(1, cache.imageLines(true)), 3u);
+    EXPECT_EQ(cache.fetchImage(1), 0u);
+    EXPECT_TRUE(cache.fetch(1, 0));
+    EXPECT_TRUE(cache.fetch(1, 256));  // the next 2 KiB of 8-byte instructions
 }
 
 TEST(ColdCodeFetch, SecondLaunchOfOneBinaryRunsWarm) {
@@ -86,33 +70,6 @@ TEST(ColdCodeFetch, BlocksFetchingTogetherShareTheFillPort) {
     for (const BlockResult& b : run.runOne(std::move(again)).blocks) EXPECT_EQ(b.counters.totalCycles, 10u);
 }
 
-// A task of a MIX binary (a MIX task type, or a replayed MIX row lowered to one kind) fetches the
-// MIX image's lines; a resident MIX image is preloaded whole.
-TEST(ColdCodeFetch, AMixBinaryFetchesItsLargerImage) {
-    ChipConfig chip = codeImageChip();
-    chip.icache.mixKernelCodeBytes = 3 * chip.icache.fillBytes;
-    DeviceRun run(chip);
-    KernelTask mix = binaryTask(7, 1);
-    mix.mixBinary = true;
-    const PmuCounters cold = onlyBlock(run.runOne(std::move(mix)));
-    EXPECT_EQ(cold[PmuEvent::IcacheMiss], 3u);
-    EXPECT_EQ(cold.totalCycles, 10u + 3 * kPenalty);
-    EXPECT_EQ(onlyBlock(run.runOne(binaryTask(8, 2)))[PmuEvent::IcacheMiss], 2u);
-
-    const FreshSimulationContext context;
-    FakeMemorySystem memory;
-    RecordingObserver observer;
-    DeviceOptions options;
-    options.residentCodeImages = {{9, true}};
-    Device device(chip, observer, memory, options);
-    KernelTask resident = binaryTask(9, 3);
-    resident.mixBinary = true;
-    device.submit(std::move(resident), 0);
-    device.runUntilIdle();
-    ASSERT_EQ(observer.results.size(), 1u);
-    EXPECT_EQ(observer.results[0].blocks.at(0).counters[PmuEvent::IcacheMiss], 0u);
-}
-
 TEST(ColdCodeFetch, OtherBinariesEvictTheCode) {
     DeviceRun run(codeImageChip());
     const std::uint64_t first = onlyBlock(run.runOne(binaryTask(7, 1))).totalCycles;
@@ -133,7 +90,7 @@ TEST(ColdCodeFetch, ResidentCodeImagesStartWarm) {
     FakeMemorySystem memory;
     RecordingObserver observer;
     DeviceOptions options;
-    options.residentCodeImages = {{7, false}};
+    options.residentCodeImages = {7};
     Device device(chip, observer, memory, options);
     device.submit(binaryTask(7, 1), 0);
     device.submit(binaryTask(8, 2), 0);

@@ -12,20 +12,8 @@ namespace ascendsim::test {
 
 namespace {
 
-// 32 KiB of 2 KiB lines, 10 KiB images: three binaries fit, a fourth evicts the oldest. 48 AIV
-// (every row below runs 48 blocks, one on each) and 24 AIC.
+// 32 KiB of 2 KiB lines, 10 KiB images: three binaries fit, a fourth evicts the oldest.
 const ICacheConfig kICache{32768, 2048, 1400, 8, 10240};
-
-ChipConfig codeChipOf(const ICacheConfig& icache) {
-    ChipConfig chip;
-    chip.organisation = CoreOrganisation::Split;
-    chip.aiCoreCount = 24;
-    chip.vectorCoreCount = 48;
-    chip.icache = icache;
-    return chip;
-}
-
-const ChipConfig kCodeChip = codeChipOf(kICache);
 
 RealKernel vectorRow(const std::string& type, const std::string& dtype = "FLOAT", const std::string& shape = "32,4096") {
     RealKernel k = row(type, shape, dtype, "FORMAT_ND", shape, dtype, "FORMAT_ND", 48);
@@ -45,14 +33,14 @@ RealProfile profileOf(std::vector<RealKernel> kernels) {
 TEST(CodeResidency, RepeatAfterTwoOtherBinariesIsResidentAfterThreeIsNot) {
     const RealProfile profile = profileOf({vectorRow("Relu"), vectorRow("Mul"), vectorRow("Cast"), vectorRow("Relu"),
                                            vectorRow("Sin"), vectorRow("Cos"), vectorRow("Add"), vectorRow("Relu")});
-    const std::vector<bool> resident = codeResidentRows(profile, kCodeChip);
+    const std::vector<bool> resident = codeResidentRows(profile, kICache);
     EXPECT_EQ(resident, (std::vector<bool>{false, false, false, true, false, false, false, false}));
 }
 
 TEST(CodeResidency, OneBinaryServesEveryShapeButNotAnotherDtype) {
     const RealProfile profile = profileOf({vectorRow("Relu", "FLOAT", "32,4096"), vectorRow("Relu", "FLOAT", "8,8"),
                                            vectorRow("Relu", "FLOAT16", "8,8")});
-    EXPECT_EQ(codeResidentRows(profile, kCodeChip), (std::vector<bool>{false, true, false}));
+    EXPECT_EQ(codeResidentRows(profile, kICache), (std::vector<bool>{false, true, false}));
 }
 
 TEST(CodeResidency, CubeKernelsAndAiCpuTasksLeaveTheVectorCachesAlone) {
@@ -61,46 +49,14 @@ TEST(CodeResidency, CubeKernelsAndAiCpuTasksLeaveTheVectorCachesAlone) {
     aiCpu.acceleratorCore = "AI_CPU";
     const RealProfile profile = profileOf({vectorRow("Relu"), vectorRow("Mul"), vectorRow("Cast"), matmul, aiCpu,
                                            vectorRow("Relu")});
-    EXPECT_TRUE(codeResidentRows(profile, kCodeChip).back());
-}
-
-RealKernel oneBlock(RealKernel k, const std::string& acceleratorCore = "AI_VECTOR_CORE") {
-    k.blockDim = 1;
-    k.acceleratorCore = acceleratorCore;
-    return k;
-}
-
-// The scheduler hands a launch's blocks to the cores in turn from where the last launch stopped
-// (docs/fidelity.md §76): a one-block launch lands on the core after the previous launch's, so a
-// one-block repeat finds its code only where a launch over every core left it.
-TEST(CodeResidency, ALaunchsBlocksGoToTheNextCoresInTurn) {
-    const RealProfile profile = profileOf({vectorRow("Relu"), oneBlock(vectorRow("Relu")), oneBlock(vectorRow("Cast")),
-                                           oneBlock(vectorRow("Cast")), vectorRow("Cast"), vectorRow("Cast")});
-    // Relu on all 48 cores; Relu again on core 0 (resident); Cast on core 1, then core 2 (both
-    // cold: a new core each time); Cast on all 48 (2 of 48 found it: cold); Cast on all 48 again.
-    EXPECT_EQ(codeResidentRows(profile, kCodeChip), (std::vector<bool>{false, true, false, false, false, true}));
-}
-
-// One AIV: a MIX binary's 7-line image with two 5-line images exceeds the 16 lines, where three
-// 5-line images fit (the Qwen3 LpNormV2 / Pows / Add cycle, §76).
-TEST(CodeResidency, AMixBinarysLargerImageLeavesNoRoomForTwoOthers) {
-    ChipConfig oneCore = kCodeChip;
-    oneCore.vectorCoreCount = 1;
-    const RealKernel lpNorm = oneBlock(vectorRow("LpNormV2"), "MIX_AIV");
-    const RealProfile profile = profileOf({lpNorm, oneBlock(vectorRow("Pows")), oneBlock(vectorRow("Add")), lpNorm,
-                                           oneBlock(vectorRow("Pows"))});
-    EXPECT_EQ(codeResidentRows(profile, oneCore), (std::vector<bool>{false, false, false, true, true}));
-    oneCore.icache.mixKernelCodeBytes = 7 * 2048;
-    EXPECT_EQ(codeResidentRows(profile, oneCore), (std::vector<bool>{false, false, false, false, false}));
-    EXPECT_TRUE(runsMixBinary(lpNorm));
-    EXPECT_FALSE(runsMixBinary(vectorRow("Pows")));
+    EXPECT_TRUE(codeResidentRows(profile, kICache).back());
 }
 
 TEST(CodeResidency, NoCodeImageMeansEveryLaunchCold) {
     ICacheConfig straightLine = kICache;
     straightLine.kernelCodeBytes = 0;
     const RealProfile profile = profileOf({vectorRow("Relu"), vectorRow("Relu")});
-    EXPECT_EQ(codeResidentRows(profile, codeChipOf(straightLine)), (std::vector<bool>{false, false}));
+    EXPECT_EQ(codeResidentRows(profile, straightLine), (std::vector<bool>{false, false}));
 }
 
 TEST(CodeResidency, ColdAndResidentLaunchesAreTwoGroupsWithTheirOwnMedians) {
@@ -109,7 +65,7 @@ TEST(CodeResidency, ColdAndResidentLaunchesAreTwoGroupsWithTheirOwnMedians) {
     RealKernel warm = vectorRow("Relu");
     warm.durationUs = 3.0;
     const RealProfile profile = profileOf({cold, warm, warm});
-    const std::vector<ReplayedKernel> groups = distinctKernels(profile, L2State::Cold, 0, &kCodeChip);
+    const std::vector<ReplayedKernel> groups = distinctKernels(profile, L2State::Cold, 0, &kICache);
     ASSERT_EQ(groups.size(), 2u);
     EXPECT_FALSE(groups[0].codeResident);
     EXPECT_DOUBLE_EQ(groups[0].realUs, 8.0);
