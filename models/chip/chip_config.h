@@ -218,6 +218,12 @@ struct ChipConfig {
     // the next; the data, the flags set after it and the pipe's busy time end at the load's
     // completion (docs/fidelity.md §64). 0 = a GM load holds MTE2 until its data is in.
     std::uint32_t mte2LoadIssueCycles = 0;
+    // MTE3 keeps its stores to GM in flight, as MTE2 its loads: a store holds the pipe this many
+    // cycles (or while its bytes pass at the path's peak, or until the memory has taken them: the
+    // write queue's room) and MTE3 issues the next; the store's completion, the flags set after it
+    // and the pipe's busy time end where the store's curve and the memory say (docs/fidelity.md
+    // §79). 0 = a store holds MTE3 until it completes.
+    std::uint32_t mte3StoreIssueCycles = 0;
 
     std::uint64_t bufferCapacity(MemSpace m) const { return bufferBytes[static_cast<std::size_t>(m)]; }
     std::uint32_t alignment(MemSpace m) const { return alignmentBytes[static_cast<std::size_t>(m)]; }

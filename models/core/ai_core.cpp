@@ -133,8 +133,10 @@ void AiCore::step() {
     for (std::size_t p = 1; p < kPipeCount; ++p) {
         const PipeState& ps = pipes_[p];
         lastCompletion = std::max(lastCompletion, ps.busyUntil);
-        // Loads still in flight end the block when their data is in (§64); vector results do not.
-        if (p == pipeIndex(Pipe::Mte2)) lastCompletion = std::max(lastCompletion, ps.resultsReady);
+        // Loads and stores still in flight end the block when their data is in (§64, §79); vector
+        // results do not.
+        if (p == pipeIndex(Pipe::Mte2) || p == pipeIndex(Pipe::Mte3))
+            lastCompletion = std::max(lastCompletion, ps.resultsReady);
         if (ps.queue.empty()) continue;
         drained = false;
         if (ps.waiting) continue;  // woken by the flag's set
@@ -143,6 +145,7 @@ void AiCore::step() {
     }
     if (programEnded_ && issueBlock_ == IssueBlock::None && drained) {
         if (lastCompletion <= now) {
+            countStoresInFlightBusy();
             blockEndCycle_ = now;
             finishBlock();
             return;

@@ -128,8 +128,8 @@ private:
         std::uint64_t busyUntil = 0;  // cycle the running instruction (or a released wait) ends
         std::uint64_t lastStart = 0;  // cycle the last instruction left the queue
         std::uint64_t waitSince = 0;
-        // Vector pipe: cycle its issued instructions' results are in UB; MTE2: cycle the data of
-        // its GM loads in flight is in place (§64).
+        // Vector pipe: cycle its issued instructions' results are in UB; MTE2 / MTE3: cycle the
+        // data of its GM loads / stores in flight is in place (§64, §79).
         std::uint64_t resultsReady = 0;
         std::uint64_t busyCountedUntil = 0;  // busy is counted once over overlapping loads in flight
         bool waiting = false;
@@ -156,10 +156,12 @@ private:
     bool transfersWaitFor(Pipe pipe, std::initializer_list<Pipe> mtes) const;
     void execute(Pipe pipe, const Instruction& instr, std::uint64_t programIndex, std::uint64_t now);
     // Returns the cycle the move's data is in place; `issued` gets the cycle the pipe may issue its
-    // next instruction (the same cycle unless the move is a GM load kept in flight, §64).
+    // next instruction (the same cycle unless the move is a GM load or store kept in flight, §64, §79).
     std::uint64_t executeDataMove(Pipe pipe, const DataMove& move, std::uint64_t now, std::uint64_t& issued);
-    bool keepsLoadsInFlight(Pipe pipe, const DataMove& move) const;
+    std::uint64_t inFlightIssueCycles(Pipe pipe, const DataMove& move) const;
     void countPipeBusy(Pipe pipe, std::uint64_t from, std::uint64_t to);
+    // MTE3 busy while a PIPE_ALL barrier or the block's end waits for its stores' writes (§79).
+    void countStoresInFlightBusy() { countPipeBusy(Pipe::Mte3, 0, pipes_[pipeIndex(Pipe::Mte3)].resultsReady); }
     std::uint64_t peakRateCycles(const DataMove& move) const;
     std::uint64_t l1PortStallCycles(std::uint64_t now, std::uint64_t cycles) const;
     std::uint64_t l1ReadPortCycles(const DataMove& move) const;

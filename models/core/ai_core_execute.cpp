@@ -145,19 +145,24 @@ void AiCore::execute(Pipe pipe, const Instruction& instr, std::uint64_t programI
     // A sync the vector pipe executes hands its results on: it waits until the last vector
     // instruction's results are in UB (VectorTiming::resultLatencyCycles), in flight, so busy.
     // MTE2's SetFlag does not hold the pipe for its loads in flight: the flag is set when their
-    // data is in (§64) and the pipe issues on.
+    // data is in (§64) and the pipe issues on. MTE3's SetFlag hands on the UB its stores read, free
+    // once they are posted (§79): it is set as it executes, while their writes are still in flight.
     const bool setWhenDataIn = pipe == Pipe::Mte2 && instr.opcode == Opcode::SetFlag;
-    std::uint64_t duration =
-        !setWhenDataIn && ps.resultsReady > now && handsResultsOn(instr.opcode) ? ps.resultsReady - now : 0;
+    const bool setWhenPosted = pipe == Pipe::Mte3 && instr.opcode == Opcode::SetFlag;
+    std::uint64_t duration = !setWhenDataIn && !setWhenPosted && ps.resultsReady > now && handsResultsOn(instr.opcode)
+                                 ? ps.resultsReady - now
+                                 : 0;
     try {
         switch (instr.opcode) {
             case Opcode::DataMove: {
                 const DataMove& move = std::get<DataMove>(instr.operands);
                 std::uint64_t issued = now;
                 const std::uint64_t dataIn = executeDataMove(pipe, move, now, issued);
-                // A load in flight: its data arrives after the pipe has moved on; busy runs to it.
+                // A load or store in flight: its data arrives after the pipe has moved on. A load's
+                // busy runs to its data; a store's to its posting, and on to its write's completion
+                // only where a sync waits for that (a barrier, a cross-core set, the block's end: §79).
                 if (issued < dataIn) ps.resultsReady = std::max(ps.resultsReady, dataIn);
-                countPipeBusy(pipe, now, dataIn);
+                countPipeBusy(pipe, now, pipe == Pipe::Mte3 ? issued : dataIn);
                 ps.busyUntil = issued;
                 return;
             }
@@ -198,8 +203,9 @@ void AiCore::execute(Pipe pipe, const Instruction& instr, std::uint64_t programI
     countPipeBusy(pipe, now, now + duration);
 }
 
-// Busy cycles of [from, to) not counted yet: MTE2's loads in flight overlap (§64); every other
-// pipe's instructions follow one another, so this is their duration.
+// Busy cycles of [from, to) not counted yet: MTE2's loads in flight overlap (§64), MTE3's stores in
+// flight count to their posting and a wait for their writes after it (§79); every other pipe's
+// instructions follow one another, so this is their duration.
 void AiCore::countPipeBusy(Pipe pipe, std::uint64_t from, std::uint64_t to) {
     PipeState& ps = pipes_[pipeIndex(pipe)];
     const std::uint64_t counted = std::max(from, ps.busyCountedUntil);
@@ -209,11 +215,15 @@ void AiCore::countPipeBusy(Pipe pipe, std::uint64_t from, std::uint64_t to) {
     ps.busyCountedUntil = to;
 }
 
-// On a chip with pipes.mte2_load_issue_cycles MTE2 keeps its GM loads in flight: the pipe issues
-// the next load once this one is issued and its requests are sent, and its data (and the flag set
-// after it) arrives at the load's completion (docs/fidelity.md §64).
-bool AiCore::keepsLoadsInFlight(Pipe pipe, const DataMove& move) const {
-    return pipe == Pipe::Mte2 && move.src == MemSpace::GM && res_.chip.mte2LoadIssueCycles > 0;
+// The cycles a GM move kept in flight holds its pipe at least, 0 for a move that holds it to its
+// completion. On a chip with pipes.mte2_load_issue_cycles MTE2 keeps its GM loads in flight: the
+// pipe issues the next load once this one is issued and its requests are sent, and its data (and
+// the flag set after it) arrives at the load's completion (docs/fidelity.md §64). With
+// pipes.mte3_store_issue_cycles MTE3 does the same with its stores to GM (§79).
+std::uint64_t AiCore::inFlightIssueCycles(Pipe pipe, const DataMove& move) const {
+    if (pipe == Pipe::Mte2 && move.src == MemSpace::GM) return res_.chip.mte2LoadIssueCycles;
+    if (pipe == Pipe::Mte3 && move.dst == MemSpace::GM) return res_.chip.mte3StoreIssueCycles;
+    return 0;
 }
 
 namespace {
@@ -315,7 +325,7 @@ std::uint64_t AiCore::l1LoadTurnCycles(const DataMove& move, std::uint64_t curve
 // L2/HBM have served them (models/memory).
 std::uint64_t AiCore::executeDataMove(Pipe pipe, const DataMove& move, std::uint64_t now, std::uint64_t& issued) {
     const std::uint64_t curveCycles = res_.transfer.cycles(move);
-    const bool inFlight = keepsLoadsInFlight(pipe, move);
+    const std::uint64_t inFlightIssue = inFlightIssueCycles(pipe, move);
     // In flight, the pipe is held while the move's bytes pass at the path's peak (its GM port, its
     // L1 turn) and until its requests are sent; the curve's fixed part is the read's latency.
     std::uint64_t issueEnd = now;
@@ -342,8 +352,8 @@ std::uint64_t AiCore::executeDataMove(Pipe pipe, const DataMove& move, std::uint
         end = std::max(end, clock_.cycleAtOrAfter(served.donePs));
         issueEnd = std::max(issueEnd, clock_.cycleAtOrAfter(served.requestsSentPs));
     }
-    if (inFlight) {
-        issueEnd = std::max(issueEnd, now + res_.chip.mte2LoadIssueCycles);
+    if (inFlightIssue > 0) {
+        issueEnd = std::max(issueEnd, now + inFlightIssue);
         issueEnd = std::max(issueEnd, now + peakRateCycles(move));
         issued = std::min(issueEnd, end);
     } else {

@@ -204,6 +204,7 @@ bool AiCore::resolveIssueBlock(std::uint64_t now) {
                 if (!pipes_[p].queue.empty()) return false;
                 resume = std::max({resume, pipes_[p].busyUntil, pipes_[p].resultsReady});
             }
+            countStoresInFlightBusy();
             break;
         case IssueBlock::CrossCoreWait: {
             std::uint64_t release = 0;

@@ -109,6 +109,48 @@ TEST(Ascend910SampleFit, ALoneStoreTakesTheSamplesMte3TimeBySize) {
     }
 }
 
+// MTE3 keeping its stores in flight at the fit docs/fidelity.md §79 states for the 910A (80 cycles,
+// shipped off: pipes.mte3_store_issue_cycles 0). The sample's streams of one small store a batch keep
+// MTE3 busy 70-89 cycles a store (AdaptiveAvgPool2d24LeftBatchMatMulV2 70 for 512 B, the grads'
+// Right / Left BatchMatmul 84 / 89), its lone stores still the §72 curve's (113-152 at 1 KiB). The
+// stream: 64 stores of 512 B, each after a vector op into one of two UB slots that MTE3 hands back.
+constexpr std::uint32_t kAscend910StoreIssueFit = 80;
+
+std::uint64_t smallStoreStreamMte3Cycles(const ChipConfig& chip, std::uint64_t stores) {
+    std::vector<Instruction> program{Instruction::setFlag(Pipe::Mte3, Pipe::Vector, 0),
+                                     Instruction::setFlag(Pipe::Mte3, Pipe::Vector, 1)};
+    for (std::uint64_t i = 0; i < stores; ++i) {
+        const auto slot = static_cast<std::uint8_t>(i % 2);
+        const std::uint64_t ub = 0x10000 * slot;
+        program.push_back(Instruction::waitFlag(Pipe::Mte3, Pipe::Vector, slot));
+        program.push_back(vadds(ub, 0x30000));
+        program.push_back(Instruction::setFlag(Pipe::Vector, Pipe::Mte3, slot));
+        program.push_back(Instruction::waitFlag(Pipe::Vector, Pipe::Mte3, slot));
+        program.push_back(ubToGm(ub, 512, (std::uint64_t{1} << 30) + 512 * i));
+        program.push_back(Instruction::setFlag(Pipe::Mte3, Pipe::Vector, slot));
+    }
+    program.push_back(Instruction::waitFlag(Pipe::Mte3, Pipe::Vector, 0));
+    program.push_back(Instruction::waitFlag(Pipe::Mte3, Pipe::Vector, 1));
+    KernelTask task = vectorTask(std::move(program));
+    task.type = TaskType::AiCore;
+    return runAlone(chip, std::move(task)).blocks.at(0).counters[PmuEvent::Mte3Busy];
+}
+
+TEST(Ascend910SampleFit, AtTheStoreIssueFitAStreamOfSmallStoresTakesTheSamplesMte3TimePerStore) {
+    ChipConfig chip = loadChipByName("Ascend910", defaultConfigDir());
+    EXPECT_EQ(chip.mte3StoreIssueCycles, 0u);  // shipped off (§79d)
+    constexpr std::uint64_t kStores = 64;
+    const std::uint64_t held = smallStoreStreamMte3Cycles(chip, kStores);
+    chip.mte3StoreIssueCycles = kAscend910StoreIssueFit;
+    const std::uint64_t inFlight = smallStoreStreamMte3Cycles(chip, kStores);
+    EXPECT_GE(inFlight, 70 * kStores);
+    EXPECT_LE(inFlight, 89 * kStores);
+    EXPECT_GT(held, 89 * kStores) << "held stores take their whole curve";
+    const std::uint64_t lone = loneStoreMte3Cycles(chip, 1024);
+    EXPECT_GE(lone, 113u);
+    EXPECT_LE(lone, 152u);
+}
+
 // A Mul-like stream (load 16 KiB, one vector op, store 16 KiB, double-buffered) on all 32 cores of
 // the shipped 910A, its 12 MiB of output past an L2 cut to 1 MiB: a store holds MTE3 until HBM has
 // taken all but the write queue's bytes, so MTE3 is busy most of the time, as the sample's streams
