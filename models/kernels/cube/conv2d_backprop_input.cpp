@@ -19,6 +19,9 @@ namespace ascendsim {
 
 namespace {
 
+// Output positions per base block of CANN's 220x input gradient (conv3d_dx_v2 basic-block tiling).
+constexpr std::uint32_t kInputGradientBasePositions = 256;
+
 // The vector kernel that writes w [Co][C][kh][kw] transposed to [C][Co][kh][kw] into the workspace.
 LoweredKernel weightTransData(const OpInstance& op, const ChipConfig& chip) {
     const TensorInfo& w = op.inputs[1];
@@ -87,6 +90,14 @@ std::vector<LoweredKernel> lowerConv2DBackpropInput(const OpInstance& op, const 
     p.yAddr = dx.deviceAddr;
     const bool oneByOne = kh * kw == 1;
     p.weightLayout = oneByOne ? ConvWeightLayout::InputMajorTransposed : ConvWeightLayout::OutputMajor;
+    // CANN's 220x input gradient (conv3d_backprop_input_v2, docs/fidelity.md §77): base blocks of
+    // 256 positions × 128 dx channels with one L0C buffer (its tiling: "L0A's MTE1 is twice L0B's,
+    // baseM 256"), and fp32 weights turned from FRACTAL_Z's 16 × 8 fractals into L0B's 8 × 16 ones
+    // by a Load3Dv2 with transpose per C0 of K, which gathers one C0 vector per L1 line.
+    // The coupled cores (910A, 310P) run TBE's own schedule and keep the defaults.
+    const bool separatedCube = chip.organisation != CoreOrganisation::Coupled;
+    p.basePositions = separatedCube ? kInputGradientBasePositions : 0;
+    p.weightLoadsGatherC0Vectors = separatedCube && dy.dtype == DataType::Fp32;
 
     ConvTiling tiling;
     CubeBufferPlan plan;
