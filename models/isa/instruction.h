@@ -37,6 +37,10 @@ enum class LayoutConversion : std::uint8_t { None, Nd2Nz, Nz2Nd };
 // (gm_layout.h). The move still names its logical row-major rows, which functional models use;
 // timing models charge the GM bursts those rows occupy in the fractal layout. Its rows must be
 // consecutive logical rows (stride = `gmNz.rowBytes`).
+// `gathersC0Vectors` (additive, timing only): an L1 → L0 load that reads its data as 32 B C0
+// vectors each from its own L1 line, as a Load3Dv2 with transpose does (CANN's fp32 input-gradient
+// weights, docs/fidelity.md §77): timing models charge it the Load3D rate of one C0 vector per
+// line (TransferTiming); functional models move the same bytes as without it.
 struct DataMove {
     MemSpace src = MemSpace::GM;
     MemSpace dst = MemSpace::L1;
@@ -57,6 +61,7 @@ struct DataMove {
     std::uint64_t indexedRows = 0;      // rows the index may select (0 = unchecked)
     bool indexDestination = false;      // the index moves dstAddr, not srcAddr
     GmFractalNz gmNz{};                 // GM side stored FRACTAL_NZ (rows 0 = row-major)
+    bool gathersC0Vectors = false;      // L1 → L0: one C0 vector read per L1 line (timing only)
 
     bool indexed() const { return indexBytes != 0; }
     std::uint64_t totalBytes() const { return std::uint64_t{burstCount} * burstBytes; }

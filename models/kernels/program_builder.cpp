@@ -31,6 +31,12 @@ ProgramBuilder& ProgramBuilder::copy2d(MemSpace src, std::uint64_t srcAddr, MemS
     return move(m);
 }
 
+DataMove& ProgramBuilder::lastDataMove() {
+    if (out_.empty() || out_.back().opcode != Opcode::DataMove)
+        throw std::logic_error("lastDataMove: the last instruction is not a data move");
+    return std::get<DataMove>(out_.back().operands);
+}
+
 bool TiledInstructionStream::next(std::vector<Instruction>& out) {
     if (finished_) return false;
     const std::size_t before = out.size();

@@ -36,6 +36,9 @@ public:
                          std::uint32_t bytes) {
         return copy2d(src, srcAddr, dst, dstAddr, 1, bytes, bytes, bytes);
     }
+    // The data move the previous call appended (move, copy2d, copy), to set an additive field of it;
+    // throws std::logic_error if that instruction is not a data move.
+    DataMove& lastDataMove();
     ProgramBuilder& img2col(const Img2ColLoad& load) {
         out_.push_back(Instruction::img2col(load));
         return *this;

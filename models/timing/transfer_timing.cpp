@@ -25,6 +25,11 @@ const PathTiming& requirePath(const ChipConfig& chip, MemSpace src, MemSpace dst
     return *path;
 }
 
+// C0 vectors one line of the L1 read port delivers a cycle (its Load3D path's peak over 32 B).
+double c0VectorsPerL1Line(const PathTiming& load3dPath) {
+    return std::max(1.0, load3dPath.peakBytesPerCycle / kC0VectorBytes);
+}
+
 std::uint64_t roundBurstCycles(double cycles) {
     return cycles > 0.0 ? static_cast<std::uint64_t>(std::ceil(cycles - 1e-9)) : 0;
 }
@@ -48,6 +53,14 @@ std::uint64_t TransferTiming::layoutCycles(const PathTiming& path, const DataMov
 
 std::uint64_t TransferTiming::cycles(const DataMove& move) const {
     const PathTiming& path = requirePath(chip_, move.src, move.dst);
+    if (move.gathersC0Vectors) {
+        // A Load3Dv2 that gathers each 32 B C0 vector from its own L1 line (instruction.h): the
+        // Load3D rule below at its widest stride, one vector per line.
+        if (move.src != MemSpace::L1) throw std::invalid_argument("only an L1 load gathers C0 vectors");
+        const PathTiming& load3d = requirePath(chip_, MemSpace::L1, MemSpace::L0A);
+        return roundUpCycles(c0VectorsPerL1Line(load3d) *
+                             interpolateTransferCycles(load3d.curve, load3d.peakBytesPerCycle, move.totalBytes()));
+    }
     // A path with a per-burst cost (paths[].burst_cycles) pays it for every burst beyond the 1 KiB
     // pieces its curve was measured with: a move of many short bursts restarts the copy at a new
     // address pair more often than the measured moves did. A move of 1 KiB bursts or longer, or of
@@ -73,7 +86,7 @@ std::uint64_t TransferTiming::cycles(const DataMove& move) const {
 // spend 3.0–3.8× the stride-1 rate in MTE1 (docs/fidelity.md "Mechanisms" §6e).
 std::uint64_t TransferTiming::cycles(const Img2ColLoad& load) const {
     const PathTiming& path = requirePath(chip_, MemSpace::L1, MemSpace::L0A);
-    const double vectorsPerLine = std::max(1.0, path.peakBytesPerCycle / kC0VectorBytes);
+    const double vectorsPerLine = c0VectorsPerL1Line(path);
     const double strideCost = std::min<double>(std::max<std::uint16_t>(load.strideW, 1), vectorsPerLine);
     return roundUpCycles(strideCost *
                          interpolateTransferCycles(path.curve, path.peakBytesPerCycle, load.totalBytes()));

@@ -77,13 +77,17 @@ TEST(ReplayCubeFidelity, Ascend910NzGemmsAndFoldedBatches) {
 // Session 17 (fidconv, docs/fidelity.md §63: the 910A forward convs' per-image schedule, weights
 // GM->L0A and the img2col shared by an image's co-tiles): 910A rank0 Conv 21.6 -> 18.4 %, mean abs
 // mte1_ratio error 0.194 -> 0.131, mte2_ratio 0.200 -> 0.164 -> bounds 0.20 / 0.15 / 0.18.
+// Session 19 (fidalexcube, docs/fidelity.md §77: the fp32 input gradient's weights by a gathering
+// transposing Load3Dv2, 256-position base blocks): AlexNet Conv 9.1 -> 7.3 %, mean abs aic_mte1
+// error 0.211 -> 0.128, aic_mte2 0.314 -> 0.223, aic_mac 0.054 -> 0.0699 -> bounds mte1 0.14, mte2 0.24.
 TEST(ReplayCubeFidelity, ConvolutionFamiliesWithoutNd2NzLoads) {
     if (!fs::is_directory(samplesRoot())) GTEST_SKIP() << "no real samples at " << samplesRoot();
     const FidelityStats alexnet = familyStats("msinsight/e5a31957/test/data/pytorch/text/level2/rank0_ascend_pt", "Conv");
     ASSERT_GE(alexnet.kernels, 10u);
     EXPECT_LE(alexnet.medianAbsError, 0.10);
     EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mac_ratio"), 0.07);
-    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mte2_ratio"), 0.33);
+    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mte1_ratio"), 0.14);
+    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mte2_ratio"), 0.24);
     const FidelityStats a910 = familyStats("msinsight/c1e639ee/test/data/pytorch/text/level1/rank0_ascend_pt", "Conv");
     ASSERT_GE(a910.kernels, 10u);
     EXPECT_LE(a910.medianAbsError, 0.20);

@@ -19,6 +19,9 @@ namespace ascendsim {
 
 namespace {
 
+// Output positions per base block of CANN's 220x input gradient (its dx tiling's baseM 256).
+constexpr std::uint32_t kInputGradientBasePositions = 256;
+
 // The vector kernel that writes w [Co][C][kh][kw] transposed to [C][Co][kh][kw] into the workspace.
 LoweredKernel weightTransData(const OpInstance& op, const ChipConfig& chip) {
     const TensorInfo& w = op.inputs[1];
@@ -87,6 +90,15 @@ std::vector<LoweredKernel> lowerConv2DBackpropInput(const OpInstance& op, const 
     p.yAddr = dx.deviceAddr;
     const bool oneByOne = kh * kw == 1;
     p.weightLayout = oneByOne ? ConvWeightLayout::InputMajorTransposed : ConvWeightLayout::OutputMajor;
+    // CANN's 220x fp32 input gradient (conv3d_backprop_input_v2, docs/fidelity.md §77): fp32
+    // weights turned from FRACTAL_Z's 16 × 8 fractals into L0B's 8 × 16 ones by a Load3Dv2 with
+    // transpose per C0 of K, which gathers one C0 vector per L1 line, and base blocks of 256
+    // positions × 128 dx channels with one L0C buffer (the AlexNet 910B2 rows' MTE2 and MTE1
+    // agree with both). The 16-bit variant transposes whole fractals by Load2D and is not measured
+    // on a 220x sample; it and the coupled cores (910A, 310P: TBE's own schedule) keep the defaults.
+    const bool fp32OnSeparatedCube = chip.organisation != CoreOrganisation::Coupled && dy.dtype == DataType::Fp32;
+    p.basePositions = fp32OnSeparatedCube ? kInputGradientBasePositions : 0;
+    p.weightLoadsGatherC0Vectors = fp32OnSeparatedCube;
 
     ConvTiling tiling;
     CubeBufferPlan plan;

@@ -118,6 +118,7 @@ void ConvOperands::loadStep(std::uint64_t tile, const CubeStep& step, const Cube
         // L1 holds [c][co] = Aᵀ rows: one move of the step's rows, and the cube reads L0A transposed.
         b.copy2d(MemSpace::L1, l1.a + step.offset * transposedRunPitch(t.co), MemSpace::L0A, l0aAddr,
                  step.length, t.co * static_cast<std::uint32_t>(eb), transposedRunPitch(t.co), t.co * eb);
+        gatherC0VectorsIfTransposing(b);
         mmad.transposeA = true;
     } else {
         // Columns of padded channels are zeros in FRACTAL_Z weights; the GM tensor here has none,
@@ -127,9 +128,11 @@ void ConvOperands::loadStep(std::uint64_t tile, const CubeStep& step, const Cube
         const std::uint64_t realK = problem_.realChannels(step.chunkStart / taps, step.chunkLength / taps) * taps;
         const std::uint64_t realCols = realK > step.offset ? std::min<std::uint64_t>(step.length, realK - step.offset) : 0;
         if (realCols < step.length) b.img2col(zeroColumns(l1.b, l0aAddr, t.co, step.length));
-        if (realCols > 0)
+        if (realCols > 0) {
             b.copy2d(MemSpace::L1, l1.a + step.offset * eb, MemSpace::L0A, l0aAddr, t.co,
                      static_cast<std::uint32_t>(realCols * eb), tiling_.weightRowStrideBytes, step.length * eb);
+            gatherC0VectorsIfTransposing(b);
+        }
     }
     loadStepB(tile, step, l1, l0bAddr, mmad, b);
 }
@@ -162,6 +165,10 @@ void ConvOperands::loadStepAFromGm(std::uint64_t tile, const CubeStep& step, std
     b.copy2d(MemSpace::GM, problem_.wAddr + (coBase * k + step.chunkStart + step.offset) * eb, MemSpace::L0A, l0aAddr,
              t.co, static_cast<std::uint32_t>(step.length * eb), k * eb, step.length * eb, kConvOperandLoad);
     mmad.transposeA = false;
+}
+
+void ConvOperands::gatherC0VectorsIfTransposing(ProgramBuilder& b) const {
+    if (problem_.weightLoadsGatherC0Vectors) b.lastDataMove().gathersC0Vectors = true;
 }
 
 Img2ColLoad ConvOperands::zeroColumns(std::uint64_t l1Addr, std::uint64_t l0aAddr, std::uint32_t rows,
@@ -306,6 +313,10 @@ void planConv(const OpInstance& op, const ChipConfig& chip, const ConvProblem& p
               CubeBufferPlan& plan) {
     const std::uint64_t plane = roundUp(p.window.outPositions(), kFractalRows);
     std::string failure;
+    // The input gradient's wider base block (ConvProblem::basePositions), when its buffers fit.
+    if (p.basePositions > kBaseN && plane > kBaseN &&
+        planConvPositions(op, chip, p, std::min<std::uint64_t>(p.basePositions, plane), false, tiling, plan, failure))
+        return;
     if (!planConvPositions(op, chip, p, std::min<std::uint64_t>(kBaseN, plane), false, tiling, plan, failure)) {
         checkPlanFits(op, chip, plan, 0, 0);  // names the buffer that overflows, if one does
         throwLoweringError(op, failure);

@@ -42,6 +42,12 @@ struct ConvProblem {
     // GM→L0A for every L0 step, a whole output plane is the position tile, and an image's co-tiles
     // share each img2col step in L0B (CubeBufferPlan::aFromGm).
     bool weightsFromGmWhenTheyExceedL1 = false;
+    // The 220x input gradient's schedule (CANN's conv3d_backprop_input_v2, docs/fidelity.md §77):
+    // position tiles of up to this many positions (its 256-position base block with one L0C
+    // buffer; 0 = the default 128), and, for fp32, weights that reach L0 by a transposing Load3Dv2
+    // gathering one C0 vector per L1 line (DataMove::gathersC0Vectors).
+    std::uint32_t basePositions = 0;
+    bool weightLoadsGatherC0Vectors = false;
     std::uint64_t reductionChannels() const { return paddedChannels != 0 ? paddedChannels : inChannels; }
     // The cube's K: reductionChannels · kh · kw.
     std::uint64_t reduction() const { return reductionChannels() * window.taps(); }
@@ -91,6 +97,8 @@ private:
     TileCoord coord(std::uint64_t tile) const;
     // An Img2ColLoad that writes rows × columns zeros to L0A (the padded channels' weights).
     Img2ColLoad zeroColumns(std::uint64_t l1Addr, std::uint64_t l0aAddr, std::uint32_t rows, std::uint32_t columns) const;
+    // Marks the weight move just appended as a transposing Load3Dv2 when the problem's are.
+    void gatherC0VectorsIfTransposing(ProgramBuilder& b) const;
     // L1 pitch of one slab channel's run of `co` output columns in a 1×1 input-gradient chunk.
     std::uint64_t transposedRunPitch(std::uint32_t co) const;
 

@@ -211,6 +211,27 @@ TEST(TransferTiming, Img2ColOfAStridedWindowUsesAFractionOfEachL1Line) {
     EXPECT_NEAR(static_cast<double>(timing.cycles(load)), 261.0 / 32.0 * dense, 0.01 * 261.0 / 32.0 * dense);
 }
 
+// A transposing Load3Dv2 (DataMove::gathersC0Vectors, the fp32 input gradient's weights) reads one
+// C0 vector per L1 line whichever L0 it writes: the widest-stride Img2Col of the same bytes, about
+// 8x a plain L1 -> L0A move; a GM source cannot gather.
+TEST(TransferTiming, AMoveThatGathersC0VectorsCostsOneVectorPerL1Line) {
+    const TransferTiming timing(chip910B1());
+    DataMove move = moveOf(MemSpace::L1, MemSpace::L0A, 32768);
+    const std::uint64_t plain = timing.cycles(move);
+    move.gathersC0Vectors = true;
+    Img2ColLoad widest;
+    widest.m = 64;
+    widest.k = 256;  // 32 KiB of fp16
+    widest.strideW = 32;
+    EXPECT_EQ(timing.cycles(move), timing.cycles(widest));
+    EXPECT_NEAR(static_cast<double>(timing.cycles(move)), 261.0 / 32.0 * plain, 0.01 * 261.0 / 32.0 * plain);
+    move.dst = MemSpace::L0B;  // the L0B side is charged at the same Load3D rate
+    EXPECT_EQ(timing.cycles(move), timing.cycles(widest));
+    move.src = MemSpace::GM;
+    move.dst = MemSpace::L1;
+    EXPECT_THROW(timing.cycles(move), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace ascendsim
 
