@@ -5,6 +5,7 @@
 #include <string>
 
 #include "models/kernels/cube/matmul_operands.h"
+#include "models/kernels/cube/matmul_single_core_split_k.h"
 
 namespace ascendsim {
 
@@ -129,6 +130,8 @@ std::vector<LoweredKernel> lowerMatmulFamily(const OpInstance& op, const ChipCon
         p.biasAddr = bias.deviceAddr;
     }
 
+    // A huge K takes CANN's single-core split-K kernel (docs/fidelity.md §82).
+    if (const auto splitK = singleCoreSplitKTiling(chip, p)) return {singleCoreSplitKKernel(op, chip, p, *splitK)};
     MatmulTiling tiling;
     CubeBufferPlan plan;
     planMatmul(op, chip, p, tiling, plan);

@@ -1,0 +1,110 @@
+// CANN's single-core split-K MatMulV3 kernel (docs/fidelity.md §82): a 16-bit GEMM on a split chip
+// takes it from K = SPLIT_K_THRES (27392) on, as a MIX launch; its AIVs convert A ND → NZ first
+// only when A's inner axis K exceeds the ND2NZ DMA's 65535; each core's region is stored slice by
+// slice (the first slice written, later ones added atomically), and the program still computes
+// the product (FunctionalMachine: conversion, atomic fp32 partials, the AIVs' cast).
+#include <gtest/gtest.h>
+
+#include "models/kernels/cube/matmul_single_core_split_k.h"
+#include "tests/models/kernels/cube_test_support.h"
+#include "tests/models/kernels/test_chip.h"
+
+namespace ascendsim::test {
+namespace {
+
+OpInstance gemm(CubeOpHarness& h, std::int64_t m, std::int64_t k, std::int64_t n) {
+    auto a = h.tensor("a", {m, k}, DataType::Bf16);
+    auto b = h.tensor("b", {k, n}, DataType::Bf16);
+    auto y = h.tensor("y", {m, n}, DataType::Bf16);
+    return makeOp("MatMul", {a, b}, {y});
+}
+
+struct SplitKCounts {
+    std::uint64_t stores = 0, atomicStores = 0;  // AIC block 0: L0C → GM
+    std::uint64_t nzStores = 0;                   // AIV 0: UB → GM in the NZ layout (the conversion)
+    std::uint64_t rowBlockWaits = 0;              // AIV 0: waits for a row block's sums
+};
+
+SplitKCounts countBlockZero(const LoweredKernel& kernel) {
+    SplitKCounts counts;
+    forEachProgramInstruction(kernel, CoreKind::Cube, [&](const Instruction& i) {
+        const auto* move = std::get_if<DataMove>(&i.operands);
+        if (move == nullptr || move->src != MemSpace::L0C || move->dst != MemSpace::GM) return;
+        ++counts.stores;
+        counts.atomicStores += move->atomicAdd;
+    });
+    forEachProgramInstruction(kernel, CoreKind::Vector, [&](const Instruction& i) {
+        if (const auto* move = std::get_if<DataMove>(&i.operands))
+            counts.nzStores += move->src == MemSpace::UB && move->dst == MemSpace::GM && move->gmNz.present();
+        if (i.opcode == Opcode::CrossCoreWait) ++counts.rowBlockWaits;
+    });
+    return counts;
+}
+
+TEST(CubeMatMulSingleCoreSplitK, TakenFromSplitKThresAsAMixLaunch) {
+    const auto chip = ascend910B1();
+    CubeOpHarness h(chip);
+    const auto below = h.lower(gemm(h, 64, kSingleCoreSplitKThreshold - 1, 128));
+    ASSERT_EQ(below.size(), 1u);
+    EXPECT_EQ(below[0].type, TaskType::AiCore);
+    const auto at = h.lower(gemm(h, 64, kSingleCoreSplitKThreshold, 128));
+    ASSERT_EQ(at.size(), 1u);
+    EXPECT_EQ(at[0].type, TaskType::MixAic);
+    // 64 rows over 24 cores: regions of 16 rows (⌈64 ÷ 24⌉ aligned to 16), 4 of them.
+    EXPECT_EQ(at[0].blockDim, 4u);
+    EXPECT_EQ(at[0].mixBlockDim, 8u);
+    // Wider than one 3072-column L2 tile, or A transposed: not the case modelled.
+    EXPECT_EQ(h.lower(gemm(h, 64, kSingleCoreSplitKThreshold, 4096))[0].type, TaskType::AiCore);
+    auto transposed = gemm(h, 64, kSingleCoreSplitKThreshold, 128);
+    transposed.inputs[0].shape = {kSingleCoreSplitKThreshold, 64};
+    transposed.attrs["transpose_a"] = true;
+    EXPECT_EQ(h.lower(transposed)[0].type, TaskType::AiCore);
+    // The coupled chips have no such kernel.
+    const auto coupled = coupledChip();
+    CubeOpHarness hc(coupled);
+    EXPECT_EQ(hc.lower(gemm(hc, 64, kSingleCoreSplitKThreshold, 128))[0].type, TaskType::AiCore);
+}
+
+TEST(CubeMatMulSingleCoreSplitK, StoresFollowTheSlicesAndTheConversionTheLimit) {
+    const auto chip = ascend910B1();
+    CubeOpHarness h(chip);
+    // K = 65535: 128 slices of 512 (the last 511 deep); one row block of one n tile a region.
+    const SplitKCounts onTheFly = countBlockZero(h.lower(gemm(h, 64, kNd2NzOnTheFlyLimit, 128)).at(0));
+    EXPECT_EQ(onTheFly.stores, 128u);
+    EXPECT_EQ(onTheFly.atomicStores, 127u);
+    EXPECT_EQ(onTheFly.nzStores, 0u);       // the ND2NZ DMA reads A as it is
+    EXPECT_EQ(onTheFly.rowBlockWaits, 1u);
+    // K = 65536: A converted by the AIVs; 128 slices, 2 n tiles of 128 each → 256 stores.
+    const SplitKCounts converted = countBlockZero(h.lower(gemm(h, 64, kNd2NzOnTheFlyLimit + 1, 256)).at(0));
+    EXPECT_EQ(converted.stores, 256u);
+    EXPECT_EQ(converted.atomicStores, 254u);
+    EXPECT_GT(converted.nzStores, 0u);
+    EXPECT_EQ(converted.rowBlockWaits, 1u);
+    // M = 4160 over 24 cores: regions of 176 rows (⌈4160 ÷ 24⌉ = 174 aligned to 16), two row blocks (128 + 48),
+    // each its own run of slices and its own wait on the AIV side.
+    const SplitKCounts twoBlocks = countBlockZero(h.lower(gemm(h, 4160, kSingleCoreSplitKThreshold, 128)).at(0));
+    EXPECT_EQ(twoBlocks.stores, 2u * 54u);
+    EXPECT_EQ(twoBlocks.atomicStores, 2u * 53u);
+    EXPECT_EQ(twoBlocks.rowBlockWaits, 2u);
+}
+
+TEST(CubeMatMulSingleCoreSplitK, ComputesTheProductThroughConversionPartialsAndCast) {
+    const auto chip = ascend910B1();
+    CubeOpHarness h(chip);
+    // 40 rows: regions of 16, 16 and 8; K past the limit: A converted; 130 slices, the last 256 deep.
+    const std::int64_t m = 40, k = 66304, n = 32;
+    auto op = gemm(h, m, k, n);
+    const auto av = h.fillRandom(op.inputs[0]), bv = h.fillRandom(op.inputs[1]);
+    const auto kernels = h.run(op);
+    ASSERT_EQ(kernels.at(0).type, TaskType::MixAic);
+    std::vector<double> expected(static_cast<std::size_t>(m * n), 0.0);
+    for (std::int64_t i = 0; i < m; ++i)
+        for (std::int64_t p = 0; p < k; ++p)
+            for (std::int64_t j = 0; j < n; ++j)
+                expected[static_cast<std::size_t>(i * n + j)] +=
+                    double(av[static_cast<std::size_t>(i * k + p)]) * bv[static_cast<std::size_t>(p * n + j)];
+    expectNear(h.read(op.outputs[0]), expected, 0.05, 1e-2, "split-K product");
+}
+
+}  // namespace
+}  // namespace ascendsim::test
