@@ -137,8 +137,9 @@ bool AiCore::runPipe(Pipe pipe, std::uint64_t now) {
         } else {
             start = std::max(start, now);  // never before the present: GM moves run at real time
             execute(pipe, instr, q.programIndex, start);
-            if (block_.trace != nullptr)
-                traceSpan(TraceSpanKind::Execute, pipe, q.programIndex, start, ps.busyUntil, instr);
+            if (block_.trace != nullptr)  // a barrier's wait drawn as the wait it is, not as busy
+                traceSpan(vectorBarrierWaitIsIdle(pipe, instr.opcode) ? TraceSpanKind::WaitFlag : TraceSpanKind::Execute,
+                          pipe, q.programIndex, start, ps.busyUntil, instr);
         }
         ps.lastStart = start;
         ps.queue.pop();
