@@ -48,10 +48,10 @@ bool handsResultsOn(Opcode op) { return op == Opcode::SetFlag || op == Opcode::B
 
 // A PipeBarrier<PIPE_V> holds the vector pipe until its results are in UB, but the PMU does not
 // count that wait as vector busy, while a hand-off's wait (SetFlag, cross-core set) is. The real
-// rows say so (docs/fidelity.md §81): RmsNormGrad's long rows (Qwen3, 16 barriers a row) have a
-// vector time of 622 cycles a row, the model's instructions 618 and its barrier waits 640 more,
-// which the row's time needs; the AlexNet fp32 pooling rows the same; a one-instruction kernel's
-// vector time holds its one hand-off's latency (§40).
+// rows say so (docs/fidelity.md §81): the kernels with chains of barriers (Qwen3's RmsNormGrad,
+// AlexNet's fp32 MaxPoolWithArgmaxV1, the int64 word programs) need the waits in their time but
+// show a vector time below the model's with the waits counted in; a one-instruction kernel's vector
+// time holds its one hand-off's latency (§40).
 bool vectorBarrierWaitIsIdle(Pipe pipe, Opcode op) { return pipe == Pipe::Vector && op == Opcode::Barrier; }
 
 }  // namespace
