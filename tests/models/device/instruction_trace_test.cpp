@@ -102,6 +102,25 @@ TEST(InstructionTrace, SpansAddUpToThePmuCounters) {
     EXPECT_GT(run.runOne(std::move(task)).blocks.at(0).counters[PmuEvent::VecQueueFull], 0u);
 }
 
+// A PipeBarrier<PIPE_V> waits out the vector result latency as no pipe's busy (docs/fidelity.md §81):
+// its span is a wait, so the vector pipe's Execute spans still add up to its busy counter.
+TEST(InstructionTrace, AVectorBarriersWaitIsAWaitSpanNotVectorBusy) {
+    ChipConfig chip = deviceTestChip();
+    chip.vector.resultLatencyCycles = 20;
+    DeviceRun run(chip);
+    InstructionTraceRecorder recorder;
+    KernelTask task = vectorTask({vadds(8192, 0), Instruction::barrier(Pipe::Vector), vadds(8192, 0)});
+    task.instructionTrace = &recorder;
+    const PmuCounters c = run.runOne(std::move(task)).blocks.at(0).counters;
+    const auto& spans = recorder.spans();
+    const TraceSpan& barrier = onlySpan(spans, Pipe::Vector, Opcode::Barrier, TraceSpanKind::WaitFlag);
+    EXPECT_EQ(barrier.cycles, 20u);  // the first vadds's results land 20 cycles after it leaves the pipe
+    EXPECT_EQ(sumCycles(spans, Pipe::Vector, TraceSpanKind::Execute), c[PmuEvent::VecBusy]);
+    DeviceRun unbarriered(chip);  // the same two instructions without the barrier: the same busy
+    EXPECT_EQ(onlyBlock(unbarriered.runOne(vectorTask({vadds(8192, 0), vadds(8192, 0)})))[PmuEvent::VecBusy],
+              c[PmuEvent::VecBusy]);
+}
+
 TEST(InstructionTrace, TracingChangesNoResultAndRecordsOnlyTheTracedTask) {
     DeviceRun plain;
     plain.device->submit(vectorTask(loadComputeStore(), 2, 1), 0);
