@@ -36,6 +36,12 @@ struct PathTiming {
     // UB → UB data_move of many small bursts on the vector pipe; the curves were measured with
     // one-burst moves); 0 = the curve alone.
     double burstCycles = 0.0;
+    // Cycles each burst after the first adds on top of the curve cost in a move of several bursts
+    // that are not whole 32 B blocks (Ascend C DataCopyPad: each burst padded to a block on its UB
+    // side): such a move goes burst by burst, each one's data in flight behind the next one's
+    // issue. Bursts of whole blocks stream as the curves' moves did (docs/fidelity.md §74).
+    // 0 = the curve alone.
+    double paddedBurstCycles = 0.0;
 };
 
 struct UbBanking {

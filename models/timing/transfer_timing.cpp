@@ -12,6 +12,7 @@ namespace ascendsim {
 namespace {
 
 constexpr double kC0VectorBytes = 32.0;  // one C0 vector of an NC1HWC0 row (hardware.md §2.3)
+constexpr std::uint32_t kBurstBlockBytes = 32;  // a DMA burst's length unit, one UB block (hardware.md §2.3)
 
 std::uint64_t roundUpCycles(double cycles) {
     return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::ceil(cycles - 1e-9)));
@@ -32,6 +33,17 @@ double c0VectorsPerL1Line(const PathTiming& load3dPath) {
 
 std::uint64_t roundBurstCycles(double cycles) {
     return cycles > 0.0 ? static_cast<std::uint64_t>(std::ceil(cycles - 1e-9)) : 0;
+}
+
+// The bursts after the first of a move that goes burst by burst (paths[].padded_burst_cycles): its
+// bursts are not whole 32 B blocks, so each is padded to a block on its UB side (Ascend C
+// DataCopyPad), and they are not one run (a gap on either side). A move of whole-block bursts
+// streams them as one transfer, as CANN's strided ConcatD, Slice and ND <-> FRACTAL_NZ moves on
+// the 910B do (docs/fidelity.md §74).
+std::uint64_t paddedBursts(const DataMove& move) {
+    const bool oneRun = move.srcGapBytes == 0 && move.dstGapBytes == 0;
+    if (move.burstCount <= 1 || oneRun || move.burstBytes % kBurstBlockBytes == 0) return 0;
+    return move.burstCount - 1;
 }
 
 }  // namespace
@@ -71,7 +83,8 @@ std::uint64_t TransferTiming::cycles(const DataMove& move) const {
     const double restarts = move.burstCount > measuredBursts
                                 ? static_cast<double>(move.burstCount - measuredBursts)
                                 : 0.0;
-    const std::uint64_t layout = layoutCycles(path, move) + roundBurstCycles(path.burstCycles * restarts);
+    const std::uint64_t layout = layoutCycles(path, move) + roundBurstCycles(path.burstCycles * restarts) +
+                                 roundBurstCycles(path.paddedBurstCycles * static_cast<double>(paddedBursts(move)));
     if (move.srcType == move.dstType || path.dtypeConversionBytesPerCycle <= 0.0) return layout;
     // The element-type conversion runs at its own rate, under the move's fixed cost.
     return std::max(layout, roundUpCycles(static_cast<double>(move.totalBytes()) /

@@ -222,7 +222,8 @@ TransferCurve readCurve(const ConfigNode& path, const std::string& key) {
 
 PathTiming readPath(const ConfigNode& node) {
     node.allowOnly({"from", "to", "peak_bytes_per_cycle", "curve", "converting_curve",
-                    "conversion_slowdown", "dtype_conversion_bytes_per_cycle", "burst_cycles"});
+                    "conversion_slowdown", "dtype_conversion_bytes_per_cycle", "burst_cycles",
+                    "padded_burst_cycles"});
     PathTiming path;
     std::string from;
     std::string to;
@@ -240,6 +241,7 @@ PathTiming readPath(const ConfigNode& node) {
     node.readPositive("conversion_slowdown", path.conversionSlowdown);
     node.readPositive("dtype_conversion_bytes_per_cycle", path.dtypeConversionBytesPerCycle);
     node.readPositive("burst_cycles", path.burstCycles);
+    node.readPositive("padded_burst_cycles", path.paddedBurstCycles);
     return path;
 }
 

@@ -169,6 +169,8 @@ void checkPhysicalRanges(const Checker& check, const ChipConfig& chip) {
     for (std::size_t i = 0; i < chip.paths.size(); ++i) {
         checkRange(check, chip.paths[i].burstCycles, kEventCycles,
                    "paths[" + std::to_string(i) + "].burst_cycles", "cycles");
+        checkRange(check, chip.paths[i].paddedBurstCycles, kEventCycles,
+                   "paths[" + std::to_string(i) + "].padded_burst_cycles", "cycles");
     }
     for (std::size_t i = 0; i < kVectorClassCount; ++i) {
         const VectorClassTiming& timing = chip.vector.byClass[i];

@@ -228,6 +228,11 @@ TEST_F(EditedConfig, PathBurstCostIsBounded) {
     EXPECT_NE(error.find("].burst_cycles: 4e+09 cycles is outside"), std::string::npos) << error;
 }
 
+TEST_F(EditedConfig, PathPaddedBurstCostIsBounded) {
+    const std::string error = errorOf(withReplaced("padded_burst_cycles: 70 ", "padded_burst_cycles: 4e9 "));
+    EXPECT_NE(error.find("].padded_burst_cycles: 4e+09 cycles is outside"), std::string::npos) << error;
+}
+
 TEST_F(EditedConfig, UbBankingMustCoverTheUb) {
     const std::string error = errorOf(withReplaced("banks_per_group: 3", "banks_per_group: 4"));
     EXPECT_NE(error.find("ub_banking: bank_groups x banks_per_group x bank_bytes"),
