@@ -53,12 +53,13 @@ struct SampleBound {
 // flight) 910A text rank0 14.9 %, DB rank0 15.6 %, text rank1 15.9 % -> bounds 0.18 / 0.19 / 0.19.
 // Session 18 (§67 the 910A's batched GEMM loads ahead, §70 its pooling gradient and write queue, §72
 // its own UB -> GM curve): 910A text rank0 14.0 %, DB rank0 14.5 %, text rank1 14.7 % -> bounds
-// 0.16 / 0.17 / 0.17.
+// 0.16 / 0.17 / 0.17. Session 19 (§74 padded bursts one by one on the 910B, §77 the fp32 input
+// gradient's transposing weight loads): AlexNet text 16.9 %, DB 13.8 % -> bounds 0.19 / 0.16.
 const SampleBound kSamples[] = {
     {"msinsight/ef63bc64/test/st/level2/rank_0_ascend_pt", "Ascend910B4_1650", 0.14, 0.98},
     {"msinsight/ef63bc64/test/st/level2/rank_2_ascend_pt", "Ascend910B4_1650", 0.14, 0.98},
-    {"msinsight/e5a31957/test/data/pytorch/text/level2/rank0_ascend_pt", "Ascend910B2", 0.21, 0.98},
-    {"msinsight/e5a31957/test/data/pytorch/db/level2/rank0_ascend_pt", "Ascend910B2", 0.20, 0.98},
+    {"msinsight/e5a31957/test/data/pytorch/text/level2/rank0_ascend_pt", "Ascend910B2", 0.19, 0.98},
+    {"msinsight/e5a31957/test/data/pytorch/db/level2/rank0_ascend_pt", "Ascend910B2", 0.16, 0.98},
     {"msinsight/c1e639ee/test/data/pytorch/text/level1/rank0_ascend_pt", "Ascend910", 0.16, 0.97},
     {"msinsight/c1e639ee/test/data/pytorch/db/level1/rank0_ascend_pt", "Ascend910", 0.17, 0.97},
     {"msinsight/c1e639ee/test/data/pytorch/text/level1/rank1_ascend_pt", "Ascend910", 0.17, 0.97},

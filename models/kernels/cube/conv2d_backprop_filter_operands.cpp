@@ -151,12 +151,7 @@ void planResidentDy(const OpInstance& op, const ChipConfig& chip, const FilterGr
     const std::uint64_t slabSlotBytes = plan.l1SlotBytes - plan.l1BOffset;
     const std::uint64_t residentBytes = splitChunks * dyChunkBytes;
     if (2 * slabSlotBytes + residentBytes > chip.bufferCapacity(MemSpace::L1)) return;
-    plan.residentA = true;
-    plan.l1BOffset = 0;
-    plan.l1SlotBytes = slabSlotBytes;
-    plan.l1ResidentAAddr = 2 * slabSlotBytes;
-    plan.l1ResidentAChunkBytes = dyChunkBytes;
-    plan.l1BiasAddr = plan.l1ResidentAAddr + residentBytes;
+    plan.placeResidentA(slabSlotBytes, dyChunkBytes, residentBytes);
     checkPlanFits(op, chip, plan, 0, 0);
 }
 

@@ -270,12 +270,7 @@ bool planConvPositions(const OpInstance& op, const ChipConfig& chip, const ConvP
     tiling.weightRowStrideBytes = roundUp(channels * taps * eb, kL1RowAlignBytes);
     if (residentChannels != 0) {
         tiling.coTileOuter = true;
-        plan.residentA = true;
-        plan.l1BOffset = 0;
-        plan.l1SlotBytes = slabBytes(channels);
-        plan.l1ResidentAAddr = 2 * plan.l1SlotBytes;
-        plan.l1ResidentAChunkBytes = weightBytes(channels);
-        plan.l1BiasAddr = plan.l1ResidentAAddr + residentBytes(channels);
+        plan.placeResidentA(slabBytes(channels), weightBytes(channels), residentBytes(channels));
     } else {
         plan.l1BOffset = weightsFromGm ? 0 : weightBytes(channels);
         plan.l1SlotBytes = slotBytes(channels);

@@ -308,12 +308,7 @@ void planResidentA(const OpInstance& op, const ChipConfig& chip, const MatmulPro
         const std::uint64_t residentBytes = ceilDiv(problem.k, chunk) * aChunkBytes;
         if (2 * bChunkBytes + blockMTiles * residentBytes + biasL1Bytes > chip.bufferCapacity(MemSpace::L1)) continue;
         tiling.chunkK = static_cast<std::uint32_t>(chunk);
-        plan.residentA = true;
-        plan.l1BOffset = 0;
-        plan.l1SlotBytes = bChunkBytes;
-        plan.l1ResidentAAddr = 2 * bChunkBytes;
-        plan.l1ResidentAChunkBytes = aChunkBytes;
-        plan.l1BiasAddr = plan.l1ResidentAAddr + blockMTiles * residentBytes;
+        plan.placeResidentA(bChunkBytes, aChunkBytes, blockMTiles * residentBytes);
         return;
     }
 }

@@ -135,12 +135,7 @@ CubeBufferPlan splitKBufferPlan(const OpInstance& op, const ChipConfig& chip, co
     CubeBufferPlan plan;
     const std::uint64_t bSlice = alignedBytes(tiling.chunkK * std::uint64_t{tiling.baseN} * eb);
     const std::uint64_t aSlice = alignedBytes(std::uint64_t{tiling.baseM} * tiling.chunkK * eb);
-    plan.residentA = true;
-    plan.l1BOffset = 0;
-    plan.l1SlotBytes = bSlice;
-    plan.l1ResidentAAddr = 2 * bSlice;
-    plan.l1ResidentAChunkBytes = aSlice;
-    plan.l1BiasAddr = plan.l1ResidentAAddr + aSlice;
+    plan.placeResidentA(bSlice, aSlice, aSlice);
     plan.l0aSlotBytes = alignedBytes(std::uint64_t{tiling.baseM} * tiling.baseK * eb);
     plan.l0bSlotBytes = alignedBytes(std::uint64_t{tiling.baseK} * tiling.baseN * eb);
     plan.l0cSlotBytes = alignedBytes(std::uint64_t{tiling.baseM} * tiling.baseN * bytesOf(p.accType));

@@ -48,6 +48,16 @@ struct CubeBufferPlan {
     bool residentA = false;
     std::uint64_t l1ResidentAAddr = 0;
     std::uint64_t l1ResidentAChunkBytes = 0;
+    // The resident-A layout: two B-only slots of bSlotBytes from L1's start, A's chunks of
+    // aChunkBytes just above them, the bias staged after residentABytes of A.
+    void placeResidentA(std::uint64_t bSlotBytes, std::uint64_t aChunkBytes, std::uint64_t residentABytes) {
+        residentA = true;
+        l1BOffset = 0;
+        l1SlotBytes = bSlotBytes;
+        l1ResidentAAddr = 2 * bSlotBytes;
+        l1ResidentAChunkBytes = aChunkBytes;
+        l1BiasAddr = l1ResidentAAddr + residentABytes;
+    }
     // Chunks of their own depth per operand: one A load spans aChunkSpan pipeline chunks, one B
     // load bChunkSpan (at most one of them above 1; 1 and 1 = one slot holds an A and a B chunk).
     // With a span above 1, A sits in its own two slots of l1ASlotBytes from l1ASlotAddr and the

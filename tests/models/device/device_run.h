@@ -35,6 +35,17 @@ inline PmuCounters onlyBlock(const TaskResult& r) {
     return r.blocks.at(0).counters;
 }
 
+// The counters of one vector block of `program` on `chip`, every GM access served `latencyCycles`
+// after it starts and its requests taken in `requestCycles` (0: at once): the in-flight load and
+// store tests' run.
+inline PmuCounters runVectorBlockOnTimedMemory(const ChipConfig& chip, const std::vector<Instruction>& program,
+                                               std::uint64_t latencyCycles, std::uint64_t requestCycles) {
+    DeviceRun device(chip);
+    device.memory.latencyPs = latencyCycles * 1000;
+    device.memory.requestPs = requestCycles * 1000;
+    return onlyBlock(device.runOne(vectorTask(program)));
+}
+
 // MTE2 loads 6400 B (100 cycles on the test chip), sets MTE2→V; the vector pipe waits, then runs
 // one vadds (into the next 64 KiB bank slice: no bank conflict): 2 work and 2 sync instructions.
 inline std::vector<Instruction> loadThenCompute() {

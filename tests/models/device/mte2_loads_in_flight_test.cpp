@@ -18,10 +18,7 @@ PmuCounters runLoads(const std::vector<Instruction>& program, std::uint32_t issu
                      std::uint64_t requestCycles = 0) {
     ChipConfig chip = deviceTestChip();
     chip.mte2LoadIssueCycles = issueCycles;
-    DeviceRun device(chip);
-    device.memory.latencyPs = kLatencyCycles * 1000;
-    device.memory.requestPs = requestCycles * 1000;
-    return onlyBlock(device.runOne(vectorTask(program)));
+    return runVectorBlockOnTimedMemory(chip, program, kLatencyCycles, requestCycles);
 }
 
 // `loads` 512 B GM → UB loads into distinct UB slots, the MTE2 → V hand-off, one vadds on the data.

@@ -19,10 +19,7 @@ PmuCounters runStores(const std::vector<Instruction>& program, std::uint32_t iss
                       std::uint64_t requestCycles = 0) {
     ChipConfig chip = deviceTestChip();
     chip.mte3StoreIssueCycles = issueCycles;
-    DeviceRun device(chip);
-    device.memory.latencyPs = kWriteCycles * 1000;
-    device.memory.requestPs = requestCycles * 1000;
-    return onlyBlock(device.runOne(vectorTask(program)));
+    return runVectorBlockOnTimedMemory(chip, program, kWriteCycles, requestCycles);
 }
 
 // One vadds, the V → MTE3 hand-off, then `stores` 512 B UB → GM stores from distinct UB slots.
