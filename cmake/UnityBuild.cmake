@@ -42,9 +42,9 @@ set(ASCENDSIM_NOT_UNITY_FILES
   sim/workload/schema/op_schema_transformer.cpp
   tests/cli/msprof_command_test.cpp
   tests/cli/msprof_export_test.cpp
-  tests/models/kernels/vector/vector_reduce_long_rows_test.cpp
+  tests/models/kernels/reduction/reduce_long_rows_test.cpp
   tests/models/kernels/vector/vector_transformer_ops_test.cpp
-  tests/models/kernels/vector_cnn_training_ops_test.cpp
+  tests/models/kernels/vector/vector_cnn_training_ops_test.cpp
   tests/models/memory/shared_memory_system_test.cpp
   tests/models/memory/traffic_sampler_test.cpp
   tests/models/timing/transfer_timing_test.cpp

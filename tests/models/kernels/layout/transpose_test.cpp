@@ -289,7 +289,7 @@ TEST(VectorTransData, ShapesNeedingPaddingAreLoweringErrors) {
     back.attrs["dst_format"] = std::string("NCHW");
     EXPECT_THROW(h.lower(back), LoweringError);
     // FRACTAL_NZ: a y that does not hold M rounded up to 16 (an N that is no multiple of 16 pads:
-    // vector_trans_data_padded_test.cpp), and one that does not hold N rounded up.
+    // trans_data_padded_test.cpp), and one that does not hold N rounded up.
     for (const auto& [from, to] : std::vector<std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>>>{
              {{32, 40}, {32, 64}}, {{40, 64}, {40, 64}}}) {
         auto nz = h.tensor("nz", to, DataType::Fp16);
