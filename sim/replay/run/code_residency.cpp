@@ -1,5 +1,7 @@
 #include "sim/replay/run/code_residency.h"
 
+#include <algorithm>
+
 #include "models/core/icache_model.h"
 #include "models/kernels/kernel_registry.h"
 
@@ -7,16 +9,39 @@ namespace ascendsim {
 
 namespace {
 
-struct CoreSides {
-    bool cube = false;    // AIC, or the coupled core of a 910A
-    bool vector = false;  // AIV
+// The ICaches of one kind of core and where the scheduler's turn through them stands.
+struct CoreRing {
+    std::vector<ICacheModel> caches;
+    std::size_t next = 0;  // the core the next launch's first block goes to
+
+    // Runs `blocks` blocks of `binary` on the next cores in turn; returns how many found every
+    // line of its code. Blocks past one per core run on cores that have just fetched it.
+    std::uint32_t launch(std::uint64_t binary, std::uint32_t blocks, std::uint32_t& launched) {
+        const std::size_t cores = caches.size();
+        const std::size_t onCores = std::min<std::size_t>(blocks, cores);
+        std::uint32_t resident = 0;
+        for (std::size_t i = 0; i < onCores; ++i)
+            resident += caches[(next + i) % cores].fetchImage(binary) == 0 ? 1 : 0;
+        next = (next + onCores) % cores;
+        launched += static_cast<std::uint32_t>(onCores);
+        return resident;
+    }
 };
 
-// The sides whose cores run a row's blocks; neither for AI CPU, DSA and communication tasks.
-CoreSides sidesOf(const std::string& acceleratorCore) {
-    if (acceleratorCore == "AI_CORE") return {true, false};
-    if (acceleratorCore == "AI_VECTOR_CORE") return {false, true};
-    if (acceleratorCore == "MIX_AIC" || acceleratorCore == "MIX_AIV") return {true, true};
+// The blocks a row runs on each kind of core; none for AI CPU, DSA and communication tasks. A
+// MIX_AIC row's AIV blocks are its Mix Block Dim (its AIC blocks × the AIV per AIC when the export
+// leaves it 0); a MIX_AIV row's AIC blocks are its Mix Block Dim.
+struct RowBlocks {
+    std::uint32_t cube = 0;    // AIC, or the coupled cores of a 910A
+    std::uint32_t vector = 0;  // AIV
+};
+
+RowBlocks blocksOf(const RealKernel& k, std::uint32_t vectorCoresPerCube) {
+    const std::string& core = k.acceleratorCore;
+    if (core == "AI_CORE") return {k.blockDim, 0};
+    if (core == "AI_VECTOR_CORE") return {0, k.blockDim};
+    if (core == "MIX_AIC") return {k.blockDim, k.mixBlockDim > 0 ? k.mixBlockDim : k.blockDim * vectorCoresPerCube};
+    if (core == "MIX_AIV") return {k.mixBlockDim, k.blockDim};
     return {};
 }
 
@@ -26,22 +51,36 @@ std::uint64_t binaryOf(const RealKernel& k, bool hasShapes) {
     return codeImageOfKey(op + '|' + k.acceleratorCore + '|' + k.inputDtypes + '|' + k.outputDtypes);
 }
 
+CoreRing ringOf(const ICacheConfig& icache, std::uint32_t cores) {
+    return CoreRing{std::vector<ICacheModel>(std::max<std::uint32_t>(cores, 1), ICacheModel(icache)), 0};
+}
+
 }  // namespace
 
-std::vector<bool> codeResidentRows(const RealProfile& profile, const ICacheConfig& icache) {
+std::vector<bool> codeResidentRows(const RealProfile& profile, const ChipConfig& chip, CodeWalk walk) {
     std::vector<bool> resident(profile.kernels.size(), false);
-    ICacheModel cubeSide(icache);
-    ICacheModel vectorSide(icache);
-    if (cubeSide.imageLines() == 0) return resident;
+    if (chip.icache.kernelCodeBytes == 0) return resident;
+    // Per side, one ICache stands for every core of a kind (a launch's blocks find or miss their
+    // code together), and the vector side has its own. Per core, a coupled chip's vector work runs
+    // on its AI cores; the 310P's standalone vector cores and the split chips' AIV have their own.
+    const bool perCore = walk == CodeWalk::PerCoreRing;
+    const bool ownVectorCores = !perCore || chip.organisation == CoreOrganisation::Split || chip.vectorCoreCount > 0;
+    CoreRing cubeRing = ringOf(chip.icache, perCore ? chip.aiCoreCount : 1);
+    CoreRing vectorRing = ringOf(chip.icache, perCore ? chip.vectorCoreCount : 1);
+    CoreRing& vectorSide = ownVectorCores ? vectorRing : cubeRing;
     for (std::size_t row = 0; row < profile.kernels.size(); ++row) {
         const RealKernel& kernel = profile.kernels[row];
-        const CoreSides sides = sidesOf(kernel.acceleratorCore);
-        if (!sides.cube && !sides.vector) continue;
+        const RowBlocks blocks = blocksOf(kernel, chip.vectorCoresPerCube);
+        if (blocks.cube == 0 && blocks.vector == 0) continue;
         const std::uint64_t binary = binaryOf(kernel, profile.hasShapes);
-        std::uint32_t misses = 0;
-        if (sides.cube) misses += cubeSide.fetchImage(binary);
-        if (sides.vector) misses += vectorSide.fetchImage(binary);
-        resident[row] = misses == 0;
+        std::uint32_t launched = 0;
+        std::uint32_t found = 0;
+        // Each side has its own code image of the binary (codeIdOf: one per core kind).
+        if (blocks.cube > 0) found += cubeRing.launch(binary * 4, blocks.cube, launched);
+        if (blocks.vector > 0) found += vectorSide.launch(binary * 4 + 1, blocks.vector, launched);
+        // A launch lasts as long as its slowest block: one block that misses makes it pay the
+        // fetch (§84: every block, not most, fits the fitted sets under the timeline).
+        resident[row] = found == launched;
     }
     return resident;
 }

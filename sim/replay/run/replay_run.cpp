@@ -57,6 +57,8 @@ ReplayPlacement placementOf(const ReplayedKernel& k) {
 
 }  // namespace
 
+CodeWalk codeWalkOf(L2State l2) { return l2 == L2State::Timeline ? CodeWalk::PerCoreRing : CodeWalk::PerSide; }
+
 L2Timeline residencyByRow(const RealProfile& profile, L2State l2, std::uint64_t l2Bytes) {
     const bool producerAware = preloadsResidents(l2) && profile.hasShapes;
     if (producerAware && l2 == L2State::Timeline) return l2Timeline(profile, l2Bytes);
@@ -67,13 +69,14 @@ L2Timeline residencyByRow(const RealProfile& profile, L2State l2, std::uint64_t 
 }
 
 std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State l2, std::uint64_t l2Bytes,
-                                            const ICacheConfig* icache) {
+                                            const ChipConfig* codeChip) {
     const bool producerAware = preloadsResidents(l2) && profile.hasShapes;
     const L2Timeline resident = residencyByRow(profile, l2, l2Bytes);
     const auto& produced = resident.residentInputs;
     const auto& targets = resident.residentOutputs;
     const std::vector<bool> codeResident =
-        icache != nullptr ? codeResidentRows(profile, *icache) : std::vector<bool>(profile.kernels.size(), false);
+        codeChip != nullptr ? codeResidentRows(profile, *codeChip, codeWalkOf(l2))
+                            : std::vector<bool>(profile.kernels.size(), false);
     std::vector<ReplayedKernel> groups;
     std::unordered_map<std::string, std::size_t> index;
     std::vector<std::vector<double>> durations;

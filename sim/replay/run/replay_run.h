@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "models/chip/chip_config.h"
+#include "sim/replay/run/code_residency.h"
 #include "sim/replay/run/kernel_replay.h"
 #include "sim/replay/run/l2_timeline.h"
 #include "sim/replay/input/real_profile.h"
@@ -32,6 +33,10 @@ struct ReplayedKernel {
     std::string reason;         // why not simulated (empty when simulated)
 };
 
+// How the code residency walk hands a launch's blocks to cores under `l2` (code_residency.h): per
+// core in turn under the timeline, one cache per core kind otherwise (§84).
+CodeWalk codeWalkOf(L2State l2);
+
 // Per row of profile.kernels, the inputs (and copy targets) `l2` holds in L2 at its start:
 // none when cold or warm or the profile has no shapes, producer_inputs.h for Producer,
 // l2_timeline.h for Timeline.
@@ -43,10 +48,11 @@ L2Timeline residencyByRow(const RealProfile& profile, L2State l2, std::uint64_t 
 // groups, each with its own real median.
 // L2State::Timeline holds the inputs an LRU walk of the launch order leaves in L2 (l2_timeline.h).
 // `l2Bytes`: the chip's L2 capacity, for the producer rule and the timeline; unused when cold.
-// With `icache` the identity also holds whether the kernel's code was resident at launch
-// (code_residency.h): a kernel's cold and warm launches are two groups.
+// With `codeChip` (its ICache and core counts) the identity also holds whether the kernel's code
+// was resident at launch (code_residency.h, walked as codeWalkOf(l2)): a kernel's cold and warm
+// launches are two groups.
 std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State l2 = L2State::Cold,
-                                            std::uint64_t l2Bytes = 0, const ICacheConfig* icache = nullptr);
+                                            std::uint64_t l2Bytes = 0, const ChipConfig* codeChip = nullptr);
 
 // Called after each group with (done, total).
 using ReplayProgress = std::function<void(std::size_t, std::size_t)>;

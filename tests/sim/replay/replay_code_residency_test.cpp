@@ -12,11 +12,27 @@ namespace ascendsim::test {
 
 namespace {
 
-// 32 KiB of 2 KiB lines, 10 KiB images: three binaries fit, a fourth evicts the oldest.
+// 32 KiB of 2 KiB lines, 10 KiB images: three binaries fit, a fourth evicts the oldest. 48 AIV
+// (a row runs 48 blocks, one on each, unless it says otherwise) and 24 AIC.
 const ICacheConfig kICache{32768, 2048, 1400, 8, 10240};
 
-RealKernel vectorRow(const std::string& type, const std::string& dtype = "FLOAT", const std::string& shape = "32,4096") {
-    RealKernel k = row(type, shape, dtype, "FORMAT_ND", shape, dtype, "FORMAT_ND", 48);
+ChipConfig codeChipOf(const ICacheConfig& icache) {
+    ChipConfig chip;
+    chip.organisation = CoreOrganisation::Split;
+    chip.aiCoreCount = 24;
+    chip.vectorCoreCount = 48;
+    chip.icache = icache;
+    return chip;
+}
+
+const ChipConfig kCodeChip = codeChipOf(kICache);
+
+// A launch on every core leaves its code on each, so both walks agree on such rows.
+constexpr CodeWalk kWalks[] = {CodeWalk::PerSide, CodeWalk::PerCoreRing};
+
+RealKernel vectorRow(const std::string& type, const std::string& dtype = "FLOAT", const std::string& shape = "32,4096",
+                     std::uint32_t blocks = 48) {
+    RealKernel k = row(type, shape, dtype, "FORMAT_ND", shape, dtype, "FORMAT_ND", blocks);
     k.acceleratorCore = "AI_VECTOR_CORE";
     k.durationUs = 5.0;
     return k;
@@ -33,14 +49,16 @@ RealProfile profileOf(std::vector<RealKernel> kernels) {
 TEST(CodeResidency, RepeatAfterTwoOtherBinariesIsResidentAfterThreeIsNot) {
     const RealProfile profile = profileOf({vectorRow("Relu"), vectorRow("Mul"), vectorRow("Cast"), vectorRow("Relu"),
                                            vectorRow("Sin"), vectorRow("Cos"), vectorRow("Add"), vectorRow("Relu")});
-    const std::vector<bool> resident = codeResidentRows(profile, kICache);
-    EXPECT_EQ(resident, (std::vector<bool>{false, false, false, true, false, false, false, false}));
+    for (const CodeWalk walk : kWalks)
+        EXPECT_EQ(codeResidentRows(profile, kCodeChip, walk),
+                  (std::vector<bool>{false, false, false, true, false, false, false, false}));
 }
 
 TEST(CodeResidency, OneBinaryServesEveryShapeButNotAnotherDtype) {
     const RealProfile profile = profileOf({vectorRow("Relu", "FLOAT", "32,4096"), vectorRow("Relu", "FLOAT", "8,8"),
                                            vectorRow("Relu", "FLOAT16", "8,8")});
-    EXPECT_EQ(codeResidentRows(profile, kICache), (std::vector<bool>{false, true, false}));
+    for (const CodeWalk walk : kWalks)
+        EXPECT_EQ(codeResidentRows(profile, kCodeChip, walk), (std::vector<bool>{false, true, false}));
 }
 
 TEST(CodeResidency, CubeKernelsAndAiCpuTasksLeaveTheVectorCachesAlone) {
@@ -49,14 +67,59 @@ TEST(CodeResidency, CubeKernelsAndAiCpuTasksLeaveTheVectorCachesAlone) {
     aiCpu.acceleratorCore = "AI_CPU";
     const RealProfile profile = profileOf({vectorRow("Relu"), vectorRow("Mul"), vectorRow("Cast"), matmul, aiCpu,
                                            vectorRow("Relu")});
-    EXPECT_TRUE(codeResidentRows(profile, kICache).back());
+    for (const CodeWalk walk : kWalks) EXPECT_TRUE(codeResidentRows(profile, kCodeChip, walk).back());
 }
 
 TEST(CodeResidency, NoCodeImageMeansEveryLaunchCold) {
     ICacheConfig straightLine = kICache;
     straightLine.kernelCodeBytes = 0;
     const RealProfile profile = profileOf({vectorRow("Relu"), vectorRow("Relu")});
-    EXPECT_EQ(codeResidentRows(profile, straightLine), (std::vector<bool>{false, false}));
+    for (const CodeWalk walk : kWalks)
+        EXPECT_EQ(codeResidentRows(profile, codeChipOf(straightLine), walk), (std::vector<bool>{false, false}));
+}
+
+// §76: a one-block launch repeated back to back misses every time on the chip (Qwen3 rank 0: 56 of
+// 56). Per core, each launch lands on the core after the last one's; one cache per side finds it.
+TEST(CodeResidency, ARepeatedOneBlockLaunchLandsOnTheNextCore) {
+    const RealKernel cast = vectorRow("Cast", "FLOAT", "1024", 1);
+    const RealProfile profile = profileOf({cast, cast, cast});
+    EXPECT_EQ(codeResidentRows(profile, kCodeChip, CodeWalk::PerCoreRing), (std::vector<bool>{false, false, false}));
+    EXPECT_EQ(codeResidentRows(profile, kCodeChip, CodeWalk::PerSide), (std::vector<bool>{false, true, true}));
+}
+
+// A launch that ran on every core leaves its code wherever the next one-block launch lands.
+TEST(CodeResidency, ABinaryThatRanOnEveryCoreIsFoundByAOneBlockLaunch) {
+    const RealProfile profile =
+        profileOf({vectorRow("Cast"), vectorRow("Cast", "FLOAT", "1024", 1), vectorRow("Cast", "FLOAT", "1024", 1)});
+    EXPECT_EQ(codeResidentRows(profile, kCodeChip, CodeWalk::PerCoreRing), (std::vector<bool>{false, true, true}));
+}
+
+// A launch lasts as long as its slowest block, so it is resident only when every block found its
+// code (§84). Cast on cores 0-1, Mul on 2-47; the next launch starts again at core 0: two Cast
+// blocks land on 0-1 and find it, three reach core 2, which holds only Mul.
+TEST(CodeResidency, ALaunchIsResidentOnlyWhenEveryBlockFoundItsCode) {
+    const RealKernel mul = vectorRow("Mul", "FLOAT", "32,4096", 46);
+    const auto castOf = [](std::uint32_t blocks) { return vectorRow("Cast", "FLOAT", "1024", blocks); };
+    EXPECT_EQ(codeResidentRows(profileOf({castOf(2), mul, castOf(2)}), kCodeChip, CodeWalk::PerCoreRing),
+              (std::vector<bool>{false, false, true}));
+    EXPECT_EQ(codeResidentRows(profileOf({castOf(2), mul, castOf(3)}), kCodeChip, CodeWalk::PerCoreRing),
+              (std::vector<bool>{false, false, false}));
+}
+
+// The timeline holds the inputs the chip holds, so its replay walks the code per core; the cold
+// and producer states keep one cache per side (§84). Grouped under each: three one-block Casts
+// are one cold group under the timeline, a cold launch and two resident ones otherwise.
+TEST(CodeResidency, TheTimelineWalksTheCodePerCore) {
+    EXPECT_EQ(codeWalkOf(L2State::Timeline), CodeWalk::PerCoreRing);
+    for (const L2State other : {L2State::Cold, L2State::Warm, L2State::Producer})
+        EXPECT_EQ(codeWalkOf(other), CodeWalk::PerSide);
+    const RealKernel cast = vectorRow("Cast", "FLOAT", "1024", 1);
+    const RealProfile profile = profileOf({cast, cast, cast});
+    const std::vector<ReplayedKernel> timeline = distinctKernels(profile, L2State::Timeline, 0, &kCodeChip);
+    ASSERT_EQ(timeline.size(), 1u);
+    EXPECT_FALSE(timeline[0].codeResident);
+    EXPECT_EQ(timeline[0].occurrences, 3u);
+    EXPECT_EQ(distinctKernels(profile, L2State::Cold, 0, &kCodeChip).size(), 2u);
 }
 
 TEST(CodeResidency, ColdAndResidentLaunchesAreTwoGroupsWithTheirOwnMedians) {
@@ -65,7 +128,7 @@ TEST(CodeResidency, ColdAndResidentLaunchesAreTwoGroupsWithTheirOwnMedians) {
     RealKernel warm = vectorRow("Relu");
     warm.durationUs = 3.0;
     const RealProfile profile = profileOf({cold, warm, warm});
-    const std::vector<ReplayedKernel> groups = distinctKernels(profile, L2State::Cold, 0, &kICache);
+    const std::vector<ReplayedKernel> groups = distinctKernels(profile, L2State::Cold, 0, &kCodeChip);
     ASSERT_EQ(groups.size(), 2u);
     EXPECT_FALSE(groups[0].codeResident);
     EXPECT_DOUBLE_EQ(groups[0].realUs, 8.0);
