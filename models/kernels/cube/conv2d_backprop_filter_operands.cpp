@@ -7,10 +7,29 @@ namespace ascendsim {
 namespace {
 constexpr std::uint64_t kLocalAlignBytes = 512;
 constexpr std::uint64_t kL1RowAlignBytes = 32;
+// Shallowest L0 step row (positions × element bytes): 32 fp32 / 64 fp16 positions. The L1 chunk
+// holds kChunkSteps of these per dy row (512 B: 128 fp32 positions) whatever the step's depth.
 constexpr std::uint64_t kStepBytesPerRow = 128;
 constexpr std::uint32_t kBaseM = 128, kBaseN = 128;
 constexpr std::uint32_t kChunkSteps = 4;
 constexpr std::uint32_t kFractalRows = 16;
+
+// Positions of one L0 step. On the split (220x) cube CANN's filter-gradient tiling deepens baseK
+// until the step's dy and img2col blocks fill an L0A / L0B ping-pong half (ops-nn
+// conv3d_backprop_filter_v2 arch22 basic-block tiling, InitBaseMNK: 128 × 128 × 128 bf16 blocks,
+// baseK raised when baseM or baseN shrink so baseM·baseK stays one 32 KiB half), as the forward
+// conv's tiling does (conv2d_operands.cpp): 64 fp32 or 128 fp16 positions for 128 × 128 tiles,
+// fewer, larger loads and mmads per chunk (docs/fidelity.md §86). The coupled 910A's TBE dw
+// schedule keeps the shallowest step: its fp16 rows go 1.04 → 1.10× with the deeper one (§86).
+std::uint64_t stepPositions(const ChipConfig& chip, const FilterGradProblem& p, const FilterGradTiling& tiling) {
+    const std::uint64_t eb = bytesOf(p.inputType);
+    const std::uint64_t shallowest = kStepBytesPerRow / eb;
+    if (chip.organisation == CoreOrganisation::Coupled) return shallowest;
+    const std::uint64_t l0HalfBytes =
+        std::min(chip.bufferCapacity(MemSpace::L0A), chip.bufferCapacity(MemSpace::L0B)) / 2;
+    const std::uint64_t rows = std::max(tiling.baseM, tiling.baseN);
+    return std::max(shallowest, l0HalfBytes / rows / eb / kFractalRows * kFractalRows);
+}
 }  // namespace
 
 std::uint64_t FilterGradTiling::chunksPerImage() const { return ceilDiv(outPositions, chunkPositions); }
@@ -125,6 +144,7 @@ void planFilterGrad(const OpInstance& op, const ChipConfig& chip, const FilterGr
     if (slotBytes(positions) > chip.bufferCapacity(MemSpace::L1) / 2)
         throwLoweringError(op, "the x slab of one reduction step does not fit half of L1");
     tiling.chunkPositions = static_cast<std::uint32_t>(positions);
+    tiling.baseK = static_cast<std::uint32_t>(std::min(positions, std::max<std::uint64_t>(tiling.baseK, stepPositions(chip, p, tiling))));
     tiling.dyRowStrideBytes = roundUp(positions * eb, kL1RowAlignBytes);
 
     plan.l1BOffset = roundUp(tiling.baseM * tiling.dyRowStrideBytes, kLocalAlignBytes);

@@ -11,9 +11,10 @@
 namespace ascendsim::test {
 namespace {
 
-OpInstance filterGradOp(CubeOpHarness& h, const ConvShape& s, TensorInfo& x, TensorInfo& dy, TensorInfo& dw) {
-    x = h.tensor("x", {s.n, s.c, s.h, s.w}, DataType::Fp16);
-    dy = h.tensor("dy", {s.n, s.co, s.outH(), s.outW()}, DataType::Fp16);
+OpInstance filterGradOp(CubeOpHarness& h, const ConvShape& s, TensorInfo& x, TensorInfo& dy, TensorInfo& dw,
+                        DataType type = DataType::Fp16) {
+    x = h.tensor("x", {s.n, s.c, s.h, s.w}, type);
+    dy = h.tensor("dy", {s.n, s.co, s.outH(), s.outW()}, type);
     dw = h.tensor("dw", {s.co, s.c, s.kh, s.kw}, DataType::Fp32);
     auto op = makeOp("Conv2DBackpropFilter", {x, dy}, {dw});
     op.attrs["strides"] = std::vector<std::int64_t>{s.sh, s.sw};
@@ -115,6 +116,48 @@ TEST(CubeConv2DBackpropFilter, ColumnTilesOfOneSplitShareResidentDy) {
     };
     EXPECT_EQ(dyBytesRead(1), static_cast<std::uint64_t>(dy.bytes()));
     EXPECT_EQ(dyBytesRead(2), static_cast<std::uint64_t>(dy.bytes()));
+}
+
+// On the split cube each L0 step fills an L0A half: 128 output channels × 64 fp32 positions (32 KiB)
+// per dy move into L0A, two steps per 128-position L1 chunk, as CANN's dw tiling deepens baseK
+// (docs/fidelity.md §86); the coupled chip keeps 32-position steps (16 KiB moves). The deeper steps
+// issue half the mmads and still compute the reference.
+TEST(CubeConv2DBackpropFilter, SplitCubeStepsFillAnL0HalfTheCoupledCubeKeepsTheShallowStep) {
+    const ConvShape s{2, 16, 13, 13, 128, 3, 3, 1, 1, 1, 1, 1, 1};
+    const auto stepsOf = [&s](const ChipConfig& chip, std::uint64_t& l0aMoveBytes) {
+        CubeOpHarness h(chip, 1 << 20);  // lowering only
+        TensorInfo x, dy, dw;
+        auto op = filterGradOp(h, s, x, dy, dw, DataType::Fp32);
+        op.blockDim = 1;
+        std::uint64_t mmads = 0;
+        l0aMoveBytes = 0;
+        for (const auto& i : everyBlockProgram(h.lower(op).back())) {
+            if (i.opcode == Opcode::Mmad) ++mmads;
+            if (i.opcode != Opcode::DataMove) continue;
+            const auto& m = std::get<DataMove>(i.operands);
+            if (m.dst == MemSpace::L0A) l0aMoveBytes = std::max<std::uint64_t>(l0aMoveBytes, m.totalBytes());
+        }
+        return mmads;
+    };
+    const ChipConfig split = ascend910B1(), coupled = coupledChip();
+    std::uint64_t splitMove = 0, coupledMove = 0;
+    const std::uint64_t splitSteps = stepsOf(split, splitMove);
+    const std::uint64_t coupledSteps = stepsOf(coupled, coupledMove);
+    EXPECT_EQ(splitMove, 128u * 64 * 4);
+    EXPECT_EQ(coupledMove, 128u * 32 * 4);
+    // 2 images × 169 positions in 128-position chunks (128 + 41): 2 + 1 steps a chunk on the split
+    // cube, 4 + 2 on the coupled one, for each of the 2 column tiles (144 columns).
+    EXPECT_EQ(splitSteps, 2u * 3 * 2);
+    EXPECT_EQ(coupledSteps, 2u * 6 * 2);
+
+    CubeOpHarness h(split);
+    TensorInfo x, dy, dw;
+    auto op = filterGradOp(h, s, x, dy, dw, DataType::Fp32);
+    op.blockDim = 2;
+    const auto xv = h.fillRandom(x), dyv = h.fillRandom(dy);
+    h.run(op);
+    // fp32 runs as hf32 (convTypes): its inputs rounded, so the tolerance of cube_conv2d_test's hf32 cases.
+    expectNear(h.read(dw), referenceConvFilterGrad(s, xv, dyv), 2e-2, 5e-3, "fp32 filter grad, L0-filling steps");
 }
 
 // Convolution kernels read NC1HWC0 / FRACTAL_Z operands (CANN inserts the TransData before them):
