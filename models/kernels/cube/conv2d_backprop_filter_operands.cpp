@@ -25,10 +25,7 @@ std::uint64_t stepPositions(const ChipConfig& chip, const FilterGradProblem& p, 
     const std::uint64_t eb = bytesOf(p.inputType);
     const std::uint64_t shallowest = kStepBytesPerRow / eb;
     if (chip.organisation == CoreOrganisation::Coupled) return shallowest;
-    const std::uint64_t l0HalfBytes =
-        std::min(chip.bufferCapacity(MemSpace::L0A), chip.bufferCapacity(MemSpace::L0B)) / 2;
-    const std::uint64_t rows = std::max(tiling.baseM, tiling.baseN);
-    return std::max(shallowest, l0HalfBytes / rows / eb / kFractalRows * kFractalRows);
+    return std::max(shallowest, l0HalfStepDepth(chip, std::max(tiling.baseM, tiling.baseN), eb));
 }
 }  // namespace
 

@@ -117,4 +117,11 @@ void convTypes(const OpInstance& op, DataType input, DataType& mmadType, DataTyp
     }
 }
 
+std::uint64_t l0HalfStepDepth(const ChipConfig& chip, std::uint64_t rows, std::uint64_t elementBytes) {
+    constexpr std::uint64_t kFractalRows = 16;
+    const std::uint64_t halfBytes = std::min(chip.bufferCapacity(MemSpace::L0A), chip.bufferCapacity(MemSpace::L0B)) / 2;
+    return halfBytes / std::max<std::uint64_t>(1, rows) / std::max<std::uint64_t>(1, elementBytes) / kFractalRows *
+           kFractalRows;
+}
+
 }  // namespace ascendsim

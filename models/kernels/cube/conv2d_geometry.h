@@ -54,6 +54,11 @@ void requireNchw(const OpInstance& op, const TensorInfo& t, const char* role);
 std::int64_t convOutputExtent(std::int64_t in, std::uint32_t padBefore, std::uint32_t padAfter,
                               std::uint32_t dilation, std::uint32_t kernel, std::uint32_t stride);
 
+// K depth (elements, a multiple of the 16-row fractal) of an L0 step whose `rows` × depth block of
+// `elementBytes` elements fills one ping-pong half of the smaller of L0A / L0B: CANN's convolution
+// tilings deepen baseK so (docs/fidelity.md §86). 0 when not one fractal row fits.
+std::uint64_t l0HalfStepDepth(const ChipConfig& chip, std::uint64_t rows, std::uint64_t elementBytes);
+
 // Element type of L0C and the mmad for a conv input dtype; throws LoweringError if unsupported.
 void convTypes(const OpInstance& op, DataType input, DataType& mmadType, DataType& accType);
 

@@ -218,11 +218,9 @@ bool planConvPositions(const OpInstance& op, const ChipConfig& chip, const ConvP
     plan = CubeBufferPlan{};
     tiling.baseM = static_cast<std::uint32_t>(std::min<std::uint64_t>(kBaseM, roundUp(p.outChannels, kFractalRows)));
     tiling.baseN = static_cast<std::uint32_t>(positionsPerTile);
-    const std::uint64_t l0Rows = std::max(tiling.baseM, tiling.baseN);
-    const std::uint64_t l0HalfBytes =
-        std::min(chip.bufferCapacity(MemSpace::L0A), chip.bufferCapacity(MemSpace::L0B)) / 2;
-    const std::uint64_t stepElements =
-        std::max<std::uint64_t>(kFractalRows, std::min(kMaxStepBytesPerRow, l0HalfBytes / l0Rows) / eb / kFractalRows * kFractalRows);
+    const std::uint64_t stepElements = std::max<std::uint64_t>(
+        kFractalRows, std::min(kMaxStepBytesPerRow / eb / kFractalRows * kFractalRows,
+                               l0HalfStepDepth(chip, std::max(tiling.baseM, tiling.baseN), eb)));
     tiling.baseK = static_cast<std::uint32_t>(std::min<std::uint64_t>(stepElements, roundUp(p.reduction(), kFractalRows)));
 
     const std::uint64_t slabRows = maxSlabRows(p.window, tiling.baseN);
