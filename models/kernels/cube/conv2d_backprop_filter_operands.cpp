@@ -16,10 +16,10 @@ constexpr std::uint32_t kFractalRows = 16;
 
 // Positions of one L0 step. On the split (220x) cube CANN's filter-gradient tiling deepens baseK
 // until the step's dy and img2col blocks fill an L0A / L0B ping-pong half (ops-nn
-// conv3d_backprop_filter_v2 arch22 basic-block tiling, InitBaseMNK: 128 × 128 × 128 bf16 blocks,
-// baseK raised when baseM or baseN shrink so baseM·baseK stays one 32 KiB half), as the forward
-// conv's tiling does (conv2d_operands.cpp): 64 fp32 or 128 fp16 positions for 128 × 128 tiles,
-// fewer, larger loads and mmads per chunk (docs/fidelity.md §86). The coupled 910A's TBE dw
+// conv3d_backprop_filter_v2 arch22 basic-block tiling, InitBaseMNK: 128 × 128 blocks with baseK
+// 128 · 2 / dtype bytes, raised when baseM or baseN shrink so baseM·baseK stays one 32 KiB half), as
+// the forward conv's tiling does (conv2d_operands.cpp): 64 fp32 or 128 fp16 positions for 128 × 128
+// tiles, fewer, larger loads and mmads per chunk (docs/fidelity.md §86). The coupled 910A's TBE dw
 // schedule keeps the shallowest step: its fp16 rows go 1.04 → 1.10× with the deeper one (§86).
 std::uint64_t stepPositions(const ChipConfig& chip, const FilterGradProblem& p, const FilterGradTiling& tiling) {
     const std::uint64_t eb = bytesOf(p.inputType);
