@@ -175,5 +175,48 @@ TEST(CubeMatMulSingleCoreSplitK, ComputesTheProductThroughConversionPartialsAndC
     expectNear(h.read(op.outputs[0]), expected, 0.05, 1e-2, "split-K product");
 }
 
+TEST(CubeMatMulSingleCoreSplitK, TwoBaseBlockRowBlocksAndAWholeMatrixConversionComputeTheProduct) {
+    const auto chip = ascend910B1();
+    CubeOpHarness h(chip);
+    // q2's LM-head gradient's structure at a size the functional model runs (the kernel is taken
+    // from K = 27392 on, so the tiling is set by hand): regions of 208 rows, each one IterateAll
+    // tile of 208 rows stepping 64 deep in one L0C slot, A reloaded every tile; A converted in
+    // CANN's blocks of the whole matrix over the 4 AIVs; two 512-deep slices, 3 n tiles.
+    const std::int64_t m = 416, k = 1024, n = 384;
+    auto op = gemm(h, m, k, n);
+    const auto av = h.fillRandom(op.inputs[0]), bv = h.fillRandom(op.inputs[1]);
+    MatmulProblem p;
+    p.m = m;
+    p.n = n;
+    p.k = k;
+    p.inputType = p.mmadType = p.outputType = DataType::Bf16;
+    p.accType = DataType::Fp32;
+    p.aAddr = op.inputs[0].deviceAddr;
+    p.bAddr = op.inputs[1].deviceAddr;
+    p.yAddr = op.outputs[0].deviceAddr;
+    SingleCoreSplitKTiling tiling;
+    tiling.regionRows = 208;
+    tiling.regions = 2;
+    tiling.rowBlockRows = 256;
+    tiling.baseK = 64;
+    tiling.convertA = true;
+    const LoweredKernel kernel = singleCoreSplitKKernel(op, chip, p, tiling);
+    const auto workspace = h.tensor("workspace", {static_cast<std::int64_t>(kernel.workspaceBytes)}, DataType::Int8);
+    KernelTask task;
+    task.type = kernel.type;
+    task.blockDim = kernel.blockDim;
+    task.mixBlockDim = kernel.mixBlockDim;
+    task.program = kernel.program;
+    task.workspaceAddr = workspace.deviceAddr;
+    h.machine().runKernel(task);
+    std::vector<double> expected(static_cast<std::size_t>(m * n), 0.0);
+    for (std::int64_t i = 0; i < m; ++i)
+        for (std::int64_t q = 0; q < k; ++q)
+            for (std::int64_t j = 0; j < n; ++j)
+                expected[static_cast<std::size_t>(i * n + j)] +=
+                    double(av[static_cast<std::size_t>(i * k + q)]) * bv[static_cast<std::size_t>(q * n + j)];
+    expectNear(h.read(op.outputs[0]), expected, 0.05, 1e-2, "two-base-block split-K product");
+}
+
 }  // namespace
 }  // namespace ascendsim::test
