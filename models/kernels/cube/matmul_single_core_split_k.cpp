@@ -79,9 +79,9 @@ MatmulTiling regionTiling(const MatmulProblem& region, const SingleCoreSplitKTil
     return tiling;
 }
 
-// One region's tiles in the kernel's order: row block, then K slice, then n tile (the region
-// GEMM's own order is output tile, then slice). A tile's key for a resident A is its
-// (row block, slice): the row block's n tiles of a slice share A's slice in L1.
+// One region's tiles in the kernel's order (Exector): row block, then K slice, then n tile (the
+// region GEMM's own order is output tile, then slice). A tile is one of CANN's IterateAll calls:
+// the row block's rows × one n tile × one slice.
 class SplitKRegionOperands final : public CubeOperands {
 public:
     SplitKRegionOperands(const MatmulProblem& region, const MatmulTiling& tiling)
@@ -129,8 +129,8 @@ private:
     std::uint64_t nTiles_, slices_, mTiles_;
 };
 
-// L1: two B slots of a slice and A's slice resident beside them; L0A/L0B two steps each; L0C two
-// fp32 tiles when they fit.
+// L1: two B slots of a slice and one buffer for A's slice beside them (reloaded every tile);
+// L0A/L0B two steps each; L0C two fp32 tiles when they fit.
 CubeBufferPlan splitKBufferPlan(const OpInstance& op, const ChipConfig& chip, const MatmulProblem& p,
                                 const MatmulTiling& tiling) {
     const std::uint64_t eb = bytesOf(p.inputType);

@@ -9,11 +9,12 @@
 //        (nd2nzA / nd2nzB) into FRACTAL_NZ in the GM workspace, CANN's base blocks of the whole
 //        matrix over all the kernel's AIVs (matmul_vector_nd2nz.h), then an all-AIV barrier
 //        (SyncAll) and a flag to its AIC;
-//   AIC  owns a region of C's rows (M over the cores, 16-aligned), takes its 128-row blocks one
-//        after another and, for each, walks K in 512-deep slices: the block's 128 × 128 output
-//        tiles of the slice, each partial C added into an fp32 workspace by FixPipe (atomic add
-//        from the second slice on), A's slice resident in L1 across the row block's n tiles;
-//        after its last row block it tells its AIVs;
+//   AIC  owns a region of C's rows (M over the cores, 16-aligned), takes its row blocks of
+//        stepM × 128 rows one after another and, for each, walks K in 512-deep slices and, per
+//        slice, its 128-column n tiles: one IterateAll each, which loads A's slice of the row
+//        block again (one L1 buffer) and B's slice (two), and adds its partial C into an fp32
+//        workspace by FixPipe (atomic add from the second slice on); after its last row block it
+//        tells its AIVs;
 //   AIV  waits for that flag and an all-AIV barrier, then casts 1/(AIVs) of the fp32 sums to
 //        the output dtype.
 // Without a conversion (mat_mul_sc_splitk_kernel.h ProcessBlockMKN) the AIC tells its AIVs after
