@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "models/kernels/attention/mix_launch.h"
+#include "models/kernels/cube/matmul_vector_nd2nz.h"
 #include "models/kernels/tiling/chained_stream.h"
 #include "models/kernels/tiling/vector_tiling.h"
 #include "models/kernels/tiling/vector_tiling_stream.h"
@@ -21,12 +22,10 @@ constexpr std::uint64_t kSplitKWorkspaceAlign = 512;  // workspace regions on 51
 // Cross-core flags (mode 2: an AIC and its AIVs; mode 0: every AIV of the kernel).
 constexpr std::uint8_t kSplitKFlagConverted = 1;   // AIVs → AIC: the operands the AIC reads are NZ
 constexpr std::uint8_t kSplitKFlagRowsSummed = 2;  // AIC → AIVs: a row block's fp32 sums are complete
-constexpr std::uint8_t kSplitKFlagAllConverted = 3;
+constexpr std::uint8_t kSplitKFlagAllConverted = 3;  // all AIVs: every operand converted
+constexpr std::uint8_t kSplitKFlagAllSummed = 4;     // all AIVs: every AIC's sums complete
 constexpr std::uint8_t kSplitKGroupMode = 2;
 constexpr std::uint8_t kSplitKAllAivMode = 0;
-// Rows of one ND → NZ tile on an AIV (the chunking of CANN's vector ND2NZ is not read: rows up to
-// a fractal-aligned 128, columns as many 16-wide blocks as half of UB holds).
-constexpr std::uint64_t kNd2NzTileRows = 128;
 
 std::uint64_t alignedBytes(std::uint64_t bytes) { return cube::roundUp(bytes, kSplitKWorkspaceAlign); }
 
@@ -71,7 +70,7 @@ MatmulProblem regionProblem(const MatmulProblem& p, const SingleCoreSplitKTiling
 
 MatmulTiling regionTiling(const MatmulProblem& region, const SingleCoreSplitKTiling& t) {
     MatmulTiling tiling;
-    tiling.baseM = static_cast<std::uint32_t>(std::min<std::uint64_t>(t.base, cube::roundUp(region.m, kSplitKRowAlign)));
+    tiling.baseM = static_cast<std::uint32_t>(std::min(t.rowBlockRows, cube::roundUp(region.m, kSplitKRowAlign)));
     tiling.baseN = static_cast<std::uint32_t>(std::min<std::uint64_t>(t.base, cube::roundUp(region.n, kSplitKRowAlign)));
     tiling.baseK = t.baseK;
     tiling.chunkK = static_cast<std::uint32_t>(t.sliceK);
@@ -80,9 +79,9 @@ MatmulTiling regionTiling(const MatmulProblem& region, const SingleCoreSplitKTil
     return tiling;
 }
 
-// One region's tiles in the kernel's order: row block, then K slice, then n tile (the region
-// GEMM's own order is output tile, then slice). A tile's key for a resident A is its
-// (row block, slice): the row block's n tiles of a slice share A's slice in L1.
+// One region's tiles in the kernel's order (Exector): row block, then K slice, then n tile (the
+// region GEMM's own order is output tile, then slice). A tile is one of CANN's IterateAll calls:
+// the row block's rows × one n tile × one slice.
 class SplitKRegionOperands final : public CubeOperands {
 public:
     SplitKRegionOperands(const MatmulProblem& region, const MatmulTiling& tiling)
@@ -108,7 +107,10 @@ public:
                   std::uint64_t l0bAddr, Mmad& mmad, ProgramBuilder& b) const override {
         inner_.loadStep(innerTile(tile), step, l1, l0aAddr, l0bAddr, mmad, b);
     }
-    std::uint64_t aRowsOf(std::uint64_t tile) const override { return tile / nTiles_; }
+    // CANN's IterateAll per (row block, slice, n tile) loads the row block's A slice again each
+    // time, into one L1 buffer (depthA1 = stepM × stepKa: no ping-pong), and B double-buffered:
+    // each tile's A waits for the previous tile's last read of its A.
+    std::uint64_t aRowsOf(std::uint64_t tile) const override { return tile; }
     // The first slice writes its partials; every later one adds into them.
     DataMove storeMove(std::uint64_t tile, std::uint64_t l0cAddr) const override {
         DataMove move = inner_.storeMove(innerTile(tile), l0cAddr);
@@ -127,8 +129,8 @@ private:
     std::uint64_t nTiles_, slices_, mTiles_;
 };
 
-// L1: two B slots of a slice and A's slice resident beside them; L0A/L0B two steps each; L0C two
-// fp32 tiles when they fit.
+// L1: two B slots of a slice and one buffer for A's slice beside them (reloaded every tile);
+// L0A/L0B two steps each; L0C two fp32 tiles when they fit.
 CubeBufferPlan splitKBufferPlan(const OpInstance& op, const ChipConfig& chip, const MatmulProblem& p,
                                 const MatmulTiling& tiling) {
     const std::uint64_t eb = bytesOf(p.inputType);
@@ -143,54 +145,6 @@ CubeBufferPlan splitKBufferPlan(const OpInstance& op, const ChipConfig& chip, co
     checkPlanFits(op, chip, plan, 0, 0);
     return plan;
 }
-
-// A stored rows × columns ND matrix (row pitch `pitch` elements) converted into the FRACTAL_NZ
-// matrix at `dst` (rows × columns): GM → UB as ND rows, UB → GM in the NZ layout's bursts (one run
-// of the tile's rows × 32 B per 16-column block). `firstRow`/`rows`: this AIV's share.
-struct Nd2NzShare {
-    std::uint64_t src = 0, dst = 0;
-    std::uint64_t pitch = 0, matrixRows = 0, columns = 0;
-    std::uint64_t firstRow = 0, rows = 0;
-    DataType type = DataType::Bf16;
-};
-
-class Nd2NzTiles final : public TileSource {
-public:
-    Nd2NzTiles(Nd2NzShare share, std::uint64_t ubBytes) : s_(share) {
-        const std::uint64_t eb = bytesOf(s_.type);
-        tileRows_ = std::max<std::uint64_t>(1, std::min(s_.rows, kNd2NzTileRows));
-        const std::uint64_t fitColumns = (ubBytes / 2) / (tileRows_ * eb) / kSplitKRowAlign * kSplitKRowAlign;
-        tileColumns_ = std::max<std::uint64_t>(kSplitKRowAlign, std::min(cube::roundUp(s_.columns, kSplitKRowAlign), fitColumns));
-        halfBytes_ = ubBytes / 2;
-        rowTiles_ = cube::ceilDiv(s_.rows, tileRows_);
-        columnTiles_ = cube::ceilDiv(s_.columns, tileColumns_);
-    }
-    std::uint64_t tileCount() const override { return s_.rows == 0 ? 0 : rowTiles_ * columnTiles_; }
-    bool movesOnly() const override { return true; }
-    void tile(std::uint64_t index, std::uint32_t half, TileCode& code) override {
-        const std::uint64_t eb = bytesOf(s_.type);
-        const std::uint64_t row = s_.firstRow + (index / columnTiles_) * tileRows_;
-        const std::uint64_t column = (index % columnTiles_) * tileColumns_;
-        const auto rows = static_cast<std::uint32_t>(std::min(tileRows_, s_.firstRow + s_.rows - row));
-        const std::uint64_t columns = std::min(tileColumns_, s_.columns - column);
-        const std::uint64_t ub = half * halfBytes_;
-        ProgramBuilder load(code.load);
-        load.copy2d(MemSpace::GM, s_.src + (row * s_.pitch + column) * eb, MemSpace::UB, ub, rows,
-                    static_cast<std::uint32_t>(columns * eb), s_.pitch * eb, columns * eb);
-        GmFractalNz nz;
-        nz.tensorAddr = s_.dst;
-        nz.rows = static_cast<std::uint32_t>(s_.matrixRows);
-        nz.rowBytes = s_.columns * eb;
-        nz.blockRowBytes = fractalNzBlockRowBytes(s_.type);
-        ProgramBuilder store(code.store);
-        store.copy2d(MemSpace::UB, ub, MemSpace::GM, s_.dst + (row * s_.columns + column) * eb, rows,
-                     static_cast<std::uint32_t>(columns * eb), columns * eb, s_.columns * eb, LayoutConversion::None, nz);
-    }
-
-private:
-    Nd2NzShare s_;
-    std::uint64_t tileRows_ = 1, tileColumns_ = 1, halfBytes_ = 0, rowTiles_ = 1, columnTiles_ = 1;
-};
 
 // fp32 sums → the output dtype, `count` contiguous elements from `first` (a row block's rows
 // are contiguous: a region spans all of N).
@@ -239,13 +193,6 @@ std::vector<Instruction> oneCrossCore(bool set, std::uint8_t flag, std::uint8_t 
     return program;
 }
 
-// The shares of `rows` over `parts` (the first ones one row longer).
-void shareOfRows(std::uint64_t rows, std::uint64_t parts, std::uint64_t part, std::uint64_t& first, std::uint64_t& count) {
-    const std::uint64_t base = rows / parts, extra = rows % parts;
-    first = part * base + std::min(part, extra);
-    count = base + (part < extra ? 1 : 0);
-}
-
 struct SplitKLaunch {
     MatmulProblem problem;
     SingleCoreSplitKTiling tiling;
@@ -253,66 +200,94 @@ struct SplitKLaunch {
     std::uint32_t aivPerGroup = 2;
     std::uint64_t ubBytes = 0;
     std::vector<CubeBufferPlan> plans;  // per region
+    bool converts() const { return tiling.convertA || tiling.convertB; }
+    std::uint32_t vectorCores() const { return static_cast<std::uint32_t>(tiling.regions * aivPerGroup); }
 };
 
+// Every AIV of the kernel sets `flag` and waits for all of them (SyncAll).
+std::unique_ptr<InstructionStream> allAivBarrier(std::uint8_t flag) {
+    std::vector<Instruction> barrier = oneCrossCore(true, flag, kSplitKAllAivMode, Pipe::Mte3);
+    ProgramBuilder(barrier).crossCoreWait(flag, kSplitKAllAivMode);
+    return fixedStream(std::move(barrier));
+}
+
+// The AIC: with a conversion (CANN's "unaligned" kernel, MatMulUnAlignedSingleCoreSplitKKernelBase)
+// it waits for its AIVs' flag, runs every row block and tells its AIVs once at the end; without
+// one (MatMulBaseKernelSingleCoreSplitK::ProcessBlockMKN) it tells them after each row block.
 std::unique_ptr<InstructionStream> splitKCubeStream(const SplitKLaunch& l, const BlockProgramRequest& r) {
     const MatmulProblem region = regionProblem(l.problem, l.tiling, l.workspace, r.workspaceAddr, r.blockIdx);
     const MatmulTiling tiling = regionTiling(region, l.tiling);
     auto operands = std::make_shared<const SplitKRegionOperands>(region, tiling);
     std::vector<std::unique_ptr<InstructionStream>> parts;
-    if (l.tiling.convertA || l.tiling.convertB)
-        parts.push_back(fixedStream(oneCrossCore(false, kSplitKFlagConverted, kSplitKGroupMode, Pipe::Scalar)));
+    if (l.converts()) parts.push_back(fixedStream(oneCrossCore(false, kSplitKFlagConverted, kSplitKGroupMode, Pipe::Scalar)));
+    const std::uint64_t per = operands->tilesPerRowBlock();
     for (std::uint64_t block = 0; block < operands->rowBlocks(); ++block) {
-        const std::uint64_t per = operands->tilesPerRowBlock();
         parts.push_back(makeCubeBlockStream(operands, l.plans[r.blockIdx], CubeStepSizes{tiling.baseK}, block * per, per));
-        parts.push_back(fixedStream(oneCrossCore(true, kSplitKFlagRowsSummed, kSplitKGroupMode, Pipe::FixPipe)));
+        if (!l.converts() || block + 1 == operands->rowBlocks())
+            parts.push_back(fixedStream(oneCrossCore(true, kSplitKFlagRowsSummed, kSplitKGroupMode, Pipe::FixPipe)));
     }
     return inSequence(std::move(parts));
 }
 
-std::unique_ptr<InstructionStream> splitKVectorStream(const SplitKLaunch& l, const BlockProgramRequest& r) {
+std::unique_ptr<InstructionStream> castStream(const SplitKLaunch& l, std::uint64_t sums, std::uint64_t first,
+                                              std::uint64_t count) {
+    return std::make_unique<DoubleBufferedStream>(
+        std::make_unique<SumCastTiles>(sums, l.problem.yAddr, l.problem.outputType, first, count, l.ubBytes));
+}
+
+// The AIVs of CANN's unaligned kernel: every operand to convert, its base blocks over all AIVs
+// (A first, then B), an all-AIV barrier, the flag to the AIC; then, once every AIC has summed
+// all its slices (its flag, an all-AIV barrier), each AIV casts 1/(AIVs) of C.
+std::unique_ptr<InstructionStream> convertingVectorStream(const SplitKLaunch& l, const BlockProgramRequest& r) {
     const MatmulProblem& p = l.problem;
-    const std::uint64_t eb = bytesOf(p.inputType);
+    const std::uint32_t vectorIndex = r.blockIdx * l.aivPerGroup + r.subBlockIdx;
+    std::vector<std::unique_ptr<InstructionStream>> parts;
+    const auto convert = [&](std::uint64_t src, std::uint64_t dst, std::uint64_t rows, std::uint64_t columns) {
+        VectorNd2NzOperand o;
+        o.src = src;
+        o.dst = r.workspaceAddr + dst;
+        o.rows = rows;
+        o.columns = columns;
+        o.type = p.inputType;
+        o.block = cannVectorNd2NzBlock(rows, columns, bytesOf(p.inputType), l.vectorCores(), l.ubBytes);
+        parts.push_back(std::make_unique<DoubleBufferedStream>(vectorNd2NzTiles(o, l.vectorCores(), vectorIndex)));
+    };
+    if (l.tiling.convertA) convert(p.aAddr, l.workspace.aNz, p.m, p.k);  // A [M, K], not transposed
+    if (l.tiling.convertB) convert(p.bAddr, l.workspace.bNz, p.transposeB ? p.n : p.k, p.transposeB ? p.k : p.n);
+    parts.push_back(allAivBarrier(kSplitKFlagAllConverted));
+    parts.push_back(fixedStream(oneCrossCore(true, kSplitKFlagConverted, kSplitKGroupMode, Pipe::Mte3)));
+    parts.push_back(fixedStream(oneCrossCore(false, kSplitKFlagRowsSummed, kSplitKGroupMode, Pipe::Scalar)));
+    parts.push_back(allAivBarrier(kSplitKFlagAllSummed));
+    const UnitRange share = blockShare(p.m * p.n, l.vectorCores(), vectorIndex);
+    parts.push_back(castStream(l, r.workspaceAddr + l.workspace.sums, share.begin, share.size()));
+    return inSequence(std::move(parts));
+}
+
+// The AIVs of the aligned kernel: per row block, its AIC's flag, then this AIV's half of its rows.
+std::unique_ptr<InstructionStream> rowBlockVectorStream(const SplitKLaunch& l, const BlockProgramRequest& r) {
+    const MatmulProblem& p = l.problem;
     std::vector<std::unique_ptr<InstructionStream>> parts;
     const std::uint64_t regionFirst = regionFirstRow(l.tiling, r.blockIdx);
     const std::uint64_t regionRows = regionRowCount(p, l.tiling, r.blockIdx);
-    if (l.tiling.convertA) {
-        Nd2NzShare a;
-        a.src = p.aAddr + regionFirst * p.k * eb;
-        a.dst = r.workspaceAddr + l.workspace.aNz + regionFirst * p.k * eb;
-        a.pitch = a.columns = p.k;
-        a.matrixRows = regionRows;
-        a.type = p.inputType;
-        shareOfRows(regionRows, l.aivPerGroup, r.subBlockIdx, a.firstRow, a.rows);
-        parts.push_back(std::make_unique<DoubleBufferedStream>(std::make_unique<Nd2NzTiles>(a, l.ubBytes)));
-    }
-    if (l.tiling.convertB) {  // B's stored rows over every AIV of the kernel
-        Nd2NzShare b;
-        b.src = p.bAddr;
-        b.dst = r.workspaceAddr + l.workspace.bNz;
-        b.matrixRows = p.transposeB ? p.n : p.k;
-        b.pitch = b.columns = p.transposeB ? p.k : p.n;
-        b.type = p.inputType;
-        shareOfRows(b.matrixRows, l.tiling.regions * l.aivPerGroup, r.blockIdx * l.aivPerGroup + r.subBlockIdx,
-                    b.firstRow, b.rows);
-        parts.push_back(std::make_unique<DoubleBufferedStream>(std::make_unique<Nd2NzTiles>(b, l.ubBytes)));
-        std::vector<Instruction> barrier = oneCrossCore(true, kSplitKFlagAllConverted, kSplitKAllAivMode, Pipe::Mte3);
-        ProgramBuilder(barrier).crossCoreWait(kSplitKFlagAllConverted, kSplitKAllAivMode);
-        parts.push_back(fixedStream(std::move(barrier)));
-    }
-    if (l.tiling.convertA || l.tiling.convertB)
-        parts.push_back(fixedStream(oneCrossCore(true, kSplitKFlagConverted, kSplitKGroupMode, Pipe::Mte3)));
-    const std::uint64_t base = std::min<std::uint64_t>(l.tiling.base, cube::roundUp(regionRows, kSplitKRowAlign));
+    const std::uint64_t base = std::min(l.tiling.rowBlockRows, cube::roundUp(regionRows, kSplitKRowAlign));
     for (std::uint64_t row = 0; row < regionRows; row += base) {
-        const std::uint64_t blockRows = std::min(base, regionRows - row);
-        std::uint64_t first = 0, rows = 0;
-        shareOfRows(blockRows, l.aivPerGroup, r.subBlockIdx, first, rows);
+        const UnitRange half = blockShare(std::min(base, regionRows - row), l.aivPerGroup, r.subBlockIdx);
         parts.push_back(fixedStream(oneCrossCore(false, kSplitKFlagRowsSummed, kSplitKGroupMode, Pipe::Scalar)));
-        const std::uint64_t element = (regionFirst + row + first) * p.n;
-        parts.push_back(std::make_unique<DoubleBufferedStream>(std::make_unique<SumCastTiles>(
-            r.workspaceAddr + l.workspace.sums, p.yAddr, p.outputType, element, rows * p.n, l.ubBytes)));
+        parts.push_back(castStream(l, r.workspaceAddr + l.workspace.sums, (regionFirst + row + half.begin) * p.n,
+                                   half.size() * p.n));
     }
     return inSequence(std::move(parts));
+}
+
+// stepM of the split-K tiling (matmul_v3_base_tiling.cpp): 1 when M or N is below 3 × 128; else
+// SetBasicBlockOf24's 2 when the m tiles of 3 × 128 rows times the 3072-column n tiles are fewer
+// than the cores, SetBasicBlockOfMK33's 3 otherwise. The model takes at most 2: a row block's fp32
+// tile is one L0C accumulation, and 2 × 128 rows × 128 columns fill the 128 KiB L0C (the 3 × 3
+// case, M ≥ 3 × 128 × cores, is not modelled).
+std::uint32_t splitKStepM(const MatmulProblem& p) {
+    constexpr std::uint64_t kMk33Rows = 3 * 128;
+    constexpr std::uint32_t kMostStepM = 2;
+    return p.m < kMk33Rows || p.n < kMk33Rows ? 1 : kMostStepM;
 }
 }  // namespace
 
@@ -323,6 +298,8 @@ std::optional<SingleCoreSplitKTiling> singleCoreSplitKTiling(const ChipConfig& c
         p.n > kSplitKL2TileColumns)
         return std::nullopt;
     SingleCoreSplitKTiling t;
+    t.rowBlockRows = std::uint64_t{splitKStepM(p)} * t.base;
+    t.baseK = static_cast<std::uint32_t>(std::uint64_t{t.base} * t.baseK / t.rowBlockRows);
     t.regionRows = cube::roundUp(cube::ceilDiv(p.m, chip.aiCoreCount), kSplitKRowAlign);
     t.regions = cube::ceilDiv(p.m, t.regionRows);
     t.convertA = p.k > kNd2NzOnTheFlyLimit;  // A [M, K]: its inner axis is K
@@ -347,7 +324,8 @@ LoweredKernel singleCoreSplitKKernel(const OpInstance& op, const ChipConfig& chi
     }
     kernel.workspaceBytes = l->workspace.total;
     kernel.program = [l](const BlockProgramRequest& r) -> std::unique_ptr<InstructionStream> {
-        return r.coreKind == CoreKind::Vector ? splitKVectorStream(*l, r) : splitKCubeStream(*l, r);
+        if (r.coreKind != CoreKind::Vector) return splitKCubeStream(*l, r);
+        return l->converts() ? convertingVectorStream(*l, r) : rowBlockVectorStream(*l, r);
     };
     return kernel;
 }
