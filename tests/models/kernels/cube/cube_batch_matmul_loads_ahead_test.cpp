@@ -61,7 +61,8 @@ TEST(CubeBatchMatMulLoadsAhead, ProgramWithLoadsAheadComputesEveryBatch) {
     auto op = makeOp("BatchMatMul", {a, b}, {y});
     op.blockDim = 4;  // 16 batches a block: the slots go round four times
     h.run(op);
-    expectNear(h.read(y), batchedSquareProducts(av, bv, kBatches, kEdge, false), 3e-2, 3e-3, "batches with loads ahead");
+    const auto expected = batchedSquareProducts(av, bv, kBatches, kEdge, false);
+    expectNear(h.read(y), expected, 3e-2, 3e-3, "batches with loads ahead");
 }
 
 }  // namespace

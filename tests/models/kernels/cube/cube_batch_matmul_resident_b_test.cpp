@@ -12,10 +12,10 @@
 namespace ascendsim::test {
 namespace {
 
-constexpr std::int64_t kBatches = 64, kEdge = 16;
+constexpr std::int64_t kSharedBBatches = 64, kSharedBEdge = 16;
 
 // The 910A's streams: loads in flight (§64) and stores posted (§79).
-ChipConfig streamingChip() {
+ChipConfig postedStoresChip() {
     ChipConfig chip = coupledChip();
     chip.mte2LoadIssueCycles = 55;
     chip.mte3StoreIssueCycles = 80;
@@ -23,25 +23,25 @@ ChipConfig streamingChip() {
     return chip;
 }
 
-TensorInfo nz(CubeOpHarness& h, const std::string& name, std::vector<std::int64_t> shape) {
+TensorInfo nzSharedBOperand(CubeOpHarness& h, const std::string& name, std::vector<std::int64_t> shape) {
     TensorInfo t = h.tensor(name, std::move(shape), DataType::Fp16);
     t.format = TensorFormat::FractalNz;
     return t;
 }
 
-struct BlockZeroLoads {
+struct SharedBBlockZero {
     std::uint32_t mmads = 0, mmadRows = 0;
     std::uint32_t bLoads = 0, aLoadsBeforeFirstMmad = 0;
 };
 
-BlockZeroLoads blockZero(const ChipConfig& chip, TensorFormat aFormat) {
+SharedBBlockZero sharedBBlockZero(const ChipConfig& chip, TensorFormat aFormat) {
     CubeOpHarness h(chip, 1 << 20);  // only lowering
-    TensorInfo a = nz(h, "a", {kBatches, kEdge, kEdge});
+    TensorInfo a = nzSharedBOperand(h, "a", {kSharedBBatches, kSharedBEdge, kSharedBEdge});
     a.format = aFormat;
-    const TensorInfo b = nz(h, "b", {kEdge, kEdge});
-    auto op = makeOp("BatchMatMul", {a, b}, {nz(h, "y", {kBatches, kEdge, kEdge})});
+    const TensorInfo b = nzSharedBOperand(h, "b", {kSharedBEdge, kSharedBEdge});
+    auto op = makeOp("BatchMatMul", {a, b}, {nzSharedBOperand(h, "y", {kSharedBBatches, kSharedBEdge, kSharedBEdge})});
     op.blockDim = 4;
-    BlockZeroLoads seen;
+    SharedBBlockZero seen;
     const std::uint64_t bEnd = b.deviceAddr + static_cast<std::uint64_t>(b.bytes());
     forEachProgramInstruction(h.lower(op).at(0), CoreKind::Coupled, [&](const Instruction& i) {
         if (const auto* mmad = std::get_if<Mmad>(&i.operands)) {
@@ -59,10 +59,10 @@ BlockZeroLoads blockZero(const ChipConfig& chip, TensorFormat aFormat) {
 }
 
 TEST(CubeBatchMatMulResidentB, NzBatchesSharingBLoadBOnceABlock) {
-    const BlockZeroLoads seen = blockZero(streamingChip(), TensorFormat::FractalNz);
+    const SharedBBlockZero seen = sharedBBlockZero(postedStoresChip(), TensorFormat::FractalNz);
     // 16 batches a block, one 16-row product each (not folded into 128-row tiles).
-    EXPECT_EQ(seen.mmads, kBatches / 4);
-    EXPECT_EQ(seen.mmadRows, kEdge);
+    EXPECT_EQ(seen.mmads, kSharedBBatches / 4);
+    EXPECT_EQ(seen.mmadRows, kSharedBEdge);
     EXPECT_EQ(seen.bLoads, 1u);
     // One 55-cycle load a tile against 310 cycles of latency: 1 + ceil(310 / 55) = 7 slots, capped
     // at the 6 the event ids allow; the prologue's 5 tiles and the one tile 0 issues ahead.
@@ -72,27 +72,28 @@ TEST(CubeBatchMatMulResidentB, NzBatchesSharingBLoadBOnceABlock) {
 // ND batches fold into one GEMM of batch·M rows on any chip; NZ batches too where each store
 // holds MTE3 to its write (the fold stands in for the store stream that chip cannot time).
 TEST(CubeBatchMatMulResidentB, NdBatchesAndNzBatchesWithHeldStoresFold) {
-    const BlockZeroLoads nd = blockZero(streamingChip(), TensorFormat::ND);
+    const SharedBBlockZero nd = sharedBBlockZero(postedStoresChip(), TensorFormat::ND);
     EXPECT_EQ(nd.mmadRows, 128u);  // one 1024-row GEMM in 128-row base blocks, 2 a block
     EXPECT_EQ(nd.mmads, 2u);
-    ChipConfig heldStores = streamingChip();
+    ChipConfig heldStores = postedStoresChip();
     heldStores.mte3StoreIssueCycles = 0;
-    const BlockZeroLoads nz = blockZero(heldStores, TensorFormat::FractalNz);
+    const SharedBBlockZero nz = sharedBBlockZero(heldStores, TensorFormat::FractalNz);
     EXPECT_EQ(nz.mmadRows, 128u);
     EXPECT_EQ(nz.mmads, 2u);
 }
 
 TEST(CubeBatchMatMulResidentB, ResidentBComputesEveryBatch) {
-    const ChipConfig chip = streamingChip();
+    const ChipConfig chip = postedStoresChip();
     CubeOpHarness h(chip);
-    auto a = nz(h, "a", {kBatches, kEdge, kEdge});
-    auto b = nz(h, "b", {kEdge, kEdge});
-    auto y = nz(h, "y", {kBatches, kEdge, kEdge});
+    auto a = nzSharedBOperand(h, "a", {kSharedBBatches, kSharedBEdge, kSharedBEdge});
+    auto b = nzSharedBOperand(h, "b", {kSharedBEdge, kSharedBEdge});
+    auto y = nzSharedBOperand(h, "y", {kSharedBBatches, kSharedBEdge, kSharedBEdge});
     const auto av = h.fillRandom(a), bv = h.fillRandom(b);
     auto op = makeOp("BatchMatMul", {a, b}, {y});
     op.blockDim = 4;  // 16 batches a block: the A slots go round almost three times
     h.run(op);
-    expectNear(h.read(y), batchedSquareProducts(av, bv, std::size_t{kBatches}, std::size_t{kEdge}, true), 3e-2, 3e-3, "batches with a resident B");
+    const auto expected = batchedSquareProducts(av, bv, std::size_t{kSharedBBatches}, std::size_t{kSharedBEdge}, true);
+    expectNear(h.read(y), expected, 3e-2, 3e-3, "batches with a resident B");
 }
 
 }  // namespace
