@@ -42,10 +42,18 @@ std::vector<std::uint64_t> broadcastStrides(const std::vector<std::int64_t>& dim
 }
 // A batch whose B is shared by every batch (broadcast, stride 0) and whose A matrices are
 // row-major and back to back is one GEMM of batch·M rows: the output [batch, M, N] is the same
-// bytes as [batch·M, N]. CANN's BatchMatMul folds it so (B loaded once per tile, full base
-// blocks): 8192 tiny [16,16]·[16,16] products are one 131072×16·16×16 GEMM, not 8192 tiles.
-void foldBroadcastBatchIntoM(MatmulProblem& p) {
-    if (p.batchShape.empty() || p.transposeA) return;
+// bytes as [batch·M, N]. CANN's BatchMatMul folds ND operands so (B loaded once per tile, full base
+// blocks): 8192 tiny [16,16]·[16,16] products are one 131072×16·16×16 GEMM, not 8192 tiles. TBE's
+// BatchMatMul of FRACTAL_NZ operands (the 910A's) keeps its batch loop and B resident instead
+// (planResidentB): c1e639ee level1 rank0's AdaptiveAvgPool2d LeftBatchMatMulV2 keeps MTE3 busy 70
+// cycles for each of a core's 256 batches, one 512 B store a batch, where a folded 128-row tile
+// would store 4 KiB at once (docs/fidelity.md §67d, §85). That loop is a stream of small stores,
+// which only a chip that posts its stores (pipes.mte3_store_issue_cycles, §79) times right: with
+// each store holding MTE3 to its write the row runs 1.55× of real, folded 0.47×, with stores
+// posted 0.98×. So NZ batches keep the loop where stores are posted, and fold (the stand-in) where
+// they are not.
+void foldBroadcastBatchIntoM(MatmulProblem& p, const ChipConfig& chip) {
+    if (p.batchShape.empty() || p.transposeA || (p.aFractal && chip.mte3StoreIssueCycles > 0)) return;
     std::uint64_t contiguous = p.m * p.k;
     for (std::size_t d = p.batchShape.size(); d-- > 0;) {
         if (p.bBatchStride[d] != 0 || p.aBatchStride[d] != contiguous) return;
@@ -95,7 +103,8 @@ std::vector<LoweredKernel> lowerMatmulFamily(const OpInstance& op, const ChipCon
     p.bBatchStride = broadcastStrides(bBatch, p.batchShape, p.k * p.n);
     if (static_cast<std::uint64_t>(y.elementCount()) != p.batchCount() * p.m * p.n)
         throwLoweringError(op, "output " + shapeText(y.shape) + " does not hold the product");
-    foldBroadcastBatchIntoM(p);
+    p.aFractal = a.format == TensorFormat::FractalNz;
+    foldBroadcastBatchIntoM(p, chip);
 
     p.inputType = a.dtype;
     switch (a.dtype) {

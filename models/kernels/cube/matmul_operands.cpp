@@ -353,6 +353,29 @@ void planCannChunks(const ChipConfig& chip, const MatmulProblem& problem, Matmul
     plan.l1BiasAddr = plan.l1ASlotAddr + 2 * aSlotBytes;
 }
 
+// Resident broadcast B, as TBE's BatchMatMul runs a batch of FRACTAL_NZ products that share one B
+// (the 910A's AdaptiveAvgPool2d LeftBatchMatMulV2: 8192 batches of [16,16]·[16,16] with a [1,1,16,16]
+// B): the batch loop loads B once and each batch only its A. On c1e639ee level1 rank0 the row keeps
+// MTE2 busy 81 cycles for each of a core's 256 batches, one 512 B load's worth at the loads' issue
+// rate, where reloading B would be two (the grads' 103-128, docs/fidelity.md §67a, §85). When every
+// tile reads the same B (B broadcast over every batch dim, one n-tile, the whole K in one slice) and
+// a block runs several tiles, B's chunks stay in L1 above two A-only slots.
+void planResidentB(const OpInstance& op, const ChipConfig& chip, const MatmulProblem& problem, const MatmulTiling& tiling,
+                   CubeBufferPlan& plan, std::uint64_t biasL1Bytes) {
+    const bool bBroadcast = std::all_of(problem.bBatchStride.begin(), problem.bBatchStride.end(),
+                                        [](std::uint64_t stride) { return stride == 0; });
+    const std::uint64_t tiles = problem.batchCount() * ceilDiv(problem.m, tiling.baseM) * ceilDiv(problem.n, tiling.baseN);
+    if (problem.batchCount() < 2 || !bBroadcast || problem.n > tiling.baseN || tiling.kSplits > 1 || plan.residentA ||
+        plan.ownOperandSlots() || plan.sharesB() || !blocksRunSeveralTiles(op, chip, tiles))
+        return;
+    const std::uint64_t eb = bytesOf(problem.inputType);
+    const std::uint64_t aSlotBytes = roundUp(std::uint64_t{tiling.baseM} * tiling.chunkK * eb, kLocalAlignBytes);
+    const std::uint64_t bChunkBytes = roundUp(std::uint64_t{tiling.chunkK} * tiling.baseN * eb, kLocalAlignBytes);
+    const std::uint64_t residentBytes = ceilDiv(problem.k, tiling.chunkK) * bChunkBytes;
+    if (2 * aSlotBytes + residentBytes + biasL1Bytes > chip.bufferCapacity(MemSpace::L1)) return;
+    plan.placeResidentB(2, aSlotBytes, bChunkBytes, residentBytes);
+}
+
 // The batch loop of the 910A's TBE BatchMatMul keeps several batches' loads in flight: on
 // c1e639ee level1 rank0 the AdaptiveAvgPool2dGrad BatchMatMuls (8192 batches of 16×16·16×16 fp16,
 // 256 a core) take 150 cycles a batch for two 512 B loads, MTE2 busy 103–128 of them, where two
@@ -360,19 +383,26 @@ void planCannChunks(const ChipConfig& chip, const MatmulProblem& problem, Matmul
 // ≈ 210 (docs/fidelity.md §67). On a chip whose MTE2 keeps loads in flight (pipes.
 // mte2_load_issue_cycles), a batched GEMM whose tiles are one chunk each and several a block goes
 // round as many L1 slots as its loads need to cover the read latency at their issue rate —
-// 1 + ceil(latency / (2 loads × issue)), 4 on the 910A — up to kMaxL1Slots and what L1 holds.
+// 1 + ceil(latency / (loads × issue)), 4 on the 910A for two loads a tile, 6 (the cap) for a
+// resident B's one — up to kMaxL1Slots and what L1 holds beside a resident B.
 void planLoadsAhead(const OpInstance& op, const ChipConfig& chip, const MatmulProblem& problem,
                     const MatmulTiling& tiling, CubeBufferPlan& plan) {
-    const std::uint64_t tileIssue = 2 * std::uint64_t{chip.mte2LoadIssueCycles};
+    const std::uint64_t loadsPerTile = plan.residentB ? 1 : 2;
+    const std::uint64_t tileIssue = loadsPerTile * chip.mte2LoadIssueCycles;
     if (tileIssue == 0 || problem.batchCount() < 2 || plan.residentA || plan.ownOperandSlots() || plan.sharesB() ||
         (problem.hasBias && !plan.outputThroughUb) || tiling.kSplits > 1 || problem.k > tiling.chunkK)
         return;
     const std::uint64_t tiles = problem.batchCount() * ceilDiv(problem.m, tiling.baseM) * ceilDiv(problem.n, tiling.baseN);
     if (!blocksRunSeveralTiles(op, chip, tiles)) return;
+    const std::uint64_t residentBBytes = plan.residentB ? plan.l1BiasAddr - plan.l1ResidentBAddr : 0;
     const std::uint64_t wanted = 1 + ceilDiv(chip.hbm.readLatencyCycles, tileIssue);
-    const std::uint64_t fit = chip.bufferCapacity(MemSpace::L1) / std::max<std::uint64_t>(1, plan.l1SlotBytes);
+    const std::uint64_t fit = (chip.bufferCapacity(MemSpace::L1) - residentBBytes) / std::max<std::uint64_t>(1, plan.l1SlotBytes);
     const std::uint64_t slots = std::min({wanted, fit, std::uint64_t{kMaxL1Slots}});
     if (slots <= 2) return;
+    if (plan.residentB) {
+        plan.placeResidentB(static_cast<std::uint32_t>(slots), plan.l1SlotBytes, plan.l1ResidentBChunkBytes, residentBBytes);
+        return;
+    }
     plan.l1Slots = static_cast<std::uint32_t>(slots);
     plan.l1BiasAddr = slots * plan.l1SlotBytes;
 }
@@ -420,6 +450,7 @@ void planMatmul(const OpInstance& op, const ChipConfig& chip, const MatmulProble
     planAtomicKSlices(op, chip, problem, tiling);
     if (tiling.kSplits == 1) planResidentA(op, chip, problem, tiling, plan, bestBiasL1);
     if (cannsBlockChosen && !plan.residentA) planCannChunks(chip, problem, tiling, plan, bestBiasL1);
+    planResidentB(op, chip, problem, tiling, plan, bestBiasL1);
     planLoadsAhead(op, chip, problem, tiling, plan);
 }
 

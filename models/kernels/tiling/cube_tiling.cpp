@@ -57,6 +57,8 @@ public:
             throw std::logic_error("a cube plan with " + std::to_string(plan.l1Slots) + " L1 slots needs at most " +
                                    std::to_string(kMaxL1Slots) +
                                    ", no resident or own-slot A, no shared B and no bias staged in L1");
+        if (plan.residentB && (plan.residentA || plan.ownOperandSlots() || plan.sharesB()))
+            throw std::logic_error("a cube plan with a resident B has no resident or own-slot A and no shared B");
         if (!plan.sharesB()) return;
         if (plan.residentA || plan.ownOperandSlots() || plan.tilesSharingB == 0 ||
             plan.tilesSharingB > kMaxTilesSharingB)
@@ -337,8 +339,10 @@ protected:
         return ops_->aRowsOf(tile) != ops_->aRowsOf(tile - 1);
     }
 
-    // L1 places of chunk c whose B sits in `slot`: A in the slot too, or in the resident region.
+    // L1 places of chunk c whose B (A with a resident B) sits in `slot`: the other operand in the
+    // slot too, or in its resident region.
     CubeL1Chunk chunkPlace(const PingPongBuffer& slot, std::uint32_t c) const {
+        if (plan_.residentB) return {slot.address(), plan_.l1ResidentBAddr + c * plan_.l1ResidentBChunkBytes};
         if (!plan_.residentA) return {slot.address(), slot.address() + plan_.l1BOffset};
         return {plan_.l1ResidentAAddr + c * plan_.l1ResidentAChunkBytes, slot.address()};
     }
@@ -361,7 +365,7 @@ protected:
         if (plan_.residentA && withA && c == 0) residentA_.acquire(b);
         l1.acquire(b);
         if (withA) ops_->loadChunkA(tile, step, place.a, b);
-        ops_->loadChunkB(tile, step, place.b, b);
+        if (!plan_.residentB || localTile == 0) ops_->loadChunkB(tile, step, place.b, b);  // a resident B once a block
         l1.publish(b);
     }
 

@@ -5,7 +5,9 @@
 //   MTE2  GM→L1 chunk (2 L1 slots; MTE1→MTE2 "free", MTE2→MTE1 "ready"), issued one chunk ahead
 //         (preload) so the load overlaps the cube steps of the chunk before it. With a resident A
 //         (CubeBufferPlan::residentA) the slots hold B only and A's chunks stay in their own L1
-//         region for every following tile with the same A (MTE1→MTE2 "A free" after its last read)
+//         region for every following tile with the same A (MTE1→MTE2 "A free" after its last read);
+//         with a resident broadcast B (CubeBufferPlan::residentB) the slots hold A only and B is
+//         loaded once a block
 //         With chunks of their own depth per operand (CubeBufferPlan::aChunkSpan/bChunkSpan, CANN's
 //         stepKa ≠ stepKb) A has two L1 slots of its own and the slots above hold B only; an operand
 //         whose chunks span several pipeline chunks is loaded on the first of them and freed after
@@ -57,6 +59,27 @@ struct CubeBufferPlan {
         l1ResidentAAddr = 2 * bSlotBytes;
         l1ResidentAChunkBytes = aChunkBytes;
         l1BiasAddr = l1ResidentAAddr + residentABytes;
+    }
+    // Resident broadcast B (CANN's "BL1 full load" of a B that every tile of the op reads: TBE's
+    // BatchMatMul of FRACTAL_NZ batches with one B shared by all of them): B's whole reduction stays
+    // in L1, chunk c at l1ResidentBAddr + c·l1ResidentBChunkBytes, loaded with the block's first
+    // tile and read by every later one, so it needs no flag of its own (the first slot's ready flag
+    // covers its load, and nothing overwrites it); the slots hold A chunks only. The planner sets
+    // it only when every tile reads the same B. Not with a resident A, own-slot A or shared B.
+    bool residentB = false;
+    std::uint64_t l1ResidentBAddr = 0;
+    std::uint64_t l1ResidentBChunkBytes = 0;
+    // The resident-B layout: `slots` A-only slots of aSlotBytes from L1's start, B's chunks of
+    // bChunkBytes above them, the bias staged after residentBBytes of B.
+    void placeResidentB(std::uint32_t slots, std::uint64_t aSlotBytes, std::uint64_t bChunkBytes,
+                        std::uint64_t residentBBytes) {
+        residentB = true;
+        l1Slots = slots;
+        l1BOffset = 0;
+        l1SlotBytes = aSlotBytes;
+        l1ResidentBAddr = slots * aSlotBytes;
+        l1ResidentBChunkBytes = bChunkBytes;
+        l1BiasAddr = l1ResidentBAddr + residentBBytes;
     }
     // Chunks of their own depth per operand: one A load spans aChunkSpan pipeline chunks, one B
     // load bChunkSpan (at most one of them above 1; 1 and 1 = one slot holds an A and a B chunk).

@@ -217,6 +217,21 @@ inline void expectNear(const std::vector<float>& actual, const std::vector<doubl
     EXPECT_EQ(bad, 0u) << what << ": " << bad << " of " << actual.size() << " elements differ";
 }
 
+// Reference products of `batches` edge × edge matrices in row-major order: A[n]·B[n], or A[n]·B
+// with one B shared by every batch (`bShared`).
+inline std::vector<double> batchedSquareProducts(const std::vector<float>& a, const std::vector<float>& b,
+                                                 std::size_t batches, std::size_t edge, bool bShared) {
+    std::vector<double> c(batches * edge * edge, 0.0);
+    for (std::size_t n = 0; n < batches; ++n) {
+        const std::size_t bBase = bShared ? 0 : n * edge * edge;
+        for (std::size_t i = 0; i < edge; ++i)
+            for (std::size_t j = 0; j < edge; ++j)
+                for (std::size_t p = 0; p < edge; ++p)
+                    c[(n * edge + i) * edge + j] += double(a[(n * edge + i) * edge + p]) * b[bBase + p * edge + j];
+    }
+    return c;
+}
+
 // An ND tensor at a given GM address (for kernels whose GM traffic the test counts by address).
 inline TensorInfo ndTensorAt(const std::string& name, std::vector<std::int64_t> shape, DataType dtype,
                              std::uint64_t addr) {

@@ -61,13 +61,7 @@ TEST(CubeBatchMatMulLoadsAhead, ProgramWithLoadsAheadComputesEveryBatch) {
     auto op = makeOp("BatchMatMul", {a, b}, {y});
     op.blockDim = 4;  // 16 batches a block: the slots go round four times
     h.run(op);
-    std::vector<double> expected(kBatches * kEdge * kEdge, 0.0);
-    for (std::size_t n = 0; n < kBatches; ++n)
-        for (std::size_t i = 0; i < kEdge; ++i)
-            for (std::size_t j = 0; j < kEdge; ++j)
-                for (std::size_t p = 0; p < kEdge; ++p)
-                    expected[(n * kEdge + i) * kEdge + j] +=
-                        double(av[(n * kEdge + i) * kEdge + p]) * bv[(n * kEdge + p) * kEdge + j];
+    const auto expected = batchedSquareProducts(av, bv, kBatches, kEdge, false);
     expectNear(h.read(y), expected, 3e-2, 3e-3, "batches with loads ahead");
 }
 
