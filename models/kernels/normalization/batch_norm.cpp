@@ -131,6 +131,15 @@ bool layOutApply(BnApplyLayout& l, const ChipConfig& chip, std::uint64_t ubBytes
     return ub.fits(ubBytes);
 }
 
+// Whether a channel tile's moves carry several planes that are not whole 32 B blocks in x's or the
+// output's dtype: one burst per plane, each padded to a block in UB.
+bool channelTilesPadPlanes(const BnApplyLayout& l) {
+    if (l.chunksPerPlane > 1 || l.planesPerTile < 2) return false;
+    for (DataType t : {l.inType, l.outType})
+        if (l.planeElements * bytesOf(t) % kUbBlockBytes != 0) return true;
+    return false;
+}
+
 // x, dy and the output are [N,C,H,W]; `params` are the [C] fp32 inputs.
 LoweredKernel lowerBnApply(const OpInstance& op, const ChipConfig& chip, BnApplyKind kind, const TensorInfo& x,
                            std::vector<TensorInfo> params) {
@@ -200,12 +209,18 @@ LoweredKernel lowerBnApply(const OpInstance& op, const ChipConfig& chip, BnApply
     }
     fits(l->planesPerTile * l->pitch);
 
-    // Small planes: channel slabs when they fit and the busiest block issues fewer instructions.
+    // Small planes: channel slabs when they fit and the busiest block issues fewer instructions,
+    // or whenever a channel tile's planes are not whole 32 B blocks. CANN's BNInfer on NCHW is the
+    // DSL's broadcast schedule over the fused [N, C, H·W] shape (bn_infer.py: ELEWISE_WITH_BROADCAST);
+    // its UB tile is a contiguous run of that shape and it pads no row in UB (the default
+    // BroadcastSchedule leaves _calc_ub_align empty), so it moves runs of planes, never one padded
+    // burst a plane as a channel tile would (each such burst pays the path's padded-burst issue,
+    // §74; docs/fidelity.md §87).
     BnApplyTiles channelBlock0(l, blockShare(tiles, kernel.blockDim, 0));
     auto slabs = std::make_shared<BnApplyLayout>(*l);
     SlabPlan slabPlan;
     if (planChannelSlabs(*slabs, op, chip, workBytes, slabPlan) &&
-        slabPlan.instructionsPerBlock < estimatedBlockInstructions(channelBlock0)) {
+        (channelTilesPadPlanes(*l) || slabPlan.instructionsPerBlock < estimatedBlockInstructions(channelBlock0))) {
         kernel.blockDim = slabPlan.blockDim;
         kernel.program = channelSlabProgram(std::move(slabs), slabPlan);
         return kernel;

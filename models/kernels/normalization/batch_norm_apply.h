@@ -1,7 +1,8 @@
 #pragma once
 // The NCHW batch-norm application kernels (BNInfer, BNTrainingUpdate, BNTrainingReduceGrad) as a
 // CANN kernel author writes them, in one of two tile plans chosen per shape by what fits in UB
-// and what issues fewer instructions:
+// and what issues fewer instructions (planes that are not whole 32 B blocks always take slabs when
+// they fit: CANN's DSL moves runs of the fused [N, C, H·W] shape, docs/fidelity.md §87):
 // - channel tiles (batch_norm.cpp): a tile holds one channel's planes (or a chunk of one plane),
 //   so its coefficients are one value broadcast over the tile; a fixed cost per channel;
 // - channel slabs (batch_norm_channel_slabs.cpp): for small planes a tile holds a slab of

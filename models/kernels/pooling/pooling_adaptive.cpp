@@ -1,18 +1,23 @@
-// AdaptiveAvgPool2d (docs/op-catalog.md). Output [1,1] (classification heads): every (n, c) plane
-// is one row, summed by vcadd and scaled by 1/(H·W). Any other output size uses PyTorch's windows
-// (rows start = floor(i·H/oh), end = ceil((i+1)·H/oh); columns likewise) and works like CANN's
-// kernel on the 5HD layout, with planes innermost so every window sum is a sum of whole vectors:
-// a tile takes P planes (a multiple of 8, ≤ 64) and a band of output rows; MTE2 loads the band's
-// input rows of each plane, a Gather turns them into [h][w][P], vector Adds sum the window rows
-// (pass H, W·P elements at a time) and then the window columns (pass W, P elements per output,
-// repeated down the band's output rows), scaled by 1/count per pass; a second Gather turns the
-// [q][P] result back into [P][q] and MTE3 stores P strided rows. Both Gather tables are built once
-// per block (transpose_offsets.h).
+// AdaptiveAvgPool2d (docs/op-catalog.md) with PyTorch's windows (rows start = floor(i·H/oh), end =
+// ceil((i+1)·H/oh); columns likewise), planes innermost so every window sum is a sum of whole
+// vectors: a tile takes P planes (a multiple of 8, ≤ 64) and a band of output rows; MTE2 loads the
+// band's input rows of each plane (a band of all H rows is a run of whole planes, moved in one
+// run; a band of all output rows is stored so too), a Gather turns them into [h][w][P], vector
+// Adds sum the window rows (pass H, W·P elements at a time) and then the window columns (pass W, P
+// elements per output, repeated down the band's output rows), scaled by 1/count per pass; a second
+// Gather turns the [q][P] result back into [P][q] and MTE3 stores P rows. Both Gather tables are
+// built once per block (transpose_offsets.h). Output [1, 1] (classification heads) is CANN's
+// ReduceMean over H·W on the fused [N·C, H·W] shape, whose reduce tiling takes, for an unaligned
+// H·W, its transpose case (contiguous rows moved in one run, transposed in UB, summed across) or
+// its pad case (moved in one run, aligned in UB): both move runs of planes, as this plan does
+// (docs/fidelity.md §87). An H·W of whole blocks, or one too long for those cases, takes the
+// normal last-axis case: every plane one row, summed by vcadd and scaled by 1/(H·W).
 #include <algorithm>
 #include <memory>
 
 #include "models/kernels/elementwise/elementwise_broadcast.h"
 #include "models/kernels/layout/transpose_offsets.h"
+#include "models/kernels/reduction/dsl_reduce_dispatch.h"
 #include "models/kernels/tiling/vector_tiling.h"
 #include "models/kernels/tiling/vector_tiling_rows.h"
 #include "models/kernels/tiling/vector_tiling_stream.h"
@@ -34,6 +39,8 @@ std::uint64_t windowEnd(std::uint64_t i, std::uint64_t in, std::uint64_t out) {
     return ceilDiv((i + 1) * in, out);
 }
 
+// Every (n, c) plane is one row, summed by vcadd and scaled by 1/(H·W); a tile's rows are one
+// burst a plane (vector_tiling_rows.h).
 std::vector<LoweredKernel> lowerGlobalPool(const OpInstance& op, const ChipConfig& chip) {
     const TensorInfo& x = op.inputs[0];
     const std::int64_t h = x.shape[2], w = x.shape[3];
@@ -228,37 +235,44 @@ std::uint64_t layoutBytes(AdaptiveLayout& l, std::uint64_t p, std::uint64_t band
     l.inRows = 0;
     for (std::uint64_t first = 0; first < l.oh; first += bandRows)
         l.inRows = std::max(l.inRows, l.bandInputRows(first, std::min(l.oh, first + bandRows)));
-    l.outPitch = alignUp(bandRows * l.ow, kUbBlockBytes / eb);
-    l.planePitch = alignUp(l.inRows * l.w * eb, kUbBlockBytes);
+    // A band of every input row is a run of whole planes, contiguous in GM: it lands packed (one
+    // run, as CANN's contiguous reduce moves do, §87); a partial band's rows are one burst a
+    // plane, each padded to a block in UB. Likewise a band of every output row leaves packed.
+    l.outPitch = bandRows == l.oh ? l.oh * l.ow : alignUp(bandRows * l.ow, kUbBlockBytes / eb);
+    l.planePitch = l.inRows == l.h ? l.h * l.w * eb : alignUp(l.inRows * l.w * eb, kUbBlockBytes);
+    l.stageStride = alignUp(p * l.planePitch, kUbBlockBytes);
     const std::uint64_t in = l.inRows * l.w * p, outs = l.outPitch * p,
                         cast = eb == kF32Bytes ? 0 : 1;
-    return 2 * p * l.planePitch + in * (4 + cast * eb + 4) + bandRows * l.w * p * 4 +
+    return 2 * l.stageStride + in * (4 + cast * eb + 4) + bandRows * l.w * p * 4 +
            outs * (4 + cast * eb + 4 + 2 * eb) + 2 * std::max(in, outs) * 4 + 16 * kUbBlockBytes;
+}
+
+// x's geometry for output [oh, ow], and the most planes (then the most output rows) whose tile
+// fits in `ubBytes`; false if not even one output row of 8 planes does.
+bool sizeWindowedTiles(AdaptiveLayout& l, const TensorInfo& x, std::uint64_t oh, std::uint64_t ow,
+                       std::uint64_t ubBytes) {
+    l.dtype = x.dtype;
+    l.planes = static_cast<std::uint64_t>(x.shape[0] * x.shape[1]);
+    l.h = static_cast<std::uint64_t>(x.shape[2]), l.w = static_cast<std::uint64_t>(x.shape[3]);
+    l.oh = oh, l.ow = ow;
+    for (std::uint64_t p = std::min(kMaxPlanesPerTile, alignUp(l.planes, kPlaneGranule)); p >= kPlaneGranule;
+         p -= kPlaneGranule)
+        for (std::uint64_t band = std::min<std::uint64_t>(oh, kMaxVectorRepeats); band >= 1; --band)
+            if (layoutBytes(l, p, band) <= ubBytes) return true;
+    return false;
 }
 
 std::vector<LoweredKernel> lowerWindowedPool(const OpInstance& op, const ChipConfig& chip,
                                              std::uint64_t oh, std::uint64_t ow) {
     const TensorInfo& x = op.inputs[0];
     auto l = std::make_shared<AdaptiveLayout>();
-    l->dtype = x.dtype;
-    l->planes = static_cast<std::uint64_t>(x.shape[0] * x.shape[1]);
-    l->h = static_cast<std::uint64_t>(x.shape[2]), l->w = static_cast<std::uint64_t>(x.shape[3]);
-    l->oh = oh, l->ow = ow;
     l->x = x.deviceAddr, l->y = op.outputs[0].deviceAddr;
     const VectorPlacement placement = vectorPlacement(chip);
-    // The most planes (then the most output rows) whose tile fits in UB.
-    bool fits = false;
-    for (std::uint64_t p = std::min(kMaxPlanesPerTile, alignUp(l->planes, kPlaneGranule));
-         p >= kPlaneGranule && !fits; p -= kPlaneGranule) {
-        for (std::uint64_t band = std::min<std::uint64_t>(oh, kMaxVectorRepeats);
-             band >= 1 && !fits; --band)
-            fits = layoutBytes(*l, p, band) <= placement.ubBytes;
-    }
-    if (!fits) throwLoweringError(op, "one output row of 8 planes does not fit in UB");
+    if (!sizeWindowedTiles(*l, x, oh, ow, placement.ubBytes))
+        throwLoweringError(op, "one output row of 8 planes does not fit in UB");
     const std::uint64_t eb = bytesOf(l->dtype), p = l->planesPerTile;
     const std::uint64_t in = l->inRows * l->w * p, outs = l->outPitch * p;
     UbAllocator ub(placement.ubBytes, op.name);
-    l->stageStride = p * l->planePitch;
     l->stage = ub.allocate(2 * l->stageStride, "input planes");
     l->inTable = ub.allocate(in * 4, "[h][w][P] gather offsets");
     if (eb != kF32Bytes) l->gathered = ub.allocate(in * eb, "[h][w][P] input");
@@ -287,9 +301,21 @@ std::vector<LoweredKernel> lowerAdaptiveAvgPool(const OpInstance& op, const Chip
     if (op.outputs[0].elementCount() != x.shape[0] * x.shape[1] * size[0] * size[1] ||
         op.outputs[0].dtype != x.dtype)
         throwLoweringError(op, "y must be [N, C, oh, ow] of x's dtype");
-    if (size[0] == 1 && size[1] == 1) return lowerGlobalPool(op, chip);
-    return lowerWindowedPool(op, chip, static_cast<std::uint64_t>(size[0]),
-                             static_cast<std::uint64_t>(size[1]));
+    if (size[0] != 1 || size[1] != 1)
+        return lowerWindowedPool(op, chip, static_cast<std::uint64_t>(size[0]), static_cast<std::uint64_t>(size[1]));
+    // Output [1, 1] is CANN's ReduceMean over H·W (aclnnAdaptiveAvgPool2d's DoReduceMean): a
+    // dynamic reduce binary, whose blocks first dispatch on their tiling case (§68). Its tiling
+    // takes the transpose (or pad) case for an H·W row that is not whole 32 B blocks and fits the
+    // case's UB share: runs of planes, transposed in UB (the windowed plan with one band); else the
+    // normal last-axis case, one row a plane (the row kernel).
+    AdaptiveLayout probe;
+    const bool unalignedRows = x.shape[2] * x.shape[3] * static_cast<std::int64_t>(bytesOf(x.dtype)) %
+                                   static_cast<std::int64_t>(kUbBlockBytes) != 0;
+    auto kernels = unalignedRows && sizeWindowedTiles(probe, x, 1, 1, vectorPlacement(chip).ubBytes)
+                       ? lowerWindowedPool(op, chip, 1, 1)
+                       : lowerGlobalPool(op, chip);
+    for (LoweredKernel& kernel : kernels) prependDslReduceDispatch(kernel, chip);
+    return kernels;
 }
 
 }  // namespace

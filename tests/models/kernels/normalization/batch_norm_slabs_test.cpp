@@ -4,6 +4,7 @@
 // the reference for every block_dim.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "tests/models/kernels/vector_test_support.h"
@@ -11,21 +12,21 @@
 namespace ascendsim::test {
 namespace {
 
-// The longest GM→UB burst that reads `x` in block 0 of `kernel`: a plane's bytes for channel
-// tiles, several planes' for channel slabs.
-std::uint64_t longestBurstFrom(const LoweredKernel& kernel, const TensorInfo& x) {
-    std::uint64_t longest = 0;
-    auto stream = kernel.program({0, CoreKind::Vector, 0, 0});
-    std::vector<Instruction> chunk;
-    while (stream->next(chunk)) {
-        for (const auto& instruction : chunk) {
-            const auto* m = std::get_if<DataMove>(&instruction.operands);
-            if (m && m->src == MemSpace::GM && m->srcAddr >= x.deviceAddr && m->srcAddr < x.deviceAddr + x.bytes())
-                longest = std::max<std::uint64_t>(longest, m->burstBytes);
-        }
-        chunk.clear();
+// The GM→UB bursts that read `x` in block 0 of `kernel`.
+std::vector<std::uint64_t> burstsFrom(const LoweredKernel& kernel, const TensorInfo& x) {
+    std::vector<std::uint64_t> bursts;
+    for (const Instruction& instruction : blockProgram(kernel, 0, CoreKind::Vector)) {
+        const auto* m = std::get_if<DataMove>(&instruction.operands);
+        if (m && m->src == MemSpace::GM && m->srcAddr >= x.deviceAddr && m->srcAddr < x.deviceAddr + x.bytes())
+            bursts.push_back(m->burstBytes);
     }
-    return longest;
+    return bursts;
+}
+
+// The longest of them: a plane's bytes for channel tiles, several planes' for channel slabs.
+std::uint64_t longestBurstFrom(const LoweredKernel& kernel, const TensorInfo& x) {
+    const auto bursts = burstsFrom(kernel, x);
+    return bursts.empty() ? 0 : *std::max_element(bursts.begin(), bursts.end());
 }
 
 struct BnShape {
@@ -65,6 +66,16 @@ std::vector<std::uint64_t> checkBnInfer(const BnShape& shape, DataType dtype) {
     return bursts;
 }
 
+// BNInfer of fp16 x of `shape` with per-channel inputs of `paramType` (x is the op's input 0), for
+// tests that only inspect the programs.
+OpInstance bnInferOf(CubeOpHarness& h, const BnShape& shape, DataType paramType) {
+    const auto x = h.tensor("x", shape.dims(), DataType::Fp16), y = h.tensor("y", shape.dims(), DataType::Fp16);
+    std::vector<TensorInfo> params;
+    for (const char* name : {"scale", "offset", "mean", "variance"})
+        params.push_back(h.tensor(name, {shape.c}, paramType));
+    return makeOp("BNInfer", {x, params[0], params[1], params[2], params[3]}, {y});
+}
+
 TEST(VectorBatchNormSlabs, BnInferAppliesSevenBySevenPlanesInSlabsOfSeveralChannels) {
     const BnShape shape{4, 96, 7, 7};
     const auto bursts = checkBnInfer(shape, DataType::Fp16);
@@ -83,14 +94,33 @@ TEST(VectorBatchNormSlabs, BnInferFallsBackToChannelTilesWhenCoefficientTilesDoN
     const ChipConfig chip = ascend910B1();
     CubeOpHarness h(chip, 1 << 20);  // GM is not touched: only the programs are inspected
     const BnShape shape{32, 2048, 7, 7};
-    const auto x = h.tensor("x", shape.dims(), DataType::Fp16), y = h.tensor("y", shape.dims(), DataType::Fp16);
-    std::vector<TensorInfo> params;
-    for (const char* name : {"scale", "offset", "mean", "variance"})
-        params.push_back(h.tensor(name, {shape.c}, DataType::Fp16));
-    auto op = makeOp("BNInfer", {x, params[0], params[1], params[2], params[3]}, {y});
+    auto op = bnInferOf(h, shape, DataType::Fp16);
+    const TensorInfo x = op.inputs[0];
     EXPECT_GT(longestBurstFrom(h.lower(op).at(0), x), shape.planeBytes(DataType::Fp16));
     op.blockDim = 1;
     EXPECT_EQ(longestBurstFrom(h.lower(op).at(0), x), shape.planeBytes(DataType::Fp16));
+}
+
+// ResNet-50's [32, 1024, 14, 14] fp16 layer: 392 B planes. One channel's 32 planes per tile issue
+// fewer instructions, but that tile moves one padded burst a plane; CANN's DSL broadcast schedule
+// moves runs of the fused [N, C, H·W] shape (docs/fidelity.md §87), as the slabs do: every burst
+// whole 32 B blocks and several planes long.
+TEST(VectorBatchNormSlabs, BnInferMovesUnalignedPlanesAsRunsOfPlanes) {
+    const ChipConfig chip = ascend910B1();
+    CubeOpHarness h(chip, 1 << 20);  // GM is not touched: only the programs are inspected
+    const BnShape shape{32, 1024, 14, 14};
+    const auto op = bnInferOf(h, shape, DataType::Fp32);
+    const auto bursts = burstsFrom(h.lower(op).at(0), op.inputs[0]);
+    ASSERT_FALSE(bursts.empty());
+    for (const std::uint64_t burst : bursts) {
+        EXPECT_EQ(burst % kUbBlockBytes, 0u);
+        EXPECT_GT(burst, shape.planeBytes(DataType::Fp16));
+    }
+}
+
+TEST(VectorBatchNormSlabs, BnInferOfUnalignedPlanesMatchesTheReference) {
+    for (const std::uint64_t burst : checkBnInfer({16, 48, 5, 5}, DataType::Fp16))
+        EXPECT_EQ(burst % kUbBlockBytes, 0u);
 }
 
 TEST(VectorBatchNormSlabs, BnInferKeepsOneChannelPerTileForLargePlanes) {

@@ -1,7 +1,11 @@
 // AdaptiveAvgPool2d to output sizes other than [1,1] (PyTorch's windows: start = floor(i·H/oh),
-// end = ceil((i+1)·H/oh)) against a reference computed here in double, over the block_dim sweep.
+// end = ceil((i+1)·H/oh)) against a reference computed here in double, over the block_dim sweep;
+// and the [1,1] output's two plans (CANN's ReduceMean over H·W, docs/fidelity.md §87).
 #include <gtest/gtest.h>
 
+#include <variant>
+
+#include "models/kernels/reduction/dsl_reduce_dispatch.h"
 #include "tests/models/kernels/vector_test_support.h"
 
 namespace ascendsim::test {
@@ -93,6 +97,61 @@ TEST(VectorAdaptivePool, RunsOnCoupledChipsToo) {
     expectNear(h.read(y), roundedTo(DataType::Fp16, adaptiveAverage(in, 32, 12, 9, 5, 4)),
                absoluteTolerance(DataType::Fp16), 2 * relativeTolerance(DataType::Fp16),
                "AdaptiveAvgPool2d on a coupled chip");
+}
+
+// The loads of x in block 0 of the 1×1 pool of `shape` (fp16, the 910B1, default block dim), and
+// whether that block starts with the reduce binary's dispatch.
+struct GlobalPoolBlock {
+    std::vector<DataMove> loads;
+    bool dispatchFirst = false;
+};
+GlobalPoolBlock globalPoolBlock0(const std::vector<std::int64_t>& shape) {
+    const ChipConfig chip = ascend910B1();
+    CubeOpHarness h(chip, 1 << 20);  // GM is not touched: only the program is inspected
+    auto op = makeOp("AdaptiveAvgPool2d", {h.tensor("x", shape, DataType::Fp16)},
+                     {h.tensor("y", {shape[0], shape[1], 1, 1}, DataType::Fp16)});
+    op.attrs["output_size"] = std::vector<std::int64_t>{1, 1};
+    const auto kernels = h.lower(op);
+    EXPECT_EQ(kernels.size(), 1u);
+    GlobalPoolBlock block;
+    bool first = true;
+    for (const Instruction& instruction : blockProgram(kernels.at(0), 0, CoreKind::Vector)) {
+        const auto* work = std::get_if<ScalarWork>(&instruction.operands);
+        if (first && instruction.opcode == Opcode::Scalar && work && work->cycles == kDslReduceDispatchScalarCycles)
+            block.dispatchFirst = true;
+        const auto* move = std::get_if<DataMove>(&instruction.operands);
+        if (move && move->src == MemSpace::GM) block.loads.push_back(*move);
+        if (instruction.opcode == Opcode::DataMove || instruction.opcode == Opcode::Vector) first = false;
+    }
+    return block;
+}
+
+// ResNet-50's head, [32, 2048, 7, 7] fp16: 98 B planes. CANN's ReduceMean takes its transpose case
+// for such rows: a tile's planes move as one run (no gap on either side), where one padded burst
+// per plane would pay the path's padded-burst issue for each (§74).
+TEST(VectorAdaptivePool, GlobalPoolOfUnalignedPlanesMovesRunsOfPlanes) {
+    const GlobalPoolBlock block = globalPoolBlock0({32, 2048, 7, 7});
+    EXPECT_TRUE(block.dispatchFirst);
+    ASSERT_FALSE(block.loads.empty());
+    for (const DataMove& load : block.loads) {
+        EXPECT_EQ(load.srcGapBytes, 0u);
+        EXPECT_EQ(load.dstGapBytes, 0u);
+        EXPECT_GT(std::uint64_t{load.burstCount} * load.burstBytes, 8u * 98u);
+    }
+}
+
+// 16 × 16 fp16 planes are whole 32 B blocks: the normal last-axis case, one plane a row.
+TEST(VectorAdaptivePool, GlobalPoolOfAlignedPlanesReducesOnePlaneARow) {
+    const GlobalPoolBlock block = globalPoolBlock0({4, 64, 16, 16});
+    EXPECT_TRUE(block.dispatchFirst);
+    ASSERT_FALSE(block.loads.empty());
+    for (const DataMove& load : block.loads) EXPECT_EQ(load.burstBytes % 512, 0u);
+    checkAdaptivePool({2, 24, 16, 16}, 1, 1, DataType::Fp16);
+}
+
+TEST(VectorAdaptivePool, GlobalPoolOfUnalignedPlanesAveragesEveryPlane) {
+    checkAdaptivePool({3, 20, 7, 7}, 1, 1, DataType::Fp16);  // 60 planes: a partial group of 64
+    checkAdaptivePool({2, 9, 5, 3}, 1, 1, DataType::Fp32);
 }
 
 TEST(VectorAdaptivePool, ARowTooWideForUbIsALoweringError) {
