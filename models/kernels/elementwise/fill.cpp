@@ -145,7 +145,9 @@ LoweredKernel lowerFillTensor(const OpInstance& op, const ChipConfig& chip, cons
     if (schedule == FillSchedule::MemSetChunks) {
         const std::uint64_t alignedBytes = alignUp(bytes, kUbBlockBytes);
         bufferBytes = std::min(kMemSetChunkBytes, alignedBytes);
-        kernel.blockDim = chooseVectorBlockDim(op, placement, bytes, ceilDiv(alignedBytes, kMemSetAllCoresBytesPerCore));
+        // The host tiling launches every core or one (a replayed row brings its own block dim).
+        const bool allCores = alignedBytes > static_cast<std::uint64_t>(placement.coreCount) * kMemSetAllCoresBytesPerCore;
+        kernel.blockDim = op.blockDim ? chooseVectorBlockDim(op, placement, bytes, 1) : (allCores ? placement.coreCount : 1);
         kernel.program = [layout = std::shared_ptr<const FillLayout>(layout), alignedBytes,
                           cores = kernel.blockDim](const BlockProgramRequest& request) -> std::unique_ptr<InstructionStream> {
             return std::make_unique<DoubleBufferedStream>(

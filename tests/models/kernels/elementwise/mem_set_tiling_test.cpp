@@ -180,6 +180,9 @@ TEST(VectorMemSetTiling, ClearsEqualSharesInChunksOfOneFullDuplicate) {
     const auto smallKernels = h.lower(small);
     EXPECT_EQ(memSetBlock(smallKernels[0], 0).stores, (std::vector<Store>{{z.deviceAddr, 1200}}));
     for (std::uint32_t block = 1; block < 8; ++block) EXPECT_TRUE(memSetBlock(smallKernels[0], block).stores.empty());
+    // Without a given block dim the host tiling launches one core or all of them.
+    EXPECT_EQ(h.lower(makeOp("MemSet", {z}, {z}))[0].blockDim, 1u);
+    EXPECT_EQ(h.lower(makeOp("MemSet", {x}, {x}))[0].blockDim, chip.vectorCoreCount);
 }
 
 TEST(VectorMemSetTiling, ClearsEveryByteOfItsTensorAndNoOther) {
