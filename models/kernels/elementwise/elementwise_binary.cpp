@@ -2,6 +2,7 @@
 // (docs/op-catalog.md, vector ops).
 #include "models/kernels/elementwise/elementwise_broadcast.h"
 #include "models/kernels/elementwise/int64_elementwise.h"
+#include "models/kernels/tiling/leading_reads.h"
 #include "models/kernels/tiling/vector_tiling.h"
 
 namespace ascendsim {
@@ -33,6 +34,9 @@ std::vector<LoweredKernel> lowerBinary(const OpInstance& op, const ChipConfig& c
     return {program.lower(chip)};
 }
 
+constexpr std::uint64_t kTensorMoveTilingBytes = 32;
+constexpr std::uint32_t kTensorMoveTilingWords = 4;
+
 std::vector<LoweredKernel> lowerTensorMove(const OpInstance& op, const ChipConfig& chip) {
     requireOperands(op, 1, 1);
     const TensorInfo& x = op.inputs[0];
@@ -44,7 +48,12 @@ std::vector<LoweredKernel> lowerTensorMove(const OpInstance& op, const ChipConfi
     ElementwiseProgram program(op, x.dtype, {}, x.elementCount());
     program.useOneBuffer();
     program.store(program.elements(x, {}), op.outputs[0]);
-    return {program.lower(chip)};
+    LoweredKernel kernel = program.lower(chip);
+    // CANN's TensorMove (tbe/impl/dynamic/tensor_move.py, CANN 8.1) is a dynamic TIK kernel: every
+    // block first moves its tiling (TILING_ARG_NUM = 4 int64, one 32 B block) GM → UB and reads
+    // the four words with set_as before it can size its share (§61's leading reads).
+    prependLeadingReads(kernel, chip, {{.bytes = kTensorMoveTilingBytes, .scalarWords = kTensorMoveTilingWords}});
+    return {kernel};
 }
 
 }  // namespace

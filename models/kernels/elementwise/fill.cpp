@@ -1,6 +1,7 @@
 // Write-only kernels (docs/op-catalog.md, "Ops of the LLM samples"): ZerosLike, OnesLike, Fill
-// and MemSet. Each block duplicates the value into one UB buffer once (vector Duplicate) and
-// streams that buffer to its share of the output with MTE3 only: the tensor is never read, as
+// and MemSet. Each block of the first three duplicates the value into one UB buffer once (vector
+// Duplicate) and streams that buffer to its share of the output with MTE3 only (MemSet duplicates
+// once per chunk, MemSetTiles below): the tensor is never read, as
 // the sample's ZerosLike of 1.5 GB shows (1.89 ms at bd 40 is write-only HBM traffic,
 // ef63bc64 rank_0 kernel_details.csv). Two of them first read something small from GM, each
 // read waited for by the scalar unit before the work (docs/fidelity.md §25c, §49):
@@ -9,7 +10,10 @@
 //   work: every block moves the 96 B header record GM → UB and reads the core count from it with
 //   the scalar unit, then per tensor moves that tensor's record (24 int32) and reads it the same
 //   way before it duplicates and stores. So a block starts with two serial small GM reads (one
-//   cleared tensor), the MTE2 time real MemSets show while reading no tensor.
+//   cleared tensor), the MTE2 time real MemSets show while reading no tensor. (A third, of the
+//   tensor's dtype word from the kernel's constant dtypes_gm table, is in the source but not
+//   modelled: the model's cold small reads already cost more MTE2 than the rows show, §90.) Its
+//   clearing loop is not the stream of the other fills either (MemSetTiles, §90).
 // - Fill is CANN's Fill(dims, value): the value is a one-element device tensor (aclnn's
 //   InplaceFillScalar makes one of the scalar), which every block moves GM → UB and reads with
 //   the scalar unit before its Duplicate. The real Fill rows show that read: aiv MTE2 190-200
@@ -29,10 +33,14 @@ namespace {
 // Fill tiling picks when there is no input to double-buffer).
 std::uint64_t fillBufferBytes(const VectorPlacement& placement) { return placement.ubBytes / 2; }
 
-// MemSet's tiling: 24 int32 per record (TILING_PARAMS_NUM in mem_set.py), the header record
-// and one record per cleared tensor, read one after another (tiling/leading_reads.h).
+// MemSet's reads (mem_set.py, DynamicMemSet.addr_clean and compute_value_set, CANN 8.1): the
+// header record (24 int32, TILING_PARAMS_NUM) for the core count (one set_as), then per cleared
+// tensor its record, whose 18 fields get_tiling_data reads with set_as; each move waited for
+// before its words are read (tiling/leading_reads.h).
 constexpr std::uint64_t kMemSetRecordBytes = 24 * 4;
-const std::vector<LeadingRead> kMemSetTilingReads{{.bytes = kMemSetRecordBytes}, {.bytes = kMemSetRecordBytes}};
+constexpr std::uint32_t kMemSetRecordFieldsRead = 18;
+const std::vector<LeadingRead> kMemSetTilingReads{{.bytes = kMemSetRecordBytes, .scalarWords = 1},
+                                                  {.bytes = kMemSetRecordBytes, .scalarWords = kMemSetRecordFieldsRead}};
 // Fill's value tensor: one element, moved as the one 32 B block that holds it; neither the
 // workload's Fill (value attribute) nor a replay row carries its address, so it is read from the
 // launch's workspace: one cold line either way.
@@ -68,8 +76,58 @@ private:
     UnitRange chunks_;
 };
 
+// How DynamicMemSet clears one tensor (mem_set.py, get_tiling_data's fields as the host tiling
+// sets them; compute_value_set_ele_size): every core only when the 32 B-aligned tensor is larger
+// than cores × 256 B (MAX_MASK_BYTE), else one core; a core's share is the aligned size ÷ cores,
+// rounded up to 32 B, the last core the rest. A share is cleared in chunks of one full
+// vector_dup, 255 repeats × 256 B: each chunk is duplicated again into the one dup buffer and
+// then stored, so the dup waits for the previous chunk's store and the store for the dup; the
+// tail after full chunks is stored from the buffer as it is (duplicated only when the share has
+// no full chunk).
+constexpr std::uint64_t kMemSetAllCoresBytesPerCore = 256;
+constexpr std::uint64_t kMemSetChunkBytes = 255 * 256;
+
+struct ByteRange {
+    std::uint64_t begin = 0;
+    std::uint64_t end = 0;
+};
+
+ByteRange memSetShare(std::uint64_t alignedBytes, std::uint32_t cores, std::uint32_t core) {
+    if (alignedBytes <= static_cast<std::uint64_t>(cores) * kMemSetAllCoresBytesPerCore)
+        return core == 0 ? ByteRange{0, alignedBytes} : ByteRange{};
+    const std::uint64_t share = alignUp(alignedBytes / cores, kUbBlockBytes);
+    const std::uint64_t begin = std::min(alignedBytes, core * share);
+    return {begin, std::min(alignedBytes, begin + share)};
+}
+
+class MemSetTiles final : public TileSource {
+public:
+    MemSetTiles(std::shared_ptr<const FillLayout> layout, ByteRange share) : l_(std::move(layout)), share_(share) {}
+    std::uint64_t tileCount() const override { return ceilDiv(share_.end - share_.begin, kMemSetChunkBytes); }
+    std::uint32_t buffers() const override { return 1; }
+    void tile(std::uint64_t index, std::uint32_t, TileCode& code) override {
+        const std::uint64_t first = share_.begin + index * kMemSetChunkBytes;
+        const std::uint64_t bytes = std::min(kMemSetChunkBytes, share_.end - first);
+        const bool fullChunks = share_.end - share_.begin >= kMemSetChunkBytes;
+        const std::uint64_t eb = bytesOf(l_->dtype);
+        if (bytes == kMemSetChunkBytes || !fullChunks)
+            emitVectorRange(code.compute, VectorOp::Duplicate, l_->dtype, {.dst = 0}, ceilDiv(bytes, eb), l_->value);
+        // The last core's tail is moved with data_move_pad: the tensor's own bytes, not the 32 B-aligned size.
+        const std::uint64_t stored = std::min(first + bytes, l_->elements * eb) - first;
+        code.store.push_back(moveRowsToGm(0, l_->gmAddr + first, 1, stored, stored));
+    }
+
+private:
+    std::shared_ptr<const FillLayout> l_;
+    ByteRange share_;
+};
+
+// How a fill kernel walks its output: the stream of one duplicated buffer (ZerosLike, OnesLike,
+// Fill) or DynamicMemSet's chunks.
+enum class FillSchedule { OneDuplicateStream, MemSetChunks };
+
 LoweredKernel lowerFillTensor(const OpInstance& op, const ChipConfig& chip, const TensorInfo& out, float value,
-                              const std::vector<LeadingRead>& leading) {
+                              const std::vector<LeadingRead>& leading, FillSchedule schedule) {
     if (out.elementCount() <= 0) throwLoweringError(op, "the output must not be empty");
     if (bytesOf(out.dtype) > 4) throwLoweringError(op, "64-bit outputs have no vector Duplicate form");
     const VectorPlacement placement = vectorPlacement(chip);
@@ -81,13 +139,27 @@ LoweredKernel lowerFillTensor(const OpInstance& op, const ChipConfig& chip, cons
     if (bytesOf(out.dtype) == 1 && (value != 0.0f || bytes % 2 != 0))
         throwLoweringError(op, "a 1-byte dtype is filled as 16-bit pairs: only zeros of an even byte count are modelled");
     layout->value = value;
-    const std::uint64_t bufferBytes = std::min(fillBufferBytes(placement), alignUp(bytes, kUbBlockBytes));
-    layout->chunkElements = bufferBytes / bytesOf(layout->dtype);
-    const std::uint64_t chunks = ceilDiv(layout->elements, layout->chunkElements);
     LoweredKernel kernel;
     kernel.type = placement.taskType;
-    kernel.blockDim = chooseVectorBlockDim(op, placement, bytes, chunks);
-    kernel.program = doubleBufferedBlockShares<FillTiles>(std::shared_ptr<const FillLayout>(layout), chunks, kernel.blockDim);
+    std::uint64_t bufferBytes = 0;
+    if (schedule == FillSchedule::MemSetChunks) {
+        const std::uint64_t alignedBytes = alignUp(bytes, kUbBlockBytes);
+        bufferBytes = std::min(kMemSetChunkBytes, alignedBytes);
+        // The host tiling launches every core or one (a replayed row brings its own block dim).
+        const bool allCores = alignedBytes > static_cast<std::uint64_t>(placement.coreCount) * kMemSetAllCoresBytesPerCore;
+        kernel.blockDim = op.blockDim ? chooseVectorBlockDim(op, placement, bytes, 1) : (allCores ? placement.coreCount : 1);
+        kernel.program = [layout = std::shared_ptr<const FillLayout>(layout), alignedBytes,
+                          cores = kernel.blockDim](const BlockProgramRequest& request) -> std::unique_ptr<InstructionStream> {
+            return std::make_unique<DoubleBufferedStream>(
+                std::make_unique<MemSetTiles>(layout, memSetShare(alignedBytes, cores, request.blockIdx)));
+        };
+    } else {
+        bufferBytes = std::min(fillBufferBytes(placement), alignUp(bytes, kUbBlockBytes));
+        layout->chunkElements = bufferBytes / bytesOf(layout->dtype);
+        const std::uint64_t chunks = ceilDiv(layout->elements, layout->chunkElements);
+        kernel.blockDim = chooseVectorBlockDim(op, placement, bytes, chunks);
+        kernel.program = doubleBufferedBlockShares<FillTiles>(std::shared_ptr<const FillLayout>(layout), chunks, kernel.blockDim);
+    }
     // Every block reads them, also one that then has nothing to fill; they land after the buffer.
     prependLeadingReads(kernel, chip, leading, alignUp(bufferBytes, kUbBlockBytes));
     return kernel;
@@ -96,13 +168,13 @@ LoweredKernel lowerFillTensor(const OpInstance& op, const ChipConfig& chip, cons
 std::vector<LoweredKernel> lowerLike(const OpInstance& op, const ChipConfig& chip, float value) {
     requireOperands(op, 1, 1);
     if (op.outputs[0].elementCount() != op.inputs[0].elementCount()) throwLoweringError(op, "y must have x's shape");
-    return {lowerFillTensor(op, chip, op.outputs[0], value, {})};
+    return {lowerFillTensor(op, chip, op.outputs[0], value, {}, FillSchedule::OneDuplicateStream)};
 }
 
 std::vector<LoweredKernel> lowerOutputOnly(const OpInstance& op, const ChipConfig& chip, float value,
-                                           const std::vector<LeadingRead>& leading) {
+                                           const std::vector<LeadingRead>& leading, FillSchedule schedule) {
     if (op.outputs.empty()) throwLoweringError(op, "needs an output tensor");
-    return {lowerFillTensor(op, chip, op.outputs[0], value, leading)};
+    return {lowerFillTensor(op, chip, op.outputs[0], value, leading, schedule)};
 }
 
 }  // namespace
@@ -110,10 +182,11 @@ std::vector<LoweredKernel> lowerOutputOnly(const OpInstance& op, const ChipConfi
 ASCENDSIM_REGISTER_KERNEL("ZerosLike", [](const OpInstance& op, const ChipConfig& chip) { return lowerLike(op, chip, 0.0f); });
 ASCENDSIM_REGISTER_KERNEL("OnesLike", [](const OpInstance& op, const ChipConfig& chip) { return lowerLike(op, chip, 1.0f); });
 ASCENDSIM_REGISTER_KERNEL("Fill", [](const OpInstance& op, const ChipConfig& chip) {
-    return lowerOutputOnly(op, chip, static_cast<float>(op.floatAttr("value", 0.0)), kFillValueRead);
+    return lowerOutputOnly(op, chip, static_cast<float>(op.floatAttr("value", 0.0)), kFillValueRead,
+                           FillSchedule::OneDuplicateStream);
 });
 ASCENDSIM_REGISTER_KERNEL("MemSet", [](const OpInstance& op, const ChipConfig& chip) {
-    return lowerOutputOnly(op, chip, 0.0f, kMemSetTilingReads);
+    return lowerOutputOnly(op, chip, 0.0f, kMemSetTilingReads, FillSchedule::MemSetChunks);
 });
 
 }  // namespace ascendsim

@@ -2,7 +2,9 @@
 // docs/fidelity.md §25c): every block, also one with nothing to clear, first moves the 96 B
 // header record and the tensor's record from the launch's workspace into UB, each move followed
 // by the scalar unit's wait for it; ZerosLike, a kernel with its tiling in its arguments, does not.
-// Fill reads its one-element value tensor the same way, once per block (§49).
+// Fill reads its one-element value tensor the same way, once per block (§49). MemSet clears
+// equal 32 B-aligned shares in chunks of one full vector_dup, duplicating each chunk again into
+// its one buffer (§90).
 #include <gtest/gtest.h>
 
 #include <variant>
@@ -102,6 +104,99 @@ TEST(VectorMemSetTiling, EveryFillBlockReadsItsValueTensorBeforeFilling) {
     EXPECT_EQ(plain[0].workspaceBytes, 0u);
     const BlockStart s = blockStart(plain[0], 0, kWorkspace, 32);
     EXPECT_EQ(s.tilingReads + s.otherGmLoads, 0u);  // its value is in the binary's arguments
+}
+
+// What one block of a MemSet does after its tiling reads: its stores (GM byte ranges) and how many
+// vector instructions run before the first store, between stores, and whether a vector step after
+// a store waits for that store (MTE3 → V) — the one dup buffer.
+using Store = std::pair<std::uint64_t, std::uint64_t>;  // GM address, bytes
+
+struct MemSetBlock {
+    std::vector<Store> stores;
+    std::vector<std::uint64_t> vectorsBeforeStore;                 // per store: vector instructions since the previous one
+    std::uint64_t vectorsAfterStoreWithoutWait = 0;                // a re-dup not behind an MTE3 → V wait
+};
+
+MemSetBlock memSetBlock(const LoweredKernel& kernel, std::uint32_t block) {
+    MemSetBlock b;
+    auto stream = kernel.program({block, CoreKind::Vector, 0, 7ull << 20});
+    std::vector<Instruction> chunk;
+    std::uint64_t vectors = 0;
+    bool waitedForStore = false;
+    while (stream->next(chunk)) {
+        for (const auto& instruction : chunk) {
+            if (instruction.opcode == Opcode::Vector) {
+                ++vectors;
+                if (!b.stores.empty() && !waitedForStore) ++b.vectorsAfterStoreWithoutWait;
+            } else if (const auto* flag = std::get_if<Flag>(&instruction.operands)) {
+                if (instruction.opcode == Opcode::WaitFlag && flag->src == Pipe::Mte3 && flag->dst == Pipe::Vector)
+                    waitedForStore = true;
+            } else if (const auto* move = std::get_if<DataMove>(&instruction.operands); move && move->dst == MemSpace::GM) {
+                b.stores.emplace_back(move->dstAddr, move->totalBytes());
+                b.vectorsBeforeStore.push_back(vectors);
+                vectors = 0;
+                waitedForStore = false;
+            }
+        }
+        chunk.clear();
+    }
+    return b;
+}
+
+// DynamicMemSet (mem_set.py): cores × 256 B or less is cleared by one core; above, every core
+// clears the aligned size ÷ cores (rounded up to 32 B) in chunks of 255 × 256 B, each duplicated
+// again after the previous chunk is stored; a tail after full chunks is stored as it is.
+TEST(VectorMemSetTiling, ClearsEqualSharesInChunksOfOneFullDuplicate) {
+    const ChipConfig chip = ascend910B1();
+    CubeOpHarness h(chip, 16ull << 20);
+    constexpr std::uint64_t kChunk = 255 * 256;
+    // 8 shares of 100000 B: one full chunk and a 34720 B tail each.
+    const auto x = h.tensor("x", {200000}, DataType::Fp32);
+    auto memSet = makeOp("MemSet", {x}, {x});
+    memSet.blockDim = 8;
+    const auto kernels = h.lower(memSet);
+    ASSERT_EQ(kernels.size(), 1u);
+    for (std::uint32_t block = 0; block < 8; ++block) {
+        const MemSetBlock b = memSetBlock(kernels[0], block);
+        ASSERT_EQ(b.stores.size(), 2u) << "block " << block;
+        EXPECT_EQ(b.stores[0], Store(x.deviceAddr + block * std::uint64_t{100000}, kChunk)) << "block " << block;
+        EXPECT_EQ(b.stores[1], Store(x.deviceAddr + block * std::uint64_t{100000} + kChunk, 100000 - kChunk));
+        EXPECT_GT(b.vectorsBeforeStore[0], 0u);
+        EXPECT_EQ(b.vectorsBeforeStore[1], 0u) << "the tail is stored from the first chunk's dup";
+    }
+    // Two full chunks a share: the second is duplicated again, after the first one's store.
+    const auto y = h.tensor("y", {8 * 2 * 16320}, DataType::Fp32);
+    auto twoChunks = makeOp("MemSet", {y}, {y});
+    twoChunks.blockDim = 8;
+    const MemSetBlock b = memSetBlock(h.lower(twoChunks)[0], 5);
+    ASSERT_EQ(b.stores.size(), 2u);
+    EXPECT_EQ(b.stores[1], Store(y.deviceAddr + 5 * 2 * kChunk + kChunk, kChunk));
+    EXPECT_GT(b.vectorsBeforeStore[1], 0u);
+    EXPECT_EQ(b.vectorsAfterStoreWithoutWait, 0u);
+    // 1200 B ≤ 8 cores × 256 B: block 0 clears all of it (its own bytes, not the aligned 1216).
+    const auto z = h.tensor("z", {3, 100}, DataType::Fp32);
+    auto small = makeOp("MemSet", {z}, {z});
+    small.blockDim = 8;
+    const auto smallKernels = h.lower(small);
+    EXPECT_EQ(memSetBlock(smallKernels[0], 0).stores, (std::vector<Store>{{z.deviceAddr, 1200}}));
+    for (std::uint32_t block = 1; block < 8; ++block) EXPECT_TRUE(memSetBlock(smallKernels[0], block).stores.empty());
+    // Without a given block dim the host tiling launches one core or all of them.
+    EXPECT_EQ(h.lower(makeOp("MemSet", {z}, {z}))[0].blockDim, 1u);
+    EXPECT_EQ(h.lower(makeOp("MemSet", {x}, {x}))[0].blockDim, chip.vectorCoreCount);
+}
+
+TEST(VectorMemSetTiling, ClearsEveryByteOfItsTensorAndNoOther) {
+    const ChipConfig chip = ascend910B1();
+    CubeOpHarness h(chip, 16ull << 20);
+    const auto x = h.tensor("x", {123457}, DataType::Fp32);  // shares not a whole number of chunks; odd tail
+    const auto after = h.tensor("after", {64}, DataType::Fp32);
+    h.fillRandom(x, 1.0f, 2.0f);
+    const auto kept = h.fillRandom(after, 1.0f, 2.0f);
+    auto memSet = makeOp("MemSet", {x}, {x});
+    memSet.blockDim = 7;
+    h.run(memSet);
+    for (const float v : h.read(x)) ASSERT_EQ(v, 0.0f);
+    EXPECT_EQ(h.read(after), kept);
 }
 
 }  // namespace
