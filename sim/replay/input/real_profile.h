@@ -5,6 +5,7 @@
 // cycle counts the chip inference uses. Communication tasks are counted, never replayed.
 #include <cstdint>
 #include <filesystem>
+#include <iterator>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -34,6 +35,14 @@ inline bool isPipeColumn(std::string_view name) {
     return name.ends_with("_ratio") || name.ends_with("_icache_miss_rate");
 }
 
+// The core side a pipe column belongs to: "aic_", "aiv_", or "" for the coupled cores' unprefixed
+// columns (the prefixes of RealSideCycles).
+inline std::string_view pipeColumnSide(std::string_view column) {
+    for (std::string_view prefix : {std::string_view("aic_"), std::string_view("aiv_")})
+        if (column.starts_with(prefix)) return prefix;
+    return "";
+}
+
 struct RealKernel {
     std::string name;             // "aclnnMatmul_MatMulV3Common_MatMulV3"
     std::string type;             // CANN op type, "MatMulV3"
@@ -54,6 +63,19 @@ struct RealKernel {
     // before it: its blocks add their partial results into it.
     bool accumulatesAtomically = false;
 };
+
+// Drops the pipe ratios of the sides the row records with total_cycles 0 (`idlePrefixes`): that side
+// did not run (an AI_CORE kernel's AIV side, a MIX_AIV kernel's AIC side), and msprof writes 0 for a
+// ratio whose denominator is 0 — not a measured idle pipe. The replay compares only measured ratios,
+// as it does on the simulated side (docs/fidelity.md §89).
+inline void dropIdleSideRatios(RealKernel& kernel, const std::vector<std::string>& idlePrefixes) {
+    for (auto it = kernel.pipeRatios.begin(); it != kernel.pipeRatios.end();) {
+        const std::string_view side = pipeColumnSide(it->first);
+        bool idle = false;
+        for (const std::string& prefix : idlePrefixes) idle = idle || side == prefix;
+        it = idle ? kernel.pipeRatios.erase(it) : std::next(it);
+    }
+}
 
 struct RealProfile {
     std::filesystem::path source;  // the file read (kernel_details.csv or the .db)
