@@ -160,9 +160,8 @@ RealProfile parseKernelDetailsCsv(std::string_view text, const std::filesystem::
             if (reader.cell(row, line, index) == "N/A") continue;
             kernel.pipeRatios[table.header[index]] = reader.number(row, line, index);
         }
-        std::vector<std::string> idleSides;
-        kernel.sides = sidesOf(table, reader, row, line, idleSides);
-        dropIdleSideRatios(kernel, idleSides);
+        kernel.sides = sidesOf(table, reader, row, line, kernel.idleSides);
+        dropIdleSideRatios(kernel);
         profile.kernels.push_back(std::move(kernel));
     }
     return profile;

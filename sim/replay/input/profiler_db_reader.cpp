@@ -61,17 +61,16 @@ void readPmu(const SqliteReader& db, const std::unordered_map<std::int64_t, std:
         for (const auto& [name, value] : metrics) {
             if (isPipeColumn(name)) kernel->second->pipeRatios[name] = value;
         }
-        std::vector<std::string> idleSides;
         for (const char* prefix : {"aic_", "aiv_", ""}) {
             const std::string p(prefix);
             const auto cycles = metrics.find(p + "total_cycles");
             const auto time = metrics.find(p + "total_time");
-            if (cycles != metrics.end() && cycles->second <= 0.0) idleSides.push_back(p);
+            if (cycles != metrics.end() && cycles->second <= 0.0) kernel->second->idleSides.push_back(p);
             if (cycles == metrics.end() || time == metrics.end() || cycles->second <= 0.0 || time->second <= 0.0)
                 continue;
             kernel->second->sides.push_back({p, cycles->second, time->second / kNsPerUs});
         }
-        dropIdleSideRatios(*kernel->second, idleSides);
+        dropIdleSideRatios(*kernel->second);
     }
 }
 

@@ -58,23 +58,25 @@ struct RealKernel {
     std::string outputShapes, outputDtypes, outputFormats;
     std::map<std::string, double> pipeRatios;  // "aic_mac_ratio" → 0.52 (isPipeColumn)
     std::vector<RealSideCycles> sides;         // sides with cycles > 0
+    std::vector<std::string> idleSides;        // prefixes whose total_cycles the row records as 0
     std::size_t sourceLine = 0;                // CSV line (1-based) or DB globalTaskId
     // An atomic clean (the 910A's "atomic_memset" row, memset_owner.h) zeroed this kernel's output
     // before it: its blocks add their partial results into it.
     bool accumulatesAtomically = false;
 };
 
-// Drops the pipe ratios of the sides the row records with total_cycles 0 (`idlePrefixes`): that side
-// did not run (an AI_CORE kernel's AIV side, a MIX_AIV kernel's AIC side), and msprof writes 0 for a
-// ratio whose denominator is 0 — not a measured idle pipe. The replay compares only measured ratios,
-// as it does on the simulated side (docs/fidelity.md §89).
-inline void dropIdleSideRatios(RealKernel& kernel, const std::vector<std::string>& idlePrefixes) {
-    for (auto it = kernel.pipeRatios.begin(); it != kernel.pipeRatios.end();) {
-        const std::string_view side = pipeColumnSide(it->first);
-        bool idle = false;
-        for (const std::string& prefix : idlePrefixes) idle = idle || side == prefix;
-        it = idle ? kernel.pipeRatios.erase(it) : std::next(it);
-    }
+// Drops the pipe ratios of the sides the row records with total_cycles 0 (kernel.idleSides): that
+// side did not run (an AI_CORE kernel's AIV side, a MIX_AIV kernel's AIC side), and msprof writes 0
+// for a ratio whose denominator is 0 — not a measured idle pipe. The replay compares only measured
+// ratios, as it does on the simulated side (docs/fidelity.md §89).
+inline bool sideIsIdle(const RealKernel& kernel, std::string_view side) {
+    for (const std::string& prefix : kernel.idleSides)
+        if (side == prefix) return true;
+    return false;
+}
+inline void dropIdleSideRatios(RealKernel& kernel) {
+    for (auto it = kernel.pipeRatios.begin(); it != kernel.pipeRatios.end();)
+        it = sideIsIdle(kernel, pipeColumnSide(it->first)) ? kernel.pipeRatios.erase(it) : std::next(it);
 }
 
 struct RealProfile {
