@@ -74,8 +74,10 @@ private:
     const std::filesystem::path& source_;
 };
 
+// The row's sides with cycles (RealKernel::sides); `idle` gets the prefixes whose total_cycles column
+// the row fills with 0 (the side did not run).
 std::vector<RealSideCycles> sidesOf(const CsvTable& table, const RowReader& reader, const CsvRow& row,
-                                    std::size_t line) {
+                                    std::size_t line, std::vector<std::string>& idle) {
     std::vector<RealSideCycles> sides;
     for (const char* prefix : {"aic_", "aiv_", ""}) {
         const std::string p(prefix);
@@ -84,6 +86,7 @@ std::vector<RealSideCycles> sidesOf(const CsvTable& table, const RowReader& read
         if (!cycles || !time) continue;
         RealSideCycles side{p, reader.number(row, line, *cycles), reader.number(row, line, *time)};
         if (side.totalCycles > 0.0 && side.coreTimeUs > 0.0) sides.push_back(side);
+        else if (side.totalCycles <= 0.0) idle.push_back(p);
     }
     return sides;
 }
@@ -157,7 +160,8 @@ RealProfile parseKernelDetailsCsv(std::string_view text, const std::filesystem::
             if (reader.cell(row, line, index) == "N/A") continue;
             kernel.pipeRatios[table.header[index]] = reader.number(row, line, index);
         }
-        kernel.sides = sidesOf(table, reader, row, line);
+        kernel.sides = sidesOf(table, reader, row, line, kernel.idleSides);
+        dropIdleSideRatios(kernel);
         profile.kernels.push_back(std::move(kernel));
     }
     return profile;

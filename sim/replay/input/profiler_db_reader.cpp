@@ -65,10 +65,12 @@ void readPmu(const SqliteReader& db, const std::unordered_map<std::int64_t, std:
             const std::string p(prefix);
             const auto cycles = metrics.find(p + "total_cycles");
             const auto time = metrics.find(p + "total_time");
+            if (cycles != metrics.end() && cycles->second <= 0.0) kernel->second->idleSides.push_back(p);
             if (cycles == metrics.end() || time == metrics.end() || cycles->second <= 0.0 || time->second <= 0.0)
                 continue;
             kernel->second->sides.push_back({p, cycles->second, time->second / kNsPerUs});
         }
+        dropIdleSideRatios(*kernel->second);
     }
 }
 

@@ -5,6 +5,7 @@
 // cycle counts the chip inference uses. Communication tasks are counted, never replayed.
 #include <cstdint>
 #include <filesystem>
+#include <iterator>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -34,6 +35,14 @@ inline bool isPipeColumn(std::string_view name) {
     return name.ends_with("_ratio") || name.ends_with("_icache_miss_rate");
 }
 
+// The core side a pipe column belongs to: "aic_", "aiv_", or "" for the coupled cores' unprefixed
+// columns (the prefixes of RealSideCycles).
+inline std::string_view pipeColumnSide(std::string_view column) {
+    for (std::string_view prefix : {std::string_view("aic_"), std::string_view("aiv_")})
+        if (column.starts_with(prefix)) return prefix;
+    return "";
+}
+
 struct RealKernel {
     std::string name;             // "aclnnMatmul_MatMulV3Common_MatMulV3"
     std::string type;             // CANN op type, "MatMulV3"
@@ -49,11 +58,26 @@ struct RealKernel {
     std::string outputShapes, outputDtypes, outputFormats;
     std::map<std::string, double> pipeRatios;  // "aic_mac_ratio" → 0.52 (isPipeColumn)
     std::vector<RealSideCycles> sides;         // sides with cycles > 0
+    std::vector<std::string> idleSides;        // prefixes whose total_cycles the row records as 0
     std::size_t sourceLine = 0;                // CSV line (1-based) or DB globalTaskId
     // An atomic clean (the 910A's "atomic_memset" row, memset_owner.h) zeroed this kernel's output
     // before it: its blocks add their partial results into it.
     bool accumulatesAtomically = false;
 };
+
+// Drops the pipe ratios of the sides the row records with total_cycles 0 (kernel.idleSides): that
+// side did not run (an AI_CORE kernel's AIV side, a MIX_AIV kernel's AIC side), and msprof writes 0
+// for a ratio whose denominator is 0 — not a measured idle pipe. The replay compares only measured
+// ratios, as it does on the simulated side (docs/fidelity.md §89).
+inline bool sideIsIdle(const RealKernel& kernel, std::string_view side) {
+    for (const std::string& prefix : kernel.idleSides)
+        if (side == prefix) return true;
+    return false;
+}
+inline void dropIdleSideRatios(RealKernel& kernel) {
+    for (auto it = kernel.pipeRatios.begin(); it != kernel.pipeRatios.end();)
+        it = sideIsIdle(kernel, pipeColumnSide(it->first)) ? kernel.pipeRatios.erase(it) : std::next(it);
+}
 
 struct RealProfile {
     std::filesystem::path source;  // the file read (kernel_details.csv or the .db)

@@ -111,6 +111,19 @@ std::string residentCell(const ReplayedKernel& k) {
     return cell;
 }
 
+// Replayed kernels whose model runs a core side the real row records as idle: their ratios there have
+// nothing to be compared with (dropIdleSideRatios), so the summary says how many there are.
+std::size_t kernelsRunningAnIdleSide(const std::vector<ReplayedKernel>& kernels) {
+    std::size_t count = 0;
+    for (const auto& k : kernels) {
+        if (!k.simulated) continue;
+        bool runs = false;
+        for (const auto& [pipe, value] : k.simulated->pipeRatios) runs = runs || sideIsIdle(k.sample, pipeColumnSide(pipe));
+        count += runs ? 1 : 0;
+    }
+    return count;
+}
+
 }  // namespace
 
 std::string renderReplayKernelsCsv(const ReplayReport& report) {
@@ -211,6 +224,8 @@ std::string renderReplaySummary(const ReplayReport& report) {
             out << "    " << std::left << std::setw(22) << pipe << std::right << ratioText(error) << "  ("
                 << all.pipeSamples.at(pipe) << " kernels)\n";
     }
+    if (const std::size_t idle = kernelsRunningAnIdleSide(report.kernels); idle > 0)
+        out << "    not compared: " << idle << " kernels run a core side the chip did not (its total_cycles 0)\n";
 
     struct Missing {
         std::size_t distinct = 0, rows = 0;

@@ -115,13 +115,13 @@ inline fs::path dbProfile(const fs::path& root, const std::string& name) {
          "INSERT INTO STRING_IDS VALUES (1,'aclnnAdd_AddAiCore_Add'),(2,'Add'),(3,'AI_VECTOR_CORE'),(4,'ND;ND'),"
          "(5,'FLOAT;FLOAT'),(6,'\"64,1024;64,1024\"'),(7,'ND'),(8,'FLOAT'),(9,'\"64,1024\"'),(10,'N/A'),"
          "(11,'aic_total_cycles'),(12,'aiv_total_cycles'),(13,'aiv_total_time'),(14,'aiv_vec_ratio'),"
-         "(15,'MatMul1'),(16,'MatMulV2'),(17,'AI_CORE'),(18,'\"64,128;128,256\"'),(19,'\"64,256\"');"
+         "(15,'MatMul1'),(16,'MatMulV2'),(17,'AI_CORE'),(18,'\"64,128;128,256\"'),(19,'\"64,256\"'),(20,'aic_mac_ratio');"
          "INSERT INTO COMPUTE_TASK_INFO VALUES (1,1,40,0,3,2,4,5,6,7,8,9,10),(1,2,40,0,3,2,4,5,6,7,8,9,10),"
          "(15,3,24,0,17,16,4,5,18,7,8,19,10);"
          "INSERT INTO TASK VALUES (1000000,1035000,0,1,1,7,1,4294967295,2,11,4294967295),"
          "(2000000,2037000,0,2,2,7,1,4294967295,2,12,4294967295),(3000000,3010000,0,3,3,7,1,4294967295,2,13,4294967295);"
-         "INSERT INTO TASK_PMU_INFO VALUES (1,12,2376000),(1,13,33000),(1,14,0.2),(1,11,0),"
-         "(2,12,2376000),(2,13,33000),(2,14,0.4);"
+         "INSERT INTO TASK_PMU_INFO VALUES (1,12,2376000),(1,13,33000),(1,14,0.2),(1,11,0),(1,20,0),"
+         "(2,12,2376000),(2,13,33000),(2,14,0.4),(2,20,0.3);"
          "INSERT INTO COMMUNICATION_OP VALUES (0,5000000,5500000,0,0,1,0,0,0,0,1,0);");
     sqlite3_close(db);
     return dir;

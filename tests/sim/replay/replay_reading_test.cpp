@@ -37,6 +37,32 @@ TEST(ReplayReading, Cann83Text_KernelsCommunicationShapesAndPipes) {
     EXPECT_EQ(mm.sourceLine, 2u);
 }
 
+// A side whose total_cycles the row records as 0 did not run: msprof writes 0 for its ratios (a
+// denominator of 0), which are no measurement of an idle pipe, so the replay does not read them
+// (docs/fidelity.md §89: AlexNet's AI_CORE filter gradients compared the model's AIV work with them).
+TEST(ReplayReading, RatiosOfASideThatDidNotRunAreNotRead) {
+    const RealProfile text = parseKernelDetailsCsv(kernelDetails83(), "kernel_details.csv");
+    const RealKernel& cube = text.kernels[0];  // AI_CORE: aiv_total_cycles 0
+    EXPECT_DOUBLE_EQ(cube.pipeRatios.at("aic_mte2_ratio"), 0.316);
+    EXPECT_EQ(cube.pipeRatios.count("aiv_vec_ratio"), 0u);
+    EXPECT_EQ(cube.pipeRatios.count("aiv_icache_miss_rate"), 0u);
+    const RealKernel& vector = text.kernels[1];  // AI_VECTOR_CORE: aic_total_cycles 0
+    EXPECT_DOUBLE_EQ(vector.pipeRatios.at("aiv_mte2_ratio"), 0.75);
+    EXPECT_EQ(vector.pipeRatios.count("aic_mac_ratio"), 0u);
+    for (const auto& [column, value] : vector.pipeRatios) EXPECT_EQ(pipeColumnSide(column), "aiv_") << column;
+    // The coupled cores' unprefixed side keeps its ratios when it ran.
+    const RealProfile coupled = parseKernelDetailsCsv(kernelDetails2024(), "kernel_details.csv");
+    EXPECT_DOUBLE_EQ(coupled.kernels[0].pipeRatios.at("mte2_ratio"), 0.901);
+    EXPECT_EQ(pipeColumnSide("mte2_ratio"), "");
+
+    const auto root = testing_scratch::scratchDir("replay_db_idle_side");
+    const RealProfile db = loadRealProfile(dbProfile(root, "db"), ProfileSource::Auto);
+    EXPECT_DOUBLE_EQ(db.kernels[0].pipeRatios.at("aiv_vec_ratio"), 0.2);
+    EXPECT_EQ(db.kernels[0].pipeRatios.count("aic_mac_ratio"), 0u);  // aic_total_cycles 0
+    EXPECT_DOUBLE_EQ(db.kernels[1].pipeRatios.at("aic_mac_ratio"), 0.3);  // no aic_total_cycles: kept
+    std::filesystem::remove_all(root);
+}
+
 // Found by fuzz_replay_profile: a block dim past 2^32 (or fractional, or negative) was converted
 // from double to uint32 without a check (undefined behaviour); it names its line and field now.
 TEST(ReplayReading, BlockDimThatIsNoBlockCountNamesItsLineAndField) {
