@@ -65,6 +65,10 @@ struct L2Config {
     // Reads of one line by several requests at once are served one after another, each holding
     // the line this long (models/memory/line_read_queue.h). 0: every read is served at once.
     std::uint32_t sameLineReadCycles = 0;
+    // 1: a write that covers a line only in part and misses L2 first fills the line from HBM
+    // (read for ownership: one valid bit a line; the write stays posted). A what-if, off on every
+    // chip (models/memory/partial_line_writes.h, docs/fidelity.md §92). 0: no fill.
+    std::uint32_t partialWriteFill = 0;
 };
 
 struct HbmConfig {

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "models/memory/partial_line_writes.h"
+
 namespace ascendsim {
 
 namespace {
@@ -31,6 +33,7 @@ SharedMemorySystem::SharedMemorySystem(const ChipConfig& chip)
       l2HitLatencyPs_(chip.l2.hitLatencyCycles * psPerCycle(chip)),
       hbmReadLatencyPs_(chip.hbm.readLatencyCycles * psPerCycle(chip)),
       outstandingReadLines_(chip.hbm.outstandingReadLinesPerCore),
+      partialWriteFill_(chip.l2.partialWriteFill != 0),
       readEfficiency_(chip.hbm.readEfficiency),
       readOnlyEfficiency_(hbmReadOnlyEfficiency(chip.hbm)),
       writeEfficiency_(chip.hbm.writeEfficiency),
@@ -50,6 +53,12 @@ GmServed SharedMemorySystem::serve(const GmAccess& request, PmuCounters& counter
                           request.burstStrideBytes};
     // Its turn behind other reads of the same lines (line_read_queue.h).
     const double lineWaitPs = request.isWrite ? 0.0 : lineReads_.wait(bursts, static_cast<double>(request.startPs));
+    // Lines this write covers in part and L2 does not hold: filled from HBM before it merges.
+    std::uint64_t partialFills = 0;
+    if (request.isWrite && partialWriteFill_)
+        forEachPartialLine(bursts, static_cast<std::uint32_t>(lineBytes), [&](std::uint64_t line) {
+            if (!l2_.contains(line)) ++partialFills;
+        });
     L2RangeOutcome lines;
     l2_.accessBursts(bursts, request.isWrite, lines);
     const std::uint64_t missLines = lines.totalMisses();
@@ -64,7 +73,8 @@ GmServed SharedMemorySystem::serve(const GmAccess& request, PmuCounters& counter
         counters[PmuEvent::L2R1ReadMissAllocate] += lines.misses[1];
     }
 
-    const std::uint64_t fillBytes = request.isWrite ? 0 : missLines * lineBytes;
+    const std::uint64_t filledLines = request.isWrite ? partialFills : missLines;
+    const std::uint64_t fillBytes = filledLines * lineBytes;
     // Eager write-back stands for an L2 full of dirty lines in steady state, whose write-backs
     // are paid as lines become dirty rather than when they are evicted: a write that makes a
     // line dirty (a miss, or a hit on a clean line) costs a line of HBM write now; a write to a
@@ -95,7 +105,9 @@ GmServed SharedMemorySystem::serve(const GmAccess& request, PmuCounters& counter
     const double hbmDone = hbmCostBytes > 0.0
                                ? hbmSharing_.complete(start, hbmCostBytes / hbmServer_.bytesPerPs(), hbmFcfsDone)
                                : start;
-    const bool readMissed = !request.isWrite && missLines > 0;
+    // A read waits for its missed lines; a write whose partial lines are filled stays posted
+    // (waiting for the fill made one-block kernels' small stores too slow, docs/fidelity.md §92).
+    const bool waitsForFill = !request.isWrite && filledLines > 0;
     // An eager write-back is buffered: the write waits only for the part of the HBM queue beyond
     // what the buffer holds.
     const double bufferPs = eagerWriteBack_ && request.isWrite ? writeBackQueuePs_ : 0.0;
@@ -109,11 +121,11 @@ GmServed SharedMemorySystem::serve(const GmAccess& request, PmuCounters& counter
     const double hbmWait = (evictsDirtyLines ? std::max(hbmDone, hbmFcfsDone) : hbmDone) - bufferPs;
     // The core's own in-flight limit: its missed lines return `outstanding` per read latency.
     const double inFlightDone =
-        readMissed && outstandingReadLines_ > 0
-            ? start + static_cast<double>(missLines) / outstandingReadLines_ * hbmReadLatencyPs_
+        waitsForFill && outstandingReadLines_ > 0
+            ? start + static_cast<double>(filledLines) / outstandingReadLines_ * hbmReadLatencyPs_
             : start;
     const double sent = std::max({l2Done, hbmWait, inFlightDone});
-    const double done = sent + (readMissed ? hbmReadLatencyPs_ : l2HitLatencyPs_) + lineWaitPs;
+    const double done = sent + (waitsForFill ? hbmReadLatencyPs_ : l2HitLatencyPs_) + lineWaitPs;
     // Chip validation keeps bandwidths physical; past 2^64 ps the cast would be undefined.
     if (!(done < 1.8e19)) throw std::overflow_error("memory access ends past 2^64 ps");
     return {static_cast<std::uint64_t>(std::ceil(sent)), static_cast<std::uint64_t>(std::ceil(done))};

@@ -7,9 +7,10 @@
 // - HBM bytes cost 1 / hbm.read_efficiency (fills) or 1 / hbm.write_efficiency (write-backs) of
 //   their nominal time (DRAM protocol overheads, chip_config.h HbmConfig); a fill while no
 //   write-back is queued at HBM costs 1 / hbm.read_only_efficiency (no bus turnaround);
-// - a read miss fills its whole line from HBM; a write miss allocates without a fill (MTE writes
-//   are whole 32 B blocks and the model does not track partial lines); a dirty victim is written
-//   back to HBM. Fills and write-backs pass the HBM server. With eager write-back
+// - a read miss fills its whole line from HBM; a write miss allocates without a fill, unless
+//   l2.partialWriteFill is set and the write covers the line only in part: then the line is
+//   filled from HBM first (a line of HBM read; the write stays posted, partial_line_writes.h);
+//   a dirty victim is written back to HBM. Fills and write-backs pass the HBM server. With eager write-back
 //   (l2.writeBackQueueBytes > 0) a write pays a line of HBM write for each line it makes dirty
 //   (a write to a line already dirty pays none, evicting a dirty line pays nothing more); the
 //   write then waits only for the HBM queue beyond that many bytes;
@@ -78,6 +79,7 @@ public:
     double l2HitLatencyPs_;
     double hbmReadLatencyPs_;
     std::uint32_t outstandingReadLines_;  // 0 = no per-core in-flight limit
+    bool partialWriteFill_;
     double readEfficiency_;
     double readOnlyEfficiency_;
     double writeEfficiency_;

@@ -66,7 +66,8 @@ void readUbBanking(const ConfigNode& node, ChipConfig& chip) {
 
 void readL2(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
     node.allowOnly({"size_bytes", "line_bytes", "ways", "bandwidth_bytes_per_cycle",
-                    "hit_latency_cycles", "write_back_queue_bytes", "same_line_read_cycles"});
+                    "hit_latency_cycles", "write_back_queue_bytes", "same_line_read_cycles",
+                    "partial_write_fill"});
     node.readPositive("size_bytes", chip.l2.sizeBytes, isRoot);
     node.readPositive("line_bytes", chip.l2.lineBytes);
     node.readPositive("ways", chip.l2.ways);
@@ -74,6 +75,7 @@ void readL2(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
     node.readNonNegative("hit_latency_cycles", chip.l2.hitLatencyCycles);
     node.readNonNegative("write_back_queue_bytes", chip.l2.writeBackQueueBytes);
     node.readNonNegative("same_line_read_cycles", chip.l2.sameLineReadCycles);
+    node.readNonNegative("partial_write_fill", chip.l2.partialWriteFill);
 }
 
 void readHbm(const ConfigNode& node, bool isRoot, ChipConfig& chip) {

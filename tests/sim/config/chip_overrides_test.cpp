@@ -69,6 +69,10 @@ TEST(ChipOverrides, LaunchArgumentReadAndItsLineTurnAreOnForThe910BClassOnly) {
     EXPECT_EQ(loadChipByName("Ascend910B1", configDir(), {"l2.same_line_read_cycles=150"}).l2.sameLineReadCycles, 150u);
     EXPECT_EQ(loadChipByName("Ascend910B1", configDir(), {"pipes.block_argument_read_bytes=0"}).blockArgumentReadBytes, 0u);
     EXPECT_NE(errorOf({"l2.same_line_read_cycles=-1"}).find("l2.same_line_read_cycles"), std::string::npos);
+    // §92's partial-line write fill: off on every shipped chip, a what-if key of 0 or 1.
+    EXPECT_EQ(loadChipByName("Ascend910B4_1650", configDir()).l2.partialWriteFill, 0u);
+    EXPECT_EQ(loadChipByName("Ascend910B4_1650", configDir(), {"l2.partial_write_fill=1"}).l2.partialWriteFill, 1u);
+    EXPECT_NE(errorOf({"l2.partial_write_fill=2"}).find("l2.partial_write_fill"), std::string::npos);
     const std::string tooLarge = errorOf({"pipes.block_argument_read_bytes=65537"});
     EXPECT_NE(tooLarge.find("pipes.block_argument_read_bytes: expected at most 65536 bytes"), std::string::npos) << tooLarge;
     // 1024 launches' records of one 512 B line each need 512 KiB at the top of GM.
