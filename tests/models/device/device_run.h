@@ -53,4 +53,14 @@ inline std::vector<Instruction> loadThenCompute() {
             Instruction::waitFlag(Pipe::Mte2, Pipe::Vector, 0), vadds(0x10000, 0)};
 }
 
+// One vadds, the V → MTE3 hand-off, then `stores` UB → GM stores of `bytes` each from distinct UB
+// slots: the store tests' block (in flight, §79; acknowledged, §91).
+inline std::vector<Instruction> computeThenStores(int stores, std::uint32_t bytes) {
+    std::vector<Instruction> p{vadds(0x20000, 0), Instruction::setFlag(Pipe::Vector, Pipe::Mte3, 0),
+                               Instruction::waitFlag(Pipe::Vector, Pipe::Mte3, 0)};
+    for (int i = 0; i < stores; ++i)
+        p.push_back(ubToGm(0x1000 * static_cast<std::uint64_t>(i), bytes, 0x10000 * static_cast<std::uint64_t>(i)));
+    return p;
+}
+
 }  // namespace ascendsim::test

@@ -22,14 +22,7 @@ PmuCounters runStores(const std::vector<Instruction>& program, std::uint32_t iss
     return runVectorBlockOnTimedMemory(chip, program, kWriteCycles, requestCycles);
 }
 
-// One vadds, the V → MTE3 hand-off, then `stores` 512 B UB → GM stores from distinct UB slots.
-std::vector<Instruction> computeThenStores(int stores) {
-    std::vector<Instruction> p{vadds(0x20000, 0), Instruction::setFlag(Pipe::Vector, Pipe::Mte3, 0),
-                               Instruction::waitFlag(Pipe::Vector, Pipe::Mte3, 0)};
-    for (int i = 0; i < stores; ++i)
-        p.push_back(ubToGm(0x1000 * static_cast<std::uint64_t>(i), kStreamStoreBytes, 0x10000 * static_cast<std::uint64_t>(i)));
-    return p;
-}
+std::vector<Instruction> computeThenStores(int stores) { return test::computeThenStores(stores, kStreamStoreBytes); }
 
 TEST(Mte3StoresInFlight, OneStoreKeepsItsTimeAndBusy) {
     const PmuCounters held = runStores(computeThenStores(1), 0);
