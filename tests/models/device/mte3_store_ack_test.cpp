@@ -42,10 +42,7 @@ TEST(Mte3StoreAck, AStreamOfStoresPaysOneAcknowledgement) {
 }
 
 TEST(Mte3StoreAck, TheMte3FlagHandsTheUbOnAtThePosting) {
-    std::vector<Instruction> p = computeThenStores(1);
-    p.push_back(Instruction::setFlag(Pipe::Mte3, Pipe::Vector, 0));
-    p.push_back(Instruction::waitFlag(Pipe::Mte3, Pipe::Vector, 0));
-    p.push_back(vadds(0, 0x20000));
+    const std::vector<Instruction> p = storeThenOverwriteItsUb(kStoreBytes);
     const PmuCounters without = runStores(p, 0);
     const PmuCounters with = runStores(p, kAckCycles);
     EXPECT_EQ(with[PmuEvent::WaitFlagVector], without[PmuEvent::WaitFlagVector]);
@@ -53,9 +50,7 @@ TEST(Mte3StoreAck, TheMte3FlagHandsTheUbOnAtThePosting) {
 }
 
 TEST(Mte3StoreAck, ABarrierOnMte3WaitsForTheAcknowledgement) {
-    std::vector<Instruction> p = computeThenStores(1);
-    p.push_back(Instruction::barrier(Pipe::Mte3));
-    p.push_back(ubToGm(0x1000, kStoreBytes, 0x10000));
+    const std::vector<Instruction> p = storeBarrierStore(kStoreBytes);
     const PmuCounters without = runStores(p, 0);
     const PmuCounters with = runStores(p, kAckCycles);
     EXPECT_EQ(with[PmuEvent::Mte3Busy], 2 * kWriteCycles + 2 * kAckCycles);
