@@ -234,6 +234,13 @@ struct ChipConfig {
     // and the pipe's busy time end where the store's curve and the memory say (docs/fidelity.md
     // §79). 0 = a store holds MTE3 until it completes.
     std::uint32_t mte3StoreIssueCycles = 0;
+    // A UB -> GM store's write acknowledgement: MTE3 is free once the store's data are posted (its
+    // curve's end, or its issue with mte3StoreIssueCycles), and the write is done this many cycles
+    // later, when the L2's acknowledgement is back at the core. The curves were measured back to back
+    // (hardware.md §1.3), so a stream of stores overlaps these round trips; only a sync that waits for
+    // the writes (a barrier, a cross-core set, the block's end) pays one (docs/fidelity.md §91).
+    // 0 = a store is done at its curve's end.
+    std::uint32_t mte3StoreAckCycles = 0;
 
     std::uint64_t bufferCapacity(MemSpace m) const { return bufferBytes[static_cast<std::size_t>(m)]; }
     std::uint32_t alignment(MemSpace m) const { return alignmentBytes[static_cast<std::size_t>(m)]; }

@@ -382,7 +382,8 @@ std::uint64_t AiCore::executeDataMove(Pipe pipe, const DataMove& move, std::uint
         mteUbBytesPerCycle_[slot] =
             end > now ? static_cast<double>(move.totalBytes()) / static_cast<double>(end - now) : 0.0;
     }
-    return end;
+    // A store is posted at `end` (MTE3 issues on); its write is done once acknowledged (§91).
+    return end + (pipe == Pipe::Vector ? 0 : res_.transfer.writeAckCycles(move));
 }
 
 // Vector time = class cost + UB bank conflicts + UB port sharing with in-flight MTE transfers.

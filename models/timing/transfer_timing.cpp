@@ -91,6 +91,14 @@ std::uint64_t TransferTiming::cycles(const DataMove& move) const {
                                           path.dtypeConversionBytesPerCycle));
 }
 
+// The UB -> GM store is the path whose acknowledgement the 910B's lone small stores show: MTE3 busy
+// 165-270 cycles for one store of 4 B-4 KiB at the block's end against the curve's 140-182 (Qwen3 and
+// AlexNet one-block rows, docs/fidelity.md §84c, §91). L0C -> GM (FIXPIPE) and the UB -> L1 moves are
+// not measured and keep none.
+std::uint64_t TransferTiming::writeAckCycles(const DataMove& move) const {
+    return move.src == MemSpace::UB && move.dst == MemSpace::GM ? chip_.mte3StoreAckCycles : 0;
+}
+
 // Img2col expands the L1 slab into the m×k matrix while writing L0A; the write side (m·k
 // elements) at the L1→L0A rate bounds it. Load3D gathers one C0 vector (32 B, hardware.md §2.3)
 // per output position and tap, and the L1 read port delivers a contiguous line per cycle (the

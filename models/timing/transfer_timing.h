@@ -22,6 +22,9 @@ public:
     // Throws std::invalid_argument for a path the chip does not have.
     std::uint64_t cycles(const DataMove& move) const;
     std::uint64_t cycles(const Img2ColLoad& load) const;
+    // Cycles after a move's data are posted until its write is acknowledged (pipes.mte3_store_ack_cycles):
+    // the chip's for a UB -> GM store, 0 for every other move.
+    std::uint64_t writeAckCycles(const DataMove& move) const;
 
 private:
     // The curve cost, layout conversion included, without the element-type conversion.

@@ -165,6 +165,7 @@ void checkPhysicalRanges(const Checker& check, const ChipConfig& chip) {
         {"pipes.block_dispatch_interval_cycles", chip.blockDispatchIntervalCycles},
         {"pipes.mte2_load_issue_cycles", chip.mte2LoadIssueCycles},
         {"pipes.mte3_store_issue_cycles", chip.mte3StoreIssueCycles},
+        {"pipes.mte3_store_ack_cycles", chip.mte3StoreAckCycles},
     };
     for (const auto& [key, cycles] : eventCycles) checkRange(check, cycles, kEventCycles, key, "cycles");
     for (std::size_t i = 0; i < chip.paths.size(); ++i) {

@@ -53,4 +53,31 @@ inline std::vector<Instruction> loadThenCompute() {
             Instruction::waitFlag(Pipe::Mte2, Pipe::Vector, 0), vadds(0x10000, 0)};
 }
 
+// One vadds, the V → MTE3 hand-off, then `stores` UB → GM stores of `bytes` each from distinct UB
+// slots: the store tests' block (in flight, §79; acknowledged, §91).
+inline std::vector<Instruction> computeThenStores(int stores, std::uint32_t bytes) {
+    std::vector<Instruction> p{vadds(0x20000, 0), Instruction::setFlag(Pipe::Vector, Pipe::Mte3, 0),
+                               Instruction::waitFlag(Pipe::Vector, Pipe::Mte3, 0)};
+    for (int i = 0; i < stores; ++i)
+        p.push_back(ubToGm(0x1000 * static_cast<std::uint64_t>(i), bytes, 0x10000 * static_cast<std::uint64_t>(i)));
+    return p;
+}
+
+// One store, then MTE3 → V: the vector pipe overwrites the UB the store read.
+inline std::vector<Instruction> storeThenOverwriteItsUb(std::uint32_t bytes) {
+    std::vector<Instruction> p = computeThenStores(1, bytes);
+    p.push_back(Instruction::setFlag(Pipe::Mte3, Pipe::Vector, 0));
+    p.push_back(Instruction::waitFlag(Pipe::Mte3, Pipe::Vector, 0));
+    p.push_back(vadds(0, 0x20000));
+    return p;
+}
+
+// A store, a PIPE_MTE3 barrier, a second store: the barrier waits for the first one's write.
+inline std::vector<Instruction> storeBarrierStore(std::uint32_t bytes) {
+    std::vector<Instruction> p = computeThenStores(1, bytes);
+    p.push_back(Instruction::barrier(Pipe::Mte3));
+    p.push_back(ubToGm(0x1000, bytes, 0x10000));
+    return p;
+}
+
 }  // namespace ascendsim::test

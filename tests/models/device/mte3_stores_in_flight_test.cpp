@@ -22,14 +22,7 @@ PmuCounters runStores(const std::vector<Instruction>& program, std::uint32_t iss
     return runVectorBlockOnTimedMemory(chip, program, kWriteCycles, requestCycles);
 }
 
-// One vadds, the V → MTE3 hand-off, then `stores` 512 B UB → GM stores from distinct UB slots.
-std::vector<Instruction> computeThenStores(int stores) {
-    std::vector<Instruction> p{vadds(0x20000, 0), Instruction::setFlag(Pipe::Vector, Pipe::Mte3, 0),
-                               Instruction::waitFlag(Pipe::Vector, Pipe::Mte3, 0)};
-    for (int i = 0; i < stores; ++i)
-        p.push_back(ubToGm(0x1000 * static_cast<std::uint64_t>(i), kStreamStoreBytes, 0x10000 * static_cast<std::uint64_t>(i)));
-    return p;
-}
+std::vector<Instruction> computeThenStores(int stores) { return test::computeThenStores(stores, kStreamStoreBytes); }
 
 TEST(Mte3StoresInFlight, OneStoreKeepsItsTimeAndBusy) {
     const PmuCounters held = runStores(computeThenStores(1), 0);
@@ -50,11 +43,7 @@ TEST(Mte3StoresInFlight, ConsecutiveStoresOverlapTheirWrites) {
 }
 
 TEST(Mte3StoresInFlight, TheMte3FlagHandsTheUbOnWhenTheStoreIsPosted) {
-    // The store, then MTE3 → V: the vector pipe overwrites the UB the store read.
-    std::vector<Instruction> p = computeThenStores(1);
-    p.push_back(Instruction::setFlag(Pipe::Mte3, Pipe::Vector, 0));
-    p.push_back(Instruction::waitFlag(Pipe::Mte3, Pipe::Vector, 0));
-    p.push_back(vadds(0, 0x20000));
+    const std::vector<Instruction> p = storeThenOverwriteItsUb(kStreamStoreBytes);
     const PmuCounters held = runStores(p, 0);
     const PmuCounters inFlight = runStores(p, kStoreIssueCycles);
     // The vector pipe waits for the posting, not for the write.
@@ -65,9 +54,7 @@ TEST(Mte3StoresInFlight, TheMte3FlagHandsTheUbOnWhenTheStoreIsPosted) {
 
 TEST(Mte3StoresInFlight, ABarrierOnMte3WaitsForTheWrites) {
     // PIPE_MTE3 barrier between two stores: the second store issues once the first one's write is done.
-    std::vector<Instruction> p = computeThenStores(1);
-    p.push_back(Instruction::barrier(Pipe::Mte3));
-    p.push_back(ubToGm(0x1000, kStreamStoreBytes, 0x10000));
+    const std::vector<Instruction> p = storeBarrierStore(kStreamStoreBytes);
     const PmuCounters held = runStores(p, 0);
     const PmuCounters inFlight = runStores(p, kStoreIssueCycles);
     EXPECT_EQ(inFlight[PmuEvent::Mte3Busy], 2 * kWriteCycles);
