@@ -55,10 +55,13 @@ struct SampleBound {
 // its own UB -> GM curve): 910A text rank0 14.0 %, DB rank0 14.5 %, text rank1 14.7 % -> bounds
 // 0.16 / 0.17 / 0.17. Session 19 (§74 padded bursts one by one on the 910B, §77 the fp32 input
 // gradient's transposing weight loads): AlexNet text 16.9 %, DB 13.8 % -> bounds 0.19 / 0.16.
+// Session 20 (§86 the 220x filter gradient's half-L0 steps, §90 CANN's MemSet chunks and TensorMove
+// tiling read, §91 the Qwen3 chip's store acknowledgement): AlexNet text 15.6 %, DB 13.5 %, Qwen3
+// rank 0 / 2 12.9 / 11.1 % -> AlexNet text bound 0.18 (+ about 2 points); the others unchanged.
 const SampleBound kSamples[] = {
     {"msinsight/ef63bc64/test/st/level2/rank_0_ascend_pt", "Ascend910B4_1650", 0.14, 0.98},
     {"msinsight/ef63bc64/test/st/level2/rank_2_ascend_pt", "Ascend910B4_1650", 0.14, 0.98},
-    {"msinsight/e5a31957/test/data/pytorch/text/level2/rank0_ascend_pt", "Ascend910B2", 0.19, 0.98},
+    {"msinsight/e5a31957/test/data/pytorch/text/level2/rank0_ascend_pt", "Ascend910B2", 0.18, 0.98},
     {"msinsight/e5a31957/test/data/pytorch/db/level2/rank0_ascend_pt", "Ascend910B2", 0.16, 0.98},
     {"msinsight/c1e639ee/test/data/pytorch/text/level1/rank0_ascend_pt", "Ascend910", 0.16, 0.97},
     {"msinsight/c1e639ee/test/data/pytorch/db/level1/rank0_ascend_pt", "Ascend910", 0.17, 0.97},
