@@ -70,12 +70,7 @@ public:
             next_ += (workspaceBytes + 511) / 512 * 512;
         }
         for (const auto& kernel : kernels) {
-            KernelTask task;
-            task.type = kernel.type;
-            task.blockDim = kernel.blockDim;
-            task.mixBlockDim = kernel.mixBlockDim;
-            task.program = kernel.program;
-            task.aiCpuCycles = kernel.aiCpuCycles;
+            KernelTask task = kernelTaskOf(kernel);
             task.workspaceAddr = kernel.workspaceBytes ? workspaceAddr : 0;
             machine_.runKernel(task);
         }

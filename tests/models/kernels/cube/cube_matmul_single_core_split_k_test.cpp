@@ -7,6 +7,7 @@
 
 #include "models/kernels/cube/matmul_single_core_split_k.h"
 #include "models/kernels/cube/matmul_vector_nd2nz.h"
+#include "models/kernels/kernel_registry.h"
 #include "tests/models/kernels/cube_test_support.h"
 #include "tests/models/kernels/test_chip.h"
 
@@ -202,11 +203,7 @@ TEST(CubeMatMulSingleCoreSplitK, TwoBaseBlockRowBlocksAndAWholeMatrixConversionC
     tiling.convertA = true;
     const LoweredKernel kernel = singleCoreSplitKKernel(op, chip, p, tiling);
     const auto workspace = h.tensor("workspace", {static_cast<std::int64_t>(kernel.workspaceBytes)}, DataType::Int8);
-    KernelTask task;
-    task.type = kernel.type;
-    task.blockDim = kernel.blockDim;
-    task.mixBlockDim = kernel.mixBlockDim;
-    task.program = kernel.program;
+    KernelTask task = kernelTaskOf(kernel);
     task.workspaceAddr = workspace.deviceAddr;
     h.machine().runKernel(task);
     std::vector<double> expected(static_cast<std::size_t>(m * n), 0.0);
