@@ -11,55 +11,55 @@
 namespace ascendsim::test {
 namespace {
 
-constexpr std::uint64_t kWriteCycles = 100;  // every GM access completes this long after it starts
+constexpr std::uint64_t kAckedWriteCycles = 100;  // every GM access completes this long after it starts
 constexpr std::uint32_t kAckCycles = 60;
-constexpr std::uint32_t kStoreBytes = 512;
+constexpr std::uint32_t kAckedStoreBytes = 512;
 
-PmuCounters runStores(const std::vector<Instruction>& program, std::uint32_t ackCycles) {
+PmuCounters runAckedStores(const std::vector<Instruction>& program, std::uint32_t ackCycles) {
     ChipConfig chip = deviceTestChip();
     chip.mte3StoreAckCycles = ackCycles;
-    return runVectorBlockOnTimedMemory(chip, program, kWriteCycles, 0);
+    return runVectorBlockOnTimedMemory(chip, program, kAckedWriteCycles, 0);
 }
 
-std::vector<Instruction> computeThenStores(int stores) { return test::computeThenStores(stores, kStoreBytes); }
+std::vector<Instruction> storesAfterCompute(int stores) { return test::computeThenStores(stores, kAckedStoreBytes); }
 
 TEST(Mte3StoreAck, ALoneStoreWaitsForItsAcknowledgementAtTheBlocksEnd) {
-    const PmuCounters without = runStores(computeThenStores(1), 0);
-    const PmuCounters with = runStores(computeThenStores(1), kAckCycles);
-    EXPECT_EQ(without[PmuEvent::Mte3Busy], kWriteCycles);
-    EXPECT_EQ(with[PmuEvent::Mte3Busy], kWriteCycles + kAckCycles);
+    const PmuCounters without = runAckedStores(storesAfterCompute(1), 0);
+    const PmuCounters with = runAckedStores(storesAfterCompute(1), kAckCycles);
+    EXPECT_EQ(without[PmuEvent::Mte3Busy], kAckedWriteCycles);
+    EXPECT_EQ(with[PmuEvent::Mte3Busy], kAckedWriteCycles + kAckCycles);
     EXPECT_EQ(with.totalCycles, without.totalCycles + kAckCycles);
 }
 
 TEST(Mte3StoreAck, AStreamOfStoresPaysOneAcknowledgement) {
-    const PmuCounters without = runStores(computeThenStores(4), 0);
-    const PmuCounters with = runStores(computeThenStores(4), kAckCycles);
-    EXPECT_EQ(without[PmuEvent::Mte3Busy], 4 * kWriteCycles);
+    const PmuCounters without = runAckedStores(storesAfterCompute(4), 0);
+    const PmuCounters with = runAckedStores(storesAfterCompute(4), kAckCycles);
+    EXPECT_EQ(without[PmuEvent::Mte3Busy], 4 * kAckedWriteCycles);
     // Each store posted at its completion, the next one issued at once; the last one's round trip
     // to the block's end.
-    EXPECT_EQ(with[PmuEvent::Mte3Busy], 4 * kWriteCycles + kAckCycles);
+    EXPECT_EQ(with[PmuEvent::Mte3Busy], 4 * kAckedWriteCycles + kAckCycles);
     EXPECT_EQ(with.totalCycles, without.totalCycles + kAckCycles);
 }
 
 TEST(Mte3StoreAck, TheMte3FlagHandsTheUbOnAtThePosting) {
-    const std::vector<Instruction> p = storeThenOverwriteItsUb(kStoreBytes);
-    const PmuCounters without = runStores(p, 0);
-    const PmuCounters with = runStores(p, kAckCycles);
+    const std::vector<Instruction> p = storeThenOverwriteItsUb(kAckedStoreBytes);
+    const PmuCounters without = runAckedStores(p, 0);
+    const PmuCounters with = runAckedStores(p, kAckCycles);
     EXPECT_EQ(with[PmuEvent::WaitFlagVector], without[PmuEvent::WaitFlagVector]);
-    EXPECT_EQ(with[PmuEvent::Mte3Busy], kWriteCycles + kAckCycles);
+    EXPECT_EQ(with[PmuEvent::Mte3Busy], kAckedWriteCycles + kAckCycles);
 }
 
 TEST(Mte3StoreAck, ABarrierOnMte3WaitsForTheAcknowledgement) {
-    const std::vector<Instruction> p = storeBarrierStore(kStoreBytes);
-    const PmuCounters without = runStores(p, 0);
-    const PmuCounters with = runStores(p, kAckCycles);
-    EXPECT_EQ(with[PmuEvent::Mte3Busy], 2 * kWriteCycles + 2 * kAckCycles);
+    const std::vector<Instruction> p = storeBarrierStore(kAckedStoreBytes);
+    const PmuCounters without = runAckedStores(p, 0);
+    const PmuCounters with = runAckedStores(p, kAckCycles);
+    EXPECT_EQ(with[PmuEvent::Mte3Busy], 2 * kAckedWriteCycles + 2 * kAckCycles);
     EXPECT_EQ(with.totalCycles, without.totalCycles + 2 * kAckCycles);
 }
 
 TEST(Mte3StoreAck, ALoadIsNotAcknowledged) {
-    const PmuCounters without = runStores(loadThenCompute(), 0);
-    const PmuCounters with = runStores(loadThenCompute(), kAckCycles);
+    const PmuCounters without = runAckedStores(loadThenCompute(), 0);
+    const PmuCounters with = runAckedStores(loadThenCompute(), kAckCycles);
     EXPECT_EQ(with.totalCycles, without.totalCycles);
     EXPECT_EQ(with[PmuEvent::Mte2Busy], without[PmuEvent::Mte2Busy]);
 }
@@ -68,8 +68,8 @@ TEST(Mte3StoreAck, OnlyAUbToGmStoreIsAcknowledged) {
     ChipConfig chip = deviceTestChip();
     chip.mte3StoreAckCycles = kAckCycles;
     const TransferTiming timing(chip);
-    EXPECT_EQ(timing.writeAckCycles(std::get<DataMove>(ubToGm(0, kStoreBytes, 0).operands)), kAckCycles);
-    EXPECT_EQ(timing.writeAckCycles(std::get<DataMove>(gmToUb(0, kStoreBytes).operands)), 0u);
+    EXPECT_EQ(timing.writeAckCycles(std::get<DataMove>(ubToGm(0, kAckedStoreBytes, 0).operands)), kAckCycles);
+    EXPECT_EQ(timing.writeAckCycles(std::get<DataMove>(gmToUb(0, kAckedStoreBytes).operands)), 0u);
 }
 
 TEST(Mte3StoreAck, TheQwenPartShipsItsFitAndTheOthersNone) {
