@@ -157,6 +157,8 @@ void MatmulOperands::loadStep(std::uint64_t tile, const CubeStep& step, const Cu
     else
         b.copy2d(MemSpace::L1, l1.b + bOff * eb, MemSpace::L0B, l0bAddr, c.n,
                  static_cast<std::uint32_t>(kl * eb), bLen * eb, kl * eb);
+    if (tiling_.bColumnLoadIssueCycles > 0 && c.n > kFractalRows)
+        b.scalar(static_cast<std::uint32_t>((ceilDiv(c.n, kFractalRows) - 1) * tiling_.bColumnLoadIssueCycles));
     mmad.dtype = problem_.mmadType;
     mmad.transposeA = problem_.transposeA;
     mmad.transposeB = problem_.transposeB;
@@ -406,6 +408,21 @@ void planLoadsAhead(const OpInstance& op, const ChipConfig& chip, const MatmulPr
     plan.l1Slots = static_cast<std::uint32_t>(slots);
     plan.l1BiasAddr = slots * plan.l1SlotBytes;
 }
+
+// A true-fp32 GEMM on the split cores that CANN tiles on its small-shape path (no base block: M or
+// N under 256) moves each step's B block L1 → L0B one 16-column fractal column per load, so the
+// scalar unit issues ceil(n / 16) loads a step where the other plans move the block in one. Evidence,
+// msinsight e5a31957 text/level2 rank0 (910B2, "HF32 Eligible NO"), real AIC scalar busy a core:
+// the M = 32 MatMulV2 rows grow with K × the block's N fractals (K 4096 / N 256: 66.6 k and 69.9 k
+// cycles, K 9216 / N 256 141 k, K 4096 / N 384 108 k, K 1000 / N 256 21.5 k; ≈ 1 cycle per K
+// element per fractal, one 29-cycle issue per 32-deep step and fractal), where the model's one
+// load a step gave 0.4–0.5 of it; the weight gradients on CANN's base block (K = 32, one step a
+// tile) spend ~550 cycles a tile, what one load a step gives, so they keep it (docs/fidelity.md
+// §97). The data still moves as one copy (the functional L0B is ND, a fractal column's place in it
+// is not 512 B aligned); only the other loads' issue is charged, at the AIC's per-instruction cost.
+bool loadsBOneFractalColumnAtATime(const ChipConfig& chip, const MatmulProblem& problem, bool cannBaseBlockTaken) {
+    return problem.mmadType == DataType::Fp32 && !cannBaseBlockTaken && chip.organisation == CoreOrganisation::Split;
+}
 }  // namespace
 
 void planMatmul(const OpInstance& op, const ChipConfig& chip, const MatmulProblem& problem,
@@ -447,6 +464,8 @@ void planMatmul(const OpInstance& op, const ChipConfig& chip, const MatmulProble
         if (last.chunkK == 0) throwLoweringError(op, "no K chunk of the base block fits L1");
         checkPlanFits(op, chip, lastPlan, lastBiasL1, problem.hasBias ? std::uint64_t{last.baseN} * 4 : 0);
     }
+    if (loadsBOneFractalColumnAtATime(chip, problem, cann.has_value()))
+        tiling.bColumnLoadIssueCycles = chip.scalarCyclesPerInstructionAic;
     planAtomicKSlices(op, chip, problem, tiling);
     if (tiling.kSplits == 1) planResidentA(op, chip, problem, tiling, plan, bestBiasL1);
     if (cannsBlockChosen && !plan.residentA) planCannChunks(chip, problem, tiling, plan, bestBiasL1);

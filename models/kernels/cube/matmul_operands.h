@@ -36,6 +36,9 @@ struct MatmulTiling {
     // K slices per output tile (matmul_split_k.h): a tile is (output tile, slice), each slice's
     // partial C added atomically. 1 slice of the whole K unless the op accumulates atomically.
     std::uint64_t kSplits = 1, sliceK = 0;
+    // Scalar cycles of issuing one more L1 → L0B load for each 16-column fractal column of a step's
+    // B block beyond the first (planMatmul); 0 when the block moves in one load.
+    std::uint32_t bColumnLoadIssueCycles = 0;
 };
 
 class MatmulOperands final : public CubeOperands {
