@@ -35,26 +35,6 @@ public:
     }
 
     std::uint64_t stampOf(const void* tensor) const { return static_cast<const Entry*>(tensor)->stamp; }
-    // The most recently used held tensor of `key` (null: none), whoever touched it.
-    const void* newest(const TensorKey& key) const {
-        const auto it = byKey_.find(key);
-        if (it == byKey_.end()) return nullptr;
-        const Entry* best = nullptr;
-        for (const auto& entry : it->second)
-            if (best == nullptr || entry->stamp > best->stamp) best = &*entry;
-        return best;
-    }
-    // `tensor` is also known by `key` from now on (a view of it read under another shape).
-    void alias(const void* tensor, const TensorKey& key) {
-        for (auto it = held_.begin(); it != held_.end(); ++it) {
-            if (&*it != tensor) continue;
-            if (std::find(it->aliases.begin(), it->aliases.end(), key) != it->aliases.end() || it->key == key) return;
-            it->aliases.push_back(key);
-            byKey_[key].push_back(it);
-            return;
-        }
-    }
-    const TensorKey& keyOf(const void* tensor) const { return static_cast<const Entry*>(tensor)->key; }
 
     // `kernel` touches `tensor` of `key` (found by find): it becomes the most recently used; if
     // the same kernel's other tensors pushed it out meanwhile, it is brought in again.
@@ -80,7 +60,7 @@ public:
             bytesHeld_ = 0;
             return;
         }
-        held_.push_front(Entry{key, bytes, ++clock_, {kernel}, {}});
+        held_.push_front(Entry{key, bytes, ++clock_, {kernel}});
         byKey_[key].push_back(held_.begin());
         bytesHeld_ += bytes;
         while (bytesHeld_ > capacity_) evictOldest();
@@ -92,7 +72,6 @@ private:
         std::uint64_t bytes;
         std::uint64_t stamp;
         std::vector<std::string> touchers;  // the kernels (op and shapes) that read or wrote it while held
-        std::vector<TensorKey> aliases;     // other keys it was read under (views)
     };
 
     static bool touchedBy(const Entry& entry, const std::string& kernel) {
@@ -101,13 +80,9 @@ private:
 
     void evictOldest() {
         const Entry& victim = held_.back();
-        std::vector<TensorKey> keys = victim.aliases;
-        keys.push_back(victim.key);
-        for (const TensorKey& key : keys) {
-            auto& sameKey = byKey_[key];
-            sameKey.erase(std::find_if(sameKey.begin(), sameKey.end(), [&](const auto& it) { return &*it == &victim; }));
-            if (sameKey.empty()) byKey_.erase(key);
-        }
+        auto& sameKey = byKey_[victim.key];
+        sameKey.erase(std::find_if(sameKey.begin(), sameKey.end(), [&](const auto& it) { return &*it == &victim; }));
+        if (sameKey.empty()) byKey_.erase(victim.key);
         bytesHeld_ -= victim.bytes;
         held_.pop_back();
     }
@@ -137,35 +112,6 @@ std::vector<const void*> match(const TensorLru& lru, const std::vector<TensorKey
     return found;
 }
 
-// A plain-layout tensor's element count and dtype: what a view (reshape) of it keeps.
-std::pair<std::uint64_t, std::string> viewOf(const TensorKey& key) {
-    if (std::get<2>(key) != "ND" || std::get<0>(key).empty()) return {0, ""};
-    std::uint64_t count = 1;
-    const std::string& shape = std::get<0>(key);
-    for (std::size_t start = 0; start <= shape.size();) {
-        const std::size_t comma = shape.find(',', start);
-        count *= std::stoull(shape.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-        if (comma == std::string::npos) break;
-        start = comma + 1;
-    }
-    return {count, std::get<1>(key)};
-}
-
-// Inputs no held tensor of their own key matches, read as a view of an output the row just
-// before wrote (the same bytes under another shape: a GEMM's [M, N] read as [M, h, d]).
-void matchViewsOfPrevious(const TensorLru& lru, const std::vector<TensorKey>& keys, const std::vector<std::uint64_t>& bytes,
-                          const std::vector<std::pair<TensorKey, const void*>>& previousOutputs, std::vector<const void*>& found) {
-    for (std::size_t j = 0; j < keys.size(); ++j) {
-        if (found[j] != nullptr || bytesAt(bytes, j) == 0 || viewOf(keys[j]).first == 0) continue;
-        for (const auto& [key, tensor] : previousOutputs)
-            if (tensor != nullptr && viewOf(key) == viewOf(keys[j]) &&
-                std::find(found.begin(), found.end(), tensor) == found.end()) {
-                found[j] = tensor;
-                break;
-            }
-    }
-}
-
 // The indices of the held tensors, least recently used first.
 std::vector<std::size_t> heldOf(const TensorLru& lru, const std::vector<const void*>& found) {
     std::vector<std::pair<std::uint64_t, std::size_t>> held;  // (stamp, j)
@@ -185,7 +131,6 @@ L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, Timelin
     timeline.residentInputs.resize(rows);
     timeline.residentOutputs.resize(rows);
     TensorLru lru(l2Bytes);
-    std::vector<std::pair<TensorKey, const void*>> previousOutputs;  // the row before's outputs as held
     // Steady state: a first walk leaves L2 as the profile's last kernels do; the second records.
     const std::size_t walks = start == TimelineStart::SteadyState ? 2 : 1;
     for (std::size_t n = 0; n < walks * rows; ++n) {
@@ -195,21 +140,14 @@ L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, Timelin
         const auto inputs = inputKeys(k), outputs = outputKeys(k);
         const auto inBytes = tensorBytesOfSide(k, true), outBytes = tensorBytesOfSide(k, false);
         const bool copyInto = isCopyIntoExisting(k), inPlace = isInPlaceKernel(k);
-        auto readHeld = match(lru, inputs, inBytes, kernel, true);
-        matchViewsOfPrevious(lru, inputs, inBytes, previousOutputs, readHeld);
-        std::vector<TensorKey> readKeys = inputs;  // a view is used under its tensor's own key
-        for (std::size_t j = 0; j < inputs.size(); ++j)
-            if (readHeld[j] != nullptr && lru.keyOf(readHeld[j]) != inputs[j]) {
-                lru.alias(readHeld[j], inputs[j]);
-                readKeys[j] = lru.keyOf(readHeld[j]);
-            }
+        const auto readHeld = match(lru, inputs, inBytes, kernel, true);
         const auto writeHeld = match(lru, outputs, outBytes, kernel, copyInto);
         timeline.residentInputs[i] = heldOf(lru, readHeld);
         timeline.residentOutputs[i] = heldOf(lru, writeHeld);
         // Reads first, then writes; each tensor becomes the most recently used.
         for (std::size_t j = 0; j < inputs.size(); ++j) {
             if (std::get<0>(inputs[j]).empty()) continue;
-            if (readHeld[j] != nullptr) lru.use(readKeys[j], readHeld[j], bytesAt(inBytes, j), kernel);
+            if (readHeld[j] != nullptr) lru.use(inputs[j], readHeld[j], bytesAt(inBytes, j), kernel);
             else lru.add(inputs[j], bytesAt(inBytes, j), kernel);
         }
         for (std::size_t j = 0; j < outputs.size(); ++j) {
@@ -219,9 +157,6 @@ L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, Timelin
             if (writeHeld[j] != nullptr) lru.use(outputs[j], writeHeld[j], bytesAt(outBytes, j), kernel);
             else lru.add(outputs[j], bytesAt(outBytes, j), kernel);
         }
-        previousOutputs.clear();
-        for (std::size_t j = 0; j < outputs.size(); ++j)
-            if (!std::get<0>(outputs[j]).empty()) previousOutputs.emplace_back(outputs[j], lru.newest(outputs[j]));
     }
     return timeline;
 }
