@@ -237,19 +237,23 @@ std::uint64_t AiCore::inFlightIssueCycles(Pipe pipe, const DataMove& move) const
 }
 
 namespace {
-// The GM source of a move for timing. An indexed move's real row depends on data the timing model
-// does not have (instruction.h): it reads a pseudo-random row in [0, indexedRows) hashed from the
-// core, the UB slot of the index and the issue cycle, so the rows are deterministic, spread over
-// the table and differ from tile to tile (an approximation of the embedding-lookup address stream).
-std::uint64_t timingSourceAddr(const DataMove& move, std::uint32_t coreId, std::uint64_t cycle) {
-    if (!move.indexed() || move.indexedRows == 0) return move.srcAddr;
+// The GM address of a move for timing. An indexed move's real row depends on data the timing model
+// does not have (instruction.h): it reads (or, with indexDestination, writes) a pseudo-random row
+// in [0, indexedRows) hashed from the core, the UB slot of the index and the issue cycle, so the
+// rows are deterministic, spread over the table and differ from tile to tile (an approximation of
+// the embedding-lookup address stream; a scatter's rows as spread as a gather's, docs/fidelity.md
+// §99: IndexPutV2's and EmbeddingDenseGradV2's writes all met row 0's L2 lines before).
+std::uint64_t timingGmAddr(const DataMove& move, std::uint32_t coreId, std::uint64_t cycle) {
+    const bool isWrite = move.dst == MemSpace::GM;
+    const std::uint64_t base = isWrite ? move.dstAddr : move.srcAddr;
+    if (!move.indexed() || move.indexedRows == 0 || move.indexDestination != isWrite) return base;
     std::uint64_t h = (std::uint64_t{coreId} << 48) ^ (move.indexAddr << 20) ^ cycle;
     h ^= h >> 33;  // splitmix64 finaliser: cheap, well mixed
     h *= 0xff51afd7ed558ccdULL;
     h ^= h >> 33;
     h *= 0xc4ceb9fe1a85ec53ULL;
     h ^= h >> 33;
-    return move.srcAddr + (h % move.indexedRows) * move.indexedRowBytes;
+    return base + (h % move.indexedRows) * move.indexedRowBytes;
 }
 
 // The GM side of a move: its bursts as they lie in GM (a converting write's bursts hold
@@ -261,7 +265,7 @@ GmAccess gmAccessOf(const DataMove& move, std::uint32_t coreId, std::uint64_t st
         isWrite && move.srcType != move.dstType
             ? move.burstBytes / bytesOf(move.srcType) * bytesOf(move.dstType)
             : move.burstBytes;
-    GmAccess access{startPs, coreId, isWrite ? move.dstAddr : timingSourceAddr(move, coreId, cycle),
+    GmAccess access{startPs, coreId, timingGmAddr(move, coreId, cycle),
                     burstBytes * move.burstCount, isWrite};
     const std::uint64_t gapBytes = isWrite ? move.dstGapBytes : move.srcGapBytes;
     if (move.gmNz.present()) {  // the rows' bursts in the fractal layout (gm_layout.h)

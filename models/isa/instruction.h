@@ -32,7 +32,7 @@ enum class LayoutConversion : std::uint8_t { None, Nd2Nz, Nz2Nd };
 // deterministic pseudo-random row in [0, indexedRows) instead (an approximation of the address
 // stream; bytes and path are exact).
 // `indexDestination` applies the index to dstAddr instead (the scatter of ScatterUpdate-style
-// row writes); timing models then charge the write at dstAddr (row 0).
+// row writes); timing models then write a pseudo-random row of the table, as a gather reads one.
 // `gmNz` (additive, timing only): the GM tensor the move reads or writes is stored FRACTAL_NZ
 // (gm_layout.h). The move still names its logical row-major rows, which functional models use;
 // timing models charge the GM bursts those rows occupy in the fractal layout. Its rows must be

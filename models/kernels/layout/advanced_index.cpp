@@ -11,11 +11,13 @@
 //   (DataCopyPad), MTE3 writes it to its address (DataCopyPad; atomic add with accumulate). The
 //   read and the write share that buffer: the write waits for the read (MTE2 → MTE3) and the next
 //   element's read for the write (MTE3 → MTE2), so reads and writes alternate.
-// - Index: per element the scalar unit computes the address, MTE2 copies the element into one UB
-//   slot (its own 32 B: the DMA's granule), and the scalar unit waits for it and copies it into
-//   the tile's dense row (GetValue / SetValue), so the next read starts after the copy. MTE3
-//   stores the row. (No kernel source for the 910B: this is the shape its real rows show, every
-//   element's read serial, vector idle, MTE3 ~0; §40.)
+// - Index (CANN's TIK kernel index.py, index_compute_first_axis_core: every dim indexed, one
+//   element per access): the elements are cut into tasks of 128 (TASK_ALIGN), task t runs on
+//   block t % blocks (its task_schedule), so with fewer tasks than blocks the first blocks take
+//   128 elements each and the rest idle (docs/fidelity.md §99). Per element the scalar unit
+//   computes the address, MTE2 copies the element into one UB slot (data_move_pad into tmp_ub,
+//   its own 32 B), and the scalar unit waits for it and copies it into the task's dense row
+//   (set_as), so the next read starts after the copy. MTE3 stores the row once a task.
 // The element addresses depend on index values the timing model does not have: the moves are the
 // indexed DataMoves of instruction.h (a pseudo-random element of the whole tensor per access).
 #include <algorithm>
@@ -30,8 +32,11 @@ namespace ascendsim {
 
 namespace {
 
-// Elements per tile at most (as GatherV2's rows per tile: a tile's indices stay a bounded buffer).
+// IndexPutV2's elements per tile at most (as GatherV2's rows per tile: a tile's indices stay a
+// bounded buffer; its host tiling's UB share is not read).
 constexpr std::uint64_t kMaxElementsPerTile = 256;
+// Index's task: TASK_ALIGN of CANN's index.py, the elements one task gathers and stores at once.
+constexpr std::uint64_t kIndexTaskElements = 128;
 // Flag event ids: the tile's indices, the element buffer, the dense row.
 constexpr std::uint8_t kIndicesLoaded = 0, kElementBuffer = 1, kDenseRow = 2;
 
@@ -51,16 +56,16 @@ struct IndexLayout {
 
 class AdvancedIndexStream final : public TiledInstructionStream {
 public:
-    AdvancedIndexStream(std::shared_ptr<const IndexLayout> layout, UnitRange elements)
-        : l_(std::move(layout)), elements_(elements) {}
+    AdvancedIndexStream(std::shared_ptr<const IndexLayout> layout, std::vector<UnitRange> tiles)
+        : l_(std::move(layout)), tiles_(std::move(tiles)) {}
 
 protected:
-    std::uint64_t tileCount() const override { return ceilDiv(elements_.size(), l_->elementsPerTile); }
+    std::uint64_t tileCount() const override { return tiles_.size(); }
 
     void emitTile(std::uint64_t tile, ProgramBuilder& b) override {
         const IndexLayout& l = *l_;
-        const std::uint64_t first = elements_.begin + tile * l.elementsPerTile;
-        const std::uint64_t count = std::min(l.elementsPerTile, elements_.end - first);
+        const std::uint64_t first = tiles_[tile].begin;
+        const std::uint64_t count = tiles_[tile].size();
         b.scalar(kScalarCyclesPerTile);
         if (!l.put && tile > 0) b.waitFlag(Pipe::Mte3, Pipe::Scalar, kDenseRow);  // the row is stored
         for (std::size_t i = 0; i < l.indexGm.size(); ++i) {
@@ -105,8 +110,23 @@ protected:
 
 private:
     std::shared_ptr<const IndexLayout> l_;
-    UnitRange elements_;
+    std::vector<UnitRange> tiles_;  // the block's runs of elements, one tile each
 };
+
+// The runs of elements block `blockIdx` handles: Index's tasks of kIndexTaskElements dealt out
+// round robin (CANN's task_schedule), IndexPutV2's equal block share cut into tiles.
+std::vector<UnitRange> blockTiles(const IndexLayout& l, std::uint64_t accesses, std::uint32_t blockDim, std::uint32_t blockIdx) {
+    std::vector<UnitRange> tiles;
+    if (!l.put) {
+        for (std::uint64_t task = blockIdx; task * l.elementsPerTile < accesses; task += blockDim)
+            tiles.push_back({task * l.elementsPerTile, std::min(accesses, (task + 1) * l.elementsPerTile)});
+        return tiles;
+    }
+    const UnitRange share = blockShare(accesses, blockDim, blockIdx);
+    for (std::uint64_t first = share.begin; first < share.end; first += l.elementsPerTile)
+        tiles.push_back({first, std::min(share.end, first + l.elementsPerTile)});
+    return tiles;
+}
 
 std::vector<LoweredKernel> lowerAdvancedIndex(const OpInstance& op, const ChipConfig& chip, bool put) {
     const std::size_t leading = put ? 2 : 1;  // x | self, values
@@ -141,14 +161,14 @@ std::vector<LoweredKernel> lowerAdvancedIndex(const OpInstance& op, const ChipCo
     LoweredKernel kernel;
     kernel.type = placement.taskType;
     kernel.blockDim = chooseVectorBlockDim(op, placement, accesses * kUbBlockBytes, accesses);
-    l->elementsPerTile = std::min(kMaxElementsPerTile, ceilDiv(accesses, kernel.blockDim));
+    l->elementsPerTile = put ? std::min(kMaxElementsPerTile, ceilDiv(accesses, kernel.blockDim)) : kIndexTaskElements;
     l->indexStride = alignUp(l->elementsPerTile * l->indexBytes, kUbBlockBytes);
     l->elementUb = indexTensors * l->indexStride;
     l->denseUb = l->elementUb + kUbBlockBytes;
     std::shared_ptr<const IndexLayout> layout = l;
     kernel.program = [layout, accesses, blockDim = kernel.blockDim](const BlockProgramRequest& r)
         -> std::unique_ptr<InstructionStream> {
-        return std::make_unique<AdvancedIndexStream>(layout, blockShare(accesses, blockDim, r.blockIdx));
+        return std::make_unique<AdvancedIndexStream>(layout, blockTiles(*layout, accesses, blockDim, r.blockIdx));
     };
     return {kernel};
 }

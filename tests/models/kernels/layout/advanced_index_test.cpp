@@ -53,6 +53,41 @@ TEST(VectorAdvancedIndex, IndexReadsOneElementPerAccess) {
               3u * 300);  // one GetValue per index, one per element copied to the row
 }
 
+// Index's elements go out in CANN's tasks of 128 (index.py's TASK_ALIGN), task t to block
+// t % blocks: each task is one index load, its element reads and one store of its dense run, so
+// with fewer tasks than blocks the first blocks take 128 elements and the rest none.
+TEST(VectorAdvancedIndex, IndexDealsTasksOf128ElementsRoundRobin) {
+    auto perBlock = [](std::uint64_t elements, std::uint32_t blockDim) {
+        const auto x = ndTensorAt("x", {4096, 1000}, DataType::Fp32, 0x1000000);
+        const auto i0 = ndTensorAt("i0", {static_cast<std::int64_t>(elements)}, DataType::Int64, 0x10000),
+                   i1 = ndTensorAt("i1", {static_cast<std::int64_t>(elements)}, DataType::Int64, 0x20000);
+        const auto y = ndTensorAt("y", {static_cast<std::int64_t>(elements)}, DataType::Fp32, 0x30000);
+        const LoweredKernel k = lowered(makeOp("Index", {x, i0, i1}, {y}), blockDim);
+        std::vector<std::pair<std::uint64_t, std::uint64_t>> blocks;  // (element reads, dense stores)
+        for (std::uint32_t block = 0; block < k.blockDim; ++block) {
+            std::pair<std::uint64_t, std::uint64_t> counts{0, 0};
+            auto stream = k.program({block, CoreKind::Vector, 0, 0});
+            std::vector<Instruction> chunk;
+            while (stream->next(chunk)) {
+                for (const Instruction& i : chunk)
+                    if (const auto* d = std::get_if<DataMove>(&i.operands)) {
+                        if (d->indexed()) ++counts.first;
+                        if (d->dst == MemSpace::GM) ++counts.second;
+                    }
+                chunk.clear();
+            }
+            blocks.push_back(counts);
+        }
+        return blocks;
+    };
+    // 600 elements on 3 blocks: tasks of 128, 128, 128, 128, 88; block 0 runs tasks 0 and 3.
+    EXPECT_EQ(perBlock(600, 3), (std::vector<std::pair<std::uint64_t, std::uint64_t>>{{256, 2}, {216, 2}, {128, 1}}));
+    // Qwen3's 4096 elements on 40 blocks: 32 tasks, blocks 32-39 idle (an even share would be 103).
+    const auto qwen = perBlock(4096, 40);
+    for (std::uint32_t block = 0; block < 40; ++block)
+        EXPECT_EQ(qwen[block].first, block < 32 ? 128u : 0u) << "block " << block;
+}
+
 // The order within a block: Index's scalar unit waits for each element's read (MTE2 -> S) before
 // the next read is issued; IndexPutV2's write waits for its value's read (MTE2 -> MTE3) and the
 // next read for that write (MTE3 -> MTE2).
