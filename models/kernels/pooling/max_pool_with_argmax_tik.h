@@ -1,0 +1,47 @@
+#pragma once
+// MaxPoolWithArgmaxV1's TIK kernel (the fp16 form, argmaxPoolPacking), as CANN 8.1 runs it:
+// dynamic/max_pool_with_argmaxv1.py hands fp16 NC1HWC0 to dynamic/max_pool_with_argmaxv2.py's
+// MaxPoolWithargmaxPytorch (docs/fidelity.md §96). Its UB is six equal parts in two sets of three
+// (x, y, z and their twins, used by alternate units) and a 4096-element gather buffer. The tiling
+// (maxpoolwithargmaxv2.cc) gives each block whole (n, c1) planes and picks a mode by what fits one
+// sixth of UB:
+//   mode 1: the padded plane (and the plane's masks) fit: units of c_factor planes;
+//   mode 4: a window's rows of the plane fit: units of (band of h_factor output rows, plane), the
+//           bands outermost (CANN 8.1's gather form of mode 2: one mask move per tap and band).
+// Per plane of a unit, every step a TIK instruction whose operands are run-time Scalars:
+//   MTE2: the plane's (band's) input rows;
+//   V:    the window's max along W (per input row a vmax of taps 0 and 1, one more per further tap,
+//         the window's columns sw positions apart), then along H into the output rows (per output
+//         row the same over the row's taps); MTE3: y;
+//   V:    per tap and per 256 output positions, the tap's inputs gathered into one buffer (a UB → UB
+//         move of one 32 B block per position, one move per output row's run) and compared with y
+//         (vcmpv_eq, one uint16 of bits per position);
+//   V:    the taps' bits made exclusive (tap 0 copied and inverted, then per tap vand / vor / vnot);
+//   MTE3: the masks (mode 1: the unit's masks, once per plane of the unit, as the kernel's move sits
+//         inside its plane loop; mode 4: one move per tap).
+// TIK cannot prove two instructions on one buffer apart when their offsets are Scalars, so every
+// vector-pipe instruction waits for the one before it (a PIPE_V barrier), and the scalar unit
+// works out each instruction's operands before issuing it.
+#include <cstdint>
+
+#include "models/kernels/pooling/max_pool_argmax_geometry.h"
+
+namespace ascendsim {
+
+struct ArgmaxPoolTensors {
+    std::uint64_t x = 0, y = 0, mask = 0;
+};
+
+// Scalar cycles the TIK kernel spends on one vector-pipe instruction's operands (offsets, repeat
+// and tail counts from Scalars, the if_scope tests around it). From the rows' own scalar busy over
+// the instructions this kernel issues (docs/fidelity.md §96a): c1e639ee level1 rank0
+// MaxPoolWithArgmaxV1 55×55 / 27×27 / 13×13, fitted on rank 0, held out on rank 1 and the DB export.
+inline constexpr std::uint32_t kTikPoolScalarCyclesPerInstruction = 3;
+
+// The kernel for geometry `g` (fp16), its blocks over the planes. Throws LoweringError naming the
+// op when a window's rows do not fit a UB part (CANN's mode 3 cuts W: not modelled) or the window's
+// stride is past TIK's block-stride form (sw > 31).
+LoweredKernel lowerMaxPoolWithArgmaxTik(const OpInstance& op, const ChipConfig& chip, const ArgmaxPoolGeometry& g,
+                                        const ArgmaxPoolTensors& t, std::uint64_t workBytes);
+
+}  // namespace ascendsim
