@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "models/kernels/pooling/tik_scalar_work.h"
 #include "models/kernels/tiling/vector_tiling_stream.h"
 
 namespace ascendsim {
@@ -40,14 +41,13 @@ struct TikPoolLayout {
     std::uint64_t inputRows(std::uint64_t rows) const { return (rows - 1) * g.sh + g.kh; }
 };
 
-// One unit's vector-pipe program as TIK issues it: each instruction after its operands' scalar work
-// and behind a PIPE_V barrier.
+// One unit's vector-pipe program as TIK issues it: each instruction behind a PIPE_V barrier (its
+// scalar work goes in front of it once the unit is built, addTikScalarWork).
 class TikIssue {
 public:
     explicit TikIssue(std::vector<Instruction>& out) : out_(out) {}
     void append(const std::vector<Instruction>& instructions) {
         for (const Instruction& i : instructions) {
-            out_.push_back(Instruction::scalar(kTikPoolScalarCyclesPerInstruction));
             out_.push_back(Instruction::barrier(Pipe::Vector));
             out_.push_back(i);
         }
@@ -119,6 +119,7 @@ public:
                                                   l.t.mask + ((first * g.taps() + k) * g.maskTapEntries() + r0 * g.outW) * 2,
                                                   1, tapEntries * 2, tapEntries * 2));
         }
+        addTikScalarWork(code.compute);
     }
 
 private:

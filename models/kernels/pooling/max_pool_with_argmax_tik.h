@@ -21,7 +21,7 @@
 //         inside its plane loop; mode 4: one move per tap).
 // TIK cannot prove two instructions on one buffer apart when their offsets are Scalars, so every
 // vector-pipe instruction waits for the one before it (a PIPE_V barrier), and the scalar unit
-// works out each instruction's operands before issuing it.
+// works out each instruction's operands before issuing it (tik_scalar_work.h).
 #include <cstdint>
 
 #include "models/kernels/pooling/max_pool_argmax_geometry.h"
@@ -31,12 +31,6 @@ namespace ascendsim {
 struct ArgmaxPoolTensors {
     std::uint64_t x = 0, y = 0, mask = 0;
 };
-
-// Scalar cycles the TIK kernel spends on one vector-pipe instruction's operands (offsets, repeat
-// and tail counts from Scalars, the if_scope tests around it). From the rows' own scalar busy over
-// the instructions this kernel issues (docs/fidelity.md §96a): c1e639ee level1 rank0
-// MaxPoolWithArgmaxV1 55×55 / 27×27 / 13×13, fitted on rank 0, held out on rank 1 and the DB export.
-inline constexpr std::uint32_t kTikPoolScalarCyclesPerInstruction = 3;
 
 // The kernel for geometry `g` (fp16), its blocks over the planes. Throws LoweringError naming the
 // op when a window's rows do not fit a UB part (CANN's mode 3 cuts W: not modelled) or the window's

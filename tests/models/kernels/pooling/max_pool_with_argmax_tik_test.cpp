@@ -1,12 +1,12 @@
 // MaxPoolWithArgmaxV1's TIK kernel (fp16, max_pool_with_argmax_tik.h) as CANN 8.1's
 // MaxPoolWithargmaxPytorch runs it (docs/fidelity.md §96): the tiling mode a plane's size picks,
-// the per-tap gather moves and compares, and the scalar work and PIPE_V barrier in front of every
-// vector-pipe instruction.
+// the per-tap gather moves and compares, and the PIPE_V barrier and scalar work in front of every
+// vector-pipe instruction; the grad's TIK kernel carries the same scalar work.
 #include <gtest/gtest.h>
 
 #include <variant>
 
-#include "models/kernels/pooling/max_pool_with_argmax_tik.h"
+#include "models/kernels/pooling/tik_scalar_work.h"
 #include "tests/models/kernels/vector_test_support.h"
 
 namespace ascendsim::test {
@@ -58,10 +58,11 @@ TikPoolProgram lowerTikPool(std::int64_t n, std::int64_t c, std::int64_t h, std:
         if (vector != nullptr && vector->op == VectorOp::CompareGt) ++p.compares;
         if (vector == nullptr && !ubToUb) continue;
         ++p.vectorPipeSteps;
-        const auto* barrier = k >= 2 ? std::get_if<Barrier>(&program[k - 1].operands) : nullptr;
-        const auto* scalar = k >= 2 ? std::get_if<ScalarWork>(&program[k - 2].operands) : nullptr;
+        // The barrier waits for the previous instruction, then the scalar unit works out this one's operands.
+        const auto* barrier = k >= 2 ? std::get_if<Barrier>(&program[k - 2].operands) : nullptr;
+        const auto* scalar = k >= 2 ? std::get_if<ScalarWork>(&program[k - 1].operands) : nullptr;
         if (barrier != nullptr && barrier->pipe == Pipe::Vector && scalar != nullptr &&
-            scalar->cycles == kTikPoolScalarCyclesPerInstruction)
+            scalar->cycles == kTikScalarCyclesPerInstruction)
             ++p.stepsBehindScalarAndBarrier;
     }
     return p;
@@ -101,6 +102,31 @@ TEST(MaxPoolWithArgmaxTik, EveryVectorPipeStepWaitsBehindItsScalarWorkAndABarrie
         ASSERT_GT(p.vectorPipeSteps, 0u);
         EXPECT_EQ(p.stepsBehindScalarAndBarrier, p.vectorPipeSteps);
     }
+}
+
+TEST(MaxPoolWithArgmaxTik, TheGradsVectorInstructionsCarryTheSameScalarWork) {
+    const ChipConfig chip = coupledChip();
+    CubeOpHarness h(chip, 64ull << 20);
+    const auto x = h.tensor("x", {2, 32, 13, 13}, DataType::Fp16), dy = h.tensor("dy", {2, 32, 6, 6}, DataType::Fp16);
+    const auto mask = h.tensor("argmax", {2, 2, 9, (36 + 15) / 16 + 1, 16}, DataType::Int16);
+    const auto dx = h.tensor("dx", {2, 32, 13, 13}, DataType::Fp16);
+    auto op = makeOp("MaxPoolGradWithArgmaxV1", {x, dy, mask}, {dx});
+    op.attrs["ksize"] = std::vector<std::int64_t>{3, 3};
+    op.attrs["strides"] = std::vector<std::int64_t>{2, 2};
+    op.blockDim = 1u;
+    const auto kernels = h.lower(op);
+    ASSERT_EQ(kernels.size(), 1u);
+    std::vector<Instruction> program;
+    forEachProgramInstruction(kernels[0], CoreKind::Vector, [&](const Instruction& i) { program.push_back(i); });
+    std::uint64_t vectorOps = 0, withScalar = 0;
+    for (std::size_t k = 1; k < program.size(); ++k) {
+        if (program[k].opcode != Opcode::Vector) continue;
+        ++vectorOps;
+        const auto* scalar = std::get_if<ScalarWork>(&program[k - 1].operands);
+        if (scalar != nullptr && scalar->cycles == kTikScalarCyclesPerInstruction) ++withScalar;
+    }
+    ASSERT_GT(vectorOps, 0u);
+    EXPECT_EQ(withScalar, vectorOps);
 }
 
 }  // namespace
