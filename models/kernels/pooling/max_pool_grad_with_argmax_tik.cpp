@@ -1,8 +1,8 @@
-// MaxPoolGradWithArgmaxV1's TIK kernel (fp16): see max_pool_grad_with_argmax_tik.h. The ISA model
+// MaxPoolGradWithArgmaxV1's TIK kernel (fp16): see max_pool_argmax_tik.h. The ISA model
 // has no CMPMASK register: its load is a one-repeat uint16 Copy of the block holding the 8 mask
 // entries, and Select takes its condition from a UB tile. The work and bytes are CANN's; the
 // selected values are not the mask's.
-#include "models/kernels/pooling/max_pool_grad_with_argmax_tik.h"
+#include "models/kernels/pooling/max_pool_argmax_tik.h"
 
 #include <algorithm>
 #include <memory>

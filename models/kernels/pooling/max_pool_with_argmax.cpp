@@ -1,5 +1,5 @@
 // MaxPoolWithArgmaxV1 on NC1HWC0 with C0 = 16 (max_pool_argmax_geometry.h). fp16 runs CANN's TIK
-// kernel (max_pool_with_argmax_tik.h); this file is the DSL's reduce_window form (fp32), which
+// kernel (max_pool_argmax_tik.h); this file is the DSL's reduce_window form (fp32), which
 // works one output row of one (n, c1) plane a tile:
 //   MTE2: the band's input rows ((rows−1)·sh + kh rows of W positions), one dense burst;
 //   V:    y = the first tap (block-strided Copy), then Max with each other tap, per output row;
@@ -20,7 +20,7 @@
 #include <memory>
 
 #include "models/kernels/pooling/max_pool_argmax_geometry.h"
-#include "models/kernels/pooling/max_pool_with_argmax_tik.h"
+#include "models/kernels/pooling/max_pool_argmax_tik.h"
 #include "models/kernels/tiling/vector_tiling_stream.h"
 
 namespace ascendsim {

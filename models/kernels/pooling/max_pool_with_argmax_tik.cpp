@@ -1,8 +1,8 @@
-// MaxPoolWithArgmaxV1's TIK kernel (fp16): see max_pool_with_argmax_tik.h. The ISA model has no
+// MaxPoolWithArgmaxV1's TIK kernel (fp16): see max_pool_argmax_tik.h. The ISA model has no
 // bit-producing compare: vcmpv_eq is issued with its repeats into a scratch tile and the mask bits
 // are not computed (their bytes, moves and vand / vor / vnot work are); vnot is a Copy of the same
 // lanes.
-#include "models/kernels/pooling/max_pool_with_argmax_tik.h"
+#include "models/kernels/pooling/max_pool_argmax_tik.h"
 
 #include <algorithm>
 #include <memory>

@@ -1,4 +1,4 @@
-// MaxPoolWithArgmaxV1's TIK kernel (fp16, max_pool_with_argmax_tik.h) as CANN 8.1's
+// MaxPoolWithArgmaxV1's TIK kernel (fp16, max_pool_argmax_tik.h) as CANN 8.1's
 // MaxPoolWithargmaxPytorch runs it (docs/fidelity.md §96): the tiling mode a plane's size picks,
 // the per-tap gather moves and compares, and the PIPE_V barrier and scalar work in front of every
 // vector-pipe instruction; the grad's TIK kernel carries the same scalar work.
