@@ -1,7 +1,7 @@
 // MaxPoolGradWithArgmaxV1 on NC1HWC0 with C0 = 16 (max_pool_argmax_geometry.h): dx = Σ over the
 // window taps of the gradient where the forward's argmax bit is set, scattered to the tap's input
 // position. x is an input for its shape only: the mask says where each window's maximum was. CANN
-// runs fp16 with its TIK kernel (max_pool_grad_with_argmax_tik.h) and fp32 with the DSL's
+// runs fp16 with its TIK kernel (max_pool_argmax_tik.h) and fp32 with the DSL's
 // schedule, this file's form (argmaxPoolPacking). A unit is a band of dx rows of one plane; like
 // MaxPoolGrad (max_pool_grad_layout.h) it loads every window that touches the band and drops
 // contributions outside it, so no two units write the same dx element. Per tile:
@@ -20,7 +20,7 @@
 #include <memory>
 
 #include "models/kernels/pooling/max_pool_argmax_geometry.h"
-#include "models/kernels/pooling/max_pool_grad_with_argmax_tik.h"
+#include "models/kernels/pooling/max_pool_argmax_tik.h"
 #include "models/kernels/tiling/vector_tiling_stream.h"
 
 namespace ascendsim {

@@ -1,12 +1,13 @@
-// MaxPoolGradWithArgmaxV1's TIK kernel (fp16): see max_pool_grad_with_argmax_tik.h. The ISA model
+// MaxPoolGradWithArgmaxV1's TIK kernel (fp16): see max_pool_argmax_tik.h. The ISA model
 // has no CMPMASK register: its load is a one-repeat uint16 Copy of the block holding the 8 mask
 // entries, and Select takes its condition from a UB tile. The work and bytes are CANN's; the
 // selected values are not the mask's.
-#include "models/kernels/pooling/max_pool_grad_with_argmax_tik.h"
+#include "models/kernels/pooling/max_pool_argmax_tik.h"
 
 #include <algorithm>
 #include <memory>
 
+#include "models/kernels/pooling/tik_scalar_work.h"
 #include "models/kernels/tiling/vector_tiling_stream.h"
 
 namespace ascendsim {
@@ -46,8 +47,16 @@ public:
         if (tileCount() == 0) return;
         prepareChunk(code.compute, 0);
         clearMask(code.compute);
+        addTikScalarWork(code.compute);
     }
-    void tile(std::uint64_t index, std::uint32_t, TileCode& code) override {
+    // Each tap's program with TIK's scalar work in front of every vector instruction.
+    void tile(std::uint64_t index, std::uint32_t half, TileCode& code) override {
+        tapProgram(index, half, code);
+        addTikScalarWork(code.compute);
+    }
+
+private:
+    void tapProgram(std::uint64_t index, std::uint32_t, TileCode& code) const {
         const TikGradLayout& l = *l_;
         const ArgmaxPoolGeometry& g = l.g;
         const std::uint64_t taps = g.taps(), tap = index % taps, chunk = index / taps % l.chunksPerPlane;
@@ -105,7 +114,6 @@ public:
         clearMask(v);
     }
 
-private:
     // Before a chunk's grad move: its fp32 dx rows zeroed, the carried rows put back, grad cleared.
     void prepareChunk(std::vector<Instruction>& v, std::uint64_t chunk) const {
         const TikGradLayout& l = *l_;

@@ -1,5 +1,6 @@
-// MaxPoolWithArgmaxV1 on NC1HWC0 with C0 = 16 (max_pool_argmax_geometry.h), as CANN's TBE kernel
-// works: a unit is a band of output rows of one (n, c1) plane. Per tile:
+// MaxPoolWithArgmaxV1 on NC1HWC0 with C0 = 16 (max_pool_argmax_geometry.h). fp16 runs CANN's TIK
+// kernel (max_pool_argmax_tik.h); this file is the DSL's reduce_window form (fp32), which
+// works one output row of one (n, c1) plane a tile:
 //   MTE2: the band's input rows ((rows−1)·sh + kh rows of W positions), one dense burst;
 //   V:    y = the first tap (block-strided Copy), then Max with each other tap, per output row;
 //         per tap and output row a compare of the tap with y (vcmpv_eq: one bit per lane, so one
@@ -7,9 +8,9 @@
 //         wins: vnot of the bits so far, Or this tap's into them, And this tap's with the
 //         complement, as TIK's vnot / vor / vand) over rows·Wo uint16;
 //   MTE3: the band's y rows (one burst) and one mask burst of rows·Wo uint16 per tap, in one
-//         strided move (DSL) or two (TIK: the first tap, then the others).
+//         strided move.
 // Every vector instruction that reads what the one before it wrote waits behind a PipeBarrier<PIPE_V>
-// (hardware.md §2.4), as TIK's and the DSL's generated code put one between dependent vector
+// (hardware.md §2.4), as the DSL's generated code puts one between dependent vector
 // instructions: each tap's Max after the previous tap's, the compares after the last Max, each
 // step of the mask chain after the step it reads (docs/fidelity.md §62). A later tap's compare
 // reads only x and y and needs none.
@@ -19,6 +20,7 @@
 #include <memory>
 
 #include "models/kernels/pooling/max_pool_argmax_geometry.h"
+#include "models/kernels/pooling/max_pool_argmax_tik.h"
 #include "models/kernels/tiling/vector_tiling_stream.h"
 
 namespace ascendsim {
@@ -31,7 +33,7 @@ struct ArgmaxPoolLayout {
     std::uint64_t bandRows = 0, bandsPerPlane = 0;
     std::uint64_t inStage = 0, inHalf = 0, outStage = 0, outHalf = 0, maskStage = 0, maskHalf = 0;
     std::uint64_t compare = 0, seen = 0, notSeen = 0;
-    PositionPacking packing = PositionPacking::BlockStrided;
+    static constexpr PositionPacking packing = PositionPacking::OnePerRepeat;
 };
 
 class ArgmaxPoolTiles final : public TileSource {
@@ -40,8 +42,8 @@ public:
     std::uint64_t tileCount() const override { return units_.size(); }
     // The DSL form keeps one buffer per queue: the real fp32 rows spend MTE2 + V + MTE3 within 10 %
     // of a row's whole time (docs/fidelity.md §25a, §47), so a row's moves do not overlap the
-    // previous row's compute. The TIK form ping-pongs its bands.
-    std::uint32_t buffers() const override { return l_->packing == PositionPacking::OnePerRepeat ? 1 : 2; }
+    // previous row's compute.
+    std::uint32_t buffers() const override { return 1; }
     void tile(std::uint64_t index, std::uint32_t half, TileCode& code) override {
         const ArgmaxPoolLayout& l = *l_;
         const ArgmaxPoolGeometry& g = l.g;
@@ -92,22 +94,13 @@ public:
         code.store.push_back(moveRowsToGm(out, l.y + (plane * g.outH + r0) * g.outW * pb, 1, entries * pb, entries * pb));
         const std::uint64_t maskGm = l.mask + (plane * g.taps() * g.maskTapEntries() + r0 * g.outW) * 2;
         const std::uint64_t ubTapBytes = alignUp(entries * 2, kUbBlockBytes), gmTapBytes = g.maskTapEntries() * 2;
-        // The taps' mask rows leave in strided moves, one burst per tap: the DSL moves every tap in
-        // one; TIK moves the first tap's bits alone and the other taps' exclusive bits in a second
-        // (max_pool_with_argmax, CANN 8.1: ub_mask_buff, then ub_mask_temp with filter_size − 1 bursts).
-        auto storeTaps = [&](std::uint64_t first, std::uint64_t count) {
-            DataMove m{.src = MemSpace::UB, .dst = MemSpace::GM, .srcAddr = maskBuf + first * ubTapBytes, .dstAddr = maskGm + first * gmTapBytes};
-            m.burstCount = static_cast<std::uint32_t>(count);
-            m.burstBytes = static_cast<std::uint32_t>(entries * 2);
-            m.srcGapBytes = static_cast<std::uint32_t>(ubTapBytes - entries * 2);
-            m.dstGapBytes = static_cast<std::uint32_t>(gmTapBytes - entries * 2);
-            code.store.push_back(Instruction::move(m));
-        };
-        if (l.packing == PositionPacking::OnePerRepeat || g.taps() == 1) {
-            storeTaps(0, g.taps());
-        } else {
-            for (std::uint64_t tap = 0; tap < g.taps(); ++tap) storeTaps(tap, 1);
-        }
+        // The taps' mask rows leave in one strided move, one burst per tap.
+        DataMove m{.src = MemSpace::UB, .dst = MemSpace::GM, .srcAddr = maskBuf, .dstAddr = maskGm};
+        m.burstCount = static_cast<std::uint32_t>(g.taps());
+        m.burstBytes = static_cast<std::uint32_t>(entries * 2);
+        m.srcGapBytes = static_cast<std::uint32_t>(ubTapBytes - entries * 2);
+        m.dstGapBytes = static_cast<std::uint32_t>(gmTapBytes - entries * 2);
+        code.store.push_back(Instruction::move(m));
     }
 
 private:
@@ -120,12 +113,14 @@ std::vector<LoweredKernel> lowerMaxPoolWithArgmax(const OpInstance& op, const Ch
     auto l = std::make_shared<ArgmaxPoolLayout>();
     l->g = argmaxPoolGeometry(op, op.inputs[0]);
     const ArgmaxPoolGeometry& g = l->g;
-    l->packing = argmaxPoolPacking(g.dtype);
     if (op.outputs[1].bytes() < g.planes * g.taps() * g.maskTapEntries() * 2)
         throwLoweringError(op, "argmax must hold N·C1·kh·kw·(⌈Ho·Wo/16⌉+1)·16 uint16");
     l->x = op.inputs[0].deviceAddr;
     l->y = op.outputs[0].deviceAddr;
     l->mask = op.outputs[1].deviceAddr;
+    const std::uint64_t workBytes = op.inputs[0].bytes() + op.outputs[0].bytes();
+    if (argmaxPoolPacking(g.dtype) == PositionPacking::BlockStrided)
+        return {lowerMaxPoolWithArgmaxTik(op, chip, g, {.x = l->x, .y = l->y, .mask = l->mask}, workBytes)};
     const VectorPlacement placement = vectorPlacement(chip);
     const std::uint64_t pb = g.positionBytes();
     // UB per band of R output rows: input (double-buffered), y (double-buffered), one compare
@@ -135,8 +130,7 @@ std::vector<LoweredKernel> lowerMaxPoolWithArgmax(const OpInstance& op, const Ch
         return 2 * ((rows - 1) * g.sh + g.kh) * g.w * pb + 2 * rows * g.outW * pb + g.outW * pb +
                2 * g.taps() * entries + 2 * entries + 1024;
     };
-    l->bandRows = l->packing == PositionPacking::OnePerRepeat ? 1 : g.outH;
-    while (l->bandRows > 1 && bytesFor(l->bandRows) > placement.ubBytes) --l->bandRows;
+    l->bandRows = 1;
     if (bytesFor(l->bandRows) > placement.ubBytes) throwLoweringError(op, "one output row does not fit in UB");
     l->bandsPerPlane = ceilDiv(g.outH, l->bandRows);
     UbAllocator ub(placement.ubBytes, op.name);
@@ -151,7 +145,7 @@ std::vector<LoweredKernel> lowerMaxPoolWithArgmax(const OpInstance& op, const Ch
     l->seen = ub.allocate(entriesBytes, "bits so far");
     l->notSeen = ub.allocate(entriesBytes, "complement of the bits so far");
     const std::uint64_t units = g.planes * l->bandsPerPlane;
-    return {tiledVectorKernel<ArgmaxPoolTiles>(op, placement, l, op.inputs[0].bytes() + op.outputs[0].bytes(), units)};
+    return {tiledVectorKernel<ArgmaxPoolTiles>(op, placement, l, workBytes, units)};
 }
 
 }  // namespace

@@ -40,9 +40,11 @@ OpInstance argmaxPoolOp(const std::string& type, const std::vector<TensorInfo>& 
     return op;
 }
 
+// The DSL form (fp32); the TIK form (fp16) puts a barrier before every vector-pipe instruction
+// (max_pool_with_argmax_tik_test.cpp).
 TEST(VectorMaxPoolArgmaxBarriers, EachTapsMaxAndEachMaskStepWaitForWhatTheyRead) {
     const ChipConfig chip = ascend910B1();
-    for (const DataType dtype : {DataType::Fp32, DataType::Fp16}) {
+    for (const DataType dtype : {DataType::Fp32}) {
         CubeOpHarness h(chip, 64ull << 20);
         const auto x = h.tensor("x", {2, 32, 13, 13}, dtype), y = h.tensor("y", {2, 32, 6, 6}, dtype);
         const auto mask = h.tensor("argmax", {2, 2, 9, (36 + 15) / 16 + 1, 16}, DataType::Int16);

@@ -1,8 +1,8 @@
 // MaxPoolWithArgmaxV1's two CANN implementations (max_pool_argmax_geometry.h): fp32 runs the
 // DSL's reduce_window form (one output row per tile, one position per vector repeat, every tap's
-// mask rows in one strided store), fp16 the TIK form (whole bands, 8 positions per repeat, a store
-// per tap). docs/fidelity.md §25 has the real per-row costs these forms reproduce; §47 the DSL
-// form's one buffer (a row's moves do not overlap the previous row's compute).
+// mask rows in one strided store), fp16 the TIK form (whole planes or bands of rows, 8 positions per
+// repeat; max_pool_with_argmax_tik_test.cpp). docs/fidelity.md §25 has the real per-row costs the
+// DSL form reproduces; §47 its one buffer (a row's moves do not overlap the previous row's compute).
 #include <gtest/gtest.h>
 
 #include <variant>
@@ -57,8 +57,12 @@ TEST(VectorMaxPoolArgmaxForms, Fp32RunsTheDslFormRowByRowAndFp16TheTikForm) {
         ASSERT_EQ(kernels.size(), 1u);
         const ArgmaxPoolProgram p = inspect(kernels[0], dtype, kTaps);
         const std::uint64_t planes = kN * kC / 16, outputRows = planes * kOh;
-        // Both forms store y and every tap's mask entries once.
-        EXPECT_EQ(p.storedBytes, y.bytes() + planes * kTaps * kOh * kOw * 2) << dataTypeName(dtype);
+        // Both forms store y; the DSL form every tap's mask entries once, the TIK form its bands'
+        // 16-aligned mask rows (the last band's past the plane's end, into its padding row).
+        if (dtype == DataType::Fp32)
+            EXPECT_EQ(p.storedBytes, y.bytes() + planes * kTaps * kOh * kOw * 2) << dataTypeName(dtype);
+        else
+            EXPECT_GE(p.storedBytes, y.bytes() + planes * kTaps * kOh * kOw * 2) << dataTypeName(dtype);
         ASSERT_GT(p.windowOps, 0u);
         if (dtype == DataType::Fp32) {
             EXPECT_EQ(p.loads, outputRows);       // one tile (one input band) per output row
@@ -70,7 +74,7 @@ TEST(VectorMaxPoolArgmaxForms, Fp32RunsTheDslFormRowByRowAndFp16TheTikForm) {
             EXPECT_LT(p.loads, outputRows / 4);  // whole bands of rows per tile
             EXPECT_EQ(p.maskStores, 0u);
             EXPECT_EQ(p.onePositionOps, 0u);  // 8 positions per repeat
-            EXPECT_EQ(p.loadEventsUsed, 2u);  // bands ping-pong between two buffers
+            EXPECT_EQ(p.loadEventsUsed, 2u);  // units alternate between two sets of UB parts
         }
     }
 }
