@@ -82,17 +82,26 @@ TEST(VectorTransDataFractalZLoop, RoundTripsWeightsOfAnyTapCountAndPaddedChannel
     }
 }
 
-TEST(VectorTransDataFractalZLoop, EachUnitReordersOneBurstPerChannelAndTapWithItsScalarCost) {
-    const ChipConfig chip = ascend910B1();
-    CubeOpHarness h(chip, kLoopGmBytes);
-    // [32, 24, 3, 3]: 2 groups of 16 output channels × 3 C0 blocks = 6 units of 8 channels × 9 taps.
+// Both conversions of a [32, 24, 3, 3] weight: 2 groups of 16 output channels × 3 C0 blocks = 6
+// units of 8 channels × 9 taps.
+struct WeightConversions {
+    OpInstance toFractal, fromFractal;
+};
+
+WeightConversions conversionsOf3x3Weight(CubeOpHarness& h) {
     const auto weight = h.tensor("w", {32, 24, 3, 3}, DataType::Fp32);
     auto fz = h.tensor("fz", {27, 2, 16, 8}, DataType::Fp32);
     fz.format = TensorFormat::FractalZ;
-    auto to = makeOp("TransData", {weight}, {fz});
-    to.attrs["dst_format"] = std::string("FRACTAL_Z");
-    auto from = makeOp("TransData", {fz}, {weight});
-    from.attrs["dst_format"] = std::string("NCHW");
+    WeightConversions c{makeOp("TransData", {weight}, {fz}), makeOp("TransData", {fz}, {weight})};
+    c.toFractal.attrs["dst_format"] = std::string("FRACTAL_Z");
+    c.fromFractal.attrs["dst_format"] = std::string("NCHW");
+    return c;
+}
+
+TEST(VectorTransDataFractalZLoop, EachUnitReordersOneBurstPerChannelAndTapWithItsScalarCost) {
+    const ChipConfig chip = ascend910B1();
+    CubeOpHarness h(chip, kLoopGmBytes);
+    const auto [to, from] = conversionsOf3x3Weight(h);
     const auto forward = h.lower(to), backward = h.lower(from);
     ASSERT_EQ(forward.size(), 1u);
     ASSERT_EQ(backward.size(), 1u);
@@ -129,16 +138,8 @@ TEST(VectorTransDataFractalZLoop, EachUnitReordersOneBurstPerChannelAndTapWithIt
 TEST(VectorTransDataFractalZLoop, EachUnitsScalarWorkWaitsForThePreviousUnitsStores) {
     const ChipConfig chip = ascend910B1();
     CubeOpHarness h(chip, kLoopGmBytes);
-    // [32, 24, 3, 3] on 2 blocks: 3 units each.
-    const auto weight = h.tensor("w", {32, 24, 3, 3}, DataType::Fp32);
-    auto fz = h.tensor("fz", {27, 2, 16, 8}, DataType::Fp32);
-    fz.format = TensorFormat::FractalZ;
-    auto to = makeOp("TransData", {weight}, {fz});
-    to.attrs["dst_format"] = std::string("FRACTAL_Z");
-    to.blockDim = 2;
-    auto from = makeOp("TransData", {fz}, {weight});
-    from.attrs["dst_format"] = std::string("NCHW");
-    from.blockDim = 2;
+    auto [to, from] = conversionsOf3x3Weight(h);
+    to.blockDim = from.blockDim = 2;  // 3 units a block
     for (const OpInstance* op : {&to, &from}) {
         const auto kernels = h.lower(*op);
         ASSERT_EQ(kernels.size(), 1u);
