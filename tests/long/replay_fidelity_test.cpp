@@ -20,6 +20,16 @@ namespace fs = std::filesystem;
 
 fs::path samplesRoot() { return realSamplesRoot(); }
 
+// Replays a sample in the default (cold) L2 state and returns the statistics of all its kernels.
+FidelityStats coldReplayStats(const char* sample) {
+    ReplayOptions options;
+    options.profileDir = (samplesRoot() / sample).string();
+    options.configDir = defaultConfigDir();
+    PreparedReplay prepared = prepareReplay(options);
+    runReplay(prepared, prepared.chip, false);
+    return fidelityStats(fidelityInputs(prepared.report.kernels));
+}
+
 struct SampleBound {
     const char* path;         // under the samples root
     const char* chip;         // the chip the replay must infer
@@ -109,16 +119,24 @@ TEST(ReplayFidelity, QwenMemoryPipeRatiosWithinRecordedBounds) {
                  {"msinsight/ef63bc64/test/st/level2/rank_2_ascend_pt", 0.13, 0.09, 0.11, 0.10}};
     for (const auto& sample : kQwen) {
         SCOPED_TRACE(sample.path);
-        ReplayOptions options;
-        options.profileDir = (samplesRoot() / sample.path).string();
-        options.configDir = defaultConfigDir();
-        PreparedReplay prepared = prepareReplay(options);
-        runReplay(prepared, prepared.chip, false);
-        const FidelityStats stats = fidelityStats(fidelityInputs(prepared.report.kernels));
+        const FidelityStats stats = coldReplayStats(sample.path);
         EXPECT_LE(stats.meanAbsPipeError.at("aiv_mte2_ratio"), sample.maxMte2);
         EXPECT_LE(stats.meanAbsPipeError.at("aiv_mte3_ratio"), sample.maxMte3);
         EXPECT_LE(stats.meanAbsPipeError.at("aic_mte2_ratio"), sample.maxAicMte2);
         EXPECT_LE(stats.meanAbsPipeError.at("aic_mte1_ratio"), sample.maxAicMte1);
+    }
+}
+
+// The AlexNet 910B2 exports' vector-side scalar ratio (docs/fidelity.md §98): the TIK FRACTAL_Z
+// TransData loop's scalar work in series with its moves, and the TIK Transpose's tiles in series,
+// took the mean abs aiv_scalar error 0.115 -> 0.092 (text, fitted) and 0.119 -> 0.094 (DB, held
+// out); bound = measured + about 0.015.
+TEST(ReplayFidelity, AlexNetVectorScalarRatioWithinRecordedBound) {
+    if (!fs::is_directory(samplesRoot())) GTEST_SKIP() << "no real samples at " << samplesRoot();
+    for (const char* sample : {"msinsight/e5a31957/test/data/pytorch/text/level2/rank0_ascend_pt",
+                               "msinsight/e5a31957/test/data/pytorch/db/level2/rank0_ascend_pt"}) {
+        SCOPED_TRACE(sample);
+        EXPECT_LE(coldReplayStats(sample).meanAbsPipeError.at("aiv_scalar_ratio"), 0.11);
     }
 }
 

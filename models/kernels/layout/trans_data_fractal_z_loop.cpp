@@ -4,7 +4,7 @@
 // "twice vnchwconv" mode). Read for the structure, nothing copied. Per loop unit — 16 output
 // channels (the fractal's lines) × one C0 block of channels × a run of kernel taps (K = kh·kw, cut
 // into runs of at most a vnchwconv line's C0 columns) — with one source and one destination
-// buffer (no ping-pong: the loop's steps run one after another):
+// buffer (no ping-pong: the loop's steps run one after another, the scalar unit's included):
 //   NCHW → FRACTAL_Z:
 //     MTE2: the 16 output channels' C0 channels × taps (contiguous in the weight) into one UB
 //           line each (CANN: a move per line, back to back; here one move of 16 bursts);
@@ -16,8 +16,13 @@
 //     MTE3: one strided store of one 512 B fractal row per tap.
 //   FRACTAL_Z → NCHW: the same steps in reverse order (only the real channels moved back).
 // The scalar unit issues the per-channel moves; the real rows spend, per 64 B burst of them, a
-// nearly constant time (docs/fidelity.md §48: 51-73 cycles a burst, 26-40 of them scalar, where
-// the instructions the loop issues would give 4-10), so every unit carries that cost per burst.
+// nearly constant scalar time (docs/fidelity.md §48: 26-40 cycles a burst, where the instructions
+// the loop issues would give 4-10), so every unit carries that cost per burst. A unit's scalar
+// work does not overlap the previous unit's moves (§98): the real rows' scalar + V + MTE2 + MTE3
+// add up to the unit's time. TIK inserts the synchronisation itself wherever scalar offsets leave
+// it unable to prove two instructions independent (TIK API `new_stmt_scope(disable_sync=False)`,
+// the default, which the kernel's loop body keeps); the model ends every unit with a PIPE_ALL
+// barrier, so the next unit's scalar step starts once this unit's stores have landed.
 #include "models/kernels/layout/trans_data_fractal_z_loop.h"
 
 #include <algorithm>
@@ -34,14 +39,15 @@ constexpr std::uint64_t kZLoopLines = 16;      // hardware.md §2.3: 16 lines of
 constexpr std::uint64_t kZLoopFp32Bytes = 4;
 constexpr std::uint64_t kZLoopBurstBytes = 2 * kUbBlockBytes;  // one fp32 of 16 lines as fp16 halves
 // Scalar cycles per 64 B UB → UB burst of the per-channel reorder [D], fitted on the whole time
-// of the three 3×3 NCHW → FRACTAL_Z rows of the AlexNet 910B2 text export (msinsight e5a31957
-// text/level2 rank0: [384,192,3,3], [256,384,3,3], [256,256,3,3]: sim/real 0.97 / 0.92 / 0.94 at
-// 58). The real rows spend 35-40 scalar cycles per burst and run the vector moves and the GM moves
-// after the scalar work (scalar + V + MTE2 + MTE3 ≈ the unit's time: 4183 ≈ 2539 + 1104 + 192 +
-// 469 cycles on [384,192,3,3]); this model overlaps them with the next unit's scalar step, so the
-// constant carries the unit's whole time per burst. The 5×5, 11×11 and FRACTAL_Z → NCHW rows and
-// the DB export are held out (docs/fidelity.md §48).
-constexpr std::uint32_t kZLoopScalarCyclesPerBurst = 58;
+// of the eight 3×3 rows of the AlexNet 910B2 text export, both ways (msinsight e5a31957
+// text/level2 rank0: NCHW → FRACTAL_Z [384,192,3,3] ×2, [256,384,3,3] ×2, [256,256,3,3] and
+// back; geomean sim/real 1.001 at 33, 1.016 at 34), with every unit's scalar step behind the
+// previous unit's moves (the rows' scalar + V + MTE2 + MTE3 ≈ the unit's time: 4183 ≈ 2539 +
+// 1104 + 192 + 469 cycles on [384,192,3,3]). The real rows' own scalar is 31-40 cycles per burst
+// (§48's table). The 5×5 and 11×11 rows and the DB export are held out (docs/fidelity.md §48, §98;
+// 58 before §98, when the units' scalar steps overlapped the moves and the constant carried the
+// unit's whole time).
+constexpr std::uint32_t kZLoopScalarCyclesPerBurst = 33;
 
 struct ZLoopLayout {
     bool toFractal = true;
@@ -154,6 +160,8 @@ public:
             weightLines(false, l.rowBuf);
         }
         code.scalarCycles = static_cast<std::uint32_t>(channels * taps) * kZLoopScalarCyclesPerBurst;
+        // TIK's own synchronisation: the next unit's scalar work waits until this unit's moves land.
+        code.store.push_back(Instruction::barrier(Pipe::All));
     }
 
 private:

@@ -57,6 +57,7 @@ struct TransposeLayout {
     // Matrices per tile when a whole m×n matrix is far smaller than a tile (the [C0][kh·kw] blocks
     // of a FRACTAL_Z weight): several are loaded, transposed and stored together (0 = one per tile).
     std::uint64_t packed = 0;
+    PermutationTiles order = PermutationTiles::Pipelined;
 
     std::uint64_t tilesM() const { return ceilDiv(m, tileRows); }
     std::uint64_t tilesN() const { return ceilDiv(n, tilePitch); }
@@ -72,6 +73,7 @@ class TransposeTiles final : public TileSource {
     std::uint64_t tileCount() const override {
         return l_->rowsOnly ? ceilDiv(units_.size(), l_->rowsPerTile) : units_.size();
     }
+    std::uint32_t buffers() const override { return l_->order == PermutationTiles::Serial ? 1 : 2; }
 
     void setup(TileCode& code) override {
         if (l_->rowsOnly) return;
@@ -92,6 +94,8 @@ class TransposeTiles final : public TileSource {
             packedTile(index, half, code);
         else
             transposeTile(index, half, code);
+        // TIK's loop: the next tile's work starts once this tile's stores have landed.
+        if (l_->order == PermutationTiles::Serial) code.store.push_back(Instruction::barrier(Pipe::All));
     }
 
   private:
@@ -217,8 +221,15 @@ std::vector<LeadingRead> transposeTilingReads() {
 
 std::vector<LoweredKernel> lowerTranspose(const OpInstance& op, const ChipConfig& chip) {
     requireOperands(op, 1, 1);
-    std::vector<LoweredKernel> kernels = lowerPermutation(op, chip, op.inputs[0].shape, op.intsAttr("perm", {}));
-    if (chip.organisation == CoreOrganisation::Split) prependLeadingReads(kernels.front(), chip, transposeTilingReads());
+    // On the 220x parts CANN runs the dynamic TIK Transpose (tbe/impl/dynamic/transpose.py, CANN 8.1):
+    // its loops have no ping-pong (no thread_num) and keep TIK's own synchronisation, so one tile
+    // follows the previous one's stores (docs/fidelity.md §98: the AlexNet 910B2 rows' pipes add up
+    // to 0.83-1.00 of their time, §61's table).
+    const bool tik = chip.organisation == CoreOrganisation::Split;
+    std::vector<LoweredKernel> kernels = lowerPermutation(op, chip, op.inputs[0].shape, op.intsAttr("perm", {}),
+                                                          PermutationTarget::Output,
+                                                          tik ? PermutationTiles::Serial : PermutationTiles::Pipelined);
+    if (tik) prependLeadingReads(kernels.front(), chip, transposeTilingReads());
     return kernels;
 }
 
@@ -239,11 +250,13 @@ struct PassEnds {
 // One kernel moving x to y in a form the tiles do directly (keepsLastDim or isBatched2D).
 LoweredKernel lowerPass(const OpInstance& op, const ChipConfig& chip, const GroupedPermutation& g,
                         const PassEnds& ends, std::uint64_t workspaceBytes,
-                        std::uint64_t blockedChannels = 0) {
+                        std::uint64_t blockedChannels = 0,
+                        PermutationTiles tiles = PermutationTiles::Pipelined) {
     const VectorPlacement placement = vectorPlacement(chip);
     UbAllocator ub(placement.ubBytes, op.name);
     auto l = std::make_shared<TransposeLayout>();
     l->dtype = op.inputs[0].dtype, l->eb = bytesOf(l->dtype), l->x = ends.x, l->y = ends.y;
+    l->order = tiles;
     const std::vector<std::int64_t>& sizes = g.sizes;
     const std::vector<std::size_t>& order = g.order;
     const std::size_t count = order.size();
@@ -333,7 +346,7 @@ LoweredKernel lowerPass(const OpInstance& op, const ChipConfig& chip, const Grou
 std::vector<LoweredKernel> lowerPermutation(const OpInstance& op, const ChipConfig& chip,
                                             const std::vector<std::int64_t>& shape,
                                             const std::vector<std::int64_t>& perm,
-                                            PermutationTarget target) {
+                                            PermutationTarget target, PermutationTiles tiles) {
     TensorInfo x = op.inputs[0];
     x.shape = shape;
     if (x.elementCount() != op.inputs[0].elementCount() ||
@@ -346,7 +359,7 @@ std::vector<LoweredKernel> lowerPermutation(const OpInstance& op, const ChipConf
                           .y = toWorkspace ? 0 : op.outputs[0].deviceAddr,
                           .yInWorkspace = toWorkspace};
     if (keepsLastDim(g.order) || isBatched2D(g.order))
-        return {lowerPass(op, chip, g, direct, toWorkspace ? bytes : 0)};
+        return {lowerPass(op, chip, g, direct, toWorkspace ? bytes : 0, 0, tiles)};
 
     // Any other permutation in two passes through the workspace: a batched 2-D transpose
     // [B, M, N] → [B, N, M] moves the input group that ends last (M) to the end, then the rows of
@@ -368,8 +381,8 @@ std::vector<LoweredKernel> lowerPermutation(const OpInstance& op, const ChipConf
     PassEnds first{.x = op.inputs[0].deviceAddr, .y = intermediate, .yInWorkspace = true};
     PassEnds second = direct;
     second.x = intermediate, second.xInWorkspace = true;
-    return {lowerPass(op, chip, moveLast, first, workspaceBytes),
-            lowerPass(op, chip, reorderRows, second, workspaceBytes)};
+    return {lowerPass(op, chip, moveLast, first, workspaceBytes, 0, tiles),
+            lowerPass(op, chip, reorderRows, second, workspaceBytes, 0, tiles)};
 }
 
 std::vector<LoweredKernel> lowerChannelBlocking(const OpInstance& op, const ChipConfig& chip,

@@ -9,10 +9,16 @@ namespace ascendsim {
 // whose result a following kernel of the same op reads; workspaceBytes is set accordingly).
 enum class PermutationTarget : std::uint8_t { Output, Workspace };
 
+// How a pass's tiles follow each other: Pipelined (two buffers, a tile's load under the previous
+// tile's work) or Serial, as CANN's TIK loops run (no ping-pong, and TIK's own synchronisation
+// starts a tile only once the previous tile's stores have landed; docs/fidelity.md §98).
+enum class PermutationTiles : std::uint8_t { Pipelined, Serial };
+
 std::vector<LoweredKernel> lowerPermutation(const OpInstance& op, const ChipConfig& chip,
                                             const std::vector<std::int64_t>& shape,
                                             const std::vector<std::int64_t>& perm,
-                                            PermutationTarget target = PermutationTarget::Output);
+                                            PermutationTarget target = PermutationTarget::Output,
+                                            PermutationTiles tiles = PermutationTiles::Pipelined);
 
 // NCHW → NC1HWC0 of x viewed as [N, channels, planeElements]: each image's channels in blocks of
 // c0, every block transposed to [planeElements, c0]; a last block of fewer real channels is

@@ -1,7 +1,8 @@
 // TransData of a 32-bit weight between NCHW and FRACTAL_Z (C0 = 8) as CANN's vnchwconv loop runs
 // it (docs/fidelity.md §48): per unit of 16 output channels × one C0 block × a run of taps, a
 // move per channel line, two vnchwconvs around one UB → UB move per channel (one 64 B burst per
-// tap), one strided store of fractal rows, one buffer, and the scalar unit's cost per burst.
+// tap), one strided store of fractal rows, one buffer, and the scalar unit's cost per burst, each
+// unit's scalar work behind the previous unit's moves (§98).
 #include <gtest/gtest.h>
 
 #include <variant>
@@ -81,17 +82,26 @@ TEST(VectorTransDataFractalZLoop, RoundTripsWeightsOfAnyTapCountAndPaddedChannel
     }
 }
 
-TEST(VectorTransDataFractalZLoop, EachUnitReordersOneBurstPerChannelAndTapWithItsScalarCost) {
-    const ChipConfig chip = ascend910B1();
-    CubeOpHarness h(chip, kLoopGmBytes);
-    // [32, 24, 3, 3]: 2 groups of 16 output channels × 3 C0 blocks = 6 units of 8 channels × 9 taps.
+// Both conversions of a [32, 24, 3, 3] weight: 2 groups of 16 output channels × 3 C0 blocks = 6
+// units of 8 channels × 9 taps.
+struct WeightConversions {
+    OpInstance toFractal, fromFractal;
+};
+
+WeightConversions conversionsOf3x3Weight(CubeOpHarness& h) {
     const auto weight = h.tensor("w", {32, 24, 3, 3}, DataType::Fp32);
     auto fz = h.tensor("fz", {27, 2, 16, 8}, DataType::Fp32);
     fz.format = TensorFormat::FractalZ;
-    auto to = makeOp("TransData", {weight}, {fz});
-    to.attrs["dst_format"] = std::string("FRACTAL_Z");
-    auto from = makeOp("TransData", {fz}, {weight});
-    from.attrs["dst_format"] = std::string("NCHW");
+    WeightConversions c{makeOp("TransData", {weight}, {fz}), makeOp("TransData", {fz}, {weight})};
+    c.toFractal.attrs["dst_format"] = std::string("FRACTAL_Z");
+    c.fromFractal.attrs["dst_format"] = std::string("NCHW");
+    return c;
+}
+
+TEST(VectorTransDataFractalZLoop, EachUnitReordersOneBurstPerChannelAndTapWithItsScalarCost) {
+    const ChipConfig chip = ascend910B1();
+    CubeOpHarness h(chip, kLoopGmBytes);
+    const auto [to, from] = conversionsOf3x3Weight(h);
     const auto forward = h.lower(to), backward = h.lower(from);
     ASSERT_EQ(forward.size(), 1u);
     ASSERT_EQ(backward.size(), 1u);
@@ -118,6 +128,42 @@ TEST(VectorTransDataFractalZLoop, EachUnitReordersOneBurstPerChannelAndTapWithIt
         EXPECT_GT(extra, 10 * kScalarCyclesPerTile);
         EXPECT_EQ(extra % (kChannels * kTaps), 0u);
         for (const std::uint32_t cycles : p->tileScalarCycles) EXPECT_EQ(cycles, p->tileScalarCycles.front());
+    }
+}
+
+// TIK synchronises the loop body itself (§98): a unit's scalar work starts only once the previous
+// unit's GM stores have landed, so scalar, V and the moves add up as on the real rows. Per block:
+// every unit's scalar step after the block's first comes after a PIPE_ALL barrier that follows
+// the previous unit's stores, both ways.
+TEST(VectorTransDataFractalZLoop, EachUnitsScalarWorkWaitsForThePreviousUnitsStores) {
+    const ChipConfig chip = ascend910B1();
+    CubeOpHarness h(chip, kLoopGmBytes);
+    auto [to, from] = conversionsOf3x3Weight(h);
+    to.blockDim = from.blockDim = 2;  // 3 units a block
+    for (const OpInstance* op : {&to, &from}) {
+        const auto kernels = h.lower(*op);
+        ASSERT_EQ(kernels.size(), 1u);
+        ASSERT_EQ(kernels[0].blockDim, 2u);
+        for (std::uint32_t block = 0; block < kernels[0].blockDim; ++block) {
+            // 'S' a unit's scalar step, 'G' a GM store, 'B' a PIPE_ALL barrier, in program order.
+            std::string events;
+            auto stream = kernels[0].program({block, CoreKind::Vector, 0, 0});
+            std::vector<Instruction> chunk;
+            while (stream->next(chunk)) {
+                for (const Instruction& i : chunk) {
+                    if (const auto* s = std::get_if<ScalarWork>(&i.operands)) {
+                        if (s->cycles > kScalarCyclesPerTile) events += 'S';
+                    } else if (const auto* m = std::get_if<DataMove>(&i.operands)) {
+                        if (m->dst == MemSpace::GM) events += 'G';
+                    } else if (const auto* b = std::get_if<Barrier>(&i.operands)) {
+                        if (b->pipe == Pipe::All) events += 'B';
+                    }
+                }
+                chunk.clear();
+            }
+            EXPECT_EQ(events, "SGBSGBSGB") << op->type << " to " << std::get<std::string>(op->attrs.at("dst_format"))
+                                           << ", block " << block;
+        }
     }
 }
 

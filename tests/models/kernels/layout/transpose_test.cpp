@@ -183,6 +183,56 @@ TEST(VectorTranspose, EveryBlockWalksTheTilingBeforeItsWorkOnSplitChips) {
     EXPECT_EQ(coupledKernels[0].workspaceBytes, 0u);
 }
 
+// The GM moves and PIPE_ALL barriers of one block's program, in order: 'L' a load of the tensor,
+// 'G' a store, 'B' a barrier (the tiling reads from the workspace at `workspace` left out).
+std::string movesAndBarriers(const LoweredKernel& kernel, std::uint32_t block, std::uint64_t workspace) {
+    std::string events;
+    auto stream = kernel.program({block, CoreKind::Vector, 0, workspace});
+    std::vector<Instruction> chunk;
+    while (stream->next(chunk)) {
+        for (const Instruction& i : chunk) {
+            if (const auto* m = std::get_if<DataMove>(&i.operands)) {
+                if (m->src == MemSpace::GM && m->srcAddr < workspace) events += 'L';
+                if (m->dst == MemSpace::GM) events += 'G';
+            } else if (const auto* b = std::get_if<Barrier>(&i.operands)) {
+                if (b->pipe == Pipe::All) events += 'B';
+            }
+        }
+        chunk.clear();
+    }
+    return events;
+}
+
+// CANN's TIK Transpose on the 220x has no ping-pong and keeps TIK's own synchronisation (§98): a
+// tile's load comes after the previous tile's stores have landed. The coupled chip's transpose and
+// the TransData permutations that share the passes keep their pipelined tiles.
+TEST(VectorTranspose, TikTilesFollowThePreviousTilesStoresOnSplitChipsOnly) {
+    constexpr std::uint64_t kWorkspace = 5ull << 20;
+    const ChipConfig split = ascend910B1(), coupled = coupledChip();
+    for (const ChipConfig* chip : {&split, &coupled}) {
+        CubeOpHarness h(*chip);
+        // [3, 70, 130] → [3, 130, 70] at 2 blocks: 3 · 2 · 3 = 18 tiles of 64 × 64, 9 a block.
+        auto op = makeOp("Transpose", {h.tensor("x", {3, 70, 130}, DataType::Fp32)}, {h.tensor("y", {3, 130, 70}, DataType::Fp32)});
+        op.attrs["perm"] = std::vector<std::int64_t>{0, 2, 1};
+        op.blockDim = 2;
+        const auto kernels = h.lower(op);
+        ASSERT_EQ(kernels.size(), 1u);
+        for (std::uint32_t block = 0; block < 2; ++block) {
+            std::string serialTile = chip == &split ? "LGB" : "LG", expected;
+            for (int tile = 0; tile < 9; ++tile) expected += serialTile;
+            EXPECT_EQ(movesAndBarriers(kernels[0], block, kWorkspace), expected) << chip->name << ", block " << block;
+        }
+    }
+    CubeOpHarness h(split);
+    auto x = h.tensor("x", {2, 16, 9, 9}, DataType::Fp32);  // logical NCHW, 9 × 9 fp32 planes: the permutation
+    x.format = TensorFormat::NC1HWC0;
+    auto toNchw = makeOp("TransData", {x}, {h.tensor("y", {2, 16, 9, 9}, DataType::Fp32)});
+    toNchw.attrs["dst_format"] = std::string("NCHW");
+    for (const LoweredKernel& kernel : h.lower(toNchw))
+        for (std::uint32_t block = 0; block < kernel.blockDim; ++block)
+            EXPECT_EQ(movesAndBarriers(kernel, block, kWorkspace).find('B'), std::string::npos) << "block " << block;
+}
+
 TEST(VectorTranspose, TwoPassesRunOnCoupledChipsToo) {
     const ChipConfig chip = coupledChip();
     CubeOpHarness h(chip);
