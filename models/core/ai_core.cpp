@@ -85,6 +85,7 @@ void AiCore::startBlock(BlockAssignment assignment, std::uint64_t startPs) {
         const std::uint32_t coresOnChip = kind_ == CoreKind::Vector ? res_.chip.vectorCoreCount : res_.chip.aiCoreCount;
         const std::uint64_t fetching = std::clamp<std::uint32_t>(block_.coresOfKind, 1, coresOnChip);
         issueCycle_ += codeMisses * icacheFillStallCycles(res_.chip.icache, fetching);
+        if (!block_.codeHeldInL2) issueCycle_ += codeFillFromHbmCycles(res_.chip);
     }
     issueBlock_ = IssueBlock::None;
     for (PipeState& p : pipes_) {

@@ -72,6 +72,7 @@ public:
 struct BlockAssignment {
     std::uint64_t taskId = 0;
     std::uint64_t codeId = 0;  // code image (kernel × core kind) for the ICache
+    bool codeHeldInL2 = true;  // KernelTask::codeHeldInL2: a missed image's first fill hits L2
     BlockProgramRequest request;
     std::unique_ptr<InstructionStream> program;
     // MIX groups: the group's cores by slot (0 = AIC, 1 + j = AIV j) and this core's slot.

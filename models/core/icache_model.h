@@ -21,6 +21,17 @@ inline std::uint64_t icacheFillStallCycles(const ICacheConfig& config, std::uint
     return std::max<std::uint64_t>(config.fillLatencyCycles, blocksFetching * config.missPenaltyCycles);
 }
 
+// Cycles more a block waits for a missed code image that L2 does not hold: its first fill misses
+// L2 and waits for HBM (hbm.read_latency_cycles) where an L2 hit (l2.hit_latency_cycles) would
+// have served it; the image's later lines follow it in, as they do from L2. Real one-block
+// launches of one binary, ICache-cold both times, the first of the profile against a later one
+// right after another launch of it: Qwen3 Greater +389, Slice +341, OnesLike +13 / +199, AlexNet
+// OnesLike +340, Mul +231, Add +272 cycles (docs/fidelity.md §93).
+inline std::uint64_t codeFillFromHbmCycles(const ChipConfig& chip) {
+    return chip.hbm.readLatencyCycles > chip.l2.hitLatencyCycles ? chip.hbm.readLatencyCycles - chip.l2.hitLatencyCycles
+                                                                  : 0;
+}
+
 class ICacheModel {
 public:
     explicit ICacheModel(const ICacheConfig& config);

@@ -44,6 +44,11 @@ struct KernelTask {
     // The kernel binary (op type, variant, dtypes: codeImageOf in kernel_registry.h): launches of
     // one binary share its code in the cores' ICaches. 0 = code of this launch only.
     std::uint64_t codeImage = 0;
+    // Whether L2 holds the binary's code when the launch starts. A block that misses its code in
+    // the ICache fills it from L2 when it does; when it does not (the binary has not run since
+    // enough other traffic passed), the first fill waits for HBM (docs/fidelity.md §93). A
+    // workload's launches keep their code in L2; the replay walks the real launch order.
+    bool codeHeldInL2 = true;
 };
 
 // The ICache code image of a task's blocks on cores of `kind`: one per binary and core kind.

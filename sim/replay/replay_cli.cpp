@@ -13,6 +13,11 @@ ReplayCli::ReplayCli(CLI::App& app, const std::string& configDir) : configDir_(c
         ->capture_default_str();
     replay_->add_option("--l2", o.l2, "L2 state at each kernel start: cold (default), warm, producer or timeline (docs/fidelity.md)")
         ->capture_default_str();
+    replay_->add_option("--code-l2", o.codeL2,
+                        "Where a launch that misses its code in the ICache fills it from: held (L2, default) or walk "
+                        "(HBM when an LRU walk of the launch order says L2 no longer held the binary; docs/fidelity.md §93)")
+        ->check(CLI::IsMember({"held", "walk"}))
+        ->capture_default_str();
     replay_->add_option("--html", o.htmlPath,
                         "Also write the replay as one self-contained HTML page (sim-vs-real scatter, family errors, kernel table)");
     replay_->add_option("--source", o.source, "Export to read: auto (text when present), text, db")->capture_default_str();

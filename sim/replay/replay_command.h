@@ -23,6 +23,9 @@ struct ReplayOptions {
     std::string configDir;
     std::string outputDir = "ascendsim_replay";
     std::string l2 = "cold";
+    // --code-l2: "held" (every launch finds its code in L2) or "walk" (an LRU walk of the launch
+    // order says which binaries L2 still held; the others fill their first code line from HBM, §93).
+    std::string codeL2 = "held";
     std::string source = "auto";            // auto, text, db
     std::string htmlPath;                   // --html FILE: also the report as one page (replay_html.h)
     bool showProgress = false;

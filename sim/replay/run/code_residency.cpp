@@ -45,17 +45,17 @@ RowBlocks blocksOf(const RealKernel& k, std::uint32_t vectorCoresPerCube) {
     return {};
 }
 
-std::uint64_t binaryOf(const RealKernel& k, bool hasShapes) {
-    // Without shapes (Level0) the type is not recorded; the kernel name stands for the binary.
-    const std::string& op = hasShapes ? k.type : k.name;
-    return codeImageOfKey(op + '|' + k.acceleratorCore + '|' + k.inputDtypes + '|' + k.outputDtypes);
-}
-
 CoreRing ringOf(const ICacheConfig& icache, std::uint32_t cores) {
     return CoreRing{std::vector<ICacheModel>(std::max<std::uint32_t>(cores, 1), ICacheModel(icache)), 0};
 }
 
 }  // namespace
+
+std::uint64_t codeBinaryOf(const RealKernel& k, bool hasShapes) {
+    // Without shapes (Level0) the type is not recorded; the kernel name stands for the binary.
+    const std::string& op = hasShapes ? k.type : k.name;
+    return codeImageOfKey(op + '|' + k.acceleratorCore + '|' + k.inputDtypes + '|' + k.outputDtypes);
+}
 
 std::vector<bool> codeResidentRows(const RealProfile& profile, const ChipConfig& chip, CodeWalk walk) {
     std::vector<bool> resident(profile.kernels.size(), false);
@@ -72,7 +72,7 @@ std::vector<bool> codeResidentRows(const RealProfile& profile, const ChipConfig&
         const RealKernel& kernel = profile.kernels[row];
         const RowBlocks blocks = blocksOf(kernel, chip.vectorCoresPerCube);
         if (blocks.cube == 0 && blocks.vector == 0) continue;
-        const std::uint64_t binary = binaryOf(kernel, profile.hasShapes);
+        const std::uint64_t binary = codeBinaryOf(kernel, profile.hasShapes);
         std::uint32_t launched = 0;
         std::uint32_t found = 0;
         // Each side has its own code image of the binary (codeIdOf: one per core kind).

@@ -26,6 +26,10 @@ enum class CodeWalk : std::uint8_t {
     PerCoreRing,
 };
 
+// The binary a row runs (op type, core type, dtypes: CANN reuses one binary for every shape; the
+// kernel name without shapes), as an ICache code image key.
+std::uint64_t codeBinaryOf(const RealKernel& kernel, bool hasShapes);
+
 // One entry per profile.kernels row; all false when the chip models no code image
 // (icache.kernel_code_bytes = 0). The chip gives the ICache and how many cores of each kind the
 // scheduler turns through.

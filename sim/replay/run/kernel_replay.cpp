@@ -190,6 +190,7 @@ SimulatedKernel simulateReplayOp(OpInstance op, const ChipConfig& chip, L2State 
     DeviceOptions device;
     for (auto& t : tasksOf(&op, kernels, workspace, tasks.size() + 1)) {
         if (placement.codeResident) device.residentCodeImages.push_back(t.task.codeImage);
+        t.task.codeHeldInL2 = placement.codeHeldInL2;
         tasks.push_back(std::move(t));
     }
     const std::vector<TaskResult> results = runOnDevice(chip, std::move(tasks), std::move(device));

@@ -47,6 +47,9 @@ struct ReplayPlacement {
     // The kernel's code is in every core's ICache at launch (the real timeline ran its binary
     // recently enough, code_residency.h); otherwise its blocks fetch it cold.
     bool codeResident = false;
+    // L2 holds the kernel's code at launch (l2_timeline.h's codeHeld); otherwise a block that
+    // misses it in the ICache fills it from HBM first (KernelTask::codeHeldInL2).
+    bool codeHeldInL2 = true;
 };
 
 // Throws UnreplayableKernel with the lowering's message when the op cannot be lowered.

@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 
+#include "sim/replay/run/code_residency.h"
 #include "sim/replay/run/inplace_kernels.h"
 #include "sim/replay/run/tensor_identity.h"
 
@@ -94,6 +95,15 @@ private:
     std::map<TensorKey, std::vector<std::list<Entry>::iterator>> byKey_;
 };
 
+// The dtype cell of a code image's key and the kernel that touches them: no tensor has it.
+constexpr const char* kCodeImage = "code image";
+
+// Rows that launch blocks on AI cores (not AI CPU, DSA or communication tasks): their code is read.
+bool isAiCoreKernel(const RealKernel& k) {
+    const std::string& core = k.acceleratorCore;
+    return core == "AI_CORE" || core == "AI_VECTOR_CORE" || core == "MIX_AIC" || core == "MIX_AIV";
+}
+
 std::uint64_t bytesAt(const std::vector<std::uint64_t>& bytes, std::size_t j) { return j < bytes.size() ? bytes[j] : 0; }
 
 // The kernel a row launches, for TensorLru::find: op type and tensors.
@@ -125,11 +135,12 @@ std::vector<std::size_t> heldOf(const TensorLru& lru, const std::vector<const vo
 
 }  // namespace
 
-L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, TimelineStart start) {
+L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, TimelineStart start, std::uint64_t codeBytes) {
     const std::size_t rows = profile.kernels.size();
     L2Timeline timeline;
     timeline.residentInputs.resize(rows);
     timeline.residentOutputs.resize(rows);
+    if (codeBytes > 0) timeline.codeHeld.resize(rows);
     TensorLru lru(l2Bytes);
     // Steady state: a first walk leaves L2 as the profile's last kernels do; the second records.
     const std::size_t walks = start == TimelineStart::SteadyState ? 2 : 1;
@@ -140,6 +151,15 @@ L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, Timelin
         const auto inputs = inputKeys(k), outputs = outputKeys(k);
         const auto inBytes = tensorBytesOfSide(k, true), outBytes = tensorBytesOfSide(k, false);
         const bool copyInto = isCopyIntoExisting(k), inPlace = isInPlaceKernel(k);
+        if (codeBytes > 0 && isAiCoreKernel(k)) {
+            // A binary's code is one image whichever kernel runs it: found by any launch, never
+            // excluded as a loop's next tensor is (the reader "" touches nothing).
+            const TensorKey code{std::to_string(codeBinaryOf(k, profile.hasShapes)), kCodeImage, ""};
+            const void* held = lru.find(code, "", {});
+            timeline.codeHeld[i] = held != nullptr;
+            if (held != nullptr) lru.use(code, held, codeBytes, kCodeImage);
+            else lru.add(code, codeBytes, kCodeImage);
+        }
         const auto readHeld = match(lru, inputs, inBytes, kernel, true);
         const auto writeHeld = match(lru, outputs, outBytes, kernel, copyInto);
         timeline.residentInputs[i] = heldOf(lru, readHeld);

@@ -32,6 +32,10 @@ struct L2Timeline {
     // Per row: the outputs written over a tensor held in L2 (only a copy into an existing tensor;
     // every other output is a new allocation, of which the export says nothing).
     std::vector<std::vector<std::size_t>> residentOutputs;
+    // Per row, with a code image size given: whether L2 still holds the binary's code (every
+    // launch reads its code image, icache.kernel_code_bytes, through L2 like a tensor; §93).
+    // Empty without one.
+    std::vector<bool> codeHeld;
 };
 
 // What L2 holds when the profile's first kernel starts: nothing (Empty), or what its last
@@ -40,6 +44,10 @@ struct L2Timeline {
 // twice and records the second pass).
 enum class TimelineStart : std::uint8_t { Empty, SteadyState };
 
-L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, TimelineStart start = TimelineStart::SteadyState);
+// `codeBytes` > 0: each row also reads its binary's code image of that size (code_residency.h's
+// binary), first, and codeHeld says whether it was held. The tensors' residency is then walked
+// beside the code images, so a caller that wants the tensors' alone walks without them.
+L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, TimelineStart start = TimelineStart::SteadyState,
+                      std::uint64_t codeBytes = 0);
 
 }  // namespace ascendsim

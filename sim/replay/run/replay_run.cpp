@@ -52,10 +52,20 @@ ReplayPlacement placementOf(const ReplayedKernel& k) {
     if (!k.residentInputs.empty()) placement.residentBytes = bytesOf(realInputs(k.sample), k.residentInputs);
     if (!k.residentOutputs.empty()) placement.residentOutputBytes = bytesOf(realOutputs(k.sample), k.residentOutputs);
     placement.codeResident = k.codeResident;
+    placement.codeHeldInL2 = k.codeHeldInL2;
     return placement;
 }
 
 }  // namespace
+
+std::vector<bool> codeHeldInL2Rows(const RealProfile& profile, std::uint64_t l2Bytes, const ChipConfig* codeChip) {
+    std::vector<bool> held(profile.kernels.size(), true);
+    if (codeChip == nullptr || !profile.hasShapes || codeChip->icache.kernelCodeBytes == 0) return held;
+    const L2Timeline walk = l2Timeline(profile, l2Bytes > 0 ? l2Bytes : codeChip->l2.sizeBytes,
+                                       TimelineStart::SteadyState, codeChip->icache.kernelCodeBytes);
+    for (std::size_t row = 0; row < held.size(); ++row) held[row] = walk.codeHeld[row];
+    return held;
+}
 
 CodeWalk codeWalkOf(L2State l2) { return l2 == L2State::Timeline ? CodeWalk::PerCoreRing : CodeWalk::PerSide; }
 
@@ -63,13 +73,13 @@ L2Timeline residencyByRow(const RealProfile& profile, L2State l2, std::uint64_t 
     const bool producerAware = preloadsResidents(l2) && profile.hasShapes;
     if (producerAware && l2 == L2State::Timeline) return l2Timeline(profile, l2Bytes);
     if (producerAware && l2 == L2State::Producer)
-        return L2Timeline{producedInputs(profile, l2Bytes), residentCopyTargets(profile, l2Bytes)};
+        return L2Timeline{producedInputs(profile, l2Bytes), residentCopyTargets(profile, l2Bytes), {}};
     return L2Timeline{std::vector<std::vector<std::size_t>>(profile.kernels.size()),
-                      std::vector<std::vector<std::size_t>>(profile.kernels.size())};
+                      std::vector<std::vector<std::size_t>>(profile.kernels.size()), {}};
 }
 
 std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State l2, std::uint64_t l2Bytes,
-                                            const ChipConfig* codeChip) {
+                                            const ChipConfig* codeChip, bool walkCodeInL2) {
     const bool producerAware = preloadsResidents(l2) && profile.hasShapes;
     const L2Timeline resident = residencyByRow(profile, l2, l2Bytes);
     const auto& produced = resident.residentInputs;
@@ -77,6 +87,8 @@ std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State 
     const std::vector<bool> codeResident =
         codeChip != nullptr ? codeResidentRows(profile, *codeChip, codeWalkOf(l2))
                             : std::vector<bool>(profile.kernels.size(), false);
+    const std::vector<bool> codeHeld = walkCodeInL2 ? codeHeldInL2Rows(profile, l2Bytes, codeChip)
+                                                    : std::vector<bool>(profile.kernels.size(), true);
     std::vector<ReplayedKernel> groups;
     std::unordered_map<std::string, std::size_t> index;
     std::vector<std::vector<double>> durations;
@@ -85,7 +97,7 @@ std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State 
         const RealKernel& kernel = profile.kernels[row];
         const std::string id = (profile.hasShapes ? identityOf(kernel) : kernel.name) +
                                (producerAware ? residencyText(produced[row], targets[row]) : "") +
-                               (codeResident[row] ? "|code resident" : "");
+                               (codeResident[row] ? "|code resident" : "") + (codeHeld[row] ? "" : "|code from HBM");
         auto [it, inserted] = index.emplace(id, groups.size());
         if (inserted) {
             ReplayedKernel group;
@@ -93,6 +105,7 @@ std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State 
             group.residentInputs = produced[row];
             group.residentOutputs = targets[row];
             group.codeResident = codeResident[row];
+            group.codeHeldInL2 = codeHeld[row];
             group.family = profile.hasShapes ? familyOf(kernel.type) : "unknown (Level0)";
             group.excluded = notAKernelReason(kernel, profile.hasShapes);
             group.reason = group.excluded;

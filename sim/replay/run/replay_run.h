@@ -29,9 +29,16 @@ struct ReplayedKernel {
     std::vector<std::size_t> residentInputs;  // --l2 producer / timeline: inputs held in L2 at start
     std::vector<std::size_t> residentOutputs; // --l2 producer / timeline: copy targets still in L2
     bool codeResident = false;  // its code was still in the ICaches at launch (code_residency.h)
+    bool codeHeldInL2 = true;   // L2 still held its code at launch (l2_timeline.h's codeHeld)
     std::string excluded;       // set when the row is no AI core kernel (Level0, DSA task)
     std::string reason;         // why not simulated (empty when simulated)
 };
+
+// Per row of profile.kernels, whether L2 held its binary's code at launch: the timeline's LRU walk
+// of the launch order with each binary's code image read first (l2_timeline.h, every L2 state:
+// the code's L2 state, like its ICache state, is the real launch order's, §93). All true without
+// `codeChip`, shapes or a code image size. `l2Bytes` 0: the chip's L2.
+std::vector<bool> codeHeldInL2Rows(const RealProfile& profile, std::uint64_t l2Bytes, const ChipConfig* codeChip);
 
 // How the code residency walk hands a launch's blocks to cores under `l2` (code_residency.h): per
 // core in turn under the timeline, one cache per core kind otherwise (§84).
@@ -51,8 +58,11 @@ L2Timeline residencyByRow(const RealProfile& profile, L2State l2, std::uint64_t 
 // With `codeChip` (its ICache and core counts) the identity also holds whether the kernel's code
 // was resident at launch (code_residency.h, walked as codeWalkOf(l2)): a kernel's cold and warm
 // launches are two groups.
+// With `walkCodeInL2` it also holds whether L2 still held the kernel's code (codeHeldInL2Rows);
+// without, every launch finds its code in L2 (the replay's default, §93).
 std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State l2 = L2State::Cold,
-                                            std::uint64_t l2Bytes = 0, const ChipConfig* codeChip = nullptr);
+                                            std::uint64_t l2Bytes = 0, const ChipConfig* codeChip = nullptr,
+                                            bool walkCodeInL2 = false);
 
 // Called after each group with (done, total).
 using ReplayProgress = std::function<void(std::size_t, std::size_t)>;

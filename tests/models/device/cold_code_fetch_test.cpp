@@ -70,6 +70,34 @@ TEST(ColdCodeFetch, BlocksFetchingTogetherShareTheFillPort) {
     for (const BlockResult& b : run.runOne(std::move(again)).blocks) EXPECT_EQ(b.counters.totalCycles, 10u);
 }
 
+// §93: a binary whose code L2 no longer holds fills its first missed line from HBM: the block
+// waits the HBM read latency where an L2 hit would have served it, once, however many lines miss.
+TEST(ColdCodeFetch, ACodeImageL2DoesNotHoldWaitsForHbmOnce) {
+    ChipConfig chip = codeImageChip();
+    chip.hbm.readLatencyCycles = 400;
+    chip.l2.hitLatencyCycles = 60;
+    EXPECT_EQ(codeFillFromHbmCycles(chip), 340u);
+    DeviceRun inL2(chip);
+    const std::uint64_t fromL2 = onlyBlock(inL2.runOne(binaryTask(7, 1))).totalCycles;
+    DeviceRun notInL2(chip);
+    KernelTask first = binaryTask(7, 1);
+    first.codeHeldInL2 = false;
+    const PmuCounters fromHbm = onlyBlock(notInL2.runOne(std::move(first)));
+    EXPECT_EQ(fromHbm[PmuEvent::IcacheMiss], 2u);
+    EXPECT_EQ(fromHbm.totalCycles, fromL2 + 340);
+    // Code still in the ICache is not fetched at all: where L2 stands does not matter.
+    KernelTask again = binaryTask(7, 2);
+    again.codeHeldInL2 = false;
+    EXPECT_EQ(onlyBlock(notInL2.runOne(std::move(again))).totalCycles, fromL2 - 2 * kPenalty);
+}
+
+TEST(ColdCodeFetch, NoHbmWaitWhereHbmIsNoSlowerThanL2) {
+    ChipConfig chip = codeImageChip();
+    chip.hbm.readLatencyCycles = 50;
+    chip.l2.hitLatencyCycles = 60;
+    EXPECT_EQ(codeFillFromHbmCycles(chip), 0u);
+}
+
 TEST(ColdCodeFetch, OtherBinariesEvictTheCode) {
     DeviceRun run(codeImageChip());
     const std::uint64_t first = onlyBlock(run.runOne(binaryTask(7, 1))).totalCycles;

@@ -158,4 +158,39 @@ TEST(CodeResidency, AResidentLaunchSkipsTheColdFillsOfItsCode) {
     EXPECT_EQ(warm.pipeRatios.at("aiv_icache_miss_rate"), 0.0);
 }
 
+// §93: every launch reads its binary's code through L2, so L2 holds it until other traffic
+// pushes it out. The walk starts in steady state (the profile's last rows before its first): the
+// small Relu finds the code its own last launch left; Mul's 512 KiB tensors flush a 64 KiB L2,
+// its own code with them, so Mul and the Relu after it fill from HBM.
+TEST(CodeInL2, ABinaryIsHeldUntilTrafficPushesItOut) {
+    RealProfile profile = profileOf({vectorRow("Relu", "FLOAT", "8,8", 1), vectorRow("Mul", "FLOAT", "32,4096"),
+                                     vectorRow("Relu", "FLOAT", "8,8", 1)});
+    profile.hasShapes = true;
+    constexpr std::uint64_t kL2 = 64 * 1024;
+    EXPECT_EQ(codeHeldInL2Rows(profile, kL2, &kCodeChip), (std::vector<bool>{true, false, false}));
+    // The two Relu launches are two groups: one finds its code in L2, one fills it from HBM.
+    const std::vector<ReplayedKernel> groups = distinctKernels(profile, L2State::Cold, kL2, &kCodeChip, true);
+    ASSERT_EQ(groups.size(), 3u);
+    EXPECT_TRUE(groups[0].codeHeldInL2);
+    EXPECT_FALSE(groups[1].codeHeldInL2);
+    EXPECT_FALSE(groups[2].codeHeldInL2);
+    EXPECT_EQ(groups[2].sample.type, "Relu");
+    // Without the walk (the replay's default) every launch finds its code in L2.
+    for (const ReplayedKernel& k : distinctKernels(profile, L2State::Cold, kL2, &kCodeChip)) EXPECT_TRUE(k.codeHeldInL2);
+}
+
+TEST(CodeInL2, HeldEverywhereWithoutACodeImageOrShapes) {
+    RealProfile profile = profileOf({vectorRow("Relu", "FLOAT", "8,8", 1), vectorRow("Mul", "FLOAT", "32,4096")});
+    constexpr std::uint64_t kL2 = 64 * 1024;
+    profile.hasShapes = false;  // Level0: no tensors to walk
+    EXPECT_EQ(codeHeldInL2Rows(profile, kL2, &kCodeChip), (std::vector<bool>{true, true}));
+    profile.hasShapes = true;  // walked: Mul's tensors flush the L2 between every two launches
+    EXPECT_EQ(codeHeldInL2Rows(profile, kL2, &kCodeChip), (std::vector<bool>{false, false}));
+    ICacheConfig straightLine = kICache;
+    straightLine.kernelCodeBytes = 0;
+    const ChipConfig noImage = codeChipOf(straightLine);
+    EXPECT_EQ(codeHeldInL2Rows(profile, kL2, &noImage), (std::vector<bool>{true, true}));
+    EXPECT_EQ(codeHeldInL2Rows(profile, kL2, nullptr), (std::vector<bool>{true, true}));
+}
+
 }  // namespace ascendsim::test
