@@ -69,6 +69,11 @@ struct L2Config {
     // (read for ownership: one valid bit a line; the write stays posted). A what-if, off on every
     // chip (models/memory/partial_line_writes.h, docs/fidelity.md §92). 0: no fill.
     std::uint32_t partialWriteFill = 0;
+    // 1: a write that covers a line only in part and misses L2 allocates it with its own bytes and
+    // no fill; the line stays partial until a write covers it whole or a read needs it, and that
+    // read fills it from HBM first, paying what a miss costs without evicting (models/memory/
+    // partial_lines.h, docs/fidelity.md §94). 0: a written line is whole.
+    std::uint32_t partialReadFill = 0;
 };
 
 struct HbmConfig {

@@ -277,7 +277,9 @@ GmAccess gmAccessOf(const DataMove& move, std::uint32_t coreId, std::uint64_t st
         access.burstStrideBytes = nz.strideBytes;
         return access;
     }
-    if (gapBytes != 0) {
+    // A store that goes burst by burst writes each burst alone, back to back or not (§94).
+    access.burstsApart = isWrite && paddedBursts(move) > 0;
+    if (gapBytes != 0 || access.burstsApart) {
         access.burstCount = move.burstCount;
         access.burstStrideBytes = burstBytes + gapBytes;
     }

@@ -21,6 +21,9 @@ struct GmAccess {
     bool isWrite = false;
     std::uint32_t burstCount = 1;
     std::uint64_t burstStrideBytes = 0;  // start to start; ignored when burstCount is 1
+    // The move goes burst by burst (transfer_timing.h paddedBursts): each burst reaches L2 as a
+    // write of its own, so back-to-back bursts do not make a line they share whole (§94).
+    bool burstsApart = false;
 
     std::uint64_t burstBytes() const { return burstCount <= 1 ? bytes : bytes / burstCount; }
     bool contiguous() const { return burstCount <= 1 || burstStrideBytes == burstBytes(); }

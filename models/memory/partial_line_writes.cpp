@@ -4,29 +4,35 @@
 
 namespace ascendsim {
 
-void forEachPartialLine(const L2Bursts& bursts, std::uint32_t lineBytes,
-                        const std::function<void(std::uint64_t)>& visit) {
+void forEachWrittenLine(const L2Bursts& bursts, std::uint32_t lineBytes, bool burstsApart,
+                        const std::function<void(std::uint64_t, std::uint64_t, bool)>& visit) {
     if (bursts.bytes == 0 || lineBytes == 0) return;
-    // Back-to-back bursts are one range: only its two end lines can be partial.
-    const bool oneRange = bursts.count <= 1 || bursts.strideBytes <= bursts.bytes;
-    const std::uint64_t burstBytes = oneRange ? bursts.bytes * std::max(bursts.count, 1u) : bursts.bytes;
-    const std::uint32_t burstCount = oneRange ? 1 : bursts.count;
-    // The line being summed and the bytes the bursts put in it so far.
+    const std::uint32_t count = std::max(bursts.count, 1u);
+    // Back-to-back bursts of one write are one range: only its two end lines can be partial.
+    const bool oneRange = !burstsApart && (count == 1 || bursts.strideBytes <= bursts.bytes);
+    const std::uint64_t burstBytes = oneRange ? bursts.bytes * count : bursts.bytes;
+    const std::uint32_t burstCount = oneRange ? 1 : count;
+    // The end line being summed and the bytes the bursts put in it so far.
     bool pending = false;
     std::uint64_t line = 0;
     std::uint64_t covered = 0;
+    auto flush = [&] {
+        if (pending) visit(line, 1, covered >= lineBytes);
+        pending = false;
+    };
     auto add = [&](std::uint64_t lineIndex, std::uint64_t bytes) {
-        if (pending && lineIndex == line) {
+        if (!burstsApart && pending && lineIndex == line) {
             covered += bytes;
             return;
         }
-        if (pending && covered < lineBytes) visit(line);
+        flush();
         pending = true;
         line = lineIndex;
         covered = bytes;
     };
     std::uint64_t start = bursts.address;
-    for (std::uint32_t burst = 0; burst < burstCount; ++burst, start += bursts.strideBytes) {
+    const std::uint64_t stride = oneRange ? 0 : bursts.strideBytes;
+    for (std::uint32_t burst = 0; burst < burstCount; ++burst, start += stride) {
         const std::uint64_t end = start + burstBytes;
         const std::uint64_t first = start / lineBytes;
         const std::uint64_t last = (end - 1) / lineBytes;
@@ -35,10 +41,20 @@ void forEachPartialLine(const L2Bursts& bursts, std::uint32_t lineBytes,
             continue;
         }
         add(first, (first + 1) * lineBytes - start);
-        if (last > first + 1) add(last - 1, lineBytes);  // the whole lines between: never partial
+        if (last > first + 1) {  // the lines between: whole
+            flush();
+            visit(first + 1, last - first - 1, true);
+        }
         add(last, end - last * lineBytes);
     }
-    if (pending && covered < lineBytes) visit(line);
+    flush();
+}
+
+void forEachPartialLine(const L2Bursts& bursts, std::uint32_t lineBytes,
+                        const std::function<void(std::uint64_t)>& visit) {
+    forEachWrittenLine(bursts, lineBytes, false, [&](std::uint64_t line, std::uint64_t, bool whole) {
+        if (!whole) visit(line);
+    });
 }
 
 }  // namespace ascendsim

@@ -1,8 +1,10 @@
 #pragma once
-// The L2 lines a write covers only in part (docs/fidelity.md §92). A line the write does not fill
-// whole and that L2 does not hold has to be read from HBM before the write can merge into it
+// The L2 lines a write covers only in part (docs/fidelity.md §92, §94). A line the write does not
+// fill whole and that L2 does not hold has to be read from HBM before the write can merge into it
 // (write-allocate of a partial line, l2.partial_write_fill): an L2 line has one valid bit, not
-// one per byte, so the bytes the write leaves out must come from memory.
+// one per byte, so the bytes the write leaves out must come from memory. Or the line takes the
+// write's bytes alone and the read that first needs the rest fills it (l2.partial_read_fill,
+// partial_lines.h).
 #include <cstdint>
 #include <functional>
 
@@ -10,9 +12,17 @@
 
 namespace ascendsim {
 
-// Calls `visit(lineIndex)` once for every line of `lineBytes` (a power of two) that the bursts
-// touch but do not cover whole, in ascending order. Bytes two bursts put in one line add up; bursts
-// are taken as not overlapping (a stride below the burst size counts as back to back).
+// Calls `visit(firstLine, lineCount, whole)` for the lines of `lineBytes` (a power of two) the
+// bursts touch, in ascending order: runs of lines the bursts cover whole (whole = true) and single
+// lines covered in part (false). Without `burstsApart`, bytes two bursts put in one line add up and
+// back-to-back bursts are one range (a stride below the burst size counts as back to back); with
+// it each burst is a write of its own (a move that goes burst by burst, transfer_timing.h
+// paddedBursts), so a line two bursts share is visited twice, in part each time.
+void forEachWrittenLine(const L2Bursts& bursts, std::uint32_t lineBytes, bool burstsApart,
+                        const std::function<void(std::uint64_t, std::uint64_t, bool)>& visit);
+
+// Calls `visit(lineIndex)` once for every line that the bursts touch but do not cover whole, in
+// ascending order (forEachWrittenLine without burstsApart).
 void forEachPartialLine(const L2Bursts& bursts, std::uint32_t lineBytes,
                         const std::function<void(std::uint64_t)>& visit);
 

@@ -34,6 +34,7 @@ SharedMemorySystem::SharedMemorySystem(const ChipConfig& chip)
       hbmReadLatencyPs_(chip.hbm.readLatencyCycles * psPerCycle(chip)),
       outstandingReadLines_(chip.hbm.outstandingReadLinesPerCore),
       partialWriteFill_(chip.l2.partialWriteFill != 0),
+      partialReadFill_(chip.l2.partialReadFill != 0 && chip.l2.partialWriteFill == 0),
       readEfficiency_(chip.hbm.readEfficiency),
       readOnlyEfficiency_(hbmReadOnlyEfficiency(chip.hbm)),
       writeEfficiency_(chip.hbm.writeEfficiency),
@@ -59,6 +60,12 @@ GmServed SharedMemorySystem::serve(const GmAccess& request, PmuCounters& counter
         forEachPartialLine(bursts, static_cast<std::uint32_t>(lineBytes), [&](std::uint64_t line) {
             if (!l2_.contains(line)) ++partialFills;
         });
+    // Partial lines this read finds held: filled from HBM before it is served (partial_lines.h).
+    std::uint64_t partialReadFills = 0;
+    if (partialReadFill_) {
+        if (request.isWrite) partialLines_.noteWrite(bursts, request.burstsApart, l2_);
+        else partialReadFills = partialLines_.fillOnRead(bursts, l2_);
+    }
     L2RangeOutcome lines;
     l2_.accessBursts(bursts, request.isWrite, lines);
     const std::uint64_t missLines = lines.totalMisses();
@@ -73,7 +80,7 @@ GmServed SharedMemorySystem::serve(const GmAccess& request, PmuCounters& counter
         counters[PmuEvent::L2R1ReadMissAllocate] += lines.misses[1];
     }
 
-    const std::uint64_t filledLines = request.isWrite ? partialFills : missLines;
+    const std::uint64_t filledLines = request.isWrite ? partialFills : missLines + partialReadFills;
     const std::uint64_t fillBytes = filledLines * lineBytes;
     // Eager write-back stands for an L2 full of dirty lines in steady state, whose write-backs
     // are paid as lines become dirty rather than when they are evicted: a write that makes a

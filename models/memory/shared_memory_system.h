@@ -10,6 +10,9 @@
 // - a read miss fills its whole line from HBM; a write miss allocates without a fill, unless
 //   l2.partialWriteFill is set and the write covers the line only in part: then the line is
 //   filled from HBM first (a line of HBM read; the write stays posted, partial_line_writes.h);
+//   a dirty victim is written back to HBM. With l2.partialReadFill instead, a write miss that
+//   covers a line in part leaves it partial (partial_lines.h), and the first read of a partial
+//   line fills it from HBM as a miss would, without evicting;
 //   a dirty victim is written back to HBM. Fills and write-backs pass the HBM server. With eager write-back
 //   (l2.writeBackQueueBytes > 0) a write pays a line of HBM write for each line it makes dirty
 //   (a write to a line already dirty pays none, evicting a dirty line pays nothing more); the
@@ -42,6 +45,7 @@
 #include "models/memory/hbm_sharing.h"
 #include "models/memory/l2_cache.h"
 #include "models/memory/line_read_queue.h"
+#include "models/memory/partial_lines.h"
 #include "models/memory/memory_system.h"
 #include "models/memory/traffic_sampler.h"
 
@@ -80,6 +84,8 @@ public:
     double hbmReadLatencyPs_;
     std::uint32_t outstandingReadLines_;  // 0 = no per-core in-flight limit
     bool partialWriteFill_;
+    bool partialReadFill_;
+    PartialLines partialLines_;  // l2.partial_read_fill: lines held with a write's bytes only
     double readEfficiency_;
     double readOnlyEfficiency_;
     double writeEfficiency_;

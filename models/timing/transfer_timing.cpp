@@ -35,18 +35,13 @@ std::uint64_t roundBurstCycles(double cycles) {
     return cycles > 0.0 ? static_cast<std::uint64_t>(std::ceil(cycles - 1e-9)) : 0;
 }
 
-// The bursts after the first of a move that goes burst by burst (paths[].padded_burst_cycles): its
-// bursts are not whole 32 B blocks, so each is padded to a block on its UB side (Ascend C
-// DataCopyPad), and they are not one run (a gap on either side). A move of whole-block bursts
-// streams them as one transfer, as CANN's strided ConcatD, Slice and ND <-> FRACTAL_NZ moves on
-// the 910B do (docs/fidelity.md §74).
+}  // namespace
+
 std::uint64_t paddedBursts(const DataMove& move) {
     const bool oneRun = move.srcGapBytes == 0 && move.dstGapBytes == 0;
     if (move.burstCount <= 1 || oneRun || move.burstBytes % kBurstBlockBytes == 0) return 0;
     return move.burstCount - 1;
 }
-
-}  // namespace
 
 TransferTiming::TransferTiming(const ChipConfig& chip) : chip_(chip) {}
 

@@ -14,6 +14,12 @@ namespace ascendsim {
 // curve's cost already holds the restarts of a move cut into 1 KiB pieces.
 inline constexpr std::uint64_t kMeasuredBurstBytes = 1024;
 
+// The bursts after the first of a move that goes burst by burst: its bursts are not whole 32 B
+// blocks, so each is padded to a block on its UB side (Ascend C DataCopyPad), and they are not one
+// run (a gap on either side). 0 for a move of whole-block bursts, which streams them as one
+// transfer (docs/fidelity.md §74). Such a move's bursts also reach L2 as writes of their own (§94).
+std::uint64_t paddedBursts(const DataMove& move);
+
 class TransferTiming {
 public:
     explicit TransferTiming(const ChipConfig& chip);

@@ -67,7 +67,7 @@ void readUbBanking(const ConfigNode& node, ChipConfig& chip) {
 void readL2(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
     node.allowOnly({"size_bytes", "line_bytes", "ways", "bandwidth_bytes_per_cycle",
                     "hit_latency_cycles", "write_back_queue_bytes", "same_line_read_cycles",
-                    "partial_write_fill"});
+                    "partial_write_fill", "partial_read_fill"});
     node.readPositive("size_bytes", chip.l2.sizeBytes, isRoot);
     node.readPositive("line_bytes", chip.l2.lineBytes);
     node.readPositive("ways", chip.l2.ways);
@@ -76,6 +76,7 @@ void readL2(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
     node.readNonNegative("write_back_queue_bytes", chip.l2.writeBackQueueBytes);
     node.readNonNegative("same_line_read_cycles", chip.l2.sameLineReadCycles);
     node.readNonNegative("partial_write_fill", chip.l2.partialWriteFill);
+    node.readNonNegative("partial_read_fill", chip.l2.partialReadFill);
 }
 
 void readHbm(const ConfigNode& node, bool isRoot, ChipConfig& chip) {

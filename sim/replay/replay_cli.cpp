@@ -11,7 +11,7 @@ ReplayCli::ReplayCli(CLI::App& app, const std::string& configDir) : configDir_(c
     replay_->add_option("--chip-set", o.chipOverrides, "What-if edit of the chip config (key.path=value); repeatable");
     replay_->add_option("--output,-o", o.outputDir, "Directory for replay_kernels.csv, replay_families.csv, replay_summary.txt")
         ->capture_default_str();
-    replay_->add_option("--l2", o.l2, "L2 state at each kernel start: cold (default), warm, producer or timeline (docs/fidelity.md)")
+    replay_->add_option("--l2", o.l2, "L2 state at each kernel start: timeline (default), cold, warm or producer (docs/fidelity.md)")
         ->capture_default_str();
     replay_->add_option("--code-l2", o.codeL2,
                         "Where a launch that misses its code in the ICache fills it from: held (L2, default) or walk "

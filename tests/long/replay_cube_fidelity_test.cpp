@@ -27,6 +27,7 @@ FidelityStats familyStats(const std::string& sample, const std::string& family) 
     ReplayOptions options;
     options.profileDir = (samplesRoot() / sample).string();
     options.configDir = defaultConfigDir();
+    options.l2 = "cold";  // the bounds below were measured cold (the default before docs/fidelity.md §94)
     PreparedReplay prepared = prepareReplay(options);
     runReplay(prepared, prepared.chip, false);
     return fidelityStats(fidelityInputs(prepared.report.kernels, family));

@@ -25,6 +25,7 @@ FidelityStats coldReplayStats(const char* sample) {
     ReplayOptions options;
     options.profileDir = (samplesRoot() / sample).string();
     options.configDir = defaultConfigDir();
+    options.l2 = "cold";  // measured cold (q0's aiv_mte3 is 0.103 under the timeline, docs/fidelity.md §94)
     PreparedReplay prepared = prepareReplay(options);
     runReplay(prepared, prepared.chip, false);
     return fidelityStats(fidelityInputs(prepared.report.kernels));
@@ -78,13 +79,22 @@ const SampleBound kSamples[] = {
     {"msinsight/c1e639ee/test/data/pytorch/text/level1/rank1_ascend_pt", "Ascend910", 0.17, 0.97},
 };
 
+// Session 21 (docs/fidelity.md §94): the timeline is the default L2 state; both it and cold meet
+// these bounds (timeline 11.5 / 10.8 / 13.2 / 13.4 / 12.8 / 14.1 / 13.6 %, cold 12.9 / 11.1 / 15.6 /
+// 13.5 / 13.8 / 14.5 / 14.5 % in kSamples' order), so the test replays each sample in both.
 TEST(ReplayFidelity, GradeASamples_ErrorAndCoverageWithinRecordedBounds) {
     if (!fs::is_directory(samplesRoot())) GTEST_SKIP() << "no real samples at " << samplesRoot();
-    for (const auto& sample : kSamples) {
-        SCOPED_TRACE(sample.path);
+    for (const auto& [sample, l2] : [] {
+             std::vector<std::pair<SampleBound, std::string>> runs;
+             for (const auto& s : kSamples)
+                 for (const char* state : {"timeline", "cold"}) runs.emplace_back(s, state);
+             return runs;
+         }()) {
+        SCOPED_TRACE(sample.path + std::string(" --l2 ") + l2);
         ReplayOptions options;
         options.profileDir = (samplesRoot() / sample.path).string();
         options.configDir = defaultConfigDir();
+        options.l2 = l2;
         PreparedReplay prepared = prepareReplay(options);
         EXPECT_EQ(prepared.report.chipName, sample.chip) << prepared.report.chipReason;
         runReplay(prepared, prepared.chip, false);

@@ -19,8 +19,8 @@ std::uint64_t alignUp(std::uint64_t value) { return (value + kTensorAlignment - 
 
 // Distinct addresses for every tensor, except an in-place kernel's output 0, which takes the
 // address of the first input of its size (none of that size: it keeps its own).
-std::uint64_t placeTensors(OpInstance& op, bool inPlace) {
-    std::uint64_t next = kBaseAddress;
+std::uint64_t placeTensors(OpInstance& op, bool inPlace, std::uint64_t base = kBaseAddress) {
+    std::uint64_t next = base;
     for (auto* tensors : {&op.inputs, &op.outputs}) {
         for (auto& t : *tensors) {
             t.deviceAddr = next;
@@ -110,28 +110,66 @@ std::vector<LoweredKernel> producerWrite(const TensorInfo& tensor, const ChipCon
     return KernelRegistry::instance().lower(write, chip);
 }
 
+// The tasks of a held input's writer run before the launch: its output of `target`'s size on
+// `target`'s address (in place, its input too, which it read first), its other tensors and its
+// workspace from `base` on, which moves past them. Empty when the writer has no output of that
+// size or cannot be lowered (the caller preloads by MemSet instead).
+std::vector<TimedTask> writerTasks(ResidentWriterOp writer, const TensorInfo& target, const ChipConfig& chip,
+                                   std::uint64_t& base, std::uint64_t firstId) {
+    OpInstance& op = writer.op;
+    const std::uint64_t workspace = placeTensors(op, writer.inPlace, base);
+    bool placed = false;
+    for (TensorInfo& out : op.outputs) {
+        if (out.bytes() != target.bytes()) continue;
+        for (TensorInfo& in : op.inputs)
+            if (writer.inPlace && in.deviceAddr == out.deviceAddr) in.deviceAddr = target.deviceAddr;
+        out.deviceAddr = target.deviceAddr;
+        placed = true;
+        break;
+    }
+    if (!placed) return {};
+    std::vector<LoweredKernel> kernels;
+    try {
+        kernels = ownKernels(KernelRegistry::instance().lower(op, chip), op.type);
+    } catch (const LoweringError&) {
+        return {};
+    }
+    std::uint64_t workspaceBytes = 0;
+    for (const auto& kernel : kernels) workspaceBytes = std::max(workspaceBytes, kernel.workspaceBytes);
+    base = alignUp(workspace + workspaceBytes);
+    return tasksOf(nullptr, kernels, workspace, firstId);
+}
+
 // Preloads, for each size in `residentBytes`, the first not yet chosen tensor of `tensors` of
-// that size, in order.
+// that size, in order: by its writer's tasks when `writers` has one for it, else by a MemSet.
 void producerWrites(const std::vector<TensorInfo>& tensors, const ChipConfig& chip,
-                    const std::vector<std::uint64_t>& residentBytes, std::vector<LoweredKernel>& writes) {
+                    const std::vector<std::uint64_t>& residentBytes,
+                    const std::vector<std::optional<ResidentWriterOp>>& writers, std::uint64_t workspace,
+                    std::uint64_t& writerBase, std::vector<TimedTask>& tasks) {
     std::vector<bool> chosen(tensors.size(), false);
-    for (std::uint64_t bytes : residentBytes) {
+    for (std::size_t r = 0; r < residentBytes.size(); ++r) {
+        const std::uint64_t bytes = residentBytes[r];
         for (std::size_t i = 0; i < tensors.size(); ++i) {
             if (chosen[i] || tensors[i].bytes() != bytes || bytes == 0) continue;
             chosen[i] = true;
-            for (auto& kernel : producerWrite(tensors[i], chip)) writes.push_back(std::move(kernel));
+            std::vector<TimedTask> written;
+            if (r < writers.size() && writers[r])
+                written = writerTasks(*writers[r], tensors[i], chip, writerBase, tasks.size() + 1);
+            if (written.empty()) written = tasksOf(nullptr, producerWrite(tensors[i], chip), workspace, tasks.size() + 1);
+            for (auto& task : written) tasks.push_back(std::move(task));
             break;
         }
     }
 }
 
-// The resident copy targets first, then the produced inputs (most recently used last).
-std::vector<LoweredKernel> producerWrites(const OpInstance& op, const ChipConfig& chip,
-                                          const ReplayPlacement& placement) {
-    std::vector<LoweredKernel> writes;
-    producerWrites(op.outputs, chip, placement.residentOutputBytes, writes);
-    producerWrites(op.inputs, chip, placement.residentBytes, writes);
-    return writes;
+// The resident copy targets first, then the produced inputs (most recently used last); writers
+// place their own tensors from `writerBase` on.
+std::vector<TimedTask> producerWrites(const OpInstance& op, const ChipConfig& chip, const ReplayPlacement& placement,
+                                      std::uint64_t workspace, std::uint64_t writerBase) {
+    std::vector<TimedTask> tasks;
+    producerWrites(op.outputs, chip, placement.residentOutputBytes, {}, workspace, writerBase, tasks);
+    producerWrites(op.inputs, chip, placement.residentBytes, placement.residentWriters, workspace, writerBase, tasks);
+    return tasks;
 }
 
 // A row whose tensors could not be on the chip at once is a corrupt or foreign profile: refused
@@ -182,11 +220,14 @@ SimulatedKernel simulateReplayOp(OpInstance op, const ChipConfig& chip, L2State 
         throw UnreplayableKernel("lowering refused: " + withoutOpName(e.what()));
     }
     if (kernels.empty()) throw UnreplayableKernel("lowering gave no " + op.type + " kernel");
-    // Tasks before the measured launch: the launch itself (warm) or its inputs' producers.
-    const std::vector<LoweredKernel> before = l2 == L2State::Warm        ? kernels
-                                              : preloadsResidents(l2) ? producerWrites(op, chip, placement)
-                                                                      : std::vector<LoweredKernel>{};
-    std::vector<TimedTask> tasks = tasksOf(l2 == L2State::Warm ? &op : nullptr, before, workspace, 1);
+    // Tasks before the measured launch: the launch itself (warm) or its inputs' producers, whose
+    // own tensors (a writer's) lie past the launch's workspace.
+    std::uint64_t workspaceBytes = 0;
+    for (const auto& kernel : kernels) workspaceBytes = std::max(workspaceBytes, kernel.workspaceBytes);
+    std::vector<TimedTask> tasks = l2 == L2State::Warm        ? tasksOf(&op, kernels, workspace, 1)
+                                   : preloadsResidents(l2) ? producerWrites(op, chip, placement, workspace, alignUp(workspace + workspaceBytes))
+                                                           : std::vector<TimedTask>{};
+    const std::size_t before = tasks.size();
     DeviceOptions device;
     for (auto& t : tasksOf(&op, kernels, workspace, tasks.size() + 1)) {
         if (placement.codeResident) device.residentCodeImages.push_back(t.task.codeImage);
@@ -194,9 +235,9 @@ SimulatedKernel simulateReplayOp(OpInstance op, const ChipConfig& chip, L2State 
         tasks.push_back(std::move(t));
     }
     const std::vector<TaskResult> results = runOnDevice(chip, std::move(tasks), std::move(device));
-    if (results.size() != before.size() + kernels.size())
+    if (results.size() != before + kernels.size())
         throw std::logic_error("replay: the device did not finish every task of " + op.name);
-    const TaskResult measured = merged(results, before.size());
+    const TaskResult measured = merged(results, before);
     SimulatedKernel simulated;
     simulated.durationUs = static_cast<double>(measured.endNs - measured.startNs) / kNsPerUs;
     simulated.pipeRatios = pipeRatiosOf(measured, chip);

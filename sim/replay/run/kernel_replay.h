@@ -14,6 +14,7 @@
 //   timeline — the same preload, of the inputs an LRU walk of the real launch order says L2
 //          still holds, whether earlier kernels wrote or only read them (l2_timeline.h).
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,11 +34,21 @@ struct SimulatedKernel {
     std::map<std::string, double> pipeRatios;  // "aic_mac_ratio" → value, for the sides that ran
 };
 
+// The kernel that last wrote a held input, rebuilt as an op, and whether it wrote in place.
+struct ResidentWriterOp {
+    OpInstance op;
+    bool inPlace = false;
+};
+
 // Where the launch's tensors are and what of them L2 holds at its start.
 struct ReplayPlacement {
     // L2State::Producer / Timeline: the sizes of the inputs to preload; each preloads the first not yet
     // chosen input of the op of that size, in order (the last is most recently used).
     std::vector<std::uint64_t> residentBytes;
+    // Aligned with residentBytes (or empty): the writer whose stores the input still holds as
+    // they left it (l2.partial_read_fill). It is run before the launch, its output of the input's
+    // size on the input's address, instead of the write-only MemSet; none: the MemSet.
+    std::vector<std::optional<ResidentWriterOp>> residentWriters;
     // The same for outputs that overwrite a tensor still in L2 (a copy into an existing tensor):
     // preloaded before the inputs, so the launch's stores hit.
     std::vector<std::uint64_t> residentOutputBytes;

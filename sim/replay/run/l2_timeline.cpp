@@ -36,24 +36,29 @@ public:
     }
 
     std::uint64_t stampOf(const void* tensor) const { return static_cast<const Entry*>(tensor)->stamp; }
+    const TensorWriter& writerOf(const void* tensor) const { return static_cast<const Entry*>(tensor)->writer; }
 
     // `kernel` touches `tensor` of `key` (found by find): it becomes the most recently used; if
-    // the same kernel's other tensors pushed it out meanwhile, it is brought in again.
-    void use(const TensorKey& key, const void* tensor, std::uint64_t bytes, const std::string& kernel) {
+    // the same kernel's other tensors pushed it out meanwhile, it is brought in again. `writer`:
+    // the write that touches it (none for a read).
+    void use(const TensorKey& key, const void* tensor, std::uint64_t bytes, const std::string& kernel,
+             const TensorWriter& writer) {
         const auto sameKey = byKey_.find(key);
         for (std::size_t n = 0; sameKey != byKey_.end() && n < sameKey->second.size(); ++n) {
             const auto it = sameKey->second[n];
             if (&*it != tensor) continue;
             it->stamp = ++clock_;
+            it->writer = writer;
             if (!touchedBy(*it, kernel)) it->touchers.push_back(kernel);
             held_.splice(held_.begin(), held_, it);
             return;
         }
-        add(key, bytes, kernel);
+        add(key, bytes, kernel, writer);
     }
 
-    // A tensor of `key` that `kernel` brings in: an output it writes, or an input read cold.
-    void add(const TensorKey& key, std::uint64_t bytes, const std::string& kernel) {
+    // A tensor of `key` that `kernel` brings in: an output it writes (`writer`), or an input read
+    // cold (no writer).
+    void add(const TensorKey& key, std::uint64_t bytes, const std::string& kernel, const TensorWriter& writer) {
         if (bytes == 0) return;  // size unknown: not tracked
         if (bytes > capacity_) {  // streaming it through L2 leaves none of the tensors before it
             held_.clear();
@@ -61,7 +66,7 @@ public:
             bytesHeld_ = 0;
             return;
         }
-        held_.push_front(Entry{key, bytes, ++clock_, {kernel}});
+        held_.push_front(Entry{key, bytes, ++clock_, {kernel}, writer});
         byKey_[key].push_back(held_.begin());
         bytesHeld_ += bytes;
         while (bytesHeld_ > capacity_) evictOldest();
@@ -73,6 +78,7 @@ private:
         std::uint64_t bytes;
         std::uint64_t stamp;
         std::vector<std::string> touchers;  // the kernels (op and shapes) that read or wrote it while held
+        TensorWriter writer;                // the write that last touched it, if no read came after
     };
 
     static bool touchedBy(const Entry& entry, const std::string& kernel) {
@@ -122,14 +128,19 @@ std::vector<const void*> match(const TensorLru& lru, const std::vector<TensorKey
     return found;
 }
 
-// The indices of the held tensors, least recently used first.
-std::vector<std::size_t> heldOf(const TensorLru& lru, const std::vector<const void*>& found) {
+// The indices of the held tensors, least recently used first, and (with `writers`) the write
+// that last touched each.
+std::vector<std::size_t> heldOf(const TensorLru& lru, const std::vector<const void*>& found,
+                                std::vector<TensorWriter>* writers = nullptr) {
     std::vector<std::pair<std::uint64_t, std::size_t>> held;  // (stamp, j)
     for (std::size_t j = 0; j < found.size(); ++j)
         if (found[j] != nullptr) held.emplace_back(lru.stampOf(found[j]), j);
     std::sort(held.begin(), held.end());
     std::vector<std::size_t> indices;
-    for (const auto& [stamp, j] : held) indices.push_back(j);
+    for (const auto& [stamp, j] : held) {
+        indices.push_back(j);
+        if (writers != nullptr) writers->push_back(lru.writerOf(found[j]));
+    }
     return indices;
 }
 
@@ -141,6 +152,7 @@ L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, Timelin
     timeline.residentInputs.resize(rows);
     timeline.residentOutputs.resize(rows);
     if (codeBytes > 0) timeline.codeHeld.resize(rows);
+    timeline.residentWriters.resize(rows);
     TensorLru lru(l2Bytes);
     // Steady state: a first walk leaves L2 as the profile's last kernels do; the second records.
     const std::size_t walks = start == TimelineStart::SteadyState ? 2 : 1;
@@ -162,20 +174,22 @@ L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, Timelin
         }
         const auto readHeld = match(lru, inputs, inBytes, kernel, true);
         const auto writeHeld = match(lru, outputs, outBytes, kernel, copyInto);
-        timeline.residentInputs[i] = heldOf(lru, readHeld);
+        timeline.residentWriters[i].clear();
+        timeline.residentInputs[i] = heldOf(lru, readHeld, &timeline.residentWriters[i]);
         timeline.residentOutputs[i] = heldOf(lru, writeHeld);
         // Reads first, then writes; each tensor becomes the most recently used.
         for (std::size_t j = 0; j < inputs.size(); ++j) {
             if (std::get<0>(inputs[j]).empty()) continue;
-            if (readHeld[j] != nullptr) lru.use(inputs[j], readHeld[j], bytesAt(inBytes, j), kernel);
-            else lru.add(inputs[j], bytesAt(inBytes, j), kernel);
+            if (readHeld[j] != nullptr) lru.use(inputs[j], readHeld[j], bytesAt(inBytes, j), kernel, TensorWriter{});
+            else lru.add(inputs[j], bytesAt(inBytes, j), kernel, TensorWriter{});
         }
         for (std::size_t j = 0; j < outputs.size(); ++j) {
             if (std::get<0>(outputs[j]).empty()) continue;
             // In place, output 0 is input 0's memory: the read above already made it newest.
             if (inPlace && j == 0 && !inputs.empty() && inputs[0] == outputs[0]) continue;
-            if (writeHeld[j] != nullptr) lru.use(outputs[j], writeHeld[j], bytesAt(outBytes, j), kernel);
-            else lru.add(outputs[j], bytesAt(outBytes, j), kernel);
+            const TensorWriter writer{i, j};
+            if (writeHeld[j] != nullptr) lru.use(outputs[j], writeHeld[j], bytesAt(outBytes, j), kernel, writer);
+            else lru.add(outputs[j], bytesAt(outBytes, j), kernel, writer);
         }
     }
     return timeline;

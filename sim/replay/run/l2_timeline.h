@@ -25,6 +25,16 @@
 
 namespace ascendsim {
 
+// The kernel whose write last touched a held tensor: its row of profile.kernels and which of its
+// outputs the tensor is. A tensor a kernel read after the write (or only ever read) has none: the
+// read left its lines whole in L2 (l2.partial_read_fill, docs/fidelity.md §94).
+struct TensorWriter {
+    static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+    std::size_t row = kNone;
+    std::size_t output = 0;
+    bool present() const { return row != kNone; }
+};
+
 struct L2Timeline {
     // Per row of profile.kernels: the inputs held in L2 at its start, least recently used first
     // (the order the replay preloads them in, so the newest is the most recently used).
@@ -36,6 +46,9 @@ struct L2Timeline {
     // launch reads its code image, icache.kernel_code_bytes, through L2 like a tensor; §93).
     // Empty without one.
     std::vector<bool> codeHeld;
+    // Per row, aligned with residentInputs: the kernel that last wrote each held input, if no read
+    // came after it (empty for the producer rule, which keeps no writers).
+    std::vector<std::vector<TensorWriter>> residentWriters;
 };
 
 // What L2 holds when the profile's first kernel starts: nothing (Empty), or what its last

@@ -27,12 +27,27 @@ std::string notAKernelReason(const RealKernel& k, bool hasShapes) {
     return "";
 }
 
-std::string residencyText(const std::vector<std::size_t>& inputs, const std::vector<std::size_t>& outputs) {
+std::string residencyText(const std::vector<std::size_t>& inputs, const std::vector<std::size_t>& outputs,
+                          const std::vector<std::optional<ResidentWriter>>& writers) {
     std::string text = "|resident:";
     for (std::size_t j : inputs) text += std::to_string(j) + ',';
     text += "|outputs:";
     for (std::size_t j : outputs) text += std::to_string(j) + ',';
+    for (const auto& writer : writers)
+        text += writer ? "|written by " + identityOf(writer->kernel) + '#' + std::to_string(writer->output) : "|read";
     return text;
+}
+
+// The writers of row `row`'s held inputs (l2_timeline.h), as the row's kernels.
+std::vector<std::optional<ResidentWriter>> writersOf(const RealProfile& profile, const L2Timeline& timeline,
+                                                     std::size_t row) {
+    std::vector<std::optional<ResidentWriter>> writers;
+    if (row >= timeline.residentWriters.size()) return writers;
+    for (const TensorWriter& w : timeline.residentWriters[row]) {
+        if (w.present()) writers.push_back(ResidentWriter{profile.kernels[w.row], w.output});
+        else writers.emplace_back();
+    }
+    return writers;
 }
 
 std::vector<std::uint64_t> bytesOf(const std::vector<RealTensor>& tensors, const std::vector<std::size_t>& indices) {
@@ -44,12 +59,32 @@ std::vector<std::uint64_t> bytesOf(const std::vector<RealTensor>& tensors, const
     return bytes;
 }
 
+// The writers of the resident inputs bytesOf keeps, rebuilt as ops (none for an input no write
+// left as written, or whose writer cannot be rebuilt).
+std::vector<std::optional<ResidentWriterOp>> writerOpsOf(const ReplayedKernel& k) {
+    std::vector<std::optional<ResidentWriterOp>> ops;
+    const std::vector<RealTensor> inputs = realInputs(k.sample);
+    for (std::size_t n = 0; n < k.residentInputs.size(); ++n) {
+        const std::size_t j = k.residentInputs[n];
+        if (j >= inputs.size() || inputs[j].absent) continue;
+        ops.emplace_back();
+        if (n >= k.residentWriters.size() || !k.residentWriters[n]) continue;
+        try {
+            const RealKernel& writer = k.residentWriters[n]->kernel;
+            ops.back() = ResidentWriterOp{replayOp(writer), isInPlaceKernel(writer)};
+        } catch (const UnreplayableKernel&) {
+        }
+    }
+    return ops;
+}
+
 // The in-place flag and the byte sizes of the kernel's resident inputs as recorded (the replay
 // op's tensors are matched to them by size: a rule may reorder or reshape, never resize, one).
 ReplayPlacement placementOf(const ReplayedKernel& k) {
     ReplayPlacement placement;
     placement.inPlace = isInPlaceKernel(k.sample);
     if (!k.residentInputs.empty()) placement.residentBytes = bytesOf(realInputs(k.sample), k.residentInputs);
+    if (!k.residentWriters.empty()) placement.residentWriters = writerOpsOf(k);
     if (!k.residentOutputs.empty()) placement.residentOutputBytes = bytesOf(realOutputs(k.sample), k.residentOutputs);
     placement.codeResident = k.codeResident;
     placement.codeHeldInL2 = k.codeHeldInL2;
@@ -84,6 +119,7 @@ std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State 
     const L2Timeline resident = residencyByRow(profile, l2, l2Bytes);
     const auto& produced = resident.residentInputs;
     const auto& targets = resident.residentOutputs;
+    const bool keepsPartialLines = l2 == L2State::Timeline && codeChip != nullptr && codeChip->l2.partialReadFill != 0;
     const std::vector<bool> codeResident =
         codeChip != nullptr ? codeResidentRows(profile, *codeChip, codeWalkOf(l2))
                             : std::vector<bool>(profile.kernels.size(), false);
@@ -95,8 +131,10 @@ std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State 
     std::vector<std::map<std::string, std::vector<double>>> pipes;
     for (std::size_t row = 0; row < profile.kernels.size(); ++row) {
         const RealKernel& kernel = profile.kernels[row];
+        const auto writers = keepsPartialLines && producerAware ? writersOf(profile, resident, row)
+                                                                : std::vector<std::optional<ResidentWriter>>{};
         const std::string id = (profile.hasShapes ? identityOf(kernel) : kernel.name) +
-                               (producerAware ? residencyText(produced[row], targets[row]) : "") +
+                               (producerAware ? residencyText(produced[row], targets[row], writers) : "") +
                                (codeResident[row] ? "|code resident" : "") + (codeHeld[row] ? "" : "|code from HBM");
         auto [it, inserted] = index.emplace(id, groups.size());
         if (inserted) {
@@ -104,6 +142,7 @@ std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State 
             group.sample = kernel;
             group.residentInputs = produced[row];
             group.residentOutputs = targets[row];
+            group.residentWriters = writers;
             group.codeResident = codeResident[row];
             group.codeHeldInL2 = codeHeld[row];
             group.family = profile.hasShapes ? familyOf(kernel.type) : "unknown (Level0)";

@@ -18,6 +18,13 @@
 
 namespace ascendsim {
 
+// The kernel that last wrote a held input, and which of its outputs the input is (l2_timeline.h
+// TensorWriter, with the row's kernel itself).
+struct ResidentWriter {
+    RealKernel kernel;
+    std::size_t output = 0;
+};
+
 struct ReplayedKernel {
     RealKernel sample;          // the first occurrence (name, type, tensors, block dims)
     std::string family;
@@ -28,6 +35,9 @@ struct ReplayedKernel {
     std::optional<SimulatedKernel> simulated;
     std::vector<std::size_t> residentInputs;  // --l2 producer / timeline: inputs held in L2 at start
     std::vector<std::size_t> residentOutputs; // --l2 producer / timeline: copy targets still in L2
+    // --l2 timeline on a chip whose L2 keeps partial lines (l2.partial_read_fill): per resident
+    // input, the kernel whose write it still holds as written (none: a read came after it).
+    std::vector<std::optional<ResidentWriter>> residentWriters;
     bool codeResident = false;  // its code was still in the ICaches at launch (code_residency.h)
     bool codeHeldInL2 = true;   // L2 still held its code at launch (l2_timeline.h's codeHeld)
     std::string excluded;       // set when the row is no AI core kernel (Level0, DSA task)
@@ -57,7 +67,9 @@ L2Timeline residencyByRow(const RealProfile& profile, L2State l2, std::uint64_t 
 // `l2Bytes`: the chip's L2 capacity, for the producer rule and the timeline; unused when cold.
 // With `codeChip` (its ICache and core counts) the identity also holds whether the kernel's code
 // was resident at launch (code_residency.h, walked as codeWalkOf(l2)): a kernel's cold and warm
-// launches are two groups.
+// launches are two groups. Under the timeline, when that chip's L2 keeps partial lines
+// (l2.partial_read_fill), it also holds the kernels that last wrote the held inputs: the replay
+// preloads each by running its writer (kernel_replay.h), whose stores decide which lines are whole.
 // With `walkCodeInL2` it also holds whether L2 still held the kernel's code (codeHeldInL2Rows);
 // without, every launch finds its code in L2 (the replay's default, §93).
 std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State l2 = L2State::Cold,

@@ -155,6 +155,7 @@ TEST(ReplayCommand, WarmL2_SecondLaunchIsMeasuredAndNeverSlowerThanCold) {
     ReplayOptions options;
     options.profileDir = profile.string();
     options.configDir = defaultConfigDir();
+    options.l2 = "cold";
     PreparedReplay cold = prepareReplay(options);
     runReplay(cold, cold.chip, false);
     options.l2 = "warm";

@@ -148,3 +148,46 @@ TEST(L2Timeline, TheReplayKeysKernelsByTheirResidentInputs) {
 
 }  // namespace
 }  // namespace ascendsim
+
+namespace ascendsim {
+namespace {
+
+// l2.partial_read_fill (docs/fidelity.md §94): each held input names the kernel whose write it still
+// holds as written; a read after the write leaves none (the read made its lines whole).
+TEST(L2TimelineWriters, AHeldInputNamesItsLastWriterUnlessARead) {
+    RealProfile profile;
+    // Row 0 writes [512]; row 1 reads [256] and writes [128]; row 2 reads [512] (row 0's output,
+    // output 0) and [128] (row 1's); row 3 reads [512] again, after row 2's read.
+    profile.kernels = {rowOf("64", "512"), rowOf("256", "128"), rowOf("512;128", "8"), rowOf("512", "4")};
+    const L2Timeline timeline = l2Timeline(profile, 64 * 1024, TimelineStart::Empty);
+    ASSERT_EQ(timeline.residentInputs[2], (std::vector<std::size_t>{0, 1}));
+    ASSERT_EQ(timeline.residentWriters[2].size(), 2u);
+    EXPECT_EQ(timeline.residentWriters[2][0].row, 0u);
+    EXPECT_EQ(timeline.residentWriters[2][0].output, 0u);
+    EXPECT_EQ(timeline.residentWriters[2][1].row, 1u);
+    ASSERT_EQ(timeline.residentWriters[3].size(), 1u);
+    EXPECT_FALSE(timeline.residentWriters[3][0].present());
+}
+
+// The writers split a timeline group only on a chip whose L2 keeps partial lines.
+TEST(L2TimelineWriters, WritersSplitGroupsOnlyWhenTheChipKeepsPartialLines) {
+    RealProfile profile;
+    profile.hasShapes = true;
+    // Row 2 and row 4 launch one kernel on a held [512] written by two different kernels.
+    profile.kernels = {rowOf("64", "512"), rowOf("2", "1"), rowOf("512", "8", "aclnnMul"),
+                       rowOf("32", "512", "aclnnSub"), rowOf("512", "8", "aclnnMul")};
+    profile.kernels[3].type = "Sub";
+    ChipConfig chip;
+    chip.l2.partialReadFill = 0;
+    const std::size_t without = distinctKernels(profile, L2State::Timeline, 64 * 1024, &chip).size();
+    chip.l2.partialReadFill = 1;
+    const auto groups = distinctKernels(profile, L2State::Timeline, 64 * 1024, &chip);
+    EXPECT_EQ(groups.size(), without + 1);
+    std::size_t withWriter = 0;
+    for (const auto& g : groups)
+        if (g.residentWriters.size() == 1 && g.residentWriters[0]) ++withWriter;
+    EXPECT_EQ(withWriter, 2u);
+}
+
+}  // namespace
+}  // namespace ascendsim

@@ -88,6 +88,7 @@ TEST(ReplayProducerL2, AProducedInputIsTimedInL2AndAnUnproducedOneCold) {
     ReplayOptions options;
     options.profileDir = textProfile(root, "p", producerProfile()).string();
     options.configDir = defaultConfigDir();
+    options.l2 = "cold";
     PreparedReplay cold = prepareReplay(options);
     runReplay(cold, cold.chip, false);
     options.l2 = "producer";
