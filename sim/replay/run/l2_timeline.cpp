@@ -169,8 +169,8 @@ L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, Timelin
             const TensorKey code{std::to_string(codeBinaryOf(k, profile.hasShapes)), kCodeImage, ""};
             const void* held = lru.find(code, "", {});
             timeline.codeHeld[i] = held != nullptr;
-            if (held != nullptr) lru.use(code, held, codeBytes, kCodeImage);
-            else lru.add(code, codeBytes, kCodeImage);
+            if (held != nullptr) lru.use(code, held, codeBytes, kCodeImage, TensorWriter{});
+            else lru.add(code, codeBytes, kCodeImage, TensorWriter{});
         }
         const auto readHeld = match(lru, inputs, inBytes, kernel, true);
         const auto writeHeld = match(lru, outputs, outBytes, kernel, copyInto);

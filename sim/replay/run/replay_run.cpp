@@ -108,9 +108,9 @@ L2Timeline residencyByRow(const RealProfile& profile, L2State l2, std::uint64_t 
     const bool producerAware = preloadsResidents(l2) && profile.hasShapes;
     if (producerAware && l2 == L2State::Timeline) return l2Timeline(profile, l2Bytes);
     if (producerAware && l2 == L2State::Producer)
-        return L2Timeline{producedInputs(profile, l2Bytes), residentCopyTargets(profile, l2Bytes), {}};
+        return L2Timeline{producedInputs(profile, l2Bytes), residentCopyTargets(profile, l2Bytes), {}, {}};
     return L2Timeline{std::vector<std::vector<std::size_t>>(profile.kernels.size()),
-                      std::vector<std::vector<std::size_t>>(profile.kernels.size()), {}};
+                      std::vector<std::vector<std::size_t>>(profile.kernels.size()), {}, {}};
 }
 
 std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State l2, std::uint64_t l2Bytes,
