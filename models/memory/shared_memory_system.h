@@ -12,9 +12,8 @@
 //   filled from HBM first (a line of HBM read; the write stays posted, partial_line_writes.h);
 //   a dirty victim is written back to HBM. With l2.partialReadFill instead, a write miss that
 //   covers a line in part leaves it partial (partial_lines.h), and the first read of a partial
-//   line fills it from HBM as a miss would, without evicting;
-//   a dirty victim is written back to HBM. Fills and write-backs pass the HBM server. With eager write-back
-//   (l2.writeBackQueueBytes > 0) a write pays a line of HBM write for each line it makes dirty
+//   line fills it from HBM as a miss would, without evicting. Fills and write-backs pass the
+//   HBM server. With eager write-back (l2.writeBackQueueBytes > 0) a write pays a line of HBM write for each line it makes dirty
 //   (a write to a line already dirty pays none, evicting a dirty line pays nothing more); the
 //   write then waits only for the HBM queue beyond that many bytes;
 // - a write that evicts a dirty line (eager or not) is not posted: it completes when the HBM

@@ -51,6 +51,11 @@ CoreRing ringOf(const ICacheConfig& icache, std::uint32_t cores) {
 
 }  // namespace
 
+bool runsOnAiCores(const RealKernel& k) {
+    const std::string& core = k.acceleratorCore;
+    return core == "AI_CORE" || core == "AI_VECTOR_CORE" || core == "MIX_AIC" || core == "MIX_AIV";
+}
+
 std::uint64_t codeBinaryOf(const RealKernel& k, bool hasShapes) {
     // Without shapes (Level0) the type is not recorded; the kernel name stands for the binary.
     const std::string& op = hasShapes ? k.type : k.name;

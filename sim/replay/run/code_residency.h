@@ -30,6 +30,10 @@ enum class CodeWalk : std::uint8_t {
 // kernel name without shapes), as an ICache code image key.
 std::uint64_t codeBinaryOf(const RealKernel& kernel, bool hasShapes);
 
+// Whether a row launches blocks on AI cores (AI_CORE, AI_VECTOR_CORE, MIX_AIC, MIX_AIV), whose
+// code is fetched; AI CPU, DSA and communication tasks do not.
+bool runsOnAiCores(const RealKernel& kernel);
+
 // One entry per profile.kernels row; all false when the chip models no code image
 // (icache.kernel_code_bytes = 0). The chip gives the ICache and how many cores of each kind the
 // scheduler turns through.

@@ -110,6 +110,13 @@ std::vector<LoweredKernel> producerWrite(const TensorInfo& tensor, const ChipCon
     return KernelRegistry::instance().lower(write, chip);
 }
 
+// The workspace the kernels of one launch share: the largest any of them asks for.
+std::uint64_t largestWorkspaceBytes(const std::vector<LoweredKernel>& kernels) {
+    std::uint64_t bytes = 0;
+    for (const auto& kernel : kernels) bytes = std::max(bytes, kernel.workspaceBytes);
+    return bytes;
+}
+
 // The tasks of a held input's writer run before the launch: its output of `target`'s size on
 // `target`'s address (in place, its input too, which it read first), its other tensors and its
 // workspace from `base` on, which moves past them. Empty when the writer has no output of that
@@ -134,9 +141,7 @@ std::vector<TimedTask> writerTasks(ResidentWriterOp writer, const TensorInfo& ta
     } catch (const LoweringError&) {
         return {};
     }
-    std::uint64_t workspaceBytes = 0;
-    for (const auto& kernel : kernels) workspaceBytes = std::max(workspaceBytes, kernel.workspaceBytes);
-    base = alignUp(workspace + workspaceBytes);
+    base = alignUp(workspace + largestWorkspaceBytes(kernels));
     return tasksOf(nullptr, kernels, workspace, firstId);
 }
 
@@ -222,10 +227,8 @@ SimulatedKernel simulateReplayOp(OpInstance op, const ChipConfig& chip, L2State 
     if (kernels.empty()) throw UnreplayableKernel("lowering gave no " + op.type + " kernel");
     // Tasks before the measured launch: the launch itself (warm) or its inputs' producers, whose
     // own tensors (a writer's) lie past the launch's workspace.
-    std::uint64_t workspaceBytes = 0;
-    for (const auto& kernel : kernels) workspaceBytes = std::max(workspaceBytes, kernel.workspaceBytes);
     std::vector<TimedTask> tasks = l2 == L2State::Warm        ? tasksOf(&op, kernels, workspace, 1)
-                                   : preloadsResidents(l2) ? producerWrites(op, chip, placement, workspace, alignUp(workspace + workspaceBytes))
+                                   : preloadsResidents(l2) ? producerWrites(op, chip, placement, workspace, alignUp(workspace + largestWorkspaceBytes(kernels)))
                                                            : std::vector<TimedTask>{};
     const std::size_t before = tasks.size();
     DeviceOptions device;

@@ -104,12 +104,6 @@ private:
 // The dtype cell of a code image's key and the kernel that touches them: no tensor has it.
 constexpr const char* kCodeImage = "code image";
 
-// Rows that launch blocks on AI cores (not AI CPU, DSA or communication tasks): their code is read.
-bool isAiCoreKernel(const RealKernel& k) {
-    const std::string& core = k.acceleratorCore;
-    return core == "AI_CORE" || core == "AI_VECTOR_CORE" || core == "MIX_AIC" || core == "MIX_AIV";
-}
-
 std::uint64_t bytesAt(const std::vector<std::uint64_t>& bytes, std::size_t j) { return j < bytes.size() ? bytes[j] : 0; }
 
 // The kernel a row launches, for TensorLru::find: op type and tensors.
@@ -163,7 +157,7 @@ L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, Timelin
         const auto inputs = inputKeys(k), outputs = outputKeys(k);
         const auto inBytes = tensorBytesOfSide(k, true), outBytes = tensorBytesOfSide(k, false);
         const bool copyInto = isCopyIntoExisting(k), inPlace = isInPlaceKernel(k);
-        if (codeBytes > 0 && isAiCoreKernel(k)) {
+        if (codeBytes > 0 && runsOnAiCores(k)) {
             // A binary's code is one image whichever kernel runs it: found by any launch, never
             // excluded as a loop's next tensor is (the reader "" touches nothing).
             const TensorKey code{std::to_string(codeBinaryOf(k, profile.hasShapes)), kCodeImage, ""};

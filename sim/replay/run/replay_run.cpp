@@ -27,23 +27,28 @@ std::string notAKernelReason(const RealKernel& k, bool hasShapes) {
     return "";
 }
 
-std::string residencyText(const std::vector<std::size_t>& inputs, const std::vector<std::size_t>& outputs,
-                          const std::vector<std::optional<ResidentWriter>>& writers) {
+// The held inputs' writers of a row (l2_timeline.h) when the replay `uses` them; empty otherwise
+// or when the timeline recorded none.
+const std::vector<TensorWriter>& rowWriters(const L2Timeline& timeline, std::size_t row, bool uses) {
+    static const std::vector<TensorWriter> kNone;
+    return uses && row < timeline.residentWriters.size() ? timeline.residentWriters[row] : kNone;
+}
+
+std::string residencyText(const RealProfile& profile, const std::vector<std::size_t>& inputs,
+                          const std::vector<std::size_t>& outputs, const std::vector<TensorWriter>& writers) {
     std::string text = "|resident:";
     for (std::size_t j : inputs) text += std::to_string(j) + ',';
     text += "|outputs:";
     for (std::size_t j : outputs) text += std::to_string(j) + ',';
-    for (const auto& writer : writers)
-        text += writer ? "|written by " + identityOf(writer->kernel) + '#' + std::to_string(writer->output) : "|read";
+    for (const TensorWriter& w : writers)
+        text += w.present() ? "|written by " + identityOf(profile.kernels[w.row]) + '#' + std::to_string(w.output) : "|read";
     return text;
 }
 
-// The writers of row `row`'s held inputs (l2_timeline.h), as the row's kernels.
-std::vector<std::optional<ResidentWriter>> writersOf(const RealProfile& profile, const L2Timeline& timeline,
-                                                     std::size_t row) {
+// The writers of a row's held inputs as the kernels they are (copied once a group, not per row).
+std::vector<std::optional<ResidentWriter>> writersOf(const RealProfile& profile, const std::vector<TensorWriter>& written) {
     std::vector<std::optional<ResidentWriter>> writers;
-    if (row >= timeline.residentWriters.size()) return writers;
-    for (const TensorWriter& w : timeline.residentWriters[row]) {
+    for (const TensorWriter& w : written) {
         if (w.present()) writers.push_back(ResidentWriter{profile.kernels[w.row], w.output});
         else writers.emplace_back();
     }
@@ -131,10 +136,9 @@ std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State 
     std::vector<std::map<std::string, std::vector<double>>> pipes;
     for (std::size_t row = 0; row < profile.kernels.size(); ++row) {
         const RealKernel& kernel = profile.kernels[row];
-        const auto writers = keepsPartialLines && producerAware ? writersOf(profile, resident, row)
-                                                                : std::vector<std::optional<ResidentWriter>>{};
+        const std::vector<TensorWriter>& writers = rowWriters(resident, row, keepsPartialLines && producerAware);
         const std::string id = (profile.hasShapes ? identityOf(kernel) : kernel.name) +
-                               (producerAware ? residencyText(produced[row], targets[row], writers) : "") +
+                               (producerAware ? residencyText(profile, produced[row], targets[row], writers) : "") +
                                (codeResident[row] ? "|code resident" : "") + (codeHeld[row] ? "" : "|code from HBM");
         auto [it, inserted] = index.emplace(id, groups.size());
         if (inserted) {
@@ -142,7 +146,7 @@ std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State 
             group.sample = kernel;
             group.residentInputs = produced[row];
             group.residentOutputs = targets[row];
-            group.residentWriters = writers;
+            group.residentWriters = writersOf(profile, writers);
             group.codeResident = codeResident[row];
             group.codeHeldInL2 = codeHeld[row];
             group.family = profile.hasShapes ? familyOf(kernel.type) : "unknown (Level0)";

@@ -14,7 +14,7 @@
 namespace ascendsim {
 namespace {
 
-constexpr std::uint32_t kLine = 512;
+constexpr std::uint32_t kL2LineBytes = 512;
 // The fp32 13 × 13 plane of an NC1HWC0 -> NCHW TransData's planar stores (§74, §94).
 constexpr std::uint64_t kPlane = 676;
 
@@ -22,7 +22,7 @@ using LineRun = std::tuple<std::uint64_t, std::uint64_t, bool>;  // first line, 
 
 std::vector<LineRun> writtenLinesOf(const L2Bursts& bursts, bool burstsApart) {
     std::vector<LineRun> runs;
-    forEachWrittenLine(bursts, kLine, burstsApart,
+    forEachWrittenLine(bursts, kL2LineBytes, burstsApart,
                        [&](std::uint64_t first, std::uint64_t count, bool whole) { runs.emplace_back(first, count, whole); });
     return runs;
 }
@@ -35,12 +35,12 @@ TEST(WrittenLines, BackToBackBurstsAreOneRangeUnlessTheyGoApart) {
     EXPECT_EQ(writtenLinesOf({0, kPlane, 2, kPlane}, true),
               (std::vector<LineRun>{{0, 1, true}, {1, 1, false}, {1, 1, false}, {2, 1, false}}));
     // A long burst reports the lines between its ends as one run.
-    EXPECT_EQ(writtenLinesOf({256, 4 * kLine, 1, 0}, true),
+    EXPECT_EQ(writtenLinesOf({256, 4 * kL2LineBytes, 1, 0}, true),
               (std::vector<LineRun>{{0, 1, false}, {1, 3, true}, {4, 1, false}}));
 }
 
 TEST(PartialLines, AWriteMissInPartLeavesTheLinePartialUntilAReadFillsIt) {
-    L2Cache l2(64 * kLine, kLine, 4);
+    L2Cache l2(64 * kL2LineBytes, kL2LineBytes, 4);
     PartialLines partial;
     // Bytes 100 .. 300 of line 0: L2 does not hold it.
     partial.noteWrite({100, 200, 1, 0}, false, l2);
@@ -56,22 +56,22 @@ TEST(PartialLines, AWriteMissInPartLeavesTheLinePartialUntilAReadFillsIt) {
 }
 
 TEST(PartialLines, WholeWritesAndHeldLinesStayWhole) {
-    L2Cache l2(64 * kLine, kLine, 4);
+    L2Cache l2(64 * kL2LineBytes, kL2LineBytes, 4);
     PartialLines partial;
     l2.access(1, false);                               // line 1 held (read in)
-    partial.noteWrite({kLine + 8, 8, 1, 0}, false, l2);  // merged into a whole line
+    partial.noteWrite({kL2LineBytes + 8, 8, 1, 0}, false, l2);  // merged into a whole line
     EXPECT_FALSE(partial.isPartial(1));
-    partial.noteWrite({2 * kLine + 8, 8, 1, 0}, false, l2);
+    partial.noteWrite({2 * kL2LineBytes + 8, 8, 1, 0}, false, l2);
     EXPECT_TRUE(partial.isPartial(2));
-    partial.noteWrite({2 * kLine, kLine, 1, 0}, false, l2);  // a write of the whole line
+    partial.noteWrite({2 * kL2LineBytes, kL2LineBytes, 1, 0}, false, l2);  // a write of the whole line
     EXPECT_FALSE(partial.isPartial(2));
 }
 
 TEST(PartialLines, APartialLineL2NoLongerHoldsIsAMissNotAFill) {
-    L2Cache l2(64 * kLine, kLine, 4);
+    L2Cache l2(64 * kL2LineBytes, kL2LineBytes, 4);
     PartialLines partial;
     partial.noteWrite({8, 8, 1, 0}, false, l2);  // line 0 partial, but never allocated here
-    EXPECT_EQ(partial.fillOnRead({0, kLine, 1, 0}, l2), 0u);
+    EXPECT_EQ(partial.fillOnRead({0, kL2LineBytes, 1, 0}, l2), 0u);
     EXPECT_FALSE(partial.isPartial(0));
 }
 
@@ -101,11 +101,11 @@ TEST(PartialReadFill, AReadOfPlanarRowsWrittenBurstByBurstPaysTheirFillsWithoutE
     EXPECT_EQ(off.hbmBytesRead(), 0u);  // every line a hit
     // Every line the planes do not cover whole within one burst is filled from HBM by the read.
     std::set<std::uint64_t> partialLines;
-    forEachWrittenLine({0, kPlane, 16, kPlane}, kLine, true, [&](std::uint64_t first, std::uint64_t, bool whole) {
+    forEachWrittenLine({0, kPlane, 16, kPlane}, kL2LineBytes, true, [&](std::uint64_t first, std::uint64_t, bool whole) {
         if (!whole) partialLines.insert(first);
     });
     EXPECT_GT(partialLines.size(), 10u);
-    EXPECT_EQ(on.hbmBytesRead(), partialLines.size() * kLine);
+    EXPECT_EQ(on.hbmBytesRead(), partialLines.size() * kL2LineBytes);
     EXPECT_GT(onPs, offPs);  // the read waits for HBM (its read latency) instead of the hit latency
     EXPECT_EQ(onCounters[PmuEvent::L2R0ReadMissAllocate] + onCounters[PmuEvent::L2R1ReadMissAllocate], 0u);
 }
@@ -115,7 +115,7 @@ TEST(PartialReadFill, TheSameStoreAsOneRangeLeavesWholeLines) {
     PmuCounters counters;
     readAfterPlanarStore(on, 16 * kPlane, false, counters);
     // Only the range's last line is partial (10816 = 21 × 512 + 64).
-    EXPECT_EQ(on.hbmBytesRead(), kLine);
+    EXPECT_EQ(on.hbmBytesRead(), kL2LineBytes);
 }
 
 }  // namespace
