@@ -10,6 +10,16 @@ std::int64_t floorDiv(std::int64_t a, std::int64_t b) { return a >= 0 ? a / b : 
 std::int64_t ceilDivSigned(std::int64_t a, std::int64_t b) { return -floorDiv(-a, b); }
 }  // namespace
 
+std::uint64_t x5hdChannelBlock(DataType dtype) {
+    constexpr std::uint64_t kC0Bytes = 32;
+    return std::max<std::uint64_t>(1, kC0Bytes / bytesOf(dtype));
+}
+
+std::uint64_t x5hdSlabChannels(std::uint64_t inChannels, std::uint64_t channels, DataType dtype) {
+    const std::uint64_t c0 = x5hdChannelBlock(dtype);
+    return std::min(inChannels, (ceilDiv(channels, c0) + 1) * c0);
+}
+
 SlabRows slabRowsFor(const ConvWindow& w, std::uint64_t firstPos, std::uint64_t positions) {
     const auto firstRow = static_cast<std::int64_t>(firstPos / w.outW);
     const auto lastRow = static_cast<std::int64_t>((firstPos + positions - 1) / w.outW);
