@@ -32,6 +32,18 @@ std::uint32_t reductionSplits(std::uint64_t images, std::uint64_t outputTiles, s
     return static_cast<std::uint32_t>(std::max(best, std::min(images, maxSplits)));
 }
 
+// Channels an x slab moves per channel it needs (FilterGradProblem::slabChannelBlock). TBE v100's dw
+// schedule (conv2d_backprop_filter_schedule.py, _bl1_attach) computes fmap_l1 at the dw_cc axis of
+// each L0C tile when the reduction is split in L1, so every output column tile loads its own NC1HWC0
+// slab, whole C0 blocks; c1e639ee level1 rank0 Conv2DBackpropFilter97 (C1 = 1) is MTE2-bound on it
+// (0.965). CANN's 220x dw kernel instead loads an n-block's C1 rows once for stepN n-blocks (ops-nn
+// conv3d_backprop_filter_v2 arch32 tiling: CalculateBl1Cin1CopyLen, stepN), so a C1 = 1 stem reads
+// x about once per k chunk: e5a31957 Conv2DBackpropFilter10's MTE2 is 121 µs, which the per-channel
+// slab gives (118 µs) and C0 blocks per column tile overshoot (227 µs, docs/fidelity.md §105).
+std::uint64_t slabChannelBlock(const ChipConfig& chip, DataType dtype) {
+    return chip.organisation == CoreOrganisation::Coupled ? x5hdChannelBlock(dtype) : 1;
+}
+
 std::vector<LoweredKernel> lowerConv2DBackpropFilter(const OpInstance& op, const ChipConfig& chip) {
     if (op.inputs.size() < 2 || op.outputs.empty()) throwLoweringError(op, "needs inputs x, dy and output dw");
     const TensorInfo& x = op.inputs[0];
@@ -74,6 +86,7 @@ std::vector<LoweredKernel> lowerConv2DBackpropFilter(const OpInstance& op, const
     p.xAddr = x.deviceAddr;
     p.dyAddr = dy.deviceAddr;
     p.dwAddr = dw.deviceAddr;
+    p.slabChannelBlock = slabChannelBlock(chip, x.dtype);
 
     FilterGradTiling tiling;
     CubeBufferPlan plan;

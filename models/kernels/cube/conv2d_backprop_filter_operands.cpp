@@ -34,7 +34,7 @@ std::uint64_t stepPositions(const ChipConfig& chip, const FilterGradProblem& p, 
 // (64 fp16 positions × 256 columns = 32 KiB) with two L0C tiles still fitting: c1e639ee level1 rank0
 // Conv2DBackpropFilter97 (the 11 × 11 / 4 stem, C1 = 1, 121 × 16 columns) is MTE2-bound on the
 // chip (0.965 of 362 µs, MAC 0.279, MTE1 0.479): the C0 block of x it reads once per column tile
-// (NC1HWC0, x5hdSlabChannels) costs 2.4× that MTE2 time with 128-column tiles, ~1.0× with 256, and
+// (NC1HWC0, FilterGradProblem::slabChannelBlock) costs 2.4× that MTE2 time with 128-column tiles, ~1.0× with 256, and
 // 256 is the pipe mix the row shows (docs/fidelity.md §105).
 std::uint64_t columnTile(const ChipConfig& chip, const FilterGradProblem& p, const FilterGradTiling& tiling) {
     if (chip.organisation != CoreOrganisation::Coupled) return kBaseN;
@@ -67,8 +67,7 @@ FilterGradOperands::TileCoord FilterGradOperands::coord(std::uint64_t tile) cons
     c.firstChunk = total * c.split / problem_.splits;
     c.chunks = total * (c.split + 1) / problem_.splits - c.firstChunk;
     const std::uint64_t taps = problem_.window.taps();
-    // x is NC1HWC0 in GM: a slab moves whole C0 blocks of channels (x5hdSlabChannels).
-    const std::uint64_t c0 = x5hdChannelBlock(problem_.inputType);
+    const std::uint64_t c0 = problem_.slabChannelBlock;
     c.channel0 = c.k0 / taps / c0 * c0;
     c.channels = std::min(problem_.inChannels, roundUp((c.k0 + c.cols - 1) / taps + 1, c0)) - c.channel0;
     return c;
@@ -148,7 +147,9 @@ void planFilterGrad(const OpInstance& op, const ChipConfig& chip, const FilterGr
     tiling.baseM = static_cast<std::uint32_t>(std::min<std::uint64_t>(kBaseM, roundUp(p.outChannels, kFractalRows)));
     tiling.baseK = static_cast<std::uint32_t>(std::min<std::uint64_t>(kStepBytesPerRow / eb, roundUp(tiling.outPositions, kFractalRows)));
     tiling.baseN = static_cast<std::uint32_t>(std::min<std::uint64_t>(columnTile(chip, p, tiling), roundUp(p.columns(), kFractalRows)));
-    const std::uint64_t slabChannels = x5hdSlabChannels(p.inChannels, ceilDiv(tiling.baseN, taps) + 1, p.inputType);
+    const std::uint64_t touched = ceilDiv(tiling.baseN, taps) + 1;
+    const std::uint64_t slabChannels =
+        std::min(p.inChannels, p.slabChannelBlock > 1 ? (ceilDiv(touched, p.slabChannelBlock) + 1) * p.slabChannelBlock : touched);
     auto slotBytes = [&](std::uint64_t positions) {
         return roundUp(tiling.baseM * roundUp(positions * eb, kL1RowAlignBytes), kLocalAlignBytes) +
                roundUp(slabChannels * maxSlabRows(p.window, positions) * p.window.inW * eb, kLocalAlignBytes);

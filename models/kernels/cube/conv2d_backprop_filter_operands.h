@@ -18,6 +18,11 @@ struct FilterGradProblem {
     DataType outputType = DataType::Fp32;
     std::uint64_t xAddr = 0, dyAddr = 0, dwAddr = 0;
     std::uint32_t splits = 1;        // reduction split over blocks (atomic accumulation if > 1)
+    // Channels an x slab's range is rounded out to: the C0 block (x5hdChannelBlock) on the coupled 910A,
+    // whose TBE dw schedule loads the NC1HWC0 fmap into L1 inside every output tile's loop; 1 on
+    // the split cube, whose dw kernel keeps an n-block's C1 rows in L1 for the following n-blocks
+    // (planFilterGrad, docs/fidelity.md §105).
+    std::uint64_t slabChannelBlock = 1;
     std::uint64_t columns() const { return inChannels * window.taps(); }
 };
 

@@ -15,11 +15,6 @@ std::uint64_t x5hdChannelBlock(DataType dtype) {
     return std::max<std::uint64_t>(1, kC0Bytes / bytesOf(dtype));
 }
 
-std::uint64_t x5hdSlabChannels(std::uint64_t inChannels, std::uint64_t channels, DataType dtype) {
-    const std::uint64_t c0 = x5hdChannelBlock(dtype);
-    return std::min(inChannels, (ceilDiv(channels, c0) + 1) * c0);
-}
-
 SlabRows slabRowsFor(const ConvWindow& w, std::uint64_t firstPos, std::uint64_t positions) {
     const auto firstRow = static_cast<std::int64_t>(firstPos / w.outW);
     const auto lastRow = static_cast<std::int64_t>((firstPos + positions - 1) / w.outW);

@@ -29,12 +29,9 @@ struct ConvWindow {
 constexpr LayoutConversion kConvOperandLoad = LayoutConversion::None;
 
 // Channels of one C0 block of an NC1HWC0 tensor: 32 B of elements (16 fp16, 8 fp32; hardware.md §2.3).
+// CANN's convolution kernels read x as NC1HWC0 (kConvOperandLoad), where a channel lies inside its
+// C0 block and a DMA moves whole blocks: a slab of some channels moves their C0 blocks.
 std::uint64_t x5hdChannelBlock(DataType dtype);
-// Channels a GM→L1 slab of x moves when the cube needs `channels` consecutive ones: CANN's
-// convolution kernels read x as NC1HWC0 (kConvOperandLoad), where a channel is stored inside its C0
-// block and a DMA moves whole blocks, so the slab is the touched channels rounded out to C0 blocks
-// (at most `inChannels`). An upper bound over every alignment of the range.
-std::uint64_t x5hdSlabChannels(std::uint64_t inChannels, std::uint64_t channels, DataType dtype);
 
 // Input rows [first, first+count) that output positions [firstPos, firstPos+positions) read.
 struct SlabRows {
