@@ -120,8 +120,8 @@ TEST(CubeConv2DBackpropFilter, ColumnTilesOfOneSplitShareResidentDy) {
 
 // On the split cube each L0 step fills an L0A half: 128 output channels × 64 fp32 positions (32 KiB)
 // per dy move into L0A, two steps per 128-position L1 chunk, as CANN's dw tiling deepens baseK
-// (docs/fidelity.md §86); the coupled chip keeps 32-position steps (16 KiB moves). The deeper steps
-// issue half the mmads and still compute the reference.
+// (docs/fidelity.md §86); the coupled chip keeps 32-position steps (16 KiB moves) and takes all 144
+// columns as one tile (§105). The deeper steps issue half the mmads and still compute the reference.
 TEST(CubeConv2DBackpropFilter, SplitCubeStepsFillAnL0HalfTheCoupledCubeKeepsTheShallowStep) {
     const ConvShape s{2, 16, 13, 13, 128, 3, 3, 1, 1, 1, 1, 1, 1};
     const auto stepsOf = [&s](const ChipConfig& chip, std::uint64_t& l0aMoveBytes) {
@@ -146,9 +146,10 @@ TEST(CubeConv2DBackpropFilter, SplitCubeStepsFillAnL0HalfTheCoupledCubeKeepsTheS
     EXPECT_EQ(splitMove, 128u * 64 * 4);
     EXPECT_EQ(coupledMove, 128u * 32 * 4);
     // 2 images × 169 positions in 128-position chunks (128 + 41): 2 + 1 steps a chunk on the split
-    // cube, 4 + 2 on the coupled one, for each of the 2 column tiles (144 columns).
+    // cube for each of its 2 column tiles (128 + 16 of the 144 columns), 4 + 2 on the coupled one for
+    // its single 144-column tile.
     EXPECT_EQ(splitSteps, 2u * 3 * 2);
-    EXPECT_EQ(coupledSteps, 2u * 6 * 2);
+    EXPECT_EQ(coupledSteps, 2u * 6 * 1);
 
     CubeOpHarness h(split);
     TensorInfo x, dy, dw;
@@ -158,6 +159,36 @@ TEST(CubeConv2DBackpropFilter, SplitCubeStepsFillAnL0HalfTheCoupledCubeKeepsTheS
     h.run(op);
     // fp32 runs as hf32 (convTypes): its inputs rounded, so the tolerance of cube_conv2d_test's hf32 cases.
     expectNear(h.read(dw), referenceConvFilterGrad(s, xv, dyv), 2e-2, 5e-3, "fp32 filter grad, L0-filling steps");
+}
+
+// The coupled 910A's TBE dw schedule loads x into L1 inside every output tile's loop as NC1HWC0
+// blocks, and its column tile fills an L0B half at the shallow step (docs/fidelity.md §105): a
+// 5 × 5 dw over 16 fp16 channels (400 columns) is two tiles of up to 256 columns, each reading the
+// whole C0 block of x (twice x in all, one 64 × 256 img2col block of 32 KiB a step). The split cube
+// keeps 128-column tiles that read the channels they touch (6 + 6 + 6 + 1 of 16). Both compute the
+// reference.
+TEST(CubeConv2DBackpropFilter, CoupledChipReadsWholeC0BlocksOfXPerColumnTileOfAnL0bHalf) {
+    const ConvShape s{1, 16, 12, 12, 32, 5, 5, 1, 1, 2, 2, 2, 2};
+    const auto xBytesAndWidestImg2col = [&s](const ChipConfig& chip, std::uint64_t& img2colBytes) {
+        CubeOpHarness h(chip, 1 << 20);  // lowering only
+        TensorInfo x, dy, dw;
+        auto op = filterGradOp(h, s, x, dy, dw);
+        op.blockDim = 1;
+        const LoweredKernel kernel = h.lower(op).back();
+        img2colBytes = 0;
+        for (const auto& i : everyBlockProgram(kernel))
+            if (i.opcode == Opcode::Img2Col)
+                img2colBytes = std::max<std::uint64_t>(img2colBytes, std::get<Img2ColLoad>(i.operands).totalBytes());
+        return gmToL1BytesFrom(kernel, 0, x);
+    };
+    const ChipConfig split = ascend910B1(), coupled = coupledChip();
+    std::uint64_t splitImg2col = 0, coupledImg2col = 0;
+    const std::uint64_t plane = 12u * 12 * 2;  // one channel of x, fp16
+    EXPECT_EQ(xBytesAndWidestImg2col(coupled, coupledImg2col), 2u * 16 * plane);
+    EXPECT_EQ(xBytesAndWidestImg2col(split, splitImg2col), (6u + 6 + 6 + 1) * plane);
+    EXPECT_EQ(coupledImg2col, 64u * 256 * 2);
+    runFilterGrad(coupled, s, 1u);
+    runFilterGrad(coupled, s, std::nullopt);
 }
 
 // Convolution kernels read NC1HWC0 / FRACTAL_Z operands (CANN inserts the TransData before them):
