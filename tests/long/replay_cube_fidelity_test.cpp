@@ -85,6 +85,9 @@ TEST(ReplayCubeFidelity, Ascend910NzGemmsAndFoldedBatches) {
 // half): Conv 7.3 -> 7.1 %, mean abs aic_scalar error 0.201 -> 0.157 (new bound 0.17), aic_mte1
 // 0.128 -> 0.116; aic_mac 0.0699 -> 0.0716 and aic_mte2 0.223 -> 0.247 (the filter gradients run
 // 7-14 % shorter on the same modelled MTE2 busy, which was already 1.1-1.5x real) -> bounds 0.075 / 0.25.
+// Session 22 (fidconv, docs/fidelity.md §105: the 910A's dw reads whole C0 blocks of x per column
+// tile, its column tile fills an L0B half): 910A rank0 Conv (cold) mean abs mte1_ratio error 0.125
+// -> 0.109, mte2_ratio 0.161 -> 0.135 (median 13.7 % both) -> bounds 0.12 / 0.15.
 TEST(ReplayCubeFidelity, ConvolutionFamiliesWithoutNd2NzLoads) {
     if (!fs::is_directory(samplesRoot())) GTEST_SKIP() << "no real samples at " << samplesRoot();
     const FidelityStats alexnet = familyStats("msinsight/e5a31957/test/data/pytorch/text/level2/rank0_ascend_pt", "Conv");
@@ -97,8 +100,8 @@ TEST(ReplayCubeFidelity, ConvolutionFamiliesWithoutNd2NzLoads) {
     const FidelityStats a910 = familyStats("msinsight/c1e639ee/test/data/pytorch/text/level1/rank0_ascend_pt", "Conv");
     ASSERT_GE(a910.kernels, 10u);
     EXPECT_LE(a910.medianAbsError, 0.20);
-    EXPECT_LE(a910.meanAbsPipeError.at("mte1_ratio"), 0.15);
-    EXPECT_LE(a910.meanAbsPipeError.at("mte2_ratio"), 0.18);
+    EXPECT_LE(a910.meanAbsPipeError.at("mte1_ratio"), 0.12);
+    EXPECT_LE(a910.meanAbsPipeError.at("mte2_ratio"), 0.15);
 }
 
 // Session 21 (fidalexmm, docs/fidelity.md §97: the small-shape fp32 GEMMs load B into L0B one
