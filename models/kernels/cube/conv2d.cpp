@@ -10,8 +10,6 @@
 namespace ascendsim {
 
 namespace {
-constexpr std::uint64_t kC0Bytes = 32;  // hardware.md §2.3: C0 is one 32 B block of elements
-
 // Whether the chip's forward convolution loads each L1 chunk only once the cube has used the one
 // before (one L1 buffer: TBE's conv tiling "manual_pingpong_buffer" AL1/BL1_pbuffer = 1), so GM→L1
 // does not overlap the cube. The 910A's (TBE v100 conv_schedule) forward rows say so: c1e639ee
@@ -72,7 +70,7 @@ std::vector<LoweredKernel> lowerConv2D(const OpInstance& op, const ChipConfig& c
     p.outChannels = static_cast<std::uint64_t>(outChannels / a.groups);
     // NC1HWC0 / FRACTAL_Z hold C padded to C1·C0 (C0 = 32 B of elements: 16 fp16, 8 fp32; hardware.md
     // §2.3), and the cube reduces over the padded K = C1·C0·kh·kw: a C=3 stem costs C0/3 times the MACs.
-    if (a.groups == 1) p.paddedChannels = roundUp(p.inChannels, kC0Bytes / bytesOf(x.dtype));
+    if (a.groups == 1) p.paddedChannels = roundUp(p.inChannels, x5hdChannelBlock(x.dtype));
     p.inputType = x.dtype;
     convTypes(op, x.dtype, p.mmadType, p.accType);
     p.outputType = y.dtype;

@@ -39,7 +39,8 @@ std::uint32_t reductionSplits(std::uint64_t images, std::uint64_t outputTiles, s
 // (0.965). CANN's 220x dw kernel instead loads an n-block's C1 rows once for stepN n-blocks (ops-nn
 // conv3d_backprop_filter_v2 arch32 tiling: CalculateBl1Cin1CopyLen, stepN), so a C1 = 1 stem reads
 // x about once per k chunk: e5a31957 Conv2DBackpropFilter10's MTE2 is 121 µs, which the per-channel
-// slab gives (118 µs) and C0 blocks per column tile overshoot (227 µs, docs/fidelity.md §105).
+// slab gives under the timeline L2 state (118 µs) and C0 blocks per column tile overshoot (227 µs,
+// docs/fidelity.md §105).
 std::uint64_t slabChannelBlock(const ChipConfig& chip, DataType dtype) {
     return chip.organisation == CoreOrganisation::Coupled ? x5hdChannelBlock(dtype) : 1;
 }

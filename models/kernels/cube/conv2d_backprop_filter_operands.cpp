@@ -34,8 +34,8 @@ std::uint64_t stepPositions(const ChipConfig& chip, const FilterGradProblem& p, 
 // (64 fp16 positions × 256 columns = 32 KiB) with two L0C tiles still fitting: c1e639ee level1 rank0
 // Conv2DBackpropFilter97 (the 11 × 11 / 4 stem, C1 = 1, 121 × 16 columns) is MTE2-bound on the
 // chip (0.965 of 362 µs, MAC 0.279, MTE1 0.479): the C0 block of x it reads once per column tile
-// (NC1HWC0, FilterGradProblem::slabChannelBlock) costs 2.4× that MTE2 time with 128-column tiles, ~1.0× with 256, and
-// 256 is the pipe mix the row shows (docs/fidelity.md §105).
+// (NC1HWC0, FilterGradProblem::slabChannelBlock) costs 2.4× that MTE2 time with 128-column tiles
+// and 1.2× with 256, whose pipe mix is the row's (docs/fidelity.md §105).
 std::uint64_t columnTile(const ChipConfig& chip, const FilterGradProblem& p, const FilterGradTiling& tiling) {
     if (chip.organisation != CoreOrganisation::Coupled) return kBaseN;
     const std::uint64_t fillsL0bHalf = l0HalfStepDepth(chip, tiling.baseK, bytesOf(p.inputType));
