@@ -26,10 +26,15 @@ std::vector<LoweredKernel> lowerSlice(const OpInstance& op, const ChipConfig& ch
             throwLoweringError(op, "dim " + std::to_string(i) + ": offset + size exceeds x");
         start += offsets[i] * strides[i];
     }
-    // Rows are y's last dim; every other dim walks x at x's strides.
-    const std::int64_t rowLength = y.shape.back();
+    // Rows are y's trailing dims from the last one y does not keep whole: a dim kept whole makes
+    // the one before it contiguous in x, so both are one row (a slice that keeps every dim is
+    // one run, not a burst per x row). Every other dim walks x at x's strides.
+    std::size_t rowDims = 1;
+    while (rowDims < rank && y.shape[rank - rowDims] == x.shape[rank - rowDims]) ++rowDims;
+    std::int64_t rowLength = 1;
+    for (std::size_t i = rank - rowDims; i < rank; ++i) rowLength *= y.shape[i];
     std::vector<std::int64_t> outerDims, outerStrides;
-    for (std::size_t i = 0; i + 1 < rank; ++i) {
+    for (std::size_t i = 0; i + rowDims < rank; ++i) {
         if (y.shape[i] == 1) continue;
         outerDims.push_back(y.shape[i]);
         outerStrides.push_back(strides[i]);

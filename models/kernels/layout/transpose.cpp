@@ -46,7 +46,8 @@ struct TransposeLayout {
     std::uint64_t batch = 0, m = 0, n = 0, tilePitch = 0;  // tilePitch: UB row pitch of the input tile
     std::uint64_t tileRows = kTransposeTile;               // input rows of a tile
     // UB row pitch of the output tile: m rounded up to a 32 B block when m is narrower than a tile
-    // (an NCHW → NC1HWC0 block of C0 rows gathers C0, not 64, elements per output row).
+    // (an NCHW → NC1HWC0 block of C0 rows gathers C0, not 64, elements per output row); m itself
+    // where the chip moves merged rows and a tile holds all m rows (lowerPass).
     std::uint64_t outPitch = 0;
     std::uint64_t inBuf = 0, inStride = 0, outBuf = 0, outStride = 0, table = 0, ramp = 0,
                   quotient = 0;
@@ -313,6 +314,12 @@ LoweredKernel lowerPass(const OpInstance& op, const ChipConfig& chip, const Grou
         if (movesSmallPiecesInBlocks(chip) && blockedChannels == 0 && l->batch > 1 && l->tilesM() == 1 && l->tilesN() == 1 &&
             matrix * l->eb % kUbBlockBytes == 0 && 2 * matrix <= tileBytes)
             l->packed = std::min(l->batch, tileBytes / matrix);
+        // Where the chip's kernels move merged rows, a tile holding all m input rows has the
+        // Gather write its output rows back to back (none padded to a block), and the store is
+        // one run: the tile's output rows are contiguous in y. Padded rows would be stored as a
+        // burst each of m elements, which the 910A's DMA pays per burst (docs/fidelity.md §104).
+        if (movesSmallPiecesInBlocks(chip) && blockedChannels == 0 && l->packed == 0 && l->tilesM() == 1)
+            l->outPitch = l->m;
     } else {
         throwLoweringError(op, "a transpose pass must keep the last dim or swap the last two");
     }

@@ -16,12 +16,13 @@ namespace {
 constexpr double kMeasuredClockHz = 1.8e9;  // hardware.md §1.3: MSKPP tables at 1.8 GHz
 constexpr double kBytesPerGiB = 1073741824.0;
 
+ChipConfig shippedChip(const std::string& name) {
+    const char* src = std::getenv("ASCENDSIM_SOURCE_DIR");
+    return loadChipByName(name, (std::filesystem::path(src ? src : ".") / "configs").string());
+}
+
 const ChipConfig& chip910B1() {
-    static const ChipConfig chip = [] {
-        const char* src = std::getenv("ASCENDSIM_SOURCE_DIR");
-        return loadChipByName("Ascend910B1",
-                              (std::filesystem::path(src ? src : ".") / "configs").string());
-    }();
+    static const ChipConfig chip = shippedChip("Ascend910B1");
     return chip;
 }
 
@@ -309,33 +310,36 @@ TEST(TransferTiming, BurstCyclesChargeOnlyBurstsShorterThanTheMeasuredOnes) {
     EXPECT_EQ(timing.cycles(shortBursts), timing.cycles(twoPieces) + 30 * 14);
 }
 
-// paths[].padded_burst_cycles (docs/fidelity.md §74): on the shipped 910B parts a GM <-> UB move of
-// rows that are not whole 32 B blocks (AlexNet's 676 B fp32 13 x 13 planes, padded to 704 B in UB)
-// pays the per-burst cost for every row after its first, in both directions; the same rows padded
-// to whole blocks, the same bytes in one run, and a one-burst move pay the curve alone.
-TEST(TransferTiming, PaddedBurstsPayTheirIssueOnTheGmPathsOfThe910B) {
-    const ChipConfig& chip = chip910B1();
-    const TransferTiming timing(chip);
-    for (const auto& [src, dst] : {std::pair{MemSpace::GM, MemSpace::UB}, std::pair{MemSpace::UB, MemSpace::GM}}) {
-        const PathTiming* path = chip.findPath(src, dst);
-        ASSERT_NE(path, nullptr);
-        ASSERT_GT(path->paddedBurstCycles, 0.0) << pathName(src, dst);
-        const auto perBurst = static_cast<std::uint64_t>(std::ceil(path->paddedBurstCycles));
-        DataMove rows{.src = src, .dst = dst, .srcType = DataType::Fp32, .dstType = DataType::Fp32};
-        rows.burstCount = 64, rows.burstBytes = 676;
-        (src == MemSpace::UB ? rows.srcGapBytes : rows.dstGapBytes) = 704 - 676;  // the UB side's padding
-        DataMove oneRun = rows;
-        oneRun.burstCount = 1, oneRun.burstBytes = 64 * 676, oneRun.srcGapBytes = oneRun.dstGapBytes = 0;
-        EXPECT_EQ(timing.cycles(rows), timing.cycles(oneRun) + 63 * perBurst) << pathName(src, dst);
-        DataMove wholeBlocks = rows;  // 672 B rows, 32 B apart: whole-block bursts stream
-        wholeBlocks.burstBytes = 672;
-        (src == MemSpace::UB ? wholeBlocks.srcGapBytes : wholeBlocks.dstGapBytes) = 32;
-        DataMove wholeRun = oneRun;
-        wholeRun.burstBytes = 64 * 672;
-        EXPECT_EQ(timing.cycles(wholeBlocks), timing.cycles(wholeRun)) << pathName(src, dst);
-        DataMove contiguous = rows;  // unpadded rows back to back are one run
-        contiguous.srcGapBytes = contiguous.dstGapBytes = 0;
-        EXPECT_EQ(timing.cycles(contiguous), timing.cycles(oneRun)) << pathName(src, dst);
+// paths[].padded_burst_cycles (docs/fidelity.md §74, §104): on the shipped 910B parts and the 910A
+// a GM <-> UB move of rows that are not whole 32 B blocks (AlexNet's 676 B fp32 13 x 13 planes,
+// padded to 704 B in UB) pays the per-burst cost for every row after its first, in both
+// directions; the same rows padded to whole blocks, the same bytes in one run, and a one-burst
+// move pay the curve alone.
+TEST(TransferTiming, PaddedBurstsPayTheirIssueOnTheGmPathsOfThe910BAndThe910A) {
+    for (const char* name : {"Ascend910B1", "Ascend910"}) {
+        const ChipConfig chip = shippedChip(name);
+        const TransferTiming timing(chip);
+        for (const auto& [src, dst] : {std::pair{MemSpace::GM, MemSpace::UB}, std::pair{MemSpace::UB, MemSpace::GM}}) {
+            const PathTiming* path = chip.findPath(src, dst);
+            ASSERT_NE(path, nullptr);
+            ASSERT_GT(path->paddedBurstCycles, 0.0) << name << " " << pathName(src, dst);
+            const auto perBurst = static_cast<std::uint64_t>(std::ceil(path->paddedBurstCycles));
+            DataMove rows{.src = src, .dst = dst, .srcType = DataType::Fp32, .dstType = DataType::Fp32};
+            rows.burstCount = 64, rows.burstBytes = 676;
+            (src == MemSpace::UB ? rows.srcGapBytes : rows.dstGapBytes) = 704 - 676;  // the UB side's padding
+            DataMove oneRun = rows;
+            oneRun.burstCount = 1, oneRun.burstBytes = 64 * 676, oneRun.srcGapBytes = oneRun.dstGapBytes = 0;
+            EXPECT_EQ(timing.cycles(rows), timing.cycles(oneRun) + 63 * perBurst) << pathName(src, dst);
+            DataMove wholeBlocks = rows;  // 672 B rows, 32 B apart: whole-block bursts stream
+            wholeBlocks.burstBytes = 672;
+            (src == MemSpace::UB ? wholeBlocks.srcGapBytes : wholeBlocks.dstGapBytes) = 32;
+            DataMove wholeRun = oneRun;
+            wholeRun.burstBytes = 64 * 672;
+            EXPECT_EQ(timing.cycles(wholeBlocks), timing.cycles(wholeRun)) << pathName(src, dst);
+            DataMove contiguous = rows;  // unpadded rows back to back are one run
+            contiguous.srcGapBytes = contiguous.dstGapBytes = 0;
+            EXPECT_EQ(timing.cycles(contiguous), timing.cycles(oneRun)) << pathName(src, dst);
+        }
     }
 }
 

@@ -253,6 +253,42 @@ TEST(VectorTranspose, TwoPassesRunOnCoupledChipsToo) {
                 EXPECT_EQ(z[(k * 4 + j) * 3 + i], xs[(i * 4 + j) * 5 + k]);
 }
 
+// The UB → GM stores of block 0 of every kernel: whether each is one run (no gap on either side)
+// and whether any stores bursts that are not whole 32 B blocks with a gap (a padded burst each).
+std::pair<bool, bool> storesAreRunsAndAnyPadded(const std::vector<LoweredKernel>& kernels) {
+    bool runs = true, padded = false;
+    for (const auto& kernel : kernels) {
+        auto stream = kernel.program({0, CoreKind::Cube, 0});
+        std::vector<Instruction> chunk;
+        while (stream->next(chunk)) {
+            for (const auto& i : chunk)
+                if (const auto* m = std::get_if<DataMove>(&i.operands); m && m->dst == MemSpace::GM) {
+                    const bool run = m->burstCount == 1 || (m->srcGapBytes == 0 && m->dstGapBytes == 0);
+                    runs = runs && run;
+                    padded = padded || (!run && m->burstBytes % 32 != 0);
+                }
+            chunk.clear();
+        }
+    }
+    return {runs, padded};
+}
+
+// A tile holding all m input rows of a narrow 2-D transpose (m = 9 fp32: 36 B output rows) has its
+// output rows written back to back on the coupled chip, whose kernels move merged rows, and stored
+// as one run; the split chips keep each output row padded to a block in UB, a padded burst each.
+TEST(VectorTranspose, NarrowOutputRowsAreStoredAsOneRunOnCoupledChips) {
+    checkTranspose({3, 9, 70}, {0, 2, 1}, DataType::Fp32, coupledChip());
+    const auto storesOn = [](const ChipConfig& chip) {
+        CubeOpHarness h(chip);
+        auto op = makeOp("Transpose", {h.tensor("x", {3, 9, 70}, DataType::Fp32)},
+                         {h.tensor("y", {3, 70, 9}, DataType::Fp32)});
+        op.attrs["perm"] = std::vector<std::int64_t>{0, 2, 1};
+        return storesAreRunsAndAnyPadded(h.lower(op));
+    };
+    EXPECT_EQ(storesOn(coupledChip()), std::pair(true, false));
+    EXPECT_EQ(storesOn(ascend910B1()), std::pair(false, true));
+}
+
 }  // namespace
 }  // namespace ascendsim::test
 

@@ -3,8 +3,10 @@
 // mixed-dtype Add) against references computed here, over the block_dim sweep.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
+#include <variant>
 
 #include "tests/models/kernels/vector_test_support.h"
 
@@ -169,6 +171,49 @@ TEST(VectorTransformerOps, SliceReadsTheWindowAndConcatWritesTheParts) {
             for (std::int64_t c = 0; c < 16; ++c) expected.push_back(bs[static_cast<std::size_t>(r * 16 + c)]);
         }
         expectNear(h.read(z), expected, 0.0, 0.0, "ConcatD, " + blockDimName(blockDim));
+    }
+}
+
+// A Slice's rows are its trailing dims from the last one it does not keep whole: x [6,5,3,7] →
+// y [6,2,3,7] (offsets 0,2,0,0) moves runs of 2·3·7 elements, not a burst per 7-element x row, and a
+// slice that keeps every dim of [4,3,11,11] moves its rows in runs longer than an 11-element row.
+TEST(VectorTransformerOps, SliceMovesTheDimsItKeepsWholeAsOneRow) {
+    const auto shortestLoad = [](const std::vector<LoweredKernel>& kernels) {
+        std::uint64_t shortest = ~std::uint64_t{0};
+        for (const auto& kernel : kernels) {
+            auto stream = kernel.program({0, CoreKind::Cube, 0});
+            std::vector<Instruction> chunk;
+            while (stream->next(chunk)) {
+                for (const auto& i : chunk)
+                    if (const auto* m = std::get_if<DataMove>(&i.operands); m && m->src == MemSpace::GM)
+                        shortest = std::min<std::uint64_t>(shortest, m->burstBytes);
+                chunk.clear();
+            }
+        }
+        return shortest;
+    };
+    for (const ChipConfig& chip : {ascend910B1(), coupledChip()}) {
+        for (const auto& blockDim : blockDimSweep()) {
+            CubeOpHarness h(chip, kGmBytes);
+            const auto x = h.tensor("x", {6, 5, 3, 7}, DataType::Fp32), y = h.tensor("y", {6, 2, 3, 7}, DataType::Fp32);
+            const auto xs = h.fillRandom(x);
+            auto slice = makeOp("Slice", {x}, {y});
+            slice.attrs["offsets"] = std::vector<std::int64_t>{0, 2, 0, 0};
+            slice.attrs["size"] = std::vector<std::int64_t>{6, 2, 3, 7};
+            slice.blockDim = blockDim;
+            const auto kernels = h.run(slice);
+            std::vector<double> expected;
+            for (std::int64_t n = 0; n < 6; ++n)
+                for (std::int64_t e = 0; e < 2 * 3 * 7; ++e) expected.push_back(xs[static_cast<std::size_t>(n * 105 + 42 + e)]);
+            expectNear(h.read(y), expected, 0.0, 0.0, "Slice, " + blockDimName(blockDim));
+            EXPECT_EQ(shortestLoad(kernels), 2u * 3 * 7 * 4) << blockDimName(blockDim);
+        }
+        CubeOpHarness h(chip, kGmBytes);
+        auto whole = makeOp("Slice", {h.tensor("x", {4, 3, 11, 11}, DataType::Fp32)},
+                            {h.tensor("y", {4, 3, 11, 11}, DataType::Fp32)});
+        whole.attrs["offsets"] = std::vector<std::int64_t>{0, 0, 0, 0};
+        whole.attrs["size"] = std::vector<std::int64_t>{4, 3, 11, 11};
+        EXPECT_GT(shortestLoad(h.lower(whole)), 11u * 4);
     }
 }
 
