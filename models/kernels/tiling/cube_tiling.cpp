@@ -458,10 +458,16 @@ protected:
     }
 
     // rows[r][c] *= operand[r][c] on the vector pipe: one vmul per 256 B column band, both
-    // operands row-strided alike.
+    // operands row-strided alike; rows without padding are one contiguous run, multiplied in
+    // whole 256 B repeats (TBE's vector emit over the flattened tile).
     void multiplyRows(std::uint64_t ubAddr, std::uint64_t operandAddr, std::uint32_t ubRowBytes, std::uint32_t rows,
                       std::uint32_t columns, DataType dtype, ProgramBuilder& b) const {
         const std::uint32_t perRepeat = static_cast<std::uint32_t>(kVectorRepeatBytes / bytesOf(dtype));
+        if (ubRowBytes == columns * bytesOf(dtype) && columns < perRepeat && rows * columns % perRepeat == 0) {
+            multiplyRows(ubAddr, operandAddr, static_cast<std::uint32_t>(kVectorRepeatBytes), rows * columns / perRepeat,
+                         perRepeat, dtype, b);
+            return;
+        }
         const auto rowStrideBlocks = static_cast<std::uint16_t>(ubRowBytes / kUbBlockBytes);
         for (std::uint32_t c0 = 0; c0 < columns; c0 += perRepeat) {
             for (std::uint32_t r0 = 0; r0 < rows; r0 += kMaxVectorRepeats) {
