@@ -468,18 +468,28 @@ protected:
                          perRepeat, dtype, b);
             return;
         }
-        const auto rowStrideBlocks = static_cast<std::uint16_t>(ubRowBytes / kUbBlockBytes);
+        rowBands(VectorOp::Mul, ubAddr, operandAddr, ubRowBytes, ubRowBytes, rows, columns, dtype, b);
+    }
+
+    // dst rows[r][c] = rows[r][c] `op` src1[r][c] on the vector pipe, one instruction per 256 B
+    // column band and up to 255 rows: the rows `ubRowBytes` apart, src1's rows `src1RowBytes`
+    // apart (0: every row reads the same src1 row).
+    static void rowBands(VectorOp op, std::uint64_t ubAddr, std::uint64_t src1Addr, std::uint32_t ubRowBytes,
+                         std::uint32_t src1RowBytes, std::uint32_t rows, std::uint32_t columns, DataType dtype,
+                         ProgramBuilder& b) {
+        const std::uint32_t perRepeat = static_cast<std::uint32_t>(kVectorRepeatBytes / bytesOf(dtype));
         for (std::uint32_t c0 = 0; c0 < columns; c0 += perRepeat) {
             for (std::uint32_t r0 = 0; r0 < rows; r0 += kMaxVectorRepeats) {
-                VectorInstr mul;
-                mul.op = VectorOp::Mul;
-                mul.dtype = mul.srcType = dtype;
-                mul.dst = mul.src0 = ubAddr + std::uint64_t{r0} * ubRowBytes + c0 * bytesOf(dtype);
-                mul.src1 = operandAddr + std::uint64_t{r0} * ubRowBytes + c0 * bytesOf(dtype);
-                mul.repeats = static_cast<std::uint16_t>(std::min(kMaxVectorRepeats, rows - r0));
-                mul.mask = static_cast<std::uint16_t>(std::min(perRepeat, columns - c0));
-                mul.dstRepeatStride = mul.src0RepeatStride = mul.src1RepeatStride = rowStrideBlocks;
-                b.vector(mul);
+                VectorInstr v;
+                v.op = op;
+                v.dtype = v.srcType = dtype;
+                v.dst = v.src0 = ubAddr + std::uint64_t{r0} * ubRowBytes + c0 * bytesOf(dtype);
+                v.src1 = src1Addr + std::uint64_t{r0} * src1RowBytes + c0 * bytesOf(dtype);
+                v.repeats = static_cast<std::uint16_t>(std::min(kMaxVectorRepeats, rows - r0));
+                v.mask = static_cast<std::uint16_t>(std::min(perRepeat, columns - c0));
+                v.dstRepeatStride = v.src0RepeatStride = static_cast<std::uint16_t>(ubRowBytes / kUbBlockBytes);
+                v.src1RepeatStride = static_cast<std::uint16_t>(src1RowBytes / kUbBlockBytes);
+                b.vector(v);
             }
         }
     }
@@ -506,22 +516,7 @@ protected:
             }
             biasAddr = plan_.ubBiasCastAddr;
         }
-        const std::uint32_t perRepeat = static_cast<std::uint32_t>(kVectorRepeatBytes / bytesOf(dtype));
-        const auto rowStrideBlocks = static_cast<std::uint16_t>(ubRowBytes / kUbBlockBytes);
-        for (std::uint32_t c0 = 0; c0 < columns; c0 += perRepeat) {
-            for (std::uint32_t r0 = 0; r0 < rows; r0 += kMaxVectorRepeats) {
-                VectorInstr add;
-                add.op = VectorOp::Add;
-                add.dtype = add.srcType = dtype;
-                add.dst = add.src0 = ubAddr + std::uint64_t{r0} * ubRowBytes + c0 * bytesOf(dtype);
-                add.src1 = biasAddr + c0 * bytesOf(dtype);
-                add.repeats = static_cast<std::uint16_t>(std::min(kMaxVectorRepeats, rows - r0));
-                add.mask = static_cast<std::uint16_t>(std::min(perRepeat, columns - c0));
-                add.dstRepeatStride = add.src0RepeatStride = rowStrideBlocks;
-                add.src1RepeatStride = 0;
-                b.vector(add);
-            }
-        }
+        rowBands(VectorOp::Add, ubAddr, biasAddr, ubRowBytes, 0, rows, columns, dtype, b);
     }
 
 private:

@@ -14,15 +14,6 @@ namespace {
 
 constexpr std::int64_t kBatches = 64, kEdge = 16, kBlocks = 4;
 
-// The 910A's streams: loads in flight (§64) and stores posted (§79), as shipped.
-ChipConfig nineTenAStreamsChip() {
-    ChipConfig chip = coupledChip();
-    chip.mte2LoadIssueCycles = 55;
-    chip.mte3StoreIssueCycles = 80;
-    chip.hbm.readLatencyCycles = 310;
-    return chip;
-}
-
 TensorInfo nz(CubeOpHarness& h, const std::string& name, std::vector<std::int64_t> shape, DataType dtype) {
     TensorInfo t = h.tensor(name, std::move(shape), dtype);
     t.format = TensorFormat::FractalNz;
@@ -49,7 +40,7 @@ FusedBatchMatMul fusedBatchMatMul(CubeOpHarness& h) {
 }
 
 TEST(CubeMatmulEpilogueOperand, EveryBatchLoadsTheSharedOperandAndMultipliesItIn) {
-    const ChipConfig chip = nineTenAStreamsChip();
+    const ChipConfig chip = streamingCoupledChip();
     CubeOpHarness h(chip, 1 << 20);  // only lowering
     const FusedBatchMatMul f = fusedBatchMatMul(h);
     std::uint32_t mmads = 0, operandLoads = 0, muls = 0, mulRepeats = 0;
@@ -75,7 +66,7 @@ TEST(CubeMatmulEpilogueOperand, EveryBatchLoadsTheSharedOperandAndMultipliesItIn
 }
 
 TEST(CubeMatmulEpilogueOperand, FusedProductIsEveryBatchTimesTheOperand) {
-    const ChipConfig chip = nineTenAStreamsChip();
+    const ChipConfig chip = streamingCoupledChip();
     CubeOpHarness h(chip);
     const FusedBatchMatMul f = fusedBatchMatMul(h);
     const auto av = h.fillRandom(f.a), bv = h.fillRandom(f.b), xv = h.fillRandom(f.x);
@@ -86,7 +77,7 @@ TEST(CubeMatmulEpilogueOperand, FusedProductIsEveryBatchTimesTheOperand) {
 }
 
 TEST(CubeMatmulEpilogueOperand, OperandOfAnotherDtypeOrShapeIsRefused) {
-    const ChipConfig chip = nineTenAStreamsChip();
+    const ChipConfig chip = streamingCoupledChip();
     CubeOpHarness h(chip, 1 << 20);
     FusedBatchMatMul f = fusedBatchMatMul(h);
     f.op.inputs[2] = nz(h, "x16", {kEdge, kEdge}, DataType::Fp16);
