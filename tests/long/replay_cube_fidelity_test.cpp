@@ -58,12 +58,18 @@ TEST(ReplayCubeFidelity, QwenGemmsOverlapTheirConvertingFixPipe) {
 // Session 18 (fidmm6, docs/fidelity.md §67: a batched GEMM of one-chunk tiles keeps several
 // batches' loads in flight): 55.4 -> 50.1 %, geomean 1.054 -> 1.001 (the grad BatchMatMuls 1.48 /
 // 1.63 -> 1.06 / 1.21x) -> bounds 0.52 / 1.10.
+// Session 22 (fid910amm, docs/fidelity.md §100: the fused BatchMatMul + Mul's shared operand
+// reloaded every batch and queued on its line, TBE's batch loop with posted stores): median 49.9 ->
+// 41.2 %, geomean 1.014 -> 1.346 -> bounds 0.43 / 1.36. The geomean bound is loosened: it stood near
+// 1.0 only because the fused row (0.043x) and the forward LeftBatchMatMulV2 (0.474x) offset the
+// M = 32 GEMMs' 1.3-2.4x; with both rows now at 0.93 / 0.99x it is those GEMMs' memory-side excess
+// (§100a: the L2 state of a freshly written weight and the write rates), which no cube change owns.
 TEST(ReplayCubeFidelity, Ascend910NzGemmsAndFoldedBatches) {
     if (!fs::is_directory(samplesRoot())) GTEST_SKIP() << "no real samples at " << samplesRoot();
     const FidelityStats s = familyStats("msinsight/c1e639ee/test/data/pytorch/text/level1/rank0_ascend_pt", "MatMul");
     ASSERT_GE(s.kernels, 10u);
-    EXPECT_LE(s.geomeanRatio, 1.10);
-    EXPECT_LE(s.medianAbsError, 0.52);
+    EXPECT_LE(s.geomeanRatio, 1.36);
+    EXPECT_LE(s.medianAbsError, 0.43);
 }
 
 // Convolutions read NC1HWC0 / FRACTAL_Z operands and the filter gradient splits the batch over the

@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "models/kernels/cube/matmul_epilogue_operand.h"
 #include "models/kernels/cube/matmul_operands.h"
 #include "models/kernels/cube/matmul_single_core_split_k.h"
 
@@ -104,7 +105,8 @@ std::vector<LoweredKernel> lowerMatmulFamily(const OpInstance& op, const ChipCon
     if (static_cast<std::uint64_t>(y.elementCount()) != p.batchCount() * p.m * p.n)
         throwLoweringError(op, "output " + shapeText(y.shape) + " does not hold the product");
     p.aFractal = a.format == TensorFormat::FractalNz;
-    foldBroadcastBatchIntoM(p, chip);
+    // A fused epilogue operand is read tile by tile of the batch loop (matmul_epilogue_operand.cpp).
+    if (!hasFusedElementwiseInput(op)) foldBroadcastBatchIntoM(p, chip);
 
     p.inputType = a.dtype;
     switch (a.dtype) {
@@ -130,7 +132,11 @@ std::vector<LoweredKernel> lowerMatmulFamily(const OpInstance& op, const ChipCon
     p.aAddr = a.deviceAddr;
     p.bAddr = bt.deviceAddr;
     p.yAddr = y.deviceAddr;
-    if (op.inputs.size() >= 3) {
+    if (hasFusedElementwiseInput(op)) {
+        if (chip.organisation != CoreOrganisation::Coupled)
+            throwLoweringError(op, "a fused elementwise epilogue is modelled on coupled chips only (C through UB)");
+        setEpilogueOperand(op, op.inputs[2], p);
+    } else if (op.inputs.size() >= 3) {
         const TensorInfo& bias = op.inputs[2];
         if (static_cast<std::uint64_t>(bias.elementCount()) != p.n)
             throwLoweringError(op, "bias " + shapeText(bias.shape) + " is not [N=" + std::to_string(p.n) + "]");

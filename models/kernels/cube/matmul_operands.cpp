@@ -283,6 +283,7 @@ void planBaseBlock(const ChipConfig& chip, const MatmulProblem& problem, MatmulT
     plan.l0cSlotBytes = roundUp(std::uint64_t{tiling.baseM} * tiling.baseN * bytesOf(problem.accType), kLocalAlignBytes);
     plan.l0cSlots = 2 * plan.l0cSlotBytes <= chip.bufferCapacity(MemSpace::L0C) ? 2 : 1;
     planCoupledOutput(chip, plan, tiling.baseM, tiling.baseN, problem.outputType, problem.hasBias, problem.biasType);
+    if (problem.hasEpilogueOperand) planCoupledEpilogueOperand(plan, tiling.baseM, tiling.baseN, problem.outputType);
 }
 
 // Resident A, as CANN's "AL1 full load": every A row a block reads (all its K chunks) stays in L1

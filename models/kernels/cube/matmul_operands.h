@@ -28,6 +28,12 @@ struct MatmulProblem {
     bool hasBias = false;
     DataType biasType = DataType::Fp16;
     std::uint64_t biasAddr = 0;
+    // The second operand of an elementwise op TBE fused after the matmul (matmul_epilogue_operand.cpp,
+    // coupled chips): one [M, N] matrix shared by every batch, or one per batch; same dtype as C.
+    bool hasEpilogueOperand = false;
+    bool epilogueBroadcast = false;
+    bool epilogueFractal = false;
+    std::uint64_t epilogueAddr = 0;
     std::uint64_t batchCount() const;
 };
 
@@ -60,6 +66,8 @@ public:
     void moveBiasToTable(std::uint64_t tile, std::uint64_t l1Addr, std::uint64_t btAddr, ProgramBuilder& b) const override;
     CubeBiasSlice biasSlice(std::uint64_t tile) const override;
     DataMove storeMove(std::uint64_t tile, std::uint64_t l0cAddr) const override;
+    bool hasEpilogueOperand() const override { return problem_.hasEpilogueOperand; }
+    DataMove epilogueOperandLoad(std::uint64_t tile, std::uint64_t ubAddr) const override;
 
 private:
     struct TileCoord {

@@ -106,5 +106,12 @@ void planCoupledOutput(const ChipConfig& chip, CubeBufferPlan& plan, std::uint32
                    (biasType == outputType ? 0 : roundUp(std::uint64_t{maxColumns} * bytesOf(outputType), kCoupledOutputAlignBytes));
 }
 
+void planCoupledEpilogueOperand(CubeBufferPlan& plan, std::uint32_t maxRows, std::uint32_t maxColumns, DataType dtype) {
+    if (!plan.outputThroughUb) return;
+    plan.ubEpilogueSlotBytes = std::uint64_t{maxRows} * roundUp(std::uint64_t{maxColumns} * bytesOf(dtype), kCoupledOutputAlignBytes);
+    plan.ubEpilogueAddr = roundUp(plan.ubBytes, kCoupledOutputAlignBytes);
+    plan.ubBytes = plan.ubEpilogueAddr + 2 * plan.ubEpilogueSlotBytes;
+}
+
 }  // namespace cube
 }  // namespace ascendsim

@@ -21,12 +21,14 @@ constexpr std::uint32_t kChunkScalarCycles = 8;
 constexpr std::uint32_t kStepScalarCycles = 4;
 
 // Event ids: data slots use 0/1, the bias staging and bias table use 2, a resident A's "free"
-// flag 3, A's own L1 slots 4/5 (distinct pipe pairs share ids freely; ids 6/7 are left to the
+// flag 3, A's own L1 slots 4/5, a fused epilogue operand's UB slots 4/5 (distinct pipe pairs share ids freely; ids 6/7 are left to the
 // framework, hardware.md §2.4).
 constexpr std::uint8_t kSlotEvents = 0;
 constexpr std::uint8_t kBiasEvent = 2;
 constexpr std::uint8_t kResidentAEvent = 3;
 constexpr std::uint8_t kOwnASlotEvents = 4;
+// A fused epilogue operand's two UB slots (MTE2 → V, the bias's pair): ids 4/5, above the bias's.
+constexpr std::uint8_t kEpilogueEvents = 4;
 constexpr std::uint64_t kUbBlockBytes = 32;     // UB block: vector strides and UB rows (hardware.md §2.3)
 constexpr std::uint64_t kVectorRepeatBytes = 256;  // one vector repeat (hardware.md §2.6)
 constexpr std::uint32_t kMaxVectorRepeats = 255;   // repeat field limit of a vector instruction
@@ -51,6 +53,7 @@ public:
           biasTable_(0, 0, Pipe::Mte1, Pipe::Cube, kBiasEvent, 1),
           ubStaging_(0, plan.ubSlotBytes, Pipe::Vector, Pipe::Mte3, kSlotEvents),
           ubBias_(plan.ubBiasAddr, plan.ubBiasSlotBytes, Pipe::Mte2, Pipe::Vector, kBiasEvent),
+          ubEpilogue_(plan.ubEpilogueAddr, plan.ubEpilogueSlotBytes, Pipe::Mte2, Pipe::Vector, kEpilogueEvents),
           l0aFromGm_(0, 0, Pipe::Mte2, Pipe::Cube, kSlotEvents, 1) {
         if (plan.l1Slots > 2 && (plan.l1Slots > kMaxL1Slots || plan.residentA || plan.ownOperandSlots() ||
                                  plan.sharesB() || (ops_->hasBias() && !plan.outputThroughUb)))
@@ -84,6 +87,7 @@ protected:
         primeOutputBuffers(b);
         if (plan_.outputThroughUb) ubStaging_.prime(b);
         if (ops_->hasBias() && plan_.outputThroughUb) ubBias_.prime(b);
+        if (epilogueOperand()) ubEpilogue_.prime(b);
         if (ops_->hasBias() && !plan_.outputThroughUb) {
             biasStaging_.prime(b);
             biasTable_.prime(b);
@@ -101,6 +105,7 @@ protected:
         drainOutputBuffers(b);
         if (plan_.outputThroughUb) ubStaging_.drain(b);
         if (ops_->hasBias() && plan_.outputThroughUb) ubBias_.drain(b);
+        if (epilogueOperand()) ubEpilogue_.drain(b);
         if (ops_->hasBias() && !plan_.outputThroughUb) {
             biasStaging_.drain(b);
             biasTable_.drain(b);
@@ -118,6 +123,7 @@ protected:
         const bool ubBias = ops_->hasBias() && coupled;
         b.scalar(kTileSetupScalarCycles, 2);
         if (ubBias) loadBiasToUb(tile, b);
+        if (epilogueOperand()) loadEpilogueOperand(tile, b);
         if (bias) {
             biasStaging_.acquire(b);
             ops_->loadBias(tile, plan_.l1BiasAddr, b);
@@ -417,6 +423,11 @@ protected:
             addBiasRows(tile, ubStaging_.address(), ubRowBytes, out.burstCount, columns, out.dstType, b);
             ubBias_.release(b);
         }
+        if (epilogueOperand()) {
+            ubEpilogue_.consume(b);
+            multiplyRows(ubStaging_.address(), ubEpilogue_.address(), ubRowBytes, out.burstCount, columns, out.dstType, b);
+            ubEpilogue_.release(b);
+        }
         ubStaging_.publish(b);
         ubStaging_.consume(b);
         DataMove toGm;
@@ -433,6 +444,54 @@ protected:
         toGm.gmNz = out.gmNz;
         b.move(toGm);
         ubStaging_.release(b);
+    }
+
+    // TBE's UB fusion of an elementwise op after the matmul computes the op's GM operand at the
+    // output tile's loop (mmad_schedule.py: every fused elementwise tensor compute_at the c_ub
+    // axis), so each output tile loads its part of the operand GM→UB on MTE2 — a broadcast operand
+    // again for every tile — into one of two UB slots, laid out as the staged output's rows.
+    bool epilogueOperand() const { return plan_.outputThroughUb && ops_->hasEpilogueOperand(); }
+    void loadEpilogueOperand(std::uint64_t tile, ProgramBuilder& b) {
+        ubEpilogue_.acquire(b);
+        b.move(ops_->epilogueOperandLoad(tile, ubEpilogue_.address()));
+        ubEpilogue_.publish(b);
+    }
+
+    // rows[r][c] *= operand[r][c] on the vector pipe: one vmul per 256 B column band, both
+    // operands row-strided alike; rows without padding are one contiguous run, multiplied in
+    // whole 256 B repeats (TBE's vector emit over the flattened tile).
+    void multiplyRows(std::uint64_t ubAddr, std::uint64_t operandAddr, std::uint32_t ubRowBytes, std::uint32_t rows,
+                      std::uint32_t columns, DataType dtype, ProgramBuilder& b) const {
+        const std::uint32_t perRepeat = static_cast<std::uint32_t>(kVectorRepeatBytes / bytesOf(dtype));
+        if (ubRowBytes == columns * bytesOf(dtype) && columns < perRepeat && rows * columns % perRepeat == 0) {
+            multiplyRows(ubAddr, operandAddr, static_cast<std::uint32_t>(kVectorRepeatBytes), rows * columns / perRepeat,
+                         perRepeat, dtype, b);
+            return;
+        }
+        rowBands(VectorOp::Mul, ubAddr, operandAddr, ubRowBytes, ubRowBytes, rows, columns, dtype, b);
+    }
+
+    // dst rows[r][c] = rows[r][c] `op` src1[r][c] on the vector pipe, one instruction per 256 B
+    // column band and up to 255 rows: the rows `ubRowBytes` apart, src1's rows `src1RowBytes`
+    // apart (0: every row reads the same src1 row).
+    static void rowBands(VectorOp op, std::uint64_t ubAddr, std::uint64_t src1Addr, std::uint32_t ubRowBytes,
+                         std::uint32_t src1RowBytes, std::uint32_t rows, std::uint32_t columns, DataType dtype,
+                         ProgramBuilder& b) {
+        const std::uint32_t perRepeat = static_cast<std::uint32_t>(kVectorRepeatBytes / bytesOf(dtype));
+        for (std::uint32_t c0 = 0; c0 < columns; c0 += perRepeat) {
+            for (std::uint32_t r0 = 0; r0 < rows; r0 += kMaxVectorRepeats) {
+                VectorInstr v;
+                v.op = op;
+                v.dtype = v.srcType = dtype;
+                v.dst = v.src0 = ubAddr + std::uint64_t{r0} * ubRowBytes + c0 * bytesOf(dtype);
+                v.src1 = src1Addr + std::uint64_t{r0} * src1RowBytes + c0 * bytesOf(dtype);
+                v.repeats = static_cast<std::uint16_t>(std::min(kMaxVectorRepeats, rows - r0));
+                v.mask = static_cast<std::uint16_t>(std::min(perRepeat, columns - c0));
+                v.dstRepeatStride = v.src0RepeatStride = static_cast<std::uint16_t>(ubRowBytes / kUbBlockBytes);
+                v.src1RepeatStride = static_cast<std::uint16_t>(src1RowBytes / kUbBlockBytes);
+                b.vector(v);
+            }
+        }
     }
 
     // rows[r][c] += bias[c] on the vector pipe: one vadd per 256 B column band with the bias
@@ -457,22 +516,7 @@ protected:
             }
             biasAddr = plan_.ubBiasCastAddr;
         }
-        const std::uint32_t perRepeat = static_cast<std::uint32_t>(kVectorRepeatBytes / bytesOf(dtype));
-        const auto rowStrideBlocks = static_cast<std::uint16_t>(ubRowBytes / kUbBlockBytes);
-        for (std::uint32_t c0 = 0; c0 < columns; c0 += perRepeat) {
-            for (std::uint32_t r0 = 0; r0 < rows; r0 += kMaxVectorRepeats) {
-                VectorInstr add;
-                add.op = VectorOp::Add;
-                add.dtype = add.srcType = dtype;
-                add.dst = add.src0 = ubAddr + std::uint64_t{r0} * ubRowBytes + c0 * bytesOf(dtype);
-                add.src1 = biasAddr + c0 * bytesOf(dtype);
-                add.repeats = static_cast<std::uint16_t>(std::min(kMaxVectorRepeats, rows - r0));
-                add.mask = static_cast<std::uint16_t>(std::min(perRepeat, columns - c0));
-                add.dstRepeatStride = add.src0RepeatStride = rowStrideBlocks;
-                add.src1RepeatStride = 0;
-                b.vector(add);
-            }
-        }
+        rowBands(VectorOp::Add, ubAddr, biasAddr, ubRowBytes, 0, rows, columns, dtype, b);
     }
 
 private:
@@ -505,6 +549,7 @@ private:
     PingPongBuffer biasTable_;
     PingPongBuffer ubStaging_;
     PingPongBuffer ubBias_;
+    PingPongBuffer ubEpilogue_;
     PingPongBuffer l0aFromGm_;                 // plan.aFromGm: one L0A buffer, MTE2→M "ready", M→MTE2 "free"
     std::vector<PingPongBuffer> l0cRegions_;   // plan.sharesB(): one L0C region per tile of a group
     std::uint64_t groupEnd_ = 0;               // local tile after the group emitted last

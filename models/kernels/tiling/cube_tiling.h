@@ -112,6 +112,10 @@ struct CubeBufferPlan {
     std::uint64_t ubBiasSlotBytes = 0;
     std::uint64_t ubBiasCastAddr = 0;   // bias slice in the output dtype (when the dtypes differ)
     std::uint64_t ubBytes = 0;          // total UB the kernel uses
+    // Coupled chips, a fused elementwise epilogue (planCoupledEpilogueOperand): two UB slots of the
+    // operand's tile, loaded GM→UB with every output tile (cube_epilogue_operand.h).
+    std::uint64_t ubEpilogueAddr = 0;
+    std::uint64_t ubEpilogueSlotBytes = 0;
 };
 
 // The bias slice of one output tile: `elements` values of `dtype` at GM `gmAddr`, one per
@@ -183,6 +187,11 @@ public:
                                  ProgramBuilder&) const {}
     // The GM bias values of a tile (coupled chips add them in UB); only called when hasBias().
     virtual CubeBiasSlice biasSlice(std::uint64_t) const { return {}; }
+    // A fused elementwise epilogue's second operand (TBE's UB fusion of a Mul after the matmul,
+    // cube_epilogue_operand.h): its GM→UB load of `tile`'s elements, rows as the output's rows;
+    // only asked on coupled chips when hasEpilogueOperand().
+    virtual bool hasEpilogueOperand() const { return false; }
+    virtual DataMove epilogueOperandLoad(std::uint64_t /*tile*/, std::uint64_t /*ubAddr*/) const { return {}; }
     // The FixPipe move that writes the L0C tile at `l0cAddr` to GM (burstCount rows of burstBytes
     // accumulator bytes, converting srcType → dstType). Split chips execute it as is; coupled
     // chips split it into L0C→UB (vector pipe) and UB→GM (MTE3) with the same GM placement.
@@ -223,6 +232,10 @@ LoweredKernel makeCubeKernel(const OpInstance& op, const ChipConfig& chip,
 // plan.outputThroughUb; does nothing on split chips. Call before checkPlanFits.
 void planCoupledOutput(const ChipConfig& chip, CubeBufferPlan& plan, std::uint32_t maxRows,
                        std::uint32_t maxColumns, DataType outputType, bool hasBias, DataType biasType);
+
+// On a coupled chip with plan.outputThroughUb, two UB slots for a fused epilogue operand's tile of
+// at most `maxRows` × `maxColumns` `dtype` elements after the output staging (and bias).
+void planCoupledEpilogueOperand(CubeBufferPlan& plan, std::uint32_t maxRows, std::uint32_t maxColumns, DataType dtype);
 
 // True when a plan fits the chip's buffers (same rules as checkPlanFits).
 bool planFits(const ChipConfig& chip, const CubeBufferPlan& plan, std::uint64_t biasL1Bytes,

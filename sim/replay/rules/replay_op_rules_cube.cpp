@@ -3,6 +3,7 @@
 #include <cmath>
 #include <optional>
 
+#include "models/kernels/cube/matmul_epilogue_operand.h"
 #include "sim/replay/rules/replay_op_rules.h"
 
 namespace ascendsim {
@@ -107,6 +108,18 @@ void buildMatMul(const RealTensors& t, OpInstance& op) {
         if (tensor->format != TensorFormat::FractalNz) tensor->format = TensorFormat::ND;
     op.inputs = {a, b};
     if (t.inputs.size() > 2 && t.inputs[2].physicalShape.size() == 1) op.inputs.push_back(catalogTensor(t.inputs[2], "bias"));
+    // A third input that is not a bias but a matrix of C's dtype, one for C or one per batch, is
+    // the operand of an elementwise op TBE fused after the matmul (the kernel's name joins both
+    // ops' names, e.g. ...RightBatchMatMulV2...Mul): matmul_epilogue_operand.cpp.
+    if (t.inputs.size() > 2 && t.inputs[2].physicalShape.size() > 1) {
+        TensorInfo operand = catalogTensor(t.inputs[2], "x3");
+        const auto matrix = y.shape[y.shape.size() - 2] * y.shape.back();
+        if (operand.dtype == y.dtype && (operand.elementCount() == matrix || operand.elementCount() == y.elementCount())) {
+            if (operand.format != TensorFormat::FractalNz) operand.format = TensorFormat::ND;
+            op.inputs.push_back(operand);
+            op.attrs[kFusedElementwiseInputAttr] = true;
+        }
+    }
     op.outputs = {y};
     op.attrs["transpose_a"] = transposes->a;
     op.attrs["transpose_b"] = transposes->b;

@@ -110,7 +110,7 @@ TEST(Ascend910SampleFit, ALoneStoreTakesTheSamplesMte3TimeBySize) {
 }
 
 // MTE3 keeping its stores in flight at the fit docs/fidelity.md §79 states for the 910A (80 cycles,
-// shipped off: pipes.mte3_store_issue_cycles 0). The sample's streams of one small store a batch keep
+// shipped since session 22, §100: pipes.mte3_store_issue_cycles 80). The sample's streams of one small store a batch keep
 // MTE3 busy 70-89 cycles a store (AdaptiveAvgPool2d24LeftBatchMatMulV2 70 for 512 B, the grads'
 // Right / Left BatchMatmul 84 / 89), its lone stores still the §72 curve's (113-152 at 1 KiB). The
 // stream: 64 stores of 512 B, each after a vector op into one of two UB slots that MTE3 hands back.
@@ -138,8 +138,9 @@ std::uint64_t smallStoreStreamMte3Cycles(const ChipConfig& chip, std::uint64_t s
 
 TEST(Ascend910SampleFit, AtTheStoreIssueFitAStreamOfSmallStoresTakesTheSamplesMte3TimePerStore) {
     ChipConfig chip = loadChipByName("Ascend910", defaultConfigDir());
-    EXPECT_EQ(chip.mte3StoreIssueCycles, 0u);  // shipped off (§79d)
+    EXPECT_EQ(chip.mte3StoreIssueCycles, kAscend910StoreIssueFit);  // shipped (§100)
     constexpr std::uint64_t kStores = 64;
+    chip.mte3StoreIssueCycles = 0;
     const std::uint64_t held = smallStoreStreamMte3Cycles(chip, kStores);
     chip.mte3StoreIssueCycles = kAscend910StoreIssueFit;
     const std::uint64_t inFlight = smallStoreStreamMte3Cycles(chip, kStores);

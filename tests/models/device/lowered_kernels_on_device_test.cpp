@@ -152,5 +152,41 @@ TEST(LoweredKernelsOn910A, TinyBatchedGemmLoadsAreIssuePacedNotLatencyPaced) {
     EXPECT_GT(cyclesPerBatch, 2.0 * 55);
 }
 
+// TBE's fused BatchMatMul + Mul (AdaptiveAvgPool2d24RightBatchMatMulV2...Mul, c1e639ee level1 rank0)
+// reloads the Mul's shared [16,16] fp32 operand for every batch on every block
+// (matmul_epilogue_operand.cpp): all 32 blocks read the same two L2 lines each batch and take turns
+// on them (l2.same_line_read_cycles 40 on the shipped 910A, docs/fidelity.md §100), so a batch costs
+// about blocks × turn, where without the turns it costs the unfused batch's few hundred cycles.
+double fusedBatchCycles(const ChipConfig& chip) {
+    OpBuilder b;
+    constexpr std::int64_t kBatches = 1024, kBlocks = 32;
+    auto nz = [&](const std::string& name, std::vector<std::int64_t> shape, DataType dtype) {
+        TensorInfo t = b.tensor(name, std::move(shape), dtype);
+        t.format = TensorFormat::FractalNz;
+        return t;
+    };
+    OpInstance bmm = op("BatchMatMul",
+                        {nz("a", {kBatches, 16, 16}, DataType::Fp16), nz("b", {16, 16}, DataType::Fp16),
+                         nz("x", {16, 16}, DataType::Fp32)},
+                        {nz("y", {kBatches, 16, 16}, DataType::Fp32)});
+    bmm.attrs["fused_elementwise_input"] = true;
+    bmm.blockDim = kBlocks;
+    const auto results = runLowered(chip, bmm);
+    EXPECT_EQ(results.size(), 1u);
+    return static_cast<double>(results.at(0).endNs - results.at(0).startNs) * chip.aiCoreFreqMhz / 1000.0 /
+           (kBatches / kBlocks);
+}
+
+TEST(LoweredKernelsOn910A, FusedOperandSharedByEveryBlockQueuesOnItsLines) {
+    ChipConfig chip = loadChipByName("Ascend910", defaultConfigDir());
+    ASSERT_EQ(chip.l2.sameLineReadCycles, 40u);
+    const double queued = fusedBatchCycles(chip);
+    chip.l2.sameLineReadCycles = 0;
+    const double unqueued = fusedBatchCycles(chip);
+    EXPECT_GT(queued, 32 * 40 * 0.75);
+    EXPECT_LT(queued, 32 * 40 * 1.5);
+    EXPECT_LT(unqueued, 400.0);
+}
+
 }  // namespace
 }  // namespace ascendsim::test

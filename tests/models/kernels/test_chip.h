@@ -35,4 +35,14 @@ inline ChipConfig coupledChip() {
     return chip;
 }
 
+// The coupled test chip with the 910A's streams: loads in flight (docs/fidelity.md §64), stores
+// posted (§79) and its 310-cycle read latency.
+inline ChipConfig streamingCoupledChip() {
+    ChipConfig chip = coupledChip();
+    chip.mte2LoadIssueCycles = 55;
+    chip.mte3StoreIssueCycles = 80;
+    chip.hbm.readLatencyCycles = 310;
+    return chip;
+}
+
 }  // namespace ascendsim::test

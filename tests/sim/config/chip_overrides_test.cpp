@@ -54,18 +54,18 @@ TEST(ChipOverrides, BadValueIsCheckedLikeAFileValue) {
 }
 
 // The same-line read turn (docs/fidelity.md §39) and the launch-argument read it queues (§58) are
-// the 910B class's: every chip that inherits Ascend910B1 has both; the 910A and 310P, whose rows
-// the read makes worse or were not fitted, keep 0. A what-if edits them; bad values are refused by
-// name.
+// the 910B class's: every chip that inherits Ascend910B1 has both; the 910A has its own turn (40
+// cycles, §100: its fused BatchMatMul's shared operand) and no launch-argument read; the 310P,
+// not fitted, keeps 0 for both. A what-if edits them; bad values are refused by name.
 TEST(ChipOverrides, LaunchArgumentReadAndItsLineTurnAreOnForThe910BClassOnly) {
     for (const char* chip : {"Ascend910B1", "Ascend910B2", "Ascend910B3", "Ascend910B4", "Ascend910B4_1650", "Ascend910_9391"}) {
         EXPECT_EQ(loadChipByName(chip, configDir()).l2.sameLineReadCycles, 90u) << chip;
         EXPECT_EQ(loadChipByName(chip, configDir()).blockArgumentReadBytes, 96u) << chip;
     }
-    for (const char* chip : {"Ascend910", "Ascend310P3"}) {
-        EXPECT_EQ(loadChipByName(chip, configDir()).l2.sameLineReadCycles, 0u) << chip;
+    for (const char* chip : {"Ascend910", "Ascend310P3"})
         EXPECT_EQ(loadChipByName(chip, configDir()).blockArgumentReadBytes, 0u) << chip;
-    }
+    EXPECT_EQ(loadChipByName("Ascend910", configDir()).l2.sameLineReadCycles, 40u);
+    EXPECT_EQ(loadChipByName("Ascend310P3", configDir()).l2.sameLineReadCycles, 0u);
     EXPECT_EQ(loadChipByName("Ascend910B1", configDir(), {"l2.same_line_read_cycles=150"}).l2.sameLineReadCycles, 150u);
     EXPECT_EQ(loadChipByName("Ascend910B1", configDir(), {"pipes.block_argument_read_bytes=0"}).blockArgumentReadBytes, 0u);
     EXPECT_NE(errorOf({"l2.same_line_read_cycles=-1"}).find("l2.same_line_read_cycles"), std::string::npos);

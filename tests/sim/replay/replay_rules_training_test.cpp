@@ -2,6 +2,7 @@
 // dropout, losses) as catalog ops: rows as the 910B2 / 910A AlexNet exports record them.
 #include <gtest/gtest.h>
 
+#include "models/kernels/cube/matmul_epilogue_operand.h"
 #include "models/kernels/cube/matmul_split_k.h"
 #include "sim/replay/input/memset_owner.h"
 #include "sim/replay/rules/replay_op_rules.h"
@@ -197,6 +198,26 @@ TEST(ReplayRulesTraining, AdvancedIndexKeepsTheIndexTensors) {
     const OpInstance index = replayOp(row("Index", "4096,151936;2;1;4096;4096", "FLOAT;INT64;INT64;INT64;INT64",
                                           "ND;ND;ND;ND;ND", "4096", "FLOAT", "ND", 40));
     EXPECT_EQ(index.inputs.size(), 3u);
+}
+
+// The 910A's fused AdaptiveAvgPool2d24RightBatchMatMulV2...Mul (c1e639ee level1 rank0): a third
+// input of C's dtype holding one output matrix is the fused Mul's operand (matmul_epilogue_operand.h),
+// kept with the attribute; a 1-D third input stays the bias, and one of another dtype is dropped.
+TEST(ReplayRulesTraining, BatchMatMulKeepsAFusedElementwiseOperand) {
+    const OpInstance fused = replayOp(row("BatchMatMulV2", "32,256,1,1,16,16;1,1,16,16;1,1,16,16", "FLOAT16;FLOAT16;FLOAT",
+                                          "FRACTAL_NZ;FRACTAL_NZ;FRACTAL_NZ", "32,256,1,1,16,16", "FLOAT", "FRACTAL_NZ", 32));
+    ASSERT_EQ(fused.inputs.size(), 3u);
+    EXPECT_TRUE(fused.boolAttr(kFusedElementwiseInputAttr, false));
+    EXPECT_EQ(fused.inputs[2].elementCount(), 256);
+    EXPECT_EQ(fused.inputs[2].format, TensorFormat::FractalNz);
+    const OpInstance bias = replayOp(row("BatchMatMulV2", "32,256,1,1,16,16;1,1,16,16;16", "FLOAT16;FLOAT16;FLOAT",
+                                         "FRACTAL_NZ;FRACTAL_NZ;ND", "32,256,1,1,16,16", "FLOAT", "FRACTAL_NZ", 32));
+    ASSERT_EQ(bias.inputs.size(), 3u);
+    EXPECT_FALSE(bias.boolAttr(kFusedElementwiseInputAttr, false));
+    const OpInstance otherDtype = replayOp(row("BatchMatMulV2", "32,256,1,1,16,16;1,1,16,16;1,1,16,16",
+                                               "FLOAT16;FLOAT16;FLOAT16", "FRACTAL_NZ;FRACTAL_NZ;FRACTAL_NZ",
+                                               "32,256,1,1,16,16", "FLOAT", "FRACTAL_NZ", 32));
+    EXPECT_EQ(otherDtype.inputs.size(), 2u);
 }
 
 }  // namespace

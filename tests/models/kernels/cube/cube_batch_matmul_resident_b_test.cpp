@@ -14,15 +14,6 @@ namespace {
 
 constexpr std::int64_t kSharedBBatches = 64, kSharedBEdge = 16;
 
-// The 910A's streams: loads in flight (§64) and stores posted (§79).
-ChipConfig postedStoresChip() {
-    ChipConfig chip = coupledChip();
-    chip.mte2LoadIssueCycles = 55;
-    chip.mte3StoreIssueCycles = 80;
-    chip.hbm.readLatencyCycles = 310;
-    return chip;
-}
-
 TensorInfo nzSharedBOperand(CubeOpHarness& h, const std::string& name, std::vector<std::int64_t> shape) {
     TensorInfo t = h.tensor(name, std::move(shape), DataType::Fp16);
     t.format = TensorFormat::FractalNz;
@@ -59,7 +50,7 @@ SharedBBlockZero sharedBBlockZero(const ChipConfig& chip, TensorFormat aFormat) 
 }
 
 TEST(CubeBatchMatMulResidentB, NzBatchesSharingBLoadBOnceABlock) {
-    const SharedBBlockZero seen = sharedBBlockZero(postedStoresChip(), TensorFormat::FractalNz);
+    const SharedBBlockZero seen = sharedBBlockZero(streamingCoupledChip(), TensorFormat::FractalNz);
     // 16 batches a block, one 16-row product each (not folded into 128-row tiles).
     EXPECT_EQ(seen.mmads, kSharedBBatches / 4);
     EXPECT_EQ(seen.mmadRows, kSharedBEdge);
@@ -72,10 +63,10 @@ TEST(CubeBatchMatMulResidentB, NzBatchesSharingBLoadBOnceABlock) {
 // ND batches fold into one GEMM of batch·M rows on any chip; NZ batches too where each store
 // holds MTE3 to its write (the fold stands in for the store stream that chip cannot time).
 TEST(CubeBatchMatMulResidentB, NdBatchesAndNzBatchesWithHeldStoresFold) {
-    const SharedBBlockZero nd = sharedBBlockZero(postedStoresChip(), TensorFormat::ND);
+    const SharedBBlockZero nd = sharedBBlockZero(streamingCoupledChip(), TensorFormat::ND);
     EXPECT_EQ(nd.mmadRows, 128u);  // one 1024-row GEMM in 128-row base blocks, 2 a block
     EXPECT_EQ(nd.mmads, 2u);
-    ChipConfig heldStores = postedStoresChip();
+    ChipConfig heldStores = streamingCoupledChip();
     heldStores.mte3StoreIssueCycles = 0;
     const SharedBBlockZero nz = sharedBBlockZero(heldStores, TensorFormat::FractalNz);
     EXPECT_EQ(nz.mmadRows, 128u);
@@ -83,7 +74,7 @@ TEST(CubeBatchMatMulResidentB, NdBatchesAndNzBatchesWithHeldStoresFold) {
 }
 
 TEST(CubeBatchMatMulResidentB, ResidentBComputesEveryBatch) {
-    const ChipConfig chip = postedStoresChip();
+    const ChipConfig chip = streamingCoupledChip();
     CubeOpHarness h(chip);
     auto a = nzSharedBOperand(h, "a", {kSharedBBatches, kSharedBEdge, kSharedBEdge});
     auto b = nzSharedBOperand(h, "b", {kSharedBEdge, kSharedBEdge});
