@@ -1,7 +1,8 @@
 // Write-only kernels (docs/op-catalog.md, "Ops of the LLM samples"): ZerosLike, OnesLike, Fill
-// and MemSet. Each block of the first three duplicates the value into one UB buffer once (vector
-// Duplicate) and streams that buffer to its share of the output with MTE3 only (MemSet duplicates
-// once per chunk, MemSetTiles below): the tensor is never read, as
+// and MemSet. Fill's blocks duplicate the value into one UB buffer once (vector Duplicate) and
+// stream that buffer to their share of the output with MTE3 only; ZerosLike and OnesLike duplicate
+// it into every tile (BroadcastFillTiles), MemSet once per chunk (MemSetTiles): the tensor is never
+// read, as
 // the sample's ZerosLike of 1.5 GB shows (1.89 ms at bd 40 is write-only HBM traffic,
 // ef63bc64 rank_0 kernel_details.csv). Two of them first read something small from GM, each
 // read waited for by the scalar unit before the work (docs/fidelity.md §25c, §49):
