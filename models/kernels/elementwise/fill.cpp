@@ -1,7 +1,8 @@
 // Write-only kernels (docs/op-catalog.md, "Ops of the LLM samples"): ZerosLike, OnesLike, Fill
-// and MemSet. Each block of the first three duplicates the value into one UB buffer once (vector
-// Duplicate) and streams that buffer to its share of the output with MTE3 only (MemSet duplicates
-// once per chunk, MemSetTiles below): the tensor is never read, as
+// and MemSet. Fill's blocks duplicate the value into one UB buffer once (vector Duplicate) and
+// stream that buffer to their share of the output with MTE3 only; ZerosLike and OnesLike duplicate
+// it into every tile (BroadcastFillTiles), MemSet once per chunk (MemSetTiles): the tensor is never
+// read, as
 // the sample's ZerosLike of 1.5 GB shows (1.89 ms at bd 40 is write-only HBM traffic,
 // ef63bc64 rank_0 kernel_details.csv). Two of them first read something small from GM, each
 // read waited for by the scalar unit before the work (docs/fidelity.md §25c, §49):
@@ -14,6 +15,13 @@
 //   tensor's dtype word from the kernel's constant dtypes_gm table, is in the source but not
 //   modelled: the model's cold small reads already cost more MTE2 than the rows show, §90.) Its
 //   clearing loop is not the stream of the other fills either (MemSetTiles, §90).
+// - ZerosLike and OnesLike are CANN's DSL kernels (tbe/impl/dynamic/zeros_like.py, ones_like.py,
+//   CANN 8.1, read for structure): the value is `tbe.broadcast` into each tile the schedule stores,
+//   so every tile is duplicated again (BroadcastFillTiles), double-buffered like any DSL elementwise
+//   tile; a bf16 output has no Duplicate of its own, so the kernel broadcasts fp16, casts it to fp32
+//   and rounds that to bf16 (three vector passes a tile). The rows: the Qwen3 ZerosLike fp32
+//   [375815680] keeps the vector pipe 0.052 busy (a Duplicate a tile, ≈ 1 cycle a repeat against its
+//   store stream), bf16 [4096,1,16,128] / [4096,1,8,128] 0.41 / 0.24 (ef63bc64 rank_0).
 // - Fill is CANN's Fill(dims, value): the value is a one-element device tensor (aclnn's
 //   InplaceFillScalar makes one of the scalar), which every block moves GM → UB and reads with
 //   the scalar unit before its Duplicate. The real Fill rows show that read: aiv MTE2 190-200
@@ -122,9 +130,70 @@ private:
     ByteRange share_;
 };
 
-// How a fill kernel walks its output: the stream of one duplicated buffer (ZerosLike, OnesLike,
-// Fill) or DynamicMemSet's chunks.
-enum class FillSchedule { OneDuplicateStream, MemSetChunks };
+// The DSL broadcast's tiles (ZerosLike, OnesLike): each tile duplicated into its own half and stored.
+struct BroadcastFillLayout {
+    DataType dtype = DataType::Fp32;  // the stored dtype (bf16: through fp16 and fp32)
+    std::uint64_t gmAddr = 0, elements = 0, chunkElements = 0;
+    std::uint64_t outStage = 0, outHalf = 0, fp16Stage = 0, fp16Half = 0, fp32Stage = 0, fp32Half = 0;
+    float value = 0.0f;
+};
+
+class BroadcastFillTiles final : public TileSource {
+public:
+    BroadcastFillTiles(std::shared_ptr<const BroadcastFillLayout> layout, UnitRange chunks) : l_(std::move(layout)), chunks_(chunks) {}
+    std::uint64_t tileCount() const override { return chunks_.size(); }
+    void tile(std::uint64_t index, std::uint32_t half, TileCode& code) override {
+        const BroadcastFillLayout& l = *l_;
+        const std::uint64_t first = (chunks_.begin + index) * l.chunkElements;
+        const std::uint64_t count = std::min(l.chunkElements, l.elements - first);
+        const std::uint64_t eb = bytesOf(l.dtype), out = l.outStage + half * l.outHalf;
+        if (l.dtype == DataType::Bf16) {
+            const std::uint64_t fp16 = l.fp16Stage + half * l.fp16Half, fp32 = l.fp32Stage + half * l.fp32Half;
+            emitVectorRange(code.compute, VectorOp::Duplicate, DataType::Fp16, {.dst = fp16}, count, l.value);
+            emitVectorRange(code.compute, VectorOp::Cast, DataType::Fp32, {.dst = fp32, .src0 = fp16}, count, 0.0f, DataType::Fp16);
+            emitVectorRange(code.compute, VectorOp::Cast, DataType::Bf16, {.dst = out, .src0 = fp32}, count, 0.0f, DataType::Fp32);
+        } else {
+            emitVectorRange(code.compute, VectorOp::Duplicate, l.dtype, {.dst = out}, count, l.value);
+        }
+        code.store.push_back(moveRowsToGm(out, l.gmAddr + first * eb, 1, count * eb, count * eb));
+    }
+
+private:
+    std::shared_ptr<const BroadcastFillLayout> l_;
+    UnitRange chunks_;
+};
+
+// How a fill kernel walks its output: the stream of one duplicated buffer (Fill), the DSL
+// broadcast's tiles (ZerosLike, OnesLike) or DynamicMemSet's chunks.
+enum class FillSchedule { OneDuplicateStream, BroadcastTiles, MemSetChunks };
+
+// The DSL broadcast's kernel: per tile element the output's two halves, and for bf16 the fp16 and
+// fp32 halves it is made through; tiles of whole repeats of the widest buffer.
+LoweredKernel lowerBroadcastFill(const OpInstance& op, const ChipConfig& chip, const TensorInfo& out, DataType dtype,
+                                 std::uint64_t elements, float value) {
+    const VectorPlacement placement = vectorPlacement(chip);
+    auto l = std::make_shared<BroadcastFillLayout>();
+    l->dtype = dtype;
+    l->gmAddr = out.deviceAddr;
+    l->elements = elements;
+    l->value = value;
+    const bool throughFp32 = dtype == DataType::Bf16;
+    const std::uint64_t perElement = 2 * (bytesOf(dtype) + (throughFp32 ? bytesOf(DataType::Fp16) + bytesOf(DataType::Fp32) : 0));
+    const std::uint64_t repeat = elementsPerRepeat(throughFp32 ? DataType::Fp32 : dtype);
+    const std::uint64_t fit = (placement.ubBytes - kUbBlockBytes) / perElement / repeat * repeat;
+    l->chunkElements = std::min(fit, alignUp(elements, repeat));
+    UbAllocator ub(placement.ubBytes, op.name);
+    l->outHalf = alignUp(l->chunkElements * bytesOf(dtype), kUbBlockBytes);
+    l->outStage = ub.allocate(2 * l->outHalf, "output tiles");
+    if (throughFp32) {
+        l->fp16Half = alignUp(l->chunkElements * bytesOf(DataType::Fp16), kUbBlockBytes);
+        l->fp16Stage = ub.allocate(2 * l->fp16Half, "fp16 broadcast");
+        l->fp32Half = alignUp(l->chunkElements * bytesOf(DataType::Fp32), kUbBlockBytes);
+        l->fp32Stage = ub.allocate(2 * l->fp32Half, "fp32 copy");
+    }
+    const std::uint64_t chunks = ceilDiv(elements, l->chunkElements);
+    return tiledVectorKernel<BroadcastFillTiles>(op, placement, l, elements * bytesOf(dtype), chunks);
+}
 
 LoweredKernel lowerFillTensor(const OpInstance& op, const ChipConfig& chip, const TensorInfo& out, float value,
                               const std::vector<LeadingRead>& leading, FillSchedule schedule) {
@@ -139,6 +208,7 @@ LoweredKernel lowerFillTensor(const OpInstance& op, const ChipConfig& chip, cons
     if (bytesOf(out.dtype) == 1 && (value != 0.0f || bytes % 2 != 0))
         throwLoweringError(op, "a 1-byte dtype is filled as 16-bit pairs: only zeros of an even byte count are modelled");
     layout->value = value;
+    if (schedule == FillSchedule::BroadcastTiles) return lowerBroadcastFill(op, chip, out, layout->dtype, layout->elements, value);
     LoweredKernel kernel;
     kernel.type = placement.taskType;
     std::uint64_t bufferBytes = 0;
@@ -168,7 +238,7 @@ LoweredKernel lowerFillTensor(const OpInstance& op, const ChipConfig& chip, cons
 std::vector<LoweredKernel> lowerLike(const OpInstance& op, const ChipConfig& chip, float value) {
     requireOperands(op, 1, 1);
     if (op.outputs[0].elementCount() != op.inputs[0].elementCount()) throwLoweringError(op, "y must have x's shape");
-    return {lowerFillTensor(op, chip, op.outputs[0], value, {}, FillSchedule::OneDuplicateStream)};
+    return {lowerFillTensor(op, chip, op.outputs[0], value, {}, FillSchedule::BroadcastTiles)};
 }
 
 std::vector<LoweredKernel> lowerOutputOnly(const OpInstance& op, const ChipConfig& chip, float value,
