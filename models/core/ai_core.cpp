@@ -78,7 +78,7 @@ void AiCore::startBlock(BlockAssignment assignment, std::uint64_t startPs) {
     // the kernel's blocks starting together share: each fill takes a missPenaltyCycles turn per
     // block fetching at the same time, at least the fill's latency (docs/fidelity.md "Cold
     // instruction fetch", §57).
-    const std::uint32_t codeMisses = icache_.fetchImage(block_.codeId);
+    const std::uint32_t codeMisses = icache_.fetchImage(block_.codeId, block_.codeBytes);
     counters_[PmuEvent::IcacheReq] += icache_.imageLines();
     counters_[PmuEvent::IcacheMiss] += codeMisses;
     if (codeMisses > 0) {

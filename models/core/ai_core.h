@@ -72,6 +72,7 @@ public:
 struct BlockAssignment {
     std::uint64_t taskId = 0;
     std::uint64_t codeId = 0;  // code image (kernel × core kind) for the ICache
+    std::uint32_t codeBytes = 0;  // KernelTask::codeBytes: the image's size, 0 = the chip's
     bool codeHeldInL2 = true;  // KernelTask::codeHeldInL2: a missed image's first fill hits L2
     BlockProgramRequest request;
     std::unique_ptr<InstructionStream> program;
@@ -98,7 +99,7 @@ public:
     void startBlock(BlockAssignment assignment, std::uint64_t startPs);
     // Puts code image `codeId` in the ICache as if a block of it had just run (a replay's kernel
     // whose code the real timeline left resident).
-    void preloadCode(std::uint64_t codeId) { icache_.fetchImage(codeId); }
+    void preloadCode(std::uint64_t codeId, std::uint32_t codeBytes = 0) { icache_.fetchImage(codeId, codeBytes); }
     bool busy() const { return active_; }
 
     CoreKind kind() const { return kind_; }

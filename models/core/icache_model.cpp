@@ -10,13 +10,16 @@ ICacheModel::ICacheModel(const ICacheConfig& config) {
         throw std::invalid_argument("icache needs fillBytes > 0, bytesPerInstruction > 0, size ≥ fill");
     entries_.resize(config.sizeBytes / config.fillBytes);
     instructionsPerLine_ = std::max<std::uint64_t>(1, config.fillBytes / config.bytesPerInstruction);
+    fillBytes_ = config.fillBytes;
     codeLines_ = (config.kernelCodeBytes + config.fillBytes - 1) / config.fillBytes;
+    imageLines_ = codeLines_;
 }
 
-std::uint32_t ICacheModel::fetchImage(std::uint64_t codeId) {
+std::uint32_t ICacheModel::fetchImage(std::uint64_t codeId, std::uint32_t codeBytes) {
+    imageLines_ = codeLines_ > 0 && codeBytes > 0 ? (codeBytes + fillBytes_ - 1) / fillBytes_ : codeLines_;
     std::uint32_t misses = 0;
-    for (std::uint64_t line = 0; line < codeLines_; ++line) misses += lookup(codeId, line) ? 1 : 0;
-    lastLine_ = codeLines_ > 0 ? codeLines_ - 1 : ~std::uint64_t{0};
+    for (std::uint64_t line = 0; line < imageLines_; ++line) misses += lookup(codeId, line) ? 1 : 0;
+    lastLine_ = imageLines_ > 0 ? imageLines_ - 1 : ~std::uint64_t{0};
     lastCode_ = codeId;
     return misses;
 }

@@ -5,7 +5,10 @@
 // tiling parse, one pass of the loop bodies) and every later instruction lies in that code, so a
 // kernel whose code is still cached from an earlier launch runs warm, and one whose code other
 // kernels evicted pays a fill per line (docs/fidelity.md "Cold instruction fetch"). Without it an
-// instruction's address is its program position × bytesPerInstruction.
+// instruction's address is its program position × bytesPerInstruction. A binary may run
+// through more code than kernelCodeBytes (fetchImage's codeBytes: the DSL reduce schedule's
+// binaries, models/kernels/reduction/dsl_reduce_dispatch.h); its later instructions then lie in
+// its own image.
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -40,7 +43,7 @@ public:
     // Consecutive fetches from one fill unit cost one lookup.
     bool fetch(std::uint64_t codeId, std::uint64_t programIndex) {
         std::uint64_t line = programIndex / instructionsPerLine_;
-        if (codeLines_ > 0) line %= codeLines_;
+        if (imageLines_ > 0) line %= imageLines_;
         if (line == lastLine_ && codeId == lastCode_) return false;
         lastLine_ = line;
         lastCode_ = codeId;
@@ -48,10 +51,11 @@ public:
     }
 
     // Runs through the whole code image at block start; returns how many of its lines missed.
-    // 0 lines (and 0 misses) without kernelCodeBytes.
-    std::uint32_t fetchImage(std::uint64_t codeId);
-    // Lines fetchImage looks up: kernelCodeBytes / fillBytes, rounded up.
-    std::uint32_t imageLines() const { return static_cast<std::uint32_t>(codeLines_); }
+    // The image is codeBytes long (0 = kernelCodeBytes); 0 lines (and 0 misses) without
+    // kernelCodeBytes, whatever codeBytes says.
+    std::uint32_t fetchImage(std::uint64_t codeId, std::uint32_t codeBytes = 0);
+    // Lines the last fetchImage looked up: its image's bytes / fillBytes, rounded up.
+    std::uint32_t imageLines() const { return static_cast<std::uint32_t>(imageLines_); }
 
 private:
     bool lookup(std::uint64_t codeId, std::uint64_t line);
@@ -65,6 +69,8 @@ private:
     std::vector<Entry> entries_;
     std::uint64_t instructionsPerLine_;
     std::uint64_t codeLines_;
+    std::uint64_t fillBytes_;
+    std::uint64_t imageLines_ = 0;  // of the image the last fetchImage ran through
     std::uint64_t useClock_ = 0;
     std::uint64_t lastLine_ = ~std::uint64_t{0};
     std::uint64_t lastCode_ = ~std::uint64_t{0};

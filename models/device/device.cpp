@@ -41,10 +41,10 @@ struct Device::Impl {
         std::vector<AiCore*> cubes;
         std::vector<AiCore*> vectors;
         for (auto& core : cores) (core->kind() == CoreKind::Vector ? vectors : cubes).push_back(core.get());
-        for (std::uint64_t image : options.residentCodeImages) {
+        for (const DeviceOptions::ResidentCode& resident : options.residentCodeImages) {
             KernelTask binary;
-            binary.codeImage = image;
-            for (auto& core : cores) core->preloadCode(codeIdOf(binary, core->kind()));
+            binary.codeImage = resident.image;
+            for (auto& core : cores) core->preloadCode(codeIdOf(binary, core->kind()), resident.codeBytes);
         }
         scheduler = std::make_unique<TaskScheduler>(chip, std::move(cubes), std::move(vectors), observer, errors,
                                                     prefetcher.get());

@@ -25,9 +25,14 @@ struct DeviceStats {
 struct DeviceOptions {
     // Generate block programs on a second host thread ahead of dispatch (program_prefetcher.h).
     bool generateProgramsAhead = false;
-    // Binaries (KernelTask::codeImage) whose code is in every core's ICache at start, last most
-    // recently used: a replayed kernel whose code the real timeline left resident.
-    std::vector<std::uint64_t> residentCodeImages;
+    // Binaries (KernelTask::codeImage, codeBytes: 0 = the chip's image size) whose code is in every
+    // core's ICache at start, last most recently used: a replayed kernel whose code the real
+    // timeline left resident.
+    struct ResidentCode {
+        std::uint64_t image = 0;
+        std::uint32_t codeBytes = 0;
+    };
+    std::vector<ResidentCode> residentCodeImages;
 };
 
 class Device {

@@ -181,6 +181,7 @@ void TaskScheduler::startPart(RunningTask& running, AiCore& core, CoreKind kind,
     a.taskId = running.task.taskId;
     a.codeId = codeIdOf(running.task, kind);
     a.codeHeldInL2 = running.task.codeHeldInL2;
+    a.codeBytes = running.task.codeBytes;
     a.request = {running.nextBlock - 1, kind, subBlockIdx, running.task.workspaceAddr};
     a.program = prefetcher_ != nullptr ? prefetcher_->take(a.taskId, running.task.program, a.request)
                                         : running.task.program(a.request);

@@ -25,6 +25,9 @@ struct LoweredKernel {
     ProgramFactory program;          // AI core types
     std::uint64_t aiCpuCycles = 0;   // AI_CPU
     std::uint64_t workspaceBytes = 0;  // GM scratch the kernel needs (allocated by the host)
+    // Bytes of code a block of this kernel's binary runs through (KernelTask::codeBytes); 0 = the
+    // chip's icache.kernel_code_bytes.
+    std::uint32_t codeBytes = 0;
 };
 
 inline const std::string& reportedOpTypeOf(const LoweredKernel& kernel, const std::string& opType) {
@@ -39,6 +42,7 @@ inline KernelTask kernelTaskOf(const LoweredKernel& kernel) {
     task.mixBlockDim = kernel.mixBlockDim;
     task.program = kernel.program;
     task.aiCpuCycles = kernel.aiCpuCycles;
+    task.codeBytes = kernel.codeBytes;
     return task;
 }
 

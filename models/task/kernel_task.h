@@ -44,6 +44,9 @@ struct KernelTask {
     // The kernel binary (op type, variant, dtypes: codeImageOf in kernel_registry.h): launches of
     // one binary share its code in the cores' ICaches. 0 = code of this launch only.
     std::uint64_t codeImage = 0;
+    // Bytes of the binary's code a block runs through (ICacheModel::fetchImage); 0 = the chip's
+    // icache.kernel_code_bytes.
+    std::uint32_t codeBytes = 0;
     // Whether L2 holds the binary's code when the launch starts. A block that misses its code in
     // the ICache fills it from L2 when it does; when it does not (the binary has not run since
     // enough other traffic passed), the first fill waits for HBM (docs/fidelity.md §93). A

@@ -34,7 +34,7 @@ constexpr std::uint64_t kStreamingBinary = 0x5354524541ULL;
 
 std::vector<TaskResult> runWarmCode(const ChipConfig& chip, std::vector<TimedTask> tasks) {
     DeviceOptions options;
-    options.residentCodeImages = {kStreamingBinary};
+    options.residentCodeImages = {{kStreamingBinary, 0}};
     for (TimedTask& timed : tasks) timed.task.codeImage = kStreamingBinary;
     return runOnDevice(chip, std::move(tasks), std::move(options));
 }

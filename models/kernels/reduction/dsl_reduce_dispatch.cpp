@@ -8,6 +8,7 @@ namespace ascendsim {
 
 void prependDslReduceDispatch(LoweredKernel& kernel, const ChipConfig& chip) {
     if (chip.organisation != CoreOrganisation::Split) return;
+    kernel.codeBytes = kDslReduceCodeBytes;
     prependToEveryBlock(kernel, [](const BlockProgramRequest&) {
         return std::vector<Instruction>{Instruction::scalar(kDslReduceDispatchScalarCycles)};
     });

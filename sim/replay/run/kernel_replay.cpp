@@ -233,7 +233,7 @@ SimulatedKernel simulateReplayOp(OpInstance op, const ChipConfig& chip, L2State 
     const std::size_t before = tasks.size();
     DeviceOptions device;
     for (auto& t : tasksOf(&op, kernels, workspace, tasks.size() + 1)) {
-        if (placement.codeResident) device.residentCodeImages.push_back(t.task.codeImage);
+        if (placement.codeResident) device.residentCodeImages.push_back({t.task.codeImage, t.task.codeBytes});
         t.task.codeHeldInL2 = placement.codeHeldInL2;
         tasks.push_back(std::move(t));
     }

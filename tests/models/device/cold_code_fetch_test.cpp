@@ -38,6 +38,22 @@ TEST(ICacheModel, ImageMissesOnceThenStaysUntilEvictedByLeastRecentUse) {
     for (std::uint64_t i = 0; i < 5000; ++i) EXPECT_FALSE(cache.fetch(2, i));
 }
 
+// §102: a binary may run through more code than the chip's image; its size is its own, and
+// its later instructions lie in it.
+TEST(ICacheModel, ABinaryOwnCodeSizeSetsItsImage) {
+    ICacheModel cache(ICacheConfig{8192, 2048, kPenalty, 8, 4096});
+    EXPECT_EQ(cache.fetchImage(1, 6144), 3u);
+    EXPECT_EQ(cache.imageLines(), 3u);
+    EXPECT_EQ(cache.fetchImage(1, 6144), 0u);
+    for (std::uint64_t i = 0; i < 5000; ++i) EXPECT_FALSE(cache.fetch(1, i));
+    EXPECT_EQ(cache.fetchImage(2), 2u);  // 0 = the chip's image
+    EXPECT_EQ(cache.imageLines(), 2u);
+    // Without a chip image (straight-line addressing) a binary's size does not start one.
+    ICacheModel straight(ICacheConfig{8192, 2048, kPenalty, 8, 0});
+    EXPECT_EQ(straight.fetchImage(1, 6144), 0u);
+    EXPECT_EQ(straight.imageLines(), 0u);
+}
+
 TEST(ICacheModel, NoCodeImageKeepsStraightLineAddressing) {
     ICacheModel cache(ICacheConfig{8192, 2048, kPenalty, 8, 0});
     EXPECT_EQ(cache.imageLines(), 0u);
@@ -98,6 +114,33 @@ TEST(ColdCodeFetch, NoHbmWaitWhereHbmIsNoSlowerThanL2) {
     EXPECT_EQ(codeFillFromHbmCycles(chip), 0u);
 }
 
+// A launch whose binary's code is larger fills more lines, each at the shared port's turn per
+// block; a resident copy of it is warm in full.
+TEST(ColdCodeFetch, ALargerBinaryFillsMoreLines) {
+    DeviceRun run(codeImageChip());
+    KernelTask large = binaryTask(7, 1);
+    large.codeBytes = 8192;  // 4 lines
+    large.blockDim = 4;
+    const TaskResult& cold = run.runOne(std::move(large));
+    ASSERT_EQ(cold.blocks.size(), 4u);
+    for (const BlockResult& b : cold.blocks) {
+        EXPECT_EQ(b.counters[PmuEvent::IcacheMiss], 4u);
+        EXPECT_EQ(b.counters.totalCycles, 10u + 4 * 4 * kPenalty);
+    }
+    const FreshSimulationContext context;
+    FakeMemorySystem memory;
+    RecordingObserver observer;
+    DeviceOptions options;
+    options.residentCodeImages = {{7, 8192}};
+    Device device(codeImageChip(), observer, memory, options);
+    KernelTask again = binaryTask(7, 1);
+    again.codeBytes = 8192;
+    device.submit(std::move(again), 0);
+    device.runUntilIdle();
+    ASSERT_EQ(observer.results.size(), 1u);
+    EXPECT_EQ(observer.results[0].blocks.at(0).counters[PmuEvent::IcacheMiss], 0u);
+}
+
 TEST(ColdCodeFetch, OtherBinariesEvictTheCode) {
     DeviceRun run(codeImageChip());
     const std::uint64_t first = onlyBlock(run.runOne(binaryTask(7, 1))).totalCycles;
@@ -118,7 +161,7 @@ TEST(ColdCodeFetch, ResidentCodeImagesStartWarm) {
     FakeMemorySystem memory;
     RecordingObserver observer;
     DeviceOptions options;
-    options.residentCodeImages = {7};
+    options.residentCodeImages = {{7, 0}};
     Device device(chip, observer, memory, options);
     device.submit(binaryTask(7, 1), 0);
     device.submit(binaryTask(8, 2), 0);

@@ -87,6 +87,10 @@ TEST(VectorDslReduce, EveryBlockDispatchesOnItsTilingCaseOnSplitChipsOnly) {
             for (std::uint32_t block = 0; block < kernel.blockDim; ++block)
                 EXPECT_EQ(startsWithDispatch(blockProgram(kernel, block, kind)), split)
                     << op.type << " on " << chip.name << ", block " << block;
+            // §102: the binary's code a block runs through is the reduce schedule's, not the
+            // chip's default image, on the split chips only.
+            EXPECT_EQ(kernel.codeBytes, split ? kDslReduceCodeBytes : 0u) << op.type << " on " << chip.name;
+            EXPECT_EQ(kernelTaskOf(kernel).codeBytes, kernel.codeBytes) << op.type;
         }
     }
 }
