@@ -178,9 +178,9 @@ TEST(L2TimelineWriters, WritersSplitGroupsOnlyWhenTheChipKeepsPartialLines) {
                        rowOf("32", "512", "aclnnSub"), rowOf("512", "8", "aclnnMul")};
     profile.kernels[3].type = "Sub";
     ChipConfig chip;
-    chip.l2.partialReadFill = 0;
+    chip.l2.partialLineFill = PartialLineFill::None;
     const std::size_t without = distinctKernels(profile, L2State::Timeline, 64 * 1024, &chip).size();
-    chip.l2.partialReadFill = 1;
+    chip.l2.partialLineFill = PartialLineFill::OnRead;
     const auto groups = distinctKernels(profile, L2State::Timeline, 64 * 1024, &chip);
     EXPECT_EQ(groups.size(), without + 1);
     std::size_t withWriter = 0;
