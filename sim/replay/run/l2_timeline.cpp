@@ -1,8 +1,6 @@
 #include "sim/replay/run/l2_timeline.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <list>
 #include <map>
 #include <string>
@@ -228,9 +226,6 @@ L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, Timelin
         timeline.residentOutputs[i] = heldOf(lru, writeHeld);
         timeline.victimDirtyShare[i] = victimDirtyShare(lru, l2Bytes, inputs, inBytes, readHeld, outputs, outBytes, writeHeld,
                                                         inPlace);
-        if (std::getenv("ASCENDSIM_DEBUG_VICTIMS") != nullptr && n >= rows * (walks - 1))
-            std::fprintf(stderr, "VICTIMS %zu %s %s -> %s share %.3f held %.1f MB\n", i, k.type.c_str(), k.inputShapes.c_str(),
-                         k.outputShapes.c_str(), timeline.victimDirtyShare[i], lru.bytesHeld() / 1e6);
         // Reads first, then writes; each tensor becomes the most recently used.
         for (std::size_t j = 0; j < inputs.size(); ++j) {
             if (std::get<0>(inputs[j]).empty()) continue;

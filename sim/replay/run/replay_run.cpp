@@ -1,6 +1,5 @@
 #include "sim/replay/run/replay_run.h"
 
-#include <cstdlib>
 #include <unordered_map>
 
 #include "sim/replay/input/real_tensors.h"
@@ -121,7 +120,7 @@ L2Timeline residencyByRow(const RealProfile& profile, L2State l2, std::uint64_t 
 }
 
 std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State l2, std::uint64_t l2Bytes,
-                                            const ChipConfig* codeChip, bool walkCodeInL2) {
+                                            const ChipConfig* codeChip, bool walkCodeInL2, bool timelineVictims) {
     const bool producerAware = preloadsResidents(l2) && profile.hasShapes;
     const L2Timeline resident = residencyByRow(profile, l2, l2Bytes);
     const auto& produced = resident.residentInputs;
@@ -136,7 +135,7 @@ std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State 
     std::unordered_map<std::string, std::size_t> index;
     std::vector<std::vector<double>> durations;
     std::vector<std::map<std::string, std::vector<double>>> pipes;
-    const bool timelineVictims = l2 == L2State::Timeline && producerAware && std::getenv("ASCENDSIM_TIMELINE_VICTIMS") != nullptr;
+    const bool victims = timelineVictims && l2 == L2State::Timeline && producerAware;
     std::vector<double> victimShareSums;
     for (std::size_t row = 0; row < profile.kernels.size(); ++row) {
         const RealKernel& kernel = profile.kernels[row];
@@ -165,12 +164,12 @@ std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State 
         ++group.occurrences;
         group.realTotalUs += kernel.durationUs;
         durations[it->second].push_back(kernel.durationUs);
-        if (timelineVictims) victimShareSums[it->second] += resident.victimDirtyShare[row];
+        if (victims) victimShareSums[it->second] += resident.victimDirtyShare[row];
         for (const auto& [pipe, value] : kernel.pipeRatios) pipes[it->second][pipe].push_back(value);
     }
     for (std::size_t i = 0; i < groups.size(); ++i) {
         groups[i].realUs = median(durations[i]);
-        if (timelineVictims) groups[i].victimDirtyShare = victimShareSums[i] / static_cast<double>(groups[i].occurrences);
+        if (victims) groups[i].victimDirtyShare = victimShareSums[i] / static_cast<double>(groups[i].occurrences);
         for (const auto& [pipe, values] : pipes[i]) groups[i].realPipes[pipe] = median(values);
     }
     return groups;

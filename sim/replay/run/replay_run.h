@@ -74,10 +74,11 @@ L2Timeline residencyByRow(const RealProfile& profile, L2State l2, std::uint64_t 
 // (l2.partial_line_fill), it also holds the kernels that last wrote the held inputs: the replay
 // preloads each by running its writer (kernel_replay.h), whose stores decide which lines are whole.
 // With `walkCodeInL2` it also holds whether L2 still held the kernel's code (codeHeldInL2Rows);
-// without, every launch finds its code in L2 (the replay's default, §93).
+// without, every launch finds its code in L2 (the replay's default, §93). With `timelineVictims`
+// under the timeline, each group also holds the mean of its rows' victimDirtyShare (l2_timeline.h).
 std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State l2 = L2State::Cold,
                                             std::uint64_t l2Bytes = 0, const ChipConfig* codeChip = nullptr,
-                                            bool walkCodeInL2 = false);
+                                            bool walkCodeInL2 = false, bool timelineVictims = false);
 
 // Called after each group with (done, total).
 using ReplayProgress = std::function<void(std::size_t, std::size_t)>;

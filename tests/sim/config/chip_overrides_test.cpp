@@ -71,7 +71,7 @@ TEST(ChipOverrides, LaunchArgumentReadAndItsLineTurnAreOnForThe910BClassOnly) {
     EXPECT_NE(errorOf({"l2.same_line_read_cycles=-1"}).find("l2.same_line_read_cycles"), std::string::npos);
     // The partial-line model (§92, §94, §103): which chips keep partial lines and how they are
     // completed; a what-if names none, read or read_or_evict, anything else is refused by name.
-    EXPECT_EQ(loadChipByName("Ascend910B2", configDir()).l2.partialLineFill, PartialLineFill::OnRead);
+    EXPECT_EQ(loadChipByName("Ascend910B2", configDir()).l2.partialLineFill, PartialLineFill::OnReadOrEvict);
     EXPECT_EQ(loadChipByName("Ascend910B4_1650", configDir()).l2.partialLineFill, PartialLineFill::None);
     EXPECT_EQ(loadChipByName("Ascend910", configDir()).l2.partialLineFill, PartialLineFill::None);
     EXPECT_EQ(loadChipByName("Ascend910B1", configDir(), {"l2.partial_line_fill=read_or_evict"}).l2.partialLineFill,
