@@ -51,6 +51,9 @@ struct UbBanking {
     std::uint32_t rowBytes = 32;  // one bank row = one 32 B block
 };
 
+// When a partly written L2 line is completed from HBM (l2.partial_line_fill).
+enum class PartialLineFill : std::uint8_t { None, OnRead, OnReadOrEvict };
+
 struct L2Config {
     std::uint64_t sizeBytes = 0;
     std::uint32_t lineBytes = 512;
@@ -65,15 +68,13 @@ struct L2Config {
     // Reads of one line by several requests at once are served one after another, each holding
     // the line this long (models/memory/line_read_queue.h). 0: every read is served at once.
     std::uint32_t sameLineReadCycles = 0;
-    // 1: a write that covers a line only in part and misses L2 first fills the line from HBM
-    // (read for ownership: one valid bit a line; the write stays posted). A what-if, off on every
-    // chip (models/memory/partial_line_writes.h, docs/fidelity.md §92). 0: no fill.
-    std::uint32_t partialWriteFill = 0;
-    // 1: a write that covers a line only in part and misses L2 allocates it with its own bytes and
-    // no fill; the line stays partial until a write covers it whole or a read needs it, and that
-    // read fills it from HBM first, paying what a miss costs without evicting (models/memory/
-    // partial_lines.h, docs/fidelity.md §94). 0: a written line is whole.
-    std::uint32_t partialReadFill = 0;
+    // What L2 does with a line a write covers only in part and finds missing (models/memory/
+    // partial_lines.h, docs/fidelity.md §92, §94, §103). None: the write allocates it as whole (no
+    // fill, nothing owed). OnRead: it holds the write's bytes only, and the first read that needs
+    // the line fills it from HBM (what a miss costs, without evicting). OnReadOrEvict: as OnRead,
+    // and a partial line evicted before any read fills it is completed from HBM on its way out
+    // (a write-back of whole lines only: the victim's other bytes are read, then the line written).
+    PartialLineFill partialLineFill = PartialLineFill::None;
 };
 
 struct HbmConfig {

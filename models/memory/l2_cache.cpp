@@ -160,8 +160,9 @@ std::uint32_t L2Cache::confirmedWays(LinePlace place, std::uint32_t partialMatch
 // line (+10 % host instructions in device_throughput_bench).
 template <bool kSixteenWays>
 [[gnu::always_inline]] inline bool L2Cache::accessSet(LinePlace place, bool isWrite,
-                                                      std::uint32_t& evictedTag, std::uint64_t& dirtied) {
-    if (!kSixteenWays && ways_ > kPackedWays) return accessWideSet(place, isWrite, evictedTag, dirtied);
+                                                      std::uint32_t& evictedTag, std::uint64_t& dirtied,
+                                                      std::uint64_t& emptyFills) {
+    if (!kSixteenWays && ways_ > kPackedWays) return accessWideSet(place, isWrite, evictedTag, dirtied, emptyFills);
     const std::uint32_t ways = kSixteenWays ? kCommonWays : ways_;
     PackedSet& set = packedSets_[place.set];
     const auto partialTag = static_cast<std::uint16_t>(place.tag);
@@ -191,8 +192,9 @@ template <bool kSixteenWays>
         way = static_cast<std::uint32_t>(set.recency & 0xF);
         set.recency = (set.recency >> 4) | (std::uint64_t{way} << mruShift);
         const std::uint32_t wayBit = 1u << way;
-        // Only filled ways are dirty.
+        // Only filled ways are dirty; a way never used has tag 0 (every line's tag is at least 1).
         if ((set.dirty & wayBit) != 0) evictedTag = tagIn(place.set, way);
+        else emptyFills += set.partialTags[way] == 0 && (!wideTagsSeen_ || tagRow(place.set)[way] == 0);
         if (place.tag > kPartialTagMax && !wideTagsSeen_) keepFullTags();
         if (wideTagsSeen_) tagRow(place.set)[way] = place.tag;
         set.partialTags[way] = partialTag;
@@ -204,7 +206,8 @@ template <bool kSixteenWays>
     return hit;
 }
 
-bool L2Cache::accessWideSet(LinePlace place, bool isWrite, std::uint32_t& evictedTag, std::uint64_t& dirtied) {
+bool L2Cache::accessWideSet(LinePlace place, bool isWrite, std::uint32_t& evictedTag, std::uint64_t& dirtied,
+                            std::uint64_t& emptyFills) {
     std::uint32_t* tags = tagRow(place.set);
     std::uint64_t& dirty = wideDirty_[place.set];
     std::uint8_t* order = &wideRecency_[place.set * ways_];
@@ -231,6 +234,7 @@ bool L2Cache::accessWideSet(LinePlace place, bool isWrite, std::uint32_t& evicte
         order[last] = static_cast<std::uint8_t>(way);
         const std::uint64_t wayBit = std::uint64_t{1} << way;
         if ((dirty & wayBit) != 0) evictedTag = tags[way];  // only filled ways are dirty
+        else emptyFills += tags[way] == 0;                  // a way never used
         tags[way] = place.tag;
         dirty = isWrite ? (dirty | wayBit) : (dirty & ~wayBit);
         dirtied += isWrite;
@@ -241,10 +245,10 @@ bool L2Cache::accessWideSet(LinePlace place, bool isWrite, std::uint32_t& evicte
 
 template <bool kSixteenWays>
 inline bool L2Cache::accessLine(LinePlace place, bool isWrite, std::uint32_t& evictedTag,
-                                std::uint64_t& dirtied) {
+                                std::uint64_t& dirtied, std::uint64_t& emptyFills) {
     if ((mruKeys_[place.set] & keyMaskFor(isWrite)) == keyAnswering(place.tag, isWrite))
         return true;
-    return accessSet<kSixteenWays>(place, isWrite, evictedTag, dirtied);
+    return accessSet<kSixteenWays>(place, isWrite, evictedTag, dirtied, emptyFills);
 }
 
 void L2Cache::prefetchSet(std::uint64_t set) const {
@@ -275,7 +279,7 @@ void L2Cache::prefetchLines(LinePlace place, std::uint64_t lineCount, bool isWri
 // counts of the walk stay in locals.
 template <bool kSixteenWays>
 inline void L2Cache::walkLines(LinePlace& place, std::uint64_t firstLine, std::uint64_t lineCount,
-                               bool isWrite, WalkCounts& counts) {
+                               bool isWrite, WalkCounts& counts, std::vector<std::uint64_t>* dirtyVictims) {
     const std::uint16_t* const keys = mruKeys_.data();
     const std::uint64_t keyMask = keyMaskFor(isWrite);
     std::uint64_t answering = keyAnswering(place.tag, isWrite);
@@ -285,6 +289,7 @@ inline void L2Cache::walkLines(LinePlace& place, std::uint64_t firstLine, std::u
     std::uint64_t oddMisses = 0;
     std::uint64_t dirtyEvictions = 0;
     std::uint64_t dirtied = 0;
+    std::uint64_t emptyFills = 0;
     for (std::uint64_t i = 0; i < lineCount; ++i) {
         if (i + kPrefetchSets < lineCount) {
             // Lines the key will answer need no rows (the tag may have moved on: only a hint).
@@ -293,11 +298,14 @@ inline void L2Cache::walkLines(LinePlace& place, std::uint64_t firstLine, std::u
         }
         if ((keys[place.set] & keyMask) != answering) {
             std::uint32_t evictedTag = 0;
-            if (!accessSet<kSixteenWays>(place, isWrite, evictedTag, dirtied)) {
+            if (!accessSet<kSixteenWays>(place, isWrite, evictedTag, dirtied, emptyFills)) {
                 ++misses;
                 oddMisses += (firstLine + i) & 1;
             }
-            dirtyEvictions += evictedTag != 0;
+            if (evictedTag != 0) {
+                ++dirtyEvictions;
+                if (dirtyVictims != nullptr) dirtyVictims->push_back((std::uint64_t{evictedTag} - 1) * setCount_ + place.set);
+            }
         }
         if (++place.set == setCount_) {
             place.set = 0;
@@ -310,6 +318,7 @@ inline void L2Cache::walkLines(LinePlace& place, std::uint64_t firstLine, std::u
     counts.oddMisses += oddMisses;
     counts.dirtyEvictions += dirtyEvictions;
     counts.dirtied += dirtied;
+    counts.emptyFills += emptyFills;
 }
 
 void L2Cache::WalkCounts::addTo(L2RangeOutcome& outcome) const {
@@ -319,6 +328,7 @@ void L2Cache::WalkCounts::addTo(L2RangeOutcome& outcome) const {
     outcome.misses[0] += misses - oddMisses;
     outcome.dirtyEvictions += dirtyEvictions;
     outcome.linesDirtied += dirtied;
+    outcome.emptyWaysFilled += emptyFills;
 }
 
 // A move whose gaps are shorter than a line touches every line from its first to its last byte
@@ -337,7 +347,7 @@ void L2Cache::accessBurstsOf(const L2Bursts& bursts, bool isWrite, L2RangeOutcom
     if (bursts.count <= 1 || bursts.strideBytes < bursts.bytes + lineBytes_) {
         const std::uint64_t lineCount = lastLine - firstLine + 1;
         prefetchLines(place, std::min(lineCount, kPrefetchSets), isWrite);
-        walkLines<kSixteenWays>(place, firstLine, lineCount, isWrite, counts);
+        walkLines<kSixteenWays>(place, firstLine, lineCount, isWrite, counts, outcome.dirtyVictims);
     } else {
         // A second walk kPrefetchBursts bursts ahead prefetches the first lines of each burst.
         LinePlace ahead = place;
@@ -363,7 +373,7 @@ void L2Cache::accessBurstsOf(const L2Bursts& bursts, bool isWrite, L2RangeOutcom
             const std::uint64_t first = start >> lineShift_;
             const std::uint64_t last = (start + bursts.bytes - 1) >> lineShift_;
             advance(place, first - nextLine);
-            walkLines<kSixteenWays>(place, first, last - first + 1, isWrite, counts);
+            walkLines<kSixteenWays>(place, first, last - first + 1, isWrite, counts, outcome.dirtyVictims);
             nextLine = last + 1;
         }
     }
@@ -382,9 +392,10 @@ L2LineOutcome L2Cache::access(std::uint64_t lineIndex, bool isWrite) {
     const LinePlace place = placeOf(lineIndex);
     std::uint32_t evictedTag = 0;
     std::uint64_t dirtied = 0;
+    std::uint64_t emptyFills = 0;
     L2LineOutcome outcome;
-    outcome.hit = ways_ == kCommonWays ? accessLine<true>(place, isWrite, evictedTag, dirtied)
-                                       : accessLine<false>(place, isWrite, evictedTag, dirtied);
+    outcome.hit = ways_ == kCommonWays ? accessLine<true>(place, isWrite, evictedTag, dirtied, emptyFills)
+                                       : accessLine<false>(place, isWrite, evictedTag, dirtied, emptyFills);
     if (evictedTag != 0) {
         outcome.evictedDirty = true;
         outcome.evictedLine = (std::uint64_t{evictedTag} - 1) * setCount_ + place.set;
@@ -406,9 +417,9 @@ void L2Cache::accessRange(std::uint64_t firstLine, std::uint64_t lineCount, bool
     prefetchLines(place, std::min(lineCount, kPrefetchSets), isWrite);
     WalkCounts counts;
     if (ways_ == kCommonWays)
-        walkLines<true>(place, firstLine, lineCount, isWrite, counts);
+        walkLines<true>(place, firstLine, lineCount, isWrite, counts, outcome.dirtyVictims);
     else
-        walkLines<false>(place, firstLine, lineCount, isWrite, counts);
+        walkLines<false>(place, firstLine, lineCount, isWrite, counts, outcome.dirtyVictims);
     counts.addTo(outcome);
 }
 

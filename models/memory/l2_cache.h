@@ -29,6 +29,10 @@ struct L2RangeOutcome {
     std::uint64_t misses[2] = {0, 0};
     std::uint64_t dirtyEvictions = 0;
     std::uint64_t linesDirtied = 0;  // written lines that were not dirty before (misses included)
+    std::uint64_t emptyWaysFilled = 0;  // misses that took a way no line had used yet (no victim)
+    // When set, the walk appends the line index of every dirty victim it evicts (the partial
+    // lines a write-back must complete first, partial_lines.h); null keeps the walk to counts.
+    std::vector<std::uint64_t>* dirtyVictims = nullptr;
     std::uint64_t totalMisses() const { return misses[0] + misses[1]; }
 };
 
@@ -77,29 +81,34 @@ private:
     // walk, kept in locals of the walking function (the rows could alias an outcome passed by
     // reference).
     struct WalkCounts {
-        std::uint64_t lines = 0, oddLines = 0, misses = 0, oddMisses = 0, dirtyEvictions = 0, dirtied = 0;
+        std::uint64_t lines = 0, oddLines = 0, misses = 0, oddMisses = 0, dirtyEvictions = 0, dirtied = 0, emptyFills = 0;
         void addTo(L2RangeOutcome& outcome) const;
     };
 
     // Throws std::out_of_range if the line's tag does not fit 32 bits.
     LinePlace placeOf(std::uint64_t lineIndex) const;
     // Looks up one line; returns whether it hit. On a miss with a dirty victim sets `evictedTag`
-    // to the victim's tag (else leaves it 0); a write that makes a line dirty adds 1 to `dirtied`.
+    // to the victim's tag (else leaves it 0); a write that makes a line dirty adds 1 to `dirtied`;
+    // a miss into a way never used adds 1 to `emptyFills`.
     // kSixteenWays: the common geometry, compiled apart.
     template <bool kSixteenWays>
-    bool accessLine(LinePlace place, bool isWrite, std::uint32_t& evictedTag, std::uint64_t& dirtied);
+    bool accessLine(LinePlace place, bool isWrite, std::uint32_t& evictedTag, std::uint64_t& dirtied,
+                    std::uint64_t& emptyFills);
     // The lookup of a line that is not its set's most recently used one (or a write to a clean
     // one), in a set of at most 16 ways; accessWideSet() for more ways.
     template <bool kSixteenWays>
-    bool accessSet(LinePlace place, bool isWrite, std::uint32_t& evictedTag, std::uint64_t& dirtied);
-    bool accessWideSet(LinePlace place, bool isWrite, std::uint32_t& evictedTag, std::uint64_t& dirtied);
+    bool accessSet(LinePlace place, bool isWrite, std::uint32_t& evictedTag, std::uint64_t& dirtied,
+                    std::uint64_t& emptyFills);
+    bool accessWideSet(LinePlace place, bool isWrite, std::uint32_t& evictedTag, std::uint64_t& dirtied,
+                    std::uint64_t& emptyFills);
     // The ways whose partial tag matches, less those whose full tag does not (see packedSets_).
     std::uint32_t confirmedWays(LinePlace place, std::uint32_t partialMatches) const;
     // Looks up lineCount lines from `place` (line index firstLine) on and leaves `place` at the
     // line after them.
+    // `dirtyVictims`: null, or where the dirty victims' line indices go.
     template <bool kSixteenWays>
     void walkLines(LinePlace& place, std::uint64_t firstLine, std::uint64_t lineCount, bool isWrite,
-                   WalkCounts& counts);
+                   WalkCounts& counts, std::vector<std::uint64_t>* dirtyVictims);
     template <bool kSixteenWays>
     void accessBurstsOf(const L2Bursts& bursts, bool isWrite, L2RangeOutcome& outcome);
     // `place` moved `lines` lines on.

@@ -50,11 +50,4 @@ void forEachWrittenLine(const L2Bursts& bursts, std::uint32_t lineBytes, bool bu
     flush();
 }
 
-void forEachPartialLine(const L2Bursts& bursts, std::uint32_t lineBytes,
-                        const std::function<void(std::uint64_t)>& visit) {
-    forEachWrittenLine(bursts, lineBytes, false, [&](std::uint64_t line, std::uint64_t, bool whole) {
-        if (!whole) visit(line);
-    });
-}
-
 }  // namespace ascendsim

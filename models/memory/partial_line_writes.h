@@ -1,10 +1,7 @@
 #pragma once
-// The L2 lines a write covers only in part (docs/fidelity.md §92, §94). A line the write does not
-// fill whole and that L2 does not hold has to be read from HBM before the write can merge into it
-// (write-allocate of a partial line, l2.partial_write_fill): an L2 line has one valid bit, not
-// one per byte, so the bytes the write leaves out must come from memory. Or the line takes the
-// write's bytes alone and the read that first needs the rest fills it (l2.partial_read_fill,
-// partial_lines.h).
+// The L2 lines a write covers whole and those it covers only in part (docs/fidelity.md §92, §94):
+// a line covered in part that L2 does not hold takes the write's bytes alone, and L2 completes it
+// from HBM later (l2.partial_line_fill, partial_lines.h).
 #include <cstdint>
 #include <functional>
 
@@ -20,10 +17,5 @@ namespace ascendsim {
 // paddedBursts), so a line two bursts share is visited twice, in part each time.
 void forEachWrittenLine(const L2Bursts& bursts, std::uint32_t lineBytes, bool burstsApart,
                         const std::function<void(std::uint64_t, std::uint64_t, bool)>& visit);
-
-// Calls `visit(lineIndex)` once for every line that the bursts touch but do not cover whole, in
-// ascending order (forEachWrittenLine without burstsApart).
-void forEachPartialLine(const L2Bursts& bursts, std::uint32_t lineBytes,
-                        const std::function<void(std::uint64_t)>& visit);
 
 }  // namespace ascendsim

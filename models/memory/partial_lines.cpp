@@ -27,4 +27,10 @@ std::uint64_t PartialLines::fillOnRead(const L2Bursts& bursts, const L2Cache& l2
     return fills;
 }
 
+std::uint64_t PartialLines::evicted(const std::vector<std::uint64_t>& dirtyVictims) {
+    std::uint64_t partial = 0;
+    for (const std::uint64_t line : dirtyVictims) partial += lines_.erase(line);
+    return partial;
+}
+
 }  // namespace ascendsim

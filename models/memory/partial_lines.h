@@ -1,16 +1,23 @@
 #pragma once
-// The L2 lines that hold only the bytes writes put in them (l2.partial_read_fill, docs/fidelity.md
-// §94). An L2 line has one valid bit (§92's premise): a write that misses L2 and covers a 512 B
-// line only in part allocates the line with its own bytes under a byte mask and no fill (the
-// writer is not slowed: §92's fill at the write is what the chip does not charge); the line stays
-// partial — later writes of its other bytes do not make it whole, only a write covering it whole
-// does — until a read needs it: then L2 fills it from HBM before it serves the read, which costs
-// the reader what a miss costs, without evicting anything (the line is allocated). The AlexNet
-// 910B2 readers of the NC1HWC0 -> NCHW TransData's planar rows (676 B / 2916 B / 12100 B bursts,
-// written burst by burst) read at 14-20 / 28-31 / 35-37 B per cycle a core with no L2 victims,
-// against 50-79 B per cycle for data written in whole lines (docs/fidelity.md §94).
+// The L2 lines that hold only the bytes writes put in them, and when L2 completes them from HBM
+// (l2.partial_line_fill, docs/fidelity.md §92, §94, §103).
+//
+// A write that misses L2 and covers a 512 B line only in part allocates the line with its own
+// bytes and no fill: the writer is not slowed (§92: a fill at the write is what the chip does not
+// charge its partial-line writers). The line stays partial — later writes of its other bytes do
+// not make it whole, only a write covering it whole does (§94b: the line rule, not a 32 B one) —
+// until whichever comes first:
+// - a read needs it: L2 fills it from HBM before it serves the read, which costs the reader what a
+//   miss costs, without evicting (the line is allocated). The AlexNet 910B2 readers of the
+//   NC1HWC0 -> NCHW TransData's planar rows (676 B / 2916 B / 12100 B bursts, written burst by
+//   burst) read at 14-20 / 28-31 / 35-37 B per cycle a core with no L2 victims, against 50-79 B
+//   per cycle for data written in whole lines (§94a);
+// - it is evicted (PartialLineFill::OnReadOrEvict): L2 writes back whole lines only, so it reads
+//   the line's other bytes from HBM first — a line of HBM read the evicting access pays beside the
+//   write-back. A write-back with a byte mask (OnRead) needs none.
 #include <cstdint>
 #include <set>
+#include <vector>
 
 #include "models/memory/l2_cache.h"
 
@@ -26,8 +33,13 @@ public:
     // holds are filled now (whole from then on); their count is returned. A partial line L2 no
     // longer holds is forgotten (the read's miss fills it whole).
     std::uint64_t fillOnRead(const L2Bursts& bursts, const L2Cache& l2);
+    // The dirty lines an access evicted (L2RangeOutcome::dirtyVictims): the partial ones among
+    // them leave L2 and are forgotten; their count is returned (the lines whose write-back must
+    // first read the rest of the line, under OnReadOrEvict).
+    std::uint64_t evicted(const std::vector<std::uint64_t>& dirtyVictims);
 
     bool isPartial(std::uint64_t lineIndex) const { return lines_.count(lineIndex) != 0; }
+    std::size_t count() const { return lines_.size(); }
 
 private:
     // Ordered, so that a transfer's runs of lines are looked up as ranges, not line by line.

@@ -4,7 +4,6 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "models/memory/partial_line_writes.h"
 
 namespace ascendsim {
 
@@ -33,8 +32,7 @@ SharedMemorySystem::SharedMemorySystem(const ChipConfig& chip)
       l2HitLatencyPs_(chip.l2.hitLatencyCycles * psPerCycle(chip)),
       hbmReadLatencyPs_(chip.hbm.readLatencyCycles * psPerCycle(chip)),
       outstandingReadLines_(chip.hbm.outstandingReadLinesPerCore),
-      partialWriteFill_(chip.l2.partialWriteFill != 0),
-      partialReadFill_(chip.l2.partialReadFill != 0 && chip.l2.partialWriteFill == 0),
+      partialLineFill_(chip.l2.partialLineFill),
       readEfficiency_(chip.hbm.readEfficiency),
       readOnlyEfficiency_(hbmReadOnlyEfficiency(chip.hbm)),
       writeEfficiency_(chip.hbm.writeEfficiency),
@@ -47,6 +45,12 @@ SharedMemorySystem::SharedMemorySystem(const ChipConfig& chip)
         throw std::invalid_argument("HBM read/write efficiency must be in (0, 1]");
 }
 
+void SharedMemorySystem::setBackgroundVictims(double dirtyShare) {
+    if (!(dirtyShare >= 0.0 && dirtyShare <= 1.0)) throw std::invalid_argument("background dirty share must be in [0, 1]");
+    backgroundDirtyShare_ = dirtyShare;
+    eagerWriteBack_ = false;
+}
+
 GmServed SharedMemorySystem::serve(const GmAccess& request, PmuCounters& counters) {
     if (request.bytes == 0 || request.burstBytes() == 0) return {request.startPs, request.startPs};
     const std::uint64_t lineBytes = l2_.lineBytes();
@@ -54,20 +58,22 @@ GmServed SharedMemorySystem::serve(const GmAccess& request, PmuCounters& counter
                           request.burstStrideBytes};
     // Its turn behind other reads of the same lines (line_read_queue.h).
     const double lineWaitPs = request.isWrite ? 0.0 : lineReads_.wait(bursts, static_cast<double>(request.startPs));
-    // Lines this write covers in part and L2 does not hold: filled from HBM before it merges.
-    std::uint64_t partialFills = 0;
-    if (request.isWrite && partialWriteFill_)
-        forEachPartialLine(bursts, static_cast<std::uint32_t>(lineBytes), [&](std::uint64_t line) {
-            if (!l2_.contains(line)) ++partialFills;
-        });
     // Partial lines this read finds held: filled from HBM before it is served (partial_lines.h).
+    const bool keepsPartialLines = partialLineFill_ != PartialLineFill::None;
     std::uint64_t partialReadFills = 0;
-    if (partialReadFill_) {
+    if (keepsPartialLines) {
         if (request.isWrite) partialLines_.noteWrite(bursts, request.burstsApart, l2_);
         else partialReadFills = partialLines_.fillOnRead(bursts, l2_);
     }
     L2RangeOutcome lines;
+    if (keepsPartialLines) {
+        dirtyVictims_.clear();
+        lines.dirtyVictims = &dirtyVictims_;
+    }
     l2_.accessBursts(bursts, request.isWrite, lines);
+    // Partial lines this access evicted: completed from HBM on their way out (read_or_evict).
+    const std::uint64_t partialEvictFills = keepsPartialLines ? partialLines_.evicted(dirtyVictims_) : 0;
+    const std::uint64_t evictFills = partialLineFill_ == PartialLineFill::OnReadOrEvict ? partialEvictFills : 0;
     const std::uint64_t missLines = lines.totalMisses();
     const std::uint64_t writeBacks = lines.dirtyEvictions;
     if (request.isWrite) {
@@ -80,8 +86,10 @@ GmServed SharedMemorySystem::serve(const GmAccess& request, PmuCounters& counter
         counters[PmuEvent::L2R1ReadMissAllocate] += lines.misses[1];
     }
 
-    const std::uint64_t filledLines = request.isWrite ? partialFills : missLines + partialReadFills;
-    const std::uint64_t fillBytes = filledLines * lineBytes;
+    // The lines a read waits for; a victim's completion is the write-back's, which no one waits on
+    // but the HBM queue (a write that evicts dirty lines waits for it below).
+    const std::uint64_t filledLines = request.isWrite ? 0 : missLines + partialReadFills;
+    const std::uint64_t fillBytes = (filledLines + evictFills) * lineBytes;
     // Eager write-back stands for an L2 full of dirty lines in steady state, whose write-backs
     // are paid as lines become dirty rather than when they are evicted: a write that makes a
     // line dirty (a miss, or a hit on a clean line) costs a line of HBM write now; a write to a
@@ -89,8 +97,17 @@ GmServed SharedMemorySystem::serve(const GmAccess& request, PmuCounters& counter
     // more. Real kernels whose target lines are dirty in L2 (a copy into a tensor just written,
     // stores over a workspace) write faster than HBM takes (docs/fidelity.md §16).
     // Lazy: dirty victims pay when evicted.
+    // Background victims (setBackgroundVictims): the dirty share of the lines this access's misses
+    // pushed out of the L2 the timeline filled, in whole bytes (the remainder carried on).
+    std::uint64_t backgroundWriteBackBytes = 0;
+    if (backgroundDirtyShare_ > 0.0 && lines.emptyWaysFilled > 0) {
+        const double bytes = static_cast<double>(lines.emptyWaysFilled * lineBytes) * backgroundDirtyShare_ +
+                             backgroundWriteBackCarry_;
+        backgroundWriteBackBytes = static_cast<std::uint64_t>(bytes);
+        backgroundWriteBackCarry_ = bytes - static_cast<double>(backgroundWriteBackBytes);
+    }
     const std::uint64_t writeBackBytes = eagerWriteBack_ ? (request.isWrite ? lines.linesDirtied * lineBytes : 0)
-                                                         : writeBacks * lineBytes;
+                                                         : writeBacks * lineBytes + backgroundWriteBackBytes;
     counters[request.isWrite ? PmuEvent::L2Write : PmuEvent::L2Read] +=
         ceilDiv(request.bytes, kL2BytesPerCount);
     counters[PmuEvent::MainMemRead] += fillBytes / kMainMemBytesPerCount;
@@ -103,7 +120,7 @@ GmServed SharedMemorySystem::serve(const GmAccess& request, PmuCounters& counter
     const double l2Done = l2Server_.serve(start, static_cast<double>(request.bytes));
     // The HBM server runs at the nominal rate; a byte costs 1/efficiency of its nominal time.
     // Reads interleaved with queued writes pay the bus turnaround; a read-only stream does not.
-    const bool mixed = writeBackBytes > 0 || lastWriteBackDonePs_ > start;
+    const bool mixed = writeBackBytes > 0 || evictFills > 0 || lastWriteBackDonePs_ > start;
     const double hbmCostBytes = static_cast<double>(fillBytes) / (mixed ? readEfficiency_ : readOnlyEfficiency_) +
                                 static_cast<double>(writeBackBytes) / writeEfficiency_;
     const double hbmFcfsDone = hbmServer_.serve(start, hbmCostBytes);
@@ -112,19 +129,18 @@ GmServed SharedMemorySystem::serve(const GmAccess& request, PmuCounters& counter
     const double hbmDone = hbmCostBytes > 0.0
                                ? hbmSharing_.complete(start, hbmCostBytes / hbmServer_.bytesPerPs(), hbmFcfsDone)
                                : start;
-    // A read waits for its missed lines; a write whose partial lines are filled stays posted
-    // (waiting for the fill made one-block kernels' small stores too slow, docs/fidelity.md §92).
+    // A read waits for its missed lines and the partial lines it fills.
     const bool waitsForFill = !request.isWrite && filledLines > 0;
     // An eager write-back is buffered: the write waits only for the part of the HBM queue beyond
     // what the buffer holds.
-    const double bufferPs = eagerWriteBack_ && request.isWrite ? writeBackQueuePs_ : 0.0;
+    const double bufferPs = (eagerWriteBack_ || backgroundDirtyShare_ >= 0.0) && request.isWrite ? writeBackQueuePs_ : 0.0;
     // A write that evicts dirty lines is not posted: its lines take its data only once their
     // victims' write-backs are in the write queue, which takes them in turn behind everything
     // queued at HBM (DRAM controllers serve reads first), so the writer waits for the FCFS
     // completion less what the queue holds, not for its processor-shared completion. This is an
     // L2 full of dirty lines (a kernel writing past the L2's capacity): real MTE3 busy is FCFS-like
     // on such streams and processor-shared on those that fit (docs/fidelity.md §60).
-    const bool evictsDirtyLines = request.isWrite && writeBacks > 0;
+    const bool evictsDirtyLines = request.isWrite && (writeBacks > 0 || backgroundWriteBackBytes > 0);
     const double hbmWait = (evictsDirtyLines ? std::max(hbmDone, hbmFcfsDone) : hbmDone) - bufferPs;
     // The core's own in-flight limit: its missed lines return `outstanding` per read latency.
     const double inFlightDone =

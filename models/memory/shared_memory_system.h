@@ -7,12 +7,11 @@
 // - HBM bytes cost 1 / hbm.read_efficiency (fills) or 1 / hbm.write_efficiency (write-backs) of
 //   their nominal time (DRAM protocol overheads, chip_config.h HbmConfig); a fill while no
 //   write-back is queued at HBM costs 1 / hbm.read_only_efficiency (no bus turnaround);
-// - a read miss fills its whole line from HBM; a write miss allocates without a fill, unless
-//   l2.partialWriteFill is set and the write covers the line only in part: then the line is
-//   filled from HBM first (a line of HBM read; the write stays posted, partial_line_writes.h);
-//   a dirty victim is written back to HBM. With l2.partialReadFill instead, a write miss that
-//   covers a line in part leaves it partial (partial_lines.h), and the first read of a partial
-//   line fills it from HBM as a miss would, without evicting. Fills and write-backs pass the
+// - a read miss fills its whole line from HBM; a write miss allocates without a fill. With
+//   l2.partial_line_fill a line the write covers only in part stays partial (partial_lines.h):
+//   the first read of it fills it from HBM as a miss would, without evicting, and (read_or_evict)
+//   a partial line evicted before any read costs the evicting access a line of HBM read beside its
+//   write-back. A dirty victim is written back to HBM. Fills and write-backs pass the
 //   HBM server. With eager write-back (l2.writeBackQueueBytes > 0) a write pays a line of HBM write for each line it makes dirty
 //   (a write to a line already dirty pays none, evicting a dirty line pays nothing more); the
 //   write then waits only for the HBM queue beyond that many bytes;
@@ -39,6 +38,7 @@
 // - MainMemRead / MainMemWrite: HBM traffic this access caused (fills, write-backs), 8 B units.
 // It does not touch the simulator-side Bytes* events; the device counts those per path.
 #include <cstdint>
+#include <vector>
 
 #include "models/memory/bandwidth_server.h"
 #include "models/memory/hbm_sharing.h"
@@ -66,6 +66,15 @@ public:
     // the read latency and the turn behind other reads of its lines).
     GmServed serve(const GmAccess& request, PmuCounters& counters) override;
 
+    // The replay's L2 state from the profile's timeline (docs/fidelity.md §103): the L2 outside the
+    // lines this simulation touches holds what the real kernels before left there, of which
+    // `dirtyShare` (0..1) is dirty. A miss into a way no simulated line used yet evicts one of those
+    // lines: it costs `dirtyShare` of a line of HBM write, as a dirty victim does. Write-back is then
+    // lazy whatever l2.write_back_queue_bytes says (dirty lines pay when evicted): the eager
+    // write-back stands for an L2 full of dirty lines, which this replaces with the timeline's
+    // own; the write queue still buffers a write that evicts.
+    void setBackgroundVictims(double dirtyShare);
+
     const L2Cache& l2() const { return l2_; }
     const BandwidthServer& l2Server() const { return l2Server_; }
     const BandwidthServer& hbmServer() const { return hbmServer_; }
@@ -82,9 +91,9 @@ public:
     double l2HitLatencyPs_;
     double hbmReadLatencyPs_;
     std::uint32_t outstandingReadLines_;  // 0 = no per-core in-flight limit
-    bool partialWriteFill_;
-    bool partialReadFill_;
-    PartialLines partialLines_;  // l2.partial_read_fill: lines held with a write's bytes only
+    PartialLineFill partialLineFill_;
+    PartialLines partialLines_;  // l2.partial_line_fill: lines held with a write's bytes only
+    std::vector<std::uint64_t> dirtyVictims_;  // the current access's, while partial lines are kept
     double readEfficiency_;
     double readOnlyEfficiency_;
     double writeEfficiency_;
@@ -95,6 +104,8 @@ public:
     // queued write-backs may run ahead of a write before it waits. 0 = lazy write-back.
     double writeBackQueuePs_;
     bool eagerWriteBack_;
+    double backgroundDirtyShare_ = -1.0;  // < 0: no timeline state (the eager or lazy policy alone)
+    double backgroundWriteBackCarry_ = 0.0;  // the fraction of a byte not yet charged
     LineReadQueue lineReads_;
     std::uint64_t hbmBytesRead_ = 0;
     std::uint64_t hbmBytesWritten_ = 0;

@@ -18,6 +18,13 @@ bool parseMemSpace(const std::string& text, MemSpace& out) {
     return false;
 }
 
+bool parsePartialLineFill(const std::string& text, PartialLineFill& out) {
+    if (text == "none") return out = PartialLineFill::None, true;
+    if (text == "read") return out = PartialLineFill::OnRead, true;
+    if (text == "read_or_evict") return out = PartialLineFill::OnReadOrEvict, true;
+    return false;
+}
+
 std::string memSpaceList() {
     std::string list;
     for (std::size_t i = 0; i < kMemSpaceCount; ++i) {
@@ -67,7 +74,7 @@ void readUbBanking(const ConfigNode& node, ChipConfig& chip) {
 void readL2(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
     node.allowOnly({"size_bytes", "line_bytes", "ways", "bandwidth_bytes_per_cycle",
                     "hit_latency_cycles", "write_back_queue_bytes", "same_line_read_cycles",
-                    "partial_write_fill", "partial_read_fill"});
+                    "partial_line_fill"});
     node.readPositive("size_bytes", chip.l2.sizeBytes, isRoot);
     node.readPositive("line_bytes", chip.l2.lineBytes);
     node.readPositive("ways", chip.l2.ways);
@@ -75,8 +82,12 @@ void readL2(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
     node.readNonNegative("hit_latency_cycles", chip.l2.hitLatencyCycles);
     node.readNonNegative("write_back_queue_bytes", chip.l2.writeBackQueueBytes);
     node.readNonNegative("same_line_read_cycles", chip.l2.sameLineReadCycles);
-    node.readNonNegative("partial_write_fill", chip.l2.partialWriteFill);
-    node.readNonNegative("partial_read_fill", chip.l2.partialReadFill);
+    if (node.has("partial_line_fill")) {
+        std::string fill;
+        node.readString("partial_line_fill", fill);
+        if (!parsePartialLineFill(fill, chip.l2.partialLineFill))
+            node.fail("partial_line_fill", "expected none, read or read_or_evict, got '" + fill + "'");
+    }
 }
 
 void readHbm(const ConfigNode& node, bool isRoot, ChipConfig& chip) {

@@ -138,8 +138,6 @@ void checkPhysicalRanges(const Checker& check, const ChipConfig& chip) {
                   "hbm.size_bytes",
                   std::to_string(chip.hbm.sizeBytes) + " is outside 1 .. 2^40 bytes");
     check.require(chip.l2.ways >= 1, "l2.ways", "expected at least one way");
-    check.require(chip.l2.partialWriteFill <= 1, "l2.partial_write_fill", "expected 0 (off) or 1 (on)");
-    check.require(chip.l2.partialReadFill <= 1, "l2.partial_read_fill", "expected 0 (off) or 1 (on)");
     check.require(chip.l2.sizeBytes >= std::uint64_t{chip.l2.lineBytes} * chip.l2.ways &&
                       chip.l2.sizeBytes <= kMaxL2Bytes,
                   "l2.size_bytes",

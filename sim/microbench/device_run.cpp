@@ -25,13 +25,15 @@ std::vector<Instruction> repeated(const std::vector<Instruction>& body, std::uin
 
 }  // namespace
 
-std::vector<TaskResult> runOnDevice(const ChipConfig& chip, std::vector<TimedTask> tasks, DeviceOptions options) {
+std::vector<TaskResult> runOnDevice(const ChipConfig& chip, std::vector<TimedTask> tasks, DeviceOptions options,
+                                    MemorySystem* memory) {
     CollectingObserver observer;
     const FreshSimulationContext context;
     {
-        Device device(chip, observer, std::move(options));
-        for (auto& timed : tasks) device.submit(std::move(timed.task), timed.submitNs);
-        device.runUntilIdle();
+        std::unique_ptr<Device> device = memory != nullptr ? std::make_unique<Device>(chip, observer, *memory, std::move(options))
+                                                           : std::make_unique<Device>(chip, observer, std::move(options));
+        for (auto& timed : tasks) device->submit(std::move(timed.task), timed.submitNs);
+        device->runUntilIdle();
     }
     return observer.results;
 }

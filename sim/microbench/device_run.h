@@ -17,8 +17,10 @@ struct TimedTask {
 };
 
 // Submits every task to a fresh Device of `chip`, runs until idle, returns the results in
-// completion order.
-std::vector<TaskResult> runOnDevice(const ChipConfig& chip, std::vector<TimedTask> tasks, DeviceOptions options = {});
+// completion order. With `memory` the device uses it (fresh, outliving the call) instead of the
+// chip's own SharedMemorySystem.
+std::vector<TaskResult> runOnDevice(const ChipConfig& chip, std::vector<TimedTask> tasks, DeviceOptions options = {},
+                                    MemorySystem* memory = nullptr);
 
 // The task type that runs `kind` work on this chip: AI_CORE for cube (and coupled) programs,
 // AI_VECTOR_CORE for vector programs on split chips, AI_CORE on coupled ones.

@@ -18,6 +18,12 @@ ReplayCli::ReplayCli(CLI::App& app, const std::string& configDir) : configDir_(c
                         "(HBM when an LRU walk of the launch order says L2 no longer held the binary; docs/fidelity.md §93)")
         ->check(CLI::IsMember({"held", "walk"}))
         ->capture_default_str();
+    replay_->add_option("--l2-victims", o.l2Victims,
+                        "Under --l2 timeline, what a launch's L2 misses evict: eager (the chip's write-back policy, default) "
+                        "or timeline (the dirty share of the tensors the timeline walk pushes out, lazy write-back; "
+                        "docs/fidelity.md §103)")
+        ->check(CLI::IsMember({"eager", "timeline"}))
+        ->capture_default_str();
     replay_->add_option("--html", o.htmlPath,
                         "Also write the replay as one self-contained HTML page (sim-vs-real scatter, family errors, kernel table)");
     replay_->add_option("--source", o.source, "Export to read: auto (text when present), text, db")->capture_default_str();

@@ -28,6 +28,9 @@ struct ReplayOptions {
     // --code-l2: "held" (every launch finds its code in L2) or "walk" (an LRU walk of the launch
     // order says which binaries L2 still held; the others fill their first code line from HBM, §93).
     std::string codeL2 = "held";
+    // --l2-victims: "eager" (the chip's write-back policy) or "timeline" (under --l2 timeline, each
+    // launch's misses evict the timeline walk's tensors, dirty in the share it says, §103).
+    std::string l2Victims = "eager";
     std::string source = "auto";            // auto, text, db
     std::string htmlPath;                   // --html FILE: also the report as one page (replay_html.h)
     bool showProgress = false;

@@ -1,6 +1,7 @@
 #include "sim/replay/run/kernel_replay.h"
 
 #include "models/kernels/kernel_registry.h"
+#include "models/memory/shared_memory_system.h"
 #include "profiler/metrics/task_metrics.h"
 #include "sim/microbench/device_run.h"
 #include "sim/replay/input/real_tensors.h"
@@ -237,7 +238,13 @@ SimulatedKernel simulateReplayOp(OpInstance op, const ChipConfig& chip, L2State 
         t.task.codeHeldInL2 = placement.codeHeldInL2;
         tasks.push_back(std::move(t));
     }
-    const std::vector<TaskResult> results = runOnDevice(chip, std::move(tasks), std::move(device));
+    std::optional<SharedMemorySystem> memory;
+    if (placement.victimDirtyShare) {
+        memory.emplace(chip);
+        memory->setBackgroundVictims(*placement.victimDirtyShare);
+    }
+    const std::vector<TaskResult> results =
+        runOnDevice(chip, std::move(tasks), std::move(device), memory ? &*memory : nullptr);
     if (results.size() != before + kernels.size())
         throw std::logic_error("replay: the device did not finish every task of " + op.name);
     const TaskResult measured = merged(results, before);

@@ -46,7 +46,7 @@ struct ReplayPlacement {
     // chosen input of the op of that size, in order (the last is most recently used).
     std::vector<std::uint64_t> residentBytes;
     // Aligned with residentBytes (or empty): the writer whose stores the input still holds as
-    // they left it (l2.partial_read_fill). It is run before the launch, its output of the input's
+    // they left it (l2.partial_line_fill). It is run before the launch, its output of the input's
     // size on the input's address, instead of the write-only MemSet; none: the MemSet.
     std::vector<std::optional<ResidentWriterOp>> residentWriters;
     // The same for outputs that overwrite a tensor still in L2 (a copy into an existing tensor):
@@ -61,6 +61,10 @@ struct ReplayPlacement {
     // L2 holds the kernel's code at launch (l2_timeline.h's codeHeld); otherwise a block that
     // misses it in the ICache fills it from HBM first (KernelTask::codeHeldInL2).
     bool codeHeldInL2 = true;
+    // L2State::Timeline: the share of the lines the launch brings into L2 whose victim the
+    // timeline says is dirty (l2_timeline.h victimDirtyShare); the device's L2 charges its misses
+    // that (SharedMemorySystem::setBackgroundVictims). None: the chip's write-back policy alone.
+    std::optional<double> victimDirtyShare;
 };
 
 // Throws UnreplayableKernel with the lowering's message when the op cannot be lowered.

@@ -36,6 +36,32 @@ public:
     }
 
     std::uint64_t stampOf(const void* tensor) const { return static_cast<const Entry*>(tensor)->stamp; }
+    // An in-place write into the newest held tensor of `key` (the input the row just read): dirty
+    // from now on.
+    void markNewestWritten(const TensorKey& key) {
+        const auto it = byKey_.find(key);
+        if (it == byKey_.end()) return;
+        Entry* newest = nullptr;
+        for (const auto& entry : it->second)
+            if (newest == nullptr || entry->stamp > newest->stamp) newest = &*entry;
+        newest->dirty = true;
+    }
+    std::uint64_t bytesHeld() const { return bytesHeld_; }
+
+    // The dirty bytes among the `bytes` least recently used held bytes, the tensors in `spared`
+    // (the row's own, which it touches before anything is evicted) left out; a tensor the count
+    // ends inside counts in proportion.
+    double dirtyBytesOfOldest(std::uint64_t bytes, const std::vector<const void*>& spared) const {
+        double dirty = 0.0;
+        std::uint64_t counted = 0;
+        for (auto it = held_.rbegin(); it != held_.rend() && counted < bytes; ++it) {
+            if (std::find(spared.begin(), spared.end(), &*it) != spared.end()) continue;
+            const std::uint64_t taken = std::min(it->bytes, bytes - counted);
+            if (it->dirty) dirty += static_cast<double>(taken);
+            counted += taken;
+        }
+        return dirty;
+    }
     const TensorWriter& writerOf(const void* tensor) const { return static_cast<const Entry*>(tensor)->writer; }
 
     // `kernel` touches `tensor` of `key` (found by find): it becomes the most recently used; if
@@ -49,6 +75,7 @@ public:
             if (&*it != tensor) continue;
             it->stamp = ++clock_;
             it->writer = writer;
+            it->dirty = it->dirty || writer.present();
             if (!touchedBy(*it, kernel)) it->touchers.push_back(kernel);
             held_.splice(held_.begin(), held_, it);
             return;
@@ -66,7 +93,7 @@ public:
             bytesHeld_ = 0;
             return;
         }
-        held_.push_front(Entry{key, bytes, ++clock_, {kernel}, writer});
+        held_.push_front(Entry{key, bytes, ++clock_, {kernel}, writer, writer.present()});
         byKey_[key].push_back(held_.begin());
         bytesHeld_ += bytes;
         while (bytesHeld_ > capacity_) evictOldest();
@@ -79,6 +106,7 @@ private:
         std::uint64_t stamp;
         std::vector<std::string> touchers;  // the kernels (op and shapes) that read or wrote it while held
         TensorWriter writer;                // the write that last touched it, if no read came after
+        bool dirty = false;                 // written since it entered L2 (a read does not clean it)
     };
 
     static bool touchedBy(const Entry& entry, const std::string& kernel) {
@@ -138,6 +166,30 @@ std::vector<std::size_t> heldOf(const TensorLru& lru, const std::vector<const vo
     return indices;
 }
 
+// The share of the lines a row brings into L2 (inputs it reads cold, outputs it allocates) whose
+// victim is dirty: the held tensors it pushes out, oldest first, beyond what L2 has free.
+double victimDirtyShare(const TensorLru& lru, std::uint64_t capacity, const std::vector<TensorKey>& inputs,
+                        const std::vector<std::uint64_t>& inBytes, const std::vector<const void*>& readHeld,
+                        const std::vector<TensorKey>& outputs, const std::vector<std::uint64_t>& outBytes,
+                        const std::vector<const void*>& writeHeld, bool inPlace) {
+    std::uint64_t incoming = 0;
+    std::vector<const void*> spared;
+    for (std::size_t j = 0; j < inputs.size(); ++j) {
+        if (readHeld[j] != nullptr) spared.push_back(readHeld[j]);
+        else if (!std::get<0>(inputs[j]).empty()) incoming += bytesAt(inBytes, j);
+    }
+    for (std::size_t j = 0; j < outputs.size(); ++j) {
+        if (writeHeld[j] != nullptr) spared.push_back(writeHeld[j]);
+        else if (!std::get<0>(outputs[j]).empty() && !(inPlace && j == 0 && !inputs.empty() && inputs[0] == outputs[0]))
+            incoming += bytesAt(outBytes, j);
+    }
+    if (incoming == 0) return 0.0;
+    const std::uint64_t held = lru.bytesHeld();
+    const std::uint64_t evicted = held + incoming > capacity ? std::min(held, held + incoming - capacity) : 0;
+    const double dirty = lru.dirtyBytesOfOldest(evicted, spared);
+    return std::min(1.0, dirty / static_cast<double>(std::min(incoming, capacity)));
+}
+
 }  // namespace
 
 L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, TimelineStart start, std::uint64_t codeBytes) {
@@ -147,6 +199,7 @@ L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, Timelin
     timeline.residentOutputs.resize(rows);
     if (codeBytes > 0) timeline.codeHeld.resize(rows);
     timeline.residentWriters.resize(rows);
+    timeline.victimDirtyShare.resize(rows);
     TensorLru lru(l2Bytes);
     // Steady state: a first walk leaves L2 as the profile's last kernels do; the second records.
     const std::size_t walks = start == TimelineStart::SteadyState ? 2 : 1;
@@ -171,6 +224,8 @@ L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, Timelin
         timeline.residentWriters[i].clear();
         timeline.residentInputs[i] = heldOf(lru, readHeld, &timeline.residentWriters[i]);
         timeline.residentOutputs[i] = heldOf(lru, writeHeld);
+        timeline.victimDirtyShare[i] = victimDirtyShare(lru, l2Bytes, inputs, inBytes, readHeld, outputs, outBytes, writeHeld,
+                                                        inPlace);
         // Reads first, then writes; each tensor becomes the most recently used.
         for (std::size_t j = 0; j < inputs.size(); ++j) {
             if (std::get<0>(inputs[j]).empty()) continue;
@@ -180,7 +235,10 @@ L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, Timelin
         for (std::size_t j = 0; j < outputs.size(); ++j) {
             if (std::get<0>(outputs[j]).empty()) continue;
             // In place, output 0 is input 0's memory: the read above already made it newest.
-            if (inPlace && j == 0 && !inputs.empty() && inputs[0] == outputs[0]) continue;
+            if (inPlace && j == 0 && !inputs.empty() && inputs[0] == outputs[0]) {
+                lru.markNewestWritten(inputs[0]);
+                continue;
+            }
             const TensorWriter writer{i, j};
             if (writeHeld[j] != nullptr) lru.use(outputs[j], writeHeld[j], bytesAt(outBytes, j), kernel, writer);
             else lru.add(outputs[j], bytesAt(outBytes, j), kernel, writer);

@@ -27,7 +27,7 @@ namespace ascendsim {
 
 // The kernel whose write last touched a held tensor: its row of profile.kernels and which of its
 // outputs the tensor is. A tensor a kernel read after the write (or only ever read) has none: the
-// read left its lines whole in L2 (l2.partial_read_fill, docs/fidelity.md §94).
+// read left its lines whole in L2 (l2.partial_line_fill, docs/fidelity.md §94).
 struct TensorWriter {
     static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
     std::size_t row = kNone;
@@ -49,6 +49,11 @@ struct L2Timeline {
     // Per row, aligned with residentInputs: the kernel that last wrote each held input, if no read
     // came after it (empty for the producer rule, which keeps no writers).
     std::vector<std::vector<TensorWriter>> residentWriters;
+    // Per row: of the lines it brings into L2 (the inputs it reads cold, the outputs it allocates),
+    // the share whose victim is dirty — the held tensors it pushes out, oldest first, that a kernel
+    // wrote since they entered L2 (a read does not clean a line); lines that land in free space
+    // evict nothing. What a write-back L2 charges the row in HBM writes (docs/fidelity.md §103).
+    std::vector<double> victimDirtyShare;
 };
 
 // What L2 holds when the profile's first kernel starts: nothing (Empty), or what its last

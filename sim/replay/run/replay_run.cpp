@@ -93,6 +93,7 @@ ReplayPlacement placementOf(const ReplayedKernel& k) {
     if (!k.residentOutputs.empty()) placement.residentOutputBytes = bytesOf(realOutputs(k.sample), k.residentOutputs);
     placement.codeResident = k.codeResident;
     placement.codeHeldInL2 = k.codeHeldInL2;
+    placement.victimDirtyShare = k.victimDirtyShare;
     return placement;
 }
 
@@ -113,18 +114,18 @@ L2Timeline residencyByRow(const RealProfile& profile, L2State l2, std::uint64_t 
     const bool producerAware = preloadsResidents(l2) && profile.hasShapes;
     if (producerAware && l2 == L2State::Timeline) return l2Timeline(profile, l2Bytes);
     if (producerAware && l2 == L2State::Producer)
-        return L2Timeline{producedInputs(profile, l2Bytes), residentCopyTargets(profile, l2Bytes), {}, {}};
+        return L2Timeline{producedInputs(profile, l2Bytes), residentCopyTargets(profile, l2Bytes), {}, {}, {}};
     return L2Timeline{std::vector<std::vector<std::size_t>>(profile.kernels.size()),
-                      std::vector<std::vector<std::size_t>>(profile.kernels.size()), {}, {}};
+                      std::vector<std::vector<std::size_t>>(profile.kernels.size()), {}, {}, {}};
 }
 
 std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State l2, std::uint64_t l2Bytes,
-                                            const ChipConfig* codeChip, bool walkCodeInL2) {
+                                            const ChipConfig* codeChip, bool walkCodeInL2, bool timelineVictims) {
     const bool producerAware = preloadsResidents(l2) && profile.hasShapes;
     const L2Timeline resident = residencyByRow(profile, l2, l2Bytes);
     const auto& produced = resident.residentInputs;
     const auto& targets = resident.residentOutputs;
-    const bool keepsPartialLines = l2 == L2State::Timeline && codeChip != nullptr && codeChip->l2.partialReadFill != 0;
+    const bool keepsPartialLines = l2 == L2State::Timeline && codeChip != nullptr && codeChip->l2.partialLineFill != PartialLineFill::None;
     const std::vector<bool> codeResident =
         codeChip != nullptr ? codeResidentRows(profile, *codeChip, codeWalkOf(l2))
                             : std::vector<bool>(profile.kernels.size(), false);
@@ -134,6 +135,8 @@ std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State 
     std::unordered_map<std::string, std::size_t> index;
     std::vector<std::vector<double>> durations;
     std::vector<std::map<std::string, std::vector<double>>> pipes;
+    const bool victims = timelineVictims && l2 == L2State::Timeline && producerAware;
+    std::vector<double> victimShareSums;
     for (std::size_t row = 0; row < profile.kernels.size(); ++row) {
         const RealKernel& kernel = profile.kernels[row];
         const std::vector<TensorWriter>& writers = rowWriters(resident, row, keepsPartialLines && producerAware);
@@ -155,15 +158,18 @@ std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State 
             groups.push_back(std::move(group));
             durations.emplace_back();
             pipes.emplace_back();
+            victimShareSums.push_back(0.0);
         }
         ReplayedKernel& group = groups[it->second];
         ++group.occurrences;
         group.realTotalUs += kernel.durationUs;
         durations[it->second].push_back(kernel.durationUs);
+        if (victims) victimShareSums[it->second] += resident.victimDirtyShare[row];
         for (const auto& [pipe, value] : kernel.pipeRatios) pipes[it->second][pipe].push_back(value);
     }
     for (std::size_t i = 0; i < groups.size(); ++i) {
         groups[i].realUs = median(durations[i]);
+        if (victims) groups[i].victimDirtyShare = victimShareSums[i] / static_cast<double>(groups[i].occurrences);
         for (const auto& [pipe, values] : pipes[i]) groups[i].realPipes[pipe] = median(values);
     }
     return groups;

@@ -35,11 +35,14 @@ struct ReplayedKernel {
     std::optional<SimulatedKernel> simulated;
     std::vector<std::size_t> residentInputs;  // --l2 producer / timeline: inputs held in L2 at start
     std::vector<std::size_t> residentOutputs; // --l2 producer / timeline: copy targets still in L2
-    // --l2 timeline on a chip whose L2 keeps partial lines (l2.partial_read_fill): per resident
+    // --l2 timeline on a chip whose L2 keeps partial lines (l2.partial_line_fill): per resident
     // input, the kernel whose write it still holds as written (none: a read came after it).
     std::vector<std::optional<ResidentWriter>> residentWriters;
     bool codeResident = false;  // its code was still in the ICaches at launch (code_residency.h)
     bool codeHeldInL2 = true;   // L2 still held its code at launch (l2_timeline.h's codeHeld)
+    // --l2 timeline with the timeline's victims: the mean over the group's rows of the share of
+    // the lines each brings into L2 whose victim is dirty (l2_timeline.h victimDirtyShare).
+    std::optional<double> victimDirtyShare;
     std::string excluded;       // set when the row is no AI core kernel (Level0, DSA task)
     std::string reason;         // why not simulated (empty when simulated)
 };
@@ -68,13 +71,14 @@ L2Timeline residencyByRow(const RealProfile& profile, L2State l2, std::uint64_t 
 // With `codeChip` (its ICache and core counts) the identity also holds whether the kernel's code
 // was resident at launch (code_residency.h, walked as codeWalkOf(l2)): a kernel's cold and warm
 // launches are two groups. Under the timeline, when that chip's L2 keeps partial lines
-// (l2.partial_read_fill), it also holds the kernels that last wrote the held inputs: the replay
+// (l2.partial_line_fill), it also holds the kernels that last wrote the held inputs: the replay
 // preloads each by running its writer (kernel_replay.h), whose stores decide which lines are whole.
 // With `walkCodeInL2` it also holds whether L2 still held the kernel's code (codeHeldInL2Rows);
-// without, every launch finds its code in L2 (the replay's default, §93).
+// without, every launch finds its code in L2 (the replay's default, §93). With `timelineVictims`
+// under the timeline, each group also holds the mean of its rows' victimDirtyShare (l2_timeline.h).
 std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State l2 = L2State::Cold,
                                             std::uint64_t l2Bytes = 0, const ChipConfig* codeChip = nullptr,
-                                            bool walkCodeInL2 = false);
+                                            bool walkCodeInL2 = false, bool timelineVictims = false);
 
 // Called after each group with (done, total).
 using ReplayProgress = std::function<void(std::size_t, std::size_t)>;

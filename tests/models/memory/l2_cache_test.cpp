@@ -61,6 +61,23 @@ TEST(L2Cache, DirtyVictimIsReportedForWriteBack) {
     EXPECT_EQ(outcome.evictedLine, 0u);
 }
 
+TEST(L2Cache, AWalkNamesItsDirtyVictimsWhenAsked) {
+    L2Cache cache = smallCache();
+    cache.accessRange(0, 8, true);   // lines 0 .. 7 dirty, two per set
+    cache.accessRange(9, 1, false);  // set 1: evicts dirty 1, holds 5 (least recently used) and clean 9
+    std::vector<std::uint64_t> victims;
+    L2RangeOutcome outcome;
+    outcome.dirtyVictims = &victims;
+    // Lines 16, 17 (burst 0) and 20, 21 (burst 1), sets 0, 1, 0, 1: they evict 0, 5, 4 and clean 9.
+    cache.accessBursts({16 * 512, 1024, 2, 4 * 512}, false, outcome);
+    EXPECT_EQ(outcome.dirtyEvictions, 3u);
+    EXPECT_EQ(victims, (std::vector<std::uint64_t>{0, 5, 4}));
+    L2RangeOutcome counted;  // without the vector, only the count
+    cache.accessRange(10, 1, false, counted);  // set 2: evicts dirty 2
+    EXPECT_EQ(counted.dirtyEvictions, 1u);
+    EXPECT_EQ(victims.size(), 3u);
+}
+
 TEST(L2Cache, WriteToTheLineReadLastMakesItDirty) {
     L2Cache cache = smallCache();
     cache.access(0, false);

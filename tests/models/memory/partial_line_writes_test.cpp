@@ -1,12 +1,10 @@
-// forEachPartialLine and l2.partialWriteFill: which lines a write covers only in part, and what
-// filling them from HBM costs the write (docs/fidelity.md §92).
+// forEachWrittenLine: which lines a write covers only in part (docs/fidelity.md §92), the ones
+// l2.partial_line_fill keeps partial (partial_lines_test.cpp).
 #include <gtest/gtest.h>
 
 #include <vector>
 
 #include "models/memory/partial_line_writes.h"
-#include "models/memory/shared_memory_system.h"
-#include "models/memory/small_memory_chip.h"
 
 namespace ascendsim {
 namespace {
@@ -15,7 +13,9 @@ constexpr std::uint32_t kLine = 512;
 
 std::vector<std::uint64_t> partialLinesOf(const L2Bursts& bursts) {
     std::vector<std::uint64_t> lines;
-    forEachPartialLine(bursts, kLine, [&](std::uint64_t line) { lines.push_back(line); });
+    forEachWrittenLine(bursts, kLine, false, [&](std::uint64_t line, std::uint64_t, bool whole) {
+        if (!whole) lines.push_back(line);
+    });
     return lines;
 }
 
@@ -54,44 +54,6 @@ TEST(PartialLineWrites, BurstsThatShareALineAddUp) {
     EXPECT_TRUE(partialLinesOf({0, 256, 2, 256}).empty());
     // 384 B bursts 448 apart: line 0 gets 384 + 64, line 1 the rest of burst 1 (320): both partial.
     EXPECT_EQ(partialLinesOf({0, 384, 2, 448}), (std::vector<std::uint64_t>{0, 1}));
-}
-
-ChipConfig fillingChip(std::uint32_t partialWriteFill) {
-    ChipConfig chip = testing_support::smallMemoryChip();
-    chip.l2.partialWriteFill = partialWriteFill;
-    return chip;
-}
-
-GmAccess writeOf(std::uint64_t address, std::uint64_t bytes, std::uint64_t startPs = 0) {
-    return GmAccess{startPs, 0, address, bytes, true};
-}
-
-TEST(PartialWriteFill, APartialLineMissIsFilledFromHbmWhileTheWriteIsPosted) {
-    PmuCounters off;
-    PmuCounters on;
-    SharedMemorySystem noFill(fillingChip(0));
-    SharedMemorySystem filling(fillingChip(1));
-    const std::uint64_t doneOff = noFill.access(writeOf(0, 100), off);
-    const std::uint64_t doneOn = filling.access(writeOf(0, 100), on);
-    EXPECT_EQ(off[PmuEvent::MainMemRead], 0u);
-    EXPECT_EQ(on[PmuEvent::MainMemRead], kLine / 8);
-    EXPECT_EQ(filling.hbmBytesRead(), kLine);
-    // The fill's 512 B pass HBM (1 B/ps) ahead of the write, which then completes at the L2 hit
-    // latency (10 cycles of 1 ns), not the HBM read latency (100 cycles): it is posted.
-    EXPECT_EQ(doneOff, 20u + 10'000u);  // 100 B through L2 at 5 B/ps, then the hit latency
-    EXPECT_EQ(doneOn, 512u + 10'000u);   // the fill through HBM first
-    EXPECT_LT(doneOn, 20'000u);
-}
-
-TEST(PartialWriteFill, WholeLinesAndLinesL2HoldsAreNotFilled) {
-    SharedMemorySystem memory(fillingChip(1));
-    PmuCounters counters;
-    memory.access(writeOf(0, 2 * kLine), counters);  // whole lines: allocated without a fill
-    EXPECT_EQ(memory.hbmBytesRead(), 0u);
-    memory.access(writeOf(kLine + 64, 64, 1'000'000), counters);  // line 1 is held: merged
-    EXPECT_EQ(memory.hbmBytesRead(), 0u);
-    memory.access(writeOf(2 * kLine + 64, 64, 2'000'000), counters);  // line 2 is not
-    EXPECT_EQ(memory.hbmBytesRead(), kLine);
 }
 
 }  // namespace

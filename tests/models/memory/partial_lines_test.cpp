@@ -1,5 +1,6 @@
-// l2.partial_read_fill: a line a write allocates in part holds only the written bytes, and the first
-// read of it fills it from HBM (models/memory/partial_lines.h, docs/fidelity.md §94).
+// l2.partial_line_fill: a line a write allocates in part holds only the written bytes, and the first
+// read of it fills it from HBM (read, docs/fidelity.md §94), or, if L2 evicts it first, its
+// write-back does (read_or_evict, §103) (models/memory/partial_lines.h).
 #include <gtest/gtest.h>
 
 #include <set>
@@ -67,6 +68,17 @@ TEST(PartialLines, WholeWritesAndHeldLinesStayWhole) {
     EXPECT_FALSE(partial.isPartial(2));
 }
 
+TEST(PartialLines, AnEvictedPartialLineIsCountedOnceAndForgotten) {
+    L2Cache l2(64 * kL2LineBytes, kL2LineBytes, 4);
+    PartialLines partial;
+    partial.noteWrite({8, 8, 1, 0}, false, l2);
+    partial.noteWrite({3 * kL2LineBytes + 8, 8, 1, 0}, false, l2);
+    // Dirty victims 0 (partial), 1 (whole) and 3 (partial).
+    EXPECT_EQ(partial.evicted({0, 1, 3}), 2u);
+    EXPECT_EQ(partial.count(), 0u);
+    EXPECT_EQ(partial.evicted({0, 3}), 0u);
+}
+
 TEST(PartialLines, APartialLineL2NoLongerHoldsIsAMissNotAFill) {
     L2Cache l2(64 * kL2LineBytes, kL2LineBytes, 4);
     PartialLines partial;
@@ -75,9 +87,9 @@ TEST(PartialLines, APartialLineL2NoLongerHoldsIsAMissNotAFill) {
     EXPECT_FALSE(partial.isPartial(0));
 }
 
-ChipConfig partialChip(std::uint32_t partialReadFill) {
+ChipConfig partialChip(PartialLineFill fill) {
     ChipConfig chip = testing_support::smallMemoryChip();
-    chip.l2.partialReadFill = partialReadFill;
+    chip.l2.partialLineFill = fill;
     return chip;
 }
 
@@ -92,8 +104,8 @@ std::uint64_t readAfterPlanarStore(SharedMemorySystem& memory, std::uint64_t byt
 
 TEST(PartialReadFill, AReadOfPlanarRowsWrittenBurstByBurstPaysTheirFillsWithoutEvicting) {
     const std::uint64_t bytes = 16 * kPlane;  // 10816 B: lines 0 .. 21, few of them inside one plane
-    SharedMemorySystem off(partialChip(0));
-    SharedMemorySystem on(partialChip(1));
+    SharedMemorySystem off(partialChip(PartialLineFill::None));
+    SharedMemorySystem on(partialChip(PartialLineFill::OnRead));
     PmuCounters offCounters;
     PmuCounters onCounters;
     const std::uint64_t offPs = readAfterPlanarStore(off, bytes, true, offCounters);
@@ -111,11 +123,57 @@ TEST(PartialReadFill, AReadOfPlanarRowsWrittenBurstByBurstPaysTheirFillsWithoutE
 }
 
 TEST(PartialReadFill, TheSameStoreAsOneRangeLeavesWholeLines) {
-    SharedMemorySystem on(partialChip(1));
+    SharedMemorySystem on(partialChip(PartialLineFill::OnRead));
     PmuCounters counters;
     readAfterPlanarStore(on, 16 * kPlane, false, counters);
     // Only the range's last line is partial (10816 = 21 × 512 + 64).
     EXPECT_EQ(on.hbmBytesRead(), kL2LineBytes);
+}
+
+// The small chip's L2 has 16 sets of 2 ways: lines 0, 16 and 32 share set 0.
+constexpr std::uint64_t kSameSetStride = 16 * kL2LineBytes;
+
+GmAccess writeAt(std::uint64_t address, std::uint64_t bytes, std::uint64_t startPs) {
+    return GmAccess{startPs, 0, address, bytes, true};
+}
+
+// Writes bytes 8 .. 108 of line 0, then whole lines 16 and 32 (set 0 again: line 0 is evicted);
+// returns the HBM bytes read.
+std::uint64_t hbmReadAfterEvictingAPartialLine(PartialLineFill fill, bool readItFirst) {
+    SharedMemorySystem memory(partialChip(fill));
+    PmuCounters counters;
+    memory.access(writeAt(8, 100, 0), counters);
+    if (readItFirst) memory.access(GmAccess{1'000'000, 0, 0, 64, false}, counters);
+    memory.access(writeAt(kSameSetStride, kL2LineBytes, 2'000'000), counters);
+    memory.access(writeAt(2 * kSameSetStride, kL2LineBytes, 3'000'000), counters);
+    return memory.hbmBytesRead();
+}
+
+TEST(PartialLineEvictFill, APartialLineEvictedBeforeAnyReadIsCompletedOnItsWayOut) {
+    EXPECT_EQ(hbmReadAfterEvictingAPartialLine(PartialLineFill::None, false), 0u);
+    // A byte-masked write-back needs no fill.
+    EXPECT_EQ(hbmReadAfterEvictingAPartialLine(PartialLineFill::OnRead, false), 0u);
+    // Whole lines only: the write-back reads the line's other bytes first.
+    EXPECT_EQ(hbmReadAfterEvictingAPartialLine(PartialLineFill::OnReadOrEvict, false), kL2LineBytes);
+}
+
+TEST(PartialLineEvictFill, ALineAReadFilledIsWholeWhenEvicted) {
+    // Whichever comes first: the read fills it once, the eviction finds it whole.
+    EXPECT_EQ(hbmReadAfterEvictingAPartialLine(PartialLineFill::OnRead, true), kL2LineBytes);
+    EXPECT_EQ(hbmReadAfterEvictingAPartialLine(PartialLineFill::OnReadOrEvict, true), kL2LineBytes);
+}
+
+TEST(PartialLineEvictFill, TheEvictingWriteWaitsForTheFillBesideTheWriteBack) {
+    // The same eviction, lazy write-back: the write that evicts waits for its victim's HBM work,
+    // one line more with the fill.
+    auto evictingWriteTime = [](PartialLineFill fill) {
+        SharedMemorySystem memory(partialChip(fill));
+        PmuCounters counters;
+        memory.access(writeAt(8, 100, 0), counters);
+        memory.access(writeAt(kSameSetStride, kL2LineBytes, 2'000'000), counters);
+        return memory.access(writeAt(2 * kSameSetStride, kL2LineBytes, 3'000'000), counters) - 3'000'000;
+    };
+    EXPECT_EQ(evictingWriteTime(PartialLineFill::OnReadOrEvict), evictingWriteTime(PartialLineFill::OnRead) + kL2LineBytes);
 }
 
 }  // namespace

@@ -308,5 +308,29 @@ TEST(SharedMemorySystem, HitsAreServedAtL2BandwidthFiveTimesHbm) {
     EXPECT_NEAR(hotBytesPerPs, 5.0, 0.25);
 }
 
+
+// The timeline's victims (setBackgroundVictims, docs/fidelity.md §103): a miss into a way no
+// simulated line used evicts one of the lines the timeline left in L2, dirty in the given share;
+// write-back is then lazy, whatever the chip's queue says.
+std::uint64_t hbmWrittenByTwoWrites(double dirtyShare, std::uint32_t queueBytes) {
+    ChipConfig chip = testing_support::smallMemoryChip();
+    chip.l2.writeBackQueueBytes = queueBytes;
+    SharedMemorySystem memory(chip);
+    if (dirtyShare >= 0.0) memory.setBackgroundVictims(dirtyShare);
+    PmuCounters counters;
+    memory.access(GmAccess{0, 0, 0, 4 * 512, true}, counters);          // four lines into empty ways
+    memory.access(GmAccess{1'000'000, 0, 0, 4 * 512, true}, counters);  // the same lines again: hits
+    return memory.hbmBytesWritten();
+}
+
+TEST(SharedMemoryVictims, AMissIntoAnUnusedWayPaysTheTimelinesDirtyShareOfAWriteBack) {
+    EXPECT_EQ(hbmWrittenByTwoWrites(-1.0, 0), 0u);         // lazy, no timeline: nothing evicted
+    EXPECT_EQ(hbmWrittenByTwoWrites(-1.0, 32768), 2048u);  // eager: every line made dirty, once
+    EXPECT_EQ(hbmWrittenByTwoWrites(0.0, 32768), 0u);      // the timeline's victims are clean
+    EXPECT_EQ(hbmWrittenByTwoWrites(0.5, 32768), 1024u);   // half of them dirty
+    EXPECT_EQ(hbmWrittenByTwoWrites(1.0, 0), 2048u);
+    EXPECT_THROW(hbmWrittenByTwoWrites(1.5, 0), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace ascendsim

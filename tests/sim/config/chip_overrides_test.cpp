@@ -69,17 +69,15 @@ TEST(ChipOverrides, LaunchArgumentReadAndItsLineTurnAreOnForThe910BClassOnly) {
     EXPECT_EQ(loadChipByName("Ascend910B1", configDir(), {"l2.same_line_read_cycles=150"}).l2.sameLineReadCycles, 150u);
     EXPECT_EQ(loadChipByName("Ascend910B1", configDir(), {"pipes.block_argument_read_bytes=0"}).blockArgumentReadBytes, 0u);
     EXPECT_NE(errorOf({"l2.same_line_read_cycles=-1"}).find("l2.same_line_read_cycles"), std::string::npos);
-    // §92's partial-line write fill: off on every shipped chip, a what-if key of 0 or 1.
-    EXPECT_EQ(loadChipByName("Ascend910B4_1650", configDir()).l2.partialWriteFill, 0u);
-    EXPECT_EQ(loadChipByName("Ascend910B4_1650", configDir(), {"l2.partial_write_fill=1"}).l2.partialWriteFill, 1u);
-    EXPECT_NE(errorOf({"l2.partial_write_fill=2"}).find("l2.partial_write_fill"), std::string::npos);
-    // §94's partial lines filled by their first read: on the 910B2 (AlexNet), off on the Qwen3 part
-    // and the 910A, a key of 0 or 1.
-    EXPECT_EQ(loadChipByName("Ascend910B2", configDir()).l2.partialReadFill, 1u);
-    EXPECT_EQ(loadChipByName("Ascend910B4_1650", configDir()).l2.partialReadFill, 0u);
-    EXPECT_EQ(loadChipByName("Ascend910", configDir()).l2.partialReadFill, 0u);
-    EXPECT_EQ(loadChipByName("Ascend910B1", configDir(), {"l2.partial_read_fill=1"}).l2.partialReadFill, 1u);
-    EXPECT_NE(errorOf({"l2.partial_read_fill=2"}).find("l2.partial_read_fill"), std::string::npos);
+    // The partial-line model (§92, §94, §103): which chips keep partial lines and how they are
+    // completed; a what-if names none, read or read_or_evict, anything else is refused by name.
+    EXPECT_EQ(loadChipByName("Ascend910B2", configDir()).l2.partialLineFill, PartialLineFill::OnReadOrEvict);
+    EXPECT_EQ(loadChipByName("Ascend910B4_1650", configDir()).l2.partialLineFill, PartialLineFill::None);
+    EXPECT_EQ(loadChipByName("Ascend910", configDir()).l2.partialLineFill, PartialLineFill::None);
+    EXPECT_EQ(loadChipByName("Ascend910B1", configDir(), {"l2.partial_line_fill=read_or_evict"}).l2.partialLineFill,
+              PartialLineFill::OnReadOrEvict);
+    EXPECT_EQ(loadChipByName("Ascend910B2", configDir(), {"l2.partial_line_fill=none"}).l2.partialLineFill, PartialLineFill::None);
+    EXPECT_NE(errorOf({"l2.partial_line_fill=1"}).find("l2.partial_line_fill"), std::string::npos);
     const std::string tooLarge = errorOf({"pipes.block_argument_read_bytes=65537"});
     EXPECT_NE(tooLarge.find("pipes.block_argument_read_bytes: expected at most 65536 bytes"), std::string::npos) << tooLarge;
     // 1024 launches' records of one 512 B line each need 512 KiB at the top of GM.

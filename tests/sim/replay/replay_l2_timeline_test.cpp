@@ -178,15 +178,29 @@ TEST(L2TimelineWriters, WritersSplitGroupsOnlyWhenTheChipKeepsPartialLines) {
                        rowOf("32", "512", "aclnnSub"), rowOf("512", "8", "aclnnMul")};
     profile.kernels[3].type = "Sub";
     ChipConfig chip;
-    chip.l2.partialReadFill = 0;
+    chip.l2.partialLineFill = PartialLineFill::None;
     const std::size_t without = distinctKernels(profile, L2State::Timeline, 64 * 1024, &chip).size();
-    chip.l2.partialReadFill = 1;
+    chip.l2.partialLineFill = PartialLineFill::OnRead;
     const auto groups = distinctKernels(profile, L2State::Timeline, 64 * 1024, &chip);
     EXPECT_EQ(groups.size(), without + 1);
     std::size_t withWriter = 0;
     for (const auto& g : groups)
         if (g.residentWriters.size() == 1 && g.residentWriters[0]) ++withWriter;
     EXPECT_EQ(withWriter, 2u);
+}
+
+
+// The share of a row's incoming bytes whose victims are dirty (docs/fidelity.md §103), 4 KiB of L2:
+// kernel 1 reads A and writes B (2 KiB each, L2 full); kernel 2's 2 KiB push out A, which was
+// only read (share 0); kernel 3's 1 KiB push out half of B, which kernel 1 wrote (share 1).
+TEST(L2TimelineVictims, ARowsVictimsAreDirtyWhenAKernelWroteThem) {
+    RealProfile profile;
+    profile.kernels = {rowOf("512", "512"), rowOf("256", "256"), rowOf("128", "128")};
+    const L2Timeline timeline = l2Timeline(profile, 4 * kKiB, kEmpty);
+    ASSERT_EQ(timeline.victimDirtyShare.size(), 3u);
+    EXPECT_DOUBLE_EQ(timeline.victimDirtyShare[0], 0.0);  // L2 had room
+    EXPECT_DOUBLE_EQ(timeline.victimDirtyShare[1], 0.0);
+    EXPECT_DOUBLE_EQ(timeline.victimDirtyShare[2], 1.0);
 }
 
 }  // namespace
