@@ -65,6 +65,7 @@ void attributeMemSetTensors(std::vector<RealKernel>& kernels) {
             if (!ownsByName(memset, k) && !atomicClean) continue;
             takeOwnersOutput(memset, k);
             k.accumulatesAtomically = k.accumulatesAtomically || atomicClean;
+            k.outputClearedByMemSet = true;
             break;
         }
     }

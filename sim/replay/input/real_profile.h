@@ -63,6 +63,9 @@ struct RealKernel {
     // An atomic clean (the 910A's "atomic_memset" row, memset_owner.h) zeroed this kernel's output
     // before it: its blocks add their partial results into it.
     bool accumulatesAtomically = false;
+    // A MemSet of its own (memset_owner.h: by name, or the 910A's atomic clean) zeroed this
+    // kernel's first output just before it: the kernel writes into that tensor, not a new one.
+    bool outputClearedByMemSet = false;
 };
 
 // Drops the pipe ratios of the sides the row records with total_cycles 0 (kernel.idleSides): that

@@ -209,7 +209,8 @@ L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, Timelin
         const std::string kernel = kernelOf(k);
         const auto inputs = inputKeys(k), outputs = outputKeys(k);
         const auto inBytes = tensorBytesOfSide(k, true), outBytes = tensorBytesOfSide(k, false);
-        const bool copyInto = isCopyIntoExisting(k), inPlace = isInPlaceKernel(k);
+        // A kernel whose own MemSet cleared its output writes into the tensor the MemSet wrote.
+        const bool copyInto = isCopyIntoExisting(k) || k.outputClearedByMemSet, inPlace = isInPlaceKernel(k);
         if (codeBytes > 0 && runsOnAiCores(k)) {
             // A binary's code is one image whichever kernel runs it: found by any launch, never
             // excluded as a loop's next tensor is (the reader "" touches nothing).

@@ -11,7 +11,9 @@
 // Tensors are tracked whole (a tensor larger than L2 is never held, and streaming it flushes
 // L2); every output is a new tensor, so it occupies L2 beside an older tensor of the same
 // identity, and a later read finds the newest. An in-place kernel's output 0 is its input 0, and
-// an aclnnInplaceCopy writes into the existing tensor of its output's identity (inplace_kernels.h).
+// an aclnnInplaceCopy writes into the existing tensor of its output's identity (inplace_kernels.h),
+// as does a kernel whose own MemSet cleared its output just before it (memset_owner.h: the MemSet
+// wrote that tensor, the kernel accumulates into it; docs/fidelity.md §101).
 // A kernel never finds a tensor that any launch of itself (op type and tensor cells) touched
 // while it was held: the same kernel launched again is a loop over layers or parameters, working
 // on the next one (docs/fidelity.md §23, §42c).
@@ -39,8 +41,9 @@ struct L2Timeline {
     // Per row of profile.kernels: the inputs held in L2 at its start, least recently used first
     // (the order the replay preloads them in, so the newest is the most recently used).
     std::vector<std::vector<std::size_t>> residentInputs;
-    // Per row: the outputs written over a tensor held in L2 (only a copy into an existing tensor;
-    // every other output is a new allocation, of which the export says nothing).
+    // Per row: the outputs written over a tensor held in L2 (a copy into an existing tensor, or the
+    // tensor the kernel's own MemSet cleared; every other output is a new allocation, of which the
+    // export says nothing).
     std::vector<std::vector<std::size_t>> residentOutputs;
     // Per row, with a code image size given: whether L2 still holds the binary's code (every
     // launch reads its code image, icache.kernel_code_bytes, through L2 like a tensor; §93).

@@ -85,6 +85,24 @@ TEST(L2Timeline, OutputsAreNewTensorsAndACopyTargetIsResidentWhenHeld) {
     EXPECT_EQ(l2Timeline(profile, 8 * kKiB, kEmpty).residentInputs[3], Indices{0});
 }
 
+// CANN's MemSet before an accumulating kernel ("aclnnMm_MatMulCommon_MemSet" before
+// "aclnnMm_MatMulCommon_MatMulV2", memset_owner.h) clears the owner's output: the owner then
+// writes into the tensor the MemSet just wrote, held in L2 (AlexNet's weight gradient [4096,4096]
+// fp32 writes 64 MiB at 2.2 TB/s with victim rate 0.0, docs/fidelity.md §101), not a new one.
+TEST(L2Timeline, AnOutputItsOwnMemSetClearedIsResident) {
+    RealKernel memset = rowOf("512", "512", "aclnnMm_MatMulCommon_MemSet");
+    memset.type = "MemSet";
+    RealKernel owner = rowOf("16;16", "512", "aclnnMm_MatMulCommon_MatMulV2");
+    owner.type = "MatMulV2";
+    owner.outputClearedByMemSet = true;
+    RealProfile profile;
+    profile.kernels = {memset, owner};
+    EXPECT_EQ(l2Timeline(profile, 64 * kKiB, kEmpty).residentOutputs[1], Indices{0});
+    // Without its MemSet the output is a new allocation, as every other output.
+    profile.kernels[1].outputClearedByMemSet = false;
+    EXPECT_TRUE(l2Timeline(profile, 64 * kKiB, kEmpty).residentOutputs[1].empty());
+}
+
 // The same kernel launched again works on other tensors of its identity (a loop over layers or
 // parameter groups): it never finds the tensors its own previous launch touched, while another
 // kernel reading them does.

@@ -134,6 +134,9 @@ TEST(ReplayRulesTraining, MemSetZeroesItsOwnersOutput) {
     attributeMemSetTensors(rows);
     EXPECT_EQ(rows[0].outputShapes, "151936,1024");
     EXPECT_EQ(rows[0].outputDtypes, "FLOAT");
+    // The owner writes into the tensor its MemSet cleared (l2_timeline.h); the kernel between does not.
+    EXPECT_TRUE(rows[2].outputClearedByMemSet);
+    EXPECT_FALSE(rows[1].outputClearedByMemSet);
     const OpInstance zero = replayOp(rows[0]);
     EXPECT_EQ(zero.type, "MemSet");
     EXPECT_EQ(zero.outputs[0].shape, (Shape{151936, 1024}));
@@ -181,6 +184,7 @@ TEST(ReplayRulesTraining, AtomicMemSetZeroesTheNextAccumulatorsOutput) {
     // The owner accumulates into the zeroed output across blocks (the MatMul lowering splits K for
     // it, docs/fidelity.md §46); the kernels skipped do not.
     EXPECT_TRUE(rows[3].accumulatesAtomically);
+    EXPECT_TRUE(rows[3].outputClearedByMemSet);
     EXPECT_TRUE(replayOp(rows[3]).boolAttr(kAccumulatesAtomicallyAttr, false));
     EXPECT_FALSE(rows[1].accumulatesAtomically);
     EXPECT_FALSE(rows[2].accumulatesAtomically);
