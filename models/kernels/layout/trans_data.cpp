@@ -6,6 +6,7 @@
 // rows (and back, dropping them); 16-bit NCHW ↔ NC1HWC0 runs on vnchwconv (trans_data_nchwconv.cpp).
 // ND ↔ FRACTAL_NZ with N % 16 ≠ 0 and FRACTAL_Z of a C or Co that does not fill its fractals run
 // as padded conversions (trans_data_padded.h); NC1HWC0 → NCHW of a padded C is a LoweringError.
+#include "models/kernels/layout/trans_data_dsl_buffers.h"
 #include "models/kernels/layout/trans_data_fractal_z.h"
 #include "models/kernels/layout/trans_data_nchwconv.h"
 #include "models/kernels/layout/trans_data_padded.h"
@@ -51,7 +52,8 @@ std::vector<LoweredKernel> lowerTransData(const OpInstance& op, const ChipConfig
         // per-row DMA cost the vnchwconv form lacks, §65; a 16-channel fp32 cell moves the same bytes).
         if (dst == TensorFormat::NC1HWC0) return lowerChannelBlocking(op, chip, s[1], hw, c0);
         require(s[1] % c0 == 0, "C = " + std::to_string(s[1]) + " back from C1·C0 padding (not modelled)");
-        return lowerPermutation(op, chip, {s[0], s[1] / c0, hw, c0}, {0, 1, 3, 2});
+        return lowerPermutation(op, chip, {s[0], s[1] / c0, hw, c0}, {0, 1, 3, 2}, PermutationTarget::Output,
+                                dslTransDataIsSingleBuffered(chip) ? PermutationTiles::SingleBuffer : PermutationTiles::Pipelined);
     }
     if (dst == TensorFormat::FractalNz || (dst == TensorFormat::ND && x.format == TensorFormat::FractalNz)) {
         // The ND side holds M rows; FRACTAL_NZ holds them rounded up to 16 (its logical shape

@@ -22,6 +22,7 @@
 // A C that is not a multiple of C0 (an image stem's C = 3) loads the real channels of the last
 // block and fills the rest with zeros before the transpose, one block per tile.
 #include "models/kernels/layout/trans_data_nchwconv.h"
+#include "models/kernels/layout/trans_data_dsl_buffers.h"
 
 #include <algorithm>
 #include <memory>
@@ -46,6 +47,7 @@ struct NchwConvLayout {
     std::uint64_t packed = 1;        // channel blocks per tile when chunks == 1
     std::uint64_t rowPitchBlocks = 0;  // planar rows in UB, in 32 B blocks (odd)
     std::uint64_t inBuf = 0, outBuf = 0, stride = 0;
+    bool singleBuffer = false;  // the 910A's DSL schedule (trans_data_dsl_buffers.h)
 
     std::uint64_t units() const { return chunks == 1 ? ceilDiv(blocks, packed) : blocks * chunks; }
     std::uint64_t rowPitch() const { return rowPitchBlocks * kUbBlockBytes / eb; }
@@ -60,6 +62,7 @@ class NchwConvTiles final : public TileSource {
   public:
     NchwConvTiles(std::shared_ptr<const NchwConvLayout> l, UnitRange units) : l_(std::move(l)), units_(units) {}
     std::uint64_t tileCount() const override { return units_.size(); }
+    std::uint32_t buffers() const override { return l_->singleBuffer ? 1 : 2; }
 
     void tile(std::uint64_t index, std::uint32_t half, TileCode& code) override {
         const NchwConvLayout& l = *l_;
@@ -171,6 +174,7 @@ std::vector<LoweredKernel> lowerNchwConvTransData(const OpInstance& op, const Ch
         throwLoweringError(op, "C0 = " + std::to_string(c0) + " of " + std::to_string(eb) + "-byte elements has no vnchwconv form");
     auto l = std::make_shared<NchwConvLayout>();
     l->toBlocked = toBlocked, l->dtype = x.dtype, l->eb = eb, l->c0 = u(c0);
+    l->singleBuffer = dslTransDataIsSingleBuffered(chip);
     l->x = x.deviceAddr, l->y = op.outputs[0].deviceAddr;
     l->channels = u(channels), l->c1 = ceilDiv(u(channels), l->c0), l->hw = u(planeElements);
     const std::uint64_t planar = toBlocked ? x.elementCount() : op.outputs[0].elementCount();

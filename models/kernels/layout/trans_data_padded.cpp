@@ -17,6 +17,7 @@
 #include <memory>
 
 #include "models/kernels/elementwise/elementwise_broadcast.h"
+#include "models/kernels/layout/trans_data_dsl_buffers.h"
 #include "models/kernels/tiling/vector_tiling_stream.h"
 
 namespace ascendsim {
@@ -49,6 +50,7 @@ struct PaddedLayout {
     std::uint64_t c = 0, c0 = 0, c1 = 0, k = 0, co1 = 0, kChunk = 0, kChunks = 1;  // FRACTAL_Z
     std::uint64_t unitsPerTile = 1;
     std::uint64_t srcHalf = 0, dstHalf = 0, table = 0;
+    bool singleBuffer = false;  // the 910A's DSL schedule (trans_data_dsl_buffers.h)
 
     std::uint64_t units() const { return outer * unitsPerItem; }
     // Tiles hold whole items (unitsPerTile a multiple of unitsPerItem) or part of one item.
@@ -67,6 +69,7 @@ class PaddedTiles final : public TileSource {
 public:
     PaddedTiles(std::shared_ptr<const PaddedLayout> l, UnitRange tiles) : l_(std::move(l)), tiles_(tiles) {}
     std::uint64_t tileCount() const override { return tiles_.size(); }
+    std::uint32_t buffers() const override { return l_->singleBuffer ? 1 : 2; }
     void setup(TileCode& code) override {
         emitVectorRange(code.compute, VectorOp::Duplicate, DataType::Int32, {.dst = l_->table}, l_->unitsPerTile * l_->unitFractal);
     }
@@ -230,6 +233,7 @@ std::vector<LoweredKernel> lowerPaddedFractalNz(const OpInstance& op, const Chip
     l->unitsPerItem = n1;  // one 16-column strip
     l->unitCols = kFractalEdge;
     l->unitFractal = m1 * kFractalEdge * kFractalEdge;
+    l->singleBuffer = dslTransDataIsSingleBuffered(chip);  // the DSL's ND ↔ FRACTAL_NZ (§104a)
     return lowerPadded(op, chip, l);
 }
 

@@ -74,7 +74,7 @@ class TransposeTiles final : public TileSource {
     std::uint64_t tileCount() const override {
         return l_->rowsOnly ? ceilDiv(units_.size(), l_->rowsPerTile) : units_.size();
     }
-    std::uint32_t buffers() const override { return l_->order == PermutationTiles::Serial ? 1 : 2; }
+    std::uint32_t buffers() const override { return l_->order == PermutationTiles::Pipelined ? 2 : 1; }
 
     void setup(TileCode& code) override {
         if (l_->rowsOnly) return;

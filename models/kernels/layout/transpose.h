@@ -11,8 +11,11 @@ enum class PermutationTarget : std::uint8_t { Output, Workspace };
 
 // How a pass's tiles follow each other: Pipelined (two buffers, a tile's load under the previous
 // tile's work) or Serial, as CANN's TIK loops run (no ping-pong, and TIK's own synchronisation
-// starts a tile only once the previous tile's stores have landed; docs/fidelity.md §98).
-enum class PermutationTiles : std::uint8_t { Pipelined, Serial };
+// starts a tile only once the previous tile's stores have landed; docs/fidelity.md §98), or
+// SingleBuffer: one buffer per queue and no barrier, as TBE's DSL TransData schedules keep every UB
+// tensor (docs/fidelity.md §87f, §113): a tile's load waits for the previous tile's compute, its
+// compute for the previous tile's store.
+enum class PermutationTiles : std::uint8_t { Pipelined, Serial, SingleBuffer };
 
 std::vector<LoweredKernel> lowerPermutation(const OpInstance& op, const ChipConfig& chip,
                                             const std::vector<std::int64_t>& shape,
