@@ -134,6 +134,14 @@ std::vector<LoweredKernel> lowerNll(const OpInstance& op, const ChipConfig& chip
     // Per sample: its target, two gathered blocks, a dense partial; NLLLossGrad also its zeroed row.
     const std::uint64_t perSample = 2 * (l->indexBytes + 6 * kUbBlockBytes + (grad ? l->classes * 4 : 0));
     l->rowsPerTile = std::min<std::uint64_t>({kSamplesPerTile, l->samples, (placement.ubBytes - 8192) / perSample});
+    // The 910A's NLLLossGrad is CANN 8.1's TIK kernel (tbe/impl/dynamic/nll_loss_grad.py, read for its
+    // structure): its tiling deals the N lines over the cores (core_num, max_line / lower_line lines a
+    // core), so [32,1000] runs 32 blocks of one line each (c1e639ee level1: block dim 32), not one
+    // block holding every line.
+    if (grad && chip.organisation == CoreOrganisation::Coupled) {
+        const std::uint32_t blocks = chooseVectorBlockDim(op, placement, op.outputs[0].bytes(), l->samples);
+        l->rowsPerTile = std::min<std::uint64_t>(l->rowsPerTile, ceilDiv(l->samples, blocks));
+    }
     if (l->rowsPerTile == 0) throwLoweringError(op, "one row of x does not fit in UB");
     UbAllocator ub(placement.ubBytes, op.name);
     l->scalars = ub.allocate(2 * kUbBlockBytes, "dy and total_weight");

@@ -219,6 +219,44 @@ TEST(VectorCnnTrainingOps, NllLossAndGradPickEachSamplesTarget) {
     }
 }
 
+// The 910A's TIK NLLLossGrad deals the N lines over the cores (docs/fidelity.md §113): at block dim 32
+// every block of [32,1000] writes its own line; the 910B1 form fills a tile with as many lines as UB holds.
+TEST(VectorCnnTrainingOps, NllLossGradDealsItsLinesOverTheCoresOnCoupledChips) {
+    constexpr std::int64_t kN = 32, kC = 1000;
+    for (const ChipConfig& chip : {coupledChip(), ascend910B1()}) {
+        CubeOpHarness h(chip, kGmBytes);
+        const auto x = h.tensor("x", {kN, kC}, DataType::Fp32), target = h.tensor("t", {kN}, DataType::Int32);
+        const auto weight = h.tensor("w", {kC}, DataType::Fp32), total = h.tensor("tw", {1}, DataType::Fp32);
+        const auto dy = h.tensor("dy", {1}, DataType::Fp32), dx = h.tensor("dx", {kN, kC}, DataType::Fp32);
+        auto grad = makeOp("NLLLossGrad", {x, dy, target, weight, total}, {dx});
+        grad.blockDim = 32u;
+        const LoweredKernel kernel = KernelRegistry::instance().lower(grad, chip).front();
+        std::uint32_t blocksStoring = 0;
+        std::uint64_t largestStore = 0;
+        for (std::uint32_t block = 0; block < kernel.blockDim; ++block) {
+            auto stream = kernel.program({block, CoreKind::Vector, 0});
+            std::vector<Instruction> chunk;
+            bool stores = false;
+            while (stream->next(chunk)) {
+                for (const Instruction& i : chunk)
+                    if (const auto* m = std::get_if<DataMove>(&i.operands); m != nullptr && m->dst == MemSpace::GM) {
+                        stores = true;
+                        largestStore = std::max<std::uint64_t>(largestStore, m->totalBytes());
+                    }
+                chunk.clear();
+            }
+            blocksStoring += stores;
+        }
+        if (chip.organisation == CoreOrganisation::Coupled) {
+            EXPECT_EQ(blocksStoring, 32u) << "one line a block";
+            EXPECT_EQ(largestStore, static_cast<std::uint64_t>(kC) * 4) << "a block's dx line";
+        } else {
+            EXPECT_LT(blocksStoring, 4u) << "the 910B1 form: tiles of as many lines as UB holds";
+            EXPECT_GT(largestStore, static_cast<std::uint64_t>(kC) * 4 * 8);
+        }
+    }
+}
+
 // Channels-last adaptive windows (uneven: 5 → 3, 7 → 4) and the grad spreading each output's
 // gradient over its window, against references computed here.
 TEST(VectorCnnTrainingOps, AdaptiveAvgPool3dAveragesWindowsOfChannelRows) {
