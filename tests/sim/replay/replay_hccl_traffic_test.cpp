@@ -5,10 +5,13 @@
 
 #include <sqlite3.h>
 
+#include "sim/config/chip_config_loader.h"
 #include "sim/replay/input/hccl_transfer_reader.h"
 #include "sim/replay/input/real_profile_loader.h"
 #include "sim/replay/run/concurrent_traffic.h"
+#include "sim/replay/run/kernel_replay.h"
 #include "sim/replay/run/replay_run.h"
+#include "sim/replay/rules/replay_op_rules.h"
 #include "tests/sim/replay/real_row.h"
 #include "tests/sim/replay/replay_fixtures.h"
 
@@ -122,6 +125,29 @@ TEST(ConcurrentTraffic, ARowBesideATransferIsAGroupOfItsOwn) {
     ASSERT_EQ(groups.size(), 2u);
     EXPECT_EQ(groups[0].concurrentHbm.size(), 1u);
     EXPECT_TRUE(groups[1].concurrentHbm.empty());
+}
+
+// The AlexNet 910B2 copy beside HCCL's 8.4 MB ON_CHIP Memcpy (§108b: 357 GB/s, 715 GB/s of HBM):
+// with the window over the whole launch it runs slower than alone (its stream is HBM-bound); a
+// window that ends before the launch starts, or one of rate 0, changes nothing.
+TEST(ConcurrentTraffic, TheReplayedLaunchSharesHbmInsideItsWindowsOnly) {
+    const ChipConfig chip = loadChipByName("Ascend910B2", defaultConfigDir());
+    RealKernel copy = kernelAt(0, 46.9);
+    copy.name = "aclnnInplaceCopy_TensorMoveAiCore_TensorMove";
+    copy.acceleratorCore = "AI_VECTOR_CORE";
+    copy.blockDim = 48;
+    const OpInstance op = replayOp(copy);
+    ReplayPlacement placement;
+    placement.codeResident = true;
+    const double alone = simulateReplayOp(op, chip, L2State::Cold, placement).durationUs;
+    const auto with = [&](double startPs, double endPs, double bytesPerPs) {
+        ReplayPlacement shared = placement;
+        shared.concurrentHbm = {ConcurrentHbmWindow{startPs, endPs, bytesPerPs}};
+        return simulateReplayOp(op, chip, L2State::Cold, shared).durationUs;
+    };
+    EXPECT_GT(with(-1e6, 1e9, 0.715), 1.3 * alone);
+    EXPECT_DOUBLE_EQ(with(-1e9, -1e6, 0.715), alone);
+    EXPECT_DOUBLE_EQ(with(-1e6, 1e9, 0.0), alone);
 }
 
 }  // namespace
