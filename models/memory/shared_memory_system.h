@@ -41,6 +41,7 @@
 #include <vector>
 
 #include "models/memory/bandwidth_server.h"
+#include "models/memory/concurrent_hbm_traffic.h"
 #include "models/memory/hbm_sharing.h"
 #include "models/memory/l2_cache.h"
 #include "models/memory/line_read_queue.h"
@@ -74,6 +75,11 @@ public:
     // write-back stands for an L2 full of dirty lines, which this replaces with the timeline's
     // own; the write queue still buffers a write that evicts.
     void setBackgroundVictims(double dirtyShare);
+    // HBM traffic running beside the simulated requests (concurrent_hbm_traffic.h, §108): the HBM
+    // server's FCFS schedule (the chip's throughput) charges a request 1 / (1 - share) of its HBM
+    // time, share = what the background holds at its start; processor sharing then spreads the
+    // backlog this builds (a lone request is not slowed, a stream past the rest of HBM is).
+    void setConcurrentTraffic(ConcurrentHbmTraffic traffic) { concurrent_ = std::move(traffic); }
 
     const L2Cache& l2() const { return l2_; }
     const BandwidthServer& l2Server() const { return l2Server_; }
@@ -107,6 +113,8 @@ public:
     double backgroundDirtyShare_ = -1.0;  // < 0: no timeline state (the eager or lazy policy alone)
     double backgroundWriteBackCarry_ = 0.0;  // the fraction of a byte not yet charged
     LineReadQueue lineReads_;
+    ConcurrentHbmTraffic concurrent_;
+    double hbmEffectiveBytesPerPs_;  // nominal × read efficiency: what mixed traffic gets of HBM
     std::uint64_t hbmBytesRead_ = 0;
     std::uint64_t hbmBytesWritten_ = 0;
     TrafficSampler traffic_;

@@ -24,6 +24,11 @@ ReplayCli::ReplayCli(CLI::App& app, const std::string& configDir) : configDir_(c
                         "docs/fidelity.md §103)")
         ->check(CLI::IsMember({"eager", "timeline"}))
         ->capture_default_str();
+    replay_->add_option("--hccl-traffic", o.hcclTraffic,
+                        "HBM shared with the HCCL transfers a kernel ran beside in the real timeline (the trace's or DB's "
+                        "Memcpy / Reduce_Inline task rows): on (default) or off (docs/fidelity.md §108)")
+        ->check(CLI::IsMember({"on", "off"}))
+        ->capture_default_str();
     replay_->add_option("--html", o.htmlPath,
                         "Also write the replay as one self-contained HTML page (sim-vs-real scatter, family errors, kernel table)");
     replay_->add_option("--source", o.source, "Export to read: auto (text when present), text, db")->capture_default_str();

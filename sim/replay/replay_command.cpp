@@ -52,7 +52,7 @@ PreparedReplay prepareReplay(const ReplayOptions& options) {
     if (!options.chipOverrides.empty()) report.chipReason += "; --chip-set " + std::to_string(options.chipOverrides.size()) + " keys";
     ChipConfig chip = loadChipByName(report.chipName, options.configDir, options.chipOverrides);
     report.kernels = distinctKernels(profile, l2, chip.l2.sizeBytes, &chip, options.codeL2 == "walk",
-                                     options.l2Victims == "timeline");
+                                     options.l2Victims == "timeline", options.hcclTraffic == "on");
     if (preloadsResidents(l2) && profile.hasShapes && profile.exportType == "text") {
         const L2VictimRates rates = readL2CacheCsv(profile.source.parent_path() / "l2_cache.csv");
         if (!rates.empty())

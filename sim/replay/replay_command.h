@@ -31,6 +31,9 @@ struct ReplayOptions {
     // --l2-victims: "eager" (the chip's write-back policy) or "timeline" (under --l2 timeline, each
     // launch's misses evict the timeline walk's tensors, dirty in the share it says, §103).
     std::string l2Victims = "eager";
+    // "on": a kernel that ran beside HCCL transfers (the profile's task rows) shares HBM with them
+    // (docs/fidelity.md §108); "off": every kernel has HBM to itself.
+    std::string hcclTraffic = "on";
     std::string source = "auto";            // auto, text, db
     std::string htmlPath;                   // --html FILE: also the report as one page (replay_html.h)
     bool showProgress = false;

@@ -5,6 +5,7 @@
 #include "profiler/format/csv_reader.h"
 #include "sim/replay/input/block_count.h"
 #include "sim/replay/input/export_file.h"
+#include "sim/replay/input/hccl_transfer_reader.h"
 
 namespace ascendsim {
 
@@ -119,6 +120,7 @@ RealProfile parseKernelDetailsCsv(std::string_view text, const std::filesystem::
     const std::optional<std::size_t> mix = csvColumn(table, "Mix Block Dim");
     const std::optional<std::size_t> stream = csvColumn(table, "Stream ID");
     const std::optional<std::size_t> task = csvColumn(table, "Task ID");
+    const std::optional<std::size_t> start = csvColumn(table, "Start Time(us)");
     struct TensorColumn {
         const char* header;
         std::string RealKernel::*field;
@@ -146,6 +148,7 @@ RealProfile parseKernelDetailsCsv(std::string_view text, const std::filesystem::
         kernel.type = type ? reader.cell(row, line, *type) : "N/A";
         kernel.acceleratorCore = core ? reader.cell(row, line, *core) : "N/A";
         kernel.durationUs = reader.number(row, line, duration);
+        if (start) kernel.startNs = microsecondsTextToNs(reader.cell(row, line, *start)).value_or(-1);
         if (isCommunicationTask(kernel.type, kernel.acceleratorCore) || kernel.name.starts_with("hcom_")) {
             ++profile.communicationTasks;
             profile.communicationUs += kernel.durationUs;

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "sim/replay/input/hccl_transfer_reader.h"
 #include "sim/replay/input/kernel_details_reader.h"
 #include "sim/replay/input/block_count.h"
 #include "sim/replay/input/sqlite_reader.h"
@@ -123,6 +124,7 @@ RealProfile readProfilerDb(const fs::path& file) {
             kernel.outputDtypes = lookup(row.integer(10));
             kernel.outputFormats = lookup(row.integer(11));
             kernel.durationUs = static_cast<double>(row.integer(13) - row.integer(12)) / kNsPerUs;
+            kernel.startNs = row.integer(12);
             kernel.stream = std::to_string(row.integer(14));
             profile.kernels.push_back(std::move(kernel));
         });
@@ -131,6 +133,7 @@ RealProfile readProfilerDb(const fs::path& file) {
     std::unordered_map<std::int64_t, RealKernel*> byTask;
     for (auto& kernel : profile.kernels) byTask[static_cast<std::int64_t>(kernel.sourceLine)] = &kernel;
     readPmu(db, ids, byTask);
+    profile.hcclTransfers = readDbTransfers(db);
     if (db.hasTable("COMMUNICATION_OP")) {
         db.query("SELECT count(*), COALESCE(SUM(endNs - startNs), 0) FROM COMMUNICATION_OP", [&](const SqliteRow& row) {
             profile.communicationTasks = static_cast<std::uint64_t>(row.integer(0));

@@ -48,6 +48,9 @@ struct RealKernel {
     std::string type;             // CANN op type, "MatMulV3"
     std::string acceleratorCore;  // "AI_CORE", "AI_VECTOR_CORE", "MIX_AIC", "MIX_AIV", "AI_CPU", ...
     double durationUs = 0.0;
+    // Start on the export's clock (ns since the epoch); -1 when not recorded. Places the kernel
+    // beside the HCCL transfers (hcclTransfers, §108).
+    std::int64_t startNs = -1;
     std::string stream;           // "Stream ID" / TASK.streamId; empty when not recorded
     std::string taskId;           // "Task ID" of the text export (joins l2_cache.csv); empty when not read
     std::uint32_t blockDim = 0;
@@ -82,6 +85,18 @@ inline void dropIdleSideRatios(RealKernel& kernel) {
         it = sideIsIdle(kernel, pipeColumnSide(it->first)) ? kernel.pipeRatios.erase(it) : std::next(it);
 }
 
+// One HCCL transfer task of the profile (the trace's HCCL plane rows, the DB's
+// COMMUNICATION_TASK_INFO): a Memcpy or Reduce_Inline that moved `bytes`. The Notify_Record /
+// Notify_Wait rows (a collective's synchronisation and waiting for its peers) move nothing and are
+// not kept (docs/fidelity.md §108).
+struct HcclTransfer {
+    std::int64_t startNs = 0;  // the kernels' clock (RealKernel::startNs)
+    std::int64_t endNs = 0;
+    std::uint64_t bytes = 0;
+    bool reduces = false;  // Reduce_Inline: the destination is read and written back
+    std::string link;      // "ON_CHIP", "HCCS", "PCIE", "ROCE", "SIO", ...
+};
+
 struct RealProfile {
     std::filesystem::path source;  // the file read (kernel_details.csv or the .db)
     std::string exportType;        // "text" or "db"
@@ -91,6 +106,9 @@ struct RealProfile {
     std::vector<RealKernel> kernels;     // compute tasks, in file order
     std::uint64_t communicationTasks = 0;
     double communicationUs = 0.0;
+    // Empty when the export records no HCCL task rows (the Qwen3 level2 text export: kernel_details
+    // and communication.json only).
+    std::vector<HcclTransfer> hcclTransfers;
 };
 
 }  // namespace ascendsim

@@ -2,6 +2,7 @@
 
 #include "profiler/report/profile_comparison.h"
 #include "sim/replay/input/dropout_mask_owner.h"
+#include "sim/replay/input/hccl_transfer_reader.h"
 #include "sim/replay/input/kernel_details_reader.h"
 #include "sim/replay/input/memset_owner.h"
 #include "sim/replay/input/profiler_db_reader.h"
@@ -43,6 +44,7 @@ RealProfile loadRealProfile(const fs::path& dir, ProfileSource source) {
     if (source == ProfileSource::Text || (source == ProfileSource::Auto && hasCsv)) {
         if (!hasCsv) throw ReplayInputError(outputDir.string() + ": no kernel_details.csv (text export)");
         RealProfile profile = readKernelDetailsCsv(csv);
+        profile.hcclTransfers = readTraceViewTransfers(csv);
         attributeMemSetTensors(profile.kernels);
         attributeDropoutMaskTensors(profile.kernels);
         return profile;

@@ -238,16 +238,31 @@ SimulatedKernel simulateReplayOp(OpInstance op, const ChipConfig& chip, L2State 
         t.task.codeHeldInL2 = placement.codeHeldInL2;
         tasks.push_back(std::move(t));
     }
-    std::optional<SharedMemorySystem> memory;
-    if (placement.victimDirtyShare) {
-        memory.emplace(chip);
-        memory->setBackgroundVictims(*placement.victimDirtyShare);
+    // Runs the tasks on a fresh device; with `concurrent`, HBM serves it beside the launch.
+    const auto run = [&](std::vector<TimedTask> runTasks, DeviceOptions options, const ConcurrentHbmTraffic* concurrent) {
+        std::optional<SharedMemorySystem> memory;
+        if (placement.victimDirtyShare || concurrent) memory.emplace(chip);
+        if (placement.victimDirtyShare) memory->setBackgroundVictims(*placement.victimDirtyShare);
+        if (concurrent) memory->setConcurrentTraffic(*concurrent);
+        const std::vector<TaskResult> results =
+            runOnDevice(chip, std::move(runTasks), std::move(options), memory ? &*memory : nullptr);
+        if (results.size() != before + kernels.size())
+            throw std::logic_error("replay: the device did not finish every task of " + op.name);
+        return merged(results, before);
+    };
+    TaskResult measured = placement.concurrentHbm.empty() ? run(std::move(tasks), std::move(device), nullptr)
+                                                          : run(tasks, device, nullptr);
+    if (!placement.concurrentHbm.empty()) {
+        // The preload runs the same either way: the windows move to where the launch started.
+        std::vector<ConcurrentHbmWindow> windows = placement.concurrentHbm;
+        const double launchPs = static_cast<double>(measured.startNs) * 1000.0;
+        for (ConcurrentHbmWindow& window : windows) {
+            window.startPs += launchPs;
+            window.endPs += launchPs;
+        }
+        const ConcurrentHbmTraffic concurrent(std::move(windows));
+        measured = run(std::move(tasks), std::move(device), &concurrent);
     }
-    const std::vector<TaskResult> results =
-        runOnDevice(chip, std::move(tasks), std::move(device), memory ? &*memory : nullptr);
-    if (results.size() != before + kernels.size())
-        throw std::logic_error("replay: the device did not finish every task of " + op.name);
-    const TaskResult measured = merged(results, before);
     SimulatedKernel simulated;
     simulated.durationUs = static_cast<double>(measured.endNs - measured.startNs) / kNsPerUs;
     simulated.pipeRatios = pipeRatiosOf(measured, chip);

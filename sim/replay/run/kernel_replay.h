@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "models/chip/chip_config.h"
+#include "models/memory/concurrent_hbm_traffic.h"
 #include "models/kernels/op_instance.h"
 
 namespace ascendsim {
@@ -65,6 +66,11 @@ struct ReplayPlacement {
     // timeline says is dirty (l2_timeline.h victimDirtyShare); the device's L2 charges its misses
     // that (SharedMemorySystem::setBackgroundVictims). None: the chip's write-back policy alone.
     std::optional<double> victimDirtyShare;
+    // HBM traffic beside the launch (concurrent_traffic.h, §108): windows from the measured
+    // launch's start. The device's memory serves them as a background (SharedMemorySystem::
+    // setConcurrentTraffic); the launch is simulated once to find where it starts after its
+    // preload, then again with the windows there.
+    std::vector<ConcurrentHbmWindow> concurrentHbm;
 };
 
 // Throws UnreplayableKernel with the lowering's message when the op cannot be lowered.

@@ -4,6 +4,7 @@
 
 #include "sim/replay/input/real_tensors.h"
 #include "sim/replay/run/code_residency.h"
+#include "sim/replay/run/concurrent_traffic.h"
 #include "sim/replay/run/inplace_kernels.h"
 #include "sim/replay/run/l2_timeline.h"
 #include "sim/replay/run/producer_inputs.h"
@@ -94,6 +95,7 @@ ReplayPlacement placementOf(const ReplayedKernel& k) {
     placement.codeResident = k.codeResident;
     placement.codeHeldInL2 = k.codeHeldInL2;
     placement.victimDirtyShare = k.victimDirtyShare;
+    placement.concurrentHbm = k.concurrentHbm;
     return placement;
 }
 
@@ -120,7 +122,8 @@ L2Timeline residencyByRow(const RealProfile& profile, L2State l2, std::uint64_t 
 }
 
 std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State l2, std::uint64_t l2Bytes,
-                                            const ChipConfig* codeChip, bool walkCodeInL2, bool timelineVictims) {
+                                            const ChipConfig* codeChip, bool walkCodeInL2, bool timelineVictims,
+                                            bool hcclTraffic) {
     const bool producerAware = preloadsResidents(l2) && profile.hasShapes;
     const L2Timeline resident = residencyByRow(profile, l2, l2Bytes);
     const auto& produced = resident.residentInputs;
@@ -140,9 +143,12 @@ std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State 
     for (std::size_t row = 0; row < profile.kernels.size(); ++row) {
         const RealKernel& kernel = profile.kernels[row];
         const std::vector<TensorWriter>& writers = rowWriters(resident, row, keepsPartialLines && producerAware);
+        std::vector<ConcurrentHbmWindow> concurrent =
+            hcclTraffic ? concurrentHbmWindows(kernel, profile.hcclTransfers) : std::vector<ConcurrentHbmWindow>{};
         const std::string id = (profile.hasShapes ? identityOf(kernel) : kernel.name) +
                                (producerAware ? residencyText(profile, produced[row], targets[row], writers) : "") +
-                               (codeResident[row] ? "|code resident" : "") + (codeHeld[row] ? "" : "|code from HBM");
+                               (codeResident[row] ? "|code resident" : "") + (codeHeld[row] ? "" : "|code from HBM") +
+                               concurrentTrafficText(concurrent);
         auto [it, inserted] = index.emplace(id, groups.size());
         if (inserted) {
             ReplayedKernel group;
@@ -152,6 +158,7 @@ std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State 
             group.residentWriters = writersOf(profile, writers);
             group.codeResident = codeResident[row];
             group.codeHeldInL2 = codeHeld[row];
+            group.concurrentHbm = std::move(concurrent);
             group.family = profile.hasShapes ? familyOf(kernel.type) : "unknown (Level0)";
             group.excluded = notAKernelReason(kernel, profile.hasShapes);
             group.reason = group.excluded;

@@ -43,6 +43,9 @@ struct ReplayedKernel {
     // --l2 timeline with the timeline's victims: the mean over the group's rows of the share of
     // the lines each brings into L2 whose victim is dirty (l2_timeline.h victimDirtyShare).
     std::optional<double> victimDirtyShare;
+    // With the HCCL traffic (distinctKernels hcclTraffic): the HBM windows of the collective
+    // transfers the row ran beside, from its start (concurrent_traffic.h, §108).
+    std::vector<ConcurrentHbmWindow> concurrentHbm;
     std::string excluded;       // set when the row is no AI core kernel (Level0, DSA task)
     std::string reason;         // why not simulated (empty when simulated)
 };
@@ -76,9 +79,12 @@ L2Timeline residencyByRow(const RealProfile& profile, L2State l2, std::uint64_t 
 // With `walkCodeInL2` it also holds whether L2 still held the kernel's code (codeHeldInL2Rows);
 // without, every launch finds its code in L2 (the replay's default, §93). With `timelineVictims`
 // under the timeline, each group also holds the mean of its rows' victimDirtyShare (l2_timeline.h).
+// With `hcclTraffic` a row that ran beside HCCL transfers (profile.hcclTransfers) is a group of
+// its own holding their HBM windows (concurrent_traffic.h, §108).
 std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State l2 = L2State::Cold,
                                             std::uint64_t l2Bytes = 0, const ChipConfig* codeChip = nullptr,
-                                            bool walkCodeInL2 = false, bool timelineVictims = false);
+                                            bool walkCodeInL2 = false, bool timelineVictims = false,
+                                            bool hcclTraffic = false);
 
 // Called after each group with (done, total).
 using ReplayProgress = std::function<void(std::size_t, std::size_t)>;

@@ -1,0 +1,48 @@
+#pragma once
+// HBM traffic of something the simulation does not run itself — an HCCL collective's SDMA copies
+// and inline reductions beside a compute kernel (docs/fidelity.md §108) — as piecewise-constant
+// rates over time. The memory system (SharedMemorySystem::setConcurrentTraffic) takes its share of
+// HBM away from the simulated requests: while a background of rate r runs, a request's HBM bytes
+// drain at (B - r) instead of the HBM's own rate B.
+//
+// The rates are the rates the background achieved while it shared HBM with the real kernel (bytes
+// over the task's measured time), so they already are its share, not its demand: giving the kernel
+// the rest is what the real controller did. A request is charged the share at its start; requests
+// are short (a few hundred ns) beside the windows (tens of µs).
+#include <cstdint>
+#include <vector>
+
+namespace ascendsim {
+
+struct ConcurrentHbmWindow {
+    double startPs = 0.0;  // simulated time, on the memory system's clock
+    double endPs = 0.0;
+    double hbmBytesPerPs = 0.0;  // HBM bytes (reads + writes) the background moves per ps
+};
+
+class ConcurrentHbmTraffic {
+public:
+    ConcurrentHbmTraffic() = default;
+    // Windows may overlap (rates add). Throws std::invalid_argument for a negative rate or an
+    // empty or reversed window.
+    explicit ConcurrentHbmTraffic(std::vector<ConcurrentHbmWindow> windows);
+
+    bool empty() const { return windows_.empty(); }
+    // The background's HBM bytes per ps at `atPs` (0 outside every window).
+    double bytesPerPsAt(double atPs) const;
+    // How much longer the HBM takes for a request starting at `atPs` when it serves
+    // `hbmBytesPerPs` in all: 1 / (1 - share), the share kept below kMaxShare.
+    double slowdownAt(double atPs, double hbmBytesPerPs) const;
+    const std::vector<ConcurrentHbmWindow>& windows() const { return windows_; }
+
+    // The most of HBM the background may hold: a measured rate at or above the HBM's (a copy that
+    // ran alone at full speed, the real kernel stalled) would leave the simulated one nothing and
+    // never finish; DRAM controllers do not starve a requester (they age requests), so one of two
+    // streams gets at least a share. Not fitted: only a guard, no measured row reaches it (§108).
+    static constexpr double kMaxShare = 0.9;
+
+private:
+    std::vector<ConcurrentHbmWindow> windows_;
+};
+
+}  // namespace ascendsim
