@@ -140,13 +140,17 @@ TEST(ReplayFidelity, QwenMemoryPipeRatiosWithinRecordedBounds) {
 // The AlexNet 910B2 exports' vector-side scalar ratio (docs/fidelity.md §98): the TIK FRACTAL_Z
 // TransData loop's scalar work in series with its moves, and the TIK Transpose's tiles in series,
 // took the mean abs aiv_scalar error 0.115 -> 0.092 (text, fitted) and 0.119 -> 0.094 (DB, held
-// out); bound = measured + about 0.015.
-TEST(ReplayFidelity, AlexNetVectorScalarRatioWithinRecordedBound) {
+// out); bound = measured + about 0.015. Session 23 (§112, the fp32 NCHW ↔ NC1HWC0 TransData as
+// CANN's DSL runs it: one vnchwconv pass, no Gather) took the mean abs aiv_vec error 0.120 -> 0.037
+// (text and DB, cold; timeline 0.178 -> 0.036) -> bound 0.05.
+TEST(ReplayFidelity, AlexNetVectorCorePipeRatiosWithinRecordedBounds) {
     if (!fs::is_directory(samplesRoot())) GTEST_SKIP() << "no real samples at " << samplesRoot();
     for (const char* sample : {"msinsight/e5a31957/test/data/pytorch/text/level2/rank0_ascend_pt",
                                "msinsight/e5a31957/test/data/pytorch/db/level2/rank0_ascend_pt"}) {
         SCOPED_TRACE(sample);
-        EXPECT_LE(coldReplayStats(sample).meanAbsPipeError.at("aiv_scalar_ratio"), 0.11);
+        const FidelityStats stats = coldReplayStats(sample);
+        EXPECT_LE(stats.meanAbsPipeError.at("aiv_scalar_ratio"), 0.11);
+        EXPECT_LE(stats.meanAbsPipeError.at("aiv_vec_ratio"), 0.05);
     }
 }
 

@@ -3,7 +3,8 @@
 //   NCHW → NC1HWC0: [N, C1, C0, H·W] → [N, C1, H·W, C0]; NC1HWC0 → NCHW the inverse;
 //   ND [.., M, N] → FRACTAL_NZ [.., N/16, M, 16]: [.., M, N1, 16] → [.., N1, M, 16]; and back.
 // NCHW → NC1HWC0 pads C to C1·C0 with zero channels and ND → FRACTAL_NZ M to M1·16 with zero
-// rows (and back, dropping them); 16-bit NCHW ↔ NC1HWC0 runs on vnchwconv (trans_data_nchwconv.cpp).
+// rows (and back, dropping them); 16-bit NCHW ↔ NC1HWC0 runs on vnchwconv (trans_data_nchwconv.cpp),
+// and so does 32-bit NCHW ↔ NC1HWC0 on the 220x parts.
 // ND ↔ FRACTAL_NZ with N % 16 ≠ 0 and FRACTAL_Z of a C or Co that does not fill its fractals run
 // as padded conversions (trans_data_padded.h); NC1HWC0 → NCHW of a padded C is a LoweringError.
 #include "models/kernels/layout/trans_data_dsl_buffers.h"
@@ -39,17 +40,14 @@ std::vector<LoweredKernel> lowerTransData(const OpInstance& op, const ChipConfig
         // NC1HWC0:1 holds 16 fp32 channels), else 32 B of elements.
         const std::int64_t cellChannels = op.intAttr("c0", 0) > 0 ? op.intAttr("c0", 0) : c0;
         // 16-bit data: the vnchwconv transpose (trans_data_nchwconv.cpp). 32-bit data where
-        // vnchwconv takes it, when an H·W row is whole 32 B blocks: CANN's DSL moves such planes
-        // with one strided DMA, as the model does. A row that is not (every AlexNet plane but
-        // 224 × 224) it moves one DMA per row, a cost per row the real rows show (docs/fidelity.md
-        // §65) and the model's MTE queues do not yet give; those keep the Gather permutation.
-        const bool wholeBlockRows = hw * static_cast<std::int64_t>(bytesOf(x.dtype)) % static_cast<std::int64_t>(kUbBlockBytes) == 0;
-        if (bytesOf(x.dtype) == 2 || (bytesOf(x.dtype) == 4 && vnchwconvTakes32BitElements(chip) && wholeBlockRows))
+        // vnchwconv takes it: CANN's DSL TransData (docs/fidelity.md §65, §112), one vnchwconv pass
+        // in serial single-buffered tiles; a plane row that is not whole 32 B blocks is a padded
+        // burst of its move, whose per-burst cost the GM paths charge (§74).
+        if (bytesOf(x.dtype) == 2 || (bytesOf(x.dtype) == 4 && vnchwconvTakes32BitElements(chip)))
             return lowerNchwConvTransData(op, chip, s[1], hw, dst == TensorFormat::NC1HWC0, cellChannels);
-        // Into NC1HWC0 a C that is not a multiple of C0 is padded with zero channels (C = 3 of an
-        // image stem: C1 = 1, C0 = 16 fp16 / 8 fp32), so y holds N·C1·H·W·C0 elements.
-        // The Gather permutation keeps 32 B cells whatever the op's C0 (its cost stands in for the
-        // per-row DMA cost the vnchwconv form lacks, §65; a 16-channel fp32 cell moves the same bytes).
+        // Elsewhere (the 910A's 32-bit data) the Gather permutation. Into NC1HWC0 a C that is not a
+        // multiple of C0 is padded with zero channels (C = 3 of an image stem: C1 = 1, C0 = 16 fp16 /
+        // 8 fp32), so y holds N·C1·H·W·C0 elements. It keeps 32 B cells whatever the op's C0.
         if (dst == TensorFormat::NC1HWC0) return lowerChannelBlocking(op, chip, s[1], hw, c0);
         require(s[1] % c0 == 0, "C = " + std::to_string(s[1]) + " back from C1·C0 padding (not modelled)");
         return lowerPermutation(op, chip, {s[0], s[1] / c0, hw, c0}, {0, 1, 3, 2}, PermutationTarget::Output,

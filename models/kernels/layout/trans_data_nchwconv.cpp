@@ -21,6 +21,16 @@
 // blocks, so the rows one repeat reads fall in different bank groups (hardware.md §2.6).
 // A C that is not a multiple of C0 (an image stem's C = 3) loads the real channels of the last
 // block and fills the rest with zeros before the transpose, one block per tile.
+//
+// 32-bit data on the 220x parts runs as CANN's DSL schedules it (NchwConvLayout::dslSchedule;
+// docs/fidelity.md §112): each block first picks its tiling case on the scalar unit
+// (kDslTransDataDispatchScalarCycles); the DSL's TransData schedules (tbe/dsl/unify_schedule/
+// vector/transdata/sch/transdata_forward_schedule.py, transdata_backward_schedule.py) never
+// double-buffer, so every queue has one buffer, and a tile's steps run one after another — the load
+// waits for the previous tile's store (the AlexNet 910B2 rows' MTE2 + MTE3 + V + scalar ratios add
+// up to 0.9–1.2 of their time, §74e / §87f). The way back has the backward schedule's depad stage:
+// its `dma_copy` of the transposed rows (UB → UB, on the vector pipe, one burst a channel row) from
+// the transpose's bank-padded row pitch to the block-aligned rows the store reads.
 #include "models/kernels/layout/trans_data_nchwconv.h"
 #include "models/kernels/layout/trans_data_dsl_buffers.h"
 
@@ -47,13 +57,18 @@ struct NchwConvLayout {
     std::uint64_t packed = 1;        // channel blocks per tile when chunks == 1
     std::uint64_t rowPitchBlocks = 0;  // planar rows in UB, in 32 B blocks (odd)
     std::uint64_t inBuf = 0, outBuf = 0, stride = 0;
-    bool singleBuffer = false;  // the 910A's DSL schedule (trans_data_dsl_buffers.h)
+    bool singleBuffer = false;   // the 910A's DSL schedule (trans_data_dsl_buffers.h)
+    bool dslSchedule = false;    // one buffer, serial tiles, the dispatch, the way back's depad copy
+    std::uint64_t depadBuf = 0;  // the way back's block-aligned rows (dslSchedule)
 
+    std::uint32_t buffers() const { return dslSchedule || singleBuffer ? 1 : 2; }
     std::uint64_t units() const { return chunks == 1 ? ceilDiv(blocks, packed) : blocks * chunks; }
     std::uint64_t rowPitch() const { return rowPitchBlocks * kUbBlockBytes / eb; }
     std::uint64_t cellBytes() const { return c0 * eb; }
     std::uint64_t planarBlockBytes() const { return c0 * rowPitchBlocks * kUbBlockBytes; }
     std::uint64_t blockedBlockBytes() const { return maxCols * cellBytes(); }
+    // A planar row of `cols` positions padded to whole 32 B blocks: the depad stage's row pitch.
+    std::uint64_t alignedRowBytes(std::uint64_t cols) const { return alignUp(cols * eb, kUbBlockBytes); }
     // Positions one repeat transposes: 512 B of cells (16 for 32 B cells, 8 for 64 B ones).
     std::uint64_t positionsPerRepeat() const { return kNchwConvBlocks * kUbBlockBytes / cellBytes(); }
 };
@@ -62,7 +77,10 @@ class NchwConvTiles final : public TileSource {
   public:
     NchwConvTiles(std::shared_ptr<const NchwConvLayout> l, UnitRange units) : l_(std::move(l)), units_(units) {}
     std::uint64_t tileCount() const override { return units_.size(); }
-    std::uint32_t buffers() const override { return l_->singleBuffer ? 1 : 2; }
+    std::uint32_t buffers() const override { return l_->buffers(); }
+    void setup(TileCode& code) override {
+        if (l_->dslSchedule) code.scalarCycles = kDslTransDataDispatchScalarCycles;
+    }
 
     void tile(std::uint64_t index, std::uint32_t half, TileCode& code) override {
         const NchwConvLayout& l = *l_;
@@ -91,13 +109,23 @@ class NchwConvTiles final : public TileSource {
                 code.compute.push_back(Instruction::vector(v));
             }
         }
-        if (l.toBlocked)
+        if (l.toBlocked) {
             code.store.push_back(Instruction::move(strided(MemSpace::UB, MemSpace::GM, out, l.y + (b0 * l.hw + j0) * cellBytes,
                                                            count, cols * cellBytes, (l.maxCols - cols) * cellBytes,
                                                            (l.hw - cols) * cellBytes)));
-        else
-            code.store.push_back(Instruction::move(strided(MemSpace::UB, MemSpace::GM, out, l.y + (b0 * l.c0 * l.hw + j0) * l.eb,
-                                                           l.c0 * count, cols * l.eb, rowBytes - cols * l.eb, (l.hw - cols) * l.eb)));
+        } else {
+            std::uint64_t rows = out, pitch = rowBytes;
+            if (l.dslSchedule) {  // the depad stage: channel rows to block-aligned rows, a burst each
+                pitch = l.alignedRowBytes(cols);
+                rows = l.depadBuf;
+                code.compute.push_back(Instruction::move(
+                    strided(MemSpace::UB, MemSpace::UB, out, rows, l.c0 * count, pitch, rowBytes - pitch, 0)));
+            }
+            code.store.push_back(Instruction::move(strided(MemSpace::UB, MemSpace::GM, rows, l.y + (b0 * l.c0 * l.hw + j0) * l.eb,
+                                                           l.c0 * count, cols * l.eb, pitch - cols * l.eb, (l.hw - cols) * l.eb)));
+        }
+        // The DSL's tiles run in series: the next tile's load waits until this store has landed.
+        if (l.dslSchedule) code.store.push_back(Instruction::barrier(Pipe::All));
     }
 
   private:
@@ -176,6 +204,7 @@ std::vector<LoweredKernel> lowerNchwConvTransData(const OpInstance& op, const Ch
     l->toBlocked = toBlocked, l->dtype = x.dtype, l->eb = eb, l->c0 = u(c0);
     l->singleBuffer = dslTransDataIsSingleBuffered(chip);
     l->x = x.deviceAddr, l->y = op.outputs[0].deviceAddr;
+    l->dslSchedule = eb == 4;  // 32-bit data reaches this kernel on the 220x parts only (checked above)
     l->channels = u(channels), l->c1 = ceilDiv(u(channels), l->c0), l->hw = u(planeElements);
     const std::uint64_t planar = toBlocked ? x.elementCount() : op.outputs[0].elementCount();
     l->blocks = planar / (l->channels * l->hw) * l->c1;
@@ -203,8 +232,10 @@ std::vector<LoweredKernel> lowerNchwConvTransData(const OpInstance& op, const Ch
     }
     UbAllocator ub(placement.ubBytes, op.name);
     l->stride = alignUp(l->packed * std::max(l->planarBlockBytes(), l->blockedBlockBytes()), kUbBlockBytes);
-    l->inBuf = ub.allocate(2 * l->stride, "input tile");
-    l->outBuf = ub.allocate(2 * l->stride, "output tile");
+    l->inBuf = ub.allocate(l->buffers() * l->stride, "input tile");
+    l->outBuf = ub.allocate(l->buffers() * l->stride, "output tile");
+    // A block-aligned row is no longer than the transpose's odd pitch: the depad rows fit a stride.
+    if (l->dslSchedule && !toBlocked) l->depadBuf = ub.allocate(l->stride, "depad rows");
 
     return {tiledVectorKernel<NchwConvTiles>(op, placement, l, 2 * x.bytes(), l->units())};
 }

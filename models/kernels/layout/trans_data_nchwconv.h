@@ -1,9 +1,21 @@
 #pragma once
 // TransData NCHW ↔ NC1HWC0 with the vnchwconv transpose: 16-bit data everywhere, 32-bit data on
 // the parts whose vnchwconv takes 32-bit elements (see the .cpp).
+#include <cstdint>
+
 #include "models/kernels/kernel_registry.h"
 
 namespace ascendsim {
+
+// The scalar work a block of CANN's dynamic DSL TransData binary does before its first move: as the
+// DSL's reduce binaries (models/kernels/reduction/dsl_reduce_dispatch.h), it reads the launch's
+// tiling, picks its tiling case (the forward / backward schedules' COMMON_ALIGN and STORAGE_ALIGN
+// cases, borrow-N and borrow-H variants) and computes its offsets from the shape variables.
+// [D] AlexNet 910B2 text export (e5a31957 text/level2 rank0, 1800 MHz): real scalar cycles a block
+// (aiv_scalar_ratio × real µs × 1800) less the model's without it, over the 39 fp32 NCHW ↔ NC1HWC0
+// rows of 13 × 13 to 224 × 224 planes: median 3892 (quartiles ≈ 3300 / 5100); the DB export, held
+// out: 3953 (docs/fidelity.md §112). The 6 × 6 NC1HWC0:1 pair (11–14 k) is left out: another case.
+inline constexpr std::uint32_t kDslTransDataDispatchScalarCycles = 3900;
 
 // Whether the chip's vnchwconv transposes 32-bit elements (the 220x parts: platform_config
 // Ascend910B*.ini list float32 for Intrinsic_vnchwconv, Ascend910A.ini does not).

@@ -3,6 +3,7 @@
 // zero-padded C), and the program's vector work.
 #include <gtest/gtest.h>
 
+#include "models/kernels/layout/trans_data_nchwconv.h"
 #include "tests/models/kernels/vector_test_support.h"
 
 namespace ascendsim::test {
@@ -102,8 +103,12 @@ TEST(VectorTransDataNchwConv, EveryChannelBlockTakesOneRepeatPerSixteenPositions
 
 // fp32 on the 220x parts: vnchwconv's 32-bit mode, cells of 8 channels (NC1HWC0) and of 16 (the
 // MaxPool kernels' NC1HWC0:1); packed blocks with a tail repeat, column chunks, a padded stem.
-// Planes whose rows are whole 32 B blocks (the ones the model sends to vnchwconv, §65).
+// Planes whose rows are whole 32 B blocks and planes whose rows are not (13 × 13, 55 × 55: the way
+// back through the depad stage's block-aligned rows, §112).
 TEST(VectorTransDataNchwConv, Fp32RoundTripsInCellsOfEightAndSixteenChannelsOnThe220xParts) {
+    checkRoundTrip(ascend910B1(), 3, 32, 13, 13, DataType::Fp32);     // 676 B rows: 11 repeats, a tail of 9
+    checkRoundTrip(ascend910B1(), 2, 32, 13, 13, DataType::Fp32, 16);
+    checkRoundTrip(ascend910B1(), 1, 8, 55, 55, DataType::Fp32);      // 12100 B rows
     checkRoundTrip(ascend910B1(), 3, 32, 4, 6, DataType::Fp32);       // C0 = 8, H·W = 24: 16 + a tail of 8
     checkRoundTrip(ascend910B1(), 2, 32, 4, 6, DataType::Fp32, 16);   // C0 = 16
     checkRoundTrip(ascend910B1(), 1, 16, 72, 72, DataType::Fp32);     // H·W = 5184: column chunks
@@ -113,9 +118,9 @@ TEST(VectorTransDataNchwConv, Fp32RoundTripsInCellsOfEightAndSixteenChannelsOnTh
 }
 
 // The vector work of an fp32 conversion: one 32-bit vnchwconv repeat per 512 B of cells (16
-// positions of 8-channel cells, 8 of 16-channel cells) and nothing else. The 910A keeps fp32 off
-// vnchwconv (its Intrinsic_vnchwconv lists no 32-bit type), and so does a plane whose rows are not
-// whole 32 B blocks (13 × 13 fp32: CANN moves those rows one DMA each, not modelled, §65).
+// positions of 8-channel cells, 8 of 16-channel cells) and no other vector instruction, whether a
+// plane's rows are whole 32 B blocks (16 × 16) or not (13 × 13: 11 repeats a channel block). The
+// 910A keeps fp32 off vnchwconv (its Intrinsic_vnchwconv lists no 32-bit type).
 TEST(VectorTransDataNchwConv, Fp32TakesOneRepeatPer512BytesOfCellsWhereVnchwconvTakes32BitElements) {
     auto count = [](const ChipConfig& chip, std::int64_t c0Attr, bool toBlocked, std::int64_t side) {
         CubeOpHarness h(chip);
@@ -131,11 +136,81 @@ TEST(VectorTransDataNchwConv, Fp32TakesOneRepeatPer512BytesOfCellsWhereVnchwconv
         // 16 × 16 = 256 positions: 16 repeats for each of 32 · 32 eight-channel blocks, 32 for 32 · 16
         EXPECT_EQ(count(ascend910B1(), 0, toBlocked, 16), std::pair(std::uint64_t{32} * 32 * 16, std::uint64_t{0}));
         EXPECT_EQ(count(ascend910B1(), 16, toBlocked, 16), std::pair(std::uint64_t{32} * 16 * 32, std::uint64_t{0}));
-        for (const auto& [chip, side] : {std::pair{coupledChip(), std::int64_t{16}}, std::pair{ascend910B1(), std::int64_t{13}}}) {
-            const auto gathered = count(chip, 0, toBlocked, side);
-            EXPECT_EQ(gathered.first, 0u);
-            EXPECT_GT(gathered.second, 0u);
+        EXPECT_EQ(count(ascend910B1(), 0, toBlocked, 13), std::pair(std::uint64_t{32} * 32 * 11, std::uint64_t{0}));
+        const auto gathered = count(coupledChip(), 0, toBlocked, 16);
+        EXPECT_EQ(gathered.first, 0u);
+        EXPECT_GT(gathered.second, 0u);
+    }
+}
+
+// What the blocks of a conversion run (the leading scalar work: block 0's, before its first move).
+struct DslSteps {
+    std::uint32_t leadingScalarCycles = 0;
+    std::uint64_t loads = 0, stores = 0, barriers = 0;
+    std::uint64_t depadMoves = 0, depadBursts = 0;  // UB → UB moves and their bursts
+    bool depadRowsWholeBlocks = true, storesReadDepadRows = true;
+};
+
+DslSteps dslStepsOf(const ChipConfig& chip, DataType dtype, bool toBlocked) {
+    CubeOpHarness h(chip);
+    auto planar = h.tensor("x", {8, 64, 13, 13}, dtype);
+    auto blocked = h.tensor("y", {8, 64, 13, 13}, dtype);
+    blocked.format = TensorFormat::NC1HWC0;
+    auto op = toBlocked ? makeOp("TransData", {planar}, {blocked}) : makeOp("TransData", {blocked}, {planar});
+    op.attrs["dst_format"] = std::string(toBlocked ? "NC1HWC0" : "NCHW");
+    const auto kernels = h.lower(op);
+    DslSteps steps;
+    for (std::uint32_t block = 0; block < kernels.at(0).blockDim; ++block) {
+        bool moved = block > 0;
+        std::uint64_t depadRows = ~std::uint64_t{0};
+        auto stream = kernels.at(0).program({block, CoreKind::Vector, 0});
+        std::vector<Instruction> chunk;
+        while (stream->next(chunk)) {
+            for (const auto& instruction : chunk) {
+                if (const auto* work = std::get_if<ScalarWork>(&instruction.operands); work && !moved)
+                    steps.leadingScalarCycles += work->cycles;
+                if (instruction.opcode == Opcode::Barrier) ++steps.barriers;
+                const auto* m = std::get_if<DataMove>(&instruction.operands);
+                if (m == nullptr) continue;
+                moved = true;
+                if (m->src == MemSpace::GM) ++steps.loads;
+                if (m->dst == MemSpace::GM) {
+                    ++steps.stores;
+                    steps.storesReadDepadRows = steps.storesReadDepadRows && m->srcAddr == depadRows;
+                }
+                if (m->src == MemSpace::UB && m->dst == MemSpace::UB) {
+                    ++steps.depadMoves, steps.depadBursts += m->burstCount, depadRows = m->dstAddr;
+                    steps.depadRowsWholeBlocks = steps.depadRowsWholeBlocks && m->burstBytes % 32 == 0 && m->dstGapBytes == 0;
+                }
+            }
+            chunk.clear();
         }
+    }
+    return steps;
+}
+
+// CANN's DSL TransData for 32-bit data on the 220x parts (§112): a block first picks its tiling case
+// on the scalar unit; its tiles run in series (one buffer; every tile ends with a PIPE_ALL barrier);
+// the way back copies every transposed channel row of 676 B to a block-aligned row on the vector
+// pipe, and the store reads those. The 16-bit form (the 910A's fp16 conversions, §20) keeps its
+// double-buffered overlap and none of these steps.
+TEST(VectorTransDataNchwConv, Fp32RunsAsTheDslSchedulesItOnThe220xParts) {
+    for (const bool toBlocked : {true, false}) {
+        const DslSteps dsl = dslStepsOf(ascend910B1(), DataType::Fp32, toBlocked);
+        EXPECT_GE(dsl.leadingScalarCycles, kDslTransDataDispatchScalarCycles);
+        EXPECT_GT(dsl.loads, 0u);
+        EXPECT_EQ(dsl.stores, dsl.loads);    // a tile: one load, one store
+        EXPECT_EQ(dsl.barriers, dsl.loads);  // and one barrier
+        EXPECT_EQ(dsl.depadMoves, toBlocked ? 0u : dsl.loads);
+        if (!toBlocked) {
+            EXPECT_EQ(dsl.depadBursts, 8u * 64u);  // every channel row once
+            EXPECT_TRUE(dsl.depadRowsWholeBlocks);
+            EXPECT_TRUE(dsl.storesReadDepadRows);
+        }
+        const DslSteps fp16 = dslStepsOf(coupledChip(), DataType::Fp16, toBlocked);
+        EXPECT_LT(fp16.leadingScalarCycles, kDslTransDataDispatchScalarCycles);
+        EXPECT_EQ(fp16.barriers, 0u);
+        EXPECT_EQ(fp16.depadMoves, 0u);
     }
 }
 

@@ -224,11 +224,13 @@ TEST(VectorTranspose, TikTilesFollowThePreviousTilesStoresOnSplitChipsOnly) {
         }
     }
     CubeOpHarness h(split);
-    auto x = h.tensor("x", {2, 16, 9, 9}, DataType::Fp32);  // logical NCHW, 9 × 9 fp32 planes: the permutation
-    x.format = TensorFormat::NC1HWC0;
-    auto toNchw = makeOp("TransData", {x}, {h.tensor("y", {2, 16, 9, 9}, DataType::Fp32)});
-    toNchw.attrs["dst_format"] = std::string("NCHW");
-    for (const LoweredKernel& kernel : h.lower(toNchw))
+    // ND → FRACTAL_NZ of whole fractal rows runs the permutation on the split chip (its fp32
+    // NC1HWC0 conversions now run CANN's DSL form, serial too: trans_data_nchwconv.cpp, §112).
+    auto nz = h.tensor("nz", {64, 96}, DataType::Fp32);
+    nz.format = TensorFormat::FractalNz;
+    auto toNz = makeOp("TransData", {h.tensor("x", {64, 96}, DataType::Fp32)}, {nz});
+    toNz.attrs["dst_format"] = std::string("FRACTAL_NZ");
+    for (const LoweredKernel& kernel : h.lower(toNz))
         for (std::uint32_t block = 0; block < kernel.blockDim; ++block)
             EXPECT_EQ(movesAndBarriers(kernel, block, kWorkspace).find('B'), std::string::npos) << "block " << block;
 }
