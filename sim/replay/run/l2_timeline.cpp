@@ -36,15 +36,11 @@ public:
     }
 
     std::uint64_t stampOf(const void* tensor) const { return static_cast<const Entry*>(tensor)->stamp; }
-    // An in-place write into the newest held tensor of `key` (the input the row just read): dirty
-    // from now on.
-    void markNewestWritten(const TensorKey& key) {
-        const auto it = byKey_.find(key);
-        if (it == byKey_.end()) return;
-        Entry* newest = nullptr;
-        for (const auto& entry : it->second)
-            if (newest == nullptr || entry->stamp > newest->stamp) newest = &*entry;
-        newest->dirty = true;
+    // An in-place write into `tensor` (an input the row just read, by use or add): dirty from now
+    // on. Nothing when it is no longer held (the row's later tensors pushed it out).
+    void markWritten(const void* tensor) {
+        for (auto& entry : held_)
+            if (&entry == tensor) entry.dirty = true;
     }
     std::uint64_t bytesHeld() const { return bytesHeld_; }
 
@@ -66,9 +62,9 @@ public:
 
     // `kernel` touches `tensor` of `key` (found by find): it becomes the most recently used; if
     // the same kernel's other tensors pushed it out meanwhile, it is brought in again. `writer`:
-    // the write that touches it (none for a read).
-    void use(const TensorKey& key, const void* tensor, std::uint64_t bytes, const std::string& kernel,
-             const TensorWriter& writer) {
+    // the write that touches it (none for a read). Returns the held tensor (null: not held).
+    const void* use(const TensorKey& key, const void* tensor, std::uint64_t bytes, const std::string& kernel,
+                    const TensorWriter& writer) {
         const auto sameKey = byKey_.find(key);
         for (std::size_t n = 0; sameKey != byKey_.end() && n < sameKey->second.size(); ++n) {
             const auto it = sameKey->second[n];
@@ -78,25 +74,26 @@ public:
             it->dirty = it->dirty || writer.present();
             if (!touchedBy(*it, kernel)) it->touchers.push_back(kernel);
             held_.splice(held_.begin(), held_, it);
-            return;
+            return tensor;
         }
-        add(key, bytes, kernel, writer);
+        return add(key, bytes, kernel, writer);
     }
 
     // A tensor of `key` that `kernel` brings in: an output it writes (`writer`), or an input read
-    // cold (no writer).
-    void add(const TensorKey& key, std::uint64_t bytes, const std::string& kernel, const TensorWriter& writer) {
-        if (bytes == 0) return;  // size unknown: not tracked
+    // cold (no writer). Returns it (null: not held).
+    const void* add(const TensorKey& key, std::uint64_t bytes, const std::string& kernel, const TensorWriter& writer) {
+        if (bytes == 0) return nullptr;  // size unknown: not tracked
         if (bytes > capacity_) {  // streaming it through L2 leaves none of the tensors before it
             held_.clear();
             byKey_.clear();
             bytesHeld_ = 0;
-            return;
+            return nullptr;
         }
         held_.push_front(Entry{key, bytes, ++clock_, {kernel}, writer, writer.present()});
         byKey_[key].push_back(held_.begin());
         bytesHeld_ += bytes;
         while (bytesHeld_ > capacity_) evictOldest();
+        return &held_.front();
     }
 
 private:
@@ -139,13 +136,17 @@ std::string kernelOf(const RealKernel& k) {
     return k.type + '|' + k.inputShapes + '|' + k.inputDtypes + '|' + k.outputShapes + '|' + k.outputDtypes;
 }
 
-// One side of a row matched against L2: the held tensor of each of its tensors (null: not held).
+// One side of a row matched against L2: the held tensor of each of its tensors (null: not held),
+// none of them one of `taken` (the tensors the row's other side already matched).
 std::vector<const void*> match(const TensorLru& lru, const std::vector<TensorKey>& keys,
-                               const std::vector<std::uint64_t>& bytes, const std::string& kernel, bool eligible) {
+                               const std::vector<std::uint64_t>& bytes, const std::string& kernel, bool eligible,
+                               const std::vector<const void*>& taken = {}) {
     std::vector<const void*> found(keys.size(), nullptr);
+    std::vector<const void*> claimed = taken;
     for (std::size_t j = 0; eligible && j < keys.size(); ++j) {
         if (std::get<0>(keys[j]).empty() || bytesAt(bytes, j) == 0) continue;
-        found[j] = lru.find(keys[j], kernel, found);
+        found[j] = lru.find(keys[j], kernel, claimed);
+        claimed.push_back(found[j]);
     }
     return found;
 }
@@ -166,12 +167,37 @@ std::vector<std::size_t> heldOf(const TensorLru& lru, const std::vector<const vo
     return indices;
 }
 
+constexpr std::size_t kNewTensor = static_cast<std::size_t>(-1);
+
+// Per output of the row: the input whose memory it is (inplace_kernels.h; a recorded output must
+// have that input's identity), or kNewTensor.
+std::vector<std::size_t> overwrittenInputs(const RealKernel& k, const std::vector<TensorKey>& inputs,
+                                           const std::vector<TensorKey>& outputs) {
+    const std::vector<std::size_t> written = inPlaceInputs(k);
+    std::vector<std::size_t> of(outputs.size(), kNewTensor);
+    for (std::size_t j = 0; j < outputs.size() && j < written.size(); ++j)
+        if (written[j] < inputs.size() && inputs[written[j]] == outputs[j]) of[j] = written[j];
+    return of;
+}
+
+// The inputs the row writes over that its profile row records no output for (ApplyAdamWV2's var,
+// m and v).
+std::vector<std::size_t> unrecordedWrites(const RealKernel& k, const std::vector<TensorKey>& inputs,
+                                          const std::vector<TensorKey>& outputs) {
+    const std::vector<std::size_t> written = inPlaceInputs(k);
+    std::vector<std::size_t> unrecorded;
+    for (std::size_t j = outputs.size(); j < written.size(); ++j)
+        if (written[j] < inputs.size()) unrecorded.push_back(written[j]);
+    return unrecorded;
+}
+
 // The share of the lines a row brings into L2 (inputs it reads cold, outputs it allocates) whose
-// victim is dirty: the held tensors it pushes out, oldest first, beyond what L2 has free.
+// victim is dirty: the held tensors it pushes out, oldest first, beyond what L2 has free. An
+// output written over an input (`overwritten`) brings nothing in: its lines are the input's.
 double victimDirtyShare(const TensorLru& lru, std::uint64_t capacity, const std::vector<TensorKey>& inputs,
                         const std::vector<std::uint64_t>& inBytes, const std::vector<const void*>& readHeld,
                         const std::vector<TensorKey>& outputs, const std::vector<std::uint64_t>& outBytes,
-                        const std::vector<const void*>& writeHeld, bool inPlace) {
+                        const std::vector<const void*>& writeHeld, const std::vector<std::size_t>& overwritten) {
     std::uint64_t incoming = 0;
     std::vector<const void*> spared;
     for (std::size_t j = 0; j < inputs.size(); ++j) {
@@ -180,8 +206,7 @@ double victimDirtyShare(const TensorLru& lru, std::uint64_t capacity, const std:
     }
     for (std::size_t j = 0; j < outputs.size(); ++j) {
         if (writeHeld[j] != nullptr) spared.push_back(writeHeld[j]);
-        else if (!std::get<0>(outputs[j]).empty() && !(inPlace && j == 0 && !inputs.empty() && inputs[0] == outputs[0]))
-            incoming += bytesAt(outBytes, j);
+        else if (!std::get<0>(outputs[j]).empty() && overwritten[j] == kNewTensor) incoming += bytesAt(outBytes, j);
     }
     if (incoming == 0) return 0.0;
     const std::uint64_t held = lru.bytesHeld();
@@ -210,7 +235,8 @@ L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, Timelin
         const auto inputs = inputKeys(k), outputs = outputKeys(k);
         const auto inBytes = tensorBytesOfSide(k, true), outBytes = tensorBytesOfSide(k, false);
         // A kernel whose own MemSet cleared its output writes into the tensor the MemSet wrote.
-        const bool copyInto = isCopyIntoExisting(k) || k.outputClearedByMemSet, inPlace = isInPlaceKernel(k);
+        const bool copyInto = isCopyIntoExisting(k) || k.outputClearedByMemSet;
+        const std::vector<std::size_t> overwritten = overwrittenInputs(k, inputs, outputs);
         if (codeBytes > 0 && runsOnAiCores(k)) {
             // A binary's code is one image whichever kernel runs it: found by any launch, never
             // excluded as a loop's next tensor is (the reader "" touches nothing).
@@ -221,23 +247,27 @@ L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, Timelin
             else lru.add(code, codeBytes, kCodeImage, TensorWriter{});
         }
         const auto readHeld = match(lru, inputs, inBytes, kernel, true);
-        const auto writeHeld = match(lru, outputs, outBytes, kernel, copyInto);
+        // A copy's target is another tensor than its source (copy_(self, src)), and a kernel
+        // accumulating into the tensor its MemSet cleared does not read it as an input.
+        const auto writeHeld = match(lru, outputs, outBytes, kernel, copyInto, readHeld);
         timeline.residentWriters[i].clear();
         timeline.residentInputs[i] = heldOf(lru, readHeld, &timeline.residentWriters[i]);
         timeline.residentOutputs[i] = heldOf(lru, writeHeld);
         timeline.victimDirtyShare[i] = victimDirtyShare(lru, l2Bytes, inputs, inBytes, readHeld, outputs, outBytes, writeHeld,
-                                                        inPlace);
+                                                        overwritten);
         // Reads first, then writes; each tensor becomes the most recently used.
+        std::vector<const void*> read(inputs.size(), nullptr);
         for (std::size_t j = 0; j < inputs.size(); ++j) {
             if (std::get<0>(inputs[j]).empty()) continue;
-            if (readHeld[j] != nullptr) lru.use(inputs[j], readHeld[j], bytesAt(inBytes, j), kernel, TensorWriter{});
-            else lru.add(inputs[j], bytesAt(inBytes, j), kernel, TensorWriter{});
+            read[j] = readHeld[j] != nullptr ? lru.use(inputs[j], readHeld[j], bytesAt(inBytes, j), kernel, TensorWriter{})
+                                             : lru.add(inputs[j], bytesAt(inBytes, j), kernel, TensorWriter{});
         }
+        // Written in place: the read above already made each input newest; now it is dirty.
+        for (std::size_t j : unrecordedWrites(k, inputs, outputs)) lru.markWritten(read[j]);
         for (std::size_t j = 0; j < outputs.size(); ++j) {
             if (std::get<0>(outputs[j]).empty()) continue;
-            // In place, output 0 is input 0's memory: the read above already made it newest.
-            if (inPlace && j == 0 && !inputs.empty() && inputs[0] == outputs[0]) {
-                lru.markNewestWritten(inputs[0]);
+            if (overwritten[j] != kNewTensor) {
+                lru.markWritten(read[overwritten[j]]);
                 continue;
             }
             const TensorWriter writer{i, j};
