@@ -18,8 +18,9 @@ constexpr std::uint64_t kTensorAlignment = 2ULL << 20;
 
 std::uint64_t alignUp(std::uint64_t value) { return (value + kTensorAlignment - 1) / kTensorAlignment * kTensorAlignment; }
 
-// Distinct addresses for every tensor, except an in-place kernel's output 0, which takes the
-// address of the first input of its size (none of that size: it keeps its own).
+// Distinct addresses for every tensor, except an in-place kernel's outputs: each, in order, takes
+// the address of the first input of its size no earlier output took (none: it keeps its own).
+// One output for an aclnnInplace* kernel; ApplyAdamW's var, m and v (inplace_kernels.h).
 std::uint64_t placeTensors(OpInstance& op, bool inPlace, std::uint64_t base = kBaseAddress) {
     std::uint64_t next = base;
     for (auto* tensors : {&op.inputs, &op.outputs}) {
@@ -28,11 +29,13 @@ std::uint64_t placeTensors(OpInstance& op, bool inPlace, std::uint64_t base = kB
             next = alignUp(next + std::max<std::uint64_t>(t.bytes(), 1));
         }
     }
-    if (inPlace && !op.outputs.empty()) {
-        TensorInfo& out = op.outputs.front();
-        for (const TensorInfo& in : op.inputs) {
-            if (in.bytes() != out.bytes() || in.bytes() == 0) continue;
-            out.deviceAddr = in.deviceAddr;
+    std::vector<bool> taken(op.inputs.size(), false);
+    for (std::size_t j = 0; inPlace && j < op.outputs.size(); ++j) {
+        TensorInfo& out = op.outputs[j];
+        for (std::size_t i = 0; i < op.inputs.size(); ++i) {
+            if (taken[i] || op.inputs[i].bytes() != out.bytes() || op.inputs[i].bytes() == 0) continue;
+            out.deviceAddr = op.inputs[i].deviceAddr;
+            taken[i] = true;
             break;
         }
     }

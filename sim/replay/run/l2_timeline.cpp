@@ -36,28 +36,41 @@ public:
     }
 
     std::uint64_t stampOf(const void* tensor) const { return static_cast<const Entry*>(tensor)->stamp; }
-    // An in-place write into the newest held tensor of `key` (the input the row just read): dirty
-    // from now on.
-    void markNewestWritten(const TensorKey& key) {
-        const auto it = byKey_.find(key);
-        if (it == byKey_.end()) return;
-        Entry* newest = nullptr;
-        for (const auto& entry : it->second)
-            if (newest == nullptr || entry->stamp > newest->stamp) newest = &*entry;
-        newest->dirty = true;
+    // The walk's row: the tensors touched from now on are touched together (one launch streams its
+    // tensors tile by tile, so their lines are equally old).
+    void startRow(std::uint64_t row) { row_ = row; }
+    // An in-place write into `tensor` (an input of `bytes` the row just read, by use or add): dirty
+    // from now on; into the remnant of a tensor streamed past L2, that tensor's share of it.
+    // Nothing when it is no longer held (the row's later tensors pushed it out).
+    void markWritten(const void* tensor, std::uint64_t bytes) {
+        for (auto& entry : held_) {
+            if (&entry != tensor) continue;
+            if (entry.remnant) entry.streamedDirty = std::min(entry.streamed, entry.streamedDirty + bytes);
+            else entry.dirty = true;
+        }
     }
     std::uint64_t bytesHeld() const { return bytesHeld_; }
 
     // The dirty bytes among the `bytes` least recently used held bytes, the tensors in `spared`
-    // (the row's own, which it touches before anything is evicted) left out; a tensor the count
-    // ends inside counts in proportion.
+    // (the row's own, which it touches before anything is evicted) left out. The tensors one row
+    // touched last leave together, in proportion (their lines are interleaved in age), as does a
+    // remnant's dirty share.
     double dirtyBytesOfOldest(std::uint64_t bytes, const std::vector<const void*>& spared) const {
         double dirty = 0.0;
         std::uint64_t counted = 0;
-        for (auto it = held_.rbegin(); it != held_.rend() && counted < bytes; ++it) {
-            if (std::find(spared.begin(), spared.end(), &*it) != spared.end()) continue;
-            const std::uint64_t taken = std::min(it->bytes, bytes - counted);
-            if (it->dirty) dirty += static_cast<double>(taken);
+        auto it = held_.rbegin();
+        while (it != held_.rend() && counted < bytes) {
+            const std::uint64_t row = it->row;
+            double groupDirty = 0.0;
+            std::uint64_t groupBytes = 0;
+            for (; it != held_.rend() && it->row == row; ++it) {
+                if (std::find(spared.begin(), spared.end(), &*it) != spared.end()) continue;
+                groupBytes += it->bytes;
+                groupDirty += static_cast<double>(it->bytes) * it->dirtyShare();
+            }
+            if (groupBytes == 0) continue;
+            const std::uint64_t taken = std::min(groupBytes, bytes - counted);
+            dirty += groupDirty * static_cast<double>(taken) / static_cast<double>(groupBytes);
             counted += taken;
         }
         return dirty;
@@ -66,37 +79,36 @@ public:
 
     // `kernel` touches `tensor` of `key` (found by find): it becomes the most recently used; if
     // the same kernel's other tensors pushed it out meanwhile, it is brought in again. `writer`:
-    // the write that touches it (none for a read).
-    void use(const TensorKey& key, const void* tensor, std::uint64_t bytes, const std::string& kernel,
-             const TensorWriter& writer) {
+    // the write that touches it (none for a read). Returns the held tensor (null: not held).
+    const void* use(const TensorKey& key, const void* tensor, std::uint64_t bytes, const std::string& kernel,
+                    const TensorWriter& writer) {
         const auto sameKey = byKey_.find(key);
         for (std::size_t n = 0; sameKey != byKey_.end() && n < sameKey->second.size(); ++n) {
             const auto it = sameKey->second[n];
             if (&*it != tensor) continue;
             it->stamp = ++clock_;
+            it->row = row_;
             it->writer = writer;
             it->dirty = it->dirty || writer.present();
             if (!touchedBy(*it, kernel)) it->touchers.push_back(kernel);
             held_.splice(held_.begin(), held_, it);
-            return;
+            return tensor;
         }
-        add(key, bytes, kernel, writer);
+        return add(key, bytes, kernel, writer);
     }
 
     // A tensor of `key` that `kernel` brings in: an output it writes (`writer`), or an input read
-    // cold (no writer).
-    void add(const TensorKey& key, std::uint64_t bytes, const std::string& kernel, const TensorWriter& writer) {
-        if (bytes == 0) return;  // size unknown: not tracked
-        if (bytes > capacity_) {  // streaming it through L2 leaves none of the tensors before it
-            held_.clear();
-            byKey_.clear();
-            bytesHeld_ = 0;
-            return;
-        }
-        held_.push_front(Entry{key, bytes, ++clock_, {kernel}, writer, writer.present()});
+    // cold (no writer). Returns it (null: not held). A tensor larger than L2 streams through it:
+    // L2 is left full of the last lines the row streamed, which no later read finds (a remnant,
+    // dirty as far as they were written), and none of the tensors before it; returns the remnant.
+    const void* add(const TensorKey& key, std::uint64_t bytes, const std::string& kernel, const TensorWriter& writer) {
+        if (bytes == 0) return nullptr;  // size unknown: not tracked
+        if (bytes > capacity_) return stream(bytes, writer.present());
+        held_.push_front(Entry{key, bytes, ++clock_, row_, {kernel}, writer, writer.present()});
         byKey_[key].push_back(held_.begin());
         bytesHeld_ += bytes;
         while (bytesHeld_ > capacity_) evictOldest();
+        return &held_.front();
     }
 
 private:
@@ -104,26 +116,75 @@ private:
         TensorKey key;
         std::uint64_t bytes;
         std::uint64_t stamp;
+        std::uint64_t row;                  // the walk's row that last touched it
         std::vector<std::string> touchers;  // the kernels (op and shapes) that read or wrote it while held
         TensorWriter writer;                // the write that last touched it, if no read came after
         bool dirty = false;                 // written since it entered L2 (a read does not clean it)
+        // A remnant: lines no read finds — the last of the tensors a row streamed past L2 (stream),
+        // or what stays of a tensor L2 evicted in part (evictOldest) — with the bytes they stand
+        // for and how many of those were written.
+        bool remnant = false;
+        std::uint64_t streamed = 0;
+        std::uint64_t streamedDirty = 0;
+        double dirtyShare() const {
+            if (remnant) return static_cast<double>(streamedDirty) / static_cast<double>(streamed);
+            return dirty ? 1.0 : 0.0;
+        }
     };
+
+    // `bytes` (> capacity) streamed by the current row, written or read: the row's remnant takes
+    // them (a row streaming several tensors interleaves them).
+    const void* stream(std::uint64_t bytes, bool written) {
+        const bool sameRow = held_.size() == 1 && held_.front().remnant && held_.front().row == row_;
+        if (!sameRow) {
+            held_.clear();
+            byKey_.clear();
+            held_.push_front(Entry{{}, capacity_, ++clock_, row_, {}, TensorWriter{}, false, true, 0, 0});
+            bytesHeld_ = capacity_;
+        }
+        Entry& remnant = held_.front();
+        remnant.streamed += bytes;
+        if (written) remnant.streamedDirty += bytes;
+        return &remnant;
+    }
 
     static bool touchedBy(const Entry& entry, const std::string& kernel) {
         return std::find(entry.touchers.begin(), entry.touchers.end(), kernel) != entry.touchers.end();
     }
 
+    // The least recently used lines leave, as many as L2 is over: whole tensors (a tensor is held
+    // whole or not at all, for find), but the lines of a tensor only part of which had to leave
+    // stay, as a remnant of its dirtiness that no read finds.
     void evictOldest() {
-        const Entry& victim = held_.back();
-        auto& sameKey = byKey_[victim.key];
-        sameKey.erase(std::find_if(sameKey.begin(), sameKey.end(), [&](const auto& it) { return &*it == &victim; }));
-        if (sameKey.empty()) byKey_.erase(victim.key);
-        bytesHeld_ -= victim.bytes;
-        held_.pop_back();
+        Entry& victim = held_.back();  // a remnant, or a tensor (whole, below)
+        const std::uint64_t over = bytesHeld_ - capacity_;
+        if (victim.remnant && victim.bytes > over) {  // only its oldest lines leave
+            victim.bytes -= over;
+            bytesHeld_ -= over;
+            return;
+        }
+        if (victim.remnant) {
+            bytesHeld_ -= victim.bytes;
+            held_.pop_back();
+            return;
+        }
+        const auto whole = std::prev(held_.end());
+        if (whole->bytes > over) {
+            const std::uint64_t staying = whole->bytes - over;
+            held_.push_back(Entry{{}, staying, whole->stamp, whole->row, {}, TensorWriter{}, false, true, staying,
+                                  whole->dirty ? staying : 0});
+            bytesHeld_ += staying;
+        }
+        auto& sameKey = byKey_[whole->key];
+        sameKey.erase(std::find(sameKey.begin(), sameKey.end(), whole));
+        if (sameKey.empty()) byKey_.erase(whole->key);
+        bytesHeld_ -= whole->bytes;
+        held_.erase(whole);
     }
 
     std::uint64_t capacity_;
     std::uint64_t clock_ = 0;
+    std::uint64_t row_ = 0;
     std::uint64_t bytesHeld_ = 0;
     std::list<Entry> held_;
     std::map<TensorKey, std::vector<std::list<Entry>::iterator>> byKey_;
@@ -139,13 +200,17 @@ std::string kernelOf(const RealKernel& k) {
     return k.type + '|' + k.inputShapes + '|' + k.inputDtypes + '|' + k.outputShapes + '|' + k.outputDtypes;
 }
 
-// One side of a row matched against L2: the held tensor of each of its tensors (null: not held).
+// One side of a row matched against L2: the held tensor of each of its tensors (null: not held),
+// none of them one of `taken` (the tensors the row's other side already matched).
 std::vector<const void*> match(const TensorLru& lru, const std::vector<TensorKey>& keys,
-                               const std::vector<std::uint64_t>& bytes, const std::string& kernel, bool eligible) {
+                               const std::vector<std::uint64_t>& bytes, const std::string& kernel, bool eligible,
+                               const std::vector<const void*>& taken = {}) {
     std::vector<const void*> found(keys.size(), nullptr);
+    std::vector<const void*> claimed = taken;
     for (std::size_t j = 0; eligible && j < keys.size(); ++j) {
         if (std::get<0>(keys[j]).empty() || bytesAt(bytes, j) == 0) continue;
-        found[j] = lru.find(keys[j], kernel, found);
+        found[j] = lru.find(keys[j], kernel, claimed);
+        claimed.push_back(found[j]);
     }
     return found;
 }
@@ -166,12 +231,37 @@ std::vector<std::size_t> heldOf(const TensorLru& lru, const std::vector<const vo
     return indices;
 }
 
+constexpr std::size_t kNewTensor = static_cast<std::size_t>(-1);
+
+// Per output of the row: the input whose memory it is (inplace_kernels.h; a recorded output must
+// have that input's identity), or kNewTensor.
+std::vector<std::size_t> overwrittenInputs(const RealKernel& k, const std::vector<TensorKey>& inputs,
+                                           const std::vector<TensorKey>& outputs) {
+    const std::vector<std::size_t> written = inPlaceInputs(k);
+    std::vector<std::size_t> of(outputs.size(), kNewTensor);
+    for (std::size_t j = 0; j < outputs.size() && j < written.size(); ++j)
+        if (written[j] < inputs.size() && inputs[written[j]] == outputs[j]) of[j] = written[j];
+    return of;
+}
+
+// The inputs the row writes over that its profile row records no output for (ApplyAdamWV2's var,
+// m and v).
+std::vector<std::size_t> unrecordedWrites(const RealKernel& k, const std::vector<TensorKey>& inputs,
+                                          const std::vector<TensorKey>& outputs) {
+    const std::vector<std::size_t> written = inPlaceInputs(k);
+    std::vector<std::size_t> unrecorded;
+    for (std::size_t j = outputs.size(); j < written.size(); ++j)
+        if (written[j] < inputs.size()) unrecorded.push_back(written[j]);
+    return unrecorded;
+}
+
 // The share of the lines a row brings into L2 (inputs it reads cold, outputs it allocates) whose
-// victim is dirty: the held tensors it pushes out, oldest first, beyond what L2 has free.
+// victim is dirty: the held tensors it pushes out, oldest first, beyond what L2 has free. An
+// output written over an input (`overwritten`) brings nothing in: its lines are the input's.
 double victimDirtyShare(const TensorLru& lru, std::uint64_t capacity, const std::vector<TensorKey>& inputs,
                         const std::vector<std::uint64_t>& inBytes, const std::vector<const void*>& readHeld,
                         const std::vector<TensorKey>& outputs, const std::vector<std::uint64_t>& outBytes,
-                        const std::vector<const void*>& writeHeld, bool inPlace) {
+                        const std::vector<const void*>& writeHeld, const std::vector<std::size_t>& overwritten) {
     std::uint64_t incoming = 0;
     std::vector<const void*> spared;
     for (std::size_t j = 0; j < inputs.size(); ++j) {
@@ -180,8 +270,7 @@ double victimDirtyShare(const TensorLru& lru, std::uint64_t capacity, const std:
     }
     for (std::size_t j = 0; j < outputs.size(); ++j) {
         if (writeHeld[j] != nullptr) spared.push_back(writeHeld[j]);
-        else if (!std::get<0>(outputs[j]).empty() && !(inPlace && j == 0 && !inputs.empty() && inputs[0] == outputs[0]))
-            incoming += bytesAt(outBytes, j);
+        else if (!std::get<0>(outputs[j]).empty() && overwritten[j] == kNewTensor) incoming += bytesAt(outBytes, j);
     }
     if (incoming == 0) return 0.0;
     const std::uint64_t held = lru.bytesHeld();
@@ -206,11 +295,13 @@ L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, Timelin
     for (std::size_t n = 0; n < walks * rows; ++n) {
         const std::size_t i = n % rows;
         const RealKernel& k = profile.kernels[i];
+        lru.startRow(n);
         const std::string kernel = kernelOf(k);
         const auto inputs = inputKeys(k), outputs = outputKeys(k);
         const auto inBytes = tensorBytesOfSide(k, true), outBytes = tensorBytesOfSide(k, false);
         // A kernel whose own MemSet cleared its output writes into the tensor the MemSet wrote.
-        const bool copyInto = isCopyIntoExisting(k) || k.outputClearedByMemSet, inPlace = isInPlaceKernel(k);
+        const bool copyInto = isCopyIntoExisting(k) || k.outputClearedByMemSet;
+        const std::vector<std::size_t> overwritten = overwrittenInputs(k, inputs, outputs);
         if (codeBytes > 0 && runsOnAiCores(k)) {
             // A binary's code is one image whichever kernel runs it: found by any launch, never
             // excluded as a loop's next tensor is (the reader "" touches nothing).
@@ -221,23 +312,27 @@ L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, Timelin
             else lru.add(code, codeBytes, kCodeImage, TensorWriter{});
         }
         const auto readHeld = match(lru, inputs, inBytes, kernel, true);
-        const auto writeHeld = match(lru, outputs, outBytes, kernel, copyInto);
+        // A copy's target is another tensor than its source (copy_(self, src)), and a kernel
+        // accumulating into the tensor its MemSet cleared does not read it as an input.
+        const auto writeHeld = match(lru, outputs, outBytes, kernel, copyInto, readHeld);
         timeline.residentWriters[i].clear();
         timeline.residentInputs[i] = heldOf(lru, readHeld, &timeline.residentWriters[i]);
         timeline.residentOutputs[i] = heldOf(lru, writeHeld);
         timeline.victimDirtyShare[i] = victimDirtyShare(lru, l2Bytes, inputs, inBytes, readHeld, outputs, outBytes, writeHeld,
-                                                        inPlace);
+                                                        overwritten);
         // Reads first, then writes; each tensor becomes the most recently used.
+        std::vector<const void*> read(inputs.size(), nullptr);
         for (std::size_t j = 0; j < inputs.size(); ++j) {
             if (std::get<0>(inputs[j]).empty()) continue;
-            if (readHeld[j] != nullptr) lru.use(inputs[j], readHeld[j], bytesAt(inBytes, j), kernel, TensorWriter{});
-            else lru.add(inputs[j], bytesAt(inBytes, j), kernel, TensorWriter{});
+            read[j] = readHeld[j] != nullptr ? lru.use(inputs[j], readHeld[j], bytesAt(inBytes, j), kernel, TensorWriter{})
+                                             : lru.add(inputs[j], bytesAt(inBytes, j), kernel, TensorWriter{});
         }
+        // Written in place: the read above already made each input newest; now it is dirty.
+        for (std::size_t j : unrecordedWrites(k, inputs, outputs)) lru.markWritten(read[j], bytesAt(inBytes, j));
         for (std::size_t j = 0; j < outputs.size(); ++j) {
             if (std::get<0>(outputs[j]).empty()) continue;
-            // In place, output 0 is input 0's memory: the read above already made it newest.
-            if (inPlace && j == 0 && !inputs.empty() && inputs[0] == outputs[0]) {
-                lru.markNewestWritten(inputs[0]);
+            if (overwritten[j] != kNewTensor) {
+                lru.markWritten(read[overwritten[j]], bytesAt(inBytes, overwritten[j]));
                 continue;
             }
             const TensorWriter writer{i, j};

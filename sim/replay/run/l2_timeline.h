@@ -10,8 +10,9 @@
 //
 // Tensors are tracked whole (a tensor larger than L2 is never held, and streaming it flushes
 // L2); every output is a new tensor, so it occupies L2 beside an older tensor of the same
-// identity, and a later read finds the newest. An in-place kernel's output 0 is its input 0, and
-// an aclnnInplaceCopy writes into the existing tensor of its output's identity (inplace_kernels.h),
+// identity, and a later read finds the newest. An in-place kernel's outputs are its inputs
+// (inplace_kernels.h: output 0 of an aclnnInplace* kernel, ApplyAdamWV2's var, m and v), and
+// an aclnnInplaceCopy writes into an existing tensor of its output's identity, not its source,
 // as does a kernel whose own MemSet cleared its output just before it (memset_owner.h: the MemSet
 // wrote that tensor, the kernel accumulates into it; docs/fidelity.md §101).
 // A kernel never finds a tensor that any launch of itself (op type and tensor cells) touched
@@ -55,7 +56,10 @@ struct L2Timeline {
     // Per row: of the lines it brings into L2 (the inputs it reads cold, the outputs it allocates),
     // the share whose victim is dirty — the held tensors it pushes out, oldest first, that a kernel
     // wrote since they entered L2 (a read does not clean a line); lines that land in free space
-    // evict nothing. What a write-back L2 charges the row in HBM writes (docs/fidelity.md §103).
+    // evict nothing. The tensors one row touched last leave in proportion (a kernel streams them
+    // tile by tile), and the lines a tensor leaves when it is evicted in part or streamed past L2
+    // stay as a remnant no read finds but whose dirty lines still go out. What a write-back L2
+    // charges the row in HBM writes (docs/fidelity.md §103, §107).
     std::vector<double> victimDirtyShare;
 };
 

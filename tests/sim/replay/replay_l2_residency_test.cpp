@@ -53,6 +53,39 @@ TEST(ReplayL2Residency, InPlaceKernelsAreTheAclnnInplaceApisButNotCopy) {
     EXPECT_TRUE(isCopyIntoExisting(rowOf("aclnnInplaceCopy_TensorMoveAiCore_TensorMove", "8", "ND", "8")));
 }
 
+// aclnnApplyAdamWV2 updates varRef, mRef and vRef (inputs 0-2) and its row records no output
+// (docs/fidelity.md §107); an aclnnInplace* kernel's output 0 is its input 0.
+TEST(ReplayL2Residency, ApplyAdamWV2WritesVarMAndVInPlace) {
+    RealKernel adam = rowOf("aclnnApplyAdamWV2_ApplyAdamWV2_ApplyAdamWV2", "8;8;8;8;1", "ND;ND;ND;ND;ND", "N/A");
+    EXPECT_EQ(adam.type, "ApplyAdamWV2");
+    EXPECT_EQ(inPlaceInputs(adam), (std::vector<std::size_t>{0, 1, 2}));
+    EXPECT_TRUE(isInPlaceKernel(adam));
+    EXPECT_EQ(inPlaceInputs(rowOf("aclnnInplaceRelu_Relu_Relu", "8", "ND", "8")), std::vector<std::size_t>{0});
+    EXPECT_TRUE(inPlaceInputs(rowOf("aclnnInplaceCopy_TensorMoveAiCore_TensorMove", "8", "ND", "8")).empty());
+    EXPECT_TRUE(inPlaceInputs(rowOf("aclnnMuls_MulAiCore_Mul", "8;", "ND;ND", "8")).empty());
+}
+
+// In place, every output of ApplyAdamW lands on its input (var, m, v): its stores hit the lines its
+// loads brought in. With every line a miss brings into L2 evicting a dirty one (a victim share of
+// 1, §103), the three outputs placed apart would each pay their lines of write-back too.
+TEST(ReplayL2Residency, EveryInPlaceOutputIsPlacedOnItsInput) {
+    ChipConfig chip = loadChipByName("Ascend910B4_1650", defaultConfigDir());
+    chip.blockArgumentReadBytes = 0;
+    RealKernel row = rowOf("aclnnApplyAdamWV2_ApplyAdamWV2_ApplyAdamWV2", "1048576;1048576;1048576;1048576;1",
+                           "ND;ND;ND;ND;ND", "N/A");
+    row.inputDtypes = "FLOAT;FLOAT;FLOAT;FLOAT;INT64";
+    const OpInstance adam = replayOp(row);
+    ReplayPlacement apart;
+    apart.codeResident = true;
+    apart.victimDirtyShare = 1.0;
+    ReplayPlacement inPlace = apart;
+    inPlace.inPlace = true;
+    const double separate = simulateReplayOp(adam, chip, L2State::Timeline, apart).durationUs;
+    const double over = simulateReplayOp(adam, chip, L2State::Timeline, inPlace).durationUs;
+    // 4 x 4 MiB read and 4 (in place) or 7 (apart) x 4 MiB written back.
+    EXPECT_LT(over, 0.85 * separate);
+}
+
 // Grad clipping in Qwen3: Muls reads the gradient g and writes t; copy_(g, t) then writes g back.
 // The copy's target is the tensor the Muls just read; a copy after unrelated kernels is not.
 TEST(ReplayL2Residency, ACopyTargetCountsWhenARecentKernelTouchedATensorOfItsShape) {

@@ -208,17 +208,54 @@ TEST(L2TimelineWriters, WritersSplitGroupsOnlyWhenTheChipKeepsPartialLines) {
 }
 
 
-// The share of a row's incoming bytes whose victims are dirty (docs/fidelity.md §103), 4 KiB of L2:
-// kernel 1 reads A and writes B (2 KiB each, L2 full); kernel 2's 2 KiB push out A, which was
-// only read (share 0); kernel 3's 1 KiB push out half of B, which kernel 1 wrote (share 1).
+// The share of a row's incoming bytes whose victims are dirty (docs/fidelity.md §103, §107), 4 KiB
+// of L2: kernel 1 reads A and writes B (2 KiB each, L2 full); kernel 2's 2 KiB push out 2 KiB of
+// kernel 1's tensors, which it touched together (their lines interleave in age): half of it B,
+// which kernel 1 wrote (share 0.5); kernel 3's 1 KiB push out B's remaining lines (share 1).
 TEST(L2TimelineVictims, ARowsVictimsAreDirtyWhenAKernelWroteThem) {
     RealProfile profile;
     profile.kernels = {rowOf("512", "512"), rowOf("256", "256"), rowOf("128", "128")};
     const L2Timeline timeline = l2Timeline(profile, 4 * kKiB, kEmpty);
     ASSERT_EQ(timeline.victimDirtyShare.size(), 3u);
     EXPECT_DOUBLE_EQ(timeline.victimDirtyShare[0], 0.0);  // L2 had room
-    EXPECT_DOUBLE_EQ(timeline.victimDirtyShare[1], 0.0);
+    EXPECT_DOUBLE_EQ(timeline.victimDirtyShare[1], 0.5);
     EXPECT_DOUBLE_EQ(timeline.victimDirtyShare[2], 1.0);
+}
+
+// ApplyAdamWV2 records var, m, v, grad and no output (docs/fidelity.md §107): it writes var, m and
+// v in place, so they are dirty. Its four 1 KiB tensors fill 4 KiB of L2, touched together (tile
+// by tile), so the 2 KiB a later row brings in push out equal parts of all four: 3 / 4 dirty.
+TEST(L2TimelineVictims, AnOptimizerWithNoRecordedOutputsDirtiesWhatItUpdates) {
+    RealProfile profile;
+    RealKernel adam = rowOf("256;256;256;256", "N/A", "aclnnApplyAdamWV2_ApplyAdamWV2_ApplyAdamWV2");
+    adam.type = "ApplyAdamWV2";
+    profile.kernels = {adam, rowOf("504", "8", "aclnnMul")};
+    const L2Timeline timeline = l2Timeline(profile, 4 * kKiB, kEmpty);
+    EXPECT_DOUBLE_EQ(timeline.victimDirtyShare[0], 0.0);
+    EXPECT_DOUBLE_EQ(timeline.victimDirtyShare[1], 0.75);
+}
+
+// copy_(self, src) writes another tensor than the src it reads: with only src of the output's
+// identity held, the copy's target is not resident.
+TEST(L2Timeline, ACopyNeverTargetsTheTensorItReads) {
+    RealProfile profile;
+    profile.kernels = {rowOf("64", "256"), rowOf("256", "256", "aclnnInplaceCopy_TensorMove")};
+    const L2Timeline timeline = l2Timeline(profile, 64 * kKiB, kEmpty);
+    EXPECT_EQ(timeline.residentInputs[1], Indices{0});
+    EXPECT_TRUE(timeline.residentOutputs[1].empty());
+}
+
+// A tensor larger than L2 (8 KiB written into 4 KiB) leaves L2 full of its last lines, dirty: the
+// next row's cold reads evict them (share 1), though no read can find them.
+TEST(L2TimelineVictims, ATensorStreamedPastL2LeavesItsDirtyLinesBehind) {
+    RealProfile profile;
+    profile.kernels = {rowOf("8", "2048"), rowOf("256", "8", "aclnnMul")};
+    const L2Timeline timeline = l2Timeline(profile, 4 * kKiB, kEmpty);
+    EXPECT_TRUE(timeline.residentInputs[1].empty());
+    EXPECT_DOUBLE_EQ(timeline.victimDirtyShare[1], 1.0);
+    // Read rather than written, the lines it leaves are clean.
+    profile.kernels = {rowOf("2048", "N/A"), rowOf("256", "8", "aclnnMul")};
+    EXPECT_DOUBLE_EQ(l2Timeline(profile, 4 * kKiB, kEmpty).victimDirtyShare[1], 0.0);
 }
 
 }  // namespace
