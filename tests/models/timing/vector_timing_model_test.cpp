@@ -94,15 +94,16 @@ TEST(VectorTimingModel, VbitsortHasItsOwnClassOn910BAndTheSortClassWhereAChipHas
     EXPECT_EQ(vectorClassOf(VectorOp::BitSort), VectorClass::BitSort);
     EXPECT_STREQ(vectorOpName(VectorOp::BitSort), "vbitsort");
     for (const char* name : {"Ascend910B1", "Ascend910B2", "Ascend910B4_1650"}) {
-        const VectorTimingModel model(loadChipByName(name, configs));
+        const ChipConfig chip = loadChipByName(name, configs);
+        const VectorTimingModel model(chip);
         EXPECT_EQ(model.cycles(bitSort), 2540u + 32u * 16u) << name;
         EXPECT_EQ(model.cycles(merge), 22u + 32u * 16u) << name;
     }
-    const VectorTimingModel coupled(loadChipByName("Ascend910", configs));
+    const ChipConfig a910 = loadChipByName("Ascend910", configs);
+    const VectorTimingModel coupled(a910);
     EXPECT_EQ(coupled.cycles(bitSort), coupled.cycles(merge));
-    EXPECT_EQ(VectorTimingModel(loadChipByName("Ascend910B1", configs, {"vector.classes.bitsort.startup_cycles=22"}))
-                  .cycles(bitSort),
-              22u + 32u * 16u);
+    const ChipConfig whatIf = loadChipByName("Ascend910B1", configs, {"vector.classes.bitsort.startup_cycles=22"});
+    EXPECT_EQ(VectorTimingModel(whatIf).cycles(bitSort), 22u + 32u * 16u);
 }
 
 }  // namespace
