@@ -227,7 +227,8 @@ void executeVectorInstruction(const VectorInstr& in, std::vector<std::uint8_t>& 
                 for (std::uint32_t i = 0; i < mask; ++i) storeElement(dst.at(r, i), in.dtype, d[i]);
                 break;
             }
-            case VectorOp::Sort: {
+            case VectorOp::Sort:
+            case VectorOp::BitSort: {
                 for (std::uint32_t i = 0; i < mask; ++i) d[i] = loadElement(src0.at(r, i), in.dtype);
                 std::sort(d.begin(), d.end(), greaterNanFirst);
                 for (std::uint32_t i = 0; i < mask; ++i) storeElement(dst.at(r, i), in.dtype, d[i]);

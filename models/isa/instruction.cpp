@@ -30,16 +30,18 @@ VectorClass vectorClassOf(VectorOp op) {
             return C::Sort;
         case O::NchwConv:
             return C::Transpose;
+        case O::BitSort:
+            return C::BitSort;
     }
     throw std::logic_error("unknown vector op");
 }
 
 const char* vectorOpName(VectorOp op) {
-    static constexpr std::array<const char*, 35> kNames = {
+    static constexpr std::array<const char*, 36> kNames = {
         "vadd", "vsub", "vmul", "vdiv", "vmax", "vmin", "vand", "vor", "vadds", "vmuls", "vmaxs",
         "vmins", "vlrelu", "vrelu", "vabs", "vexp", "vln", "vsqrt", "vrsqrt", "vrec", "vcopy",
         "vdup", "vconv", "vmla", "vcadd", "vcmax", "vcmin", "vgather", "vmrgsort", "vcmp", "vsel",
-        "vcgadd", "vcgmax", "vbrcb", "vnchwconv"};
+        "vcgadd", "vcgmax", "vbrcb", "vnchwconv", "vbitsort"};
     return kNames[static_cast<std::size_t>(op)];
 }
 

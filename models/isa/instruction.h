@@ -145,12 +145,17 @@ enum class VectorOp : std::uint8_t {
     // dst + (r·dstRepeatStride + j·dstBlockStride + h·dstHalfStride) · 32 B (pairs), halfStride 0
     // again meaning 8·blockStride. The mask is not used.
     NchwConv,
+    // The 220x's region sort (vbitsort, Ascend C Sort32): each repeat orders 32 scores with their
+    // indices into 32 records of 8 B, a 256 B repeat of output. Functionally the Sort above; its
+    // cost is its own class (VectorClass::BitSort), as it is a different unit's work than the
+    // merge (vmrgsort4) the Sort class times (docs/fidelity.md §109).
+    BitSort,
 };
 
 enum class VectorClass : std::uint8_t {
-    Unary, Binary, Transcendental, FusedMultiplyAdd, Reduction, Gather, Sort, Conversion, Transpose
+    Unary, Binary, Transcendental, FusedMultiplyAdd, Reduction, Gather, Sort, Conversion, Transpose, BitSort
 };
-inline constexpr std::size_t kVectorClassCount = 9;
+inline constexpr std::size_t kVectorClassCount = 10;
 inline constexpr std::uint32_t kNchwConvBlocks = 16;  // vnchwconv: 16 blocks in, 16 out per repeat
 
 VectorClass vectorClassOf(VectorOp op);

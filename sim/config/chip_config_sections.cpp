@@ -152,12 +152,14 @@ void readVector(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
     node.readNonNegative("result_latency_cycles", chip.vector.resultLatencyCycles);
     const ConfigNode classes = node.child("classes", isRoot);
     classes.allowOnly({"unary", "binary", "transcendental", "fused_multiply_add", "reduction",
-                       "gather", "sort", "conversion", "transpose"});
+                       "gather", "sort", "conversion", "transpose", "bitsort"});
     const auto transpose = static_cast<std::size_t>(VectorClass::Transpose);
+    const auto bitsort = static_cast<std::size_t>(VectorClass::BitSort);
     for (std::size_t i = 0; i < kVectorClassCount; ++i) {
-        // transpose (vnchwconv) is optional: a config without it runs it at the unary class's
-        // timing (hardware.md §2.6 has no measurement of it).
-        const bool required = isRoot && i != transpose;
+        // transpose (vnchwconv) and bitsort (the 220x's vbitsort) are optional: a config without
+        // them runs vnchwconv at the unary class's timing (hardware.md §2.6 has no measurement of
+        // it) and a region sort at the sort class's (the coupled chips' vrpsort16 is that class).
+        const bool required = isRoot && i != transpose && i != bitsort;
         const ConfigNode cls = classes.child(kVectorClassKeys[i], required);
         cls.allowOnly({"cycles_per_repeat", "fp32_cycles_per_repeat", "startup_cycles"});
         VectorClassTiming& timing = chip.vector.byClass[i];
@@ -167,6 +169,8 @@ void readVector(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
     }
     if (isRoot && !classes.has(kVectorClassKeys[transpose]))
         chip.vector.byClass[transpose] = chip.vector.byClass[static_cast<std::size_t>(VectorClass::Unary)];
+    if (isRoot && !classes.has(kVectorClassKeys[bitsort]))
+        chip.vector.byClass[bitsort] = chip.vector.byClass[static_cast<std::size_t>(VectorClass::Sort)];
 }
 
 void readICache(const ConfigNode& node, ChipConfig& chip) {

@@ -11,7 +11,7 @@ namespace ascendsim {
 // The YAML key of each vector instruction class under vector.classes, in VectorClass order.
 inline constexpr std::array<const char*, kVectorClassCount> kVectorClassKeys = {
     "unary", "binary", "transcendental", "fused_multiply_add",
-    "reduction", "gather", "sort", "conversion", "transpose"};
+    "reduction", "gather", "sort", "conversion", "transpose", "bitsort"};
 
 void readChipSections(const ConfigNode& root, bool isRoot, ChipConfig& chip);
 

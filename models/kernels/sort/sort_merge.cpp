@@ -12,10 +12,15 @@
 //   coupled chips (910A, TBE vrpsort16 / vmrgsort4 on region proposals): R = 16 proposals of
 //     8 fp16 = 16 B; the score and the index (two fp16 halves of TopKD's assist tensor, loaded
 //     once per block) are written into the proposals by one vconcat each. fp16 only.
-// A region sort and a merge pass both cost the sort class per 256 B repeat (hardware.md §2.6:
-// vmrgsort 15.6 B/cycle = 16 cycles per repeat, start-up 22). The merge is emitted as Sort
-// instructions over the record bytes: its timing is the merge's; the functional model's
-// per-repeat sort is not the merge's result (replay and timing only use the former).
+// A merge pass costs the sort class per 256 B repeat (hardware.md §2.6: vmrgsort 15.6 B/cycle =
+// 16 cycles per repeat, start-up 22), and so does the coupled chips' vrpsort16. The split chips'
+// region sort is vbitsort (VectorOp::BitSort), its own class (vector.classes.bitsort: a fixed cost
+// per instruction, one a row, docs/fidelity.md §109). Every step reads what the one before it
+// wrote, and the vector pipe does not order its own instructions: each is fenced by a
+// PipeBarrier<PIPE_V> (CANN's Ascend C TopK and Sort, topk_v220_impl.h; the TIK and DSL kernels'
+// compiler-inserted pipe_barrier), which waits out the previous step's result latency. The merge
+// is emitted as Sort instructions over the record bytes: its timing is the merge's; the functional
+// model's per-repeat sort is not the merge's result (replay and timing only use the former).
 #include <algorithm>
 #include <limits>
 
@@ -33,12 +38,14 @@ struct SortGeometry {
     std::uint64_t recordBytes = 8;
     DataType scoreType = DataType::Fp32;  // the type the records hold scores in
     std::uint32_t scoreConcats = 0;       // vconcat passes to build proposals (coupled)
+    VectorOp regionSort = VectorOp::BitSort;  // Sort32 (vbitsort) on split chips
 };
 
 SortGeometry sortGeometry(const OpInstance& op, const ChipConfig& chip, DataType x) {
     if (chip.organisation == CoreOrganisation::Split) return {};
     if (x != DataType::Fp16) throwLoweringError(op, "the coupled core's proposal sort (vrpsort16) takes fp16 scores only");
-    return {.regionRecords = 16, .recordBytes = 16, .scoreType = DataType::Fp16, .scoreConcats = 3};
+    return {.regionRecords = 16, .recordBytes = 16, .scoreType = DataType::Fp16, .scoreConcats = 3,
+            .regionSort = VectorOp::Sort};
 }
 
 struct SortLayout {
@@ -93,11 +100,17 @@ public:
         for (std::uint32_t f = 0; f < l.g.scoreConcats; ++f)
             emitVectorRange(c, VectorOp::Copy, DataType::Fp16, {.dst = l.records[0], .src0 = f == 0 ? scores : l.indexList},
                             l.padded);
-        // The region sort, then the merge passes alternating between the two record buffers.
-        emitVectorRange(c, VectorOp::Sort, DataType::Fp32, {.dst = l.records[0], .src0 = l.records[0]}, recordWords);
-        for (std::uint32_t p = 0; p < l.mergePasses; ++p)
+        // The region sort, then the merge passes alternating between the two record buffers, each
+        // step fenced from the next (it reads what the step before wrote).
+        const auto fence = [&c] { c.push_back(Instruction::barrier(Pipe::Vector)); };
+        if (st != l.dtype || l.padded > l.length || l.g.scoreConcats > 0) fence();  // it reads the row built above
+        emitVectorRange(c, l.g.regionSort, DataType::Fp32, {.dst = l.records[0], .src0 = l.records[0]}, recordWords);
+        for (std::uint32_t p = 0; p < l.mergePasses; ++p) {
+            fence();
             emitVectorRange(c, VectorOp::Sort, DataType::Fp32, {.dst = l.records[(p + 1) % 2], .src0 = l.records[p % 2]},
                             recordWords);
+        }
+        fence();
         // Extract (GatherMask / vextract): the first k records' scores and indices.
         const std::uint64_t sorted = l.records[l.mergePasses % 2], out = l.out + half * l.outHalf;
         const std::uint64_t valuesUb = out, indicesUb = out + alignUp(l.k * eb, kUbBlockBytes);

@@ -82,5 +82,29 @@ TEST(VectorTimingModel, Fp32OverrideAppliesOnlyToWideTypes) {
               model.cycles(instrOf(VectorOp::Add, 10, DataType::Int32)));
 }
 
+// vector.classes.bitsort (docs/chip-config.md, docs/fidelity.md §109): the 910B parts time the
+// region sort vbitsort by its own class, a fixed 2540 cycles and 16 a repeat, while the merge stays
+// at the sort class's 22 + 16 a repeat; the 910A's config has no bitsort class and times it as a
+// sort-class instruction (its region sort, vrpsort16, is one).
+TEST(VectorTimingModel, VbitsortHasItsOwnClassOn910BAndTheSortClassWhereAChipHasNone) {
+    const char* src = std::getenv("ASCENDSIM_SOURCE_DIR");
+    const std::string configs = (std::filesystem::path(src ? src : ".") / "configs").string();
+    const VectorInstr bitSort = instrOf(VectorOp::BitSort, 32, DataType::Fp32);
+    const VectorInstr merge = instrOf(VectorOp::Sort, 32, DataType::Fp32);
+    EXPECT_EQ(vectorClassOf(VectorOp::BitSort), VectorClass::BitSort);
+    EXPECT_STREQ(vectorOpName(VectorOp::BitSort), "vbitsort");
+    for (const char* name : {"Ascend910B1", "Ascend910B2", "Ascend910B4_1650"}) {
+        const ChipConfig chip = loadChipByName(name, configs);
+        const VectorTimingModel model(chip);
+        EXPECT_EQ(model.cycles(bitSort), 2540u + 32u * 16u) << name;
+        EXPECT_EQ(model.cycles(merge), 22u + 32u * 16u) << name;
+    }
+    const ChipConfig a910 = loadChipByName("Ascend910", configs);
+    const VectorTimingModel coupled(a910);
+    EXPECT_EQ(coupled.cycles(bitSort), coupled.cycles(merge));
+    const ChipConfig whatIf = loadChipByName("Ascend910B1", configs, {"vector.classes.bitsort.startup_cycles=22"});
+    EXPECT_EQ(VectorTimingModel(whatIf).cycles(bitSort), 22u + 32u * 16u);
+}
+
 }  // namespace
 }  // namespace ascendsim

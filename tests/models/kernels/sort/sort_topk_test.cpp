@@ -12,7 +12,21 @@ namespace {
 
 struct SortCounts {
     std::uint64_t sortRepeats = 0, sortInstructions = 0, loads = 0, stores = 0;
+    std::uint64_t bitSorts = 0;  // of sortInstructions, the split chips' region sorts (vbitsort)
 };
+
+bool isSortStep(const VectorInstr& v) { return v.op == VectorOp::Sort || v.op == VectorOp::BitSort; }
+
+// The program of one block, flattened.
+std::vector<Instruction> programOf(const LoweredKernel& kernel, std::uint32_t block, CoreKind kind) {
+    std::vector<Instruction> all, chunk;
+    auto stream = kernel.program({block, kind, 0});
+    while (stream->next(chunk)) {
+        all.insert(all.end(), chunk.begin(), chunk.end());
+        chunk.clear();
+    }
+    return all;
+}
 
 SortCounts countSort(const LoweredKernel& kernel, std::uint32_t block, CoreKind kind) {
     SortCounts counts;
@@ -20,9 +34,10 @@ SortCounts countSort(const LoweredKernel& kernel, std::uint32_t block, CoreKind 
     std::vector<Instruction> chunk;
     while (stream->next(chunk)) {
         for (const auto& instruction : chunk) {
-            if (const auto* v = std::get_if<VectorInstr>(&instruction.operands); v && v->op == VectorOp::Sort) {
+            if (const auto* v = std::get_if<VectorInstr>(&instruction.operands); v && isSortStep(*v)) {
                 counts.sortRepeats += v->repeats;
                 ++counts.sortInstructions;
+                counts.bitSorts += v->op == VectorOp::BitSort;
             }
             if (const auto* m = std::get_if<DataMove>(&instruction.operands)) {
                 counts.loads += m->src == MemSpace::GM;
@@ -96,6 +111,32 @@ TEST(VectorSort, CoupledChipSortsProposalsOf16AndLoadsTheAssistOnce) {
     EXPECT_EQ(c.sortRepeats, 32u * 4u * 63u);
     EXPECT_EQ(c.loads, 32u + 1u);  // the rows and the assist tensor once
     EXPECT_EQ(c.stores, 64u);
+}
+
+TEST(VectorSort, SplitChipsRegionSortIsOneVbitsortARowAndEveryStepIsFenced) {
+    // TopKV2 [32, 1000] fp32 on the 910B1, 2 rows a block (docs/fidelity.md §109): per row the
+    // −inf pad, one vbitsort of 32 repeats, three vmrgsort passes and the extract, each step after
+    // the pad behind a PipeBarrier<PIPE_V> (it reads what the step before wrote).
+    auto op = topK("TopKV2", 32, 1000, 5, DataType::Fp32);
+    op.blockDim = 16;
+    const std::vector<Instruction> program = programOf(KernelRegistry::instance().lower(op, ascend910B1())[0], 0,
+                                                       CoreKind::Vector);
+    std::vector<std::string> steps;  // the vector pipe's instructions of the first row, in order
+    for (const Instruction& instruction : program) {
+        if (instruction.opcode == Opcode::Barrier && instruction.pipe == Pipe::Vector) steps.push_back("barrier");
+        if (const auto* v = std::get_if<VectorInstr>(&instruction.operands); v && v->dtype == DataType::Fp32)
+            steps.push_back(vectorOpName(v->op));
+        if (steps.size() == 11) break;
+    }
+    EXPECT_EQ(steps, (std::vector<std::string>{"vdup", "barrier", "vbitsort", "barrier", "vmrgsort", "barrier",
+                                               "vmrgsort", "barrier", "vmrgsort", "barrier", "vcopy"}));
+    const SortCounts c = countSort(KernelRegistry::instance().lower(op, ascend910B1())[0], 0, CoreKind::Vector);
+    EXPECT_EQ(c.bitSorts, 2u);
+    EXPECT_EQ(c.sortInstructions, 2u * 4u);
+    // The coupled chip's region sort is vrpsort16, a sort-class instruction.
+    auto topKD = topK("TopKD", 32, 1000, 5, DataType::Fp16);
+    topKD.blockDim = 1;
+    EXPECT_EQ(countSort(KernelRegistry::instance().lower(topKD, coupledChip())[0], 0, CoreKind::Cube).bitSorts, 0u);
 }
 
 TEST(VectorSort, OneElementRowsNeedNoMerge) {
