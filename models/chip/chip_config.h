@@ -94,6 +94,10 @@ struct HbmConfig {
     // Share reads get while no write is queued at HBM (no read/write bus turnaround, no write
     // drain between read bursts): a read-only stream. 0 = readEfficiency.
     double readOnlyEfficiency = 0.0;
+    // What concurrent streams together get of HBM (GB/s) — a kernel and an HCCL collective's SDMA
+    // copies beside it (docs/fidelity.md §108, §114) — where readEfficiency is what one stream
+    // gets alone. 0 = bandwidthGBps × readEfficiency (one stream's rate is the chip's capacity).
+    double concurrentCapacityGBps = 0.0;
     // L2 line fills one core may have in flight (Little's law): a read transfer's missed lines
     // arrive at most this many per read latency, so one core streams cold data at no more than
     // outstandingReadLinesPerCore × l2.lineBytes / readLatencyCycles B/cycle, however idle HBM

@@ -19,10 +19,16 @@ double ConcurrentHbmTraffic::bytesPerPsAt(double atPs) const {
     return rate;
 }
 
-double ConcurrentHbmTraffic::slowdownAt(double atPs, double hbmBytesPerPs) const {
-    if (!(hbmBytesPerPs > 0.0)) throw std::invalid_argument("HBM rate must be > 0");
-    const double share = std::min(bytesPerPsAt(atPs) / hbmBytesPerPs, kMaxShare);
-    return 1.0 / (1.0 - share);
+double ConcurrentHbmTraffic::slowdownAt(double atPs, double streamBytesPerPs,
+                                        double capacityBytesPerPs) const {
+    if (!(streamBytesPerPs > 0.0)) throw std::invalid_argument("HBM stream rate must be > 0");
+    if (!(capacityBytesPerPs >= streamBytesPerPs))
+        throw std::invalid_argument("HBM capacity for concurrent streams must be >= one stream's rate");
+    const double background = bytesPerPsAt(atPs);
+    if (background <= 0.0) return 1.0;
+    const double share = std::min(background / capacityBytesPerPs, kMaxShare);
+    // S / (C (1 - share)), written so that C = S gives 1 / (1 - share) exactly.
+    return std::max(1.0, (streamBytesPerPs / capacityBytesPerPs) / (1.0 - share));
 }
 
 }  // namespace ascendsim

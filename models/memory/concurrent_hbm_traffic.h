@@ -2,8 +2,9 @@
 // HBM traffic of something the simulation does not run itself — an HCCL collective's SDMA copies
 // and inline reductions beside a compute kernel (docs/fidelity.md §108) — as piecewise-constant
 // rates over time. The memory system (SharedMemorySystem::setConcurrentTraffic) takes its share of
-// HBM away from the simulated requests: while a background of rate r runs, a request's HBM bytes
-// drain at (B - r) instead of the HBM's own rate B.
+// HBM away from the simulated requests: while a background of rate r runs, the simulated stream,
+// which alone drains at its own limit S (nominal × read efficiency), drains at min(S, C - r), C the
+// HBM's capacity for concurrent streams (hbm.concurrent_capacity_gbps, default S: §114).
 //
 // The rates are the rates the background achieved while it shared HBM with the real kernel (bytes
 // over the task's measured time), so they already are its share, not its demand: giving the kernel
@@ -30,9 +31,12 @@ public:
     bool empty() const { return windows_.empty(); }
     // The background's HBM bytes per ps at `atPs` (0 outside every window).
     double bytesPerPsAt(double atPs) const;
-    // How much longer the HBM takes for a request starting at `atPs` when it serves
-    // `hbmBytesPerPs` in all: 1 / (1 - share), the share kept below kMaxShare.
-    double slowdownAt(double atPs, double hbmBytesPerPs) const;
+    // How much longer the HBM takes for a request starting at `atPs` of a stream that alone drains
+    // at `streamBytesPerPs`, when concurrent streams together get `capacityBytesPerPs` (>= the
+    // stream's): S / (C - r), at least 1 (a background that fits beside the stream costs it
+    // nothing), the background's share r / C kept below kMaxShare. 1 outside every window.
+    // With C = S this is 1 / (1 - r / S).
+    double slowdownAt(double atPs, double streamBytesPerPs, double capacityBytesPerPs) const;
     const std::vector<ConcurrentHbmWindow>& windows() const { return windows_; }
 
     // The most of HBM the background may hold: a measured rate at or above the HBM's (a copy that

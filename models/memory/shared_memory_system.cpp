@@ -40,7 +40,10 @@ SharedMemorySystem::SharedMemorySystem(const ChipConfig& chip)
                         (bytesPerPsFromGBps(chip.hbm.bandwidthGBps) * chip.hbm.writeEfficiency)),
       eagerWriteBack_(chip.l2.writeBackQueueBytes > 0),
       lineReads_(chip.l2.sameLineReadCycles * psPerCycle(chip), chip.l2.lineBytes),
-      hbmEffectiveBytesPerPs_(bytesPerPsFromGBps(chip.hbm.bandwidthGBps) * chip.hbm.readEfficiency) {
+      hbmEffectiveBytesPerPs_(bytesPerPsFromGBps(chip.hbm.bandwidthGBps) * chip.hbm.readEfficiency),
+      hbmConcurrentCapacityBytesPerPs_(chip.hbm.concurrentCapacityGBps > 0.0
+                                           ? bytesPerPsFromGBps(chip.hbm.concurrentCapacityGBps)
+                                           : hbmEffectiveBytesPerPs_) {
     if (!(readEfficiency_ > 0.0 && readEfficiency_ <= 1.0 && writeEfficiency_ > 0.0 && writeEfficiency_ <= 1.0 &&
           readOnlyEfficiency_ <= 1.0))
         throw std::invalid_argument("HBM read/write efficiency must be in (0, 1]");
@@ -124,11 +127,14 @@ GmServed SharedMemorySystem::serve(const GmAccess& request, PmuCounters& counter
     const bool mixed = writeBackBytes > 0 || evictFills > 0 || lastWriteBackDonePs_ > start;
     const double hbmCostBytes = static_cast<double>(fillBytes) / (mixed ? readEfficiency_ : readOnlyEfficiency_) +
                                 static_cast<double>(writeBackBytes) / writeEfficiency_;
-    // A background's copies (§108) hold their share of HBM's throughput: the FCFS schedule serves
-    // the simulated requests at the rest of it, so they queue only when they ask for more than
-    // that; the request's own transfer, alone at HBM, is not slower.
+    // A background's copies (§108) hold their share of HBM's capacity for concurrent streams
+    // (§114): the FCFS schedule serves the simulated requests at the rest of it, or at their own
+    // limit if less, so they queue only when they ask for more than that; the request's own
+    // transfer, alone at HBM, is not slower.
     const double concurrentSlowdown =
-        concurrent_.empty() ? 1.0 : concurrent_.slowdownAt(start, hbmEffectiveBytesPerPs_);
+        concurrent_.empty() ? 1.0
+                            : concurrent_.slowdownAt(start, hbmEffectiveBytesPerPs_,
+                                                     hbmConcurrentCapacityBytesPerPs_);
     const double hbmFcfsDone = hbmServer_.serve(start, hbmCostBytes * concurrentSlowdown);
     if (writeBackBytes > 0) lastWriteBackDonePs_ = hbmFcfsDone;
     // Who waits how long: the request shares HBM with the queued ones (hbm_sharing.h).

@@ -76,9 +76,10 @@ public:
     // own; the write queue still buffers a write that evicts.
     void setBackgroundVictims(double dirtyShare);
     // HBM traffic running beside the simulated requests (concurrent_hbm_traffic.h, §108): the HBM
-    // server's FCFS schedule (the chip's throughput) charges a request 1 / (1 - share) of its HBM
-    // time, share = what the background holds at its start; processor sharing then spreads the
-    // backlog this builds (a lone request is not slowed, a stream past the rest of HBM is).
+    // server's FCFS schedule (the chip's throughput) charges a request S / (C - r) of its HBM time
+    // (at least 1), r = what the background holds at its start, S one stream's rate, C
+    // hbm.concurrent_capacity_gbps (default S: 1 / (1 - r / S), §114); processor sharing then
+    // spreads the backlog this builds (a lone request is not slowed, a stream past the rest is).
     void setConcurrentTraffic(ConcurrentHbmTraffic traffic) { concurrent_ = std::move(traffic); }
 
     const L2Cache& l2() const { return l2_; }
@@ -115,6 +116,7 @@ public:
     LineReadQueue lineReads_;
     ConcurrentHbmTraffic concurrent_;
     double hbmEffectiveBytesPerPs_;  // nominal × read efficiency: what mixed traffic gets of HBM
+    double hbmConcurrentCapacityBytesPerPs_;  // hbm.concurrent_capacity_gbps (default the above)
     std::uint64_t hbmBytesRead_ = 0;
     std::uint64_t hbmBytesWritten_ = 0;
     TrafficSampler traffic_;

@@ -93,7 +93,7 @@ void readL2(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
 void readHbm(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
     node.allowOnly({"size_bytes", "bandwidth_gbps", "read_latency_cycles", "write_latency_cycles", "stacks",
                     "read_efficiency", "write_efficiency", "outstanding_read_lines_per_core",
-                    "read_only_efficiency"});
+                    "read_only_efficiency", "concurrent_capacity_gbps"});
     node.readPositive("size_bytes", chip.hbm.sizeBytes, isRoot);
     node.readPositive("bandwidth_gbps", chip.hbm.bandwidthGBps, isRoot);
     node.readNonNegative("read_latency_cycles", chip.hbm.readLatencyCycles);
@@ -102,6 +102,7 @@ void readHbm(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
     node.readInRange("read_efficiency", chip.hbm.readEfficiency, 0.0, 1.0);
     node.readInRange("write_efficiency", chip.hbm.writeEfficiency, 0.0, 1.0);
     node.readInRange("read_only_efficiency", chip.hbm.readOnlyEfficiency, 0.0, 1.0);
+    node.readPositive("concurrent_capacity_gbps", chip.hbm.concurrentCapacityGBps);
     node.readNonNegative("outstanding_read_lines_per_core", chip.hbm.outstandingReadLinesPerCore);
 }
 

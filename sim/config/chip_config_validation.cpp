@@ -240,6 +240,17 @@ void validateChipConfig(const ChipConfig& chip) {
     check.require(chip.l2.bandwidthBytesPerCycle > 0.0, "l2.bandwidth_bytes_per_cycle",
                   "expected a positive number");
     check.require(chip.hbm.bandwidthGBps > 0.0, "hbm.bandwidth_gbps", "expected a positive number");
+    // Concurrent streams together get at least what one gets alone and at most the pins' rate.
+    if (chip.hbm.concurrentCapacityGBps > 0.0) {
+        const double oneStreamGBps = chip.hbm.bandwidthGBps * chip.hbm.readEfficiency;
+        char range[160];
+        std::snprintf(range, sizeof range,
+                      "expected %g .. %g GB/s (bandwidth_gbps x read_efficiency .. bandwidth_gbps), got %g",
+                      oneStreamGBps, chip.hbm.bandwidthGBps, chip.hbm.concurrentCapacityGBps);
+        check.require(chip.hbm.concurrentCapacityGBps >= oneStreamGBps * (1.0 - 1e-12) &&
+                          chip.hbm.concurrentCapacityGBps <= chip.hbm.bandwidthGBps,
+                      "hbm.concurrent_capacity_gbps", range);
+    }
     // Absurd scalar costs would silently make every kernel scalar-bound.
     check.require(chip.scalarCyclesPerInstruction <= 1000, "pipes.scalar_cycles_per_instruction",
                   "expected at most 1000 cycles per issued instruction, got " +

@@ -105,6 +105,26 @@ TEST(ChipOverrides, Fp32CyclesPerFractalIsEditableAndPositive) {
     EXPECT_NE(error.find("--chip-set: cube.fp32_cycles_per_fractal: expected a positive integer"), std::string::npos) << error;
 }
 
+// hbm.concurrent_capacity_gbps (docs/fidelity.md §114): absent on the 910B chips (0: one stream's
+// bandwidth x read_efficiency), set on the 910A; an edit must lie between one stream's rate and the
+// nominal one (910B1: 1600 x 0.68 = 1088 .. 1600 GB/s).
+TEST(ChipOverrides, ConcurrentHbmCapacityLiesBetweenOneStreamsRateAndTheNominalOne) {
+    for (const char* chip : {"Ascend910B1", "Ascend910B2", "Ascend910B4_1650"})
+        EXPECT_EQ(loadChipByName(chip, configDir()).hbm.concurrentCapacityGBps, 0.0) << chip;
+    EXPECT_DOUBLE_EQ(loadChipByName("Ascend910", configDir()).hbm.concurrentCapacityGBps, 1200.0);
+    EXPECT_DOUBLE_EQ(loadChipByName("Ascend910B1", configDir(), {"hbm.concurrent_capacity_gbps=1088"})
+                         .hbm.concurrentCapacityGBps,
+                     1088.0);
+    EXPECT_DOUBLE_EQ(loadChipByName("Ascend910B1", configDir(), {"hbm.concurrent_capacity_gbps=1600"})
+                         .hbm.concurrentCapacityGBps,
+                     1600.0);
+    for (const char* value : {"1000", "1601"}) {
+        const std::string error = errorOf({std::string("hbm.concurrent_capacity_gbps=") + value});
+        EXPECT_NE(error.find("hbm.concurrent_capacity_gbps: expected 1088 .. 1600 GB/s"), std::string::npos) << error;
+    }
+    EXPECT_NE(errorOf({"hbm.concurrent_capacity_gbps=0"}).find("expected a positive number"), std::string::npos);
+}
+
 TEST(ChipOverrides, UnknownKeyListsTheKnownOnes) {
     const std::string error = errorOf({"l2.wayz=8"});
     EXPECT_NE(error.find("--chip-set: l2.wayz: unknown key"), std::string::npos) << error;
