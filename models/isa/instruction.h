@@ -62,6 +62,10 @@ struct DataMove {
     bool indexDestination = false;      // the index moves dstAddr, not srcAddr
     GmFractalNz gmNz{};                 // GM side stored FRACTAL_NZ (rows 0 = row-major)
     bool gathersC0Vectors = false;      // L1 → L0: one C0 vector read per L1 line (timing only)
+    // GM → L1 (timing only): how many cores take turns on this move's L2 lines in the kernel's
+    // schedule, its own included (matmul_cann_round_readers.h, shared_line_requests.h); 0 = not
+    // known, no wait.
+    float concurrentLineReaders = 0.0f;
 
     bool indexed() const { return indexBytes != 0; }
     std::uint64_t totalBytes() const { return std::uint64_t{burstCount} * burstBytes; }

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "models/timing/shared_line_requests.h"
 #include "models/timing/transfer_curve_math.h"
 
 namespace ascendsim {
@@ -78,8 +79,10 @@ std::uint64_t TransferTiming::cycles(const DataMove& move) const {
     const double restarts = move.burstCount > measuredBursts
                                 ? static_cast<double>(move.burstCount - measuredBursts)
                                 : 0.0;
+    // A read whose lines other cores read at the same time waits for their turns on top.
     const std::uint64_t layout = layoutCycles(path, move) + roundBurstCycles(path.burstCycles * restarts) +
-                                 roundBurstCycles(path.paddedBurstCycles * static_cast<double>(paddedBursts(move)));
+                                 roundBurstCycles(path.paddedBurstCycles * static_cast<double>(paddedBursts(move))) +
+                                 sharedLineWaitCycles(chip_, move);
     if (move.srcType == move.dstType || path.dtypeConversionBytesPerCycle <= 0.0) return layout;
     // The element-type conversion runs at its own rate, under the move's fixed cost.
     return std::max(layout, roundUpCycles(static_cast<double>(move.totalBytes()) /

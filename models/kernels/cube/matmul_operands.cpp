@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "models/kernels/cube/matmul_cann_base_block.h"
+#include "models/kernels/cube/matmul_cann_round_readers.h"
 #include "models/kernels/cube/matmul_split_k.h"
 
 namespace ascendsim {
@@ -108,6 +109,8 @@ void MatmulOperands::loadChunkA(std::uint64_t tile, const CubeStep& step, std::u
     batchOffsets(c.batch, aOffset, bOffset);
     copyChunk(problem_.aAddr + aOffset * elementBytes_, problem_.transposeA, problem_.aFractal, problem_.m, c.m0, c.m,
               step.a, l1Addr, b);
+    if (tiling_.roundReaders)
+        b.lastDataMove().concurrentLineReaders = queuedReaders(tiling_.roundReaders->a[blockOf(c)], problem_.transposeA);
 }
 
 void MatmulOperands::loadChunkB(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr,
@@ -117,6 +120,19 @@ void MatmulOperands::loadChunkB(std::uint64_t tile, const CubeStep& step, std::u
     batchOffsets(c.batch, aOffset, bOffset);
     copyChunk(problem_.bAddr + bOffset * elementBytes_, !problem_.transposeB, problem_.bFractal, problem_.n, c.n0, c.n,
               step.b, l1Addr, b);
+    if (tiling_.roundReaders)
+        b.lastDataMove().concurrentLineReaders = queuedReaders(tiling_.roundReaders->b[blockOf(c)], !problem_.transposeB);
+}
+
+// The cores that queue on a strip's lines: the load's own and those of the round beyond the
+// sharing CANN sizes its L2 tiles for (cannFreeSharers).
+float MatmulOperands::queuedReaders(float roundReaders, bool kMajor) const {
+    const auto free = static_cast<float>(cannFreeSharers(tiling_.roundReaders->cores, kMajor));
+    return 1.0f + std::max(0.0f, roundReaders - free);
+}
+
+std::uint64_t MatmulOperands::blockOf(const TileCoord& c) const {
+    return (c.m0 / tiling_.baseM) * nTiles_ + c.n0 / tiling_.baseN;
 }
 
 void MatmulOperands::copyChunk(std::uint64_t gmAddr, bool kMajor, bool fractal, std::uint64_t extent,
@@ -470,6 +486,12 @@ void planMatmul(const OpInstance& op, const ChipConfig& chip, const MatmulProble
     planAtomicKSlices(op, chip, problem, tiling);
     if (tiling.kSplits == 1) planResidentA(op, chip, problem, tiling, plan, bestBiasL1);
     if (cannsBlockChosen && !plan.residentA) planCannChunks(chip, problem, tiling, plan, bestBiasL1);
+    // CANN's base kernel on its own block hands the tiles to the cores in its L2-tile rounds: the
+    // loads carry how many cores read their lines at once (docs/fidelity.md §111).
+    if (cannsBlockChosen && tiling.kSplits == 1 && chip.mte2LineRequestsInFlight > 0 && !problem.aFractal &&
+        !problem.bFractal)
+        tiling.roundReaders = std::make_shared<const CannRoundReaders>(
+            cannRoundReaders(chip, problem, tiling.baseM, tiling.baseN));
     planResidentB(op, chip, problem, tiling, plan, bestBiasL1);
     planLoadsAhead(op, chip, problem, tiling, plan);
 }

@@ -3,11 +3,14 @@
 // with optional transposes, batch broadcasting, fp16/bf16/int8 inputs and fp32 inputs in hf32.
 // Output tiles are (batch, m-tile, n-tile), n fastest; the reduction is K.
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "models/kernels/tiling/cube_tiling.h"
 
 namespace ascendsim {
+
+struct CannRoundReaders;  // matmul_cann_round_readers.h
 
 struct MatmulProblem {
     std::uint64_t m = 0, n = 0, k = 0;
@@ -45,6 +48,9 @@ struct MatmulTiling {
     // Scalar cycles of issuing one more L1 → L0B load for each 16-column fractal column of a step's
     // B block beyond the first (planMatmul); 0 when the block moves in one load.
     std::uint32_t bColumnLoadIssueCycles = 0;
+    // Cores of CANN's round reading each tile's A and B lines at once (matmul_cann_round_readers.h),
+    // carried by the operand loads; null when the kernel is not CANN's base kernel on its own block.
+    std::shared_ptr<const CannRoundReaders> roundReaders;
 };
 
 class MatmulOperands final : public CubeOperands {
@@ -75,6 +81,9 @@ private:
         std::uint32_t m, n;
     };
     TileCoord coord(std::uint64_t tile) const;
+    // Index of the tile's output block (m-block × n-blocks + n-block).
+    std::uint64_t blockOf(const TileCoord& c) const;
+    float queuedReaders(float roundReaders, bool kMajor) const;
     // K range [first, first + length) of the tile's slice.
     void sliceOf(std::uint64_t tile, std::uint64_t& first, std::uint64_t& length) const;
     void batchOffsets(std::uint64_t batch, std::uint64_t& aOffset, std::uint64_t& bOffset) const;
