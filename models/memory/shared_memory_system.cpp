@@ -152,8 +152,15 @@ GmServed SharedMemorySystem::serve(const GmAccess& request, PmuCounters& counter
     // completion less what the queue holds, not for its processor-shared completion. This is an
     // L2 full of dirty lines (a kernel writing past the L2's capacity): real MTE3 busy is FCFS-like
     // on such streams and processor-shared on those that fit (docs/fidelity.md §60).
+    // A write that evicts any line the L2 holds, clean ones too, is such a stream as well: the
+    // streams past the L2 that read more than they write (fp32 → bf16 Casts) evict mostly their own
+    // clean reads, and the chip keeps their MTE3 busy FCFS-like (§117: Qwen3 Cast [77791232] 0.56,
+    // [151936,1024] 0.67, the 910A's Cast [4096,9216] 0.89) where dirty victims alone left them
+    // processor-shared (0.42, 0.49, 0.48). A write into free ways (a stream that fits) still shares.
+    const bool evictsHeldLines = request.isWrite && hbmCostBytes > 0.0 && missLines > lines.emptyWaysFilled;
     const bool evictsDirtyLines = request.isWrite && (writeBacks > 0 || backgroundWriteBackBytes > 0);
-    const double hbmWait = (evictsDirtyLines ? std::max(hbmDone, hbmFcfsDone) : hbmDone) - bufferPs;
+    const double hbmWait =
+        (evictsDirtyLines || evictsHeldLines ? std::max(hbmDone, hbmFcfsDone) : hbmDone) - bufferPs;
     // The core's own in-flight limit: its missed lines return `outstanding` per read latency.
     const double inFlightDone =
         waitsForFill && outstandingReadLines_ > 0

@@ -15,7 +15,8 @@
 //   HBM server. With eager write-back (l2.writeBackQueueBytes > 0) a write pays a line of HBM write for each line it makes dirty
 //   (a write to a line already dirty pays none, evicting a dirty line pays nothing more); the
 //   write then waits only for the HBM queue beyond that many bytes;
-// - a write that evicts a dirty line (eager or not) is not posted: it completes when the HBM
+// - a write that evicts a line the L2 holds (a dirty one, eager or not, or a clean one: the stream
+//   has filled the L2, §117) is not posted: it completes when the HBM
 //   server's FCFS schedule has served everything queued ahead of it and its own bytes (less the
 //   write queue's bytes with eager write-back), not when processor sharing (hbm_sharing.h) would
 //   finish it (write back-pressure, docs/fidelity.md §60);

@@ -193,6 +193,8 @@ TEST(SharedMemorySystem, EagerWriteBacksDelayLaterHbmReads) {
 // waits half as long, as real MTE3 / MTE2 busy times show; the FCFS server keeps the throughput.
 TEST(SharedMemorySystem, QueuedRequestsWaitInProportionToTheirOwnSize) {
     ChipConfig chip = eagerChip(1);
+    chip.l2.sizeBytes = 1 << 20;  // the write fills free ways: one that evicts waits FCFS (§117)
+    chip.l2.ways = 16;            // the nine requests share their sets
     chip.hbm.readLatencyCycles = 0;
     chip.l2.hitLatencyCycles = 0;
     SharedMemorySystem memory(chip);
@@ -237,6 +239,34 @@ TEST(SharedMemorySystem, AWriteThatEvictsDirtyLinesWaitsItsFcfsTurnAtHbm) {
     const std::uint64_t backPressured = writeBehindEightReads(true);
     EXPECT_LT(posted, 8 * 4096u - 4096u);                 // processor sharing, less the queue
     EXPECT_EQ(backPressured, 8 * 4096u + 2048u - 4096u);  // FCFS: the backlog, its bytes, less the queue
+}
+
+// A stream past the L2 (docs/fidelity.md §117): a write whose lines' victims are clean (an L2
+// full of the stream's own reads) waits its FCFS turn as §60's dirty victims do; into free ways
+// it is posted and shares HBM.
+TEST(SharedMemorySystem, AWriteThatEvictsCleanLinesWaitsItsFcfsTurnAtHbm) {
+    constexpr std::uint64_t kL2Bytes = 1 << 20;
+    constexpr std::uint64_t kLater = 100'000'000;  // ps: the clean fill has long drained by then
+    ChipConfig chip = eagerChip(4096);
+    chip.l2.sizeBytes = kL2Bytes;
+    chip.hbm.readLatencyCycles = 0;
+    chip.l2.hitLatencyCycles = 0;
+    const auto writeBehindEightReads = [&](bool l2FullOfCleanLines) {
+        SharedMemorySystem memory(chip);
+        PmuCounters counters;
+        if (l2FullOfCleanLines) memory.access(readOf(0, kL2Bytes), counters);
+        for (int core = 0; core < 8; ++core)
+            memory.access(readOf(kL2Bytes * 8 + static_cast<std::uint64_t>(core) * 4096, 4096, kLater, core),
+                          counters);
+        const std::uint64_t writeBacksBefore = counters[PmuEvent::MainMemWrite];
+        const std::uint64_t done = memory.access(writeOf(kL2Bytes * 16 + kL2Bytes / 4, 2048, kLater), counters);
+        EXPECT_EQ(counters[PmuEvent::MainMemWrite] - writeBacksBefore, 2048u / 8);  // no victim written back
+        return done - kLater;
+    };
+    const std::uint64_t posted = writeBehindEightReads(false);
+    const std::uint64_t pastTheL2 = writeBehindEightReads(true);
+    EXPECT_LT(posted, 8 * 4096u - 4096u);              // processor sharing, less the queue
+    EXPECT_EQ(pastTheL2, 8 * 4096u + 2048u - 4096u);  // FCFS: the backlog, its bytes, less the queue
 }
 
 TEST(HbmSharing, AverageLatencyEqualsFcfsAndAnIdleServerServesAtOnce) {
