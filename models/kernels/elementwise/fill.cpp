@@ -103,9 +103,9 @@ constexpr std::uint64_t kMemSetChunkBytes = 255 * 256;
 // elementwise binaries' 10 KiB image (icache.kernel_code_bytes). The real rows show it: cold MemSets
 // miss the ICache at 0.39-0.44 on both 910B exports (e5a31957 text/level2 rank0; ef63bc64 st/level2
 // rank_0: 0.43) where the export's other cold vector kernels miss at 0.14-0.25. [D] swept 12 / 14 /
-// 16 / 18 KiB over the cold MemSets of the AlexNet 910B2 text export (9 rows) and Qwen3 rank_0 (1),
-// least sum |log sim/real| at 16 KiB without the NLLLoss MemSet (§98: its time is three records'
-// reads); the DB export and Qwen3 rank_2 held out. Split chips only, as §102's reduce binaries (the
+// 16 / 18 KiB over the cold MemSets of the AlexNet 910B2 text export (8 rows; not the NLLLoss
+// MemSet, whose time is three records' reads, §98) and Qwen3 rank_0 (1 row): sum |log sim/real|
+// 1.79 at 10 KiB, least at 16 KiB (0.715); the DB export and Qwen3 rank_2 held out. Split chips only, as §102's reduce binaries (the
 // 910A's MemSet rows were not fitted: they keep the chip's image).
 constexpr std::uint32_t kMemSetCodeBytes = 16384;
 
