@@ -95,6 +95,20 @@ private:
 constexpr std::uint64_t kMemSetAllCoresBytesPerCore = 256;
 constexpr std::uint64_t kMemSetChunkBytes = 255 * 256;
 
+// Bytes of code a block of DynamicMemSet's binary runs through (KernelTask::codeBytes, docs/fidelity.md
+// §116). mem_set.py (CANN 8.1, compute_value_set) emits, for every cleared tensor, the whole clearing
+// code (front-core and last-core chunk loops, tail, data_move_pad) once per entry of its dtypes_map
+// (8 dtypes), each copy behind its own if_scope on the tensor's dtype word; the ifs are sequential,
+// so every block tests them all in turn and its fetch spans the copies, more fill units than the
+// elementwise binaries' 10 KiB image (icache.kernel_code_bytes). The real rows show it: cold MemSets
+// miss the ICache at 0.39-0.44 on both 910B exports (e5a31957 text/level2 rank0; ef63bc64 st/level2
+// rank_0: 0.43) where the export's other cold vector kernels miss at 0.14-0.25. [D] swept 12 / 14 /
+// 16 / 18 KiB over the cold MemSets of the AlexNet 910B2 text export (8 rows; not the NLLLoss
+// MemSet, whose time is three records' reads, §98) and Qwen3 rank_0 (1 row): sum |log sim/real|
+// 1.79 at 10 KiB, least at 16 KiB (0.715); the DB export and Qwen3 rank_2 held out. Split chips only, as §102's reduce binaries (the
+// 910A's MemSet rows were not fitted: they keep the chip's image).
+constexpr std::uint32_t kMemSetCodeBytes = 16384;
+
 struct ByteRange {
     std::uint64_t begin = 0;
     std::uint64_t end = 0;
@@ -218,6 +232,7 @@ LoweredKernel lowerFillTensor(const OpInstance& op, const ChipConfig& chip, cons
         // The host tiling launches every core or one (a replayed row brings its own block dim).
         const bool allCores = alignedBytes > static_cast<std::uint64_t>(placement.coreCount) * kMemSetAllCoresBytesPerCore;
         kernel.blockDim = op.blockDim ? chooseVectorBlockDim(op, placement, bytes, 1) : (allCores ? placement.coreCount : 1);
+        if (chip.organisation == CoreOrganisation::Split) kernel.codeBytes = kMemSetCodeBytes;
         kernel.program = [layout = std::shared_ptr<const FillLayout>(layout), alignedBytes,
                           cores = kernel.blockDim](const BlockProgramRequest& request) -> std::unique_ptr<InstructionStream> {
             return std::make_unique<DoubleBufferedStream>(

@@ -111,7 +111,11 @@ std::vector<LoweredKernel> producerWrite(const TensorInfo& tensor, const ChipCon
     write.type = "MemSet";
     write.outputs.push_back(TensorInfo{tensor.name, {static_cast<std::int64_t>((tensor.bytes() + 1) / 2)}, DataType::Fp16,
                                        TensorFormat::ND, tensor.deviceAddr});
-    return KernelRegistry::instance().lower(write, chip);
+    std::vector<LoweredKernel> kernels = KernelRegistry::instance().lower(write, chip);
+    // It stands for a producer's stores, not for CANN's MemSet binary: its code is the chip's
+    // image, so the larger MemSet binary (fill.cpp, §116) does not evict the measured kernel's.
+    for (LoweredKernel& kernel : kernels) kernel.codeBytes = 0;
+    return kernels;
 }
 
 // The workspace the kernels of one launch share: the largest any of them asks for.

@@ -79,6 +79,30 @@ TEST(VectorMemSetTiling, EveryBlockReadsTwoRecordsBeforeClearing) {
     EXPECT_EQ(blockStart(plain[0], 0, kWorkspace).tilingReads, 0u);
 }
 
+// §116: DynamicMemSet's binary holds its clearing code once per dtype behind sequential ifs, so a
+// block runs through 16 KiB of code (fill.cpp kMemSetCodeBytes) on the split chips; the DSL fills
+// keep the chip's image, and so does the coupled chip's MemSet.
+TEST(VectorMemSetTiling, MemSetRunsThroughItsDtypeCopiesOfCodeOnSplitChipsOnly) {
+    for (const bool split : {true, false}) {
+        const ChipConfig chip = split ? ascend910B1() : coupledChip();
+        CubeOpHarness h(chip, 16ull << 20);
+        const auto x = h.tensor("x", {32, 4096}, DataType::Fp32);
+        auto memSet = makeOp("MemSet", {x}, {x});
+        memSet.blockDim = 8;
+        const auto kernels = h.lower(memSet);
+        ASSERT_EQ(kernels.size(), 1u);
+        const LoweredKernel& kernel = kernels[0];
+        EXPECT_EQ(kernel.codeBytes, split ? 16384u : 0u) << chip.name;
+        EXPECT_EQ(kernelTaskOf(kernel).codeBytes, kernel.codeBytes) << chip.name;
+        const auto y = h.tensor("y", {32, 4096}, DataType::Fp32);
+        auto zeros = makeOp("ZerosLike", {x}, {y});
+        zeros.blockDim = 8;
+        const auto fills = h.lower(zeros);
+        ASSERT_EQ(fills.size(), 1u);
+        EXPECT_EQ(fills[0].codeBytes, 0u) << chip.name;
+    }
+}
+
 TEST(VectorMemSetTiling, EveryFillBlockReadsItsValueTensorBeforeFilling) {
     const ChipConfig chip = ascend910B1();
     constexpr std::uint64_t kWorkspace = 9ull << 20;
