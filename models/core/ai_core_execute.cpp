@@ -40,8 +40,12 @@ constexpr std::size_t kMaxEventIds = 16;
 // FixPipe waiting for the cube is the unit-flag handshake of a store already issued (Ascend C's
 // matmul stores with MatmulConfig enUnitFlag, on by default): the store instruction is in flight
 // while it waits for the mmad results it drains, so the hardware counts the wait as FIX busy. The
-// real Qwen3 GEMMs show FIX busy 0.56 beside MAC 0.78 in one kernel (docs/fidelity.md §34).
-bool waitIsInFlight(Pipe pipe, const Flag& flag) { return pipe == Pipe::FixPipe && flag.src == Pipe::Cube; }
+// real Qwen3 GEMMs show FIX busy 0.56 beside MAC 0.78 in one kernel (docs/fidelity.md §34). A
+// kernel that syncs M -> FIX with a plain event (Flag::unitFlag false) issues its store after the
+// wait: the wait is idle (§115).
+bool waitIsInFlight(Pipe pipe, const Flag& flag) {
+    return pipe == Pipe::FixPipe && flag.src == Pipe::Cube && flag.unitFlag;
+}
 
 // The syncs by which a pipe hands its results on (not the waits, which receive them).
 bool handsResultsOn(Opcode op) { return op == Opcode::SetFlag || op == Opcode::Barrier || op == Opcode::CrossCoreSet; }

@@ -99,6 +99,11 @@ struct Img2ColLoad {
     std::int32_t outRowOffset = 0;  // output row index of slab row 0 (for row-tiled slabs)
     std::uint32_t firstOutPos = 0, m = 0;
     std::uint32_t firstK = 0, k = 0;
+    // The L0 buffer the chip's Load3D writes, whose write rate bounds the load (TransferTiming): L0B
+    // for the filter gradient's x, as `dst`; L0A for the forward and input-gradient convolutions,
+    // whose model holds the product transposed (Co x positions: img2col in L0B) where the chip's
+    // Load3D writes the image into L0A (docs/fidelity.md §115).
+    MemSpace chipDst = MemSpace::L0A;
 
     std::uint64_t totalBytes() const { return std::uint64_t{m} * k * bytesOf(dtype); }
 };
@@ -219,6 +224,10 @@ struct Flag {
     Pipe src = Pipe::Mte2;
     Pipe dst = Pipe::Cube;
     std::uint8_t eventId = 0;
+    // A FixPipe wait for the cube's results is the unit-flag handshake of a store already issued,
+    // counted FIX busy (ai_core_execute.cpp); false where the kernel syncs M -> FIX with a plain
+    // event and no unit flag (CANN's arch22 convolution-gradient kernels, docs/fidelity.md §115).
+    bool unitFlag = true;
 };
 
 struct Barrier {

@@ -37,6 +37,12 @@ DataMove& ProgramBuilder::lastDataMove() {
     return std::get<DataMove>(out_.back().operands);
 }
 
+Flag& ProgramBuilder::lastFlag() {
+    if (out_.empty() || (out_.back().opcode != Opcode::WaitFlag && out_.back().opcode != Opcode::SetFlag))
+        throw std::logic_error("lastFlag: the last instruction is not a flag wait or set");
+    return std::get<Flag>(out_.back().operands);
+}
+
 bool TiledInstructionStream::next(std::vector<Instruction>& out) {
     if (finished_) return false;
     const std::size_t before = out.size();

@@ -39,6 +39,9 @@ public:
     // The data move the previous call appended (move, copy2d, copy), to set an additive field of it;
     // throws std::logic_error if that instruction is not a data move.
     DataMove& lastDataMove();
+    // The flag of the wait or set the previous call appended, to set an additive field of it;
+    // throws std::logic_error if that instruction is not a flag wait or set.
+    Flag& lastFlag();
     ProgramBuilder& img2col(const Img2ColLoad& load) {
         out_.push_back(Instruction::img2col(load));
         return *this;

@@ -97,8 +97,8 @@ std::uint64_t TransferTiming::writeAckCycles(const DataMove& move) const {
     return move.src == MemSpace::UB && move.dst == MemSpace::GM ? chip_.mte3StoreAckCycles : 0;
 }
 
-// Img2col expands the L1 slab into the m×k matrix while writing L0A; the write side (m·k
-// elements) at the L1→L0A rate bounds it. Load3D gathers one C0 vector (32 B, hardware.md §2.3)
+// Img2col expands the L1 slab into the m×k matrix while writing an L0 buffer; the write side (m·k
+// elements) at that buffer's rate bounds it (below). Load3D gathers one C0 vector (32 B, hardware.md §2.3)
 // per output position and tap, and the L1 read port delivers a contiguous line per cycle (the
 // path's peak, ~256 B): consecutive output positions strideW vectors apart use 1/strideW of each
 // line, up to one vector per line. The 11×11 stride-4 stems of the AlexNet 910B2 and 910A samples
@@ -107,8 +107,14 @@ std::uint64_t TransferTiming::cycles(const Img2ColLoad& load) const {
     const PathTiming& path = requirePath(chip_, MemSpace::L1, MemSpace::L0A);
     const double vectorsPerLine = c0VectorsPerL1Line(path);
     const double strideCost = std::min<double>(std::max<std::uint16_t>(load.strideW, 1), vectorsPerLine);
-    return roundUpCycles(strideCost *
-                         interpolateTransferCycles(path.curve, path.peakBytesPerCycle, load.totalBytes()));
+    const double read = strideCost * interpolateTransferCycles(path.curve, path.peakBytesPerCycle, load.totalBytes());
+    // The write side: the m·k elements at the rate of the L0 buffer the chip's Load3D writes
+    // (Img2ColLoad::chipDst); L0B's port takes half L0A's (the L1 -> L0B curve), which the filter
+    // gradient's x load meets: its steps' MTE1 comes to the real on the AlexNet 910B2 rows
+    // (docs/fidelity.md §115).
+    const PathTiming& write = requirePath(chip_, MemSpace::L1, load.chipDst);
+    const double written = interpolateTransferCycles(write.curve, write.peakBytesPerCycle, load.totalBytes());
+    return roundUpCycles(std::max(read, written));
 }
 
 }  // namespace ascendsim

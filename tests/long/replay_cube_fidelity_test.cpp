@@ -94,13 +94,17 @@ TEST(ReplayCubeFidelity, Ascend910NzGemmsAndFoldedBatches) {
 // Session 22 (fidconv, docs/fidelity.md §105: the 910A's dw reads whole C0 blocks of x per column
 // tile, its column tile fills an L0B half): 910A rank0 Conv (cold) mean abs mte1_ratio error 0.125
 // -> 0.109, mte2_ratio 0.161 -> 0.135 (median 13.7 % both) -> bounds 0.12 / 0.15.
+// Session 24 (fidalexcube2, docs/fidelity.md §115: the dw's x img2col at L0B's write rate, the
+// convolution gradients' stores without the unit flag): AlexNet Conv (cold) 7.1 -> 6.4 %, mean abs
+// aic_mte1 error 0.116 -> 0.069, aic_fixpipe 0.140 -> 0.102 -> bounds mte1 0.08, fixpipe 0.11 (new).
 TEST(ReplayCubeFidelity, ConvolutionFamiliesWithoutNd2NzLoads) {
     if (!fs::is_directory(samplesRoot())) GTEST_SKIP() << "no real samples at " << samplesRoot();
     const FidelityStats alexnet = familyStats("msinsight/e5a31957/test/data/pytorch/text/level2/rank0_ascend_pt", "Conv");
     ASSERT_GE(alexnet.kernels, 10u);
     EXPECT_LE(alexnet.medianAbsError, 0.10);
     EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mac_ratio"), 0.075);
-    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mte1_ratio"), 0.14);
+    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mte1_ratio"), 0.08);
+    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_fixpipe_ratio"), 0.11);
     EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mte2_ratio"), 0.25);
     EXPECT_LE(alexnet.meanAbsPipeError.at("aic_scalar_ratio"), 0.17);
     const FidelityStats a910 = familyStats("msinsight/c1e639ee/test/data/pytorch/text/level1/rank0_ascend_pt", "Conv");

@@ -97,6 +97,7 @@ std::vector<LoweredKernel> lowerConv2DBackpropFilter(const OpInstance& op, const
     const std::uint64_t targetBlocks = op.blockDim ? *op.blockDim : std::max<std::uint32_t>(1, chip.aiCoreCount);
     p.splits = reductionSplits(p.batch, outputTiles, targetBlocks, reductionChunks);
     planResidentDy(op, chip, p, tiling, plan);
+    plan.storesWithoutUnitFlag = convGradientStoresWithoutUnitFlag(chip);
 
     auto operands = std::make_shared<const FilterGradOperands>(p, tiling);
     std::vector<LoweredKernel> kernels;

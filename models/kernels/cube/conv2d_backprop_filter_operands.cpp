@@ -114,9 +114,11 @@ void FilterGradOperands::loadStep(std::uint64_t tile, const CubeStep& step, cons
     b.copy2d(MemSpace::L1, l1.a + step.offset * eb, MemSpace::L0A, l0aAddr, t.co,
              static_cast<std::uint32_t>(step.length * eb), tiling_.dyRowStrideBytes, step.length * eb);
     const SlabRows rows = slabRowsFor(problem_.window, pos0, step.chunkLength);
-    b.img2col(img2colFor(problem_.window, rows, static_cast<std::uint32_t>(t.channels), problem_.inputType,
-                         l1.b, MemSpace::L0B, l0bAddr, pos0 + step.offset, step.length,
-                         static_cast<std::uint32_t>(t.k0 - t.channel0 * problem_.window.taps()), t.cols));
+    Img2ColLoad x = img2colFor(problem_.window, rows, static_cast<std::uint32_t>(t.channels), problem_.inputType,
+                               l1.b, MemSpace::L0B, l0bAddr, pos0 + step.offset, step.length,
+                               static_cast<std::uint32_t>(t.k0 - t.channel0 * problem_.window.taps()), t.cols);
+    x.chipDst = MemSpace::L0B;  // the chip's product is the model's: x's img2col is the cube's B (§115)
+    b.img2col(x);
     mmad.dtype = problem_.mmadType;
     mmad.transposeA = false;
     mmad.transposeB = false;

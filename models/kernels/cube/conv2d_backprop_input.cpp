@@ -103,6 +103,7 @@ std::vector<LoweredKernel> lowerConv2DBackpropInput(const OpInstance& op, const 
     ConvTiling tiling;
     CubeBufferPlan plan;
     planConv(op, chip, p, tiling, plan);
+    plan.storesWithoutUnitFlag = convGradientStoresWithoutUnitFlag(chip);
     const CubeStepSizes steps{tiling.baseK};
     const auto operands = std::make_shared<const ConvOperands>(p, tiling);
     LoweredKernel conv = makeCubeKernel(op, chip, operands, plan, steps);

@@ -64,6 +64,12 @@ std::int64_t convOutputExtent(std::int64_t in, std::uint32_t padBefore, std::uin
 // tilings deepen baseK so (docs/fidelity.md §86). 0 when not one fractal row fits.
 std::uint64_t l0HalfStepDepth(const ChipConfig& chip, std::uint64_t rows, std::uint64_t elementBytes);
 
+// True when the convolution gradients' FixPipe stores wait for the cube on a plain event rather
+// than as unit-flag stores in flight (CubeBufferPlan::storesWithoutUnitFlag): CANN's arch22
+// filter- and input-gradient kernels on the split cores (ops-nn conv_bp_sub_func.h sets the mmad's
+// unitFlag to 0, docs/fidelity.md §86e, §115). The coupled cores store through UB.
+bool convGradientStoresWithoutUnitFlag(const ChipConfig& chip);
+
 // Element type of L0C and the mmad for a conv input dtype; throws LoweringError if unsupported.
 void convTypes(const OpInstance& op, DataType input, DataType& mmadType, DataType& accType);
 

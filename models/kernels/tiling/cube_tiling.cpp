@@ -200,6 +200,7 @@ protected:
     void storeTile(std::uint64_t tile, bool addBias, PingPongBuffer& l0c, ProgramBuilder& b) {
         l0c.publish(b);
         l0c.consume(b);
+        if (plan_.storesWithoutUnitFlag) b.lastFlag().unitFlag = false;
         if (plan_.outputThroughUb) {
             storeThroughUb(tile, addBias, l0c, b);
         } else {

@@ -44,6 +44,10 @@ struct CubeBufferPlan {
     // tiny tiles on a chip whose MTE2 keeps loads in flight, planMatmul). The slots are l1SlotBytes
     // apart from L1's start.
     std::uint32_t l1Slots = 2;
+    // The FixPipe store waits for the cube on a plain event, issued after the wait, not as a
+    // unit-flag store in flight (Flag::unitFlag): CANN's arch22 convolution-gradient kernels
+    // (docs/fidelity.md §115).
+    bool storesWithoutUnitFlag = false;
     // Resident A ("AL1 full load" of CANN's cube tiling): the whole reduction of a tile's A rows
     // stays in L1, chunk c at l1ResidentAAddr + c·l1ResidentAChunkBytes, loaded once for a run
     // of consecutive tiles with the same CubeOperands::aRowsOf; the slots then hold B chunks only.

@@ -9,8 +9,9 @@ namespace ascendsim::test {
 namespace {
 
 // One 128×128×128 mmad (512 fractals on the test chip) then a 6400 B store (100 cycles). With
-// `direct`, FIX waits on the cube's flag; otherwise MTE2 waits on it and hands over to FIX.
-PmuCounters mmadThenStore(bool direct) {
+// `direct`, FIX waits on the cube's flag (a unit-flag store unless `unitFlag` is false); otherwise
+// MTE2 waits on it and hands over to FIX.
+PmuCounters mmadThenStore(bool direct, bool unitFlag = true) {
     Mmad mm;
     mm.m = 128;
     mm.k = 128;
@@ -24,6 +25,7 @@ PmuCounters mmadThenStore(bool direct) {
     if (direct) {
         program.push_back(Instruction::setFlag(Pipe::Cube, Pipe::FixPipe, 0));
         program.push_back(Instruction::waitFlag(Pipe::Cube, Pipe::FixPipe, 0));
+        std::get<Flag>(program.back().operands).unitFlag = unitFlag;
     } else {
         program.push_back(Instruction::setFlag(Pipe::Cube, Pipe::Mte2, 0));
         program.push_back(Instruction::waitFlag(Pipe::Cube, Pipe::Mte2, 0));
@@ -47,6 +49,17 @@ TEST(FixPipeUnitFlag, WaitForTheCubeCountsAsFixBusy) {
     const PmuCounters other = mmadThenStore(false);
     EXPECT_GE(other[PmuEvent::WaitFlagFixpipe], other[PmuEvent::MacBusy]);
     EXPECT_LT(other[PmuEvent::FixpipeBusy], other[PmuEvent::MacBusy]);  // the store alone
+}
+
+// A kernel that syncs M -> FIX with a plain event (CANN's arch22 convolution gradients, §115) issues
+// its store after the wait: FIX waits idle and is busy for the store alone, in the same time.
+TEST(FixPipeUnitFlag, APlainEventWaitIsAFlagWait) {
+    const PmuCounters unit = mmadThenStore(true);
+    const PmuCounters plain = mmadThenStore(true, false);
+    EXPECT_EQ(plain.totalCycles, unit.totalCycles);
+    EXPECT_GE(plain[PmuEvent::WaitFlagFixpipe], plain[PmuEvent::MacBusy]);
+    EXPECT_LT(plain[PmuEvent::FixpipeBusy], plain[PmuEvent::MacBusy]);
+    EXPECT_EQ(plain[PmuEvent::FixpipeBusy], mmadThenStore(false)[PmuEvent::FixpipeBusy]);
 }
 
 }  // namespace

@@ -213,6 +213,26 @@ TEST(TransferTiming, Img2ColOfAStridedWindowUsesAFractionOfEachL1Line) {
     EXPECT_NEAR(static_cast<double>(timing.cycles(load)), 261.0 / 32.0 * dense, 0.01 * 261.0 / 32.0 * dense);
 }
 
+// An Img2Col the chip writes into L0B (Img2ColLoad::chipDst: the filter gradient's x) is bounded
+// by L0B's write rate, half L0A's on the 910B (the L1 -> L0B curve); a strided window still pays
+// its L1 reads when they are the longer side. The model's L0B destination alone (`dst`, the
+// mirrored forward product) keeps the L0A rate.
+TEST(TransferTiming, Img2ColIntoTheChipsL0bTakesTheL0bWriteRate) {
+    const TransferTiming timing(chip910B1());
+    Img2ColLoad load;
+    load.m = 64;
+    load.k = 256;  // 32 KiB of fp16
+    load.dst = MemSpace::L0B;
+    const std::uint64_t mirrored = timing.cycles(load);
+    EXPECT_EQ(mirrored, timing.cycles(moveOf(MemSpace::L1, MemSpace::L0A, 32768)));
+    load.chipDst = MemSpace::L0B;
+    const std::uint64_t l0b = timing.cycles(moveOf(MemSpace::L1, MemSpace::L0B, 32768));
+    EXPECT_EQ(timing.cycles(load), l0b);
+    EXPECT_NEAR(static_cast<double>(l0b), 2.0 * mirrored, 0.02 * 2.0 * mirrored);
+    load.strideW = 4;  // 4x the L0A rate's reads outlast L0B's writes
+    EXPECT_NEAR(static_cast<double>(timing.cycles(load)), 4.0 * mirrored, 0.01 * 4.0 * mirrored);
+}
+
 // A transposing Load3Dv2 (DataMove::gathersC0Vectors, the fp32 input gradient's weights) reads one
 // C0 vector per L1 line whichever L0 it writes: the widest-stride Img2Col of the same bytes, about
 // 8x a plain L1 -> L0A move; a GM source cannot gather.

@@ -161,6 +161,36 @@ TEST(CubeConv2DBackpropFilter, SplitCubeStepsFillAnL0HalfTheCoupledCubeKeepsTheS
     expectNear(h.read(dw), referenceConvFilterGrad(s, xv, dyv), 2e-2, 5e-3, "fp32 filter grad, L0-filling steps");
 }
 
+// The dw's x img2col is the cube's B, written into L0B by the chip as by the model (Img2ColLoad::
+// chipDst, timed at L0B's write rate), and on the split cores its FixPipe stores wait for the cube
+// on a plain event (the arch22 kernel has no unit flag: the wait is not FIX busy); docs/fidelity.md
+// §115. The coupled 910A stores through UB: no FixPipe wait.
+TEST(CubeConv2DBackpropFilter, XIsImg2colIntoL0bTheSplitCoresStoreWithoutTheUnitFlag) {
+    const ConvShape s{2, 16, 13, 13, 128, 3, 3, 1, 1, 1, 1, 1, 1};
+    const auto count = [&s](const ChipConfig& chip, int& l0bImg2cols, int& plainFixWaits, int& unitFixWaits) {
+        CubeOpHarness h(chip, 1 << 20);  // lowering only
+        TensorInfo x, dy, dw;
+        auto op = filterGradOp(h, s, x, dy, dw, DataType::Fp32);
+        op.blockDim = 1;
+        l0bImg2cols = plainFixWaits = unitFixWaits = 0;
+        for (const auto& i : everyBlockProgram(h.lower(op).back())) {
+            if (i.opcode == Opcode::Img2Col && std::get<Img2ColLoad>(i.operands).chipDst == MemSpace::L0B)
+                ++l0bImg2cols;
+            if (i.opcode != Opcode::WaitFlag) continue;
+            const Flag& f = std::get<Flag>(i.operands);
+            if (f.src == Pipe::Cube && f.dst == Pipe::FixPipe) ++(f.unitFlag ? unitFixWaits : plainFixWaits);
+        }
+    };
+    int l0b = 0, plain = 0, unit = 0;
+    count(ascend910B1(), l0b, plain, unit);
+    EXPECT_EQ(l0b, 2 * 3 * 2);  // every step's img2col (2 images x 3 steps x 2 column tiles)
+    EXPECT_EQ(plain, 2);        // one store a column tile
+    EXPECT_EQ(unit, 0);
+    count(coupledChip(), l0b, plain, unit);
+    EXPECT_EQ(l0b, 2 * 6 * 1);   // its shallow steps, one 144-column tile
+    EXPECT_EQ(plain + unit, 0);  // L0C -> UB -> GM: no FixPipe wait
+}
+
 // The coupled 910A's TBE dw schedule loads x into L1 inside every output tile's loop as NC1HWC0
 // blocks, and its column tile fills an L0B half at the shallow step (docs/fidelity.md §105): a
 // 5 × 5 dw over 16 fp16 channels (400 columns) is two tiles of up to 256 columns, each reading the
