@@ -69,6 +69,9 @@ struct SimulationOptions {
     // in full instead of replaying each kind of rank's first simulated timeline. The reference the
     // replay is checked against (tests), and slower by the number of rounds.
     bool simulateClusterRounds = false;
+    // The collectives' transfer tasks share HBM with the kernels beside them (docs/fidelity.md
+    // §118): "on" (default) or "off" (HBM to the kernels alone, the behaviour before session 24).
+    std::string hcclTraffic = "on";
 };
 
 }  // namespace ascendsim
