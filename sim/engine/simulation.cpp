@@ -333,7 +333,7 @@ SimulationResult runSimulation(const SimulationOptions& options, const RankVaria
     DeviceBridge bridge = device.replay ? DeviceBridge(lowered, *device.replay)
                                         : DeviceBridge(chip, lowered, deviceOptionsFor(options));
     bridge.setCollectiveReleases(variant.collectiveReleaseNs);
-    bridge.setCollectiveHbmTraffic(options.hcclTraffic == "on");
+    bridge.setCollectiveHbmTraffic(options.hcclTraffic);
     HostModelOptions hostOptions;
     hostOptions.profiler = workload.profiler;
     hostOptions.processId = identity.processId;

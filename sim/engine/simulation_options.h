@@ -70,8 +70,9 @@ struct SimulationOptions {
     // replay is checked against (tests), and slower by the number of rounds.
     bool simulateClusterRounds = false;
     // The collectives' transfer tasks share HBM with the kernels beside them (docs/fidelity.md
-    // §118): "on" (default) or "off" (HBM to the kernels alone, the behaviour before session 24).
-    std::string hcclTraffic = "on";
+    // §118): true (default, `--hccl-traffic on`) or false (`off`: HBM to the kernels alone, the
+    // behaviour before session 24).
+    bool hcclTraffic = true;
 };
 
 }  // namespace ascendsim

@@ -80,7 +80,7 @@ class CollectiveHbmTrafficRun : public ::testing::Test {
         delete scratch_;
         scratch_ = nullptr;
     }
-    static SimulationResult run(const std::string& hcclTraffic) {
+    static SimulationResult run(bool hcclTraffic) {
         SimulationOptions options = e2e::commandOptions(workload_, scratch_->path());
         options.hcclTraffic = hcclTraffic;
         return runSimulation(options);
@@ -100,8 +100,8 @@ double durationNsOf(const KernelRecord& kernel) {
 }
 
 TEST_F(CollectiveHbmTrafficRun, AKernelBesideTheAllReduceIsSlowedByTheShareOfHbmItsTransfersTake) {
-    const SimulationResult off = run("off");
-    const SimulationResult on = run("on");
+    const SimulationResult off = run(false);
+    const SimulationResult on = run(true);
     const KernelRecord& alone = kernelOfType(off, "Add");
     const KernelRecord& beside = kernelOfType(on, "Add");
     ASSERT_EQ(on.record.communicationOps.size(), 1u);
@@ -116,7 +116,7 @@ TEST_F(CollectiveHbmTrafficRun, AKernelBesideTheAllReduceIsSlowedByTheShareOfHbm
     CollectiveSchedule schedule;
     schedule.tasks = allReduce.tasks;
     const ConcurrentHbmTraffic background(collectiveHbmWindows(schedule, allReduce.startNs));
-    const double streamBytesPerPs = on.chip->hbm.bandwidthGbps * on.chip->hbm.readEfficiency * 1e-3;
+    const double streamBytesPerPs = on.chip->hbm.bandwidthGBps * on.chip->hbm.readEfficiency * 1e-3;
     double workNs = 0.0, ns = static_cast<double>(beside.device.startNs);
     const double aloneNs = durationNsOf(alone);
     for (; workNs < aloneNs; ns += 1.0)
@@ -132,8 +132,8 @@ TEST_F(CollectiveHbmTrafficRun, AKernelBesideTheAllReduceIsSlowedByTheShareOfHbm
 }
 
 TEST_F(CollectiveHbmTrafficRun, IsDeterministic) {
-    const SimulationResult first = run("on");
-    const SimulationResult second = run("on");
+    const SimulationResult first = run(true);
+    const SimulationResult second = run(true);
     ASSERT_EQ(first.record.kernels.size(), second.record.kernels.size());
     for (std::size_t i = 0; i < first.record.kernels.size(); ++i) {
         EXPECT_EQ(first.record.kernels[i].device.startNs, second.record.kernels[i].device.startNs) << i;
