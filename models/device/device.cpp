@@ -96,6 +96,12 @@ std::uint64_t Device::runUntilIdle() {
 
 std::uint64_t Device::nowNs() const { return sc_core::sc_time_stamp().value() / 1000; }
 
+bool Device::addConcurrentHbmTraffic(const std::vector<ConcurrentHbmWindow>& windows) {
+    if (!impl_->ownedMemory) return false;
+    impl_->ownedMemory->addConcurrentTraffic(windows);
+    return true;
+}
+
 const TrafficSampler* Device::traffic() const {
     return impl_->ownedMemory ? &impl_->ownedMemory->traffic() : nullptr;
 }

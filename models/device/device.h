@@ -14,6 +14,8 @@
 
 namespace ascendsim {
 
+struct ConcurrentHbmWindow;  // models/memory/concurrent_hbm_traffic.h
+
 // Work the simulation did, for throughput measurements (bench/device_throughput_bench.cpp).
 struct DeviceStats {
     std::uint64_t instructions = 0;   // instructions executed by all cores
@@ -56,6 +58,10 @@ public:
     std::uint64_t runUntilIdle();
 
     std::uint64_t nowNs() const;
+    // HBM traffic beside the device's kernels from now on (the engine's collectives' transfers,
+    // docs/fidelity.md §118; SharedMemorySystem::addConcurrentTraffic). Windows on the device clock
+    // (ps). Returns false, taking nothing, with an external memory system (tests, what-ifs).
+    bool addConcurrentHbmTraffic(const std::vector<ConcurrentHbmWindow>& windows);
     DeviceStats stats() const;
     // The chip memory's traffic by time (sampled HBM/LLC counters); null with an external memory.
     const TrafficSampler* traffic() const;

@@ -82,6 +82,9 @@ public:
     // hbm.concurrent_capacity_gbps (default S: 1 / (1 - r / S), §114); processor sharing then
     // spreads the backlog this builds (a lone request is not slowed, a stream past the rest is).
     void setConcurrentTraffic(ConcurrentHbmTraffic traffic) { concurrent_ = std::move(traffic); }
+    // More background windows (the engine's collectives as their stream places them, §118); only
+    // requests served after the call see them.
+    void addConcurrentTraffic(const std::vector<ConcurrentHbmWindow>& windows) { concurrent_.add(windows); }
 
     const L2Cache& l2() const { return l2_; }
     const BandwidthServer& l2Server() const { return l2Server_; }

@@ -82,6 +82,10 @@ void addRunOptions(CLI::App& app, ascendsim::SimulationOptions& o, std::string& 
                  "Multi-rank runs whose ranks differ (pipeline stages, slow ranks): simulate the device in every "
                  "round of the ranks' arrival times instead of replaying each rank kind's first simulation "
                  "(slower; the reference the replay is checked against)");
+    app.add_option("--hccl-traffic", o.hcclTraffic,
+                   "Multi-rank runs: the collectives' transfer tasks (Memcpy / Reduce_Inline) share HBM with the "
+                   "kernels beside them: on (default) or off (docs/fidelity.md §118)")
+        ->check(CLI::IsMember({"on", "off"}));
     app.add_option("--chrome-trace", o.chromeTracePath,
                    "Also write the trace (export_chrome_trace equivalent) to this file");
     app.add_option("--core-trace", o.coreTracePath,

@@ -333,6 +333,7 @@ SimulationResult runSimulation(const SimulationOptions& options, const RankVaria
     DeviceBridge bridge = device.replay ? DeviceBridge(lowered, *device.replay)
                                         : DeviceBridge(chip, lowered, deviceOptionsFor(options));
     bridge.setCollectiveReleases(variant.collectiveReleaseNs);
+    bridge.setCollectiveHbmTraffic(options.hcclTraffic);
     HostModelOptions hostOptions;
     hostOptions.profiler = workload.profiler;
     hostOptions.processId = identity.processId;
@@ -384,6 +385,11 @@ SimulationResult runSimulation(const SimulationOptions& options, const RankVaria
         result.deviceTimeline = device.replay;
     else if (device.keepTimeline)
         result.deviceTimeline = std::make_shared<const DeviceTimeline>(bridge.timeline());
+    if (bridge.collectiveHbmTotals().windows > 0)
+        spdlog::debug("{}: collectives put {:.1f} MB on HBM in {} transfer windows beside the kernels ({:.1f} MB in "
+                      "time already simulated, charged to no kernel)",
+                      workload.name, bridge.collectiveHbmTotals().hbmBytes / 1e6, bridge.collectiveHbmTotals().windows,
+                      bridge.collectiveHbmTotals().hbmBytesAlreadySimulated / 1e6);
     result.deviceBlocks = bridge.instructionsSubmittedBlocks();
     result.deviceInstructions = bridge.deviceStats().instructions;
     result.wallSeconds =

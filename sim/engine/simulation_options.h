@@ -69,6 +69,10 @@ struct SimulationOptions {
     // in full instead of replaying each kind of rank's first simulated timeline. The reference the
     // replay is checked against (tests), and slower by the number of rounds.
     bool simulateClusterRounds = false;
+    // The collectives' transfer tasks share HBM with the kernels beside them (docs/fidelity.md
+    // §118): true (default, `--hccl-traffic on`) or false (`off`: HBM to the kernels alone, the
+    // behaviour before session 24).
+    bool hcclTraffic = true;
 };
 
 }  // namespace ascendsim

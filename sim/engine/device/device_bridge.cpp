@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/engine/device/collective_hbm_traffic.h"
 #include "sim/engine/device/pcie_copy.h"
 #include "sim/engine/ranks/collective_ops.h"
 
@@ -16,7 +17,7 @@ constexpr std::uint64_t kStreamEventTaskNs = 20;
 }  // namespace
 
 DeviceBridge::DeviceBridge(const ChipConfig& chip, const LoweredWorkload& lowered, DeviceOptions options)
-    : lowered_(lowered), device_(std::make_unique<Device>(chip, *this, options)) {}
+    : lowered_(lowered), chip_(&chip), device_(std::make_unique<Device>(chip, *this, options)) {}
 
 DeviceBridge::DeviceBridge(const LoweredWorkload& lowered, const DeviceTimeline& timeline)
     : lowered_(lowered), replay_(std::in_place, timeline), replayedStats_(timeline.stats) {
@@ -114,6 +115,7 @@ void DeviceBridge::submitCollective(const LoweredCollective& collective, std::ui
     run.endNs = run.startNs + run.waitNs + collective.durationNs;
     run.collective = &collective;
     collectivesEndNs_ = run.endNs;
+    if (device_ && collectiveHbmTraffic_) placeCollectiveHbmTraffic(collective, run);
     // The compute stream waits for the HCCL stream (torch_npu's work.wait()) where the framework
     // waits before computing on the result: Megatron's p2p requests (the next stage's input), and
     // the MoE token dispatcher's synchronous all_to_all_single (the experts' input). Megatron's
@@ -124,6 +126,27 @@ void DeviceBridge::submitCollective(const LoweredCollective& collective, std::ui
         waitedCollectiveEndNs_ = run.endNs;
     collectives_.push_back(run);
     submittedTaskIds_.push_back(0);
+}
+
+void DeviceBridge::placeCollectiveHbmTraffic(const LoweredCollective& collective, const CollectiveRun& run) {
+    // The op's transfers are known once its stream places it: this rank's tasks from its arrival,
+    // its first Notify_Wait spanning the wait for the group (as the run record writes them). The
+    // kernels beside it are simulated later: the device runs lazily (runUntilIdle at the next
+    // stream event, copy or synchronize), and a collective's stream reaches it only after the
+    // compute it waits for, which is all the device has simulated so far (docs/fidelity.md §118).
+    const CollectiveSchedule schedule =
+        collectiveScheduleAfterWait(collective, collective.plan.request.member, *chip_, run.waitNs);
+    const std::vector<ConcurrentHbmWindow> windows = collectiveHbmWindows(schedule, run.startNs);
+    if (windows.empty()) return;
+    const double simulatedPs = static_cast<double>(device_->nowNs()) * 1000.0;
+    for (const ConcurrentHbmWindow& window : windows) {
+        ++collectiveHbm_.windows;
+        collectiveHbm_.hbmBytes += window.hbmBytesPerPs * (window.endPs - window.startPs);
+        if (window.startPs < simulatedPs)
+            collectiveHbm_.hbmBytesAlreadySimulated +=
+                window.hbmBytesPerPs * (std::min(window.endPs, simulatedPs) - window.startPs);
+    }
+    device_->addConcurrentHbmTraffic(windows);
 }
 
 std::uint64_t DeviceBridge::synchronize(std::uint64_t hostNowNs) {

@@ -65,6 +65,20 @@ public:
     // collective waits for it. Collectives past the end wait for nobody.
     void setCollectiveReleases(std::vector<std::uint64_t> releaseNs) { releaseNs_ = std::move(releaseNs); }
 
+    // Whether the collectives' transfer tasks are a background on the device's HBM (docs/fidelity.md
+    // §118; default on, `--hccl-traffic off` for HBM to the kernels alone). Set before the first
+    // submission. No effect in replay mode (the kernels' times come from the timeline).
+    void setCollectiveHbmTraffic(bool on) { collectiveHbmTraffic_ = on; }
+    // What the collectives put on HBM so far: windows, HBM bytes, and the bytes of windows before
+    // the device's clock when they were placed (time the device had simulated already, which no
+    // kernel is charged for; 0 when every collective's stream waits for the compute it follows).
+    struct CollectiveHbmTotals {
+        std::uint64_t windows = 0;
+        double hbmBytes = 0.0;
+        double hbmBytesAlreadySimulated = 0.0;
+    };
+    const CollectiveHbmTotals& collectiveHbmTotals() const { return collectiveHbm_; }
+
     // Records the instruction timeline of the first launch `selection` picks (--core-trace).
     void traceFirstLaunch(const CoreTraceSelection& selection) { traceSelection_ = selection; }
     // The traced launch, with its spans moved out; empty when no launch matched. Call after the
@@ -73,6 +87,7 @@ public:
 
 private:
     const LoweredWorkload& lowered_;
+    const ChipConfig* chip_ = nullptr;  // null in replay mode
     std::unique_ptr<Device> device_;     // null in replay mode
     std::optional<TimelineReplay> replay_;  // replay mode
     DeviceStats replayedStats_;
@@ -83,6 +98,8 @@ private:
     std::vector<CollectiveRun> collectives_;
     std::vector<std::uint64_t> releaseNs_;
     std::uint64_t collectivesEndNs_ = 0;  // when the communication stream is free
+    bool collectiveHbmTraffic_ = true;
+    CollectiveHbmTotals collectiveHbm_;
     // Kernels submitted after a copy or an event task on the compute stream wait for it.
     std::uint64_t computeHeldUntilNs_ = 0;
     std::uint64_t waitedCollectiveEndNs_ = 0;  // kernels submitted after a p2p or all-to-all wait for it
@@ -92,6 +109,8 @@ private:
     InstructionTraceRecorder traceRecorder_;
     bool tracesLaunch(const PendingLaunch& launch, const LoweredKernel& kernel) const;
     void submitCollective(const LoweredCollective& collective, std::uint64_t submitNs);
+    // Gives the device's memory the HBM windows of `run`'s transfer tasks (this rank's schedule).
+    void placeCollectiveHbmTraffic(const LoweredCollective& collective, const CollectiveRun& run);
     // Runs the device until everything submitted has finished; when it became idle.
     std::uint64_t deviceIdleNs();
 };

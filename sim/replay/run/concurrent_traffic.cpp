@@ -21,10 +21,7 @@ bool spanOf(const RealKernel& kernel, std::int64_t& startNs, std::int64_t& endNs
 }  // namespace
 
 double hbmBytesPerTransferredByte(const HcclTransfer& transfer) {
-    // Source read + destination write; a reduction also reads the destination. Over a peer link the
-    // peer's mirror task supplies the other side of the pair on this chip (concurrent_traffic.h), so
-    // the link type does not change the count.
-    return transfer.reduces ? 3.0 : 2.0;
+    return hcclTransferHbmBytesPerByte(transfer.reduces);
 }
 
 std::vector<ConcurrentHbmWindow> concurrentHbmWindows(const RealKernel& kernel, const std::vector<HcclTransfer>& transfers) {
