@@ -1,6 +1,8 @@
 // SharedMemorySystem: per-line L2 events, HBM traffic, and bandwidth shared between requesters.
 #include <gtest/gtest.h>
 
+#include <optional>
+
 #include "models/memory/bandwidth_server.h"
 #include "models/memory/hbm_sharing.h"
 #include "models/memory/shared_memory_system.h"
@@ -210,61 +212,51 @@ TEST(SharedMemorySystem, QueuedRequestsWaitInProportionToTheirOwnSize) {
     EXPECT_EQ(memory.hbmServer().nextFreePs(), 8 * 4096.0 + 4096.0 + 2048.0);
 }
 
-// Write back-pressure (docs/fidelity.md §60): behind the same backlog, a write whose lines are
-// free (invalid or clean) is posted and shares HBM; one whose lines' victims are dirty (an L2 full
-// of data written earlier) waits its turn in the FCFS order, the backlog ahead of it and its own
-// bytes, less what the write queue holds.
-TEST(SharedMemorySystem, AWriteThatEvictsDirtyLinesWaitsItsFcfsTurnAtHbm) {
-    constexpr std::uint64_t kL2Bytes = 1 << 20;
-    constexpr std::uint64_t kLater = 100'000'000;  // ps: the dirty fill has long drained by then
+// Write back-pressure (docs/fidelity.md §60, §117): the setup both tests share. On a 1 MiB L2,
+// `fill` (if any) first fills it; long after, 8 reads of 4096 ps each queue at HBM, then a 2048 B
+// write goes into lines the reads did not touch, so its victims are the fill's lines, or none.
+// Returns how long after the queue started the write completes.
+namespace write_back_pressure {
+constexpr std::uint64_t kL2Bytes = 1 << 20;
+constexpr std::uint64_t kLater = 100'000'000;  // ps: the fill has long drained by then
+
+std::uint64_t writeBehindEightReads(const std::optional<GmAccess>& fill, bool checkBacklog) {
     ChipConfig chip = eagerChip(4096);
     chip.l2.sizeBytes = kL2Bytes;
     chip.hbm.readLatencyCycles = 0;
     chip.l2.hitLatencyCycles = 0;
-    const auto writeBehindEightReads = [&](bool l2FullOfDirtyLines) {
-        SharedMemorySystem memory(chip);
-        PmuCounters counters;
-        if (l2FullOfDirtyLines) memory.access(writeOf(0, kL2Bytes), counters);
-        for (int core = 0; core < 8; ++core)  // 8 reads of 4096 ps queued at kLater
-            memory.access(readOf(kL2Bytes * 8 + static_cast<std::uint64_t>(core) * 4096, 4096, kLater, core),
-                          counters);
+    SharedMemorySystem memory(chip);
+    PmuCounters counters;
+    if (fill) memory.access(*fill, counters);
+    for (int core = 0; core < 8; ++core)  // 8 reads of 4096 ps queued at kLater
+        memory.access(readOf(kL2Bytes * 8 + static_cast<std::uint64_t>(core) * 4096, 4096, kLater, core), counters);
+    if (checkBacklog) {
         EXPECT_EQ(memory.hbmServer().nextFreePs(), kLater + 8 * 4096.0);
-        const std::uint64_t writeBacksBefore = counters[PmuEvent::MainMemWrite];
-        // 2048 B into lines the reads did not touch: their victims are the dirty fill's, or none.
-        const std::uint64_t done = memory.access(writeOf(kL2Bytes * 16 + kL2Bytes / 4, 2048, kLater), counters);
-        EXPECT_EQ(counters[PmuEvent::MainMemWrite] - writeBacksBefore, 2048u / 8);  // the same HBM bytes
-        return done - kLater;
-    };
-    const std::uint64_t posted = writeBehindEightReads(false);
-    const std::uint64_t backPressured = writeBehindEightReads(true);
+    }
+    const std::uint64_t writeBacksBefore = counters[PmuEvent::MainMemWrite];
+    const std::uint64_t done = memory.access(writeOf(kL2Bytes * 16 + kL2Bytes / 4, 2048, kLater), counters);
+    EXPECT_EQ(counters[PmuEvent::MainMemWrite] - writeBacksBefore, 2048u / 8);  // no victim written back
+    return done - kLater;
+}
+}  // namespace write_back_pressure
+
+// §60: behind the same backlog, a write whose lines are free (invalid or clean) is posted and
+// shares HBM; one whose lines' victims are dirty (an L2 full of data written earlier) waits its
+// turn in the FCFS order, the backlog ahead of it and its own bytes, less what the write queue holds.
+TEST(SharedMemorySystem, AWriteThatEvictsDirtyLinesWaitsItsFcfsTurnAtHbm) {
+    using namespace write_back_pressure;
+    const std::uint64_t posted = writeBehindEightReads(std::nullopt, true);
+    const std::uint64_t backPressured = writeBehindEightReads(writeOf(0, kL2Bytes), true);
     EXPECT_LT(posted, 8 * 4096u - 4096u);                 // processor sharing, less the queue
     EXPECT_EQ(backPressured, 8 * 4096u + 2048u - 4096u);  // FCFS: the backlog, its bytes, less the queue
 }
 
-// A stream past the L2 (docs/fidelity.md §117): a write whose lines' victims are clean (an L2
-// full of the stream's own reads) waits its FCFS turn as §60's dirty victims do; into free ways
-// it is posted and shares HBM.
+// §117, a stream past the L2: a write whose lines' victims are clean (an L2 full of the stream's
+// own reads) waits its FCFS turn as §60's dirty victims do; into free ways it is posted and shares HBM.
 TEST(SharedMemorySystem, AWriteThatEvictsCleanLinesWaitsItsFcfsTurnAtHbm) {
-    constexpr std::uint64_t kL2Bytes = 1 << 20;
-    constexpr std::uint64_t kLater = 100'000'000;  // ps: the clean fill has long drained by then
-    ChipConfig chip = eagerChip(4096);
-    chip.l2.sizeBytes = kL2Bytes;
-    chip.hbm.readLatencyCycles = 0;
-    chip.l2.hitLatencyCycles = 0;
-    const auto writeBehindEightReads = [&](bool l2FullOfCleanLines) {
-        SharedMemorySystem memory(chip);
-        PmuCounters counters;
-        if (l2FullOfCleanLines) memory.access(readOf(0, kL2Bytes), counters);
-        for (int core = 0; core < 8; ++core)
-            memory.access(readOf(kL2Bytes * 8 + static_cast<std::uint64_t>(core) * 4096, 4096, kLater, core),
-                          counters);
-        const std::uint64_t writeBacksBefore = counters[PmuEvent::MainMemWrite];
-        const std::uint64_t done = memory.access(writeOf(kL2Bytes * 16 + kL2Bytes / 4, 2048, kLater), counters);
-        EXPECT_EQ(counters[PmuEvent::MainMemWrite] - writeBacksBefore, 2048u / 8);  // no victim written back
-        return done - kLater;
-    };
-    const std::uint64_t posted = writeBehindEightReads(false);
-    const std::uint64_t pastTheL2 = writeBehindEightReads(true);
+    using namespace write_back_pressure;
+    const std::uint64_t posted = writeBehindEightReads(std::nullopt, false);
+    const std::uint64_t pastTheL2 = writeBehindEightReads(readOf(0, kL2Bytes), false);
     EXPECT_LT(posted, 8 * 4096u - 4096u);              // processor sharing, less the queue
     EXPECT_EQ(pastTheL2, 8 * 4096u + 2048u - 4096u);  // FCFS: the backlog, its bytes, less the queue
 }
