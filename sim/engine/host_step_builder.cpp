@@ -51,7 +51,37 @@ std::vector<std::string> splitSlash(const std::string& text) {
     return parts;
 }
 
+// The tensor whose bytes `name` names: a view's base, followed through views of views.
+std::string baseTensorOf(const Workload& workload, const std::string& name) {
+    std::string base = name;
+    // A view chain is acyclic (validateWorkload); the bound only guards a malformed graph.
+    for (std::size_t hops = 0; hops <= workload.tensors.size(); ++hops) {
+        const WorkloadTensor* t = workload.findTensor(base);
+        if (t == nullptr || t->viewOf.empty()) return base;
+        base = t->viewOf;
+    }
+    return base;
+}
+
 }  // namespace
+
+std::vector<std::int32_t> collectiveResultFirstUses(const Workload& workload, const LoweredWorkload& lowered) {
+    const auto& ops = lowered.ops();
+    std::vector<std::int32_t> firstUse(ops.size(), -1);
+    std::unordered_map<std::string, std::size_t> pendingByBase;  // a collective's result, unread yet
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+        const WorkloadOp& op = *ops[i].source;
+        for (const std::string& in : op.inputs) {
+            const auto pending = pendingByBase.find(baseTensorOf(workload, in));
+            if (pending == pendingByBase.end()) continue;
+            firstUse[pending->second] = static_cast<std::int32_t>(i);
+            pendingByBase.erase(pending);
+        }
+        if (!ops[i].collective) continue;
+        for (const std::string& out : op.outputs) pendingByBase[baseTensorOf(workload, out)] = i;
+    }
+    return firstUse;
+}
 
 std::vector<std::string> moduleClassesOf(const std::vector<std::string>& modulePath,
                                          const std::map<std::string, std::string>& classes) {
@@ -98,6 +128,9 @@ HostStepBuilder::HostStepBuilder(const Workload& workload, const LoweredWorkload
         anyBackward |= ops[i].source->framework.phase == OpPhase::Backward;
     }
 
+    // Where each collective's result is first read: views read their base tensor's bytes.
+    const std::vector<std::int32_t> resultFirstUse = collectiveResultFirstUses(workload, lowered);
+
     // Last op (index) reading each tensor; persistent tensors are never freed within a step.
     std::unordered_map<std::string, std::int32_t> lastUse;
     for (std::size_t i = 0; i < ops.size(); ++i)
@@ -124,6 +157,7 @@ HostStepBuilder::HostStepBuilder(const Workload& workload, const LoweredWorkload
         f.inputTypes = joinTypes(lop.instance.inputs);
         f.attributeCount = static_cast<std::uint32_t>(wop.attrs.size());
         f.collective = lop.collective.has_value();
+        f.resultFirstUseOpIndex = resultFirstUse[i];
         f.stackFrames = wop.framework.callStack;
         f.modulePath = wop.framework.moduleHierarchy;
         f.moduleClasses = moduleClassesOf(f.modulePath, workload.moduleClasses);

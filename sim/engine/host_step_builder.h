@@ -35,6 +35,11 @@ private:
 std::vector<std::string> moduleClassesOf(const std::vector<std::string>& modulePath,
                                          const std::map<std::string, std::string>& classes);
 
+// For each lowered op: when it is a collective, the index of the first later op that reads its
+// result (an output, or a view of one, resolved to the tensor whose bytes it names); else -1, as
+// for a result nothing in the step reads (FrameworkOp::resultFirstUseOpIndex).
+std::vector<std::int32_t> collectiveResultFirstUses(const Workload& workload, const LoweredWorkload& lowered);
+
 // torch's dtype spelling in record_shapes "Input type": "c10::Half", "float", "long int", ...
 std::string torchDtypeName(DataType dtype);
 

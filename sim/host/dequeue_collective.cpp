@@ -2,6 +2,9 @@
 // ProcessGroupHCCL does on the dequeue thread (sim/host/hccl_host_costs.h), with the stream
 // events that order it against the compute stream.
 #include "sim/host/dequeue_thread.h"
+
+#include <vector>
+
 #include "sim/host/hccl_host_costs.h"
 #include "sim/host/host_costs.h"
 
@@ -58,20 +61,28 @@ std::uint64_t DequeueThread::launchCollective(const EnqueuedOp& item, std::uint6
     for (std::size_t i = 0; i < 2; ++i) {
         if (i > 0) t += kRecordEventGapNs;
         const std::uint64_t event = nextEventId_++;
-        if (i == 0) unwaitedResults_.push_back(event);
+        if (i == 0) unwaitedResults_.push_back({event, op.resultFirstUseOpIndex});
         t = streamEvent({false, kernel.streamId, event}, t, kResultRecordEvents[i]);
     }
     return t;
 }
 
 std::uint64_t DequeueThread::waitForCollectives(const EnqueuedOp& item, std::uint64_t startNs) {
+    const bool optimizer = item.op->phase == OpPhase::Optimizer;
+    auto due = [&](const UnwaitedResult& result) {
+        return optimizer || (result.firstUseOpIndex >= 0 &&
+                             static_cast<std::uint32_t>(result.firstUseOpIndex) <= item.opIndex);
+    };
     std::uint64_t t = startNs;
-    for (std::size_t i = 0; i < unwaitedResults_.size(); ++i) {
-        if (i > 0) t += kResultWaitGapNs;
-        t = streamEvent({true, item.computeStreamId, unwaitedResults_[i]}, t, kStreamWaitEvent);
+    bool waited = false;
+    for (const UnwaitedResult& result : unwaitedResults_) {
+        if (!due(result)) continue;
+        if (waited) t += kResultWaitGapNs;
+        t = streamEvent({true, item.computeStreamId, result.eventId}, t, kStreamWaitEvent);
+        waited = true;
     }
-    unwaitedResults_.clear();
-    return t;
+    std::erase_if(unwaitedResults_, due);
+    return waited ? t + kResultWaitGapNs : startNs;
 }
 
 }  // namespace ascendsim

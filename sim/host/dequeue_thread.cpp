@@ -73,8 +73,7 @@ void DequeueThread::process(const EnqueuedOp& item) {
         return;
     }
     std::uint64_t aclReady = dequeueStart + kDequeueToAclNs;
-    if (op.phase == OpPhase::Optimizer && !unwaitedResults_.empty())
-        aclReady = waitForCollectives(item, aclReady) + hccl_host_costs::kResultWaitGapNs;
+    if (!unwaitedResults_.empty()) aclReady = waitForCollectives(item, aclReady);
     const std::uint64_t aclStart = aclnn ? acquireWorkspace(item, aclReady) : aclReady;
     // The ACL execute call gets its connection id before the launches inside it (the real trace
     // numbers AscendCL@aclnnInplaceRelu 998, its Node@launch 999, the runtime calls 1000-1001).

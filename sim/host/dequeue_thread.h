@@ -83,8 +83,9 @@ private:
     // A collective's host calls and its launch on the communication stream, from `startNs`
     // (dequeue_collective.cpp); returns when the last call ends.
     std::uint64_t launchCollective(const EnqueuedOp& item, std::uint64_t startNs);
-    // Before an optimizer op: the compute stream waits for every collective launched since the
-    // last such wait (DDP's work.wait()); returns when the last wait call ends.
+    // Before an op that reads a collective's result, the compute stream waits for that collective
+    // (work.wait()); before an optimizer op, for every collective launched since the last such wait
+    // (DDP's buckets). Returns when the last wait call ends (`startNs` if none is due).
     std::uint64_t waitForCollectives(const EnqueuedOp& item, std::uint64_t startNs);
     // One aclrtRecordEvent / aclrtStreamWaitEvent call from `startNs` and its device task; returns
     // when the call ends.
@@ -110,7 +111,13 @@ private:
     std::vector<TaskQueueRecord> taskQueue_;
     std::vector<PendingLaunch> launches_;
     std::uint64_t nextEventId_ = 1;
-    std::vector<std::uint64_t> unwaitedResults_;  // collectives' end events the compute stream has not waited on
+    // A collective's end event the compute stream has not waited on, and the op index before
+    // which it must (FrameworkOp::resultFirstUseOpIndex; -1: the optimizer's wait).
+    struct UnwaitedResult {
+        std::uint64_t eventId = 0;
+        std::int32_t firstUseOpIndex = -1;
+    };
+    std::vector<UnwaitedResult> unwaitedResults_;
     std::vector<StreamEventTaskRecord> eventTasks_;
 };
 

@@ -64,6 +64,13 @@ struct FrameworkOp {
     // A collective (dist.all_reduce): its one launch goes through HCCL (AscendCL@hcom_allReduce_,
     // Hccl@Launch_Ffts) onto its stream; kernels.front().kernelName is the HCCL API name.
     bool collective = false;
+    // A collective: the index (in the step) of the first later op that reads its result (its
+    // output or a view of it). The compute stream waits for the collective before that op, as
+    // the framework's work.wait() makes it: Megatron's synchronous tensor-parallel all-reduce
+    // before the next op, its backward input-gradient all-reduce after the weight-gradient GEMM
+    // it overlaps, DDP's buckets before the optimizer. -1: nothing in the step reads it (the
+    // optimizer's wait or the step's synchronize covers it).
+    std::int32_t resultFirstUseOpIndex = -1;
     std::int64_t flops = -1;            // with_flops
 };
 

@@ -118,9 +118,11 @@ void DeviceBridge::submitCollective(const LoweredCollective& collective, std::ui
     if (device_ && collectiveHbmTraffic_) placeCollectiveHbmTraffic(collective, run);
     // The compute stream waits for the HCCL stream (torch_npu's work.wait()) where the framework
     // waits before computing on the result: Megatron's p2p requests (the next stage's input), and
-    // the MoE token dispatcher's synchronous all_to_all_single (the experts' input). Megatron's
-    // tensor-parallel all-reduces and DDP's gradient buckets keep compute running; the optimizer
-    // waits for them through its stream events (streamEvent).
+    // the MoE token dispatcher's synchronous all_to_all_single (the experts' input). An
+    // all-reduce keeps compute running until the first op that reads its result, whose stream
+    // event waits for it (streamEvent; FrameworkOp::resultFirstUseOpIndex): at once for
+    // Megatron's synchronous tensor-parallel all-reduce, after the weight-gradient GEMM for its
+    // backward one, at the optimizer for DDP's buckets.
     if (isPointToPointOp(collective.kind) || collective.kind == CollectiveKind::AllToAll ||
         collective.kind == CollectiveKind::AllToAllV)
         waitedCollectiveEndNs_ = run.endNs;
