@@ -159,8 +159,19 @@ GmServed SharedMemorySystem::serve(const GmAccess& request, PmuCounters& counter
     // processor-shared (0.42, 0.49, 0.48). A write into free ways (a stream that fits) still shares.
     const bool evictsHeldLines = request.isWrite && hbmCostBytes > 0.0 && missLines > lines.emptyWaysFilled;
     const bool evictsDirtyLines = request.isWrite && (writeBacks > 0 || backgroundWriteBackBytes > 0);
+    // A read that hits waits while the L2 owes HBM more posted write-backs than the write queue
+    // holds: the L2 takes requests in order, and a line whose write-back has no room in the queue
+    // holds the hits behind it (docs/fidelity.md §120). A kernel whose inputs L2 holds and whose
+    // stores dirty new lines so reads its inputs at the rate HBM drains its stores' write-backs,
+    // and its stores return at L2 speed: the chip's MTE2 / MTE3 show it (Qwen3 Slice, Add,
+    // TensorMove on held inputs), the kernel's time does not change. A write that is not posted
+    // (it evicts held lines, above) waits at its core, not in that queue.
+    const bool readHit = !request.isWrite && fillBytes == 0;
     const double hbmWait =
-        (evictsDirtyLines || evictsHeldLines ? std::max(hbmDone, hbmFcfsDone) : hbmDone) - bufferPs;
+        readHit ? lastPostedWriteBackDonePs_ - writeBackQueuePs_
+                : (evictsDirtyLines || evictsHeldLines ? std::max(hbmDone, hbmFcfsDone) : hbmDone) - bufferPs;
+    if (writeBackBytes > 0 && request.isWrite && !(evictsDirtyLines || evictsHeldLines))
+        lastPostedWriteBackDonePs_ = hbmFcfsDone;
     // The core's own in-flight limit: its missed lines return `outstanding` per read latency.
     const double inFlightDone =
         waitsForFill && outstandingReadLines_ > 0
