@@ -5,7 +5,8 @@
 
 namespace ascendsim {
 
-namespace {
+// A named namespace: unity builds put this file's helpers beside other kernels' (kBlockBytes...).
+namespace adamw_prologue {
 
 // One step of Ascend C's float Power of a tensor by a scalar on the 220x (CANN 8.1 highlevel_api
 // impl/math/power/power_float_impl.h CommonPowerF and power_v220_impl.h, read for structure):
@@ -77,18 +78,18 @@ void appendScalarPow(std::vector<Instruction>& code, std::uint32_t scalarCycles)
     code.push_back(Instruction::barrier(Pipe::All));
 }
 
-}  // namespace
+}  // namespace adamw_prologue
 
 std::vector<Instruction> adamWBiasCorrectionPrologue(const ChipConfig& chip) {
     const std::uint32_t scalarCycles = std::max<std::uint32_t>(chip.scalarCyclesPerInstruction, 1);
     std::vector<Instruction> code;
     // step_ = gmStep_.GetValue(0): a scalar load through the DCache (its GM access is not modelled:
     // countScalarMemory), then step_ += 1.
-    code.push_back(Instruction::scalar(
-        ScalarWork{.cycles = 2 * scalarCycles, .loads = 1, .memory = MemSpace::GM, .bytesRead = kStepBytes}));
-    appendScalarPow(code, scalarCycles);  // β1^step
-    appendScalarPow(code, scalarCycles);  // β2^step
-    code.push_back(Instruction::scalar(kInitScalarStatements * scalarCycles));
+    code.push_back(Instruction::scalar(ScalarWork{
+        .cycles = 2 * scalarCycles, .loads = 1, .memory = MemSpace::GM, .bytesRead = adamw_prologue::kStepBytes}));
+    adamw_prologue::appendScalarPow(code, scalarCycles);  // β1^step
+    adamw_prologue::appendScalarPow(code, scalarCycles);  // β2^step
+    code.push_back(Instruction::scalar(adamw_prologue::kInitScalarStatements * scalarCycles));
     return code;
 }
 
