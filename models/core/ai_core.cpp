@@ -174,14 +174,19 @@ void AiCore::prefetchHotState() const {
 
 // The block's first GM read, at its start: its launch's argument record, which every block of the
 // launch reads, so the L2 serves them one after another (models/memory/line_read_queue.h). The
-// first issue waits for it; an uncontended read hides under the start-up and prologue. No pipe
-// counts it busy: it is the prologue's read (the issue unit waits), and kernels that move a
+// first issue waits for it; an uncontended read hides under the start-up and prologue. It is the
+// scalar unit's load (the prologue's work depends on it), so the wait past the prologue is the
+// scalar unit stalled on its load and counts scalar busy: a warm many-block launch's blocks queue
+// on the line and carry 1000–2000 scalar cycles more than a cold launch's, whose code fetch
+// outlasts the read (docs/fidelity.md §116f, §121). No data pipe counts it; kernels that move a
 // record by MTE2 lower that move themselves (MemSet's tiling, docs/fidelity.md §39, §58).
 void AiCore::readLaunchArguments(std::uint64_t now) {
     argumentReadPending_ = false;
     const GmAccess read{clock_.psOfCycle(now), globalCoreId_, launchArgumentRecordAddress(res_.chip, block_.taskId),
                         res_.chip.blockArgumentReadBytes, false};
-    issueCycle_ = std::max(issueCycle_, clock_.cycleAtOrAfter(res_.memory.access(read, counters_)));
+    const std::uint64_t readDone = clock_.cycleAtOrAfter(res_.memory.access(read, counters_));
+    if (readDone > issueCycle_) counters_[PmuEvent::ScalarBusy] += readDone - issueCycle_;
+    issueCycle_ = std::max(issueCycle_, readDone);
 }
 
 void AiCore::finishBlock() {

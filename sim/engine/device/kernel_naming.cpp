@@ -8,7 +8,7 @@ namespace ascendsim {
 
 namespace {
 // aclnn entry points torch_npu calls for each CANN op type (torch_npu op-plugin naming).
-constexpr std::array<std::pair<std::string_view, std::string_view>, 44> kAclnnNames = {{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 45> kAclnnNames = {{
     {"MatMul", "aclnnMatmul"},
     {"BatchMatMul", "aclnnBatchMatMul"},
     {"Conv2D", "aclnnConvolution"},
@@ -44,6 +44,7 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 44> kAclnnNa
     {"GatherV2", "aclnnEmbedding"},
     {"SoftmaxCrossEntropyWithLogits", "aclnnCrossEntropyLoss"},
     {"ApplyAdamW", "aclnnApplyAdamWV2"},
+    {"ApplyAdamWV2", "aclnnApplyAdamWV2"},
     {"RotaryMul", "aclnnRotaryPositionEmbedding"},
     {"TensorMove", "aclnnInplaceCopy"},
     {"TopK", "aclnnTopk"},

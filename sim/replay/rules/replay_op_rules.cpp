@@ -30,7 +30,7 @@ const std::vector<ReplayRule> kReplayRules = {
     {"ReluGrad", "ReluGrad", "elementwise", buildBinary},
     {"Cast", "Cast", "Cast", buildCast},
     {"TensorMove", "TensorMove", "TensorMove", buildUnary},
-    {"ApplyAdamWV2", "ApplyAdamW", "ApplyAdamW", buildApplyAdamWV2},
+    {"ApplyAdamWV2", "ApplyAdamWV2", "ApplyAdamW", buildApplyAdamWV2},
     {"Transpose", "Transpose", "Transpose / TransData", buildTranspose},
     {"TransData", "TransData", "Transpose / TransData", buildTransData},
     {"GatherV2", "GatherV2", "gather", buildGather},

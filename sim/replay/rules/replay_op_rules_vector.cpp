@@ -143,18 +143,20 @@ void buildGather(const RealTensors& t, OpInstance& op) {
     op.attrs["axis"] = std::int64_t{0};  // the axis tensor's value is not recorded; embeddings use 0
 }
 
-// ApplyAdamWV2 (aclnnApplyAdamWV2): var, m, v, grad, step; lr, betas, eps and weight decay are
-// attributes. The catalog's ApplyAdamW takes them as [1] tensors in its 11-input order.
+// ApplyAdamWV2 (aclnnApplyAdamWV2): var, m, v, grad and the [1] step, as the kernel takes them; lr,
+// betas, epsilon and weight decay are attributes it reads from its tiling data (their values are
+// not recorded and do not change the work: the catalog's defaults stand in).
 void buildApplyAdamWV2(const RealTensors& t, OpInstance& op) {
     requireCounts(t, 4, 0, op.type);
-    const RealTensor& var = t.inputs[0];
-    op.inputs.push_back(catalogTensor(var, "var"));
-    op.inputs.push_back(catalogTensor(t.inputs[1], "m"));
-    op.inputs.push_back(catalogTensor(t.inputs[2], "v"));
-    for (const char* scalar : {"beta1_power", "beta2_power", "lr", "weight_decay", "beta1", "beta2", "epsilon"})
-        op.inputs.push_back(catalogTensor(var, scalar, {1}));
-    op.inputs.push_back(catalogTensor(t.inputs[3], "grad"));
-    for (const char* out : {"var_out", "m_out", "v_out"}) op.outputs.push_back(catalogTensor(var, out));
+    for (const char* name : {"var", "m", "v", "grad"})
+        op.inputs.push_back(catalogTensor(t.inputs[op.inputs.size()], name));
+    // The step as recorded (INT64 [1]); a row without it gets the kernel's usual one.
+    if (t.inputs.size() > 4) {
+        op.inputs.push_back(catalogTensor(t.inputs[4], "step", {1}));
+    } else {
+        op.inputs.push_back(TensorInfo{"step", {1}, DataType::Int64, TensorFormat::ND});
+    }
+    for (const char* out : {"var_out", "m_out", "v_out"}) op.outputs.push_back(catalogTensor(t.inputs[0], out));
 }
 
 void buildRotary(const RealTensors& t, OpInstance& op) {

@@ -120,6 +120,11 @@ std::vector<OpSchema> buildSchemas() {
     add("ApplyMomentum", 5, 5, 2, {optionalAttr("use_nesterov", AttrType::Bool, false)}, kVector,
         r::applyMomentum);
     add("ApplyAdamW", 11, 11, 3, {}, kVector, r::applyAdamW);
+    add("ApplyAdamWV2", 5, 5, 3,
+        {optionalAttr("lr", AttrType::Float, 1e-3), optionalAttr("beta1", AttrType::Float, 0.9),
+         optionalAttr("beta2", AttrType::Float, 0.999), optionalAttr("epsilon", AttrType::Float, 1e-8),
+         optionalAttr("weight_decay", AttrType::Float, 1e-2)},
+        kVector, r::applyAdamWV2);
     add("RotaryMul", 3, 3, 1, {}, kVector, r::rotaryMul);
     // AI CPU ops.
     add("TopK", 1, 2, 2,

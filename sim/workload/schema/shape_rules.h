@@ -69,6 +69,7 @@ Outputs scatterUpdate(const Inputs& in, const OpAttributes& attrs);
 Outputs softmaxCrossEntropy(const Inputs& in, const OpAttributes& attrs);
 Outputs applyMomentum(const Inputs& in, const OpAttributes& attrs);
 Outputs applyAdamW(const Inputs& in, const OpAttributes& attrs);
+Outputs applyAdamWV2(const Inputs& in, const OpAttributes& attrs);
 Outputs collective(const Inputs& in, const OpAttributes& attrs);
 Outputs allGather(const Inputs& in, const OpAttributes& attrs);
 Outputs reduceScatter(const Inputs& in, const OpAttributes& attrs);

@@ -261,6 +261,15 @@ Outputs applyAdamW(const Inputs& in, const OpAttributes&) {
     return {sameAs(in[0]), sameAs(in[1]), sameAs(in[2])};
 }
 
+// var, m, v, grad, step [1] (CANN's ApplyAdamWV2: the hyper-parameters are attributes).
+Outputs applyAdamWV2(const Inputs& in, const OpAttributes&) {
+    requireShape(in, 1, in[0].shape, "m ≅ var");
+    requireShape(in, 2, in[0].shape, "v ≅ var");
+    requireShape(in, 3, in[0].shape, "grad ≅ var");
+    requireScalarVector(in, 4);
+    return {sameAs(in[0]), sameAs(in[1]), sameAs(in[2])};
+}
+
 namespace {
 // values [.., k] in x's dtype and int32 indices [.., k], k from the attributes.
 Outputs topKOf(const Inputs& in, const OpAttributes& attrs) {

@@ -1,8 +1,10 @@
 // A block's first GM read is its launch's argument record (pipes.block_argument_read_bytes,
 // docs/fidelity.md §58): every block of one launch reads the same record, at its start, before its
-// first issue; no pipe counts it busy (the issue unit waits).
+// first issue; it is the scalar unit's load, so the wait past the block's start-up and prologue
+// counts scalar busy and no data pipe counts it (§121).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 #include "models/device/device_run.h"
@@ -59,7 +61,7 @@ TEST(LaunchArgumentRead, TwoLaunchesReadDifferentRecords) {
     EXPECT_NE(reads[0].address / run.chip.l2.lineBytes, reads[1].address / run.chip.l2.lineBytes);
 }
 
-TEST(LaunchArgumentRead, TheFirstIssueWaitsForTheReadAndNoPipeCountsIt) {
+TEST(LaunchArgumentRead, TheFirstIssueWaitsForTheReadAndTheScalarUnitCountsTheWait) {
     constexpr std::uint64_t kReadCycles = 500;  // the test chip runs at 1000 MHz: 1000 ps a cycle
     DeviceRun plain(chipReadingArguments(0));
     plain.memory.latencyPs = kReadCycles * 1000;
@@ -70,7 +72,8 @@ TEST(LaunchArgumentRead, TheFirstIssueWaitsForTheReadAndNoPipeCountsIt) {
     const PmuCounters c = onlyBlock(run.runOne(vectorTask(loadThenCompute())));
     EXPECT_EQ(c.totalCycles, base.totalCycles + kReadCycles);
     EXPECT_EQ(c[PmuEvent::Mte2Busy], base[PmuEvent::Mte2Busy]);
-    EXPECT_EQ(c[PmuEvent::ScalarBusy], base[PmuEvent::ScalarBusy]);
+    // The scalar unit stalls on its load for every cycle the block waits.
+    EXPECT_EQ(c[PmuEvent::ScalarBusy], base[PmuEvent::ScalarBusy] + kReadCycles);
 }
 
 TEST(LaunchArgumentRead, AReadShorterThanTheBlocksStartUpAddsNoTime) {
@@ -86,6 +89,45 @@ TEST(LaunchArgumentRead, AReadShorterThanTheBlocksStartUpAddsNoTime) {
     const PmuCounters c = onlyBlock(run.runOne(vectorTask(loadThenCompute())));
     EXPECT_EQ(c.totalCycles, base.totalCycles);
     EXPECT_EQ(c[PmuEvent::Mte2Busy], base[PmuEvent::Mte2Busy]);
+    EXPECT_EQ(c[PmuEvent::ScalarBusy], base[PmuEvent::ScalarBusy]);  // the prologue covers the load
+}
+
+// A memory that serves reads of the argument record (every address but the program's 0) one after
+// another, `turnPs` each: the launch's blocks queue on the record's line (line_read_queue.h).
+class RecordTurnsMemory final : public MemorySystem {
+public:
+    explicit RecordTurnsMemory(std::uint64_t turnPs) : turnPs_(turnPs) {}
+    std::uint64_t access(const GmAccess& a, PmuCounters&) override {
+        if (a.isWrite || a.address == 0) return a.startPs;
+        freePs_ = std::max(freePs_, a.startPs) + turnPs_;
+        return freePs_;
+    }
+
+private:
+    std::uint64_t turnPs_;
+    std::uint64_t freePs_ = 0;
+};
+
+// Blocks that start together queue on the record: the later a block's turn, the more cycles its
+// scalar unit stalls on the load (a warm many-block launch, docs/fidelity.md §116f, §121).
+TEST(LaunchArgumentRead, BlocksQueuedOnTheRecordStallTheirScalarUnitByTheirTurn) {
+    constexpr std::uint64_t kTurnCycles = 300;  // 1000 ps a cycle on the test chip
+    FreshSimulationContext context;
+    ChipConfig chip = chipReadingArguments(96);
+    chip.blockPrologueScalarCycles = 0;
+    chip.blockStartCycles = 0;
+    chip.blockDispatchIntervalCycles = 0;
+    RecordTurnsMemory memory(kTurnCycles * 1000);
+    RecordingObserver observer;
+    Device device(chip, observer, memory);
+    device.submit(vectorTask(loadThenCompute(), 4, 7), 0);
+    device.runUntilIdle();
+    ASSERT_EQ(observer.results.size(), 1u);
+    std::vector<std::uint64_t> scalar;
+    for (const BlockResult& block : observer.results[0].blocks) scalar.push_back(block.counters[PmuEvent::ScalarBusy]);
+    ASSERT_EQ(scalar.size(), 4u);
+    std::sort(scalar.begin(), scalar.end());
+    for (std::size_t i = 1; i < scalar.size(); ++i) EXPECT_EQ(scalar[i] - scalar[i - 1], kTurnCycles) << "turn " << i;
 }
 
 }  // namespace

@@ -49,6 +49,7 @@ TEST(OpSchema, EveryCatalogTypeHasASchema) {
                              "SoftmaxCrossEntropyWithLogits",
                              "ApplyMomentum",
                              "ApplyAdamW",
+                             "ApplyAdamWV2",
                              "RotaryMul",
                              "TensorMove",
                              "TopK",
@@ -73,7 +74,7 @@ TEST(OpSchema, EveryCatalogTypeHasASchema) {
                              "HcomBatchSendRecv"}) {
         EXPECT_NE(findOpSchema(type), nullptr) << type;
     }
-    EXPECT_EQ(allOpSchemas().size(), 104u);  // 53 + the transformer-sample ops (op_schema_transformer.cpp) + the CNN-training ones (op_schema_cnn_training.cpp, LogSoftmaxV2/Grad in session 9) + Sort, TopKV2, TopKD, StatelessDropOutGenMask (session 10) + Index, IndexPutV2, NonZero (session 12)
+    EXPECT_EQ(allOpSchemas().size(), 105u);  // 53 + the transformer-sample ops (op_schema_transformer.cpp) + the CNN-training ones (op_schema_cnn_training.cpp, LogSoftmaxV2/Grad in session 9) + Sort, TopKV2, TopKD, StatelessDropOutGenMask (session 10) + Index, IndexPutV2, NonZero (session 12) + ApplyAdamWV2 (session 25)
     EXPECT_EQ(findOpSchema("Conv3D"), nullptr);
 }
 
@@ -87,6 +88,19 @@ TEST(OpSchema, MatMulTransposesAndInt8AccumulatesInInt32) {
     EXPECT_EQ(
         problemField("MatMul", {tensor("a", {64, 32}), tensor("b", {32, 16}), tensor("bias", {8})}),
         "inputs[2]");
+}
+
+// CANN's ApplyAdamWV2: var, m, v, grad of one shape and a one-element step; var, m, v out.
+TEST(OpSchema, ApplyAdamWV2UpdatesVarMAndVFromGradAndAStep) {
+    const auto p = [](const char* name) { return tensor(name, {128}, DataType::Fp32); };
+    auto y = infer("ApplyAdamWV2", {p("var"), p("m"), p("v"), p("grad"), tensor("step", {1}, DataType::Int64)});
+    ASSERT_EQ(y.size(), 3u);
+    EXPECT_EQ(y[2].shape, (Shape{128}));
+    EXPECT_EQ(problemField("ApplyAdamWV2", {p("var"), p("m"), p("v"), tensor("grad", {64}, DataType::Fp32),
+                                            tensor("step", {1}, DataType::Int64)}),
+              "inputs[3]");
+    EXPECT_EQ(problemField("ApplyAdamWV2", {p("var"), p("m"), p("v"), p("grad"), tensor("step", {2}, DataType::Int64)}),
+              "inputs[4]");
 }
 
 TEST(OpSchema, BatchMatMulBroadcastsBatchDimsAndA2dB) {

@@ -225,5 +225,53 @@ TEST(VectorOptimizer, ApplyAdamWFollowsDecoupledWeightDecay) {
     }
 }
 
+// CANN's ApplyAdamWV2 (docs/fidelity.md §121): its attributes come with the tiling, so a block
+// reads from GM only its step (a scalar load) and its four tensors; before its tiles it computes
+// β1^step and β2^step on the vector unit, each a Duplicate and Ascend C's 40-step float Power,
+// handed to the scalar unit by a V → S flag and closed by a PIPE_ALL barrier.
+TEST(VectorOptimizer, ApplyAdamWV2ComputesItsBiasCorrectionsBeforeItsTilesAndReadsNoAttributes) {
+    const ChipConfig chip = ascend910B1();
+    CubeOpHarness h(chip);
+    auto full = [&](const char* name) { return h.tensor(name, {128}, DataType::Fp32); };
+    const auto step = h.tensor("step", {1}, DataType::Int64);
+    auto op = makeOp("ApplyAdamWV2", {full("var"), full("m"), full("v"), full("grad"), step},
+                     {full("var_out"), full("m_out"), full("v_out")});
+    op.blockDim = 1;
+    const auto kernels = h.lower(op);
+    ASSERT_EQ(kernels.size(), 1u);
+    auto stream = kernels[0].program({0, CoreKind::Vector, 0, 0});
+    std::vector<Instruction> all, chunk;
+    while (stream->next(chunk)) {
+        all.insert(all.end(), chunk.begin(), chunk.end());
+        chunk.clear();
+    }
+    ASSERT_FALSE(all.empty());
+    const auto* stepRead = std::get_if<ScalarWork>(&all.front().operands);
+    ASSERT_NE(stepRead, nullptr);
+    EXPECT_EQ(stepRead->memory, MemSpace::GM);
+    std::size_t vectorBeforeLoads = 0, drains = 0, vectorToScalar = 0, loads = 0, stores = 0;
+    bool loaded = false;
+    for (const Instruction& instr : all) {
+        if (const auto* move = std::get_if<DataMove>(&instr.operands)) {
+            loaded |= move->src == MemSpace::GM;
+            loads += move->src == MemSpace::GM ? 1 : 0;
+            stores += move->dst == MemSpace::GM ? 1 : 0;
+        }
+        if (loaded) continue;
+        if (const auto* v = std::get_if<VectorInstr>(&instr.operands)) {
+            ++vectorBeforeLoads;
+            EXPECT_EQ(v->repeats, 1u);
+        }
+        if (const auto* barrier = std::get_if<Barrier>(&instr.operands)) drains += barrier->pipe == Pipe::All ? 1 : 0;
+        if (const auto* flag = std::get_if<Flag>(&instr.operands))
+            vectorToScalar += instr.opcode == Opcode::WaitFlag && flag->src == Pipe::Vector && flag->dst == Pipe::Scalar;
+    }
+    EXPECT_EQ(vectorBeforeLoads, 2u * 41u);  // Duplicate + 40 Power steps, twice
+    EXPECT_EQ(drains, 2u);
+    EXPECT_EQ(vectorToScalar, 2u);
+    EXPECT_EQ(loads, 4u);  // var, m, v, grad: no attribute tensors
+    EXPECT_EQ(stores, 3u);
+}
+
 }  // namespace
 }  // namespace ascendsim::test
