@@ -97,6 +97,9 @@ TEST(ReplayCubeFidelity, Ascend910NzGemmsAndFoldedBatches) {
 // Session 24 (fidalexcube2, docs/fidelity.md §115: the dw's x img2col at L0B's write rate, the
 // convolution gradients' stores without the unit flag): AlexNet Conv (cold) 7.1 -> 6.4 %, mean abs
 // aic_mte1 error 0.116 -> 0.069, aic_fixpipe 0.140 -> 0.102 -> bounds mte1 0.08, fixpipe 0.11 (new).
+// Session 25 (fidalexconv, docs/fidelity.md §122: the fp32 input gradient's weight load issued as
+// one Load3Dv2 per C0 of the step, the forward's stores without the unit flag): AlexNet Conv (cold)
+// mean abs aic_scalar error 0.161 -> 0.141, aic_fixpipe 0.102 -> 0.094 -> bounds 0.15 / 0.10.
 TEST(ReplayCubeFidelity, ConvolutionFamiliesWithoutNd2NzLoads) {
     if (!fs::is_directory(samplesRoot())) GTEST_SKIP() << "no real samples at " << samplesRoot();
     const FidelityStats alexnet = familyStats("msinsight/e5a31957/test/data/pytorch/text/level2/rank0_ascend_pt", "Conv");
@@ -104,9 +107,9 @@ TEST(ReplayCubeFidelity, ConvolutionFamiliesWithoutNd2NzLoads) {
     EXPECT_LE(alexnet.medianAbsError, 0.10);
     EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mac_ratio"), 0.075);
     EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mte1_ratio"), 0.08);
-    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_fixpipe_ratio"), 0.11);
+    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_fixpipe_ratio"), 0.10);
     EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mte2_ratio"), 0.25);
-    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_scalar_ratio"), 0.17);
+    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_scalar_ratio"), 0.15);
     const FidelityStats a910 = familyStats("msinsight/c1e639ee/test/data/pytorch/text/level1/rank0_ascend_pt", "Conv");
     ASSERT_GE(a910.kernels, 10u);
     EXPECT_LE(a910.medianAbsError, 0.20);

@@ -30,6 +30,15 @@ bool forwardConvSingleBuffersL1(const ChipConfig& chip) { return chip.organisati
 // 0.84 / 0.28: their weights go L1→L0A).
 bool forwardConvWeightsFromGm(const ChipConfig& chip) { return chip.organisation == CoreOrganisation::Coupled; }
 
+// Whether the forward convolution's FixPipe stores wait for the cube on a plain event rather than
+// in flight behind the mmads (CubeBufferPlan::storesWithoutUnitFlag): the 910B2's fp32 forward is
+// TBE's conv kernel, not the Ascend C Matmul whose mmad unit flag §34 counts, and its rows' FixPipe
+// busy is the store alone — e5a31957 text/level2 rank0 Conv2D1 (the stem, 1.55 MB of fp32 output
+// a core) 0.085 of its time, 33 B a cycle, where counting the wait gave 0.45; the 13 × 13 rows
+// 0.07-0.14, 27 B a cycle (docs/fidelity.md §122). A counter only: times do not change. The
+// coupled cores store through UB.
+bool forwardConvStoresWithoutUnitFlag(const ChipConfig& chip) { return convGradientStoresWithoutUnitFlag(chip); }
+
 std::vector<LoweredKernel> lowerConv2D(const OpInstance& op, const ChipConfig& chip) {
     if (op.inputs.size() < 2 || op.outputs.empty()) throwLoweringError(op, "needs inputs x, w and output y");
     const TensorInfo& x = op.inputs[0];
@@ -85,6 +94,7 @@ std::vector<LoweredKernel> lowerConv2D(const OpInstance& op, const ChipConfig& c
     CubeBufferPlan plan;
     planConv(op, chip, p, tiling, plan);
     if (forwardConvSingleBuffersL1(chip)) plan.l1Slots = 1;
+    plan.storesWithoutUnitFlag = forwardConvStoresWithoutUnitFlag(chip);
     auto operands = std::make_shared<const ConvOperands>(p, tiling);
     std::vector<LoweredKernel> kernels{makeCubeKernel(op, chip, operands, plan, CubeStepSizes{tiling.baseK})};
     if (op.inputs.size() > 2) {

@@ -99,6 +99,7 @@ std::vector<LoweredKernel> lowerConv2DBackpropInput(const OpInstance& op, const 
     const bool fp32OnSeparatedCube = chip.organisation != CoreOrganisation::Coupled && dy.dtype == DataType::Fp32;
     p.basePositions = fp32OnSeparatedCube ? kInputGradientBasePositions : 0;
     p.weightLoadsGatherC0Vectors = fp32OnSeparatedCube;
+    p.weightLoadIssueCyclesPerC0 = fp32OnSeparatedCube ? chip.scalarCyclesPerInstructionAic : 0;
 
     ConvTiling tiling;
     CubeBufferPlan plan;

@@ -134,6 +134,7 @@ void ConvOperands::loadStep(std::uint64_t tile, const CubeStep& step, const Cube
             gatherC0VectorsIfTransposing(b);
         }
     }
+    issueWeightLoadPerC0(step, b);
     loadStepB(tile, step, l1, l0bAddr, mmad, b);
 }
 
@@ -165,6 +166,12 @@ void ConvOperands::loadStepAFromGm(std::uint64_t tile, const CubeStep& step, std
     b.copy2d(MemSpace::GM, problem_.wAddr + (coBase * k + step.chunkStart + step.offset) * eb, MemSpace::L0A, l0aAddr,
              t.co, static_cast<std::uint32_t>(step.length * eb), k * eb, step.length * eb, kConvOperandLoad);
     mmad.transposeA = false;
+}
+
+void ConvOperands::issueWeightLoadPerC0(const CubeStep& step, ProgramBuilder& b) const {
+    if (problem_.weightLoadIssueCyclesPerC0 == 0) return;
+    const std::uint64_t c0Blocks = ceilDiv(step.length, x5hdChannelBlock(problem_.inputType));
+    if (c0Blocks > 1) b.scalar(static_cast<std::uint32_t>((c0Blocks - 1) * problem_.weightLoadIssueCyclesPerC0));
 }
 
 void ConvOperands::gatherC0VectorsIfTransposing(ProgramBuilder& b) const {

@@ -48,6 +48,12 @@ struct ConvProblem {
     // gathering one C0 vector per L1 line (DataMove::gathersC0Vectors).
     std::uint32_t basePositions = 0;
     bool weightLoadsGatherC0Vectors = false;
+    // Scalar cycles of each further instruction a step's weight load is issued as (0: one move is
+    // one instruction). CANN's 220x fp32 input gradient (ops-nn conv3d_backprop_input_v2 arch22,
+    // `LoadToB2Pro`) issues one transposing Load3Dv2 per C0 of the step's K (kRepeat = k / C0),
+    // each with its own offset arithmetic; the model moves the step's weights as one move and
+    // charges the other k / C0 − 1 issues as scalar work (docs/fidelity.md §122).
+    std::uint32_t weightLoadIssueCyclesPerC0 = 0;
     std::uint64_t reductionChannels() const { return paddedChannels != 0 ? paddedChannels : inChannels; }
     // The cube's K: reductionChannels · kh · kw.
     std::uint64_t reduction() const { return reductionChannels() * window.taps(); }
@@ -99,6 +105,9 @@ private:
     Img2ColLoad zeroColumns(std::uint64_t l1Addr, std::uint64_t l0aAddr, std::uint32_t rows, std::uint32_t columns) const;
     // Marks the weight move just appended as a transposing Load3Dv2 when the problem's are.
     void gatherC0VectorsIfTransposing(ProgramBuilder& b) const;
+    // The scalar work of issuing a step's weight load as one instruction per C0 of its K
+    // (ConvProblem::weightLoadIssueCyclesPerC0): the issues beyond the move's own.
+    void issueWeightLoadPerC0(const CubeStep& step, ProgramBuilder& b) const;
     // L1 pitch of one slab channel's run of `co` output columns in a 1×1 input-gradient chunk.
     std::uint64_t transposedRunPitch(std::uint32_t co) const;
 

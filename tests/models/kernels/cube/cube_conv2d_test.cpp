@@ -315,6 +315,81 @@ TEST(CubeConv2DBackpropInput, Fp32OnTheSplitCubeTakes256PositionTilesAndGathersI
     EXPECT_EQ(tbe.gatheringMoves, 0u);
 }
 
+// The scalar work of each fp32 weight load after it: CANN's 220x input gradient issues one
+// transposing Load3Dv2 per C0 (8 fp32) of the step's K (ops-nn conv3d_backprop_input_v2 arch22
+// `LoadToB2Pro`, docs/fidelity.md §122), so a step of k costs k / 8 − 1 issues beyond the move's
+// own; fp16 (one Load2D transpose a fractal) issues one move and no further scalar work.
+std::vector<std::pair<std::uint32_t, std::uint32_t>> weightLoadIssues(const LoweredKernel& cube) {
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> issues;  // (scalar cycles after the load, mmad k)
+    const auto program = blockProgram(cube, 0);
+    for (std::size_t i = 0; i < program.size(); ++i) {
+        if (program[i].opcode != Opcode::DataMove) continue;
+        const auto& m = std::get<DataMove>(program[i].operands);
+        if (m.src != MemSpace::L1 || m.dst != MemSpace::L0A) continue;
+        std::uint32_t cycles = 0;
+        if (i + 1 < program.size() && program[i + 1].opcode == Opcode::Scalar)
+            cycles = std::get<ScalarWork>(program[i + 1].operands).cycles;
+        std::size_t j = i + 1;
+        while (j < program.size() && program[j].opcode != Opcode::Mmad) ++j;
+        if (j < program.size()) issues.emplace_back(cycles, std::get<Mmad>(program[j].operands).k);
+    }
+    return issues;
+}
+
+TEST(CubeConv2DBackpropInput, Fp32WeightLoadsIssueOneLoad3dPerC0OfTheStep) {
+    ChipConfig chip = ascend910B1();
+    chip.scalarCyclesPerInstructionAic = 29;
+    const ConvShape s{1, 16, 16, 16, 16, 3, 3, 1, 1, 1, 1, 1, 1};
+    const auto fp32 = runInputGrad(chip, s, 1u, DataType::Fp32);
+    const auto issues = weightLoadIssues(fp32.at(1));
+    ASSERT_FALSE(issues.empty());
+    bool deepStep = false;
+    for (const auto& [cycles, k] : issues) {
+        EXPECT_EQ(cycles, ((k + 7u) / 8u - 1u) * 29u) << "step k " << k;
+        deepStep |= k > 8;
+    }
+    EXPECT_TRUE(deepStep);
+
+    const auto fp16 = runInputGrad(chip, s, 1u, DataType::Fp16);
+    for (const auto& [cycles, k] : weightLoadIssues(fp16.at(1))) EXPECT_EQ(cycles, 0u) << "fp16 step k " << k;
+}
+
+// The 220x forward convolution's FixPipe stores wait for the cube on a plain event (TBE's conv
+// kernel: no mmad unit flag, docs/fidelity.md §122), so FixPipe busy is the store alone, as for the
+// convolution gradients (§115); the coupled chip stores through UB and has no FixPipe wait.
+struct ConvStoreWaits {
+    int stores = 0, plain = 0, unit = 0;
+};
+ConvStoreWaits convStoreWaits(const LoweredKernel& cube) {
+    ConvStoreWaits c;
+    for (const Instruction& i : blockProgram(cube, 0)) {
+        if (i.opcode == Opcode::DataMove && std::get<DataMove>(i.operands).src == MemSpace::L0C) ++c.stores;
+        if (i.opcode != Opcode::WaitFlag) continue;
+        const Flag& f = std::get<Flag>(i.operands);
+        if (f.src == Pipe::Cube && f.dst == Pipe::FixPipe) ++(f.unitFlag ? c.unit : c.plain);
+    }
+    return c;
+}
+
+TEST(CubeConv2D, TheSplitCubesForwardStoresWaitOnAPlainEvent) {
+    const ConvShape s{1, 16, 16, 16, 16, 3, 3, 1, 1, 1, 1, 1, 1};
+    const auto lowered = [&s](const ChipConfig& chip) {
+        CubeOpHarness h(chip, 1 << 20);  // lowering only
+        auto op = makeOp("Conv2D", {h.tensor("x", {s.n, s.c, s.h, s.w}, DataType::Fp32),
+                                    h.tensor("w", {s.co, s.c, s.kh, s.kw}, DataType::Fp32)},
+                         {h.tensor("y", {s.n, s.co, s.outH(), s.outW()}, DataType::Fp32)});
+        setConvAttrs(op, s);
+        op.blockDim = 1u;
+        return convStoreWaits(h.lower(op).at(0));
+    };
+    const ConvStoreWaits split = lowered(ascend910B1());
+    ASSERT_GT(split.stores, 0);
+    EXPECT_EQ(split.plain, split.stores);
+    EXPECT_EQ(split.unit, 0);
+    const ConvStoreWaits coupled = lowered(coupledChip());
+    EXPECT_EQ(coupled.plain + coupled.unit, 0);
+}
+
 TEST(CubeConv2D, ShapeAndBiasMismatchesAreLoweringErrors) {
     const auto chip = ascend910B1();
     CubeOpHarness h(chip);
