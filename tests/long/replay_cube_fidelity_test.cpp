@@ -24,7 +24,8 @@ fs::path samplesRoot() { return realSamplesRoot(); }
 
 // Replays a sample and returns the statistics of one op family; the bounds below were measured
 // cold (the default before docs/fidelity.md §94) unless a test names the L2 state.
-FidelityStats familyStats(const std::string& sample, const std::string& family, const std::string& l2 = "cold") {
+FidelityStats familyStats(const std::string& sample, const std::string& family,
+                          const std::string& l2 = "cold") {
     ReplayOptions options;
     options.profileDir = (samplesRoot() / sample).string();
     options.configDir = defaultConfigDir();
@@ -134,8 +135,8 @@ TEST(ReplayCubeFidelity, AlexNetSkinnyFp32GemmsIssueTheirFractalColumnLoads) {
 // MTE2 0.62 / 0.57 -> 0.96 / 0.83, real 0.91 / 0.74) -> bounds 0.17 / 0.19.
 TEST(ReplayCubeFidelity, AlexNetOneMTileGemmsSplitNAndShareTheirA) {
     if (!fs::is_directory(samplesRoot())) GTEST_SKIP() << "no real samples at " << samplesRoot();
-    const FidelityStats alexnet =
-        familyStats("msinsight/e5a31957/test/data/pytorch/text/level2/rank0_ascend_pt", "MatMul", "timeline");
+    const FidelityStats alexnet = familyStats(
+        "msinsight/e5a31957/test/data/pytorch/text/level2/rank0_ascend_pt", "MatMul", "timeline");
     ASSERT_GE(alexnet.kernels, 9u);
     EXPECT_LE(alexnet.medianAbsError, 0.17);
     EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mte2_ratio"), 0.19);

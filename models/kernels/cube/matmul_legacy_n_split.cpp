@@ -6,8 +6,8 @@ namespace {
 constexpr std::uint64_t kLegacyFractalColumns = 16;  // cube fractal edge (hardware.md §2.5)
 }  // namespace
 
-std::optional<std::uint64_t> legacyBlockShareN(const OpInstance& op, const ChipConfig& chip, const MatmulProblem& p,
-                                               std::uint64_t baseM) {
+std::optional<std::uint64_t> legacyBlockShareN(const OpInstance& op, const ChipConfig& chip,
+                                               const MatmulProblem& p, std::uint64_t baseM) {
     if (p.batchCount() != 1 || p.m > baseM) return std::nullopt;
     const std::uint64_t cores = op.blockDim ? *op.blockDim : chip.aiCoreCount;
     const std::uint64_t fractals = ceilDiv(p.n, kLegacyFractalColumns);

@@ -21,7 +21,7 @@ namespace ascendsim {
 // nothing when the split does not apply: more than one m-tile of `baseM` rows, a batch, or an N
 // whose fractal count has no factor above 1 within the cores (a prime: CANN maps such shapes to
 // another size first, not modelled).
-std::optional<std::uint64_t> legacyBlockShareN(const OpInstance& op, const ChipConfig& chip, const MatmulProblem& p,
-                                               std::uint64_t baseM);
+std::optional<std::uint64_t> legacyBlockShareN(const OpInstance& op, const ChipConfig& chip,
+                                               const MatmulProblem& p, std::uint64_t baseM);
 
 }  // namespace ascendsim

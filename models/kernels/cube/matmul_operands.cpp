@@ -449,18 +449,21 @@ bool loadsBOneFractalColumnAtATime(const ChipConfig& chip, const MatmulProblem& 
 // legacy N split (matmul_legacy_n_split.h) gives each core one share of N; its base tile is the
 // widest whole number of fractals up to 256 columns that divides the share, so that the blocks'
 // contiguous tile ranges are the shares (fc8's 48 columns a core on 21, dX fc6's 384 as two 192s).
-std::vector<std::pair<std::uint32_t, std::uint32_t>> baseBlockCandidates(const OpInstance& op, const ChipConfig& chip,
-                                                                         const MatmulProblem& problem, bool cannBlock,
-                                                                         bool& firstFitWins) {
+std::vector<std::pair<std::uint32_t, std::uint32_t>> baseBlockCandidates(
+    const OpInstance& op, const ChipConfig& chip, const MatmulProblem& problem, bool cannBlock,
+    bool& firstFitWins) {
     firstFitWins = false;
     if (loadsBOneFractalColumnAtATime(chip, problem, cannBlock)) {
         const std::uint64_t baseM = kBaseBlocks.back().first;
         if (const auto share = legacyBlockShareN(op, chip, problem, baseM)) {
             std::vector<std::pair<std::uint32_t, std::uint32_t>> blocks;
             const std::uint64_t shareFractals = *share / kFractalRows;
-            for (std::uint64_t d = std::min<std::uint64_t>(shareFractals, kBaseBlocks.front().second / kFractalRows); d >= 1; --d)
+            for (std::uint64_t d = std::min<std::uint64_t>(
+                     shareFractals, kBaseBlocks.front().second / kFractalRows);
+                 d >= 1; --d)
                 if (shareFractals % d == 0)
-                    blocks.emplace_back(static_cast<std::uint32_t>(baseM), static_cast<std::uint32_t>(d * kFractalRows));
+                    blocks.emplace_back(static_cast<std::uint32_t>(baseM),
+                                        static_cast<std::uint32_t>(d * kFractalRows));
             firstFitWins = true;
             return blocks;
         }
@@ -477,8 +480,8 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> baseBlockCandidates(const O
 // turns 0.955 / 0.826 (docs/fidelity.md §119). No constant: the chip's turn and requests in flight.
 float sharedALineReaders(const OpInstance& op, const ChipConfig& chip, const MatmulProblem& problem,
                          const MatmulTiling& tiling, bool cannBlock) {
-    if (cannBlock || chip.mte2LineRequestsInFlight == 0 || problem.batchCount() != 1 || tiling.kSplits > 1 ||
-        problem.m > tiling.baseM)
+    if (cannBlock || chip.mte2LineRequestsInFlight == 0 || problem.batchCount() != 1 ||
+        tiling.kSplits > 1 || problem.m > tiling.baseM)
         return 0.0f;
     const std::uint64_t nTiles = ceilDiv(problem.n, tiling.baseN);
     return static_cast<float>(std::min<std::uint64_t>(chooseBlockDim(op, chip, nTiles), nTiles));

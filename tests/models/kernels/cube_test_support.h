@@ -228,8 +228,9 @@ inline std::vector<double> batchedSquareProducts(const std::vector<float>& a, co
 }
 
 // Reference product x · wᵀ of a row-major x [m, k] and w [n, k] (a linear layer's forward).
-inline std::vector<double> productWithTransposedB(const std::vector<float>& x, const std::vector<float>& w,
-                                                  std::size_t m, std::size_t n, std::size_t k) {
+inline std::vector<double> productWithTransposedB(const std::vector<float>& x,
+                                                  const std::vector<float>& w, std::size_t m,
+                                                  std::size_t n, std::size_t k) {
     std::vector<double> y(m * n, 0.0);
     for (std::size_t i = 0; i < m; ++i)
         for (std::size_t j = 0; j < n; ++j)

@@ -64,7 +64,8 @@ TEST(CubeMatMulFp32BColumnLoads, ProductIsUnchanged) {
     auto op = skinnyForward(h, DataType::Fp32, 32, 64, 256);
     const auto xv = h.fillRandom(op.inputs[0]), wv = h.fillRandom(op.inputs[1]);
     h.run(op);
-    expectNear(h.read(op.outputs[0]), productWithTransposedB(xv, wv, 32, 64, 256), 1e-4, 1e-5, "fp32 column loads");
+    expectNear(h.read(op.outputs[0]), productWithTransposedB(xv, wv, 32, 64, 256), 1e-4, 1e-5,
+               "fp32 column loads");
     EXPECT_GT(columnLoadIssueOf(h.lower(op).at(0)).steps, 0u);
 }
 

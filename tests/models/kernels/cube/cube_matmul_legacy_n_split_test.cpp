@@ -1,8 +1,8 @@
 // CANN's legacy MatMulV2 tiling spreads a true-fp32 GEMM whose M is one base tile over the cores by
-// N alone: n_dim the largest factor of N's 16-column fractal count within the cores (docs/fidelity.md
-// §119), each core one share of N. Every block of such a GEMM reads all of A at the same K depth, so
-// on a chip that keeps L2 line requests in flight the A loads carry the blocks as readers of their
-// lines (the turns of shared_line_requests.h).
+// N alone: n_dim the largest factor of N's 16-column fractal count within the cores
+// (docs/fidelity.md §119), each core one share of N. Every block of such a GEMM reads all of A at
+// the same K depth, so on a chip that keeps L2 line requests in flight the A loads carry the blocks
+// as readers of their lines (the turns of shared_line_requests.h).
 #include <gtest/gtest.h>
 
 #include <set>
@@ -35,25 +35,29 @@ OpInstance withBlockDim(std::optional<std::uint32_t> blockDim) {
 // 4096 (256) 16, 9216 (576) 24.
 TEST(CubeMatMulLegacyNSplit, ShareIsNOverItsLargestFactorWithinTheCores) {
     const ChipConfig chip = ascend910B1();  // 24 AI cores
-    EXPECT_EQ(legacyBlockShareN(withBlockDim(std::nullopt), chip, fp32Gemm(32, 1000, 4096), 128), 48u);
+    EXPECT_EQ(legacyBlockShareN(withBlockDim(std::nullopt), chip, fp32Gemm(32, 1000, 4096), 128),
+              48u);
     EXPECT_EQ(legacyBlockShareN(withBlockDim(21), chip, fp32Gemm(32, 1000, 4096), 128), 48u);
-    EXPECT_EQ(legacyBlockShareN(withBlockDim(std::nullopt), chip, fp32Gemm(32, 4096, 4096), 128), 256u);
+    EXPECT_EQ(legacyBlockShareN(withBlockDim(std::nullopt), chip, fp32Gemm(32, 4096, 4096), 128),
+              256u);
     EXPECT_EQ(legacyBlockShareN(withBlockDim(16), chip, fp32Gemm(32, 4096, 4096), 128), 256u);
     EXPECT_EQ(legacyBlockShareN(withBlockDim(24), chip, fp32Gemm(32, 9216, 4096), 128), 384u);
 }
 
 TEST(CubeMatMulLegacyNSplit, NoShareForSeveralMTilesABatchOrAPrimeFractalCount) {
     const ChipConfig chip = ascend910B1();
-    EXPECT_FALSE(legacyBlockShareN(withBlockDim(std::nullopt), chip, fp32Gemm(256, 1000, 4096), 128));
+    EXPECT_FALSE(
+        legacyBlockShareN(withBlockDim(std::nullopt), chip, fp32Gemm(256, 1000, 4096), 128));
     MatmulProblem batched = fp32Gemm(32, 1000, 4096);
     batched.batchShape = {2};
     EXPECT_FALSE(legacyBlockShareN(withBlockDim(std::nullopt), chip, batched, 128));
-    EXPECT_FALSE(legacyBlockShareN(withBlockDim(std::nullopt), chip, fp32Gemm(32, 29 * 16, 4096), 128));
+    EXPECT_FALSE(
+        legacyBlockShareN(withBlockDim(std::nullopt), chip, fp32Gemm(32, 29 * 16, 4096), 128));
     EXPECT_FALSE(legacyBlockShareN(withBlockDim(1), chip, fp32Gemm(32, 4096, 4096), 128));
 }
 
-OpInstance skinnyForward(CubeOpHarness& h, DataType dtype, std::int64_t m, std::int64_t n, std::int64_t k,
-                         std::optional<std::uint32_t> blockDim) {
+OpInstance skinnyForward(CubeOpHarness& h, DataType dtype, std::int64_t m, std::int64_t n,
+                         std::int64_t k, std::optional<std::uint32_t> blockDim) {
     auto op = makeOp("MatMul", {h.tensor("x", {m, k}, dtype), h.tensor("w", {n, k}, dtype)},
                      {h.tensor("y", {m, n}, dtype)});
     op.attrs["transpose_b"] = true;
@@ -69,11 +73,13 @@ struct BlockLoads {
 BlockLoads blockLoadsOf(const LoweredKernel& kernel, const OpInstance& op) {
     BlockLoads loads;
     for (const Instruction& instruction : blockProgram(kernel, 0)) {
-        if (const auto* mmad = std::get_if<Mmad>(&instruction.operands)) loads.mmadN.insert(mmad->n);
+        if (const auto* mmad = std::get_if<Mmad>(&instruction.operands))
+            loads.mmadN.insert(mmad->n);
         const auto* move = std::get_if<DataMove>(&instruction.operands);
         if (!move || move->src != MemSpace::GM || move->dst != MemSpace::L1) continue;
         const TensorInfo& a = op.inputs[0];
-        (move->srcAddr >= a.deviceAddr && move->srcAddr < a.deviceAddr + a.bytes() ? loads.aReaders : loads.bReaders)
+        (move->srcAddr >= a.deviceAddr && move->srcAddr < a.deviceAddr + a.bytes() ? loads.aReaders
+                                                                                   : loads.bReaders)
             .insert(move->concurrentLineReaders);
     }
     return loads;
@@ -99,12 +105,15 @@ TEST(CubeMatMulLegacyNSplit, Fc8ForwardRunsOneShareABlockAndItsBlocksShareA) {
     EXPECT_EQ(loads.bReaders, (std::set<float>{0.0f}));
 }
 
-// dX fc6's share of 384 columns does not fit one base block: two of 192, the share still one block's.
+// dX fc6's share of 384 columns does not fit one base block: two of 192, the share still one
+// block's.
 TEST(CubeMatMulLegacyNSplit, AShareTooWideForOneBaseBlockTakesTheWidestDivisorThatFits) {
     const auto chip = lineRequestChip();
     CubeOpHarness h(chip, 256 << 20);
-    auto op = makeOp("MatMul", {h.tensor("g", {32, 4096}, DataType::Fp32), h.tensor("w", {4096, 9216}, DataType::Fp32)},
-                     {h.tensor("dx", {32, 9216}, DataType::Fp32)});
+    auto op = makeOp(
+        "MatMul",
+        {h.tensor("g", {32, 4096}, DataType::Fp32), h.tensor("w", {4096, 9216}, DataType::Fp32)},
+        {h.tensor("dx", {32, 9216}, DataType::Fp32)});
     op.blockDim = 24;
     const BlockLoads loads = blockLoadsOf(h.lower(op).at(0), op);
     EXPECT_EQ(loads.mmadN, (std::set<std::uint32_t>{192}));
@@ -114,10 +123,12 @@ TEST(CubeMatMulLegacyNSplit, AShareTooWideForOneBaseBlockTakesTheWidestDivisorTh
 TEST(CubeMatMulLegacyNSplit, ProductIsUnchanged) {
     const auto chip = lineRequestChip();
     CubeOpHarness h(chip, 4 << 20);
-    const auto op = skinnyForward(h, DataType::Fp32, 32, 192, 64, 6);  // 12 fractals: 6 shares of 32 columns
+    const auto op =
+        skinnyForward(h, DataType::Fp32, 32, 192, 64, 6);  // 12 fractals: 6 shares of 32 columns
     const auto xv = h.fillRandom(op.inputs[0]), wv = h.fillRandom(op.inputs[1]);
     h.run(op);
-    expectNear(h.read(op.outputs[0]), productWithTransposedB(xv, wv, 32, 192, 64), 1e-4, 1e-5, "legacy N split");
+    expectNear(h.read(op.outputs[0]), productWithTransposedB(xv, wv, 32, 192, 64), 1e-4, 1e-5,
+               "legacy N split");
     EXPECT_EQ(blockLoadsOf(h.lower(op).at(0), op).mmadN, (std::set<std::uint32_t>{32}));
 }
 
@@ -136,7 +147,8 @@ TEST(CubeMatMulLegacyNSplit, OtherDtypesKeepTheBaseBlocksAndOnlyOneMTileSharesA)
     const ChipConfig noLineRequests = ascend910B1();
     CubeOpHarness off(noLineRequests, 64 << 20);
     const auto noRequests = skinnyForward(off, DataType::Fp32, 32, 1000, 4096, 21);
-    EXPECT_EQ(blockLoadsOf(off.lower(noRequests).at(0), noRequests).aReaders, (std::set<float>{0.0f}));
+    EXPECT_EQ(blockLoadsOf(off.lower(noRequests).at(0), noRequests).aReaders,
+              (std::set<float>{0.0f}));
 }
 
 }  // namespace
