@@ -241,7 +241,7 @@ struct ChipConfig {
     // L2 line requests MTE2 keeps in flight on a GM read (models/timing/shared_line_requests.h,
     // docs/fidelity.md §111): a read whose lines R cores take turns on waits (R − 1) / 2 line turns
     // (l2.sameLineReadCycles) a request, this many requests overlapping. Only moves that carry a
-    // reader count (CANN's MatMulV3 base kernel) wait. 0 = no wait.
+    // reader count (CANN's MatMulV3 base kernel, §111; a one-m-tile GEMM's A, §119) wait. 0 = no wait.
     std::uint32_t mte2LineRequestsInFlight = 0;
     // MTE3 keeps its stores to GM in flight, as MTE2 its loads: a store holds the pipe this many
     // cycles (or while its bytes pass at the path's peak, or until the memory has taken them: the

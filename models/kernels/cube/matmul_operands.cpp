@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <array>
 #include <utility>
+#include <vector>
 
 #include "models/kernels/cube/matmul_cann_base_block.h"
 #include "models/kernels/cube/matmul_cann_round_readers.h"
+#include "models/kernels/cube/matmul_legacy_n_split.h"
 #include "models/kernels/cube/matmul_split_k.h"
 
 namespace ascendsim {
@@ -111,6 +113,8 @@ void MatmulOperands::loadChunkA(std::uint64_t tile, const CubeStep& step, std::u
               step.a, l1Addr, b);
     if (tiling_.roundReaders)
         b.lastDataMove().concurrentLineReaders = queuedReaders(tiling_.roundReaders->a[blockOf(c)], problem_.transposeA);
+    else if (tiling_.aLineReaders > 1.0f)
+        b.lastDataMove().concurrentLineReaders = tiling_.aLineReaders;
 }
 
 void MatmulOperands::loadChunkB(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr,
@@ -440,6 +444,48 @@ void planLoadsAhead(const OpInstance& op, const ChipConfig& chip, const MatmulPr
 bool loadsBOneFractalColumnAtATime(const ChipConfig& chip, const MatmulProblem& problem, bool cannBaseBlockTaken) {
     return problem.mmadType == DataType::Fp32 && !cannBaseBlockTaken && chip.organisation == CoreOrganisation::Split;
 }
+
+// Base blocks to choose among, best first, and whether the first that fits is taken outright. The
+// legacy N split (matmul_legacy_n_split.h) gives each core one share of N; its base tile is the
+// widest whole number of fractals up to 256 columns that divides the share, so that the blocks'
+// contiguous tile ranges are the shares (fc8's 48 columns a core on 21, dX fc6's 384 as two 192s).
+std::vector<std::pair<std::uint32_t, std::uint32_t>> baseBlockCandidates(
+    const OpInstance& op, const ChipConfig& chip, const MatmulProblem& problem, bool cannBlock,
+    bool& firstFitWins) {
+    firstFitWins = false;
+    if (loadsBOneFractalColumnAtATime(chip, problem, cannBlock)) {
+        const std::uint64_t baseM = kBaseBlocks.back().first;
+        if (const auto share = legacyBlockShareN(op, chip, problem, baseM)) {
+            std::vector<std::pair<std::uint32_t, std::uint32_t>> blocks;
+            const std::uint64_t shareFractals = *share / kFractalRows;
+            for (std::uint64_t d = std::min<std::uint64_t>(
+                     shareFractals, kBaseBlocks.front().second / kFractalRows);
+                 d >= 1; --d)
+                if (shareFractals % d == 0)
+                    blocks.emplace_back(static_cast<std::uint32_t>(baseM),
+                                        static_cast<std::uint32_t>(d * kFractalRows));
+            firstFitWins = true;
+            return blocks;
+        }
+    }
+    return {kBaseBlocks.begin(), kBaseBlocks.end()};
+}
+
+// Every block reads all of A at the same K depth when the GEMM has one m-tile and the blocks split
+// N (no batch, no K slices): the blocks running at once then ask L2 for each A line together and
+// take turns on it (shared_line_requests.h, l2.same_line_read_cycles), as the L2-tile rounds of
+// CANN's base kernel do (§111). [D] msinsight e5a31957 text/level2 rank0 (910B2): the M = 32 dX
+// GEMMs whose weight L2 holds keep MTE2 busy 0.911 (32×4096 · 4096×4096, 16 cores) and 0.737
+// (32×1000 · 1000×4096) where the model's reads alone gave 0.619 / 0.568; with the 16 readers'
+// turns 0.955 / 0.826 (docs/fidelity.md §119). No constant: the chip's turn and requests in flight.
+float sharedALineReaders(const OpInstance& op, const ChipConfig& chip, const MatmulProblem& problem,
+                         const MatmulTiling& tiling, bool cannBlock) {
+    if (cannBlock || chip.mte2LineRequestsInFlight == 0 || problem.batchCount() != 1 ||
+        tiling.kSplits > 1 || problem.m > tiling.baseM)
+        return 0.0f;
+    const std::uint64_t nTiles = ceilDiv(problem.n, tiling.baseN);
+    return static_cast<float>(std::min<std::uint64_t>(chooseBlockDim(op, chip, nTiles), nTiles));
+}
 }  // namespace
 
 void planMatmul(const OpInstance& op, const ChipConfig& chip, const MatmulProblem& problem,
@@ -453,7 +499,10 @@ void planMatmul(const OpInstance& op, const ChipConfig& chip, const MatmulProble
     std::uint64_t lastBiasL1 = 0, bestBiasL1 = 0;
     bool cannsBlockChosen = false;
     const auto cann = cannBaseBlock(chip, problem);
-    for (const auto& [m, n] : kBaseBlocks) {
+    bool firstFitWins = false;
+    const auto candidates = baseBlockCandidates(op, chip, problem, cann.has_value(), firstFitWins);
+    for (const auto& [m, n] : candidates) {
+        if (found && firstFitWins) break;
         MatmulTiling candidate;
         candidate.baseM = static_cast<std::uint32_t>(std::min<std::uint64_t>(m, roundUp(problem.m, kFractalRows)));
         candidate.baseN = static_cast<std::uint32_t>(std::min<std::uint64_t>(n, roundUp(problem.n, kFractalRows)));
@@ -492,6 +541,7 @@ void planMatmul(const OpInstance& op, const ChipConfig& chip, const MatmulProble
         !problem.bFractal)
         tiling.roundReaders = std::make_shared<const CannRoundReaders>(
             cannRoundReaders(chip, problem, tiling.baseM, tiling.baseN));
+    tiling.aLineReaders = sharedALineReaders(op, chip, problem, tiling, cannsBlockChosen);
     planResidentB(op, chip, problem, tiling, plan, bestBiasL1);
     planLoadsAhead(op, chip, problem, tiling, plan);
 }

@@ -51,6 +51,9 @@ struct MatmulTiling {
     // Cores of CANN's round reading each tile's A and B lines at once (matmul_cann_round_readers.h),
     // carried by the operand loads; null when the kernel is not CANN's base kernel on its own block.
     std::shared_ptr<const CannRoundReaders> roundReaders;
+    // Cores reading the same A lines at once when every block reads all of A at the same K depth
+    // (one m-tile, the blocks splitting N; planMatmul), carried by the A loads; 0 when not so.
+    float aLineReaders = 0.0f;
 };
 
 class MatmulOperands final : public CubeOperands {
@@ -101,7 +104,8 @@ private:
 
 // Tiling and buffer plan for `problem` on `chip` like CANN's: the base block (128×256, 256×128 or
 // 128×128) that keeps the busiest core shortest (CANN's own block when cannBaseBlock gives one,
-// then with CANN's chunk depth per operand), K chunks as deep as two L1 slots allow, L0
+// then with CANN's chunk depth per operand; a true-fp32 small-shape GEMM of one m-tile takes the
+// legacy tiling's N share a core, matmul_legacy_n_split.h), K chunks as deep as two L1 slots allow, L0
 // double-buffered, L0C double-buffered when two tiles fit; A rows resident in L1 across a block's
 // tiles along n when all their K chunks fit beside two B slots.
 void planMatmul(const OpInstance& op, const ChipConfig& chip, const MatmulProblem& problem,

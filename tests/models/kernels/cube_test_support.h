@@ -227,6 +227,17 @@ inline std::vector<double> batchedSquareProducts(const std::vector<float>& a, co
     return c;
 }
 
+// Reference product x · wᵀ of a row-major x [m, k] and w [n, k] (a linear layer's forward).
+inline std::vector<double> productWithTransposedB(const std::vector<float>& x,
+                                                  const std::vector<float>& w, std::size_t m,
+                                                  std::size_t n, std::size_t k) {
+    std::vector<double> y(m * n, 0.0);
+    for (std::size_t i = 0; i < m; ++i)
+        for (std::size_t j = 0; j < n; ++j)
+            for (std::size_t p = 0; p < k; ++p) y[i * n + j] += double(x[i * k + p]) * w[j * k + p];
+    return y;
+}
+
 // An ND tensor at a given GM address (for kernels whose GM traffic the test counts by address).
 inline TensorInfo ndTensorAt(const std::string& name, std::vector<std::int64_t> shape, DataType dtype,
                              std::uint64_t addr) {
