@@ -21,17 +21,13 @@ ChipConfig queuedWriteBackChip() {
     return chip;
 }
 
-GmAccess writeAt(std::uint64_t address, std::uint64_t bytes, std::uint64_t startPs) {
-    return GmAccess{startPs, 0, address, bytes, true};
-}
-
 TEST(HitsBehindWriteBacks, AHitWaitsUntilThePostedWriteBacksFitTheWriteQueue) {
     SharedMemorySystem memory(queuedWriteBackChip());
     PmuCounters counters;
     memory.access(testing_support::gmReadOf(0, 1024, 0, 1), counters);  // lines 0, 1 held clean
     // 8 KiB into the sets' free ways (no held line evicted): posted, its write-back at HBM until
     // kLater + 8192 ps; the write itself waits only for the part beyond the queue.
-    EXPECT_EQ(memory.access(writeAt(8192, 8192, kLater), counters), kLater + 8192 - kQueueBytes + kHitLatencyPs);
+    EXPECT_EQ(memory.access(testing_support::gmWriteOf(8192, 8192, kLater), counters), kLater + 8192 - kQueueBytes + kHitLatencyPs);
     PmuCounters hitCounters;
     const std::uint64_t hitDone = memory.access(testing_support::gmReadOf(0, 1024, kLater, 1), hitCounters);
     EXPECT_EQ(hitCounters[PmuEvent::MainMemRead], 0u);  // a hit: no HBM traffic of its own
@@ -48,7 +44,7 @@ TEST(HitsBehindWriteBacks, AWriteThatWaitsItsOwnFcfsTurnHoldsNoHit) {
     memory.access(testing_support::gmReadOf(0, 16 * 1024, 0, 1), counters);  // the whole L2 held clean
     // 8 KiB into lines 32-47: each evicts the older of its set's held lines (0-15), so the write is
     // not posted (§117) and waits its FCFS turn itself.
-    EXPECT_EQ(memory.access(writeAt(16 * 1024, 8192, kLater), counters), kLater + 8192 - kQueueBytes + kHitLatencyPs);
+    EXPECT_EQ(memory.access(testing_support::gmWriteOf(16 * 1024, 8192, kLater), counters), kLater + 8192 - kQueueBytes + kHitLatencyPs);
     // Lines 16 and 17 are still held: the hit waits for the L2's bandwidth only (the write's 8 KiB
     // ahead of it at 5 B/ps), not for the write-backs.
     PmuCounters hitCounters;

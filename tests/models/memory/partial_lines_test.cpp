@@ -133,19 +133,15 @@ TEST(PartialReadFill, TheSameStoreAsOneRangeLeavesWholeLines) {
 // The small chip's L2 has 16 sets of 2 ways: lines 0, 16 and 32 share set 0.
 constexpr std::uint64_t kSameSetStride = 16 * kL2LineBytes;
 
-GmAccess writeAt(std::uint64_t address, std::uint64_t bytes, std::uint64_t startPs) {
-    return GmAccess{startPs, 0, address, bytes, true};
-}
-
 // Writes bytes 8 .. 108 of line 0, then whole lines 16 and 32 (set 0 again: line 0 is evicted);
 // returns the HBM bytes read.
 std::uint64_t hbmReadAfterEvictingAPartialLine(PartialLineFill fill, bool readItFirst) {
     SharedMemorySystem memory(partialChip(fill));
     PmuCounters counters;
-    memory.access(writeAt(8, 100, 0), counters);
+    memory.access(testing_support::gmWriteOf(8, 100, 0), counters);
     if (readItFirst) memory.access(GmAccess{1'000'000, 0, 0, 64, false}, counters);
-    memory.access(writeAt(kSameSetStride, kL2LineBytes, 2'000'000), counters);
-    memory.access(writeAt(2 * kSameSetStride, kL2LineBytes, 3'000'000), counters);
+    memory.access(testing_support::gmWriteOf(kSameSetStride, kL2LineBytes, 2'000'000), counters);
+    memory.access(testing_support::gmWriteOf(2 * kSameSetStride, kL2LineBytes, 3'000'000), counters);
     return memory.hbmBytesRead();
 }
 
@@ -169,9 +165,9 @@ TEST(PartialLineEvictFill, TheEvictingWriteWaitsForTheFillBesideTheWriteBack) {
     auto evictingWriteTime = [](PartialLineFill fill) {
         SharedMemorySystem memory(partialChip(fill));
         PmuCounters counters;
-        memory.access(writeAt(8, 100, 0), counters);
-        memory.access(writeAt(kSameSetStride, kL2LineBytes, 2'000'000), counters);
-        return memory.access(writeAt(2 * kSameSetStride, kL2LineBytes, 3'000'000), counters) - 3'000'000;
+        memory.access(testing_support::gmWriteOf(8, 100, 0), counters);
+        memory.access(testing_support::gmWriteOf(kSameSetStride, kL2LineBytes, 2'000'000), counters);
+        return memory.access(testing_support::gmWriteOf(2 * kSameSetStride, kL2LineBytes, 3'000'000), counters) - 3'000'000;
     };
     EXPECT_EQ(evictingWriteTime(PartialLineFill::OnReadOrEvict), evictingWriteTime(PartialLineFill::OnRead) + kL2LineBytes);
 }

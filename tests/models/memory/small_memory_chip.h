@@ -28,4 +28,9 @@ inline GmAccess gmReadOf(std::uint64_t address, std::uint64_t bytes, std::uint64
     return GmAccess{startPs, core, address, bytes, false};
 }
 
+// A write of `bytes` at `address` by core 0, starting at `startPs`.
+inline GmAccess gmWriteOf(std::uint64_t address, std::uint64_t bytes, std::uint64_t startPs) {
+    return GmAccess{startPs, 0, address, bytes, true};
+}
+
 }  // namespace ascendsim::testing_support
