@@ -18,7 +18,7 @@
 #include <algorithm>
 #include <memory>
 
-#include "models/kernels/cube/matmul_split_k.h"
+#include "models/kernels/cube/matmul/matmul_split_k.h"
 #include "models/kernels/tiling/vector_tiling.h"
 #include "models/kernels/tiling/vector_tiling_stream.h"
 

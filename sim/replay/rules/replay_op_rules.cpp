@@ -1,6 +1,6 @@
 #include "sim/replay/rules/replay_op_rules.h"
 
-#include "models/kernels/cube/matmul_split_k.h"
+#include "models/kernels/cube/matmul/matmul_split_k.h"
 
 namespace ascendsim {
 

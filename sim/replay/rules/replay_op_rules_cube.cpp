@@ -3,7 +3,7 @@
 #include <cmath>
 #include <optional>
 
-#include "models/kernels/cube/matmul_epilogue_operand.h"
+#include "models/kernels/cube/matmul/matmul_epilogue_operand.h"
 #include "sim/replay/rules/replay_op_rules.h"
 
 namespace ascendsim {

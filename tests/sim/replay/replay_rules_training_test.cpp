@@ -2,8 +2,8 @@
 // dropout, losses) as catalog ops: rows as the 910B2 / 910A AlexNet exports record them.
 #include <gtest/gtest.h>
 
-#include "models/kernels/cube/matmul_epilogue_operand.h"
-#include "models/kernels/cube/matmul_split_k.h"
+#include "models/kernels/cube/matmul/matmul_epilogue_operand.h"
+#include "models/kernels/cube/matmul/matmul_split_k.h"
 #include "sim/replay/input/memset_owner.h"
 #include "sim/replay/rules/replay_op_rules.h"
 #include "tests/sim/replay/real_row.h"

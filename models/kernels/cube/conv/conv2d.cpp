@@ -4,8 +4,8 @@
 #include <memory>
 #include <string>
 
-#include "models/kernels/cube/conv2d_bias.h"
-#include "models/kernels/cube/conv2d_operands.h"
+#include "models/kernels/cube/conv/conv2d_bias.h"
+#include "models/kernels/cube/conv/conv2d_operands.h"
 
 namespace ascendsim {
 

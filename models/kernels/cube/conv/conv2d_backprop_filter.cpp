@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "models/kernels/cube/conv2d_backprop_filter_operands.h"
+#include "models/kernels/cube/conv/conv2d_backprop_filter_operands.h"
 
 namespace ascendsim {
 

@@ -1,7 +1,7 @@
 // The GM zero-fill kernel that precedes atomic accumulation (conv2d_backprop_filter_operands.h).
 #include <algorithm>
 
-#include "models/kernels/cube/conv2d_backprop_filter_operands.h"
+#include "models/kernels/cube/conv/conv2d_backprop_filter_operands.h"
 
 namespace ascendsim {
 

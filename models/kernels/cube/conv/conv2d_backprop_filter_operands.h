@@ -7,7 +7,7 @@
 // accumulate into a zeroed fp32 dw with FixPipe atomic adds.
 #include <cstdint>
 
-#include "models/kernels/cube/conv2d_geometry.h"
+#include "models/kernels/cube/conv/conv2d_geometry.h"
 
 namespace ascendsim {
 

@@ -12,7 +12,7 @@
 #include <memory>
 #include <string>
 
-#include "models/kernels/cube/conv2d_operands.h"
+#include "models/kernels/cube/conv/conv2d_operands.h"
 #include "models/kernels/layout/transpose.h"
 
 namespace ascendsim {

@@ -1,4 +1,4 @@
-#include "models/kernels/cube/conv2d_operands.h"
+#include "models/kernels/cube/conv/conv2d_operands.h"
 
 #include <algorithm>
 #include <stdexcept>

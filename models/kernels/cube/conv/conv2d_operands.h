@@ -12,7 +12,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "models/kernels/cube/conv2d_geometry.h"
+#include "models/kernels/cube/conv/conv2d_geometry.h"
 
 namespace ascendsim {
 

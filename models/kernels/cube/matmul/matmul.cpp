@@ -4,9 +4,9 @@
 #include <memory>
 #include <string>
 
-#include "models/kernels/cube/matmul_epilogue_operand.h"
-#include "models/kernels/cube/matmul_operands.h"
-#include "models/kernels/cube/matmul_single_core_split_k.h"
+#include "models/kernels/cube/matmul/matmul_epilogue_operand.h"
+#include "models/kernels/cube/matmul/matmul_operands.h"
+#include "models/kernels/cube/matmul/matmul_single_core_split_k.h"
 
 namespace ascendsim {
 

@@ -1,4 +1,4 @@
-#include "models/kernels/cube/matmul_cann_base_block.h"
+#include "models/kernels/cube/matmul/matmul_cann_base_block.h"
 
 #include <algorithm>
 

@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "models/chip/chip_config.h"
-#include "models/kernels/cube/matmul_operands.h"
+#include "models/kernels/cube/matmul/matmul_operands.h"
 
 namespace ascendsim {
 

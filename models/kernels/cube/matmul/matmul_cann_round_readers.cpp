@@ -1,4 +1,4 @@
-#include "models/kernels/cube/matmul_cann_round_readers.h"
+#include "models/kernels/cube/matmul/matmul_cann_round_readers.h"
 
 #include <algorithm>
 #include <map>

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "models/chip/chip_config.h"
-#include "models/kernels/cube/matmul_operands.h"
+#include "models/kernels/cube/matmul/matmul_operands.h"
 
 namespace ascendsim {
 

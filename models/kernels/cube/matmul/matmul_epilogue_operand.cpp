@@ -11,7 +11,7 @@
 // BatchMatMulV2 of the same batches takes 24.6 µs.
 #include <string>
 
-#include "models/kernels/cube/matmul_epilogue_operand.h"
+#include "models/kernels/cube/matmul/matmul_epilogue_operand.h"
 
 namespace ascendsim {
 

@@ -1,6 +1,6 @@
 #pragma once
 // The operand of an elementwise op TBE fuses after a MatMul / BatchMatMul (matmul_epilogue_operand.cpp).
-#include "models/kernels/cube/matmul_operands.h"
+#include "models/kernels/cube/matmul/matmul_operands.h"
 
 namespace ascendsim {
 

@@ -1,4 +1,4 @@
-#include "models/kernels/cube/matmul_legacy_n_split.h"
+#include "models/kernels/cube/matmul/matmul_legacy_n_split.h"
 
 namespace ascendsim {
 

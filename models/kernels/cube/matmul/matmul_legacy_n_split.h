@@ -12,7 +12,7 @@
 #include <optional>
 
 #include "models/chip/chip_config.h"
-#include "models/kernels/cube/matmul_operands.h"
+#include "models/kernels/cube/matmul/matmul_operands.h"
 #include "models/kernels/kernel_registry.h"
 
 namespace ascendsim {

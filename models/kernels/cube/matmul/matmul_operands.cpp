@@ -1,14 +1,14 @@
-#include "models/kernels/cube/matmul_operands.h"
+#include "models/kernels/cube/matmul/matmul_operands.h"
 
 #include <algorithm>
 #include <array>
 #include <utility>
 #include <vector>
 
-#include "models/kernels/cube/matmul_cann_base_block.h"
-#include "models/kernels/cube/matmul_cann_round_readers.h"
-#include "models/kernels/cube/matmul_legacy_n_split.h"
-#include "models/kernels/cube/matmul_split_k.h"
+#include "models/kernels/cube/matmul/matmul_cann_base_block.h"
+#include "models/kernels/cube/matmul/matmul_cann_round_readers.h"
+#include "models/kernels/cube/matmul/matmul_legacy_n_split.h"
+#include "models/kernels/cube/matmul/matmul_split_k.h"
 
 namespace ascendsim {
 

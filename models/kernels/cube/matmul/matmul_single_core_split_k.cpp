@@ -1,4 +1,4 @@
-#include "models/kernels/cube/matmul_single_core_split_k.h"
+#include "models/kernels/cube/matmul/matmul_single_core_split_k.h"
 
 #include <algorithm>
 #include <memory>
@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "models/kernels/attention/mix_launch.h"
-#include "models/kernels/cube/matmul_vector_nd2nz.h"
+#include "models/kernels/cube/matmul/matmul_vector_nd2nz.h"
 #include "models/kernels/tiling/chained_stream.h"
 #include "models/kernels/tiling/vector_tiling.h"
 #include "models/kernels/tiling/vector_tiling_stream.h"

@@ -22,7 +22,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "models/kernels/cube/matmul_operands.h"
+#include "models/kernels/cube/matmul/matmul_operands.h"
 
 namespace ascendsim {
 

@@ -1,4 +1,4 @@
-#include "models/kernels/cube/matmul_split_k.h"
+#include "models/kernels/cube/matmul/matmul_split_k.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "models/kernels/cube/matmul_vector_nd2nz.h"
+#include "models/kernels/cube/matmul/matmul_vector_nd2nz.h"
 
 #include <algorithm>
 #include <array>

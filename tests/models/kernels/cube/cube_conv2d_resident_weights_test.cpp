@@ -6,7 +6,7 @@
 
 #include <optional>
 
-#include "models/kernels/cube/conv2d_operands.h"
+#include "models/kernels/cube/conv/conv2d_operands.h"
 #include "tests/models/kernels/cube_test_support.h"
 #include "tests/models/kernels/test_chip.h"
 

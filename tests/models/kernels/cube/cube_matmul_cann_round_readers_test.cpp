@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <set>
 
-#include "models/kernels/cube/matmul_cann_round_readers.h"
+#include "models/kernels/cube/matmul/matmul_cann_round_readers.h"
 #include "tests/models/kernels/cube_test_support.h"
 #include "tests/models/kernels/test_chip.h"
 

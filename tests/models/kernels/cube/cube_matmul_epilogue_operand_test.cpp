@@ -1,10 +1,10 @@
 // An elementwise op TBE fuses after a BatchMatMul (UB fusion) on a coupled chip: its GM operand is
 // loaded GM → UB with every output tile — a broadcast operand again for every batch — and multiplied
-// into the staged C before the store (models/kernels/cube/matmul_epilogue_operand.cpp,
+// into the staged C before the store (models/kernels/cube/matmul/matmul_epilogue_operand.cpp,
 // docs/fidelity.md §100).
 #include <gtest/gtest.h>
 
-#include "models/kernels/cube/matmul_epilogue_operand.h"
+#include "models/kernels/cube/matmul/matmul_epilogue_operand.h"
 #include "models/kernels/tiling/cube_tiling.h"
 #include "tests/models/kernels/cube_test_support.h"
 #include "tests/models/kernels/test_chip.h"

@@ -7,7 +7,7 @@
 
 #include <set>
 
-#include "models/kernels/cube/matmul_legacy_n_split.h"
+#include "models/kernels/cube/matmul/matmul_legacy_n_split.h"
 #include "tests/models/kernels/cube_test_support.h"
 #include "tests/models/kernels/test_chip.h"
 

@@ -8,7 +8,7 @@
 #include <set>
 #include <string>
 
-#include "models/kernels/cube/matmul_cann_base_block.h"
+#include "models/kernels/cube/matmul/matmul_cann_base_block.h"
 #include "tests/models/kernels/cube_test_support.h"
 #include "tests/models/kernels/test_chip.h"
 

@@ -5,8 +5,8 @@
 // the product (FunctionalMachine: conversion, atomic fp32 partials, the AIVs' cast).
 #include <gtest/gtest.h>
 
-#include "models/kernels/cube/matmul_single_core_split_k.h"
-#include "models/kernels/cube/matmul_vector_nd2nz.h"
+#include "models/kernels/cube/matmul/matmul_single_core_split_k.h"
+#include "models/kernels/cube/matmul/matmul_vector_nd2nz.h"
 #include "models/kernels/kernel_registry.h"
 #include "tests/models/kernels/cube_test_support.h"
 #include "tests/models/kernels/test_chip.h"

@@ -6,7 +6,7 @@
 
 #include <set>
 
-#include "models/kernels/cube/matmul_split_k.h"
+#include "models/kernels/cube/matmul/matmul_split_k.h"
 #include "tests/models/kernels/cube_test_support.h"
 #include "tests/models/kernels/test_chip.h"
 

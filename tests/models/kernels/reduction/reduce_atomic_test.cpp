@@ -4,7 +4,7 @@
 
 #include <set>
 
-#include "models/kernels/cube/matmul_split_k.h"
+#include "models/kernels/cube/matmul/matmul_split_k.h"
 #include "tests/models/kernels/vector_test_support.h"
 
 namespace ascendsim::test {
