@@ -14,7 +14,8 @@
 //   cleared tensor), the MTE2 time real MemSets show while reading no tensor. (A third, of the
 //   tensor's dtype word from the kernel's constant dtypes_gm table, is in the source but not
 //   modelled: the model's cold small reads already cost more MTE2 than the rows show, §90.) Its
-//   clearing loop is not the stream of the other fills either (MemSetTiles, §90).
+//   clearing loop is not the stream of the other fills either (MemSetTiles, §90). The coupled
+//   chip (910A) runs the static TIK MemSet instead, which reads nothing (StaticMemSetTiles, §124).
 // - ZerosLike and OnesLike are CANN's DSL kernels (tbe/impl/dynamic/zeros_like.py, ones_like.py,
 //   CANN 8.1, read for structure): the value is `tbe.broadcast` into each tile the schedule stores,
 //   so every tile is duplicated again (BroadcastFillTiles), double-buffered like any DSL elementwise
@@ -144,6 +145,45 @@ private:
     ByteRange share_;
 };
 
+// The coupled chip's MemSet is CANN's static TIK kernel (tbe/impl/mem_set.py, class MemSet, CANN 8.1;
+// the 910A's PyTorch runs compile static kernels): the host splits the tensor at build time, so a
+// block reads no tiling. Every block first duplicates one 48 KiB fp16 zero buffer (gen_value_ub:
+// MEMORY_CLEAR_UB_ZERO_BUFF, 192 repeats of 256 B) whatever its share, then stores its segment from
+// it in 48 KiB data_moves (no data_move_pad on the 910A: whole 32 B blocks). A segment
+// is the tensor's 32 B blocks ÷ cores, rounded up to whole 48 KiB buffers (each_core_size_aligned),
+// so the launch has ⌈size ÷ segment⌉ blocks: the 910A's rows show exactly those block dims
+// (c1e639ee rank0: [576,2,16,16] fp32 25 with GE's padded size, [108,24,16,16] 28, [256,2,16,16] 11,
+// [63,2,16,16] 3, [1,4096] 1), where DynamicMemSet would launch all 32 cores.
+constexpr std::uint64_t kStaticMemSetBufferBytes = 48 * 1024;
+
+bool memSetIsStaticTikKernel(const ChipConfig& chip) { return chip.organisation == CoreOrganisation::Coupled; }
+
+std::uint64_t staticMemSetSegmentBytes(std::uint64_t bytes, std::uint32_t cores) {
+    const std::uint64_t perCore = ceilDiv(ceilDiv(bytes, kUbBlockBytes), std::uint64_t{cores}) * kUbBlockBytes;
+    return alignUp(std::max<std::uint64_t>(perCore, 1), kStaticMemSetBufferBytes);
+}
+
+class StaticMemSetTiles final : public TileSource {
+public:
+    StaticMemSetTiles(std::shared_ptr<const FillLayout> layout, ByteRange segment) : l_(std::move(layout)), segment_(segment) {}
+    std::uint64_t tileCount() const override { return ceilDiv(segment_.end - segment_.begin, kStaticMemSetBufferBytes); }
+    void setup(TileCode& code) override {
+        emitVectorRange(code.compute, VectorOp::Duplicate, DataType::Fp16, {.dst = 0},
+                        kStaticMemSetBufferBytes / bytesOf(DataType::Fp16), 0.0f);
+    }
+    void tile(std::uint64_t index, std::uint32_t, TileCode& code) override {
+        const std::uint64_t first = segment_.begin + index * kStaticMemSetBufferBytes;
+        // The chip stores whole 32 B blocks into GE's padded allocation; the model stores the tensor's
+        // own bytes (same bursts, and no neighbour overwritten in functional runs).
+        const std::uint64_t stored = std::min(kStaticMemSetBufferBytes, segment_.end - first);
+        code.store.push_back(moveRowsToGm(0, l_->gmAddr + first, 1, stored, stored));
+    }
+
+private:
+    std::shared_ptr<const FillLayout> l_;
+    ByteRange segment_;
+};
+
 // The DSL broadcast's tiles (ZerosLike, OnesLike): each tile duplicated into its own half and stored.
 struct BroadcastFillLayout {
     DataType dtype = DataType::Fp32;  // the stored dtype (bf16: through fp16 and fp32)
@@ -226,7 +266,17 @@ LoweredKernel lowerFillTensor(const OpInstance& op, const ChipConfig& chip, cons
     LoweredKernel kernel;
     kernel.type = placement.taskType;
     std::uint64_t bufferBytes = 0;
-    if (schedule == FillSchedule::MemSetChunks) {
+    if (schedule == FillSchedule::MemSetChunks && memSetIsStaticTikKernel(chip)) {
+        const std::uint64_t segment = staticMemSetSegmentBytes(bytes, placement.coreCount);
+        bufferBytes = kStaticMemSetBufferBytes;
+        kernel.blockDim = op.blockDim ? chooseVectorBlockDim(op, placement, bytes, 1) : static_cast<std::uint32_t>(ceilDiv(bytes, segment));
+        kernel.program = [layout = std::shared_ptr<const FillLayout>(layout), bytes,
+                          segment](const BlockProgramRequest& request) -> std::unique_ptr<InstructionStream> {
+            const std::uint64_t begin = std::min(bytes, request.blockIdx * segment);
+            return std::make_unique<DoubleBufferedStream>(
+                std::make_unique<StaticMemSetTiles>(layout, ByteRange{begin, std::min(bytes, begin + segment)}));
+        };
+    } else if (schedule == FillSchedule::MemSetChunks) {
         const std::uint64_t alignedBytes = alignUp(bytes, kUbBlockBytes);
         bufferBytes = std::min(kMemSetChunkBytes, alignedBytes);
         // The host tiling launches every core or one (a replayed row brings its own block dim).
@@ -271,7 +321,8 @@ ASCENDSIM_REGISTER_KERNEL("Fill", [](const OpInstance& op, const ChipConfig& chi
                            FillSchedule::OneDuplicateStream);
 });
 ASCENDSIM_REGISTER_KERNEL("MemSet", [](const OpInstance& op, const ChipConfig& chip) {
-    return lowerOutputOnly(op, chip, 0.0f, kMemSetTilingReads, FillSchedule::MemSetChunks);
+    return lowerOutputOnly(op, chip, 0.0f, memSetIsStaticTikKernel(chip) ? std::vector<LeadingRead>{} : kMemSetTilingReads,
+                           FillSchedule::MemSetChunks);
 });
 
 }  // namespace ascendsim
