@@ -238,6 +238,12 @@ struct ChipConfig {
     // the next; the data, the flags set after it and the pipe's busy time end at the load's
     // completion (docs/fidelity.md §64). 0 = a GM load holds MTE2 until its data is in.
     std::uint32_t mte2LoadIssueCycles = 0;
+    // Of a GM load's wait for lines that missed L2 beyond a hit's (hbm.read_latency_cycles less
+    // l2.hit_latency_cycles), the cycles MTE2 does not hold the pipe for: the next load sends its
+    // requests while this one's fill is on its way; the data, the flags set after it and MTE2's
+    // busy time still end at the load's completion (docs/fidelity.md §123). A load that hits holds
+    // the pipe to its data as before (§66). 0 = a load holds MTE2 until its data is in.
+    std::uint32_t mte2MissWaitInFlightCycles = 0;
     // L2 line requests MTE2 keeps in flight on a GM read (models/timing/shared_line_requests.h,
     // docs/fidelity.md §111): a read whose lines R cores take turns on waits (R − 1) / 2 line turns
     // (l2.sameLineReadCycles) a request, this many requests overlapping. Only moves that carry a

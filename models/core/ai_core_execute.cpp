@@ -350,6 +350,7 @@ std::uint64_t AiCore::executeDataMove(Pipe pipe, const DataMove& move, std::uint
     // L1 turn) and until its requests are sent; the curve's fixed part is the read's latency.
     std::uint64_t issueEnd = now;
     std::uint64_t end = now + curveCycles;
+    bool missInFlight = false;
     if (move.src == MemSpace::L1 && pipe == Pipe::Mte1) {
         end += l1PortStallCycles(now, curveCycles);
         l1ReadShare_.read(l1ReadPortCycles(move));
@@ -371,12 +372,21 @@ std::uint64_t AiCore::executeDataMove(Pipe pipe, const DataMove& move, std::uint
         const GmServed served = res_.memory.serve(access, counters_);
         end = std::max(end, clock_.cycleAtOrAfter(served.donePs));
         issueEnd = std::max(issueEnd, clock_.cycleAtOrAfter(served.requestsSentPs));
+        // A load that missed L2 lets MTE2 issue on while its fill is on its way (§123): the pipe
+        // is held to its completion less that part of the miss's wait, not before its requests
+        // are sent; its data arrives at `end`.
+        const std::uint64_t missWait =
+            std::min<std::uint64_t>(clock_.cycleAtOrAfter(served.missLatencyPs), res_.chip.mte2MissWaitInFlightCycles);
+        if (pipe == Pipe::Mte2 && move.src == MemSpace::GM && missWait > 0 && inFlightIssue == 0) {
+            issued = std::max(issueEnd, end > now + missWait ? end - missWait : now);
+            missInFlight = true;
+        }
     }
     if (inFlightIssue > 0) {
         issueEnd = std::max(issueEnd, now + inFlightIssue);
         issueEnd = std::max(issueEnd, now + peakRateCycles(move));
         issued = std::min(issueEnd, end);
-    } else {
+    } else if (!missInFlight) {
         issued = end;
     }
     countDataMove(move, pipe == Pipe::Vector, counters_);

@@ -34,6 +34,9 @@ struct GmAccess {
 struct GmServed {
     std::uint64_t requestsSentPs = 0;
     std::uint64_t donePs = 0;
+    // Of donePs, the latency a read that missed L2 waits beyond a hit's (hbm.read_latency_cycles
+    // less l2.hit_latency_cycles): 0 for a hit and for a write.
+    std::uint64_t missLatencyPs = 0;
 };
 
 class MemorySystem {

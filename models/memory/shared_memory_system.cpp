@@ -181,7 +181,9 @@ GmServed SharedMemorySystem::serve(const GmAccess& request, PmuCounters& counter
     const double done = sent + (waitsForFill ? hbmReadLatencyPs_ : l2HitLatencyPs_) + lineWaitPs;
     // Chip validation keeps bandwidths physical; past 2^64 ps the cast would be undefined.
     if (!(done < 1.8e19)) throw std::overflow_error("memory access ends past 2^64 ps");
-    return {static_cast<std::uint64_t>(std::ceil(sent)), static_cast<std::uint64_t>(std::ceil(done))};
+    const double missLatencyPs = waitsForFill ? std::max(0.0, hbmReadLatencyPs_ - l2HitLatencyPs_) : 0.0;
+    return {static_cast<std::uint64_t>(std::ceil(sent)), static_cast<std::uint64_t>(std::ceil(done)),
+            static_cast<std::uint64_t>(missLatencyPs)};
 }
 
 }  // namespace ascendsim

@@ -163,6 +163,7 @@ void checkPhysicalRanges(const Checker& check, const ChipConfig& chip) {
         {"pipes.block_dispatch_cycles", chip.blockDispatchCycles},
         {"pipes.block_dispatch_interval_cycles", chip.blockDispatchIntervalCycles},
         {"pipes.mte2_load_issue_cycles", chip.mte2LoadIssueCycles},
+        {"pipes.mte2_miss_wait_in_flight_cycles", chip.mte2MissWaitInFlightCycles},
         {"pipes.mte3_store_issue_cycles", chip.mte3StoreIssueCycles},
         {"pipes.mte3_store_ack_cycles", chip.mte3StoreAckCycles},
     };

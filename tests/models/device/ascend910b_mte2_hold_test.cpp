@@ -40,8 +40,9 @@ KernelTask elementwiseKernel(int inputs, std::uint64_t id) {
     return task;
 }
 
-// MTE2 busy of the second of two launches of the kernel (its inputs L2-resident).
-std::uint64_t warmMte2Busy(const ChipConfig& chip, int inputs) {
+// MTE2 busy of the second of two launches of the kernel (its inputs L2-resident), or with `cold`
+// of the first (its inputs miss L2).
+std::uint64_t launchMte2Busy(const ChipConfig& chip, int inputs, bool cold) {
     FreshSimulationContext context;
     RecordingObserver observer;
     Device device(chip, observer);
@@ -50,8 +51,10 @@ std::uint64_t warmMte2Busy(const ChipConfig& chip, int inputs) {
     device.submit(elementwiseKernel(inputs, 2), 0);
     device.runUntilIdle();
     EXPECT_EQ(observer.results.size(), 2u);
-    return observer.results.back().blocks.at(0).counters[PmuEvent::Mte2Busy];
+    return (cold ? observer.results.front() : observer.results.back()).blocks.at(0).counters[PmuEvent::Mte2Busy];
 }
+
+std::uint64_t warmMte2Busy(const ChipConfig& chip, int inputs) { return launchMte2Busy(chip, inputs, false); }
 
 TEST(Ascend910BMte2Hold, TwoL2ResidentLoadsKeepMte2BusyTwiceOneLoad) {
     for (const char* chipName : {"Ascend910B4_1650", "Ascend910B2"}) {
@@ -78,6 +81,26 @@ TEST(Ascend910BMte2Hold, The910AInFlightRuleWouldMissTheSamples) {
     const std::uint64_t two = warmMte2Busy(chip, 2);
     EXPECT_EQ(two, one + chip.mte2LoadIssueCycles);
     EXPECT_LT(two, 337u);
+}
+
+// Loads that miss L2 (docs/fidelity.md §123, pipes.mte2_miss_wait_in_flight_cycles): on the Qwen3
+// part MTE2 issues the second load while the first one's fill is on its way, so two cold loads keep
+// it busy two loads less the overlapped wait; the 910B2 (key 0) and hits still wait each load out.
+TEST(Ascend910BMte2Hold, ColdLoadsOverlapTheirMissWaitOnlyWhereTheChipSaysSo) {
+    const ChipConfig qwenPart = loadChipByName("Ascend910B4_1650", defaultConfigDir());
+    ASSERT_GT(qwenPart.mte2MissWaitInFlightCycles, 0u);
+    const auto one = static_cast<double>(launchMte2Busy(qwenPart, 1, true));
+    const auto two = static_cast<double>(launchMte2Busy(qwenPart, 2, true));
+    EXPECT_NEAR(two, 2.0 * one - qwenPart.mte2MissWaitInFlightCycles, 4.0);
+
+    ChipConfig holding = qwenPart;
+    holding.mte2MissWaitInFlightCycles = 0;
+    const auto heldOne = static_cast<double>(launchMte2Busy(holding, 1, true));
+    EXPECT_EQ(heldOne, one);  // one load alone: its busy runs to its data either way
+    EXPECT_NEAR(static_cast<double>(launchMte2Busy(holding, 2, true)), 2.0 * heldOne, 4.0);
+
+    const ChipConfig alexPart = loadChipByName("Ascend910B2", defaultConfigDir());
+    EXPECT_EQ(alexPart.mte2MissWaitInFlightCycles, 0u);
 }
 
 }  // namespace
