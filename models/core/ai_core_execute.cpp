@@ -375,9 +375,11 @@ std::uint64_t AiCore::executeDataMove(Pipe pipe, const DataMove& move, std::uint
         // A load that missed L2 lets MTE2 issue on while its fill is on its way (§123): the pipe
         // is held to its completion less that part of the miss's wait, not before its requests
         // are sent; its data arrives at `end`.
-        const std::uint64_t missWait =
-            std::min<std::uint64_t>(clock_.cycleAtOrAfter(served.missLatencyPs), res_.chip.mte2MissWaitInFlightCycles);
-        if (pipe == Pipe::Mte2 && move.src == MemSpace::GM && missWait > 0 && inFlightIssue == 0) {
+        // The key is 0 on most chips: test it before converting the latency.
+        if (res_.chip.mte2MissWaitInFlightCycles > 0 && served.missLatencyPs > 0 && pipe == Pipe::Mte2 &&
+            move.src == MemSpace::GM && inFlightIssue == 0) {
+            const std::uint64_t missWait = std::min<std::uint64_t>(clock_.cycleAtOrAfter(served.missLatencyPs),
+                                                                   res_.chip.mte2MissWaitInFlightCycles);
             issued = std::max(issueEnd, end > now + missWait ? end - missWait : now);
             missInFlight = true;
         }

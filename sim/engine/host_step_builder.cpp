@@ -51,34 +51,48 @@ std::vector<std::string> splitSlash(const std::string& text) {
     return parts;
 }
 
-// The tensor whose bytes `name` names: a view's base, followed through views of views.
-std::string baseTensorOf(const Workload& workload, const std::string& name) {
-    std::string base = name;
-    // A view chain is acyclic (validateWorkload); the bound only guards a malformed graph.
-    for (std::size_t hops = 0; hops <= workload.tensors.size(); ++hops) {
-        const WorkloadTensor* t = workload.findTensor(base);
-        if (t == nullptr || t->viewOf.empty()) return base;
-        base = t->viewOf;
+// The tensor whose bytes a name names: a view's base, followed through views of views. Built once
+// per workload (Workload::findTensor scans every tensor: per op input that would be quadratic).
+class ViewBases {
+public:
+    explicit ViewBases(const Workload& workload) : hopLimit_(workload.tensors.size()) {
+        for (const WorkloadTensor& t : workload.tensors)
+            if (!t.viewOf.empty()) viewOf_.emplace(t.info.name, &t.viewOf);
     }
-    return base;
-}
+    const std::string& baseOf(const std::string& name) const {
+        const std::string* base = &name;
+        // A view chain is acyclic (validateWorkload); the bound only guards a malformed graph.
+        for (std::size_t hops = 0; hops <= hopLimit_; ++hops) {
+            const auto view = viewOf_.find(*base);
+            if (view == viewOf_.end()) return *base;
+            base = view->second;
+        }
+        return *base;
+    }
+
+private:
+    std::unordered_map<std::string, const std::string*> viewOf_;
+    std::size_t hopLimit_;
+};
 
 }  // namespace
 
 std::vector<std::int32_t> collectiveResultFirstUses(const Workload& workload, const LoweredWorkload& lowered) {
     const auto& ops = lowered.ops();
     std::vector<std::int32_t> firstUse(ops.size(), -1);
+    if (std::none_of(ops.begin(), ops.end(), [](const auto& op) { return op.collective.has_value(); })) return firstUse;
+    const ViewBases views(workload);
     std::unordered_map<std::string, std::size_t> pendingByBase;  // a collective's result, unread yet
     for (std::size_t i = 0; i < ops.size(); ++i) {
         const WorkloadOp& op = *ops[i].source;
         for (const std::string& in : op.inputs) {
-            const auto pending = pendingByBase.find(baseTensorOf(workload, in));
+            const auto pending = pendingByBase.find(views.baseOf(in));
             if (pending == pendingByBase.end()) continue;
             firstUse[pending->second] = static_cast<std::int32_t>(i);
             pendingByBase.erase(pending);
         }
         if (!ops[i].collective) continue;
-        for (const std::string& out : op.outputs) pendingByBase[baseTensorOf(workload, out)] = i;
+        for (const std::string& out : op.outputs) pendingByBase[views.baseOf(out)] = i;
     }
     return firstUse;
 }
