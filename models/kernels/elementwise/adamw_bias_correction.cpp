@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <array>
 
+#include "models/kernels/tiling/vector_tiling.h"
+
 namespace ascendsim {
 
-// A named namespace: unity builds put this file's helpers beside other kernels' (kBlockBytes...).
+// A named namespace: unity builds put this file's helpers beside other kernels' (kBaseUb...).
 namespace adamw_prologue {
 
 // One step of Ascend C's float Power of a tensor by a scalar on the 220x (CANN 8.1 highlevel_api
@@ -42,8 +44,7 @@ constexpr std::array<PowerStep, 40> kFloatPowerSteps{{
 
 // 8 floats (BLOCK_SIZE_FOR_FLOAT32): one 32 B block, one repeat.
 constexpr std::uint16_t kPowerElements = 8;
-constexpr std::uint64_t kBlockBytes = 32;
-constexpr std::uint64_t kBaseUb = 0, kResultUb = kBlockBytes, kTemporaryUb = 2 * kBlockBytes;
+constexpr std::uint64_t kBaseUb = 0, kResultUb = kUbBlockBytes, kTemporaryUb = 2 * kUbBlockBytes;
 constexpr std::uint32_t kStepBytes = 8;  // int64 step
 // Init's scalar statements after the two powers (step size, 1 / √bc2, 1 − lr·wd, 1 − β1, 1 − β2,
 // β2, ε and the five UB offsets), one scalar instruction each.
