@@ -441,6 +441,14 @@ void planLoadsAhead(const OpInstance& op, const ChipConfig& chip, const MatmulPr
 // tile) spend ~550 cycles a tile, what one load a step gives, so they keep it (docs/fidelity.md
 // §97). The data still moves as one copy (the functional L0B is ND, a fractal column's place in it
 // is not 512 B aligned); only the other loads' issue is charged, at the AIC's per-instruction cost.
+//
+// The same GEMMs are TBE's MatMulV2 binary kernel (§119), not the Ascend C Matmul whose mmad unit
+// flag §34 counts: their FixPipe store waits for the cube on a plain event and is issued after it
+// (CubeBufferPlan::storesWithoutUnitFlag), so FIX busy is the store alone. [D] e5a31957 text/level2
+// rank0, real aic_fixpipe of the six M = 32 rows 0.001-0.024 of their time (fc8 forward [32,4096] ·
+// [1000,4096]ᵀ 0.007), where counting the wait for the last chunk's mmads as FIX busy gave fc8
+// 0.212 (its 48-column tiles spend a sixth of the kernel in the last chunk; docs/fidelity.md §125).
+// A counter only, as for TBE's forward convolution (§122): times do not change.
 bool loadsBOneFractalColumnAtATime(const ChipConfig& chip, const MatmulProblem& problem, bool cannBaseBlockTaken) {
     return problem.mmadType == DataType::Fp32 && !cannBaseBlockTaken && chip.organisation == CoreOrganisation::Split;
 }
@@ -530,8 +538,10 @@ void planMatmul(const OpInstance& op, const ChipConfig& chip, const MatmulProble
         if (last.chunkK == 0) throwLoweringError(op, "no K chunk of the base block fits L1");
         checkPlanFits(op, chip, lastPlan, lastBiasL1, problem.hasBias ? std::uint64_t{last.baseN} * 4 : 0);
     }
-    if (loadsBOneFractalColumnAtATime(chip, problem, cann.has_value()))
+    if (loadsBOneFractalColumnAtATime(chip, problem, cann.has_value())) {
         tiling.bColumnLoadIssueCycles = chip.scalarCyclesPerInstructionAic;
+        plan.storesWithoutUnitFlag = true;  // TBE's kernel: the store follows the cube (see above)
+    }
     planAtomicKSlices(op, chip, problem, tiling);
     if (tiling.kSplits == 1) planResidentA(op, chip, problem, tiling, plan, bestBiasL1);
     if (cannsBlockChosen && !plan.residentA) planCannChunks(chip, problem, tiling, plan, bestBiasL1);

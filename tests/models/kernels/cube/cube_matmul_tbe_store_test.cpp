@@ -1,0 +1,89 @@
+// The true-fp32 GEMMs of CANN's small-shape path (the M = 32 MatMulV2 rows: TBE's binary kernel,
+// docs/fidelity.md §119) store C after the cube on a plain event, not as a unit-flag store in flight
+// (§34's Ascend C Matmul), so FixPipe busy is the store alone (§125). fp16 / hf32, CANN's base-block
+// shapes and the coupled cores (C through UB) keep their stores as they were.
+#include <gtest/gtest.h>
+
+#include "tests/models/kernels/cube_test_support.h"
+#include "tests/models/kernels/test_chip.h"
+
+namespace ascendsim::test {
+namespace {
+
+struct StoreWaits {
+    int stores = 0, plain = 0, unit = 0;
+};
+StoreWaits storeWaitsOf(const LoweredKernel& kernel) {
+    StoreWaits w;
+    for (const Instruction& i : blockProgram(kernel, 0)) {
+        if (i.opcode == Opcode::DataMove && std::get<DataMove>(i.operands).src == MemSpace::L0C) ++w.stores;
+        if (i.opcode != Opcode::WaitFlag) continue;
+        const Flag& f = std::get<Flag>(i.operands);
+        if (f.src == Pipe::Cube && f.dst == Pipe::FixPipe) ++(f.unitFlag ? w.unit : w.plain);
+    }
+    return w;
+}
+
+OpInstance skinnyForward(CubeOpHarness& h, DataType dtype, std::int64_t m, std::int64_t n, std::int64_t k,
+                         std::uint32_t blocks = 1) {
+    auto op = makeOp("MatMul", {h.tensor("x", {m, k}, dtype), h.tensor("w", {n, k}, dtype)},
+                     {h.tensor("y", {m, n}, dtype)});
+    op.attrs["transpose_b"] = true;
+    op.blockDim = blocks;
+    return op;
+}
+
+// fc8 forward in miniature: x [32, 512] · w [96, 512]ᵀ fp32 on 2 blocks of 48 columns (the legacy N
+// split): every store of every block waits on a plain event.
+TEST(CubeMatMulTbeStore, SkinnyFp32GemmStoresAfterTheCubeOnAPlainEvent) {
+    const auto chip = ascend910B1();
+    CubeOpHarness h(chip, 1 << 20);  // lowering only
+    const LoweredKernel kernel = h.lower(skinnyForward(h, DataType::Fp32, 32, 96, 512, 2)).at(0);
+    const StoreWaits w = storeWaitsOf(kernel);
+    ASSERT_GT(w.stores, 0);
+    EXPECT_EQ(w.plain, w.stores);
+    EXPECT_EQ(w.unit, 0);
+}
+
+TEST(CubeMatMulTbeStore, Fp16Hf32AndBaseBlockShapesKeepTheUnitFlagStore) {
+    const auto chip = ascend910B1();
+    CubeOpHarness h(chip, 1 << 20);
+    const auto expectUnitFlag = [&h](const OpInstance& op) {
+        const StoreWaits w = storeWaitsOf(h.lower(op).at(0));
+        ASSERT_GT(w.stores, 0);
+        EXPECT_EQ(w.unit, w.stores);
+        EXPECT_EQ(w.plain, 0);
+    };
+    expectUnitFlag(skinnyForward(h, DataType::Fp16, 32, 96, 512));
+    auto hf32 = skinnyForward(h, DataType::Fp32, 32, 96, 512);
+    hf32.attrs["allow_hf32"] = true;
+    expectUnitFlag(hf32);
+    // 256 × 4096 output: 32 base blocks of 128 × 256 for 24 cores, CANN's base-block path.
+    expectUnitFlag(skinnyForward(h, DataType::Fp32, 256, 4096, 64, 24));
+}
+
+TEST(CubeMatMulTbeStore, CoupledCoresStoreThroughUbWithoutAFixPipeWait) {
+    const ChipConfig coupled = coupledChip();
+    CubeOpHarness h(coupled, 1 << 20);
+    const LoweredKernel kernel = h.lower(skinnyForward(h, DataType::Fp32, 32, 96, 512)).at(0);
+    StoreWaits w;
+    for (const Instruction& i : blockProgram(kernel, 0, CoreKind::Coupled)) {
+        if (i.opcode != Opcode::WaitFlag) continue;
+        const Flag& f = std::get<Flag>(i.operands);
+        if (f.src == Pipe::Cube && f.dst == Pipe::FixPipe) ++w.unit;
+    }
+    EXPECT_EQ(w.unit, 0);
+}
+
+// The flag only moves the counter: the product is unchanged.
+TEST(CubeMatMulTbeStore, ProductIsUnchanged) {
+    const auto chip = ascend910B1();
+    CubeOpHarness h(chip, 4 << 20);
+    auto op = skinnyForward(h, DataType::Fp32, 32, 96, 256, 2);
+    const auto xv = h.fillRandom(op.inputs[0]), wv = h.fillRandom(op.inputs[1]);
+    h.run(op);
+    expectNear(h.read(op.outputs[0]), productWithTransposedB(xv, wv, 32, 96, 256), 1e-4, 1e-5, "tbe store");
+}
+
+}  // namespace
+}  // namespace ascendsim::test
