@@ -10,7 +10,7 @@ namespace {
 // layout, pooling, attention, normalization, reduction.
 const std::vector<ReplayRule> kReplayRules = {
     {"MatMul", "MatMul", "MatMul", buildMatMul},
-    {"MatMulV2", "MatMul", "MatMul", buildMatMul},
+    {"MatMulV2", "MatMul", "MatMul", buildTbeMatMul},
     {"MatMulV3", "MatMul", "MatMul", buildMatMul},
     {"BatchMatMul", "BatchMatMul", "MatMul", buildMatMul},
     {"BatchMatMulV2", "BatchMatMul", "MatMul", buildMatMul},

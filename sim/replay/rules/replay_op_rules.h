@@ -53,6 +53,7 @@ void buildTransData(const RealTensors& t, OpInstance& op);       // dst_format f
 void buildGather(const RealTensors& t, OpInstance& op);          // table, indices → y
 void buildApplyAdamWV2(const RealTensors& t, OpInstance& op);    // var, m, v, grad, step
 void buildMatMul(const RealTensors& t, OpInstance& op);          // transposes from the shapes
+void buildTbeMatMul(const RealTensors& t, OpInstance& op);       // MatMul, marked TBE's kernel (MatMulV2)
 void buildConv2D(const RealTensors& t, OpInstance& op);          // strides, pads from the shapes
 void buildConv2DBackpropInput(const RealTensors& t, OpInstance& op);
 void buildConv2DBackpropFilter(const RealTensors& t, OpInstance& op);

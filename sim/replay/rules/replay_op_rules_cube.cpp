@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "models/kernels/cube/matmul/matmul_epilogue_operand.h"
+#include "models/kernels/cube/matmul/matmul_tbe_kernel.h"
 #include "sim/replay/rules/replay_op_rules.h"
 
 namespace ascendsim {
@@ -123,6 +124,12 @@ void buildMatMul(const RealTensors& t, OpInstance& op) {
     op.outputs = {y};
     op.attrs["transpose_a"] = transposes->a;
     op.attrs["transpose_b"] = transposes->b;
+}
+
+// MatMulV2: the MatMul of TBE's binary kernel (matmul_tbe_kernel.h), whose stores follow the cube.
+void buildTbeMatMul(const RealTensors& t, OpInstance& op) {
+    buildMatMul(t, op);
+    op.attrs[kTbeKernelAttr] = true;
 }
 
 // Conv2D: x NC1HWC0, w FRACTAL_Z, optional bias [Co] → y NC1HWC0. Co is the bias length when

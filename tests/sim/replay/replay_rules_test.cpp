@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "models/kernels/cube/matmul/matmul_tbe_kernel.h"
 #include "sim/replay/rules/replay_op_rules.h"
 #include "tests/sim/replay/real_row.h"
 #include "sim/replay/report/replay_statistics.h"
@@ -23,6 +24,20 @@ TEST(ReplayRules, MatMul_TransposesFromShapesAndRealBlockDim) {
     const OpInstance wgrad = replayOp(row("MatMulV3", "4096,1024;4096,3072", "DT_BF16;DT_BF16", "ND;ND", "1024,3072", "DT_BF16", "ND"));
     EXPECT_TRUE(wgrad.boolAttr("transpose_a", false));
     EXPECT_FALSE(wgrad.boolAttr("transpose_b", true));
+}
+
+// A MatMulV2 row is TBE's binary kernel (matmul_tbe_kernel.h, docs/fidelity.md §125): the replay
+// marks it so its stores follow the cube; MatMulV3 (Ascend C) and the 910A's MatMul are not marked.
+TEST(ReplayRules, MatMulV2_IsMarkedTbesKernel) {
+    const OpInstance v2 = replayOp(row("MatMulV2", "32,1000;32,4096", "FLOAT;FLOAT", "ND;ND", "1000,4096", "FLOAT", "ND"));
+    EXPECT_EQ(v2.type, "MatMul");
+    EXPECT_TRUE(v2.boolAttr(kTbeKernelAttr, false));
+    EXPECT_TRUE(v2.boolAttr("transpose_a", false));
+    const OpInstance v3 = replayOp(row("MatMulV3", "32,4096;32,9216", "FLOAT;FLOAT", "ND;ND", "4096,9216", "FLOAT", "ND"));
+    EXPECT_FALSE(v3.boolAttr(kTbeKernelAttr, false));
+    const OpInstance nz = replayOp(row("MatMul", "256,2,16,16;256,2,16,16", "FLOAT16;FLOAT16", "FRACTAL_NZ;FRACTAL_NZ",
+                                       "256,256,16,16", "FLOAT16", "FRACTAL_NZ", 32));
+    EXPECT_FALSE(nz.boolAttr(kTbeKernelAttr, false));
 }
 
 TEST(ReplayRules, FractalNzMatMul_LogicalShapesAndBias) {

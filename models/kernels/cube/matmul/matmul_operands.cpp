@@ -9,6 +9,7 @@
 #include "models/kernels/cube/matmul/matmul_cann_round_readers.h"
 #include "models/kernels/cube/matmul/matmul_legacy_n_split.h"
 #include "models/kernels/cube/matmul/matmul_split_k.h"
+#include "models/kernels/cube/matmul/matmul_tbe_kernel.h"
 
 namespace ascendsim {
 
@@ -441,16 +442,24 @@ void planLoadsAhead(const OpInstance& op, const ChipConfig& chip, const MatmulPr
 // tile) spend ~550 cycles a tile, what one load a step gives, so they keep it (docs/fidelity.md
 // §97). The data still moves as one copy (the functional L0B is ND, a fractal column's place in it
 // is not 512 B aligned); only the other loads' issue is charged, at the AIC's per-instruction cost.
-//
-// The same GEMMs are TBE's MatMulV2 binary kernel (§119), not the Ascend C Matmul whose mmad unit
-// flag §34 counts: their FixPipe store waits for the cube on a plain event and is issued after it
-// (CubeBufferPlan::storesWithoutUnitFlag), so FIX busy is the store alone. [D] e5a31957 text/level2
-// rank0, real aic_fixpipe of the six M = 32 rows 0.001-0.024 of their time (fc8 forward [32,4096] ·
-// [1000,4096]ᵀ 0.007), where counting the wait for the last chunk's mmads as FIX busy gave fc8
-// 0.212 (its 48-column tiles spend a sixth of the kernel in the last chunk; docs/fidelity.md §125).
-// A counter only, as for TBE's forward convolution (§122): times do not change.
 bool loadsBOneFractalColumnAtATime(const ChipConfig& chip, const MatmulProblem& problem, bool cannBaseBlockTaken) {
     return problem.mmadType == DataType::Fp32 && !cannBaseBlockTaken && chip.organisation == CoreOrganisation::Split;
+}
+
+// Whether C's FixPipe stores wait for the cube on a plain event and are issued after it
+// (CubeBufferPlan::storesWithoutUnitFlag) rather than ahead under the mmad unit flag (§34): TBE's
+// kernel (matmul_tbe_kernel.h) — a CANN MatMulV2 row, or a GEMM the model gives TBE's small-shape
+// tiling (the same GEMMs as above, §119) — on the split cores; the coupled cores store through UB.
+// FixPipe busy is then the store alone. [D] msinsight e5a31957 text/level2 rank0 (910B2): the six
+// M = 32 MatMulV2 rows' real aic_fixpipe is 0.001-0.024 of their time (fc8 forward [32,4096] ·
+// [1000,4096]ᵀ 0.007, where counting the wait for its last chunk's mmads gave 0.212), the weight
+// gradient [32,1000]ᵀ · [32,4096] 0.299 (0.732 with the wait, 0.329 without); ef63bc64 level2 (Qwen3,
+// held out) MatMulV2 [4096,4096] · [4096,1024] bf16 0.066-0.082 (0.125 with the wait, 0.039 without).
+// A counter only, as for TBE's convolutions (§122): times do not change (docs/fidelity.md §125).
+bool storesAfterTheCube(const OpInstance& op, const ChipConfig& chip, const MatmulProblem& problem,
+                        bool cannBaseBlockTaken) {
+    if (chip.organisation != CoreOrganisation::Split) return false;
+    return op.boolAttr(kTbeKernelAttr, false) || loadsBOneFractalColumnAtATime(chip, problem, cannBaseBlockTaken);
 }
 
 // Base blocks to choose among, best first, and whether the first that fits is taken outright. The
@@ -538,10 +547,9 @@ void planMatmul(const OpInstance& op, const ChipConfig& chip, const MatmulProble
         if (last.chunkK == 0) throwLoweringError(op, "no K chunk of the base block fits L1");
         checkPlanFits(op, chip, lastPlan, lastBiasL1, problem.hasBias ? std::uint64_t{last.baseN} * 4 : 0);
     }
-    if (loadsBOneFractalColumnAtATime(chip, problem, cann.has_value())) {
+    if (loadsBOneFractalColumnAtATime(chip, problem, cann.has_value()))
         tiling.bColumnLoadIssueCycles = chip.scalarCyclesPerInstructionAic;
-        plan.storesWithoutUnitFlag = true;  // TBE's kernel: the store follows the cube (see above)
-    }
+    plan.storesWithoutUnitFlag = storesAfterTheCube(op, chip, problem, cann.has_value());
     planAtomicKSlices(op, chip, problem, tiling);
     if (tiling.kSplits == 1) planResidentA(op, chip, problem, tiling, plan, bestBiasL1);
     if (cannsBlockChosen && !plan.residentA) planCannChunks(chip, problem, tiling, plan, bestBiasL1);

@@ -1,9 +1,11 @@
-// The true-fp32 GEMMs of CANN's small-shape path (the M = 32 MatMulV2 rows: TBE's binary kernel,
-// docs/fidelity.md §119) store C after the cube on a plain event, not as a unit-flag store in flight
-// (§34's Ascend C Matmul), so FixPipe busy is the store alone (§125). fp16 / hf32, CANN's base-block
-// shapes and the coupled cores (C through UB) keep their stores as they were.
+// TBE's GEMM kernel — a MatMul marked kTbeKernelAttr (the replay's MatMulV2 rows) or a true-fp32
+// GEMM of CANN's small-shape path (the M = 32 MatMulV2 rows, docs/fidelity.md §119) — stores C after
+// the cube on a plain event, not as a unit-flag store in flight (§34's Ascend C Matmul), so FixPipe
+// busy is the store alone (§125). Unmarked fp16 / hf32, CANN's base-block shapes and the coupled
+// cores (C through UB) keep their stores as they were.
 #include <gtest/gtest.h>
 
+#include "models/kernels/cube/matmul/matmul_tbe_kernel.h"
 #include "tests/models/kernels/cube_test_support.h"
 #include "tests/models/kernels/test_chip.h"
 
@@ -62,10 +64,27 @@ TEST(CubeMatMulTbeStore, Fp16Hf32AndBaseBlockShapesKeepTheUnitFlagStore) {
     expectUnitFlag(skinnyForward(h, DataType::Fp32, 256, 4096, 64, 24));
 }
 
+// A MatMul marked TBE's kernel stores after the cube whatever its dtype and base block.
+TEST(CubeMatMulTbeStore, MarkedTbeKernelStoresAfterTheCubeOnAnyShape) {
+    const auto chip = ascend910B1();
+    CubeOpHarness h(chip, 1 << 20);
+    const auto expectPlain = [&h](OpInstance op) {
+        op.attrs[kTbeKernelAttr] = true;
+        const StoreWaits w = storeWaitsOf(h.lower(op).at(0));
+        ASSERT_GT(w.stores, 0);
+        EXPECT_EQ(w.plain, w.stores);
+        EXPECT_EQ(w.unit, 0);
+    };
+    expectPlain(skinnyForward(h, DataType::Fp16, 32, 96, 512));
+    expectPlain(skinnyForward(h, DataType::Fp32, 256, 4096, 64, 24));  // CANN's base block
+}
+
 TEST(CubeMatMulTbeStore, CoupledCoresStoreThroughUbWithoutAFixPipeWait) {
     const ChipConfig coupled = coupledChip();
     CubeOpHarness h(coupled, 1 << 20);
-    const LoweredKernel kernel = h.lower(skinnyForward(h, DataType::Fp32, 32, 96, 512)).at(0);
+    auto op = skinnyForward(h, DataType::Fp32, 32, 96, 512);
+    op.attrs[kTbeKernelAttr] = true;
+    const LoweredKernel kernel = h.lower(op).at(0);
     StoreWaits w;
     for (const Instruction& i : blockProgram(kernel, 0, CoreKind::Coupled)) {
         if (i.opcode != Opcode::WaitFlag) continue;
