@@ -31,6 +31,12 @@
 // up to 0.9–1.2 of their time, §74e / §87f). The way back has the backward schedule's depad stage:
 // its `dma_copy` of the transposed rows (UB → UB, on the vector pipe, one burst a channel row) from
 // the transpose's bank-padded row pitch to the block-aligned rows the store reads.
+// Planar rows of at most 256 B that are not whole 32 B blocks take the tiling's COMMON_ALIGN case
+// (dslTransDataTakesCommonAlign; §127): the forward schedule loads the tile's rows as one run
+// (`dma_copy`) and `align_pad`s them in UB to the transpose's pitch, the backward one
+// `remove_pad`s the transposed rows into one run and stores it as one burst — where STORAGE_ALIGN
+// moves every row as its own burst. The re-pitching is a UB → UB copy, a burst a row, behind
+// kDslTransDataRepitchScalarCyclesPerRow of scalar work a row.
 #include "models/kernels/layout/trans_data_nchwconv.h"
 #include "models/kernels/layout/trans_data_dsl_buffers.h"
 
@@ -60,6 +66,10 @@ struct NchwConvLayout {
     bool singleBuffer = false;   // the 910A's DSL schedule (trans_data_dsl_buffers.h)
     bool dslSchedule = false;    // one buffer, serial tiles, the dispatch, the way back's depad copy
     std::uint64_t depadBuf = 0;  // the way back's block-aligned rows (dslSchedule)
+    // The DSL's COMMON_ALIGN case (dslTransDataTakesCommonAlign): the planar side moves as one run
+    // of packed rows, re-pitched in UB (align_pad on the way in, remove_pad on the way back).
+    bool commonAlign = false;
+    std::uint64_t packedBuf = 0;  // the run of packed planar rows (commonAlign)
 
     std::uint32_t buffers() const { return dslSchedule || singleBuffer ? 1 : 2; }
     std::uint64_t units() const { return chunks == 1 ? ceilDiv(blocks, packed) : blocks * chunks; }
@@ -91,7 +101,9 @@ class NchwConvTiles final : public TileSource {
         const std::uint64_t in = l.inBuf + half * l.stride, out = l.outBuf + half * l.stride;
         const std::uint64_t planar = l.toBlocked ? in : out, blocked = l.toBlocked ? out : in;
         const std::uint64_t rowBytes = l.rowPitch() * l.eb, cellBytes = l.cellBytes();
-        if (l.toBlocked)
+        if (l.toBlocked && l.commonAlign)
+            loadPackedRun(b0, count, in, code);
+        else if (l.toBlocked)
             loadPlanar(b0, count, j0, cols, in, code);
         else
             code.load.push_back(Instruction::move(strided(MemSpace::GM, MemSpace::UB, l.x + (b0 * l.hw + j0) * cellBytes, in, count,
@@ -115,14 +127,23 @@ class NchwConvTiles final : public TileSource {
                                                            (l.hw - cols) * cellBytes)));
         } else {
             std::uint64_t rows = out, pitch = rowBytes;
-            if (l.dslSchedule) {  // the depad stage: channel rows to block-aligned rows, a burst each
+            if (l.commonAlign) {  // remove_pad: the channel rows packed into one run, stored as one burst
+                const std::uint64_t runRows = l.c0 * count, packedRow = cols * l.eb;
+                code.compute.push_back(Instruction::scalar(static_cast<std::uint32_t>(runRows * kDslTransDataRepitchScalarCyclesPerRow)));
+                code.compute.push_back(Instruction::move(
+                    strided(MemSpace::UB, MemSpace::UB, out, l.packedBuf, runRows, packedRow, rowBytes - packedRow, 0)));
+                code.store.push_back(Instruction::move(strided(MemSpace::UB, MemSpace::GM, l.packedBuf,
+                                                               l.y + b0 * l.c0 * l.hw * l.eb, 1, runRows * packedRow, 0, 0)));
+            } else if (l.dslSchedule) {  // the depad stage: channel rows to block-aligned rows, a burst each
                 pitch = l.alignedRowBytes(cols);
                 rows = l.depadBuf;
                 code.compute.push_back(Instruction::move(
                     strided(MemSpace::UB, MemSpace::UB, out, rows, l.c0 * count, pitch, rowBytes - pitch, 0)));
             }
-            code.store.push_back(Instruction::move(strided(MemSpace::UB, MemSpace::GM, rows, l.y + (b0 * l.c0 * l.hw + j0) * l.eb,
-                                                           l.c0 * count, cols * l.eb, pitch - cols * l.eb, (l.hw - cols) * l.eb)));
+            if (!l.commonAlign)
+                code.store.push_back(Instruction::move(strided(MemSpace::UB, MemSpace::GM, rows,
+                                                               l.y + (b0 * l.c0 * l.hw + j0) * l.eb, l.c0 * count,
+                                                               cols * l.eb, pitch - cols * l.eb, (l.hw - cols) * l.eb)));
         }
         // The DSL's tiles run in series: the next tile's load waits until this store has landed.
         if (l.dslSchedule) code.store.push_back(Instruction::barrier(Pipe::All));
@@ -183,6 +204,25 @@ class NchwConvTiles final : public TileSource {
                             (l.c0 - rows) * l.rowPitch());
     }
 
+    // COMMON_ALIGN's way in: the tile's channel rows are one run in GM (a C that is a multiple of
+    // C0: the packed blocks' rows too), loaded as one burst, then align_pad re-pitches them to the
+    // transpose's rows in UB (a UB → UB copy on the vector pipe, one burst a row), and the padded
+    // channels of a C that is not a multiple of C0 are zero rows.
+    void loadPackedRun(std::uint64_t b0, std::uint64_t count, std::uint64_t in, TileCode& code) const {
+        const NchwConvLayout& l = *l_;
+        const std::uint64_t image = b0 / l.c1, first = b0 % l.c1 * l.c0;
+        const std::uint64_t rows = l.channels % l.c0 == 0 ? l.c0 * count : std::min(l.c0, l.channels - first);
+        const std::uint64_t rowBytes = l.rowPitch() * l.eb, packedRow = l.hw * l.eb;
+        code.load.push_back(Instruction::move(strided(MemSpace::GM, MemSpace::UB, l.x + (image * l.channels + first) * packedRow,
+                                                      l.packedBuf, 1, rows * packedRow, 0, 0)));
+        code.compute.push_back(Instruction::scalar(static_cast<std::uint32_t>(rows * kDslTransDataRepitchScalarCyclesPerRow)));
+        code.compute.push_back(Instruction::move(
+            strided(MemSpace::UB, MemSpace::UB, l.packedBuf, in, rows, packedRow, 0, rowBytes - packedRow)));
+        if (rows < l.c0)
+            emitVectorRange(code.compute, VectorOp::Duplicate, l.dtype, {.dst = in + rows * rowBytes},
+                            (l.c0 - rows) * l.rowPitch());
+    }
+
     std::shared_ptr<const NchwConvLayout> l_;
     UnitRange units_;
 };
@@ -190,6 +230,13 @@ class NchwConvTiles final : public TileSource {
 }  // namespace
 
 bool vnchwconvTakes32BitElements(const ChipConfig& chip) { return chip.organisation == CoreOrganisation::Split; }
+
+bool dslTransDataTakesCommonAlign(std::uint64_t planeElements, std::uint64_t elementBytes) {
+    const std::uint64_t blockElements = kUbBlockBytes / elementBytes;
+    const std::uint64_t aligned = alignUp(planeElements, blockElements);
+    return elementBytes == 4 && planeElements % blockElements != 0 &&
+           planeElements * elementBytes <= kDslTransDataPacketBytes && aligned <= kDslTransDataCommonAlignMaxFp32Row;
+}
 
 std::vector<LoweredKernel> lowerNchwConvTransData(const OpInstance& op, const ChipConfig& chip, std::int64_t channels,
                                                   std::int64_t planeElements, bool toBlocked, std::int64_t c0) {
@@ -235,7 +282,11 @@ std::vector<LoweredKernel> lowerNchwConvTransData(const OpInstance& op, const Ch
     l->inBuf = ub.allocate(l->buffers() * l->stride, "input tile");
     l->outBuf = ub.allocate(l->buffers() * l->stride, "output tile");
     // A block-aligned row is no longer than the transpose's odd pitch: the depad rows fit a stride.
-    if (l->dslSchedule && !toBlocked) l->depadBuf = ub.allocate(l->stride, "depad rows");
+    l->commonAlign = l->dslSchedule && dslTransDataTakesCommonAlign(l->hw, eb);
+    if (l->commonAlign)
+        l->packedBuf = ub.allocate(alignUp(l->packed * l->c0 * l->hw * eb, kUbBlockBytes), "packed planar rows");
+    else if (l->dslSchedule && !toBlocked)
+        l->depadBuf = ub.allocate(l->stride, "depad rows");
 
     return {tiledVectorKernel<NchwConvTiles>(op, placement, l, 2 * x.bytes(), l->units())};
 }

@@ -14,8 +14,24 @@ namespace ascendsim {
 // [D] AlexNet 910B2 text export (e5a31957 text/level2 rank0, 1800 MHz): real scalar cycles a block
 // (aiv_scalar_ratio × real µs × 1800) less the model's without it, over the 39 fp32 NCHW ↔ NC1HWC0
 // rows of 13 × 13 to 224 × 224 planes: median 3892 (quartiles ≈ 3300 / 5100); the DB export, held
-// out: 3953 (docs/fidelity.md §112). The 6 × 6 NC1HWC0:1 pair (11–14 k) is left out: another case.
+// out: 3953 (docs/fidelity.md §112). The 6 × 6 NC1HWC0:1 pair (11–14 k) is left out: the
+// COMMON_ALIGN case, whose re-pitching has its own scalar work (below, §127).
 inline constexpr std::uint32_t kDslTransDataDispatchScalarCycles = 3900;
+
+// The DSL TransData tiling's choice of its COMMON_ALIGN case for 32-bit data (CANN's op tiling
+// transdata_dsl_general.cc, TransdataGeneral::ChooseType / CommonAlignLimit; docs/fidelity.md §127):
+// a planar row (H·W elements) that is not whole 32 B blocks, at most PACKET_SENDING_RATE (256 B)
+// long, and at most 168 elements once block-aligned. Else STORAGE_ALIGN (each row its own burst,
+// padded in UB by the DMA).
+inline constexpr std::uint64_t kDslTransDataPacketBytes = 256;
+inline constexpr std::uint64_t kDslTransDataCommonAlignMaxFp32Row = 168;
+// Scalar cycles a planar row costs COMMON_ALIGN's re-pitching (align_pad / remove_pad, lowered by
+// the closed compiler) [F]: the AlexNet 910B2 text export's two COMMON_ALIGN rows (e5a31957
+// text/level2 rank0: NCHW [32,256,6,6] → NC1HWC0:1 and back, 256 rows a block) spend 15.0 k / 12.2 k
+// scalar cycles a block where the model's other scalar work is 5.8 k / 6.8 k: 36 / 21 cycles a row,
+// 28 their mean; the DB export held out (docs/fidelity.md §127).
+inline constexpr std::uint64_t kDslTransDataRepitchScalarCyclesPerRow = 28;
+bool dslTransDataTakesCommonAlign(std::uint64_t planeElements, std::uint64_t elementBytes);
 
 // Whether the chip's vnchwconv transposes 32-bit elements (the 220x parts: platform_config
 // Ascend910B*.ini list float32 for Intrinsic_vnchwconv, Ascend910A.ini does not).

@@ -11,6 +11,8 @@
 //         matches this, docs/fidelity.md §62), and per window row a block-strided Add into the
 //         tap's input positions (stride sw);
 //   MTE3: the band's dx rows, one burst.
+// Before each tap's vector work the scalar unit runs the DSL's col2img loop for that tap, its
+// sh·sw stride-phase iterations (max_pool_grad_dsl_loop.h): the real rows are scalar-bound.
 // A PipeBarrier<PIPE_V> separates each vector step from the one whose results it reads (the Adds
 // after the select and after the previous tap's Adds), as in MaxPoolWithArgmaxV1
 // (max_pool_with_argmax.cpp).
@@ -21,6 +23,7 @@
 
 #include "models/kernels/pooling/max_pool_argmax_geometry.h"
 #include "models/kernels/pooling/max_pool_argmax_tik.h"
+#include "models/kernels/pooling/max_pool_grad_dsl_loop.h"
 #include "models/kernels/tiling/vector_tiling_stream.h"
 
 namespace ascendsim {
@@ -28,6 +31,7 @@ namespace ascendsim {
 namespace {
 
 constexpr DataType kF32 = DataType::Fp32;
+
 
 struct ArgmaxGradLayout {
     ArgmaxPoolGeometry g;
@@ -81,6 +85,7 @@ public:
         emitVectorRange(code.compute, VectorOp::Duplicate, kF32, {.dst = acc}, rows * g.w * kArgmaxPoolC0, 0.0f);
         for (std::uint64_t tap = 0; tap < g.taps() && entries > 0; ++tap) {
             const std::uint64_t i = tap / g.kw, j = tap % g.kw;
+            code.compute.push_back(Instruction::scalar(dslCol2ImgTapScalarCycles(g.sh, g.sw)));
             emitVectorRange(code.compute, VectorOp::Select, kF32,
                             {.dst = l.contribution, .src0 = dyBuf, .src1 = l.zeros, .src1IsBlock = true}, entries * kArgmaxPoolC0);
             code.compute.push_back(afterWrites);  // the Adds read the contribution and the previous tap's sums

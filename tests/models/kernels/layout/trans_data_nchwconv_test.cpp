@@ -214,5 +214,63 @@ TEST(VectorTransDataNchwConv, Fp32RunsAsTheDslSchedulesItOnThe220xParts) {
     }
 }
 
+// The DSL tiling's COMMON_ALIGN choice (transdata_dsl_general.cc, ChooseType / CommonAlignLimit,
+// §127): 32-bit planar rows that are not whole blocks and at most 256 B long.
+TEST(VectorTransDataNchwConv, Fp32RowsUpTo256BytesThatAreNotWholeBlocksTakeCommonAlign) {
+    EXPECT_TRUE(dslTransDataTakesCommonAlign(36, 4));    // 6 × 6: AlexNet's pooled features
+    EXPECT_TRUE(dslTransDataTakesCommonAlign(60, 4));
+    EXPECT_FALSE(dslTransDataTakesCommonAlign(24, 4));   // whole 32 B blocks: STORAGE_ALIGN
+    EXPECT_FALSE(dslTransDataTakesCommonAlign(66, 4));   // past 256 B
+    EXPECT_FALSE(dslTransDataTakesCommonAlign(169, 4));  // 13 × 13
+    EXPECT_FALSE(dslTransDataTakesCommonAlign(36, 2));   // 16-bit data keeps its own kernel
+    checkRoundTrip(ascend910B1(), 3, 32, 6, 6, DataType::Fp32);      // C0 = 8: 144 B rows
+    checkRoundTrip(ascend910B1(), 2, 32, 6, 6, DataType::Fp32, 16);  // the MaxPool kernels' C0 = 16
+    checkRoundTrip(ascend910B1(), 2, 3, 5, 7, DataType::Fp32);       // C = 3 → 5 zero channels, 140 B rows
+}
+
+// COMMON_ALIGN's tiles: the way in loads the tile's rows as one burst and re-pitches them in UB (one
+// UB → UB move, a burst a row, after the scalar work of kDslTransDataRepitchScalarCyclesPerRow a
+// row); the way back packs the transposed rows the same way and stores them as one burst.
+TEST(VectorTransDataNchwConv, Fp32CommonAlignMovesEachTileAsOneRunAndRepitchesItsRowsInUb) {
+    const ChipConfig chip = ascend910B1();
+    for (const bool toBlocked : {true, false}) {
+        CubeOpHarness h(chip);
+        auto planar = h.tensor("x", {8, 64, 6, 6}, DataType::Fp32);
+        auto blocked = h.tensor("y", {8, 64, 6, 6}, DataType::Fp32);
+        blocked.format = TensorFormat::NC1HWC0;
+        auto op = toBlocked ? makeOp("TransData", {planar}, {blocked}) : makeOp("TransData", {blocked}, {planar});
+        op.attrs["dst_format"] = std::string(toBlocked ? "NC1HWC0" : "NCHW");
+        const auto kernels = h.lower(op);
+        std::uint64_t planarRunMoves = 0, repitches = 0, repitchedRows = 0, repitchesAfterScalar = 0, tiles = 0;
+        for (std::uint32_t block = 0; block < kernels.at(0).blockDim; ++block) {
+            auto stream = kernels.at(0).program({block, CoreKind::Vector, 0});
+            std::vector<Instruction> chunk;
+            std::uint32_t scalarBefore = 0;
+            while (stream->next(chunk)) {
+                for (const auto& instruction : chunk) {
+                    const auto* work = std::get_if<ScalarWork>(&instruction.operands);
+                    const auto* m = std::get_if<DataMove>(&instruction.operands);
+                    if (m != nullptr && (toBlocked ? m->src : m->dst) == MemSpace::GM) {
+                        ++tiles;
+                        if (m->burstCount == 1 && m->burstBytes % (36 * 4) == 0) ++planarRunMoves;
+                    }
+                    if (m != nullptr && m->src == MemSpace::UB && m->dst == MemSpace::UB) {
+                        ++repitches, repitchedRows += m->burstCount;
+                        EXPECT_EQ(m->burstBytes, 36u * 4u);
+                        if (scalarBefore == m->burstCount * kDslTransDataRepitchScalarCyclesPerRow) ++repitchesAfterScalar;
+                    }
+                    scalarBefore = work != nullptr ? work->cycles : 0;
+                }
+                chunk.clear();
+            }
+        }
+        ASSERT_GT(tiles, 0u);
+        EXPECT_EQ(planarRunMoves, tiles) << (toBlocked ? "way in" : "way back");
+        EXPECT_EQ(repitches, tiles);
+        EXPECT_EQ(repitchesAfterScalar, repitches);
+        EXPECT_EQ(repitchedRows, 8u * 64u);  // every channel row once
+    }
+}
+
 }  // namespace
 }  // namespace ascendsim::test

@@ -1,12 +1,14 @@
 // MaxPoolWithArgmaxV1 and MaxPoolGradWithArgmaxV1 separate dependent vector instructions with a
 // PipeBarrier<PIPE_V>, as CANN's generated code does (docs/fidelity.md §62), and the grad's TIK
 // form (fp16) selects one repeat per CMPMASK load where the DSL form (fp32) selects in one pass;
-// the TIK form's taps take turns on one mask buffer (§70).
+// the TIK form's taps take turns on one mask buffer (§70); the DSL grad runs its col2img scalar
+// loop before each tap (§127).
 #include <gtest/gtest.h>
 
 #include <variant>
 #include <vector>
 
+#include "models/kernels/pooling/max_pool_grad_dsl_loop.h"
 #include "models/kernels/tiling/vector_tiling.h"
 #include "tests/models/kernels/vector_test_support.h"
 
@@ -178,6 +180,41 @@ TEST(VectorMaxPoolArgmaxBarriers, TikGradTapsTakeTurnsOnOneMaskBuffer) {
     // Every mask load waits for the vector work before it (the first for the block's set-up clears).
     EXPECT_EQ(loadsAfterVectorWait, maskLoads);
     EXPECT_EQ(stores, kGradPlanes);
+}
+
+// The DSL grad (fp32) is scalar-bound on the chip: before each tap's select the scalar unit runs the
+// schedule's col2img loop, sh·sw iterations of kDslCol2ImgIterationScalarCycles; the TIK form (fp16)
+// has no such loop (its scalar work is tik_scalar_work.h's, a few cycles an instruction).
+TEST(VectorMaxPoolArgmaxBarriers, DslGradRunsItsCol2ImgScalarLoopBeforeEveryTap) {
+    const std::uint32_t loopCycles = dslCol2ImgTapScalarCycles(2, 2);
+    ASSERT_EQ(loopCycles, 4 * kDslCol2ImgIterationScalarCycles);
+    for (const DataType dtype : {DataType::Fp32, DataType::Fp16}) {
+        const ChipConfig chip = ascend910B1();
+        CubeOpHarness h(chip, 64ull << 20);
+        TensorInfo mask;
+        const auto kernels = lowerGrad(h, dtype, mask);
+        ASSERT_EQ(kernels.size(), 1u);
+        std::vector<Instruction> program;
+        forEachProgramInstruction(kernels[0], CoreKind::Vector, [&](const Instruction& i) { program.push_back(i); });
+        std::uint64_t loops = 0, selects = 0, selectsAfterLoop = 0;
+        for (std::size_t k = 0; k < program.size(); ++k) {
+            const auto* work = std::get_if<ScalarWork>(&program[k].operands);
+            const bool loop = program[k].opcode == Opcode::Scalar && work != nullptr && work->cycles == loopCycles;
+            if (loop) ++loops;
+            const auto* v = std::get_if<VectorInstr>(&program[k].operands);
+            if (v == nullptr || v->op != VectorOp::Select) continue;
+            ++selects;
+            const auto* before = k > 0 ? std::get_if<ScalarWork>(&program[k - 1].operands) : nullptr;
+            if (before != nullptr && before->cycles == loopCycles) ++selectsAfterLoop;
+        }
+        if (dtype == DataType::Fp32) {
+            EXPECT_EQ(loops, kGradPlanes * kWindowTaps);  // one UB tile a plane
+            EXPECT_EQ(selectsAfterLoop, selects);
+            EXPECT_EQ(selects, kGradPlanes * kWindowTaps);
+        } else {
+            EXPECT_EQ(loops, 0u);
+        }
+    }
 }
 
 }  // namespace
