@@ -50,4 +50,37 @@ void forEachWrittenLine(const L2Bursts& bursts, std::uint32_t lineBytes, bool bu
     flush();
 }
 
+LineBytesTouched lineBytesTouched(const L2Bursts& bursts, std::uint64_t lineIndex, std::uint32_t lineBytes) {
+    LineBytesTouched touched;
+    const std::uint64_t lineStart = lineIndex * lineBytes;
+    const std::uint64_t lineEnd = lineStart + lineBytes;
+    const std::uint64_t burstBytes = bursts.bytes;
+    const std::uint64_t stride = bursts.count > 1 ? bursts.strideBytes : 0;
+    const std::uint64_t lastBurst = stride == 0 ? 0 : bursts.count - 1;
+    if (burstBytes == 0 || bursts.address >= lineEnd) return touched;
+    // The bursts [first, last] that reach into the line: start < lineEnd and start + bytes > lineStart.
+    std::uint64_t first = 0;
+    if (bursts.address + burstBytes <= lineStart) {
+        if (stride == 0) return touched;
+        first = (lineStart - bursts.address - burstBytes) / stride + 1;
+    }
+    const std::uint64_t last = stride == 0 ? 0 : std::min(lastBurst, (lineEnd - 1 - bursts.address) / stride);
+    std::uint64_t hullEnd = 0;
+    for (std::uint64_t burst = first; burst <= last; ++burst) {
+        const std::uint64_t start = bursts.address + burst * stride;
+        if (start >= lineEnd || start + burstBytes <= lineStart) continue;
+        const std::uint64_t from = std::max(start, lineStart) - lineStart;
+        const std::uint64_t to = std::min(start + burstBytes, lineEnd) - lineStart;
+        if (touched.bursts == 0) {
+            touched.begin = static_cast<std::uint32_t>(from);
+        } else if (from > hullEnd) {
+            touched.contiguous = false;
+        }
+        hullEnd = std::max(hullEnd, to);
+        ++touched.bursts;
+    }
+    touched.end = static_cast<std::uint32_t>(hullEnd);
+    return touched;
+}
+
 }  // namespace ascendsim

@@ -18,4 +18,15 @@ namespace ascendsim {
 void forEachWrittenLine(const L2Bursts& bursts, std::uint32_t lineBytes, bool burstsApart,
                         const std::function<void(std::uint64_t, std::uint64_t, bool)>& visit);
 
+// The bytes of line `lineIndex` the bursts touch: the hull [begin, end) of them within the line
+// (offsets from its start), how many bursts touch it, and whether the touched bytes are one piece
+// (bursts that overlap or meet join). begin == end when no burst touches the line.
+struct LineBytesTouched {
+    std::uint32_t begin = 0;
+    std::uint32_t end = 0;
+    std::uint64_t bursts = 0;
+    bool contiguous = true;
+};
+LineBytesTouched lineBytesTouched(const L2Bursts& bursts, std::uint64_t lineIndex, std::uint32_t lineBytes);
+
 }  // namespace ascendsim

@@ -5,9 +5,14 @@
 namespace ascendsim {
 
 void PartialLines::noteWrite(const L2Bursts& bursts, bool burstsApart, const L2Cache& l2) {
-    forEachWrittenLine(bursts, l2.lineBytes(), burstsApart, [&](std::uint64_t first, std::uint64_t count, bool whole) {
+    const std::uint32_t lineBytes = l2.lineBytes();
+    forEachWrittenLine(bursts, lineBytes, burstsApart, [&](std::uint64_t first, std::uint64_t count, bool whole) {
         if (!whole) {
-            if (!l2.contains(first)) lines_.insert(first);
+            if (l2.contains(first)) return;
+            // Burst by burst, a line two bursts share takes two writes: no one write's piece.
+            const LineBytesTouched touched = lineBytesTouched(bursts, first, lineBytes);
+            const bool onePiece = touched.contiguous && !(burstsApart && touched.bursts > 1);
+            lines_[first] = onePiece ? WrittenPiece{touched.begin, touched.end} : WrittenPiece{};
             return;
         }
         lines_.erase(lines_.lower_bound(first), lines_.lower_bound(first + count));
@@ -19,8 +24,17 @@ std::uint64_t PartialLines::fillOnRead(const L2Bursts& bursts, const L2Cache& l2
     std::uint64_t fills = 0;
     forEachWrittenLine(bursts, l2.lineBytes(), false, [&](std::uint64_t first, std::uint64_t count, bool) {
         auto it = lines_.lower_bound(first);
-        while (it != lines_.end() && *it < first + count) {
-            if (l2.contains(*it)) ++fills;
+        while (it != lines_.end() && it->first < first + count) {
+            const WrittenPiece piece = it->second;
+            const bool held = l2.contains(it->first);
+            if (held && piece.end > piece.begin) {
+                const LineBytesTouched wanted = lineBytesTouched(bursts, it->first, l2.lineBytes());
+                if (wanted.begin >= piece.begin && wanted.end <= piece.end) {
+                    ++it;  // served from the bytes L2 holds: no fill, still partial
+                    continue;
+                }
+            }
+            if (held) ++fills;
             it = lines_.erase(it);
         }
     });

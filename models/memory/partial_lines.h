@@ -15,8 +15,14 @@
 // - it is evicted (PartialLineFill::OnReadOrEvict): L2 writes back whole lines only, so it reads
 //   the line's other bytes from HBM first — a line of HBM read the evicting access pays beside the
 //   write-back. A write-back with a byte mask (OnRead) needs none.
+// A read that asks a partial line only for bytes the write that allocated it put there (one
+// contiguous piece of it) is served as a hit and leaves the line partial (§129): the 910B2's
+// one-block kernels read a small tensor the kernel before wrote into part of a line in an L2 hit's
+// MTE2 time, not a fill's (e5a31957 text rank0: Cast [32] 281 cycles real, 680 with the fill, 354
+// without; Equal [5,32] 469 real, 1140 -> 600). The line rule stands for a read that wants more
+// than that piece (§94's planar-row readers).
 #include <cstdint>
-#include <set>
+#include <map>
 #include <vector>
 
 #include "models/memory/l2_cache.h"
@@ -31,7 +37,8 @@ public:
     void noteWrite(const L2Bursts& bursts, bool burstsApart, const L2Cache& l2);
     // A read of `bursts`, called before L2 sees it: the partial lines it touches that `l2` still
     // holds are filled now (whole from then on); their count is returned. A partial line L2 no
-    // longer holds is forgotten (the read's miss fills it whole).
+    // longer holds is forgotten (the read's miss fills it whole). A line of which the read wants
+    // only bytes its allocating write put there is neither filled nor counted; it stays partial.
     std::uint64_t fillOnRead(const L2Bursts& bursts, const L2Cache& l2);
     // The dirty lines an access evicted (L2RangeOutcome::dirtyVictims): the partial ones among
     // them leave L2 and are forgotten; their count is returned (the lines whose write-back must
@@ -42,8 +49,14 @@ public:
     std::size_t count() const { return lines_.size(); }
 
 private:
+    // The bytes [begin, end) of its line the write that allocated a partial line put there, as
+    // one piece; empty (begin == end) when they were not one piece.
+    struct WrittenPiece {
+        std::uint32_t begin = 0;
+        std::uint32_t end = 0;
+    };
     // Ordered, so that a transfer's runs of lines are looked up as ranges, not line by line.
-    std::set<std::uint64_t> lines_;
+    std::map<std::uint64_t, WrittenPiece> lines_;
 };
 
 }  // namespace ascendsim

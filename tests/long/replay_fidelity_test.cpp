@@ -144,7 +144,9 @@ TEST(ReplayFidelity, QwenMemoryPipeRatiosWithinRecordedBounds) {
 // CANN's DSL runs it: one vnchwconv pass, no Gather) took the mean abs aiv_vec error 0.120 -> 0.037
 // (text and DB, cold; timeline 0.178 -> 0.036) -> bound 0.05. Session 26 (§127, the DSL
 // MaxPoolGradWithArgmaxV1's col2img scalar loop and TransData's COMMON_ALIGN case) took aiv_scalar
-// 0.083 -> 0.074 / 0.075 (text / DB, cold) -> bound 0.09.
+// 0.083 -> 0.074 / 0.075 (text / DB, cold) -> bound 0.09. Session 26 (§129, a read of only the
+// bytes a partial line's write put there is a hit, the 910B2's store acknowledgement on) took the
+// mean abs aiv_mte3 error 0.085 -> 0.078 (text) and 0.083 -> 0.076 (DB), cold -> bound 0.09.
 TEST(ReplayFidelity, AlexNetVectorCorePipeRatiosWithinRecordedBounds) {
     if (!fs::is_directory(samplesRoot())) GTEST_SKIP() << "no real samples at " << samplesRoot();
     for (const char* sample : {"msinsight/e5a31957/test/data/pytorch/text/level2/rank0_ascend_pt",
@@ -153,6 +155,7 @@ TEST(ReplayFidelity, AlexNetVectorCorePipeRatiosWithinRecordedBounds) {
         const FidelityStats stats = coldReplayStats(sample);
         EXPECT_LE(stats.meanAbsPipeError.at("aiv_scalar_ratio"), 0.09);
         EXPECT_LE(stats.meanAbsPipeError.at("aiv_vec_ratio"), 0.05);
+        EXPECT_LE(stats.meanAbsPipeError.at("aiv_mte3_ratio"), 0.09);
     }
 }
 

@@ -56,6 +56,64 @@ TEST(PartialLines, AWriteMissInPartLeavesTheLinePartialUntilAReadFillsIt) {
     EXPECT_EQ(partial.fillOnRead({0, 64, 1, 0}, l2), 0u);
 }
 
+TEST(LineBytesTouched, TheHullOfTheBurstsInALineAndWhetherTheyAreOnePiece) {
+    // One burst, bytes 100 .. 300 of line 0; nothing of line 1.
+    const LineBytesTouched one = lineBytesTouched({100, 200, 1, 0}, 0, kL2LineBytes);
+    EXPECT_EQ(one.begin, 100u);
+    EXPECT_EQ(one.end, 300u);
+    EXPECT_EQ(one.bursts, 1u);
+    EXPECT_TRUE(one.contiguous);
+    EXPECT_EQ(lineBytesTouched({100, 200, 1, 0}, 1, kL2LineBytes).bursts, 0u);
+    // 676 B planes back to back: line 1 (512 .. 1024) takes the end of the first and the start of
+    // the second, which meet: one piece, two bursts.
+    const LineBytesTouched planes = lineBytesTouched({0, kPlane, 2, kPlane}, 1, kL2LineBytes);
+    EXPECT_EQ(planes.begin, 0u);
+    EXPECT_EQ(planes.end, kL2LineBytes);
+    EXPECT_EQ(planes.bursts, 2u);
+    EXPECT_TRUE(planes.contiguous);
+    // 32 B every 64 B: gaps between the bursts.
+    const LineBytesTouched strided = lineBytesTouched({kL2LineBytes + 16, 32, 4, 64}, 1, kL2LineBytes);
+    EXPECT_EQ(strided.begin, 16u);
+    EXPECT_EQ(strided.end, 16u + 3 * 64 + 32);
+    EXPECT_EQ(strided.bursts, 4u);
+    EXPECT_FALSE(strided.contiguous);
+    // A line past the bursts' first ones: only the bursts that reach into it count.
+    const LineBytesTouched later = lineBytesTouched({0, 100, 20, 200}, 3, kL2LineBytes);  // 1536 .. 2048
+    EXPECT_EQ(later.bursts, 3u);  // bursts at 1400 (to 1500: no), 1600, 1800, 2000
+    EXPECT_EQ(later.begin, 1600u - 3 * kL2LineBytes);
+    EXPECT_EQ(later.end, kL2LineBytes);
+}
+
+TEST(PartialLines, AReadOfOnlyTheBytesTheAllocatingWritePutThereIsServedWithoutAFill) {
+    L2Cache l2(64 * kL2LineBytes, kL2LineBytes, 4);
+    PartialLines partial;
+    // A one-block kernel stores a [32] fp32 tensor: bytes 0 .. 128 of line 0 (§129: the 910B2's
+    // next kernel reads it in an L2 hit's MTE2 time).
+    partial.noteWrite({0, 128, 1, 0}, false, l2);
+    l2.access(0, true);
+    EXPECT_EQ(partial.fillOnRead({0, 128, 1, 0}, l2), 0u);
+    EXPECT_EQ(partial.fillOnRead({32, 64, 1, 0}, l2), 0u);
+    EXPECT_TRUE(partial.isPartial(0));  // still partial: its other bytes are not there
+    // A read that wants bytes past the write's fills it once.
+    EXPECT_EQ(partial.fillOnRead({0, 256, 1, 0}, l2), 1u);
+    EXPECT_FALSE(partial.isPartial(0));
+}
+
+TEST(PartialLines, ALineTwoBurstsOfOneWriteShareHasNoOneWritesPiece) {
+    L2Cache l2(64 * kL2LineBytes, kL2LineBytes, 4);
+    PartialLines partial;
+    // Burst by burst (§94b): line 1 takes the first plane's end and the second's start as two
+    // writes. Even a read of the first plane's bytes alone fills it.
+    partial.noteWrite({0, kPlane, 2, kPlane}, true, l2);
+    l2.access(1, true);
+    EXPECT_TRUE(partial.isPartial(1));
+    EXPECT_EQ(partial.fillOnRead({kL2LineBytes, kPlane - kL2LineBytes, 1, 0}, l2), 1u);
+    // The same store as one range: line 2 (1024 .. 1352 written) holds one piece.
+    partial.noteWrite({0, kPlane, 2, kPlane}, false, l2);
+    l2.access(2, true);
+    EXPECT_EQ(partial.fillOnRead({2 * kL2LineBytes, 2 * kPlane - 2 * kL2LineBytes, 1, 0}, l2), 0u);
+}
+
 TEST(PartialLines, WholeWritesAndHeldLinesStayWhole) {
     L2Cache l2(64 * kL2LineBytes, kL2LineBytes, 4);
     PartialLines partial;
@@ -85,6 +143,10 @@ TEST(PartialLines, APartialLineL2NoLongerHoldsIsAMissNotAFill) {
     partial.noteWrite({8, 8, 1, 0}, false, l2);  // line 0 partial, but never allocated here
     EXPECT_EQ(partial.fillOnRead({0, kL2LineBytes, 1, 0}, l2), 0u);
     EXPECT_FALSE(partial.isPartial(0));
+    // So is one the read wants only the written bytes of: the miss fills it whole, it is forgotten.
+    partial.noteWrite({8, 8, 1, 0}, false, l2);
+    EXPECT_EQ(partial.fillOnRead({8, 8, 1, 0}, l2), 0u);
+    EXPECT_FALSE(partial.isPartial(0));
 }
 
 ChipConfig partialChip(PartialLineFill fill) {
@@ -111,22 +173,56 @@ TEST(PartialReadFill, AReadOfPlanarRowsWrittenBurstByBurstPaysTheirFillsWithoutE
     const std::uint64_t offPs = readAfterPlanarStore(off, bytes, true, offCounters);
     const std::uint64_t onPs = readAfterPlanarStore(on, bytes, true, onCounters);
     EXPECT_EQ(off.hbmBytesRead(), 0u);  // every line a hit
-    // Every line the planes do not cover whole within one burst is filled from HBM by the read.
+    // Every line the planes do not cover whole within one burst is filled from HBM by the read,
+    // but the last (line 21): the read wants only the bytes 10752 .. 10816 the last plane put
+    // there (§129).
     std::set<std::uint64_t> partialLines;
     forEachWrittenLine({0, kPlane, 16, kPlane}, kL2LineBytes, true, [&](std::uint64_t first, std::uint64_t, bool whole) {
         if (!whole) partialLines.insert(first);
     });
     EXPECT_GT(partialLines.size(), 10u);
-    EXPECT_EQ(on.hbmBytesRead(), partialLines.size() * kL2LineBytes);
+    EXPECT_EQ(*partialLines.rbegin(), bytes / kL2LineBytes);
+    EXPECT_EQ(on.hbmBytesRead(), (partialLines.size() - 1) * kL2LineBytes);
     EXPECT_GT(onPs, offPs);  // the read waits for HBM (its read latency) instead of the hit latency
     EXPECT_EQ(onCounters[PmuEvent::L2R0ReadMissAllocate] + onCounters[PmuEvent::L2R1ReadMissAllocate], 0u);
+}
+
+struct ReadBack {
+    std::uint64_t ps = 0;
+    std::uint64_t hbmBytesRead = 0;
+};
+
+// A 128 B store into line 0, then a read of `readBytes` from its start: the read's time and the
+// HBM bytes read.
+ReadBack readAfterSmallStore(PartialLineFill fill, std::uint64_t readBytes) {
+    SharedMemorySystem memory(partialChip(fill));
+    PmuCounters counters;
+    memory.access(testing_support::gmWriteOf(0, 128, 0), counters);
+    const std::uint64_t start = 10'000'000;
+    const std::uint64_t ps = memory.access(GmAccess{start, 1, 0, readBytes, false}, counters) - start;
+    return {ps, memory.hbmBytesRead()};
+}
+
+TEST(PartialReadFill, ASmallTensorReadBackAsItWasWrittenIsAnL2Hit) {
+    const ReadBack off = readAfterSmallStore(PartialLineFill::None, 128);
+    const ReadBack on = readAfterSmallStore(PartialLineFill::OnReadOrEvict, 128);
+    EXPECT_EQ(on.ps, off.ps);
+    EXPECT_EQ(on.hbmBytesRead, 0u);
+    // Reading the whole line wants bytes no write put there: the fill.
+    const ReadBack whole = readAfterSmallStore(PartialLineFill::OnReadOrEvict, kL2LineBytes);
+    EXPECT_GT(whole.ps, off.ps);
+    EXPECT_EQ(whole.hbmBytesRead, kL2LineBytes);
 }
 
 TEST(PartialReadFill, TheSameStoreAsOneRangeLeavesWholeLines) {
     SharedMemorySystem on(partialChip(PartialLineFill::OnRead));
     PmuCounters counters;
     readAfterPlanarStore(on, 16 * kPlane, false, counters);
-    // Only the range's last line is partial (10816 = 21 × 512 + 64).
+    // Only the range's last line is partial (10816 = 21 × 512 + 64), and the read wants only the
+    // 64 B the store put there: no fill (§129).
+    EXPECT_EQ(on.hbmBytesRead(), 0u);
+    // A read of its whole last line fills it.
+    on.access(GmAccess{20'000'000, 1, 21 * kL2LineBytes, kL2LineBytes, false}, counters);
     EXPECT_EQ(on.hbmBytesRead(), kL2LineBytes);
 }
 
