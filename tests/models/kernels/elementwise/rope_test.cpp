@@ -64,5 +64,30 @@ TEST(RotaryPositionEmbeddingHeads, EachHeadOfAStepIsOneStridedLoadAndStoreOfItsL
     }
 }
 
+
+// The fp32 and fp16 forms run the same steps with copies (fp32) or casts (fp16) into the fp32
+// working buffers: y = x·cos + rotate_half(x)·sin per head, over more lines than one step.
+TEST(RotaryPositionEmbeddingHeads, Fp32AndFp16RotateEveryHeadOverSeveralSteps) {
+    const ChipConfig chip = ascend910B1();
+    const std::int64_t positions = 70, heads = 3, d = 64, half = d / 2;
+    for (const DataType dtype : {DataType::Fp32, DataType::Fp16}) {
+        CubeOpHarness h(chip);
+        const auto x = h.tensor("x", {positions, 1, heads, d}, dtype), y = h.tensor("y", {positions, 1, heads, d}, dtype);
+        const auto cos = h.tensor("cos", {positions, 1, 1, d}, dtype), sin = h.tensor("sin", {positions, 1, 1, d}, dtype);
+        const auto xs = h.fillRandom(x), cs = h.fillRandom(cos), ss = h.fillRandom(sin);
+        auto op = makeOp("RotaryPositionEmbedding", {x, cos, sin}, {y});
+        op.blockDim = 1;  // 70 lines: more than one step of a block
+        h.run(op);
+        std::vector<double> expected(xs.size());
+        for (std::size_t i = 0; i < xs.size(); ++i) {
+            const auto row = static_cast<std::int64_t>(i) / d, j = static_cast<std::int64_t>(i) % d;
+            const auto t = static_cast<std::size_t>((row / heads) * d + j);
+            const auto other = static_cast<std::size_t>(row * d + (j < half ? j + half : j - half));
+            expected[i] = xs[i] * cs[t] + (j < half ? -1.0 : 1.0) * xs[other] * ss[t];
+        }
+        expectNear(h.read(y), roundedTo(dtype, expected), 1e-3, relativeTolerance(dtype), "RotaryPositionEmbedding");
+    }
+}
+
 }  // namespace
 }  // namespace ascendsim::test
