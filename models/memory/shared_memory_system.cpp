@@ -159,6 +159,14 @@ GmServed SharedMemorySystem::serve(const GmAccess& request, PmuCounters& counter
     // processor-shared (0.42, 0.49, 0.48). A write into free ways (a stream that fits) still shares.
     const bool evictsHeldLines = request.isWrite && hbmCostBytes > 0.0 && missLines > lines.emptyWaysFilled;
     const bool evictsDirtyLines = request.isWrite && (writeBacks > 0 || backgroundWriteBackBytes > 0);
+    // A write whose every line hits and that dirties clean ones is an in-place update of lines the
+    // kernel has just read (ApplyAdamWV2's var / m / v, an x.mul_()): its write-back, charged at
+    // the write by the eager rule above, stands for the dirty victim its own reads' misses evict,
+    // which those reads wait for on the chip; the write takes that FCFS turn as §60's evicting
+    // writes do (docs/fidelity.md §128e: the Qwen3 ApplyAdamWV2 rows keep MTE3 busy 0.57-0.90 with
+    // MTE2 0.95-0.99, the model had them at 0.48-0.50 processor-shared). Not posted either.
+    const bool dirtiesHitCleanLines = request.isWrite && hbmCostBytes > 0.0 && missLines == 0 && lines.linesDirtied > 0;
+    const bool waitsFcfsTurn = evictsDirtyLines || evictsHeldLines || dirtiesHitCleanLines;
     // A read that hits waits while the L2 owes HBM more posted write-backs than the write queue
     // holds: the L2 takes requests in order, and a line whose write-back has no room in the queue
     // holds the hits behind it (docs/fidelity.md §120). A kernel whose inputs L2 holds and whose
@@ -169,8 +177,8 @@ GmServed SharedMemorySystem::serve(const GmAccess& request, PmuCounters& counter
     const bool readHit = !request.isWrite && fillBytes == 0;
     const double hbmWait =
         readHit ? lastPostedWriteBackDonePs_ - writeBackQueuePs_
-                : (evictsDirtyLines || evictsHeldLines ? std::max(hbmDone, hbmFcfsDone) : hbmDone) - bufferPs;
-    if (writeBackBytes > 0 && request.isWrite && !(evictsDirtyLines || evictsHeldLines))
+                : (waitsFcfsTurn ? std::max(hbmDone, hbmFcfsDone) : hbmDone) - bufferPs;
+    if (writeBackBytes > 0 && request.isWrite && !waitsFcfsTurn)
         lastPostedWriteBackDonePs_ = hbmFcfsDone;
     // The core's own in-flight limit: its missed lines return `outstanding` per read latency.
     const double inFlightDone =

@@ -19,7 +19,8 @@
 //   has filled the L2, §117) is not posted: it completes when the HBM
 //   server's FCFS schedule has served everything queued ahead of it and its own bytes (less the
 //   write queue's bytes with eager write-back), not when processor sharing (hbm_sharing.h) would
-//   finish it (write back-pressure, docs/fidelity.md §60);
+//   finish it (write back-pressure, docs/fidelity.md §60); so is a write whose every line hits and
+//   that dirties clean ones (an in-place update of lines the kernel just read, §128e);
 // - a read that hits waits until the posted writes' write-backs (eager write-back, writes that
 //   evict no held line) queued at HBM are within the write queue's bytes of done: the L2 takes
 //   requests in order, and hits queue behind lines whose write-backs have no room (§120);
@@ -114,8 +115,8 @@ public:
     // FCFS completion of the newest write-back on the HBM server: a fill arriving before it
     // shares the bus with writes (read/write turnaround) and pays readEfficiency_.
     double lastWriteBackDonePs_ = 0.0;
-    // FCFS completion of the newest posted write's write-back (a write that evicts no held line,
-    // eager write-back): a read hit waits until it is within the write queue of it (§120).
+    // FCFS completion of the newest posted write's write-back (a write that evicts no held line
+    // and is no in-place update, eager write-back): a read hit waits until it is within the write queue of it (§120).
     double lastPostedWriteBackDonePs_ = 0.0;
     // Eager write-back (chip l2.writeBackQueueBytes > 0): how far, in ps of HBM write time, the
     // queued write-backs may run ahead of a write before it waits. 0 = lazy write-back.

@@ -4,8 +4,16 @@
 // x row r reads table row r / N. With x = [x1 | x2] (halves of D), rotate_half(x) = [−x2 | x1]:
 //   y  = x·cos + rotate_half(x)·sin
 //   dx = dy·cos + rotate_halfᵀ(dy·sin),  rotate_halfᵀ(u) = [u2 | −u1]
-// As CANN's kernel does it, a tile holds G table rows and their G·N x rows: cos and sin rows are
-// loaded once per position and applied to the N head rows by row-broadcast vector instructions
+// The forward is CANN's RotateHalf kernel (ops-transformer posembedding/rotary_position_embedding,
+// rotate_half_bf16.h / rotate_half_base.h, tiling rope_rotate_half_tiling.cpp; docs/fidelity.md
+// §128): x [S,B,N,D] against tables [S,B,1,D] is its "SBND" mode with S·B table lines split over
+// the cores; a step takes storeSLines lines of cos and sin (contiguous), casts them to fp32 and
+// negates sin's left halves once, then runs every head on its own: the head's lines as one
+// strided move (storeSLines bursts of D elements, N·D apart in GM), cast, the halves swapped by
+// two UB→UB copies (XNewCopy), x·cos + swapped·sin over the step's lines, cast back and stored
+// with the same stride. So each head's loads and stores are bursts of one D row.
+// The gradient keeps a tile of G table rows and their G·N x rows: cos and sin rows loaded once per
+// position and applied to the N head rows by row-broadcast vector instructions
 // (RowTile::withVector), so GM traffic is x, y and one pass over the tables. In fp32.
 // dcos/dsin (optional outputs of the grad) are not produced: MindSpeed does not request them.
 #include <algorithm>
@@ -19,8 +27,7 @@ namespace ascendsim {
 namespace {
 constexpr DataType kF32 = DataType::Fp32;
 
-struct RopeLayout {
-    bool gradient = false;
+struct RopeGradLayout {
     DataType dtype = DataType::Bf16;
     std::uint64_t heads = 1, length = 0, half = 0, tableRows = 0, positionsPerTile = 1;
     std::uint64_t xGm = 0, cosGm = 0, sinGm = 0, yGm = 0;
@@ -29,13 +36,14 @@ struct RopeLayout {
     std::uint64_t xF32 = 0, cosF32 = 0, sinF32 = 0, yF32 = 0, rotated = 0;
 };
 
-class RopeTiles final : public TileSource {
+// The gradient's tiles: G table rows and their G·N x rows.
+class RopeGradTiles final : public TileSource {
 public:
-    RopeTiles(std::shared_ptr<const RopeLayout> l, UnitRange positions) : l_(std::move(l)), positions_(positions) {}
+    RopeGradTiles(std::shared_ptr<const RopeGradLayout> l, UnitRange positions) : l_(std::move(l)), positions_(positions) {}
     std::uint64_t tileCount() const override { return ceilDiv(positions_.size(), l_->positionsPerTile); }
 
     void tile(std::uint64_t index, std::uint32_t half, TileCode& code) override {
-        const RopeLayout& l = *l_;
+        const RopeGradLayout& l = *l_;
         const std::uint64_t first = positions_.begin + index * l.positionsPerTile;
         const std::uint64_t g = std::min(l.positionsPerTile, positions_.end - first);
         const std::uint64_t rows = g * l.heads, eb = bytesOf(l.dtype), d = l.length;
@@ -61,15 +69,10 @@ public:
             const std::uint64_t x = l.xF32 + p * l.heads * d * 4, y = l.yF32 + p * l.heads * d * 4;
             const std::uint64_t rot = l.rotated + p * l.heads * d * 4;
             const std::uint64_t cosRow = l.cosF32 + p * d * 4, sinRow = l.sinF32 + p * d * 4;
-            if (!l.gradient) {  // rot = [−x2 | x1]·sin
-                t.slice(VectorOp::Muls, rot, x + halfBytes, l.half, -1.0f);
-                t.slice(VectorOp::Copy, rot + halfBytes, x, l.half);
-                t.withVector(VectorOp::Mul, rot, rot, sinRow);
-            } else {  // u = dy·sin; rot = [u2 | −u1]
-                t.withVector(VectorOp::Mul, y, x, sinRow);
-                t.slice(VectorOp::Copy, rot, y + halfBytes, l.half);
-                t.slice(VectorOp::Muls, rot + halfBytes, y, l.half, -1.0f);
-            }
+            // u = dy·sin; rot = [u2 | −u1]
+            t.withVector(VectorOp::Mul, y, x, sinRow);
+            t.slice(VectorOp::Copy, rot, y + halfBytes, l.half);
+            t.slice(VectorOp::Muls, rot + halfBytes, y, l.half, -1.0f);
             t.withVector(VectorOp::Mul, y, x, cosRow);
             t.flat(VectorOp::Add, y, y, rot);
         }
@@ -79,9 +82,131 @@ public:
     }
 
 private:
-    std::shared_ptr<const RopeLayout> l_;
+    std::shared_ptr<const RopeGradLayout> l_;
     UnitRange positions_;
 };
+
+// CANN's tiling (rope_rotate_half_tiling.cpp GetStoreLines): UB less a 2 KiB reserve cut into 2 ×
+// 12 pieces for 16-bit types (staging and fp32 working buffers), 2 × 4 for fp32, each holding
+// storeSLines rows of D.
+constexpr std::uint64_t kRopeUbReserveBytes = 2048;
+constexpr std::uint64_t kRopeUbPieces16Bit = 2 * 12;
+constexpr std::uint64_t kRopeUbPiecesFp32 = 2 * 4;
+
+struct RopeHeadLayout {
+    DataType dtype = DataType::Bf16;
+    std::uint64_t heads = 1, length = 0, half = 0, linesPerStep = 1;
+    std::uint64_t xGm = 0, cosGm = 0, sinGm = 0, yGm = 0;
+    // UB: double-buffered staging in the tensors' dtype, single fp32 working buffers (CANN's
+    // xBuf, xNewBuf, cosBuf, sinBuf; fp32 tensors are copied into them as 16-bit ones are cast).
+    std::uint64_t xStage = 0, yStage = 0, cosStage = 0, sinStage = 0, stageHalf = 0;
+    std::uint64_t xF32 = 0, swappedF32 = 0, cosF32 = 0, sinF32 = 0;
+};
+
+// One tile is one head of one step (CANN's CopyInX / Compute / CopyOut); the step's first head
+// also loads and prepares the step's cos and sin lines.
+class RopeHeadTiles final : public TileSource {
+public:
+    RopeHeadTiles(std::shared_ptr<const RopeHeadLayout> l, UnitRange lines) : l_(std::move(l)), lines_(lines) {}
+    std::uint64_t tileCount() const override { return ceilDiv(lines_.size(), l_->linesPerStep) * l_->heads; }
+
+    void tile(std::uint64_t index, std::uint32_t half, TileCode& code) override {
+        const RopeHeadLayout& l = *l_;
+        const std::uint64_t step = index / l.heads, head = index % l.heads;
+        const std::uint64_t first = lines_.begin + step * l.linesPerStep;
+        const std::uint64_t lines = std::min(l.linesPerStep, lines_.end - first);
+        const std::uint64_t eb = bytesOf(l.dtype), d = l.length, rowBytes = d * eb;
+        const std::uint64_t stage = half * l.stageHalf;
+        const std::uint64_t xs = l.xStage + stage, ys = l.yStage + stage;
+        const std::uint64_t cos = l.cosF32, sin = l.sinF32, x = l.xF32, swapped = l.swappedF32;
+        auto toF32 = [&](std::uint64_t dst, std::uint64_t src, std::uint64_t count) {
+            if (l.dtype == kF32) emitVectorRange(code.compute, VectorOp::Copy, kF32, {.dst = dst, .src0 = src}, count);
+            else emitVectorRange(code.compute, VectorOp::Cast, kF32, {.dst = dst, .src0 = src}, count, 0.0f, l.dtype);
+        };
+        if (head == 0) {  // the step's tables, once for all its heads
+            const std::uint64_t cs = l.cosStage + stage, ss = l.sinStage + stage;
+            code.load.push_back(moveRowsToUb(l.cosGm + first * rowBytes, cs, 1, lines * rowBytes, lines * rowBytes));
+            code.load.push_back(moveRowsToUb(l.sinGm + first * rowBytes, ss, 1, lines * rowBytes, lines * rowBytes));
+            toF32(cos, cs, lines * d);
+            toF32(sin, ss, lines * d);
+            RowTile negate(code.compute);  // SinCompute: sin's left half of every line × −1
+            negate.rows = static_cast<std::uint32_t>(lines);
+            negate.length = d;
+            negate.pitch = d;
+            negate.slice(VectorOp::Muls, sin, sin, l.half, -1.0f);
+        }
+        const std::uint64_t headGm = (first * l.heads + head) * rowBytes, gmStride = l.heads * rowBytes;
+        code.load.push_back(moveStridedRowsToUb(l.xGm + headGm, xs, static_cast<std::uint32_t>(lines), rowBytes,
+                                                gmStride, rowBytes));
+        toF32(x, xs, lines * d);
+        // XNewCopy: the halves swapped, one UB→UB copy per half, a burst per line.
+        const std::uint64_t halfBytes = l.half * 4;
+        for (const bool leftToRight : {true, false}) {
+            DataMove m{.src = MemSpace::UB, .dst = MemSpace::UB, .srcType = kF32, .dstType = kF32};
+            m.srcAddr = x + (leftToRight ? 0 : halfBytes);
+            m.dstAddr = swapped + (leftToRight ? halfBytes : 0);
+            m.burstCount = static_cast<std::uint32_t>(lines);
+            m.burstBytes = static_cast<std::uint32_t>(halfBytes);
+            m.srcGapBytes = m.dstGapBytes = static_cast<std::uint32_t>(halfBytes);
+            code.compute.push_back(Instruction::move(m));
+        }
+        const std::uint64_t count = lines * d;
+        emitVectorRange(code.compute, VectorOp::Mul, kF32, {.dst = x, .src0 = x, .src1 = cos}, count);
+        emitVectorRange(code.compute, VectorOp::Mul, kF32, {.dst = swapped, .src0 = swapped, .src1 = sin}, count);
+        emitVectorRange(code.compute, VectorOp::Add, kF32, {.dst = swapped, .src0 = swapped, .src1 = x}, count);
+        if (l.dtype == kF32) emitVectorRange(code.compute, VectorOp::Copy, kF32, {.dst = ys, .src0 = swapped}, count);
+        else emitVectorRange(code.compute, VectorOp::Cast, l.dtype, {.dst = ys, .src0 = swapped}, count, 0.0f, kF32);
+        DataMove out{.src = MemSpace::UB, .dst = MemSpace::GM, .srcAddr = ys, .dstAddr = l.yGm + headGm};
+        out.burstCount = static_cast<std::uint32_t>(lines);
+        out.burstBytes = static_cast<std::uint32_t>(rowBytes);
+        out.dstGapBytes = static_cast<std::uint32_t>(gmStride - rowBytes);
+        code.store.push_back(Instruction::move(out));
+    }
+
+private:
+    std::shared_ptr<const RopeHeadLayout> l_;
+    UnitRange lines_;
+};
+
+// The forward as CANN's RotateHalf kernel lays it out (see the file comment).
+LoweredKernel lowerRopeByHeads(const OpInstance& op, const ChipConfig& chip, std::uint64_t heads, std::uint64_t d,
+                               std::uint64_t tableRows) {
+    const TensorInfo& x = op.inputs[0];
+    auto l = std::make_shared<RopeHeadLayout>();
+    l->dtype = x.dtype;
+    l->heads = heads;
+    l->length = d;
+    l->half = d / 2;
+    l->xGm = x.deviceAddr;
+    l->cosGm = op.inputs[1].deviceAddr;
+    l->sinGm = op.inputs[2].deviceAddr;
+    l->yGm = op.outputs[0].deviceAddr;
+    const VectorPlacement placement = vectorPlacement(chip);
+    const std::uint64_t eb = bytesOf(x.dtype);
+    const bool f32 = x.dtype == kF32;
+    if (placement.ubBytes <= kRopeUbReserveBytes) throwLoweringError(op, "UB is too small");
+    const std::uint64_t pieces = f32 ? kRopeUbPiecesFp32 : kRopeUbPieces16Bit;
+    const std::uint64_t cannLines = (placement.ubBytes - kRopeUbReserveBytes) / pieces / (eb * d);
+    // This layout's buffers per line (two staging halves of x, y, cos, sin; fp32 x, swapped halves,
+    // cos and sin): CANN's split holds them for 16-bit types; for fp32 the working copies can
+    // leave fewer lines than its 8 pieces give.
+    const std::uint64_t perLine = 8 * d * eb + 4 * d * 4 + 9 * kUbBlockBytes;
+    const std::uint64_t fitLines = placement.ubBytes / perLine;
+    l->linesPerStep = std::min({cannLines, fitLines, tableRows});
+    if (l->linesPerStep == 0) throwLoweringError(op, "one line of D does not fit in UB");
+    const std::uint64_t lines = l->linesPerStep;
+    UbAllocator ub(placement.ubBytes, op.name);
+    l->stageHalf = alignUp(lines * d * eb, kUbBlockBytes);
+    l->xStage = ub.allocate(2 * l->stageHalf, "x lines");
+    l->yStage = ub.allocate(2 * l->stageHalf, "output lines");
+    l->cosStage = ub.allocate(2 * l->stageHalf, "cos lines");
+    l->sinStage = ub.allocate(2 * l->stageHalf, "sin lines");
+    l->swappedF32 = ub.allocate(lines * d * 4, "swapped halves");
+    l->xF32 = ub.allocate(lines * d * 4, "fp32 x");
+    l->cosF32 = ub.allocate(lines * d * 4, "fp32 cos");
+    l->sinF32 = ub.allocate(lines * d * 4, "fp32 sin");
+    return tiledVectorKernel<RopeHeadTiles>(op, placement, l, 2 * x.bytes(), tableRows);
+}
 
 std::vector<LoweredKernel> lowerRope(const OpInstance& op, const ChipConfig& chip, bool gradient) {
     requireOperands(op, 3, 1);
@@ -103,8 +228,8 @@ std::vector<LoweredKernel> lowerRope(const OpInstance& op, const ChipConfig& chi
     for (std::size_t i = rank - 1; i-- > 0 && inner < xRows / tableRows;) inner *= static_cast<std::uint64_t>(x.shape[i]);
     if (inner != xRows / tableRows) throwLoweringError(op, "cos and sin must broadcast over x's dims just before D");
 
-    auto l = std::make_shared<RopeLayout>();
-    l->gradient = gradient;
+    if (!gradient) return {lowerRopeByHeads(op, chip, xRows / tableRows, d, tableRows)};
+    auto l = std::make_shared<RopeGradLayout>();
     l->dtype = x.dtype;
     l->heads = xRows / tableRows;
     l->length = d;
@@ -134,7 +259,7 @@ std::vector<LoweredKernel> lowerRope(const OpInstance& op, const ChipConfig& chi
     l->rotated = ub.allocate(g * rowBytes * 4, "rotated halves");
     l->cosF32 = ub.allocate(g * d * 4, "fp32 cos");
     l->sinF32 = ub.allocate(g * d * 4, "fp32 sin");
-    return {tiledVectorKernel<RopeTiles>(op, placement, l, 2 * x.bytes(), tableRows)};
+    return {tiledVectorKernel<RopeGradTiles>(op, placement, l, 2 * x.bytes(), tableRows)};
 }
 
 }  // namespace
