@@ -66,6 +66,9 @@ struct DataMove {
     // schedule, its own included (matmul_cann_round_readers.h, shared_line_requests.h); 0 = not
     // known, no wait.
     float concurrentLineReaders = 0.0f;
+    // L0C → GM (timing only): FixPipe's channel split, the fp32 output written as C0 = 8 channel
+    // vectors (32 B) of each 16-channel fractal row, one vector a cycle (TransferTiming).
+    bool fixpipeChannelSplit = false;
 
     bool indexed() const { return indexBytes != 0; }
     std::uint64_t totalBytes() const { return std::uint64_t{burstCount} * burstBytes; }

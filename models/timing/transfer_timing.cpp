@@ -36,6 +36,19 @@ std::uint64_t roundBurstCycles(double cycles) {
     return cycles > 0.0 ? static_cast<std::uint64_t>(std::ceil(cycles - 1e-9)) : 0;
 }
 
+// FixPipe's channel split (DataMove::fixpipeChannelSplit) writes an fp32 L0C tile as 32 B C0
+// vectors, one a cycle, whatever the path's curve allows: CANN's 220x convolution kernels set it for
+// float output (ops-nn conv3d_backprop_input_v2 `CopyData2Gm` enableChannelSplit, asc-devkit
+// conv3d_bp_filter_sub_func.h `LoadL0c2Gm` isChannelSplit), and the AlexNet 910B2 conv rows'
+// FixPipe busy over their output bytes is 26.7-32.8 B a cycle a core on the forward and 20.4-26.6
+// on the input-gradient rows, where the export's plain fp32 ND stores run 61-92 (docs/fidelity.md
+// §122d, §126).
+std::uint64_t channelSplitCycles(const DataMove& move) {
+    if (!move.fixpipeChannelSplit) return 0;
+    if (move.src != MemSpace::L0C) throw std::invalid_argument("only an L0C store splits C0 channels");
+    return roundUpCycles(static_cast<double>(move.totalBytes()) / kC0VectorBytes);
+}
+
 }  // namespace
 
 std::uint64_t paddedBursts(const DataMove& move) {
@@ -83,9 +96,10 @@ std::uint64_t TransferTiming::cycles(const DataMove& move) const {
     const std::uint64_t layout = layoutCycles(path, move) + roundBurstCycles(path.burstCycles * restarts) +
                                  roundBurstCycles(path.paddedBurstCycles * static_cast<double>(paddedBursts(move))) +
                                  sharedLineWaitCycles(chip_, move);
-    if (move.srcType == move.dstType || path.dtypeConversionBytesPerCycle <= 0.0) return layout;
+    const std::uint64_t stored = std::max(layout, channelSplitCycles(move));
+    if (move.srcType == move.dstType || path.dtypeConversionBytesPerCycle <= 0.0) return stored;
     // The element-type conversion runs at its own rate, under the move's fixed cost.
-    return std::max(layout, roundUpCycles(static_cast<double>(move.totalBytes()) /
+    return std::max(stored, roundUpCycles(static_cast<double>(move.totalBytes()) /
                                           path.dtypeConversionBytesPerCycle));
 }
 

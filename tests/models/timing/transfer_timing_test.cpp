@@ -287,6 +287,33 @@ TEST(TransferTiming, DtypeConversionRateBoundsOnlyConvertingMoves) {
     EXPECT_EQ(timing.cycles(store), curveOnly);
 }
 
+// FixPipe's channel split (DataMove::fixpipeChannelSplit, CANN's fp32 convolution stores) writes one
+// 32 B C0 vector a cycle: a 64 KiB fp32 tile takes 2048 cycles where the NZ2ND curve is faster, and a
+// store the curve makes slower keeps the curve; only an L0C store may split.
+TEST(TransferTiming, AChannelSplitStoreWritesOneC0VectorACycle) {
+    const TransferTiming timing(chip910B1());
+    DataMove store;
+    store.src = MemSpace::L0C;
+    store.dst = MemSpace::GM;
+    store.burstCount = 128;
+    store.burstBytes = 128 * 4;  // a 128 x 128 fp32 tile: 64 KiB
+    store.srcType = store.dstType = DataType::Fp32;
+    store.conversion = LayoutConversion::Nz2Nd;
+    const std::uint64_t curve = timing.cycles(store);
+    ASSERT_LT(curve, 2048u);
+    store.fixpipeChannelSplit = true;
+    EXPECT_EQ(timing.cycles(store), 2048u);
+    store.burstCount = 1;
+    store.burstBytes = 32;  // one vector: the curve's fixed cost is the larger
+    const std::uint64_t oneVector = timing.cycles(store);
+    store.fixpipeChannelSplit = false;
+    EXPECT_EQ(oneVector, timing.cycles(store));
+    EXPECT_GT(oneVector, 1u);
+    store.fixpipeChannelSplit = true;
+    store.src = MemSpace::UB;
+    EXPECT_THROW(timing.cycles(store), std::invalid_argument);
+}
+
 // paths[].burst_cycles: a UB -> UB copy of many 64 B bursts (CANN's per-channel reorder in the
 // TransData vnchwconv loop, docs/fidelity.md §48) pays the per-burst cost for every burst after
 // its first on top of its bytes' curve; the same bytes in one burst pay the curve alone (what the

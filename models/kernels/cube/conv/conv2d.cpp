@@ -83,6 +83,7 @@ std::vector<LoweredKernel> lowerConv2D(const OpInstance& op, const ChipConfig& c
     p.inputType = x.dtype;
     convTypes(op, x.dtype, p.mmadType, p.accType);
     p.outputType = y.dtype;
+    p.storesSplitC0Channels = convStoresSplitC0Channels(chip, p.outputType);
     p.xAddr = x.deviceAddr;
     p.wAddr = w.deviceAddr;
     p.yAddr = y.deviceAddr;

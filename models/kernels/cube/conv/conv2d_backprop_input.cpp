@@ -85,6 +85,7 @@ std::vector<LoweredKernel> lowerConv2DBackpropInput(const OpInstance& op, const 
     p.inputType = dy.dtype;
     convTypes(op, dy.dtype, p.mmadType, p.accType);
     p.outputType = dx.dtype;
+    p.storesSplitC0Channels = convStoresSplitC0Channels(chip, p.outputType);
     p.xAddr = dy.deviceAddr;
     p.wAddr = w.deviceAddr;
     p.yAddr = dx.deviceAddr;

@@ -124,6 +124,10 @@ void convTypes(const OpInstance& op, DataType input, DataType& mmadType, DataTyp
 
 bool convGradientStoresWithoutUnitFlag(const ChipConfig& chip) { return chip.organisation == CoreOrganisation::Split; }
 
+bool convStoresSplitC0Channels(const ChipConfig& chip, DataType output) {
+    return chip.organisation == CoreOrganisation::Split && output == DataType::Fp32;
+}
+
 std::uint64_t l0HalfStepDepth(const ChipConfig& chip, std::uint64_t rows, std::uint64_t elementBytes) {
     constexpr std::uint64_t kFractalRows = 16;
     const std::uint64_t halfBytes = std::min(chip.bufferCapacity(MemSpace::L0A), chip.bufferCapacity(MemSpace::L0B)) / 2;

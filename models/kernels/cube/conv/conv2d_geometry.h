@@ -70,6 +70,16 @@ std::uint64_t l0HalfStepDepth(const ChipConfig& chip, std::uint64_t rows, std::u
 // unitFlag to 0, docs/fidelity.md §86e, §115). The coupled cores store through UB.
 bool convGradientStoresWithoutUnitFlag(const ChipConfig& chip);
 
+// True when the convolution's FixPipe stores write `output` with the channel split
+// (DataMove::fixpipeChannelSplit): CANN's 220x convolution kernels set it for fp32 output, whose
+// C0 (8) is half the L0C fractal row's 16 channels (ops-nn conv3d_backprop_input_v2 `CopyData2Gm`,
+// asc-devkit conv3d_bp_filter_sub_func.h `LoadL0c2Gm`; docs/fidelity.md §126). The forward and the
+// input gradient use it; the filter gradient's kernel splits too, but the model's dw blocks each store
+// the whole dw (a batch split only, where CANN also splits the output, §110b), so at the split's rate
+// its rows' FixPipe would be 0.85-0.90 of their time against the real 0.10-0.56 (§126): left out
+// until that split is modelled. The coupled cores have no FixPipe: their L0C goes out through UB.
+bool convStoresSplitC0Channels(const ChipConfig& chip, DataType output);
+
 // Element type of L0C and the mmad for a conv input dtype; throws LoweringError if unsupported.
 void convTypes(const OpInstance& op, DataType input, DataType& mmadType, DataType& accType);
 

@@ -211,6 +211,7 @@ DataMove ConvOperands::storeMove(std::uint64_t tile, std::uint64_t l0cAddr) cons
     m.srcType = problem_.accType;
     m.dstType = problem_.outputType;
     m.conversion = LayoutConversion::Nz2Nd;
+    m.fixpipeChannelSplit = problem_.storesSplitC0Channels;
     return m;
 }
 

@@ -54,6 +54,8 @@ struct ConvProblem {
     // each with its own offset arithmetic; the model moves the step's weights as one move and
     // charges the other k / C0 − 1 issues as scalar work (docs/fidelity.md §122).
     std::uint32_t weightLoadIssueCyclesPerC0 = 0;
+    // The output's FixPipe stores split each fractal row into C0 vectors (convStoresSplitC0Channels).
+    bool storesSplitC0Channels = false;
     std::uint64_t reductionChannels() const { return paddedChannels != 0 ? paddedChannels : inChannels; }
     // The cube's K: reductionChannels · kh · kw.
     std::uint64_t reduction() const { return reductionChannels() * window.taps(); }

@@ -390,6 +390,60 @@ TEST(CubeConv2D, TheSplitCubesForwardStoresWaitOnAPlainEvent) {
     EXPECT_EQ(coupled.plain + coupled.unit, 0);
 }
 
+// The 220x convolutions write fp32 output with FixPipe's channel split (one C0 vector a cycle,
+// DataMove::fixpipeChannelSplit, docs/fidelity.md §126): every store of the forward and the input
+// gradient on the split cube with fp32 output splits; fp16 output (C0 = 16, the fractal row) does
+// not, nor the coupled chip (no FixPipe); the filter gradient is left out (§126).
+struct ChannelSplitStores {
+    int stores = 0, split = 0;
+};
+ChannelSplitStores channelSplitStores(const std::vector<LoweredKernel>& kernels) {
+    ChannelSplitStores c;
+    for (const LoweredKernel& kernel : kernels)
+        for (const Instruction& i : blockProgram(kernel, 0)) {
+            if (i.opcode != Opcode::DataMove) continue;
+            const DataMove& m = std::get<DataMove>(i.operands);
+            if (m.src != MemSpace::L0C) continue;
+            ++c.stores;
+            c.split += m.fixpipeChannelSplit;
+        }
+    return c;
+}
+
+TEST(CubeConv2D, TheSplitCubesFp32StoresWriteOneC0VectorACycle) {
+    const ConvShape s{1, 16, 16, 16, 16, 3, 3, 1, 1, 1, 1, 1, 1};
+    const auto forward = [&s](const ChipConfig& chip, DataType dtype) {
+        CubeOpHarness h(chip, 1 << 20);  // lowering only
+        auto op = makeOp("Conv2D", {h.tensor("x", {s.n, s.c, s.h, s.w}, dtype),
+                                    h.tensor("w", {s.co, s.c, s.kh, s.kw}, dtype)},
+                         {h.tensor("y", {s.n, s.co, s.outH(), s.outW()}, dtype)});
+        setConvAttrs(op, s);
+        op.blockDim = 1u;
+        return channelSplitStores(h.lower(op));
+    };
+    const ChannelSplitStores fp32 = forward(ascend910B1(), DataType::Fp32);
+    ASSERT_GT(fp32.stores, 0);
+    EXPECT_EQ(fp32.split, fp32.stores);
+    EXPECT_EQ(forward(ascend910B1(), DataType::Fp16).split, 0);
+    EXPECT_EQ(forward(coupledChip(), DataType::Fp32).split, 0);
+
+    const ChannelSplitStores dx = channelSplitStores(runInputGrad(ascend910B1(), s, 1u, DataType::Fp32));
+    ASSERT_GT(dx.stores, 0);
+    EXPECT_EQ(dx.split, dx.stores);
+
+    const ChipConfig split = ascend910B1();
+    CubeOpHarness h(split, 1 << 20);
+    auto dw = makeOp("Conv2DBackpropFilter", {h.tensor("x", {s.n, s.c, s.h, s.w}, DataType::Fp32),
+                                              h.tensor("dy", {s.n, s.co, s.outH(), s.outW()}, DataType::Fp32)},
+                     {h.tensor("dw", {s.co, s.c, s.kh, s.kw}, DataType::Fp32)});
+    setConvAttrs(dw, s);
+    dw.attrs["filter_size"] = std::vector<std::int64_t>{s.co, s.c, s.kh, s.kw};
+    dw.blockDim = 1u;
+    const ChannelSplitStores dwStores = channelSplitStores(h.lower(dw));
+    ASSERT_GT(dwStores.stores, 0);
+    EXPECT_EQ(dwStores.split, 0);
+}
+
 TEST(CubeConv2D, ShapeAndBiasMismatchesAreLoweringErrors) {
     const auto chip = ascend910B1();
     CubeOpHarness h(chip);
