@@ -14,12 +14,11 @@ namespace ascendsim {
 namespace {
 constexpr std::uint32_t kMaxWays = 64;  // dirty bits of a set live in one 64-bit word
 constexpr std::uint32_t kCommonWays = 16;  // every shipped chip config (configs/*.yaml)
-constexpr std::uint32_t kPackedWays = 16;  // recency packed in one 64-bit word of 4-bit ways
-// Sets ahead of the current one whose tags a long walk asks the host CPU to fetch: the tag rows
-// of a 192 MiB L2 do not fit the host's per-core cache, and a transfer walks them in order.
-constexpr std::uint64_t kPrefetchSets = 8;
-// Bursts of a strided move ahead of the current one whose first lines' sets are prefetched.
-constexpr std::uint32_t kPrefetchBursts = 4;
+constexpr std::uint32_t kPackedWays = 16;  // a set of up to this many ways fits one host cache line
+// A packed set's per-way last uses (PackedSet::lastUse): positions at or above the way count hold
+// kNoWayUse, above every use; a clock at kLastClock renumbers the uses before the next one.
+constexpr std::uint8_t kNoWayUse = 0xFF;
+constexpr std::uint8_t kLastClock = 0xFE;
 constexpr std::uint32_t kPartialTagMax = 0xFFFF;  // tags up to this equal their partial tag
 // Tags below this fit a 16-bit most-recently-used key (tag × 2 + dirty bit): lines below
 // 32767 × set count, 412 GB of GM addresses for the 910B L2.
@@ -63,7 +62,9 @@ L2Cache::L2Cache(std::uint64_t sizeBytes, std::uint32_t lineBytes, std::uint32_t
     mruKeys_.assign(setCount_, 0);
     if (ways_ <= kPackedWays) {
         PackedSet initial;
-        for (std::uint32_t w = 0; w < ways_; ++w) initial.recency |= std::uint64_t{w} << (4 * w);
+        for (std::uint32_t w = 0; w < kPackedWays; ++w)
+            initial.lastUse[w] = static_cast<std::uint8_t>(w < ways_ ? w : kNoWayUse);
+        initial.clock = static_cast<std::uint8_t>(ways_ - 1);
         packedSets_.assign(setCount_, initial);  // never-used ways fill lowest first
     } else {
         tags_.assign(setCount_ * ways_, 0);
@@ -108,25 +109,44 @@ void L2Cache::keepFullTags() {
     wideTagsSeen_ = true;
 }
 
-// Recency order of a set of at most 16 ways packed as 4-bit way numbers, position 0 (bits 0-3)
-// least recently used; positions at or above the way count hold 0.
+// Recency of a set of at most 16 ways as one byte per way, the set's clock when the way was last
+// used: distinct, so the least recently used way is the one with the smallest (ways never used
+// start at 0, 1, ... in way order and so fill lowest first).
 namespace {
-constexpr std::uint64_t kNibbleOnes = 0x1111111111111111ull;
-constexpr std::uint64_t kNibbleHighs = 0x8888888888888888ull;
 
-std::uint64_t touchWay(std::uint64_t order, std::uint32_t way, std::uint32_t ways) {
-    const std::uint32_t mruShift = 4 * (ways - 1);
-    if (((order >> mruShift) & 0xF) == way) return order;
-    // The lowest nibble equal to `way` (SWAR zero-nibble test; exact for the lowest match, which
-    // lies below the unused positions that may also read as way 0).
-    const std::uint64_t x = order ^ (way * kNibbleOnes);
-    const std::uint64_t zeroNibbles = (x - kNibbleOnes) & ~x & kNibbleHighs;
-    const auto shift = static_cast<std::uint32_t>(std::countr_zero(zeroNibbles)) & ~3u;
-    const std::uint64_t below = shift == 0 ? 0 : order & ((std::uint64_t{1} << shift) - 1);
-    const std::uint64_t above = shift + 4 >= 64 ? 0 : order >> (shift + 4);
-    return below | (above << shift) | (std::uint64_t{way} << mruShift);
+// The ways whose last use is below `use`, one bit per way.
+std::uint32_t waysUsedBefore(const std::uint8_t* lastUse, std::uint8_t use) {
+#if defined(__SSE2__)
+    const __m128i uses = _mm_load_si128(reinterpret_cast<const __m128i*>(lastUse));
+    const __m128i bound = _mm_set1_epi8(static_cast<char>(use));
+    const auto atMost = static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(uses, bound), uses)));
+    const auto equal = static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(uses, bound)));
+    return atMost & ~equal;
+#else
+    std::uint32_t before = 0;
+    for (std::uint32_t w = 0; w < kPackedWays; ++w) before |= std::uint32_t{lastUse[w] < use} << w;
+    return before;
+#endif
 }
 
+// The least recently used way.
+std::uint32_t leastRecentlyUsedWay(const std::uint8_t* lastUse) {
+#if defined(__SSE2__)
+    const __m128i uses = _mm_load_si128(reinterpret_cast<const __m128i*>(lastUse));
+    __m128i least = _mm_min_epu8(uses, _mm_srli_si128(uses, 8));
+    least = _mm_min_epu8(least, _mm_srli_si128(least, 4));
+    least = _mm_min_epu8(least, _mm_srli_si128(least, 2));
+    least = _mm_min_epu8(least, _mm_srli_si128(least, 1));
+    const auto use = static_cast<std::uint8_t>(_mm_cvtsi128_si32(least));
+    const auto ways = static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(uses, _mm_set1_epi8(static_cast<char>(use)))));
+    return static_cast<std::uint32_t>(std::countr_zero(ways));
+#else
+    std::uint32_t least = 0;
+    for (std::uint32_t w = 1; w < kPackedWays; ++w)
+        if (lastUse[w] < lastUse[least]) least = w;
+    return least;
+#endif
+}
 // The ways of a 16-way packed set whose partial tag equals `partialTag`, one bit per way.
 std::uint32_t matchingWays16(const std::uint16_t* partialTags, std::uint16_t partialTag) {
 #if defined(__SSE2__)
@@ -145,6 +165,21 @@ std::uint32_t matchingWays16(const std::uint16_t* partialTags, std::uint16_t par
 }
 
 }  // namespace
+
+// Makes `way` the set's most recently used: the next clock value, after renumbering the uses
+// 0 .. ways - 1 in the same order once the clock has reached kLastClock (every ~240 uses of a set).
+[[gnu::always_inline]] inline void L2Cache::touchWay(PackedSet& set, std::uint32_t way, std::uint32_t ways) {
+    // (ways <= kPackedWays and way < ways; the masks only tell the compiler.)
+    if (set.clock == kLastClock) {
+        const std::uint32_t used = std::min(ways, kPackedWays);
+        std::uint8_t ranks[kPackedWays];
+        for (std::uint32_t w = 0; w < used; ++w)
+            ranks[w] = static_cast<std::uint8_t>(std::popcount(waysUsedBefore(set.lastUse, set.lastUse[w])));
+        for (std::uint32_t w = 0; w < used; ++w) set.lastUse[w] = ranks[w];
+        set.clock = static_cast<std::uint8_t>(used - 1);
+    }
+    set.lastUse[way & (kPackedWays - 1)] = ++set.clock;
+}
 
 std::uint32_t L2Cache::confirmedWays(LinePlace place, std::uint32_t partialMatches) const {
     const std::uint32_t* tags = tagRow(place.set);
@@ -177,20 +212,19 @@ template <bool kSixteenWays>
     // 0, match no tag, which is at least 1); a wider tag cannot be in a set until one was filled.
     if (matches != 0 && (wideTagsSeen_ || place.tag > kPartialTagMax))
         matches = wideTagsSeen_ ? confirmedWays(place, matches) : 0;
-    const std::uint32_t mruShift = 4 * (ways - 1);
     const bool hit = matches != 0;
     std::uint32_t way = 0;  // the way that now holds the line, most recently used
     if (hit) {
         way = static_cast<std::uint32_t>(std::countr_zero(matches));
-        set.recency = touchWay(set.recency, way, ways);
+        touchWay(set, way, ways);
         if (isWrite) {
             dirtied += (set.dirty >> way & 1u) ^ 1u;
             set.dirty = static_cast<std::uint16_t>(set.dirty | 1u << way);
         }
     } else {
         // Miss: the least recently used way is the victim and becomes the most recently used.
-        way = static_cast<std::uint32_t>(set.recency & 0xF);
-        set.recency = (set.recency >> 4) | (std::uint64_t{way} << mruShift);
+        way = leastRecentlyUsedWay(set.lastUse);
+        touchWay(set, way, ways);
         const std::uint32_t wayBit = 1u << way;
         // Only filled ways are dirty; a way never used has tag 0 (every line's tag is at least 1).
         if ((set.dirty & wayBit) != 0) evictedTag = tagIn(place.set, way);
@@ -251,59 +285,27 @@ inline bool L2Cache::accessLine(LinePlace place, bool isWrite, std::uint32_t& ev
     return accessSet<kSixteenWays>(place, isWrite, evictedTag, dirtied, emptyFills);
 }
 
-void L2Cache::prefetchSet(std::uint64_t set) const {
-    if (ways_ <= kPackedWays) {
-        __builtin_prefetch(&packedSets_[set]);
-    } else {
-        __builtin_prefetch(tagRow(set));
-        __builtin_prefetch(&wideRecency_[set * ways_]);
-    }
-}
-
-// Asks the host CPU for the rows of the sets of `lineCount` lines from `place` on whose keys will
-// not answer them, so that the host cache misses of a move's lines overlap instead of stalling the
-// walk one by one.
-void L2Cache::prefetchLines(LinePlace place, std::uint64_t lineCount, bool isWrite) const {
-    const std::uint64_t keyMask = keyMaskFor(isWrite);
-    std::uint64_t answering = keyAnswering(place.tag, isWrite);
-    for (std::uint64_t i = 0; i < lineCount; ++i) {
-        if ((mruKeys_[place.set] & keyMask) != answering) prefetchSet(place.set);
-        if (++place.set == setCount_) {
-            place.set = 0;
-            answering = keyAnswering(++place.tag, isWrite);
-        }
-    }
-}
-
 // The fast path (the key answers: a hit that changes nothing) only compares and steps; the
-// counts of the walk stay in locals.
+// counts go straight to the caller's local WalkCounts (no per-walk copies: a strided move walks
+// once per burst). Inlined into its callers: most walks are of 1 to 4 lines
+// (a ResNet-50 step: 28.5 M walks of 87 M lines), where a call's spills and the counts' stores
+// cost as much as the lines.
 template <bool kSixteenWays>
-inline void L2Cache::walkLines(LinePlace& place, std::uint64_t firstLine, std::uint64_t lineCount,
-                               bool isWrite, WalkCounts& counts, std::vector<std::uint64_t>* dirtyVictims) {
+[[gnu::always_inline]] inline void L2Cache::walkLines(LinePlace& place, std::uint64_t firstLine,
+                                                      std::uint64_t lineCount, bool isWrite, WalkCounts& counts,
+                                                      std::vector<std::uint64_t>* dirtyVictims) {
     const std::uint16_t* const keys = mruKeys_.data();
     const std::uint64_t keyMask = keyMaskFor(isWrite);
     std::uint64_t answering = keyAnswering(place.tag, isWrite);
-    std::uint64_t ahead = place.set + kPrefetchSets;
-    if (ahead >= setCount_) ahead %= setCount_;  // an L2 may have fewer sets than kPrefetchSets
-    std::uint64_t misses = 0;
-    std::uint64_t oddMisses = 0;
-    std::uint64_t dirtyEvictions = 0;
-    std::uint64_t dirtied = 0;
-    std::uint64_t emptyFills = 0;
     for (std::uint64_t i = 0; i < lineCount; ++i) {
-        if (i + kPrefetchSets < lineCount) {
-            // Lines the key will answer need no rows (the tag may have moved on: only a hint).
-            if ((keys[ahead] & keyMask) != answering) prefetchSet(ahead);
-            if (++ahead == setCount_) ahead = 0;
-        }
         if ((keys[place.set] & keyMask) != answering) {
             std::uint32_t evictedTag = 0;
-            if (!accessSet<kSixteenWays>(place, isWrite, evictedTag, dirtied, emptyFills)) {
-                ++misses;
-                oddMisses += (firstLine + i) & 1;
+            if (!accessSet<kSixteenWays>(place, isWrite, evictedTag, counts.dirtied, counts.emptyFills)) {
+                ++counts.misses;
+                counts.oddMisses += (firstLine + i) & 1;
             }
             if (evictedTag != 0) {
-                ++dirtyEvictions;
+                ++counts.dirtyEvictions;
                 if (dirtyVictims != nullptr) dirtyVictims->push_back((std::uint64_t{evictedTag} - 1) * setCount_ + place.set);
             }
         }
@@ -314,11 +316,6 @@ inline void L2Cache::walkLines(LinePlace& place, std::uint64_t firstLine, std::u
     }
     counts.lines += lineCount;
     counts.oddLines += oddLinesOf(firstLine, lineCount);
-    counts.misses += misses;
-    counts.oddMisses += oddMisses;
-    counts.dirtyEvictions += dirtyEvictions;
-    counts.dirtied += dirtied;
-    counts.emptyFills += emptyFills;
 }
 
 void L2Cache::WalkCounts::addTo(L2RangeOutcome& outcome) const {
@@ -345,31 +342,11 @@ void L2Cache::accessBurstsOf(const L2Bursts& bursts, bool isWrite, L2RangeOutcom
     LinePlace place = placeOf(firstLine);
     WalkCounts counts;
     if (bursts.count <= 1 || bursts.strideBytes < bursts.bytes + lineBytes_) {
-        const std::uint64_t lineCount = lastLine - firstLine + 1;
-        prefetchLines(place, std::min(lineCount, kPrefetchSets), isWrite);
-        walkLines<kSixteenWays>(place, firstLine, lineCount, isWrite, counts, outcome.dirtyVictims);
+        walkLines<kSixteenWays>(place, firstLine, lastLine - firstLine + 1, isWrite, counts, outcome.dirtyVictims);
     } else {
-        // A second walk kPrefetchBursts bursts ahead prefetches the first lines of each burst.
-        LinePlace ahead = place;
-        std::uint64_t aheadLine = firstLine;  // the line `ahead` is at
-        std::uint64_t aheadStart = bursts.address;
-        std::uint32_t aheadBurst = 0;
-        auto prefetchNextBurst = [&] {
-            const std::uint64_t first = aheadStart >> lineShift_;
-            const std::uint64_t lineCount =
-                ((aheadStart + bursts.bytes - 1) >> lineShift_) - first + 1;
-            advance(ahead, first - aheadLine);
-            prefetchLines(ahead, std::min(lineCount, kPrefetchSets), isWrite);
-            advance(ahead, lineCount);
-            aheadLine = first + lineCount;
-            aheadStart += bursts.strideBytes;
-            ++aheadBurst;
-        };
-        while (aheadBurst < std::min(bursts.count, kPrefetchBursts)) prefetchNextBurst();
         std::uint64_t nextLine = firstLine;  // the line `place` is at
         std::uint64_t start = bursts.address;
         for (std::uint32_t burst = 0; burst < bursts.count; ++burst, start += bursts.strideBytes) {
-            if (aheadBurst < bursts.count) prefetchNextBurst();
             const std::uint64_t first = start >> lineShift_;
             const std::uint64_t last = (start + bursts.bytes - 1) >> lineShift_;
             advance(place, first - nextLine);
@@ -414,7 +391,6 @@ void L2Cache::accessRange(std::uint64_t firstLine, std::uint64_t lineCount, bool
     if (lineCount == 0) return;
     placeOf(firstLine + lineCount - 1);  // range check once
     LinePlace place = placeOf(firstLine);
-    prefetchLines(place, std::min(lineCount, kPrefetchSets), isWrite);
     WalkCounts counts;
     if (ways_ == kCommonWays)
         walkLines<true>(place, firstLine, lineCount, isWrite, counts, outcome.dirtyVictims);

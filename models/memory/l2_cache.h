@@ -9,7 +9,7 @@
 // step, most of them re-reads of the line its set used last. So each set's most recently used
 // line is also kept in a small side array (2 B per set, 48 KiB for 192 MiB: it stays in the host
 // core's cache) that answers those lookups without touching the set; a set of up to 16 ways
-// (16-bit partial tags, recency order of way numbers, dirty bits) fills one host cache line, so
+// (16-bit partial tags, 8-bit last-use clocks, dirty bits) fills one host cache line, so
 // any other lookup touches one line; and a transfer's lines are walked with one division per
 // transfer, stepping set and tag incrementally.
 #include <cstdint>
@@ -113,8 +113,6 @@ private:
     void accessBurstsOf(const L2Bursts& bursts, bool isWrite, L2RangeOutcome& outcome);
     // `place` moved `lines` lines on.
     void advance(LinePlace& place, std::uint64_t lines) const;
-    void prefetchSet(std::uint64_t set) const;
-    void prefetchLines(LinePlace place, std::uint64_t lineCount, bool isWrite) const;
     std::int64_t findWay(LinePlace place) const;
     // The full tag of a way.
     std::uint32_t tagIn(std::uint64_t set, std::uint32_t way) const;
@@ -136,15 +134,21 @@ private:
     // the full tag), to confirm partial-tag matches and name dirty victims.
     std::vector<std::uint32_t> tags_;
     // A set of at most 16 ways in one host cache line, so that a lookup touches one line: the low
-    // 16 bits of each way's tag (equal to the tag while no tag exceeds 16 bits), the recency order
-    // (the set's way numbers from least, bits 0-3, to most recently used, 4 bits each; ways never
-    // used come first in way order, as a stamp-based LRU with ties to the lowest way would) and
-    // one dirty bit per way.
+    // 16 bits of each way's tag (equal to the tag while no tag exceeds 16 bits), the recency as
+    // each way's last use on a per-set 8-bit clock (the least recently used way has the smallest;
+    // ways never used start at 0, 1, ... in way order, as a stamp-based LRU with ties to the
+    // lowest way would fill them; l2_cache.cpp renumbers the uses before the clock wraps) and one
+    // dirty bit per way. A hit only stores the clock (a recency order of 4-bit way numbers, kept
+    // until session 26, cost ~30 host instructions a hit to reorder).
     struct alignas(64) PackedSet {
         std::uint16_t partialTags[16] = {};
-        std::uint64_t recency = 0;
+        alignas(16) std::uint8_t lastUse[16] = {};
+        std::uint8_t clock = 0;
         std::uint16_t dirty = 0;
     };
+    static_assert(sizeof(PackedSet) == 64);
+    // Makes `way` the most recently used of the set's `ways` ways.
+    static void touchWay(PackedSet& set, std::uint32_t way, std::uint32_t ways);
     std::vector<PackedSet> packedSets_;
     bool wideTagsSeen_ = false;
     // More than 16 ways: per set a dirty bit per way and the recency order as bytes

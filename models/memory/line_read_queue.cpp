@@ -21,13 +21,16 @@ double LineReadQueue::takeTurn(std::uint64_t line, double arrivalPs) {
     const double turn = slot.lineKey == line + 1 ? std::max(arrivalPs, slot.freePs) : arrivalPs;
     slot.lineKey = line + 1;
     slot.freePs = turn + servicePs_;
-    return turn - arrivalPs;
+    return turn;
 }
 
+// The wait is the latest turn less the arrival: subtracting after the max equals the max of the
+// per-line differences (rounding is monotonic, every turn is at least the arrival) and saves a
+// subtraction a line.
 double LineReadQueue::wait(const L2Bursts& bursts, double arrivalPs) {
     if (!enabled() || bursts.bytes == 0) return 0.0;
     const std::uint32_t count = std::max(bursts.count, 1u);
-    double latest = 0.0;
+    double latestTurn = arrivalPs;
     // A line two bursts share is one request to it: each line is queued once, in ascending order.
     bool anyLine = false;
     std::uint64_t lastLine = 0;
@@ -36,11 +39,11 @@ double LineReadQueue::wait(const L2Bursts& bursts, double arrivalPs) {
         const std::uint64_t first = start >> lineShift_;
         const std::uint64_t last = (start + bursts.bytes - 1) >> lineShift_;
         for (std::uint64_t line = anyLine ? std::max(first, lastLine + 1) : first; line <= last; ++line)
-            latest = std::max(latest, takeTurn(line, arrivalPs));
+            latestTurn = std::max(latestTurn, takeTurn(line, arrivalPs));
         if (!anyLine || last > lastLine) lastLine = last;
         anyLine = true;
     }
-    return latest;
+    return latestTurn - arrivalPs;
 }
 
 }  // namespace ascendsim

@@ -38,7 +38,7 @@ public:
     bool enabled() const { return servicePs_ > 0.0; }
 
 private:
-    // One line's turn; returns the wait before it.
+    // Takes one line's turn; returns when it begins (the arrival unless the line is queued).
     double takeTurn(std::uint64_t line, double arrivalPs);
 
     struct Slot {

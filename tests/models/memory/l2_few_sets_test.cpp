@@ -1,6 +1,6 @@
-// An L2 with fewer sets than the walk prefetches ahead (kPrefetchSets = 8): `--chip-set
-// l2.size_bytes=16384` gives 2 sets of 16 ways. The prefetch index used to wrap only once and read
-// past the set array (ASan: heap-buffer-overflow in walkLines); the sanitizer run
+// An L2 with very few sets: `--chip-set l2.size_bytes=16384` gives 2 sets of 16 ways. The walk's
+// prefetch index (removed in session 26: GCC compiled the prefetches away) used to wrap only once
+// and read past the set array (ASan: heap-buffer-overflow in walkLines); the sanitizer run
 // (docs/reliability.md) checks these walks.
 #include <gtest/gtest.h>
 

@@ -2,6 +2,10 @@
 // another (models/memory/line_read_queue.h, docs/fidelity.md §39).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <set>
+#include <vector>
+
 #include "models/memory/line_read_queue.h"
 #include "models/memory/shared_memory_system.h"
 #include "models/memory/small_memory_chip.h"
@@ -83,6 +87,58 @@ TEST(LineReadQueue, WritesDoNotQueue) {
         const GmAccess write{0, core, 4096, 96, true};
         EXPECT_EQ(queued.access(write, counters), free.access(write, counters)) << core;
     }
+}
+
+// The queue as a plain per-line table (16384 direct-mapped slots keyed by line index + 1), the
+// wait as the latest of the per-line waits: LineReadQueue::wait, which subtracts the arrival once
+// from the latest turn, must equal it to the bit.
+struct ReferenceLineQueue {
+    static constexpr std::uint64_t kSlots = 16384;
+    double servicePs;
+    std::vector<std::uint64_t> keys = std::vector<std::uint64_t>(kSlots, 0);
+    std::vector<double> freePs = std::vector<double>(kSlots, 0.0);
+    double wait(const L2Bursts& bursts, double arrivalPs) {
+        std::set<std::uint64_t> lines;
+        for (std::uint32_t b = 0; b < bursts.count; ++b) {
+            const std::uint64_t start = bursts.address + b * (bursts.count > 1 ? bursts.strideBytes : 0);
+            for (std::uint64_t line = start / 512; line <= (start + bursts.bytes - 1) / 512; ++line)
+                lines.insert(line);
+        }
+        double latest = 0.0;
+        for (std::uint64_t line : lines) {
+            const std::uint64_t slot = line % kSlots;
+            const double turn = keys[slot] == line + 1 ? std::max(arrivalPs, freePs[slot]) : arrivalPs;
+            keys[slot] = line + 1;
+            freePs[slot] = turn + servicePs;
+            latest = std::max(latest, turn - arrivalPs);
+        }
+        return latest;
+    }
+};
+
+// Random reads of 1 to 20 lines (lines one table apart that evict each other's queues, bursts
+// with gaps and shared lines) at arrivals that are not round numbers, close enough that many wait.
+TEST(LineReadQueue, WaitsEqualTheLatestPerLineWaitToTheBit) {
+    constexpr double kServicePs = 173.0 * 555.5;  // 173 cycles at 1.8 GHz
+    LineReadQueue queue(kServicePs, 512);
+    ReferenceLineQueue reference{kServicePs};
+    std::uint64_t state = 2026;
+    double arrivalPs = 1000.3;
+    int waited = 0;
+    for (int read = 0; read < 20000; ++read) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        const std::uint64_t line = (16384 - 20 + (state >> 33) % 60) + ((state >> 12) % 3) * 16384;
+        L2Bursts bursts;
+        bursts.address = line * 512 + (state >> 20) % 512;
+        bursts.bytes = 1 + (state >> 24) % (10 * 512);
+        bursts.count = 1 + static_cast<std::uint32_t>((state >> 40) % 3);
+        bursts.strideBytes = (state >> 44) % 2 == 0 ? bursts.bytes : (state >> 46) % 3000 + 1;
+        arrivalPs += static_cast<double>((state >> 50) % 20000) / 7.0;
+        const double expected = reference.wait(bursts, arrivalPs);
+        ASSERT_EQ(queue.wait(bursts, arrivalPs), expected) << "read " << read;
+        waited += expected > 0.0;
+    }
+    EXPECT_GT(waited, 1000);
 }
 
 }  // namespace
