@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -250,6 +251,17 @@ inline OpInstance makeOp(const std::string& type, std::vector<TensorInfo> inputs
     op.type = type;
     op.inputs = std::move(inputs);
     op.outputs = std::move(outputs);
+    return op;
+}
+
+// y [m, n] = x [m, k] · w [n, k]ᵀ, a Linear layer's forward (a skinny GEMM when m is the batch), on
+// `blocks` blocks (nullopt: the block dim the kernel picks).
+inline OpInstance linearForwardOp(CubeOpHarness& h, DataType dtype, std::int64_t m, std::int64_t n, std::int64_t k,
+                                  std::optional<std::uint32_t> blocks = 1) {
+    auto op = makeOp("MatMul", {h.tensor("x", {m, k}, dtype), h.tensor("w", {n, k}, dtype)},
+                     {h.tensor("y", {m, n}, dtype)});
+    op.attrs["transpose_b"] = true;
+    op.blockDim = blocks;
     return op;
 }
 

@@ -38,20 +38,12 @@ ColumnLoadIssue columnLoadIssueOf(const LoweredKernel& kernel, CoreKind kind = C
     return issue;
 }
 
-OpInstance skinnyForward(CubeOpHarness& h, DataType dtype, std::int64_t m, std::int64_t n, std::int64_t k) {
-    auto op = makeOp("MatMul", {h.tensor("x", {m, k}, dtype), h.tensor("w", {n, k}, dtype)},
-                     {h.tensor("y", {m, n}, dtype)});
-    op.attrs["transpose_b"] = true;
-    op.blockDim = 1;
-    return op;
-}
-
 // AlexNet's fc7 forward in miniature: x [32, 512] · w [256, 512]ᵀ fp32 on one block, one tile of
 // 32 × 256 (16 fractal columns) in 32-deep steps: 15 more loads issued every step.
 TEST(CubeMatMulFp32BColumnLoads, SkinnyFp32GemmIssuesOneLoadPerFractalColumnEveryStep) {
     const auto chip = splitChip();
     CubeOpHarness h(chip, 4 << 20);
-    const auto op = skinnyForward(h, DataType::Fp32, 32, 256, 512);
+    const auto op = linearForwardOp(h, DataType::Fp32, 32, 256, 512);
     const ColumnLoadIssue issue = columnLoadIssueOf(h.lower(op).at(0));
     EXPECT_EQ(issue.mmads, 512u / 32u);
     EXPECT_EQ(issue.steps, issue.mmads);
@@ -61,7 +53,7 @@ TEST(CubeMatMulFp32BColumnLoads, SkinnyFp32GemmIssuesOneLoadPerFractalColumnEver
 TEST(CubeMatMulFp32BColumnLoads, ProductIsUnchanged) {
     const auto chip = splitChip();
     CubeOpHarness h(chip, 4 << 20);
-    auto op = skinnyForward(h, DataType::Fp32, 32, 64, 256);
+    auto op = linearForwardOp(h, DataType::Fp32, 32, 64, 256);
     const auto xv = h.fillRandom(op.inputs[0]), wv = h.fillRandom(op.inputs[1]);
     h.run(op);
     expectNear(h.read(op.outputs[0]), productWithTransposedB(xv, wv, 32, 64, 256), 1e-4, 1e-5,
@@ -72,17 +64,17 @@ TEST(CubeMatMulFp32BColumnLoads, ProductIsUnchanged) {
 TEST(CubeMatMulFp32BColumnLoads, Hf32Fp16BaseBlockShapesAndCoupledCoresLoadTheBlockAtOnce) {
     const auto chip = splitChip();
     CubeOpHarness h(chip, 4 << 20);
-    EXPECT_EQ(columnLoadIssueOf(h.lower(skinnyForward(h, DataType::Fp16, 32, 256, 512)).at(0)).steps, 0u);
-    auto hf32 = skinnyForward(h, DataType::Fp32, 32, 256, 512);
+    EXPECT_EQ(columnLoadIssueOf(h.lower(linearForwardOp(h, DataType::Fp16, 32, 256, 512)).at(0)).steps, 0u);
+    auto hf32 = linearForwardOp(h, DataType::Fp32, 32, 256, 512);
     hf32.attrs["allow_hf32"] = true;
     EXPECT_EQ(columnLoadIssueOf(h.lower(hf32).at(0)).steps, 0u);
     // 256 × 4096 output: 32 base blocks of 128 × 256 for 24 cores, CANN's base-block path.
-    EXPECT_EQ(columnLoadIssueOf(h.lower(skinnyForward(h, DataType::Fp32, 256, 4096, 64)).at(0)).steps, 0u);
+    EXPECT_EQ(columnLoadIssueOf(h.lower(linearForwardOp(h, DataType::Fp32, 256, 4096, 64)).at(0)).steps, 0u);
 
     ChipConfig coupled = coupledChip();
     coupled.scalarCyclesPerInstructionAic = kAicInstructionCycles;
     CubeOpHarness c(coupled, 4 << 20);
-    EXPECT_EQ(columnLoadIssueOf(c.lower(skinnyForward(c, DataType::Fp32, 32, 256, 512)).at(0), CoreKind::Coupled).steps,
+    EXPECT_EQ(columnLoadIssueOf(c.lower(linearForwardOp(c, DataType::Fp32, 32, 256, 512)).at(0), CoreKind::Coupled).steps,
               0u);
 }
 

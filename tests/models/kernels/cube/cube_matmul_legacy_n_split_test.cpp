@@ -56,15 +56,6 @@ TEST(CubeMatMulLegacyNSplit, NoShareForSeveralMTilesABatchOrAPrimeFractalCount) 
     EXPECT_FALSE(legacyBlockShareN(withBlockDim(1), chip, fp32Gemm(32, 4096, 4096), 128));
 }
 
-OpInstance skinnyForward(CubeOpHarness& h, DataType dtype, std::int64_t m, std::int64_t n,
-                         std::int64_t k, std::optional<std::uint32_t> blockDim) {
-    auto op = makeOp("MatMul", {h.tensor("x", {m, k}, dtype), h.tensor("w", {n, k}, dtype)},
-                     {h.tensor("y", {m, n}, dtype)});
-    op.attrs["transpose_b"] = true;
-    op.blockDim = blockDim;
-    return op;
-}
-
 // N columns of each mmad and the GM → L1 reader counts of the A and B loads of block 0.
 struct BlockLoads {
     std::set<std::uint32_t> mmadN;
@@ -96,7 +87,7 @@ ChipConfig lineRequestChip() {
 TEST(CubeMatMulLegacyNSplit, Fc8ForwardRunsOneShareABlockAndItsBlocksShareA) {
     const auto chip = lineRequestChip();
     CubeOpHarness h(chip, 64 << 20);
-    const auto op = skinnyForward(h, DataType::Fp32, 32, 1000, 4096, 21);
+    const auto op = linearForwardOp(h, DataType::Fp32, 32, 1000, 4096, 21);
     const LoweredKernel kernel = h.lower(op).at(0);
     EXPECT_EQ(kernel.blockDim, 21u);
     const BlockLoads loads = blockLoadsOf(kernel, op);
@@ -124,7 +115,7 @@ TEST(CubeMatMulLegacyNSplit, ProductIsUnchanged) {
     const auto chip = lineRequestChip();
     CubeOpHarness h(chip, 4 << 20);
     const auto op =
-        skinnyForward(h, DataType::Fp32, 32, 192, 64, 6);  // 12 fractals: 6 shares of 32 columns
+        linearForwardOp(h, DataType::Fp32, 32, 192, 64, 6);  // 12 fractals: 6 shares of 32 columns
     const auto xv = h.fillRandom(op.inputs[0]), wv = h.fillRandom(op.inputs[1]);
     h.run(op);
     expectNear(h.read(op.outputs[0]), productWithTransposedB(xv, wv, 32, 192, 64), 1e-4, 1e-5,
@@ -137,16 +128,16 @@ TEST(CubeMatMulLegacyNSplit, ProductIsUnchanged) {
 TEST(CubeMatMulLegacyNSplit, OtherDtypesKeepTheBaseBlocksAndOnlyOneMTileSharesA) {
     const auto chip = lineRequestChip();
     CubeOpHarness h(chip, 64 << 20);
-    const auto fp16 = skinnyForward(h, DataType::Fp16, 32, 1000, 512, std::nullopt);
+    const auto fp16 = linearForwardOp(h, DataType::Fp16, 32, 1000, 512, std::nullopt);
     const BlockLoads fp16Loads = blockLoadsOf(h.lower(fp16).at(0), fp16);
     EXPECT_EQ(fp16Loads.mmadN.count(48), 0u);
     ASSERT_EQ(fp16Loads.aReaders.size(), 1u);  // every block still reads all of A at once
     EXPECT_GT(*fp16Loads.aReaders.begin(), 1.0f);
-    const auto tall = skinnyForward(h, DataType::Fp16, 512, 1000, 256, std::nullopt);
+    const auto tall = linearForwardOp(h, DataType::Fp16, 512, 1000, 256, std::nullopt);
     EXPECT_EQ(blockLoadsOf(h.lower(tall).at(0), tall).aReaders, (std::set<float>{0.0f}));
     const ChipConfig noLineRequests = ascend910B1();
     CubeOpHarness off(noLineRequests, 64 << 20);
-    const auto noRequests = skinnyForward(off, DataType::Fp32, 32, 1000, 4096, 21);
+    const auto noRequests = linearForwardOp(off, DataType::Fp32, 32, 1000, 4096, 21);
     EXPECT_EQ(blockLoadsOf(off.lower(noRequests).at(0), noRequests).aReaders,
               (std::set<float>{0.0f}));
 }

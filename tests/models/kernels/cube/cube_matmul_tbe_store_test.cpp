@@ -26,21 +26,12 @@ StoreWaits storeWaitsOf(const LoweredKernel& kernel) {
     return w;
 }
 
-OpInstance skinnyForward(CubeOpHarness& h, DataType dtype, std::int64_t m, std::int64_t n, std::int64_t k,
-                         std::uint32_t blocks = 1) {
-    auto op = makeOp("MatMul", {h.tensor("x", {m, k}, dtype), h.tensor("w", {n, k}, dtype)},
-                     {h.tensor("y", {m, n}, dtype)});
-    op.attrs["transpose_b"] = true;
-    op.blockDim = blocks;
-    return op;
-}
-
 // fc8 forward in miniature: x [32, 512] · w [96, 512]ᵀ fp32 on 2 blocks of 48 columns (the legacy N
 // split): every store of every block waits on a plain event.
 TEST(CubeMatMulTbeStore, SkinnyFp32GemmStoresAfterTheCubeOnAPlainEvent) {
     const auto chip = ascend910B1();
     CubeOpHarness h(chip, 1 << 20);  // lowering only
-    const LoweredKernel kernel = h.lower(skinnyForward(h, DataType::Fp32, 32, 96, 512, 2)).at(0);
+    const LoweredKernel kernel = h.lower(linearForwardOp(h, DataType::Fp32, 32, 96, 512, 2)).at(0);
     const StoreWaits w = storeWaitsOf(kernel);
     ASSERT_GT(w.stores, 0);
     EXPECT_EQ(w.plain, w.stores);
@@ -56,12 +47,12 @@ TEST(CubeMatMulTbeStore, Fp16Hf32AndBaseBlockShapesKeepTheUnitFlagStore) {
         EXPECT_EQ(w.unit, w.stores);
         EXPECT_EQ(w.plain, 0);
     };
-    expectUnitFlag(skinnyForward(h, DataType::Fp16, 32, 96, 512));
-    auto hf32 = skinnyForward(h, DataType::Fp32, 32, 96, 512);
+    expectUnitFlag(linearForwardOp(h, DataType::Fp16, 32, 96, 512));
+    auto hf32 = linearForwardOp(h, DataType::Fp32, 32, 96, 512);
     hf32.attrs["allow_hf32"] = true;
     expectUnitFlag(hf32);
     // 256 × 4096 output: 32 base blocks of 128 × 256 for 24 cores, CANN's base-block path.
-    expectUnitFlag(skinnyForward(h, DataType::Fp32, 256, 4096, 64, 24));
+    expectUnitFlag(linearForwardOp(h, DataType::Fp32, 256, 4096, 64, 24));
 }
 
 // A MatMul marked TBE's kernel stores after the cube whatever its dtype and base block.
@@ -75,14 +66,14 @@ TEST(CubeMatMulTbeStore, MarkedTbeKernelStoresAfterTheCubeOnAnyShape) {
         EXPECT_EQ(w.plain, w.stores);
         EXPECT_EQ(w.unit, 0);
     };
-    expectPlain(skinnyForward(h, DataType::Fp16, 32, 96, 512));
-    expectPlain(skinnyForward(h, DataType::Fp32, 256, 4096, 64, 24));  // CANN's base block
+    expectPlain(linearForwardOp(h, DataType::Fp16, 32, 96, 512));
+    expectPlain(linearForwardOp(h, DataType::Fp32, 256, 4096, 64, 24));  // CANN's base block
 }
 
 TEST(CubeMatMulTbeStore, CoupledCoresStoreThroughUbWithoutAFixPipeWait) {
     const ChipConfig coupled = coupledChip();
     CubeOpHarness h(coupled, 1 << 20);
-    auto op = skinnyForward(h, DataType::Fp32, 32, 96, 512);
+    auto op = linearForwardOp(h, DataType::Fp32, 32, 96, 512);
     op.attrs[kTbeKernelAttr] = true;
     const LoweredKernel kernel = h.lower(op).at(0);
     StoreWaits w;
@@ -98,7 +89,7 @@ TEST(CubeMatMulTbeStore, CoupledCoresStoreThroughUbWithoutAFixPipeWait) {
 TEST(CubeMatMulTbeStore, ProductIsUnchanged) {
     const auto chip = ascend910B1();
     CubeOpHarness h(chip, 4 << 20);
-    auto op = skinnyForward(h, DataType::Fp32, 32, 96, 256, 2);
+    auto op = linearForwardOp(h, DataType::Fp32, 32, 96, 256, 2);
     const auto xv = h.fillRandom(op.inputs[0]), wv = h.fillRandom(op.inputs[1]);
     h.run(op);
     expectNear(h.read(op.outputs[0]), productWithTransposedB(xv, wv, 32, 96, 256), 1e-4, 1e-5, "tbe store");
