@@ -121,7 +121,6 @@ void AiCore::step() {
         return;
     }
     if (argumentReadPending_) readLaunchArguments(now);
-    prefetchHotState();
     bool progress = true;
     while (progress) {
         progress = runIssue(now);
@@ -154,22 +153,6 @@ void AiCore::step() {
         next = std::min(next, lastCompletion);
     }
     if (next != std::numeric_limits<std::uint64_t>::max()) scheduleWake(next);
-}
-
-// 72 cores' state does not stay in the host caches between two activations of one core, and
-// the pipes' loads depend on each other (queue slot → instruction → flag); asking for the lines
-// up front lets their misses overlap instead of queueing one behind the other.
-void AiCore::prefetchHotState() const {
-    for (std::size_t p = 1; p < kPipeCount; ++p) {
-        const PipeQueue& queue = pipes_[p].queue;
-        if (!queue.empty()) __builtin_prefetch(&queue.front());
-    }
-    if (chunkPos_ < chunk_.size()) __builtin_prefetch(&chunk_[chunkPos_]);
-    // The heads' instructions: their addresses need the slots, whose loads now overlap.
-    for (std::size_t p = 1; p < kPipeCount; ++p) {
-        const PipeQueue& queue = pipes_[p].queue;
-        if (!queue.empty()) __builtin_prefetch(&queuedInstruction(queue.front()));
-    }
 }
 
 // The block's first GM read, at its start: its launch's argument record, which every block of the

@@ -181,7 +181,6 @@ private:
         if (block_.trace != nullptr)
             traceSpan(TraceSpanKind::Execute, Pipe::Scalar, programIndex_, issueCycle_, issueCycle_ + cycles, instr);
     }
-    void prefetchHotState() const;
     void finishBlock();
     void readLaunchArguments(std::uint64_t now);
     void scheduleWake(std::uint64_t cycle);
