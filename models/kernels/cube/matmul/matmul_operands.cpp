@@ -172,17 +172,57 @@ void MatmulOperands::loadStep(std::uint64_t tile, const CubeStep& step, const Cu
     else
         b.copy(MemSpace::L1, l1.a + aOff * c.m * eb, MemSpace::L0A, l0aAddr,
                static_cast<std::uint32_t>(kl * c.m * eb));
-    if (!problem_.transposeB)
-        b.copy(MemSpace::L1, l1.b + bOff * c.n * eb, MemSpace::L0B, l0bAddr,
-               static_cast<std::uint32_t>(kl * c.n * eb));
+    if (tiling_.bColumnLoadIssueCycles > 0)
+        loadStepBByFractalColumns(c, kl, bOff, bLen, l1.b, l0bAddr, b);
     else
-        b.copy2d(MemSpace::L1, l1.b + bOff * eb, MemSpace::L0B, l0bAddr, c.n,
-                 static_cast<std::uint32_t>(kl * eb), bLen * eb, kl * eb);
-    if (tiling_.bColumnLoadIssueCycles > 0 && c.n > kFractalRows)
-        b.scalar(static_cast<std::uint32_t>((ceilDiv(c.n, kFractalRows) - 1) * tiling_.bColumnLoadIssueCycles));
+        loadStepBBlock(c, kl, bOff, bLen, l1.b, l0bAddr, b);
     mmad.dtype = problem_.mmadType;
     mmad.transposeA = problem_.transposeA;
     mmad.transposeB = problem_.transposeB;
+}
+
+// The step's whole B block L1 → L0B in one load: B stored [K × n] is one contiguous run, B stored
+// [n × K] (transposed) one K-run per row of n.
+void MatmulOperands::loadStepBBlock(const TileCoord& c, std::uint64_t kLength, std::uint64_t bOff, std::uint64_t bLen,
+                                    std::uint64_t l1B, std::uint64_t l0bAddr, ProgramBuilder& b) const {
+    const std::uint64_t eb = elementBytes_;
+    if (!problem_.transposeB)
+        b.copy(MemSpace::L1, l1B + bOff * c.n * eb, MemSpace::L0B, l0bAddr,
+               static_cast<std::uint32_t>(kLength * c.n * eb));
+    else
+        b.copy2d(MemSpace::L1, l1B + bOff * eb, MemSpace::L0B, l0bAddr, c.n,
+                 static_cast<std::uint32_t>(kLength * eb), bLen * eb, kLength * eb);
+}
+
+// One L1 → L0B load per 16-column fractal column of the step's B block, each moving that column's
+// kLength × 16 elements, so MTE1 pays each load's own fixed cost on the path's curve and the scalar
+// unit issues each one (planMatmul, loadsBOneFractalColumnAtATime: docs/fidelity.md §97, §130). The
+// functional L0B holds B as ND: B stored [n × K] (transposed) moves 16 rows at a time, exactly its
+// columns; B stored [K × n] moves its block in column-sized contiguous pieces, the same bytes in the
+// same place (a column of an ND block would not start 512 B aligned). A step whose column is not a
+// whole number of 512 B L0B units moves its block in one load, its other columns' issue charged on
+// the scalar unit.
+void MatmulOperands::loadStepBByFractalColumns(const TileCoord& c, std::uint64_t kLength, std::uint64_t bOff,
+                                               std::uint64_t bLen, std::uint64_t l1B, std::uint64_t l0bAddr,
+                                               ProgramBuilder& b) const {
+    const std::uint64_t eb = elementBytes_, columns = ceilDiv(c.n, kFractalRows);
+    const std::uint64_t columnBytes = kLength * kFractalRows * eb;
+    if (columnBytes % kLocalAlignBytes != 0) {
+        loadStepBBlock(c, kLength, bOff, bLen, l1B, l0bAddr, b);
+        if (columns > 1) b.scalar(static_cast<std::uint32_t>((columns - 1) * tiling_.bColumnLoadIssueCycles));
+        return;
+    }
+    for (std::uint64_t column = 0; column < columns; ++column) {
+        const std::uint64_t first = column * kFractalRows;
+        const std::uint64_t width = std::min<std::uint64_t>(kFractalRows, c.n - first);
+        if (!problem_.transposeB)
+            b.copy(MemSpace::L1, l1B + bOff * c.n * eb + column * columnBytes, MemSpace::L0B,
+                   l0bAddr + column * columnBytes, static_cast<std::uint32_t>(kLength * width * eb));
+        else
+            b.copy2d(MemSpace::L1, l1B + (first * bLen + bOff) * eb, MemSpace::L0B, l0bAddr + column * columnBytes,
+                     static_cast<std::uint32_t>(width), static_cast<std::uint32_t>(kLength * eb), bLen * eb,
+                     kLength * eb);
+    }
 }
 
 void MatmulOperands::loadBias(std::uint64_t tile, std::uint64_t l1Addr, ProgramBuilder& b) const {
@@ -440,8 +480,10 @@ void planLoadsAhead(const OpInstance& op, const ChipConfig& chip, const MatmulPr
 // element per fractal, one 29-cycle issue per 32-deep step and fractal), where the model's one
 // load a step gave 0.4–0.5 of it; the weight gradients on CANN's base block (K = 32, one step a
 // tile) spend ~550 cycles a tile, what one load a step gives, so they keep it (docs/fidelity.md
-// §97). The data still moves as one copy (the functional L0B is ND, a fractal column's place in it
-// is not 512 B aligned); only the other loads' issue is charged, at the AIC's per-instruction cost.
+// §97). Each load is its own MTE1 instruction (loadStepBByFractalColumns), so MTE1 also pays each
+// one's fixed cost on the L1 → L0B curve: the M = 32 rows' real MTE1 moves B at 65-97 B/cycle a
+// core where one load of the step's whole block ran at the curve's 123-128; one 2 KiB column a load
+// takes the model to 0.75-0.82 of the real MTE1 busy, from 0.58-0.72 (docs/fidelity.md §130).
 bool loadsBOneFractalColumnAtATime(const ChipConfig& chip, const MatmulProblem& problem, bool cannBaseBlockTaken) {
     return problem.mmadType == DataType::Fp32 && !cannBaseBlockTaken && chip.organisation == CoreOrganisation::Split;
 }

@@ -45,8 +45,10 @@ struct MatmulTiling {
     // K slices per output tile (matmul_split_k.h): a tile is (output tile, slice), each slice's
     // partial C added atomically. 1 slice of the whole K unless the op accumulates atomically.
     std::uint64_t kSplits = 1, sliceK = 0;
-    // Scalar cycles of issuing one more L1 → L0B load for each 16-column fractal column of a step's
-    // B block beyond the first (planMatmul); 0 when the block moves in one load.
+    // Nonzero when each step's B block moves L1 → L0B as one load per 16-column fractal column (TBE's
+    // small-shape fp32 kernel, planMatmul): the scalar cycles of issuing one load, charged for the
+    // columns a step that cannot split its block (a column not whole 512 B units) moves in its one
+    // load. 0 when the block moves in one load.
     std::uint32_t bColumnLoadIssueCycles = 0;
     // Cores of CANN's round reading each tile's A and B lines at once (matmul_cann_round_readers.h),
     // carried by the operand loads; null when the kernel is not CANN's base kernel on its own block.
@@ -87,6 +89,12 @@ private:
     // Index of the tile's output block (m-block × n-blocks + n-block).
     std::uint64_t blockOf(const TileCoord& c) const;
     float queuedReaders(float roundReaders, bool kMajor) const;
+    // A step's B block L1 → L0B in one load, or one load per 16-column fractal column
+    // (MatmulTiling::bColumnLoadIssueCycles).
+    void loadStepBBlock(const TileCoord& c, std::uint64_t kLength, std::uint64_t bOff, std::uint64_t bLen,
+                        std::uint64_t l1B, std::uint64_t l0bAddr, ProgramBuilder& b) const;
+    void loadStepBByFractalColumns(const TileCoord& c, std::uint64_t kLength, std::uint64_t bOff, std::uint64_t bLen,
+                                   std::uint64_t l1B, std::uint64_t l0bAddr, ProgramBuilder& b) const;
     // K range [first, first + length) of the tile's slice.
     void sliceOf(std::uint64_t tile, std::uint64_t& first, std::uint64_t& length) const;
     void batchOffsets(std::uint64_t batch, std::uint64_t& aOffset, std::uint64_t& bOffset) const;
