@@ -297,38 +297,23 @@ template <bool kSixteenWays>
     const std::uint16_t* const keys = mruKeys_.data();
     const std::uint64_t keyMask = keyMaskFor(isWrite);
     std::uint64_t answering = keyAnswering(place.tag, isWrite);
-    const std::uint64_t setCount = setCount_;
-    std::uint64_t set = place.set;
-    std::uint64_t i = 0;
-    for (;;) {
-        // The lines the keys answer, stepped in a loop of their own: its few values stay in
-        // registers, where in one loop with the set lookup GCC kept them on the stack (perfwalk2,
-        // docs/performance.md "Session 26").
-        while (i < lineCount && (keys[set] & keyMask) == answering) {
-            ++i;
-            if (++set == setCount) {
-                set = 0;
-                answering = keyAnswering(++place.tag, isWrite);
+    for (std::uint64_t i = 0; i < lineCount; ++i) {
+        if ((keys[place.set] & keyMask) != answering) {
+            std::uint32_t evictedTag = 0;
+            if (!accessSet<kSixteenWays>(place, isWrite, evictedTag, counts.dirtied, counts.emptyFills)) {
+                ++counts.misses;
+                counts.oddMisses += (firstLine + i) & 1;
+            }
+            if (evictedTag != 0) {
+                ++counts.dirtyEvictions;
+                if (dirtyVictims != nullptr) dirtyVictims->push_back((std::uint64_t{evictedTag} - 1) * setCount_ + place.set);
             }
         }
-        if (i == lineCount) break;
-        place.set = set;
-        std::uint32_t evictedTag = 0;
-        if (!accessSet<kSixteenWays>(place, isWrite, evictedTag, counts.dirtied, counts.emptyFills)) {
-            ++counts.misses;
-            counts.oddMisses += (firstLine + i) & 1;
-        }
-        if (evictedTag != 0) {
-            ++counts.dirtyEvictions;
-            if (dirtyVictims != nullptr) dirtyVictims->push_back((std::uint64_t{evictedTag} - 1) * setCount + set);
-        }
-        ++i;
-        if (++set == setCount) {
-            set = 0;
+        if (++place.set == setCount_) {
+            place.set = 0;
             answering = keyAnswering(++place.tag, isWrite);
         }
     }
-    place.set = set;
     counts.lines += lineCount;
     counts.oddLines += oddLinesOf(firstLine, lineCount);
 }
