@@ -17,24 +17,6 @@
 namespace ascendsim::test {
 namespace {
 
-constexpr std::uint32_t kChunkTestTileBytes = 4096;
-
-// Double-buffered loads, vector work and stores: the pipes hold several instructions at a time.
-std::vector<Instruction> chunkTestProgram(int tiles, std::uint64_t gmBase) {
-    std::vector<Instruction> p;
-    for (int i = 0; i < tiles; ++i) {
-        const auto buf = static_cast<std::uint8_t>(i % 2);
-        const std::uint64_t ub = buf * kChunkTestTileBytes;
-        if (i >= 2) p.push_back(Instruction::waitFlag(Pipe::Vector, Pipe::Mte2, buf));
-        p.push_back(gmToUb(ub, kChunkTestTileBytes, gmBase + std::uint64_t(i) * kChunkTestTileBytes));
-        p.push_back(Instruction::setFlag(Pipe::Mte2, Pipe::Vector, buf));
-        p.push_back(Instruction::waitFlag(Pipe::Mte2, Pipe::Vector, buf));
-        for (int k = 0; k < 3; ++k) p.push_back(vadds(0x10000 + 256 * k, ub, 2));
-        p.push_back(Instruction::setFlag(Pipe::Vector, Pipe::Mte2, buf));
-    }
-    return p;
-}
-
 // The program `chunkSize` instructions at a time.
 class ChunkedStream final : public InstructionStream {
 public:
@@ -63,7 +45,9 @@ std::vector<PmuCounters> runInChunks(std::size_t chunkSize) {
     Device device(chip, observer);
     KernelTask task = vectorTask({}, 4);
     task.program = [chunkSize](const BlockProgramRequest& r) -> std::unique_ptr<InstructionStream> {
-        std::vector<Instruction> program = chunkTestProgram(40, std::uint64_t{r.blockIdx} * 40 * kChunkTestTileBytes);
+        // Double-buffered loads, vector work and stores: the pipes hold several instructions at a time.
+        const std::uint64_t in = std::uint64_t{r.blockIdx} * 0x100000;
+        std::vector<Instruction> program = loadComputeStoreStream(in, in + 0x80000, 40, 4096, 2048);
         if (chunkSize == 0) return std::make_unique<FixedInstructionStream>(std::move(program));
         return std::make_unique<ChunkedStream>(std::move(program), chunkSize);
     };
@@ -82,7 +66,7 @@ TEST(FetchedProgramChunks, ChunkSizeDoesNotChangeWhatTheCoreDoes) {
         ASSERT_EQ(chunked.size(), whole.size());
         for (std::size_t b = 0; b < whole.size(); ++b) {
             EXPECT_EQ(chunked[b].totalCycles, whole[b].totalCycles) << "chunk " << chunkSize << " block " << b;
-            for (PmuEvent e : {PmuEvent::Mte2Busy, PmuEvent::VecBusy, PmuEvent::IcacheReq})
+            for (PmuEvent e : {PmuEvent::Mte2Busy, PmuEvent::Mte3Busy, PmuEvent::VecBusy, PmuEvent::IcacheReq})
                 EXPECT_EQ(chunked[b][e], whole[b][e]) << "chunk " << chunkSize << " block " << b;
         }
     }
