@@ -141,5 +141,38 @@ TEST(LineReadQueue, WaitsEqualTheLatestPerLineWaitToTheBit) {
     EXPECT_GT(waited, 1000);
 }
 
+// wait()'s two walks (bursts whose gaps are shorter than a line: every line from the first to
+// the last byte; gaps of a line or more: burst by burst) against the reference's set of lines, on
+// reads of many short rows a line (32 B rows 64 B apart), rows a line or more apart, overlapping
+// rows and single bursts, close enough in time that many wait.
+TEST(LineReadQueue, RangeAndBurstWalksEqualTheReference) {
+    constexpr double kServicePs = 173.0 * 555.5;
+    LineReadQueue queue(kServicePs, 512);
+    ReferenceLineQueue reference{kServicePs};
+    std::uint64_t state = 26;
+    double arrivalPs = 7.7;
+    int waited = 0;
+    int rangeWalks = 0;
+    int burstWalks = 0;
+    for (int read = 0; read < 20000; ++read) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        L2Bursts bursts;
+        bursts.address = ((state >> 33) % 80) * 512 + (state >> 20) % 512;
+        bursts.bytes = 1 + (state >> 24) % 600;
+        bursts.count = 1 + static_cast<std::uint32_t>((state >> 40) % 40);
+        bursts.strideBytes = (state >> 46) % 1400;
+        arrivalPs += static_cast<double>((state >> 50) % 20000) / 7.0;
+        const double expected = reference.wait(bursts, arrivalPs);
+        ASSERT_EQ(queue.wait(bursts, arrivalPs), expected) << "read " << read;
+        waited += expected > 0.0;
+        const bool multiBurst = bursts.count > 1;
+        rangeWalks += multiBurst && bursts.strideBytes < bursts.bytes + 512;
+        burstWalks += multiBurst && bursts.strideBytes >= bursts.bytes + 512;
+    }
+    EXPECT_GT(waited, 1000);
+    EXPECT_GT(rangeWalks, 5000);
+    EXPECT_GT(burstWalks, 2000);
+}
+
 }  // namespace
 }  // namespace ascendsim
