@@ -110,12 +110,18 @@ private:
     std::uint64_t elementBytes_;
 };
 
+// L0A / L0B region alignment (hardware.md §2.3) and the cube fractal edge (§2.5): the operand moves
+// (matmul_operands.cpp) and the plan (matmul_plan.cpp) place regions with the same ones.
+inline constexpr std::uint64_t kMatmulLocalAlignBytes = 512;
+inline constexpr std::uint32_t kMatmulFractalRows = 16;
+
 // Tiling and buffer plan for `problem` on `chip` like CANN's: the base block (128×256, 256×128 or
 // 128×128) that keeps the busiest core shortest (CANN's own block when cannBaseBlock gives one,
 // then with CANN's chunk depth per operand; a true-fp32 small-shape GEMM of one m-tile takes the
 // legacy tiling's N share a core, matmul_legacy_n_split.h), K chunks as deep as two L1 slots allow, L0
 // double-buffered, L0C double-buffered when two tiles fit; A rows resident in L1 across a block's
 // tiles along n when all their K chunks fit beside two B slots.
+// (matmul_plan.cpp)
 void planMatmul(const OpInstance& op, const ChipConfig& chip, const MatmulProblem& problem,
                 MatmulTiling& tiling, CubeBufferPlan& plan);
 
