@@ -27,10 +27,29 @@ namespace ascendsim {
 namespace {
 constexpr DataType kF32 = DataType::Fp32;
 
-struct RopeGradLayout {
+// What both layouts take from the op: x [.., heads, D] and the cos / sin tables of tableRows lines
+// of D, broadcast over the heads.
+struct RopeOperands {
     DataType dtype = DataType::Bf16;
-    std::uint64_t heads = 1, length = 0, half = 0, tableRows = 0, positionsPerTile = 1;
+    std::uint64_t heads = 1, length = 0, half = 0, tableRows = 0;
     std::uint64_t xGm = 0, cosGm = 0, sinGm = 0, yGm = 0;
+};
+
+void bindRopeOperands(RopeOperands& l, const OpInstance& op, std::uint64_t heads, std::uint64_t d,
+                      std::uint64_t tableRows) {
+    l.dtype = op.inputs[0].dtype;
+    l.heads = heads;
+    l.length = d;
+    l.half = d / 2;
+    l.tableRows = tableRows;
+    l.xGm = op.inputs[0].deviceAddr;
+    l.cosGm = op.inputs[1].deviceAddr;
+    l.sinGm = op.inputs[2].deviceAddr;
+    l.yGm = op.outputs[0].deviceAddr;
+}
+
+struct RopeGradLayout : RopeOperands {
+    std::uint64_t positionsPerTile = 1;
     // UB: staging (double-buffered, dtype) and fp32 working copies.
     std::uint64_t xStage = 0, xStageHalf = 0, cosStage = 0, sinStage = 0, tableStageHalf = 0, yStage = 0;
     std::uint64_t xF32 = 0, cosF32 = 0, sinF32 = 0, yF32 = 0, rotated = 0;
@@ -93,10 +112,8 @@ constexpr std::uint64_t kRopeUbReserveBytes = 2048;
 constexpr std::uint64_t kRopeUbPieces16Bit = 2 * 12;
 constexpr std::uint64_t kRopeUbPiecesFp32 = 2 * 4;
 
-struct RopeHeadLayout {
-    DataType dtype = DataType::Bf16;
-    std::uint64_t heads = 1, length = 0, half = 0, linesPerStep = 1;
-    std::uint64_t xGm = 0, cosGm = 0, sinGm = 0, yGm = 0;
+struct RopeHeadLayout : RopeOperands {
+    std::uint64_t linesPerStep = 1;
     // UB: double-buffered staging in the tensors' dtype, single fp32 working buffers (CANN's
     // xBuf, xNewBuf, cosBuf, sinBuf; fp32 tensors are copied into them as 16-bit ones are cast).
     std::uint64_t xStage = 0, yStage = 0, cosStage = 0, sinStage = 0, stageHalf = 0;
@@ -173,14 +190,7 @@ LoweredKernel lowerRopeByHeads(const OpInstance& op, const ChipConfig& chip, std
                                std::uint64_t tableRows) {
     const TensorInfo& x = op.inputs[0];
     auto l = std::make_shared<RopeHeadLayout>();
-    l->dtype = x.dtype;
-    l->heads = heads;
-    l->length = d;
-    l->half = d / 2;
-    l->xGm = x.deviceAddr;
-    l->cosGm = op.inputs[1].deviceAddr;
-    l->sinGm = op.inputs[2].deviceAddr;
-    l->yGm = op.outputs[0].deviceAddr;
+    bindRopeOperands(*l, op, heads, d, tableRows);
     const VectorPlacement placement = vectorPlacement(chip);
     const std::uint64_t eb = bytesOf(x.dtype);
     const bool f32 = x.dtype == kF32;
@@ -230,15 +240,7 @@ std::vector<LoweredKernel> lowerRope(const OpInstance& op, const ChipConfig& chi
 
     if (!gradient) return {lowerRopeByHeads(op, chip, xRows / tableRows, d, tableRows)};
     auto l = std::make_shared<RopeGradLayout>();
-    l->dtype = x.dtype;
-    l->heads = xRows / tableRows;
-    l->length = d;
-    l->half = d / 2;
-    l->tableRows = tableRows;
-    l->xGm = x.deviceAddr;
-    l->cosGm = op.inputs[1].deviceAddr;
-    l->sinGm = op.inputs[2].deviceAddr;
-    l->yGm = op.outputs[0].deviceAddr;
+    bindRopeOperands(*l, op, xRows / tableRows, d, tableRows);
     const VectorPlacement placement = vectorPlacement(chip);
     const std::uint64_t eb = bytesOf(x.dtype);
     // Per position: x and y staging (2 halves each), 2 tables × 2 halves, fp32 x, y, rotated, tables.
