@@ -254,6 +254,22 @@ inline OpInstance makeOp(const std::string& type, std::vector<TensorInfo> inputs
     return op;
 }
 
+// Block 0's L0C → GM stores and how they wait for the cube: on a plain event or on the mmad's unit
+// flag (the split cores' FixPipe waits).
+struct FixPipeStoreWaits {
+    int stores = 0, plain = 0, unit = 0;
+};
+inline FixPipeStoreWaits fixPipeStoreWaitsOf(const LoweredKernel& kernel) {
+    FixPipeStoreWaits w;
+    for (const Instruction& i : blockProgram(kernel, 0)) {
+        if (i.opcode == Opcode::DataMove && std::get<DataMove>(i.operands).src == MemSpace::L0C) ++w.stores;
+        if (i.opcode != Opcode::WaitFlag) continue;
+        const Flag& f = std::get<Flag>(i.operands);
+        if (f.src == Pipe::Cube && f.dst == Pipe::FixPipe) ++(f.unitFlag ? w.unit : w.plain);
+    }
+    return w;
+}
+
 // y [m, n] = x [m, k] · w [n, k]ᵀ, a Linear layer's forward (a skinny GEMM when m is the batch), on
 // `blocks` blocks (nullopt: the block dim the kernel picks).
 inline OpInstance linearForwardOp(CubeOpHarness& h, DataType dtype, std::int64_t m, std::int64_t n, std::int64_t k,

@@ -357,20 +357,6 @@ TEST(CubeConv2DBackpropInput, Fp32WeightLoadsIssueOneLoad3dPerC0OfTheStep) {
 // The 220x forward convolution's FixPipe stores wait for the cube on a plain event (TBE's conv
 // kernel: no mmad unit flag, docs/fidelity.md §122), so FixPipe busy is the store alone, as for the
 // convolution gradients (§115); the coupled chip stores through UB and has no FixPipe wait.
-struct ConvStoreWaits {
-    int stores = 0, plain = 0, unit = 0;
-};
-ConvStoreWaits convStoreWaits(const LoweredKernel& cube) {
-    ConvStoreWaits c;
-    for (const Instruction& i : blockProgram(cube, 0)) {
-        if (i.opcode == Opcode::DataMove && std::get<DataMove>(i.operands).src == MemSpace::L0C) ++c.stores;
-        if (i.opcode != Opcode::WaitFlag) continue;
-        const Flag& f = std::get<Flag>(i.operands);
-        if (f.src == Pipe::Cube && f.dst == Pipe::FixPipe) ++(f.unitFlag ? c.unit : c.plain);
-    }
-    return c;
-}
-
 TEST(CubeConv2D, TheSplitCubesForwardStoresWaitOnAPlainEvent) {
     const ConvShape s{1, 16, 16, 16, 16, 3, 3, 1, 1, 1, 1, 1, 1};
     const auto lowered = [&s](const ChipConfig& chip) {
@@ -380,13 +366,13 @@ TEST(CubeConv2D, TheSplitCubesForwardStoresWaitOnAPlainEvent) {
                          {h.tensor("y", {s.n, s.co, s.outH(), s.outW()}, DataType::Fp32)});
         setConvAttrs(op, s);
         op.blockDim = 1u;
-        return convStoreWaits(h.lower(op).at(0));
+        return fixPipeStoreWaitsOf(h.lower(op).at(0));
     };
-    const ConvStoreWaits split = lowered(ascend910B1());
+    const FixPipeStoreWaits split = lowered(ascend910B1());
     ASSERT_GT(split.stores, 0);
     EXPECT_EQ(split.plain, split.stores);
     EXPECT_EQ(split.unit, 0);
-    const ConvStoreWaits coupled = lowered(coupledChip());
+    const FixPipeStoreWaits coupled = lowered(coupledChip());
     EXPECT_EQ(coupled.plain + coupled.unit, 0);
 }
 

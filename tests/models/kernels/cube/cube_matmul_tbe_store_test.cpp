@@ -12,27 +12,13 @@
 namespace ascendsim::test {
 namespace {
 
-struct StoreWaits {
-    int stores = 0, plain = 0, unit = 0;
-};
-StoreWaits storeWaitsOf(const LoweredKernel& kernel) {
-    StoreWaits w;
-    for (const Instruction& i : blockProgram(kernel, 0)) {
-        if (i.opcode == Opcode::DataMove && std::get<DataMove>(i.operands).src == MemSpace::L0C) ++w.stores;
-        if (i.opcode != Opcode::WaitFlag) continue;
-        const Flag& f = std::get<Flag>(i.operands);
-        if (f.src == Pipe::Cube && f.dst == Pipe::FixPipe) ++(f.unitFlag ? w.unit : w.plain);
-    }
-    return w;
-}
-
 // fc8 forward in miniature: x [32, 512] · w [96, 512]ᵀ fp32 on 2 blocks of 48 columns (the legacy N
 // split): every store of every block waits on a plain event.
 TEST(CubeMatMulTbeStore, SkinnyFp32GemmStoresAfterTheCubeOnAPlainEvent) {
     const auto chip = ascend910B1();
     CubeOpHarness h(chip, 1 << 20);  // lowering only
     const LoweredKernel kernel = h.lower(linearForwardOp(h, DataType::Fp32, 32, 96, 512, 2)).at(0);
-    const StoreWaits w = storeWaitsOf(kernel);
+    const FixPipeStoreWaits w = fixPipeStoreWaitsOf(kernel);
     ASSERT_GT(w.stores, 0);
     EXPECT_EQ(w.plain, w.stores);
     EXPECT_EQ(w.unit, 0);
@@ -42,7 +28,7 @@ TEST(CubeMatMulTbeStore, Fp16Hf32AndBaseBlockShapesKeepTheUnitFlagStore) {
     const auto chip = ascend910B1();
     CubeOpHarness h(chip, 1 << 20);
     const auto expectUnitFlag = [&h](const OpInstance& op) {
-        const StoreWaits w = storeWaitsOf(h.lower(op).at(0));
+        const FixPipeStoreWaits w = fixPipeStoreWaitsOf(h.lower(op).at(0));
         ASSERT_GT(w.stores, 0);
         EXPECT_EQ(w.unit, w.stores);
         EXPECT_EQ(w.plain, 0);
@@ -61,7 +47,7 @@ TEST(CubeMatMulTbeStore, MarkedTbeKernelStoresAfterTheCubeOnAnyShape) {
     CubeOpHarness h(chip, 1 << 20);
     const auto expectPlain = [&h](OpInstance op) {
         op.attrs[kTbeKernelAttr] = true;
-        const StoreWaits w = storeWaitsOf(h.lower(op).at(0));
+        const FixPipeStoreWaits w = fixPipeStoreWaitsOf(h.lower(op).at(0));
         ASSERT_GT(w.stores, 0);
         EXPECT_EQ(w.plain, w.stores);
         EXPECT_EQ(w.unit, 0);
@@ -76,7 +62,7 @@ TEST(CubeMatMulTbeStore, CoupledCoresStoreThroughUbWithoutAFixPipeWait) {
     auto op = linearForwardOp(h, DataType::Fp32, 32, 96, 512);
     op.attrs[kTbeKernelAttr] = true;
     const LoweredKernel kernel = h.lower(op).at(0);
-    StoreWaits w;
+    FixPipeStoreWaits w;
     for (const Instruction& i : blockProgram(kernel, 0, CoreKind::Coupled)) {
         if (i.opcode != Opcode::WaitFlag) continue;
         const Flag& f = std::get<Flag>(i.operands);
