@@ -98,8 +98,10 @@ void ConvOperands::loadChunkB(std::uint64_t tile, const CubeStep& step, std::uin
     const TileCoord t = coord(tile);
     const ConvWindow& w = problem_.window;
     const std::uint64_t eb = bytesOf(problem_.inputType), taps = w.taps();
-    const std::uint64_t c0 = step.chunkStart / taps;
-    const std::uint64_t channels = problem_.realChannels(c0, step.chunkLength / taps);
+    // The slab of the B chunk: the pipeline chunk itself, or the C0 block a span of chunks shares
+    // (CubeBufferPlan::bChunkSpan, planConvPositions).
+    const std::uint64_t c0 = step.b.start / taps;
+    const std::uint64_t channels = problem_.realChannels(c0, step.b.length / taps);
     if (channels == 0) return;  // a chunk of padded channels only: nothing in GM
     // Input slab: channels [c0, c0+channels) of this image and group, the rows the positions read.
     const SlabRows rows = slabRowsFor(w, t.pos0, t.positions);
@@ -142,12 +144,16 @@ void ConvOperands::loadStepB(std::uint64_t tile, const CubeStep& step, const Cub
                              Mmad& mmad, ProgramBuilder& b) const {
     const TileCoord t = coord(tile);
     const SlabRows rows = slabRowsFor(problem_.window, t.pos0, t.positions);
-    // Img2col of the chunk's real channels: columns past them (padded channels) are zeros.
+    // Img2col of the chunk's real channels: columns past them (padded channels) are zeros. The slab
+    // in L1 holds the B chunk's channels (step.b), of which this chunk's start intoSlab columns in.
     const std::uint64_t taps = problem_.window.taps();
     const std::uint64_t real = problem_.realChannels(step.chunkStart / taps, step.chunkLength / taps);
-    // A chunk of padded channels only names one slab channel and starts its columns past it.
-    const auto firstK = static_cast<std::uint32_t>(step.offset + (real == 0 ? taps : 0));
-    b.img2col(img2colFor(problem_.window, rows, static_cast<std::uint32_t>(std::max<std::uint64_t>(1, real)),
+    const std::uint64_t slabReal = problem_.realChannels(step.b.start / taps, step.b.length / taps);
+    const std::uint64_t slabChannels = std::max<std::uint64_t>(1, slabReal);
+    // A chunk of padded channels only starts its columns past the slab's channels.
+    const std::uint64_t intoSlab = real == 0 ? slabChannels * taps : step.chunkStart - step.b.start;
+    const auto firstK = static_cast<std::uint32_t>(step.offset + intoSlab);
+    b.img2col(img2colFor(problem_.window, rows, static_cast<std::uint32_t>(slabChannels),
                          problem_.inputType, l1.b, MemSpace::L0B, l0bAddr, t.pos0, t.positions,
                          firstK, step.length));
     mmad.dtype = problem_.mmadType;
@@ -216,6 +222,21 @@ DataMove ConvOperands::storeMove(std::uint64_t tile, std::uint64_t l0cAddr) cons
 }
 
 namespace {
+// Chunks of `channels` that share one C0 block of the NC1HWC0 input (x5hdChannelBlock), or 1. The
+// chip's slab of an image band is whole C0 blocks, 32 B a pixel: a chunk narrower than C0 does not
+// load a narrower slab. TBE's forward conv holds the band of all C1 (here the one C0 block) in L1
+// for the position tile and steps the weights' K through it (its AL1 fmap and BL1 weight buffers,
+// sized apart): the AlexNet 910B2 stem (C = 3 in one C0 block of 8, 11 × 11 taps, K chunks of 2
+// channels) reads each band once a tile, and its 248 KiB of FRACTAL_Z weights do not fit L1 beside
+// two 165 KiB bands, so they stream per tile (docs/fidelity.md §131). Chunks of one C0 block or more
+// (every other AlexNet / 910A / Qwen3 convolution) are their own band.
+std::uint64_t c0BandSpan(const ConvProblem& p, std::uint64_t channels) {
+    const std::uint64_t block = std::min(x5hdChannelBlock(p.inputType), p.reductionChannels());
+    if (p.weightLayout != ConvWeightLayout::OutputMajor || channels == 0 || channels >= block || block % channels != 0)
+        return 1;
+    return block / channels;
+}
+
 // The plan of planConv for position tiles of `positionsPerTile`; false (with `failure` set) when
 // no channel chunk of the slab fits half of L1 or the buffers do not fit.
 bool planConvPositions(const OpInstance& op, const ChipConfig& chip, const ConvProblem& p,
@@ -268,15 +289,28 @@ bool planConvPositions(const OpInstance& op, const ChipConfig& chip, const ConvP
     std::uint64_t residentChannels = 0;
     if (!weightsFromGm && tilesPerCoTile > 1 && blocksRunSeveralTiles(op, chip, tiles)) {
         const std::uint64_t oneStep = std::min<std::uint64_t>(channels, std::max<std::uint64_t>(1, tiling.baseK / taps));
+        // The slabs beside resident weights are the chip's: whole C0 blocks of the NC1HWC0 input.
         for (std::uint64_t c = channels; c >= oneStep && residentChannels == 0; c = shallower(c))
-            if (2 * slabBytes(c) + residentBytes(c) <= chip.bufferCapacity(MemSpace::L1)) residentChannels = c;
+            if (2 * slabBytes(c * c0BandSpan(p, c)) + residentBytes(c) <= chip.bufferCapacity(MemSpace::L1))
+                residentChannels = c;
     }
     if (residentChannels != 0) channels = residentChannels;
     tiling.chunkChannels = static_cast<std::uint32_t>(channels);
     tiling.weightRowStrideBytes = roundUp(channels * taps * eb, kL1RowAlignBytes);
+    const std::uint64_t band = c0BandSpan(p, channels);
     if (residentChannels != 0) {
         tiling.coTileOuter = true;
         plan.placeResidentA(slabBytes(channels), weightBytes(channels), residentBytes(channels));
+    } else if (!weightsFromGm && band > 1 &&
+               2 * (weightBytes(channels) + slabBytes(band * channels)) <= chip.bufferCapacity(MemSpace::L1)) {
+        // The C0 band: two B slots of one C0 block's slab, each loaded once for the `band` chunks
+        // that read it, and the weight chunks in two slots of their own.
+        plan.bChunkSpan = static_cast<std::uint32_t>(band);
+        plan.l1BOffset = 0;
+        plan.l1SlotBytes = slabBytes(band * channels);
+        plan.l1ASlotAddr = 2 * plan.l1SlotBytes;
+        plan.l1ASlotBytes = weightBytes(channels);
+        plan.l1BiasAddr = plan.l1ASlotAddr + 2 * plan.l1ASlotBytes;
     } else {
         plan.l1BOffset = weightsFromGm ? 0 : weightBytes(channels);
         plan.l1SlotBytes = slotBytes(channels);
