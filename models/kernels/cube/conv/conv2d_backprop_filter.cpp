@@ -98,6 +98,7 @@ std::vector<LoweredKernel> lowerConv2DBackpropFilter(const OpInstance& op, const
     p.splits = reductionSplits(p.batch, outputTiles, targetBlocks, reductionChunks);
     planResidentDy(op, chip, p, tiling, plan);
     plan.storesWithoutUnitFlag = convGradientStoresWithoutUnitFlag(chip);
+    if (!plan.residentA && filterGradXBandSingleBuffered(chip, p, tiling, plan)) plan.l1Slots = 1;
 
     auto operands = std::make_shared<const FilterGradOperands>(p, tiling);
     std::vector<LoweredKernel> kernels;

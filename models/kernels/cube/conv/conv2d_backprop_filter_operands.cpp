@@ -43,7 +43,36 @@ std::uint64_t columnTile(const ChipConfig& chip, const FilterGradProblem& p, con
                                       kFractalRows * kFractalRows;
     return std::max<std::uint64_t>(kBaseN, std::min(fillsL0bHalf, twoL0cTiles));
 }
+// Elements of the x band CANN's 220x dw tiling reserves in L1 for one k chunk of `positions` output
+// positions and a column tile of `columns` (asc-devkit conv3d_bp_filter_tiling.cpp, CalBL1Bound):
+// the input rows the chunk's output rows read (a chunk that is not whole output rows counts two
+// more), Wi wide, for the C1 rows the columns touch (a tile narrower than kh·kw, or ending inside
+// a C1 row, counts one more), 16 elements a pixel.
+std::uint64_t chipXBandElements(const FilterGradProblem& p, std::uint64_t positions, std::uint64_t columns) {
+    const ConvWindow& w = p.window;
+    std::uint64_t outRows = 0;
+    if (positions % w.outW == 0 || w.outW % positions == 0)
+        outRows = ceilDiv(positions, w.outW);
+    else
+        outRows = positions > w.outW ? positions / w.outW + 2 : 2;
+    const std::uint64_t inRows = (outRows - 1) * w.strideH + (std::uint64_t{w.kernelH} - 1) * w.dilationH + 1;
+    const std::uint64_t taps = w.taps();
+    const std::uint64_t fractalColumns = ceilDiv(columns, std::uint64_t{kFractalRows});
+    std::uint64_t c1Rows = ceilDiv(fractalColumns, taps);
+    if (taps > fractalColumns && taps % fractalColumns != 0)
+        ++c1Rows;
+    else if (2 * fractalColumns % taps != 0)
+        ++c1Rows;
+    return inRows * w.inW * c1Rows * kFractalRows;
+}
 }  // namespace
+
+bool filterGradXBandSingleBuffered(const ChipConfig& chip, const FilterGradProblem& p, const FilterGradTiling& tiling,
+                                   const CubeBufferPlan& plan) {
+    if (chip.organisation == CoreOrganisation::Coupled) return false;
+    const std::uint64_t band = chipXBandElements(p, tiling.chunkPositions, tiling.baseN) * bytesOf(p.inputType);
+    return 2 * (plan.l1BOffset + band) > chip.bufferCapacity(MemSpace::L1);
+}
 
 std::uint64_t FilterGradTiling::chunksPerImage() const { return ceilDiv(outPositions, chunkPositions); }
 

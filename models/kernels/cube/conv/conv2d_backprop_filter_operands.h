@@ -77,6 +77,15 @@ void planFilterGrad(const OpInstance& op, const ChipConfig& chip, const FilterGr
 void planResidentDy(const OpInstance& op, const ChipConfig& chip, const FilterGradProblem& problem,
                     const FilterGradTiling& tiling, CubeBufferPlan& plan);
 
+// True when the split cube's dw kernel keeps one L1 buffer of x: CANN's 220x dw tiling turns the x
+// band's double buffer off when two bands beside two dy chunks overflow L1 (asc-devkit
+// conv3d_bp_filter_tiling.cpp: UpdateStepMNK's dbL1B, CalBL1Bound's band; docs/fidelity.md §131).
+// The AlexNet 910B2 stem's filter gradient (11 × 11 / 4 over 224 × 224) is the one such row: its
+// pipes add up (real MTE2 0.370 + MTE1 0.628 of the time) where the other dw rows overlap them.
+// The coupled 910A runs TBE v100's dw schedule: false.
+bool filterGradXBandSingleBuffered(const ChipConfig& chip, const FilterGradProblem& problem,
+                                   const FilterGradTiling& tiling, const CubeBufferPlan& plan);
+
 // A vector kernel that zeroes [addr, addr+bytes) of GM before atomic accumulation (CANN's
 // AtomicAddrClean task): Duplicate 0 into UB, then UB→GM bursts over each block's share.
 LoweredKernel makeGmZeroFillKernel(const ChipConfig& chip, std::uint64_t addr, std::uint64_t bytes);
