@@ -4,6 +4,7 @@
 
 #include <tuple>
 
+#include "models/kernels/cube/conv/conv2d_backprop_filter_operands.h"
 #include "tests/models/kernels/cube_conv_reference.h"
 #include "tests/models/kernels/cube_test_support.h"
 #include "tests/models/kernels/test_chip.h"
@@ -219,6 +220,55 @@ TEST(CubeConv2DBackpropFilter, CoupledChipReadsWholeC0BlocksOfXPerColumnTileOfAn
     EXPECT_EQ(coupledImg2col, 64u * 256 * 2);
     runFilterGrad(coupled, s, 1u);
     runFilterGrad(coupled, s, std::nullopt);
+}
+
+// The filter-gradient problem of `s` in `type` (x and dy), as the lowering builds it.
+FilterGradProblem filterGradProblem(const ConvShape& s, DataType type) {
+    FilterGradProblem p;
+    p.window.inH = static_cast<std::uint64_t>(s.h);
+    p.window.inW = static_cast<std::uint64_t>(s.w);
+    p.window.outH = static_cast<std::uint64_t>(s.outH());
+    p.window.outW = static_cast<std::uint64_t>(s.outW());
+    p.window.kernelH = static_cast<std::uint32_t>(s.kh);
+    p.window.kernelW = static_cast<std::uint32_t>(s.kw);
+    p.window.strideH = static_cast<std::uint32_t>(s.sh);
+    p.window.strideW = static_cast<std::uint32_t>(s.sw);
+    p.window.padTop = static_cast<std::uint32_t>(s.pt);
+    p.window.padLeft = static_cast<std::uint32_t>(s.pl);
+    p.batch = static_cast<std::uint64_t>(s.n);
+    p.inChannels = static_cast<std::uint64_t>(s.c);
+    p.outChannels = static_cast<std::uint64_t>(s.co);
+    p.inputType = p.mmadType = type;
+    return p;
+}
+
+bool xBandSingleBuffered(const ChipConfig& chip, const ConvShape& s, DataType type) {
+    const FilterGradProblem p = filterGradProblem(s, type);
+    FilterGradTiling tiling;
+    CubeBufferPlan plan;
+    planFilterGrad(makeOp("Conv2DBackpropFilter", {}, {}), chip, p, tiling, plan);
+    return filterGradXBandSingleBuffered(chip, p, tiling, plan);
+}
+
+// CANN's 220x dw tiling keeps one L1 buffer of x when two of its x bands (CalBL1Bound: the input
+// rows of a k chunk, two C1 rows of 16 elements a pixel) beside two dy chunks overflow L1: the
+// AlexNet 910B2 stem's filter gradient (fp32, 11 × 11 / 4 over 224 × 224: 23 rows × 224 × 32
+// elements, 659 KiB) does, the 5 × 5 one over 27 × 27 does not; the coupled 910A runs TBE's own
+// schedule. A single-buffered plan still computes the gradient.
+TEST(CubeConv2DBackpropFilter, SplitCubeKeepsOneXBufferWhenTwoOfTheChipsXBandsOverflowL1) {
+    const ConvShape stem{32, 8, 224, 224, 64, 11, 11, 4, 4, 2, 2, 2, 2};
+    const ConvShape conv2{32, 64, 27, 27, 192, 5, 5, 1, 1, 2, 2, 2, 2};
+    EXPECT_TRUE(xBandSingleBuffered(ascend910B1(), stem, DataType::Fp32));
+    EXPECT_FALSE(xBandSingleBuffered(ascend910B1(), conv2, DataType::Fp32));
+    EXPECT_FALSE(xBandSingleBuffered(coupledChip(), stem, DataType::Fp32));
+
+    ChipConfig smallL1 = ascend910B1();
+    smallL1.bufferBytes[static_cast<std::size_t>(MemSpace::L1)] = 128 * 1024;
+    const ConvShape small{2, 8, 40, 40, 16, 11, 11, 4, 4, 2, 2, 2, 2};
+    EXPECT_FALSE(xBandSingleBuffered(ascend910B1(), small, DataType::Fp16));
+    ASSERT_TRUE(xBandSingleBuffered(smallL1, small, DataType::Fp16));
+    runFilterGrad(smallL1, small, 1u);
+    runFilterGrad(smallL1, small, std::nullopt);
 }
 
 // Convolution kernels read NC1HWC0 / FRACTAL_Z operands (CANN inserts the TransData before them):

@@ -1,0 +1,136 @@
+// A forward convolution whose channel chunk is narrower than one C0 block (the fp32 stem: C = 3 in
+// one C0 block of 8, 11 × 11 taps, chunks of 2 channels) reads the NC1HWC0 band of that block once
+// for the chunks that share it (CubeBufferPlan::bChunkSpan) and streams its weight chunks through
+// two slots of their own, unless its weights stay resident beside two such bands
+// (docs/fidelity.md §131). Chunks of one C0 block or more keep their own slab.
+#include <gtest/gtest.h>
+
+#include <variant>
+
+#include "models/kernels/cube/conv/conv2d_operands.h"
+#include "tests/models/kernels/cube_conv_reference.h"
+#include "tests/models/kernels/cube_test_support.h"
+#include "tests/models/kernels/test_chip.h"
+
+namespace ascendsim::test {
+namespace {
+
+// Two fp32 images of 8 channels 40 × 40, 16 output channels, 11 × 11 stride 4 pad 2 (9 × 9 out).
+const ConvShape kStem{2, 8, 40, 40, 16, 11, 11, 4, 4, 2, 2, 2, 2};
+
+ConvProblem stemProblem() {
+    ConvProblem p;
+    p.window.inH = p.window.inW = 40;
+    p.window.outH = p.window.outW = 9;
+    p.window.kernelH = p.window.kernelW = 11;
+    p.window.strideH = p.window.strideW = 4;
+    p.window.padTop = p.window.padLeft = 2;
+    p.batch = 2;
+    p.inChannels = 8;
+    p.outChannels = 16;
+    p.inputType = p.mmadType = DataType::Fp32;
+    p.outputType = DataType::Fp32;
+    return p;
+}
+
+ChipConfig withL1(std::uint64_t bytes) {
+    ChipConfig chip = ascend910B1();
+    chip.bufferBytes[static_cast<std::size_t>(MemSpace::L1)] = bytes;
+    return chip;
+}
+
+void plan(const ChipConfig& chip, const ConvProblem& p, ConvTiling& tiling, CubeBufferPlan& plan) {
+    OpInstance op = makeOp("Conv2D", {}, {});
+    op.blockDim = 1;
+    planConv(op, chip, p, tiling, plan);
+}
+
+// GM -> L1 moves of block 0 that read tensor `t`.
+std::uint64_t gmToL1LoadsFrom(const LoweredKernel& kernel, const TensorInfo& t) {
+    std::uint64_t loads = 0;
+    for (const auto& instruction : blockProgram(kernel, 0)) {
+        const auto* move = std::get_if<DataMove>(&instruction.operands);
+        if (move && move->src == MemSpace::GM && move->dst == MemSpace::L1 && move->srcAddr >= t.deviceAddr &&
+            move->srcAddr < t.deviceAddr + t.bytes())
+            ++loads;
+    }
+    return loads;
+}
+
+// Runs the stem on `chip` in one block against the reference and returns its x and w GM -> L1 bytes
+// and its x loads.
+void runStem(const ChipConfig& chip, std::uint64_t& xBytes, std::uint64_t& wBytes, std::uint64_t& xLoads) {
+    CubeOpHarness h(chip);
+    auto x = h.tensor("x", {kStem.n, kStem.c, kStem.h, kStem.w}, DataType::Fp32);
+    auto w = h.tensor("w", {kStem.co, kStem.c, kStem.kh, kStem.kw}, DataType::Fp32);
+    auto y = h.tensor("y", {kStem.n, kStem.co, kStem.outH(), kStem.outW()}, DataType::Fp32);
+    const auto xv = h.fillRandom(x), wv = h.fillRandom(w);
+    h.fill(y, 777.0f);
+    auto op = makeOp("Conv2D", {x, w}, {y});
+    op.attrs["strides"] = std::vector<std::int64_t>{kStem.sh, kStem.sw};
+    op.attrs["pads"] = std::vector<std::int64_t>{kStem.pt, kStem.pb, kStem.pl, kStem.pr};
+    op.blockDim = 1;
+    const auto kernels = h.run(op);
+    // fp32 runs as hf32 (convTypes): its inputs rounded, so the tolerance of the fp32 input gradient.
+    expectNear(h.read(y), referenceConv(kStem, xv, wv), 2e-2, 5e-3, "fp32 stem");
+    xBytes = gmToL1BytesFrom(kernels.at(0), 0, x);
+    wBytes = gmToL1BytesFrom(kernels.at(0), 0, w);
+    xLoads = gmToL1LoadsFrom(kernels.at(0), x);
+}
+
+// 160 KiB of L1: the 62 KiB of weights do not fit beside two 40-row bands of the C0 block (2 ×
+// 51 KiB), so they stream, 2-channel chunk by chunk, while each image's band is read once.
+TEST(CubeConv2DC0Band, ChunksNarrowerThanC0ShareOneBandAndStreamTheirWeights) {
+    const ChipConfig chip = withL1(160 * 1024);
+    ConvTiling tiling;
+    CubeBufferPlan streamed;
+    plan(chip, stemProblem(), tiling, streamed);
+    ASSERT_EQ(tiling.chunkChannels, 2u);
+    EXPECT_FALSE(streamed.residentA);
+    EXPECT_EQ(streamed.bChunkSpan, 4u);  // 8 channels of the C0 block / 2 a chunk
+    EXPECT_EQ(streamed.aChunkSpan, 1u);
+    EXPECT_EQ(streamed.l1ASlotAddr, 2 * streamed.l1SlotBytes);
+    EXPECT_LE(streamed.l1ASlotAddr + 2 * streamed.l1ASlotBytes, chip.bufferCapacity(MemSpace::L1));
+
+    std::uint64_t xBytes = 0, wBytes = 0, xLoads = 0;
+    runStem(chip, xBytes, wBytes, xLoads);
+    const std::uint64_t image = 8u * 40 * 40 * 4, weights = 16u * 8 * 121 * 4;
+    EXPECT_EQ(xLoads, 2u);           // one band a position tile (an image), not one a chunk
+    EXPECT_EQ(xBytes, 2 * image);    // each image's 9 output rows read all 40 input rows, once
+    EXPECT_EQ(wBytes, 2 * weights);  // the weights once per image (one position tile each)
+}
+
+// With the whole 512 KiB the weights stay resident beside two bands: read once, and the chunks keep
+// their own slabs in the resident plan.
+TEST(CubeConv2DC0Band, WeightsThatFitBesideTwoBandsStayResident) {
+    const ChipConfig chip = ascend910B1();
+    ConvTiling tiling;
+    CubeBufferPlan resident;
+    plan(chip, stemProblem(), tiling, resident);
+    EXPECT_TRUE(resident.residentA);
+    EXPECT_EQ(resident.bChunkSpan, 1u);
+
+    std::uint64_t xBytes = 0, wBytes = 0, xLoads = 0;
+    runStem(chip, xBytes, wBytes, xLoads);
+    EXPECT_EQ(xLoads, 2u * 4);  // each 2-channel chunk its own slab
+    EXPECT_EQ(wBytes, 16u * 8 * 121 * 4);
+    EXPECT_EQ(xBytes, 2u * 8 * 40 * 40 * 4);
+}
+
+// A chunk of whole C0 blocks (16 fp32 channels of 32, 3 × 3) is its own band.
+TEST(CubeConv2DC0Band, ChunksOfWholeC0BlocksKeepTheirOwnSlab) {
+    ConvProblem p = stemProblem();
+    p.inChannels = 32;
+    p.window.kernelH = p.window.kernelW = 3;
+    p.window.strideH = p.window.strideW = 1;
+    p.window.padTop = p.window.padLeft = 1;
+    p.window.outH = p.window.outW = 40;
+    ConvTiling tiling;
+    CubeBufferPlan chunks;
+    plan(withL1(160 * 1024), p, tiling, chunks);
+    EXPECT_EQ(tiling.chunkChannels % 8, 0u);
+    EXPECT_EQ(chunks.bChunkSpan, 1u);
+}
+
+}  // namespace
+}  // namespace ascendsim::test
