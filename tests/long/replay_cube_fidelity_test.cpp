@@ -106,15 +106,21 @@ TEST(ReplayCubeFidelity, Ascend910NzGemmsAndFoldedBatches) {
 // at FixPipe's channel-split rate): AlexNet Conv (cold) aic_fixpipe 0.094 -> 0.065 (bound 0.07);
 // aic_mac 0.066 -> 0.080 (bound raised 0.075 -> 0.085: the cold forward 13 x 13 rows' MAC ratio
 // falls under the real as their right-length store lengthens them, §126b/c), median 6.3 -> 8.4 %.
+// Session 27 (fidalexconv3, docs/fidelity.md §131: the stem's sub-C0 chunks share one C0 band and
+// stream their weights; the stem filter gradient's single x buffer): AlexNet Conv (cold) median
+// 8.4 -> 7.4 %, aic_mte2 0.238 -> 0.215 (bound 0.25 -> 0.22); aic_mac 0.080 -> 0.094 and aic_mte1
+// 0.068 -> 0.086 (bounds raised 0.085 -> 0.10 and 0.08 -> 0.09: the two stem rows' cold times go
+// 0.770 -> 1.042 and 0.720 -> 1.175, toward and past the real, and their MAC / MTE1 busy, unchanged
+// in cycles, spread over the longer time; under the default timeline both pipes improve, §131c).
 TEST(ReplayCubeFidelity, ConvolutionFamiliesWithoutNd2NzLoads) {
     if (!fs::is_directory(samplesRoot())) GTEST_SKIP() << "no real samples at " << samplesRoot();
     const FidelityStats alexnet = familyStats("msinsight/e5a31957/test/data/pytorch/text/level2/rank0_ascend_pt", "Conv");
     ASSERT_GE(alexnet.kernels, 10u);
     EXPECT_LE(alexnet.medianAbsError, 0.10);
-    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mac_ratio"), 0.085);
-    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mte1_ratio"), 0.08);
+    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mac_ratio"), 0.10);
+    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mte1_ratio"), 0.09);
     EXPECT_LE(alexnet.meanAbsPipeError.at("aic_fixpipe_ratio"), 0.07);
-    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mte2_ratio"), 0.25);
+    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mte2_ratio"), 0.22);
     EXPECT_LE(alexnet.meanAbsPipeError.at("aic_scalar_ratio"), 0.15);
     const FidelityStats a910 = familyStats("msinsight/c1e639ee/test/data/pytorch/text/level1/rank0_ascend_pt", "Conv");
     ASSERT_GE(a910.kernels, 10u);
