@@ -33,13 +33,13 @@ ConvProblem stemProblem() {
     return p;
 }
 
-ChipConfig withL1(std::uint64_t bytes) {
+ChipConfig chipWithL1(std::uint64_t bytes) {
     ChipConfig chip = ascend910B1();
     chip.bufferBytes[static_cast<std::size_t>(MemSpace::L1)] = bytes;
     return chip;
 }
 
-void plan(const ChipConfig& chip, const ConvProblem& p, ConvTiling& tiling, CubeBufferPlan& plan) {
+void planOneBlock(const ChipConfig& chip, const ConvProblem& p, ConvTiling& tiling, CubeBufferPlan& plan) {
     OpInstance op = makeOp("Conv2D", {}, {});
     op.blockDim = 1;
     planConv(op, chip, p, tiling, plan);
@@ -81,10 +81,10 @@ void runStem(const ChipConfig& chip, std::uint64_t& xBytes, std::uint64_t& wByte
 // 160 KiB of L1: the 62 KiB of weights do not fit beside two 40-row bands of the C0 block (2 ×
 // 51 KiB), so they stream, 2-channel chunk by chunk, while each image's band is read once.
 TEST(CubeConv2DC0Band, ChunksNarrowerThanC0ShareOneBandAndStreamTheirWeights) {
-    const ChipConfig chip = withL1(160 * 1024);
+    const ChipConfig chip = chipWithL1(160 * 1024);
     ConvTiling tiling;
     CubeBufferPlan streamed;
-    plan(chip, stemProblem(), tiling, streamed);
+    planOneBlock(chip, stemProblem(), tiling, streamed);
     ASSERT_EQ(tiling.chunkChannels, 2u);
     EXPECT_FALSE(streamed.residentA);
     EXPECT_EQ(streamed.bChunkSpan, 4u);  // 8 channels of the C0 block / 2 a chunk
@@ -106,7 +106,7 @@ TEST(CubeConv2DC0Band, WeightsThatFitBesideTwoBandsStayResident) {
     const ChipConfig chip = ascend910B1();
     ConvTiling tiling;
     CubeBufferPlan resident;
-    plan(chip, stemProblem(), tiling, resident);
+    planOneBlock(chip, stemProblem(), tiling, resident);
     EXPECT_TRUE(resident.residentA);
     EXPECT_EQ(resident.bChunkSpan, 1u);
 
@@ -127,7 +127,7 @@ TEST(CubeConv2DC0Band, ChunksOfWholeC0BlocksKeepTheirOwnSlab) {
     p.window.outH = p.window.outW = 40;
     ConvTiling tiling;
     CubeBufferPlan chunks;
-    plan(withL1(160 * 1024), p, tiling, chunks);
+    planOneBlock(chipWithL1(160 * 1024), p, tiling, chunks);
     EXPECT_EQ(tiling.chunkChannels % 8, 0u);
     EXPECT_EQ(chunks.bChunkSpan, 1u);
 }
