@@ -8,7 +8,9 @@
 // input channels (c × kh × kw columns per chunk). When a co-tile's weights fit in L1 beside the
 // slab slots they stay resident (CubeBufferPlan::residentA) and tiles are ordered (group, co-tile,
 // image, position-tile) instead, so a block's consecutive tiles share them, as CANN's conv tiling
-// splits cores by output channels and keeps a fully loaded weight operand in L1.
+// splits cores by output channels and keeps a fully loaded weight operand in L1. Chunks narrower
+// than one C0 block of the NC1HWC0 input share that block's slab, loaded once for them, while the
+// weight chunks stream through slots of their own (CubeBufferPlan::bChunkSpan; docs/fidelity.md §131).
 #include <algorithm>
 #include <cstdint>
 
