@@ -7,8 +7,8 @@ namespace ascendsim {
 namespace {
 // A fractal's K extent in elements: one 32 B row (fp32 8, fp16 / bf16 16, int8 32; hardware.md §1.1
 // DtypeMKN) — its other edge is kMatmulFractalRows; a fractal is 16 such rows, 512 B, an L0 unit.
-constexpr std::uint64_t kFractalRowBytes = 32;
-constexpr std::uint64_t kFractalBytes = kFractalRowBytes * kMatmulFractalRows;
+constexpr std::uint64_t kFractalMoveRowBytes = 32;
+constexpr std::uint64_t kFractalMoveBytes = kFractalMoveRowBytes * kMatmulFractalRows;
 
 // Moves `rows` rows of `rowBytes` from `srcAddr` (rows `srcStride` bytes apart) to the contiguous
 // block at `dstAddr` as one move per 512 B of the block — as many moves as the block has fractals,
@@ -20,20 +20,20 @@ bool moveInFractalPieces(MemSpace dst, std::uint64_t rows, std::uint64_t rowByte
                          std::uint64_t srcStride, std::uint64_t dstAddr, ProgramBuilder& b) {
     const std::uint64_t total = rows * rowBytes;
     if (srcStride == rowBytes || rows == 1) {
-        for (std::uint64_t at = 0; at < total; at += kFractalBytes)
+        for (std::uint64_t at = 0; at < total; at += kFractalMoveBytes)
             b.copy(MemSpace::L1, srcAddr + at, dst, dstAddr + at,
-                   static_cast<std::uint32_t>(std::min(kFractalBytes, total - at)));
+                   static_cast<std::uint32_t>(std::min(kFractalMoveBytes, total - at)));
         return true;
     }
-    if (rowBytes % kFractalBytes == 0) {
+    if (rowBytes % kFractalMoveBytes == 0) {
         for (std::uint64_t r = 0; r < rows; ++r)
-            for (std::uint64_t at = 0; at < rowBytes; at += kFractalBytes)
+            for (std::uint64_t at = 0; at < rowBytes; at += kFractalMoveBytes)
                 b.copy(MemSpace::L1, srcAddr + r * srcStride + at, dst, dstAddr + r * rowBytes + at,
-                       static_cast<std::uint32_t>(kFractalBytes));
+                       static_cast<std::uint32_t>(kFractalMoveBytes));
         return true;
     }
-    if (kFractalBytes % rowBytes == 0) {
-        const std::uint64_t group = kFractalBytes / rowBytes;
+    if (kFractalMoveBytes % rowBytes == 0) {
+        const std::uint64_t group = kFractalMoveBytes / rowBytes;
         for (std::uint64_t r = 0; r < rows; r += group)
             b.copy2d(MemSpace::L1, srcAddr + r * srcStride, dst, dstAddr + r * rowBytes,
                      static_cast<std::uint32_t>(std::min(group, rows - r)), static_cast<std::uint32_t>(rowBytes),
@@ -46,7 +46,7 @@ bool moveInFractalPieces(MemSpace dst, std::uint64_t rows, std::uint64_t rowByte
 }
 
 // The block's fractal count: its 512 B pieces.
-std::uint64_t fractalPieces(std::uint64_t bytes) { return (bytes + kFractalBytes - 1) / kFractalBytes; }
+std::uint64_t fractalPieces(std::uint64_t bytes) { return (bytes + kFractalMoveBytes - 1) / kFractalMoveBytes; }
 
 void loadBlockByFractals(MemSpace dst, std::uint64_t rows, std::uint64_t rowBytes, std::uint64_t srcAddr,
                          std::uint64_t srcStride, std::uint64_t dstAddr, std::uint32_t issueCycles, ProgramBuilder& b) {
@@ -86,7 +86,7 @@ void loadStepBByFractals(const MatmulProblem& problem, std::uint64_t n, std::uin
 }
 
 std::uint64_t wholeL0RowsStepDepth(std::uint64_t baseK, DataType inputType) {
-    const std::uint64_t rowElements = kFractalBytes / bytesOf(inputType);
+    const std::uint64_t rowElements = kFractalMoveBytes / bytesOf(inputType);
     return baseK >= rowElements ? baseK / rowElements * rowElements : baseK;
 }
 

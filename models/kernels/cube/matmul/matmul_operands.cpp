@@ -197,7 +197,8 @@ void MatmulOperands::loadStepBBlock(const TileCoord& c, std::uint64_t kLength, s
 // columns; B stored [K × n] moves its block in column-sized contiguous pieces, the same bytes in the
 // same place (a column of an ND block would not start 512 B aligned). A step whose column is not a
 // whole number of 512 B L0B units moves its block in one load, its other columns' issue charged on
-// the scalar unit.
+// the scalar unit (a guard: such a step is a K off the fp32 fractal row, which CANN's unaligned
+// pattern takes, matmul_fractal_loads.h).
 void MatmulOperands::loadStepBByFractalColumns(const TileCoord& c, std::uint64_t kLength, std::uint64_t bOff,
                                                std::uint64_t bLen, std::uint64_t l1B, std::uint64_t l0bAddr,
                                                ProgramBuilder& b) const {
