@@ -7,6 +7,7 @@
 
 #include "models/kernels/cube/matmul/matmul_cann_base_block.h"
 #include "models/kernels/cube/matmul/matmul_cann_round_readers.h"
+#include "models/kernels/cube/matmul/matmul_fractal_loads.h"
 #include "models/kernels/cube/matmul/matmul_legacy_n_split.h"
 #include "models/kernels/cube/matmul/matmul_split_k.h"
 #include "models/kernels/cube/matmul/matmul_tbe_kernel.h"
@@ -144,10 +145,26 @@ void MatmulOperands::loadStep(std::uint64_t tile, const CubeStep& step, const Cu
                               std::uint64_t l0aAddr, std::uint64_t l0bAddr, Mmad& mmad,
                               ProgramBuilder& b) const {
     const TileCoord c = coord(tile);
-    const std::uint64_t eb = elementBytes_, kl = step.length;
+    const std::uint64_t kl = step.length;
     // The step's place in each operand's L1 chunk, which may span several pipeline chunks.
     const std::uint64_t aOff = step.chunkStart + step.offset - step.a.start, aLen = step.a.length;
     const std::uint64_t bOff = step.chunkStart + step.offset - step.b.start, bLen = step.b.length;
+    if (tiling_.fractalLoadIssueCycles > 0) {
+        loadStepAByFractals(problem_, c.m, kl, aOff, aLen, l1.a, l0aAddr, tiling_.fractalLoadIssueCycles, b);
+        loadStepBByFractals(problem_, c.n, kl, bOff, bLen, l1.b, l0bAddr, tiling_.fractalLoadIssueCycles, b);
+    } else {
+        loadStepBlocks(c, kl, aOff, aLen, bOff, bLen, l1, l0aAddr, l0bAddr, b);
+    }
+    mmad.dtype = problem_.mmadType;
+    mmad.transposeA = problem_.transposeA;
+    mmad.transposeB = problem_.transposeB;
+}
+
+// A step's A block in one move, and its B block in one or one per fractal column.
+void MatmulOperands::loadStepBlocks(const TileCoord& c, std::uint64_t kl, std::uint64_t aOff, std::uint64_t aLen,
+                                    std::uint64_t bOff, std::uint64_t bLen, const CubeL1Chunk& l1,
+                                    std::uint64_t l0aAddr, std::uint64_t l0bAddr, ProgramBuilder& b) const {
+    const std::uint64_t eb = elementBytes_;
     if (!problem_.transposeA)
         b.copy2d(MemSpace::L1, l1.a + aOff * eb, MemSpace::L0A, l0aAddr, c.m,
                  static_cast<std::uint32_t>(kl * eb), aLen * eb, kl * eb);
@@ -158,9 +175,6 @@ void MatmulOperands::loadStep(std::uint64_t tile, const CubeStep& step, const Cu
         loadStepBByFractalColumns(c, kl, bOff, bLen, l1.b, l0bAddr, b);
     else
         loadStepBBlock(c, kl, bOff, bLen, l1.b, l0bAddr, b);
-    mmad.dtype = problem_.mmadType;
-    mmad.transposeA = problem_.transposeA;
-    mmad.transposeB = problem_.transposeB;
 }
 
 // The step's whole B block L1 → L0B in one load: B stored [K × n] is one contiguous run, B stored
@@ -183,7 +197,8 @@ void MatmulOperands::loadStepBBlock(const TileCoord& c, std::uint64_t kLength, s
 // columns; B stored [K × n] moves its block in column-sized contiguous pieces, the same bytes in the
 // same place (a column of an ND block would not start 512 B aligned). A step whose column is not a
 // whole number of 512 B L0B units moves its block in one load, its other columns' issue charged on
-// the scalar unit.
+// the scalar unit (a guard: such a step is a K off the fp32 fractal row, which CANN's unaligned
+// pattern takes, matmul_fractal_loads.h).
 void MatmulOperands::loadStepBByFractalColumns(const TileCoord& c, std::uint64_t kLength, std::uint64_t bOff,
                                                std::uint64_t bLen, std::uint64_t l1B, std::uint64_t l0bAddr,
                                                ProgramBuilder& b) const {

@@ -50,6 +50,10 @@ struct MatmulTiling {
     // columns a step that cannot split its block (a column not whole 512 B units) moves in its one
     // load. 0 when the block moves in one load.
     std::uint32_t bColumnLoadIssueCycles = 0;
+    // Nonzero when every L1 → L0A / L0B move of a step is one 512 B fractal (TBE's kernel in CANN's
+    // unaligned pattern, matmul_fractal_loads.h): the scalar cycles of issuing one, charged for the
+    // pieces of a block that cannot split. Supersedes the column loads above.
+    std::uint32_t fractalLoadIssueCycles = 0;
     // Cores of CANN's round reading each tile's A and B lines at once (matmul_cann_round_readers.h),
     // carried by the operand loads; null when the kernel is not CANN's base kernel on its own block.
     std::shared_ptr<const CannRoundReaders> roundReaders;
@@ -89,6 +93,9 @@ private:
     // Index of the tile's output block (m-block × n-blocks + n-block).
     std::uint64_t blockOf(const TileCoord& c) const;
     float queuedReaders(float roundReaders, bool kMajor) const;
+    void loadStepBlocks(const TileCoord& c, std::uint64_t kl, std::uint64_t aOff, std::uint64_t aLen,
+                        std::uint64_t bOff, std::uint64_t bLen, const CubeL1Chunk& l1, std::uint64_t l0aAddr,
+                        std::uint64_t l0bAddr, ProgramBuilder& b) const;
     // A step's B block L1 → L0B in one load, or one load per 16-column fractal column
     // (MatmulTiling::bColumnLoadIssueCycles).
     void loadStepBBlock(const TileCoord& c, std::uint64_t kLength, std::uint64_t bOff, std::uint64_t bLen,

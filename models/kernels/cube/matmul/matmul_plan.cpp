@@ -10,6 +10,7 @@
 
 #include "models/kernels/cube/matmul/matmul_cann_base_block.h"
 #include "models/kernels/cube/matmul/matmul_cann_round_readers.h"
+#include "models/kernels/cube/matmul/matmul_fractal_loads.h"
 #include "models/kernels/cube/matmul/matmul_legacy_n_split.h"
 #include "models/kernels/cube/matmul/matmul_split_k.h"
 #include "models/kernels/cube/matmul/matmul_tbe_kernel.h"
@@ -320,12 +321,18 @@ void planMatmul(const OpInstance& op, const ChipConfig& chip, const MatmulProble
     const auto cann = cannBaseBlock(chip, problem);
     bool firstFitWins = false;
     const auto candidates = baseBlockCandidates(op, chip, problem, cann.has_value(), firstFitWins);
+    // TBE's kernel (the same GEMMs as its plain-event stores) in CANN's unaligned pattern moves each
+    // operand fractal by itself (matmul_fractal_loads.h, docs/fidelity.md §132), in steps of whole
+    // 512 B L0 rows.
+    const bool fractalLoads = storesAfterTheCube(op, chip, problem, cann.has_value()) && runsCannUnalignedPattern(problem);
     for (const auto& [m, n] : candidates) {
         if (found && firstFitWins) break;
         MatmulTiling candidate;
         candidate.baseM = static_cast<std::uint32_t>(std::min<std::uint64_t>(m, roundUp(problem.m, kMatmulFractalRows)));
         candidate.baseN = static_cast<std::uint32_t>(std::min<std::uint64_t>(n, roundUp(problem.n, kMatmulFractalRows)));
         candidate.baseK = l0FillingBaseK(chip, problem, candidate.baseM, candidate.baseN, kAlign);
+        if (fractalLoads)
+            candidate.baseK = static_cast<std::uint32_t>(wholeL0RowsStepDepth(candidate.baseK, problem.inputType));
         CubeBufferPlan candidatePlan;
         std::uint64_t biasL1Bytes = 0;
         planBaseBlock(chip, problem, candidate, candidatePlan, biasL1Bytes);
@@ -349,9 +356,11 @@ void planMatmul(const OpInstance& op, const ChipConfig& chip, const MatmulProble
         if (last.chunkK == 0) throwLoweringError(op, "no K chunk of the base block fits L1");
         checkPlanFits(op, chip, lastPlan, lastBiasL1, problem.hasBias ? std::uint64_t{last.baseN} * 4 : 0);
     }
-    if (loadsBOneFractalColumnAtATime(chip, problem, cann.has_value()))
-        tiling.bColumnLoadIssueCycles = chip.scalarCyclesPerInstructionAic;
     plan.storesWithoutUnitFlag = storesAfterTheCube(op, chip, problem, cann.has_value());
+    if (fractalLoads)
+        tiling.fractalLoadIssueCycles = chip.scalarCyclesPerInstructionAic;
+    else if (loadsBOneFractalColumnAtATime(chip, problem, cann.has_value()))
+        tiling.bColumnLoadIssueCycles = chip.scalarCyclesPerInstructionAic;
     planAtomicKSlices(op, chip, problem, tiling);
     if (tiling.kSplits == 1) planResidentA(op, chip, problem, tiling, plan, bestBiasL1);
     if (cannsBlockChosen && !plan.residentA) planCannChunks(chip, problem, tiling, plan, bestBiasL1);
