@@ -36,7 +36,9 @@
 // (`dma_copy`) and `align_pad`s them in UB to the transpose's pitch, the backward one
 // `remove_pad`s the transposed rows into one run and stores it as one burst — where STORAGE_ALIGN
 // moves every row as its own burst. The re-pitching is a UB → UB copy, a burst a row, behind
-// kDslTransDataRepitchScalarCyclesPerRow of scalar work a row.
+// kDslTransDataRepitchScalarCyclesPerRow of scalar work a row on the 220x's 32-bit form. The 910A's
+// 16-bit conversions are the DSL's too (§104a) and take the case by the same rule (§133), without
+// the per-row scalar work (its rows show none).
 #include "models/kernels/layout/trans_data_nchwconv.h"
 #include "models/kernels/layout/trans_data_dsl_buffers.h"
 
