@@ -36,7 +36,9 @@
 // (`dma_copy`) and `align_pad`s them in UB to the transpose's pitch, the backward one
 // `remove_pad`s the transposed rows into one run and stores it as one burst — where STORAGE_ALIGN
 // moves every row as its own burst. The re-pitching is a UB → UB copy, a burst a row, behind
-// kDslTransDataRepitchScalarCyclesPerRow of scalar work a row.
+// kDslTransDataRepitchScalarCyclesPerRow of scalar work a row on the 220x's 32-bit form. The 910A's
+// 16-bit conversions are the DSL's too (§104a) and take the case by the same rule (§133), without
+// the per-row scalar work (its rows show none).
 #include "models/kernels/layout/trans_data_nchwconv.h"
 #include "models/kernels/layout/trans_data_dsl_buffers.h"
 
@@ -129,7 +131,9 @@ class NchwConvTiles final : public TileSource {
             std::uint64_t rows = out, pitch = rowBytes;
             if (l.commonAlign) {  // remove_pad: the channel rows packed into one run, stored as one burst
                 const std::uint64_t runRows = l.c0 * count, packedRow = cols * l.eb;
-                code.compute.push_back(Instruction::scalar(static_cast<std::uint32_t>(runRows * kDslTransDataRepitchScalarCyclesPerRow)));
+                if (l.dslSchedule)
+                    code.compute.push_back(
+                        Instruction::scalar(static_cast<std::uint32_t>(runRows * kDslTransDataRepitchScalarCyclesPerRow)));
                 code.compute.push_back(Instruction::move(
                     strided(MemSpace::UB, MemSpace::UB, out, l.packedBuf, runRows, packedRow, rowBytes - packedRow, 0)));
                 code.store.push_back(Instruction::move(strided(MemSpace::UB, MemSpace::GM, l.packedBuf,
@@ -215,7 +219,8 @@ class NchwConvTiles final : public TileSource {
         const std::uint64_t rowBytes = l.rowPitch() * l.eb, packedRow = l.hw * l.eb;
         code.load.push_back(Instruction::move(strided(MemSpace::GM, MemSpace::UB, l.x + (image * l.channels + first) * packedRow,
                                                       l.packedBuf, 1, rows * packedRow, 0, 0)));
-        code.compute.push_back(Instruction::scalar(static_cast<std::uint32_t>(rows * kDslTransDataRepitchScalarCyclesPerRow)));
+        if (l.dslSchedule)
+            code.compute.push_back(Instruction::scalar(static_cast<std::uint32_t>(rows * kDslTransDataRepitchScalarCyclesPerRow)));
         code.compute.push_back(Instruction::move(
             strided(MemSpace::UB, MemSpace::UB, l.packedBuf, in, rows, packedRow, 0, rowBytes - packedRow)));
         if (rows < l.c0)
@@ -232,10 +237,12 @@ class NchwConvTiles final : public TileSource {
 bool vnchwconvTakes32BitElements(const ChipConfig& chip) { return chip.organisation == CoreOrganisation::Split; }
 
 bool dslTransDataTakesCommonAlign(std::uint64_t planeElements, std::uint64_t elementBytes) {
+    if (elementBytes != 4 && elementBytes != 2) return false;
     const std::uint64_t blockElements = kUbBlockBytes / elementBytes;
     const std::uint64_t aligned = alignUp(planeElements, blockElements);
-    return elementBytes == 4 && planeElements % blockElements != 0 &&
-           planeElements * elementBytes <= kDslTransDataPacketBytes && aligned <= kDslTransDataCommonAlignMaxFp32Row;
+    const std::uint64_t maxAligned = elementBytes == 4 ? kDslTransDataCommonAlignMaxFp32Row : kDslTransDataCommonAlignMaxFp16Row;
+    return planeElements % blockElements != 0 && planeElements * elementBytes <= kDslTransDataPacketBytes &&
+           aligned <= maxAligned;
 }
 
 std::vector<LoweredKernel> lowerNchwConvTransData(const OpInstance& op, const ChipConfig& chip, std::int64_t channels,
@@ -282,7 +289,9 @@ std::vector<LoweredKernel> lowerNchwConvTransData(const OpInstance& op, const Ch
     l->inBuf = ub.allocate(l->buffers() * l->stride, "input tile");
     l->outBuf = ub.allocate(l->buffers() * l->stride, "output tile");
     // A block-aligned row is no longer than the transpose's odd pitch: the depad rows fit a stride.
-    l->commonAlign = l->dslSchedule && dslTransDataTakesCommonAlign(l->hw, eb);
+    // The DSL runs 32-bit data on the 220x (dslSchedule) and 16-bit data on the coupled chips
+    // (singleBuffer, trans_data_dsl_buffers.h); the 910B parts' 16-bit form is Ascend C's.
+    l->commonAlign = (l->dslSchedule || l->singleBuffer) && dslTransDataTakesCommonAlign(l->hw, eb);
     if (l->commonAlign)
         l->packedBuf = ub.allocate(alignUp(l->packed * l->c0 * l->hw * eb, kUbBlockBytes), "packed planar rows");
     else if (l->dslSchedule && !toBlocked)

@@ -18,18 +18,21 @@ namespace ascendsim {
 // COMMON_ALIGN case, whose re-pitching has its own scalar work (below, §127).
 inline constexpr std::uint32_t kDslTransDataDispatchScalarCycles = 3900;
 
-// The DSL TransData tiling's choice of its COMMON_ALIGN case for 32-bit data (CANN's op tiling
-// transdata_dsl_general.cc, TransdataGeneral::ChooseType / CommonAlignLimit; docs/fidelity.md §127):
-// a planar row (H·W elements) that is not whole 32 B blocks, at most PACKET_SENDING_RATE (256 B)
-// long, and at most 168 elements once block-aligned. Else STORAGE_ALIGN (each row its own burst,
-// padded in UB by the DMA).
+// The DSL TransData tiling's choice of its COMMON_ALIGN case (CANN's op tiling
+// transdata_dsl_general.cc, TransdataGeneral::ChooseType / CommonAlignLimit; docs/fidelity.md §127,
+// §133): a planar row (H·W elements) that is not whole 32 B blocks, at most PACKET_SENDING_RATE
+// (256 B) long, and at most 168 (32-bit) / 160 (16-bit) elements once block-aligned. Else
+// STORAGE_ALIGN (each row its own burst, padded in UB by the DMA).
 inline constexpr std::uint64_t kDslTransDataPacketBytes = 256;
 inline constexpr std::uint64_t kDslTransDataCommonAlignMaxFp32Row = 168;
+inline constexpr std::uint64_t kDslTransDataCommonAlignMaxFp16Row = 160;
 // Scalar cycles a planar row costs COMMON_ALIGN's re-pitching (align_pad / remove_pad, lowered by
-// the closed compiler) [F]: the AlexNet 910B2 text export's two COMMON_ALIGN rows (e5a31957
-// text/level2 rank0: NCHW [32,256,6,6] → NC1HWC0:1 and back, 256 rows a block) spend 15.0 k / 12.2 k
-// scalar cycles a block where the model's other scalar work is 5.8 k / 6.8 k: 36 / 21 cycles a row,
-// 28 their mean; the DB export held out (docs/fidelity.md §127).
+// the closed compiler) in the 220x's 32-bit form [F]: the AlexNet 910B2 text export's two
+// COMMON_ALIGN rows (e5a31957 text/level2 rank0: NCHW [32,256,6,6] → NC1HWC0:1 and back, 256 rows a
+// block) spend 15.0 k / 12.2 k scalar cycles a block where the model's other scalar work is 5.8 k /
+// 6.8 k: 36 / 21 cycles a row, 28 their mean; the DB export held out (docs/fidelity.md §127). The
+// 910A's 16-bit COMMON_ALIGN rows show none (§133: NCHW [32,256,6,6] fp16 → NC1HWC0 and back spend
+// 470 / 406 scalar cycles a block of 256 rows in all, c1e639ee level1 rank0): no per-row work there.
 inline constexpr std::uint64_t kDslTransDataRepitchScalarCyclesPerRow = 28;
 bool dslTransDataTakesCommonAlign(std::uint64_t planeElements, std::uint64_t elementBytes);
 

@@ -117,6 +117,18 @@ TEST(VectorTransDataNchwConv, Fp32RoundTripsInCellsOfEightAndSixteenChannelsOnTh
     checkRoundTrip(ascend910B1(), 2, 3, 8, 6, DataType::Fp32, 16);    // C = 3 → 13 zero channels
 }
 
+// An NCHW ↔ NC1HWC0 TransData of `shape` (NCHW) on the harness's chip; c0Attr as in checkRoundTrip.
+OpInstance conversionOp(CubeOpHarness& h, const std::vector<std::int64_t>& shape, DataType dtype, bool toBlocked,
+                        std::int64_t c0Attr = 0) {
+    auto planar = h.tensor("x", shape, dtype);
+    auto blocked = h.tensor("y", shape, dtype);
+    blocked.format = TensorFormat::NC1HWC0;
+    auto op = toBlocked ? makeOp("TransData", {planar}, {blocked}) : makeOp("TransData", {blocked}, {planar});
+    op.attrs["dst_format"] = std::string(toBlocked ? "NC1HWC0" : "NCHW");
+    if (c0Attr != 0) op.attrs["c0"] = c0Attr;
+    return op;
+}
+
 // The vector work of an fp32 conversion: one 32-bit vnchwconv repeat per 512 B of cells (16
 // positions of 8-channel cells, 8 of 16-channel cells) and no other vector instruction, whether a
 // plane's rows are whole 32 B blocks (16 × 16) or not (13 × 13: 11 repeats a channel block). The
@@ -124,13 +136,7 @@ TEST(VectorTransDataNchwConv, Fp32RoundTripsInCellsOfEightAndSixteenChannelsOnTh
 TEST(VectorTransDataNchwConv, Fp32TakesOneRepeatPer512BytesOfCellsWhereVnchwconvTakes32BitElements) {
     auto count = [](const ChipConfig& chip, std::int64_t c0Attr, bool toBlocked, std::int64_t side) {
         CubeOpHarness h(chip);
-        auto planar = h.tensor("x", {32, 256, side, side}, DataType::Fp32);
-        auto blocked = h.tensor("y", {32, 256, side, side}, DataType::Fp32);
-        blocked.format = TensorFormat::NC1HWC0;
-        auto op = toBlocked ? makeOp("TransData", {planar}, {blocked}) : makeOp("TransData", {blocked}, {planar});
-        op.attrs["dst_format"] = std::string(toBlocked ? "NC1HWC0" : "NCHW");
-        if (c0Attr != 0) op.attrs["c0"] = c0Attr;
-        return nchwConvRepeatsAndOthers(h.lower(op));
+        return nchwConvRepeatsAndOthers(h.lower(conversionOp(h, {32, 256, side, side}, DataType::Fp32, toBlocked, c0Attr)));
     };
     for (const bool toBlocked : {true, false}) {
         // 16 × 16 = 256 positions: 16 repeats for each of 32 · 32 eight-channel blocks, 32 for 32 · 16
@@ -153,12 +159,7 @@ struct DslSteps {
 
 DslSteps dslStepsOf(const ChipConfig& chip, DataType dtype, bool toBlocked) {
     CubeOpHarness h(chip);
-    auto planar = h.tensor("x", {8, 64, 13, 13}, dtype);
-    auto blocked = h.tensor("y", {8, 64, 13, 13}, dtype);
-    blocked.format = TensorFormat::NC1HWC0;
-    auto op = toBlocked ? makeOp("TransData", {planar}, {blocked}) : makeOp("TransData", {blocked}, {planar});
-    op.attrs["dst_format"] = std::string(toBlocked ? "NC1HWC0" : "NCHW");
-    const auto kernels = h.lower(op);
+    const auto kernels = h.lower(conversionOp(h, {8, 64, 13, 13}, dtype, toBlocked));
     DslSteps steps;
     for (std::uint32_t block = 0; block < kernels.at(0).blockDim; ++block) {
         bool moved = block > 0;
@@ -215,60 +216,90 @@ TEST(VectorTransDataNchwConv, Fp32RunsAsTheDslSchedulesItOnThe220xParts) {
 }
 
 // The DSL tiling's COMMON_ALIGN choice (transdata_dsl_general.cc, ChooseType / CommonAlignLimit,
-// §127): 32-bit planar rows that are not whole blocks and at most 256 B long.
-TEST(VectorTransDataNchwConv, Fp32RowsUpTo256BytesThatAreNotWholeBlocksTakeCommonAlign) {
+// §127, §133): planar rows that are not whole blocks, at most 256 B long and at most 168 (32-bit) /
+// 160 (16-bit) elements once aligned.
+TEST(VectorTransDataNchwConv, RowsUpTo256BytesThatAreNotWholeBlocksTakeCommonAlign) {
     EXPECT_TRUE(dslTransDataTakesCommonAlign(36, 4));    // 6 × 6: AlexNet's pooled features
     EXPECT_TRUE(dslTransDataTakesCommonAlign(60, 4));
     EXPECT_FALSE(dslTransDataTakesCommonAlign(24, 4));   // whole 32 B blocks: STORAGE_ALIGN
     EXPECT_FALSE(dslTransDataTakesCommonAlign(66, 4));   // past 256 B
     EXPECT_FALSE(dslTransDataTakesCommonAlign(169, 4));  // 13 × 13
-    EXPECT_FALSE(dslTransDataTakesCommonAlign(36, 2));   // 16-bit data keeps its own kernel
+    EXPECT_TRUE(dslTransDataTakesCommonAlign(36, 2));    // the 910A's fp16 6 × 6
+    EXPECT_TRUE(dslTransDataTakesCommonAlign(120, 2));   // 240 B, 128 once aligned
+    EXPECT_FALSE(dslTransDataTakesCommonAlign(48, 2));   // whole 32 B blocks
+    EXPECT_FALSE(dslTransDataTakesCommonAlign(169, 2));  // 338 B: past 256 B
+    EXPECT_FALSE(dslTransDataTakesCommonAlign(36, 1));   // no 8-bit form here
     checkRoundTrip(ascend910B1(), 3, 32, 6, 6, DataType::Fp32);      // C0 = 8: 144 B rows
     checkRoundTrip(ascend910B1(), 2, 32, 6, 6, DataType::Fp32, 16);  // the MaxPool kernels' C0 = 16
     checkRoundTrip(ascend910B1(), 2, 3, 5, 7, DataType::Fp32);       // C = 3 → 5 zero channels, 140 B rows
+    checkRoundTrip(coupledChip(), 3, 32, 6, 6, DataType::Fp16);      // the 910A's DSL: 72 B rows
+    checkRoundTrip(coupledChip(), 2, 3, 5, 7, DataType::Fp16);       // C = 3 → 13 zero channels
+}
+
+// What a [8,64,6,6] conversion's tiles do: moves whose planar side is one run, UB → UB re-pitches
+// (and the rows they move, each one burst of `rowBytes`), and the scalar work right before them.
+struct CommonAlignSteps {
+    std::uint64_t tiles = 0, planarRunMoves = 0, repitches = 0, repitchedRows = 0, repitchScalarCycles = 0;
+};
+
+CommonAlignSteps commonAlignStepsOf(const ChipConfig& chip, DataType dtype, bool toBlocked) {
+    const std::uint64_t rowBytes = 36 * bytesOf(dtype);
+    CubeOpHarness h(chip);
+    const auto kernels = h.lower(conversionOp(h, {8, 64, 6, 6}, dtype, toBlocked));
+    CommonAlignSteps steps;
+    for (std::uint32_t block = 0; block < kernels.at(0).blockDim; ++block) {
+        auto stream = kernels.at(0).program({block, CoreKind::Vector, 0});
+        std::vector<Instruction> chunk;
+        std::uint32_t scalarBefore = 0;
+        while (stream->next(chunk)) {
+            for (const auto& instruction : chunk) {
+                const auto* work = std::get_if<ScalarWork>(&instruction.operands);
+                const auto* m = std::get_if<DataMove>(&instruction.operands);
+                if (m != nullptr && (toBlocked ? m->src : m->dst) == MemSpace::GM) {
+                    ++steps.tiles;
+                    if (m->burstCount == 1 && m->burstBytes % rowBytes == 0) ++steps.planarRunMoves;
+                }
+                if (m != nullptr && m->src == MemSpace::UB && m->dst == MemSpace::UB) {
+                    ++steps.repitches, steps.repitchedRows += m->burstCount, steps.repitchScalarCycles += scalarBefore;
+                    EXPECT_EQ(m->burstBytes, rowBytes);
+                }
+                scalarBefore = work != nullptr ? work->cycles : 0;
+            }
+            chunk.clear();
+        }
+    }
+    return steps;
 }
 
 // COMMON_ALIGN's tiles: the way in loads the tile's rows as one burst and re-pitches them in UB (one
 // UB → UB move, a burst a row, after the scalar work of kDslTransDataRepitchScalarCyclesPerRow a
 // row); the way back packs the transposed rows the same way and stores them as one burst.
 TEST(VectorTransDataNchwConv, Fp32CommonAlignMovesEachTileAsOneRunAndRepitchesItsRowsInUb) {
-    const ChipConfig chip = ascend910B1();
     for (const bool toBlocked : {true, false}) {
-        CubeOpHarness h(chip);
-        auto planar = h.tensor("x", {8, 64, 6, 6}, DataType::Fp32);
-        auto blocked = h.tensor("y", {8, 64, 6, 6}, DataType::Fp32);
-        blocked.format = TensorFormat::NC1HWC0;
-        auto op = toBlocked ? makeOp("TransData", {planar}, {blocked}) : makeOp("TransData", {blocked}, {planar});
-        op.attrs["dst_format"] = std::string(toBlocked ? "NC1HWC0" : "NCHW");
-        const auto kernels = h.lower(op);
-        std::uint64_t planarRunMoves = 0, repitches = 0, repitchedRows = 0, repitchesAfterScalar = 0, tiles = 0;
-        for (std::uint32_t block = 0; block < kernels.at(0).blockDim; ++block) {
-            auto stream = kernels.at(0).program({block, CoreKind::Vector, 0});
-            std::vector<Instruction> chunk;
-            std::uint32_t scalarBefore = 0;
-            while (stream->next(chunk)) {
-                for (const auto& instruction : chunk) {
-                    const auto* work = std::get_if<ScalarWork>(&instruction.operands);
-                    const auto* m = std::get_if<DataMove>(&instruction.operands);
-                    if (m != nullptr && (toBlocked ? m->src : m->dst) == MemSpace::GM) {
-                        ++tiles;
-                        if (m->burstCount == 1 && m->burstBytes % (36 * 4) == 0) ++planarRunMoves;
-                    }
-                    if (m != nullptr && m->src == MemSpace::UB && m->dst == MemSpace::UB) {
-                        ++repitches, repitchedRows += m->burstCount;
-                        EXPECT_EQ(m->burstBytes, 36u * 4u);
-                        if (scalarBefore == m->burstCount * kDslTransDataRepitchScalarCyclesPerRow) ++repitchesAfterScalar;
-                    }
-                    scalarBefore = work != nullptr ? work->cycles : 0;
-                }
-                chunk.clear();
-            }
-        }
-        ASSERT_GT(tiles, 0u);
-        EXPECT_EQ(planarRunMoves, tiles) << (toBlocked ? "way in" : "way back");
-        EXPECT_EQ(repitches, tiles);
-        EXPECT_EQ(repitchesAfterScalar, repitches);
-        EXPECT_EQ(repitchedRows, 8u * 64u);  // every channel row once
+        const CommonAlignSteps steps = commonAlignStepsOf(ascend910B1(), DataType::Fp32, toBlocked);
+        ASSERT_GT(steps.tiles, 0u);
+        EXPECT_EQ(steps.planarRunMoves, steps.tiles) << (toBlocked ? "way in" : "way back");
+        EXPECT_EQ(steps.repitches, steps.tiles);
+        EXPECT_EQ(steps.repitchedRows, 8u * 64u);  // every channel row once
+        EXPECT_EQ(steps.repitchScalarCycles, 8u * 64u * kDslTransDataRepitchScalarCyclesPerRow);
+    }
+}
+
+// The 910A's DSL runs 16-bit NCHW ↔ NC1HWC0 and takes COMMON_ALIGN for 6 × 6 planes too (§133): one
+// run a tile, the rows re-pitched in UB, without the 220x form's per-row scalar work (the real rows
+// show none); the 910B parts' 16-bit form (Ascend C's) keeps a burst a row.
+TEST(VectorTransDataNchwConv, Fp16CommonAlignOnTheCoupledChipMovesEachTileAsOneRunWithoutPerRowScalarWork) {
+    for (const bool toBlocked : {true, false}) {
+        const CommonAlignSteps coupled = commonAlignStepsOf(coupledChip(), DataType::Fp16, toBlocked);
+        ASSERT_GT(coupled.tiles, 0u);
+        EXPECT_EQ(coupled.planarRunMoves, coupled.tiles) << (toBlocked ? "way in" : "way back");
+        EXPECT_EQ(coupled.repitches, coupled.tiles);
+        EXPECT_EQ(coupled.repitchedRows, 8u * 64u);
+        EXPECT_EQ(coupled.repitchScalarCycles, 0u);
+        const CommonAlignSteps split = commonAlignStepsOf(ascend910B1(), DataType::Fp16, toBlocked);
+        ASSERT_GT(split.tiles, 0u);
+        EXPECT_EQ(split.planarRunMoves, 0u);
+        EXPECT_EQ(split.repitches, 0u);
     }
 }
 
