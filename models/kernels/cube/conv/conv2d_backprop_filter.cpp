@@ -96,6 +96,7 @@ std::vector<LoweredKernel> lowerConv2DBackpropFilter(const OpInstance& op, const
     const std::uint64_t reductionChunks = p.batch * tiling.chunksPerImage();
     const std::uint64_t targetBlocks = op.blockDim ? *op.blockDim : std::max<std::uint32_t>(1, chip.aiCoreCount);
     p.splits = reductionSplits(p.batch, outputTiles, targetBlocks, reductionChunks);
+    p.tilesPerImage = chip.organisation != CoreOrganisation::Coupled && p.splits > 1;
     planResidentDy(op, chip, p, tiling, plan);
     plan.storesWithoutUnitFlag = convGradientStoresWithoutUnitFlag(chip);
     if (!plan.residentA && filterGradXBandSingleBuffered(chip, p, tiling, plan)) plan.l1Slots = 1;
