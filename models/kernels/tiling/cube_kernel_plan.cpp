@@ -52,9 +52,9 @@ LoweredKernel makeCubeKernel(const OpInstance& op, const ChipConfig& chip,
     kernel.type = TaskType::AiCore;
     kernel.blockDim = chooseBlockDim(op, chip, tiles);
     const std::uint32_t blockDim = kernel.blockDim;
-    kernel.program = [operands, plan, sizes, tiles, blockDim](const BlockProgramRequest& request) {
+    kernel.program = [operands, plan, sizes, blockDim](const BlockProgramRequest& request) {
         std::uint64_t first = 0, count = 0;
-        blockTileRange(tiles, blockDim, request.blockIdx, first, count);
+        operands->blockTiles(blockDim, request.blockIdx, first, count);
         return makeCubeBlockStream(operands, plan, sizes, first, count);
     };
     return kernel;

@@ -563,6 +563,11 @@ std::unique_ptr<InstructionStream> makeCubeBlockStream(std::shared_ptr<const Cub
     return std::make_unique<CubeBlockStream>(std::move(operands), plan, sizes, firstTile, tiles);
 }
 
+void CubeOperands::blockTiles(std::uint32_t blockDim, std::uint32_t block, std::uint64_t& first,
+                              std::uint64_t& count) const {
+    blockTileRange(tileCount(), blockDim, block, first, count);
+}
+
 void CubeOperands::loadStepB(std::uint64_t, const CubeStep&, const CubeL1Chunk&, std::uint64_t, Mmad&,
                              ProgramBuilder&) const {
     throw std::logic_error("these cube operands do not load B on its own (no plan shares B)");

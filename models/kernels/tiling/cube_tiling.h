@@ -174,6 +174,11 @@ public:
     // Tiles with equal values read the same A (rows and whole reduction); only asked when the plan
     // keeps A resident, which reloads it when this changes from one tile to the next.
     virtual std::uint64_t aRowsOf(std::uint64_t tile) const { return tile; }
+    // The tiles block `block` of `blockDim` runs: [first, first + count). Default: equal contiguous
+    // shares (blockTileRange). Operands whose tiles come in groups of unequal size that must stay on
+    // one block each (the filter gradient's reduction splits) override it.
+    virtual void blockTiles(std::uint32_t blockDim, std::uint32_t block, std::uint64_t& first,
+                            std::uint64_t& count) const;
     // Tiles with equal values read the same B (columns and whole reduction); only asked when the
     // plan shares B (CubeBufferPlan::sharesB), which groups consecutive tiles by it.
     virtual std::uint64_t bColumnsOf(std::uint64_t tile) const { return tile; }
@@ -226,7 +231,7 @@ bool blocksRunSeveralTiles(const OpInstance& op, const ChipConfig& chip, std::ui
 void blockTileRange(std::uint64_t tiles, std::uint32_t blockDim, std::uint32_t block,
                     std::uint64_t& first, std::uint64_t& count);
 
-// A lowered AI-core kernel whose block b runs tiles blockTileRange(b) of `operands`.
+// A lowered AI-core kernel whose block b runs tiles CubeOperands::blockTiles(b) of `operands`.
 LoweredKernel makeCubeKernel(const OpInstance& op, const ChipConfig& chip,
                              std::shared_ptr<const CubeOperands> operands, const CubeBufferPlan& plan,
                              CubeStepSizes sizes);

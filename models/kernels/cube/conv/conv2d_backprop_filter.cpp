@@ -1,7 +1,9 @@
 // Conv2DBackpropFilter lowering (docs/op-catalog.md): x [N,C,H,W], dy [N,Co,Ho,Wo] → dw
 // [Co,C,kh,kw] (fp32) with filter_size = dw shape. Output tiles are (co-tile, column-tile of
 // C·kh·kw); when they are fewer than the cores, the (image, position) reduction is split over
-// blocks as well, which then accumulate with FixPipe atomic adds after a zero-fill kernel.
+// blocks as well, which then accumulate with FixPipe atomic adds after a zero-fill kernel. On the
+// split cube a block runs its share image by image, storing each tile once per image
+// (FilterGradProblem::tilesPerImage, docs/fidelity.md §131g).
 #include <algorithm>
 #include <memory>
 #include <string>
@@ -96,6 +98,7 @@ std::vector<LoweredKernel> lowerConv2DBackpropFilter(const OpInstance& op, const
     const std::uint64_t reductionChunks = p.batch * tiling.chunksPerImage();
     const std::uint64_t targetBlocks = op.blockDim ? *op.blockDim : std::max<std::uint32_t>(1, chip.aiCoreCount);
     p.splits = reductionSplits(p.batch, outputTiles, targetBlocks, reductionChunks);
+    p.tilesPerImage = chip.organisation != CoreOrganisation::Coupled && p.splits > 1;
     planResidentDy(op, chip, p, tiling, plan);
     plan.storesWithoutUnitFlag = convGradientStoresWithoutUnitFlag(chip);
     if (!plan.residentA && filterGradXBandSingleBuffered(chip, p, tiling, plan)) plan.l1Slots = 1;

@@ -78,23 +78,46 @@ std::uint64_t FilterGradTiling::chunksPerImage() const { return ceilDiv(outPosit
 
 FilterGradOperands::FilterGradOperands(FilterGradProblem problem, FilterGradTiling tiling)
     : problem_(std::move(problem)), tiling_(tiling),
-      coTiles_(ceilDiv(problem_.outChannels, tiling_.baseM)), colTiles_(ceilDiv(problem_.columns(), tiling_.baseN)) {}
+      coTiles_(ceilDiv(problem_.outChannels, tiling_.baseM)), colTiles_(ceilDiv(problem_.columns(), tiling_.baseN)) {
+    const std::uint64_t total = reductionChunks(), perImage = tiling_.chunksPerImage();
+    for (std::uint64_t split = 0; split < problem_.splits; ++split) {
+        splitFirstSegment_.push_back(segments_.size());
+        std::uint64_t chunk = total * split / problem_.splits;
+        const std::uint64_t end = total * (split + 1) / problem_.splits;
+        while (chunk < end) {
+            const std::uint64_t imageEnd = problem_.tilesPerImage ? (chunk / perImage + 1) * perImage : end;
+            const std::uint64_t last = std::min(end, imageEnd);
+            segments_.push_back({chunk, last - chunk});
+            chunk = last;
+        }
+    }
+    splitFirstSegment_.push_back(segments_.size());
+}
 
-std::uint64_t FilterGradOperands::tileCount() const { return coTiles_ * colTiles_ * problem_.splits; }
+std::uint64_t FilterGradOperands::tileCount() const { return coTiles_ * colTiles_ * segments_.size(); }
+
+void FilterGradOperands::blockTiles(std::uint32_t blockDim, std::uint32_t block, std::uint64_t& first,
+                                    std::uint64_t& count) const {
+    if (blockDim != problem_.splits) {
+        CubeOperands::blockTiles(blockDim, block, first, count);
+        return;
+    }
+    first = splitFirstSegment_[block] * coTiles_ * colTiles_;
+    count = splitFirstSegment_[block + 1] * coTiles_ * colTiles_ - first;
+}
 
 FilterGradOperands::TileCoord FilterGradOperands::coord(std::uint64_t tile) const {
     TileCoord c;
     const std::uint64_t colTile = tile % colTiles_;
     tile /= colTiles_;
     const std::uint64_t coTile = tile % coTiles_;
-    c.split = tile / coTiles_;
+    c.segment = tile / coTiles_;
     c.co0 = coTile * tiling_.baseM;
     c.k0 = colTile * tiling_.baseN;
     c.co = static_cast<std::uint32_t>(std::min<std::uint64_t>(tiling_.baseM, problem_.outChannels - c.co0));
     c.cols = static_cast<std::uint32_t>(std::min<std::uint64_t>(tiling_.baseN, problem_.columns() - c.k0));
-    const std::uint64_t total = reductionChunks();
-    c.firstChunk = total * c.split / problem_.splits;
-    c.chunks = total * (c.split + 1) / problem_.splits - c.firstChunk;
+    c.firstChunk = segments_[c.segment].firstChunk;
+    c.chunks = segments_[c.segment].chunks;
     const std::uint64_t taps = problem_.window.taps();
     const std::uint64_t c0 = problem_.slabChannelBlock;
     c.channel0 = c.k0 / taps / c0 * c0;
@@ -211,9 +234,10 @@ void planResidentDy(const OpInstance& op, const ChipConfig& chip, const FilterGr
     const std::uint64_t coTiles = ceilDiv(p.outChannels, tiling.baseM);
     const std::uint64_t tiles = coTiles * colTiles * p.splits;
     if (colTiles < 2 || !blocksRunSeveralTiles(op, chip, tiles)) return;
-    // The resident region holds one dy row set (split, co-tile) at a time, reloaded when a block's
-    // tiles move to the next: every chunk of the largest split.
-    const std::uint64_t splitChunks = ceilDiv(p.batch * tiling.chunksPerImage(), p.splits);
+    // The resident region holds one dy row set (segment, co-tile) at a time, reloaded when a block's
+    // tiles move to the next: every chunk of the largest segment (a split, or its part of an image).
+    std::uint64_t splitChunks = ceilDiv(p.batch * tiling.chunksPerImage(), p.splits);
+    if (p.tilesPerImage) splitChunks = std::min(splitChunks, tiling.chunksPerImage());
     const std::uint64_t dyChunkBytes = plan.l1BOffset;
     const std::uint64_t slabSlotBytes = plan.l1SlotBytes - plan.l1BOffset;
     const std::uint64_t residentBytes = splitChunks * dyChunkBytes;

@@ -6,6 +6,7 @@
 // positions within an image; with `splits` > 1 the chunks are shared out over blocks that
 // accumulate into a zeroed fp32 dw with FixPipe atomic adds.
 #include <cstdint>
+#include <vector>
 
 #include "models/kernels/cube/conv/conv2d_geometry.h"
 
@@ -23,6 +24,13 @@ struct FilterGradProblem {
     // the split cube, whose dw kernel keeps an n-block's C1 rows in L1 for the following n-blocks
     // (planFilterGrad, docs/fidelity.md §105).
     std::uint64_t slabChannelBlock = 1;
+    // The split cube's loop order (CANN's Conv3dDw::Process, ops-nn conv3d_backprop_filter_v2 arch22):
+    // a block runs its share of the reduction image by image, each image's positions through every
+    // output tile it covers, and adds each tile's partial dw to the output atomically per image
+    // (IterateAll(y, 1) inside the batch loop). True: a split's tiles are (image segment, co-tile,
+    // column tile), a segment being the split's chunks of one image; false: (co-tile, column tile)
+    // over the split's whole chunk range. Only with splits > 1 (the stores are atomic).
+    bool tilesPerImage = false;
     std::uint64_t columns() const { return inChannels * window.taps(); }
 };
 
@@ -48,14 +56,23 @@ public:
     void loadStep(std::uint64_t tile, const CubeStep& step, const CubeL1Chunk& l1, std::uint64_t l0aAddr,
                   std::uint64_t l0bAddr, Mmad& mmad, ProgramBuilder& b) const override;
     DataMove storeMove(std::uint64_t tile, std::uint64_t l0cAddr) const override;
-    // Tiles of one split and co-tile read the same dy rows (column tiles are the fastest index).
+    // Tiles of one segment and co-tile read the same dy rows (column tiles are the fastest index).
     std::uint64_t aRowsOf(std::uint64_t tile) const override { return tile / colTiles_; }
+    // Block b of as many blocks as splits runs split b's tiles (their number varies with the images
+    // a split touches when tilesPerImage); otherwise equal shares.
+    void blockTiles(std::uint32_t blockDim, std::uint32_t block, std::uint64_t& first,
+                    std::uint64_t& count) const override;
 
     std::uint64_t reductionChunks() const { return problem_.batch * tiling_.chunksPerImage(); }
 
 private:
+    // A run of reduction chunks one tile accumulates: a split's whole range, or its chunks of one
+    // image (FilterGradProblem::tilesPerImage).
+    struct Segment {
+        std::uint64_t firstChunk, chunks;
+    };
     struct TileCoord {
-        std::uint64_t split, co0, k0;
+        std::uint64_t segment, co0, k0;
         std::uint32_t co, cols;
         std::uint64_t firstChunk, chunks;
         std::uint64_t channel0, channels;  // x channels the column range touches
@@ -65,15 +82,18 @@ private:
     FilterGradProblem problem_;
     FilterGradTiling tiling_;
     std::uint64_t coTiles_, colTiles_;
+    std::vector<Segment> segments_;                  // every split's segments, split by split
+    std::vector<std::uint64_t> splitFirstSegment_;  // split s: segments [s], [s + 1])
 };
 
 void planFilterGrad(const OpInstance& op, const ChipConfig& chip, const FilterGradProblem& problem,
                     FilterGradTiling& tiling, CubeBufferPlan& plan);
 
-// Resident dy (CANN's full load of the left operand): when a block's tiles of one split and
-// co-tile are several column tiles and every dy chunk of its share of the reduction fits L1 beside
-// two x slab slots, the block loads those dy rows once for all its column tiles instead of once
-// per tile. `problem.splits` must be final. Leaves the plan as it is otherwise.
+// Resident dy (CANN's full load of the left operand): when a block's tiles of one segment and
+// co-tile are several column tiles and every dy chunk of the largest segment fits L1 beside two x
+// slab slots, the block loads those dy rows once for all its column tiles instead of once per
+// tile. `problem.splits` and `problem.tilesPerImage` must be final. Leaves the plan as it is
+// otherwise.
 void planResidentDy(const OpInstance& op, const ChipConfig& chip, const FilterGradProblem& problem,
                     const FilterGradTiling& tiling, CubeBufferPlan& plan);
 

@@ -162,6 +162,46 @@ TEST(CubeConv2DBackpropFilter, SplitCubeStepsFillAnL0HalfTheCoupledCubeKeepsTheS
     expectNear(h.read(dw), referenceConvFilterGrad(s, xv, dyv), 2e-2, 5e-3, "fp32 filter grad, L0-filling steps");
 }
 
+// The split cube runs a block's share of the reduction image by image (CANN's Conv3dDw::Process:
+// IterateAll with atomic add inside the batch loop): 4 fp32 images of 13 × 13 are 8 chunks of 128 +
+// 41 positions, 3 splits of 2 / 3 / 3 chunks on 3 blocks, i.e. 1 / 2 / 2 image segments; each
+// segment runs the 3 column tiles with its dy rows resident and stores each tile atomically, so the
+// blocks store 3 / 6 / 6 tiles and read dy once between them. The gradient is the reference.
+TEST(CubeConv2DBackpropFilter, SplitCubeRunsItsReductionImageByImageThroughTheColumnTiles) {
+    const ConvShape s{4, 32, 13, 13, 32, 3, 3, 1, 1, 1, 1, 1, 1};
+    const ChipConfig chip = ascend910B1();
+    CubeOpHarness h(chip);
+    TensorInfo x, dy, dw;
+    auto op = filterGradOp(h, s, x, dy, dw, DataType::Fp32);
+    op.blockDim = 3;
+    const LoweredKernel kernel = h.lower(op).back();
+    ASSERT_EQ(kernel.blockDim, 3u);
+    std::vector<std::uint64_t> atomicStores;
+    std::uint64_t plainStores = 0, dyBytes = 0;
+    for (std::uint32_t block = 0; block < kernel.blockDim; ++block) {
+        std::uint64_t stores = 0;
+        auto stream = kernel.program({block, CoreKind::Cube, 0});
+        std::vector<Instruction> program;
+        while (stream->next(program)) {
+        }
+        for (const auto& i : program) {
+            if (i.opcode != Opcode::DataMove || std::get<DataMove>(i.operands).src != MemSpace::L0C) continue;
+            ++(std::get<DataMove>(i.operands).atomicAdd ? stores : plainStores);
+        }
+        atomicStores.push_back(stores);
+        dyBytes += gmToL1BytesFrom(kernel, block, dy);
+    }
+    EXPECT_EQ(atomicStores, (std::vector<std::uint64_t>{3, 6, 6}));
+    EXPECT_EQ(plainStores, 0u);
+    EXPECT_EQ(dyBytes, static_cast<std::uint64_t>(dy.bytes()));
+
+    const auto xv = h.fillRandom(x), dyv = h.fillRandom(dy);
+    h.fill(dw, 555.0f);
+    h.run(op);
+    // fp32 runs as hf32 (convTypes): the tolerance of the fp32 case above.
+    expectNear(h.read(dw), referenceConvFilterGrad(s, xv, dyv), 2e-2, 5e-3, "fp32 filter grad, image by image");
+}
+
 // The dw's x img2col is the cube's B, written into L0B by the chip as by the model (Img2ColLoad::
 // chipDst, timed at L0B's write rate), and on the split cores its FixPipe stores wait for the cube
 // on a plain event (the arch22 kernel has no unit flag: the wait is not FIX busy); docs/fidelity.md
