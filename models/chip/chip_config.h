@@ -211,6 +211,11 @@ struct ChipConfig {
     std::uint32_t allCoreSyncCycles = 0;
     std::uint32_t taskLaunchCycles = 0;        // scheduler: dispatch of a kernel's blocks
     std::uint32_t blockStartCycles = 0;        // per-block start-up on a core
+    // The least MTE2 busy a block's counter shows, whatever its loads (docs/fidelity.md §134): a
+    // block that loads little or nothing still counts this many MTE2 cycles; a block whose loads
+    // keep MTE2 busy longer counts its loads alone (max, not a sum). Counting only: no time moves.
+    // 0 = none.
+    std::uint32_t blockMte2FloorCycles = 0;
     // From the task's start stamp to a block's first counted cycle: the scheduler hands the core
     // its kernel address, arguments and block index. In the task's Duration, not in the core's
     // total_cycles (docs/fidelity.md "Mechanisms").

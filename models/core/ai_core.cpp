@@ -174,6 +174,13 @@ void AiCore::readLaunchArguments(std::uint64_t now) {
 
 void AiCore::finishBlock() {
     counters_.totalCycles = blockEndCycle_ - blockStartCycle_;
+    // The counter's floor (pipes.block_mte2_floor_cycles, docs/fidelity.md §134): the 910A's
+    // blocks that read nothing from GM still count ~190 MTE2 cycles, and its one- and two-load
+    // blocks count their loads in flight alone, not those plus the floor.
+    if (pipes_[pipeIndex(Pipe::Mte2)].present && res_.chip.blockMte2FloorCycles > 0)
+        counters_[PmuEvent::Mte2Busy] =
+            std::max<std::uint64_t>(counters_[PmuEvent::Mte2Busy],
+                                    std::min<std::uint64_t>(res_.chip.blockMte2FloorCycles, counters_.totalCycles));
     active_ = false;
     block_.program.reset();
     host_.onBlockFinished(*this);

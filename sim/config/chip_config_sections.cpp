@@ -187,7 +187,7 @@ void readICache(const ConfigNode& node, ChipConfig& chip) {
 
 void readPipes(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
     node.allowOnly({"queue_depth", "scalar_issue_cycles", "flag_latency_cycles", "all_core_sync_cycles",
-                    "task_launch_cycles", "block_start_cycles", "block_dispatch_cycles", "block_dispatch_interval_cycles",
+                    "task_launch_cycles", "block_start_cycles", "block_mte2_floor_cycles", "block_dispatch_cycles", "block_dispatch_interval_cycles",
                     "scalar_cycles_per_instruction",
                     "scalar_cycles_per_instruction_aic", "block_prologue_scalar_cycles", "block_argument_read_bytes",
                     "mte2_load_issue_cycles", "mte2_miss_wait_in_flight_cycles", "mte2_line_requests_in_flight", "mte3_store_issue_cycles",
@@ -204,6 +204,7 @@ void readPipes(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
     node.readNonNegative("all_core_sync_cycles", chip.allCoreSyncCycles);
     node.readNonNegative("task_launch_cycles", chip.taskLaunchCycles);
     node.readNonNegative("block_start_cycles", chip.blockStartCycles);
+    node.readNonNegative("block_mte2_floor_cycles", chip.blockMte2FloorCycles);
     node.readNonNegative("block_dispatch_cycles", chip.blockDispatchCycles);
     node.readNonNegative("block_dispatch_interval_cycles", chip.blockDispatchIntervalCycles);
     node.readNonNegative("scalar_cycles_per_instruction", chip.scalarCyclesPerInstruction);

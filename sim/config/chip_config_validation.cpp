@@ -160,6 +160,7 @@ void checkPhysicalRanges(const Checker& check, const ChipConfig& chip) {
         {"pipes.all_core_sync_cycles", chip.allCoreSyncCycles},
         {"pipes.task_launch_cycles", chip.taskLaunchCycles},
         {"pipes.block_start_cycles", chip.blockStartCycles},
+        {"pipes.block_mte2_floor_cycles", chip.blockMte2FloorCycles},
         {"pipes.block_dispatch_cycles", chip.blockDispatchCycles},
         {"pipes.block_dispatch_interval_cycles", chip.blockDispatchIntervalCycles},
         {"pipes.mte2_load_issue_cycles", chip.mte2LoadIssueCycles},

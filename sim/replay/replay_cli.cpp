@@ -24,6 +24,11 @@ ReplayCli::ReplayCli(CLI::App& app, const std::string& configDir) : configDir_(c
                         "docs/fidelity.md §103)")
         ->check(CLI::IsMember({"eager", "timeline"}))
         ->capture_default_str();
+    replay_->add_option("--l2-scalars", o.l2Scalars,
+                        "Under --l2 timeline, where a kernel's 0-d inputs are: cold (read from HBM, default) or held "
+                        "(in L2: scalars written just before the launch; docs/fidelity.md §134e)")
+        ->check(CLI::IsMember({"cold", "held"}))
+        ->capture_default_str();
     replay_->add_option("--hccl-traffic", o.hcclTraffic,
                         "HBM shared with the HCCL transfers a kernel ran beside in the real timeline (the trace's or DB's "
                         "Memcpy / Reduce_Inline task rows): on (default) or off (docs/fidelity.md §108)")

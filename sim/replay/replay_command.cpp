@@ -51,13 +51,14 @@ PreparedReplay prepareReplay(const ReplayOptions& options) {
     }
     if (!options.chipOverrides.empty()) report.chipReason += "; --chip-set " + std::to_string(options.chipOverrides.size()) + " keys";
     ChipConfig chip = loadChipByName(report.chipName, options.configDir, options.chipOverrides);
+    const ScalarInputs scalars = options.l2Scalars == "held" ? ScalarInputs::Held : ScalarInputs::Cold;
     report.kernels = distinctKernels(profile, l2, chip.l2.sizeBytes, &chip, options.codeL2 == "walk",
-                                     options.l2Victims == "timeline", options.hcclTraffic == "on");
+                                     options.l2Victims == "timeline", options.hcclTraffic == "on", scalars);
     if (preloadsResidents(l2) && profile.hasShapes && profile.exportType == "text") {
         const L2VictimRates rates = readL2CacheCsv(profile.source.parent_path() / "l2_cache.csv");
         if (!rates.empty())
             report.residencyCheck = residencyAgainstVictimRates(
-                profile, residencyByRow(profile, l2, chip.l2.sizeBytes).residentInputs, rates);
+                profile, residencyByRow(profile, l2, chip.l2.sizeBytes, scalars).residentInputs, rates);
     }
     return PreparedReplay{std::move(report), std::move(chip)};
 }

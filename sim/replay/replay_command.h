@@ -34,6 +34,9 @@ struct ReplayOptions {
     // "on": a kernel that ran beside HCCL transfers (the profile's task rows) shares HBM with them
     // (docs/fidelity.md §108); "off": every kernel has HBM to itself.
     std::string hcclTraffic = "on";
+    // --l2-scalars: under --l2 timeline, "cold" (every 0-d input read from HBM, default) or "held"
+    // (every 0-d input held in L2: a scalar written just before the launch; docs/fidelity.md §134e).
+    std::string l2Scalars = "cold";
     std::string source = "auto";            // auto, text, db
     std::string htmlPath;                   // --html FILE: also the report as one page (replay_html.h)
     bool showProgress = false;

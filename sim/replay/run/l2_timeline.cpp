@@ -281,7 +281,8 @@ double victimDirtyShare(const TensorLru& lru, std::uint64_t capacity, const std:
 
 }  // namespace
 
-L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, TimelineStart start, std::uint64_t codeBytes) {
+L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, TimelineStart start, std::uint64_t codeBytes,
+                      ScalarInputs scalars) {
     const std::size_t rows = profile.kernels.size();
     L2Timeline timeline;
     timeline.residentInputs.resize(rows);
@@ -318,6 +319,12 @@ L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, Timelin
         timeline.residentWriters[i].clear();
         timeline.residentInputs[i] = heldOf(lru, readHeld, &timeline.residentWriters[i]);
         timeline.residentOutputs[i] = heldOf(lru, writeHeld);
+        // A 0-d input (no shape cell, but bytes) is held, newest, with no writer: its line is whole.
+        for (std::size_t j = 0; scalars == ScalarInputs::Held && j < inputs.size(); ++j) {
+            if (!std::get<0>(inputs[j]).empty() || bytesAt(inBytes, j) == 0) continue;
+            timeline.residentInputs[i].push_back(j);
+            timeline.residentWriters[i].push_back(TensorWriter{});
+        }
         timeline.victimDirtyShare[i] = victimDirtyShare(lru, l2Bytes, inputs, inBytes, readHeld, outputs, outBytes, writeHeld,
                                                         overwritten);
         // Reads first, then writes; each tensor becomes the most recently used.

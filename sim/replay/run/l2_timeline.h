@@ -69,10 +69,17 @@ struct L2Timeline {
 // twice and records the second pass).
 enum class TimelineStart : std::uint8_t { Empty, SteadyState };
 
+// Where a row's 0-d inputs are (docs/fidelity.md §134e). tensor_identity.h keys no 0-d tensor, so
+// the walk tracks none: Cold reads every one from HBM. Held takes each as held in L2 at the row's
+// start: a scalar written just before the launch (the aclScalar the aclnn executor hands the kernel
+// as a device tensor, torch_npu's wrapped number on the 910A's static kernels, a reduction's 0-d
+// result); the chips' one-block two-load rows read like two hits.
+enum class ScalarInputs : std::uint8_t { Cold, Held };
+
 // `codeBytes` > 0: each row also reads its binary's code image of that size (code_residency.h's
 // binary), first, and codeHeld says whether it was held. The tensors' residency is then walked
 // beside the code images, so a caller that wants the tensors' alone walks without them.
 L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, TimelineStart start = TimelineStart::SteadyState,
-                      std::uint64_t codeBytes = 0);
+                      std::uint64_t codeBytes = 0, ScalarInputs scalars = ScalarInputs::Cold);
 
 }  // namespace ascendsim

@@ -45,6 +45,24 @@ TEST(L2Timeline, ATensorAnEarlierKernelReadOrWroteIsWarm) {
     EXPECT_EQ(timeline.residentInputs[1], (Indices{0, 1}));
 }
 
+// A 0-d input (an empty shape cell with a dtype: Muls' scalar) is never tracked by identity: cold
+// unless the replay takes scalars as held (--l2-scalars held, §134e), then held, newest, with no
+// writer. An absent input (no dtype) stays cold either way.
+TEST(L2Timeline, ZeroDimensionalInputsAreHeldOnlyWhenScalarsAreHeld) {
+    RealProfile profile;
+    RealKernel muls = rowOf("256;", "256", "aclnnMuls_MulAiCore_Mul");
+    RealKernel absent = rowOf("256;", "256");
+    absent.inputDtypes = "FLOAT;DT_UNDEFINED";
+    profile.kernels = {rowOf("256", "256"), muls, absent};
+    const L2Timeline cold = l2Timeline(profile, 64 * kKiB, kEmpty);
+    EXPECT_EQ(cold.residentInputs[1], Indices{0});
+    const L2Timeline held = l2Timeline(profile, 64 * kKiB, kEmpty, 0, ScalarInputs::Held);
+    EXPECT_EQ(held.residentInputs[1], (Indices{0, 1}));
+    ASSERT_EQ(held.residentWriters[1].size(), 2u);
+    EXPECT_FALSE(held.residentWriters[1][1].present());
+    EXPECT_EQ(held.residentInputs[2], Indices{0});
+}
+
 // Past the capacity the least recently used tensor leaves L2: with 4 KiB, kernel 2's 2 KiB in and
 // 2 KiB out push kernel 1's [256] out; with 16 KiB it stays.
 TEST(L2Timeline, TensorsUsedSincePushAnInputOutOfTheCapacity) {
