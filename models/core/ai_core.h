@@ -205,7 +205,7 @@ private:
     std::uint64_t blockEndCycle_ = 0;
     // The fetched program from program index chunkBaseIndex_ (at or before the oldest
     // instruction still queued in a pipe: fetchNext drops the retired prefix once it is at least
-    // as long as the rest) to the end of the last chunk; chunkPos_ is the next one to issue.
+    // four times as long as the rest) to the end of the last chunk; chunkPos_ is the next one to issue.
     std::vector<Instruction> chunk_;
     std::uint64_t chunkBaseIndex_ = 0;
     std::size_t chunkPos_ = 0;

@@ -40,13 +40,15 @@ bool AiCore::fetchNext() {
     std::uint64_t oldest = programIndex_;
     for (const PipeState& ps : pipes_)
         if (!ps.queue.empty()) oldest = std::min(oldest, ps.queue.front().programIndex);
-    // Only once the retired prefix is at least as long as what stays: erasing moves the kept
-    // instructions down, and moving them at every chunk cost 0.93 G host instructions of memmove
-    // in the main job (perfwalk2, docs/performance.md "Session 26"); this way each instruction is
-    // moved at most as often as an equal number is dropped, and the chunk stays under twice what
-    // it keeps plus a chunk.
+    // Only once the retired prefix is at least kRetiredPerKept times as long as what stays:
+    // erasing moves the kept instructions down, and moving them at every chunk cost 0.93 G host
+    // instructions of memmove in the main job (perfwalk2, docs/performance.md "Session 26"), still
+    // 0.42 G at once as long (perfwalk3, "Session 27"); this way an instruction is moved at most
+    // once for every kRetiredPerKept dropped, and the chunk stays under kRetiredPerKept + 1 times
+    // what it keeps plus a chunk.
+    constexpr std::size_t kRetiredPerKept = 4;
     const std::size_t retired = oldest - chunkBaseIndex_;
-    if (retired > 0 && retired >= chunk_.size() - retired) {
+    if (retired > 0 && retired >= kRetiredPerKept * (chunk_.size() - retired)) {
         chunk_.erase(chunk_.begin(), chunk_.begin() + static_cast<std::ptrdiff_t>(retired));
         chunkBaseIndex_ = oldest;
         chunkPos_ -= retired;
