@@ -33,8 +33,7 @@ bool isSync(Opcode op) {
 
 }  // namespace
 
-bool AiCore::fetchNext() {
-    if (chunkPos_ < chunk_.size()) return true;
+bool AiCore::fetchChunk() {
     if (programEnded_) return false;
     // Keep the instructions pipes still hold; drop the ones before.
     std::uint64_t oldest = programIndex_;
