@@ -60,6 +60,21 @@ bool AiCore::fetchChunk() {
     return true;
 }
 
+// The scalar unit's own work for an instruction it is about to issue (ChipConfig
+// scalarCyclesPerInstruction[Aic]): it runs before the issue, on the issue unit. Inlined into
+// runIssue, which charges every instruction once (13.5 M in the main job, docs/performance.md
+// "Session 27").
+[[gnu::always_inline]] inline void AiCore::chargeScalarOverhead(const Instruction& instr) {
+    if (!isWork(instr.opcode) && !isSync(instr.opcode)) return;  // ScalarWork carries its own cycles
+    const ChipConfig& chip = res_.chip;
+    const bool splitCube = kind_ == CoreKind::Cube && chip.organisation == CoreOrganisation::Split;
+    const std::uint32_t cycles = splitCube ? chip.scalarCyclesPerInstructionAic : chip.scalarCyclesPerInstruction;
+    if (cycles == 0) return;
+    counters_[PmuEvent::ScalarBusy] += cycles;
+    traceOnScalarUnit(cycles, instr);
+    issueCycle_ += cycles;
+}
+
 bool AiCore::runIssue(std::uint64_t now) {
     bool progress = false;
     if (issueBlock_ != IssueBlock::None) {
@@ -161,19 +176,6 @@ bool AiCore::runIssue(std::uint64_t now) {
         progress = true;
     }
     return progress;
-}
-
-// The scalar unit's own work for an instruction it is about to issue (ChipConfig
-// scalarCyclesPerInstruction[Aic]): it runs before the issue, on the issue unit.
-void AiCore::chargeScalarOverhead(const Instruction& instr) {
-    if (!isWork(instr.opcode) && !isSync(instr.opcode)) return;  // ScalarWork carries its own cycles
-    const ChipConfig& chip = res_.chip;
-    const bool splitCube = kind_ == CoreKind::Cube && chip.organisation == CoreOrganisation::Split;
-    const std::uint32_t cycles = splitCube ? chip.scalarCyclesPerInstructionAic : chip.scalarCyclesPerInstruction;
-    if (cycles == 0) return;
-    counters_[PmuEvent::ScalarBusy] += cycles;
-    traceOnScalarUnit(cycles, instr);
-    issueCycle_ += cycles;
 }
 
 // Tries to end the current issue stall at cycle `now`; on success the blocking instruction has
