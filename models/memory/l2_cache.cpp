@@ -348,24 +348,30 @@ void L2Cache::accessBurstsOf(const L2Bursts& bursts, bool isWriteAccess, L2Range
     // The turns in a local, stored back at the end: through the reference, the stores to the
     // queue's slots could alias them, and the walk loaded and stored them at every line.
     LineVisitor walkTurns = turns;
-    const std::uint64_t firstLine = bursts.address >> lineShift_;
-    const std::uint64_t span =
-        bursts.count <= 1 ? bursts.bytes : (bursts.count - 1) * bursts.strideBytes + bursts.bytes;
-    const std::uint64_t lastLine = (bursts.address + span - 1) >> lineShift_;
+    // The transfer's fields in locals too: the walk's stores (the queue's slots, the sets) could
+    // alias the references, and the burst-by-burst walk reloaded them at every burst.
+    const std::uint64_t address = bursts.address;
+    const std::uint64_t burstBytes = bursts.bytes;
+    const std::uint32_t burstCount = bursts.count;
+    const std::uint64_t stride = bursts.strideBytes;
+    const std::uint32_t lineShift = lineShift_;
+    std::vector<std::uint64_t>* const dirtyVictims = outcome.dirtyVictims;
+    const std::uint64_t firstLine = address >> lineShift;
+    const std::uint64_t span = burstCount <= 1 ? burstBytes : (burstCount - 1) * stride + burstBytes;
+    const std::uint64_t lastLine = (address + span - 1) >> lineShift;
     placeOf(lastLine);  // range check once: tags only grow along the walk
     LinePlace place = placeOf(firstLine);
     WalkCounts counts;
-    if (bursts.count <= 1 || bursts.strideBytes < bursts.bytes + lineBytes_) {
-        walkLines<kSixteenWays>(place, firstLine, lastLine - firstLine + 1, isWrite, counts, outcome.dirtyVictims,
-                                walkTurns);
+    if (burstCount <= 1 || stride < burstBytes + lineBytes_) {
+        walkLines<kSixteenWays>(place, firstLine, lastLine - firstLine + 1, isWrite, counts, dirtyVictims, walkTurns);
     } else {
         std::uint64_t nextLine = firstLine;  // the line `place` is at
-        std::uint64_t start = bursts.address;
-        for (std::uint32_t burst = 0; burst < bursts.count; ++burst, start += bursts.strideBytes) {
-            const std::uint64_t first = start >> lineShift_;
-            const std::uint64_t last = (start + bursts.bytes - 1) >> lineShift_;
+        std::uint64_t start = address;
+        for (std::uint32_t burst = 0; burst < burstCount; ++burst, start += stride) {
+            const std::uint64_t first = start >> lineShift;
+            const std::uint64_t last = (start + burstBytes - 1) >> lineShift;
             advance(place, first - nextLine);
-            walkLines<kSixteenWays>(place, first, last - first + 1, isWrite, counts, outcome.dirtyVictims, walkTurns);
+            walkLines<kSixteenWays>(place, first, last - first + 1, isWrite, counts, dirtyVictims, walkTurns);
             nextLine = last + 1;
         }
     }
