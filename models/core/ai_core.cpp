@@ -125,7 +125,7 @@ void AiCore::step() {
     while (progress) {
         progress = runIssue(now);
         for (std::size_t p = 1; p < kPipeCount; ++p)
-            if (pipes_[p].present) progress |= runPipe(static_cast<Pipe>(p), now);
+            if (pipes_[p].present && !pipes_[p].queue.empty()) progress |= runPipe(static_cast<Pipe>(p), now);
     }
     std::uint64_t next = std::numeric_limits<std::uint64_t>::max();
     bool drained = true;

@@ -141,7 +141,12 @@ private:
     // Issue unit (ai_core_issue.cpp).
     bool runIssue(std::uint64_t now);
     bool resolveIssueBlock(std::uint64_t now);
-    bool fetchNext();
+    // Whether an instruction is fetched to issue (chunk_[chunkPos_]), fetching the next chunk if
+    // needed. The test of the fetched chunk is inline: runIssue asks before every instruction
+    // (15 M times in the main job), and the call cost 0.4 G host instructions (docs/performance.md
+    // "Session 27").
+    bool fetchNext() { return chunkPos_ < chunk_.size() || fetchChunk(); }
+    bool fetchChunk();
     const Instruction& queuedInstruction(const QueuedInstruction& q) const {
         return chunk_[q.programIndex - chunkBaseIndex_];
     }
@@ -170,7 +175,13 @@ private:
     std::uint64_t l1LoadTurnCycles(const DataMove& move, std::uint64_t curveCycles, std::uint64_t now);
     std::uint64_t executeVector(const VectorInstr& instr, const UbAccessPattern& pattern, std::uint64_t now);
     void setFlag(const Flag& flag, std::uint64_t cycle);
-    std::size_t flagSlot(const Flag& flag) const;
+    // A flag's slot in flags_; inline (8 M calls in the main job, docs/performance.md "Session 27").
+    std::size_t flagSlot(const Flag& flag) const {
+        if (flag.eventId >= kMaxEventIds || flag.src == Pipe::All || flag.dst == Pipe::All) throwFlagOutOfRange(flag);
+        return (pipeIndex(flag.src) * kPipeCount + pipeIndex(flag.dst)) * kMaxEventIds + flag.eventId;
+    }
+    [[noreturn, gnu::noinline, gnu::cold]] void throwFlagOutOfRange(const Flag& flag) const;
+    static constexpr std::size_t kMaxEventIds = 16;
 
     // Hands a span of this block to its trace sink (only called when block_.trace is set).
     void traceSpan(TraceSpanKind kind, Pipe pipe, std::uint64_t programIndex, std::uint64_t startCycle,
@@ -204,8 +215,8 @@ private:
     std::uint64_t blockStartCycle_ = 0;
     std::uint64_t blockEndCycle_ = 0;
     // The fetched program from program index chunkBaseIndex_ (at or before the oldest
-    // instruction still queued in a pipe: fetchNext drops the retired prefix once it is at least
-    // as long as the rest) to the end of the last chunk; chunkPos_ is the next one to issue.
+    // instruction still queued in a pipe: fetchChunk drops the retired prefix once it is at least
+    // four times as long as the rest) to the end of the last chunk; chunkPos_ is the next one to issue.
     std::vector<Instruction> chunk_;
     std::uint64_t chunkBaseIndex_ = 0;
     std::size_t chunkPos_ = 0;
@@ -241,7 +252,7 @@ private:
     std::uint64_t activations_ = 0;
 
     // Large, sparsely touched tables last, so the state every activation reads stays compact.
-    FlagTable<kPipeCount * kPipeCount * 16> flags_;
+    FlagTable<kPipeCount * kPipeCount * kMaxEventIds> flags_;
     CrossCoreSemaphores crossCore_{};
     // Mode-0 sets and passed waits of this block per flag id: the next round of each.
     std::array<std::uint32_t, kCrossCoreFlagIds> allCoresSets_{};

@@ -35,8 +35,6 @@ PmuEvent waitEventOf(Pipe pipe) {
     }
 }
 
-constexpr std::size_t kMaxEventIds = 16;
-
 // FixPipe waiting for the cube is the unit-flag handshake of a store already issued (Ascend C's
 // matmul stores with MatmulConfig enUnitFlag, on by default): the store instruction is in flight
 // while it waits for the mmad results it drains, so the hardware counts the wait as FIX busy. The
@@ -60,11 +58,9 @@ bool vectorBarrierWaitIsIdle(Pipe pipe, Opcode op) { return pipe == Pipe::Vector
 
 }  // namespace
 
-std::size_t AiCore::flagSlot(const Flag& flag) const {
-    if (flag.eventId >= kMaxEventIds || flag.src == Pipe::All || flag.dst == Pipe::All)
-        throw std::runtime_error(siteOf(programIndex_).describe() + ": flag event id " +
-                                 std::to_string(int{flag.eventId}) + " out of range");
-    return (pipeIndex(flag.src) * kPipeCount + pipeIndex(flag.dst)) * kMaxEventIds + flag.eventId;
+void AiCore::throwFlagOutOfRange(const Flag& flag) const {
+    throw std::runtime_error(siteOf(programIndex_).describe() + ": flag event id " +
+                             std::to_string(int{flag.eventId}) + " out of range");
 }
 
 void AiCore::setFlag(const Flag& flag, std::uint64_t cycle) {
@@ -82,7 +78,9 @@ void AiCore::setFlag(const Flag& flag, std::uint64_t cycle) {
 // MemorySystem in time order, and a vector instruction must see every MTE transfer to UB that may
 // overlap it (port conflicts), so it waits for real time unless no queued MTE2/MTE3 transfer can
 // start before it ends.
-bool AiCore::mayRunAhead(Pipe pipe, const Instruction& instr) const {
+// Inlined into runPipe, which asks it of every queue head whose start is ahead (25 M times in the
+// main job: the calls cost 0.3 G host instructions, docs/performance.md "Session 27").
+[[gnu::always_inline]] inline bool AiCore::mayRunAhead(Pipe pipe, const Instruction& instr) const {
     switch (instr.opcode) {
         case Opcode::DataMove: {
             const DataMove& m = std::get<DataMove>(instr.operands);
@@ -103,7 +101,7 @@ bool AiCore::mayRunAhead(Pipe pipe, const Instruction& instr) const {
 // or waits at its head for a flag that only `pipe` sets (SetFlag executes in its source pipe) and
 // that is not set yet, so the transfer starts after a later instruction of `pipe`. Transfers
 // already running are recorded windows.
-bool AiCore::transfersWaitFor(Pipe pipe, std::initializer_list<Pipe> mtes) const {
+[[gnu::always_inline]] inline bool AiCore::transfersWaitFor(Pipe pipe, std::initializer_list<Pipe> mtes) const {
     for (Pipe mte : mtes) {
         const PipeState& ps = pipes_[pipeIndex(mte)];
         if (ps.queue.empty()) continue;

@@ -33,20 +33,21 @@ bool isSync(Opcode op) {
 
 }  // namespace
 
-bool AiCore::fetchNext() {
-    if (chunkPos_ < chunk_.size()) return true;
+bool AiCore::fetchChunk() {
     if (programEnded_) return false;
     // Keep the instructions pipes still hold; drop the ones before.
     std::uint64_t oldest = programIndex_;
     for (const PipeState& ps : pipes_)
         if (!ps.queue.empty()) oldest = std::min(oldest, ps.queue.front().programIndex);
-    // Only once the retired prefix is at least as long as what stays: erasing moves the kept
-    // instructions down, and moving them at every chunk cost 0.93 G host instructions of memmove
-    // in the main job (perfwalk2, docs/performance.md "Session 26"); this way each instruction is
-    // moved at most as often as an equal number is dropped, and the chunk stays under twice what
-    // it keeps plus a chunk.
+    // Only once the retired prefix is at least kRetiredPerKept times as long as what stays:
+    // erasing moves the kept instructions down, and moving them at every chunk cost 0.93 G host
+    // instructions of memmove in the main job (perfwalk2, docs/performance.md "Session 26"), still
+    // 0.42 G at once as long (perfwalk3, "Session 27"); this way an instruction is moved at most
+    // once for every kRetiredPerKept dropped, and the chunk stays under kRetiredPerKept + 1 times
+    // what it keeps plus a chunk.
+    constexpr std::size_t kRetiredPerKept = 4;
     const std::size_t retired = oldest - chunkBaseIndex_;
-    if (retired > 0 && retired >= chunk_.size() - retired) {
+    if (retired > 0 && retired >= kRetiredPerKept * (chunk_.size() - retired)) {
         chunk_.erase(chunk_.begin(), chunk_.begin() + static_cast<std::ptrdiff_t>(retired));
         chunkBaseIndex_ = oldest;
         chunkPos_ -= retired;
@@ -57,6 +58,21 @@ bool AiCore::fetchNext() {
         return false;
     }
     return true;
+}
+
+// The scalar unit's own work for an instruction it is about to issue (ChipConfig
+// scalarCyclesPerInstruction[Aic]): it runs before the issue, on the issue unit. Inlined into
+// runIssue, which charges every instruction once (13.5 M in the main job, docs/performance.md
+// "Session 27").
+[[gnu::always_inline]] inline void AiCore::chargeScalarOverhead(const Instruction& instr) {
+    if (!isWork(instr.opcode) && !isSync(instr.opcode)) return;  // ScalarWork carries its own cycles
+    const ChipConfig& chip = res_.chip;
+    const bool splitCube = kind_ == CoreKind::Cube && chip.organisation == CoreOrganisation::Split;
+    const std::uint32_t cycles = splitCube ? chip.scalarCyclesPerInstructionAic : chip.scalarCyclesPerInstruction;
+    if (cycles == 0) return;
+    counters_[PmuEvent::ScalarBusy] += cycles;
+    traceOnScalarUnit(cycles, instr);
+    issueCycle_ += cycles;
 }
 
 bool AiCore::runIssue(std::uint64_t now) {
@@ -160,19 +176,6 @@ bool AiCore::runIssue(std::uint64_t now) {
         progress = true;
     }
     return progress;
-}
-
-// The scalar unit's own work for an instruction it is about to issue (ChipConfig
-// scalarCyclesPerInstruction[Aic]): it runs before the issue, on the issue unit.
-void AiCore::chargeScalarOverhead(const Instruction& instr) {
-    if (!isWork(instr.opcode) && !isSync(instr.opcode)) return;  // ScalarWork carries its own cycles
-    const ChipConfig& chip = res_.chip;
-    const bool splitCube = kind_ == CoreKind::Cube && chip.organisation == CoreOrganisation::Split;
-    const std::uint32_t cycles = splitCube ? chip.scalarCyclesPerInstructionAic : chip.scalarCyclesPerInstruction;
-    if (cycles == 0) return;
-    counters_[PmuEvent::ScalarBusy] += cycles;
-    traceOnScalarUnit(cycles, instr);
-    issueCycle_ += cycles;
 }
 
 // Tries to end the current issue stall at cycle `now`; on success the blocking instruction has

@@ -1,5 +1,6 @@
 #include "models/core/buffer_checks.h"
 
+#include <bit>
 #include <sstream>
 #include <stdexcept>
 
@@ -46,9 +47,16 @@ std::string InstructionSite::describe() const {
     return out.str();
 }
 
-BufferChecks::BufferChecks(const ChipConfig& chip, CoreKind kind) : chip_(chip), kind_(kind) {}
+BufferChecks::BufferChecks(const ChipConfig& chip, CoreKind kind) : chip_(chip), kind_(kind) {
+    for (std::size_t s = 0; s < kMemSpaceCount; ++s) {
+        const auto space = static_cast<MemSpace>(s);
+        rangeLimit_[s] = coreHasMemory(kind_, space) ? chip_.bufferCapacity(space) : 0;
+        const std::uint32_t alignment = chip_.alignment(space);
+        alignmentMask_[s] = alignment <= 1 ? 0 : std::has_single_bit(alignment) ? alignment - 1 : ~std::uint64_t{0};
+    }
+}
 
-void BufferChecks::checkRange(MemSpace space, std::uint64_t address, std::uint64_t bytes,
+void BufferChecks::reportRange(MemSpace space, std::uint64_t address, std::uint64_t bytes,
                               const Instruction& instr, const InstructionSite& site) const {
     if (space == MemSpace::GM) return;
     const std::uint64_t capacity = chip_.bufferCapacity(space);

@@ -8,10 +8,18 @@
 #include <cstring>
 #include <limits>
 #include <stdexcept>
+#include <type_traits>
+
+#include "models/memory/line_read_queue.h"
 
 namespace ascendsim {
 
 namespace {
+// The walks that take no line turns (writes, and reads while the line read queue is off).
+struct NoLineTurns {
+    void take(std::uint64_t) {}
+};
+
 constexpr std::uint32_t kMaxWays = 64;  // dirty bits of a set live in one 64-bit word
 constexpr std::uint32_t kCommonWays = 16;  // every shipped chip config (configs/*.yaml)
 constexpr std::uint32_t kPackedWays = 16;  // a set of up to this many ways fits one host cache line
@@ -290,14 +298,15 @@ inline bool L2Cache::accessLine(LinePlace place, bool isWrite, std::uint32_t& ev
 // once per burst). Inlined into its callers: most walks are of 1 to 4 lines
 // (a ResNet-50 step: 28.5 M walks of 87 M lines), where a call's spills and the counts' stores
 // cost as much as the lines.
-template <bool kSixteenWays>
+template <bool kSixteenWays, class LineVisitor>
 [[gnu::always_inline]] inline void L2Cache::walkLines(LinePlace& place, std::uint64_t firstLine,
                                                       std::uint64_t lineCount, bool isWrite, WalkCounts& counts,
-                                                      std::vector<std::uint64_t>* dirtyVictims) {
+                                                      std::vector<std::uint64_t>* dirtyVictims, LineVisitor& turns) {
     const std::uint16_t* const keys = mruKeys_.data();
     const std::uint64_t keyMask = keyMaskFor(isWrite);
     std::uint64_t answering = keyAnswering(place.tag, isWrite);
     for (std::uint64_t i = 0; i < lineCount; ++i) {
+        turns.take(firstLine + i);
         if ((keys[place.set] & keyMask) != answering) {
             std::uint32_t evictedTag = 0;
             if (!accessSet<kSixteenWays>(place, isWrite, evictedTag, counts.dirtied, counts.emptyFills)) {
@@ -332,37 +341,59 @@ void L2Cache::WalkCounts::addTo(L2RangeOutcome& outcome) const {
 // (a gap cannot hold a whole line): one walk, as cheap as a gap-free move. Otherwise each burst's
 // lines lie past the previous burst's (the gap holds at least one line), so the walk steps from
 // burst to burst without a division.
-template <bool kSixteenWays>
-void L2Cache::accessBurstsOf(const L2Bursts& bursts, bool isWrite, L2RangeOutcome& outcome) {
-    const std::uint64_t firstLine = bursts.address >> lineShift_;
-    const std::uint64_t span =
-        bursts.count <= 1 ? bursts.bytes : (bursts.count - 1) * bursts.strideBytes + bursts.bytes;
-    const std::uint64_t lastLine = (bursts.address + span - 1) >> lineShift_;
+template <bool kSixteenWays, class LineVisitor>
+void L2Cache::accessBurstsOf(const L2Bursts& bursts, bool isWriteAccess, L2RangeOutcome& outcome, LineVisitor& turns) {
+    // A walk that takes line turns is a read's (readBursts): compiled with the read's key mask.
+    const bool isWrite = std::is_same_v<LineVisitor, NoLineTurns> && isWriteAccess;
+    // The turns in a local, stored back at the end: through the reference, the stores to the
+    // queue's slots could alias them, and the walk loaded and stored them at every line.
+    LineVisitor walkTurns = turns;
+    // The transfer's fields in locals too: the walk's stores (the queue's slots, the sets) could
+    // alias the references, and the burst-by-burst walk reloaded them at every burst.
+    const std::uint64_t address = bursts.address;
+    const std::uint64_t burstBytes = bursts.bytes;
+    const std::uint32_t burstCount = bursts.count;
+    const std::uint64_t stride = bursts.strideBytes;
+    const std::uint32_t lineShift = lineShift_;
+    std::vector<std::uint64_t>* const dirtyVictims = outcome.dirtyVictims;
+    const std::uint64_t firstLine = address >> lineShift;
+    const std::uint64_t span = burstCount <= 1 ? burstBytes : (burstCount - 1) * stride + burstBytes;
+    const std::uint64_t lastLine = (address + span - 1) >> lineShift;
     placeOf(lastLine);  // range check once: tags only grow along the walk
     LinePlace place = placeOf(firstLine);
     WalkCounts counts;
-    if (bursts.count <= 1 || bursts.strideBytes < bursts.bytes + lineBytes_) {
-        walkLines<kSixteenWays>(place, firstLine, lastLine - firstLine + 1, isWrite, counts, outcome.dirtyVictims);
+    if (burstCount <= 1 || stride < burstBytes + lineBytes_) {
+        walkLines<kSixteenWays>(place, firstLine, lastLine - firstLine + 1, isWrite, counts, dirtyVictims, walkTurns);
     } else {
         std::uint64_t nextLine = firstLine;  // the line `place` is at
-        std::uint64_t start = bursts.address;
-        for (std::uint32_t burst = 0; burst < bursts.count; ++burst, start += bursts.strideBytes) {
-            const std::uint64_t first = start >> lineShift_;
-            const std::uint64_t last = (start + bursts.bytes - 1) >> lineShift_;
+        std::uint64_t start = address;
+        for (std::uint32_t burst = 0; burst < burstCount; ++burst, start += stride) {
+            const std::uint64_t first = start >> lineShift;
+            const std::uint64_t last = (start + burstBytes - 1) >> lineShift;
             advance(place, first - nextLine);
-            walkLines<kSixteenWays>(place, first, last - first + 1, isWrite, counts, outcome.dirtyVictims);
+            walkLines<kSixteenWays>(place, first, last - first + 1, isWrite, counts, dirtyVictims, walkTurns);
             nextLine = last + 1;
         }
     }
     counts.addTo(outcome);
+    turns = walkTurns;
 }
 
 void L2Cache::accessBursts(const L2Bursts& bursts, bool isWrite, L2RangeOutcome& outcome) {
     if (bursts.bytes == 0) return;
+    NoLineTurns noTurns;
     if (ways_ == kCommonWays)
-        accessBurstsOf<true>(bursts, isWrite, outcome);
+        accessBurstsOf<true>(bursts, isWrite, outcome, noTurns);
     else
-        accessBurstsOf<false>(bursts, isWrite, outcome);
+        accessBurstsOf<false>(bursts, isWrite, outcome, noTurns);
+}
+
+void L2Cache::readBursts(const L2Bursts& bursts, L2RangeOutcome& outcome, LineTurns& turns) {
+    if (bursts.bytes == 0) return;
+    if (ways_ == kCommonWays)
+        accessBurstsOf<true>(bursts, false, outcome, turns);
+    else
+        accessBurstsOf<false>(bursts, false, outcome, turns);
 }
 
 L2LineOutcome L2Cache::access(std::uint64_t lineIndex, bool isWrite) {
@@ -392,10 +423,11 @@ void L2Cache::accessRange(std::uint64_t firstLine, std::uint64_t lineCount, bool
     placeOf(firstLine + lineCount - 1);  // range check once
     LinePlace place = placeOf(firstLine);
     WalkCounts counts;
+    NoLineTurns noTurns;
     if (ways_ == kCommonWays)
-        walkLines<true>(place, firstLine, lineCount, isWrite, counts, outcome.dirtyVictims);
+        walkLines<true>(place, firstLine, lineCount, isWrite, counts, outcome.dirtyVictims, noTurns);
     else
-        walkLines<false>(place, firstLine, lineCount, isWrite, counts, outcome.dirtyVictims);
+        walkLines<false>(place, firstLine, lineCount, isWrite, counts, outcome.dirtyVictims, noTurns);
     counts.addTo(outcome);
 }
 

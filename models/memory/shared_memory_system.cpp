@@ -60,8 +60,6 @@ GmServed SharedMemorySystem::serve(const GmAccess& request, PmuCounters& counter
     const std::uint64_t lineBytes = l2_.lineBytes();
     const L2Bursts bursts{request.address, request.burstBytes(), std::max(request.burstCount, 1u),
                           request.burstStrideBytes};
-    // Its turn behind other reads of the same lines (line_read_queue.h).
-    const double lineWaitPs = request.isWrite ? 0.0 : lineReads_.wait(bursts, static_cast<double>(request.startPs));
     // Partial lines this read finds held: filled from HBM before it is served (partial_lines.h).
     const bool keepsPartialLines = partialLineFill_ != PartialLineFill::None;
     std::uint64_t partialReadFills = 0;
@@ -74,7 +72,17 @@ GmServed SharedMemorySystem::serve(const GmAccess& request, PmuCounters& counter
         dirtyVictims_.clear();
         lines.dirtyVictims = &dirtyVictims_;
     }
-    l2_.accessBursts(bursts, request.isWrite, lines);
+    // A read's turn behind other reads of the same lines (line_read_queue.h), taken on each line
+    // as the L2 walk looks it up (the queue is independent of the L2's and the partial lines'
+    // state, so taking the turns here rather than first changes nothing).
+    double lineWaitPs = 0.0;
+    if (!request.isWrite && lineReads_.enabled()) {
+        LineTurns turns = lineReads_.turnsAt(static_cast<double>(request.startPs));
+        l2_.readBursts(bursts, lines, turns);
+        lineWaitPs = turns.waitPs();
+    } else {
+        l2_.accessBursts(bursts, request.isWrite, lines);
+    }
     // Partial lines this access evicted: completed from HBM on their way out (read_or_evict).
     const std::uint64_t partialEvictFills = keepsPartialLines ? partialLines_.evicted(dirtyVictims_) : 0;
     const std::uint64_t evictFills = partialLineFill_ == PartialLineFill::OnReadOrEvict ? partialEvictFills : 0;

@@ -1,6 +1,12 @@
 // Capacity and alignment errors name the instruction, block and address.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "models/core/buffer_checks.h"
 #include "models/device/device_run.h"
 
 namespace ascendsim::test {
@@ -51,6 +57,52 @@ TEST(BufferChecks, MmadL0aMisalignment_IsAnError) {
     t.program = sameProgram({Instruction::mmad(mm)});
     run.device->submit(std::move(t), 0);
     EXPECT_THROW(run.device->runUntilIdle(), std::runtime_error);
+}
+
+// The inline test of a range that passes (BufferChecks::rangeFits, session 27) against the rules
+// written out: every memory, core kind, a power-of-two, a unit and a non-power-of-two alignment,
+// a memory of capacity 0, ranges at and past the end and ranges whose end wraps past 2^64.
+TEST(BufferChecks, InlineRangeTestAgreesWithTheRules) {
+    ChipConfig chip = deviceTestChip();
+    chip.alignmentBytes[static_cast<std::size_t>(MemSpace::L1)] = 48;
+    chip.alignmentBytes[static_cast<std::size_t>(MemSpace::L0A)] = 1;
+    chip.bufferBytes[static_cast<std::size_t>(MemSpace::BiasTable)] = 0;
+    std::uint64_t state = 27;
+    int accepted = 0;
+    int rejected = 0;
+    for (CoreKind kind : {CoreKind::Cube, CoreKind::Vector, CoreKind::Coupled}) {
+        const BufferChecks checks(chip, kind);
+        for (int i = 0; i < 20000; ++i) {
+            state = state * 6364136223846793005ull + 1442695040888963407ull;
+            const auto space = static_cast<MemSpace>(1 + (state >> 33) % (kMemSpaceCount - 1));
+            const std::uint64_t capacity = chip.bufferCapacity(space);
+            const std::uint32_t alignment = chip.alignment(space);
+            const std::uint64_t unit = alignment > 1 ? alignment : 16;
+            std::uint64_t address = ((state >> 20) % (capacity / unit + 4)) * unit + ((state >> 8) % 4 == 0 ? (state >> 40) % 64 : 0);
+            if ((state >> 50) % 16 == 0) address = std::numeric_limits<std::uint64_t>::max() - (state >> 52) % 4096;
+            const auto bytes = static_cast<std::uint32_t>((state >> 14) % 4 == 0 ? (state >> 44) % 64 : (state >> 36) % (capacity + 2048));
+            const bool hasMemory = space == MemSpace::GM || kind == CoreKind::Coupled ||
+                                   (kind == CoreKind::Vector ? space == MemSpace::UB : space != MemSpace::UB);
+            const bool fits = hasMemory && capacity != 0 && address + bytes >= address && address + bytes <= capacity &&
+                              (alignment <= 1 || address % alignment == 0);
+            DataMove m;
+            m.src = MemSpace::GM;
+            m.dst = space;
+            m.dstAddr = address;
+            m.burstBytes = bytes;
+            bool threw = false;
+            try {
+                checks.check(Instruction::move(m), InstructionSite{});
+            } catch (const std::runtime_error&) {
+                threw = true;
+            }
+            ASSERT_EQ(threw, !fits) << "kind " << static_cast<int>(kind) << " space " << memSpaceName(space)
+                                    << " address " << address << " bytes " << bytes;
+            (fits ? accepted : rejected) += 1;
+        }
+    }
+    EXPECT_GT(accepted, 10000);
+    EXPECT_GT(rejected, 10000);
 }
 
 }  // namespace

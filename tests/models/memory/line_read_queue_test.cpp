@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "models/memory/line_read_queue.h"
@@ -172,6 +173,59 @@ TEST(LineReadQueue, RangeAndBurstWalksEqualTheReference) {
     EXPECT_GT(waited, 1000);
     EXPECT_GT(rangeWalks, 5000);
     EXPECT_GT(burstWalks, 2000);
+}
+
+
+// The turns the L2 walk takes as it looks up a read's lines (L2Cache::readBursts, the main job's
+// path since session 27) against the reference queue, and its lookups against accessBursts():
+// the same waits to the bit and the same L2 outcomes, on 16-way sets (the compiled-apart walk)
+// and 4-way ones, with range and burst-by-burst walks over lines a table apart.
+TEST(LineReadQueue, TurnsTakenByTheL2WalkEqualTheReference) {
+    constexpr double kServicePs = 173.0 * 555.5;
+    for (std::uint32_t ways : {16u, 4u}) {
+        SCOPED_TRACE(std::to_string(ways) + " ways");
+        LineReadQueue queue(kServicePs, 512);
+        ReferenceLineQueue reference{kServicePs};
+        L2Cache walked(std::uint64_t{64} * ways * 512, 512, ways);
+        L2Cache alone(std::uint64_t{64} * ways * 512, 512, ways);
+        std::uint64_t state = 27 + ways;
+        double arrivalPs = 3.3;
+        int waited = 0;
+        for (int read = 0; read < 20000; ++read) {
+            state = state * 6364136223846793005ull + 1442695040888963407ull;
+            L2Bursts bursts;
+            const std::uint64_t line = (state >> 33) % 200 + ((state >> 12) % 3) * LineTurns::kSlots;
+            bursts.address = line * 512 + (state >> 20) % 512;
+            bursts.bytes = 1 + (state >> 24) % 1600;
+            bursts.count = 1 + static_cast<std::uint32_t>((state >> 40) % 12);
+            bursts.strideBytes = (state >> 44) % 2 == 0 ? (state >> 46) % 700 : (state >> 46) % 3000 + 512;
+            arrivalPs += static_cast<double>((state >> 50) % 20000) / 7.0;
+            const bool isWrite = (state >> 8) % 5 == 0;
+            L2RangeOutcome got;
+            L2RangeOutcome expected;
+            double gotWait = 0.0;
+            double expectedWait = 0.0;
+            if (isWrite) {
+                walked.accessBursts(bursts, true, got);
+            } else {
+                LineTurns turns = queue.turnsAt(arrivalPs);
+                walked.readBursts(bursts, got, turns);
+                gotWait = turns.waitPs();
+                expectedWait = reference.wait(bursts, arrivalPs);
+            }
+            alone.accessBursts(bursts, isWrite, expected);
+            ASSERT_EQ(gotWait, expectedWait) << "read " << read;
+            ASSERT_EQ(got.hits[0], expected.hits[0]) << "read " << read;
+            ASSERT_EQ(got.hits[1], expected.hits[1]) << "read " << read;
+            ASSERT_EQ(got.misses[0], expected.misses[0]) << "read " << read;
+            ASSERT_EQ(got.misses[1], expected.misses[1]) << "read " << read;
+            ASSERT_EQ(got.dirtyEvictions, expected.dirtyEvictions) << "read " << read;
+            ASSERT_EQ(got.linesDirtied, expected.linesDirtied) << "read " << read;
+            ASSERT_EQ(got.emptyWaysFilled, expected.emptyWaysFilled) << "read " << read;
+            waited += expectedWait > 0.0;
+        }
+        EXPECT_GT(waited, 1000);
+    }
 }
 
 }  // namespace
