@@ -52,6 +52,15 @@ OpInstance weightGradientOp(CubeOpHarness& h, DataType dtype, std::int64_t m, st
     return op;
 }
 
+// The L1 → L0 loads of an fp32 weight gradient marked TBE's kernel, on one block.
+L0Loads tbeFp32WeightGradientLoads(std::int64_t m, std::int64_t n, std::int64_t k) {
+    const auto chip = fractalMovesChip();
+    CubeOpHarness h(chip, 8 << 20);
+    auto op = weightGradientOp(h, DataType::Fp32, m, n, k);
+    op.attrs[kTbeKernelAttr] = true;
+    return l0LoadsOf(h.lower(op).at(0));
+}
+
 MatmulProblem problemOf(std::uint64_t m, std::uint64_t n, std::uint64_t k, DataType dtype) {
     MatmulProblem p;
     p.m = m;
@@ -96,16 +105,23 @@ TEST(CubeMatMulFractalLoads, UnalignedSkinnyFp32GemmMovesEachFractal) {
 // The weight gradient with an unaligned M (dW fc8's shape in miniature: M = 40, K = 32): A stored
 // [K × m] and B stored [K × n] are contiguous blocks, split into 512 B pieces.
 TEST(CubeMatMulFractalLoads, UnalignedWeightGradientMovesEachFractal) {
-    const auto chip = fractalMovesChip();
-    CubeOpHarness h(chip, 4 << 20);
-    auto op = weightGradientOp(h, DataType::Fp32, 40, 256, 32);
-    op.attrs[kTbeKernelAttr] = true;
-    const L0Loads loads = l0LoadsOf(h.lower(op).at(0));
+    const L0Loads loads = tbeFp32WeightGradientLoads(40, 256, 32);
     ASSERT_GT(loads.mmads, 0u);
     EXPECT_EQ(loads.largest, 512u);
     EXPECT_EQ(loads.aLoads, (loads.aBytes + 511) / 512u);
     EXPECT_GT(loads.bLoads, loads.mmads);
     EXPECT_EQ(loads.scalarIssueCycles, 0u);
+}
+
+// TBE's binary kernel attaches A's L0 block at the L0C tile's K loop in every template (al0_attach_flag
+// ATTACH_LESS, docs/fidelity.md §132f): a weight gradient whose K is one step (M = 40, K = 32, several
+// n-tiles of one m-block) moves its A block again, piece by piece, for every tile — no L0A reuse.
+TEST(CubeMatMulFractalLoads, EachTileMovesItsABlockAgain) {
+    const L0Loads loads = tbeFp32WeightGradientLoads(40, 1024, 32);
+    constexpr std::uint64_t kABlockPieces = 40u * 32u * 4u / 512u;
+    ASSERT_GT(loads.mmads, 1u);  // one mmad a tile: K is one step
+    EXPECT_EQ(loads.aLoads, loads.mmads * kABlockPieces);
+    EXPECT_EQ(loads.aBytes, loads.mmads * kABlockPieces * 512u);
 }
 
 // A step shallower than a 512 B row whose rows do not split into 512 B pieces moves each block at
