@@ -270,13 +270,15 @@ GmAccess gmAccessOf(const DataMove& move, std::uint32_t coreId, std::uint64_t st
     GmAccess access{startPs, coreId, timingGmAddr(move, coreId, cycle),
                     burstBytes * move.burstCount, isWrite};
     const std::uint64_t gapBytes = isWrite ? move.dstGapBytes : move.srcGapBytes;
-    if (move.gmNz.present()) {  // the rows' bursts in the fractal layout (gm_layout.h)
-        const GmBursts nz =
-            fractalNzBursts(move.gmNz, access.address, move.burstCount, burstBytes, burstBytes + gapBytes);
-        access.address = nz.address;
-        access.bytes = nz.burstBytes * nz.count;
-        access.burstCount = nz.count;
-        access.burstStrideBytes = nz.strideBytes;
+    if (move.gmNz.present() || move.gm5hd.present()) {  // the bursts in the stored layout (gm_layout.h, gm_nc1hwc0.h)
+        const GmBursts stored =
+            move.gmNz.present()
+                ? fractalNzBursts(move.gmNz, access.address, move.burstCount, burstBytes, burstBytes + gapBytes)
+                : nc1hwc0Bursts(move.gm5hd, access.address, move.burstCount, burstBytes, burstBytes + gapBytes);
+        access.address = stored.address;
+        access.bytes = stored.burstBytes * stored.count;
+        access.burstCount = stored.count;
+        access.burstStrideBytes = stored.strideBytes;
         return access;
     }
     // A store that goes burst by burst writes each burst alone, back to back or not (§94).

@@ -11,6 +11,7 @@
 
 #include "models/isa/data_type.h"
 #include "models/isa/gm_layout.h"
+#include "models/isa/gm_nc1hwc0.h"
 #include "models/isa/pipe.h"
 
 namespace ascendsim {
@@ -37,6 +38,8 @@ enum class LayoutConversion : std::uint8_t { None, Nd2Nz, Nz2Nd };
 // (gm_layout.h). The move still names its logical row-major rows, which functional models use;
 // timing models charge the GM bursts those rows occupy in the fractal layout. Its rows must be
 // consecutive logical rows (stride = `gmNz.rowBytes`).
+// `gm5hd` (additive, timing only): likewise for a GM tensor stored NC1HWC0 (gm_nc1hwc0.h): the move
+// names logical NCHW channel bursts, timing models charge the C1 blocks' runs.
 // `gathersC0Vectors` (additive, timing only): an L1 → L0 load that reads its data as 32 B C0
 // vectors each from its own L1 line, as a Load3Dv2 with transpose does (CANN's fp32 input-gradient
 // weights, docs/fidelity.md §77): timing models charge it the Load3D rate of one C0 vector per
@@ -61,6 +64,7 @@ struct DataMove {
     std::uint64_t indexedRows = 0;      // rows the index may select (0 = unchecked)
     bool indexDestination = false;      // the index moves dstAddr, not srcAddr
     GmFractalNz gmNz{};                 // GM side stored FRACTAL_NZ (rows 0 = row-major)
+    GmNc1hwc0 gm5hd{};                  // GM side stored NC1HWC0 (channels 0 = NCHW)
     bool gathersC0Vectors = false;      // L1 → L0: one C0 vector read per L1 line (timing only)
     // GM → L1 (timing only): how many cores take turns on this move's L2 lines in the kernel's
     // schedule, its own included (matmul_cann_round_readers.h, shared_line_requests.h); 0 = not

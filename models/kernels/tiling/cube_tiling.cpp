@@ -417,6 +417,7 @@ protected:
         toUb.dstGapBytes = ubRowBytes - outRowBytes;
         toUb.atomicAdd = false;
         toUb.gmNz = {};  // L0C→UB has no GM side
+        toUb.gm5hd = {};
         b.move(toUb);
         l0c.release(b);
         if (addBias) {
@@ -443,6 +444,7 @@ protected:
         toGm.srcType = toGm.dstType = out.dstType;
         toGm.atomicAdd = out.atomicAdd;
         toGm.gmNz = out.gmNz;
+        toGm.gm5hd = out.gm5hd;
         b.move(toGm);
         ubStaging_.release(b);
     }

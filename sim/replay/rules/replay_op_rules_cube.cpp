@@ -3,6 +3,7 @@
 #include <cmath>
 #include <optional>
 
+#include "models/kernels/cube/conv/conv2d_geometry.h"
 #include "models/kernels/cube/matmul/matmul_epilogue_operand.h"
 #include "models/kernels/cube/matmul/matmul_tbe_kernel.h"
 #include "sim/replay/rules/replay_op_rules.h"
@@ -86,6 +87,12 @@ void asLogicalNchw(OpInstance& op) {
         for (auto& t : *tensors) t.format = TensorFormat::NCHW;
 }
 
+// The conv's output `out` is NC1HWC0 in GM as recorded: its stores are charged the 5HD runs of its
+// C0 (kConvOutputC0Attr), so the TransData after it reads the lines the conv wrote.
+void outputStoredNc1hwc0(const RealTensor& out, OpInstance& op) {
+    if (out.physicalShape.size() == 5) op.attrs[kConvOutputC0Attr] = out.physicalShape[4];
+}
+
 const RealTensor& requireFormat(const RealTensor* t, std::string_view what) {
     if (t == nullptr) throw UnreplayableKernel(std::string(what) + " not found among the recorded tensors");
     return *t;
@@ -144,6 +151,7 @@ void buildConv2D(const RealTensors& t, OpInstance& op) {
     op.inputs.push_back(catalogTensor(w, "w", {ys[1], xs[1], k, k}));
     op.outputs.push_back(catalogTensor(y, "y", ys));
     asLogicalNchw(op);
+    outputStoredNc1hwc0(y, op);
     setWindowAttrs(op, xs, ys, k);
 }
 
@@ -159,6 +167,7 @@ void buildConv2DBackpropInput(const RealTensors& t, OpInstance& op) {
     op.outputs.push_back(catalogTensor(dx, "dx", dxs));
     op.attrs["input_size"] = dxs;
     asLogicalNchw(op);
+    outputStoredNc1hwc0(dx, op);
     setWindowAttrs(op, dxs, dys, k);
 }
 

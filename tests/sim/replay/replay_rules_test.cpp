@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "models/kernels/cube/conv/conv2d_geometry.h"
 #include "models/kernels/cube/matmul/matmul_tbe_kernel.h"
 #include "sim/replay/rules/replay_op_rules.h"
 #include "tests/sim/replay/real_row.h"
@@ -64,6 +65,8 @@ TEST(ReplayRules, Conv2D_StridePadAndKernelFromPrivateFormats) {
     EXPECT_EQ(op.inputs[1].shape, (std::vector<std::int64_t>{64, 8, 11, 11}));
     EXPECT_EQ(op.intsAttr("strides", {}), (std::vector<std::int64_t>{4, 4}));
     EXPECT_EQ(op.intsAttr("pads", {}), (std::vector<std::int64_t>{2, 2, 2, 2}));
+    EXPECT_EQ(op.intAttr(kConvOutputC0Attr, 0), 8);  // y stored NC1HWC0 as recorded (§133f)
+    EXPECT_EQ(op.outputs[0].format, TensorFormat::NCHW);  // its logical NCHW for the functional data
     const OpInstance same = replayOp(row("Conv2D", "32,24,13,13,8;216,24,16,8;384", "FLOAT;FLOAT;FLOAT",
                                          "NC1HWC0;FRACTAL_Z;NCHW", "32,48,13,13,8", "FLOAT", "NC1HWC0", 16));
     EXPECT_EQ(same.intsAttr("strides", {}), (std::vector<std::int64_t>{1, 1}));
@@ -71,6 +74,10 @@ TEST(ReplayRules, Conv2D_StridePadAndKernelFromPrivateFormats) {
     const OpInstance dw = replayOp(row("Conv2DBackpropFilter", "32,24,13,13,8;4;32,48,13,13,8", "FLOAT;INT32;FLOAT",
                                        "NC1HWC0;NCHW;NC1HWC0", "216,24,16,8", "FLOAT", "FRACTAL_Z", 24));
     EXPECT_EQ(dw.intsAttr("filter_size", {}), (std::vector<std::int64_t>{384, 192, 3, 3}));
+    EXPECT_EQ(dw.intAttr(kConvOutputC0Attr, 0), 0);  // dw is FRACTAL_Z, not 5HD
+    const OpInstance dx = replayOp(row("Conv2DBackpropInput", "4;216,24,16,8;32,48,13,13,8", "INT32;FLOAT;FLOAT",
+                                       "NCHW;FRACTAL_Z;NC1HWC0", "32,24,13,13,8", "FLOAT", "NC1HWC0", 24));
+    EXPECT_EQ(dx.intAttr(kConvOutputC0Attr, 0), 8);
 }
 
 TEST(ReplayRules, ReduceAxesTransposePermAndCastDtype) {

@@ -1,6 +1,7 @@
 // Conv2D lowering (docs/op-catalog.md): x [N,C,H,W], w [Co,C/groups,kh,kw], optional bias [Co] →
 // y [N,Co,Ho,Wo], all NCHW, through the img2col cube pipeline of conv2d_operands.h; a bias adds a
 // second (vector) kernel, conv2d_bias.h.
+#include <algorithm>
 #include <memory>
 #include <string>
 
@@ -84,6 +85,7 @@ std::vector<LoweredKernel> lowerConv2D(const OpInstance& op, const ChipConfig& c
     convTypes(op, x.dtype, p.mmadType, p.accType);
     p.outputType = y.dtype;
     p.storesSplitC0Channels = convStoresSplitC0Channels(chip, p.outputType);
+    p.outputC0 = static_cast<std::uint32_t>(std::max<std::int64_t>(0, op.intAttr(kConvOutputC0Attr, 0)));
     p.xAddr = x.deviceAddr;
     p.wAddr = w.deviceAddr;
     p.yAddr = y.deviceAddr;

@@ -9,6 +9,7 @@
 // before the cube kernel, which writes w as [C][Co][kh][kw] into the launch workspace for the
 // convolution to read like forward weights.
 // Padding of the transposed convolution is dilation·(k−1) − pad on each side.
+#include <algorithm>
 #include <memory>
 #include <string>
 
@@ -86,6 +87,7 @@ std::vector<LoweredKernel> lowerConv2DBackpropInput(const OpInstance& op, const 
     convTypes(op, dy.dtype, p.mmadType, p.accType);
     p.outputType = dx.dtype;
     p.storesSplitC0Channels = convStoresSplitC0Channels(chip, p.outputType);
+    p.outputC0 = static_cast<std::uint32_t>(std::max<std::int64_t>(0, op.intAttr(kConvOutputC0Attr, 0)));
     p.xAddr = dy.deviceAddr;
     p.wAddr = w.deviceAddr;
     p.yAddr = dx.deviceAddr;

@@ -53,6 +53,11 @@ struct ConvAttrs {
     std::uint32_t dilationH = 1, dilationW = 1, groups = 1;
 };
 ConvAttrs parseConvAttrs(const OpInstance& op);
+// The op attribute the replay's conv rules set on a recorded Conv2D / Conv2DBackpropInput: the
+// output (y, dx) is stored NC1HWC0 in GM, its recorded format, with this C0 (0 or absent: NCHW).
+// The lowering keeps its logical NCHW addresses (the functional data) and charges the stores the
+// 5HD runs the chip's FixPipe writes (ConvProblem::outputC0, DataMove::gm5hd; docs/fidelity.md §133f).
+inline constexpr const char* kConvOutputC0Attr = "output_c0";
 // Four dims of an NCHW tensor, or LoweringError.
 void requireNchw(const OpInstance& op, const TensorInfo& t, const char* role);
 // Output extent of a forward convolution along one axis (op-catalog shape rule).

@@ -218,6 +218,13 @@ DataMove ConvOperands::storeMove(std::uint64_t tile, std::uint64_t l0cAddr) cons
     m.dstType = problem_.outputType;
     m.conversion = LayoutConversion::Nz2Nd;
     m.fixpipeChannelSplit = problem_.storesSplitC0Channels;
+    if (problem_.outputC0 != 0) {  // the chip's runs: the tile's positions of each C1 block
+        m.gm5hd.tensorAddr = problem_.yAddr;
+        m.gm5hd.positions = plane;
+        m.gm5hd.channels = static_cast<std::uint32_t>(problem_.groups * problem_.outChannels);
+        m.gm5hd.elementBytes = static_cast<std::uint32_t>(outBytes);
+        m.gm5hd.c0 = problem_.outputC0;
+    }
     return m;
 }
 

@@ -58,6 +58,9 @@ struct ConvProblem {
     std::uint32_t weightLoadIssueCyclesPerC0 = 0;
     // The output's FixPipe stores split each fractal row into C0 vectors (convStoresSplitC0Channels).
     bool storesSplitC0Channels = false;
+    // C0 of the output when it lies in GM as NC1HWC0 (kConvOutputC0Attr; 0 = NCHW): the stores keep
+    // NCHW addresses and carry the 5HD layout for timing (DataMove::gm5hd).
+    std::uint32_t outputC0 = 0;
     std::uint64_t reductionChannels() const { return paddedChannels != 0 ? paddedChannels : inChannels; }
     // The cube's K: reductionChannels · kh · kw.
     std::uint64_t reduction() const { return reductionChannels() * window.taps(); }

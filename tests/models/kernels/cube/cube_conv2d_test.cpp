@@ -5,6 +5,7 @@
 
 #include <set>
 
+#include "models/kernels/cube/conv/conv2d_geometry.h"
 #include "tests/models/kernels/cube_conv_reference.h"
 #include "tests/models/kernels/cube_test_support.h"
 #include "tests/models/kernels/test_chip.h"
@@ -26,8 +27,9 @@ std::string describe(const ConvShape& s, std::optional<std::uint32_t> blockDim) 
            std::to_string(s.groups) + " blockDim " + (blockDim ? std::to_string(*blockDim) : "default");
 }
 
+// `outputC0` != 0: y marked stored NC1HWC0 with that C0 (kConvOutputC0Attr), as the replay marks it.
 std::vector<LoweredKernel> runConv(const ChipConfig& chip, const ConvShape& s, std::optional<std::uint32_t> blockDim,
-                                   DataType dtype = DataType::Fp16) {
+                                   DataType dtype = DataType::Fp16, std::int64_t outputC0 = 0) {
     CubeOpHarness h(chip);
     auto x = h.tensor("x", {s.n, s.c, s.h, s.w}, dtype);
     auto w = h.tensor("w", {s.co, s.c / s.groups, s.kh, s.kw}, dtype);
@@ -39,6 +41,7 @@ std::vector<LoweredKernel> runConv(const ChipConfig& chip, const ConvShape& s, s
     h.fill(y, 777.0f);
     auto op = makeOp("Conv2D", {x, w}, {y});
     setConvAttrs(op, s);
+    if (outputC0 != 0) op.attrs[kConvOutputC0Attr] = outputC0;
     op.blockDim = blockDim;
     auto kernels = h.run(op);
     expectNear(h.read(y), referenceConv(s, xv, wv), int8 ? 0.0 : 1e-3, int8 ? 0.0 : 1e-4, describe(s, blockDim));
@@ -46,7 +49,8 @@ std::vector<LoweredKernel> runConv(const ChipConfig& chip, const ConvShape& s, s
 }
 
 std::vector<LoweredKernel> runInputGrad(const ChipConfig& chip, const ConvShape& s,
-                                       std::optional<std::uint32_t> blockDim, DataType dtype = DataType::Fp16) {
+                                       std::optional<std::uint32_t> blockDim, DataType dtype = DataType::Fp16,
+                                       std::int64_t outputC0 = 0) {
     CubeOpHarness h(chip);
     auto dy = h.tensor("dy", {s.n, s.co, s.outH(), s.outW()}, dtype);
     auto w = h.tensor("w", {s.co, s.c, s.kh, s.kw}, dtype);
@@ -56,6 +60,7 @@ std::vector<LoweredKernel> runInputGrad(const ChipConfig& chip, const ConvShape&
     auto op = makeOp("Conv2DBackpropInput", {dy, w}, {dx});
     setConvAttrs(op, s);
     op.attrs["input_size"] = std::vector<std::int64_t>{s.n, s.c, s.h, s.w};
+    if (outputC0 != 0) op.attrs[kConvOutputC0Attr] = outputC0;
     op.blockDim = blockDim;
     auto kernels = h.run(op);
     const bool hf32 = dtype == DataType::Fp32;  // fp32 runs as hf32 (convTypes): its inputs rounded
@@ -428,6 +433,70 @@ TEST(CubeConv2D, TheSplitCubesFp32StoresWriteOneC0VectorACycle) {
     const ChannelSplitStores dwStores = channelSplitStores(h.lower(dw));
     ASSERT_GT(dwStores.stores, 0);
     EXPECT_EQ(dwStores.split, 0);
+}
+
+// The GM stores of the output (FixPipe's L0C → GM on the split cores, MTE3's UB → GM on the coupled
+// ones): how many, how many carry the 5HD layout, and whether each one's runs are whole C0 cells.
+struct OutputStores {
+    int stores = 0, nc1hwc0 = 0, wholeCells = 0;
+};
+OutputStores outputStoresOf(const std::vector<LoweredKernel>& kernels, const TensorInfo& out, std::uint64_t cellBytes) {
+    OutputStores c;
+    for (const LoweredKernel& kernel : kernels)
+        for (const Instruction& i : blockProgram(kernel, 0)) {
+            if (i.opcode != Opcode::DataMove) continue;
+            const DataMove& m = std::get<DataMove>(i.operands);
+            if (m.dst != MemSpace::GM || m.dstAddr < out.deviceAddr || m.dstAddr >= out.deviceAddr + out.bytes()) continue;
+            ++c.stores;
+            if (!m.gm5hd.present()) continue;
+            ++c.nc1hwc0;
+            const std::uint64_t burstBytes = m.burstBytes / bytesOf(m.srcType) * bytesOf(m.dstType);
+            const GmBursts runs = nc1hwc0Bursts(m.gm5hd, m.dstAddr, m.burstCount, burstBytes, burstBytes + m.dstGapBytes);
+            c.wholeCells += (runs.address - out.deviceAddr) % cellBytes == 0 && runs.burstBytes % cellBytes == 0;
+        }
+    return c;
+}
+
+// The replay marks a recorded conv's y (and dx) NC1HWC0 (docs/fidelity.md §133f): its stores carry
+// the 5HD layout for timing (a run of the tile's positions × 32 B cells per C1 block) while the
+// functional data stays NCHW: the values still match the reference, on both core organisations.
+TEST(CubeConv2D, AnOutputStoredNc1hwc0KeepsItsValuesAndStoresWholeCells) {
+    const ConvShape s{2, 20, 12, 11, 24, 3, 3, 1, 1, 1, 1, 1, 1};  // 24 channels: 3 fp32 C1 blocks of 8
+    const std::uint64_t fp32Cell = 8 * 4;
+    for (const ChipConfig& chip : {ascend910B1(), coupledChip()}) {
+        for (auto blockDim : kBlockDims) runConv(chip, s, blockDim, DataType::Fp16, 8);
+        CubeOpHarness h(chip, 1 << 20);  // lowering only: the stores' layout
+        auto y = h.tensor("y", {s.n, s.co, s.outH(), s.outW()}, DataType::Fp32);
+        auto op = makeOp("Conv2D", {h.tensor("x", {s.n, s.c, s.h, s.w}, DataType::Fp16),
+                                    h.tensor("w", {s.co, s.c, s.kh, s.kw}, DataType::Fp16)},
+                         {y});
+        setConvAttrs(op, s);
+        op.blockDim = 1u;
+        const OutputStores nchw = outputStoresOf(h.lower(op), y, fp32Cell);
+        ASSERT_GT(nchw.stores, 0);
+        EXPECT_EQ(nchw.nc1hwc0, 0);
+        op.attrs[kConvOutputC0Attr] = std::int64_t{8};
+        const OutputStores cells = outputStoresOf(h.lower(op), y, fp32Cell);
+        EXPECT_EQ(cells.stores, nchw.stores);
+        EXPECT_EQ(cells.nc1hwc0, cells.stores);
+        EXPECT_EQ(cells.wholeCells, cells.stores);
+    }
+    for (auto blockDim : kBlockDims) runInputGrad(ascend910B1(), s, blockDim, DataType::Fp16, 8);
+    runInputGrad(coupledChip(), s, 1u, DataType::Fp16, 8);
+    const ChipConfig split = ascend910B1();
+    CubeOpHarness h(split, 1 << 20);
+    auto dx = h.tensor("dx", {s.n, s.c, s.h, s.w}, DataType::Fp32);  // 20 channels: C1 3, the last padded
+    auto op = makeOp("Conv2DBackpropInput", {h.tensor("dy", {s.n, s.co, s.outH(), s.outW()}, DataType::Fp16),
+                                             h.tensor("w", {s.co, s.c, s.kh, s.kw}, DataType::Fp16)},
+                     {dx});
+    setConvAttrs(op, s);
+    op.attrs["input_size"] = std::vector<std::int64_t>{s.n, s.c, s.h, s.w};
+    op.attrs[kConvOutputC0Attr] = std::int64_t{8};
+    op.blockDim = 1u;
+    const OutputStores cells = outputStoresOf(h.lower(op), dx, fp32Cell);
+    ASSERT_GT(cells.stores, 0);
+    EXPECT_EQ(cells.nc1hwc0, cells.stores);
+    EXPECT_EQ(cells.wholeCells, cells.stores);
 }
 
 TEST(CubeConv2D, ShapeAndBiasMismatchesAreLoweringErrors) {
