@@ -16,7 +16,7 @@
 #include <memory>
 
 #include "models/kernels/elementwise/elementwise_broadcast.h"
-#include "models/kernels/layout/transpose_offsets.h"
+#include "models/kernels/layout/transpose/transpose_offsets.h"
 #include "models/kernels/reduction/dsl_reduce_dispatch.h"
 #include "models/kernels/tiling/vector_tiling.h"
 #include "models/kernels/tiling/vector_tiling_rows.h"

@@ -95,7 +95,7 @@ const std::vector<ReplayRule> kReplayRules = {
     {"TopKD", "TopKD", "sort", buildSortOrTopK},
     {"Fill", "Fill", "fill", buildOutputOnly},
     {"StatelessDropOutGenMask", "StatelessDropOutGenMask", "dropout mask", buildOutputOnly},
-    // torch's advanced indexing of single elements (models/kernels/layout/advanced_index.cpp).
+    // torch's advanced indexing of single elements (models/kernels/layout/indexing/advanced_index.cpp).
     {"Index", "Index", "gather", buildAdvancedIndex},
     {"IndexPutV2", "IndexPutV2", "gather", buildAdvancedIndex},
     {"NonZero", "NonZero", "gather", buildUnary},

@@ -14,7 +14,7 @@
 #include <string>
 
 #include "models/kernels/cube/conv/conv2d_operands.h"
-#include "models/kernels/layout/transpose.h"
+#include "models/kernels/layout/transpose/transpose.h"
 
 namespace ascendsim {
 

@@ -23,7 +23,7 @@
 // it unable to prove two instructions independent (TIK API `new_stmt_scope(disable_sync=False)`,
 // the default, which the kernel's loop body keeps); the model ends every unit with a PIPE_ALL
 // barrier, so the next unit's scalar step starts once this unit's stores have landed.
-#include "models/kernels/layout/trans_data_fractal_z_loop.h"
+#include "models/kernels/layout/trans_data/trans_data_fractal_z_loop.h"
 
 #include <algorithm>
 #include <memory>

@@ -12,7 +12,7 @@
 #include <memory>
 
 #include "models/kernels/elementwise/elementwise_broadcast.h"
-#include "models/kernels/layout/indexed_rows.h"
+#include "models/kernels/layout/indexing/indexed_rows.h"
 #include "models/kernels/kernel_registry.h"
 #include "models/kernels/tiling/vector_tiling.h"
 #include "models/kernels/tiling/vector_tiling_stream.h"

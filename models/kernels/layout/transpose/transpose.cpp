@@ -16,15 +16,15 @@
 // Any other permutation runs as two kernels through the launch workspace: a batched 2-D transpose
 // that brings the input dim ending last to the end, then a row reorder (on coupled chips over rows
 // merged where the first pass left groups adjacent).
-#include "models/kernels/layout/transpose.h"
+#include "models/kernels/layout/transpose/transpose.h"
 
 #include <algorithm>
 #include <memory>
 
 #include "models/kernels/elementwise/elementwise_broadcast.h"
-#include "models/kernels/layout/transpose_groups.h"
-#include "models/kernels/layout/transpose_offsets.h"
-#include "models/kernels/layout/transpose_row_blocks.h"
+#include "models/kernels/layout/transpose/transpose_groups.h"
+#include "models/kernels/layout/transpose/transpose_offsets.h"
+#include "models/kernels/layout/transpose/transpose_row_blocks.h"
 #include "models/kernels/tiling/leading_reads.h"
 #include "models/kernels/tiling/vector_tiling.h"
 #include "models/kernels/tiling/vector_tiling_stream.h"

@@ -6,7 +6,7 @@
 // [1,32] → [5,32]); the Qwen3 sample's [1] → [4096] (only the last dim broadcast) is broadcast_last_dim.h's. 8-byte elements (int64)
 // are moved as int32 pairs.
 #include "models/kernels/elementwise/elementwise_broadcast.h"
-#include "models/kernels/layout/broadcast_last_dim.h"
+#include "models/kernels/layout/copy/broadcast_last_dim.h"
 #include "models/kernels/tiling/vector_tiling.h"
 
 namespace ascendsim {

@@ -11,13 +11,13 @@
 //     its real elements only (the padding dropped).
 // Units are whole matrices (FRACTAL_NZ) or whole weights (FRACTAL_Z) when several fit in a tile,
 // so a batch of small planes (8192 planes of 6×6 into one 16×16 fractal each) moves in few tiles.
-#include "models/kernels/layout/trans_data_padded.h"
+#include "models/kernels/layout/trans_data/trans_data_padded.h"
 
 #include <algorithm>
 #include <memory>
 
 #include "models/kernels/elementwise/elementwise_broadcast.h"
-#include "models/kernels/layout/trans_data_dsl_buffers.h"
+#include "models/kernels/layout/trans_data/trans_data_dsl_buffers.h"
 #include "models/kernels/tiling/vector_tiling_stream.h"
 
 namespace ascendsim {

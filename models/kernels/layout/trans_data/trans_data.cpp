@@ -7,12 +7,12 @@
 // and so does 32-bit NCHW ↔ NC1HWC0 on the 220x parts.
 // ND ↔ FRACTAL_NZ with N % 16 ≠ 0 and FRACTAL_Z of a C or Co that does not fill its fractals run
 // as padded conversions (trans_data_padded.h); NC1HWC0 → NCHW of a padded C is a LoweringError.
-#include "models/kernels/layout/trans_data_dsl_buffers.h"
-#include "models/kernels/layout/trans_data_fractal_z.h"
-#include "models/kernels/layout/trans_data_nchwconv.h"
-#include "models/kernels/layout/trans_data_padded.h"
-#include "models/kernels/layout/transpose.h"
-#include "models/kernels/layout/transpose_row_blocks.h"
+#include "models/kernels/layout/trans_data/trans_data_dsl_buffers.h"
+#include "models/kernels/layout/trans_data/trans_data_fractal_z.h"
+#include "models/kernels/layout/trans_data/trans_data_nchwconv.h"
+#include "models/kernels/layout/trans_data/trans_data_padded.h"
+#include "models/kernels/layout/transpose/transpose.h"
+#include "models/kernels/layout/transpose/transpose_row_blocks.h"
 #include "models/kernels/tiling/vector_tiling.h"
 
 namespace ascendsim {

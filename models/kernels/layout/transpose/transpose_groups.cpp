@@ -1,4 +1,4 @@
-#include "models/kernels/layout/transpose_groups.h"
+#include "models/kernels/layout/transpose/transpose_groups.h"
 
 #include <algorithm>
 

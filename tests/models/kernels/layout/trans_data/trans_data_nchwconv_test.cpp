@@ -3,7 +3,7 @@
 // zero-padded C), and the program's vector work.
 #include <gtest/gtest.h>
 
-#include "models/kernels/layout/trans_data_nchwconv.h"
+#include "models/kernels/layout/trans_data/trans_data_nchwconv.h"
 #include "tests/models/kernels/vector_test_support.h"
 
 namespace ascendsim::test {

@@ -4,7 +4,7 @@
 // burst. A row longer than a tile is cut into tiles of one row part each. The ISA model's
 // Duplicate takes an immediate, not a register read from UB: the work and bytes are modelled,
 // the functional model writes 1.0 instead of the row's value.
-#include "models/kernels/layout/broadcast_last_dim.h"
+#include "models/kernels/layout/copy/broadcast_last_dim.h"
 
 #include <algorithm>
 #include <memory>

@@ -1,4 +1,4 @@
-// TBE's DSL TransData keeps one buffer per UB tensor (models/kernels/layout/trans_data_dsl_buffers.h,
+// TBE's DSL TransData keeps one buffer per UB tensor (models/kernels/layout/trans_data/trans_data_dsl_buffers.h,
 // docs/fidelity.md §113): on coupled chips (the 910A runs the DSL kernel) the vnchwconv, padded
 // FRACTAL_NZ and fp32 NC1HWC0 → NCHW programs hand every load on to V with one event id, and still
 // move the data right; the 910B parts keep their two buffers, except the fp32 NCHW ↔ NC1HWC0 forms,

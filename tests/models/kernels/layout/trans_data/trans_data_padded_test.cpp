@@ -1,4 +1,4 @@
-// Padded fractal TransData (models/kernels/layout/trans_data_padded.h): the plain side moves only
+// Padded fractal TransData (models/kernels/layout/trans_data/trans_data_padded.h): the plain side moves only
 // its real elements, the fractal side whole fractals (padding written as zeros into them, dropped
 // on the way back), in few tiles however small the matrices.
 #include <gtest/gtest.h>

@@ -39,8 +39,8 @@
 // kDslTransDataRepitchScalarCyclesPerRow of scalar work a row on the 220x's 32-bit form. The 910A's
 // 16-bit conversions are the DSL's too (§104a) and take the case by the same rule (§133), without
 // the per-row scalar work (its rows show none).
-#include "models/kernels/layout/trans_data_nchwconv.h"
-#include "models/kernels/layout/trans_data_dsl_buffers.h"
+#include "models/kernels/layout/trans_data/trans_data_nchwconv.h"
+#include "models/kernels/layout/trans_data/trans_data_dsl_buffers.h"
 
 #include <algorithm>
 #include <memory>

@@ -1,4 +1,4 @@
-#include "models/kernels/layout/transpose_row_blocks.h"
+#include "models/kernels/layout/transpose/transpose_row_blocks.h"
 
 #include <algorithm>
 #include <memory>

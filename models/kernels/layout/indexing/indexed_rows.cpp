@@ -1,4 +1,4 @@
-#include "models/kernels/layout/indexed_rows.h"
+#include "models/kernels/layout/indexing/indexed_rows.h"
 
 #include <algorithm>
 

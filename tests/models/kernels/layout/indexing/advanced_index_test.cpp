@@ -1,4 +1,4 @@
-// Index / IndexPutV2 (models/kernels/layout/advanced_index.cpp): one indexed element move per
+// Index / IndexPutV2 (models/kernels/layout/indexing/advanced_index.cpp): one indexed element move per
 // access, the indices read by the scalar unit, the dense side moved once, each element's move
 // waiting for the one before it; bad index sets refused.
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // ND → FRACTAL_NZ moves rows of one fractal row (32 B fp16): the kernel must read and write GM in
-// long contiguous runs (models/kernels/layout/transpose_row_blocks.h), not row by row from
+// long contiguous runs (models/kernels/layout/transpose/transpose_row_blocks.h), not row by row from
 // strided places — on hardware it streams at HBM speed (docs/fidelity.md "Mechanisms" §10).
 #include <gtest/gtest.h>
 

@@ -3,11 +3,11 @@
 //   NCHW [Co, C, K] viewed as [Co/16, 16, C1, C0, K] → FRACTAL_Z [C1, K, Co/16, 16, C0]: perm {2, 4, 0, 1, 3};
 //   and back: FRACTAL_Z viewed as [C1, K, Co/16, 16, C0] → [Co/16, 16, C1, C0, K]: perm {2, 3, 0, 4, 1}.
 // C0 is the FRACTAL_Z tensor's last dim as recorded (8 fp32 on the 910B2, 16 on the 910A).
-#include "models/kernels/layout/trans_data_fractal_z.h"
+#include "models/kernels/layout/trans_data/trans_data_fractal_z.h"
 
-#include "models/kernels/layout/trans_data_fractal_z_loop.h"
-#include "models/kernels/layout/trans_data_padded.h"
-#include "models/kernels/layout/transpose.h"
+#include "models/kernels/layout/trans_data/trans_data_fractal_z_loop.h"
+#include "models/kernels/layout/trans_data/trans_data_padded.h"
+#include "models/kernels/layout/transpose/transpose.h"
 #include "models/kernels/tiling/vector_tiling.h"
 
 namespace ascendsim {

@@ -1,4 +1,4 @@
-#include "models/kernels/layout/transpose_offsets.h"
+#include "models/kernels/layout/transpose/transpose_offsets.h"
 
 #include <algorithm>
 
