@@ -11,6 +11,10 @@
 //     its real elements only (the padding dropped).
 // Units are whole matrices (FRACTAL_NZ) or whole weights (FRACTAL_Z) when several fit in a tile,
 // so a batch of small planes (8192 planes of 6×6 into one 16×16 fractal each) moves in few tiles.
+// The coupled chips run CANN's DSL TransData for ND ↔ FRACTAL_NZ (docs/fidelity.md §104a, §139):
+// one buffer, a block's whole share in one tile when UB holds it (dslPaddedNzUnitsPerTile), and
+// the reorder as the DSL's `vor` block moves, with align_pad / remove_pad for packed rows
+// (emitDslBlockReorder), not the Gather.
 #include "models/kernels/layout/trans_data/trans_data_padded.h"
 
 #include <algorithm>
@@ -51,7 +55,10 @@ struct PaddedLayout {
     std::uint64_t unitsPerTile = 1;
     std::uint64_t srcHalf = 0, dstHalf = 0, table = 0;
     bool singleBuffer = false;  // the 910A's DSL schedule (trans_data_dsl_buffers.h)
+    // The reorder is the DSL's block move (`vor`) instead of the offset-table Gather (FRACTAL_NZ).
+    bool dslBlockReorder = false;
 
+    std::uint32_t buffers() const { return singleBuffer ? 1 : 2; }
     std::uint64_t units() const { return outer * unitsPerItem; }
     // Tiles hold whole items (unitsPerTile a multiple of unitsPerItem) or part of one item.
     bool wholeItems() const { return unitsPerTile % unitsPerItem == 0; }
@@ -69,8 +76,9 @@ class PaddedTiles final : public TileSource {
 public:
     PaddedTiles(std::shared_ptr<const PaddedLayout> l, UnitRange tiles) : l_(std::move(l)), tiles_(tiles) {}
     std::uint64_t tileCount() const override { return tiles_.size(); }
-    std::uint32_t buffers() const override { return l_->singleBuffer ? 1 : 2; }
+    std::uint32_t buffers() const override { return l_->buffers(); }
     void setup(TileCode& code) override {
+        if (l_->dslBlockReorder) return;
         emitVectorRange(code.compute, VectorOp::Duplicate, DataType::Int32, {.dst = l_->table}, l_->unitsPerTile * l_->unitFractal);
     }
     void tile(std::uint64_t index, std::uint32_t half, TileCode& code) override {
@@ -79,7 +87,7 @@ public:
         const auto plain = plainBursts(first, count), fractal = fractalBursts(first, count);
         const auto& src = l.toFractal ? plain : fractal;
         const auto& dst = l.toFractal ? fractal : plain;
-        const std::uint64_t srcUb = half * l.srcHalf, dstUb = 2 * l.srcHalf + half * l.dstHalf;
+        const std::uint64_t srcUb = half * l.srcHalf, dstUb = l.buffers() * l.srcHalf + half * l.dstHalf;
         std::uint64_t ub = srcUb;
         // UB rows start on 32 B blocks (a plain row of 6 fp16 takes one block).
         for (const GmBursts& b : src) {
@@ -94,7 +102,10 @@ public:
         if (l.toFractal) emitVectorRange(code.compute, VectorOp::Duplicate, words, {.dst = dstUb}, fractalBytes / l.eb, 0.0f);
         std::uint64_t plainBytes = 0;
         for (const GmBursts& b : plain) plainBytes += b.rows * b.rowBytes;
-        emitVectorRange(code.compute, VectorOp::Gather, words, {.dst = dstUb, .src0 = srcUb, .src1 = l.table}, plainBytes / l.eb);
+        if (l.dslBlockReorder)
+            emitDslBlockReorder(first, count, srcUb, dstUb, code);
+        else
+            emitVectorRange(code.compute, VectorOp::Gather, words, {.dst = dstUb, .src0 = srcUb, .src1 = l.table}, plainBytes / l.eb);
         ub = dstUb;
         for (const GmBursts& b : dst) {
             const std::uint64_t pitch = alignUp(b.rowBytes, kUbBlockBytes);
@@ -111,6 +122,46 @@ public:
     }
 
 private:
+    // The DSL's reorder (dslBlockReorder): the real rows' 32 B blocks moved by `vor` between the
+    // plain side's block-aligned rows and the fractal strips. A plain side moved as one packed run
+    // (whole items whose rows are not whole blocks: COMMON_ALIGN) is first align_pad-ed (ND → NZ)
+    // or afterwards remove_pad-ed (NZ → ND) through the aligned-rows buffer, a UB → UB copy of a
+    // burst a row, as the NCHW ↔ NC1HWC0 form does (trans_data_nchwconv.cpp).
+    void emitDslBlockReorder(std::uint64_t first, std::uint64_t count, std::uint64_t srcUb, std::uint64_t dstUb,
+                             TileCode& code) const {
+        const PaddedLayout& l = *l_;
+        // Whole items move as one packed run (plainBursts); part of an item as rows of its strips'
+        // columns, each landing on a block-aligned UB row.
+        const std::uint64_t cols = l.wholeItems() ? l.cols : std::min(count * l.unitCols, l.cols - first % l.unitsPerItem * l.unitCols);
+        const std::uint64_t rowBytes = cols * l.eb, alignedRow = alignUp(rowBytes, kUbBlockBytes);
+        const std::uint64_t rows = (l.wholeItems() ? count / l.unitsPerItem : 1) * l.rows;
+        const bool packed = l.wholeItems() && rowBytes % kUbBlockBytes != 0;
+        const DataType words = l.eb == 4 ? DataType::Int32 : DataType::Int16;
+        const auto repitch = [&](std::uint64_t from, std::uint64_t to, std::uint64_t fromPitch, std::uint64_t toPitch) {
+            DataMove m{.src = MemSpace::UB, .dst = MemSpace::UB, .srcType = l.dtype, .dstType = l.dtype};
+            m.srcAddr = from;
+            m.dstAddr = to;
+            m.burstCount = static_cast<std::uint32_t>(rows);
+            m.burstBytes = static_cast<std::uint32_t>(rowBytes);
+            m.srcGapBytes = static_cast<std::uint32_t>(fromPitch - rowBytes);
+            m.dstGapBytes = static_cast<std::uint32_t>(toPitch - rowBytes);
+            code.compute.push_back(Instruction::move(m));
+        };
+        const std::uint64_t aligned = l.table;  // the Gather form's table room holds the aligned rows
+        const std::uint64_t vorElements = rows * alignedRow / l.eb;
+        if (l.toFractal) {
+            std::uint64_t from = srcUb;
+            if (packed) {
+                repitch(srcUb, aligned, rowBytes, alignedRow);
+                from = aligned;
+            }
+            emitVectorRange(code.compute, VectorOp::Or, words, {.dst = dstUb, .src0 = from, .src1 = from}, vorElements);
+        } else {
+            emitVectorRange(code.compute, VectorOp::Or, words, {.dst = packed ? aligned : dstUb, .src0 = srcUb, .src1 = srcUb}, vorElements);
+            if (packed) repitch(aligned, dstUb, alignedRow, rowBytes);
+        }
+    }
+
     // The plain side's bytes of units [first, first + count).
     std::vector<GmBursts> plainBursts(std::uint64_t first, std::uint64_t count) const {
         const PaddedLayout& l = *l_;
@@ -144,24 +195,46 @@ private:
     UnitRange tiles_;
 };
 
+// The DSL's ND ↔ FRACTAL_NZ tiles (the coupled chips' single-buffered schedule). CANN's tiling
+// (transdata_dsl_general.cc: OnceTiling / TwiceTiling, then "extra core can improve UB usage")
+// grows a tile's factor past the 256 B packet rate until the tiles number no more than the cores,
+// bounded only by what UB holds: a block takes one tile of its whole share when that fits, not
+// many small ones. Here: a block's share of units in one tile, capped by the one-buffer UB layout
+// (source, destination and 4 B per destination element of room for the aligned rows — the Gather
+// form's offset table) and kept to whole
+// items when it holds more than one.
+std::uint64_t dslPaddedNzUnitsPerTile(const PaddedLayout& l, std::uint32_t blockDim, std::uint64_t ubBytes) {
+    const std::uint64_t bytesPerElement = 2 * l.eb + 4;
+    const std::uint64_t fitting = std::max<std::uint64_t>(1, (ubBytes - 2 * kUbBlockBytes) / bytesPerElement / l.unitFractal);
+    const std::uint64_t share = ceilDiv(l.units(), blockDim);
+    std::uint64_t units = std::min(fitting, share);
+    if (units >= l.unitsPerItem) units = units / l.unitsPerItem * l.unitsPerItem;
+    else if (share < l.unitsPerItem) units = std::min(fitting, ceilDiv(l.unitsPerItem, ceilDiv(l.unitsPerItem, share)));
+    return std::max<std::uint64_t>(1, units);
+}
+
 std::vector<LoweredKernel> lowerPadded(const OpInstance& op, const ChipConfig& chip, std::shared_ptr<PaddedLayout> l) {
     const VectorPlacement placement = vectorPlacement(chip);
-    // Whole items per tile when an item is small (planes), else as many of one item's units as fit
-    // (FRACTAL_Z: one, its K chunk already fills a tile).
-    const std::uint64_t itemFractal = l->unitsPerItem * l->unitFractal;
-    l->unitsPerTile = l->fractalZ ? 1
-                      : itemFractal <= kMaxTileElements ? kMaxTileElements / itemFractal * l->unitsPerItem
-                                                        : std::max<std::uint64_t>(1, kMaxTileElements / l->unitFractal);
     LoweredKernel kernel;
     kernel.type = placement.taskType;
     const std::uint64_t bytes = l->units() * l->unitFractal * l->eb;
     kernel.blockDim = chooseVectorBlockDim(op, placement, 2 * bytes, l->units());
-    // Enough tiles for every block: whole items shrink to fewer items per tile.
-    if (l->wholeItems() && l->unitsPerTile > l->unitsPerItem)
-        l->unitsPerTile = std::max<std::uint64_t>(1, std::min(l->unitsPerTile / l->unitsPerItem,
-                                                              ceilDiv(l->outer, kernel.blockDim))) * l->unitsPerItem;
+    const std::uint64_t itemFractal = l->unitsPerItem * l->unitFractal;
+    if (l->singleBuffer && !l->fractalZ) {
+        l->unitsPerTile = dslPaddedNzUnitsPerTile(*l, kernel.blockDim, placement.ubBytes);
+    } else {
+        // Whole items per tile when an item is small (planes), else as many of one item's units as
+        // fit (FRACTAL_Z: one, its K chunk already fills a tile).
+        l->unitsPerTile = l->fractalZ ? 1
+                          : itemFractal <= kMaxTileElements ? kMaxTileElements / itemFractal * l->unitsPerItem
+                                                            : std::max<std::uint64_t>(1, kMaxTileElements / l->unitFractal);
+        // Enough tiles for every block: whole items shrink to fewer items per tile.
+        if (l->wholeItems() && l->unitsPerTile > l->unitsPerItem)
+            l->unitsPerTile = std::max<std::uint64_t>(1, std::min(l->unitsPerTile / l->unitsPerItem,
+                                                                  ceilDiv(l->outer, kernel.blockDim))) * l->unitsPerItem;
+    }
     l->srcHalf = l->dstHalf = alignUp(l->unitsPerTile * l->unitFractal * l->eb, kUbBlockBytes);
-    l->table = 2 * (l->srcHalf + l->dstHalf);
+    l->table = l->buffers() * (l->srcHalf + l->dstHalf);
     if (l->table + l->unitsPerTile * l->unitFractal * 4 > placement.ubBytes) throwLoweringError(op, "a padded tile does not fit in UB");
     const std::uint64_t tiles = l->tiles();
     const std::uint32_t blockDim = kernel.blockDim;
@@ -234,6 +307,7 @@ std::vector<LoweredKernel> lowerPaddedFractalNz(const OpInstance& op, const Chip
     l->unitCols = kFractalEdge;
     l->unitFractal = m1 * kFractalEdge * kFractalEdge;
     l->singleBuffer = dslTransDataIsSingleBuffered(chip);  // the DSL's ND ↔ FRACTAL_NZ (§104a)
+    l->dslBlockReorder = l->singleBuffer;
     return lowerPadded(op, chip, l);
 }
 

@@ -77,5 +77,64 @@ TEST(VectorTransDataPadded, NarrowColumnsPadToWholeStrips) {
     EXPECT_LT(planes.moves, 8192u / 8);
 }
 
+// What one block of a padded FRACTAL_NZ conversion issues on a chip: its GM loads, UB → UB moves
+// and vector instructions by kind.
+struct BlockWork {
+    std::uint64_t loads = 0, loaded = 0, ubMoves = 0, gathers = 0, vors = 0;
+};
+
+BlockWork blockWorkOf(const OpInstance& op, const ChipConfig& chip, std::uint32_t block = 0) {
+    const LoweredKernel k = KernelRegistry::instance().lower(op, chip).front();
+    BlockWork w;
+    forEachProgramInstruction(k, CoreKind::Vector, [&](const Instruction& i) {
+        if (const auto* v = std::get_if<VectorInstr>(&i.operands)) {
+            w.gathers += v->op == VectorOp::Gather;
+            w.vors += v->op == VectorOp::Or;
+        }
+        const auto* d = std::get_if<DataMove>(&i.operands);
+        if (d == nullptr) return;
+        if (d->src == MemSpace::GM) ++w.loads, w.loaded += d->totalBytes();
+        if (d->src == MemSpace::UB && d->dst == MemSpace::UB) ++w.ubMoves;
+    }, block);
+    return w;
+}
+
+// §139: the coupled chips' DSL form. CANN's tiling grows a tile until the tiles number no more than
+// the cores, so a block's share that fits in UB is one tile (one load), and the reorder is `vor`
+// block moves, with one align_pad / remove_pad a tile for packed rows that are not whole blocks.
+TEST(VectorTransDataPadded, CoupledChipsDslFormLoadsABlocksShareAsOneTileAndMovesBlocksByVor) {
+    const ChipConfig chip = coupledChip();
+    // 1024 planes of 6×6 fp16 over 32 blocks: 32 planes (8 KiB of fractals) a block, one tile.
+    const auto planes = tensor("x", {1024, 6, 6}, DataType::Fp16, TensorFormat::ND);
+    const auto fractals = tensor("y", {1024, 16, 16}, DataType::Fp16, TensorFormat::FractalNz);
+    const BlockWork to = blockWorkOf(transData(planes, fractals, "FRACTAL_NZ"), chip);
+    EXPECT_EQ(to.loads, 1u);
+    EXPECT_EQ(to.loaded, 32u * 36 * 2);
+    EXPECT_EQ(to.ubMoves, 1u);  // align_pad: the packed 12 B rows onto 32 B rows
+    EXPECT_EQ(to.gathers, 0u);
+    EXPECT_GT(to.vors, 0u);
+    const BlockWork back = blockWorkOf(transData(fractals, planes, "ND"), chip);
+    EXPECT_EQ(back.loads, 1u);
+    EXPECT_EQ(back.ubMoves, 1u);  // remove_pad
+    EXPECT_EQ(back.gathers, 0u);
+    // 16 384 planes: 512 a block, more than UB holds — 127 planes a tile (256 KiB over 8 B a
+    // fractal element: source, destination and the aligned rows), so 5 tiles, not 16 of 8192 elements.
+    const BlockWork many = blockWorkOf(transData(tensor("x", {16384, 6, 6}, DataType::Fp16, TensorFormat::ND),
+                                                 tensor("y", {16384, 16, 16}, DataType::Fp16, TensorFormat::FractalNz),
+                                                 "FRACTAL_NZ"), chip);
+    EXPECT_EQ(many.loads, 5u);
+    // 1000 classes: rows of 2000 B land block-aligned, so the strips move by vor alone.
+    const BlockWork classes = blockWorkOf(transData(tensor("x", {32, 1000}, DataType::Fp16, TensorFormat::ND),
+                                                    tensor("y", {32, 1008}, DataType::Fp16, TensorFormat::FractalNz),
+                                                    "FRACTAL_NZ"), chip);
+    EXPECT_EQ(classes.ubMoves, 0u);
+    EXPECT_EQ(classes.gathers, 0u);
+    EXPECT_GT(classes.vors, 0u);
+    // The 910B parts run Ascend C's TransData: the Gather stays, in tiles of at most 8192 elements.
+    const BlockWork split = blockWorkOf(transData(planes, fractals, "FRACTAL_NZ"), ascend910B1());
+    EXPECT_GT(split.gathers, 0u);
+    EXPECT_EQ(split.vors, 0u);
+}
+
 }  // namespace
 }  // namespace ascendsim::test
