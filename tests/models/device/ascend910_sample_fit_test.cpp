@@ -83,7 +83,7 @@ TEST(Ascend910SampleFit, ASmallLoadStreamTakesTheSamplesMte2TimePerLoad) {
 }
 
 // The 910A's GM -> UB move from 4 KiB on (docs/fidelity.md §138): the rank0 vector rows whose
-// inputs L2 holds read 45-82 B per MTE2 busy cycle a core (one-pass DSL kernels, median 60), where
+// inputs L2 holds read 44-82 B per MTE2 busy cycle a core (one-pass DSL kernels, median 60), where
 // the 910B1 MSKPP curve the 910A inherited moved a 64 KiB tile at 88 B/cycle and streamed at 113.3.
 // The small loads keep their points (217 / 238 cycles at 1 / 4 KiB: §134's one-load rows).
 TEST(Ascend910SampleFit, ALargeLoadMovesAtTheSamplesHeldReadRate) {
