@@ -2,8 +2,8 @@
 // [Co,C,kh,kw] (fp32) with filter_size = dw shape. Output tiles are (co-tile, column-tile of
 // C·kh·kw); when they are fewer than the cores, the (image, position) reduction is split over
 // blocks as well, which then accumulate with FixPipe atomic adds after a zero-fill kernel. On the
-// split cube a block runs its share image by image, storing each tile once per image
-// (FilterGradProblem::tilesPerImage, docs/fidelity.md §131g).
+// split cube a block runs its share (whole output rows) image by image, storing each tile once per
+// image through one L0C buffer (FilterGradProblem::tilesPerImage, docs/fidelity.md §131g, §136).
 #include <algorithm>
 #include <memory>
 #include <string>
