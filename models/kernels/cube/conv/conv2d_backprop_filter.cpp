@@ -95,10 +95,14 @@ std::vector<LoweredKernel> lowerConv2DBackpropFilter(const OpInstance& op, const
     CubeBufferPlan plan;
     planFilterGrad(op, chip, p, tiling, plan);
     const std::uint64_t outputTiles = ceilDiv(p.outChannels, tiling.baseM) * ceilDiv(p.columns(), tiling.baseN);
+    // The split cube shares whole output rows out (FilterGradOperands::splitByOutputRows): no more
+    // splits than rows, so that no block goes without any.
+    const bool splitCube = chip.organisation != CoreOrganisation::Coupled;
     const std::uint64_t reductionChunks = p.batch * tiling.chunksPerImage();
+    const std::uint64_t reductionUnits = splitCube ? std::min(reductionChunks, p.batch * win.outH) : reductionChunks;
     const std::uint64_t targetBlocks = op.blockDim ? *op.blockDim : std::max<std::uint32_t>(1, chip.aiCoreCount);
-    p.splits = reductionSplits(p.batch, outputTiles, targetBlocks, reductionChunks);
-    p.tilesPerImage = chip.organisation != CoreOrganisation::Coupled && p.splits > 1;
+    p.splits = reductionSplits(p.batch, outputTiles, targetBlocks, reductionUnits);
+    p.tilesPerImage = splitCube && p.splits > 1;
     planResidentDy(op, chip, p, tiling, plan);
     plan.storesWithoutUnitFlag = convGradientStoresWithoutUnitFlag(chip);
     if (!plan.residentA && filterGradXBandSingleBuffered(chip, p, tiling, plan)) plan.l1Slots = 1;

@@ -266,6 +266,30 @@ TEST(CubeConv2DBackpropFilter, CoupledChipReadsWholeC0BlocksOfXPerColumnTileOfAn
     runFilterGrad(coupled, s, std::nullopt);
 }
 
+// The split cube shares whole output rows out, so it takes no more splits than rows: one wide
+// image of 3 output rows (900 positions, 4 fp16 chunks of 256) and one output tile splits 3 ways,
+// every block storing its partial dw once; the gradient is the reference.
+TEST(CubeConv2DBackpropFilter, SplitCubeTakesNoMoreSplitsThanOutputRows) {
+    const ConvShape s{1, 4, 3, 300, 16, 3, 3, 1, 1, 1, 1, 1, 1};
+    const ChipConfig chip = ascend910B1();
+    CubeOpHarness h(chip);
+    TensorInfo x, dy, dw;
+    const auto op = filterGradOp(h, s, x, dy, dw);
+    const LoweredKernel kernel = h.lower(op).back();
+    ASSERT_EQ(kernel.blockDim, 3u);
+    for (std::uint32_t block = 0; block < kernel.blockDim; ++block) {
+        std::uint64_t stores = 0;
+        auto stream = kernel.program({block, CoreKind::Cube, 0});
+        std::vector<Instruction> program;
+        while (stream->next(program)) {
+        }
+        for (const auto& i : program)
+            if (i.opcode == Opcode::DataMove && std::get<DataMove>(i.operands).src == MemSpace::L0C) ++stores;
+        EXPECT_EQ(stores, 1u) << "block " << block;
+    }
+    runFilterGrad(chip, s, std::nullopt);
+}
+
 // The split cube's dw kernel accumulates every output tile in one L0C buffer (cl0Pbuffer 1, §136):
 // a tile's mmads all write L0C's first slot, so its first mmad waits for the previous tile's store.
 // The coupled 910A keeps two buffers, alternating tiles between them. Both compute the reference.
