@@ -118,16 +118,23 @@ TEST(ReplayCubeFidelity, Ascend910NzGemmsAndFoldedBatches) {
 // 0.087; aic_mte1 0.086 -> 0.091 (bound raised 0.09 -> 0.095: the 13 x 13 dw rows' cold times go
 // 1.129 / 1.013 / 0.957 -> 1.170 / 1.045 / 0.988 with the per-image stores, their MTE1 busy, unchanged
 // in cycles, spread over the longer time; under the default timeline MTE1 improves, 0.053 -> 0.049).
+// Session 28 (fidalexdw, docs/fidelity.md §136: the split cube's dw shares whole output rows and
+// keeps one L0C buffer; its AtomicAddrClean is measured as the MemSet row it is): AlexNet Conv
+// (cold) aic_mte2 0.185 -> 0.172 (bound 0.19 -> 0.18); median 7.4 -> 9.5 %, aic_mac 0.087 -> 0.119,
+// aic_mte1 0.091 -> 0.119, aic_scalar 0.139 -> 0.156 (bounds raised 0.10 -> 0.125, 0.095 -> 0.125,
+// 0.15 -> 0.16, the lead's call: cold, the dw rows were already 0.99-1.23x and their per-image stores
+// now wait for the single L0C, 1.18-1.28x, spreading the same MAC / MTE1 / scalar busy over more
+// time; under the default timeline the dw rows come to 0.94-1.07x and aic_mac to 0.078, §136d).
 TEST(ReplayCubeFidelity, ConvolutionFamiliesWithoutNd2NzLoads) {
     if (!fs::is_directory(samplesRoot())) GTEST_SKIP() << "no real samples at " << samplesRoot();
     const FidelityStats alexnet = familyStats("msinsight/e5a31957/test/data/pytorch/text/level2/rank0_ascend_pt", "Conv");
     ASSERT_GE(alexnet.kernels, 10u);
     EXPECT_LE(alexnet.medianAbsError, 0.10);
-    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mac_ratio"), 0.10);
-    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mte1_ratio"), 0.095);
+    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mac_ratio"), 0.125);
+    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mte1_ratio"), 0.125);
     EXPECT_LE(alexnet.meanAbsPipeError.at("aic_fixpipe_ratio"), 0.07);
-    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mte2_ratio"), 0.19);
-    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_scalar_ratio"), 0.15);
+    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mte2_ratio"), 0.18);
+    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_scalar_ratio"), 0.16);
     const FidelityStats a910 = familyStats("msinsight/c1e639ee/test/data/pytorch/text/level1/rank0_ascend_pt", "Conv");
     ASSERT_GE(a910.kernels, 10u);
     EXPECT_LE(a910.medianAbsError, 0.20);

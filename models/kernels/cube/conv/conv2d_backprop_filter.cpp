@@ -2,8 +2,8 @@
 // [Co,C,kh,kw] (fp32) with filter_size = dw shape. Output tiles are (co-tile, column-tile of
 // C·kh·kw); when they are fewer than the cores, the (image, position) reduction is split over
 // blocks as well, which then accumulate with FixPipe atomic adds after a zero-fill kernel. On the
-// split cube a block runs its share image by image, storing each tile once per image
-// (FilterGradProblem::tilesPerImage, docs/fidelity.md §131g).
+// split cube a block runs its share (whole output rows) image by image, storing each tile once per
+// image through one L0C buffer (FilterGradProblem::tilesPerImage, docs/fidelity.md §131g, §136).
 #include <algorithm>
 #include <memory>
 #include <string>
@@ -95,10 +95,14 @@ std::vector<LoweredKernel> lowerConv2DBackpropFilter(const OpInstance& op, const
     CubeBufferPlan plan;
     planFilterGrad(op, chip, p, tiling, plan);
     const std::uint64_t outputTiles = ceilDiv(p.outChannels, tiling.baseM) * ceilDiv(p.columns(), tiling.baseN);
+    // The split cube shares whole output rows out (FilterGradOperands::splitByOutputRows): no more
+    // splits than rows, so that no block goes without any.
+    const bool splitCube = chip.organisation != CoreOrganisation::Coupled;
     const std::uint64_t reductionChunks = p.batch * tiling.chunksPerImage();
+    const std::uint64_t reductionUnits = splitCube ? std::min(reductionChunks, p.batch * win.outH) : reductionChunks;
     const std::uint64_t targetBlocks = op.blockDim ? *op.blockDim : std::max<std::uint32_t>(1, chip.aiCoreCount);
-    p.splits = reductionSplits(p.batch, outputTiles, targetBlocks, reductionChunks);
-    p.tilesPerImage = chip.organisation != CoreOrganisation::Coupled && p.splits > 1;
+    p.splits = reductionSplits(p.batch, outputTiles, targetBlocks, reductionUnits);
+    p.tilesPerImage = splitCube && p.splits > 1;
     planResidentDy(op, chip, p, tiling, plan);
     plan.storesWithoutUnitFlag = convGradientStoresWithoutUnitFlag(chip);
     if (!plan.residentA && filterGradXBandSingleBuffered(chip, p, tiling, plan)) plan.l1Slots = 1;

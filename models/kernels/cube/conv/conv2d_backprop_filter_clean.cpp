@@ -47,6 +47,10 @@ LoweredKernel makeGmZeroFillKernel(const ChipConfig& chip, std::uint64_t addr, s
     const std::uint64_t share = roundUp(ceilDiv(bytes, cores), kGmShareAlignBytes);
     LoweredKernel kernel;
     kernel.kernelSuffix = "AtomicAddrClean";
+    // The chip runs and reports the clean as a MemSet task of its own, ahead of the kernel
+    // (e5a31957 Conv2DBackpropFilter6_MemSet, c1e639ee atomic_memset-1_749_0, both Type MemSet
+    // beside their dw rows): a replay measures the dw kernel without it (docs/fidelity.md §136).
+    kernel.reportedOpType = "MemSet";
     kernel.type = coupled ? TaskType::AiCore : TaskType::AiVectorCore;
     kernel.blockDim = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, ceilDiv(bytes, share)));
     kernel.program = [addr, bytes, share](const BlockProgramRequest& request) -> std::unique_ptr<InstructionStream> {

@@ -65,6 +65,22 @@ std::uint64_t chipXBandElements(const FilterGradProblem& p, std::uint64_t positi
         ++c1Rows;
     return inRows * w.inW * c1Rows * kFractalRows;
 }
+
+// L0C buffers of the dw's output tiles. The split cube's dw kernel (asc-devkit conv3d_bp_filter_func.h
+// Compute / InitTque) accumulates a tile in l0cPing_ and takes l0cPong_ only when the tiling's
+// cl0Pbuffer is 2; the 220x dw tiling copies cl0Pbuffer from the TBE tiling's db_l0c (ops-nn
+// conv3d_backprop_filter_v2 arch22 conv3d_backprop_filter_v2_base_tiling.cpp, InitCalTilingValue;
+// the fp32 AlexNet rows take theirs from the closed legacy library, §110b), and CANN's hand-set
+// dw tilings there keep one (TILINGDATA_MAP_B3 / x1_* entries: cl0Pbuffer 1). With one, a tile's
+// first mmad waits for the previous tile's store: on the AlexNet 910B2 dw rows the blocks' mean
+// cycles come to the chip's per-core cycles (aic_total_cycles / block dim: 104 k / 153 k / 134 k /
+// 182 k real, 114 k / 165 k / 126 k / 182 k model) and MAC to 0.60-0.81 (real 0.66-0.83), where
+// two buffers hide the stores and run MAC-bound at 0.85-0.96 (docs/fidelity.md §136). The coupled
+// 910A's TBE v100 schedule keeps two when they fit.
+std::uint32_t filterGradL0cSlots(const ChipConfig& chip, std::uint64_t l0cSlotBytes) {
+    if (chip.organisation != CoreOrganisation::Coupled) return 1;
+    return 2 * l0cSlotBytes <= chip.bufferCapacity(MemSpace::L0C) ? 2 : 1;
+}
 }  // namespace
 
 bool filterGradXBandSingleBuffered(const ChipConfig& chip, const FilterGradProblem& p, const FilterGradTiling& tiling,
@@ -79,16 +95,37 @@ std::uint64_t FilterGradTiling::chunksPerImage() const { return ceilDiv(outPosit
 FilterGradOperands::FilterGradOperands(FilterGradProblem problem, FilterGradTiling tiling)
     : problem_(std::move(problem)), tiling_(tiling),
       coTiles_(ceilDiv(problem_.outChannels, tiling_.baseM)), colTiles_(ceilDiv(problem_.columns(), tiling_.baseN)) {
-    const std::uint64_t total = reductionChunks(), perImage = tiling_.chunksPerImage();
+    if (problem_.tilesPerImage) {
+        splitByOutputRows();
+        return;
+    }
+    const std::uint64_t total = reductionChunks();
     for (std::uint64_t split = 0; split < problem_.splits; ++split) {
         splitFirstSegment_.push_back(segments_.size());
-        std::uint64_t chunk = total * split / problem_.splits;
-        const std::uint64_t end = total * (split + 1) / problem_.splits;
-        while (chunk < end) {
-            const std::uint64_t imageEnd = problem_.tilesPerImage ? (chunk / perImage + 1) * perImage : end;
-            const std::uint64_t last = std::min(end, imageEnd);
-            segments_.push_back({chunk, last - chunk});
-            chunk = last;
+        const std::uint64_t first = total * split / problem_.splits, end = total * (split + 1) / problem_.splits;
+        if (first < end) segments_.push_back({first, end - first});
+    }
+    splitFirstSegment_.push_back(segments_.size());
+}
+
+// The split cube shares its reduction out by whole output rows, as CANN's dw tiling splits ho over
+// cores (ops-nn conv3d_backprop_filter_v2 arch22 tiling: kDim, singleCoreHo): split s takes rows
+// [s·R / splits, (s + 1)·R / splits) of the batch's R = N·Ho rows, so the splits differ by one row
+// at most. A split's rows are cut at image boundaries into segments, each chunked from its own
+// first position. (Cutting the flattened 128-position chunks instead left 13 × 13 splits of 169,
+// 210 and 297 positions: the AlexNet 910B2 dw blocks ran 0.79 of the busiest one's time where the
+// chip's cores run 0.93-0.97 of the kernel, aic_total_cycles / (block dim · cycles), §136.)
+void FilterGradOperands::splitByOutputRows() {
+    const ConvWindow& w = problem_.window;
+    const std::uint64_t rows = problem_.batch * w.outH, perImage = tiling_.outPositions;
+    for (std::uint64_t split = 0; split < problem_.splits; ++split) {
+        splitFirstSegment_.push_back(segments_.size());
+        std::uint64_t position = rows * split / problem_.splits * w.outW;
+        const std::uint64_t end = rows * (split + 1) / problem_.splits * w.outW;
+        while (position < end) {
+            const std::uint64_t last = std::min(end, (position / perImage + 1) * perImage);
+            segments_.push_back({0, ceilDiv(last - position, std::uint64_t{tiling_.chunkPositions}), position, last - position});
+            position = last;
         }
     }
     splitFirstSegment_.push_back(segments_.size());
@@ -130,10 +167,17 @@ std::uint32_t FilterGradOperands::chunkCount(std::uint64_t tile) const {
 }
 
 void FilterGradOperands::chunk(std::uint64_t tile, std::uint32_t c, std::uint64_t& start, std::uint32_t& length) const {
-    const std::uint64_t global = coord(tile).firstChunk + c;
+    // chunkStart encodes (image, first position) as a linear position over the batch.
+    const Segment& segment = segments_[coord(tile).segment];
+    if (problem_.tilesPerImage) {
+        const std::uint64_t offset = std::uint64_t{c} * tiling_.chunkPositions;
+        start = segment.firstPosition + offset;
+        length = static_cast<std::uint32_t>(std::min<std::uint64_t>(tiling_.chunkPositions, segment.positions - offset));
+        return;
+    }
+    const std::uint64_t global = segment.firstChunk + c;
     const std::uint64_t perImage = tiling_.chunksPerImage();
     const std::uint64_t image = global / perImage, pos0 = (global % perImage) * tiling_.chunkPositions;
-    // chunkStart encodes (image, first position) as a linear position over the batch.
     start = image * tiling_.outPositions + pos0;
     length = static_cast<std::uint32_t>(std::min<std::uint64_t>(tiling_.chunkPositions, tiling_.outPositions - pos0));
 }
@@ -223,7 +267,7 @@ void planFilterGrad(const OpInstance& op, const ChipConfig& chip, const FilterGr
     plan.l0aSlotBytes = roundUp(std::uint64_t{tiling.baseM} * tiling.baseK * eb, kLocalAlignBytes);
     plan.l0bSlotBytes = roundUp(std::uint64_t{tiling.baseK} * tiling.baseN * eb, kLocalAlignBytes);
     plan.l0cSlotBytes = roundUp(std::uint64_t{tiling.baseM} * tiling.baseN * 4, kLocalAlignBytes);
-    plan.l0cSlots = 2 * plan.l0cSlotBytes <= chip.bufferCapacity(MemSpace::L0C) ? 2 : 1;
+    plan.l0cSlots = filterGradL0cSlots(chip, plan.l0cSlotBytes);
     planCoupledOutput(chip, plan, tiling.baseM, tiling.baseN, p.outputType, false, p.outputType);
     checkPlanFits(op, chip, plan, 0, 0);
 }

@@ -27,9 +27,10 @@ struct FilterGradProblem {
     // The split cube's loop order (CANN's Conv3dDw::Process, ops-nn conv3d_backprop_filter_v2 arch22):
     // a block runs its share of the reduction image by image, each image's positions through every
     // output tile it covers, and adds each tile's partial dw to the output atomically per image
-    // (IterateAll(y, 1) inside the batch loop). True: a split's tiles are (image segment, co-tile,
-    // column tile), a segment being the split's chunks of one image; false: (co-tile, column tile)
-    // over the split's whole chunk range. Only with splits > 1 (the stores are atomic).
+    // (IterateAll(y, 1) inside the batch loop). True: the splits are runs of whole output rows
+    // (CANN's ho split, FilterGradOperands::splitByOutputRows) and a split's tiles are (image
+    // segment, co-tile, column tile), a segment being the split's rows of one image; false:
+    // (co-tile, column tile) over the split's whole chunk range. Only with splits > 1 (atomic stores).
     bool tilesPerImage = false;
     std::uint64_t columns() const { return inChannels * window.taps(); }
 };
@@ -66,10 +67,13 @@ public:
     std::uint64_t reductionChunks() const { return problem_.batch * tiling_.chunksPerImage(); }
 
 private:
-    // A run of reduction chunks one tile accumulates: a split's whole range, or its chunks of one
-    // image (FilterGradProblem::tilesPerImage).
+    // A run of the reduction one tile accumulates: a split's whole chunk range, or its output rows
+    // of one image (FilterGradProblem::tilesPerImage).
     struct Segment {
         std::uint64_t firstChunk, chunks;
+        // With tilesPerImage the segment is a run of output positions (firstChunk unused):
+        // image · Ho·Wo + first position, and how many.
+        std::uint64_t firstPosition = 0, positions = 0;
     };
     struct TileCoord {
         std::uint64_t segment, co0, k0;
@@ -78,6 +82,7 @@ private:
         std::uint64_t channel0, channels;  // x channels the column range touches
     };
     TileCoord coord(std::uint64_t tile) const;
+    void splitByOutputRows();  // the segments with tilesPerImage
 
     FilterGradProblem problem_;
     FilterGradTiling tiling_;

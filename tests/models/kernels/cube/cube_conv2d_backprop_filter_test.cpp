@@ -2,6 +2,7 @@
 // split over blocks (atomic accumulation after a zero-fill kernel).
 #include <gtest/gtest.h>
 
+#include <set>
 #include <tuple>
 
 #include "models/kernels/cube/conv/conv2d_backprop_filter_operands.h"
@@ -70,6 +71,7 @@ TEST(CubeConv2DBackpropFilter, SplitReductionZeroFillsThenAccumulatesAtomically)
     ASSERT_EQ(kernels.size(), 2u);  // 1 output tile (32 x 144 → 1 x 2 tiles) < 24 cores: split
     EXPECT_EQ(kernels[0].type, TaskType::AiVectorCore);
     EXPECT_EQ(kernels[0].kernelSuffix, "AtomicAddrClean");
+    EXPECT_EQ(kernels[0].reportedOpType, "MemSet");  // its own MemSet task, as the chip reports it (§136)
     EXPECT_GT(kernels[1].blockDim, 2u);
     op.blockDim = 1;
     EXPECT_EQ(h.lower(op).size(), 1u);  // one block owns the whole reduction: no atomics
@@ -163,10 +165,11 @@ TEST(CubeConv2DBackpropFilter, SplitCubeStepsFillAnL0HalfTheCoupledCubeKeepsTheS
 }
 
 // The split cube runs a block's share of the reduction image by image (CANN's Conv3dDw::Process:
-// IterateAll with atomic add inside the batch loop): 4 fp32 images of 13 × 13 are 8 chunks of 128 +
-// 41 positions, 3 splits of 2 / 3 / 3 chunks on 3 blocks, i.e. 1 / 2 / 2 image segments; each
-// segment runs the 3 column tiles with its dy rows resident and stores each tile atomically, so the
-// blocks store 3 / 6 / 6 tiles and read dy once between them. The gradient is the reference.
+// IterateAll with atomic add inside the batch loop), the shares being whole output rows (CANN's ho
+// split, §136): 4 fp32 images of 13 × 13 are 52 rows, 17 / 17 / 18 on 3 blocks, each share two image
+// segments (13 + 4, 9 + 8, 5 + 13 rows); each segment runs the 3 column tiles with its dy rows
+// resident and stores each tile atomically, so every block stores 6 tiles and reads its rows of dy
+// once. The gradient is the reference.
 TEST(CubeConv2DBackpropFilter, SplitCubeRunsItsReductionImageByImageThroughTheColumnTiles) {
     const ConvShape s{4, 32, 13, 13, 32, 3, 3, 1, 1, 1, 1, 1, 1};
     const ChipConfig chip = ascend910B1();
@@ -176,8 +179,8 @@ TEST(CubeConv2DBackpropFilter, SplitCubeRunsItsReductionImageByImageThroughTheCo
     op.blockDim = 3;
     const LoweredKernel kernel = h.lower(op).back();
     ASSERT_EQ(kernel.blockDim, 3u);
-    std::vector<std::uint64_t> atomicStores;
-    std::uint64_t plainStores = 0, dyBytes = 0;
+    std::vector<std::uint64_t> atomicStores, dyBytes;
+    std::uint64_t plainStores = 0;
     for (std::uint32_t block = 0; block < kernel.blockDim; ++block) {
         std::uint64_t stores = 0;
         auto stream = kernel.program({block, CoreKind::Cube, 0});
@@ -189,11 +192,12 @@ TEST(CubeConv2DBackpropFilter, SplitCubeRunsItsReductionImageByImageThroughTheCo
             ++(std::get<DataMove>(i.operands).atomicAdd ? stores : plainStores);
         }
         atomicStores.push_back(stores);
-        dyBytes += gmToL1BytesFrom(kernel, block, dy);
+        dyBytes.push_back(gmToL1BytesFrom(kernel, block, dy));
     }
-    EXPECT_EQ(atomicStores, (std::vector<std::uint64_t>{3, 6, 6}));
+    EXPECT_EQ(atomicStores, (std::vector<std::uint64_t>{6, 6, 6}));
     EXPECT_EQ(plainStores, 0u);
-    EXPECT_EQ(dyBytes, static_cast<std::uint64_t>(dy.bytes()));
+    const std::uint64_t dyRowBytes = 13u * 32 * 4;  // one output row of every dy channel, fp32
+    EXPECT_EQ(dyBytes, (std::vector<std::uint64_t>{17 * dyRowBytes, 17 * dyRowBytes, 18 * dyRowBytes}));
 
     const auto xv = h.fillRandom(x), dyv = h.fillRandom(dy);
     h.fill(dw, 555.0f);
@@ -260,6 +264,51 @@ TEST(CubeConv2DBackpropFilter, CoupledChipReadsWholeC0BlocksOfXPerColumnTileOfAn
     EXPECT_EQ(coupledImg2col, 64u * 256 * 2);
     runFilterGrad(coupled, s, 1u);
     runFilterGrad(coupled, s, std::nullopt);
+}
+
+// The split cube shares whole output rows out, so it takes no more splits than rows: one wide
+// image of 3 output rows (900 positions, 4 fp16 chunks of 256) and one output tile splits 3 ways,
+// every block storing its partial dw once; the gradient is the reference.
+TEST(CubeConv2DBackpropFilter, SplitCubeTakesNoMoreSplitsThanOutputRows) {
+    const ConvShape s{1, 4, 3, 300, 16, 3, 3, 1, 1, 1, 1, 1, 1};
+    const ChipConfig chip = ascend910B1();
+    CubeOpHarness h(chip);
+    TensorInfo x, dy, dw;
+    const auto op = filterGradOp(h, s, x, dy, dw);
+    const LoweredKernel kernel = h.lower(op).back();
+    ASSERT_EQ(kernel.blockDim, 3u);
+    for (std::uint32_t block = 0; block < kernel.blockDim; ++block) {
+        std::uint64_t stores = 0;
+        auto stream = kernel.program({block, CoreKind::Cube, 0});
+        std::vector<Instruction> program;
+        while (stream->next(program)) {
+        }
+        for (const auto& i : program)
+            if (i.opcode == Opcode::DataMove && std::get<DataMove>(i.operands).src == MemSpace::L0C) ++stores;
+        EXPECT_EQ(stores, 1u) << "block " << block;
+    }
+    runFilterGrad(chip, s, std::nullopt);
+}
+
+// The split cube's dw kernel accumulates every output tile in one L0C buffer (cl0Pbuffer 1, §136):
+// a tile's mmads all write L0C's first slot, so its first mmad waits for the previous tile's store.
+// The coupled 910A keeps two buffers, alternating tiles between them. Both compute the reference.
+TEST(CubeConv2DBackpropFilter, SplitCubeAccumulatesEveryTileInOneL0cBuffer) {
+    const ConvShape s{2, 32, 13, 13, 32, 3, 3, 1, 1, 1, 1, 1, 1};  // 3 column tiles
+    const auto l0cAddresses = [&s](const ChipConfig& chip) {
+        CubeOpHarness h(chip, 1 << 20);  // lowering only
+        TensorInfo x, dy, dw;
+        auto op = filterGradOp(h, s, x, dy, dw);
+        op.blockDim = 1;
+        std::set<std::uint64_t> addresses;
+        for (const auto& i : everyBlockProgram(h.lower(op).back()))
+            if (i.opcode == Opcode::Mmad) addresses.insert(std::get<Mmad>(i.operands).l0cAddr);
+        return addresses.size();
+    };
+    EXPECT_EQ(l0cAddresses(ascend910B1()), 1u);
+    EXPECT_EQ(l0cAddresses(coupledChip()), 2u);
+    runFilterGrad(ascend910B1(), s, 1u);
+    runFilterGrad(ascend910B1(), s, std::nullopt);
 }
 
 // The filter-gradient problem of `s` in `type` (x and dy), as the lowering builds it.
