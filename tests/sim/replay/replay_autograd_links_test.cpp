@@ -22,7 +22,7 @@ RealKernel startingAt(std::int64_t startNs) {
 // Forward thread 1: aten::convolution [1000, 1100] µs holding a Conv2D op [1010, 1090]; a
 // launch at 1050 inside it; the backward thread 2: ConvolutionBackward0 [2000, 2100], a launch at
 // 2050; a launch at 3000 in no linked op. Kernels start at 1200.5, 2200.25 and 3100 µs.
-constexpr const char* kTrace = R"([
+constexpr const char* kAutogradTrace = R"([
 {"ph": "X", "cat": "cpu_op", "name": "aten::convolution", "pid": 7, "tid": 1, "ts": "1000.000", "dur": 100.0},
 {"ph": "X", "cat": "cpu_op", "name": "Conv2D", "pid": 7, "tid": 1, "ts": "1010.000", "dur": 80.0},
 {"ph": "X", "cat": "cpu_op", "name": "ConvolutionBackward0", "pid": 7, "tid": 2, "ts": "2000.000", "dur": 100.0},
@@ -39,7 +39,7 @@ constexpr const char* kTrace = R"([
 
 TEST(AutogradLinks, AKernelLaunchedInAForwardOpAndInItsBackwardNodeShareTheLink) {
     std::vector<RealKernel> kernels = {startingAt(1200500), startingAt(2200250), startingAt(3100000)};
-    attributeAutogradLinks(kTrace, kernels);
+    attributeAutogradLinks(kAutogradTrace, kernels);
     EXPECT_EQ(kernels[0].forwardOp, 0u);
     EXPECT_EQ(kernels[0].backwardOf, RealKernel::kNoAutogradOp);
     EXPECT_EQ(kernels[1].backwardOf, 0u);
@@ -51,7 +51,7 @@ TEST(AutogradLinks, AKernelLaunchedInAForwardOpAndInItsBackwardNodeShareTheLink)
 // A kernel with no recorded start, or whose start no async_npu flow ends at, stays unlinked.
 TEST(AutogradLinks, AKernelNoLaunchFlowEndsAtStaysUnlinked) {
     std::vector<RealKernel> kernels = {startingAt(-1), startingAt(1200000)};
-    attributeAutogradLinks(kTrace, kernels);
+    attributeAutogradLinks(kAutogradTrace, kernels);
     for (const RealKernel& k : kernels) {
         EXPECT_EQ(k.forwardOp, RealKernel::kNoAutogradOp);
         EXPECT_EQ(k.backwardOf, RealKernel::kNoAutogradOp);
