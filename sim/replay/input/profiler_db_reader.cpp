@@ -6,6 +6,7 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "sim/replay/input/autograd_links.h"
 #include "sim/replay/input/hccl_transfer_reader.h"
 #include "sim/replay/input/kernel_details_reader.h"
 #include "sim/replay/input/block_count.h"
@@ -134,6 +135,7 @@ RealProfile readProfilerDb(const fs::path& file) {
     for (auto& kernel : profile.kernels) byTask[static_cast<std::int64_t>(kernel.sourceLine)] = &kernel;
     readPmu(db, ids, byTask);
     profile.hcclTransfers = readDbTransfers(db);
+    readDbAutogradLinks(db, profile.kernels);
     if (db.hasTable("COMMUNICATION_OP")) {
         db.query("SELECT count(*), COALESCE(SUM(endNs - startNs), 0) FROM COMMUNICATION_OP", [&](const SqliteRow& row) {
             profile.communicationTasks = static_cast<std::uint64_t>(row.integer(0));

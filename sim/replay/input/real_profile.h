@@ -69,6 +69,13 @@ struct RealKernel {
     // A MemSet of its own (memset_owner.h: by name, or the 910A's atomic clean) zeroed this
     // kernel's first output just before it: the kernel writes into that tensor, not a new one.
     bool outputClearedByMemSet = false;
+    // The autograd link of the framework op that launched the kernel (autograd_links.h; text
+    // exports with trace_view.json): `forwardOp` is the index of the forward op it runs in, and
+    // `backwardOf` the forward op whose backward node it runs in (reading the tensors that op
+    // saved). kNoAutogradOp when the export says nothing.
+    static constexpr std::size_t kNoAutogradOp = static_cast<std::size_t>(-1);
+    std::size_t forwardOp = kNoAutogradOp;
+    std::size_t backwardOf = kNoAutogradOp;
 };
 
 // Drops the pipe ratios of the sides the row records with total_cycles 0 (kernel.idleSides): that

@@ -1,6 +1,7 @@
 #include "sim/replay/input/real_profile_loader.h"
 
 #include "profiler/report/profile_comparison.h"
+#include "sim/replay/input/autograd_links.h"
 #include "sim/replay/input/dropout_mask_owner.h"
 #include "sim/replay/input/hccl_transfer_reader.h"
 #include "sim/replay/input/kernel_details_reader.h"
@@ -45,6 +46,7 @@ RealProfile loadRealProfile(const fs::path& dir, ProfileSource source) {
         if (!hasCsv) throw ReplayInputError(outputDir.string() + ": no kernel_details.csv (text export)");
         RealProfile profile = readKernelDetailsCsv(csv);
         profile.hcclTransfers = readTraceViewTransfers(csv);
+        readAutogradLinks(csv, profile.kernels);
         attributeMemSetTensors(profile.kernels);
         attributeDropoutMaskTensors(profile.kernels);
         return profile;

@@ -35,6 +35,18 @@ public:
         return best;
     }
 
+    // The held tensor `id` (idOf) of `key`, whoever touched it: a read the data flow names (a
+    // backward op's saved tensor, autograd_links.h); null when it is no longer held.
+    const void* findById(const TensorKey& key, std::uint64_t id) const {
+        const auto it = byKey_.find(key);
+        if (it == byKey_.end()) return nullptr;
+        for (const auto& entry : it->second)
+            if (entry->id == id) return &*entry;
+        return nullptr;
+    }
+    // A held tensor's identity: kept while it stays held, a new one each time it enters L2.
+    std::uint64_t idOf(const void* tensor) const { return static_cast<const Entry*>(tensor)->id; }
+
     std::uint64_t stampOf(const void* tensor) const { return static_cast<const Entry*>(tensor)->stamp; }
     // The walk's row: the tensors touched from now on are touched together (one launch streams its
     // tensors tile by tile, so their lines are equally old).
@@ -105,6 +117,7 @@ public:
         if (bytes == 0) return nullptr;  // size unknown: not tracked
         if (bytes > capacity_) return stream(bytes, writer.present());
         held_.push_front(Entry{key, bytes, ++clock_, row_, {kernel}, writer, writer.present()});
+        held_.front().id = ++lastId_;
         byKey_[key].push_back(held_.begin());
         bytesHeld_ += bytes;
         while (bytesHeld_ > capacity_) evictOldest();
@@ -126,6 +139,7 @@ private:
         bool remnant = false;
         std::uint64_t streamed = 0;
         std::uint64_t streamedDirty = 0;
+        std::uint64_t id = 0;  // idOf; 0 for a remnant
         double dirtyShare() const {
             if (remnant) return static_cast<double>(streamedDirty) / static_cast<double>(streamed);
             return dirty ? 1.0 : 0.0;
@@ -186,6 +200,7 @@ private:
     std::uint64_t clock_ = 0;
     std::uint64_t row_ = 0;
     std::uint64_t bytesHeld_ = 0;
+    std::uint64_t lastId_ = 0;
     std::list<Entry> held_;
     std::map<TensorKey, std::vector<std::list<Entry>::iterator>> byKey_;
 };
@@ -200,20 +215,59 @@ std::string kernelOf(const RealKernel& k) {
     return k.type + '|' + k.inputShapes + '|' + k.inputDtypes + '|' + k.outputShapes + '|' + k.outputDtypes;
 }
 
+constexpr std::uint64_t kUnknownTensor = 0;
+
 // One side of a row matched against L2: the held tensor of each of its tensors (null: not held),
-// none of them one of `taken` (the tensors the row's other side already matched).
+// none of them one of `taken` (the tensors the row's other side already matched). A tensor whose
+// identity the data flow names (`named`, per tensor; kUnknownTensor for none) is that tensor, held
+// or not; the others, matched after them, take the newest held tensor of their identity
+// (TensorLru::find).
 std::vector<const void*> match(const TensorLru& lru, const std::vector<TensorKey>& keys,
                                const std::vector<std::uint64_t>& bytes, const std::string& kernel, bool eligible,
-                               const std::vector<const void*>& taken = {}) {
+                               const std::vector<const void*>& taken = {}, const std::vector<std::uint64_t>& named = {}) {
     std::vector<const void*> found(keys.size(), nullptr);
     std::vector<const void*> claimed = taken;
-    for (std::size_t j = 0; eligible && j < keys.size(); ++j) {
-        if (std::get<0>(keys[j]).empty() || bytesAt(bytes, j) == 0) continue;
+    const auto nameOf = [&](std::size_t j) { return j < named.size() ? named[j] : kUnknownTensor; };
+    const auto tracked = [&](std::size_t j) { return eligible && !std::get<0>(keys[j]).empty() && bytesAt(bytes, j) > 0; };
+    for (std::size_t j = 0; j < keys.size(); ++j) {
+        if (!tracked(j) || nameOf(j) == kUnknownTensor) continue;
+        found[j] = lru.findById(keys[j], nameOf(j));
+        if (found[j] != nullptr) claimed.push_back(found[j]);
+    }
+    for (std::size_t j = 0; j < keys.size(); ++j) {
+        if (!tracked(j) || nameOf(j) != kUnknownTensor) continue;
         found[j] = lru.find(keys[j], kernel, claimed);
         claimed.push_back(found[j]);
     }
     return found;
 }
+
+// What a forward op's kernels read and wrote in the current walk (autograd_links.h): the tensors
+// its backward node may read as saved ones. A tensor of an identity the op also wrote (an
+// elementwise op's output, a cast's intermediate) or read twice as different tensors is not named:
+// the profile does not say which of them autograd saved.
+struct SavedTensors {
+    std::size_t walk = 0;
+    std::map<TensorKey, std::uint64_t> read;  // identity → the tensor read (kUnknownTensor: two were)
+    std::map<TensorKey, bool> written;
+
+    void startWalk(std::size_t pass) {
+        if (walk == pass) return;
+        walk = pass;
+        read.clear();
+        written.clear();
+    }
+    void noteRead(const TensorKey& key, std::uint64_t id) {
+        const auto [it, fresh] = read.emplace(key, id);
+        if (!fresh && it->second != id) it->second = kUnknownTensor;
+    }
+    // The tensor of `key` the backward reads as saved; kUnknownTensor when not named.
+    std::uint64_t savedTensor(const TensorKey& key) const {
+        const auto it = read.find(key);
+        if (it == read.end() || written.count(key) > 0) return kUnknownTensor;
+        return it->second;
+    }
+};
 
 // The indices of the held tensors, least recently used first, and (with `writers`) the write
 // that last touched each.
@@ -291,6 +345,7 @@ L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, Timelin
     timeline.residentWriters.resize(rows);
     timeline.victimDirtyShare.resize(rows);
     TensorLru lru(l2Bytes);
+    std::map<std::size_t, SavedTensors> savedBy;  // forward op (RealKernel::forwardOp) → its tensors
     // Steady state: a first walk leaves L2 as the profile's last kernels do; the second records.
     const std::size_t walks = start == TimelineStart::SteadyState ? 2 : 1;
     for (std::size_t n = 0; n < walks * rows; ++n) {
@@ -312,7 +367,14 @@ L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, Timelin
             if (held != nullptr) lru.use(code, held, codeBytes, kCodeImage, TensorWriter{});
             else lru.add(code, codeBytes, kCodeImage, TensorWriter{});
         }
-        const auto readHeld = match(lru, inputs, inBytes, kernel, true);
+        // A backward node's kernel reads the tensors its forward op saved, held or not.
+        std::vector<std::uint64_t> named;
+        const auto forward = savedBy.find(k.backwardOf);
+        if (k.backwardOf != RealKernel::kNoAutogradOp && forward != savedBy.end() && forward->second.walk == n / rows) {
+            named.assign(inputs.size(), kUnknownTensor);
+            for (std::size_t j = 0; j < inputs.size(); ++j) named[j] = forward->second.savedTensor(inputs[j]);
+        }
+        const auto readHeld = match(lru, inputs, inBytes, kernel, true, {}, named);
         // A copy's target is another tensor than its source (copy_(self, src)), and a kernel
         // accumulating into the tensor its MemSet cleared does not read it as an input.
         const auto writeHeld = match(lru, outputs, outBytes, kernel, copyInto, readHeld);
@@ -329,15 +391,26 @@ L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, Timelin
                                                         overwritten);
         // Reads first, then writes; each tensor becomes the most recently used.
         std::vector<const void*> read(inputs.size(), nullptr);
+        std::vector<std::uint64_t> readIds(inputs.size(), kUnknownTensor);
         for (std::size_t j = 0; j < inputs.size(); ++j) {
             if (std::get<0>(inputs[j]).empty()) continue;
             read[j] = readHeld[j] != nullptr ? lru.use(inputs[j], readHeld[j], bytesAt(inBytes, j), kernel, TensorWriter{})
                                              : lru.add(inputs[j], bytesAt(inBytes, j), kernel, TensorWriter{});
+            // Taken now: the row's later tensors may push this one out.
+            if (read[j] != nullptr) readIds[j] = lru.idOf(read[j]);
+        }
+        SavedTensors* saved = nullptr;
+        if (k.forwardOp != RealKernel::kNoAutogradOp) {
+            saved = &savedBy[k.forwardOp];
+            saved->startWalk(n / rows);
+            for (std::size_t j = 0; j < inputs.size(); ++j)
+                if (readIds[j] != kUnknownTensor) saved->noteRead(inputs[j], readIds[j]);
         }
         // Written in place: the read above already made each input newest; now it is dirty.
         for (std::size_t j : unrecordedWrites(k, inputs, outputs)) lru.markWritten(read[j], bytesAt(inBytes, j));
         for (std::size_t j = 0; j < outputs.size(); ++j) {
             if (std::get<0>(outputs[j]).empty()) continue;
+            if (saved != nullptr) saved->written[outputs[j]] = true;
             if (overwritten[j] != kNewTensor) {
                 lru.markWritten(read[overwritten[j]], bytesAt(inBytes, overwritten[j]));
                 continue;

@@ -18,6 +18,11 @@
 // A kernel never finds a tensor that any launch of itself (op type and tensor cells) touched
 // while it was held: the same kernel launched again is a loop over layers or parameters, working
 // on the next one (docs/fidelity.md §23, §42c).
+// Where the export links a kernel to autograd (autograd_links.h: a forward op and its backward
+// node), a backward node's kernel reads the tensors its forward op saved: an input whose identity
+// the forward op's kernels read as exactly one tensor, and wrote none of, is that tensor — held if
+// L2 still holds it, cold if not, whatever newer tensor of its identity L2 holds (docs/fidelity.md
+// §140: the convolution's filter gradient recasting the x of its forward pass, not the dx just cast).
 // LRU follows the model's own L2 (l2_cache.h: true LRU); the L2's set conflicts are not modelled.
 // The walk starts in steady state by default (TimelineStart below).
 #include <cstddef>

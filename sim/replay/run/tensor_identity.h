@@ -2,7 +2,8 @@
 // How the replay tells real tensors apart (docs/fidelity.md §8, §16c). The export records no
 // addresses (kernel_details, the DB's COMPUTE_TASK_INFO, operator_memory.csv and OP_MEMORY carry
 // shapes, dtypes, formats and host-side allocation sizes only), so a tensor is known by its
-// shape, dtype and format cells: two tensors with the same key are indistinguishable.
+// shape, dtype and format cells: two tensors with the same key are indistinguishable — except
+// where autograd's links name a backward kernel's saved input (autograd_links.h, l2_timeline.h).
 #include <cstdint>
 #include <string>
 #include <tuple>

@@ -127,4 +127,15 @@ inline fs::path dbProfile(const fs::path& root, const std::string& name) {
     return dir;
 }
 
+// The DB export `dbProfile` made in a scratch folder tagged `tag`, with `sql` run on it (the tables
+// a test adds to the fixture's); returns the profile directory.
+inline fs::path dbProfileWith(const std::string& tag, const std::string& sql) {
+    const fs::path dir = dbProfile(testing_scratch::scratchDir(tag), "r");
+    sqlite3* db = nullptr;
+    sqlite3_open((dir / "ASCEND_PROFILER_OUTPUT" / "ascend_pytorch_profiler_0.db").c_str(), &db);
+    exec(db, sql);
+    sqlite3_close(db);
+    return dir;
+}
+
 }  // namespace ascendsim::replay_fixtures

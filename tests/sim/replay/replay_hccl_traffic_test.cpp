@@ -3,8 +3,6 @@
 // a row that has them replayed as a group of its own.
 #include <gtest/gtest.h>
 
-#include <sqlite3.h>
-
 #include "sim/config/chip_config_loader.h"
 #include "sim/replay/input/hccl_transfer_reader.h"
 #include "sim/replay/input/real_profile_loader.h"
@@ -56,13 +54,8 @@ TEST(HcclTransferReader, TraceViewKeepsTheHcclPlanesMemcpyAndReduceInline) {
 }
 
 TEST(HcclTransferReader, DbTransfersJoinTheirTaskTimesAndLinkNames) {
-    const fs::path root = fs::path(::testing::TempDir()) / "hccl_transfer_db";
-    fs::remove_all(root);
-    const fs::path dir = replay_fixtures::dbProfile(root, "r");
-    sqlite3* db = nullptr;
-    sqlite3_open((dir / "ASCEND_PROFILER_OUTPUT" / "ascend_pytorch_profiler_0.db").c_str(), &db);
-    replay_fixtures::exec(
-        db,
+    const fs::path dir = replay_fixtures::dbProfileWith(
+        "hccl_transfer_db",
         "CREATE TABLE COMMUNICATION_TASK_INFO (name INTEGER,globalTaskId INTEGER,taskType INTEGER,planeId INTEGER,"
         "groupName INTEGER,notifyId INTEGER,rdmaType INTEGER,srcRank INTEGER,dstRank INTEGER,transportType INTEGER,"
         "size INTEGER,dataType INTEGER,linkType INTEGER,opId INTEGER);"
@@ -73,7 +66,6 @@ TEST(HcclTransferReader, DbTransfersJoinTheirTaskTimesAndLinkNames) {
         "(0,21,41,0,0,0,0,0,1,0,0,0,65535,1),(0,22,42,1,0,0,0,0,1,0,1000,0,1,1);"
         "INSERT INTO TASK VALUES (1010000,1013500,0,9,20,7,1,0,4,1,0),(1013500,1020000,0,9,21,7,1,0,4,2,0),"
         "(1020000,1030000,0,9,22,7,1,0,4,3,0);");
-    sqlite3_close(db);
     const RealProfile profile = loadRealProfile(dir);
     ASSERT_EQ(profile.hcclTransfers.size(), 2u);  // the Notify_Wait moves nothing
     EXPECT_EQ(profile.hcclTransfers[0].startNs, 1010000);

@@ -276,5 +276,48 @@ TEST(L2TimelineVictims, ATensorStreamedPastL2LeavesItsDirtyLinesBehind) {
     EXPECT_DOUBLE_EQ(l2Timeline(profile, 4 * kKiB, kEmpty).victimDirtyShare[1], 0.0);
 }
 
+// Three rows: a forward op's kernel (linked as forward op 0) reading `forwardIn` and writing
+// `forwardOut`, an unlinked kernel reading `otherIn` and writing [256], and a kernel reading [256]
+// that runs in forward op 0's backward node when `linked`.
+RealProfile forwardOtherBackward(const std::string& forwardIn, const std::string& forwardOut, const std::string& otherIn,
+                                 bool linked) {
+    RealProfile profile;
+    profile.kernels = {rowOf(forwardIn, forwardOut), rowOf(otherIn, "256", "aclnnMul_MulAiCore_Mul"),
+                       rowOf("256", "8", "aclnnCast_CastAiCore_Cast")};
+    profile.kernels[0].forwardOp = 0;
+    if (linked) profile.kernels[2].backwardOf = 0;
+    return profile;
+}
+
+// A backward node's kernel reads the tensor its forward op read (autograd_links.h, §140), not the
+// newest tensor of that identity: kernel 1 writes a newer [256] after the forward op (kernel 0)
+// read X; the backward kernel finds X, which no write touched since (no writer), where the shape
+// rule alone finds kernel 1's output.
+TEST(L2Timeline, ABackwardKernelReadsTheTensorItsForwardOpRead) {
+    const L2Timeline unlinked = l2Timeline(forwardOtherBackward("256", "128", "128", false), 64 * kKiB, kEmpty);
+    ASSERT_EQ(unlinked.residentInputs[2], Indices{0});
+    EXPECT_EQ(unlinked.residentWriters[2][0].row, 1u);
+    const L2Timeline linked = l2Timeline(forwardOtherBackward("256", "128", "128", true), 64 * kKiB, kEmpty);
+    ASSERT_EQ(linked.residentInputs[2], Indices{0});
+    EXPECT_FALSE(linked.residentWriters[2][0].present());
+}
+
+// The saved tensor is that tensor, held or not: once L2 has pushed X out, the backward kernel
+// reads it cold even though a newer tensor of its identity is held (6 KiB: kernel 1's 4 KiB read
+// and 1 KiB write evict X, the least recently used).
+TEST(L2Timeline, ASavedTensorPushedOutIsColdThoughItsIdentityIsHeld) {
+    EXPECT_EQ(l2Timeline(forwardOtherBackward("256", "16", "1024", false), 6 * kKiB, kEmpty).residentInputs[2],
+              Indices{0});
+    EXPECT_TRUE(l2Timeline(forwardOtherBackward("256", "16", "1024", true), 6 * kKiB, kEmpty).residentInputs[2].empty());
+}
+
+// A forward op that also wrote a tensor of the identity (an elementwise op: Relu's y has x's
+// shape) does not say which of them autograd saved: the backward kernel keeps the shape rule.
+TEST(L2Timeline, AnIdentityTheForwardOpAlsoWroteIsNotNamed) {
+    const L2Timeline timeline = l2Timeline(forwardOtherBackward("256", "256", "128", true), 64 * kKiB, kEmpty);
+    ASSERT_EQ(timeline.residentInputs[2], Indices{0});
+    EXPECT_EQ(timeline.residentWriters[2][0].row, 1u);
+}
+
 }  // namespace
 }  // namespace ascendsim
