@@ -21,6 +21,17 @@
 // MTE2 time, not a fill's (e5a31957 text rank0: Cast [32] 281 cycles real, 680 with the fill, 354
 // without; Equal [5,32] 469 real, 1140 -> 600). The line rule stands for a read that wants more
 // than that piece (§94's planar-row readers).
+// Pieces several cores write into one line join (§138f): a single-range write (one burst, or
+// bursts back to back) into a partial line L2 holds, from a core other than the line's last
+// writer, adds its bytes to the pieces the line is known to hold, and a read that wants only bytes
+// of one joined piece is a hit. The AlexNet 910B2 bias gradients are written so — ReduceSum
+// [32,C,HW] -> [C] on 43 cores, 24 B a core, one write each — and the one-block Muls that read them
+// back read at a hit's MTE2 time on the chip (e5a31957 text rank0: Mul [4096] x 0-d 0.257 real,
+// 0.382 with the fill, 0.251 without). One core's pieces do not join: a strided write's
+// (FRACTAL_Z -> NCHW TransData, 288 B every 9216 B) lines keep their fills, which the weight
+// TensorMoves that read them back need (§134f: MTE2 0.38-0.46 real, 0.16-0.17 without), and so do a
+// core's successive stores into one line (MaxPoolWithArgmaxV1's NC1HWC0 output, which the
+// TransData after it reads: without the fill 0.790 -> 0.703x, 0.945 -> 0.821x).
 #include <cstdint>
 #include <map>
 #include <vector>
@@ -31,10 +42,12 @@ namespace ascendsim {
 
 class PartialLines {
 public:
-    // A write of `bursts` (each burst a write of its own when `burstsApart`), called before L2
-    // sees it: a line it covers in part that `l2` does not hold becomes partial, a line it covers
-    // whole is whole again; a held line covered in part stays as it was.
-    void noteWrite(const L2Bursts& bursts, bool burstsApart, const L2Cache& l2);
+    // A write of `bursts` by core `writerCore` (each burst a write of its own when `burstsApart`),
+    // called before L2 sees it: a line it covers in part that `l2` does not hold becomes partial,
+    // a line it covers whole is whole again; a held line covered in part stays as it was, except
+    // that a partial one takes the bytes of a single-range write from another core than its last
+    // writer (joined pieces, see above).
+    void noteWrite(const L2Bursts& bursts, bool burstsApart, const L2Cache& l2, std::uint32_t writerCore);
     // A read of `bursts`, called before L2 sees it: the partial lines it touches that `l2` still
     // holds are filled now (whole from then on); their count is returned. A partial line L2 no
     // longer holds is forgotten (the read's miss fills it whole). A line of which the read wants
@@ -49,14 +62,23 @@ public:
     std::size_t count() const { return lines_.size(); }
 
 private:
-    // The bytes [begin, end) of its line the write that allocated a partial line put there, as
-    // one piece; empty (begin == end) when they were not one piece.
+    // Bytes [begin, end) of a line (offsets from its start).
     struct WrittenPiece {
         std::uint32_t begin = 0;
         std::uint32_t end = 0;
     };
+    // What a partial line is known to hold: the piece of the write that allocated it, joined by
+    // other cores' single-range pieces (in order, apart from each other); none when the
+    // allocating write's bytes were not one piece (such a line never takes pieces).
+    struct LineContents {
+        std::vector<WrittenPiece> pieces;
+        std::uint32_t lastWriterCore = 0;
+        void add(WrittenPiece piece);
+        bool holds(WrittenPiece wanted) const;
+        bool whole(std::uint32_t lineBytes) const;
+    };
     // Ordered, so that a transfer's runs of lines are looked up as ranges, not line by line.
-    std::map<std::uint64_t, WrittenPiece> lines_;
+    std::map<std::uint64_t, LineContents> lines_;
 };
 
 }  // namespace ascendsim

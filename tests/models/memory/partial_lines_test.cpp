@@ -44,12 +44,12 @@ TEST(PartialLines, AWriteMissInPartLeavesTheLinePartialUntilAReadFillsIt) {
     L2Cache l2(64 * kL2LineBytes, kL2LineBytes, 4);
     PartialLines partial;
     // Bytes 100 .. 300 of line 0: L2 does not hold it.
-    partial.noteWrite({100, 200, 1, 0}, false, l2);
+    partial.noteWrite({100, 200, 1, 0}, false, l2, 0);
     EXPECT_TRUE(partial.isPartial(0));
     l2.access(0, true);
-    // A second write of the rest does not make it whole; a read fills it once.
-    partial.noteWrite({300, 212, 1, 0}, false, l2);
-    partial.noteWrite({0, 100, 1, 0}, false, l2);
+    // A second write of the rest (the same core's) does not make it whole; a read fills it once.
+    partial.noteWrite({300, 212, 1, 0}, false, l2, 0);
+    partial.noteWrite({0, 100, 1, 0}, false, l2, 0);
     EXPECT_TRUE(partial.isPartial(0));
     EXPECT_EQ(partial.fillOnRead({0, 64, 1, 0}, l2), 1u);
     EXPECT_FALSE(partial.isPartial(0));
@@ -89,7 +89,7 @@ TEST(PartialLines, AReadOfOnlyTheBytesTheAllocatingWritePutThereIsServedWithoutA
     PartialLines partial;
     // A one-block kernel stores a [32] fp32 tensor: bytes 0 .. 128 of line 0 (§129: the 910B2's
     // next kernel reads it in an L2 hit's MTE2 time).
-    partial.noteWrite({0, 128, 1, 0}, false, l2);
+    partial.noteWrite({0, 128, 1, 0}, false, l2, 0);
     l2.access(0, true);
     EXPECT_EQ(partial.fillOnRead({0, 128, 1, 0}, l2), 0u);
     EXPECT_EQ(partial.fillOnRead({32, 64, 1, 0}, l2), 0u);
@@ -104,12 +104,12 @@ TEST(PartialLines, ALineTwoBurstsOfOneWriteShareHasNoOneWritesPiece) {
     PartialLines partial;
     // Burst by burst (§94b): line 1 takes the first plane's end and the second's start as two
     // writes. Even a read of the first plane's bytes alone fills it.
-    partial.noteWrite({0, kPlane, 2, kPlane}, true, l2);
+    partial.noteWrite({0, kPlane, 2, kPlane}, true, l2, 0);
     l2.access(1, true);
     EXPECT_TRUE(partial.isPartial(1));
     EXPECT_EQ(partial.fillOnRead({kL2LineBytes, kPlane - kL2LineBytes, 1, 0}, l2), 1u);
     // The same store as one range: line 2 (1024 .. 1352 written) holds one piece.
-    partial.noteWrite({0, kPlane, 2, kPlane}, false, l2);
+    partial.noteWrite({0, kPlane, 2, kPlane}, false, l2, 0);
     l2.access(2, true);
     EXPECT_EQ(partial.fillOnRead({2 * kL2LineBytes, 2 * kPlane - 2 * kL2LineBytes, 1, 0}, l2), 0u);
 }
@@ -118,19 +118,19 @@ TEST(PartialLines, WholeWritesAndHeldLinesStayWhole) {
     L2Cache l2(64 * kL2LineBytes, kL2LineBytes, 4);
     PartialLines partial;
     l2.access(1, false);                               // line 1 held (read in)
-    partial.noteWrite({kL2LineBytes + 8, 8, 1, 0}, false, l2);  // merged into a whole line
+    partial.noteWrite({kL2LineBytes + 8, 8, 1, 0}, false, l2, 0);  // merged into a whole line
     EXPECT_FALSE(partial.isPartial(1));
-    partial.noteWrite({2 * kL2LineBytes + 8, 8, 1, 0}, false, l2);
+    partial.noteWrite({2 * kL2LineBytes + 8, 8, 1, 0}, false, l2, 0);
     EXPECT_TRUE(partial.isPartial(2));
-    partial.noteWrite({2 * kL2LineBytes, kL2LineBytes, 1, 0}, false, l2);  // a write of the whole line
+    partial.noteWrite({2 * kL2LineBytes, kL2LineBytes, 1, 0}, false, l2, 0);  // a write of the whole line
     EXPECT_FALSE(partial.isPartial(2));
 }
 
 TEST(PartialLines, AnEvictedPartialLineIsCountedOnceAndForgotten) {
     L2Cache l2(64 * kL2LineBytes, kL2LineBytes, 4);
     PartialLines partial;
-    partial.noteWrite({8, 8, 1, 0}, false, l2);
-    partial.noteWrite({3 * kL2LineBytes + 8, 8, 1, 0}, false, l2);
+    partial.noteWrite({8, 8, 1, 0}, false, l2, 0);
+    partial.noteWrite({3 * kL2LineBytes + 8, 8, 1, 0}, false, l2, 0);
     // Dirty victims 0 (partial), 1 (whole) and 3 (partial).
     EXPECT_EQ(partial.evicted({0, 1, 3}), 2u);
     EXPECT_EQ(partial.count(), 0u);
@@ -140,13 +140,69 @@ TEST(PartialLines, AnEvictedPartialLineIsCountedOnceAndForgotten) {
 TEST(PartialLines, APartialLineL2NoLongerHoldsIsAMissNotAFill) {
     L2Cache l2(64 * kL2LineBytes, kL2LineBytes, 4);
     PartialLines partial;
-    partial.noteWrite({8, 8, 1, 0}, false, l2);  // line 0 partial, but never allocated here
+    partial.noteWrite({8, 8, 1, 0}, false, l2, 0);  // line 0 partial, but never allocated here
     EXPECT_EQ(partial.fillOnRead({0, kL2LineBytes, 1, 0}, l2), 0u);
     EXPECT_FALSE(partial.isPartial(0));
     // So is one the read wants only the written bytes of: the miss fills it whole, it is forgotten.
-    partial.noteWrite({8, 8, 1, 0}, false, l2);
+    partial.noteWrite({8, 8, 1, 0}, false, l2, 0);
     EXPECT_EQ(partial.fillOnRead({8, 8, 1, 0}, l2), 0u);
     EXPECT_FALSE(partial.isPartial(0));
+}
+
+// A bias gradient's store (§138f): a ReduceSum on many cores writes 24 B a core (6 fp32 channels),
+// one write each, not in address order.
+TEST(PartialLines, SingleRangePiecesOfSeveralCoresJoinAndAReadOfThemIsAHit) {
+    L2Cache l2(64 * kL2LineBytes, kL2LineBytes, 4);
+    PartialLines partial;
+    constexpr std::uint64_t kPiece = 24;
+    const std::vector<std::uint32_t> cores{0, 1, 2, 5, 3, 4, 6, 7};  // core c writes bytes 24c .. 24c + 24
+    for (const std::uint32_t core : cores) {
+        partial.noteWrite({core * kPiece, kPiece, 1, 0}, false, l2, core);
+        l2.access(0, true);
+    }
+    EXPECT_TRUE(partial.isPartial(0));
+    // Cores 0..7 wrote bytes 0 .. 192 together: a read of them is served without a fill, even
+    // though core 5's piece came before core 3's and 4's.
+    EXPECT_EQ(partial.fillOnRead({0, 8 * kPiece, 1, 0}, l2), 0u);
+    EXPECT_TRUE(partial.isPartial(0));
+    // A read past them fills the line.
+    EXPECT_EQ(partial.fillOnRead({0, 9 * kPiece, 1, 0}, l2), 1u);
+    EXPECT_FALSE(partial.isPartial(0));
+}
+
+TEST(PartialLines, PiecesThatCoverTheLineMakeItWhole) {
+    L2Cache l2(64 * kL2LineBytes, kL2LineBytes, 4);
+    PartialLines partial;
+    partial.noteWrite({0, 200, 1, 0}, false, l2, 0);
+    l2.access(0, true);
+    partial.noteWrite({200, kL2LineBytes - 200 + 64, 1, 0}, false, l2, 1);  // into line 1 too
+    EXPECT_FALSE(partial.isPartial(0));
+}
+
+// The fills of a read of line 0 whole after `first` (core 0) allocates it in part and `second`
+// writes more of it (held) from core `secondCore`.
+std::uint64_t fillsOfAWholeReadAfterTwoWrites(const L2Bursts& first, const L2Bursts& second, bool secondApart,
+                                             std::uint32_t secondCore) {
+    L2Cache l2(64 * kL2LineBytes, kL2LineBytes, 4);
+    PartialLines partial;
+    partial.noteWrite(first, false, l2, 0);
+    l2.access(0, true);
+    partial.noteWrite(second, secondApart, l2, secondCore);
+    return partial.fillOnRead({0, kL2LineBytes, 1, 0}, l2);
+}
+
+TEST(PartialLines, OneCoresPiecesAndStridedWritesDoNotJoin) {
+    // The control: another core's single range that completes the line makes it whole.
+    EXPECT_EQ(fillsOfAWholeReadAfterTwoWrites({0, 224, 1, 0}, {224, 288, 1, 0}, false, 1), 0u);
+    // One core's successive stores into the line: it keeps only the first one's piece.
+    EXPECT_EQ(fillsOfAWholeReadAfterTwoWrites({0, 224, 1, 0}, {224, 288, 1, 0}, false, 0), 1u);
+    // Another core's strided write (288 B every 9216 B, a FRACTAL_Z -> NCHW TransData's rows,
+    // §134f): not a single range, so its bytes do not join.
+    EXPECT_EQ(fillsOfAWholeReadAfterTwoWrites({0, 224, 1, 0}, {224, 288, 16, 9216}, false, 1), 1u);
+    // Nor does a move that goes burst by burst.
+    EXPECT_EQ(fillsOfAWholeReadAfterTwoWrites({0, 224, 1, 0}, {224, 288, 1, 0}, true, 1), 1u);
+    // Nor a write into a line whose allocating write left no one piece (32 B every 64 B).
+    EXPECT_EQ(fillsOfAWholeReadAfterTwoWrites({0, 32, 8, 64}, {32, 480, 1, 0}, false, 1), 1u);
 }
 
 ChipConfig partialChip(PartialLineFill fill) {
