@@ -56,6 +56,14 @@ struct ConvProblem {
     // each with its own offset arithmetic; the model moves the step's weights as one move and
     // charges the other k / C0 − 1 issues as scalar work (docs/fidelity.md §122).
     std::uint32_t weightLoadIssueCyclesPerC0 = 0;
+    // TBE's forward convolution on the split cores (docs/fidelity.md §135): the position tile's
+    // input band of every channel stays in L1 for the tile (its AL1 fmap, K whole) while the weights
+    // stream through L1 slots of their own, `weightChunkSteps` L0 steps a chunk (BL1, sized apart;
+    // 0 = kMaxChunkSteps), and the L0 steps are whole C0 blocks deep (8 fp32 elements, the 16 × 8
+    // fp32 fractal) rather than whole 16-element fractals.
+    bool inputBandHoldsAllChannels = false;
+    std::uint32_t weightChunkSteps = 0;
+    bool stepsInC0Blocks = false;
     // The output's FixPipe stores split each fractal row into C0 vectors (convStoresSplitC0Channels).
     bool storesSplitC0Channels = false;
     // C0 of the output when it lies in GM as NC1HWC0 (kConvOutputC0Attr; 0 = NCHW): the stores keep
