@@ -109,7 +109,7 @@ std::vector<LoweredKernel> lowerConv2D(const OpInstance& op, const ChipConfig& c
     p.wholePlaneTiles = true;
     p.weightsFromGmWhenTheyExceedL1 = forwardConvWeightsFromGm(chip);
     if (forwardConvHoldsTheInputBand(chip, x.dtype)) {
-        p.inputBandHoldsAllChannels = true;
+        p.inputBandMaxChunks = ConvProblem::kEveryChunk;
         p.weightChunkSteps = kSplitCubeFp32WeightChunkSteps;
         p.stepsInC0Blocks = true;
     }

@@ -309,10 +309,12 @@ bool planConvPositions(const OpInstance& op, const ChipConfig& chip, const ConvP
     tiling.chunkChannels = static_cast<std::uint32_t>(channels);
     tiling.weightRowStrideBytes = roundUp(channels * taps * eb, kL1RowAlignBytes);
     std::uint64_t band = c0BandSpan(p, channels);
-    if (p.inputBandHoldsAllChannels && residentChannels == 0 && !weightsFromGm) {
-        // The band of every channel (ConvProblem::inputBandHoldsAllChannels), or as many chunks'
-        // channels as two such bands and two weight chunks leave room for in L1.
-        for (std::uint64_t span = ceilDiv(p.reductionChannels(), channels); span > band; --span)
+    if (p.inputBandMaxChunks != 0 && p.weightLayout == ConvWeightLayout::OutputMajor && residentChannels == 0 &&
+        !weightsFromGm) {
+        // The deepest band of ConvProblem::inputBandMaxChunks chunks or fewer of which two fit L1
+        // beside two weight chunks.
+        const std::uint64_t deepest = std::min<std::uint64_t>(ceilDiv(p.reductionChannels(), channels), p.inputBandMaxChunks);
+        for (std::uint64_t span = deepest; span > band; --span)
             if (2 * (weightBytes(channels) + slabBytes(span * channels)) <= chip.bufferCapacity(MemSpace::L1)) {
                 band = span;
                 break;
@@ -323,7 +325,7 @@ bool planConvPositions(const OpInstance& op, const ChipConfig& chip, const ConvP
         plan.placeResidentA(slabBytes(channels), weightBytes(channels), residentBytes(channels));
     } else if (!weightsFromGm && band > 1 &&
                2 * (weightBytes(channels) + slabBytes(band * channels)) <= chip.bufferCapacity(MemSpace::L1)) {
-        // The band (one C0 block's, or every channel's: ConvProblem::inputBandHoldsAllChannels): two
+        // The band (one C0 block's, or ConvProblem::inputBandMaxChunks chunks'): two
         // B slots of its slab, each loaded once for the `band` chunks that read it, and the weight
         // chunks in two slots of their own.
         plan.bChunkSpan = static_cast<std::uint32_t>(band);

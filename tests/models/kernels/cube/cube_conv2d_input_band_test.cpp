@@ -1,7 +1,8 @@
-// TBE's fp32 forward convolution on the split cores (docs/fidelity.md §135): the position tile's
-// input band of every channel is loaded into L1 once a tile while the weights stream through slots
-// of their own in chunks of two L0 steps, and the L0 steps are whole C0 blocks (8 fp32) deep. fp16
-// and the coupled cores keep one slab a chunk and 16-element steps.
+// Input bands deeper than the weight chunks on the split cores (docs/fidelity.md §135): TBE's fp32
+// forward convolution loads the position tile's input band of every channel into L1 once a tile
+// while the weights stream through slots of their own in chunks of two L0 steps, and its L0 steps
+// are whole C0 blocks (8 fp32) deep; the fp32 input gradient's dy loads serve two weight chunks
+// each. fp16 and the coupled cores keep one slab a chunk and 16-element steps.
 #include <gtest/gtest.h>
 
 #include <variant>
@@ -83,6 +84,44 @@ TEST(CubeConv2DInputBand, Fp16AndTheCoupledCubeKeepOneSlabAChunk) {
         EXPECT_GT(s.xLoads, 2u) << chip.name;  // more than one slab a tile: a slab a chunk
         EXPECT_EQ(s.stepsNotWholeFractals, 0u) << chip.name;
     }
+}
+
+// dy [2,256,13,13] by w [256,128,3,3] into dx [2,128,13,13]: 4.5 MiB of weights stream (one
+// 176-position tile an image, 14-channel chunks of four 32-deep steps: 19 a tile), and on the split
+// cube in fp32 each dy load serves two of them (10 a tile); fp16 loads dy with every chunk.
+std::uint64_t inputGradDyLoads(const ChipConfig& chip, DataType dtype, std::uint64_t& weightLoads) {
+    const ConvShape s{2, 128, 13, 13, 256, 3, 3, 1, 1, 1, 1, 1, 1};
+    CubeOpHarness h(chip);
+    auto dy = h.tensor("dy", {s.n, s.co, s.outH(), s.outW()}, dtype);
+    auto w = h.tensor("w", {s.co, s.c, s.kh, s.kw}, dtype);
+    auto dx = h.tensor("dx", {s.n, s.c, s.h, s.w}, DataType::Fp32);
+    const auto dyv = h.fillRandom(dy), wv = h.fillRandom(w);
+    h.fill(dx, 777.0f);
+    auto op = makeOp("Conv2DBackpropInput", {dy, w}, {dx});
+    op.attrs["pads"] = std::vector<std::int64_t>{s.pt, s.pb, s.pl, s.pr};
+    op.attrs["input_size"] = std::vector<std::int64_t>{s.n, s.c, s.h, s.w};
+    op.blockDim = 1;
+    const auto kernels = h.run(op);
+    const bool hf32 = dtype == DataType::Fp32;  // fp32 runs as hf32 (convTypes): its inputs rounded
+    expectNear(h.read(dx), referenceConvInputGrad(s, dyv, wv), hf32 ? 2e-2 : 1e-3, hf32 ? 5e-3 : 1e-4, "dx");
+    std::uint64_t dyLoads = 0;
+    weightLoads = 0;
+    for (const Instruction& instruction : blockProgram(kernels.back(), 0)) {
+        const auto* move = std::get_if<DataMove>(&instruction.operands);
+        if (!move || move->src != MemSpace::GM || move->dst != MemSpace::L1) continue;
+        // The transposed weights sit in the launch workspace, whose addresses may alias the harness's
+        // tensors: a weight chunk is the tile's 128 dx-channel rows, a dy band one run of channels.
+        if (move->burstCount == 128) ++weightLoads;
+        else ++dyLoads;
+    }
+    return dyLoads;
+}
+
+TEST(CubeConv2DInputBand, SplitCubeFp32InputGradientLoadsDyForTwoWeightChunks) {
+    std::uint64_t weightLoads = 0;
+    EXPECT_EQ(inputGradDyLoads(ascend910B1(), DataType::Fp32, weightLoads), 2u * 10);
+    EXPECT_EQ(weightLoads, 2u * 19);
+    EXPECT_EQ(inputGradDyLoads(ascend910B1(), DataType::Fp16, weightLoads), weightLoads);
 }
 
 }  // namespace
