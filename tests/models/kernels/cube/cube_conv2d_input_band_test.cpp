@@ -8,6 +8,7 @@
 #include <variant>
 
 #include "tests/models/kernels/cube_conv_reference.h"
+#include "tests/models/kernels/cube_conv_runs.h"
 #include "tests/models/kernels/cube_test_support.h"
 #include "tests/models/kernels/test_chip.h"
 
@@ -91,19 +92,7 @@ TEST(CubeConv2DInputBand, Fp16AndTheCoupledCubeKeepOneSlabAChunk) {
 // cube in fp32 each dy load serves two of them (10 a tile); fp16 loads dy with every chunk.
 std::uint64_t inputGradDyLoads(const ChipConfig& chip, DataType dtype, std::uint64_t& weightLoads) {
     const ConvShape s{2, 128, 13, 13, 256, 3, 3, 1, 1, 1, 1, 1, 1};
-    CubeOpHarness h(chip);
-    auto dy = h.tensor("dy", {s.n, s.co, s.outH(), s.outW()}, dtype);
-    auto w = h.tensor("w", {s.co, s.c, s.kh, s.kw}, dtype);
-    auto dx = h.tensor("dx", {s.n, s.c, s.h, s.w}, DataType::Fp32);
-    const auto dyv = h.fillRandom(dy), wv = h.fillRandom(w);
-    h.fill(dx, 777.0f);
-    auto op = makeOp("Conv2DBackpropInput", {dy, w}, {dx});
-    op.attrs["pads"] = std::vector<std::int64_t>{s.pt, s.pb, s.pl, s.pr};
-    op.attrs["input_size"] = std::vector<std::int64_t>{s.n, s.c, s.h, s.w};
-    op.blockDim = 1;
-    const auto kernels = h.run(op);
-    const bool hf32 = dtype == DataType::Fp32;  // fp32 runs as hf32 (convTypes): its inputs rounded
-    expectNear(h.read(dx), referenceConvInputGrad(s, dyv, wv), hf32 ? 2e-2 : 1e-3, hf32 ? 5e-3 : 1e-4, "dx");
+    const auto kernels = runConvInputGrad(chip, s, 1u, dtype, 0, "dx");
     std::uint64_t dyLoads = 0;
     weightLoads = 0;
     for (const Instruction& instruction : blockProgram(kernels.back(), 0)) {
