@@ -278,8 +278,9 @@ bool planConvPositions(const OpInstance& op, const ChipConfig& chip, const ConvP
     auto slotBytes = [&](std::uint64_t channels) {
         return (weightsFromGm ? 0 : weightBytes(channels)) + slabBytes(channels);
     };
-    // Deepest chunk of whole channels within kMaxChunkSteps L0 steps that fits; multiples of 16
-    // channels keep the reduction fractal-aligned.
+    // Deepest chunk of whole channels within the weight chunk's L0 steps (ConvProblem::
+    // weightChunkSteps, else kMaxChunkSteps) that fits; multiples of 16 channels keep the reduction
+    // fractal-aligned.
     auto shallower = [](std::uint64_t channels) { return channels > kFractalRows ? channels - kFractalRows : channels - 1; };
     const std::uint64_t chunkSteps = p.weightChunkSteps != 0 ? p.weightChunkSteps : kMaxChunkSteps;
     std::uint64_t channels = std::min<std::uint64_t>(p.reductionChannels(), std::max<std::uint64_t>(1, chunkSteps * tiling.baseK / taps));
