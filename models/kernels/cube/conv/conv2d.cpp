@@ -40,6 +40,22 @@ bool forwardConvWeightsFromGm(const ChipConfig& chip) { return chip.organisation
 // coupled cores store through UB.
 bool forwardConvStoresWithoutUnitFlag(const ChipConfig& chip) { return convGradientStoresWithoutUnitFlag(chip); }
 
+// L0 steps of a weight chunk in TBE's split-cube fp32 forward (ConvProblem::weightChunkSteps): the
+// weights stream through L1 in chunks of two L0 steps while the position tile's input band of every
+// channel stays. Fitted on e5a31957 text/level2 rank0 (at), the five Conv2D rows' MTE2 / scalar /
+// MAC (1, 2, 3, 4 steps measured: 2 is the only depth that lowers all three AIC pipe errors;
+// docs/fidelity.md §135); held-out check on the DB export (ad). TBE's BL1 depth is in its closed
+// legacy tiling.
+constexpr std::uint32_t kSplitCubeFp32WeightChunkSteps = 2;
+
+// Whether the forward runs TBE's conv schedule of the split cores as §135 models it: the input band
+// of all channels held a position tile, streamed weight chunks, steps of whole C0 blocks. Only fp32
+// rows (the AlexNet 910B2's) are measured; 16-bit forwards (ResNet-50 on the 910B1) and the coupled
+// cores (TBE v100's schedule, §63) keep the default plan.
+bool forwardConvHoldsTheInputBand(const ChipConfig& chip, DataType input) {
+    return chip.organisation != CoreOrganisation::Coupled && input == DataType::Fp32;
+}
+
 std::vector<LoweredKernel> lowerConv2D(const OpInstance& op, const ChipConfig& chip) {
     if (op.inputs.size() < 2 || op.outputs.empty()) throwLoweringError(op, "needs inputs x, w and output y");
     const TensorInfo& x = op.inputs[0];
@@ -92,6 +108,11 @@ std::vector<LoweredKernel> lowerConv2D(const OpInstance& op, const ChipConfig& c
     p.weightLayout = ConvWeightLayout::OutputMajor;
     p.wholePlaneTiles = true;
     p.weightsFromGmWhenTheyExceedL1 = forwardConvWeightsFromGm(chip);
+    if (forwardConvHoldsTheInputBand(chip, x.dtype)) {
+        p.inputBandMaxChunks = ConvProblem::kEveryChunk;
+        p.weightChunkSteps = kSplitCubeFp32WeightChunkSteps;
+        p.stepsInC0Blocks = true;
+    }
 
     ConvTiling tiling;
     CubeBufferPlan plan;

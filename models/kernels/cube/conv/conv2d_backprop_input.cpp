@@ -23,6 +23,16 @@ namespace {
 // Output positions per base block of CANN's 220x input gradient (its dx tiling's baseM 256).
 constexpr std::uint32_t kInputGradientBasePositions = 256;
 
+// Weight chunks one fp32 dy band serves on the split cube (ConvProblem::inputBandMaxChunks). CANN's
+// dx tiling (ops-nn conv3d_backprop_input_v2 arch22 `UpdateBaseStep` / `UpdateStepFp32`, read for
+// docs/fidelity.md §135) loads dy stepKa deep, a whole multiple of the weights' stepKb: each sized
+// by a quarter of L1, so by our reading about 12 (13 × 13) and 4 (27 × 27) weight chunks of 16 dy
+// channels a dy load on the AlexNet rows. The model's chunks are its own (4 L0 steps), and its in-order MTE2 queue puts
+// a deep band's load in front of the weight chunks the cube waits for: 2 is the depth measured to
+// lower the AlexNet (at) rows' MTE2 error without lengthening them cold (2, 4, every chunk measured;
+// held-out check on ad).
+constexpr std::uint32_t kFp32DyBandWeightChunks = 2;
+
 // The vector kernel that writes w [Co][C][kh][kw] transposed to [C][Co][kh][kw] into the workspace.
 LoweredKernel weightTransData(const OpInstance& op, const ChipConfig& chip) {
     const TensorInfo& w = op.inputs[1];
@@ -103,6 +113,7 @@ std::vector<LoweredKernel> lowerConv2DBackpropInput(const OpInstance& op, const 
     p.basePositions = fp32OnSeparatedCube ? kInputGradientBasePositions : 0;
     p.weightLoadsGatherC0Vectors = fp32OnSeparatedCube;
     p.weightLoadIssueCyclesPerC0 = fp32OnSeparatedCube ? chip.scalarCyclesPerInstructionAic : 0;
+    p.inputBandMaxChunks = fp32OnSeparatedCube ? kFp32DyBandWeightChunks : 0;
 
     ConvTiling tiling;
     CubeBufferPlan plan;

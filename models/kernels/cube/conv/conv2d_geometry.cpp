@@ -128,11 +128,11 @@ bool convStoresSplitC0Channels(const ChipConfig& chip, DataType output) {
     return chip.organisation == CoreOrganisation::Split && output == DataType::Fp32;
 }
 
-std::uint64_t l0HalfStepDepth(const ChipConfig& chip, std::uint64_t rows, std::uint64_t elementBytes) {
-    constexpr std::uint64_t kFractalRows = 16;
+std::uint64_t l0HalfStepDepth(const ChipConfig& chip, std::uint64_t rows, std::uint64_t elementBytes,
+                              std::uint64_t granule) {
     const std::uint64_t halfBytes = std::min(chip.bufferCapacity(MemSpace::L0A), chip.bufferCapacity(MemSpace::L0B)) / 2;
-    return halfBytes / std::max<std::uint64_t>(1, rows) / std::max<std::uint64_t>(1, elementBytes) / kFractalRows *
-           kFractalRows;
+    const std::uint64_t g = std::max<std::uint64_t>(1, granule);
+    return halfBytes / std::max<std::uint64_t>(1, rows) / std::max<std::uint64_t>(1, elementBytes) / g * g;
 }
 
 }  // namespace ascendsim

@@ -64,10 +64,11 @@ void requireNchw(const OpInstance& op, const TensorInfo& t, const char* role);
 std::int64_t convOutputExtent(std::int64_t in, std::uint32_t padBefore, std::uint32_t padAfter,
                               std::uint32_t dilation, std::uint32_t kernel, std::uint32_t stride);
 
-// K depth (elements, a multiple of the 16-row fractal) of an L0 step whose `rows` × depth block of
-// `elementBytes` elements fills one ping-pong half of the smaller of L0A / L0B: CANN's convolution
-// tilings deepen baseK so (docs/fidelity.md §86). 0 when not one fractal row fits.
-std::uint64_t l0HalfStepDepth(const ChipConfig& chip, std::uint64_t rows, std::uint64_t elementBytes);
+// K depth (elements, a multiple of `granule`: the 16-row fractal by default) of an L0 step whose
+// `rows` × depth block of `elementBytes` elements fills one ping-pong half of the smaller of L0A /
+// L0B: CANN's convolution tilings deepen baseK so (docs/fidelity.md §86). 0 when not one granule fits.
+std::uint64_t l0HalfStepDepth(const ChipConfig& chip, std::uint64_t rows, std::uint64_t elementBytes,
+                              std::uint64_t granule = 16);
 
 // True when the convolution gradients' FixPipe stores wait for the cube on a plain event rather
 // than as unit-flag stores in flight (CubeBufferPlan::storesWithoutUnitFlag): CANN's arch22

@@ -254,10 +254,13 @@ bool planConvPositions(const OpInstance& op, const ChipConfig& chip, const ConvP
     plan = CubeBufferPlan{};
     tiling.baseM = static_cast<std::uint32_t>(std::min<std::uint64_t>(kBaseM, roundUp(p.outChannels, kFractalRows)));
     tiling.baseN = static_cast<std::uint32_t>(positionsPerTile);
+    // Steps are whole fractals deep, or (ConvProblem::stepsInC0Blocks) whole C0 blocks: the same 16
+    // elements for fp16 / bf16, 8 for fp32, whose fractal is 16 × 8.
+    const std::uint64_t granule = p.stepsInC0Blocks ? x5hdChannelBlock(p.inputType) : kFractalRows;
     const std::uint64_t stepElements = std::max<std::uint64_t>(
-        kFractalRows, std::min(kMaxStepBytesPerRow / eb / kFractalRows * kFractalRows,
-                               l0HalfStepDepth(chip, std::max(tiling.baseM, tiling.baseN), eb)));
-    tiling.baseK = static_cast<std::uint32_t>(std::min<std::uint64_t>(stepElements, roundUp(p.reduction(), kFractalRows)));
+        granule, std::min(kMaxStepBytesPerRow / eb / granule * granule,
+                          l0HalfStepDepth(chip, std::max(tiling.baseM, tiling.baseN), eb, granule)));
+    tiling.baseK = static_cast<std::uint32_t>(std::min<std::uint64_t>(stepElements, roundUp(p.reduction(), granule)));
 
     const std::uint64_t slabRows = maxSlabRows(p.window, tiling.baseN);
     const std::uint64_t slotBudget = chip.bufferCapacity(MemSpace::L1) / 2;
@@ -275,10 +278,12 @@ bool planConvPositions(const OpInstance& op, const ChipConfig& chip, const ConvP
     auto slotBytes = [&](std::uint64_t channels) {
         return (weightsFromGm ? 0 : weightBytes(channels)) + slabBytes(channels);
     };
-    // Deepest chunk of whole channels within kMaxChunkSteps L0 steps that fits; multiples of 16
-    // channels keep the reduction fractal-aligned.
+    // Deepest chunk of whole channels within the weight chunk's L0 steps (ConvProblem::
+    // weightChunkSteps, else kMaxChunkSteps) that fits; multiples of 16 channels keep the reduction
+    // fractal-aligned.
     auto shallower = [](std::uint64_t channels) { return channels > kFractalRows ? channels - kFractalRows : channels - 1; };
-    std::uint64_t channels = std::min<std::uint64_t>(p.reductionChannels(), std::max<std::uint64_t>(1, kMaxChunkSteps * tiling.baseK / taps));
+    const std::uint64_t chunkSteps = p.weightChunkSteps != 0 ? p.weightChunkSteps : kMaxChunkSteps;
+    std::uint64_t channels = std::min<std::uint64_t>(p.reductionChannels(), std::max<std::uint64_t>(1, chunkSteps * tiling.baseK / taps));
     if (channels > kFractalRows) channels = channels / kFractalRows * kFractalRows;
     while (channels > 0 && slotBytes(channels) > slotBudget) channels = shallower(channels);
     if (channels == 0) {
@@ -304,14 +309,26 @@ bool planConvPositions(const OpInstance& op, const ChipConfig& chip, const ConvP
     if (residentChannels != 0) channels = residentChannels;
     tiling.chunkChannels = static_cast<std::uint32_t>(channels);
     tiling.weightRowStrideBytes = roundUp(channels * taps * eb, kL1RowAlignBytes);
-    const std::uint64_t band = c0BandSpan(p, channels);
+    std::uint64_t band = c0BandSpan(p, channels);
+    if (p.inputBandMaxChunks != 0 && p.weightLayout == ConvWeightLayout::OutputMajor && residentChannels == 0 &&
+        !weightsFromGm) {
+        // The deepest band of ConvProblem::inputBandMaxChunks chunks or fewer of which two fit L1
+        // beside two weight chunks.
+        const std::uint64_t deepest = std::min<std::uint64_t>(ceilDiv(p.reductionChannels(), channels), p.inputBandMaxChunks);
+        for (std::uint64_t span = deepest; span > band; --span)
+            if (2 * (weightBytes(channels) + slabBytes(span * channels)) <= chip.bufferCapacity(MemSpace::L1)) {
+                band = span;
+                break;
+            }
+    }
     if (residentChannels != 0) {
         tiling.coTileOuter = true;
         plan.placeResidentA(slabBytes(channels), weightBytes(channels), residentBytes(channels));
     } else if (!weightsFromGm && band > 1 &&
                2 * (weightBytes(channels) + slabBytes(band * channels)) <= chip.bufferCapacity(MemSpace::L1)) {
-        // The C0 band: two B slots of one C0 block's slab, each loaded once for the `band` chunks
-        // that read it, and the weight chunks in two slots of their own.
+        // The band (one C0 block's, or ConvProblem::inputBandMaxChunks chunks'): two
+        // B slots of its slab, each loaded once for the `band` chunks that read it, and the weight
+        // chunks in two slots of their own.
         plan.bChunkSpan = static_cast<std::uint32_t>(band);
         plan.l1BOffset = 0;
         plan.l1SlotBytes = slabBytes(band * channels);

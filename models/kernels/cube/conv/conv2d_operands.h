@@ -56,6 +56,19 @@ struct ConvProblem {
     // each with its own offset arithmetic; the model moves the step's weights as one move and
     // charges the other k / C0 − 1 issues as scalar work (docs/fidelity.md §122).
     std::uint32_t weightLoadIssueCyclesPerC0 = 0;
+    // Input bands deeper than the weight chunks (docs/fidelity.md §135): one L1 load of the
+    // position tile's input rows serves up to this many channel chunks (kEveryChunk: the whole
+    // reduction) while the weight chunks stream through L1 slots of their own, as far as two such
+    // bands and two weight chunks fit L1 (0: only the C0 band of §131). TBE's split-cube forward
+    // holds the band of every channel a tile (its AL1 fmap, K whole; BL1 sized apart); CANN's fp32
+    // input gradient loads dy (its A1) stepKa deep, a multiple of the weights' stepKb.
+    static constexpr std::uint32_t kEveryChunk = ~std::uint32_t{0};
+    std::uint32_t inputBandMaxChunks = 0;
+    // L0 steps of a weight (pipeline) chunk; 0 = kMaxChunkSteps.
+    std::uint32_t weightChunkSteps = 0;
+    // L0 steps whole C0 blocks deep (8 fp32 elements, the 16 × 8 fp32 fractal) rather than whole
+    // 16-element fractals; the same for 16-bit types.
+    bool stepsInC0Blocks = false;
     // The output's FixPipe stores split each fractal row into C0 vectors (convStoresSplitC0Channels).
     bool storesSplitC0Channels = false;
     // C0 of the output when it lies in GM as NC1HWC0 (kConvOutputC0Attr; 0 = NCHW): the stores keep

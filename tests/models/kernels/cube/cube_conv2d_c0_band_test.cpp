@@ -101,7 +101,7 @@ TEST(CubeConv2DC0Band, ChunksNarrowerThanC0ShareOneBandAndStreamTheirWeights) {
 }
 
 // With the whole 512 KiB the weights stay resident beside two bands: read once, and the chunks keep
-// their own slabs in the resident plan.
+// their own slabs in the resident plan (the all-channel band of §135 is for streamed weights).
 TEST(CubeConv2DC0Band, WeightsThatFitBesideTwoBandsStayResident) {
     const ChipConfig chip = ascend910B1();
     ConvTiling tiling;
@@ -112,7 +112,9 @@ TEST(CubeConv2DC0Band, WeightsThatFitBesideTwoBandsStayResident) {
 
     std::uint64_t xBytes = 0, wBytes = 0, xLoads = 0;
     runStem(chip, xBytes, wBytes, xLoads);
-    EXPECT_EQ(xLoads, 2u * 4);  // each 2-channel chunk its own slab
+    // Each chunk its own slab: 1-channel chunks, the fp32 forward's two 64-deep L0 steps of 121
+    // taps (docs/fidelity.md §135).
+    EXPECT_EQ(xLoads, 2u * 8);
     EXPECT_EQ(wBytes, 16u * 8 * 121 * 4);
     EXPECT_EQ(xBytes, 2u * 8 * 40 * 40 * 4);
 }

@@ -7,18 +7,12 @@
 
 #include "models/kernels/cube/conv/conv2d_geometry.h"
 #include "tests/models/kernels/cube_conv_reference.h"
+#include "tests/models/kernels/cube_conv_runs.h"
 #include "tests/models/kernels/cube_test_support.h"
 #include "tests/models/kernels/test_chip.h"
 
 namespace ascendsim::test {
 namespace {
-
-void setConvAttrs(OpInstance& op, const ConvShape& s) {
-    op.attrs["strides"] = std::vector<std::int64_t>{s.sh, s.sw};
-    op.attrs["pads"] = std::vector<std::int64_t>{s.pt, s.pb, s.pl, s.pr};
-    op.attrs["dilations"] = std::vector<std::int64_t>{s.dh, s.dw};
-    op.attrs["groups"] = s.groups;
-}
 
 std::string describe(const ConvShape& s, std::optional<std::uint32_t> blockDim) {
     return "conv n" + std::to_string(s.n) + " c" + std::to_string(s.c) + " " + std::to_string(s.h) + "x" +
@@ -51,22 +45,7 @@ std::vector<LoweredKernel> runConv(const ChipConfig& chip, const ConvShape& s, s
 std::vector<LoweredKernel> runInputGrad(const ChipConfig& chip, const ConvShape& s,
                                        std::optional<std::uint32_t> blockDim, DataType dtype = DataType::Fp16,
                                        std::int64_t outputC0 = 0) {
-    CubeOpHarness h(chip);
-    auto dy = h.tensor("dy", {s.n, s.co, s.outH(), s.outW()}, dtype);
-    auto w = h.tensor("w", {s.co, s.c, s.kh, s.kw}, dtype);
-    auto dx = h.tensor("dx", {s.n, s.c, s.h, s.w}, DataType::Fp32);
-    const auto dyv = h.fillRandom(dy), wv = h.fillRandom(w);
-    h.fill(dx, 777.0f);
-    auto op = makeOp("Conv2DBackpropInput", {dy, w}, {dx});
-    setConvAttrs(op, s);
-    op.attrs["input_size"] = std::vector<std::int64_t>{s.n, s.c, s.h, s.w};
-    if (outputC0 != 0) op.attrs[kConvOutputC0Attr] = outputC0;
-    op.blockDim = blockDim;
-    auto kernels = h.run(op);
-    const bool hf32 = dtype == DataType::Fp32;  // fp32 runs as hf32 (convTypes): its inputs rounded
-    expectNear(h.read(dx), referenceConvInputGrad(s, dyv, wv), hf32 ? 2e-2 : 1e-3, hf32 ? 5e-3 : 1e-4,
-               "input grad " + describe(s, blockDim));
-    return kernels;
+    return runConvInputGrad(chip, s, blockDim, dtype, outputC0, "input grad " + describe(s, blockDim));
 }
 
 const std::vector<std::optional<std::uint32_t>> kBlockDims{1u, std::nullopt, 3u};

@@ -1,0 +1,117 @@
+// Input bands deeper than the weight chunks on the split cores (docs/fidelity.md §135): TBE's fp32
+// forward convolution loads the position tile's input band of every channel into L1 once a tile
+// while the weights stream through slots of their own in chunks of two L0 steps, and its L0 steps
+// are whole C0 blocks (8 fp32) deep; the fp32 input gradient's dy loads serve two weight chunks
+// each. fp16 and the coupled cores keep one slab a chunk and 16-element steps.
+#include <gtest/gtest.h>
+
+#include <variant>
+
+#include "tests/models/kernels/cube_conv_reference.h"
+#include "tests/models/kernels/cube_conv_runs.h"
+#include "tests/models/kernels/cube_test_support.h"
+#include "tests/models/kernels/test_chip.h"
+
+namespace ascendsim::test {
+namespace {
+
+// Two images of 192 channels 13 × 13, 128 output channels, 3 × 3 pad 1 (the AlexNet 13 × 13 rows'
+// planes): 864 KiB of fp32 weights do not stay in the 512 KiB L1, so each image is one whole-plane
+// tile that streams them.
+const ConvShape kPlane{2, 192, 13, 13, 128, 3, 3, 1, 1, 1, 1, 1, 1};
+
+struct ForwardSchedule {
+    std::uint64_t xLoads = 0, xBytes = 0, wLoads = 0, wBytes = 0;
+    std::uint64_t mmads = 0, stepsNotWholeFractals = 0, stepsNotWholeC0 = 0;
+};
+
+// Runs kPlane in one block against the reference and returns what block 0 loads and its steps.
+ForwardSchedule runPlane(const ChipConfig& chip, DataType dtype) {
+    CubeOpHarness h(chip);
+    auto x = h.tensor("x", {kPlane.n, kPlane.c, kPlane.h, kPlane.w}, dtype);
+    auto w = h.tensor("w", {kPlane.co, kPlane.c, kPlane.kh, kPlane.kw}, dtype);
+    auto y = h.tensor("y", {kPlane.n, kPlane.co, kPlane.outH(), kPlane.outW()}, DataType::Fp32);
+    const auto xv = h.fillRandom(x), wv = h.fillRandom(w);
+    h.fill(y, 777.0f);
+    auto op = makeOp("Conv2D", {x, w}, {y});
+    op.attrs["pads"] = std::vector<std::int64_t>{kPlane.pt, kPlane.pb, kPlane.pl, kPlane.pr};
+    op.blockDim = 1;
+    const auto kernels = h.run(op);
+    // fp32 runs as hf32 (convTypes): its inputs rounded, so the tolerance of the fp32 stem test.
+    const bool fp32 = dtype == DataType::Fp32;
+    expectNear(h.read(y), referenceConv(kPlane, xv, wv), fp32 ? 2e-2 : 1e-3, fp32 ? 5e-3 : 1e-4, chip.name);
+    ForwardSchedule s;
+    for (const Instruction& instruction : blockProgram(kernels.at(0), 0)) {
+        if (const auto* mmad = std::get_if<Mmad>(&instruction.operands)) {
+            ++s.mmads;
+            if (mmad->k % 16 != 0) ++s.stepsNotWholeFractals;
+            if (mmad->k % 8 != 0) ++s.stepsNotWholeC0;
+        }
+        const auto* move = std::get_if<DataMove>(&instruction.operands);
+        if (!move || move->src != MemSpace::GM || move->dst != MemSpace::L1) continue;
+        if (move->srcAddr >= x.deviceAddr && move->srcAddr < x.deviceAddr + x.bytes()) {
+            ++s.xLoads;
+            s.xBytes += move->totalBytes();
+        }
+        if (move->srcAddr >= w.deviceAddr && move->srcAddr < w.deviceAddr + w.bytes()) {
+            ++s.wLoads;
+            s.wBytes += move->totalBytes();
+        }
+    }
+    return s;
+}
+
+// fp32 on the split cube: 176-position tiles take 40-deep steps (32 KiB / (176 × 4 B) = 46, in
+// C0 blocks of 8), a weight chunk is two of them (8 channels × 9 taps = 72: a 40- and a 32-deep
+// step), and each tile's band of all 192 channels is read once for its 24 chunks.
+TEST(CubeConv2DInputBand, SplitCubeFp32HoldsEveryChannelsBandATileAndStreamsTwoStepWeightChunks) {
+    const ForwardSchedule s = runPlane(ascend910B1(), DataType::Fp32);
+    const std::uint64_t tiles = 2, chunks = 192 / 8;
+    const std::uint64_t plane = 192u * 13 * 13 * 4, weights = 128u * 192 * 9 * 4;
+    EXPECT_EQ(s.xLoads, tiles);          // one band a tile, not one slab a chunk
+    EXPECT_EQ(s.xBytes, tiles * plane);  // every channel's 13 rows, once a tile
+    EXPECT_EQ(s.wLoads, tiles * chunks);
+    EXPECT_EQ(s.wBytes, 2 * weights);    // all the weights once an image
+    EXPECT_EQ(s.mmads, tiles * chunks * 2);
+    EXPECT_GT(s.stepsNotWholeFractals, 0u);  // the 40-deep steps
+    EXPECT_EQ(s.stepsNotWholeC0, 0u);
+}
+
+// fp16 (C0 = 16: steps of whole fractals either way) and the coupled cores keep a slab a chunk
+// (their weights fit L1 and stay resident; the slabs are the chunks').
+TEST(CubeConv2DInputBand, Fp16AndTheCoupledCubeKeepOneSlabAChunk) {
+    for (const auto& [chip, dtype] : {std::pair{ascend910B1(), DataType::Fp16}, std::pair{coupledChip(), DataType::Fp32}}) {
+        const ForwardSchedule s = runPlane(chip, dtype);
+        EXPECT_GT(s.xLoads, 2u) << chip.name;  // more than one slab a tile: a slab a chunk
+        EXPECT_EQ(s.stepsNotWholeFractals, 0u) << chip.name;
+    }
+}
+
+// dy [2,256,13,13] by w [256,128,3,3] into dx [2,128,13,13]: 4.5 MiB of weights stream (one
+// 176-position tile an image, 14-channel chunks of four 32-deep steps: 19 a tile), and on the split
+// cube in fp32 each dy load serves two of them (10 a tile); fp16 loads dy with every chunk.
+std::uint64_t inputGradDyLoads(const ChipConfig& chip, DataType dtype, std::uint64_t& weightLoads) {
+    const ConvShape s{2, 128, 13, 13, 256, 3, 3, 1, 1, 1, 1, 1, 1};
+    const auto kernels = runConvInputGrad(chip, s, 1u, dtype, 0, "dx");
+    std::uint64_t dyLoads = 0;
+    weightLoads = 0;
+    for (const Instruction& instruction : blockProgram(kernels.back(), 0)) {
+        const auto* move = std::get_if<DataMove>(&instruction.operands);
+        if (!move || move->src != MemSpace::GM || move->dst != MemSpace::L1) continue;
+        // The transposed weights sit in the launch workspace, whose addresses may alias the harness's
+        // tensors: a weight chunk is the tile's 128 dx-channel rows, a dy band one run of channels.
+        if (move->burstCount == 128) ++weightLoads;
+        else ++dyLoads;
+    }
+    return dyLoads;
+}
+
+TEST(CubeConv2DInputBand, SplitCubeFp32InputGradientLoadsDyForTwoWeightChunks) {
+    std::uint64_t weightLoads = 0;
+    EXPECT_EQ(inputGradDyLoads(ascend910B1(), DataType::Fp32, weightLoads), 2u * 10);
+    EXPECT_EQ(weightLoads, 2u * 19);
+    EXPECT_EQ(inputGradDyLoads(ascend910B1(), DataType::Fp16, weightLoads), weightLoads);
+}
+
+}  // namespace
+}  // namespace ascendsim::test
