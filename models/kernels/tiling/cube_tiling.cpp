@@ -402,6 +402,8 @@ protected:
                 blockBFirstTile_.push_back(t);
             }
         }
+        if (seen.size() * plan_.l1BlockBBytes > plan_.l1BiasAddr - plan_.l1BlockBAddr)
+            throw std::logic_error("a block meets more distinct Bs than its plan's block-resident regions hold");
     }
 
     // The block's B into its regions (TBE's BL1 full load): the first tile's load brings its own B,
