@@ -66,12 +66,18 @@ TEST(ReplayCubeFidelity, QwenGemmsOverlapTheirConvertingFixPipe) {
 // 1.0 only because the fused row (0.043x) and the forward LeftBatchMatMulV2 (0.474x) offset the
 // M = 32 GEMMs' 1.3-2.4x; with both rows now at 0.93 / 0.99x it is those GEMMs' memory-side excess
 // (§100a: the L2 state of a freshly written weight and the write rates), which no cube change owns.
+// Session 28 (fidalexmm6, docs/fidelity.md §137: TBE's BL1 full load, a block's B read once into L1
+// ahead of its stores): median 41.9 -> 43.1 % (this cold replay; the default timeline's family is
+// unchanged at 25.4 %) -> bound 0.43 -> 0.44, loosened for the lead's agreement: the weight
+// gradient [4096, 9216]'s 1.373 -> 1.395x crosses the median; its MTE2 busy comes right (0.244 ->
+// 0.065, real 0.162) and the three store-bound weight gradients pay the full load's wait before
+// their stores (the store rate is the memory side's, §132e).
 TEST(ReplayCubeFidelity, Ascend910NzGemmsAndFoldedBatches) {
     if (!fs::is_directory(samplesRoot())) GTEST_SKIP() << "no real samples at " << samplesRoot();
     const FidelityStats s = familyStats("msinsight/c1e639ee/test/data/pytorch/text/level1/rank0_ascend_pt", "MatMul");
     ASSERT_GE(s.kernels, 10u);
     EXPECT_LE(s.geomeanRatio, 1.36);
-    EXPECT_LE(s.medianAbsError, 0.43);
+    EXPECT_LE(s.medianAbsError, 0.44);
 }
 
 // Convolutions read NC1HWC0 / FRACTAL_Z operands and the filter gradient splits the batch over the

@@ -62,6 +62,7 @@ public:
                                    ", no resident or own-slot A, no shared B and no bias staged in L1");
         if (plan.residentB && (plan.residentA || plan.ownOperandSlots() || plan.sharesB()))
             throw std::logic_error("a cube plan with a resident B has no resident or own-slot A and no shared B");
+        if (plan.blockResidentB) placeBlockB();
         if (!plan.sharesB()) return;
         if (plan.residentA || plan.ownOperandSlots() || plan.tilesSharingB == 0 ||
             plan.tilesSharingB > kMaxTilesSharingB)
@@ -155,7 +156,7 @@ protected:
             b.scalar(kChunkScalarCycles);
             if (preload) loadAfter(c);
             CubeStep step = chunkStep(tile, c);
-            const CubeL1Chunk place = consumeChunk(c, b);
+            const CubeL1Chunk place = consumeChunk(c, localTile, b);
             if (bias && c == 0) {
                 biasStaging_.consume(b);
                 biasTable_.acquire(b);
@@ -256,7 +257,7 @@ protected:
             b.scalar(kChunkScalarCycles);
             if (preload) loadAfter(c);
             CubeStep step = chunkStep(first, c);
-            const CubeL1Chunk place = consumeChunk(c, b);
+            const CubeL1Chunk place = consumeChunk(c, localTile, b);
             for (std::uint32_t offset = 0; offset < step.chunkLength; offset += sizes_.baseK) {
                 step.offset = offset;
                 step.length = std::min(sizes_.baseK, step.chunkLength - offset);
@@ -316,11 +317,11 @@ protected:
 
     // MTE1's side of chunk c: waits for the L1 chunks it reads to be loaded and returns their
     // places. An operand in its own slots waits only on the first chunk its load spans.
-    CubeL1Chunk consumeChunk(std::uint32_t c, ProgramBuilder& b) {
+    CubeL1Chunk consumeChunk(std::uint32_t c, std::uint64_t localTile, ProgramBuilder& b) {
         if (!plan_.ownOperandSlots()) {
             PingPongBuffer& l1 = l1Slots_[chunksConsumed_ % plan_.l1Slots];
             l1.consume(b);
-            return chunkPlace(l1, c);
+            return chunkPlace(l1, c, localTile);
         }
         PingPongBuffer& a = aSlots_[aChunksConsumed_ % aSlots_.size()];
         PingPongBuffer& bSlot = l1Slots_[chunksConsumed_ % plan_.l1Slots];
@@ -346,12 +347,14 @@ protected:
         return ops_->aRowsOf(tile) != ops_->aRowsOf(tile - 1);
     }
 
-    // L1 places of chunk c whose B (A with a resident B) sits in `slot`: the other operand in the
-    // slot too, or in its resident region.
-    CubeL1Chunk chunkPlace(const PingPongBuffer& slot, std::uint32_t c) const {
+    // L1 places of chunk c of local tile `localTile` whose B (A with a resident B) sits in `slot`:
+    // the other operand in the slot too, or in its resident region.
+    CubeL1Chunk chunkPlace(const PingPongBuffer& slot, std::uint32_t c, std::uint64_t localTile) const {
         if (plan_.residentB) return {slot.address(), plan_.l1ResidentBAddr + c * plan_.l1ResidentBChunkBytes};
+        const std::uint64_t a = plan_.residentA ? plan_.l1ResidentAAddr + c * plan_.l1ResidentAChunkBytes : slot.address();
+        if (plan_.blockResidentB) return {a, blockBAddress(localTile)};
         if (!plan_.residentA) return {slot.address(), slot.address() + plan_.l1BOffset};
-        return {plan_.l1ResidentAAddr + c * plan_.l1ResidentAChunkBytes, slot.address()};
+        return {a, slot.address()};
     }
 
     // MTE2 preload (Ascend C MatmulConfig doMTE2Preload): chunk c of local tile `localTile` is
@@ -366,14 +369,57 @@ protected:
             return;
         }
         PingPongBuffer& l1 = l1Slots_[chunksLoaded_++ % plan_.l1Slots];
-        const CubeL1Chunk place = chunkPlace(l1, c);
+        const CubeL1Chunk place = chunkPlace(l1, c, localTile);
         const CubeStep step = chunkStep(tile, c);
         const bool withA = !plan_.aFromGm && loadsA(localTile);
         if (plan_.residentA && withA && c == 0) residentA_.acquire(b);
         l1.acquire(b);
         if (withA) ops_->loadChunkA(tile, step, place.a, b);
-        if (!plan_.residentB || localTile == 0) ops_->loadChunkB(tile, step, place.b, b);  // a resident B once a block
+        if (plan_.blockResidentB) {
+            if (localTile < 2) loadBlockB(localTile, b);
+        } else if (!plan_.residentB || localTile == 0) {
+            ops_->loadChunkB(tile, step, place.b, b);  // a resident B once a block
+        }
         l1.publish(b);
+    }
+
+    // A block-resident B (CubeBufferPlan::blockResidentB): the region of each local tile's B, the
+    // distinct Bs numbered in the order the block's tiles meet them.
+    void placeBlockB() {
+        if (plan_.l1Slots != 2 || plan_.residentB || plan_.ownOperandSlots() || plan_.sharesB())
+            throw std::logic_error("a cube plan with a block-resident B has two L1 slots, no resident B, "
+                                   "no own-slot A and no shared B");
+        std::vector<std::uint64_t> seen;
+        blockBRegion_.reserve(tiles_);
+        for (std::uint64_t t = 0; t < tiles_; ++t) {
+            if (ops_->chunkCount(firstTile_ + t) != 1)
+                throw std::logic_error("a cube plan with a block-resident B needs one chunk a tile");
+            const std::uint64_t columns = ops_->bColumnsOf(firstTile_ + t);
+            const auto at = std::find(seen.begin(), seen.end(), columns);
+            blockBRegion_.push_back(static_cast<std::uint32_t>(at - seen.begin()));
+            if (at == seen.end()) {
+                seen.push_back(columns);
+                blockBFirstTile_.push_back(t);
+            }
+        }
+        if (seen.size() * plan_.l1BlockBBytes > plan_.l1BiasAddr - plan_.l1BlockBAddr)
+            throw std::logic_error("a block meets more distinct Bs than its plan's block-resident regions hold");
+    }
+
+    // The block's B into its regions (TBE's BL1 full load): the first tile's load brings its own B,
+    // the second tile's (issued while the first computes) every other distinct B of the block, in
+    // the order its tiles meet them — all of it read before the block's second store, the first
+    // mmad waiting only for its own.
+    void loadBlockB(std::uint64_t localTile, ProgramBuilder& b) {
+        for (std::size_t i = 0; i < blockBFirstTile_.size(); ++i) {
+            if ((i == 0) != (localTile == 0)) continue;
+            const std::uint64_t tile = firstTile_ + blockBFirstTile_[i];
+            ops_->loadChunkB(tile, chunkStep(tile, 0), blockBAddress(blockBFirstTile_[i]), b);
+        }
+    }
+
+    std::uint64_t blockBAddress(std::uint64_t localTile) const {
+        return plan_.l1BlockBAddr + blockBRegion_.at(localTile) * plan_.l1BlockBBytes;
     }
 
     // With A in its own slots: loads the A chunk and the B chunk that begin at chunk c, each into
@@ -548,6 +594,9 @@ private:
     PingPongBuffer l0_;
     PingPongBuffer l0c_;
     PingPongBuffer residentA_;  // one region: MTE1→MTE2 "free" once the last tile reading it is done
+    // A block-resident B: each local tile's region, and the local tile that first meets each region.
+    std::vector<std::uint32_t> blockBRegion_;
+    std::vector<std::uint64_t> blockBFirstTile_;
     PingPongBuffer biasStaging_;
     PingPongBuffer biasTable_;
     PingPongBuffer ubStaging_;

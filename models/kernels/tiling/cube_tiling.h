@@ -85,6 +85,24 @@ struct CubeBufferPlan {
         l1ResidentBChunkBytes = bChunkBytes;
         l1BiasAddr = l1ResidentBAddr + residentBBytes;
     }
+    // B of the block's tiles resident (TBE's "BL1 full load" of a core's B share, matmul_plan.cpp):
+    // every tile is one chunk, and every distinct B a block's tiles read (CubeOperands::bColumnsOf,
+    // the whole reduction) stays in L1, the i-th the block meets at l1BlockBAddr + i·l1BlockBBytes:
+    // the first tile's load brings its own, the second tile's all the others, each before its slot's
+    // "ready" flag (MTE2 runs in order, so the flags of the later tiles cover them; nothing
+    // overwrites them, so they need no flag of their own). The slots then carry only A (nothing with
+    // a resident A). Not with a resident B, own-slot A or shared B.
+    bool blockResidentB = false;
+    std::uint64_t l1BlockBAddr = 0;
+    std::uint64_t l1BlockBBytes = 0;
+    // The block-resident-B layout: `regions` regions of bBytes where the bias staging was, the
+    // bias staged after them.
+    void placeBlockResidentB(std::uint64_t bBytes, std::uint64_t regions) {
+        blockResidentB = true;
+        l1BlockBAddr = l1BiasAddr;
+        l1BlockBBytes = bBytes;
+        l1BiasAddr = l1BlockBAddr + regions * bBytes;
+    }
     // Chunks of their own depth per operand: one A load spans aChunkSpan pipeline chunks, one B
     // load bChunkSpan (at most one of them above 1; 1 and 1 = one slot holds an A and a B chunk).
     // With a span above 1, A sits in its own two slots of l1ASlotBytes from l1ASlotAddr and the

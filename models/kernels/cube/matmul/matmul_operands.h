@@ -76,6 +76,11 @@ public:
     void loadStep(std::uint64_t tile, const CubeStep& step, const CubeL1Chunk& l1, std::uint64_t l0aAddr,
                   std::uint64_t l0bAddr, Mmad& mmad, ProgramBuilder& b) const override;
     std::uint64_t aRowsOf(std::uint64_t tile) const override { return tile / tiling_.kSplits / nTiles_; }
+    // The tile's B: its batch and n-tile (a block-resident B keeps one region per value).
+    std::uint64_t bColumnsOf(std::uint64_t tile) const override {
+        const TileCoord c = coord(tile);
+        return c.batch * nTiles_ + c.n0 / tiling_.baseN;
+    }
     bool hasBias() const override { return problem_.hasBias; }
     void loadBias(std::uint64_t tile, std::uint64_t l1Addr, ProgramBuilder& b) const override;
     void moveBiasToTable(std::uint64_t tile, std::uint64_t l1Addr, std::uint64_t btAddr, ProgramBuilder& b) const override;

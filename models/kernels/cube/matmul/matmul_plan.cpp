@@ -201,6 +201,40 @@ void planResidentB(const OpInstance& op, const ChipConfig& chip, const MatmulPro
     plan.placeResidentB(2, aSlotBytes, bChunkBytes, residentBytes);
 }
 
+// TBE's GEMM kernel loads a core's whole B share into L1 once when it fits: CANN's cache tiling
+// (ophost/matmul_tiling/cache_tiling.cc, GetL1Factors) weighs the full-load candidates —
+// L1StatusBothFullLoad, L1StatusBl1FullLoad (bl1_full_load when the core's B over its whole K,
+// Align(k) × n, fits l1_size) — against loading B per tile and takes the least load_size, which a B
+// share read once always is (n against n × the m-tiles that reread it). The model's block is its
+// contiguous tile range: when every tile is one chunk (the whole K in L1) and the distinct B
+// n-tiles of the busiest block fit L1 beside the rest of the plan, they stay resident, all loaded
+// with the block's first two loads (CubeBufferPlan::blockResidentB). Without it a block reads each
+// n-tile's B as its tile comes, and a kernel whose stores stream past the L2 finds the B lines it
+// reads late evicted by its own stores: [D] c1e639ee level1 rank0 (910A), the weight gradients (K =
+// 32, 32 blocks) [4096, 4096] / [4096, 9216] / [1008, 4096] fp16 NZ keep MTE2 busy 0.099 / 0.162 /
+// 0.058 where per-tile B reads gave 0.460 / 0.248 / 0.125, the later n-tiles' lines missing; with
+// the full load 0.119 / 0.065 / 0.037 (docs/fidelity.md §137). Only on the coupled cores, whose
+// every GEMM is TBE's (ops-nn's Ascend C mat_mul_v3 ships binaries for the 910B / 910_93 / 310P /
+// 950 classes, none for the 910A): on the split cores the model's block range is not CANN's core
+// share (the 910B2 weight gradient [1000, 4096] runs CANN's 3 × 8 core grid, §132f, B 2 n-tiles a
+// core, where the model's block meets 6), and loading those 6 with its first tile measured the row
+// 0.949 → 1.089× (§137). Facts read, no code taken.
+void planBlockResidentB(const OpInstance& op, const ChipConfig& chip, const MatmulProblem& problem,
+                        const MatmulTiling& tiling, CubeBufferPlan& plan, std::uint64_t biasL1Bytes) {
+    if (chip.organisation != CoreOrganisation::Coupled || problem.batchCount() != 1 || tiling.kSplits > 1 ||
+        problem.k > tiling.chunkK || plan.residentB || plan.ownOperandSlots() || plan.sharesB() || plan.l1Slots != 2)
+        return;
+    const std::uint64_t nTiles = ceilDiv(problem.n, tiling.baseN);
+    const std::uint64_t tiles = ceilDiv(problem.m, tiling.baseM) * nTiles;
+    if (!blocksRunSeveralTiles(op, chip, tiles)) return;
+    // A contiguous range of the busiest block's length meets at most this many n-tiles.
+    const std::uint64_t regions = std::min(nTiles, ceilDiv(tiles, chooseBlockDim(op, chip, tiles)));
+    const std::uint64_t bBytes =
+        roundUp(std::uint64_t{tiling.chunkK} * tiling.baseN * bytesOf(problem.inputType), kMatmulLocalAlignBytes);
+    if (plan.l1BiasAddr + regions * bBytes + biasL1Bytes > chip.bufferCapacity(MemSpace::L1)) return;
+    plan.placeBlockResidentB(bBytes, regions);
+}
+
 // The batch loop of the 910A's TBE BatchMatMul keeps several batches' loads in flight: on
 // c1e639ee level1 rank0 the AdaptiveAvgPool2dGrad BatchMatMuls (8192 batches of 16×16·16×16 fp16,
 // 256 a core) take 150 cycles a batch for two 512 B loads, MTE2 busy 103–128 of them, where two
@@ -364,6 +398,7 @@ void planMatmul(const OpInstance& op, const ChipConfig& chip, const MatmulProble
     planAtomicKSlices(op, chip, problem, tiling);
     if (tiling.kSplits == 1) planResidentA(op, chip, problem, tiling, plan, bestBiasL1);
     if (cannsBlockChosen && !plan.residentA) planCannChunks(chip, problem, tiling, plan, bestBiasL1);
+    planBlockResidentB(op, chip, problem, tiling, plan, bestBiasL1);
     // CANN's base kernel on its own block hands the tiles to the cores in its L2-tile rounds: the
     // loads carry how many cores read their lines at once (docs/fidelity.md §111).
     if (cannsBlockChosen && tiling.kSplits == 1 && chip.mte2LineRequestsInFlight > 0 && !problem.aFractal &&
