@@ -29,6 +29,12 @@ ReplayCli::ReplayCli(CLI::App& app, const std::string& configDir) : configDir_(c
                         "(in L2: scalars written just before the launch; docs/fidelity.md §134e)")
         ->check(CLI::IsMember({"cold", "held"}))
         ->capture_default_str();
+    replay_->add_option("--l2-views", o.l2Views,
+                        "Under --l2 timeline, what an input of a shape L2 holds no tensor of is: new (read cold, "
+                        "default) or autograd (in a backward node, a reshape of a tensor the node's kernels touched; "
+                        "docs/fidelity.md §140g)")
+        ->check(CLI::IsMember({"new", "autograd"}))
+        ->capture_default_str();
     replay_->add_option("--hccl-traffic", o.hcclTraffic,
                         "HBM shared with the HCCL transfers a kernel ran beside in the real timeline (the trace's or DB's "
                         "Memcpy / Reduce_Inline task rows): on (default) or off (docs/fidelity.md §108)")

@@ -51,14 +51,15 @@ PreparedReplay prepareReplay(const ReplayOptions& options) {
     }
     if (!options.chipOverrides.empty()) report.chipReason += "; --chip-set " + std::to_string(options.chipOverrides.size()) + " keys";
     ChipConfig chip = loadChipByName(report.chipName, options.configDir, options.chipOverrides);
-    const ScalarInputs scalars = options.l2Scalars == "held" ? ScalarInputs::Held : ScalarInputs::Cold;
+    const TimelineReads reads{options.l2Scalars == "held" ? ScalarInputs::Held : ScalarInputs::Cold,
+                              options.l2Views == "autograd" ? ViewInputs::NodeViews : ViewInputs::New};
     report.kernels = distinctKernels(profile, l2, chip.l2.sizeBytes, &chip, options.codeL2 == "walk",
-                                     options.l2Victims == "timeline", options.hcclTraffic == "on", scalars);
+                                     options.l2Victims == "timeline", options.hcclTraffic == "on", reads);
     if (preloadsResidents(l2) && profile.hasShapes && profile.exportType == "text") {
         const L2VictimRates rates = readL2CacheCsv(profile.source.parent_path() / "l2_cache.csv");
         if (!rates.empty())
             report.residencyCheck = residencyAgainstVictimRates(
-                profile, residencyByRow(profile, l2, chip.l2.sizeBytes, scalars).residentInputs, rates);
+                profile, residencyByRow(profile, l2, chip.l2.sizeBytes, reads).residentInputs, rates);
     }
     return PreparedReplay{std::move(report), std::move(chip)};
 }

@@ -46,6 +46,7 @@ public:
     }
     // A held tensor's identity: kept while it stays held, a new one each time it enters L2.
     std::uint64_t idOf(const void* tensor) const { return static_cast<const Entry*>(tensor)->id; }
+    const TensorKey& keyOf(const void* tensor) const { return static_cast<const Entry*>(tensor)->key; }
 
     std::uint64_t stampOf(const void* tensor) const { return static_cast<const Entry*>(tensor)->stamp; }
     // The walk's row: the tensors touched from now on are touched together (one launch streams its
@@ -217,14 +218,51 @@ std::string kernelOf(const RealKernel& k) {
 
 constexpr std::uint64_t kUnknownTensor = 0;
 
+// The tensors the kernels of one autograd backward node read and wrote in the current walk
+// (autograd_links.h). Under ViewInputs::NodeViews, a later kernel of the node whose input has an
+// identity L2 holds no tensor of, but one of these tensors' dtype, plain layout and byte count,
+// reads a view of it (docs/fidelity.md §140g: the convolution's bias gradient, a ReduceSum over
+// [N, C, H·W], reads the node's dy [N, C, H, W], which the node's first kernel, the TransData to
+// NC1HWC0, read; a reshape of a contiguous tensor is the same bytes).
+struct NodeTensors {
+    struct Touched {
+        TensorKey key;
+        std::uint64_t bytes;
+        std::uint64_t id;
+    };
+    std::size_t walk = 0;
+    std::vector<Touched> touched;  // oldest first
+
+    void startWalk(std::size_t pass) {
+        if (walk == pass) return;
+        walk = pass;
+        touched.clear();
+    }
+    // The newest tensor of the node that `key` (`bytes`) may be a view of; null when none is held.
+    const void* viewSource(const TensorLru& lru, const TensorKey& key, std::uint64_t bytes,
+                           const std::vector<const void*>& claimed) const {
+        if (std::get<2>(key) != "ND") return nullptr;
+        for (auto it = touched.rbegin(); it != touched.rend(); ++it) {
+            if (it->bytes != bytes || std::get<1>(it->key) != std::get<1>(key) || std::get<2>(it->key) != "ND" ||
+                std::get<0>(it->key) == std::get<0>(key))
+                continue;
+            const void* held = lru.findById(it->key, it->id);
+            if (held != nullptr && std::find(claimed.begin(), claimed.end(), held) == claimed.end()) return held;
+        }
+        return nullptr;
+    }
+};
+
 // One side of a row matched against L2: the held tensor of each of its tensors (null: not held),
 // none of them one of `taken` (the tensors the row's other side already matched). A tensor whose
 // identity the data flow names (`named`, per tensor; kUnknownTensor for none) is that tensor, held
 // or not; the others, matched after them, take the newest held tensor of their identity
-// (TensorLru::find).
+// (TensorLru::find); an input of neither, of a kernel in an autograd backward node (`node`), may
+// be a view of a tensor the node touched (NodeTensors).
 std::vector<const void*> match(const TensorLru& lru, const std::vector<TensorKey>& keys,
                                const std::vector<std::uint64_t>& bytes, const std::string& kernel, bool eligible,
-                               const std::vector<const void*>& taken = {}, const std::vector<std::uint64_t>& named = {}) {
+                               const std::vector<const void*>& taken = {}, const std::vector<std::uint64_t>& named = {},
+                               const NodeTensors* node = nullptr) {
     std::vector<const void*> found(keys.size(), nullptr);
     std::vector<const void*> claimed = taken;
     const auto nameOf = [&](std::size_t j) { return j < named.size() ? named[j] : kUnknownTensor; };
@@ -238,6 +276,11 @@ std::vector<const void*> match(const TensorLru& lru, const std::vector<TensorKey
         if (!tracked(j) || nameOf(j) != kUnknownTensor) continue;
         found[j] = lru.find(keys[j], kernel, claimed);
         claimed.push_back(found[j]);
+    }
+    for (std::size_t j = 0; node != nullptr && j < keys.size(); ++j) {
+        if (!tracked(j) || found[j] != nullptr || nameOf(j) != kUnknownTensor) continue;
+        found[j] = node->viewSource(lru, keys[j], bytesAt(bytes, j), claimed);
+        if (found[j] != nullptr) claimed.push_back(found[j]);
     }
     return found;
 }
@@ -336,7 +379,7 @@ double victimDirtyShare(const TensorLru& lru, std::uint64_t capacity, const std:
 }  // namespace
 
 L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, TimelineStart start, std::uint64_t codeBytes,
-                      ScalarInputs scalars) {
+                      TimelineReads reads) {
     const std::size_t rows = profile.kernels.size();
     L2Timeline timeline;
     timeline.residentInputs.resize(rows);
@@ -346,6 +389,7 @@ L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, Timelin
     timeline.victimDirtyShare.resize(rows);
     TensorLru lru(l2Bytes);
     std::map<std::size_t, SavedTensors> savedBy;  // forward op (RealKernel::forwardOp) → its tensors
+    std::map<std::size_t, NodeTensors> nodeTensors;  // backward node (RealKernel::backwardOf) → its tensors
     // Steady state: a first walk leaves L2 as the profile's last kernels do; the second records.
     const std::size_t walks = start == TimelineStart::SteadyState ? 2 : 1;
     for (std::size_t n = 0; n < walks * rows; ++n) {
@@ -374,7 +418,12 @@ L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, Timelin
             named.assign(inputs.size(), kUnknownTensor);
             for (std::size_t j = 0; j < inputs.size(); ++j) named[j] = forward->second.savedTensor(inputs[j]);
         }
-        const auto readHeld = match(lru, inputs, inBytes, kernel, true, {}, named);
+        NodeTensors* node = nullptr;
+        if (reads.views == ViewInputs::NodeViews && k.backwardOf != RealKernel::kNoAutogradOp) {
+            node = &nodeTensors[k.backwardOf];
+            node->startWalk(n / rows);
+        }
+        const auto readHeld = match(lru, inputs, inBytes, kernel, true, {}, named, node);
         // A copy's target is another tensor than its source (copy_(self, src)), and a kernel
         // accumulating into the tensor its MemSet cleared does not read it as an input.
         const auto writeHeld = match(lru, outputs, outBytes, kernel, copyInto, readHeld);
@@ -382,22 +431,30 @@ L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, Timelin
         timeline.residentInputs[i] = heldOf(lru, readHeld, &timeline.residentWriters[i]);
         timeline.residentOutputs[i] = heldOf(lru, writeHeld);
         // A 0-d input (no shape cell, but bytes) is held, newest, with no writer: its line is whole.
-        for (std::size_t j = 0; scalars == ScalarInputs::Held && j < inputs.size(); ++j) {
+        for (std::size_t j = 0; reads.scalars == ScalarInputs::Held && j < inputs.size(); ++j) {
             if (!std::get<0>(inputs[j]).empty() || bytesAt(inBytes, j) == 0) continue;
             timeline.residentInputs[i].push_back(j);
             timeline.residentWriters[i].push_back(TensorWriter{});
         }
         timeline.victimDirtyShare[i] = victimDirtyShare(lru, l2Bytes, inputs, inBytes, readHeld, outputs, outBytes, writeHeld,
                                                         overwritten);
+        // A view read touches its source under the source's identity; taken now, while every
+        // tensor matched is held (the row's reads may push one out before its turn).
+        std::vector<TensorKey> readKeys = inputs;
+        for (std::size_t j = 0; j < inputs.size(); ++j)
+            if (readHeld[j] != nullptr) readKeys[j] = lru.keyOf(readHeld[j]);
         // Reads first, then writes; each tensor becomes the most recently used.
         std::vector<const void*> read(inputs.size(), nullptr);
         std::vector<std::uint64_t> readIds(inputs.size(), kUnknownTensor);
         for (std::size_t j = 0; j < inputs.size(); ++j) {
             if (std::get<0>(inputs[j]).empty()) continue;
-            read[j] = readHeld[j] != nullptr ? lru.use(inputs[j], readHeld[j], bytesAt(inBytes, j), kernel, TensorWriter{})
+            read[j] = readHeld[j] != nullptr ? lru.use(readKeys[j], readHeld[j], bytesAt(inBytes, j), kernel, TensorWriter{})
                                              : lru.add(inputs[j], bytesAt(inBytes, j), kernel, TensorWriter{});
             // Taken now: the row's later tensors may push this one out.
             if (read[j] != nullptr) readIds[j] = lru.idOf(read[j]);
+            // A view read is recorded as its source (the tensor it touched, under that one's identity).
+            if (node != nullptr && readIds[j] != kUnknownTensor)
+                node->touched.push_back({readKeys[j], bytesAt(inBytes, j), readIds[j]});
         }
         SavedTensors* saved = nullptr;
         if (k.forwardOp != RealKernel::kNoAutogradOp) {
@@ -416,8 +473,11 @@ L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, Timelin
                 continue;
             }
             const TensorWriter writer{i, j};
-            if (writeHeld[j] != nullptr) lru.use(outputs[j], writeHeld[j], bytesAt(outBytes, j), kernel, writer);
-            else lru.add(outputs[j], bytesAt(outBytes, j), kernel, writer);
+            const void* written = writeHeld[j] != nullptr
+                                      ? lru.use(outputs[j], writeHeld[j], bytesAt(outBytes, j), kernel, writer)
+                                      : lru.add(outputs[j], bytesAt(outBytes, j), kernel, writer);
+            if (node != nullptr && written != nullptr && lru.idOf(written) != kUnknownTensor)
+                node->touched.push_back({outputs[j], bytesAt(outBytes, j), lru.idOf(written)});
         }
     }
     return timeline;

@@ -81,10 +81,23 @@ enum class TimelineStart : std::uint8_t { Empty, SteadyState };
 // result); the chips' one-block two-load rows read like two hits.
 enum class ScalarInputs : std::uint8_t { Cold, Held };
 
+// What an input of a shape the walk holds no tensor of is (docs/fidelity.md §140g). New: a tensor
+// read cold. NodeViews: in an autograd backward node (autograd_links.h), a view — a reshape of a
+// contiguous tensor, the same bytes — of the newest tensor the node's kernels read or wrote that
+// has its dtype, a plain layout and its byte count (the convolution's bias gradient, a ReduceSum
+// over [N, C, H·W], reads the node's dy [N, C, H, W]); held if L2 still holds that tensor.
+enum class ViewInputs : std::uint8_t { New, NodeViews };
+
+// The walk's rules for the reads it cannot name by identity (`--l2-scalars`, `--l2-views`).
+struct TimelineReads {
+    ScalarInputs scalars = ScalarInputs::Cold;
+    ViewInputs views = ViewInputs::New;
+};
+
 // `codeBytes` > 0: each row also reads its binary's code image of that size (code_residency.h's
 // binary), first, and codeHeld says whether it was held. The tensors' residency is then walked
 // beside the code images, so a caller that wants the tensors' alone walks without them.
 L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, TimelineStart start = TimelineStart::SteadyState,
-                      std::uint64_t codeBytes = 0, ScalarInputs scalars = ScalarInputs::Cold);
+                      std::uint64_t codeBytes = 0, TimelineReads reads = {});
 
 }  // namespace ascendsim

@@ -112,10 +112,10 @@ std::vector<bool> codeHeldInL2Rows(const RealProfile& profile, std::uint64_t l2B
 
 CodeWalk codeWalkOf(L2State l2) { return l2 == L2State::Timeline ? CodeWalk::PerCoreRing : CodeWalk::PerSide; }
 
-L2Timeline residencyByRow(const RealProfile& profile, L2State l2, std::uint64_t l2Bytes, ScalarInputs scalars) {
+L2Timeline residencyByRow(const RealProfile& profile, L2State l2, std::uint64_t l2Bytes, TimelineReads reads) {
     const bool producerAware = preloadsResidents(l2) && profile.hasShapes;
     if (producerAware && l2 == L2State::Timeline)
-        return l2Timeline(profile, l2Bytes, TimelineStart::SteadyState, 0, scalars);
+        return l2Timeline(profile, l2Bytes, TimelineStart::SteadyState, 0, reads);
     if (producerAware && l2 == L2State::Producer)
         return L2Timeline{producedInputs(profile, l2Bytes), residentCopyTargets(profile, l2Bytes), {}, {}, {}};
     return L2Timeline{std::vector<std::vector<std::size_t>>(profile.kernels.size()),
@@ -124,9 +124,9 @@ L2Timeline residencyByRow(const RealProfile& profile, L2State l2, std::uint64_t 
 
 std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State l2, std::uint64_t l2Bytes,
                                             const ChipConfig* codeChip, bool walkCodeInL2, bool timelineVictims,
-                                            bool hcclTraffic, ScalarInputs scalars) {
+                                            bool hcclTraffic, TimelineReads reads) {
     const bool producerAware = preloadsResidents(l2) && profile.hasShapes;
-    const L2Timeline resident = residencyByRow(profile, l2, l2Bytes, scalars);
+    const L2Timeline resident = residencyByRow(profile, l2, l2Bytes, reads);
     const auto& produced = resident.residentInputs;
     const auto& targets = resident.residentOutputs;
     const bool keepsPartialLines = l2 == L2State::Timeline && codeChip != nullptr && codeChip->l2.partialLineFill != PartialLineFill::None;

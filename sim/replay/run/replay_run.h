@@ -63,9 +63,10 @@ CodeWalk codeWalkOf(L2State l2);
 // Per row of profile.kernels, the inputs (and copy targets) `l2` holds in L2 at its start:
 // none when cold or warm or the profile has no shapes, producer_inputs.h for Producer,
 // l2_timeline.h for Timeline.
-// `scalars`: under the timeline, where the rows' 0-d inputs are (l2_timeline.h ScalarInputs).
+// `reads`: under the timeline, what the rows' 0-d inputs and unmatched reshapes are (l2_timeline.h
+// TimelineReads).
 L2Timeline residencyByRow(const RealProfile& profile, L2State l2, std::uint64_t l2Bytes,
-                          ScalarInputs scalars = ScalarInputs::Cold);
+                          TimelineReads reads = {});
 
 // Groups the profile's compute kernels by identity, in first-occurrence order. With
 // L2State::Producer the identity also holds which inputs a preceding kernel wrote
@@ -82,11 +83,11 @@ L2Timeline residencyByRow(const RealProfile& profile, L2State l2, std::uint64_t 
 // without, every launch finds its code in L2 (the replay's default, §93). With `timelineVictims`
 // under the timeline, each group also holds the mean of its rows' victimDirtyShare (l2_timeline.h).
 // With `hcclTraffic` a row that ran beside HCCL transfers (profile.hcclTransfers) is a group of
-// its own holding their HBM windows (concurrent_traffic.h, §108). `scalars`: residencyByRow's.
+// its own holding their HBM windows (concurrent_traffic.h, §108). `reads`: residencyByRow's.
 std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State l2 = L2State::Cold,
                                             std::uint64_t l2Bytes = 0, const ChipConfig* codeChip = nullptr,
                                             bool walkCodeInL2 = false, bool timelineVictims = false,
-                                            bool hcclTraffic = false, ScalarInputs scalars = ScalarInputs::Cold);
+                                            bool hcclTraffic = false, TimelineReads reads = {});
 
 // Called after each group with (done, total).
 using ReplayProgress = std::function<void(std::size_t, std::size_t)>;

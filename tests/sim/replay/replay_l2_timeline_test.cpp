@@ -56,7 +56,7 @@ TEST(L2Timeline, ZeroDimensionalInputsAreHeldOnlyWhenScalarsAreHeld) {
     profile.kernels = {rowOf("256", "256"), muls, absent};
     const L2Timeline cold = l2Timeline(profile, 64 * kKiB, kEmpty);
     EXPECT_EQ(cold.residentInputs[1], Indices{0});
-    const L2Timeline held = l2Timeline(profile, 64 * kKiB, kEmpty, 0, ScalarInputs::Held);
+    const L2Timeline held = l2Timeline(profile, 64 * kKiB, kEmpty, 0, {ScalarInputs::Held});
     EXPECT_EQ(held.residentInputs[1], (Indices{0, 1}));
     ASSERT_EQ(held.residentWriters[1].size(), 2u);
     EXPECT_FALSE(held.residentWriters[1][1].present());
@@ -317,6 +317,48 @@ TEST(L2Timeline, AnIdentityTheForwardOpAlsoWroteIsNotNamed) {
     const L2Timeline timeline = l2Timeline(forwardOtherBackward("256", "256", "128", true), 64 * kKiB, kEmpty);
     ASSERT_EQ(timeline.residentInputs[2], Indices{0});
     EXPECT_EQ(timeline.residentWriters[2][0].row, 1u);
+}
+
+// Under --l2-views autograd (§140g), a backward node's kernel whose input has an identity L2 holds
+// no tensor of reads a view of the node's tensor of the same dtype, layout and bytes (a ReduceSum
+// over [N, C, H·W] of the node's dy [N, C, H, W]): kernel 0 of node 0 reads [32,4] (512 B), kernel
+// 1 of the node reads [128] (512 B) — held, the tensor kernel 0 read (no writer). By default, or
+// outside the node, [128] is a new tensor, read cold.
+RealProfile nodeReadsThenReshapes(const std::string& reshaped, std::size_t secondNode) {
+    RealProfile profile;
+    profile.kernels = {rowOf("32,4", "8", "aclnnCast_CastAiCore_Cast"), rowOf(reshaped, "4", "aclnnReduceSum")};
+    profile.kernels[0].backwardOf = 0;
+    profile.kernels[1].backwardOf = secondNode;
+    return profile;
+}
+constexpr TimelineReads kNodeViews{ScalarInputs::Cold, ViewInputs::NodeViews};
+
+TEST(L2Timeline, ABackwardKernelReadsAReshapeOfATensorItsNodeTouched) {
+    const L2Timeline views = l2Timeline(nodeReadsThenReshapes("128", 0), 64 * kKiB, kEmpty, 0, kNodeViews);
+    ASSERT_EQ(views.residentInputs[1], Indices{0});
+    EXPECT_FALSE(views.residentWriters[1][0].present());
+    EXPECT_TRUE(l2Timeline(nodeReadsThenReshapes("128", 0), 64 * kKiB, kEmpty).residentInputs[1].empty());
+}
+
+// A view has its source's bytes and runs in its source's node: [64] (256 B) is not a view of
+// [32,4], nor is [128] launched in another node or outside any.
+TEST(L2Timeline, AReshapeNeedsTheSameBytesAndTheSameBackwardNode) {
+    EXPECT_TRUE(l2Timeline(nodeReadsThenReshapes("64", 0), 64 * kKiB, kEmpty, 0, kNodeViews).residentInputs[1].empty());
+    EXPECT_TRUE(l2Timeline(nodeReadsThenReshapes("128", 1), 64 * kKiB, kEmpty, 0, kNodeViews).residentInputs[1].empty());
+    EXPECT_TRUE(l2Timeline(nodeReadsThenReshapes("128", RealKernel::kNoAutogradOp), 64 * kKiB, kEmpty, 0, kNodeViews)
+                    .residentInputs[1]
+                    .empty());
+}
+
+// The view read touches its source (under the source's identity, bringing nothing new in): the
+// source becomes more recent than kernel 0's output [8], so when kernel 2's [256] (1 KiB) takes
+// L2 one byte over its 1583 B, [8] leaves and kernel 3 still finds [32,4].
+TEST(L2Timeline, AReshapeReadKeepsItsSourceRecentlyUsed) {
+    RealProfile profile = nodeReadsThenReshapes("128", 0);
+    profile.kernels.push_back(rowOf("256", "N/A"));
+    profile.kernels.push_back(rowOf("32,4", "N/A", "aclnnMul_MulAiCore_Mul"));
+    const L2Timeline views = l2Timeline(profile, 1583, kEmpty, 0, kNodeViews);
+    EXPECT_EQ(views.residentInputs[3], Indices{0});
 }
 
 }  // namespace
