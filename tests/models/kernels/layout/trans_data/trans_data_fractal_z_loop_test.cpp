@@ -8,6 +8,7 @@
 #include <variant>
 
 #include "models/kernels/tiling/vector_tiling.h"
+#include "tests/models/kernels/test_chip.h"
 #include "tests/models/kernels/vector_test_support.h"
 
 namespace ascendsim::test {
@@ -165,6 +166,77 @@ TEST(VectorTransDataFractalZLoop, EachUnitsScalarWorkWaitsForThePreviousUnitsSto
                                            << ", block " << block;
         }
     }
+}
+
+// §139h: the 910A's FRACTAL_Z (C0 = 16 fp32, 64 B) back to NCHW runs the same loop in one pass
+// (it ran as a two-pass permutation through the workspace): a fractal row is two vnchwconvs a tap,
+// one per 32 B half of its lines. The values come back whatever the tap count and a C short of
+// its C0 blocks (the stem's C = 3).
+TEST(VectorTransDataFractalZLoop, CoupledChipsWideC0WayBackRestoresTheWeight) {
+    struct Case {
+        std::int64_t co, c, kh, kw;
+    };
+    constexpr std::int64_t kC0 = 16;
+    const ChipConfig chip = coupledChip();
+    for (const Case w : {Case{32, 32, 3, 3}, Case{16, 24, 5, 5}, Case{16, 3, 11, 11}, Case{48, 48, 1, 1}}) {
+        const std::string name = std::to_string(w.co) + "," + std::to_string(w.c) + "," + std::to_string(w.kh) + "," +
+                                 std::to_string(w.kw);
+        CubeOpHarness h(chip, kLoopGmBytes);
+        const std::int64_t k = w.kh * w.kw, c1 = (w.c + kC0 - 1) / kC0;
+        auto fz = h.tensor("fz", {c1 * k, w.co / 16, 16, kC0}, DataType::Fp32);
+        fz.format = TensorFormat::FractalZ;
+        const auto back = h.tensor("back", {w.co, w.c, w.kh, w.kw}, DataType::Fp32);
+        const auto values = h.fillRandom(fz);
+        std::vector<double> expected(static_cast<std::size_t>(w.co * w.c * k));
+        for (std::int64_t o = 0; o < w.co; ++o)
+            for (std::int64_t ch = 0; ch < w.c; ++ch)
+                for (std::int64_t t = 0; t < k; ++t)
+                    expected[static_cast<std::size_t>((o * w.c + ch) * k + t)] = values[static_cast<std::size_t>(
+                        (((ch / kC0) * k + t) * (w.co / 16) + o / 16) * 16 * kC0 + o % 16 * kC0 + ch % kC0)];
+        auto from = makeOp("TransData", {fz}, {back});
+        from.attrs["dst_format"] = std::string("NCHW");
+        ASSERT_EQ(h.lower(from).size(), 1u) << name;  // one pass, no workspace
+        h.run(from);
+        expectNear(h.read(back), expected, 0.0, 0.0, "FRACTAL_Z (C0 16) → NCHW " + name);
+    }
+}
+
+// CANN's negative tiling and core split on the 910A's [256,256,3,3] way back: a 128-element line
+// a half of UB holds takes 8 C1 blocks of the 9 block-aligned taps a unit (16 × 2 units); the
+// 16 groups of output channels win the split, so 16 of the 32 blocks get two units each and the
+// rest only their prologue. Each unit: one load of its 8 × 9 fractal rows, 2 × 1 + 1 vnchwconvs,
+// 128 channel reorders of 9 bursts, one store of 16 lines; no per-burst scalar charge.
+TEST(VectorTransDataFractalZLoop, CoupledChipsWideC0WayBackTakesCannsUnitsAndCoreSplit) {
+    const ChipConfig chip = coupledChip();
+    CubeOpHarness h(chip, kLoopGmBytes);
+    auto fz = h.tensor("fz", {144, 16, 16, 16}, DataType::Fp32);
+    fz.format = TensorFormat::FractalZ;
+    const auto weight = h.tensor("w", {256, 256, 3, 3}, DataType::Fp32);
+    auto from = makeOp("TransData", {fz}, {weight});
+    from.attrs["dst_format"] = std::string("NCHW");
+    from.blockDim = 32;
+    const auto kernels = h.lower(from);
+    ASSERT_EQ(kernels.size(), 1u);
+    ASSERT_EQ(kernels[0].blockDim, 32u);
+    const CoreKind kind = vectorPlacement(chip).coreKind;
+    std::uint32_t blocksWithWork = 0;
+    for (std::uint32_t block = 0; block < 32; ++block) {
+        LoweredKernel one = kernels[0];  // block `block` alone, as the coupled core runs it
+        one.blockDim = 1;
+        one.program = [&](const BlockProgramRequest&) { return kernels[0].program({block, kind, 0, 0}); };
+        const ZLoopProgram p = inspectLoop(one);
+        if (p.loads == 0) continue;
+        ++blocksWithWork;
+        EXPECT_EQ(p.loads, 2u) << block;
+        EXPECT_EQ(p.stores, 2u) << block;
+        for (const std::uint32_t bursts : p.loadBursts) EXPECT_EQ(bursts, 8u * 9u);
+        for (const std::uint32_t bursts : p.storeBursts) EXPECT_EQ(bursts, 16u);
+        EXPECT_EQ(p.reorders, 2u * 128u);
+        EXPECT_EQ(p.reorderBursts, 2u * 128u * 9u);
+        EXPECT_EQ(p.transposes, 2u * 3u);
+        EXPECT_TRUE(p.tileScalarCycles.empty());  // a unit's scalar step is the tile's bookkeeping alone
+    }
+    EXPECT_EQ(blocksWithWork, 16u);
 }
 
 }  // namespace
