@@ -23,10 +23,10 @@
 // it unable to prove two instructions independent (TIK API `new_stmt_scope(disable_sync=False)`,
 // the default, which the kernel's loop body keeps); the model ends every unit with a PIPE_ALL
 // barrier, so the next unit's scalar step starts once this unit's stores have landed.
-// The 910A's FRACTAL_Z (C0 = 16 fp32, 64 B) back to NCHW runs the same loop (docs/fidelity.md
-// §139h): a fractal row is two vnchwconvs a tap (one per 32 B half of its 16 lines), a unit takes
-// several C1 blocks and the blocks split the work as CANN's negative tiling sizes and splits them
-// (negativeNtcSizes, negativeNtcCoreSplit), and no per-burst scalar cost is charged.
+// The 910A's FRACTAL_Z (C0 = 16 fp32, 64 B) runs the same loop both ways (docs/fidelity.md §139h):
+// a fractal row is two vnchwconvs a tap (one per 32 B half of its 16 lines); back to NCHW a unit
+// takes several C1 blocks as CANN's negative tiling sizes them (negativeNtcSizes); the blocks split
+// the work as CANN's tilings do (ntcCoreSplit), and no per-burst scalar cost is charged.
 #include "models/kernels/layout/trans_data/trans_data_fractal_z_loop.h"
 
 #include <algorithm>
@@ -52,7 +52,7 @@ constexpr std::uint64_t kZLoopBurstBytes = 2 * kUbBlockBytes;  // one fp32 of 16
 // 58 before §98, when the units' scalar steps overlapped the moves and the constant carried the
 // unit's whole time).
 constexpr double kZLoopScalarCyclesPerBurst = 33;
-// The 910A's (C0 = 16 fp32, 64 B; FRACTAL_Z → NCHW only): not charged. Its rows' scalar (0.12-0.13
+// The 910A's (C0 = 16 fp32, 64 B): not charged. Its rows' scalar (0.12-0.13
 // of msinsight c1e639ee level1 rank0's trans_TransData_141 / 151 / 161, ~0.8 cycles a burst on the
 // busy blocks) is a fortieth of the 910B2's, and charged at 1.5 a burst it made those rows 1.31-1.43×
 // (at 0, 1.08-1.17×: the model's vector time is already over the chip's; docs/fidelity.md §139h).
@@ -214,24 +214,25 @@ NegativeNtcSizes negativeNtcSizes(const ZLoopLayout& l, std::uint64_t ubBytes) {
     return sizes;
 }
 
-// Its core split: three loop axes — the groups of 16 output channels (C-left), the C loops and
+// The core split, the same scoring in both of CANN's tilings (GetMcInfoNegative200 here,
+// GetMcInfoPositiveNtc100 for the way in, docs/fidelity.md §96e): three loop axes — the groups of 16 output channels (C-left), the C loops and
 // the tap runs (C-right); each scores its loop count n below the core count and past it the core
 // count plus n mod cores (twice the core count when it divides evenly; for the tap runs only when
 // the last run is over half a unit), the highest wins (ties to C-left, then C), and only
 // ⌈n / ⌈n / cores⌉⌉ blocks get work, the launch's other blocks idle.
-struct NegativeNtcSplit {
+struct NtcSplit {
     std::uint32_t usedBlocks = 1;
     bool byGroups = true;  // the C-left axis won: a block's units are whole groups
 };
 
-NegativeNtcSplit negativeNtcCoreSplit(const ZLoopLayout& l, std::uint32_t cores) {
+NtcSplit ntcCoreSplit(const ZLoopLayout& l, std::uint32_t cores) {
     auto score = [cores](std::uint64_t n, bool evenAddsCores) {
         return (n / cores > 0 ? cores : 0) + n % cores + (n % cores == 0 && evenAddsCores ? cores : 0);
     };
     const std::uint64_t tapLeft = l.k % l.tapRun;
     const std::uint64_t groupScore = score(l.co1, true), cScore = score(l.cLoops(), true);
     const std::uint64_t tapScore = score(l.tapRuns, tapLeft > l.tapRun / 2);
-    NegativeNtcSplit split;
+    NtcSplit split;
     split.byGroups = groupScore >= cScore && groupScore >= tapScore;
     const std::uint64_t n = split.byGroups ? l.co1 : cScore >= tapScore ? l.cLoops() : l.tapRuns;
     split.usedBlocks = static_cast<std::uint32_t>(ceilDiv(n, ceilDiv(n, cores)));
@@ -242,10 +243,7 @@ NegativeNtcSplit negativeNtcCoreSplit(const ZLoopLayout& l, std::uint32_t cores)
 
 bool fractalZLoopApplies(const OpInstance& op, std::int64_t co, std::int64_t c0) {
     const std::uint64_t c0Bytes = static_cast<std::uint64_t>(c0) * kZLoopFp32Bytes;
-    // A 64 B C0 (the 910A's 16 fp32) only back to NCHW (trans_data_negative_target_ntc): the way
-    // in needs CANN's positive core split as well (docs/fidelity.md §96e), not built.
-    const bool wideC0Back = c0Bytes == 2 * kUbBlockBytes && op.inputs[0].format == TensorFormat::FractalZ;
-    return bytesOf(op.inputs[0].dtype) == kZLoopFp32Bytes && (c0Bytes == kUbBlockBytes || wideC0Back) &&
+    return bytesOf(op.inputs[0].dtype) == kZLoopFp32Bytes && (c0Bytes == kUbBlockBytes || c0Bytes == 2 * kUbBlockBytes) &&
            co % static_cast<std::int64_t>(kZLoopLines) == 0;
 }
 
@@ -266,13 +264,14 @@ std::vector<LoweredKernel> lowerFractalZLoop(const OpInstance& op, const ChipCon
         throwLoweringError(op, "FRACTAL_Z shape does not hold the weight's C1·kh·kw × Co/16 fractals");
     const VectorPlacement placement = vectorPlacement(chip);
     // CANN's tiling: a quarter of UB's elements over 16 lines makes a vnchwconv line; a unit takes
-    // at most line / C0 taps, both rounded down to whole 32 B blocks (96 taps with 192 KiB). The
-    // 910A's way back takes the negative tiling's sizes (negativeNtcSizes: half of UB, several
-    // C1 blocks a unit); the 910B's rows keep one C block a unit, which §48's constant was fitted with.
+    // at most line / C0 taps, both rounded down to whole 32 B blocks (96 taps with 192 KiB; the
+    // positive tiling's, one C1 block a unit, §96e). The 910A's way back takes the negative tiling's
+    // sizes (negativeNtcSizes: half of UB, several C1 blocks a unit); the 910B's way back keeps one C
+    // block a unit, which §48's constant was fitted with.
     const std::uint64_t perBlock = kUbBlockBytes / kZLoopFp32Bytes;
     const std::uint64_t lineElements = placement.ubBytes / kZLoopFp32Bytes / 4 / kZLoopLines / perBlock * perBlock;
     std::uint64_t maxTaps = lineElements / l->c0 / perBlock * perBlock;
-    if (l->c0Factor > 1) {
+    if (l->c0Factor > 1 && !toFractal) {
         const NegativeNtcSizes sizes = negativeNtcSizes(*l, placement.ubBytes);
         maxTaps = sizes.tapUnit, l->cBlocks = sizes.cBlocks;
     }
@@ -290,12 +289,12 @@ std::vector<LoweredKernel> lowerFractalZLoop(const OpInstance& op, const ChipCon
     l->rowBuf = ub.allocate(bufferBytes, "vnchwconv rows / fractal rows");
 
     if (l->c0Factor == 1) return {tiledVectorKernel<ZLoopTiles>(op, placement, l, 2 * x.bytes(), l->units())};
-    // The 910A's way back: CANN's core split (negativeNtcCoreSplit), whole groups of 16 output
-    // channels a block when that axis wins, the launch's other blocks idle.
+    // The 910A's: CANN's core split (ntcCoreSplit), whole groups of 16 output channels a block when
+    // that axis wins (else the units evenly over the used blocks), the launch's other blocks idle.
     LoweredKernel kernel;
     kernel.type = placement.taskType;
     kernel.blockDim = chooseVectorBlockDim(op, placement, 2 * x.bytes(), l->units());
-    const NegativeNtcSplit split = negativeNtcCoreSplit(*l, kernel.blockDim);
+    const NtcSplit split = ntcCoreSplit(*l, kernel.blockDim);
     std::shared_ptr<const ZLoopLayout> shared = l;
     kernel.program = [shared, split](const BlockProgramRequest& request) -> std::unique_ptr<InstructionStream> {
         const std::uint64_t unitsPerGroup = shared->units() / shared->co1;

@@ -168,11 +168,11 @@ TEST(VectorTransDataFractalZLoop, EachUnitsScalarWorkWaitsForThePreviousUnitsSto
     }
 }
 
-// §139h: the 910A's FRACTAL_Z (C0 = 16 fp32, 64 B) back to NCHW runs the same loop in one pass
-// (it ran as a two-pass permutation through the workspace): a fractal row is two vnchwconvs a tap,
-// one per 32 B half of its lines. The values come back whatever the tap count and a C short of
-// its C0 blocks (the stem's C = 3).
-TEST(VectorTransDataFractalZLoop, CoupledChipsWideC0WayBackRestoresTheWeight) {
+// §139h: the 910A's FRACTAL_Z (C0 = 16 fp32, 64 B) runs the same loop both ways (back to NCHW it
+// ran as a two-pass permutation through the workspace): a fractal row is two vnchwconvs a tap,
+// one per 32 B half of its lines. The values go and come back whatever the tap count and a C
+// short of its C0 blocks (the stem's C = 3).
+TEST(VectorTransDataFractalZLoop, CoupledChipsWideC0RoundTripsTheWeight) {
     struct Case {
         std::int64_t co, c, kh, kw;
     };
@@ -186,6 +186,8 @@ TEST(VectorTransDataFractalZLoop, CoupledChipsWideC0WayBackRestoresTheWeight) {
         auto fz = h.tensor("fz", {c1 * k, w.co / 16, 16, kC0}, DataType::Fp32);
         fz.format = TensorFormat::FractalZ;
         const auto back = h.tensor("back", {w.co, w.c, w.kh, w.kw}, DataType::Fp32);
+        auto fzAgain = h.tensor("fz2", {c1 * k, w.co / 16, 16, kC0}, DataType::Fp32);
+        fzAgain.format = TensorFormat::FractalZ;
         const auto values = h.fillRandom(fz);
         std::vector<double> expected(static_cast<std::size_t>(w.co * w.c * k));
         for (std::int64_t o = 0; o < w.co; ++o)
@@ -198,6 +200,17 @@ TEST(VectorTransDataFractalZLoop, CoupledChipsWideC0WayBackRestoresTheWeight) {
         ASSERT_EQ(h.lower(from).size(), 1u) << name;  // one pass, no workspace
         h.run(from);
         expectNear(h.read(back), expected, 0.0, 0.0, "FRACTAL_Z (C0 16) → NCHW " + name);
+        auto to = makeOp("TransData", {back}, {fzAgain});
+        to.attrs["dst_format"] = std::string("FRACTAL_Z");
+        ASSERT_EQ(h.lower(to).size(), 1u) << name;
+        h.run(to);
+        const auto again = h.read(fzAgain);
+        // The real channels as they were; the padding channels of a short C are zeros.
+        for (std::size_t i = 0; i < again.size(); ++i) {
+            const bool real = static_cast<std::int64_t>(i / kC0 / 16 / static_cast<std::size_t>(w.co / 16) /
+                                                        static_cast<std::size_t>(k)) * kC0 + static_cast<std::int64_t>(i % kC0) < w.c;
+            ASSERT_EQ(again[i], real ? static_cast<double>(values[i]) : 0.0) << "NCHW → FRACTAL_Z (C0 16) " << name << " at " << i;
+        }
     }
 }
 
@@ -237,6 +250,25 @@ TEST(VectorTransDataFractalZLoop, CoupledChipsWideC0WayBackTakesCannsUnitsAndCor
         EXPECT_TRUE(p.tileScalarCycles.empty());  // a unit's scalar step is the tile's bookkeeping alone
     }
     EXPECT_EQ(blocksWithWork, 16u);
+    // The way in (CANN's positive tiling, §96e): one C1 block a unit, the 16 groups tie with the 16
+    // C1 blocks and win: 16 blocks with 16 units each.
+    auto to = makeOp("TransData", {weight}, {fz});
+    to.attrs["dst_format"] = std::string("FRACTAL_Z");
+    to.blockDim = 32;
+    const auto in = h.lower(to);
+    ASSERT_EQ(in.size(), 1u);
+    std::uint32_t blocksLoading = 0;
+    for (std::uint32_t block = 0; block < 32; ++block) {
+        LoweredKernel one = in[0];
+        one.blockDim = 1;
+        one.program = [&](const BlockProgramRequest&) { return in[0].program({block, kind, 0, 0}); };
+        const ZLoopProgram p = inspectLoop(one);
+        if (p.loads == 0) continue;
+        ++blocksLoading;
+        EXPECT_EQ(p.loads, 16u) << block;
+        EXPECT_EQ(p.reorders, 16u * 16u) << block;
+    }
+    EXPECT_EQ(blocksLoading, 16u);
 }
 
 }  // namespace
