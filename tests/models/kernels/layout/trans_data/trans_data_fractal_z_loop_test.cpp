@@ -214,6 +214,14 @@ TEST(VectorTransDataFractalZLoop, CoupledChipsWideC0RoundTripsTheWeight) {
     }
 }
 
+// One block's program alone (the coupled core's kind), as inspectLoop reads a whole launch.
+ZLoopProgram inspectBlock(const LoweredKernel& kernel, std::uint32_t block, CoreKind kind) {
+    LoweredKernel one = kernel;
+    one.blockDim = 1;
+    one.program = [&kernel, block, kind](const BlockProgramRequest&) { return kernel.program({block, kind, 0, 0}); };
+    return inspectLoop(one);
+}
+
 // CANN's negative tiling and core split on the 910A's [256,256,3,3] way back: a 128-element line
 // a half of UB holds takes 8 C1 blocks of the 9 block-aligned taps a unit (16 × 2 units); the
 // 16 groups of output channels win the split, so 16 of the 32 blocks get two units each and the
@@ -234,10 +242,7 @@ TEST(VectorTransDataFractalZLoop, CoupledChipsWideC0WayBackTakesCannsUnitsAndCor
     const CoreKind kind = vectorPlacement(chip).coreKind;
     std::uint32_t blocksWithWork = 0;
     for (std::uint32_t block = 0; block < 32; ++block) {
-        LoweredKernel one = kernels[0];  // block `block` alone, as the coupled core runs it
-        one.blockDim = 1;
-        one.program = [&](const BlockProgramRequest&) { return kernels[0].program({block, kind, 0, 0}); };
-        const ZLoopProgram p = inspectLoop(one);
+        const ZLoopProgram p = inspectBlock(kernels[0], block, kind);
         if (p.loads == 0) continue;
         ++blocksWithWork;
         EXPECT_EQ(p.loads, 2u) << block;
@@ -259,10 +264,7 @@ TEST(VectorTransDataFractalZLoop, CoupledChipsWideC0WayBackTakesCannsUnitsAndCor
     ASSERT_EQ(in.size(), 1u);
     std::uint32_t blocksLoading = 0;
     for (std::uint32_t block = 0; block < 32; ++block) {
-        LoweredKernel one = in[0];
-        one.blockDim = 1;
-        one.program = [&](const BlockProgramRequest&) { return in[0].program({block, kind, 0, 0}); };
-        const ZLoopProgram p = inspectLoop(one);
+        const ZLoopProgram p = inspectBlock(in[0], block, kind);
         if (p.loads == 0) continue;
         ++blocksLoading;
         EXPECT_EQ(p.loads, 16u) << block;
