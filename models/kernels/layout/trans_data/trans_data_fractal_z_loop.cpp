@@ -26,7 +26,8 @@
 // The 910A's FRACTAL_Z (C0 = 16 fp32, 64 B) runs the same loop both ways (docs/fidelity.md §139h):
 // a fractal row is two vnchwconvs a tap (one per 32 B half of its 16 lines); back to NCHW a unit
 // takes several C1 blocks as CANN's negative tiling sizes them (negativeNtcSizes); the blocks split
-// the work as CANN's tilings do (ntcCoreSplit), and no per-burst scalar cost is charged.
+// the work as CANN's tilings do (ntcCoreSplit); the way in carries the chip's ~2 scalar cycles a
+// burst, the way back none (kZLoopScalarCyclesPerBurstWideC0*).
 #include "models/kernels/layout/trans_data/trans_data_fractal_z_loop.h"
 
 #include <algorithm>
@@ -57,6 +58,11 @@ constexpr double kZLoopScalarCyclesPerBurst = 33;
 // busy blocks) is a fortieth of the 910B2's, and charged at 1.5 a burst it made those rows 1.31-1.43×
 // (at 0, 1.08-1.17×: the model's vector time is already over the chip's; docs/fidelity.md §139h).
 constexpr double kZLoopScalarCyclesPerBurstWideC0 = 0;
+// The 910A's way in: ~2 scalar cycles a burst a busy block, read off the chip in §96e
+// ([256,256,3,3], c1e639ee level1 rank0 trans_TransData_4: 0.208 × 10.81 µs aicore_time × 32 blocks
+// ÷ (16 busy blocks × 16 units × 144 bursts)); with CANN's split the model's 3 × 3 rows then count
+// scalar 0.207 / 0.244 / 0.243 against the chip's 0.208 / 0.239 / 0.213 (a0; a1, adb held out).
+constexpr double kZLoopScalarCyclesPerBurstWideC0In = 2;
 
 struct ZLoopLayout {
     bool toFractal = true;
@@ -259,7 +265,8 @@ std::vector<LoweredKernel> lowerFractalZLoop(const OpInstance& op, const ChipCon
     l->co1 = u(plain.shape[0]) / kZLoopLines, l->c = u(plain.shape[1]), l->k = u(plain.shape[2] * plain.shape[3]);
     l->c0 = u(fz.shape[3]), l->c1 = ceilDiv(l->c, l->c0);
     l->c0Factor = l->c0 * kZLoopFp32Bytes / kUbBlockBytes;
-    if (l->c0Factor > 1) l->scalarCyclesPerBurst = kZLoopScalarCyclesPerBurstWideC0;
+    if (l->c0Factor > 1)
+        l->scalarCyclesPerBurst = toFractal ? kZLoopScalarCyclesPerBurstWideC0In : kZLoopScalarCyclesPerBurstWideC0;
     if (u(fz.shape[0]) != l->c1 * l->k || u(fz.shape[1]) != l->co1)
         throwLoweringError(op, "FRACTAL_Z shape does not hold the weight's C1·kh·kw × Co/16 fractals");
     const VectorPlacement placement = vectorPlacement(chip);

@@ -256,7 +256,7 @@ TEST(VectorTransDataFractalZLoop, CoupledChipsWideC0WayBackTakesCannsUnitsAndCor
     }
     EXPECT_EQ(blocksWithWork, 16u);
     // The way in (CANN's positive tiling, §96e): one C1 block a unit, the 16 groups tie with the 16
-    // C1 blocks and win: 16 blocks with 16 units each.
+    // C1 blocks and win: 16 blocks with 16 units each, each unit's scalar 2 cycles a burst.
     auto to = makeOp("TransData", {weight}, {fz});
     to.attrs["dst_format"] = std::string("FRACTAL_Z");
     to.blockDim = 32;
@@ -269,6 +269,8 @@ TEST(VectorTransDataFractalZLoop, CoupledChipsWideC0WayBackTakesCannsUnitsAndCor
         ++blocksLoading;
         EXPECT_EQ(p.loads, 16u) << block;
         EXPECT_EQ(p.reorders, 16u * 16u) << block;
+        ASSERT_EQ(p.tileScalarCycles.size(), 16u) << block;  // the 910A's 2 cycles a burst, §96e
+        for (const std::uint32_t cycles : p.tileScalarCycles) EXPECT_EQ(cycles - kScalarCyclesPerTile, 2u * 16u * 9u);
     }
     EXPECT_EQ(blocksLoading, 16u);
 }
