@@ -141,13 +141,15 @@ TEST(ReplayFidelity, QwenMemoryPipeRatiosWithinRecordedBounds) {
 // (pipes.block_mte2_floor_cycles 190) the mean abs error of the cold replay's mte2 ratios measured
 // 0.096 (text rank 0) and 0.097 (text rank 1, held out), against 0.102 / 0.103 before -> bound 0.10.
 // Session 28 (§139, the padded ND <-> FRACTAL_NZ as CANN's DSL tiles it: a block's share in one tile,
-// `vor` block moves) measured 0.091 / 0.092 -> bound 0.095.
+// `vor` block moves) measured 0.091 / 0.092 -> bound 0.095. Session 28 (§138's 910A GM -> UB rate,
+// then §139h: the fp32 FRACTAL_Z <-> NCHW as CANN's vnchwconv loop, one pass) measured 0.086 / 0.087
+// -> bound 0.09.
 TEST(ReplayFidelity, The910AMte2RatioWithinRecordedBound) {
     if (!fs::is_directory(samplesRoot())) GTEST_SKIP() << "no real samples at " << samplesRoot();
     for (const char* path : {"msinsight/c1e639ee/test/data/pytorch/text/level1/rank0_ascend_pt",
                              "msinsight/c1e639ee/test/data/pytorch/text/level1/rank1_ascend_pt"}) {
         SCOPED_TRACE(path);
-        EXPECT_LE(coldReplayStats(path).meanAbsPipeError.at("mte2_ratio"), 0.095);
+        EXPECT_LE(coldReplayStats(path).meanAbsPipeError.at("mte2_ratio"), 0.09);
     }
 }
 

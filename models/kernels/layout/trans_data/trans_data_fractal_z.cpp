@@ -30,7 +30,8 @@ std::vector<LoweredKernel> lowerFractalZTransData(const OpInstance& op, const Ch
     const std::int64_t c0 = fz.shape[3];
     if (c0 <= 0 || fz.shape[2] != kFractalEdge || fz.shape[0] % k != 0)
         throwLoweringError(op, "FRACTAL_Z shape does not match the [Co, C, kh, kw] weight");
-    // 32-bit weights with a 32 B C0: CANN's vnchwconv loop (trans_data_fractal_z_loop.h).
+    // 32-bit weights with a 32 B C0 (the 910B) or 64 B (the 910A): CANN's vnchwconv loop
+    // (trans_data_fractal_z_loop.h).
     if (fractalZLoopApplies(op, co, c0)) return lowerFractalZLoop(op, chip);
     // A C or Co that does not fill its fractals: the padded conversion (trans_data_padded.h).
     if (c % c0 != 0 || co % kFractalEdge != 0) return lowerPaddedFractalZ(op, chip);

@@ -23,6 +23,11 @@
 // it unable to prove two instructions independent (TIK API `new_stmt_scope(disable_sync=False)`,
 // the default, which the kernel's loop body keeps); the model ends every unit with a PIPE_ALL
 // barrier, so the next unit's scalar step starts once this unit's stores have landed.
+// The 910A's FRACTAL_Z (C0 = 16 fp32, 64 B) runs the same loop both ways (docs/fidelity.md §139h):
+// a fractal row is two vnchwconvs a tap (one per 32 B half of its 16 lines); back to NCHW a unit
+// takes several C1 blocks as CANN's negative tiling sizes them (negativeNtcSizes); the blocks split
+// the work as CANN's tilings do (ntcCoreSplit); the way in carries the chip's ~2 scalar cycles a
+// burst, the way back none (kZLoopScalarCyclesPerBurstWideC0*).
 #include "models/kernels/layout/trans_data/trans_data_fractal_z_loop.h"
 
 #include <algorithm>
@@ -47,17 +52,32 @@ constexpr std::uint64_t kZLoopBurstBytes = 2 * kUbBlockBytes;  // one fp32 of 16
 // (§48's table). The 5×5 and 11×11 rows and the DB export are held out (docs/fidelity.md §48, §98;
 // 58 before §98, when the units' scalar steps overlapped the moves and the constant carried the
 // unit's whole time).
-constexpr std::uint32_t kZLoopScalarCyclesPerBurst = 33;
+constexpr double kZLoopScalarCyclesPerBurst = 33;
+// The 910A's (C0 = 16 fp32, 64 B): not charged. Its rows' scalar (0.12-0.13
+// of msinsight c1e639ee level1 rank0's trans_TransData_141 / 151 / 161, ~0.8 cycles a burst on the
+// busy blocks) is a fortieth of the 910B2's, and charged at 1.5 a burst it made those rows 1.31-1.43×
+// (at 0, 1.08-1.17×: the model's vector time is already over the chip's; docs/fidelity.md §139h).
+constexpr double kZLoopScalarCyclesPerBurstWideC0 = 0;
+// The 910A's way in: ~2 scalar cycles a burst a busy block, read off the chip in §96e
+// ([256,256,3,3], c1e639ee level1 rank0 trans_TransData_4: 0.208 × 10.81 µs aicore_time × 32 blocks
+// ÷ (16 busy blocks × 16 units × 144 bursts)); with CANN's split the model's 3 × 3 rows then count
+// scalar 0.207 / 0.244 / 0.243 against the chip's 0.208 / 0.239 / 0.213 (a0; a1, adb held out).
+constexpr double kZLoopScalarCyclesPerBurstWideC0In = 2;
 
 struct ZLoopLayout {
     bool toFractal = true;
     std::uint64_t x = 0, y = 0;
     std::uint64_t co1 = 0, c = 0, c0 = 0, c1 = 0, k = 0;
-    std::uint64_t tapRun = 0, tapRuns = 1;  // taps per unit at most, units per (group, C block)
+    std::uint64_t c0Factor = 1;             // 32 B blocks in a C0 (2 for the 910A's 16 fp32)
+    double scalarCyclesPerBurst = kZLoopScalarCyclesPerBurst;
+    std::uint64_t tapRun = 0, tapRuns = 1;  // taps per unit at most, units per (group, C loop)
+    // C1 blocks a unit takes (CANN's srcCLpUnit; more than one only when a unit holds every tap)
+    std::uint64_t cBlocks = 1;
     std::uint64_t linePitchBlocks = 0;     // a UB line: C0 × tapRun fp32
     std::uint64_t lineBuf = 0, rowBuf = 0;  // the 16 lines; the vnchwconv rows
 
-    std::uint64_t units() const { return co1 * c1 * tapRuns; }
+    std::uint64_t cLoops() const { return ceilDiv(c1, cBlocks); }
+    std::uint64_t units() const { return co1 * cLoops() * tapRuns; }
     std::uint64_t fractalRowBytes() const { return kZLoopLines * c0 * kZLoopFp32Bytes; }
 };
 
@@ -70,9 +90,11 @@ public:
     void tile(std::uint64_t index, std::uint32_t /*half*/, TileCode& code) override {
         const ZLoopLayout& l = *l_;
         const std::uint64_t unit = units_.begin + index;
-        const std::uint64_t run = unit % l.tapRuns, cb = unit / l.tapRuns % l.c1, group = unit / l.tapRuns / l.c1;
+        const std::uint64_t run = unit % l.tapRuns, cLoop = unit / l.tapRuns % l.cLoops();
+        const std::uint64_t group = unit / l.tapRuns / l.cLoops();
         const std::uint64_t t0 = run * l.tapRun, taps = std::min(l.tapRun, l.k - t0);
-        const std::uint64_t channels = std::min(l.c0, l.c - cb * l.c0);
+        const std::uint64_t cb = cLoop * l.cBlocks, blocks = std::min(l.cBlocks, l.c1 - cb);  // first C block, count
+        const std::uint64_t channels = std::min(blocks * l.c0, l.c - cb * l.c0);  // real ones
         // Taps of one channel in a line: packed when the unit holds all of them, else a block-aligned run.
         const std::uint64_t tapPitch = l.tapRuns == 1 ? taps : alignUp(taps, kUbBlockBytes / kZLoopFp32Bytes);
         const std::uint64_t lineBytes = l.linePitchBlocks * kUbBlockBytes;
@@ -104,7 +126,7 @@ public:
         };
         DataMove fractal{.src = l.toFractal ? MemSpace::UB : MemSpace::GM, .dst = l.toFractal ? MemSpace::GM : MemSpace::UB,
                          .srcType = DataType::Fp32, .dstType = DataType::Fp32};
-        fractal.burstCount = static_cast<std::uint32_t>(taps);
+        fractal.burstCount = static_cast<std::uint32_t>(blocks * taps);  // rows (C block, tap), co1 apart
         fractal.burstBytes = static_cast<std::uint32_t>(l.fractalRowBytes());
         if (l.toFractal)
             fractal.srcAddr = l.rowBuf, fractal.dstAddr = fractalGm, fractal.dstGapBytes = static_cast<std::uint32_t>(fractalGap);
@@ -114,18 +136,27 @@ public:
         // The 16 lines ↔ rows of 16 halves (one repeat per 32 B of every line).
         VectorInstr lines{.op = VectorOp::NchwConv, .dtype = DataType::Fp16, .srcType = DataType::Fp16};
         lines.repeats = static_cast<std::uint16_t>(halfRows);
-        // Rows of (tap, channel) ↔ fractal rows [16 lines][C0] (one repeat per tap).
-        VectorInstr fractalRows = lines;
-        fractalRows.repeats = static_cast<std::uint16_t>(taps);
         const auto pitch = static_cast<std::uint8_t>(l.linePitchBlocks);
         const auto rowsPerRepeat = static_cast<std::uint16_t>(kZLoopLines);
+        // Rows of (tap, channel) ↔ fractal rows [16 lines][C0]: one repeat per tap and 32 B of a
+        // fractal row's lines, so a 64 B C0 takes two instructions, one per half of every line
+        // (the fractal row's line pitch is c0Factor blocks, a tap's rows 16·c0Factor blocks apart).
+        auto fractalRowsPass = [&](std::uint64_t half, std::uint64_t fractalBuf, std::uint64_t tapBuf) {
+            VectorInstr v = lines;
+            v.repeats = static_cast<std::uint16_t>(blocks * taps);
+            const auto tapStride = static_cast<std::uint16_t>(kZLoopLines * l.c0Factor);
+            v.src0 = fractalBuf + half * kUbBlockBytes, v.dst = tapBuf + half * kZLoopLines * kUbBlockBytes;
+            v.src0BlockStride = static_cast<std::uint8_t>(l.c0Factor), v.dstBlockStride = 1;
+            v.src0RepeatStride = v.dstRepeatStride = tapStride;
+            return v;
+        };
         // Per channel: one 64 B burst per tap between the (channel, tap) rows and the (tap, channel) rows.
         auto reorder = [&](std::uint64_t ch, std::uint64_t channelRows, std::uint64_t tapRows) {
             DataMove m{.src = MemSpace::UB, .dst = MemSpace::UB, .srcType = DataType::Fp32, .dstType = DataType::Fp32};
             m.burstCount = static_cast<std::uint32_t>(taps);
             m.burstBytes = static_cast<std::uint32_t>(kZLoopBurstBytes);
             const std::uint64_t atChannel = channelRows + ch * tapPitch * kZLoopBurstBytes;
-            const std::uint64_t atTap = tapRows + ch * kZLoopBurstBytes;
+            const std::uint64_t atTap = tapRows + (ch / l.c0 * taps * l.c0 + ch % l.c0) * kZLoopBurstBytes;
             const auto scatter = static_cast<std::uint32_t>((l.c0 - 1) * kZLoopBurstBytes);
             if (l.toFractal)
                 m.srcAddr = atChannel, m.dstAddr = atTap, m.dstGapBytes = scatter;
@@ -140,26 +171,27 @@ public:
             code.compute.push_back(Instruction::vector(lines));
             if (channels < l.c0)  // the padding channels of the fractal rows are zeros
                 emitVectorRange(code.compute, VectorOp::Duplicate, DataType::Fp32, {.dst = l.lineBuf},
-                                taps * l.c0 * kZLoopBurstBytes / kZLoopFp32Bytes);
+                                blocks * taps * l.c0 * kZLoopBurstBytes / kZLoopFp32Bytes);
             for (std::uint64_t ch = 0; ch < channels; ++ch) code.compute.push_back(reorder(ch, l.rowBuf, l.lineBuf));
-            fractalRows.src0 = l.lineBuf, fractalRows.dst = l.rowBuf;
-            fractalRows.src0RepeatStride = fractalRows.dstRepeatStride = rowsPerRepeat;
-            fractalRows.src0BlockStride = fractalRows.dstBlockStride = 1;
-            code.compute.push_back(Instruction::vector(fractalRows));
+            // The tap rows back to fractal rows (the same transpose: the vnchwconv is its own inverse).
+            for (std::uint64_t half = 0; half < l.c0Factor; ++half) {
+                VectorInstr pass = fractalRowsPass(half, l.rowBuf, l.lineBuf);
+                std::swap(pass.src0, pass.dst);
+                std::swap(pass.src0BlockStride, pass.dstBlockStride);
+                code.compute.push_back(Instruction::vector(pass));
+            }
             code.store.push_back(Instruction::move(fractal));
         } else {
             code.load.push_back(Instruction::move(fractal));
-            fractalRows.src0 = l.lineBuf, fractalRows.dst = l.rowBuf;
-            fractalRows.src0RepeatStride = fractalRows.dstRepeatStride = rowsPerRepeat;
-            fractalRows.src0BlockStride = fractalRows.dstBlockStride = 1;
-            code.compute.push_back(Instruction::vector(fractalRows));
+            for (std::uint64_t half = 0; half < l.c0Factor; ++half)
+                code.compute.push_back(Instruction::vector(fractalRowsPass(half, l.lineBuf, l.rowBuf)));
             for (std::uint64_t ch = 0; ch < channels; ++ch) code.compute.push_back(reorder(ch, l.lineBuf, l.rowBuf));
             lines.src0 = l.lineBuf, lines.src0BlockStride = 1, lines.src0RepeatStride = rowsPerRepeat;
             lines.dst = l.rowBuf, lines.dstBlockStride = pitch, lines.dstRepeatStride = 1;
             code.compute.push_back(Instruction::vector(lines));
             weightLines(false, l.rowBuf);
         }
-        code.scalarCycles = static_cast<std::uint32_t>(channels * taps) * kZLoopScalarCyclesPerBurst;
+        code.scalarCycles = static_cast<std::uint32_t>(static_cast<double>(channels * taps) * l.scalarCyclesPerBurst + 0.5);
         // TIK's own synchronisation: the next unit's scalar work waits until this unit's moves land.
         code.store.push_back(Instruction::barrier(Pipe::All));
     }
@@ -169,11 +201,56 @@ private:
     UnitRange units_;
 };
 
+// CANN's FRACTAL_Z → NCHW tiling for 32-bit data (op_tiling trans_data_negative_target_ntc,
+// TilingNegativeNtc200 and GetMcInfoNegative200, read, nothing copied; its twice-vnchwconv flow):
+// half of UB's elements over 16 lines makes a vnchwconv line; the C-right unit (taps) is a line's
+// C0 columns, rounded down to whole blocks; when one unit holds every tap, a C loop takes as many
+// C1 blocks as a line holds of the block-aligned taps (srcCLpUnit), else one.
+struct NegativeNtcSizes {
+    std::uint64_t tapUnit = 1, cBlocks = 1;
+};
+
+NegativeNtcSizes negativeNtcSizes(const ZLoopLayout& l, std::uint64_t ubBytes) {
+    const std::uint64_t perBlock = kUbBlockBytes / kZLoopFp32Bytes;
+    const std::uint64_t lineElements = ubBytes / kZLoopFp32Bytes / 2 / kZLoopLines / perBlock * perBlock;
+    NegativeNtcSizes sizes;
+    sizes.tapUnit = std::max<std::uint64_t>(1, lineElements / l.c0 / perBlock * perBlock);
+    if (l.k <= sizes.tapUnit)
+        sizes.cBlocks = std::max<std::uint64_t>(1, std::min(l.c1, sizes.tapUnit / alignUp(l.k, perBlock)));
+    return sizes;
+}
+
+// The core split, the same scoring in both of CANN's tilings (GetMcInfoNegative200 here,
+// GetMcInfoPositiveNtc100 for the way in, docs/fidelity.md §96e): three loop axes — the groups of 16 output channels (C-left), the C loops and
+// the tap runs (C-right); each scores its loop count n below the core count and past it the core
+// count plus n mod cores (twice the core count when it divides evenly; for the tap runs only when
+// the last run is over half a unit), the highest wins (ties to C-left, then C), and only
+// ⌈n / ⌈n / cores⌉⌉ blocks get work, the launch's other blocks idle.
+struct NtcSplit {
+    std::uint32_t usedBlocks = 1;
+    bool byGroups = true;  // the C-left axis won: a block's units are whole groups
+};
+
+NtcSplit ntcCoreSplit(const ZLoopLayout& l, std::uint32_t cores) {
+    auto score = [cores](std::uint64_t n, bool evenAddsCores) {
+        return (n / cores > 0 ? cores : 0) + n % cores + (n % cores == 0 && evenAddsCores ? cores : 0);
+    };
+    const std::uint64_t tapLeft = l.k % l.tapRun;
+    const std::uint64_t groupScore = score(l.co1, true), cScore = score(l.cLoops(), true);
+    const std::uint64_t tapScore = score(l.tapRuns, tapLeft > l.tapRun / 2);
+    NtcSplit split;
+    split.byGroups = groupScore >= cScore && groupScore >= tapScore;
+    const std::uint64_t n = split.byGroups ? l.co1 : cScore >= tapScore ? l.cLoops() : l.tapRuns;
+    split.usedBlocks = static_cast<std::uint32_t>(ceilDiv(n, ceilDiv(n, cores)));
+    return split;
+}
+
 }  // namespace
 
 bool fractalZLoopApplies(const OpInstance& op, std::int64_t co, std::int64_t c0) {
-    return bytesOf(op.inputs[0].dtype) == kZLoopFp32Bytes &&
-           static_cast<std::uint64_t>(c0) * kZLoopFp32Bytes == kUbBlockBytes && co % static_cast<std::int64_t>(kZLoopLines) == 0;
+    const std::uint64_t c0Bytes = static_cast<std::uint64_t>(c0) * kZLoopFp32Bytes;
+    return bytesOf(op.inputs[0].dtype) == kZLoopFp32Bytes && (c0Bytes == kUbBlockBytes || c0Bytes == 2 * kUbBlockBytes) &&
+           co % static_cast<std::int64_t>(kZLoopLines) == 0;
 }
 
 std::vector<LoweredKernel> lowerFractalZLoop(const OpInstance& op, const ChipConfig& chip) {
@@ -187,24 +264,56 @@ std::vector<LoweredKernel> lowerFractalZLoop(const OpInstance& op, const ChipCon
     l->toFractal = toFractal, l->x = x.deviceAddr, l->y = y.deviceAddr;
     l->co1 = u(plain.shape[0]) / kZLoopLines, l->c = u(plain.shape[1]), l->k = u(plain.shape[2] * plain.shape[3]);
     l->c0 = u(fz.shape[3]), l->c1 = ceilDiv(l->c, l->c0);
+    l->c0Factor = l->c0 * kZLoopFp32Bytes / kUbBlockBytes;
+    if (l->c0Factor > 1)
+        l->scalarCyclesPerBurst = toFractal ? kZLoopScalarCyclesPerBurstWideC0In : kZLoopScalarCyclesPerBurstWideC0;
     if (u(fz.shape[0]) != l->c1 * l->k || u(fz.shape[1]) != l->co1)
         throwLoweringError(op, "FRACTAL_Z shape does not hold the weight's C1·kh·kw × Co/16 fractals");
     const VectorPlacement placement = vectorPlacement(chip);
     // CANN's tiling: a quarter of UB's elements over 16 lines makes a vnchwconv line; a unit takes
-    // at most line / C0 taps, both rounded down to whole 32 B blocks (96 taps with 192 KiB).
+    // at most line / C0 taps, both rounded down to whole 32 B blocks (96 taps with 192 KiB; the
+    // positive tiling's, one C1 block a unit, §96e). The 910A's way back takes the negative tiling's
+    // sizes (negativeNtcSizes: half of UB, several C1 blocks a unit); the 910B's way back keeps one C
+    // block a unit, which §48's constant was fitted with.
     const std::uint64_t perBlock = kUbBlockBytes / kZLoopFp32Bytes;
     const std::uint64_t lineElements = placement.ubBytes / kZLoopFp32Bytes / 4 / kZLoopLines / perBlock * perBlock;
-    const std::uint64_t maxTaps = lineElements / l->c0 / perBlock * perBlock;
+    std::uint64_t maxTaps = lineElements / l->c0 / perBlock * perBlock;
+    if (l->c0Factor > 1 && !toFractal) {
+        const NegativeNtcSizes sizes = negativeNtcSizes(*l, placement.ubBytes);
+        maxTaps = sizes.tapUnit, l->cBlocks = sizes.cBlocks;
+    }
     if (maxTaps == 0) throwLoweringError(op, "UB is too small for a 16-line vnchwconv tile");
     l->tapRun = std::min(l->k, maxTaps), l->tapRuns = ceilDiv(l->k, l->tapRun);
-    l->linePitchBlocks = ceilDiv(l->c0 * alignUp(l->tapRun, perBlock) * kZLoopFp32Bytes, kUbBlockBytes);
+    // A unit's line: its C blocks' channels × the taps (the 910A's packed when the unit holds
+    // every tap, as the tiles lay them; the 910B's as §48 sized them, block-aligned).
+    const std::uint64_t tapPitch = l->tapRuns == 1 ? l->tapRun : alignUp(l->tapRun, perBlock);
+    l->linePitchBlocks = ceilDiv(l->cBlocks * l->c0 * (l->c0Factor > 1 ? tapPitch : alignUp(l->tapRun, perBlock)) *
+                                     kZLoopFp32Bytes, kUbBlockBytes);
     if (l->linePitchBlocks > kMaxRepeatStrideBlocks) throwLoweringError(op, "a vnchwconv line's block stride exceeds 255");
     const std::uint64_t bufferBytes = kZLoopLines * l->linePitchBlocks * kUbBlockBytes;
     UbAllocator ub(placement.ubBytes, op.name);
     l->lineBuf = ub.allocate(bufferBytes, "16 weight lines / (tap, channel) rows");
     l->rowBuf = ub.allocate(bufferBytes, "vnchwconv rows / fractal rows");
 
-    return {tiledVectorKernel<ZLoopTiles>(op, placement, l, 2 * x.bytes(), l->units())};
+    if (l->c0Factor == 1) return {tiledVectorKernel<ZLoopTiles>(op, placement, l, 2 * x.bytes(), l->units())};
+    // The 910A's: CANN's core split (ntcCoreSplit), whole groups of 16 output channels a block when
+    // that axis wins (else the units evenly over the used blocks), the launch's other blocks idle.
+    LoweredKernel kernel;
+    kernel.type = placement.taskType;
+    kernel.blockDim = chooseVectorBlockDim(op, placement, 2 * x.bytes(), l->units());
+    const NtcSplit split = ntcCoreSplit(*l, kernel.blockDim);
+    std::shared_ptr<const ZLoopLayout> shared = l;
+    kernel.program = [shared, split](const BlockProgramRequest& request) -> std::unique_ptr<InstructionStream> {
+        const std::uint64_t unitsPerGroup = shared->units() / shared->co1;
+        UnitRange units{};
+        if (request.blockIdx < split.usedBlocks) {
+            const UnitRange groups = blockShare(shared->co1, split.usedBlocks, request.blockIdx);
+            units = split.byGroups ? UnitRange{groups.begin * unitsPerGroup, groups.end * unitsPerGroup}
+                                   : blockShare(shared->units(), split.usedBlocks, request.blockIdx);
+        }
+        return std::make_unique<DoubleBufferedStream>(std::make_unique<ZLoopTiles>(shared, units));
+    };
+    return {kernel};
 }
 
 }  // namespace ascendsim

@@ -8,6 +8,7 @@
 #include <variant>
 
 #include "models/kernels/tiling/vector_tiling.h"
+#include "tests/models/kernels/test_chip.h"
 #include "tests/models/kernels/vector_test_support.h"
 
 namespace ascendsim::test {
@@ -165,6 +166,113 @@ TEST(VectorTransDataFractalZLoop, EachUnitsScalarWorkWaitsForThePreviousUnitsSto
                                            << ", block " << block;
         }
     }
+}
+
+// §139h: the 910A's FRACTAL_Z (C0 = 16 fp32, 64 B) runs the same loop both ways (back to NCHW it
+// ran as a two-pass permutation through the workspace): a fractal row is two vnchwconvs a tap,
+// one per 32 B half of its lines. The values go and come back whatever the tap count and a C
+// short of its C0 blocks (the stem's C = 3).
+TEST(VectorTransDataFractalZLoop, CoupledChipsWideC0RoundTripsTheWeight) {
+    struct Case {
+        std::int64_t co, c, kh, kw;
+    };
+    constexpr std::int64_t kC0 = 16;
+    const ChipConfig chip = coupledChip();
+    for (const Case w : {Case{32, 32, 3, 3}, Case{16, 24, 5, 5}, Case{16, 3, 11, 11}, Case{48, 48, 1, 1}}) {
+        const std::string name = std::to_string(w.co) + "," + std::to_string(w.c) + "," + std::to_string(w.kh) + "," +
+                                 std::to_string(w.kw);
+        CubeOpHarness h(chip, kLoopGmBytes);
+        const std::int64_t k = w.kh * w.kw, c1 = (w.c + kC0 - 1) / kC0;
+        auto fz = h.tensor("fz", {c1 * k, w.co / 16, 16, kC0}, DataType::Fp32);
+        fz.format = TensorFormat::FractalZ;
+        const auto back = h.tensor("back", {w.co, w.c, w.kh, w.kw}, DataType::Fp32);
+        auto fzAgain = h.tensor("fz2", {c1 * k, w.co / 16, 16, kC0}, DataType::Fp32);
+        fzAgain.format = TensorFormat::FractalZ;
+        const auto values = h.fillRandom(fz);
+        std::vector<double> expected(static_cast<std::size_t>(w.co * w.c * k));
+        for (std::int64_t o = 0; o < w.co; ++o)
+            for (std::int64_t ch = 0; ch < w.c; ++ch)
+                for (std::int64_t t = 0; t < k; ++t)
+                    expected[static_cast<std::size_t>((o * w.c + ch) * k + t)] = values[static_cast<std::size_t>(
+                        (((ch / kC0) * k + t) * (w.co / 16) + o / 16) * 16 * kC0 + o % 16 * kC0 + ch % kC0)];
+        auto from = makeOp("TransData", {fz}, {back});
+        from.attrs["dst_format"] = std::string("NCHW");
+        ASSERT_EQ(h.lower(from).size(), 1u) << name;  // one pass, no workspace
+        h.run(from);
+        expectNear(h.read(back), expected, 0.0, 0.0, "FRACTAL_Z (C0 16) → NCHW " + name);
+        auto to = makeOp("TransData", {back}, {fzAgain});
+        to.attrs["dst_format"] = std::string("FRACTAL_Z");
+        ASSERT_EQ(h.lower(to).size(), 1u) << name;
+        h.run(to);
+        const auto again = h.read(fzAgain);
+        // The real channels as they were; the padding channels of a short C are zeros.
+        for (std::size_t i = 0; i < again.size(); ++i) {
+            const bool real = static_cast<std::int64_t>(i / kC0 / 16 / static_cast<std::size_t>(w.co / 16) /
+                                                        static_cast<std::size_t>(k)) * kC0 + static_cast<std::int64_t>(i % kC0) < w.c;
+            ASSERT_EQ(again[i], real ? static_cast<double>(values[i]) : 0.0) << "NCHW → FRACTAL_Z (C0 16) " << name << " at " << i;
+        }
+    }
+}
+
+// One block's program alone (the coupled core's kind), as inspectLoop reads a whole launch.
+ZLoopProgram inspectBlock(const LoweredKernel& kernel, std::uint32_t block, CoreKind kind) {
+    LoweredKernel one = kernel;
+    one.blockDim = 1;
+    one.program = [&kernel, block, kind](const BlockProgramRequest&) { return kernel.program({block, kind, 0, 0}); };
+    return inspectLoop(one);
+}
+
+// CANN's negative tiling and core split on the 910A's [256,256,3,3] way back: a 128-element line
+// a half of UB holds takes 8 C1 blocks of the 9 block-aligned taps a unit (16 × 2 units); the
+// 16 groups of output channels win the split, so 16 of the 32 blocks get two units each and the
+// rest only their prologue. Each unit: one load of its 8 × 9 fractal rows, 2 × 1 + 1 vnchwconvs,
+// 128 channel reorders of 9 bursts, one store of 16 lines; no per-burst scalar charge.
+TEST(VectorTransDataFractalZLoop, CoupledChipsWideC0WayBackTakesCannsUnitsAndCoreSplit) {
+    const ChipConfig chip = coupledChip();
+    CubeOpHarness h(chip, kLoopGmBytes);
+    auto fz = h.tensor("fz", {144, 16, 16, 16}, DataType::Fp32);
+    fz.format = TensorFormat::FractalZ;
+    const auto weight = h.tensor("w", {256, 256, 3, 3}, DataType::Fp32);
+    auto from = makeOp("TransData", {fz}, {weight});
+    from.attrs["dst_format"] = std::string("NCHW");
+    from.blockDim = 32;
+    const auto kernels = h.lower(from);
+    ASSERT_EQ(kernels.size(), 1u);
+    ASSERT_EQ(kernels[0].blockDim, 32u);
+    const CoreKind kind = vectorPlacement(chip).coreKind;
+    std::uint32_t blocksWithWork = 0;
+    for (std::uint32_t block = 0; block < 32; ++block) {
+        const ZLoopProgram p = inspectBlock(kernels[0], block, kind);
+        if (p.loads == 0) continue;
+        ++blocksWithWork;
+        EXPECT_EQ(p.loads, 2u) << block;
+        EXPECT_EQ(p.stores, 2u) << block;
+        for (const std::uint32_t bursts : p.loadBursts) EXPECT_EQ(bursts, 8u * 9u);
+        for (const std::uint32_t bursts : p.storeBursts) EXPECT_EQ(bursts, 16u);
+        EXPECT_EQ(p.reorders, 2u * 128u);
+        EXPECT_EQ(p.reorderBursts, 2u * 128u * 9u);
+        EXPECT_EQ(p.transposes, 2u * 3u);
+        EXPECT_TRUE(p.tileScalarCycles.empty());  // a unit's scalar step is the tile's bookkeeping alone
+    }
+    EXPECT_EQ(blocksWithWork, 16u);
+    // The way in (CANN's positive tiling, §96e): one C1 block a unit, the 16 groups tie with the 16
+    // C1 blocks and win: 16 blocks with 16 units each, each unit's scalar 2 cycles a burst.
+    auto to = makeOp("TransData", {weight}, {fz});
+    to.attrs["dst_format"] = std::string("FRACTAL_Z");
+    to.blockDim = 32;
+    const auto in = h.lower(to);
+    ASSERT_EQ(in.size(), 1u);
+    std::uint32_t blocksLoading = 0;
+    for (std::uint32_t block = 0; block < 32; ++block) {
+        const ZLoopProgram p = inspectBlock(in[0], block, kind);
+        if (p.loads == 0) continue;
+        ++blocksLoading;
+        EXPECT_EQ(p.loads, 16u) << block;
+        EXPECT_EQ(p.reorders, 16u * 16u) << block;
+        ASSERT_EQ(p.tileScalarCycles.size(), 16u) << block;  // the 910A's 2 cycles a burst, §96e
+        for (const std::uint32_t cycles : p.tileScalarCycles) EXPECT_EQ(cycles - kScalarCyclesPerTile, 2u * 16u * 9u);
+    }
+    EXPECT_EQ(blocksLoading, 16u);
 }
 
 }  // namespace

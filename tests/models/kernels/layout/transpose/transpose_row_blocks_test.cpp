@@ -156,17 +156,18 @@ std::vector<DataMove> gmLoadsOfBlock0(const std::vector<LoweredKernel>& kernels)
     return loads;
 }
 
-// NCHW → FRACTAL_Z of a [64, 32, 3, 3] fp32 weight: the coupled chip (910A) packs the [C0][kh·kw]
+// NCHW → FRACTAL_Z of a [64, 32, 3, 3] fp16 weight: the coupled chip (910A) packs the [C0][kh·kw]
 // blocks several to a load; the split chip (910B) keeps a load per block, as its scalar-bound real
-// kernels behave (transpose.cpp, movesSmallPiecesInBlocks).
+// kernels behave (transpose.cpp, movesSmallPiecesInBlocks). (fp16: the 32-bit weights run CANN's
+// vnchwconv loop instead, trans_data_fractal_z_loop.h, docs/fidelity.md §139h.)
 TEST(TransposeRowBlocks, OnlyTheCoupledChipPacksFractalZBlocks) {
     std::size_t loadCount[2] = {0, 0};
     for (const bool coupled : {false, true}) {
         const ChipConfig chip = coupled ? coupledChip() : ascend910B1();
         CubeOpHarness h(chip);
-        auto fz = h.tensor("fz", {18, 4, 16, 16}, DataType::Fp32);
+        auto fz = h.tensor("fz", {18, 4, 16, 16}, DataType::Fp16);
         fz.format = TensorFormat::FractalZ;
-        auto op = makeOp("TransData", {h.tensor("w", {64, 32, 3, 3}, DataType::Fp32)}, {fz});
+        auto op = makeOp("TransData", {h.tensor("w", {64, 32, 3, 3}, DataType::Fp16)}, {fz});
         op.attrs["dst_format"] = std::string("FRACTAL_Z");
         op.blockDim = 1;
         loadCount[coupled] = gmLoadsOfBlock0(h.lower(op)).size();
