@@ -125,6 +125,12 @@ TEST(ReplayCubeFidelity, Ascend910NzGemmsAndFoldedBatches) {
 // 0.15 -> 0.16, the lead's call: cold, the dw rows were already 0.99-1.23x and their per-image stores
 // now wait for the single L0C, 1.18-1.28x, spreading the same MAC / MTE1 / scalar busy over more
 // time; under the default timeline the dw rows come to 0.94-1.07x and aic_mac to 0.078, §136d).
+// Session 28, round two (fidalexdw, docs/fidelity.md §136h: the split cube's dw in CANN's ORDER_N, x
+// kept over the co tiles and dy read per column tile): AlexNet Conv (cold) aic_mte2 0.172 -> 0.228
+// (bound raised 0.18 -> 0.23, the lead's call: cold, the dw rows' per-column-tile dy reads lift their
+// MTE2 0.45 -> 0.70-0.82 of the time; under the default timeline the Conv family's aic_mte2 goes
+// 0.200 -> 0.169 and the 13 x 13 dw rows' MTE2 0.23-0.25 -> 0.53-0.55, real 0.42-0.58);
+// aic_mac 0.119 -> 0.123, aic_mte1 0.119 -> 0.115, aic_scalar 0.156 -> 0.150.
 TEST(ReplayCubeFidelity, ConvolutionFamiliesWithoutNd2NzLoads) {
     if (!fs::is_directory(samplesRoot())) GTEST_SKIP() << "no real samples at " << samplesRoot();
     const FidelityStats alexnet = familyStats("msinsight/e5a31957/test/data/pytorch/text/level2/rank0_ascend_pt", "Conv");
@@ -133,7 +139,7 @@ TEST(ReplayCubeFidelity, ConvolutionFamiliesWithoutNd2NzLoads) {
     EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mac_ratio"), 0.125);
     EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mte1_ratio"), 0.125);
     EXPECT_LE(alexnet.meanAbsPipeError.at("aic_fixpipe_ratio"), 0.07);
-    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mte2_ratio"), 0.18);
+    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mte2_ratio"), 0.23);
     EXPECT_LE(alexnet.meanAbsPipeError.at("aic_scalar_ratio"), 0.16);
     const FidelityStats a910 = familyStats("msinsight/c1e639ee/test/data/pytorch/text/level1/rank0_ascend_pt", "Conv");
     ASSERT_GE(a910.kernels, 10u);
