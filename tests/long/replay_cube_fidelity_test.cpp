@@ -140,6 +140,12 @@ TEST(ReplayCubeFidelity, Ascend910NzGemmsAndFoldedBatches) {
 // read from HBM, the two-step weight chunks' loads leave their latency exposed and the 13 x 13
 // forward rows go 1.05-1.08 -> 1.13-1.17x, where under the timeline (the rows' real L2 state) they
 // hold.
+// Session 28, round two (fidalexdw, docs/fidelity.md §136h: the split cube's dw in CANN's ORDER_N, x
+// kept over the co tiles and dy read per column tile): AlexNet Conv (cold) aic_mte2 0.172 -> 0.228
+// (bound raised 0.18 -> 0.23, the lead's call: cold, the dw rows' per-column-tile dy reads lift their
+// MTE2 0.45 -> 0.70-0.82 of the time; under the default timeline the Conv family's aic_mte2 goes
+// 0.200 -> 0.169 and the 13 x 13 dw rows' MTE2 0.23-0.25 -> 0.53-0.55, real 0.42-0.58);
+// aic_mac 0.119 -> 0.123, aic_mte1 0.119 -> 0.115, aic_scalar 0.156 -> 0.150.
 // Session 28, merged (§135 + §136 together): AlexNet Conv (timeline, the default) median 7.1 -> 6.8 %,
 // aic_mac 0.106 -> 0.070, aic_mte2 0.173 -> 0.157 (timeline bound 0.16), aic_scalar 0.161 -> 0.158;
 // cold median 7.4 -> 13.3 % (bound 0.14), aic_mac 0.087 -> 0.130 (bound 0.135), aic_mte1 0.091 ->
@@ -154,7 +160,7 @@ TEST(ReplayCubeFidelity, ConvolutionFamiliesWithoutNd2NzLoads) {
     EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mac_ratio"), 0.135);
     EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mte1_ratio"), 0.13);
     EXPECT_LE(alexnet.meanAbsPipeError.at("aic_fixpipe_ratio"), 0.07);
-    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mte2_ratio"), 0.18);
+    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mte2_ratio"), 0.23);
     EXPECT_LE(alexnet.meanAbsPipeError.at("aic_scalar_ratio"), 0.16);
     const FidelityStats alexnetTimeline =
         familyStats("msinsight/e5a31957/test/data/pytorch/text/level2/rank0_ascend_pt", "Conv", "timeline");

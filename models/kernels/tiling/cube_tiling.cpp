@@ -49,19 +49,27 @@ public:
           l0c_(0, plan.l0cSlotBytes, Pipe::Cube, plan.outputThroughUb ? Pipe::Vector : Pipe::FixPipe, kSlotEvents,
                plan.l0cSlots),
           residentA_(plan.l1ResidentAAddr, 0, Pipe::Mte2, Pipe::Mte1, kResidentAEvent, 1),
+          // Resident B runs take resident A's event and own-slot A's first: neither shares their plan.
+          residentBRuns_{PingPongBuffer(plan.l1ResidentBAddr, 0, Pipe::Mte2, Pipe::Mte1, kResidentAEvent, 1),
+                         PingPongBuffer(plan.l1ResidentBAddr + plan.l1ResidentBRunBytes, 0, Pipe::Mte2, Pipe::Mte1,
+                                        kOwnASlotEvents, 1)},
           biasStaging_(plan.l1BiasAddr, 0, Pipe::Mte2, Pipe::Mte1, kBiasEvent, 1),
           biasTable_(0, 0, Pipe::Mte1, Pipe::Cube, kBiasEvent, 1),
           ubStaging_(0, plan.ubSlotBytes, Pipe::Vector, Pipe::Mte3, kSlotEvents),
           ubBias_(plan.ubBiasAddr, plan.ubBiasSlotBytes, Pipe::Mte2, Pipe::Vector, kBiasEvent),
           ubEpilogue_(plan.ubEpilogueAddr, plan.ubEpilogueSlotBytes, Pipe::Mte2, Pipe::Vector, kEpilogueEvents),
           l0aFromGm_(0, 0, Pipe::Mte2, Pipe::Cube, kSlotEvents, 1) {
-        if (plan.l1Slots > 2 && (plan.l1Slots > kMaxL1Slots || plan.residentA || plan.ownOperandSlots() ||
-                                 plan.sharesB() || (ops_->hasBias() && !plan.outputThroughUb)))
+        if (plan.l1Slots > 2 && (plan.l1Slots > kMaxL1Slots || plan.residentA || plan.residentBRuns ||
+                                 plan.ownOperandSlots() || plan.sharesB() || (ops_->hasBias() && !plan.outputThroughUb)))
             throw std::logic_error("a cube plan with " + std::to_string(plan.l1Slots) + " L1 slots needs at most " +
                                    std::to_string(kMaxL1Slots) +
                                    ", no resident or own-slot A, no shared B and no bias staged in L1");
         if (plan.residentB && (plan.residentA || plan.ownOperandSlots() || plan.sharesB()))
             throw std::logic_error("a cube plan with a resident B has no resident or own-slot A and no shared B");
+        if (plan.residentBRuns && (plan.residentA || plan.ownOperandSlots() || plan.sharesB() || plan.residentB ||
+                                   plan.blockResidentB || plan.residentBRunRegions == 0 || plan.residentBRunRegions > 2))
+            throw std::logic_error("a cube plan with resident B runs has no resident or own-slot A, no shared, resident "
+                                   "or block-resident B");
         if (plan.blockResidentB) placeBlockB();
         if (!plan.sharesB()) return;
         if (plan.residentA || plan.ownOperandSlots() || plan.tilesSharingB == 0 ||
@@ -84,6 +92,8 @@ protected:
         if (plan_.ownOperandSlots())
             for (auto& slot : aSlots_) slot.prime(b);
         if (plan_.residentA) residentA_.prime(b);
+        if (plan_.residentBRuns)
+            for (std::uint32_t r = 0; r < plan_.residentBRunRegions; ++r) residentBRuns_[r].prime(b);
         l0_.prime(b);
         primeOutputBuffers(b);
         if (plan_.outputThroughUb) ubStaging_.prime(b);
@@ -102,6 +112,8 @@ protected:
         if (plan_.ownOperandSlots())
             for (auto& slot : aSlots_) slot.drain(b);
         if (plan_.residentA) residentA_.drain(b);
+        if (plan_.residentBRuns)
+            for (std::uint32_t r = 0; r < plan_.residentBRunRegions; ++r) residentBRuns_[r].drain(b);
         l0_.drain(b);
         drainOutputBuffers(b);
         if (plan_.outputThroughUb) ubStaging_.drain(b);
@@ -138,6 +150,9 @@ protected:
         const bool nextTile = localTile + 1 < tiles_;
         // A new resident A may only be loaded once this tile's last step has read the old one.
         const bool nextLoadsA = plan_.residentA && nextTile && loadsA(localTile + 1);
+        // Likewise a new resident B run (CubeBufferPlan::residentBRuns), unless it has a region of its own.
+        const bool nextLoadsB = plan_.residentBRuns && nextTile && loadsB(localTile + 1);
+        const bool nextWaitsForB = nextLoadsB && plan_.residentBRunRegions == 1;
         // The load after chunk c: issued ahead of c's steps with two L1 slots (the preload below);
         // with one it can only follow c's release, and is issued there.
         const bool preload = plan_.l1Slots > 1;
@@ -148,7 +163,7 @@ protected:
                 if (localTile + tilesLoadedAhead() < tiles_) loadChunk(localTile + tilesLoadedAhead(), 0, b);
             } else if (c + 1 < chunks) {
                 loadChunk(localTile, c + 1, b);
-            } else if (nextTile && !nextLoadsA) {
+            } else if (nextTile && !nextLoadsA && !nextWaitsForB) {
                 loadChunk(localTile + 1, 0, b);
             }
         };
@@ -192,7 +207,9 @@ protected:
             if (!preload) loadAfter(c);
         }
         if (plan_.residentA && (nextLoadsA || !nextTile)) residentA_.release(b);
-        if (nextLoadsA) loadChunk(localTile + 1, 0, b);
+        if (plan_.residentBRuns && (nextLoadsB || !nextTile))
+            residentBRuns_[bRunsConsumed_++ % plan_.residentBRunRegions].release(b);
+        if (nextLoadsA || nextWaitsForB) loadChunk(localTile + 1, 0, b);
         storeTile(tile, ubBias, l0c_, b);
     }
 
@@ -321,7 +338,7 @@ protected:
         if (!plan_.ownOperandSlots()) {
             PingPongBuffer& l1 = l1Slots_[chunksConsumed_ % plan_.l1Slots];
             l1.consume(b);
-            return chunkPlace(l1, c, localTile);
+            return chunkPlace(l1, c, localTile, false);
         }
         PingPongBuffer& a = aSlots_[aChunksConsumed_ % aSlots_.size()];
         PingPongBuffer& bSlot = l1Slots_[chunksConsumed_ % plan_.l1Slots];
@@ -347,9 +364,23 @@ protected:
         return ops_->aRowsOf(tile) != ops_->aRowsOf(tile - 1);
     }
 
+    // True when local tile `localTile` must load B: always without resident B runs, else when its
+    // B columns differ from the tile before it (the block's first tile loads its own).
+    bool loadsB(std::uint64_t localTile) const {
+        if (!plan_.residentBRuns || localTile == 0) return true;
+        const std::uint64_t tile = firstTile_ + localTile;
+        return ops_->bColumnsOf(tile) != ops_->bColumnsOf(tile - 1);
+    }
+
     // L1 places of chunk c of local tile `localTile` whose B (A with a resident B) sits in `slot`:
-    // the other operand in the slot too, or in its resident region.
-    CubeL1Chunk chunkPlace(const PingPongBuffer& slot, std::uint32_t c, std::uint64_t localTile) const {
+    // the other operand in the slot too, or in its resident region (`loading`: for MTE2's load of
+    // it, which with resident B runs may fill the next run's region while MTE1 reads the current).
+    CubeL1Chunk chunkPlace(const PingPongBuffer& slot, std::uint32_t c, std::uint64_t localTile, bool loading) const {
+        if (plan_.residentBRuns) {
+            const std::uint64_t run = loading ? bRunsLoaded_ - 1 : bRunsConsumed_;
+            return {slot.address(), plan_.l1ResidentBAddr + run % plan_.residentBRunRegions * plan_.l1ResidentBRunBytes +
+                                        c * plan_.l1ResidentBChunkBytes};
+        }
         if (plan_.residentB) return {slot.address(), plan_.l1ResidentBAddr + c * plan_.l1ResidentBChunkBytes};
         const std::uint64_t a = plan_.residentA ? plan_.l1ResidentAAddr + c * plan_.l1ResidentAChunkBytes : slot.address();
         if (plan_.blockResidentB) return {a, blockBAddress(localTile)};
@@ -369,16 +400,18 @@ protected:
             return;
         }
         PingPongBuffer& l1 = l1Slots_[chunksLoaded_++ % plan_.l1Slots];
-        const CubeL1Chunk place = chunkPlace(l1, c, localTile);
-        const CubeStep step = chunkStep(tile, c);
         const bool withA = !plan_.aFromGm && loadsA(localTile);
+        const bool withB = plan_.residentB ? localTile == 0 : loadsB(localTile);  // a resident B once a block
+        if (plan_.residentBRuns && withB && c == 0) residentBRuns_[bRunsLoaded_++ % plan_.residentBRunRegions].acquire(b);
+        const CubeL1Chunk place = chunkPlace(l1, c, localTile, true);
+        const CubeStep step = chunkStep(tile, c);
         if (plan_.residentA && withA && c == 0) residentA_.acquire(b);
         l1.acquire(b);
         if (withA) ops_->loadChunkA(tile, step, place.a, b);
         if (plan_.blockResidentB) {
             if (localTile < 2) loadBlockB(localTile, b);
-        } else if (!plan_.residentB || localTile == 0) {
-            ops_->loadChunkB(tile, step, place.b, b);  // a resident B once a block
+        } else if (withB) {
+            ops_->loadChunkB(tile, step, place.b, b);
         }
         l1.publish(b);
     }
@@ -386,9 +419,9 @@ protected:
     // A block-resident B (CubeBufferPlan::blockResidentB): the region of each local tile's B, the
     // distinct Bs numbered in the order the block's tiles meet them.
     void placeBlockB() {
-        if (plan_.l1Slots != 2 || plan_.residentB || plan_.ownOperandSlots() || plan_.sharesB())
-            throw std::logic_error("a cube plan with a block-resident B has two L1 slots, no resident B, "
-                                   "no own-slot A and no shared B");
+        if (plan_.l1Slots != 2 || plan_.residentB || plan_.residentBRuns || plan_.ownOperandSlots() || plan_.sharesB())
+            throw std::logic_error("a cube plan with a block-resident B has two L1 slots, no resident B (whole or "
+                                   "in runs), no own-slot A and no shared B");
         std::vector<std::uint64_t> seen;
         blockBRegion_.reserve(tiles_);
         for (std::uint64_t t = 0; t < tiles_; ++t) {
@@ -597,6 +630,8 @@ private:
     // A block-resident B: each local tile's region, and the local tile that first meets each region.
     std::vector<std::uint32_t> blockBRegion_;
     std::vector<std::uint64_t> blockBFirstTile_;
+    PingPongBuffer residentBRuns_[2];  // likewise, a region a run (CubeBufferPlan::residentBRunRegions)
+    std::uint64_t bRunsLoaded_ = 0, bRunsConsumed_ = 0;
     PingPongBuffer biasStaging_;
     PingPongBuffer biasTable_;
     PingPongBuffer ubStaging_;

@@ -91,7 +91,7 @@ struct CubeBufferPlan {
     // the first tile's load brings its own, the second tile's all the others, each before its slot's
     // "ready" flag (MTE2 runs in order, so the flags of the later tiles cover them; nothing
     // overwrites them, so they need no flag of their own). The slots then carry only A (nothing with
-    // a resident A). Not with a resident B, own-slot A or shared B.
+    // a resident A). Not with a resident B (whole or in runs), own-slot A or shared B.
     bool blockResidentB = false;
     std::uint64_t l1BlockBAddr = 0;
     std::uint64_t l1BlockBBytes = 0;
@@ -102,6 +102,27 @@ struct CubeBufferPlan {
         l1BlockBAddr = l1BiasAddr;
         l1BlockBBytes = bBytes;
         l1BiasAddr = l1BlockBAddr + regions * bBytes;
+    }
+    // Resident B of a run of tiles (CANN's ORDER_N loop of the split cube's filter gradient: the x
+    // band of a column tile stays in L1 while its co tiles run, asc-devkit conv3d_bp_filter_func.h):
+    // the whole reduction of a tile's B stays in L1, chunk c at l1ResidentBAddr +
+    // c·l1ResidentBChunkBytes, loaded once for a run of consecutive tiles with the same
+    // CubeOperands::bColumnsOf and freed after the run's last read; the slots hold A chunks only.
+    // The mirror of residentA; not with it, own-slot A, a shared B or a block-wide resident B.
+    bool residentBRuns = false;
+    // 1: the next run's B loads once the last tile of the run before has read its region; 2: two
+    // regions, the next run's B loads into the other while the run before computes.
+    std::uint32_t residentBRunRegions = 1;
+    std::uint64_t l1ResidentBRunBytes = 0;  // one region
+    // The layout: two A-only slots of aSlotBytes from L1's start, `regions` regions of residentBBytes
+    // above them (B's chunks bChunkBytes apart), the bias staged after them.
+    void placeResidentBRuns(std::uint64_t aSlotBytes, std::uint64_t bChunkBytes, std::uint64_t residentBBytes,
+                            std::uint32_t regions) {
+        placeResidentB(2, aSlotBytes, bChunkBytes, regions * residentBBytes);
+        residentB = false;  // resident per run, not for the whole block
+        residentBRuns = true;
+        residentBRunRegions = regions;
+        l1ResidentBRunBytes = residentBBytes;
     }
     // Chunks of their own depth per operand: one A load spans aChunkSpan pipeline chunks, one B
     // load bChunkSpan (at most one of them above 1; 1 and 1 = one slot holds an A and a B chunk).
@@ -198,7 +219,8 @@ public:
     virtual void blockTiles(std::uint32_t blockDim, std::uint32_t block, std::uint64_t& first,
                             std::uint64_t& count) const;
     // Tiles with equal values read the same B (columns and whole reduction); only asked when the
-    // plan shares B (CubeBufferPlan::sharesB), which groups consecutive tiles by it.
+    // plan shares B (CubeBufferPlan::sharesB), which groups consecutive tiles by it, or keeps runs of
+    // them resident (CubeBufferPlan::residentBRuns), which reloads B when this changes.
     virtual std::uint64_t bColumnsOf(std::uint64_t tile) const { return tile; }
     // The two halves of loadStep for plans that share B: MTE1 fills L0B from the L1 chunk (and sets
     // the mmad's B fields); MTE2 moves the step's A from GM into L0A (and sets the A fields).

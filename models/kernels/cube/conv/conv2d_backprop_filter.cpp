@@ -103,9 +103,13 @@ std::vector<LoweredKernel> lowerConv2DBackpropFilter(const OpInstance& op, const
     const std::uint64_t targetBlocks = op.blockDim ? *op.blockDim : std::max<std::uint32_t>(1, chip.aiCoreCount);
     p.splits = reductionSplits(p.batch, outputTiles, targetBlocks, reductionUnits);
     p.tilesPerImage = splitCube && p.splits > 1;
-    planResidentDy(op, chip, p, tiling, plan);
+    p.coTilesInnermost = splitCube;
+    if (p.coTilesInnermost)
+        planResidentX(op, chip, p, tiling, plan);
+    else
+        planResidentDy(op, chip, p, tiling, plan);
     plan.storesWithoutUnitFlag = convGradientStoresWithoutUnitFlag(chip);
-    if (!plan.residentA && filterGradXBandSingleBuffered(chip, p, tiling, plan)) plan.l1Slots = 1;
+    if (!plan.residentA && !plan.residentBRuns && filterGradXBandSingleBuffered(chip, p, tiling, plan)) plan.l1Slots = 1;
 
     auto operands = std::make_shared<const FilterGradOperands>(p, tiling);
     std::vector<LoweredKernel> kernels;

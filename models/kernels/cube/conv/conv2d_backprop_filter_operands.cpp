@@ -145,10 +145,18 @@ void FilterGradOperands::blockTiles(std::uint32_t blockDim, std::uint32_t block,
 
 FilterGradOperands::TileCoord FilterGradOperands::coord(std::uint64_t tile) const {
     TileCoord c;
-    const std::uint64_t colTile = tile % colTiles_;
-    tile /= colTiles_;
-    const std::uint64_t coTile = tile % coTiles_;
-    c.segment = tile / coTiles_;
+    std::uint64_t colTile = 0, coTile = 0;
+    if (problem_.coTilesInnermost) {
+        coTile = tile % coTiles_;
+        tile /= coTiles_;
+        colTile = tile % colTiles_;
+        c.segment = tile / colTiles_;
+    } else {
+        colTile = tile % colTiles_;
+        tile /= colTiles_;
+        coTile = tile % coTiles_;
+        c.segment = tile / coTiles_;
+    }
     c.co0 = coTile * tiling_.baseM;
     c.k0 = colTile * tiling_.baseN;
     c.co = static_cast<std::uint32_t>(std::min<std::uint64_t>(tiling_.baseM, problem_.outChannels - c.co0));
@@ -160,6 +168,15 @@ FilterGradOperands::TileCoord FilterGradOperands::coord(std::uint64_t tile) cons
     c.channel0 = c.k0 / taps / c0 * c0;
     c.channels = std::min(problem_.inChannels, roundUp((c.k0 + c.cols - 1) / taps + 1, c0)) - c.channel0;
     return c;
+}
+
+std::uint64_t FilterGradOperands::aRowsOf(std::uint64_t tile) const {
+    if (!problem_.coTilesInnermost) return tile / colTiles_;
+    return tile / (coTiles_ * colTiles_) * coTiles_ + tile % coTiles_;
+}
+
+std::uint64_t FilterGradOperands::bColumnsOf(std::uint64_t tile) const {
+    return problem_.coTilesInnermost ? tile / coTiles_ : tile;
 }
 
 std::uint32_t FilterGradOperands::chunkCount(std::uint64_t tile) const {
@@ -272,6 +289,15 @@ void planFilterGrad(const OpInstance& op, const ChipConfig& chip, const FilterGr
     checkPlanFits(op, chip, plan, 0, 0);
 }
 
+namespace {
+// Chunks of the largest segment (a split, or its part of an image): what a resident operand's
+// region holds for one run of tiles.
+std::uint64_t filterGradSegmentChunks(const FilterGradProblem& p, const FilterGradTiling& tiling) {
+    const std::uint64_t splitChunks = ceilDiv(p.batch * tiling.chunksPerImage(), p.splits);
+    return p.tilesPerImage ? std::min(splitChunks, tiling.chunksPerImage()) : splitChunks;
+}
+}  // namespace
+
 void planResidentDy(const OpInstance& op, const ChipConfig& chip, const FilterGradProblem& p,
                     const FilterGradTiling& tiling, CubeBufferPlan& plan) {
     const std::uint64_t colTiles = ceilDiv(p.columns(), tiling.baseN);
@@ -279,15 +305,35 @@ void planResidentDy(const OpInstance& op, const ChipConfig& chip, const FilterGr
     const std::uint64_t tiles = coTiles * colTiles * p.splits;
     if (colTiles < 2 || !blocksRunSeveralTiles(op, chip, tiles)) return;
     // The resident region holds one dy row set (segment, co-tile) at a time, reloaded when a block's
-    // tiles move to the next: every chunk of the largest segment (a split, or its part of an image).
-    std::uint64_t splitChunks = ceilDiv(p.batch * tiling.chunksPerImage(), p.splits);
-    if (p.tilesPerImage) splitChunks = std::min(splitChunks, tiling.chunksPerImage());
+    // tiles move to the next.
     const std::uint64_t dyChunkBytes = plan.l1BOffset;
     const std::uint64_t slabSlotBytes = plan.l1SlotBytes - plan.l1BOffset;
-    const std::uint64_t residentBytes = splitChunks * dyChunkBytes;
+    const std::uint64_t residentBytes = filterGradSegmentChunks(p, tiling) * dyChunkBytes;
     if (2 * slabSlotBytes + residentBytes > chip.bufferCapacity(MemSpace::L1)) return;
     plan.placeResidentA(slabSlotBytes, dyChunkBytes, residentBytes);
     checkPlanFits(op, chip, plan, 0, 0);
+}
+
+void planResidentX(const OpInstance& op, const ChipConfig& chip, const FilterGradProblem& p,
+                   const FilterGradTiling& tiling, CubeBufferPlan& plan) {
+    const std::uint64_t colTiles = ceilDiv(p.columns(), tiling.baseN);
+    const std::uint64_t coTiles = ceilDiv(p.outChannels, tiling.baseM);
+    if (coTiles < 2 || !blocksRunSeveralTiles(op, chip, coTiles * colTiles * p.splits)) return;
+    const std::uint64_t dyChunkBytes = plan.l1BOffset;
+    const std::uint64_t slabBytes = plan.l1SlotBytes - plan.l1BOffset;
+    const std::uint64_t residentBytes = filterGradSegmentChunks(p, tiling) * slabBytes;
+    // Two regions when they fit: the next column tile's band loads while the last co tile of this
+    // one computes (CANN's BL1 ping-pong, bl1Pbuffer 2, holding a column tile's K over the two
+    // buffers). One region stalls every column tile on its band: on the AlexNet 910B2 dw rows
+    // 1.07 / 1.07 / 0.93 / 1.03x of the chip with two, 1.10 / 1.10 / 0.94 / 1.10x with one, where
+    // the chip hides its MTE2 (0.42-0.58 of the time) under MAC 0.66-0.83 (docs/fidelity.md §136g).
+    const std::uint64_t l1 = chip.bufferCapacity(MemSpace::L1);
+    for (std::uint32_t regions = 2; regions >= 1; --regions) {
+        if (2 * dyChunkBytes + regions * residentBytes > l1) continue;
+        plan.placeResidentBRuns(dyChunkBytes, slabBytes, residentBytes, regions);
+        checkPlanFits(op, chip, plan, 0, 0);
+        return;
+    }
 }
 
 }  // namespace ascendsim

@@ -32,6 +32,13 @@ struct FilterGradProblem {
     // segment, co-tile, column tile), a segment being the split's rows of one image; false:
     // (co-tile, column tile) over the split's whole chunk range. Only with splits > 1 (atomic stores).
     bool tilesPerImage = false;
+    // The split cube's tile order (CANN's ORDER_N, which the 220x dw tiling always sets: ops-nn
+    // conv3d_backprop_filter_v2 arch22 InitCalTilingValue iterateOrder = 1; asc-devkit
+    // conv3d_bp_filter_func.h Iterate): the co tiles of a column tile run innermost, x's band of
+    // the column tile stays in L1 over them and dy is loaded again for every column tile. True:
+    // tiles (segment, column tile, co tile), planResidentX; false (the coupled 910A's TBE v100
+    // schedule): (segment, co tile, column tile), planResidentDy.
+    bool coTilesInnermost = false;
     std::uint64_t columns() const { return inChannels * window.taps(); }
 };
 
@@ -57,8 +64,10 @@ public:
     void loadStep(std::uint64_t tile, const CubeStep& step, const CubeL1Chunk& l1, std::uint64_t l0aAddr,
                   std::uint64_t l0bAddr, Mmad& mmad, ProgramBuilder& b) const override;
     DataMove storeMove(std::uint64_t tile, std::uint64_t l0cAddr) const override;
-    // Tiles of one segment and co-tile read the same dy rows (column tiles are the fastest index).
-    std::uint64_t aRowsOf(std::uint64_t tile) const override { return tile / colTiles_; }
+    // Tiles of one segment and co tile read the same dy rows.
+    std::uint64_t aRowsOf(std::uint64_t tile) const override;
+    // Tiles of one segment and column tile read the same x band.
+    std::uint64_t bColumnsOf(std::uint64_t tile) const override;
     // Block b of as many blocks as splits runs split b's tiles (their number varies with the images
     // a split touches when tilesPerImage); otherwise equal shares.
     void blockTiles(std::uint32_t blockDim, std::uint32_t block, std::uint64_t& first,
@@ -94,13 +103,21 @@ private:
 void planFilterGrad(const OpInstance& op, const ChipConfig& chip, const FilterGradProblem& problem,
                     FilterGradTiling& tiling, CubeBufferPlan& plan);
 
-// Resident dy (CANN's full load of the left operand): when a block's tiles of one segment and
+// Resident dy (the coupled 910A's TBE v100 schedule, a full load of the left operand): when a block's tiles of one segment and
 // co-tile are several column tiles and every dy chunk of the largest segment fits L1 beside two x
 // slab slots, the block loads those dy rows once for all its column tiles instead of once per
 // tile. `problem.splits` and `problem.tilesPerImage` must be final. Leaves the plan as it is
 // otherwise.
 void planResidentDy(const OpInstance& op, const ChipConfig& chip, const FilterGradProblem& problem,
                     const FilterGradTiling& tiling, CubeBufferPlan& plan);
+
+// Resident x (CANN's ORDER_N, FilterGradProblem::coTilesInnermost): when a block's tiles of one
+// segment and column tile are several co tiles and the x band of every chunk of the largest segment
+// fits L1 beside two dy chunk slots, the block loads that band once for its co tiles
+// (CubeBufferPlan::residentBRuns; two regions, the next column tile's band loading while this one's
+// last co tile computes, when they fit); dy is loaded per tile. Leaves the plan as it is otherwise.
+void planResidentX(const OpInstance& op, const ChipConfig& chip, const FilterGradProblem& problem,
+                   const FilterGradTiling& tiling, CubeBufferPlan& plan);
 
 // True when the split cube's dw kernel keeps one L1 buffer of x: CANN's 220x dw tiling turns the x
 // band's double buffer off when two bands beside two dy chunks overflow L1 (asc-devkit

@@ -98,12 +98,12 @@ TEST(CubeConv2DBackpropFilter, BatchIsSplitOverTheCoresBeforeTheOutputTiles) {
     EXPECT_EQ(atomicStores(1), std::make_tuple(std::size_t{1}, std::uint64_t{0}, std::uint64_t{36}));
 }
 
-// A block whose tiles are several column tiles of one split and co-tile keeps their dy rows
-// resident in L1 (planResidentDy): 32 x 288 columns are 3 column tiles, and one block reads dy
-// once instead of three times; two blocks (one image each) read it once between them. Both
-// compute the reference.
+// A block of the coupled chip (TBE v100's schedule) whose tiles are several column tiles of one
+// split and co-tile keeps their dy rows resident in L1 (planResidentDy): 32 x 288 columns are
+// several column tiles, and one block reads dy once; two blocks (one image each) read it once
+// between them. Both compute the reference.
 TEST(CubeConv2DBackpropFilter, ColumnTilesOfOneSplitShareResidentDy) {
-    const auto chip = ascend910B1();
+    const auto chip = coupledChip();
     const ConvShape s{2, 32, 13, 13, 32, 3, 3, 1, 1, 1, 1, 1, 1};
     runFilterGrad(chip, s, 1u);
     runFilterGrad(chip, s, 2u);
@@ -167,9 +167,9 @@ TEST(CubeConv2DBackpropFilter, SplitCubeStepsFillAnL0HalfTheCoupledCubeKeepsTheS
 // The split cube runs a block's share of the reduction image by image (CANN's Conv3dDw::Process:
 // IterateAll with atomic add inside the batch loop), the shares being whole output rows (CANN's ho
 // split, §136): 4 fp32 images of 13 × 13 are 52 rows, 17 / 17 / 18 on 3 blocks, each share two image
-// segments (13 + 4, 9 + 8, 5 + 13 rows); each segment runs the 3 column tiles with its dy rows
-// resident and stores each tile atomically, so every block stores 6 tiles and reads its rows of dy
-// once. The gradient is the reference.
+// segments (13 + 4, 9 + 8, 5 + 13 rows); each segment runs the 3 column tiles and stores each tile
+// atomically, so every block stores 6 tiles and reads its rows of dy once per column tile (CANN's
+// ORDER_N reloads dy for every column tile, §136g). The gradient is the reference.
 TEST(CubeConv2DBackpropFilter, SplitCubeRunsItsReductionImageByImageThroughTheColumnTiles) {
     const ConvShape s{4, 32, 13, 13, 32, 3, 3, 1, 1, 1, 1, 1, 1};
     const ChipConfig chip = ascend910B1();
@@ -197,7 +197,7 @@ TEST(CubeConv2DBackpropFilter, SplitCubeRunsItsReductionImageByImageThroughTheCo
     EXPECT_EQ(atomicStores, (std::vector<std::uint64_t>{6, 6, 6}));
     EXPECT_EQ(plainStores, 0u);
     const std::uint64_t dyRowBytes = 13u * 32 * 4;  // one output row of every dy channel, fp32
-    EXPECT_EQ(dyBytes, (std::vector<std::uint64_t>{17 * dyRowBytes, 17 * dyRowBytes, 18 * dyRowBytes}));
+    EXPECT_EQ(dyBytes, (std::vector<std::uint64_t>{3 * 17 * dyRowBytes, 3 * 17 * dyRowBytes, 3 * 18 * dyRowBytes}));
 
     const auto xv = h.fillRandom(x), dyv = h.fillRandom(dy);
     h.fill(dw, 555.0f);
@@ -309,6 +309,48 @@ TEST(CubeConv2DBackpropFilter, SplitCubeAccumulatesEveryTileInOneL0cBuffer) {
     EXPECT_EQ(l0cAddresses(coupledChip()), 2u);
     runFilterGrad(ascend910B1(), s, 1u);
     runFilterGrad(ascend910B1(), s, std::nullopt);
+}
+
+// The split cube runs CANN's ORDER_N (asc-devkit conv3d_bp_filter_func.h; docs/fidelity.md §136g):
+// a column tile's co tiles run innermost, its x band stays in L1 over them and dy is read again for
+// every column tile. 160 output channels are two co tiles, 32 x 288 columns three column tiles: x
+// is read as often as with one co tile, dy three times, the bands of consecutive column tiles go
+// to two L1 regions, and the gradient is right on one block, two, and the default split.
+TEST(CubeConv2DBackpropFilter, SplitCubeKeepsAColumnTilesXBandOverItsCoTiles) {
+    const auto chip = ascend910B1();
+    const ConvShape wide{2, 32, 13, 13, 160, 3, 3, 1, 1, 1, 1, 1, 1}, narrow{2, 32, 13, 13, 32, 3, 3, 1, 1, 1, 1, 1, 1};
+    struct Reads {
+        std::uint64_t xBytes = 0, dyBytes = 0, dyTensorBytes = 0;
+        std::vector<std::uint64_t> xDestinations;
+    };
+    const auto reads = [&chip](const ConvShape& s) {
+        CubeOpHarness h(chip, 1 << 20);  // lowering only
+        TensorInfo x, dy, dw;
+        auto op = filterGradOp(h, s, x, dy, dw);
+        op.blockDim = 1;
+        Reads r;
+        r.dyTensorBytes = dy.bytes();
+        for (const auto& i : everyBlockProgram(h.lower(op).back())) {
+            const auto* m = std::get_if<DataMove>(&i.operands);
+            if (!m || m->src != MemSpace::GM || m->dst != MemSpace::L1) continue;
+            if (m->srcAddr >= x.deviceAddr && m->srcAddr < x.deviceAddr + x.bytes()) {
+                r.xBytes += m->totalBytes();
+                r.xDestinations.push_back(m->dstAddr);
+            }
+            if (m->srcAddr >= dy.deviceAddr && m->srcAddr < dy.deviceAddr + dy.bytes()) r.dyBytes += m->totalBytes();
+        }
+        return r;
+    };
+    const Reads w = reads(wide), n = reads(narrow);
+    EXPECT_EQ(w.xBytes, n.xBytes);
+    EXPECT_EQ(w.dyBytes, 3 * w.dyTensorBytes);
+    ASSERT_EQ(w.xDestinations.size() % 3, 0u);
+    const std::size_t loadsPerColumnTile = w.xDestinations.size() / 3;
+    const std::set<std::uint64_t> regions(w.xDestinations.begin(), w.xDestinations.end());
+    EXPECT_EQ(regions.size(), 2 * loadsPerColumnTile);
+    runFilterGrad(chip, wide, 1u);
+    runFilterGrad(chip, wide, 2u);
+    runFilterGrad(chip, wide, std::nullopt);
 }
 
 // The filter-gradient problem of `s` in `type` (x and dy), as the lowering builds it.
