@@ -146,12 +146,13 @@ TEST(ReplayCubeFidelity, Ascend910NzGemmsAndFoldedBatches) {
 // MTE2 0.45 -> 0.70-0.82 of the time; under the default timeline the Conv family's aic_mte2 goes
 // 0.200 -> 0.169 and the 13 x 13 dw rows' MTE2 0.23-0.25 -> 0.53-0.55, real 0.42-0.58);
 // aic_mac 0.119 -> 0.123, aic_mte1 0.119 -> 0.115, aic_scalar 0.156 -> 0.150.
-// Session 28, merged (§135 + §136 together): AlexNet Conv (timeline, the default) median 7.1 -> 6.8 %,
-// aic_mac 0.106 -> 0.070, aic_mte2 0.173 -> 0.157 (timeline bound 0.16), aic_scalar 0.161 -> 0.158;
-// cold median 7.4 -> 13.3 % (bound 0.14), aic_mac 0.087 -> 0.130 (bound 0.135), aic_mte1 0.091 ->
-// 0.125 (bound 0.13), aic_mte2 0.185 -> 0.153, aic_scalar 0.139 -> 0.142: each branch's cold cost
-// (weight chunks' HBM latency exposed, per-image stores waiting on one L0C) adds up; the lead's call,
-// since the real rows ran with their data in L2 — the timeline state, where every figure improves.
+// Session 28, merged (§135 + §136 with round two together, measured on the merged tree): AlexNet
+// Conv (timeline, the default) median 7.1 -> 7.3 %, aic_mac 0.106 -> 0.072, aic_mte2 0.173 -> 0.126
+// (timeline bound 0.14), aic_scalar 0.161 -> 0.152, aic_mte1 0.050 -> 0.080; cold median 7.4 ->
+// 13.3 % (bound 0.14), aic_mac 0.087 -> 0.134 (bound 0.135), aic_mte1 0.091 -> 0.121 (bound 0.13),
+// aic_mte2 0.185 -> 0.208 (bound 0.22), aic_scalar 0.139 -> 0.135: each branch's cold cost (weight
+// chunks' HBM latency exposed, per-image stores waiting on one L0C, dy read per column tile) adds
+// up; the lead's call, since the real rows ran with their data in L2 — the timeline state.
 TEST(ReplayCubeFidelity, ConvolutionFamiliesWithoutNd2NzLoads) {
     if (!fs::is_directory(samplesRoot())) GTEST_SKIP() << "no real samples at " << samplesRoot();
     const FidelityStats alexnet = familyStats("msinsight/e5a31957/test/data/pytorch/text/level2/rank0_ascend_pt", "Conv");
@@ -160,12 +161,12 @@ TEST(ReplayCubeFidelity, ConvolutionFamiliesWithoutNd2NzLoads) {
     EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mac_ratio"), 0.135);
     EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mte1_ratio"), 0.13);
     EXPECT_LE(alexnet.meanAbsPipeError.at("aic_fixpipe_ratio"), 0.07);
-    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mte2_ratio"), 0.23);
+    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mte2_ratio"), 0.22);
     EXPECT_LE(alexnet.meanAbsPipeError.at("aic_scalar_ratio"), 0.16);
     const FidelityStats alexnetTimeline =
         familyStats("msinsight/e5a31957/test/data/pytorch/text/level2/rank0_ascend_pt", "Conv", "timeline");
     EXPECT_LE(alexnetTimeline.medianAbsError, 0.08);
-    EXPECT_LE(alexnetTimeline.meanAbsPipeError.at("aic_mte2_ratio"), 0.16);
+    EXPECT_LE(alexnetTimeline.meanAbsPipeError.at("aic_mte2_ratio"), 0.14);
     const FidelityStats a910 = familyStats("msinsight/c1e639ee/test/data/pytorch/text/level1/rank0_ascend_pt", "Conv");
     ASSERT_GE(a910.kernels, 10u);
     EXPECT_LE(a910.medianAbsError, 0.20);
