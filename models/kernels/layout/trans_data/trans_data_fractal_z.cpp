@@ -19,11 +19,10 @@ constexpr std::int64_t kFractalEdge = 16;  // hardware.md §2.3: 16×16 fractals
 }  // namespace
 
 std::vector<LoweredKernel> lowerFractalZTransData(const OpInstance& op, const ChipConfig& chip) {
-    const TensorInfo& x = op.inputs[0];
-    const TensorInfo& y = op.outputs[0];
-    const bool toFractalZ = x.format != TensorFormat::FractalZ;
-    const TensorInfo& nchw = toFractalZ ? x : y;
-    const TensorInfo& fz = toFractalZ ? y : x;
+    const FractalZSides sides = fractalZSides(op);
+    const bool toFractalZ = sides.toFractalZ;
+    const TensorInfo& nchw = sides.plain;
+    const TensorInfo& fz = sides.fz;
     if (nchw.shape.size() != 4 || fz.shape.size() != 4)
         throwLoweringError(op, "FRACTAL_Z conversion needs a [Co, C, kh, kw] weight and a 4-D FRACTAL_Z tensor");
     const std::int64_t co = nchw.shape[0], c = nchw.shape[1], k = nchw.shape[2] * nchw.shape[3];

@@ -6,6 +6,20 @@
 
 namespace ascendsim {
 
+// The two sides of a FRACTAL_Z conversion: which way it runs, the plain (NCHW) tensor and the
+// FRACTAL_Z one (both lowerings, this file's and trans_data_fractal_z_loop.h's, read them so).
+struct FractalZSides {
+    bool toFractalZ;
+    const TensorInfo& plain;
+    const TensorInfo& fz;
+};
+inline FractalZSides fractalZSides(const OpInstance& op) {
+    const TensorInfo& x = op.inputs[0];
+    const TensorInfo& y = op.outputs[0];
+    const bool toFractalZ = x.format != TensorFormat::FractalZ;
+    return {toFractalZ, toFractalZ ? x : y, toFractalZ ? y : x};
+}
+
 // Lowers op (x → y, one of them FRACTAL_Z as recorded, the other NCHW); a C that is not a
 // multiple of C0 or a Co not of 16 runs as the padded conversion (trans_data_padded.h).
 std::vector<LoweredKernel> lowerFractalZTransData(const OpInstance& op, const ChipConfig& chip);

@@ -33,6 +33,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "models/kernels/layout/trans_data/trans_data_fractal_z.h"
 #include "models/kernels/tiling/vector_tiling.h"
 #include "models/kernels/tiling/vector_tiling_stream.h"
 
@@ -256,9 +257,10 @@ bool fractalZLoopApplies(const OpInstance& op, std::int64_t co, std::int64_t c0)
 std::vector<LoweredKernel> lowerFractalZLoop(const OpInstance& op, const ChipConfig& chip) {
     const TensorInfo& x = op.inputs[0];
     const TensorInfo& y = op.outputs[0];
-    const bool toFractal = x.format != TensorFormat::FractalZ;
-    const TensorInfo& plain = toFractal ? x : y;
-    const TensorInfo& fz = toFractal ? y : x;
+    const FractalZSides sides = fractalZSides(op);
+    const bool toFractal = sides.toFractalZ;
+    const TensorInfo& plain = sides.plain;
+    const TensorInfo& fz = sides.fz;
     const auto u = [](std::int64_t v) { return static_cast<std::uint64_t>(v); };
     auto l = std::make_shared<ZLoopLayout>();
     l->toFractal = toFractal, l->x = x.deviceAddr, l->y = y.deviceAddr;
