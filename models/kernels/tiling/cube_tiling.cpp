@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "models/kernels/tiling/cube_block_resident_b.h"
+
 namespace ascendsim {
 
 namespace {
@@ -383,7 +385,7 @@ protected:
         }
         if (plan_.residentB) return {slot.address(), plan_.l1ResidentBAddr + c * plan_.l1ResidentBChunkBytes};
         const std::uint64_t a = plan_.residentA ? plan_.l1ResidentAAddr + c * plan_.l1ResidentAChunkBytes : slot.address();
-        if (plan_.blockResidentB) return {a, blockBAddress(localTile)};
+        if (plan_.blockResidentB) return {a, blockB_.address(localTile)};
         if (!plan_.residentA) return {slot.address(), slot.address() + plan_.l1BOffset};
         return {a, slot.address()};
     }
@@ -416,27 +418,13 @@ protected:
         l1.publish(b);
     }
 
-    // A block-resident B (CubeBufferPlan::blockResidentB): the region of each local tile's B, the
-    // distinct Bs numbered in the order the block's tiles meet them.
+    // A block-resident B (CubeBufferPlan::blockResidentB): where each local tile's B sits
+    // (cube_block_resident_b.h).
     void placeBlockB() {
         if (plan_.l1Slots != 2 || plan_.residentB || plan_.residentBRuns || plan_.ownOperandSlots() || plan_.sharesB())
             throw std::logic_error("a cube plan with a block-resident B has two L1 slots, no resident B (whole or "
                                    "in runs), no own-slot A and no shared B");
-        std::vector<std::uint64_t> seen;
-        blockBRegion_.reserve(tiles_);
-        for (std::uint64_t t = 0; t < tiles_; ++t) {
-            if (ops_->chunkCount(firstTile_ + t) != 1)
-                throw std::logic_error("a cube plan with a block-resident B needs one chunk a tile");
-            const std::uint64_t columns = ops_->bColumnsOf(firstTile_ + t);
-            const auto at = std::find(seen.begin(), seen.end(), columns);
-            blockBRegion_.push_back(static_cast<std::uint32_t>(at - seen.begin()));
-            if (at == seen.end()) {
-                seen.push_back(columns);
-                blockBFirstTile_.push_back(t);
-            }
-        }
-        if (seen.size() * plan_.l1BlockBBytes > plan_.l1BiasAddr - plan_.l1BlockBAddr)
-            throw std::logic_error("a block meets more distinct Bs than its plan's block-resident regions hold");
+        blockB_ = CubeBlockResidentB(*ops_, plan_, firstTile_, tiles_);
     }
 
     // The block's B into its regions (TBE's BL1 full load): the first tile's load brings its own B,
@@ -444,15 +432,12 @@ protected:
     // the order its tiles meet them — all of it read before the block's second store, the first
     // mmad waiting only for its own.
     void loadBlockB(std::uint64_t localTile, ProgramBuilder& b) {
-        for (std::size_t i = 0; i < blockBFirstTile_.size(); ++i) {
+        const std::vector<std::uint64_t>& firstTiles = blockB_.firstTiles();
+        for (std::size_t i = 0; i < firstTiles.size(); ++i) {
             if ((i == 0) != (localTile == 0)) continue;
-            const std::uint64_t tile = firstTile_ + blockBFirstTile_[i];
-            ops_->loadChunkB(tile, chunkStep(tile, 0), blockBAddress(blockBFirstTile_[i]), b);
+            const std::uint64_t tile = firstTile_ + firstTiles[i];
+            ops_->loadChunkB(tile, chunkStep(tile, 0), blockB_.address(firstTiles[i]), b);
         }
-    }
-
-    std::uint64_t blockBAddress(std::uint64_t localTile) const {
-        return plan_.l1BlockBAddr + blockBRegion_.at(localTile) * plan_.l1BlockBBytes;
     }
 
     // With A in its own slots: loads the A chunk and the B chunk that begin at chunk c, each into
@@ -627,9 +612,7 @@ private:
     PingPongBuffer l0_;
     PingPongBuffer l0c_;
     PingPongBuffer residentA_;  // one region: MTE1→MTE2 "free" once the last tile reading it is done
-    // A block-resident B: each local tile's region, and the local tile that first meets each region.
-    std::vector<std::uint32_t> blockBRegion_;
-    std::vector<std::uint64_t> blockBFirstTile_;
+    CubeBlockResidentB blockB_;  // plan.blockResidentB: where each local tile's B sits
     PingPongBuffer residentBRuns_[2];  // likewise, a region a run (CubeBufferPlan::residentBRunRegions)
     std::uint64_t bRunsLoaded_ = 0, bRunsConsumed_ = 0;
     PingPongBuffer biasStaging_;
