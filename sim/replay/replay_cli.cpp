@@ -30,9 +30,9 @@ ReplayCli::ReplayCli(CLI::App& app, const std::string& configDir) : configDir_(c
         ->check(CLI::IsMember({"cold", "held"}))
         ->capture_default_str();
     replay_->add_option("--l2-views", o.l2Views,
-                        "Under --l2 timeline, what an input of a shape L2 holds no tensor of is: new (read cold, "
-                        "default) or autograd (in a backward node, a reshape of a tensor the node's kernels touched; "
-                        "docs/fidelity.md §140g)")
+                        "Under --l2 timeline, what an input of a shape L2 holds no tensor of is: autograd (default: in a "
+                        "backward node, a reshape of a tensor the node's kernels touched; docs/fidelity.md §140g, §146) "
+                        "or new (read cold)")
         ->check(CLI::IsMember({"new", "autograd"}))
         ->capture_default_str();
     replay_->add_option("--hccl-traffic", o.hcclTraffic,

@@ -37,9 +37,10 @@ struct ReplayOptions {
     // --l2-scalars: under --l2 timeline, "cold" (every 0-d input read from HBM, default) or "held"
     // (every 0-d input held in L2: a scalar written just before the launch; docs/fidelity.md §134e).
     std::string l2Scalars = "cold";
-    // --l2-views: under --l2 timeline, "new" (an input of an identity L2 holds no tensor of is read
-    // cold, default) or "autograd" (in a backward node, a reshape of a tensor the node touched; §140g).
-    std::string l2Views = "new";
+    // --l2-views: under --l2 timeline, "autograd" (default: in a backward node, a reshape of a tensor
+    // the node touched; §140g, on since §146) or "new" (an input of an identity L2 holds no tensor of
+    // is read cold).
+    std::string l2Views = "autograd";
     std::string source = "auto";            // auto, text, db
     std::string htmlPath;                   // --html FILE: also the report as one page (replay_html.h)
     bool showProgress = false;

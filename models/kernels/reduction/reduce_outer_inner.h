@@ -1,6 +1,7 @@
 #pragma once
 // Reduction over the first and the last dim of an [R1, A, R2] view (a bias gradient of
-// [N, C, H·W] summed over N and H·W) in one kernel, as the 910A's ReduceSumD runs it.
+// [N, C, H·W] summed over N and H·W) in one kernel: the 910A's ReduceSumD folds the samples
+// elementwise; the 220x reduces every row to vcadd partials the scalar unit takes (docs/fidelity.md §146).
 #include <optional>
 
 #include "models/kernels/kernel_registry.h"

@@ -258,11 +258,12 @@ struct NodeTensors {
 // identity the data flow names (`named`, per tensor; kUnknownTensor for none) is that tensor, held
 // or not; the others, matched after them, take the newest held tensor of their identity
 // (TensorLru::find); an input of neither, of a kernel in an autograd backward node (`node`), may
-// be a view of a tensor the node touched (NodeTensors).
+// be a view of a tensor the node touched (NodeTensors) — unless `forwardIdentity[j]`: its forward
+// op read a tensor of that identity, so it is that op's tensor, not a reshape made in the node.
 std::vector<const void*> match(const TensorLru& lru, const std::vector<TensorKey>& keys,
                                const std::vector<std::uint64_t>& bytes, const std::string& kernel, bool eligible,
                                const std::vector<const void*>& taken = {}, const std::vector<std::uint64_t>& named = {},
-                               const NodeTensors* node = nullptr) {
+                               const NodeTensors* node = nullptr, const std::vector<bool>& forwardIdentity = {}) {
     std::vector<const void*> found(keys.size(), nullptr);
     std::vector<const void*> claimed = taken;
     const auto nameOf = [&](std::size_t j) { return j < named.size() ? named[j] : kUnknownTensor; };
@@ -279,6 +280,7 @@ std::vector<const void*> match(const TensorLru& lru, const std::vector<TensorKey
     }
     for (std::size_t j = 0; node != nullptr && j < keys.size(); ++j) {
         if (!tracked(j) || found[j] != nullptr || nameOf(j) != kUnknownTensor) continue;
+        if (j < forwardIdentity.size() && forwardIdentity[j]) continue;
         found[j] = node->viewSource(lru, keys[j], bytesAt(bytes, j), claimed);
         if (found[j] != nullptr) claimed.push_back(found[j]);
     }
@@ -304,6 +306,7 @@ struct SavedTensors {
         const auto [it, fresh] = read.emplace(key, id);
         if (!fresh && it->second != id) it->second = kUnknownTensor;
     }
+    bool readIdentity(const TensorKey& key) const { return read.count(key) > 0; }
     // The tensor of `key` the backward reads as saved; kUnknownTensor when not named.
     std::uint64_t savedTensor(const TensorKey& key) const {
         const auto it = read.find(key);
@@ -418,12 +421,17 @@ L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, Timelin
             named.assign(inputs.size(), kUnknownTensor);
             for (std::size_t j = 0; j < inputs.size(); ++j) named[j] = forward->second.savedTensor(inputs[j]);
         }
+        // Inputs of an identity the forward op read are never views (§146: AdaptiveAvgPool3dGrad's
+        // saved x [32,256,1,6,6], which the forward's Transpose read, is not the node's dy [8192,1,6,6]).
+        std::vector<bool> forwardIdentity(inputs.size(), false);
+        for (std::size_t j = 0; !named.empty() && j < inputs.size(); ++j)
+            forwardIdentity[j] = forward->second.readIdentity(inputs[j]);
         NodeTensors* node = nullptr;
         if (reads.views == ViewInputs::NodeViews && k.backwardOf != RealKernel::kNoAutogradOp) {
             node = &nodeTensors[k.backwardOf];
             node->startWalk(n / rows);
         }
-        const auto readHeld = match(lru, inputs, inBytes, kernel, true, {}, named, node);
+        const auto readHeld = match(lru, inputs, inBytes, kernel, true, {}, named, node, forwardIdentity);
         // A copy's target is another tensor than its source (copy_(self, src)), and a kernel
         // accumulating into the tensor its MemSet cleared does not read it as an input.
         const auto writeHeld = match(lru, outputs, outBytes, kernel, copyInto, readHeld);

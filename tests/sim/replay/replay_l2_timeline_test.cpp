@@ -361,5 +361,22 @@ TEST(L2Timeline, AReshapeReadKeepsItsSourceRecentlyUsed) {
     EXPECT_EQ(views.residentInputs[3], Indices{0});
 }
 
+// An input of an identity its forward op read is that op's tensor, never a view of the node's
+// (§146: AdaptiveAvgPool3dGrad's saved x [32,256,1,6,6] is not the node's dy [8192,1,6,6]):
+// forward op 0 reads and writes [128] (so neither is named), a 1 KiB read and the node's [32,4]
+// push both out of 1583 B; the node's [128] input is then read cold, not as a view of [32,4].
+TEST(L2Timeline, AnIdentityTheForwardOpReadIsNeverAView) {
+    RealProfile profile;
+    profile.kernels = {rowOf("128", "128", "aclnnRelu_ReluAiCore_Relu"), rowOf("256", "N/A"),
+                       rowOf("32,4", "8", "aclnnCast_CastAiCore_Cast"), rowOf("128", "4", "aclnnReduceSum")};
+    profile.kernels[0].forwardOp = 0;
+    profile.kernels[2].backwardOf = 0;
+    profile.kernels[3].backwardOf = 0;
+    EXPECT_TRUE(l2Timeline(profile, 1583, kEmpty, 0, kNodeViews).residentInputs[3].empty());
+    // Without the forward op's read, [128] is a view of the node's [32,4].
+    profile.kernels[0].forwardOp = RealKernel::kNoAutogradOp;
+    EXPECT_EQ(l2Timeline(profile, 1583, kEmpty, 0, kNodeViews).residentInputs[3], Indices{0});
+}
+
 }  // namespace
 }  // namespace ascendsim

@@ -145,35 +145,97 @@ TEST(VectorReduce, NonAdjacentAxesRunOneKernelForOuterAndInnerElseOnePassPerRun)
     }
 }
 
-TEST(VectorReduce, OuterAndInnerReductionWaitsForThePreviousFoldBeforeEachLoad) {
-    // One buffer: every load but the first waits for the vector pipe to release the buffer, so a
-    // load never overlaps the fold of the previous one (the real kernels' serial pipe ratios).
-    const ChipConfig chip = ascend910B1();
+// Block 0's program of ReduceSum [32, 8, 169] over axes 0 and 2 on one block of `chip`.
+std::vector<Instruction> outerAndInnerSumProgram(const ChipConfig& chip) {
     CubeOpHarness h(chip);
     auto op = makeOp("ReduceSum", {h.tensor("x", {32, 8, 169}, DataType::Fp32)}, {h.tensor("y", {8}, DataType::Fp32)});
     op.attrs["axes"] = std::vector<std::int64_t>{0, 2};
     op.blockDim = 1;
     const auto kernels = h.lower(op);
-    ASSERT_EQ(kernels.size(), 1u);
+    EXPECT_EQ(kernels.size(), 1u);
     auto stream = kernels[0].program(BlockProgramRequest{.blockIdx = 0});
-    std::vector<Instruction> chunk;
-    std::uint64_t loads = 0, loadsAfterRelease = 0;
-    bool released = false;
+    std::vector<Instruction> program, chunk;
     while (stream->next(chunk)) {
-        for (const auto& instruction : chunk) {
+        program.insert(program.end(), chunk.begin(), chunk.end());
+        chunk.clear();
+    }
+    return program;
+}
+
+TEST(VectorReduce, OuterAndInnerReductionWaitsForThePreviousFoldBeforeEachLoad) {
+    // One buffer: every tile's loads but the first tile's wait for the vector pipe to release the
+    // buffer, so a load never overlaps the fold of the previous one (the real kernels' serial pipe
+    // ratios). The 910A stages one sample a tile; the 220x as many samples as the UB holds (§146).
+    struct Loads {
+        std::uint64_t loads = 0, tiles = 0, tilesAfterRelease = 0;
+    };
+    auto loadsOn = [](const ChipConfig& chip) {
+        Loads counts;
+        bool released = false, inTileLoads = false;
+        for (const auto& instruction : outerAndInnerSumProgram(chip)) {
             if (instruction.opcode == Opcode::WaitFlag) {
                 const auto& f = std::get<Flag>(instruction.operands);
                 if (f.src == Pipe::Vector && f.dst == Pipe::Mte2) released = true;
             }
-            if (instruction.opcode != Opcode::DataMove || std::get<DataMove>(instruction.operands).src != MemSpace::GM) continue;
-            ++loads;
-            if (released) ++loadsAfterRelease;
-            released = false;
+            const bool load = instruction.opcode == Opcode::DataMove &&
+                              std::get<DataMove>(instruction.operands).src == MemSpace::GM;
+            if (load) {
+                ++counts.loads;
+                if (!inTileLoads) {
+                    ++counts.tiles;
+                    if (released) ++counts.tilesAfterRelease;
+                }
+                released = false;
+            }
+            if (instruction.opcode != Opcode::Scalar) inTileLoads = load;
         }
-        chunk.clear();
-    }
-    EXPECT_EQ(loads, 32u);  // x[n, 0:8, :] for every n
-    EXPECT_EQ(loadsAfterRelease, loads - 1);
+        return counts;
+    };
+    const Loads coupled = loadsOn(coupledChip());
+    EXPECT_EQ(coupled.loads, 32u);  // x[n, 0:8, :] for every n
+    EXPECT_EQ(coupled.tiles, 32u);
+    EXPECT_EQ(coupled.tilesAfterRelease, coupled.tiles - 1);
+    const Loads split = loadsOn(ascend910B1());
+    EXPECT_EQ(split.loads, 32u);
+    EXPECT_LT(split.tiles, 32u);
+    // The first tile's loads wait too: for the setup's zeroing of the padded stage.
+    EXPECT_EQ(split.tilesAfterRelease, split.tiles);
+}
+
+// The 220x (docs/fidelity.md §146): every staged row of R2 is reduced by one vcadd to one
+// partial a 256 B repeat, and the scalar unit takes the tile's partials after a V → S hand-off;
+// the coupled 910A keeps the elementwise fold (no row partials, no hand-off).
+TEST(VectorReduce, OuterAndInnerReductionOnTheSplitChipReducesEveryRowToPartialsForTheScalarUnit) {
+    struct Counts {
+        std::uint64_t rowReductions = 0, handOffs = 0, scalarCycles = 0;
+    };
+    auto countsOn = [](const ChipConfig& chip) {
+        Counts counts;
+        bool afterHandOff = false;
+        for (const auto& instruction : outerAndInnerSumProgram(chip)) {
+            if (instruction.opcode == Opcode::Vector) {
+                const auto& v = std::get<VectorInstr>(instruction.operands);
+                if (v.op == VectorOp::ReduceSum && v.repeats == 3 && v.mask == 64) ++counts.rowReductions;
+            }
+            if (instruction.opcode == Opcode::WaitFlag) {
+                const auto& f = std::get<Flag>(instruction.operands);
+                afterHandOff = f.src == Pipe::Vector && f.dst == Pipe::Scalar;
+                if (afterHandOff) ++counts.handOffs;
+                continue;
+            }
+            if (instruction.opcode == Opcode::Scalar && afterHandOff)
+                counts.scalarCycles += std::get<ScalarWork>(instruction.operands).cycles;
+            afterHandOff = false;
+        }
+        return counts;
+    };
+    const Counts split = countsOn(ascend910B1());
+    EXPECT_EQ(split.rowReductions, 32u * 8u);  // ceil(169 / 64) = 3 repeats a row, every row of every sample
+    EXPECT_GE(split.handOffs, 1u);
+    EXPECT_EQ(split.scalarCycles, 32u * 8u * 3u * 6u);  // 6 cycles a partial (kScalarCyclesPerRowPartial)
+    const Counts coupled = countsOn(coupledChip());
+    EXPECT_EQ(coupled.rowReductions, 0u);
+    EXPECT_EQ(coupled.handOffs, 0u);
 }
 
 void checkBnReduce(bool gradient, DataType dtype, std::int64_t n, std::int64_t c, std::int64_t hw) {
