@@ -89,6 +89,16 @@ public:
         return dirty;
     }
     const TensorWriter& writerOf(const void* tensor) const { return static_cast<const Entry*>(tensor)->writer; }
+    // The profile row that last wrote a held tensor, however many reads came after (TensorWriter::kNone: none).
+    std::size_t writtenRowOf(const void* tensor) const { return static_cast<const Entry*>(tensor)->writtenRow; }
+    // Every held tensor of `key`.
+    std::vector<const void*> heldOf(const TensorKey& key) const {
+        std::vector<const void*> tensors;
+        const auto it = byKey_.find(key);
+        if (it != byKey_.end())
+            for (const auto& entry : it->second) tensors.push_back(&*entry);
+        return tensors;
+    }
 
     // `kernel` touches `tensor` of `key` (found by find): it becomes the most recently used; if
     // the same kernel's other tensors pushed it out meanwhile, it is brought in again. `writer`:
@@ -102,6 +112,7 @@ public:
             it->stamp = ++clock_;
             it->row = row_;
             it->writer = writer;
+            if (writer.present()) it->writtenRow = writer.row;
             it->dirty = it->dirty || writer.present();
             if (!touchedBy(*it, kernel)) it->touchers.push_back(kernel);
             held_.splice(held_.begin(), held_, it);
@@ -119,6 +130,7 @@ public:
         if (bytes > capacity_) return stream(bytes, writer.present());
         held_.push_front(Entry{key, bytes, ++clock_, row_, {kernel}, writer, writer.present()});
         held_.front().id = ++lastId_;
+        held_.front().writtenRow = writer.row;
         byKey_[key].push_back(held_.begin());
         bytesHeld_ += bytes;
         while (bytesHeld_ > capacity_) evictOldest();
@@ -141,6 +153,7 @@ private:
         std::uint64_t streamed = 0;
         std::uint64_t streamedDirty = 0;
         std::uint64_t id = 0;  // idOf; 0 for a remnant
+        std::size_t writtenRow = TensorWriter::kNone;  // the profile row that last wrote it, reads or not since
         double dirtyShare() const {
             if (remnant) return static_cast<double>(streamedDirty) / static_cast<double>(streamed);
             return dirty ? 1.0 : 0.0;
@@ -287,6 +300,27 @@ std::vector<const void*> match(const TensorLru& lru, const std::vector<TensorKey
     return found;
 }
 
+// The held tensors of `k`'s input identities that a backward node other than `k`'s and the one
+// before it wrote (§146): a backward kernel reads what its forward op saved (written in the forward
+// pass) and the gradient its node received (written by the node before it), never an older node's
+// gradient — though that one may have been read since (a view read, §140g, keeps it held). None
+// for a kernel outside a backward node.
+std::vector<const void*> gradientsOfOtherNodes(const TensorLru& lru, const RealProfile& profile, const RealKernel& k,
+                                               const std::vector<TensorKey>& inputs, std::size_t previousNode) {
+    std::vector<const void*> others;
+    if (k.backwardOf == RealKernel::kNoAutogradOp) return others;
+    for (const TensorKey& key : inputs) {
+        if (std::get<0>(key).empty()) continue;
+        for (const void* tensor : lru.heldOf(key)) {
+            const std::size_t row = lru.writtenRowOf(tensor);
+            if (row == TensorWriter::kNone || row >= profile.kernels.size()) continue;
+            const std::size_t node = profile.kernels[row].backwardOf;
+            if (node != RealKernel::kNoAutogradOp && node != k.backwardOf && node != previousNode) others.push_back(tensor);
+        }
+    }
+    return others;
+}
+
 // What a forward op's kernels read and wrote in the current walk (autograd_links.h): the tensors
 // its backward node may read as saved ones. A tensor of an identity the op also wrote (an
 // elementwise op's output, a cast's intermediate) or read twice as different tensors is not named:
@@ -393,6 +427,8 @@ L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, Timelin
     TensorLru lru(l2Bytes);
     std::map<std::size_t, SavedTensors> savedBy;  // forward op (RealKernel::forwardOp) → its tensors
     std::map<std::size_t, NodeTensors> nodeTensors;  // backward node (RealKernel::backwardOf) → its tensors
+    // The backward node running and the one before it (RealKernel::backwardOf, kNoAutogradOp: none yet).
+    std::size_t currentNode = RealKernel::kNoAutogradOp, previousNode = RealKernel::kNoAutogradOp;
     // Steady state: a first walk leaves L2 as the profile's last kernels do; the second records.
     const std::size_t walks = start == TimelineStart::SteadyState ? 2 : 1;
     for (std::size_t n = 0; n < walks * rows; ++n) {
@@ -414,6 +450,10 @@ L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, Timelin
             if (held != nullptr) lru.use(code, held, codeBytes, kCodeImage, TensorWriter{});
             else lru.add(code, codeBytes, kCodeImage, TensorWriter{});
         }
+        if (k.backwardOf != RealKernel::kNoAutogradOp && k.backwardOf != currentNode) {
+            previousNode = currentNode;
+            currentNode = k.backwardOf;
+        }
         // A backward node's kernel reads the tensors its forward op saved, held or not.
         std::vector<std::uint64_t> named;
         const auto forward = savedBy.find(k.backwardOf);
@@ -431,7 +471,8 @@ L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, Timelin
             node = &nodeTensors[k.backwardOf];
             node->startWalk(n / rows);
         }
-        const auto readHeld = match(lru, inputs, inBytes, kernel, true, {}, named, node, forwardIdentity);
+        const auto readHeld = match(lru, inputs, inBytes, kernel, true,
+                                    gradientsOfOtherNodes(lru, profile, k, inputs, previousNode), named, node, forwardIdentity);
         // A copy's target is another tensor than its source (copy_(self, src)), and a kernel
         // accumulating into the tensor its MemSet cleared does not read it as an input.
         const auto writeHeld = match(lru, outputs, outBytes, kernel, copyInto, readHeld);

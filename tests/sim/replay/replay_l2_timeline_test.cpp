@@ -361,6 +361,27 @@ TEST(L2Timeline, AReshapeReadKeepsItsSourceRecentlyUsed) {
     EXPECT_EQ(views.residentInputs[3], Indices{0});
 }
 
+// A backward kernel reads what its forward op saved and the gradient its node received, written
+// by the node before it — never a gradient an older node wrote (§146): node 0 writes a [256], node
+// 1 a [64]; node 2's [256] input is read cold. Outside a node, or when the [256] came from the node
+// just before, the shape rule finds it.
+RealProfile gradientTwoNodesBack(std::size_t secondNode, std::size_t readerNode) {
+    RealProfile profile;
+    profile.kernels = {rowOf("8", "256", "aclnnReluGrad"), rowOf("8", "64", "aclnnMul_MulAiCore_Mul"),
+                       rowOf("256", "4", "aclnnReduceSum")};
+    profile.kernels[0].backwardOf = 0;
+    profile.kernels[1].backwardOf = secondNode;
+    profile.kernels[2].backwardOf = readerNode;
+    return profile;
+}
+
+TEST(L2Timeline, ABackwardKernelNeverReadsTheGradientOfANodeTwoBack) {
+    EXPECT_TRUE(l2Timeline(gradientTwoNodesBack(1, 2), 64 * kKiB, kEmpty).residentInputs[2].empty());
+    EXPECT_EQ(l2Timeline(gradientTwoNodesBack(1, RealKernel::kNoAutogradOp), 64 * kKiB, kEmpty).residentInputs[2],
+              Indices{0});
+    EXPECT_EQ(l2Timeline(gradientTwoNodesBack(0, 2), 64 * kKiB, kEmpty).residentInputs[2], Indices{0});
+}
+
 // An input of an identity its forward op read is that op's tensor, never a view of the node's
 // (§146: AdaptiveAvgPool3dGrad's saved x [32,256,1,6,6] is not the node's dy [8192,1,6,6]):
 // forward op 0 reads and writes [128] (so neither is named), a 1 KiB read and the node's [32,4]
