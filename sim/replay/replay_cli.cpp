@@ -25,8 +25,8 @@ ReplayCli::ReplayCli(CLI::App& app, const std::string& configDir) : configDir_(c
         ->check(CLI::IsMember({"eager", "timeline"}))
         ->capture_default_str();
     replay_->add_option("--l2-scalars", o.l2Scalars,
-                        "Under --l2 timeline, where a kernel's 0-d inputs are: cold (read from HBM, default) or held "
-                        "(in L2: scalars written just before the launch; docs/fidelity.md §134e)")
+                        "Under --l2 timeline, where a kernel's 0-d inputs are: held (in L2, default: scalars written just "
+                        "before the launch; docs/fidelity.md §134e, §145) or cold (read from HBM)")
         ->check(CLI::IsMember({"cold", "held"}))
         ->capture_default_str();
     replay_->add_option("--l2-views", o.l2Views,

@@ -34,9 +34,9 @@ struct ReplayOptions {
     // "on": a kernel that ran beside HCCL transfers (the profile's task rows) shares HBM with them
     // (docs/fidelity.md §108); "off": every kernel has HBM to itself.
     std::string hcclTraffic = "on";
-    // --l2-scalars: under --l2 timeline, "cold" (every 0-d input read from HBM, default) or "held"
-    // (every 0-d input held in L2: a scalar written just before the launch; docs/fidelity.md §134e).
-    std::string l2Scalars = "cold";
+    // --l2-scalars: under --l2 timeline, "held" (default since session 29: every 0-d input held in
+    // L2, a scalar written just before the launch; docs/fidelity.md §134e, §145) or "cold" (read from HBM).
+    std::string l2Scalars = "held";
     // --l2-views: under --l2 timeline, "autograd" (default: in a backward node, a reshape of a tensor
     // the node touched; §140g, on since §146) or "new" (an input of an identity L2 holds no tensor of
     // is read cold).
