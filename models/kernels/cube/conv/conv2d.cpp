@@ -112,6 +112,8 @@ std::vector<LoweredKernel> lowerConv2D(const OpInstance& op, const ChipConfig& c
         p.inputBandMaxChunks = ConvProblem::kEveryChunk;
         p.weightChunkSteps = kSplitCubeFp32WeightChunkSteps;
         p.stepsInC0Blocks = true;
+        p.coTilesFillL0c = true;
+        p.kernelRowStepsForOneC1Block = true;
     }
 
     ConvTiling tiling;
