@@ -94,10 +94,13 @@ TEST(CubeConv2DC0Band, ChunksNarrowerThanC0ShareOneBandAndStreamTheirWeights) {
 
     std::uint64_t xBytes = 0, wBytes = 0, xLoads = 0;
     runStem(chip, xBytes, wBytes, xLoads);
-    const std::uint64_t image = 8u * 40 * 40 * 4, weights = 16u * 8 * 121 * 4;
-    EXPECT_EQ(xLoads, 2u);           // one band a position tile (an image), not one a chunk
-    EXPECT_EQ(xBytes, 2 * image);    // each image's 9 output rows read all 40 input rows, once
-    EXPECT_EQ(wBytes, 2 * weights);  // the weights once per image (one position tile each)
+    // The lowering's position tiles are 80 (kernel-row steps, docs/fidelity.md §142): an image's 81
+    // positions are two tiles, 80 (output rows 0-8, all 40 input rows) and 1 (row 8: input rows
+    // 30-39).
+    const std::uint64_t row = 8u * 40 * 4, weights = 16u * 8 * 121 * 4;
+    EXPECT_EQ(xLoads, 4u);                    // one band a position tile, not one a chunk
+    EXPECT_EQ(xBytes, 2 * (40 + 10) * row);   // each tile's rows once
+    EXPECT_EQ(wBytes, 4 * weights);           // the weights once per position tile
 }
 
 // With the whole 512 KiB the weights stay resident beside two bands: read once, and the chunks keep
@@ -112,11 +115,11 @@ TEST(CubeConv2DC0Band, WeightsThatFitBesideTwoBandsStayResident) {
 
     std::uint64_t xBytes = 0, wBytes = 0, xLoads = 0;
     runStem(chip, xBytes, wBytes, xLoads);
-    // Each chunk its own slab: 1-channel chunks, the fp32 forward's two 64-deep L0 steps of 121
-    // taps (docs/fidelity.md §135).
-    EXPECT_EQ(xLoads, 2u * 8);
+    // Each chunk its own slab: 1-channel chunks (the fp32 forward's two L0 steps of 121 taps,
+    // docs/fidelity.md §135), on the lowering's two position tiles an image (80 and 1, §142).
+    EXPECT_EQ(xLoads, 2u * 2 * 8);
     EXPECT_EQ(wBytes, 16u * 8 * 121 * 4);
-    EXPECT_EQ(xBytes, 2u * 8 * 40 * 40 * 4);
+    EXPECT_EQ(xBytes, 2u * 8 * (40 + 10) * 40 * 4);
 }
 
 // A chunk of whole C0 blocks (16 fp32 channels of 32, 3 × 3) is its own band.
