@@ -76,9 +76,10 @@ struct ConvProblem {
     // core's whole Co into it when Co is about that wide (ops conv2d_fast_tiling.cc GetL1Tiling).
     bool coTilesFillL0c = false;
     // With one C1 block of input channels (a C = 3 stem), L0 steps one kernel row of C0 blocks deep
-    // (kernelW · C0 elements: CANN's L0 K step is a factor of the C1 · kh · kw C0 blocks, here the
-    // taps alone, and kw of them is the kernel row) and position tiles of as many whole fractals as
-    // an L0 half holds at that depth, when the default tile does not (docs/fidelity.md §142).
+    // (kernelW · C0 elements: CANN's L0 K step is a factor of the C1 · kh · kw C0 blocks, conv2d_fast_
+    // tiling.cc GetL0ATilingRange, here of the taps alone: 1, 11 or 121 for 11 × 11, and the kernel
+    // row's 11 is the one an L0 half holds) and position tiles of as many whole fractals as an L0
+    // half holds at that depth, when the default tile does not (docs/fidelity.md §142).
     bool kernelRowStepsForOneC1Block = false;
     // The output's FixPipe stores split each fractal row into C0 vectors (convStoresSplitC0Channels).
     bool storesSplitC0Channels = false;

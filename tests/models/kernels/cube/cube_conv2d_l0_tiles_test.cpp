@@ -9,23 +9,18 @@
 
 #include "models/kernels/cube/conv/conv2d_operands.h"
 #include "tests/models/kernels/cube_conv_reference.h"
+#include "tests/models/kernels/cube_conv_runs.h"
 #include "tests/models/kernels/cube_test_support.h"
 #include "tests/models/kernels/test_chip.h"
 
 namespace ascendsim::test {
 namespace {
 
-// One fp32 image, `channels` × 40 × 40, 16 output channels, 11 × 11 stride 4 pad 2 (9 × 9 = 81 out).
+// cube_conv_runs.h's fp32 stem (81 output positions an image) with `channels` input channels and
+// steps in C0 blocks.
 ConvProblem stem(std::uint64_t channels) {
-    ConvProblem p;
-    p.window.inH = p.window.inW = 40;
-    p.window.outH = p.window.outW = 9;
-    p.window.kernelH = p.window.kernelW = 11;
-    p.window.strideH = p.window.strideW = 4;
-    p.window.padTop = p.window.padLeft = 2;
+    ConvProblem p = fp32StemConvProblem();
     p.inChannels = channels;
-    p.outChannels = 16;
-    p.inputType = p.mmadType = p.outputType = DataType::Fp32;
     p.stepsInC0Blocks = true;
     return p;
 }
@@ -99,22 +94,9 @@ TEST(CubeConv2DL0Tiles, SplitCubeFp32CoTilesTakeTheWidestEqualSplitL0cHolds) {
 // Through the Conv2D lowering: an fp32 forward on the split cube runs 192-row mmads and 88-deep
 // kernel-row steps where they apply, and computes the convolution; fp16 keeps 128-row tiles.
 std::vector<Mmad> forwardMmads(const ChipConfig& chip, const ConvShape& s, DataType dtype) {
-    CubeOpHarness h(chip);
-    auto x = h.tensor("x", {s.n, s.c, s.h, s.w}, dtype);
-    auto w = h.tensor("w", {s.co, s.c, s.kh, s.kw}, dtype);
-    auto y = h.tensor("y", {s.n, s.co, s.outH(), s.outW()}, DataType::Fp32);
-    const auto xv = h.fillRandom(x), wv = h.fillRandom(w);
-    h.fill(y, 777.0f);
-    auto op = makeOp("Conv2D", {x, w}, {y});
-    op.attrs["strides"] = std::vector<std::int64_t>{s.sh, s.sw};
-    op.attrs["pads"] = std::vector<std::int64_t>{s.pt, s.pb, s.pl, s.pr};
-    op.blockDim = 1;
-    const auto kernels = h.run(op);
-    // fp32 runs as hf32 (convTypes): its inputs rounded, so the tolerance of the other fp32 conv tests.
-    const bool fp32 = dtype == DataType::Fp32;
-    expectNear(h.read(y), referenceConv(s, xv, wv), fp32 ? 2e-2 : 1e-3, fp32 ? 5e-3 : 1e-4, chip.name);
+    const ConvForwardRun run = runConvForward(chip, s, 1u, dtype, chip.name);
     std::vector<Mmad> mmads;
-    for (const Instruction& instruction : blockProgram(kernels.at(0), 0))
+    for (const Instruction& instruction : blockProgram(run.kernels.at(0), 0))
         if (const auto* mmad = std::get_if<Mmad>(&instruction.operands)) mmads.push_back(*mmad);
     return mmads;
 }
