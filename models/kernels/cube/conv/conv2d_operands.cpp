@@ -263,16 +263,21 @@ std::uint64_t kernelRowStepPositions(const ChipConfig& chip, const ConvProblem& 
 }
 
 // Output channels of a tile: the MatMul-like kBaseM, or (ConvProblem::coTilesFillL0c) the widest
-// of Co's equal whole-fractal splits whose fp32 accumulator beside `positions` fits L0C.
-std::uint64_t coTileChannels(const ChipConfig& chip, const ConvProblem& p, std::uint64_t positions) {
-    const std::uint64_t co = roundUp(p.outChannels, kFractalRows);
-    if (!p.coTilesFillL0c) return std::min<std::uint64_t>(kBaseM, co);
+// of Co's equal whole-fractal splits whose fp32 accumulator beside `positions` fits L0C and whose
+// L0 step can be at least `granule` deep (else kBaseM's).
+std::uint64_t coTileChannels(const ChipConfig& chip, const ConvProblem& p, std::uint64_t positions,
+                             std::uint64_t granule) {
+    const std::uint64_t co = roundUp(p.outChannels, kFractalRows), narrow = std::min<std::uint64_t>(kBaseM, co);
+    if (!p.coTilesFillL0c) return narrow;
     const std::uint64_t rowBytes = roundUp(positions, kFractalRows) * bytesOf(p.accType);
     for (std::uint64_t parts = 1; parts <= co / kFractalRows; ++parts) {
         const std::uint64_t width = roundUp(ceilDiv(co, parts), kFractalRows);
-        if (width * rowBytes <= chip.bufferCapacity(MemSpace::L0C)) return width;
+        if (width <= narrow) break;
+        if (width * rowBytes <= chip.bufferCapacity(MemSpace::L0C) &&
+            l0HalfStepDepth(chip, std::max(width, positions), bytesOf(p.inputType), granule) >= granule)
+            return width;
     }
-    return kFractalRows;
+    return narrow;
 }
 
 // The plan of planConv for position tiles of `positionsPerTile`; false (with `failure` set) when
@@ -283,11 +288,11 @@ bool planConvPositions(const OpInstance& op, const ChipConfig& chip, const ConvP
     const std::uint64_t eb = bytesOf(p.inputType), taps = p.window.taps();
     tiling = ConvTiling{};
     plan = CubeBufferPlan{};
-    tiling.baseM = static_cast<std::uint32_t>(coTileChannels(chip, p, positionsPerTile));
-    tiling.baseN = static_cast<std::uint32_t>(positionsPerTile);
     // Steps are whole fractals deep, or (ConvProblem::stepsInC0Blocks) whole C0 blocks: the same 16
     // elements for fp16 / bf16, 8 for fp32, whose fractal is 16 × 8.
     const std::uint64_t granule = p.stepsInC0Blocks ? x5hdChannelBlock(p.inputType) : kFractalRows;
+    tiling.baseM = static_cast<std::uint32_t>(coTileChannels(chip, p, positionsPerTile, granule));
+    tiling.baseN = static_cast<std::uint32_t>(positionsPerTile);
     const std::uint64_t stepElements = std::max<std::uint64_t>(
         granule, std::min(kMaxStepBytesPerRow / eb / granule * granule,
                           l0HalfStepDepth(chip, std::max(tiling.baseM, tiling.baseN), eb, granule)));

@@ -89,6 +89,19 @@ TEST(CubeConv2DL0Tiles, SplitCubeFp32CoTilesTakeTheWidestEqualSplitL0cHolds) {
     planOneBlock(plane, tiling, plan);
     EXPECT_EQ(tiling.baseN, 176u);
     EXPECT_EQ(tiling.baseM, 128u);
+
+    // 2048 channels beside a 16-position plane fit L0C (128 KiB) but leave an L0 half no C0 block of
+    // step (32 KiB / (2048 · 4 B) = 4 fp32): the widest split whose step holds one is 1024.
+    ConvProblem wide = p;
+    wide.window.inH = wide.window.inW = wide.window.outH = wide.window.outW = 4;
+    wide.window.kernelH = wide.window.kernelW = 1;
+    wide.window.padTop = wide.window.padLeft = 0;
+    wide.outChannels = 2048;
+    wide.stepsInC0Blocks = true;
+    wide.coTilesFillL0c = true;
+    planOneBlock(wide, tiling, plan);
+    EXPECT_EQ(tiling.baseM, 1024u);
+    EXPECT_EQ(tiling.baseK, 8u);
 }
 
 // Through the Conv2D lowering: an fp32 forward on the split cube runs 192-row mmads and 88-deep
