@@ -18,14 +18,14 @@ namespace {
 
 // cube_conv_runs.h's fp32 stem (81 output positions an image) with `channels` input channels and
 // steps in C0 blocks.
-ConvProblem stem(std::uint64_t channels) {
+ConvProblem l0TilesStem(std::uint64_t channels) {
     ConvProblem p = fp32StemConvProblem();
     p.inChannels = channels;
     p.stepsInC0Blocks = true;
     return p;
 }
 
-void planOneBlock(const ConvProblem& p, ConvTiling& tiling, CubeBufferPlan& plan) {
+void planOnOneBlock(const ConvProblem& p, ConvTiling& tiling, CubeBufferPlan& plan) {
     OpInstance op = makeOp("Conv2D", {}, {});
     op.blockDim = 1;
     planConv(op, ascend910B1(), p, tiling, plan);
@@ -35,21 +35,21 @@ void planOneBlock(const ConvProblem& p, ConvTiling& tiling, CubeBufferPlan& plan
 // half (32 KiB) holds 93 positions at 352 B each, so the tile is 80 (five fractals), not the plane's
 // 96; two C1 blocks (16 channels) keep the default 96-position tile and 64-deep steps.
 TEST(CubeConv2DL0Tiles, OneC1BlockStemStepsAKernelRowOfC0BlocksOnTheTileAnL0HalfHolds) {
-    ConvProblem p = stem(8);
+    ConvProblem p = l0TilesStem(8);
     p.kernelRowStepsForOneC1Block = true;
     ConvTiling tiling;
     CubeBufferPlan plan;
-    planOneBlock(p, tiling, plan);
+    planOnOneBlock(p, tiling, plan);
     EXPECT_EQ(tiling.baseK, 88u);
     EXPECT_EQ(tiling.baseN, 80u);
 
-    ConvProblem twoBlocks = stem(16);
+    ConvProblem twoBlocks = l0TilesStem(16);
     twoBlocks.kernelRowStepsForOneC1Block = true;
-    planOneBlock(twoBlocks, tiling, plan);
+    planOnOneBlock(twoBlocks, tiling, plan);
     EXPECT_EQ(tiling.baseN, 96u);
     EXPECT_EQ(tiling.baseK, 64u);
 
-    planOneBlock(stem(8), tiling, plan);  // the rule off: the default tile
+    planOnOneBlock(l0TilesStem(8), tiling, plan);  // the rule off: the default tile
     EXPECT_EQ(tiling.baseN, 96u);
     EXPECT_EQ(tiling.baseK, 64u);
 }
@@ -68,13 +68,13 @@ TEST(CubeConv2DL0Tiles, SplitCubeFp32CoTilesTakeTheWidestEqualSplitL0cHolds) {
     p.coTilesFillL0c = true;
     ConvTiling tiling;
     CubeBufferPlan plan;
-    planOneBlock(p, tiling, plan);
+    planOnOneBlock(p, tiling, plan);
     EXPECT_EQ(tiling.baseN, 128u);
     EXPECT_EQ(tiling.baseM, 192u);
     EXPECT_EQ(plan.l0cSlots, 1u);
 
     p.coTilesFillL0c = false;
-    planOneBlock(p, tiling, plan);
+    planOnOneBlock(p, tiling, plan);
     EXPECT_EQ(tiling.baseM, 128u);
     EXPECT_EQ(plan.l0cSlots, 2u);
 
@@ -86,7 +86,7 @@ TEST(CubeConv2DL0Tiles, SplitCubeFp32CoTilesTakeTheWidestEqualSplitL0cHolds) {
     plane.outChannels = 384;
     plane.wholePlaneTiles = true;
     plane.coTilesFillL0c = true;
-    planOneBlock(plane, tiling, plan);
+    planOnOneBlock(plane, tiling, plan);
     EXPECT_EQ(tiling.baseN, 176u);
     EXPECT_EQ(tiling.baseM, 128u);
 
@@ -99,7 +99,7 @@ TEST(CubeConv2DL0Tiles, SplitCubeFp32CoTilesTakeTheWidestEqualSplitL0cHolds) {
     wide.outChannels = 2048;
     wide.stepsInC0Blocks = true;
     wide.coTilesFillL0c = true;
-    planOneBlock(wide, tiling, plan);
+    planOnOneBlock(wide, tiling, plan);
     EXPECT_EQ(tiling.baseM, 1024u);
     EXPECT_EQ(tiling.baseK, 8u);
 }
