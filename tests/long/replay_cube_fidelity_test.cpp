@@ -153,20 +153,28 @@ TEST(ReplayCubeFidelity, Ascend910NzGemmsAndFoldedBatches) {
 // aic_mte2 0.185 -> 0.208 (bound 0.22), aic_scalar 0.139 -> 0.135: each branch's cold cost (weight
 // chunks' HBM latency exposed, per-image stores waiting on one L0C, dy read per column tile) adds
 // up; the lead's call, since the real rows ran with their data in L2 — the timeline state.
+// Session 29 (fidalexconvfwd2, docs/fidelity.md §142: the split cube's fp32 forward takes co tiles as
+// wide as L0C holds and steps the one-C1 stem a kernel row of C0 blocks deep on 80-position tiles):
+// AlexNet Conv (timeline, the default) median 7.3 -> 6.4 % (bound 0.08 -> 0.07), aic_mte2 0.126 ->
+// 0.102 (bound 0.14 -> 0.11), aic_scalar 0.152 -> 0.127; cold aic_mte2 0.208 -> 0.192 (bound 0.22 ->
+// 0.20), aic_scalar 0.135 -> 0.114 (bound 0.16 -> 0.12), but the cold median 13.4 -> 14.8 % (bound
+// 0.14 -> 0.15), aic_mac 0.134 -> 0.136 (0.135 -> 0.14) and aic_mte1 0.121 -> 0.133 (0.13 -> 0.14),
+// for the lead to accept: read from HBM, the stem's weights, now read once per 80-position tile,
+// take it 1.10 -> 1.24x cold, where under the timeline (the rows' real L2 state) it goes 0.78 -> 0.955x.
 TEST(ReplayCubeFidelity, ConvolutionFamiliesWithoutNd2NzLoads) {
     if (!fs::is_directory(samplesRoot())) GTEST_SKIP() << "no real samples at " << samplesRoot();
     const FidelityStats alexnet = familyStats("msinsight/e5a31957/test/data/pytorch/text/level2/rank0_ascend_pt", "Conv");
     ASSERT_GE(alexnet.kernels, 10u);
-    EXPECT_LE(alexnet.medianAbsError, 0.14);
-    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mac_ratio"), 0.135);
-    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mte1_ratio"), 0.13);
+    EXPECT_LE(alexnet.medianAbsError, 0.15);
+    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mac_ratio"), 0.14);
+    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mte1_ratio"), 0.14);
     EXPECT_LE(alexnet.meanAbsPipeError.at("aic_fixpipe_ratio"), 0.07);
-    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mte2_ratio"), 0.22);
-    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_scalar_ratio"), 0.16);
+    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mte2_ratio"), 0.20);
+    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_scalar_ratio"), 0.12);
     const FidelityStats alexnetTimeline =
         familyStats("msinsight/e5a31957/test/data/pytorch/text/level2/rank0_ascend_pt", "Conv", "timeline");
-    EXPECT_LE(alexnetTimeline.medianAbsError, 0.08);
-    EXPECT_LE(alexnetTimeline.meanAbsPipeError.at("aic_mte2_ratio"), 0.14);
+    EXPECT_LE(alexnetTimeline.medianAbsError, 0.07);
+    EXPECT_LE(alexnetTimeline.meanAbsPipeError.at("aic_mte2_ratio"), 0.11);
     const FidelityStats a910 = familyStats("msinsight/c1e639ee/test/data/pytorch/text/level1/rank0_ascend_pt", "Conv");
     ASSERT_GE(a910.kernels, 10u);
     EXPECT_LE(a910.medianAbsError, 0.20);

@@ -48,8 +48,9 @@ bool forwardConvStoresWithoutUnitFlag(const ChipConfig& chip) { return convGradi
 // legacy tiling.
 constexpr std::uint32_t kSplitCubeFp32WeightChunkSteps = 2;
 
-// Whether the forward runs TBE's conv schedule of the split cores as §135 models it: the input band
-// of all channels held a position tile, streamed weight chunks, steps of whole C0 blocks. Only fp32
+// Whether the forward runs TBE's conv schedule of the split cores as §135 and §142 model it: the
+// input band of all channels held a position tile, streamed weight chunks, steps of whole C0 blocks,
+// co tiles as wide as L0C holds, and a one-C1 stem stepped a kernel row of C0 blocks deep. Only fp32
 // rows (the AlexNet 910B2's) are measured; 16-bit forwards (ResNet-50 on the 910B1) and the coupled
 // cores (TBE v100's schedule, §63) keep the default plan.
 bool forwardConvHoldsTheInputBand(const ChipConfig& chip, DataType input) {
@@ -112,6 +113,8 @@ std::vector<LoweredKernel> lowerConv2D(const OpInstance& op, const ChipConfig& c
         p.inputBandMaxChunks = ConvProblem::kEveryChunk;
         p.weightChunkSteps = kSplitCubeFp32WeightChunkSteps;
         p.stepsInC0Blocks = true;
+        p.coTilesFillL0c = true;
+        p.kernelRowStepsForOneC1Block = true;
     }
 
     ConvTiling tiling;

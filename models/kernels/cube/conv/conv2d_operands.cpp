@@ -244,6 +244,42 @@ std::uint64_t c0BandSpan(const ConvProblem& p, std::uint64_t channels) {
     return block / channels;
 }
 
+// The L0 step depth of ConvProblem::kernelRowStepsForOneC1Block: one kernel row of the C0 block
+// (kernelW · C0 elements, 88 for the fp32 11 × 11 stem), or 0 when the rule does not apply (off,
+// or more than one C1 block of input channels).
+std::uint64_t kernelRowStepElements(const ConvProblem& p) {
+    const std::uint64_t c0 = x5hdChannelBlock(p.inputType);
+    if (!p.kernelRowStepsForOneC1Block || p.reductionChannels() > c0) return 0;
+    return std::uint64_t{p.window.kernelW} * c0;
+}
+
+// Position tile of the kernel-row steps: whole fractals of positions as many as one L0 half holds
+// at a kernel row's depth (the stem's 32 KiB / (88 · 4 B) = 93 → 80), at most `positions`.
+std::uint64_t kernelRowStepPositions(const ChipConfig& chip, const ConvProblem& p, std::uint64_t positions) {
+    const std::uint64_t depth = kernelRowStepElements(p);
+    if (depth == 0) return positions;
+    const std::uint64_t fit = l0HalfStepDepth(chip, depth, bytesOf(p.inputType), kFractalRows);
+    return std::max<std::uint64_t>(kFractalRows, std::min(positions, fit));
+}
+
+// Output channels of a tile: the MatMul-like kBaseM, or (ConvProblem::coTilesFillL0c) the widest
+// of Co's equal whole-fractal splits whose fp32 accumulator beside `positions` fits L0C and whose
+// L0 step can be at least `granule` deep (else kBaseM's).
+std::uint64_t coTileChannels(const ChipConfig& chip, const ConvProblem& p, std::uint64_t positions,
+                             std::uint64_t granule) {
+    const std::uint64_t co = roundUp(p.outChannels, kFractalRows), narrow = std::min<std::uint64_t>(kBaseM, co);
+    if (!p.coTilesFillL0c) return narrow;
+    const std::uint64_t rowBytes = roundUp(positions, kFractalRows) * bytesOf(p.accType);
+    for (std::uint64_t parts = 1; parts <= co / kFractalRows; ++parts) {
+        const std::uint64_t width = roundUp(ceilDiv(co, parts), kFractalRows);
+        if (width <= narrow) break;
+        if (width * rowBytes <= chip.bufferCapacity(MemSpace::L0C) &&
+            l0HalfStepDepth(chip, std::max(width, positions), bytesOf(p.inputType), granule) >= granule)
+            return width;
+    }
+    return narrow;
+}
+
 // The plan of planConv for position tiles of `positionsPerTile`; false (with `failure` set) when
 // no channel chunk of the slab fits half of L1 or the buffers do not fit.
 bool planConvPositions(const OpInstance& op, const ChipConfig& chip, const ConvProblem& p,
@@ -252,15 +288,20 @@ bool planConvPositions(const OpInstance& op, const ChipConfig& chip, const ConvP
     const std::uint64_t eb = bytesOf(p.inputType), taps = p.window.taps();
     tiling = ConvTiling{};
     plan = CubeBufferPlan{};
-    tiling.baseM = static_cast<std::uint32_t>(std::min<std::uint64_t>(kBaseM, roundUp(p.outChannels, kFractalRows)));
-    tiling.baseN = static_cast<std::uint32_t>(positionsPerTile);
     // Steps are whole fractals deep, or (ConvProblem::stepsInC0Blocks) whole C0 blocks: the same 16
     // elements for fp16 / bf16, 8 for fp32, whose fractal is 16 × 8.
     const std::uint64_t granule = p.stepsInC0Blocks ? x5hdChannelBlock(p.inputType) : kFractalRows;
+    tiling.baseM = static_cast<std::uint32_t>(coTileChannels(chip, p, positionsPerTile, granule));
+    tiling.baseN = static_cast<std::uint32_t>(positionsPerTile);
     const std::uint64_t stepElements = std::max<std::uint64_t>(
         granule, std::min(kMaxStepBytesPerRow / eb / granule * granule,
                           l0HalfStepDepth(chip, std::max(tiling.baseM, tiling.baseN), eb, granule)));
     tiling.baseK = static_cast<std::uint32_t>(std::min<std::uint64_t>(stepElements, roundUp(p.reduction(), granule)));
+    // A kernel row of C0 blocks a step (ConvProblem::kernelRowStepsForOneC1Block), when both L0
+    // operands of the tile hold it: planConv sized the position tile for it.
+    const std::uint64_t kernelRow = kernelRowStepElements(p);
+    if (kernelRow != 0 && l0HalfStepDepth(chip, std::max(tiling.baseM, tiling.baseN), eb, granule) >= kernelRow)
+        tiling.baseK = static_cast<std::uint32_t>(std::min<std::uint64_t>(kernelRow, p.reduction()));
 
     const std::uint64_t slabRows = maxSlabRows(p.window, tiling.baseN);
     const std::uint64_t slotBudget = chip.bufferCapacity(MemSpace::L1) / 2;
@@ -376,7 +417,8 @@ void planConv(const OpInstance& op, const ChipConfig& chip, const ConvProblem& p
     if (p.basePositions > kBaseN && plane > kBaseN &&
         planConvPositions(op, chip, p, std::min<std::uint64_t>(p.basePositions, plane), false, tiling, plan, failure))
         return;
-    if (!planConvPositions(op, chip, p, std::min<std::uint64_t>(kBaseN, plane), false, tiling, plan, failure)) {
+    const std::uint64_t positions = kernelRowStepPositions(chip, p, std::min<std::uint64_t>(kBaseN, plane));
+    if (!planConvPositions(op, chip, p, positions, false, tiling, plan, failure)) {
         checkPlanFits(op, chip, plan, 0, 0);  // names the buffer that overflows, if one does
         throwLoweringError(op, failure);
     }
@@ -395,7 +437,8 @@ void planConv(const OpInstance& op, const ChipConfig& chip, const ConvProblem& p
     // stream through L1 (not resident): each image then reads every weight chunk once instead of
     // once per position tile, for one L0C slot in place of two. With resident weights the GM bytes
     // are the same either way and the double-buffered L0C is kept.
-    if (!p.wholePlaneTiles || plan.residentA || plane <= tiling.baseN) return;
+    if (!p.wholePlaneTiles || plan.residentA || plane <= tiling.baseN || positions < std::min<std::uint64_t>(kBaseN, plane))
+        return;
     ConvTiling whole;
     CubeBufferPlan wholePlan;
     if (planConvPositions(op, chip, p, plane, false, whole, wholePlan, failure) && !wholePlan.residentA) {

@@ -69,6 +69,18 @@ struct ConvProblem {
     // L0 steps whole C0 blocks deep (8 fp32 elements, the 16 × 8 fp32 fractal) rather than whole
     // 16-element fractals; the same for 16-bit types.
     bool stepsInC0Blocks = false;
+    // Output-channel tiles as wide as L0C holds beside the position tile (docs/fidelity.md §142):
+    // Co in the fewest equal whole-fractal tiles whose fp32 accumulator fits L0C (one buffer when
+    // two do not fit), rather than the MatMul-like 128. TBE's conv tiling sizes its L0C tile
+    // toward the square of L0C's fractals (fp32: 128 KiB of 1 KiB fractals, ~11 × 11) and takes a
+    // core's whole Co into it when Co is about that wide (ops conv2d_fast_tiling.cc GetL1Tiling).
+    bool coTilesFillL0c = false;
+    // With one C1 block of input channels (a C = 3 stem), L0 steps one kernel row of C0 blocks deep
+    // (kernelW · C0 elements: CANN's L0 K step is a factor of the C1 · kh · kw C0 blocks, conv2d_fast_
+    // tiling.cc GetL0ATilingRange, here of the taps alone: 1, 11 or 121 for 11 × 11, and the kernel
+    // row's 11 is the one an L0 half holds) and position tiles of as many whole fractals as an L0
+    // half holds at that depth, when the default tile does not (docs/fidelity.md §142).
+    bool kernelRowStepsForOneC1Block = false;
     // The output's FixPipe stores split each fractal row into C0 vectors (convStoresSplitC0Channels).
     bool storesSplitC0Channels = false;
     // C0 of the output when it lies in GM as NC1HWC0 (kConvOutputC0Attr; 0 = NCHW): the stores keep

@@ -9,6 +9,7 @@
 
 #include "models/kernels/cube/conv/conv2d_operands.h"
 #include "tests/models/kernels/cube_conv_reference.h"
+#include "tests/models/kernels/cube_conv_runs.h"
 #include "tests/models/kernels/cube_test_support.h"
 #include "tests/models/kernels/test_chip.h"
 
@@ -17,21 +18,6 @@ namespace {
 
 // Two fp32 images of 8 channels 40 × 40, 16 output channels, 11 × 11 stride 4 pad 2 (9 × 9 out).
 const ConvShape kStem{2, 8, 40, 40, 16, 11, 11, 4, 4, 2, 2, 2, 2};
-
-ConvProblem stemProblem() {
-    ConvProblem p;
-    p.window.inH = p.window.inW = 40;
-    p.window.outH = p.window.outW = 9;
-    p.window.kernelH = p.window.kernelW = 11;
-    p.window.strideH = p.window.strideW = 4;
-    p.window.padTop = p.window.padLeft = 2;
-    p.batch = 2;
-    p.inChannels = 8;
-    p.outChannels = 16;
-    p.inputType = p.mmadType = DataType::Fp32;
-    p.outputType = DataType::Fp32;
-    return p;
-}
 
 ChipConfig chipWithL1(std::uint64_t bytes) {
     ChipConfig chip = ascend910B1();
@@ -60,22 +46,10 @@ std::uint64_t gmToL1LoadsFrom(const LoweredKernel& kernel, const TensorInfo& t) 
 // Runs the stem on `chip` in one block against the reference and returns its x and w GM -> L1 bytes
 // and its x loads.
 void runStem(const ChipConfig& chip, std::uint64_t& xBytes, std::uint64_t& wBytes, std::uint64_t& xLoads) {
-    CubeOpHarness h(chip);
-    auto x = h.tensor("x", {kStem.n, kStem.c, kStem.h, kStem.w}, DataType::Fp32);
-    auto w = h.tensor("w", {kStem.co, kStem.c, kStem.kh, kStem.kw}, DataType::Fp32);
-    auto y = h.tensor("y", {kStem.n, kStem.co, kStem.outH(), kStem.outW()}, DataType::Fp32);
-    const auto xv = h.fillRandom(x), wv = h.fillRandom(w);
-    h.fill(y, 777.0f);
-    auto op = makeOp("Conv2D", {x, w}, {y});
-    op.attrs["strides"] = std::vector<std::int64_t>{kStem.sh, kStem.sw};
-    op.attrs["pads"] = std::vector<std::int64_t>{kStem.pt, kStem.pb, kStem.pl, kStem.pr};
-    op.blockDim = 1;
-    const auto kernels = h.run(op);
-    // fp32 runs as hf32 (convTypes): its inputs rounded, so the tolerance of the fp32 input gradient.
-    expectNear(h.read(y), referenceConv(kStem, xv, wv), 2e-2, 5e-3, "fp32 stem");
-    xBytes = gmToL1BytesFrom(kernels.at(0), 0, x);
-    wBytes = gmToL1BytesFrom(kernels.at(0), 0, w);
-    xLoads = gmToL1LoadsFrom(kernels.at(0), x);
+    const ConvForwardRun run = runConvForward(chip, kStem, 1u, DataType::Fp32, "fp32 stem");
+    xBytes = gmToL1BytesFrom(run.kernels.at(0), 0, run.x);
+    wBytes = gmToL1BytesFrom(run.kernels.at(0), 0, run.w);
+    xLoads = gmToL1LoadsFrom(run.kernels.at(0), run.x);
 }
 
 // 160 KiB of L1: the 62 KiB of weights do not fit beside two 40-row bands of the C0 block (2 ×
@@ -84,7 +58,7 @@ TEST(CubeConv2DC0Band, ChunksNarrowerThanC0ShareOneBandAndStreamTheirWeights) {
     const ChipConfig chip = chipWithL1(160 * 1024);
     ConvTiling tiling;
     CubeBufferPlan streamed;
-    planOneBlock(chip, stemProblem(), tiling, streamed);
+    planOneBlock(chip, fp32StemConvProblem(), tiling, streamed);
     ASSERT_EQ(tiling.chunkChannels, 2u);
     EXPECT_FALSE(streamed.residentA);
     EXPECT_EQ(streamed.bChunkSpan, 4u);  // 8 channels of the C0 block / 2 a chunk
@@ -94,10 +68,13 @@ TEST(CubeConv2DC0Band, ChunksNarrowerThanC0ShareOneBandAndStreamTheirWeights) {
 
     std::uint64_t xBytes = 0, wBytes = 0, xLoads = 0;
     runStem(chip, xBytes, wBytes, xLoads);
-    const std::uint64_t image = 8u * 40 * 40 * 4, weights = 16u * 8 * 121 * 4;
-    EXPECT_EQ(xLoads, 2u);           // one band a position tile (an image), not one a chunk
-    EXPECT_EQ(xBytes, 2 * image);    // each image's 9 output rows read all 40 input rows, once
-    EXPECT_EQ(wBytes, 2 * weights);  // the weights once per image (one position tile each)
+    // The lowering's position tiles are 80 (kernel-row steps, docs/fidelity.md §142): an image's 81
+    // positions are two tiles, 80 (output rows 0-8, all 40 input rows) and 1 (row 8: input rows
+    // 30-39).
+    const std::uint64_t row = 8u * 40 * 4, weights = 16u * 8 * 121 * 4;
+    EXPECT_EQ(xLoads, 4u);                    // one band a position tile, not one a chunk
+    EXPECT_EQ(xBytes, 2 * (40 + 10) * row);   // each tile's rows once
+    EXPECT_EQ(wBytes, 4 * weights);           // the weights once per position tile
 }
 
 // With the whole 512 KiB the weights stay resident beside two bands: read once, and the chunks keep
@@ -106,22 +83,22 @@ TEST(CubeConv2DC0Band, WeightsThatFitBesideTwoBandsStayResident) {
     const ChipConfig chip = ascend910B1();
     ConvTiling tiling;
     CubeBufferPlan resident;
-    planOneBlock(chip, stemProblem(), tiling, resident);
+    planOneBlock(chip, fp32StemConvProblem(), tiling, resident);
     EXPECT_TRUE(resident.residentA);
     EXPECT_EQ(resident.bChunkSpan, 1u);
 
     std::uint64_t xBytes = 0, wBytes = 0, xLoads = 0;
     runStem(chip, xBytes, wBytes, xLoads);
-    // Each chunk its own slab: 1-channel chunks, the fp32 forward's two 64-deep L0 steps of 121
-    // taps (docs/fidelity.md §135).
-    EXPECT_EQ(xLoads, 2u * 8);
+    // Each chunk its own slab: 1-channel chunks (the fp32 forward's two L0 steps of 121 taps,
+    // docs/fidelity.md §135), on the lowering's two position tiles an image (80 and 1, §142).
+    EXPECT_EQ(xLoads, 2u * 2 * 8);
     EXPECT_EQ(wBytes, 16u * 8 * 121 * 4);
-    EXPECT_EQ(xBytes, 2u * 8 * 40 * 40 * 4);
+    EXPECT_EQ(xBytes, 2u * 8 * (40 + 10) * 40 * 4);
 }
 
 // A chunk of whole C0 blocks (16 fp32 channels of 32, 3 × 3) is its own band.
 TEST(CubeConv2DC0Band, ChunksOfWholeC0BlocksKeepTheirOwnSlab) {
-    ConvProblem p = stemProblem();
+    ConvProblem p = fp32StemConvProblem();
     p.inChannels = 32;
     p.window.kernelH = p.window.kernelW = 3;
     p.window.strideH = p.window.strideW = 1;

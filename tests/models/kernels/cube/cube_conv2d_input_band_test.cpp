@@ -27,19 +27,9 @@ struct ForwardSchedule {
 
 // Runs kPlane in one block against the reference and returns what block 0 loads and its steps.
 ForwardSchedule runPlane(const ChipConfig& chip, DataType dtype) {
-    CubeOpHarness h(chip);
-    auto x = h.tensor("x", {kPlane.n, kPlane.c, kPlane.h, kPlane.w}, dtype);
-    auto w = h.tensor("w", {kPlane.co, kPlane.c, kPlane.kh, kPlane.kw}, dtype);
-    auto y = h.tensor("y", {kPlane.n, kPlane.co, kPlane.outH(), kPlane.outW()}, DataType::Fp32);
-    const auto xv = h.fillRandom(x), wv = h.fillRandom(w);
-    h.fill(y, 777.0f);
-    auto op = makeOp("Conv2D", {x, w}, {y});
-    op.attrs["pads"] = std::vector<std::int64_t>{kPlane.pt, kPlane.pb, kPlane.pl, kPlane.pr};
-    op.blockDim = 1;
-    const auto kernels = h.run(op);
-    // fp32 runs as hf32 (convTypes): its inputs rounded, so the tolerance of the fp32 stem test.
-    const bool fp32 = dtype == DataType::Fp32;
-    expectNear(h.read(y), referenceConv(kPlane, xv, wv), fp32 ? 2e-2 : 1e-3, fp32 ? 5e-3 : 1e-4, chip.name);
+    const ConvForwardRun run = runConvForward(chip, kPlane, 1u, dtype, chip.name);
+    const TensorInfo &x = run.x, &w = run.w;
+    const auto& kernels = run.kernels;
     ForwardSchedule s;
     for (const Instruction& instruction : blockProgram(kernels.at(0), 0)) {
         if (const auto* mmad = std::get_if<Mmad>(&instruction.operands)) {
