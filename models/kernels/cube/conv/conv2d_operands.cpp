@@ -260,7 +260,8 @@ bool planConvPositions(const OpInstance& op, const ChipConfig& chip, const ConvP
     const std::uint64_t stepElements = std::max<std::uint64_t>(
         granule, std::min(kMaxStepBytesPerRow / eb / granule * granule,
                           l0HalfStepDepth(chip, std::max(tiling.baseM, tiling.baseN), eb, granule)));
-    tiling.baseK = static_cast<std::uint32_t>(std::min<std::uint64_t>(stepElements, roundUp(p.reduction(), granule)));
+    tiling.baseK = static_cast<std::uint32_t>(p.stepDepth != 0 ? std::min<std::uint64_t>(p.stepDepth, p.reduction())
+                                                                : std::min<std::uint64_t>(stepElements, roundUp(p.reduction(), granule)));
 
     const std::uint64_t slabRows = maxSlabRows(p.window, tiling.baseN);
     const std::uint64_t slotBudget = chip.bufferCapacity(MemSpace::L1) / 2;

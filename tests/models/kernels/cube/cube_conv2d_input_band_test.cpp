@@ -2,9 +2,11 @@
 // forward convolution loads the position tile's input band of every channel into L1 once a tile
 // while the weights stream through slots of their own in chunks of two L0 steps, and its L0 steps
 // are whole C0 blocks (8 fp32) deep; the fp32 input gradient's dy loads serve two weight chunks
-// each. fp16 and the coupled cores keep one slab a chunk and 16-element steps.
+// each, whole 16-channel C0out of dy (§143). fp16 and the coupled cores keep one slab a chunk and
+// 16-element steps.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <variant>
 
 #include "tests/models/kernels/cube_conv_reference.h"
@@ -88,29 +90,39 @@ TEST(CubeConv2DInputBand, Fp16AndTheCoupledCubeKeepOneSlabAChunk) {
 }
 
 // dy [2,256,13,13] by w [256,128,3,3] into dx [2,128,13,13]: 4.5 MiB of weights stream (one
-// 176-position tile an image, 14-channel chunks of four 32-deep steps: 19 a tile), and on the split
-// cube in fp32 each dy load serves two of them (10 a tile); fp16 loads dy with every chunk.
-std::uint64_t inputGradDyLoads(const ChipConfig& chip, DataType dtype, std::uint64_t& weightLoads) {
+// 176-position tile an image). On the split cube in fp32 CANN's loads (docs/fidelity.md §143): a
+// weight chunk is one 16-channel C0out of dy (16 a tile) in 24-deep steps (one kernel row's C0),
+// and each dy load serves two of them (8 a tile); fp16 loads dy with every chunk.
+struct InputGradLoads {
+    std::uint64_t dyLoads = 0, weightLoads = 0;
+    std::uint32_t deepestStep = 0;
+};
+
+InputGradLoads inputGradLoads(const ChipConfig& chip, DataType dtype) {
     const ConvShape s{2, 128, 13, 13, 256, 3, 3, 1, 1, 1, 1, 1, 1};
     const auto kernels = runConvInputGrad(chip, s, 1u, dtype, 0, "dx");
-    std::uint64_t dyLoads = 0;
-    weightLoads = 0;
+    InputGradLoads loads;
     for (const Instruction& instruction : blockProgram(kernels.back(), 0)) {
+        if (const auto* mmad = std::get_if<Mmad>(&instruction.operands))
+            loads.deepestStep = std::max<std::uint32_t>(loads.deepestStep, mmad->k);
         const auto* move = std::get_if<DataMove>(&instruction.operands);
         if (!move || move->src != MemSpace::GM || move->dst != MemSpace::L1) continue;
         // The transposed weights sit in the launch workspace, whose addresses may alias the harness's
         // tensors: a weight chunk is the tile's 128 dx-channel rows, a dy band one run of channels.
-        if (move->burstCount == 128) ++weightLoads;
-        else ++dyLoads;
+        if (move->burstCount == 128) ++loads.weightLoads;
+        else ++loads.dyLoads;
     }
-    return dyLoads;
+    return loads;
 }
 
-TEST(CubeConv2DInputBand, SplitCubeFp32InputGradientLoadsDyForTwoWeightChunks) {
-    std::uint64_t weightLoads = 0;
-    EXPECT_EQ(inputGradDyLoads(ascend910B1(), DataType::Fp32, weightLoads), 2u * 10);
-    EXPECT_EQ(weightLoads, 2u * 19);
-    EXPECT_EQ(inputGradDyLoads(ascend910B1(), DataType::Fp16, weightLoads), weightLoads);
+TEST(CubeConv2DInputBand, SplitCubeFp32InputGradientLoadsWholeC0outWeightChunksAndDyForTwo) {
+    const InputGradLoads fp32 = inputGradLoads(ascend910B1(), DataType::Fp32);
+    EXPECT_EQ(fp32.weightLoads, 2u * 16);
+    EXPECT_EQ(fp32.dyLoads, 2u * 8);
+    EXPECT_EQ(fp32.deepestStep, 24u);
+    const InputGradLoads fp16 = inputGradLoads(ascend910B1(), DataType::Fp16);
+    EXPECT_EQ(fp16.dyLoads, fp16.weightLoads);
+    EXPECT_GT(fp16.deepestStep, 24u);
 }
 
 }  // namespace
