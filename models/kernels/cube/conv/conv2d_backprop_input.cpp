@@ -118,10 +118,13 @@ std::vector<LoweredKernel> lowerConv2DBackpropInput(const OpInstance& op, const 
     ConvTiling tiling;
     CubeBufferPlan plan;
     planConv(op, chip, p, tiling, plan);
-    if (fp32OnSeparatedCube && !oneByOne) {
-        // CANN's fp32 weight loads and L0 step for the planned base block (conv2d_backprop_input_tiling.h,
-        // docs/fidelity.md §143): whole 16-channel C0out of dy a weight chunk, steps one kernel row's C0
-        // deep where the L0 halves hold them; then the plan again with them.
+    if (fp32OnSeparatedCube && !oneByOne && tiling.chunkChannels < x5hdChannelBlock(p.inputType)) {
+        // A weight chunk narrower than one C1 block of dy (the planner's four steps over a 5 × 5
+        // kernel: 5 channels) splits what CANN never splits: its weight loads are whole C1 pairs, one
+        // 16-channel C0out of the fp32 FRACTAL_Z (conv2d_backprop_input_tiling.h, ops-nn
+        // `LoadToB1Fp32`; docs/fidelity.md §143). Such a chunk becomes CANN's, with CANN's L0 step
+        // where the L0 halves hold it, and the plan is made again. Chunks of a C1 or more keep the
+        // planner's (§143 measured CANN's for them too: its kernel-row steps cost the model's MTE1).
         const Fp32InputGradLoads loads = fp32InputGradLoads(
             win, p.inChannels, tiling.baseN, tiling.baseM, chip.bufferCapacity(MemSpace::L1),
             std::min(chip.bufferCapacity(MemSpace::L0A), chip.bufferCapacity(MemSpace::L0B)) / 2);

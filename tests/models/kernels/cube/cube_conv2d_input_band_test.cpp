@@ -2,12 +2,12 @@
 // forward convolution loads the position tile's input band of every channel into L1 once a tile
 // while the weights stream through slots of their own in chunks of two L0 steps, and its L0 steps
 // are whole C0 blocks (8 fp32) deep; the fp32 input gradient's dy loads serve two weight chunks
-// each, whole 16-channel C0out of dy (§143). fp16 and the coupled cores keep one slab a chunk and
-// 16-element steps.
+// each. fp16 and the coupled cores keep one slab a chunk and 16-element steps.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <variant>
+#include <vector>
 
 #include "tests/models/kernels/cube_conv_reference.h"
 #include "tests/models/kernels/cube_conv_runs.h"
@@ -90,39 +90,53 @@ TEST(CubeConv2DInputBand, Fp16AndTheCoupledCubeKeepOneSlabAChunk) {
 }
 
 // dy [2,256,13,13] by w [256,128,3,3] into dx [2,128,13,13]: 4.5 MiB of weights stream (one
-// 176-position tile an image). On the split cube in fp32 CANN's loads (docs/fidelity.md §143): a
-// weight chunk is one 16-channel C0out of dy (16 a tile) in 24-deep steps (one kernel row's C0),
-// and each dy load serves two of them (8 a tile); fp16 loads dy with every chunk.
-struct InputGradLoads {
-    std::uint64_t dyLoads = 0, weightLoads = 0;
-    std::uint32_t deepestStep = 0;
-};
-
-InputGradLoads inputGradLoads(const ChipConfig& chip, DataType dtype) {
+// 176-position tile an image, 14-channel chunks of four 32-deep steps: 19 a tile), and on the split
+// cube in fp32 each dy load serves two of them (10 a tile); fp16 loads dy with every chunk.
+std::uint64_t inputGradDyLoads(const ChipConfig& chip, DataType dtype, std::uint64_t& weightLoads) {
     const ConvShape s{2, 128, 13, 13, 256, 3, 3, 1, 1, 1, 1, 1, 1};
     const auto kernels = runConvInputGrad(chip, s, 1u, dtype, 0, "dx");
-    InputGradLoads loads;
+    std::uint64_t dyLoads = 0;
+    weightLoads = 0;
     for (const Instruction& instruction : blockProgram(kernels.back(), 0)) {
-        if (const auto* mmad = std::get_if<Mmad>(&instruction.operands))
-            loads.deepestStep = std::max<std::uint32_t>(loads.deepestStep, mmad->k);
         const auto* move = std::get_if<DataMove>(&instruction.operands);
         if (!move || move->src != MemSpace::GM || move->dst != MemSpace::L1) continue;
         // The transposed weights sit in the launch workspace, whose addresses may alias the harness's
         // tensors: a weight chunk is the tile's 128 dx-channel rows, a dy band one run of channels.
-        if (move->burstCount == 128) ++loads.weightLoads;
-        else ++loads.dyLoads;
+        if (move->burstCount == 128) ++weightLoads;
+        else ++dyLoads;
     }
-    return loads;
+    return dyLoads;
 }
 
-TEST(CubeConv2DInputBand, SplitCubeFp32InputGradientLoadsWholeC0outWeightChunksAndDyForTwo) {
-    const InputGradLoads fp32 = inputGradLoads(ascend910B1(), DataType::Fp32);
-    EXPECT_EQ(fp32.weightLoads, 2u * 16);
-    EXPECT_EQ(fp32.dyLoads, 2u * 8);
-    EXPECT_EQ(fp32.deepestStep, 24u);
-    const InputGradLoads fp16 = inputGradLoads(ascend910B1(), DataType::Fp16);
-    EXPECT_EQ(fp16.dyLoads, fp16.weightLoads);
-    EXPECT_GT(fp16.deepestStep, 24u);
+TEST(CubeConv2DInputBand, SplitCubeFp32InputGradientLoadsDyForTwoWeightChunks) {
+    std::uint64_t weightLoads = 0;
+    EXPECT_EQ(inputGradDyLoads(ascend910B1(), DataType::Fp32, weightLoads), 2u * 10);
+    EXPECT_EQ(weightLoads, 2u * 19);
+    EXPECT_EQ(inputGradDyLoads(ascend910B1(), DataType::Fp16, weightLoads), weightLoads);
+}
+
+// dy [1,32,16,16] by w [32,16,5,5] (pad 2) into dx [1,16,16,16]: one 256-position tile, whose
+// 32-deep steps make the planner's four-step chunk 5 dy channels, less than one C1 block of dy. On
+// the split cube in fp32 the chunk is CANN's (docs/fidelity.md §143): whole C0out pairs as a
+// quarter of L1 holds them, here every one of the 32 channels in one weight load beside one dy
+// load; fp16 (C1 = 16) keeps the planner's chunks. The gradient is right either way
+// (runConvInputGrad checks it).
+std::vector<std::uint64_t> gmToL1Bytes(DataType dtype) {
+    const ConvShape s{1, 16, 16, 16, 32, 5, 5, 1, 1, 2, 2, 2, 2};
+    const auto kernels = runConvInputGrad(ascend910B1(), s, 1u, dtype, 0, "dx 5x5");
+    std::vector<std::uint64_t> bytes;
+    for (const Instruction& instruction : blockProgram(kernels.back(), 0)) {
+        const auto* move = std::get_if<DataMove>(&instruction.operands);
+        if (move && move->src == MemSpace::GM && move->dst == MemSpace::L1) bytes.push_back(move->totalBytes());
+    }
+    return bytes;
+}
+
+TEST(CubeConv2DInputBand, SplitCubeFp32InputGradientWidensASubC1WeightChunkToWholeC0out) {
+    const std::vector<std::uint64_t> fp32 = gmToL1Bytes(DataType::Fp32);
+    ASSERT_EQ(fp32.size(), 2u);
+    EXPECT_NE(std::find(fp32.begin(), fp32.end(), 16u * 32 * 25 * 4), fp32.end());  // every weight at once
+    EXPECT_GT(gmToL1Bytes(DataType::Fp16).size(), 2u);
 }
 
 }  // namespace
