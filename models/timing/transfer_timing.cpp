@@ -75,12 +75,15 @@ std::uint64_t TransferTiming::layoutCycles(const PathTiming& path, const DataMov
 std::uint64_t TransferTiming::cycles(const DataMove& move) const {
     const PathTiming& path = requirePath(chip_, move.src, move.dst);
     if (move.gathersC0Vectors) {
-        // A Load3Dv2 that gathers each 32 B C0 vector from its own L1 line (instruction.h): the
-        // Load3D rule below at its widest stride, one vector per line.
+        // A Load3Dv2 that gathers each 32 B C0 vector from its own L1 line (instruction.h): its bytes
+        // at one vector per line (the Load3D path's streamed part at its widest stride), and the
+        // path's fixed start (its curve above the streamed bytes) once a move, as every move pays it
+        // (docs/fidelity.md §143: CANN's fp32 input gradient moves a step one kernel row's C0 deep).
         if (move.src != MemSpace::L1) throw std::invalid_argument("only an L1 load gathers C0 vectors");
         const PathTiming& load3d = requirePath(chip_, MemSpace::L1, MemSpace::L0A);
-        return roundUpCycles(c0VectorsPerL1Line(load3d) *
-                             interpolateTransferCycles(load3d.curve, load3d.peakBytesPerCycle, move.totalBytes()));
+        const double curve = interpolateTransferCycles(load3d.curve, load3d.peakBytesPerCycle, move.totalBytes());
+        const double streamed = static_cast<double>(move.totalBytes()) / load3d.peakBytesPerCycle;
+        return roundUpCycles(std::max(0.0, curve - streamed) + c0VectorsPerL1Line(load3d) * streamed);
     }
     // A path with a per-burst cost (paths[].burst_cycles) pays it for every burst beyond the 1 KiB
     // pieces its curve was measured with: a move of many short bursts restarts the copy at a new

@@ -13,6 +13,7 @@
 #include <memory>
 #include <string>
 
+#include "models/kernels/cube/conv/conv2d_backprop_input_tiling.h"
 #include "models/kernels/cube/conv/conv2d_operands.h"
 #include "models/kernels/layout/transpose/transpose.h"
 
@@ -23,14 +24,13 @@ namespace {
 // Output positions per base block of CANN's 220x input gradient (its dx tiling's baseM 256).
 constexpr std::uint32_t kInputGradientBasePositions = 256;
 
-// Weight chunks one fp32 dy band serves on the split cube (ConvProblem::inputBandMaxChunks). CANN's
-// dx tiling (ops-nn conv3d_backprop_input_v2 arch22 `UpdateBaseStep` / `UpdateStepFp32`, read for
-// docs/fidelity.md §135) loads dy stepKa deep, a whole multiple of the weights' stepKb: each sized
-// by a quarter of L1, so by our reading about 12 (13 × 13) and 4 (27 × 27) weight chunks of 16 dy
-// channels a dy load on the AlexNet rows. The model's chunks are its own (4 L0 steps), and its in-order MTE2 queue puts
-// a deep band's load in front of the weight chunks the cube waits for: 2 is the depth measured to
-// lower the AlexNet (at) rows' MTE2 error without lengthening them cold (2, 4, every chunk measured;
-// held-out check on ad).
+// Most weight chunks one fp32 dy band serves on the split cube (ConvProblem::inputBandMaxChunks).
+// CANN's dx tiling loads dy stepKa deep, a whole multiple of the weights' stepKb, each sized by a
+// quarter of L1 (fp32InputGradLoads: 12 and 5 weight chunks of 16 dy channels a dy load on the
+// AlexNet 910B2 rows). The model's in-order MTE2 queue puts such a deep band's load in front of the
+// weight chunks the cube waits for: 2 is the depth measured to lower the AlexNet (at) rows' MTE2
+// error without lengthening them cold (docs/fidelity.md §135: 2, 4, every chunk measured, held-out
+// check on ad; §143: CANN's depths beside whole-C0out weight chunks take the cold median 14.7 -> 15.6 %).
 constexpr std::uint32_t kFp32DyBandWeightChunks = 2;
 
 // The vector kernel that writes w [Co][C][kh][kw] transposed to [C][Co][kh][kw] into the workspace.
@@ -118,6 +118,23 @@ std::vector<LoweredKernel> lowerConv2DBackpropInput(const OpInstance& op, const 
     ConvTiling tiling;
     CubeBufferPlan plan;
     planConv(op, chip, p, tiling, plan);
+    if (fp32OnSeparatedCube && !oneByOne && tiling.chunkChannels < x5hdChannelBlock(p.inputType)) {
+        // A weight chunk narrower than one C1 block of dy (the planner's four steps over a 5 × 5
+        // kernel: 5 channels) splits what CANN never splits: its weight loads are whole C1 pairs, one
+        // 16-channel C0out of the fp32 FRACTAL_Z (conv2d_backprop_input_tiling.h, ops-nn
+        // `LoadToB1Fp32`; docs/fidelity.md §143). Such a chunk becomes CANN's, with CANN's L0 step
+        // where the L0 halves hold it, and the plan is made again. Chunks of a C1 or more keep the
+        // planner's (§143 measured CANN's for them too: its kernel-row steps cost the model's MTE1).
+        const Fp32InputGradLoads loads = fp32InputGradLoads(
+            win, p.inChannels, tiling.baseN, tiling.baseM, chip.bufferCapacity(MemSpace::L1),
+            std::min(chip.bufferCapacity(MemSpace::L0A), chip.bufferCapacity(MemSpace::L0B)) / 2);
+        p.stepDepth = loads.stepDepth;
+        const std::uint64_t depth = loads.stepDepth != 0 ? loads.stepDepth : tiling.baseK;
+        p.weightChunkSteps =
+            static_cast<std::uint32_t>(ceilDiv(std::uint64_t{loads.weightChunkChannels} * kh * kw, depth));
+        p.inputBandMaxChunks = std::min(loads.dyBandChunks, kFp32DyBandWeightChunks);
+        planConv(op, chip, p, tiling, plan);
+    }
     plan.storesWithoutUnitFlag = convGradientStoresWithoutUnitFlag(chip);
     const CubeStepSizes steps{tiling.baseK};
     const auto operands = std::make_shared<const ConvOperands>(p, tiling);

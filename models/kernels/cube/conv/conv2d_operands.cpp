@@ -296,7 +296,8 @@ bool planConvPositions(const OpInstance& op, const ChipConfig& chip, const ConvP
     const std::uint64_t stepElements = std::max<std::uint64_t>(
         granule, std::min(kMaxStepBytesPerRow / eb / granule * granule,
                           l0HalfStepDepth(chip, std::max(tiling.baseM, tiling.baseN), eb, granule)));
-    tiling.baseK = static_cast<std::uint32_t>(std::min<std::uint64_t>(stepElements, roundUp(p.reduction(), granule)));
+    tiling.baseK = static_cast<std::uint32_t>(p.stepDepth != 0 ? std::min<std::uint64_t>(p.stepDepth, p.reduction())
+                                                                : std::min<std::uint64_t>(stepElements, roundUp(p.reduction(), granule)));
     // A kernel row of C0 blocks a step (ConvProblem::kernelRowStepsForOneC1Block), when both L0
     // operands of the tile hold it: planConv sized the position tile for it.
     const std::uint64_t kernelRow = kernelRowStepElements(p);

@@ -66,6 +66,9 @@ struct ConvProblem {
     std::uint32_t inputBandMaxChunks = 0;
     // L0 steps of a weight (pipeline) chunk; 0 = kMaxChunkSteps.
     std::uint32_t weightChunkSteps = 0;
+    // The L0 step's depth in reduction elements when the op sets its own (CANN's fp32 input gradient,
+    // conv2d_backprop_input_tiling.h); 0: the planner's (l0HalfStepDepth).
+    std::uint32_t stepDepth = 0;
     // L0 steps whole C0 blocks deep (8 fp32 elements, the 16 × 8 fp32 fractal) rather than whole
     // 16-element fractals; the same for 16-bit types.
     bool stepsInC0Blocks = false;

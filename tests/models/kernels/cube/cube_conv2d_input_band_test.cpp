@@ -5,7 +5,9 @@
 // each. fp16 and the coupled cores keep one slab a chunk and 16-element steps.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <variant>
+#include <vector>
 
 #include "tests/models/kernels/cube_conv_reference.h"
 #include "tests/models/kernels/cube_conv_runs.h"
@@ -101,6 +103,30 @@ TEST(CubeConv2DInputBand, SplitCubeFp32InputGradientLoadsDyForTwoWeightChunks) {
     EXPECT_EQ(inputGradDyLoads(ascend910B1(), DataType::Fp32, weightLoads), 2u * 10);
     EXPECT_EQ(weightLoads, 2u * 19);
     EXPECT_EQ(inputGradDyLoads(ascend910B1(), DataType::Fp16, weightLoads), weightLoads);
+}
+
+// dy [1,32,16,16] by w [32,16,5,5] (pad 2) into dx [1,16,16,16]: one 256-position tile, whose
+// 32-deep steps make the planner's four-step chunk 5 dy channels, less than one C1 block of dy. On
+// the split cube in fp32 the chunk is CANN's (docs/fidelity.md §143): whole C0out pairs as a
+// quarter of L1 holds them, here every one of the 32 channels in one weight load beside one dy
+// load; fp16 (C1 = 16) keeps the planner's chunks. The gradient is right either way
+// (runConvInputGrad checks it).
+std::vector<std::uint64_t> gmToL1Bytes(DataType dtype) {
+    const ConvShape s{1, 16, 16, 16, 32, 5, 5, 1, 1, 2, 2, 2, 2};
+    const auto kernels = runConvInputGrad(ascend910B1(), s, 1u, dtype, 0, "dx 5x5");
+    std::vector<std::uint64_t> bytes;
+    for (const Instruction& instruction : blockProgram(kernels.back(), 0)) {
+        const auto* move = std::get_if<DataMove>(&instruction.operands);
+        if (move && move->src == MemSpace::GM && move->dst == MemSpace::L1) bytes.push_back(move->totalBytes());
+    }
+    return bytes;
+}
+
+TEST(CubeConv2DInputBand, SplitCubeFp32InputGradientWidensASubC1WeightChunkToWholeC0out) {
+    const std::vector<std::uint64_t> fp32 = gmToL1Bytes(DataType::Fp32);
+    ASSERT_EQ(fp32.size(), 2u);
+    EXPECT_NE(std::find(fp32.begin(), fp32.end(), 16u * 32 * 25 * 4), fp32.end());  // every weight at once
+    EXPECT_GT(gmToL1Bytes(DataType::Fp16).size(), 2u);
 }
 
 }  // namespace
