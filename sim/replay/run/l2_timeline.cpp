@@ -4,6 +4,7 @@
 #include <list>
 #include <map>
 #include <string>
+#include <utility>
 
 #include "sim/replay/run/code_residency.h"
 #include "sim/replay/run/inplace_kernels.h"
@@ -63,6 +64,19 @@ public:
         }
     }
     std::uint64_t bytesHeld() const { return bytesHeld_; }
+
+    // A kernel read held `tensor` as a view of another shape, `key` (the same bytes): later readers
+    // of that shape find it under `key` too, as they would the tensor a cold read of `key` brings in.
+    void addAlias(const void* tensor, const TensorKey& key) {
+        for (auto it = held_.begin(); it != held_.end(); ++it) {
+            if (&*it != tensor) continue;
+            if (it->remnant || it->key == key || std::find(it->aliases.begin(), it->aliases.end(), key) != it->aliases.end())
+                return;
+            it->aliases.push_back(key);
+            byKey_[key].push_back(it);
+            return;
+        }
+    }
 
     // The dirty bytes among the `bytes` least recently used held bytes, the tensors in `spared`
     // (the row's own, which it touches before anything is evicted) left out. The tensors one row
@@ -154,6 +168,7 @@ private:
         std::uint64_t streamedDirty = 0;
         std::uint64_t id = 0;  // idOf; 0 for a remnant
         std::size_t writtenRow = TensorWriter::kNone;  // the profile row that last wrote it, reads or not since
+        std::vector<TensorKey> aliases = {};  // the other identities it is found under (addAlias)
         double dirtyShare() const {
             if (remnant) return static_cast<double>(streamedDirty) / static_cast<double>(streamed);
             return dirty ? 1.0 : 0.0;
@@ -203,11 +218,17 @@ private:
                                   whole->dirty ? staying : 0});
             bytesHeld_ += staying;
         }
-        auto& sameKey = byKey_[whole->key];
-        sameKey.erase(std::find(sameKey.begin(), sameKey.end(), whole));
-        if (sameKey.empty()) byKey_.erase(whole->key);
+        for (const TensorKey& key : whole->aliases) unlist(key, whole);
+        unlist(whole->key, whole);
         bytesHeld_ -= whole->bytes;
         held_.erase(whole);
+    }
+
+    // `entry` is no longer found under `key`.
+    void unlist(const TensorKey& key, std::list<Entry>::iterator entry) {
+        auto& sameKey = byKey_[key];
+        sameKey.erase(std::find(sameKey.begin(), sameKey.end(), entry));
+        if (sameKey.empty()) byKey_.erase(key);
     }
 
     std::uint64_t capacity_;
@@ -272,11 +293,14 @@ struct NodeTensors {
 // or not; the others, matched after them, take the newest held tensor of their identity
 // (TensorLru::find); an input of neither, of a kernel in an autograd backward node (`node`), may
 // be a view of a tensor the node touched (NodeTensors) — unless `forwardIdentity[j]`: its forward
-// op read a tensor of that identity, so it is that op's tensor, not a reshape made in the node.
+// op read a tensor of that identity, so it is that op's tensor, not a reshape made in the node — and
+// one still unmatched (and not such a forward identity) a view of an output the kernel launched just
+// before wrote (`previous`, l2Timeline).
 std::vector<const void*> match(const TensorLru& lru, const std::vector<TensorKey>& keys,
                                const std::vector<std::uint64_t>& bytes, const std::string& kernel, bool eligible,
                                const std::vector<const void*>& taken = {}, const std::vector<std::uint64_t>& named = {},
-                               const NodeTensors* node = nullptr, const std::vector<bool>& forwardIdentity = {}) {
+                               const NodeTensors* node = nullptr, const std::vector<bool>& forwardIdentity = {},
+                               const NodeTensors* previous = nullptr) {
     std::vector<const void*> found(keys.size(), nullptr);
     std::vector<const void*> claimed = taken;
     const auto nameOf = [&](std::size_t j) { return j < named.size() ? named[j] : kUnknownTensor; };
@@ -295,6 +319,12 @@ std::vector<const void*> match(const TensorLru& lru, const std::vector<TensorKey
         if (!tracked(j) || found[j] != nullptr || nameOf(j) != kUnknownTensor) continue;
         if (j < forwardIdentity.size() && forwardIdentity[j]) continue;
         found[j] = node->viewSource(lru, keys[j], bytesAt(bytes, j), claimed);
+        if (found[j] != nullptr) claimed.push_back(found[j]);
+    }
+    for (std::size_t j = 0; previous != nullptr && j < keys.size(); ++j) {
+        if (!tracked(j) || found[j] != nullptr || nameOf(j) != kUnknownTensor) continue;
+        if (j < forwardIdentity.size() && forwardIdentity[j]) continue;
+        found[j] = previous->viewSource(lru, keys[j], bytesAt(bytes, j), claimed);
         if (found[j] != nullptr) claimed.push_back(found[j]);
     }
     return found;
@@ -429,6 +459,12 @@ L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, Timelin
     std::map<std::size_t, NodeTensors> nodeTensors;  // backward node (RealKernel::backwardOf) → its tensors
     // The backward node running and the one before it (RealKernel::backwardOf, kNoAutogradOp: none yet).
     std::size_t currentNode = RealKernel::kNoAutogradOp, previousNode = RealKernel::kNoAutogradOp;
+    // The new tensors the row before wrote. An input of a plain layout no held tensor's identity
+    // matches, with the dtype and byte count of one of them, is that tensor under another shape: the
+    // framework reshaped it between the two launches (a view — aten::view / flatten in the forward
+    // pass, ViewBackward0 in the backward — or the aclnn API's own reshape of its input, e.g.
+    // AdaptiveAvgPool2d's [N, C, 1, H, W] of the [N, C, H, W] the TransData before wrote; §144e).
+    NodeTensors previousWrites;
     // Steady state: a first walk leaves L2 as the profile's last kernels do; the second records.
     const std::size_t walks = start == TimelineStart::SteadyState ? 2 : 1;
     for (std::size_t n = 0; n < walks * rows; ++n) {
@@ -436,6 +472,7 @@ L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, Timelin
         const RealKernel& k = profile.kernels[i];
         lru.startRow(n);
         const std::string kernel = kernelOf(k);
+        NodeTensors writes;  // this row's new tensors: the next row's previousWrites
         const auto inputs = inputKeys(k), outputs = outputKeys(k);
         const auto inBytes = tensorBytesOfSide(k, true), outBytes = tensorBytesOfSide(k, false);
         // A kernel whose own MemSet cleared its output writes into the tensor the MemSet wrote.
@@ -472,7 +509,8 @@ L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, Timelin
             node->startWalk(n / rows);
         }
         const auto readHeld = match(lru, inputs, inBytes, kernel, true,
-                                    gradientsOfOtherNodes(lru, profile, k, inputs, previousNode), named, node, forwardIdentity);
+                                    gradientsOfOtherNodes(lru, profile, k, inputs, previousNode), named, node,
+                                    forwardIdentity, &previousWrites);
         // A copy's target is another tensor than its source (copy_(self, src)), and a kernel
         // accumulating into the tensor its MemSet cleared does not read it as an input.
         const auto writeHeld = match(lru, outputs, outBytes, kernel, copyInto, readHeld);
@@ -501,6 +539,7 @@ L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, Timelin
                                              : lru.add(inputs[j], bytesAt(inBytes, j), kernel, TensorWriter{});
             // Taken now: the row's later tensors may push this one out.
             if (read[j] != nullptr) readIds[j] = lru.idOf(read[j]);
+            if (read[j] != nullptr && readKeys[j] != inputs[j]) lru.addAlias(read[j], inputs[j]);
             // A view read is recorded as its source (the tensor it touched, under that one's identity).
             if (node != nullptr && readIds[j] != kUnknownTensor)
                 node->touched.push_back({readKeys[j], bytesAt(inBytes, j), readIds[j]});
@@ -525,9 +564,11 @@ L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, Timelin
             const void* written = writeHeld[j] != nullptr
                                       ? lru.use(outputs[j], writeHeld[j], bytesAt(outBytes, j), kernel, writer)
                                       : lru.add(outputs[j], bytesAt(outBytes, j), kernel, writer);
-            if (node != nullptr && written != nullptr && lru.idOf(written) != kUnknownTensor)
-                node->touched.push_back({outputs[j], bytesAt(outBytes, j), lru.idOf(written)});
+            if (written == nullptr || lru.idOf(written) == kUnknownTensor) continue;
+            if (node != nullptr) node->touched.push_back({outputs[j], bytesAt(outBytes, j), lru.idOf(written)});
+            writes.touched.push_back({outputs[j], bytesAt(outBytes, j), lru.idOf(written)});
         }
+        previousWrites = std::move(writes);
     }
     return timeline;
 }

@@ -23,6 +23,12 @@
 // the forward op's kernels read as exactly one tensor, and wrote none of, is that tensor — held if
 // L2 still holds it, cold if not, whatever newer tensor of its identity L2 holds (docs/fidelity.md
 // §140: the convolution's filter gradient recasting the x of its forward pass, not the dx just cast).
+// An input of a plain layout no held tensor's identity matches, with the dtype and byte count of
+// a tensor the kernel launched just before wrote (of another shape), is that tensor: the framework
+// reshaped it between the launches (a view: aten::view / flatten, ViewBackward0, or the aclnn API's
+// own reshape of its input). Such a read is then found under the reader's shape too, as a cold
+// read of it would have been (docs/fidelity.md §144e). A list kernel's flattened outputs take
+// their inputs' shapes (tensor_identity.h: outputsRecordedFlat).
 // LRU follows the model's own L2 (l2_cache.h: true LRU); the L2's set conflicts are not modelled.
 // The walk starts in steady state by default (TimelineStart below).
 #include <cstddef>
@@ -81,8 +87,8 @@ enum class TimelineStart : std::uint8_t { Empty, SteadyState };
 // result); the chips' one-block two-load rows read like two hits.
 enum class ScalarInputs : std::uint8_t { Cold, Held };
 
-// What an input of a shape the walk holds no tensor of is (docs/fidelity.md §140g). New: a tensor
-// read cold. NodeViews: in an autograd backward node (autograd_links.h), a view — a reshape of a
+// What an input of a shape the walk holds no tensor of, and that is no view of what the kernel
+// just before wrote (above), is (docs/fidelity.md §140g). New: a tensor read cold. NodeViews: in an autograd backward node (autograd_links.h), a view — a reshape of a
 // contiguous tensor, the same bytes — of the newest tensor the node's kernels read or wrote that
 // has its dtype, a plain layout and its byte count (the convolution's bias gradient, a ReduceSum
 // over [N, C, H·W], reads the node's dy [N, C, H, W]); held if L2 still holds that tensor.

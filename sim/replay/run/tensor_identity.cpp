@@ -36,8 +36,41 @@ std::vector<TensorKey> tensorKeys(const std::string& shapes, const std::string& 
 
 std::vector<TensorKey> inputKeys(const RealKernel& k) { return tensorKeys(k.inputShapes, k.inputDtypes, k.inputFormats); }
 
+namespace {
+
+std::uint64_t elementsOfShape(const std::string& shape) {
+    std::uint64_t elements = 1;
+    std::size_t start = 0;
+    while (start <= shape.size()) {
+        const std::size_t comma = std::min(shape.find(',', start), shape.size());
+        const std::string dim = shape.substr(start, comma - start);
+        if (dim.empty() || dim.find_first_not_of("0123456789") != std::string::npos) return 0;
+        elements *= std::stoull(dim);
+        start = comma + 1;
+    }
+    return elements;
+}
+
+}  // namespace
+
+bool outputsRecordedFlat(const std::vector<TensorKey>& inputs, const std::vector<TensorKey>& outputs) {
+    if (outputs.size() < 2 || inputs.size() < outputs.size()) return false;
+    for (std::size_t j = 0; j < outputs.size(); ++j) {
+        const auto& [outShape, outType, outFormat] = outputs[j];
+        const auto& [inShape, inType, inFormat] = inputs[j];
+        if (outShape.empty() || outShape.find(',') != std::string::npos || outType != inType || outFormat != inFormat ||
+            elementsOfShape(outShape) == 0 || elementsOfShape(outShape) != elementsOfShape(inShape))
+            return false;
+    }
+    return true;
+}
+
 std::vector<TensorKey> outputKeys(const RealKernel& k) {
-    return tensorKeys(k.outputShapes, k.outputDtypes, k.outputFormats);
+    std::vector<TensorKey> outputs = tensorKeys(k.outputShapes, k.outputDtypes, k.outputFormats);
+    const std::vector<TensorKey> inputs = inputKeys(k);
+    if (!outputsRecordedFlat(inputs, outputs)) return outputs;
+    for (std::size_t j = 0; j < outputs.size(); ++j) std::get<0>(outputs[j]) = std::get<0>(inputs[j]);
+    return outputs;
 }
 
 std::vector<std::uint64_t> tensorBytesOfSide(const RealKernel& k, bool inputs) {

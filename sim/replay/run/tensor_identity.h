@@ -19,6 +19,12 @@ using TensorKey = std::tuple<std::string, std::string, std::string>;  // shape, 
 // with an empty shape (it never matches).
 std::vector<TensorKey> tensorKeys(const std::string& shapes, const std::string& dtypes, const std::string& formats);
 std::vector<TensorKey> inputKeys(const RealKernel& kernel);
+// A list kernel's outputs (torch_npu's Foreach ops: aclnnForeachAddListV2 over [64,3,11,11], [64],
+// ...) are recorded flattened ("23232;64;..."), output j the result for input j: every output a 1-D
+// shape with input j's element count, dtype and format, two or more of them. outputKeys then gives
+// output j input j's shape, so the tensor written is found under the shape its readers record
+// (docs/fidelity.md §144e).
+bool outputsRecordedFlat(const std::vector<TensorKey>& inputs, const std::vector<TensorKey>& outputs);
 std::vector<TensorKey> outputKeys(const RealKernel& kernel);
 
 // Bytes of each recorded tensor of one side; empty when the simulator has no dtype for one of

@@ -7,6 +7,7 @@
 #include "sim/replay/run/inplace_kernels.h"
 #include "sim/replay/run/kernel_replay.h"
 #include "sim/replay/run/producer_inputs.h"
+#include "sim/replay/run/tensor_identity.h"
 #include "sim/replay/rules/replay_op_rules.h"
 
 namespace ascendsim {
@@ -43,6 +44,23 @@ TEST(ReplayL2Residency, PlainLayoutsMatchEachOtherButNotPrivateOnes) {
     const auto produced = producedInputs(profile, 0);
     EXPECT_EQ(produced[1], std::vector<std::size_t>{0});
     EXPECT_TRUE(produced[2].empty());  // a private layout of the same shape is another tensor
+}
+
+// torch_npu records a Foreach kernel's outputs flattened (aclnnForeachAddListV2 over [64,3,11,11]
+// and [64]: outputs "23232;64"); output j is the result for input j, so it takes input j's shape.
+// A single flattened output, or one whose element count differs, keeps its own.
+TEST(ReplayL2Residency, AListKernelsFlattenedOutputsTakeTheirInputsShapes) {
+    RealKernel foreach = rowOf("aclnnForeachAddListV2_ForeachAddListV2_ForeachAddList", "64,3,11,11;64;64,3,11,11;64;",
+                               "NCHW;ND;NCHW;ND;ND", "23232;64", "NCHW;ND");
+    foreach.inputDtypes = "FLOAT;FLOAT;FLOAT;FLOAT;FLOAT";
+    foreach.outputDtypes = "FLOAT;FLOAT";
+    const std::vector<TensorKey> keys = outputKeys(foreach);
+    ASSERT_EQ(keys.size(), 2u);
+    EXPECT_EQ(keys[0], (TensorKey{"64,3,11,11", "FLOAT", "ND"}));
+    EXPECT_EQ(keys[1], (TensorKey{"64", "FLOAT", "ND"}));
+    EXPECT_EQ(std::get<0>(outputKeys(rowOf("aclnnCast_CastAiCore_Cast", "64,3,11,11", "NCHW", "23232"))[0]), "23232");
+    foreach.outputShapes = "23233;64";
+    EXPECT_EQ(std::get<0>(outputKeys(foreach)[0]), "23233");
 }
 
 TEST(ReplayL2Residency, InPlaceKernelsAreTheAclnnInplaceApisButNotCopy) {

@@ -399,5 +399,42 @@ TEST(L2Timeline, AnIdentityTheForwardOpReadIsNeverAView) {
     EXPECT_EQ(l2Timeline(profile, 1583, kEmpty, 0, kNodeViews).residentInputs[3], Indices{0});
 }
 
+// An input of a shape L2 holds no tensor of, with the bytes and dtype of a tensor the kernel just
+// before wrote, is that tensor reshaped between the launches (§144e: the DropOutDoMask's [32,9216]
+// read by the Transpose as [8192,1,6,6]): kernel 0 writes [32,16] (2 KiB), kernel 1 reads [512]
+// (2 KiB) — held, written by kernel 0 — under any --l2-views.
+TEST(L2Timeline, AKernelReadsAReshapeOfWhatTheKernelBeforeWrote) {
+    RealProfile profile;
+    profile.kernels = {rowOf("8", "32,16", "aclnnCast_CastAiCore_Cast"), rowOf("512", "4", "aclnnReduceSum")};
+    const L2Timeline timeline = l2Timeline(profile, 64 * kKiB, kEmpty);
+    ASSERT_EQ(timeline.residentInputs[1], Indices{0});
+    EXPECT_EQ(timeline.residentWriters[1][0].row, 0u);
+    EXPECT_EQ(l2Timeline(profile, 64 * kKiB, kEmpty, 0, kNodeViews).residentInputs[1], Indices{0});
+}
+
+// Only the kernel just before: with another launch between, [512] is a new tensor, read cold; nor
+// is [256] (1 KiB) a view of the 2 KiB [32,16].
+TEST(L2Timeline, AReshapeOfAnotherWriteNeedsTheKernelJustBeforeAndItsBytes) {
+    RealProfile between;
+    between.kernels = {rowOf("8", "32,16", "aclnnCast_CastAiCore_Cast"), rowOf("8", "2", "aclnnMul_MulAiCore_Mul"),
+                       rowOf("512", "4", "aclnnReduceSum")};
+    EXPECT_TRUE(l2Timeline(between, 64 * kKiB, kEmpty).residentInputs[2].empty());
+    RealProfile smaller;
+    smaller.kernels = {rowOf("8", "32,16", "aclnnCast_CastAiCore_Cast"), rowOf("256", "4", "aclnnReduceSum")};
+    EXPECT_TRUE(l2Timeline(smaller, 64 * kKiB, kEmpty).residentInputs[1].empty());
+}
+
+// Once read as [512], the tensor is found under that shape too, as a cold read of [512] would
+// have brought it in: a later kernel reading [512] finds it, whoever launched between (Qwen3's
+// qkv MatMul output [4096,4096], read by two Slices as [4096,8,512]).
+TEST(L2Timeline, AReshapeReadIsFoundUnderItsShapeAfterwards) {
+    RealProfile profile;
+    profile.kernels = {rowOf("8", "32,16", "aclnnCast_CastAiCore_Cast"), rowOf("512", "4", "aclnnReduceSum"),
+                       rowOf("8", "2", "aclnnMul_MulAiCore_Mul"), rowOf("512", "1", "aclnnSlice")};
+    const L2Timeline timeline = l2Timeline(profile, 64 * kKiB, kEmpty);
+    ASSERT_EQ(timeline.residentInputs[3], Indices{0});
+    EXPECT_FALSE(timeline.residentWriters[3][0].present());  // kernel 1's read came after the write
+}
+
 }  // namespace
 }  // namespace ascendsim
