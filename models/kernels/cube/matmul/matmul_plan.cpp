@@ -5,11 +5,13 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <utility>
 #include <vector>
 
 #include "models/kernels/cube/matmul/matmul_cann_base_block.h"
 #include "models/kernels/cube/matmul/matmul_cann_round_readers.h"
+#include "models/kernels/cube/matmul/matmul_core_grid.h"
 #include "models/kernels/cube/matmul/matmul_fractal_loads.h"
 #include "models/kernels/cube/matmul/matmul_legacy_n_split.h"
 #include "models/kernels/cube/matmul/matmul_split_k.h"
@@ -221,14 +223,18 @@ void planResidentB(const OpInstance& op, const ChipConfig& chip, const MatmulPro
 // 0.949 → 1.089× (§137). Facts read, no code taken.
 void planBlockResidentB(const OpInstance& op, const ChipConfig& chip, const MatmulProblem& problem,
                         const MatmulTiling& tiling, CubeBufferPlan& plan, std::uint64_t biasL1Bytes) {
-    if (chip.organisation != CoreOrganisation::Coupled || problem.batchCount() != 1 || tiling.kSplits > 1 ||
-        problem.k > tiling.chunkK || plan.residentB || plan.ownOperandSlots() || plan.sharesB() || plan.l1Slots != 2)
+    const bool gridded = tiling.gridN > 0;
+    if ((chip.organisation != CoreOrganisation::Coupled && !gridded) || problem.batchCount() != 1 ||
+        tiling.kSplits > 1 || problem.k > tiling.chunkK || plan.residentB || plan.ownOperandSlots() || plan.sharesB() ||
+        plan.l1Slots != 2)
         return;
     const std::uint64_t nTiles = ceilDiv(problem.n, tiling.baseN);
     const std::uint64_t tiles = ceilDiv(problem.m, tiling.baseM) * nTiles;
     if (!blocksRunSeveralTiles(op, chip, tiles)) return;
-    // A contiguous range of the busiest block's length meets at most this many n-tiles.
-    const std::uint64_t regions = std::min(nTiles, ceilDiv(tiles, chooseBlockDim(op, chip, tiles)));
+    // A contiguous range of the busiest block's length meets at most this many n-tiles; a core of
+    // TBE's grid (matmul_core_grid.h) its rectangle's columns.
+    const std::uint64_t regions =
+        gridded ? ceilDiv(nTiles, tiling.gridN) : std::min(nTiles, ceilDiv(tiles, chooseBlockDim(op, chip, tiles)));
     const std::uint64_t bBytes =
         roundUp(std::uint64_t{tiling.chunkK} * tiling.baseN * bytesOf(problem.inputType), kMatmulLocalAlignBytes);
     if (plan.l1BiasAddr + regions * bBytes + biasL1Bytes > chip.bufferCapacity(MemSpace::L1)) return;
@@ -354,7 +360,14 @@ void planMatmul(const OpInstance& op, const ChipConfig& chip, const MatmulProble
     bool cannsBlockChosen = false;
     const auto cann = cannBaseBlock(chip, problem);
     bool firstFitWins = false;
-    const auto candidates = baseBlockCandidates(op, chip, problem, cann.has_value(), firstFitWins);
+    auto candidates = baseBlockCandidates(op, chip, problem, cann.has_value(), firstFitWins);
+    // TBE's kernel deals a GEMM whose whole K is one L0 step out as its core grid, on tiles that
+    // divide the cores' shares (matmul_core_grid.h, docs/fidelity.md §141).
+    std::optional<MatmulCoreGrid> grid;
+    if (storesAfterTheCube(op, chip, problem, cann.has_value())) grid = tbeCoreGrid(op, chip, problem);
+    if (grid && roundUp(problem.k, kAlign) > l0FillingBaseK(chip, problem, grid->baseM, grid->baseN, kAlign))
+        grid.reset();
+    if (grid) candidates.insert(candidates.begin(), {grid->baseM, grid->baseN});
     // TBE's kernel (the same GEMMs as its plain-event stores) in CANN's unaligned pattern moves each
     // operand fractal by itself (matmul_fractal_loads.h, docs/fidelity.md §132), in steps of whole
     // 512 B L0 rows.
@@ -376,8 +389,12 @@ void planMatmul(const OpInstance& op, const ChipConfig& chip, const MatmulProble
         const std::uint64_t biasTableBytes = problem.hasBias ? std::uint64_t{candidate.baseN} * 4 : 0;
         if (candidate.chunkK == 0 || !planFits(chip, candidatePlan, biasL1Bytes, biasTableBytes)) continue;
         // CANN's own base block wins whenever it fits; the estimate ranks the others.
-        const bool cannsBlock = cann && cann->first == m && cann->second == n;
-        const double cycles = cannsBlock ? -1.0 : busiestCoreCycles(op, chip, problem, candidate, candidatePlan.l0cSlots);
+        // The grid's tile, first, wins whenever it fits, as CANN's own base block does.
+        const bool gridBlock = grid && grid->baseM == m && grid->baseN == n;
+        const bool cannsBlock = !grid && cann && cann->first == m && cann->second == n;
+        const double cycles = cannsBlock || gridBlock
+                                  ? -1.0
+                                  : busiestCoreCycles(op, chip, problem, candidate, candidatePlan.l0cSlots);
         if (found && cycles >= bestCycles) continue;
         found = true;
         bestCycles = cycles;
@@ -396,6 +413,11 @@ void planMatmul(const OpInstance& op, const ChipConfig& chip, const MatmulProble
     else if (loadsBOneFractalColumnAtATime(chip, problem, cann.has_value()))
         tiling.bColumnLoadIssueCycles = chip.scalarCyclesPerInstructionAic;
     planAtomicKSlices(op, chip, problem, tiling);
+    if (grid && found && tiling.baseM == grid->baseM && tiling.baseN == grid->baseN && tiling.kSplits == 1 &&
+        problem.k <= tiling.chunkK) {
+        tiling.gridM = grid->m;
+        tiling.gridN = grid->n;
+    }
     if (tiling.kSplits == 1) planResidentA(op, chip, problem, tiling, plan, bestBiasL1);
     if (cannsBlockChosen && !plan.residentA) planCannChunks(chip, problem, tiling, plan, bestBiasL1);
     planBlockResidentB(op, chip, problem, tiling, plan, bestBiasL1);
