@@ -215,12 +215,13 @@ void planResidentB(const OpInstance& op, const ChipConfig& chip, const MatmulPro
 // reads late evicted by its own stores: [D] c1e639ee level1 rank0 (910A), the weight gradients (K =
 // 32, 32 blocks) [4096, 4096] / [4096, 9216] / [1008, 4096] fp16 NZ keep MTE2 busy 0.099 / 0.162 /
 // 0.058 where per-tile B reads gave 0.460 / 0.248 / 0.125, the later n-tiles' lines missing; with
-// the full load 0.119 / 0.065 / 0.037 (docs/fidelity.md §137). Only on the coupled cores, whose
-// every GEMM is TBE's (ops-nn's Ascend C mat_mul_v3 ships binaries for the 910B / 910_93 / 310P /
-// 950 classes, none for the 910A): on the split cores the model's block range is not CANN's core
-// share (the 910B2 weight gradient [1000, 4096] runs CANN's 3 × 8 core grid, §132f, B 2 n-tiles a
-// core, where the model's block meets 6), and loading those 6 with its first tile measured the row
-// 0.949 → 1.089× (§137). Facts read, no code taken.
+// the full load 0.119 / 0.065 / 0.037 (docs/fidelity.md §137). On the coupled cores, whose every
+// GEMM is TBE's (ops-nn's Ascend C mat_mul_v3 ships binaries for the 910B / 910_93 / 310P / 950
+// classes, none for the 910A), and on the split cores for a GEMM dealt out as TBE's core grid
+// (MatmulTiling::gridN, matmul_core_grid.h: a core's rectangle holds its B columns): a contiguous
+// range on the split cores is not CANN's core share (the 910B2 weight gradient [1000, 4096] runs
+// the 3 × 8 grid, B 2 n-tiles a core, where a range meets 6; loading those 6 with its first tile
+// measured the row 0.949 → 1.089×, §137; §141). Facts read, no code taken.
 void planBlockResidentB(const OpInstance& op, const ChipConfig& chip, const MatmulProblem& problem,
                         const MatmulTiling& tiling, CubeBufferPlan& plan, std::uint64_t biasL1Bytes) {
     const bool gridded = tiling.gridN > 0;
