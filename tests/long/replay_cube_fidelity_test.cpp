@@ -199,13 +199,16 @@ TEST(ReplayCubeFidelity, AlexNetSkinnyFp32GemmsIssueTheirFractalColumnLoads) {
 // AlexNet 910B2 MatMul family median abs error 30.8 -> 14.5 % (fc8 forward on its 21 blocks 1.48 ->
 // 0.86x, dX fc6 0.87 -> 1.00x), mean abs aic_mte2 error 0.210 -> 0.175 (the held-weight dX GEMMs'
 // MTE2 0.62 / 0.57 -> 0.96 / 0.83, real 0.91 / 0.74) -> bounds 0.17 / 0.19.
+// Session 29 (fidalexmm7, docs/fidelity.md §141: TBE deals the one-step weight gradients out as its
+// m_dim x n_dim core grid, each core loading its A rows and B columns once): the family's mean abs
+// aic_mte2 error 0.128 -> 0.104 (dW fc7's MTE2 0.427 -> 0.155, real 0.085) -> bound 0.11.
 TEST(ReplayCubeFidelity, AlexNetOneMTileGemmsSplitNAndShareTheirA) {
     if (!fs::is_directory(samplesRoot())) GTEST_SKIP() << "no real samples at " << samplesRoot();
     const FidelityStats alexnet = familyStats(
         "msinsight/e5a31957/test/data/pytorch/text/level2/rank0_ascend_pt", "MatMul", "timeline");
     ASSERT_GE(alexnet.kernels, 9u);
     EXPECT_LE(alexnet.medianAbsError, 0.17);
-    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mte2_ratio"), 0.19);
+    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_mte2_ratio"), 0.11);
 }
 
 // Session 26 (fidalexmm4, docs/fidelity.md §125: TBE's GEMM kernel — the MatMulV2 rows and the

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "models/functional/functional_machine.h"
+#include "models/kernels/cube/matmul/matmul_operands.h"
 #include "models/kernels/kernel_registry.h"
 #include "models/kernels/op_instance.h"
 
@@ -278,6 +279,26 @@ inline OpInstance linearForwardOp(CubeOpHarness& h, DataType dtype, std::int64_t
                      {h.tensor("y", {m, n}, dtype)});
     op.attrs["transpose_b"] = true;
     op.blockDim = blocks;
+    return op;
+}
+
+// A true-fp32 GEMM problem of m × n × k (B stored [n, k] when `transposeB`), for the MatMul planner's
+// rules.
+inline MatmulProblem fp32MatmulProblem(std::uint64_t m, std::uint64_t n, std::uint64_t k, bool transposeB) {
+    MatmulProblem p;
+    p.m = m;
+    p.n = n;
+    p.k = k;
+    p.transposeB = transposeB;
+    p.inputType = p.mmadType = p.accType = p.outputType = DataType::Fp32;
+    return p;
+}
+
+// A MatMul op that carries only a launch's block dim (nullopt: the chip's cores), for the same rules.
+inline OpInstance matmulWithBlockDim(std::optional<std::uint32_t> blockDim) {
+    OpInstance op;
+    op.type = "MatMul";
+    op.blockDim = blockDim;
     return op;
 }
 

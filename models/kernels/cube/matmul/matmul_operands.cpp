@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -35,7 +36,23 @@ std::uint64_t MatmulProblem::batchCount() const {
 MatmulOperands::MatmulOperands(MatmulProblem problem, MatmulTiling tiling)
     : problem_(std::move(problem)), tiling_(tiling),
       mTiles_(ceilDiv(problem_.m, tiling_.baseM)), nTiles_(ceilDiv(problem_.n, tiling_.baseN)),
-      elementBytes_(bytesOf(problem_.inputType)) {}
+      elementBytes_(bytesOf(problem_.inputType)) {
+    if (tiling_.gridM == 0 || tiling_.gridN == 0) return;
+    if (problem_.batchCount() != 1 || tiling_.kSplits != 1)
+        throw std::logic_error("a MatMul core grid needs one batch and no K slices");
+    grid_ = {mTiles_, nTiles_, ceilDiv(mTiles_, tiling_.gridM), ceilDiv(nTiles_, tiling_.gridN), tiling_.gridN};
+}
+
+// A core grid deals each core its rectangle (matmul_grid_order.h); a launch on another block count
+// than the grid's keeps the contiguous ranges.
+void MatmulOperands::blockTiles(std::uint32_t blockDim, std::uint32_t block, std::uint64_t& first,
+                                std::uint64_t& count) const {
+    if (grid_.cellM == 0 || blockDim != tiling_.gridM * tiling_.gridN) {
+        CubeOperands::blockTiles(blockDim, block, first, count);
+        return;
+    }
+    grid_.blockTiles(block, first, count);
+}
 
 std::uint64_t MatmulOperands::tileCount() const {
     return problem_.batchCount() * mTiles_ * nTiles_ * tiling_.kSplits;
@@ -55,8 +72,10 @@ MatmulOperands::TileCoord MatmulOperands::coord(std::uint64_t tile) const {
     const std::uint64_t inBatch = tile % perBatch;
     TileCoord c;
     c.batch = tile / perBatch;
-    c.m0 = (inBatch / nTiles_) * tiling_.baseM;
-    c.n0 = (inBatch % nTiles_) * tiling_.baseN;
+    std::uint64_t mTile = inBatch / nTiles_, nTile = inBatch % nTiles_;
+    if (grid_.cellM != 0) grid_.tileAt(inBatch, mTile, nTile);
+    c.m0 = mTile * tiling_.baseM;
+    c.n0 = nTile * tiling_.baseN;
     c.m = static_cast<std::uint32_t>(std::min<std::uint64_t>(tiling_.baseM, problem_.m - c.m0));
     c.n = static_cast<std::uint32_t>(std::min<std::uint64_t>(tiling_.baseN, problem_.n - c.n0));
     return c;

@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "models/kernels/cube/matmul/matmul_grid_order.h"
 #include "models/kernels/tiling/cube_tiling.h"
 
 namespace ascendsim {
@@ -60,6 +61,10 @@ struct MatmulTiling {
     // Cores reading the same A lines at once when every block reads all of A at the same K depth
     // (one m-tile, the blocks splitting N; planMatmul), carried by the A loads; 0 when not so.
     float aLineReaders = 0.0f;
+    // Cores along M and N when TBE deals the output out as its m_dim × n_dim grid (matmul_core_grid.h):
+    // core (i, j) runs the i-th row band's j-th rectangle of tiles; 0 = the default contiguous
+    // n-fastest tile ranges. Not with a batch or K slices.
+    std::uint32_t gridM = 0, gridN = 0;
 };
 
 class MatmulOperands final : public CubeOperands {
@@ -75,7 +80,12 @@ public:
     void loadChunkB(std::uint64_t tile, const CubeStep& step, std::uint64_t l1Addr, ProgramBuilder& b) const override;
     void loadStep(std::uint64_t tile, const CubeStep& step, const CubeL1Chunk& l1, std::uint64_t l0aAddr,
                   std::uint64_t l0bAddr, Mmad& mmad, ProgramBuilder& b) const override;
-    std::uint64_t aRowsOf(std::uint64_t tile) const override { return tile / tiling_.kSplits / nTiles_; }
+    std::uint64_t aRowsOf(std::uint64_t tile) const override {
+        const TileCoord c = coord(tile);
+        return c.batch * mTiles_ + c.m0 / tiling_.baseM;
+    }
+    void blockTiles(std::uint32_t blockDim, std::uint32_t block, std::uint64_t& first,
+                    std::uint64_t& count) const override;
     // The tile's B: its batch and n-tile (a block-resident B keeps one region per value).
     std::uint64_t bColumnsOf(std::uint64_t tile) const override {
         const TileCoord c = coord(tile);
@@ -120,6 +130,7 @@ private:
     MatmulTiling tiling_;
     std::uint64_t mTiles_, nTiles_;
     std::uint64_t elementBytes_;
+    MatmulGridOrder grid_;  // cellM 0 without a core grid
 };
 
 // L0A / L0B region alignment (hardware.md §2.3) and the cube fractal edge (§2.5): the operand moves

@@ -5,11 +5,13 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <utility>
 #include <vector>
 
 #include "models/kernels/cube/matmul/matmul_cann_base_block.h"
 #include "models/kernels/cube/matmul/matmul_cann_round_readers.h"
+#include "models/kernels/cube/matmul/matmul_core_grid.h"
 #include "models/kernels/cube/matmul/matmul_fractal_loads.h"
 #include "models/kernels/cube/matmul/matmul_legacy_n_split.h"
 #include "models/kernels/cube/matmul/matmul_split_k.h"
@@ -213,22 +215,27 @@ void planResidentB(const OpInstance& op, const ChipConfig& chip, const MatmulPro
 // reads late evicted by its own stores: [D] c1e639ee level1 rank0 (910A), the weight gradients (K =
 // 32, 32 blocks) [4096, 4096] / [4096, 9216] / [1008, 4096] fp16 NZ keep MTE2 busy 0.099 / 0.162 /
 // 0.058 where per-tile B reads gave 0.460 / 0.248 / 0.125, the later n-tiles' lines missing; with
-// the full load 0.119 / 0.065 / 0.037 (docs/fidelity.md §137). Only on the coupled cores, whose
-// every GEMM is TBE's (ops-nn's Ascend C mat_mul_v3 ships binaries for the 910B / 910_93 / 310P /
-// 950 classes, none for the 910A): on the split cores the model's block range is not CANN's core
-// share (the 910B2 weight gradient [1000, 4096] runs CANN's 3 × 8 core grid, §132f, B 2 n-tiles a
-// core, where the model's block meets 6), and loading those 6 with its first tile measured the row
-// 0.949 → 1.089× (§137). Facts read, no code taken.
+// the full load 0.119 / 0.065 / 0.037 (docs/fidelity.md §137). On the coupled cores, whose every
+// GEMM is TBE's (ops-nn's Ascend C mat_mul_v3 ships binaries for the 910B / 910_93 / 310P / 950
+// classes, none for the 910A), and on the split cores for a GEMM dealt out as TBE's core grid
+// (MatmulTiling::gridN, matmul_core_grid.h: a core's rectangle holds its B columns): a contiguous
+// range on the split cores is not CANN's core share (the 910B2 weight gradient [1000, 4096] runs
+// the 3 × 8 grid, B 2 n-tiles a core, where a range meets 6; loading those 6 with its first tile
+// measured the row 0.949 → 1.089×, §137; §141). Facts read, no code taken.
 void planBlockResidentB(const OpInstance& op, const ChipConfig& chip, const MatmulProblem& problem,
                         const MatmulTiling& tiling, CubeBufferPlan& plan, std::uint64_t biasL1Bytes) {
-    if (chip.organisation != CoreOrganisation::Coupled || problem.batchCount() != 1 || tiling.kSplits > 1 ||
-        problem.k > tiling.chunkK || plan.residentB || plan.ownOperandSlots() || plan.sharesB() || plan.l1Slots != 2)
+    const bool gridded = tiling.gridN > 0;
+    if ((chip.organisation != CoreOrganisation::Coupled && !gridded) || problem.batchCount() != 1 ||
+        tiling.kSplits > 1 || problem.k > tiling.chunkK || plan.residentB || plan.ownOperandSlots() || plan.sharesB() ||
+        plan.l1Slots != 2)
         return;
     const std::uint64_t nTiles = ceilDiv(problem.n, tiling.baseN);
     const std::uint64_t tiles = ceilDiv(problem.m, tiling.baseM) * nTiles;
     if (!blocksRunSeveralTiles(op, chip, tiles)) return;
-    // A contiguous range of the busiest block's length meets at most this many n-tiles.
-    const std::uint64_t regions = std::min(nTiles, ceilDiv(tiles, chooseBlockDim(op, chip, tiles)));
+    // A contiguous range of the busiest block's length meets at most this many n-tiles; a core of
+    // TBE's grid (matmul_core_grid.h) its rectangle's columns.
+    const std::uint64_t regions =
+        gridded ? ceilDiv(nTiles, tiling.gridN) : std::min(nTiles, ceilDiv(tiles, chooseBlockDim(op, chip, tiles)));
     const std::uint64_t bBytes =
         roundUp(std::uint64_t{tiling.chunkK} * tiling.baseN * bytesOf(problem.inputType), kMatmulLocalAlignBytes);
     if (plan.l1BiasAddr + regions * bBytes + biasL1Bytes > chip.bufferCapacity(MemSpace::L1)) return;
@@ -354,7 +361,14 @@ void planMatmul(const OpInstance& op, const ChipConfig& chip, const MatmulProble
     bool cannsBlockChosen = false;
     const auto cann = cannBaseBlock(chip, problem);
     bool firstFitWins = false;
-    const auto candidates = baseBlockCandidates(op, chip, problem, cann.has_value(), firstFitWins);
+    auto candidates = baseBlockCandidates(op, chip, problem, cann.has_value(), firstFitWins);
+    // TBE's kernel deals a GEMM whose whole K is one L0 step out as its core grid, on tiles that
+    // divide the cores' shares (matmul_core_grid.h, docs/fidelity.md §141).
+    std::optional<MatmulCoreGrid> grid;
+    if (storesAfterTheCube(op, chip, problem, cann.has_value())) grid = tbeCoreGrid(op, chip, problem);
+    if (grid && roundUp(problem.k, kAlign) > l0FillingBaseK(chip, problem, grid->baseM, grid->baseN, kAlign))
+        grid.reset();
+    if (grid) candidates.insert(candidates.begin(), {grid->baseM, grid->baseN});
     // TBE's kernel (the same GEMMs as its plain-event stores) in CANN's unaligned pattern moves each
     // operand fractal by itself (matmul_fractal_loads.h, docs/fidelity.md §132), in steps of whole
     // 512 B L0 rows.
@@ -376,8 +390,12 @@ void planMatmul(const OpInstance& op, const ChipConfig& chip, const MatmulProble
         const std::uint64_t biasTableBytes = problem.hasBias ? std::uint64_t{candidate.baseN} * 4 : 0;
         if (candidate.chunkK == 0 || !planFits(chip, candidatePlan, biasL1Bytes, biasTableBytes)) continue;
         // CANN's own base block wins whenever it fits; the estimate ranks the others.
-        const bool cannsBlock = cann && cann->first == m && cann->second == n;
-        const double cycles = cannsBlock ? -1.0 : busiestCoreCycles(op, chip, problem, candidate, candidatePlan.l0cSlots);
+        // The grid's tile, first, wins whenever it fits, as CANN's own base block does.
+        const bool gridBlock = grid && grid->baseM == m && grid->baseN == n;
+        const bool cannsBlock = !grid && cann && cann->first == m && cann->second == n;
+        const double cycles = cannsBlock || gridBlock
+                                  ? -1.0
+                                  : busiestCoreCycles(op, chip, problem, candidate, candidatePlan.l0cSlots);
         if (found && cycles >= bestCycles) continue;
         found = true;
         bestCycles = cycles;
@@ -396,6 +414,11 @@ void planMatmul(const OpInstance& op, const ChipConfig& chip, const MatmulProble
     else if (loadsBOneFractalColumnAtATime(chip, problem, cann.has_value()))
         tiling.bColumnLoadIssueCycles = chip.scalarCyclesPerInstructionAic;
     planAtomicKSlices(op, chip, problem, tiling);
+    if (grid && found && tiling.baseM == grid->baseM && tiling.baseN == grid->baseN && tiling.kSplits == 1 &&
+        problem.k <= tiling.chunkK) {
+        tiling.gridM = grid->m;
+        tiling.gridN = grid->n;
+    }
     if (tiling.kSplits == 1) planResidentA(op, chip, problem, tiling, plan, bestBiasL1);
     if (cannsBlockChosen && !plan.residentA) planCannChunks(chip, problem, tiling, plan, bestBiasL1);
     planBlockResidentB(op, chip, problem, tiling, plan, bestBiasL1);

@@ -14,46 +14,38 @@
 namespace ascendsim::test {
 namespace {
 
-MatmulProblem fp32Gemm(std::uint64_t m, std::uint64_t n, std::uint64_t k) {
-    MatmulProblem p;
-    p.m = m;
-    p.n = n;
-    p.k = k;
-    p.transposeB = true;
-    p.inputType = p.mmadType = p.accType = p.outputType = DataType::Fp32;
-    return p;
-}
-
-OpInstance withBlockDim(std::optional<std::uint32_t> blockDim) {
-    OpInstance op;
-    op.type = "MatMul";
-    op.blockDim = blockDim;
-    return op;
-}
-
 // The block dims of the AlexNet 910B2 export's M = 32 MatMulV2 rows: N = 1000 (63 fractals) 21,
 // 4096 (256) 16, 9216 (576) 24.
 TEST(CubeMatMulLegacyNSplit, ShareIsNOverItsLargestFactorWithinTheCores) {
     const ChipConfig chip = ascend910B1();  // 24 AI cores
-    EXPECT_EQ(legacyBlockShareN(withBlockDim(std::nullopt), chip, fp32Gemm(32, 1000, 4096), 128),
+    EXPECT_EQ(legacyBlockShareN(matmulWithBlockDim(std::nullopt), chip,
+                                fp32MatmulProblem(32, 1000, 4096, true), 128),
               48u);
-    EXPECT_EQ(legacyBlockShareN(withBlockDim(21), chip, fp32Gemm(32, 1000, 4096), 128), 48u);
-    EXPECT_EQ(legacyBlockShareN(withBlockDim(std::nullopt), chip, fp32Gemm(32, 4096, 4096), 128),
+    EXPECT_EQ(legacyBlockShareN(matmulWithBlockDim(21), chip,
+                                fp32MatmulProblem(32, 1000, 4096, true), 128),
+              48u);
+    EXPECT_EQ(legacyBlockShareN(matmulWithBlockDim(std::nullopt), chip,
+                                fp32MatmulProblem(32, 4096, 4096, true), 128),
               256u);
-    EXPECT_EQ(legacyBlockShareN(withBlockDim(16), chip, fp32Gemm(32, 4096, 4096), 128), 256u);
-    EXPECT_EQ(legacyBlockShareN(withBlockDim(24), chip, fp32Gemm(32, 9216, 4096), 128), 384u);
+    EXPECT_EQ(legacyBlockShareN(matmulWithBlockDim(16), chip,
+                                fp32MatmulProblem(32, 4096, 4096, true), 128),
+              256u);
+    EXPECT_EQ(legacyBlockShareN(matmulWithBlockDim(24), chip,
+                                fp32MatmulProblem(32, 9216, 4096, true), 128),
+              384u);
 }
 
 TEST(CubeMatMulLegacyNSplit, NoShareForSeveralMTilesABatchOrAPrimeFractalCount) {
     const ChipConfig chip = ascend910B1();
-    EXPECT_FALSE(
-        legacyBlockShareN(withBlockDim(std::nullopt), chip, fp32Gemm(256, 1000, 4096), 128));
-    MatmulProblem batched = fp32Gemm(32, 1000, 4096);
+    EXPECT_FALSE(legacyBlockShareN(matmulWithBlockDim(std::nullopt), chip,
+                                   fp32MatmulProblem(256, 1000, 4096, true), 128));
+    MatmulProblem batched = fp32MatmulProblem(32, 1000, 4096, true);
     batched.batchShape = {2};
-    EXPECT_FALSE(legacyBlockShareN(withBlockDim(std::nullopt), chip, batched, 128));
-    EXPECT_FALSE(
-        legacyBlockShareN(withBlockDim(std::nullopt), chip, fp32Gemm(32, 29 * 16, 4096), 128));
-    EXPECT_FALSE(legacyBlockShareN(withBlockDim(1), chip, fp32Gemm(32, 4096, 4096), 128));
+    EXPECT_FALSE(legacyBlockShareN(matmulWithBlockDim(std::nullopt), chip, batched, 128));
+    EXPECT_FALSE(legacyBlockShareN(matmulWithBlockDim(std::nullopt), chip,
+                                   fp32MatmulProblem(32, 29 * 16, 4096, true), 128));
+    EXPECT_FALSE(legacyBlockShareN(matmulWithBlockDim(1), chip,
+                                   fp32MatmulProblem(32, 4096, 4096, true), 128));
 }
 
 // N columns of each mmad and the GM → L1 reader counts of the A and B loads of block 0.
