@@ -351,6 +351,16 @@ std::vector<const void*> gradientsOfOtherNodes(const TensorLru& lru, const RealP
     return others;
 }
 
+// The input of a backward kernel that its op's signature gives as its forward op's output, or
+// inputs.size() and beyond for none (§146g). ReluGrad(gradients, features): features is relu's
+// output y (CANN impl/dynamic/relu_grad.py, relu_grad(input_gradients, input_features, ...):
+// backprops = gradients · (features > 0); torch's ReluBackward0 saves the result). Its two inputs
+// share one identity, so the shape rule cannot tell the saved output from the incoming gradient.
+std::size_t forwardOutputInput(const RealKernel& k) {
+    constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+    return k.type == "ReluGrad" ? 1 : kNone;
+}
+
 // What a forward op's kernels read and wrote in the current walk (autograd_links.h): the tensors
 // its backward node may read as saved ones. A tensor of an identity the op also wrote (an
 // elementwise op's output, a cast's intermediate) or read twice as different tensors is not named:
@@ -359,18 +369,30 @@ struct SavedTensors {
     std::size_t walk = 0;
     std::map<TensorKey, std::uint64_t> read;  // identity → the tensor read (kUnknownTensor: two were)
     std::map<TensorKey, bool> written;
+    std::map<TensorKey, std::uint64_t> wrote;  // identity → the tensor written (kUnknownTensor: two were)
 
     void startWalk(std::size_t pass) {
         if (walk == pass) return;
         walk = pass;
         read.clear();
         written.clear();
+        wrote.clear();
     }
     void noteRead(const TensorKey& key, std::uint64_t id) {
         const auto [it, fresh] = read.emplace(key, id);
         if (!fresh && it->second != id) it->second = kUnknownTensor;
     }
+    void noteWritten(const TensorKey& key, std::uint64_t id) {
+        written[key] = true;
+        const auto [it, fresh] = wrote.emplace(key, id);
+        if (!fresh && it->second != id) it->second = kUnknownTensor;
+    }
     bool readIdentity(const TensorKey& key) const { return read.count(key) > 0; }
+    // The one tensor of `key` the op wrote (in place or new); kUnknownTensor when none or several.
+    std::uint64_t outputTensor(const TensorKey& key) const {
+        const auto it = wrote.find(key);
+        return it == wrote.end() ? kUnknownTensor : it->second;
+    }
     // The tensor of `key` the backward reads as saved; kUnknownTensor when not named.
     std::uint64_t savedTensor(const TensorKey& key) const {
         const auto it = read.find(key);
@@ -497,6 +519,10 @@ L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, Timelin
         if (k.backwardOf != RealKernel::kNoAutogradOp && forward != savedBy.end() && forward->second.walk == n / rows) {
             named.assign(inputs.size(), kUnknownTensor);
             for (std::size_t j = 0; j < inputs.size(); ++j) named[j] = forward->second.savedTensor(inputs[j]);
+            // An input the op's signature gives as the forward op's output is the tensor that op wrote.
+            const std::size_t output = forwardOutputInput(k);
+            if (output < inputs.size() && named[output] == kUnknownTensor)
+                named[output] = forward->second.outputTensor(inputs[output]);
         }
         // Inputs of an identity the forward op read are never views (§146: AdaptiveAvgPool3dGrad's
         // saved x [32,256,1,6,6], which the forward's Transpose read, is not the node's dy [8192,1,6,6]).
@@ -555,15 +581,16 @@ L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, Timelin
         for (std::size_t j : unrecordedWrites(k, inputs, outputs)) lru.markWritten(read[j], bytesAt(inBytes, j));
         for (std::size_t j = 0; j < outputs.size(); ++j) {
             if (std::get<0>(outputs[j]).empty()) continue;
-            if (saved != nullptr) saved->written[outputs[j]] = true;
             if (overwritten[j] != kNewTensor) {
                 lru.markWritten(read[overwritten[j]], bytesAt(inBytes, overwritten[j]));
+                if (saved != nullptr) saved->noteWritten(outputs[j], readIds[overwritten[j]]);
                 continue;
             }
             const TensorWriter writer{i, j};
             const void* written = writeHeld[j] != nullptr
                                       ? lru.use(outputs[j], writeHeld[j], bytesAt(outBytes, j), kernel, writer)
                                       : lru.add(outputs[j], bytesAt(outBytes, j), kernel, writer);
+            if (saved != nullptr) saved->noteWritten(outputs[j], written != nullptr ? lru.idOf(written) : kUnknownTensor);
             if (written == nullptr || lru.idOf(written) == kUnknownTensor) continue;
             if (node != nullptr) node->touched.push_back({outputs[j], bytesAt(outBytes, j), lru.idOf(written)});
             writes.touched.push_back({outputs[j], bytesAt(outBytes, j), lru.idOf(written)});

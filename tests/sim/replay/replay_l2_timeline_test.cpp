@@ -3,6 +3,8 @@
 // the tensors used since have not pushed it out of the L2's capacity.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "sim/replay/run/kernel_replay.h"
 #include "sim/replay/run/l2_timeline.h"
 #include "sim/replay/run/replay_run.h"
@@ -434,6 +436,35 @@ TEST(L2Timeline, AReshapeReadIsFoundUnderItsShapeAfterwards) {
     const L2Timeline timeline = l2Timeline(profile, 64 * kKiB, kEmpty);
     ASSERT_EQ(timeline.residentInputs[3], Indices{0});
     EXPECT_FALSE(timeline.residentWriters[3][0].present());  // kernel 1's read came after the write
+}
+
+// ReluGrad(gradients, features): features is the tensor its forward op (relu) wrote (§146g), even
+// when the two inputs share one identity and a newer tensor of it is held. Forward op 0 writes Y
+// [64]; forward op 1 reads it and writes Z [64]; backward node 1 writes the gradient G [64]; node
+// 0's ReluGrad then reads G and Y — not G and Z (row 1's), the newest other tensor of the
+// identity, which an "Add" row of the same shapes takes.
+TEST(L2Timeline, ReluGradsFeaturesAreTheTensorItsForwardOpWrote) {
+    RealProfile profile;
+    profile.kernels = {rowOf("64", "64"), rowOf("64", "64", "aclnnGelu_GeluAiCore_Gelu"), rowOf("8", "64"),
+                       rowOf("64;64", "64", "aclnnThresholdBackward_ReluGrad_ReluGrad")};
+    profile.kernels[1].type = "Gelu";
+    profile.kernels[0].forwardOp = 0;
+    profile.kernels[1].forwardOp = 1;
+    profile.kernels[2].backwardOf = 1;
+    profile.kernels[3].backwardOf = 0;
+    const auto writerRows = [](const L2Timeline& t) {
+        std::vector<std::size_t> rows;
+        for (const TensorWriter& w : t.residentWriters[3]) rows.push_back(w.row);
+        std::sort(rows.begin(), rows.end());
+        return rows;
+    };
+    profile.kernels[3].type = "ReluGrad";
+    const L2Timeline relu = l2Timeline(profile, 64 * kKiB, kEmpty);
+    EXPECT_EQ(relu.residentInputs[3].size(), 2u);
+    // G (row 2's) and Y, which row 1's read leaves with no writer.
+    EXPECT_EQ(writerRows(relu), (Indices{2, TensorWriter::kNone}));
+    profile.kernels[3].type = "Add";
+    EXPECT_EQ(writerRows(l2Timeline(profile, 64 * kKiB, kEmpty)), (Indices{1, 2}));
 }
 
 }  // namespace
