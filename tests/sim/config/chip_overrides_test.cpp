@@ -97,10 +97,10 @@ TEST(ChipOverrides, ResultLatencyIsOnForThe910BClassOnly) {
 }
 
 // The true-fp32 mmad rate (docs/fidelity.md "Mechanisms" §13, §147) is a chip key like any other:
-// the 910B ships 2.25 (a rate, not a whole number), a what-if can set it, 0 is refused and so is a
+// the 910B ships 2.125 (a rate, not a whole number), a what-if can set it, 0 is refused and so is a
 // rate faster than hf32's one fractal a cycle.
 TEST(ChipOverrides, Fp32CyclesPerFractalIsEditableAndAtLeastOne) {
-    EXPECT_DOUBLE_EQ(loadChipByName("Ascend910B1", configDir()).cube.fp32CyclesPerFractal, 2.25);
+    EXPECT_DOUBLE_EQ(loadChipByName("Ascend910B1", configDir()).cube.fp32CyclesPerFractal, 2.125);
     EXPECT_DOUBLE_EQ(loadChipByName("Ascend910B1", configDir(), {"cube.fp32_cycles_per_fractal=2.5"}).cube.fp32CyclesPerFractal, 2.5);
     const std::string error = errorOf({"cube.fp32_cycles_per_fractal=0"});
     EXPECT_NE(error.find("--chip-set: cube.fp32_cycles_per_fractal: expected a positive number"), std::string::npos) << error;
