@@ -113,8 +113,9 @@ struct CubeTimingConfig {
     std::uint32_t mmadOverheadCycles = 2;
     std::uint32_t mmadMinCycles = 5;
     // Cycles per 16×8×16 fractal of a true-fp32 mmad (f32f32f32); hf32 (h322f32) runs one per
-    // cycle like fp16's 16×16×16, so true fp32 is half the hf32 MAC rate when this is 2.
-    std::uint32_t fp32CyclesPerFractal = 1;
+    // cycle like fp16's 16×16×16. A rate, not a whole number: the 910B2's measured rate lies
+    // between 2 and 3 (docs/fidelity.md §147); an mmad takes ceil(fractals × this) cycles.
+    double fp32CyclesPerFractal = 1.0;
 };
 
 struct VectorClassTiming {

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cmath>
 
 #include "models/timing/transfer_timing.h"
 
@@ -34,13 +35,19 @@ std::uint64_t CubeTiming::fractals(const Mmad& mmad) const {
            ceilDiv(std::max<std::uint64_t>(mmad.n, 1), cube.fractalN);
 }
 
-// One fractal per cycle (a true-fp32 fractal `fp32CyclesPerFractal`) plus a fixed per-instruction
-// overhead, never below the minimum issue cost (hardware.md §2.5: 910b1 m=32 k=16 sweep implies
-// ≈2 cycles overhead, 5 for the smallest).
+// One fractal per cycle (a true-fp32 fractal `fp32CyclesPerFractal`, a rate: the instruction's
+// fractals take the whole cycles that rate rounds up to) plus a fixed per-instruction overhead,
+// never below the minimum issue cost (hardware.md §2.5: 910b1 m=32 k=16 sweep implies ≈2 cycles
+// overhead, 5 for the smallest).
 std::uint64_t CubeTiming::cycles(const Mmad& mmad) const {
     const CubeTimingConfig& cube = chip_.cube;
-    const std::uint64_t perFractal = mmad.dtype == DataType::Fp32 ? cube.fp32CyclesPerFractal : 1;
-    return std::max<std::uint64_t>(cube.mmadMinCycles, fractals(mmad) * perFractal + cube.mmadOverheadCycles);
+    const std::uint64_t fractalCount = fractals(mmad);
+    // The 1e-9 keeps a decimal rate's binary rounding (e.g. 100 × 2.55 = 254.99999…) from adding a cycle.
+    const std::uint64_t fractalCycles =
+        mmad.dtype == DataType::Fp32
+            ? static_cast<std::uint64_t>(std::ceil(static_cast<double>(fractalCount) * cube.fp32CyclesPerFractal - 1e-9))
+            : fractalCount;
+    return std::max<std::uint64_t>(cube.mmadMinCycles, fractalCycles + cube.mmadOverheadCycles);
 }
 
 }  // namespace ascendsim

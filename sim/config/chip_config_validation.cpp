@@ -151,7 +151,6 @@ void checkPhysicalRanges(const Checker& check, const ChipConfig& chip) {
         {"ai_cpu.launch_overhead_cycles", chip.aiCpu.launchOverheadCycles},
         {"cube.mmad_overhead_cycles", chip.cube.mmadOverheadCycles},
         {"cube.mmad_min_cycles", chip.cube.mmadMinCycles},
-        {"cube.fp32_cycles_per_fractal", chip.cube.fp32CyclesPerFractal},
         {"vector.result_latency_cycles", chip.vector.resultLatencyCycles},
         {"icache.miss_penalty_cycles", chip.icache.missPenaltyCycles},
         {"icache.fill_latency_cycles", chip.icache.fillLatencyCycles},
@@ -270,7 +269,8 @@ void validateChipConfig(const ChipConfig& chip) {
                   "the launches' argument records (" + std::to_string(launchArgumentAreaBytes(chip)) +
                       " bytes at the top of GM) do not fit buffers.GM");
     check.require(chip.cube.mmadMinCycles > 0, "cube.mmad_min_cycles", "expected >= 1");
-    check.require(chip.cube.fp32CyclesPerFractal > 0, "cube.fp32_cycles_per_fractal", "expected >= 1");
+    check.require(chip.cube.fp32CyclesPerFractal >= 1.0 && chip.cube.fp32CyclesPerFractal <= 64.0,
+                  "cube.fp32_cycles_per_fractal", "expected 1 .. 64 cycles (no fractal is faster than hf32's one a cycle)");
     check.require(chip.icache.fillBytes <= chip.icache.sizeBytes, "icache.fill_bytes",
                   "a fill cannot exceed the cache size");
     checkPaths(check, chip);

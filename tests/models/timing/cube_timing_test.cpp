@@ -51,17 +51,31 @@ TEST(CubeTiming, CostsOverheadPlusOneCyclePerFractalAboveTheMinimum) {
     EXPECT_EQ(cube.cycles(mmadOf(64, 64, 64)), 64u + chip.cube.mmadOverheadCycles);
 }
 
-// A true-fp32 fractal (16×8×16) takes fp32_cycles_per_fractal cycles (910B: 2, half hf32's MAC
-// rate, docs/fidelity.md "Mechanisms" §13); hf32 runs one per cycle like fp16.
-TEST(CubeTiming, TrueFp32RunsAtHalfTheHf32Rate) {
+// A true-fp32 fractal (16×8×16) takes fp32_cycles_per_fractal cycles (910B: 2.125, 17 cycles per 8
+// fractals, docs/fidelity.md §13 and §147); hf32 runs one per cycle like fp16.
+TEST(CubeTiming, TrueFp32RunsAtTheConfiguredFractionalRate) {
     const ChipConfig chip = chip910B1();
-    ASSERT_EQ(chip.cube.fp32CyclesPerFractal, 2u);
+    ASSERT_DOUBLE_EQ(chip.cube.fp32CyclesPerFractal, 2.125);
     const CubeTiming cube(chip);
     const std::uint64_t fractals = cube.fractals(mmadOf(32, 64, 256, DataType::Hf32));
     EXPECT_EQ(fractals, 2u * 8u * 16u);
     EXPECT_EQ(cube.cycles(mmadOf(32, 64, 256, DataType::Hf32)), fractals + chip.cube.mmadOverheadCycles);
-    EXPECT_EQ(cube.cycles(mmadOf(32, 64, 256, DataType::Fp32)), 2 * fractals + chip.cube.mmadOverheadCycles);
+    EXPECT_EQ(cube.cycles(mmadOf(32, 64, 256, DataType::Fp32)), 17 * fractals / 8 + chip.cube.mmadOverheadCycles);
     EXPECT_EQ(cube.cycles(mmadOf(32, 64, 256, DataType::Fp16)), fractals / 2 + chip.cube.mmadOverheadCycles);
+}
+
+// A fractional rate rounds the instruction's fractal cycles up to whole cycles, and a decimal
+// rate's binary error (100 × 2.55 = 254.99999…) does not add a cycle.
+TEST(CubeTiming, FractionalFp32RateRoundsEachInstructionUpToWholeCycles) {
+    ChipConfig chip = chip910B1();
+    chip.cube.fp32CyclesPerFractal = 2.25;
+    const CubeTiming quarterRate(chip);
+    EXPECT_EQ(quarterRate.fractals(mmadOf(16, 24, 16, DataType::Fp32)), 3u);
+    EXPECT_EQ(quarterRate.cycles(mmadOf(16, 24, 16, DataType::Fp32)), 7u + chip.cube.mmadOverheadCycles);  // 6.75 -> 7
+    chip.cube.fp32CyclesPerFractal = 2.55;
+    const CubeTiming decimalRate(chip);
+    EXPECT_EQ(decimalRate.fractals(mmadOf(16, 8, 1600, DataType::Fp32)), 100u);
+    EXPECT_EQ(decimalRate.cycles(mmadOf(16, 8, 1600, DataType::Fp32)), 255u + chip.cube.mmadOverheadCycles);
 }
 
 TEST(CubeTiming, Ascend910B1EfficiencySweepWithinTenPercentOfMeasured) {

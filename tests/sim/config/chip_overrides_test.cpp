@@ -96,13 +96,16 @@ TEST(ChipOverrides, ResultLatencyIsOnForThe910BClassOnly) {
     EXPECT_EQ(loadChipByName("Ascend910B1", configDir(), {"vector.result_latency_cycles=0"}).vector.resultLatencyCycles, 0u);
 }
 
-// The true-fp32 mmad rate (docs/fidelity.md "Mechanisms" §13) is a chip key like any other: the
-// 910B ships 2, a what-if can set it, and 0 cycles per fractal is refused.
-TEST(ChipOverrides, Fp32CyclesPerFractalIsEditableAndPositive) {
-    EXPECT_EQ(loadChipByName("Ascend910B1", configDir()).cube.fp32CyclesPerFractal, 2u);
-    EXPECT_EQ(loadChipByName("Ascend910B1", configDir(), {"cube.fp32_cycles_per_fractal=1"}).cube.fp32CyclesPerFractal, 1u);
+// The true-fp32 mmad rate (docs/fidelity.md "Mechanisms" §13, §147) is a chip key like any other:
+// the 910B ships 2.125 (a rate, not a whole number), a what-if can set it, 0 is refused and so is a
+// rate faster than hf32's one fractal a cycle.
+TEST(ChipOverrides, Fp32CyclesPerFractalIsEditableAndAtLeastOne) {
+    EXPECT_DOUBLE_EQ(loadChipByName("Ascend910B1", configDir()).cube.fp32CyclesPerFractal, 2.125);
+    EXPECT_DOUBLE_EQ(loadChipByName("Ascend910B1", configDir(), {"cube.fp32_cycles_per_fractal=2.5"}).cube.fp32CyclesPerFractal, 2.5);
     const std::string error = errorOf({"cube.fp32_cycles_per_fractal=0"});
-    EXPECT_NE(error.find("--chip-set: cube.fp32_cycles_per_fractal: expected a positive integer"), std::string::npos) << error;
+    EXPECT_NE(error.find("--chip-set: cube.fp32_cycles_per_fractal: expected a positive number"), std::string::npos) << error;
+    const std::string tooFast = errorOf({"cube.fp32_cycles_per_fractal=0.5"});
+    EXPECT_NE(tooFast.find("cube.fp32_cycles_per_fractal"), std::string::npos) << tooFast;
 }
 
 // hbm.concurrent_capacity_gbps (docs/fidelity.md §114): absent on the 910B chips (0: one stream's

@@ -54,10 +54,10 @@ double busiestCoreCycles(const OpInstance& op, const ChipConfig& chip, const Mat
     const std::uint64_t tiles = p.batchCount() * ceilDiv(p.m, t.baseM) * ceilDiv(p.n, t.baseN);
     const std::uint64_t blockDim = op.blockDim ? *op.blockDim : std::min<std::uint64_t>(chip.aiCoreCount, tiles);
     const std::uint64_t rounds = ceilDiv(tiles, std::max<std::uint64_t>(1, blockDim));
-    const std::uint64_t cyclesPerFractal = p.mmadType == DataType::Fp32 ? chip.cube.fp32CyclesPerFractal : 1;
+    const double cyclesPerFractal = p.mmadType == DataType::Fp32 ? chip.cube.fp32CyclesPerFractal : 1.0;
     const double mac = static_cast<double>(ceilDiv(t.baseM, kMatmulFractalRows) * ceilDiv(t.baseN, kMatmulFractalRows) *
-                                           ceilDiv(p.k, std::max<std::uint64_t>(1, kFractalRowBytes / eb)) *
-                                           cyclesPerFractal);
+                                           ceilDiv(p.k, std::max<std::uint64_t>(1, kFractalRowBytes / eb))) *
+                       cyclesPerFractal;
     const double mte2 = static_cast<double>(p.k * (t.baseM + t.baseN) * eb) / kNd2NzBytesPerCycle;
     const double store = static_cast<double>(t.baseM) * t.baseN * bytesOf(p.accType) / fixPipeBytesPerCycle(chip, p);
     // Two L0C slots let FixPipe drain one tile while the cube fills the other; with one, the
