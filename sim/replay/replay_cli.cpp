@@ -32,7 +32,7 @@ ReplayCli::ReplayCli(CLI::App& app, const std::string& configDir) : configDir_(c
     replay_->add_option("--l2-views", o.l2Views,
                         "Under --l2 timeline, what an input of a shape L2 holds no tensor of is: autograd (default: in a "
                         "backward node, a reshape of a tensor the node's kernels touched; docs/fidelity.md §140g, §146) "
-                        "or new (read cold)")
+                        "or new (read cold, unless it is a reshape of what the kernel just before wrote, §144e)")
         ->check(CLI::IsMember({"new", "autograd"}))
         ->capture_default_str();
     replay_->add_option("--hccl-traffic", o.hcclTraffic,
