@@ -315,17 +315,14 @@ std::vector<const void*> match(const TensorLru& lru, const std::vector<TensorKey
         found[j] = lru.find(keys[j], kernel, claimed);
         claimed.push_back(found[j]);
     }
-    for (std::size_t j = 0; node != nullptr && j < keys.size(); ++j) {
-        if (!tracked(j) || found[j] != nullptr || nameOf(j) != kUnknownTensor) continue;
-        if (j < forwardIdentity.size() && forwardIdentity[j]) continue;
-        found[j] = node->viewSource(lru, keys[j], bytesAt(bytes, j), claimed);
-        if (found[j] != nullptr) claimed.push_back(found[j]);
-    }
-    for (std::size_t j = 0; previous != nullptr && j < keys.size(); ++j) {
-        if (!tracked(j) || found[j] != nullptr || nameOf(j) != kUnknownTensor) continue;
-        if (j < forwardIdentity.size() && forwardIdentity[j]) continue;
-        found[j] = previous->viewSource(lru, keys[j], bytesAt(bytes, j), claimed);
-        if (found[j] != nullptr) claimed.push_back(found[j]);
+    // Views: the node's tensors first, then the previous kernel's writes (one rule, two sources).
+    for (const NodeTensors* source : {node, previous}) {
+        for (std::size_t j = 0; source != nullptr && j < keys.size(); ++j) {
+            if (!tracked(j) || found[j] != nullptr || nameOf(j) != kUnknownTensor) continue;
+            if (j < forwardIdentity.size() && forwardIdentity[j]) continue;
+            found[j] = source->viewSource(lru, keys[j], bytesAt(bytes, j), claimed);
+            if (found[j] != nullptr) claimed.push_back(found[j]);
+        }
     }
     return found;
 }
