@@ -24,9 +24,9 @@ namespace {
 // GM → UB in one move (the segment's whole input rows), one vnchwconv turns element e of segment i
 // into lane i of block e, one UB → UB copy (the vector pipe's) keeps each row's output blocks,
 // a second vnchwconv turns them back, and the loop's output goes out as one dense move. The
-// Qwen3 [4,24] → [4,1] fp32 rows show it (docs/fidelity.md §153): MTE2 busy 478–784 cycles (the
-// tiling read and one small move on this chip, §145's 290–610 a small read), the vector pipe ~20,
-// MTE3 224–311 for one 16 B store, where the elementwise stream stored a padded burst per row.
+// Qwen3 [4,24] → [4,1] fp32 rows show it (docs/fidelity.md §153): MTE2 busy 478–784 cycles (two
+// small moves: the export's one-read rows take 290–390), the vector pipe ~20, MTE3 224–311 for one
+// 16 B store, where the elementwise stream stored a padded burst per row.
 constexpr std::uint64_t kStridedSliceReservedUbBytes = 382;  // strided_slice.py Constant.Tiling_UB_SIZE
 constexpr std::uint64_t kVnchwconvLanes = 16;                // 16-bit elements in a block: vnchwconv's lanes
 constexpr std::uint64_t kVnchwconvMaxRepeats = 255;          // strided_slice.py VNCHW_REPEAT_TIMES
