@@ -1,6 +1,6 @@
 // The block program of the cube pipeline (cube_tiling.h): a block's prologue, tiles, L1 chunks, L0
 // steps and stores. The kernel-level helpers (block dim, tile ranges, plan fits) are in
-// cube_kernel_plan.cpp.
+// cube_kernel_plan.cpp; the coupled chips' store through UB is in cube_block_output_ub.cpp.
 #include "models/kernels/tiling/cube_tiling.h"
 
 #include <algorithm>
@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "models/kernels/tiling/cube_block_event_ids.h"
+#include "models/kernels/tiling/cube_block_output_ub.h"
 #include "models/kernels/tiling/cube_block_resident_b.h"
 
 namespace ascendsim {
@@ -22,18 +24,7 @@ constexpr std::uint32_t kTileSetupScalarCycles = 24;
 constexpr std::uint32_t kChunkScalarCycles = 8;
 constexpr std::uint32_t kStepScalarCycles = 4;
 
-// Event ids: data slots use 0/1, the bias staging and bias table use 2, a resident A's "free"
-// flag 3, A's own L1 slots 4/5, a fused epilogue operand's UB slots 4/5 (distinct pipe pairs share ids freely; ids 6/7 are left to the
-// framework, hardware.md §2.4).
-constexpr std::uint8_t kSlotEvents = 0;
-constexpr std::uint8_t kBiasEvent = 2;
-constexpr std::uint8_t kResidentAEvent = 3;
-constexpr std::uint8_t kOwnASlotEvents = 4;
-// A fused epilogue operand's two UB slots (MTE2 → V, the bias's pair): ids 4/5, above the bias's.
-constexpr std::uint8_t kEpilogueEvents = 4;
-constexpr std::uint64_t kUbBlockBytes = 32;     // UB block: vector strides and UB rows (hardware.md §2.3)
-constexpr std::uint64_t kVectorRepeatBytes = 256;  // one vector repeat (hardware.md §2.6)
-constexpr std::uint32_t kMaxVectorRepeats = 255;   // repeat field limit of a vector instruction
+// Event ids of the block's buffers: cube_block_event_ids.h.
 // L0C regions of a group sharing B each take an event id of their own (kSlotEvents + j), below the
 // bias's and the framework's ids.
 constexpr std::uint32_t kMaxTilesSharingB = 2;
@@ -57,9 +48,7 @@ public:
                                         kOwnASlotEvents, 1)},
           biasStaging_(plan.l1BiasAddr, 0, Pipe::Mte2, Pipe::Mte1, kBiasEvent, 1),
           biasTable_(0, 0, Pipe::Mte1, Pipe::Cube, kBiasEvent, 1),
-          ubStaging_(0, plan.ubSlotBytes, Pipe::Vector, Pipe::Mte3, kSlotEvents),
-          ubBias_(plan.ubBiasAddr, plan.ubBiasSlotBytes, Pipe::Mte2, Pipe::Vector, kBiasEvent),
-          ubEpilogue_(plan.ubEpilogueAddr, plan.ubEpilogueSlotBytes, Pipe::Mte2, Pipe::Vector, kEpilogueEvents),
+          outputUb_(ops_, plan),
           l0aFromGm_(0, 0, Pipe::Mte2, Pipe::Cube, kSlotEvents, 1) {
         if (plan.l1Slots > 2 && (plan.l1Slots > kMaxL1Slots || plan.residentA || plan.residentBRuns ||
                                  plan.ownOperandSlots() || plan.sharesB() || (ops_->hasBias() && !plan.outputThroughUb)))
@@ -98,9 +87,7 @@ protected:
             for (std::uint32_t r = 0; r < plan_.residentBRunRegions; ++r) residentBRuns_[r].prime(b);
         l0_.prime(b);
         primeOutputBuffers(b);
-        if (plan_.outputThroughUb) ubStaging_.prime(b);
-        if (ops_->hasBias() && plan_.outputThroughUb) ubBias_.prime(b);
-        if (epilogueOperand()) ubEpilogue_.prime(b);
+        outputUb_.prime(b);
         if (ops_->hasBias() && !plan_.outputThroughUb) {
             biasStaging_.prime(b);
             biasTable_.prime(b);
@@ -118,9 +105,7 @@ protected:
             for (std::uint32_t r = 0; r < plan_.residentBRunRegions; ++r) residentBRuns_[r].drain(b);
         l0_.drain(b);
         drainOutputBuffers(b);
-        if (plan_.outputThroughUb) ubStaging_.drain(b);
-        if (ops_->hasBias() && plan_.outputThroughUb) ubBias_.drain(b);
-        if (epilogueOperand()) ubEpilogue_.drain(b);
+        outputUb_.drain(b);
         if (ops_->hasBias() && !plan_.outputThroughUb) {
             biasStaging_.drain(b);
             biasTable_.drain(b);
@@ -137,8 +122,8 @@ protected:
         const bool bias = ops_->hasBias() && !coupled;  // through BT (split chips)
         const bool ubBias = ops_->hasBias() && coupled;
         b.scalar(kTileSetupScalarCycles, 2);
-        if (ubBias) loadBiasToUb(tile, b);
-        if (epilogueOperand()) loadEpilogueOperand(tile, b);
+        if (ubBias) outputUb_.loadBiasToUb(tile, b);
+        if (outputUb_.epilogueOperand()) outputUb_.loadEpilogueOperand(tile, b);
         if (bias) {
             biasStaging_.acquire(b);
             ops_->loadBias(tile, plan_.l1BiasAddr, b);
@@ -222,7 +207,7 @@ protected:
         l0c.consume(b);
         if (plan_.storesWithoutUnitFlag) b.lastFlag().unitFlag = false;
         if (plan_.outputThroughUb) {
-            storeThroughUb(tile, addBias, l0c, b);
+            outputUb_.storeThroughUb(tile, addBias, l0c, b);
         } else {
             b.move(ops_->storeMove(tile, l0c.address()));
             l0c.release(b);
@@ -458,134 +443,6 @@ protected:
         }
     }
 
-    // MTE2: the tile's bias slice GM→UB (the slot is freed by the vector pipe after its add).
-    void loadBiasToUb(std::uint64_t tile, ProgramBuilder& b) {
-        const CubeBiasSlice slice = ops_->biasSlice(tile);
-        ubBias_.acquire(b);
-        b.copy(MemSpace::GM, slice.gmAddr, MemSpace::UB, ubBias_.address(),
-               static_cast<std::uint32_t>(slice.elements * bytesOf(slice.dtype)));
-        ubBias_.publish(b);
-    }
-
-    // Coupled output path: V converts L0C→UB (rows padded to 32 B) and adds the bias, MTE3 writes
-    // the rows to the GM places the FixPipe move would have written.
-    void storeThroughUb(std::uint64_t tile, bool addBias, PingPongBuffer& l0c, ProgramBuilder& b) {
-        const DataMove out = ops_->storeMove(tile, l0c.address());
-        const std::uint32_t columns = out.burstBytes / static_cast<std::uint32_t>(bytesOf(out.srcType));
-        const std::uint32_t outRowBytes = columns * static_cast<std::uint32_t>(bytesOf(out.dstType));
-        const std::uint32_t ubRowBytes = static_cast<std::uint32_t>(roundUp(outRowBytes, kUbBlockBytes));
-        ubStaging_.acquire(b);
-        DataMove toUb = out;
-        toUb.dst = MemSpace::UB;
-        toUb.dstAddr = ubStaging_.address();
-        toUb.dstGapBytes = ubRowBytes - outRowBytes;
-        toUb.atomicAdd = false;
-        toUb.gmNz = {};  // L0C→UB has no GM side
-        toUb.gm5hd = {};
-        b.move(toUb);
-        l0c.release(b);
-        if (addBias) {
-            ubBias_.consume(b);
-            addBiasRows(tile, ubStaging_.address(), ubRowBytes, out.burstCount, columns, out.dstType, b);
-            ubBias_.release(b);
-        }
-        if (epilogueOperand()) {
-            ubEpilogue_.consume(b);
-            multiplyRows(ubStaging_.address(), ubEpilogue_.address(), ubRowBytes, out.burstCount, columns, out.dstType, b);
-            ubEpilogue_.release(b);
-        }
-        ubStaging_.publish(b);
-        ubStaging_.consume(b);
-        DataMove toGm;
-        toGm.src = MemSpace::UB;
-        toGm.dst = MemSpace::GM;
-        toGm.srcAddr = ubStaging_.address();
-        toGm.dstAddr = out.dstAddr;
-        toGm.burstCount = out.burstCount;
-        toGm.burstBytes = outRowBytes;
-        toGm.srcGapBytes = ubRowBytes - outRowBytes;
-        toGm.dstGapBytes = out.dstGapBytes;
-        toGm.srcType = toGm.dstType = out.dstType;
-        toGm.atomicAdd = out.atomicAdd;
-        toGm.gmNz = out.gmNz;
-        toGm.gm5hd = out.gm5hd;
-        b.move(toGm);
-        ubStaging_.release(b);
-    }
-
-    // TBE's UB fusion of an elementwise op after the matmul computes the op's GM operand at the
-    // output tile's loop (mmad_schedule.py: every fused elementwise tensor compute_at the c_ub
-    // axis), so each output tile loads its part of the operand GM→UB on MTE2 — a broadcast operand
-    // again for every tile — into one of two UB slots, laid out as the staged output's rows.
-    bool epilogueOperand() const { return plan_.outputThroughUb && ops_->hasEpilogueOperand(); }
-    void loadEpilogueOperand(std::uint64_t tile, ProgramBuilder& b) {
-        ubEpilogue_.acquire(b);
-        b.move(ops_->epilogueOperandLoad(tile, ubEpilogue_.address()));
-        ubEpilogue_.publish(b);
-    }
-
-    // rows[r][c] *= operand[r][c] on the vector pipe: one vmul per 256 B column band, both
-    // operands row-strided alike; rows without padding are one contiguous run, multiplied in
-    // whole 256 B repeats (TBE's vector emit over the flattened tile).
-    void multiplyRows(std::uint64_t ubAddr, std::uint64_t operandAddr, std::uint32_t ubRowBytes, std::uint32_t rows,
-                      std::uint32_t columns, DataType dtype, ProgramBuilder& b) const {
-        const std::uint32_t perRepeat = static_cast<std::uint32_t>(kVectorRepeatBytes / bytesOf(dtype));
-        if (ubRowBytes == columns * bytesOf(dtype) && columns < perRepeat && rows * columns % perRepeat == 0) {
-            multiplyRows(ubAddr, operandAddr, static_cast<std::uint32_t>(kVectorRepeatBytes), rows * columns / perRepeat,
-                         perRepeat, dtype, b);
-            return;
-        }
-        rowBands(VectorOp::Mul, ubAddr, operandAddr, ubRowBytes, ubRowBytes, rows, columns, dtype, b);
-    }
-
-    // dst rows[r][c] = rows[r][c] `op` src1[r][c] on the vector pipe, one instruction per 256 B
-    // column band and up to 255 rows: the rows `ubRowBytes` apart, src1's rows `src1RowBytes`
-    // apart (0: every row reads the same src1 row).
-    static void rowBands(VectorOp op, std::uint64_t ubAddr, std::uint64_t src1Addr, std::uint32_t ubRowBytes,
-                         std::uint32_t src1RowBytes, std::uint32_t rows, std::uint32_t columns, DataType dtype,
-                         ProgramBuilder& b) {
-        const std::uint32_t perRepeat = static_cast<std::uint32_t>(kVectorRepeatBytes / bytesOf(dtype));
-        for (std::uint32_t c0 = 0; c0 < columns; c0 += perRepeat) {
-            for (std::uint32_t r0 = 0; r0 < rows; r0 += kMaxVectorRepeats) {
-                VectorInstr v;
-                v.op = op;
-                v.dtype = v.srcType = dtype;
-                v.dst = v.src0 = ubAddr + std::uint64_t{r0} * ubRowBytes + c0 * bytesOf(dtype);
-                v.src1 = src1Addr + std::uint64_t{r0} * src1RowBytes + c0 * bytesOf(dtype);
-                v.repeats = static_cast<std::uint16_t>(std::min(kMaxVectorRepeats, rows - r0));
-                v.mask = static_cast<std::uint16_t>(std::min(perRepeat, columns - c0));
-                v.dstRepeatStride = v.src0RepeatStride = static_cast<std::uint16_t>(ubRowBytes / kUbBlockBytes);
-                v.src1RepeatStride = static_cast<std::uint16_t>(src1RowBytes / kUbBlockBytes);
-                b.vector(v);
-            }
-        }
-    }
-
-    // rows[r][c] += bias[c] on the vector pipe: one vadd per 256 B column band with the bias
-    // operand's repeat stride 0 (every row reads the same bias), after casting the bias to the
-    // output dtype when they differ.
-    void addBiasRows(std::uint64_t tile, std::uint64_t ubAddr, std::uint32_t ubRowBytes, std::uint32_t rows,
-                     std::uint32_t columns, DataType dtype, ProgramBuilder& b) const {
-        const CubeBiasSlice slice = ops_->biasSlice(tile);
-        std::uint64_t biasAddr = ubBias_.address();
-        if (slice.dtype != dtype) {
-            const std::uint64_t widest = std::max(bytesOf(slice.dtype), bytesOf(dtype));
-            const std::uint32_t perRepeat = static_cast<std::uint32_t>(kVectorRepeatBytes / widest);
-            for (std::uint32_t c0 = 0; c0 < columns; c0 += perRepeat) {
-                VectorInstr cast;
-                cast.op = VectorOp::Cast;
-                cast.dtype = dtype;
-                cast.srcType = slice.dtype;
-                cast.dst = plan_.ubBiasCastAddr + c0 * bytesOf(dtype);
-                cast.src0 = ubBias_.address() + c0 * bytesOf(slice.dtype);
-                cast.mask = static_cast<std::uint16_t>(std::min(perRepeat, columns - c0));
-                b.vector(cast);
-            }
-            biasAddr = plan_.ubBiasCastAddr;
-        }
-        rowBands(VectorOp::Add, ubAddr, biasAddr, ubRowBytes, 0, rows, columns, dtype, b);
-    }
-
 private:
     std::shared_ptr<const CubeOperands> ops_;
     CubeBufferPlan plan_;
@@ -617,9 +474,7 @@ private:
     std::uint64_t bRunsLoaded_ = 0, bRunsConsumed_ = 0;
     PingPongBuffer biasStaging_;
     PingPongBuffer biasTable_;
-    PingPongBuffer ubStaging_;
-    PingPongBuffer ubBias_;
-    PingPongBuffer ubEpilogue_;
+    CubeBlockOutputUb outputUb_;  // plan.outputThroughUb (coupled chips): the tile's way out through UB
     PingPongBuffer l0aFromGm_;                 // plan.aFromGm: one L0A buffer, MTE2→M "ready", M→MTE2 "free"
     std::vector<PingPongBuffer> l0cRegions_;   // plan.sharesB(): one L0C region per tile of a group
     std::uint64_t groupEnd_ = 0;               // local tile after the group emitted last
