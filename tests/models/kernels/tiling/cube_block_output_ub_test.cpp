@@ -11,6 +11,8 @@
 #include <variant>
 #include <vector>
 
+#include "tests/models/kernels/tiling/cube_block_test_support.h"
+
 namespace ascendsim::test {
 namespace {
 
@@ -150,19 +152,7 @@ TEST(CubeBlockOutputUb, RowsArePaddedTo32BytesInUbAndWrittenToTheFixPipeMovesGmR
 TEST(CubeBlockOutputUb, EveryFlagWaitedForIsSetAndThePrimedOnesAreDrained) {
     auto ops = std::make_shared<OutputUbStubOperands>();
     ops->bias = ops->epilogue = true;
-    std::vector<int> balance(8 * 8 * 8, 0);  // per (src pipe, dst pipe, event id): sets minus waits
-    for (const auto& instruction : storeOneTile(ops, coupledPlan())) {
-        if (instruction.opcode != Opcode::SetFlag && instruction.opcode != Opcode::WaitFlag) continue;
-        const Flag& flag = std::get<Flag>(instruction.operands);
-        int& count = balance[pipeIndex(flag.src) * 64 + pipeIndex(flag.dst) * 8 + flag.eventId % 8u];
-        if (instruction.opcode == Opcode::SetFlag) {
-            ++count;
-        } else {
-            ASSERT_GT(count, 0) << "a wait without a set before it";
-            --count;
-        }
-    }
-    for (int count : balance) EXPECT_EQ(count, 0);
+    expectCubeBlockFlagsBalanced(storeOneTile(ops, coupledPlan()));
 }
 
 TEST(CubeBlockOutputUb, ABiasOfAnotherDtypeIsCastThenAddedToEveryRowWithRepeatStrideZero) {
