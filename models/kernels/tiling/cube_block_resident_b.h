@@ -2,7 +2,7 @@
 // TBE's "BL1 full load" of a block's B share (CubeBufferPlan::blockResidentB, matmul_plan.cpp):
 // which L1 region each of a block's tiles reads its B from — the distinct Bs a block's tiles read
 // (CubeOperands::bColumnsOf) numbered in the order the tiles meet them — and which tile first meets
-// each. The block program (cube_tiling.cpp) issues the loads and reads the regions.
+// each. The block program's L1 side (cube_block_l1_chunks.cpp) issues the loads and reads the regions.
 #include <cstdint>
 #include <vector>
 

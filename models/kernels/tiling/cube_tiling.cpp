@@ -1,16 +1,18 @@
-// The block program of the cube pipeline (cube_tiling.h): a block's prologue, tiles, L1 chunks, L0
-// steps and stores. The kernel-level helpers (block dim, tile ranges, plan fits) are in
-// cube_kernel_plan.cpp.
+// The block program of the cube pipeline (cube_tiling.h): a block's prologue, tile and chunk loops,
+// L0 steps, bias and stores. Where the chunks sit in L1 and the flags that fill and free them are
+// in cube_block_l1_chunks.cpp; the coupled chips' store through UB is in cube_block_output_ub.cpp;
+// the kernel-level helpers (block dim, tile ranges, plan fits) are in cube_kernel_plan.cpp.
 #include "models/kernels/tiling/cube_tiling.h"
 
 #include <algorithm>
-#include <array>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "models/kernels/tiling/cube_block_resident_b.h"
+#include "models/kernels/tiling/cube_block_event_ids.h"
+#include "models/kernels/tiling/cube_block_l1_chunks.h"
+#include "models/kernels/tiling/cube_block_output_ub.h"
 
 namespace ascendsim {
 
@@ -22,18 +24,7 @@ constexpr std::uint32_t kTileSetupScalarCycles = 24;
 constexpr std::uint32_t kChunkScalarCycles = 8;
 constexpr std::uint32_t kStepScalarCycles = 4;
 
-// Event ids: data slots use 0/1, the bias staging and bias table use 2, a resident A's "free"
-// flag 3, A's own L1 slots 4/5, a fused epilogue operand's UB slots 4/5 (distinct pipe pairs share ids freely; ids 6/7 are left to the
-// framework, hardware.md §2.4).
-constexpr std::uint8_t kSlotEvents = 0;
-constexpr std::uint8_t kBiasEvent = 2;
-constexpr std::uint8_t kResidentAEvent = 3;
-constexpr std::uint8_t kOwnASlotEvents = 4;
-// A fused epilogue operand's two UB slots (MTE2 → V, the bias's pair): ids 4/5, above the bias's.
-constexpr std::uint8_t kEpilogueEvents = 4;
-constexpr std::uint64_t kUbBlockBytes = 32;     // UB block: vector strides and UB rows (hardware.md §2.3)
-constexpr std::uint64_t kVectorRepeatBytes = 256;  // one vector repeat (hardware.md §2.6)
-constexpr std::uint32_t kMaxVectorRepeats = 255;   // repeat field limit of a vector instruction
+// Event ids of the block's buffers: cube_block_event_ids.h.
 // L0C regions of a group sharing B each take an event id of their own (kSlotEvents + j), below the
 // bias's and the framework's ids.
 constexpr std::uint32_t kMaxTilesSharingB = 2;
@@ -43,23 +34,13 @@ public:
     CubeBlockStream(std::shared_ptr<const CubeOperands> operands, const CubeBufferPlan& plan,
                     CubeStepSizes sizes, std::uint64_t firstTile, std::uint64_t tiles)
         : ops_(std::move(operands)), plan_(plan), sizes_(sizes), firstTile_(firstTile), tiles_(tiles),
-          l1Slots_(l1SlotBuffers(plan)),
-          aSlots_{PingPongBuffer(plan.l1ASlotAddr, 0, Pipe::Mte2, Pipe::Mte1, kOwnASlotEvents, 1),
-                  PingPongBuffer(plan.l1ASlotAddr + plan.l1ASlotBytes, 0, Pipe::Mte2, Pipe::Mte1, kOwnASlotEvents + 1,
-                                 1)},
+          l1_(ops_, plan, firstTile, tiles),
           l0_(0, 0, Pipe::Mte1, Pipe::Cube, kSlotEvents),
           l0c_(0, plan.l0cSlotBytes, Pipe::Cube, plan.outputThroughUb ? Pipe::Vector : Pipe::FixPipe, kSlotEvents,
                plan.l0cSlots),
-          residentA_(plan.l1ResidentAAddr, 0, Pipe::Mte2, Pipe::Mte1, kResidentAEvent, 1),
-          // Resident B runs take resident A's event and own-slot A's first: neither shares their plan.
-          residentBRuns_{PingPongBuffer(plan.l1ResidentBAddr, 0, Pipe::Mte2, Pipe::Mte1, kResidentAEvent, 1),
-                         PingPongBuffer(plan.l1ResidentBAddr + plan.l1ResidentBRunBytes, 0, Pipe::Mte2, Pipe::Mte1,
-                                        kOwnASlotEvents, 1)},
           biasStaging_(plan.l1BiasAddr, 0, Pipe::Mte2, Pipe::Mte1, kBiasEvent, 1),
           biasTable_(0, 0, Pipe::Mte1, Pipe::Cube, kBiasEvent, 1),
-          ubStaging_(0, plan.ubSlotBytes, Pipe::Vector, Pipe::Mte3, kSlotEvents),
-          ubBias_(plan.ubBiasAddr, plan.ubBiasSlotBytes, Pipe::Mte2, Pipe::Vector, kBiasEvent),
-          ubEpilogue_(plan.ubEpilogueAddr, plan.ubEpilogueSlotBytes, Pipe::Mte2, Pipe::Vector, kEpilogueEvents),
+          outputUb_(ops_, plan),
           l0aFromGm_(0, 0, Pipe::Mte2, Pipe::Cube, kSlotEvents, 1) {
         if (plan.l1Slots > 2 && (plan.l1Slots > kMaxL1Slots || plan.residentA || plan.residentBRuns ||
                                  plan.ownOperandSlots() || plan.sharesB() || (ops_->hasBias() && !plan.outputThroughUb)))
@@ -72,7 +53,7 @@ public:
                                    plan.blockResidentB || plan.residentBRunRegions == 0 || plan.residentBRunRegions > 2))
             throw std::logic_error("a cube plan with resident B runs has no resident or own-slot A, no shared, resident "
                                    "or block-resident B");
-        if (plan.blockResidentB) placeBlockB();
+        if (plan.blockResidentB) l1_.placeBlockB();
         if (!plan.sharesB()) return;
         if (plan.residentA || plan.ownOperandSlots() || plan.tilesSharingB == 0 ||
             plan.tilesSharingB > kMaxTilesSharingB)
@@ -90,37 +71,23 @@ protected:
     void emitPrologue(ProgramBuilder& b) override {
         b.scalar(kKernelSetupScalarCycles, 4);
         if (tiles_ == 0) return;  // an idle block only reads its tiling data
-        for (std::uint32_t s = 0; s < plan_.l1Slots; ++s) l1Slots_[s].prime(b);
-        if (plan_.ownOperandSlots())
-            for (auto& slot : aSlots_) slot.prime(b);
-        if (plan_.residentA) residentA_.prime(b);
-        if (plan_.residentBRuns)
-            for (std::uint32_t r = 0; r < plan_.residentBRunRegions; ++r) residentBRuns_[r].prime(b);
+        l1_.prime(b);
         l0_.prime(b);
         primeOutputBuffers(b);
-        if (plan_.outputThroughUb) ubStaging_.prime(b);
-        if (ops_->hasBias() && plan_.outputThroughUb) ubBias_.prime(b);
-        if (epilogueOperand()) ubEpilogue_.prime(b);
+        outputUb_.prime(b);
         if (ops_->hasBias() && !plan_.outputThroughUb) {
             biasStaging_.prime(b);
             biasTable_.prime(b);
         }
-        for (std::uint64_t t = 0; t < std::min<std::uint64_t>(tiles_, tilesLoadedAhead()); ++t) loadChunk(t, 0, b);
+        for (std::uint64_t t = 0; t < std::min<std::uint64_t>(tiles_, tilesLoadedAhead()); ++t) l1_.loadChunk(t, 0, b);
     }
 
     void emitEpilogue(ProgramBuilder& b) override {
         if (tiles_ == 0) return;
-        for (std::uint32_t s = 0; s < plan_.l1Slots; ++s) l1Slots_[s].drain(b);
-        if (plan_.ownOperandSlots())
-            for (auto& slot : aSlots_) slot.drain(b);
-        if (plan_.residentA) residentA_.drain(b);
-        if (plan_.residentBRuns)
-            for (std::uint32_t r = 0; r < plan_.residentBRunRegions; ++r) residentBRuns_[r].drain(b);
+        l1_.drain(b);
         l0_.drain(b);
         drainOutputBuffers(b);
-        if (plan_.outputThroughUb) ubStaging_.drain(b);
-        if (ops_->hasBias() && plan_.outputThroughUb) ubBias_.drain(b);
-        if (epilogueOperand()) ubEpilogue_.drain(b);
+        outputUb_.drain(b);
         if (ops_->hasBias() && !plan_.outputThroughUb) {
             biasStaging_.drain(b);
             biasTable_.drain(b);
@@ -137,8 +104,8 @@ protected:
         const bool bias = ops_->hasBias() && !coupled;  // through BT (split chips)
         const bool ubBias = ops_->hasBias() && coupled;
         b.scalar(kTileSetupScalarCycles, 2);
-        if (ubBias) loadBiasToUb(tile, b);
-        if (epilogueOperand()) loadEpilogueOperand(tile, b);
+        if (ubBias) outputUb_.loadBiasToUb(tile, b);
+        if (outputUb_.epilogueOperand()) outputUb_.loadEpilogueOperand(tile, b);
         if (bias) {
             biasStaging_.acquire(b);
             ops_->loadBias(tile, plan_.l1BiasAddr, b);
@@ -151,9 +118,9 @@ protected:
         const std::uint32_t chunks = ops_->chunkCount(tile);
         const bool nextTile = localTile + 1 < tiles_;
         // A new resident A may only be loaded once this tile's last step has read the old one.
-        const bool nextLoadsA = plan_.residentA && nextTile && loadsA(localTile + 1);
+        const bool nextLoadsA = plan_.residentA && nextTile && l1_.loadsA(localTile + 1);
         // Likewise a new resident B run (CubeBufferPlan::residentBRuns), unless it has a region of its own.
-        const bool nextLoadsB = plan_.residentBRuns && nextTile && loadsB(localTile + 1);
+        const bool nextLoadsB = plan_.residentBRuns && nextTile && l1_.loadsB(localTile + 1);
         const bool nextWaitsForB = nextLoadsB && plan_.residentBRunRegions == 1;
         // The load after chunk c: issued ahead of c's steps with two L1 slots (the preload below);
         // with one it can only follow c's release, and is issued there.
@@ -162,18 +129,18 @@ protected:
             throw std::logic_error("a cube plan with more than two L1 slots needs one chunk a tile");
         auto loadAfter = [&](std::uint32_t c) {
             if (plan_.l1Slots > 2) {  // one chunk a tile: the tile tilesLoadedAhead() on
-                if (localTile + tilesLoadedAhead() < tiles_) loadChunk(localTile + tilesLoadedAhead(), 0, b);
+                if (localTile + tilesLoadedAhead() < tiles_) l1_.loadChunk(localTile + tilesLoadedAhead(), 0, b);
             } else if (c + 1 < chunks) {
-                loadChunk(localTile, c + 1, b);
+                l1_.loadChunk(localTile, c + 1, b);
             } else if (nextTile && !nextLoadsA && !nextWaitsForB) {
-                loadChunk(localTile + 1, 0, b);
+                l1_.loadChunk(localTile + 1, 0, b);
             }
         };
         for (std::uint32_t c = 0; c < chunks; ++c) {
             b.scalar(kChunkScalarCycles);
             if (preload) loadAfter(c);
-            CubeStep step = chunkStep(tile, c);
-            const CubeL1Chunk place = consumeChunk(c, localTile, b);
+            CubeStep step = l1_.chunkStep(tile, c);
+            const CubeL1Chunk place = l1_.consumeChunk(c, localTile, b);
             if (bias && c == 0) {
                 biasStaging_.consume(b);
                 biasTable_.acquire(b);
@@ -205,13 +172,12 @@ protected:
                 firstStep = false;
                 l0_.release(b);
             }
-            releaseChunk(c, chunks, b);
+            l1_.releaseChunk(c, chunks, b);
             if (!preload) loadAfter(c);
         }
-        if (plan_.residentA && (nextLoadsA || !nextTile)) residentA_.release(b);
-        if (plan_.residentBRuns && (nextLoadsB || !nextTile))
-            residentBRuns_[bRunsConsumed_++ % plan_.residentBRunRegions].release(b);
-        if (nextLoadsA || nextWaitsForB) loadChunk(localTile + 1, 0, b);
+        if (plan_.residentA && (nextLoadsA || !nextTile)) l1_.releaseResidentA(b);
+        if (plan_.residentBRuns && (nextLoadsB || !nextTile)) l1_.releaseResidentBRun(b);
+        if (nextLoadsA || nextWaitsForB) l1_.loadChunk(localTile + 1, 0, b);
         storeTile(tile, ubBias, l0c_, b);
     }
 
@@ -222,7 +188,7 @@ protected:
         l0c.consume(b);
         if (plan_.storesWithoutUnitFlag) b.lastFlag().unitFlag = false;
         if (plan_.outputThroughUb) {
-            storeThroughUb(tile, addBias, l0c, b);
+            outputUb_.storeThroughUb(tile, addBias, l0c, b);
         } else {
             b.move(ops_->storeMove(tile, l0c.address()));
             l0c.release(b);
@@ -267,16 +233,16 @@ protected:
         const bool preload = plan_.l1Slots > 1;
         auto loadAfter = [&](std::uint32_t c) {
             if (c + 1 < chunks)
-                loadChunk(localTile, c + 1, b);
+                l1_.loadChunk(localTile, c + 1, b);
             else if (groupEnd_ < tiles_)
-                loadChunk(groupEnd_, 0, b);
+                l1_.loadChunk(groupEnd_, 0, b);
         };
         bool firstStep = true;
         for (std::uint32_t c = 0; c < chunks; ++c) {
             b.scalar(kChunkScalarCycles);
             if (preload) loadAfter(c);
-            CubeStep step = chunkStep(first, c);
-            const CubeL1Chunk place = consumeChunk(c, localTile, b);
+            CubeStep step = l1_.chunkStep(first, c);
+            const CubeL1Chunk place = l1_.consumeChunk(c, localTile, b);
             for (std::uint32_t offset = 0; offset < step.chunkLength; offset += sizes_.baseK) {
                 step.offset = offset;
                 step.length = std::min(sizes_.baseK, step.chunkLength - offset);
@@ -306,284 +272,10 @@ protected:
                 firstStep = false;
                 l0_.release(b);
             }
-            releaseChunk(c, chunks, b);
+            l1_.releaseChunk(c, chunks, b);
             if (!preload) loadAfter(c);
         }
         for (std::uint32_t j = 0; j < members; ++j) storeTile(first + j, false, l0cRegions_[j], b);
-    }
-
-    CubeStep chunkStep(std::uint64_t tile, std::uint32_t c) const {
-        CubeStep step;
-        step.chunk = c;
-        ops_->chunk(tile, c, step.chunkStart, step.chunkLength);
-        step.a = operandChunk(tile, c, plan_.aChunkSpan);
-        step.b = operandChunk(tile, c, plan_.bChunkSpan);
-        return step;
-    }
-
-    // The reduction range of the operand chunk that holds pipeline chunk c when each of the
-    // operand's loads spans `span` chunks: from the first chunk of its group to the last (the
-    // tile's last chunk ends a shorter group).
-    CubeReduceRange operandChunk(std::uint64_t tile, std::uint32_t c, std::uint32_t span) const {
-        const std::uint32_t first = c - c % span;
-        const std::uint32_t last = std::min(first + span, ops_->chunkCount(tile)) - 1;
-        std::uint64_t start = 0, lastStart = 0;
-        std::uint32_t length = 0, lastLength = 0;
-        ops_->chunk(tile, first, start, length);
-        ops_->chunk(tile, last, lastStart, lastLength);
-        return {start, static_cast<std::uint32_t>(lastStart + lastLength - start)};
-    }
-
-    // MTE1's side of chunk c: waits for the L1 chunks it reads to be loaded and returns their
-    // places. An operand in its own slots waits only on the first chunk its load spans.
-    CubeL1Chunk consumeChunk(std::uint32_t c, std::uint64_t localTile, ProgramBuilder& b) {
-        if (!plan_.ownOperandSlots()) {
-            PingPongBuffer& l1 = l1Slots_[chunksConsumed_ % plan_.l1Slots];
-            l1.consume(b);
-            return chunkPlace(l1, c, localTile, false);
-        }
-        PingPongBuffer& a = aSlots_[aChunksConsumed_ % aSlots_.size()];
-        PingPongBuffer& bSlot = l1Slots_[chunksConsumed_ % plan_.l1Slots];
-        if (c % plan_.aChunkSpan == 0) a.consume(b);
-        if (c % plan_.bChunkSpan == 0) bSlot.consume(b);
-        return {a.address(), bSlot.address()};
-    }
-
-    // Frees the L1 chunks chunk c read once no later chunk of the tile reads them.
-    void releaseChunk(std::uint32_t c, std::uint32_t chunks, ProgramBuilder& b) {
-        const bool lastOfTile = c + 1 == chunks;
-        if (!plan_.ownOperandSlots() || (c + 1) % plan_.bChunkSpan == 0 || lastOfTile)
-            l1Slots_[chunksConsumed_++ % plan_.l1Slots].release(b);
-        if (plan_.ownOperandSlots() && ((c + 1) % plan_.aChunkSpan == 0 || lastOfTile))
-            aSlots_[aChunksConsumed_++ % aSlots_.size()].release(b);
-    }
-
-    // True when local tile `localTile` must load A: always without a resident A, else when its A
-    // rows differ from the tile before it (the block's first tile loads its own).
-    bool loadsA(std::uint64_t localTile) const {
-        if (!plan_.residentA || localTile == 0) return true;
-        const std::uint64_t tile = firstTile_ + localTile;
-        return ops_->aRowsOf(tile) != ops_->aRowsOf(tile - 1);
-    }
-
-    // True when local tile `localTile` must load B: always without resident B runs, else when its
-    // B columns differ from the tile before it (the block's first tile loads its own).
-    bool loadsB(std::uint64_t localTile) const {
-        if (!plan_.residentBRuns || localTile == 0) return true;
-        const std::uint64_t tile = firstTile_ + localTile;
-        return ops_->bColumnsOf(tile) != ops_->bColumnsOf(tile - 1);
-    }
-
-    // L1 places of chunk c of local tile `localTile` whose B (A with a resident B) sits in `slot`:
-    // the other operand in the slot too, or in its resident region (`loading`: for MTE2's load of
-    // it, which with resident B runs may fill the next run's region while MTE1 reads the current).
-    CubeL1Chunk chunkPlace(const PingPongBuffer& slot, std::uint32_t c, std::uint64_t localTile, bool loading) const {
-        if (plan_.residentBRuns) {
-            const std::uint64_t run = loading ? bRunsLoaded_ - 1 : bRunsConsumed_;
-            return {slot.address(), plan_.l1ResidentBAddr + run % plan_.residentBRunRegions * plan_.l1ResidentBRunBytes +
-                                        c * plan_.l1ResidentBChunkBytes};
-        }
-        if (plan_.residentB) return {slot.address(), plan_.l1ResidentBAddr + c * plan_.l1ResidentBChunkBytes};
-        const std::uint64_t a = plan_.residentA ? plan_.l1ResidentAAddr + c * plan_.l1ResidentAChunkBytes : slot.address();
-        if (plan_.blockResidentB) return {a, blockB_.address(localTile)};
-        if (!plan_.residentA) return {slot.address(), slot.address() + plan_.l1BOffset};
-        return {a, slot.address()};
-    }
-
-    // MTE2 preload (Ascend C MatmulConfig doMTE2Preload): chunk c of local tile `localTile` is
-    // issued before the steps of the chunk ahead of it, so GM→L1 overlaps the cube instead of
-    // waiting until the scalar unit has issued every step. The L1 slots alternate per chunk. A
-    // resident A chunk needs no "ready" flag of its own: MTE2 runs in order, so the slot's ready
-    // flag, set after the B load, also covers the A load issued before it.
-    void loadChunk(std::uint64_t localTile, std::uint32_t c, ProgramBuilder& b) {
-        const std::uint64_t tile = firstTile_ + localTile;
-        if (plan_.ownOperandSlots()) {
-            loadOwnSlotChunks(tile, c, b);
-            return;
-        }
-        PingPongBuffer& l1 = l1Slots_[chunksLoaded_++ % plan_.l1Slots];
-        const bool withA = !plan_.aFromGm && loadsA(localTile);
-        const bool withB = plan_.residentB ? localTile == 0 : loadsB(localTile);  // a resident B once a block
-        if (plan_.residentBRuns && withB && c == 0) residentBRuns_[bRunsLoaded_++ % plan_.residentBRunRegions].acquire(b);
-        const CubeL1Chunk place = chunkPlace(l1, c, localTile, true);
-        const CubeStep step = chunkStep(tile, c);
-        if (plan_.residentA && withA && c == 0) residentA_.acquire(b);
-        l1.acquire(b);
-        if (withA) ops_->loadChunkA(tile, step, place.a, b);
-        if (plan_.blockResidentB) {
-            if (localTile < 2) loadBlockB(localTile, b);
-        } else if (withB) {
-            ops_->loadChunkB(tile, step, place.b, b);
-        }
-        l1.publish(b);
-    }
-
-    // A block-resident B (CubeBufferPlan::blockResidentB): where each local tile's B sits
-    // (cube_block_resident_b.h).
-    void placeBlockB() {
-        if (plan_.l1Slots != 2 || plan_.residentB || plan_.residentBRuns || plan_.ownOperandSlots() || plan_.sharesB())
-            throw std::logic_error("a cube plan with a block-resident B has two L1 slots, no resident B (whole or "
-                                   "in runs), no own-slot A and no shared B");
-        blockB_ = CubeBlockResidentB(*ops_, plan_, firstTile_, tiles_);
-    }
-
-    // The block's B into its regions (TBE's BL1 full load): the first tile's load brings its own B,
-    // the second tile's (issued while the first computes) every other distinct B of the block, in
-    // the order its tiles meet them — all of it read before the block's second store, the first
-    // mmad waiting only for its own.
-    void loadBlockB(std::uint64_t localTile, ProgramBuilder& b) {
-        const std::vector<std::uint64_t>& firstTiles = blockB_.firstTiles();
-        for (std::size_t i = 0; i < firstTiles.size(); ++i) {
-            if ((i == 0) != (localTile == 0)) continue;
-            const std::uint64_t tile = firstTile_ + firstTiles[i];
-            ops_->loadChunkB(tile, chunkStep(tile, 0), blockB_.address(firstTiles[i]), b);
-        }
-    }
-
-    // With A in its own slots: loads the A chunk and the B chunk that begin at chunk c, each into
-    // the next slot of its operand (CANN's stepKa ≠ stepKb, one operand's loads span several chunks).
-    void loadOwnSlotChunks(std::uint64_t tile, std::uint32_t c, ProgramBuilder& b) {
-        const CubeStep step = chunkStep(tile, c);
-        if (c % plan_.aChunkSpan == 0) {
-            PingPongBuffer& a = aSlots_[aChunksLoaded_++ % aSlots_.size()];
-            a.acquire(b);
-            ops_->loadChunkA(tile, step, a.address(), b);
-            a.publish(b);
-        }
-        if (c % plan_.bChunkSpan == 0) {
-            PingPongBuffer& bSlot = l1Slots_[chunksLoaded_++ % plan_.l1Slots];
-            bSlot.acquire(b);
-            ops_->loadChunkB(tile, step, bSlot.address(), b);
-            bSlot.publish(b);
-        }
-    }
-
-    // MTE2: the tile's bias slice GM→UB (the slot is freed by the vector pipe after its add).
-    void loadBiasToUb(std::uint64_t tile, ProgramBuilder& b) {
-        const CubeBiasSlice slice = ops_->biasSlice(tile);
-        ubBias_.acquire(b);
-        b.copy(MemSpace::GM, slice.gmAddr, MemSpace::UB, ubBias_.address(),
-               static_cast<std::uint32_t>(slice.elements * bytesOf(slice.dtype)));
-        ubBias_.publish(b);
-    }
-
-    // Coupled output path: V converts L0C→UB (rows padded to 32 B) and adds the bias, MTE3 writes
-    // the rows to the GM places the FixPipe move would have written.
-    void storeThroughUb(std::uint64_t tile, bool addBias, PingPongBuffer& l0c, ProgramBuilder& b) {
-        const DataMove out = ops_->storeMove(tile, l0c.address());
-        const std::uint32_t columns = out.burstBytes / static_cast<std::uint32_t>(bytesOf(out.srcType));
-        const std::uint32_t outRowBytes = columns * static_cast<std::uint32_t>(bytesOf(out.dstType));
-        const std::uint32_t ubRowBytes = static_cast<std::uint32_t>(roundUp(outRowBytes, kUbBlockBytes));
-        ubStaging_.acquire(b);
-        DataMove toUb = out;
-        toUb.dst = MemSpace::UB;
-        toUb.dstAddr = ubStaging_.address();
-        toUb.dstGapBytes = ubRowBytes - outRowBytes;
-        toUb.atomicAdd = false;
-        toUb.gmNz = {};  // L0C→UB has no GM side
-        toUb.gm5hd = {};
-        b.move(toUb);
-        l0c.release(b);
-        if (addBias) {
-            ubBias_.consume(b);
-            addBiasRows(tile, ubStaging_.address(), ubRowBytes, out.burstCount, columns, out.dstType, b);
-            ubBias_.release(b);
-        }
-        if (epilogueOperand()) {
-            ubEpilogue_.consume(b);
-            multiplyRows(ubStaging_.address(), ubEpilogue_.address(), ubRowBytes, out.burstCount, columns, out.dstType, b);
-            ubEpilogue_.release(b);
-        }
-        ubStaging_.publish(b);
-        ubStaging_.consume(b);
-        DataMove toGm;
-        toGm.src = MemSpace::UB;
-        toGm.dst = MemSpace::GM;
-        toGm.srcAddr = ubStaging_.address();
-        toGm.dstAddr = out.dstAddr;
-        toGm.burstCount = out.burstCount;
-        toGm.burstBytes = outRowBytes;
-        toGm.srcGapBytes = ubRowBytes - outRowBytes;
-        toGm.dstGapBytes = out.dstGapBytes;
-        toGm.srcType = toGm.dstType = out.dstType;
-        toGm.atomicAdd = out.atomicAdd;
-        toGm.gmNz = out.gmNz;
-        toGm.gm5hd = out.gm5hd;
-        b.move(toGm);
-        ubStaging_.release(b);
-    }
-
-    // TBE's UB fusion of an elementwise op after the matmul computes the op's GM operand at the
-    // output tile's loop (mmad_schedule.py: every fused elementwise tensor compute_at the c_ub
-    // axis), so each output tile loads its part of the operand GM→UB on MTE2 — a broadcast operand
-    // again for every tile — into one of two UB slots, laid out as the staged output's rows.
-    bool epilogueOperand() const { return plan_.outputThroughUb && ops_->hasEpilogueOperand(); }
-    void loadEpilogueOperand(std::uint64_t tile, ProgramBuilder& b) {
-        ubEpilogue_.acquire(b);
-        b.move(ops_->epilogueOperandLoad(tile, ubEpilogue_.address()));
-        ubEpilogue_.publish(b);
-    }
-
-    // rows[r][c] *= operand[r][c] on the vector pipe: one vmul per 256 B column band, both
-    // operands row-strided alike; rows without padding are one contiguous run, multiplied in
-    // whole 256 B repeats (TBE's vector emit over the flattened tile).
-    void multiplyRows(std::uint64_t ubAddr, std::uint64_t operandAddr, std::uint32_t ubRowBytes, std::uint32_t rows,
-                      std::uint32_t columns, DataType dtype, ProgramBuilder& b) const {
-        const std::uint32_t perRepeat = static_cast<std::uint32_t>(kVectorRepeatBytes / bytesOf(dtype));
-        if (ubRowBytes == columns * bytesOf(dtype) && columns < perRepeat && rows * columns % perRepeat == 0) {
-            multiplyRows(ubAddr, operandAddr, static_cast<std::uint32_t>(kVectorRepeatBytes), rows * columns / perRepeat,
-                         perRepeat, dtype, b);
-            return;
-        }
-        rowBands(VectorOp::Mul, ubAddr, operandAddr, ubRowBytes, ubRowBytes, rows, columns, dtype, b);
-    }
-
-    // dst rows[r][c] = rows[r][c] `op` src1[r][c] on the vector pipe, one instruction per 256 B
-    // column band and up to 255 rows: the rows `ubRowBytes` apart, src1's rows `src1RowBytes`
-    // apart (0: every row reads the same src1 row).
-    static void rowBands(VectorOp op, std::uint64_t ubAddr, std::uint64_t src1Addr, std::uint32_t ubRowBytes,
-                         std::uint32_t src1RowBytes, std::uint32_t rows, std::uint32_t columns, DataType dtype,
-                         ProgramBuilder& b) {
-        const std::uint32_t perRepeat = static_cast<std::uint32_t>(kVectorRepeatBytes / bytesOf(dtype));
-        for (std::uint32_t c0 = 0; c0 < columns; c0 += perRepeat) {
-            for (std::uint32_t r0 = 0; r0 < rows; r0 += kMaxVectorRepeats) {
-                VectorInstr v;
-                v.op = op;
-                v.dtype = v.srcType = dtype;
-                v.dst = v.src0 = ubAddr + std::uint64_t{r0} * ubRowBytes + c0 * bytesOf(dtype);
-                v.src1 = src1Addr + std::uint64_t{r0} * src1RowBytes + c0 * bytesOf(dtype);
-                v.repeats = static_cast<std::uint16_t>(std::min(kMaxVectorRepeats, rows - r0));
-                v.mask = static_cast<std::uint16_t>(std::min(perRepeat, columns - c0));
-                v.dstRepeatStride = v.src0RepeatStride = static_cast<std::uint16_t>(ubRowBytes / kUbBlockBytes);
-                v.src1RepeatStride = static_cast<std::uint16_t>(src1RowBytes / kUbBlockBytes);
-                b.vector(v);
-            }
-        }
-    }
-
-    // rows[r][c] += bias[c] on the vector pipe: one vadd per 256 B column band with the bias
-    // operand's repeat stride 0 (every row reads the same bias), after casting the bias to the
-    // output dtype when they differ.
-    void addBiasRows(std::uint64_t tile, std::uint64_t ubAddr, std::uint32_t ubRowBytes, std::uint32_t rows,
-                     std::uint32_t columns, DataType dtype, ProgramBuilder& b) const {
-        const CubeBiasSlice slice = ops_->biasSlice(tile);
-        std::uint64_t biasAddr = ubBias_.address();
-        if (slice.dtype != dtype) {
-            const std::uint64_t widest = std::max(bytesOf(slice.dtype), bytesOf(dtype));
-            const std::uint32_t perRepeat = static_cast<std::uint32_t>(kVectorRepeatBytes / widest);
-            for (std::uint32_t c0 = 0; c0 < columns; c0 += perRepeat) {
-                VectorInstr cast;
-                cast.op = VectorOp::Cast;
-                cast.dtype = dtype;
-                cast.srcType = slice.dtype;
-                cast.dst = plan_.ubBiasCastAddr + c0 * bytesOf(dtype);
-                cast.src0 = ubBias_.address() + c0 * bytesOf(slice.dtype);
-                cast.mask = static_cast<std::uint16_t>(std::min(perRepeat, columns - c0));
-                b.vector(cast);
-            }
-            biasAddr = plan_.ubBiasCastAddr;
-        }
-        rowBands(VectorOp::Add, ubAddr, biasAddr, ubRowBytes, 0, rows, columns, dtype, b);
     }
 
 private:
@@ -596,30 +288,12 @@ private:
     // with two L1 slots (the preload), l1Slots − 1 with more.
     std::uint64_t tilesLoadedAhead() const { return plan_.l1Slots > 2 ? plan_.l1Slots - 1 : 1; }
 
-    // plan.l1Slots slots of plan.l1SlotBytes from L1's start, one event id each from kSlotEvents.
-    static std::vector<PingPongBuffer> l1SlotBuffers(const CubeBufferPlan& plan) {
-        std::vector<PingPongBuffer> slots;
-        for (std::uint32_t s = 0; s < std::max<std::uint32_t>(2, plan.l1Slots); ++s)
-            slots.emplace_back(s * plan.l1SlotBytes, 0, Pipe::Mte2, Pipe::Mte1, static_cast<std::uint8_t>(kSlotEvents + s),
-                               1);
-        return slots;
-    }
-
-    std::vector<PingPongBuffer> l1Slots_;  // one L1 slot each, chunks go round them
-    std::uint64_t chunksLoaded_ = 0, chunksConsumed_ = 0;
-    std::array<PingPongBuffer, 2> aSlots_;  // A's own L1 slots (plan.ownOperandSlots()), loads alternate
-    std::uint64_t aChunksLoaded_ = 0, aChunksConsumed_ = 0;
+    CubeBlockL1Chunks l1_;  // the chunks' L1 places, MTE2 loads and MTE2↔MTE1 flags
     PingPongBuffer l0_;
     PingPongBuffer l0c_;
-    PingPongBuffer residentA_;  // one region: MTE1→MTE2 "free" once the last tile reading it is done
-    CubeBlockResidentB blockB_;  // plan.blockResidentB: where each local tile's B sits
-    PingPongBuffer residentBRuns_[2];  // likewise, a region a run (CubeBufferPlan::residentBRunRegions)
-    std::uint64_t bRunsLoaded_ = 0, bRunsConsumed_ = 0;
     PingPongBuffer biasStaging_;
     PingPongBuffer biasTable_;
-    PingPongBuffer ubStaging_;
-    PingPongBuffer ubBias_;
-    PingPongBuffer ubEpilogue_;
+    CubeBlockOutputUb outputUb_;  // plan.outputThroughUb (coupled chips): the tile's way out through UB
     PingPongBuffer l0aFromGm_;                 // plan.aFromGm: one L0A buffer, MTE2→M "ready", M→MTE2 "free"
     std::vector<PingPongBuffer> l0cRegions_;   // plan.sharesB(): one L0C region per tile of a group
     std::uint64_t groupEnd_ = 0;               // local tile after the group emitted last

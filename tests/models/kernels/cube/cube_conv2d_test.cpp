@@ -133,7 +133,7 @@ TEST(CubeConv2D, CoupledChipForwardConvLoadsIntoOneL1Buffer) {
         std::vector<Instruction> code;
         while (stream->next(code)) {
         }
-        std::set<std::uint8_t> slotEvents;  // events 0/1: the L1 data slots (cube_tiling.cpp)
+        std::set<std::uint8_t> slotEvents;  // events 0/1: the L1 data slots (cube_block_event_ids.h)
         std::size_t loads = 0;
         for (const Instruction& instr : code) {
             if (const auto* m = std::get_if<DataMove>(&instr.operands); m && m->src == MemSpace::GM && m->dst == MemSpace::L1)
