@@ -1,244 +1,19 @@
 #include "sim/replay/run/l2_timeline.h"
 
 #include <algorithm>
-#include <list>
 #include <map>
 #include <string>
 #include <utility>
 
+#include "sim/replay/run/autograd_tensors.h"
 #include "sim/replay/run/code_residency.h"
 #include "sim/replay/run/inplace_kernels.h"
+#include "sim/replay/run/l2_tensor_lru.h"
 #include "sim/replay/run/tensor_identity.h"
 
 namespace ascendsim {
 
 namespace {
-
-// The tensors L2 holds, most recently used first, each with the kernel that last touched it.
-class TensorLru {
-public:
-    explicit TensorLru(std::uint64_t capacity) : capacity_(capacity) {}
-
-    // The newest held tensor of `key` that `kernel` may be reading: not one any launch of the same
-    // kernel (op and shapes) touched since it entered L2, and not one `claimed` already. The same
-    // kernel launched again works on another tensor of that identity (a loop over layers or
-    // parameter groups: ApplyAdamW and Cast over every weight of one shape), also when another
-    // kernel of the loop touched the tensor after it (grad clipping's Mul, then the copy back
-    // into the gradient, per parameter); null when none is held.
-    const void* find(const TensorKey& key, const std::string& kernel, const std::vector<const void*>& claimed) const {
-        const auto it = byKey_.find(key);
-        if (it == byKey_.end()) return nullptr;
-        const Entry* best = nullptr;
-        for (const auto& entry : it->second) {
-            if (touchedBy(*entry, kernel) || std::find(claimed.begin(), claimed.end(), &*entry) != claimed.end()) continue;
-            if (best == nullptr || entry->stamp > best->stamp) best = &*entry;
-        }
-        return best;
-    }
-
-    // The held tensor `id` (idOf) of `key`, whoever touched it: a read the data flow names (a
-    // backward op's saved tensor, autograd_links.h); null when it is no longer held.
-    const void* findById(const TensorKey& key, std::uint64_t id) const {
-        const auto it = byKey_.find(key);
-        if (it == byKey_.end()) return nullptr;
-        for (const auto& entry : it->second)
-            if (entry->id == id) return &*entry;
-        return nullptr;
-    }
-    // A held tensor's identity: kept while it stays held, a new one each time it enters L2.
-    std::uint64_t idOf(const void* tensor) const { return static_cast<const Entry*>(tensor)->id; }
-    const TensorKey& keyOf(const void* tensor) const { return static_cast<const Entry*>(tensor)->key; }
-
-    std::uint64_t stampOf(const void* tensor) const { return static_cast<const Entry*>(tensor)->stamp; }
-    // The walk's row: the tensors touched from now on are touched together (one launch streams its
-    // tensors tile by tile, so their lines are equally old).
-    void startRow(std::uint64_t row) { row_ = row; }
-    // An in-place write into `tensor` (an input of `bytes` the row just read, by use or add): dirty
-    // from now on; into the remnant of a tensor streamed past L2, that tensor's share of it.
-    // Nothing when it is no longer held (the row's later tensors pushed it out).
-    void markWritten(const void* tensor, std::uint64_t bytes) {
-        for (auto& entry : held_) {
-            if (&entry != tensor) continue;
-            if (entry.remnant) entry.streamedDirty = std::min(entry.streamed, entry.streamedDirty + bytes);
-            else entry.dirty = true;
-        }
-    }
-    std::uint64_t bytesHeld() const { return bytesHeld_; }
-
-    // A kernel read held `tensor` as a view of another shape, `key` (the same bytes): later readers
-    // of that shape find it under `key` too, as they would the tensor a cold read of `key` brings in.
-    void addAlias(const void* tensor, const TensorKey& key) {
-        for (auto it = held_.begin(); it != held_.end(); ++it) {
-            if (&*it != tensor) continue;
-            if (it->remnant || it->key == key || std::find(it->aliases.begin(), it->aliases.end(), key) != it->aliases.end())
-                return;
-            it->aliases.push_back(key);
-            byKey_[key].push_back(it);
-            return;
-        }
-    }
-
-    // The dirty bytes among the `bytes` least recently used held bytes, the tensors in `spared`
-    // (the row's own, which it touches before anything is evicted) left out. The tensors one row
-    // touched last leave together, in proportion (their lines are interleaved in age), as does a
-    // remnant's dirty share.
-    double dirtyBytesOfOldest(std::uint64_t bytes, const std::vector<const void*>& spared) const {
-        double dirty = 0.0;
-        std::uint64_t counted = 0;
-        auto it = held_.rbegin();
-        while (it != held_.rend() && counted < bytes) {
-            const std::uint64_t row = it->row;
-            double groupDirty = 0.0;
-            std::uint64_t groupBytes = 0;
-            for (; it != held_.rend() && it->row == row; ++it) {
-                if (std::find(spared.begin(), spared.end(), &*it) != spared.end()) continue;
-                groupBytes += it->bytes;
-                groupDirty += static_cast<double>(it->bytes) * it->dirtyShare();
-            }
-            if (groupBytes == 0) continue;
-            const std::uint64_t taken = std::min(groupBytes, bytes - counted);
-            dirty += groupDirty * static_cast<double>(taken) / static_cast<double>(groupBytes);
-            counted += taken;
-        }
-        return dirty;
-    }
-    const TensorWriter& writerOf(const void* tensor) const { return static_cast<const Entry*>(tensor)->writer; }
-    // The profile row that last wrote a held tensor, however many reads came after (TensorWriter::kNone: none).
-    std::size_t writtenRowOf(const void* tensor) const { return static_cast<const Entry*>(tensor)->writtenRow; }
-    // Every held tensor of `key`.
-    std::vector<const void*> heldOf(const TensorKey& key) const {
-        std::vector<const void*> tensors;
-        const auto it = byKey_.find(key);
-        if (it != byKey_.end())
-            for (const auto& entry : it->second) tensors.push_back(&*entry);
-        return tensors;
-    }
-
-    // `kernel` touches `tensor` of `key` (found by find): it becomes the most recently used; if
-    // the same kernel's other tensors pushed it out meanwhile, it is brought in again. `writer`:
-    // the write that touches it (none for a read). Returns the held tensor (null: not held).
-    const void* use(const TensorKey& key, const void* tensor, std::uint64_t bytes, const std::string& kernel,
-                    const TensorWriter& writer) {
-        const auto sameKey = byKey_.find(key);
-        for (std::size_t n = 0; sameKey != byKey_.end() && n < sameKey->second.size(); ++n) {
-            const auto it = sameKey->second[n];
-            if (&*it != tensor) continue;
-            it->stamp = ++clock_;
-            it->row = row_;
-            it->writer = writer;
-            if (writer.present()) it->writtenRow = writer.row;
-            it->dirty = it->dirty || writer.present();
-            if (!touchedBy(*it, kernel)) it->touchers.push_back(kernel);
-            held_.splice(held_.begin(), held_, it);
-            return tensor;
-        }
-        return add(key, bytes, kernel, writer);
-    }
-
-    // A tensor of `key` that `kernel` brings in: an output it writes (`writer`), or an input read
-    // cold (no writer). Returns it (null: not held). A tensor larger than L2 streams through it:
-    // L2 is left full of the last lines the row streamed, which no later read finds (a remnant,
-    // dirty as far as they were written), and none of the tensors before it; returns the remnant.
-    const void* add(const TensorKey& key, std::uint64_t bytes, const std::string& kernel, const TensorWriter& writer) {
-        if (bytes == 0) return nullptr;  // size unknown: not tracked
-        if (bytes > capacity_) return stream(bytes, writer.present());
-        held_.push_front(Entry{key, bytes, ++clock_, row_, {kernel}, writer, writer.present()});
-        held_.front().id = ++lastId_;
-        held_.front().writtenRow = writer.row;
-        byKey_[key].push_back(held_.begin());
-        bytesHeld_ += bytes;
-        while (bytesHeld_ > capacity_) evictOldest();
-        return &held_.front();
-    }
-
-private:
-    struct Entry {
-        TensorKey key;
-        std::uint64_t bytes;
-        std::uint64_t stamp;
-        std::uint64_t row;                  // the walk's row that last touched it
-        std::vector<std::string> touchers;  // the kernels (op and shapes) that read or wrote it while held
-        TensorWriter writer;                // the write that last touched it, if no read came after
-        bool dirty = false;                 // written since it entered L2 (a read does not clean it)
-        // A remnant: lines no read finds — the last of the tensors a row streamed past L2 (stream),
-        // or what stays of a tensor L2 evicted in part (evictOldest) — with the bytes they stand
-        // for and how many of those were written.
-        bool remnant = false;
-        std::uint64_t streamed = 0;
-        std::uint64_t streamedDirty = 0;
-        std::uint64_t id = 0;  // idOf; 0 for a remnant
-        std::size_t writtenRow = TensorWriter::kNone;  // the profile row that last wrote it, reads or not since
-        std::vector<TensorKey> aliases = {};  // the other identities it is found under (addAlias)
-        double dirtyShare() const {
-            if (remnant) return static_cast<double>(streamedDirty) / static_cast<double>(streamed);
-            return dirty ? 1.0 : 0.0;
-        }
-    };
-
-    // `bytes` (> capacity) streamed by the current row, written or read: the row's remnant takes
-    // them (a row streaming several tensors interleaves them).
-    const void* stream(std::uint64_t bytes, bool written) {
-        const bool sameRow = held_.size() == 1 && held_.front().remnant && held_.front().row == row_;
-        if (!sameRow) {
-            held_.clear();
-            byKey_.clear();
-            held_.push_front(Entry{{}, capacity_, ++clock_, row_, {}, TensorWriter{}, false, true, 0, 0});
-            bytesHeld_ = capacity_;
-        }
-        Entry& remnant = held_.front();
-        remnant.streamed += bytes;
-        if (written) remnant.streamedDirty += bytes;
-        return &remnant;
-    }
-
-    static bool touchedBy(const Entry& entry, const std::string& kernel) {
-        return std::find(entry.touchers.begin(), entry.touchers.end(), kernel) != entry.touchers.end();
-    }
-
-    // The least recently used lines leave, as many as L2 is over: whole tensors (a tensor is held
-    // whole or not at all, for find), but the lines of a tensor only part of which had to leave
-    // stay, as a remnant of its dirtiness that no read finds.
-    void evictOldest() {
-        Entry& victim = held_.back();  // a remnant, or a tensor (whole, below)
-        const std::uint64_t over = bytesHeld_ - capacity_;
-        if (victim.remnant && victim.bytes > over) {  // only its oldest lines leave
-            victim.bytes -= over;
-            bytesHeld_ -= over;
-            return;
-        }
-        if (victim.remnant) {
-            bytesHeld_ -= victim.bytes;
-            held_.pop_back();
-            return;
-        }
-        const auto whole = std::prev(held_.end());
-        if (whole->bytes > over) {
-            const std::uint64_t staying = whole->bytes - over;
-            held_.push_back(Entry{{}, staying, whole->stamp, whole->row, {}, TensorWriter{}, false, true, staying,
-                                  whole->dirty ? staying : 0});
-            bytesHeld_ += staying;
-        }
-        for (const TensorKey& key : whole->aliases) unlist(key, whole);
-        unlist(whole->key, whole);
-        bytesHeld_ -= whole->bytes;
-        held_.erase(whole);
-    }
-
-    // `entry` is no longer found under `key`.
-    void unlist(const TensorKey& key, std::list<Entry>::iterator entry) {
-        auto& sameKey = byKey_[key];
-        sameKey.erase(std::find(sameKey.begin(), sameKey.end(), entry));
-        if (sameKey.empty()) byKey_.erase(key);
-    }
-
-    std::uint64_t capacity_;
-    std::uint64_t clock_ = 0;
-    std::uint64_t row_ = 0;
-    std::uint64_t bytesHeld_ = 0;
-    std::uint64_t lastId_ = 0;
-    std::list<Entry> held_;
-    std::map<TensorKey, std::vector<std::list<Entry>::iterator>> byKey_;
-};
 
 // The dtype cell of a code image's key and the kernel that touches them: no tensor has it.
 constexpr const char* kCodeImage = "code image";
@@ -249,43 +24,6 @@ std::uint64_t bytesAt(const std::vector<std::uint64_t>& bytes, std::size_t j) { 
 std::string kernelOf(const RealKernel& k) {
     return k.type + '|' + k.inputShapes + '|' + k.inputDtypes + '|' + k.outputShapes + '|' + k.outputDtypes;
 }
-
-constexpr std::uint64_t kUnknownTensor = 0;
-
-// The tensors the kernels of one autograd backward node read and wrote in the current walk
-// (autograd_links.h). Under ViewInputs::NodeViews, a later kernel of the node whose input has an
-// identity L2 holds no tensor of, but one of these tensors' dtype, plain layout and byte count,
-// reads a view of it (docs/fidelity.md §140g: the convolution's bias gradient, a ReduceSum over
-// [N, C, H·W], reads the node's dy [N, C, H, W], which the node's first kernel, the TransData to
-// NC1HWC0, read; a reshape of a contiguous tensor is the same bytes).
-struct NodeTensors {
-    struct Touched {
-        TensorKey key;
-        std::uint64_t bytes;
-        std::uint64_t id;
-    };
-    std::size_t walk = 0;
-    std::vector<Touched> touched;  // oldest first
-
-    void startWalk(std::size_t pass) {
-        if (walk == pass) return;
-        walk = pass;
-        touched.clear();
-    }
-    // The newest tensor of the node that `key` (`bytes`) may be a view of; null when none is held.
-    const void* viewSource(const TensorLru& lru, const TensorKey& key, std::uint64_t bytes,
-                           const std::vector<const void*>& claimed) const {
-        if (std::get<2>(key) != "ND") return nullptr;
-        for (auto it = touched.rbegin(); it != touched.rend(); ++it) {
-            if (it->bytes != bytes || std::get<1>(it->key) != std::get<1>(key) || std::get<2>(it->key) != "ND" ||
-                std::get<0>(it->key) == std::get<0>(key))
-                continue;
-            const void* held = lru.findById(it->key, it->id);
-            if (held != nullptr && std::find(claimed.begin(), claimed.end(), held) == claimed.end()) return held;
-        }
-        return nullptr;
-    }
-};
 
 // One side of a row matched against L2: the held tensor of each of its tensors (null: not held),
 // none of them one of `taken` (the tensors the row's other side already matched). A tensor whose
@@ -357,46 +95,6 @@ std::size_t forwardOutputInput(const RealKernel& k) {
     constexpr std::size_t kNone = static_cast<std::size_t>(-1);
     return k.type == "ReluGrad" ? 1 : kNone;
 }
-
-// What a forward op's kernels read and wrote in the current walk (autograd_links.h): the tensors
-// its backward node may read as saved ones. A tensor of an identity the op also wrote (an
-// elementwise op's output, a cast's intermediate) or read twice as different tensors is not named:
-// the profile does not say which of them autograd saved.
-struct SavedTensors {
-    std::size_t walk = 0;
-    std::map<TensorKey, std::uint64_t> read;  // identity → the tensor read (kUnknownTensor: two were)
-    std::map<TensorKey, bool> written;
-    std::map<TensorKey, std::uint64_t> wrote;  // identity → the tensor written (kUnknownTensor: two were)
-
-    void startWalk(std::size_t pass) {
-        if (walk == pass) return;
-        walk = pass;
-        read.clear();
-        written.clear();
-        wrote.clear();
-    }
-    void noteRead(const TensorKey& key, std::uint64_t id) {
-        const auto [it, fresh] = read.emplace(key, id);
-        if (!fresh && it->second != id) it->second = kUnknownTensor;
-    }
-    void noteWritten(const TensorKey& key, std::uint64_t id) {
-        written[key] = true;
-        const auto [it, fresh] = wrote.emplace(key, id);
-        if (!fresh && it->second != id) it->second = kUnknownTensor;
-    }
-    bool readIdentity(const TensorKey& key) const { return read.count(key) > 0; }
-    // The one tensor of `key` the op wrote (in place or new); kUnknownTensor when none or several.
-    std::uint64_t outputTensor(const TensorKey& key) const {
-        const auto it = wrote.find(key);
-        return it == wrote.end() ? kUnknownTensor : it->second;
-    }
-    // The tensor of `key` the backward reads as saved; kUnknownTensor when not named.
-    std::uint64_t savedTensor(const TensorKey& key) const {
-        const auto it = read.find(key);
-        if (it == read.end() || written.count(key) > 0) return kUnknownTensor;
-        return it->second;
-    }
-};
 
 // The indices of the held tensors, least recently used first, and (with `writers`) the write
 // that last touched each.

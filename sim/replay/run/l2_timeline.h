@@ -30,6 +30,7 @@
 // read of it would have been (docs/fidelity.md §144e). A list kernel's flattened outputs take
 // their inputs' shapes (tensor_identity.h: outputsRecordedFlat).
 // LRU follows the model's own L2 (l2_cache.h: true LRU); the L2's set conflicts are not modelled.
+// The LRU of whole tensors is l2_tensor_lru.h; the autograd records the walk keeps, autograd_tensors.h.
 // The walk starts in steady state by default (TimelineStart below).
 #include <cstddef>
 #include <cstdint>
