@@ -268,6 +268,11 @@ struct ChipConfig {
     // the writes (a barrier, a cross-core set, the block's end) pays one (docs/fidelity.md §91).
     // 0 = a store is done at its curve's end.
     std::uint32_t mte3StoreAckCycles = 0;
+    // A Load3D's (Img2ColLoad's) start on MTE1: set-up before its first write to L0, paid once an
+    // instruction on top of its bytes (TransferTiming). CANN's cube cache tiling charges every
+    // Load3D it models this cost (ops-nn cube/constants/constants_define.h k1971Mte1Load3dCost = 42,
+    // cycle_calculator.cc GetMte1ACycle / GetMte1BCycle; docs/fidelity.md §151g). 0 = none.
+    std::uint32_t mte1Load3dStartCycles = 0;
 
     std::uint64_t bufferCapacity(MemSpace m) const { return bufferBytes[static_cast<std::size_t>(m)]; }
     std::uint32_t alignment(MemSpace m) const { return alignmentBytes[static_cast<std::size_t>(m)]; }

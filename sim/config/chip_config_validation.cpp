@@ -166,6 +166,7 @@ void checkPhysicalRanges(const Checker& check, const ChipConfig& chip) {
         {"pipes.mte2_miss_wait_in_flight_cycles", chip.mte2MissWaitInFlightCycles},
         {"pipes.mte3_store_issue_cycles", chip.mte3StoreIssueCycles},
         {"pipes.mte3_store_ack_cycles", chip.mte3StoreAckCycles},
+        {"pipes.mte1_load3d_start_cycles", chip.mte1Load3dStartCycles},
     };
     for (const auto& [key, cycles] : eventCycles) checkRange(check, cycles, kEventCycles, key, "cycles");
     for (std::size_t i = 0; i < chip.paths.size(); ++i) {

@@ -26,6 +26,16 @@ const ChipConfig& chip910B1() {
     return chip;
 }
 
+// The 910B1 without its Load3D start (pipes.mte1_load3d_start_cycles): an img2col's bytes alone.
+const ChipConfig& chip910B1WithoutLoad3dStart() {
+    static const ChipConfig chip = [] {
+        ChipConfig c = shippedChip("Ascend910B1");
+        c.mte1Load3dStartCycles = 0;
+        return c;
+    }();
+    return chip;
+}
+
 struct MeasuredPoint {
     MemSpace src, dst;
     LayoutConversion conversion;
@@ -192,7 +202,7 @@ TEST(TransferTiming, UnknownPathThrows) {
 }
 
 TEST(TransferTiming, Img2ColCostsItsOutputAtTheL1ToL0aRate) {
-    const TransferTiming timing(chip910B1());
+    const TransferTiming timing(chip910B1WithoutLoad3dStart());
     Img2ColLoad load;
     load.m = 64;
     load.k = 256;  // 64 x 256 fp16 = 32 KiB written into L0A
@@ -202,7 +212,7 @@ TEST(TransferTiming, Img2ColCostsItsOutputAtTheL1ToL0aRate) {
 // Load3D gathers a 32 B C0 vector per position and tap out of ~256 B L1 lines: output positions
 // strideW vectors apart cost strideW times the stride-1 rate, up to one vector per line (8×).
 TEST(TransferTiming, Img2ColOfAStridedWindowUsesAFractionOfEachL1Line) {
-    const TransferTiming timing(chip910B1());
+    const TransferTiming timing(chip910B1WithoutLoad3dStart());
     Img2ColLoad load;
     load.m = 64;
     load.k = 256;
@@ -218,7 +228,7 @@ TEST(TransferTiming, Img2ColOfAStridedWindowUsesAFractionOfEachL1Line) {
 // its L1 reads when they are the longer side. The model's L0B destination alone (`dst`, the
 // mirrored forward product) keeps the L0A rate.
 TEST(TransferTiming, Img2ColIntoTheChipsL0bTakesTheL0bWriteRate) {
-    const TransferTiming timing(chip910B1());
+    const TransferTiming timing(chip910B1WithoutLoad3dStart());
     Img2ColLoad load;
     load.m = 64;
     load.k = 256;  // 32 KiB of fp16
@@ -231,6 +241,26 @@ TEST(TransferTiming, Img2ColIntoTheChipsL0bTakesTheL0bWriteRate) {
     EXPECT_NEAR(static_cast<double>(l0b), 2.0 * mirrored, 0.02 * 2.0 * mirrored);
     load.strideW = 4;  // 4x the L0A rate's reads outlast L0B's writes
     EXPECT_NEAR(static_cast<double>(timing.cycles(load)), 4.0 * mirrored, 0.01 * 4.0 * mirrored);
+}
+
+// A Load3D the chip writes into L0B (the filter gradient's x) pays the chip's start once on top of
+// its bytes: CANN's cube cache tiling's k1971Mte1Load3dCost = 42 (ops-nn cube/constants/
+// constants_define.h, cycle_calculator.cc GetMte1BCycle), the 910B parts' pipes.mte1_load3d_start_cycles;
+// the L0A img2cols keep their bytes' cost (measured, docs/fidelity.md §151g); the 910A has no source
+// and keeps none.
+TEST(TransferTiming, AnImg2ColIntoTheChipsL0bPaysTheLoad3dStartOnce) {
+    const TransferTiming bytesOnly(chip910B1WithoutLoad3dStart());
+    const TransferTiming shipped(chip910B1());
+    EXPECT_EQ(chip910B1().mte1Load3dStartCycles, 42u);
+    EXPECT_EQ(shippedChip("Ascend910B2").mte1Load3dStartCycles, 42u);
+    EXPECT_EQ(shippedChip("Ascend910").mte1Load3dStartCycles, 0u);
+    Img2ColLoad load;
+    load.m = 64;
+    load.k = 256;
+    load.chipDst = MemSpace::L0B;
+    EXPECT_EQ(shipped.cycles(load), bytesOnly.cycles(load) + 42u);
+    load.chipDst = MemSpace::L0A;
+    EXPECT_EQ(shipped.cycles(load), bytesOnly.cycles(load));
 }
 
 // A transposing Load3Dv2 (DataMove::gathersC0Vectors, the fp32 input gradient's weights) reads one

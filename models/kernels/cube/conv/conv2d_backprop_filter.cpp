@@ -3,7 +3,9 @@
 // C·kh·kw); when they are fewer than the cores, the (image, position) reduction is split over
 // blocks as well, which then accumulate with FixPipe atomic adds after a zero-fill kernel. On the
 // split cube a block runs its share (whole output rows) image by image, storing each tile once per
-// image through one L0C buffer (FilterGradProblem::tilesPerImage, docs/fidelity.md §131g, §136).
+// image through one L0C buffer (FilterGradProblem::tilesPerImage, docs/fidelity.md §131g, §136);
+// its fp32 rows take CANN's block split and L0 block instead when the launch's block dim is the
+// cube cache tiling's (FilterGradProblem::blockSplit, §151).
 #include <algorithm>
 #include <memory>
 #include <string>
@@ -91,16 +93,41 @@ std::vector<LoweredKernel> lowerConv2DBackpropFilter(const OpInstance& op, const
     p.dwAddr = dw.deviceAddr;
     p.slabChannelBlock = slabChannelBlock(chip, x.dtype);
 
+    const bool splitCube = chip.organisation != CoreOrganisation::Coupled;
+    const std::uint64_t targetBlocks = op.blockDim ? *op.blockDim : std::max<std::uint32_t>(1, chip.aiCoreCount);
+    if (splitCube && x.dtype == DataType::Fp32) {
+        // The fp32 rows' tiling is the cube cache tiling's cycle-model search (docs/fidelity.md §151):
+        // taken when its block split is the launch's block dim (on the AlexNet 910B2 rows it is: 24).
+        const FilterGradBlockSplit split =
+            cannFilterGradBlockSplit(win, p.batch, p.inChannels, p.outChannels, bytesOf(x.dtype),
+                                     p.mmadType == DataType::Hf32, chip.aiCoreCount, chip.bufferCapacity(MemSpace::L1));
+        if (split.batchDim != 0 && split.blocks() == targetBlocks) p.blockSplit = split;
+    }
+
     FilterGradTiling tiling;
     CubeBufferPlan plan;
     planFilterGrad(op, chip, p, tiling, plan);
+    if (p.blockSplit.batchDim != 0) {
+        // Every block adds its share's partial dw atomically into a zeroed output. A tile accumulates
+        // the block's images before its store, as the cache tiling's cycle model counts it (fixpipe
+        // once per L0C tile, the batch inside): the chip's FixPipe busy on the four 13 × 13 / 27 × 27
+        // rows is 31-43 KB/µs of that one store a tile, where a store per image would need 270-1400
+        // (docs/fidelity.md §151).
+        p.splits = p.blockSplit.blocks();
+        p.tilesPerImage = false;
+        p.coTilesInnermost = true;
+        planResidentX(op, chip, p, tiling, plan);
+        plan.storesWithoutUnitFlag = convGradientStoresWithoutUnitFlag(chip);
+        if (!plan.residentBRuns && filterGradXBandSingleBuffered(chip, p, tiling, plan)) plan.l1Slots = 1;
+        auto operands = std::make_shared<const FilterGradOperands>(p, tiling);
+        return {makeGmZeroFillKernel(chip, dw.deviceAddr, dw.bytes()),
+                makeCubeKernel(op, chip, operands, plan, CubeStepSizes{tiling.baseK})};
+    }
     const std::uint64_t outputTiles = ceilDiv(p.outChannels, tiling.baseM) * ceilDiv(p.columns(), tiling.baseN);
     // The split cube shares whole output rows out (FilterGradOperands::splitByOutputRows): no more
     // splits than rows, so that no block goes without any.
-    const bool splitCube = chip.organisation != CoreOrganisation::Coupled;
     const std::uint64_t reductionChunks = p.batch * tiling.chunksPerImage();
     const std::uint64_t reductionUnits = splitCube ? std::min(reductionChunks, p.batch * win.outH) : reductionChunks;
-    const std::uint64_t targetBlocks = op.blockDim ? *op.blockDim : std::max<std::uint32_t>(1, chip.aiCoreCount);
     p.splits = reductionSplits(p.batch, outputTiles, targetBlocks, reductionUnits);
     p.tilesPerImage = splitCube && p.splits > 1;
     p.coTilesInnermost = splitCube;

@@ -95,6 +95,10 @@ std::uint64_t FilterGradTiling::chunksPerImage() const { return ceilDiv(outPosit
 FilterGradOperands::FilterGradOperands(FilterGradProblem problem, FilterGradTiling tiling)
     : problem_(std::move(problem)), tiling_(tiling),
       coTiles_(ceilDiv(problem_.outChannels, tiling_.baseM)), colTiles_(ceilDiv(problem_.columns(), tiling_.baseN)) {
+    if (problem_.blockSplit.batchDim != 0) {
+        splitByBlocks();
+        return;
+    }
     if (problem_.tilesPerImage) {
         splitByOutputRows();
         return;
@@ -131,11 +135,65 @@ void FilterGradOperands::splitByOutputRows() {
     splitFirstSegment_.push_back(segments_.size());
 }
 
-std::uint64_t FilterGradOperands::tileCount() const { return coTiles_ * colTiles_ * segments_.size(); }
+// CANN's block split (FilterGradProblem::blockSplit): block b takes the shares of the kernel's
+// CalSingleCoreShape (ops-nn conv3d_backprop_filter_v2 arch22 conv3d_backprop_filter_v2.h): output
+// rows b % kDim, input channels (b / kDim) % nDim, output channels (b / (kDim · nDim)) % mDim,
+// images b / (kDim · nDim · mDim). A block is one segment: its tiles the share's column tiles with
+// the co tiles innermost, each accumulating all the block's images (their rows) before its one store.
+// Blocks whose share is empty run nothing.
+void FilterGradOperands::splitByBlocks() {
+    const FilterGradBlockSplit& s = problem_.blockSplit;
+    const ConvWindow& w = problem_.window;
+    const std::uint64_t taps = w.taps();
+    for (std::uint32_t b = 0; b < s.blocks(); ++b) {
+        splitFirstSegment_.push_back(segments_.size());
+        const std::uint64_t kIdx = b % s.kDim, nIdx = b / s.kDim % s.nDim;
+        const std::uint64_t mIdx = b / (s.kDim * s.nDim) % s.mDim, batchIdx = b / (s.kDim * s.nDim * s.mDim);
+        const std::uint64_t co0 = mIdx * s.coutPerBlock, ch0 = nIdx * s.cinPerBlock, row0 = kIdx * s.rowsPerBlock;
+        const std::uint64_t image0 = batchIdx * s.imagesPerBlock;
+        if (co0 >= problem_.outChannels || ch0 >= problem_.inChannels || row0 >= w.outH || image0 >= problem_.batch)
+            continue;
+        Segment seg{0, 0};
+        seg.co0 = co0;
+        seg.coCount = std::min(s.coutPerBlock, problem_.outChannels - co0);
+        seg.col0 = ch0 * taps;
+        seg.colCount = std::min(s.cinPerBlock, problem_.inChannels - ch0) * taps;
+        seg.coTiles = ceilDiv(seg.coCount, std::uint64_t{tiling_.baseM});
+        seg.colTiles = ceilDiv(seg.colCount, std::uint64_t{tiling_.baseN});
+        seg.positions = std::min(s.rowsPerBlock, w.outH - row0) * w.outW;
+        seg.images = std::min(problem_.batch, image0 + s.imagesPerBlock) - image0;
+        seg.chunks = seg.images * ceilDiv(seg.positions, std::uint64_t{tiling_.chunkPositions});
+        seg.firstPosition = image0 * w.outPositions() + row0 * w.outW;
+        seg.firstTile = blockSplitTiles_;
+        blockSplitTiles_ += seg.coTiles * seg.colTiles;
+        segments_.push_back(seg);
+    }
+    splitFirstSegment_.push_back(segments_.size());
+}
+
+std::uint64_t FilterGradOperands::segmentOfTile(std::uint64_t tile) const {
+    const auto next = std::upper_bound(segments_.begin(), segments_.end(), tile,
+                                       [](std::uint64_t t, const Segment& seg) { return t < seg.firstTile; });
+    return static_cast<std::uint64_t>(next - segments_.begin()) - 1;
+}
+
+std::uint64_t FilterGradOperands::firstTileOfSegment(std::uint64_t segment) const {
+    return segment < segments_.size() ? segments_[segment].firstTile : blockSplitTiles_;
+}
+
+std::uint64_t FilterGradOperands::tileCount() const {
+    if (problem_.blockSplit.batchDim != 0) return blockSplitTiles_;
+    return coTiles_ * colTiles_ * segments_.size();
+}
 
 void FilterGradOperands::blockTiles(std::uint32_t blockDim, std::uint32_t block, std::uint64_t& first,
                                     std::uint64_t& count) const {
-    if (blockDim != problem_.splits) {
+    if (problem_.blockSplit.batchDim != 0 && blockDim == problem_.blockSplit.blocks()) {
+        first = firstTileOfSegment(splitFirstSegment_[block]);
+        count = firstTileOfSegment(splitFirstSegment_[block + 1]) - first;
+        return;
+    }
+    if (blockDim != problem_.splits || problem_.blockSplit.batchDim != 0) {
         CubeOperands::blockTiles(blockDim, block, first, count);
         return;
     }
@@ -146,6 +204,23 @@ void FilterGradOperands::blockTiles(std::uint32_t blockDim, std::uint32_t block,
 FilterGradOperands::TileCoord FilterGradOperands::coord(std::uint64_t tile) const {
     TileCoord c;
     std::uint64_t colTile = 0, coTile = 0;
+    const std::uint64_t taps = problem_.window.taps();
+    if (problem_.blockSplit.batchDim != 0) {
+        c.segment = segmentOfTile(tile);
+        const Segment& seg = segments_[c.segment];
+        const std::uint64_t local = tile - seg.firstTile;
+        coTile = local % seg.coTiles;
+        colTile = local / seg.coTiles;
+        c.co0 = seg.co0 + coTile * tiling_.baseM;
+        c.k0 = seg.col0 + colTile * tiling_.baseN;
+        c.co = static_cast<std::uint32_t>(std::min<std::uint64_t>(tiling_.baseM, seg.co0 + seg.coCount - c.co0));
+        c.cols = static_cast<std::uint32_t>(std::min<std::uint64_t>(tiling_.baseN, seg.col0 + seg.colCount - c.k0));
+        c.firstChunk = 0;
+        c.chunks = seg.chunks;
+        c.channel0 = c.k0 / taps;
+        c.channels = (c.k0 + c.cols - 1) / taps + 1 - c.channel0;
+        return c;
+    }
     if (problem_.coTilesInnermost) {
         coTile = tile % coTiles_;
         tile /= coTiles_;
@@ -163,7 +238,6 @@ FilterGradOperands::TileCoord FilterGradOperands::coord(std::uint64_t tile) cons
     c.cols = static_cast<std::uint32_t>(std::min<std::uint64_t>(tiling_.baseN, problem_.columns() - c.k0));
     c.firstChunk = segments_[c.segment].firstChunk;
     c.chunks = segments_[c.segment].chunks;
-    const std::uint64_t taps = problem_.window.taps();
     const std::uint64_t c0 = problem_.slabChannelBlock;
     c.channel0 = c.k0 / taps / c0 * c0;
     c.channels = std::min(problem_.inChannels, roundUp((c.k0 + c.cols - 1) / taps + 1, c0)) - c.channel0;
@@ -171,11 +245,19 @@ FilterGradOperands::TileCoord FilterGradOperands::coord(std::uint64_t tile) cons
 }
 
 std::uint64_t FilterGradOperands::aRowsOf(std::uint64_t tile) const {
+    if (problem_.blockSplit.batchDim != 0) {
+        const Segment& seg = segments_[segmentOfTile(tile)];
+        return seg.firstTile + (tile - seg.firstTile) % seg.coTiles;
+    }
     if (!problem_.coTilesInnermost) return tile / colTiles_;
     return tile / (coTiles_ * colTiles_) * coTiles_ + tile % coTiles_;
 }
 
 std::uint64_t FilterGradOperands::bColumnsOf(std::uint64_t tile) const {
+    if (problem_.blockSplit.batchDim != 0) {
+        const Segment& seg = segments_[segmentOfTile(tile)];
+        return tile - (tile - seg.firstTile) % seg.coTiles;
+    }
     return problem_.coTilesInnermost ? tile / coTiles_ : tile;
 }
 
@@ -186,6 +268,13 @@ std::uint32_t FilterGradOperands::chunkCount(std::uint64_t tile) const {
 void FilterGradOperands::chunk(std::uint64_t tile, std::uint32_t c, std::uint64_t& start, std::uint32_t& length) const {
     // chunkStart encodes (image, first position) as a linear position over the batch.
     const Segment& segment = segments_[coord(tile).segment];
+    if (problem_.blockSplit.batchDim != 0) {  // the block's images one after another, each its rows
+        const std::uint64_t perImage = ceilDiv(segment.positions, std::uint64_t{tiling_.chunkPositions});
+        const std::uint64_t offset = c % perImage * tiling_.chunkPositions;
+        start = segment.firstPosition + c / perImage * tiling_.outPositions + offset;
+        length = static_cast<std::uint32_t>(std::min<std::uint64_t>(tiling_.chunkPositions, segment.positions - offset));
+        return;
+    }
     if (problem_.tilesPerImage) {
         const std::uint64_t offset = std::uint64_t{c} * tiling_.chunkPositions;
         start = segment.firstPosition + offset;
@@ -262,6 +351,12 @@ void planFilterGrad(const OpInstance& op, const ChipConfig& chip, const FilterGr
     tiling.baseM = static_cast<std::uint32_t>(std::min<std::uint64_t>(kBaseM, roundUp(p.outChannels, kFractalRows)));
     tiling.baseK = static_cast<std::uint32_t>(std::min<std::uint64_t>(kStepBytesPerRow / eb, roundUp(tiling.outPositions, kFractalRows)));
     tiling.baseN = static_cast<std::uint32_t>(std::min<std::uint64_t>(columnTile(chip, p, tiling), roundUp(p.columns(), kFractalRows)));
+    const FilterGradBlockSplit& split = p.blockSplit;
+    if (split.batchDim != 0) {  // CANN's L0 block (GetMN0) on the block's share
+        tiling.baseM = static_cast<std::uint32_t>(std::min<std::uint64_t>(split.baseM, roundUp(split.coutPerBlock, kFractalRows)));
+        tiling.baseN = static_cast<std::uint32_t>(
+            std::min<std::uint64_t>(split.baseN, roundUp(split.cinPerBlock * taps, kFractalRows)));
+    }
     const std::uint64_t touched = ceilDiv(tiling.baseN, taps) + 1;
     const std::uint64_t slabChannels =
         std::min(p.inChannels, p.slabChannelBlock > 1 ? (ceilDiv(touched, p.slabChannelBlock) + 1) * p.slabChannelBlock : touched);
@@ -276,6 +371,7 @@ void planFilterGrad(const OpInstance& op, const ChipConfig& chip, const FilterGr
         throwLoweringError(op, "the x slab of one reduction step does not fit half of L1");
     tiling.chunkPositions = static_cast<std::uint32_t>(positions);
     tiling.baseK = static_cast<std::uint32_t>(std::min(positions, std::max<std::uint64_t>(tiling.baseK, stepPositions(chip, p, tiling))));
+    if (split.batchDim != 0) tiling.baseK = static_cast<std::uint32_t>(std::min<std::uint64_t>(positions, split.baseK));
     tiling.dyRowStrideBytes = roundUp(positions * eb, kL1RowAlignBytes);
 
     plan.l1BOffset = roundUp(tiling.baseM * tiling.dyRowStrideBytes, kLocalAlignBytes);
@@ -293,6 +389,8 @@ namespace {
 // Chunks of the largest segment (a split, or its part of an image): what a resident operand's
 // region holds for one run of tiles.
 std::uint64_t filterGradSegmentChunks(const FilterGradProblem& p, const FilterGradTiling& tiling) {
+    if (p.blockSplit.batchDim != 0)
+        return p.blockSplit.imagesPerBlock * ceilDiv(p.blockSplit.rowsPerBlock * p.window.outW, std::uint64_t{tiling.chunkPositions});
     const std::uint64_t splitChunks = ceilDiv(p.batch * tiling.chunksPerImage(), p.splits);
     return p.tilesPerImage ? std::min(splitChunks, tiling.chunksPerImage()) : splitChunks;
 }
@@ -316,9 +414,11 @@ void planResidentDy(const OpInstance& op, const ChipConfig& chip, const FilterGr
 
 void planResidentX(const OpInstance& op, const ChipConfig& chip, const FilterGradProblem& p,
                    const FilterGradTiling& tiling, CubeBufferPlan& plan) {
-    const std::uint64_t colTiles = ceilDiv(p.columns(), tiling.baseN);
-    const std::uint64_t coTiles = ceilDiv(p.outChannels, tiling.baseM);
-    if (coTiles < 2 || !blocksRunSeveralTiles(op, chip, coTiles * colTiles * p.splits)) return;
+    const bool blockSplit = p.blockSplit.batchDim != 0;
+    const std::uint64_t colTiles = ceilDiv(blockSplit ? p.blockSplit.cinPerBlock * p.window.taps() : p.columns(), tiling.baseN);
+    const std::uint64_t coTiles = ceilDiv(blockSplit ? p.blockSplit.coutPerBlock : p.outChannels, tiling.baseM);
+    const std::uint64_t segments = blockSplit ? std::uint64_t{p.blockSplit.blocks()} * p.blockSplit.imagesPerBlock : p.splits;
+    if (coTiles < 2 || !blocksRunSeveralTiles(op, chip, coTiles * colTiles * segments)) return;
     const std::uint64_t dyChunkBytes = plan.l1BOffset;
     const std::uint64_t slabBytes = plan.l1SlotBytes - plan.l1BOffset;
     const std::uint64_t residentBytes = filterGradSegmentChunks(p, tiling) * slabBytes;

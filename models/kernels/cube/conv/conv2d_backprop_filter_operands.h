@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "models/kernels/cube/conv/conv2d_backprop_filter_block_split.h"
 #include "models/kernels/cube/conv/conv2d_geometry.h"
 
 namespace ascendsim {
@@ -39,6 +40,13 @@ struct FilterGradProblem {
     // tiles (segment, column tile, co tile), planResidentX; false (the coupled 910A's TBE v100
     // schedule): (segment, co tile, column tile), planResidentDy.
     bool coTilesInnermost = false;
+    // CANN's block split of the split cube's fp32 dw (cannFilterGradBlockSplit), when its batchDim is
+    // not 0: block b runs its output channels × input channels share of dw in baseM × baseN tiles
+    // (column tiles outer, co tiles inner), each tile accumulating all the block's images and output
+    // rows in baseK-position steps before its one atomic store; `splits` is then the block count.
+    // Off (the whole-output-row shares above): the coupled chips, the 16-bit rows, and launches
+    // whose block dim is not the search's.
+    FilterGradBlockSplit blockSplit;
     std::uint64_t columns() const { return inChannels * window.taps(); }
 };
 
@@ -83,6 +91,10 @@ private:
         // With tilesPerImage the segment is a run of output positions (firstChunk unused):
         // image · Ho·Wo + first position, and how many.
         std::uint64_t firstPosition = 0, positions = 0;
+        // With a block split: the block's output channels and reduction columns, its co and column
+        // tiles, and the segment's first tile (tiles column-tile-major, co tiles innermost).
+        std::uint64_t co0 = 0, coCount = 0, col0 = 0, colCount = 0, firstTile = 0;
+        std::uint64_t coTiles = 0, colTiles = 0, images = 0;
     };
     struct TileCoord {
         std::uint64_t segment, co0, k0;
@@ -92,12 +104,16 @@ private:
     };
     TileCoord coord(std::uint64_t tile) const;
     void splitByOutputRows();  // the segments with tilesPerImage
+    void splitByBlocks();      // the segments with a block split
+    std::uint64_t segmentOfTile(std::uint64_t tile) const;
+    std::uint64_t firstTileOfSegment(std::uint64_t segment) const;
 
     FilterGradProblem problem_;
     FilterGradTiling tiling_;
     std::uint64_t coTiles_, colTiles_;
     std::vector<Segment> segments_;                  // every split's segments, split by split
     std::vector<std::uint64_t> splitFirstSegment_;  // split s: segments [s], [s + 1])
+    std::uint64_t blockSplitTiles_ = 0;              // every block's tiles, with a block split
 };
 
 void planFilterGrad(const OpInstance& op, const ChipConfig& chip, const FilterGradProblem& problem,

@@ -7,23 +7,12 @@
 
 #include "models/kernels/cube/conv/conv2d_backprop_filter_operands.h"
 #include "tests/models/kernels/cube_conv_reference.h"
+#include "tests/models/kernels/cube/filter_grad_test_op.h"
 #include "tests/models/kernels/cube_test_support.h"
 #include "tests/models/kernels/test_chip.h"
 
 namespace ascendsim::test {
 namespace {
-
-OpInstance filterGradOp(CubeOpHarness& h, const ConvShape& s, TensorInfo& x, TensorInfo& dy, TensorInfo& dw,
-                        DataType type = DataType::Fp16) {
-    x = h.tensor("x", {s.n, s.c, s.h, s.w}, type);
-    dy = h.tensor("dy", {s.n, s.co, s.outH(), s.outW()}, type);
-    dw = h.tensor("dw", {s.co, s.c, s.kh, s.kw}, DataType::Fp32);
-    auto op = makeOp("Conv2DBackpropFilter", {x, dy}, {dw});
-    op.attrs["strides"] = std::vector<std::int64_t>{s.sh, s.sw};
-    op.attrs["pads"] = std::vector<std::int64_t>{s.pt, s.pb, s.pl, s.pr};
-    op.attrs["filter_size"] = std::vector<std::int64_t>{s.co, s.c, s.kh, s.kw};
-    return op;
-}
 
 // The instructions of every block of an AI-core kernel, block after block.
 std::vector<Instruction> everyBlockProgram(const LoweredKernel& kernel) {
