@@ -44,11 +44,12 @@ TEST(L2TensorLru, TheLeastRecentlyUsedLeavesWhole) {
     const void* a = lru.add(kA, 2 * kLruKiB, "w", TensorWriter{0, 0});
     lru.startRow(1);
     const void* b = lru.add(kB, 2 * kLruKiB, "r", TensorWriter{});
+    const std::uint64_t bId = lru.idOf(b);  // taken while b is held: an evicted tensor's handle dangles
     lru.startRow(2);
     lru.use(kA, a, 2 * kLruKiB, "r2", TensorWriter{});  // a newest: b is the oldest now
     lru.startRow(3);
     lru.add(kC, kLruKiB, "r3", TensorWriter{});
-    EXPECT_EQ(lru.findById(kB, lru.idOf(b)), nullptr);
+    EXPECT_EQ(lru.findById(kB, bId), nullptr);
     EXPECT_NE(lru.find(kA, "x", {}), nullptr);
     // b's other KiB stays as a clean remnant; a (written) is dirty.
     EXPECT_EQ(lru.bytesHeld(), 4 * kLruKiB);
