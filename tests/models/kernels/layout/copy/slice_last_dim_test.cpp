@@ -10,7 +10,7 @@
 namespace ascendsim::test {
 namespace {
 
-constexpr std::uint64_t kGmBytes = 8ull << 20;
+constexpr std::uint64_t kSliceGmBytes = 8ull << 20;
 
 struct SliceProgram {
     std::vector<std::uint64_t> loadBytes, storeBytes;
@@ -59,7 +59,7 @@ std::vector<LoweredKernel> runLastDimSlice(CubeOpHarness& h, const TensorInfo& x
 // one 384 B move, two vnchwconvs and one UB → UB copy, one 16 B store — and the right values.
 TEST(SliceLastDim, QwenRowsAreOneMoveTwoTransposesAndOneStore) {
     const ChipConfig chip = ascend910B1();
-    CubeOpHarness h(chip, kGmBytes);
+    CubeOpHarness h(chip, kSliceGmBytes);
     const auto x = h.tensor("x", {4, 24}, DataType::Fp32), y = h.tensor("y", {4, 1}, DataType::Fp32);
     const auto kernels = runLastDimSlice(h, x, y, {0, 2}, 1u, "[4,24] -> [4,1]");
     ASSERT_EQ(kernels.size(), 1u);
@@ -77,7 +77,7 @@ TEST(SliceLastDim, QwenRowsAreOneMoveTwoTransposesAndOneStore) {
 TEST(SliceLastDim, EverySegmentAndBlockCopiesItsRows) {
     const ChipConfig chip = ascend910B1();
     for (const auto& blockDim : blockDimSweep()) {
-        CubeOpHarness h(chip, kGmBytes);
+        CubeOpHarness h(chip, kSliceGmBytes);
         runLastDimSlice(h, h.tensor("x", {40, 3, 20}, DataType::Bf16), h.tensor("y", {40, 3, 5}, DataType::Bf16),
                         {0, 0, 7}, blockDim, "bf16 [40,3,20] -> [40,3,5]");
         runLastDimSlice(h, h.tensor("x2", {37, 24}, DataType::Fp32), h.tensor("y2", {37, 1}, DataType::Fp32), {0, 23},
@@ -93,7 +93,7 @@ TEST(SliceLastDim, EverySegmentAndBlockCopiesItsRows) {
 // stream (no vnchwconv), with the right values.
 TEST(SliceLastDim, OtherSlicesKeepTheElementwiseStream) {
     const ChipConfig chip = ascend910B1();
-    CubeOpHarness h(chip, kGmBytes);
+    CubeOpHarness h(chip, kSliceGmBytes);
     const auto otherDim = runLastDimSlice(h, h.tensor("x", {6, 24}, DataType::Fp32), h.tensor("y", {3, 1}, DataType::Fp32),
                                           {2, 5}, 1u, "[6,24] -> [3,1]");
     EXPECT_EQ(programOf(otherDim.front()).nchwConvs, 0u);
