@@ -1,8 +1,9 @@
-// Where the cube block program's chunks go in L1 (cube_block_l1_chunks.h), driven directly with stub
-// operands whose loads are plain GM→L1 copies: ping-pong slots alternate and every flag waited for
-// is set, a resident A is loaded once for the tiles that share it, A in its own slots is loaded
-// once for the chunks its load spans, and the runs of a resident B alternate between two regions.
-// Whole programs of each layout are in the cube/ tests (cube_matmul_resident_a_test.cpp, ...).
+// Where the cube block program's chunks go in L1 (cube_block_l1_chunks.h), driven directly with
+// small hand-made operands whose loads are plain GM→L1 copies: ping-pong slots alternate and every
+// flag waited for is set, a resident A is loaded once for the tiles that share it, A in its own
+// slots is loaded once for the chunks its load spans, and the runs of a resident B alternate
+// between two regions. Whole programs of each layout are in the cube/ tests
+// (cube_matmul_resident_a_test.cpp, ...).
 #include "models/kernels/tiling/cube_block_l1_chunks.h"
 
 #include <gtest/gtest.h>
@@ -18,7 +19,7 @@ namespace {
 
 // Tiles of four 16-deep chunks; pairs of tiles (0/1, 2/3, ...) share their A rows and B columns.
 // A chunk loads from GM kAGm + its start, a B chunk from kBGm + its start, 32 B each.
-class L1ChunksStubOperands final : public CubeOperands {
+class L1ChunksTestOperands final : public CubeOperands {
 public:
     static constexpr std::uint64_t kAGm = 0x100000;
     static constexpr std::uint64_t kBGm = 0x200000;
@@ -56,7 +57,7 @@ std::vector<L1Load> l1LoadsOf(const std::vector<Instruction>& program) {
     for (const auto& instruction : program) {
         if (instruction.opcode != Opcode::DataMove) continue;
         const auto& move = std::get<DataMove>(instruction.operands);
-        loads.push_back({move.srcAddr < L1ChunksStubOperands::kBGm, move.dstAddr});
+        loads.push_back({move.srcAddr < L1ChunksTestOperands::kBGm, move.dstAddr});
     }
     return loads;
 }
@@ -67,7 +68,7 @@ TEST(CubeBlockL1Chunks, PingPongSlotsHoldAnAAndABChunkAndAlternateWithBalancedFl
     plan.l1BOffset = 0x800;
     std::vector<Instruction> program;
     ProgramBuilder b(program);
-    CubeBlockL1Chunks l1(std::make_shared<L1ChunksStubOperands>(), plan, 0, 1);
+    CubeBlockL1Chunks l1(std::make_shared<L1ChunksTestOperands>(), plan, 0, 1);
     l1.prime(b);
     l1.loadChunk(0, 0, b);
     for (std::uint32_t c = 0; c < 4; ++c) {
@@ -87,7 +88,7 @@ TEST(CubeBlockL1Chunks, PingPongSlotsHoldAnAAndABChunkAndAlternateWithBalancedFl
 TEST(CubeBlockL1Chunks, AResidentAIsLoadedOnceForTheTilesThatShareItsRows) {
     CubeBufferPlan plan;
     plan.placeResidentA(0x1000, 0x400, 0x1000);  // A's chunks from 0x2000, 0x400 apart
-    auto ops = std::make_shared<L1ChunksStubOperands>();
+    auto ops = std::make_shared<L1ChunksTestOperands>();
     CubeBlockL1Chunks l1(ops, plan, 2, 3);  // tiles 2, 3 (A rows 1) and 4 (A rows 2)
     EXPECT_TRUE(l1.loadsA(0));
     EXPECT_FALSE(l1.loadsA(1));
@@ -109,7 +110,7 @@ TEST(CubeBlockL1Chunks, AInItsOwnSlotsIsLoadedOnceForTheChunksItsLoadSpans) {
     plan.aChunkSpan = 2;
     plan.l1ASlotAddr = 0x4000;
     plan.l1ASlotBytes = 0x800;
-    CubeBlockL1Chunks l1(std::make_shared<L1ChunksStubOperands>(), plan, 0, 1);
+    CubeBlockL1Chunks l1(std::make_shared<L1ChunksTestOperands>(), plan, 0, 1);
     const CubeStep step = l1.chunkStep(0, 1);
     EXPECT_EQ(step.a.start, 0u);  // chunks 0 and 1
     EXPECT_EQ(step.a.length, 32u);
@@ -130,7 +131,7 @@ TEST(CubeBlockL1Chunks, AInItsOwnSlotsIsLoadedOnceForTheChunksItsLoadSpans) {
 TEST(CubeBlockL1Chunks, ResidentBRunsAlternateBetweenTwoRegions) {
     CubeBufferPlan plan;
     plan.placeResidentBRuns(0x1000, 0x400, 0x2000, 2);  // regions at 0x2000 and 0x4000
-    CubeBlockL1Chunks l1(std::make_shared<L1ChunksStubOperands>(), plan, 0, 4);
+    CubeBlockL1Chunks l1(std::make_shared<L1ChunksTestOperands>(), plan, 0, 4);
     EXPECT_TRUE(l1.loadsB(0));
     EXPECT_FALSE(l1.loadsB(1));
     EXPECT_TRUE(l1.loadsB(2));

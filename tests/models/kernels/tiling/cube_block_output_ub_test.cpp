@@ -1,8 +1,9 @@
 // The coupled chips' store of a cube output tile through UB (cube_block_output_ub.h), driven
-// directly with stub operands: the L0C→UB move keeps the FixPipe move's conversion but pads rows
-// to 32 B, the bias is cast when its dtype differs and added with a repeat stride of 0, a fused
-// epilogue operand of unpadded rows is multiplied in whole 256 B repeats, and UB→GM writes the
-// FixPipe move's GM rows. End-to-end programs on a coupled chip are in cube/cube_coupled_test.cpp.
+// directly with small hand-made operands: the L0C→UB move keeps the FixPipe move's conversion but
+// pads rows to 32 B, the bias is cast when its dtype differs and added with a repeat stride of 0, a
+// fused epilogue operand of unpadded rows is multiplied in whole 256 B repeats, and UB→GM writes
+// the FixPipe move's GM rows. End-to-end programs on a coupled chip are in
+// cube/cube_coupled_test.cpp.
 #include "models/kernels/tiling/cube_block_output_ub.h"
 
 #include <gtest/gtest.h>
@@ -18,7 +19,7 @@ namespace {
 
 // Operands of one output tile: `rows` × `columns` fp32 accumulators stored as `outType` at GM
 // kOutGm, with an optional bias of `biasType` and an optional fused epilogue operand.
-class OutputUbStubOperands final : public CubeOperands {
+class OutputUbTestOperands final : public CubeOperands {
 public:
     static constexpr std::uint64_t kOutGm = 0x10000;
     static constexpr std::uint64_t kBiasGm = 0x20000;
@@ -96,7 +97,7 @@ std::vector<VectorInstr> outputUbVectors(const std::vector<Instruction>& program
 
 // Stores the one tile the way the block program does: the cube's L0C slot primed, acquired,
 // published and consumed before the store, drained with the UB buffers at the end.
-std::vector<Instruction> storeOneTile(const std::shared_ptr<OutputUbStubOperands>& ops, const CubeBufferPlan& plan) {
+std::vector<Instruction> storeOneTile(const std::shared_ptr<OutputUbTestOperands>& ops, const CubeBufferPlan& plan) {
     std::vector<Instruction> program;
     ProgramBuilder b(program);
     CubeBlockOutputUb output(ops, plan);
@@ -115,7 +116,7 @@ std::vector<Instruction> storeOneTile(const std::shared_ptr<OutputUbStubOperands
 }
 
 TEST(CubeBlockOutputUb, APlanWithoutTheUbPathPrimesAndDrainsNothing) {
-    auto ops = std::make_shared<OutputUbStubOperands>();
+    auto ops = std::make_shared<OutputUbTestOperands>();
     ops->bias = ops->epilogue = true;
     std::vector<Instruction> program;
     ProgramBuilder b(program);
@@ -127,7 +128,7 @@ TEST(CubeBlockOutputUb, APlanWithoutTheUbPathPrimesAndDrainsNothing) {
 }
 
 TEST(CubeBlockOutputUb, RowsArePaddedTo32BytesInUbAndWrittenToTheFixPipeMovesGmRows) {
-    auto ops = std::make_shared<OutputUbStubOperands>();
+    auto ops = std::make_shared<OutputUbTestOperands>();
     ops->columns = 20;  // 40 B of fp16 a row: 64 B in UB
     const auto moves = outputUbMoves(storeOneTile(ops, coupledPlan()));
     ASSERT_EQ(moves.size(), 2u);
@@ -141,7 +142,7 @@ TEST(CubeBlockOutputUb, RowsArePaddedTo32BytesInUbAndWrittenToTheFixPipeMovesGmR
     const DataMove& toGm = moves[1];
     EXPECT_EQ(toGm.src, MemSpace::UB);
     EXPECT_EQ(toGm.dst, MemSpace::GM);
-    EXPECT_EQ(toGm.dstAddr, OutputUbStubOperands::kOutGm);
+    EXPECT_EQ(toGm.dstAddr, OutputUbTestOperands::kOutGm);
     EXPECT_EQ(toGm.burstCount, 16u);
     EXPECT_EQ(toGm.burstBytes, 40u);
     EXPECT_EQ(toGm.srcGapBytes, 24u);
@@ -150,13 +151,13 @@ TEST(CubeBlockOutputUb, RowsArePaddedTo32BytesInUbAndWrittenToTheFixPipeMovesGmR
 }
 
 TEST(CubeBlockOutputUb, EveryFlagWaitedForIsSetAndThePrimedOnesAreDrained) {
-    auto ops = std::make_shared<OutputUbStubOperands>();
+    auto ops = std::make_shared<OutputUbTestOperands>();
     ops->bias = ops->epilogue = true;
     expectCubeBlockFlagsBalanced(storeOneTile(ops, coupledPlan()));
 }
 
 TEST(CubeBlockOutputUb, ABiasOfAnotherDtypeIsCastThenAddedToEveryRowWithRepeatStrideZero) {
-    auto ops = std::make_shared<OutputUbStubOperands>();
+    auto ops = std::make_shared<OutputUbTestOperands>();
     ops->bias = true;
     ops->biasType = DataType::Fp32;
     const CubeBufferPlan plan = coupledPlan();
@@ -173,7 +174,7 @@ TEST(CubeBlockOutputUb, ABiasOfAnotherDtypeIsCastThenAddedToEveryRowWithRepeatSt
 }
 
 TEST(CubeBlockOutputUb, AnEpilogueOperandOfUnpaddedRowsIsMultipliedInWholeRepeats) {
-    auto ops = std::make_shared<OutputUbStubOperands>();
+    auto ops = std::make_shared<OutputUbTestOperands>();
     ops->epilogue = true;  // 16 rows of 16 fp16: 512 B, two 256 B repeats
     const CubeBufferPlan plan = coupledPlan();
     const auto program = storeOneTile(ops, plan);
