@@ -107,7 +107,8 @@ std::vector<LoweredKernel> lowerConv2DBackpropFilter(const OpInstance& op, const
     FilterGradTiling tiling;
     CubeBufferPlan plan;
     planFilterGrad(op, chip, p, tiling, plan);
-    if (p.blockSplit.batchDim != 0) {
+    const bool cannBlockSplit = p.blockSplit.batchDim != 0;
+    if (cannBlockSplit) {
         // Every block adds its share's partial dw atomically into a zeroed output. A tile accumulates
         // the block's images before its store, as the cache tiling's cycle model counts it (fixpipe
         // once per L0C tile, the batch inside): the chip's FixPipe busy on the four 13 × 13 / 27 × 27
@@ -116,21 +117,16 @@ std::vector<LoweredKernel> lowerConv2DBackpropFilter(const OpInstance& op, const
         p.splits = p.blockSplit.blocks();
         p.tilesPerImage = false;
         p.coTilesInnermost = true;
-        planResidentX(op, chip, p, tiling, plan);
-        plan.storesWithoutUnitFlag = convGradientStoresWithoutUnitFlag(chip);
-        if (!plan.residentBRuns && filterGradXBandSingleBuffered(chip, p, tiling, plan)) plan.l1Slots = 1;
-        auto operands = std::make_shared<const FilterGradOperands>(p, tiling);
-        return {makeGmZeroFillKernel(chip, dw.deviceAddr, dw.bytes()),
-                makeCubeKernel(op, chip, operands, plan, CubeStepSizes{tiling.baseK})};
+    } else {
+        const std::uint64_t outputTiles = ceilDiv(p.outChannels, tiling.baseM) * ceilDiv(p.columns(), tiling.baseN);
+        // The split cube shares whole output rows out (FilterGradOperands::splitByOutputRows): no more
+        // splits than rows, so that no block goes without any.
+        const std::uint64_t reductionChunks = p.batch * tiling.chunksPerImage();
+        const std::uint64_t reductionUnits = splitCube ? std::min(reductionChunks, p.batch * win.outH) : reductionChunks;
+        p.splits = reductionSplits(p.batch, outputTiles, targetBlocks, reductionUnits);
+        p.tilesPerImage = splitCube && p.splits > 1;
+        p.coTilesInnermost = splitCube;
     }
-    const std::uint64_t outputTiles = ceilDiv(p.outChannels, tiling.baseM) * ceilDiv(p.columns(), tiling.baseN);
-    // The split cube shares whole output rows out (FilterGradOperands::splitByOutputRows): no more
-    // splits than rows, so that no block goes without any.
-    const std::uint64_t reductionChunks = p.batch * tiling.chunksPerImage();
-    const std::uint64_t reductionUnits = splitCube ? std::min(reductionChunks, p.batch * win.outH) : reductionChunks;
-    p.splits = reductionSplits(p.batch, outputTiles, targetBlocks, reductionUnits);
-    p.tilesPerImage = splitCube && p.splits > 1;
-    p.coTilesInnermost = splitCube;
     if (p.coTilesInnermost)
         planResidentX(op, chip, p, tiling, plan);
     else
@@ -140,7 +136,7 @@ std::vector<LoweredKernel> lowerConv2DBackpropFilter(const OpInstance& op, const
 
     auto operands = std::make_shared<const FilterGradOperands>(p, tiling);
     std::vector<LoweredKernel> kernels;
-    if (p.splits > 1) kernels.push_back(makeGmZeroFillKernel(chip, dw.deviceAddr, dw.bytes()));
+    if (p.splits > 1 || cannBlockSplit) kernels.push_back(makeGmZeroFillKernel(chip, dw.deviceAddr, dw.bytes()));
     kernels.push_back(makeCubeKernel(op, chip, operands, plan, CubeStepSizes{tiling.baseK}));
     return kernels;
 }
