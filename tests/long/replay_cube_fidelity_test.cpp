@@ -243,13 +243,17 @@ TEST(ReplayCubeFidelity, AlexNetTbeGemmsStoreAfterTheCube) {
 // 0.971; its weight gradient, M = 1000: 0.691 -> 0.949) take the MatMul family's median abs error
 // 14.5 % -> 11.8 %, within +-20 % 55.6 -> 66.7 %, mean abs aic_scalar error 0.208 -> 0.150 (fc8's
 // 0.109 -> 0.819, real 0.891) -> bounds 0.13 and 0.17 (new).
+// Session 31 (fidmmscalar2, docs/fidelity.md §158: only the operands with a ragged edge or on TBE's
+// img2col path move by fractals, and the unaligned kernel runs its tiles one after another): dW fc8's
+// scalar 0.758 -> 0.368 (real 0.373), its time 0.908 -> 0.843x, so it becomes the family's middle row:
+// mean abs aic_scalar 0.152 -> 0.110 (bound 0.17 -> 0.12), median 12.5 -> 13.5 % (bound 0.13 -> 0.14).
 TEST(ReplayCubeFidelity, AlexNetUnalignedTbeGemmsMoveEachFractal) {
     if (!fs::is_directory(samplesRoot())) GTEST_SKIP() << "no real samples at " << samplesRoot();
     const FidelityStats alexnet = familyStats(
         "msinsight/e5a31957/test/data/pytorch/text/level2/rank0_ascend_pt", "MatMul", "timeline");
     ASSERT_GE(alexnet.kernels, 9u);
-    EXPECT_LE(alexnet.medianAbsError, 0.13);
-    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_scalar_ratio"), 0.17);
+    EXPECT_LE(alexnet.medianAbsError, 0.14);
+    EXPECT_LE(alexnet.meanAbsPipeError.at("aic_scalar_ratio"), 0.12);
 }
 
 }  // namespace

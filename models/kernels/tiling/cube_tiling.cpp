@@ -179,6 +179,7 @@ protected:
         if (plan_.residentBRuns && (nextLoadsB || !nextTile)) l1_.releaseResidentBRun(b);
         if (nextLoadsA || nextWaitsForB) l1_.loadChunk(localTile + 1, 0, b);
         storeTile(tile, ubBias, l0c_, b);
+        if (plan_.tilesOneAfterAnother && nextTile) b.barrier(Pipe::All);
     }
 
     // The tile's L0C accumulator (in `l0c`, published by the cube) out to GM: FixPipe, or on a

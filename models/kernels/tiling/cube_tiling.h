@@ -48,6 +48,9 @@ struct CubeBufferPlan {
     // unit-flag store in flight (Flag::unitFlag): CANN's arch22 convolution-gradient kernels
     // (docs/fidelity.md §115).
     bool storesWithoutUnitFlag = false;
+    // Each tile's work is issued only once the tile before it is stored (a PIPE_ALL barrier after
+    // the store): TBE's GEMM kernel in CANN's unaligned pattern (planMatmul, docs/fidelity.md §158).
+    bool tilesOneAfterAnother = false;
     // Resident A ("AL1 full load" of CANN's cube tiling): the whole reduction of a tile's A rows
     // stays in L1, chunk c at l1ResidentAAddr + c·l1ResidentAChunkBytes, loaded once for a run
     // of consecutive tiles with the same CubeOperands::aRowsOf; the slots then hold B chunks only.

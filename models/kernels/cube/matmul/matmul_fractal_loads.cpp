@@ -61,6 +61,17 @@ bool runsCannUnalignedPattern(const MatmulProblem& problem) {
     return problem.m % kMatmulFractalRows != 0 || problem.n % kMatmulFractalRows != 0 || problem.k % kRow != 0;
 }
 
+FractalMovedOperands operandsMovedByFractals(const MatmulProblem& problem) {
+    if (!runsCannUnalignedPattern(problem)) return {};
+    const std::uint64_t kRow = problem.inputType == DataType::Fp32 ? 8 : 16;
+    const bool kRagged = problem.k % kRow != 0;
+    const bool fp32 = problem.inputType == DataType::Fp32;
+    FractalMovedOperands moved;
+    moved.a = kRagged || problem.m % kMatmulFractalRows != 0 || (fp32 && !problem.transposeA);
+    moved.b = kRagged || problem.n % kMatmulFractalRows != 0 || (fp32 && problem.transposeB);
+    return moved;
+}
+
 void loadStepAByFractals(const MatmulProblem& problem, std::uint64_t m, std::uint64_t kLength, std::uint64_t kOffset,
                          std::uint64_t chunkLength, std::uint64_t l1Addr, std::uint64_t l0aAddr,
                          std::uint32_t issueCycles, ProgramBuilder& b) {

@@ -28,6 +28,20 @@ namespace ascendsim {
 // as InitRunParams counts them).
 bool runsCannUnalignedPattern(const MatmulProblem& problem);
 
+// Which operands of a GEMM in the unaligned pattern move one fractal per instruction: an operand an
+// edge of which is not whole fractals (A: M or K, B: N or K — the pattern's m_align_flag /
+// k_align_flag / n_align_flag are per axis), and an fp32 operand TBE's GEMM schedule moves L1 → L0 by
+// img2col (`emit_insn_l1_and_l0`: A not transposed, B transposed; the others go by dma_copy).
+// [D] e5a31957 text/level2 rank0 (910B2): fc8 forward (N = 1000; A [32,4096] by img2col) moves both,
+// its weight gradient [32,1000]ᵀ · [32,4096] (M = 1000; A transposed, B [32,4096] not) only A — the
+// chip's 11.3 k scalar cycles a core (DB export 9.1 k) over its 6 tiles of 112 × 256 are the aligned
+// weight gradients' ~540 a tile plus ~1.35 k (DB ~1.0 k), where 28 A pieces and one B move give
+// ~0.8 k more and 28 + 64 pieces ~2.6 k (docs/fidelity.md §132f, §158).
+struct FractalMovedOperands {
+    bool a = false, b = false;
+};
+FractalMovedOperands operandsMovedByFractals(const MatmulProblem& problem);
+
 // One L1 → L0A move per 512 B fractal of a step's A block of `m` rows and `kLength` K elements, which
 // starts `kOffset` elements into an L1 chunk `chunkLength` deep at `l1Addr`. The L0A block is the one
 // move the plain plan makes (MatmulOperands::loadStep): [m × kLength] row-major, or [kLength × m] when A

@@ -169,8 +169,14 @@ void MatmulOperands::loadStep(std::uint64_t tile, const CubeStep& step, const Cu
     const std::uint64_t aOff = step.chunkStart + step.offset - step.a.start, aLen = step.a.length;
     const std::uint64_t bOff = step.chunkStart + step.offset - step.b.start, bLen = step.b.length;
     if (tiling_.fractalLoadIssueCycles > 0) {
-        loadStepAByFractals(problem_, c.m, kl, aOff, aLen, l1.a, l0aAddr, tiling_.fractalLoadIssueCycles, b);
-        loadStepBByFractals(problem_, c.n, kl, bOff, bLen, l1.b, l0bAddr, tiling_.fractalLoadIssueCycles, b);
+        if (tiling_.fractalLoadsA)
+            loadStepAByFractals(problem_, c.m, kl, aOff, aLen, l1.a, l0aAddr, tiling_.fractalLoadIssueCycles, b);
+        else
+            loadStepABlock(c, kl, aOff, aLen, l1.a, l0aAddr, b);
+        if (tiling_.fractalLoadsB)
+            loadStepBByFractals(problem_, c.n, kl, bOff, bLen, l1.b, l0bAddr, tiling_.fractalLoadIssueCycles, b);
+        else
+            loadStepBBlock(c, kl, bOff, bLen, l1.b, l0bAddr, b);
     } else {
         loadStepBlocks(c, kl, aOff, aLen, bOff, bLen, l1, l0aAddr, l0bAddr, b);
     }
@@ -183,17 +189,24 @@ void MatmulOperands::loadStep(std::uint64_t tile, const CubeStep& step, const Cu
 void MatmulOperands::loadStepBlocks(const TileCoord& c, std::uint64_t kl, std::uint64_t aOff, std::uint64_t aLen,
                                     std::uint64_t bOff, std::uint64_t bLen, const CubeL1Chunk& l1,
                                     std::uint64_t l0aAddr, std::uint64_t l0bAddr, ProgramBuilder& b) const {
-    const std::uint64_t eb = elementBytes_;
-    if (!problem_.transposeA)
-        b.copy2d(MemSpace::L1, l1.a + aOff * eb, MemSpace::L0A, l0aAddr, c.m,
-                 static_cast<std::uint32_t>(kl * eb), aLen * eb, kl * eb);
-    else
-        b.copy(MemSpace::L1, l1.a + aOff * c.m * eb, MemSpace::L0A, l0aAddr,
-               static_cast<std::uint32_t>(kl * c.m * eb));
+    loadStepABlock(c, kl, aOff, aLen, l1.a, l0aAddr, b);
     if (tiling_.bColumnLoadIssueCycles > 0)
         loadStepBByFractalColumns(c, kl, bOff, bLen, l1.b, l0bAddr, b);
     else
         loadStepBBlock(c, kl, bOff, bLen, l1.b, l0bAddr, b);
+}
+
+// The step's whole A block L1 → L0A in one load: A stored [m × K] one K-run per row of m, A stored
+// [K × m] (transposed) one contiguous run.
+void MatmulOperands::loadStepABlock(const TileCoord& c, std::uint64_t kLength, std::uint64_t aOff, std::uint64_t aLen,
+                                    std::uint64_t l1A, std::uint64_t l0aAddr, ProgramBuilder& b) const {
+    const std::uint64_t eb = elementBytes_;
+    if (!problem_.transposeA)
+        b.copy2d(MemSpace::L1, l1A + aOff * eb, MemSpace::L0A, l0aAddr, c.m, static_cast<std::uint32_t>(kLength * eb),
+                 aLen * eb, kLength * eb);
+    else
+        b.copy(MemSpace::L1, l1A + aOff * c.m * eb, MemSpace::L0A, l0aAddr,
+               static_cast<std::uint32_t>(kLength * c.m * eb));
 }
 
 // The step's whole B block L1 → L0B in one load: B stored [K × n] is one contiguous run, B stored

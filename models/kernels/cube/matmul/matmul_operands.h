@@ -55,6 +55,9 @@ struct MatmulTiling {
     // unaligned pattern, matmul_fractal_loads.h): the scalar cycles of issuing one, charged for the
     // pieces of a block that cannot split. Supersedes the column loads above.
     std::uint32_t fractalLoadIssueCycles = 0;
+    // With fractalLoadIssueCycles: whether A's / B's step blocks are the ones moved by fractals
+    // (operandsMovedByFractals); the other operand moves its block in one load.
+    bool fractalLoadsA = true, fractalLoadsB = true;
     // Cores of CANN's round reading each tile's A and B lines at once (matmul_cann_round_readers.h),
     // carried by the operand loads; null when the kernel is not CANN's base kernel on its own block.
     std::shared_ptr<const CannRoundReaders> roundReaders;
@@ -111,6 +114,9 @@ private:
     void loadStepBlocks(const TileCoord& c, std::uint64_t kl, std::uint64_t aOff, std::uint64_t aLen,
                         std::uint64_t bOff, std::uint64_t bLen, const CubeL1Chunk& l1, std::uint64_t l0aAddr,
                         std::uint64_t l0bAddr, ProgramBuilder& b) const;
+    // A step's A block L1 → L0A in one load.
+    void loadStepABlock(const TileCoord& c, std::uint64_t kLength, std::uint64_t aOff, std::uint64_t aLen,
+                        std::uint64_t l1A, std::uint64_t l0aAddr, ProgramBuilder& b) const;
     // A step's B block L1 → L0B in one load, or one load per 16-column fractal column
     // (MatmulTiling::bColumnLoadIssueCycles).
     void loadStepBBlock(const TileCoord& c, std::uint64_t kLength, std::uint64_t bOff, std::uint64_t bLen,

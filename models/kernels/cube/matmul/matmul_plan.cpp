@@ -409,9 +409,18 @@ void planMatmul(const OpInstance& op, const ChipConfig& chip, const MatmulProble
         checkPlanFits(op, chip, lastPlan, lastBiasL1, problem.hasBias ? std::uint64_t{last.baseN} * 4 : 0);
     }
     plan.storesWithoutUnitFlag = storesAfterTheCube(op, chip, problem, cann.has_value());
-    if (fractalLoads)
+    if (fractalLoads) {
         tiling.fractalLoadIssueCycles = chip.scalarCyclesPerInstructionAic;
-    else if (loadsBOneFractalColumnAtATime(chip, problem, cann.has_value()))
+        const FractalMovedOperands moved = operandsMovedByFractals(problem);
+        tiling.fractalLoadsA = moved.a;
+        tiling.fractalLoadsB = moved.b;
+        // [D] The unaligned kernel runs its L0C tiles one after another: e5a31957 text/level2 rank0
+        // (910B2), the weight gradient [32,1000]ᵀ · [32,4096] (six 112 × 256 tiles a core) keeps its
+        // pipes busy 0.373 scalar + 0.221 MTE2 + 0.107 MTE1 + 0.232 MAC + 0.299 FixPipe = 1.23 of its
+        // time (DB export 1.17): next to nothing overlaps, where the aligned weight gradient
+        // [32,4096]ᵀ · [32,4096] of the same run overlaps to 1.88 (docs/fidelity.md §158).
+        plan.tilesOneAfterAnother = true;
+    } else if (loadsBOneFractalColumnAtATime(chip, problem, cann.has_value()))
         tiling.bColumnLoadIssueCycles = chip.scalarCyclesPerInstructionAic;
     planAtomicKSlices(op, chip, problem, tiling);
     if (grid && found && tiling.baseM == grid->baseM && tiling.baseN == grid->baseN && tiling.kSplits == 1 &&

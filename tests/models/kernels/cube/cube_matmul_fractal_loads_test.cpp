@@ -1,7 +1,9 @@
 // TBE's GEMM kernel in CANN's unaligned pattern (M or N not whole 16-element fractal edges, K not whole
 // fractal rows: 8 fp32, 16 other elements) moves its operands L1 → L0 one 512 B fractal per instruction
 // (matmul_fractal_loads.h, docs/fidelity.md §132), in steps of whole 512 B L0 rows; aligned shapes keep
-// their block or column loads; the product is unchanged.
+// their block or column loads; the product is unchanged. Only the operands with an edge off the
+// fractal, or an fp32 operand TBE's schedule moves by img2col, move by fractals, and the kernel runs
+// its tiles one after another (docs/fidelity.md §158).
 #include <gtest/gtest.h>
 
 #include "models/kernels/cube/matmul/matmul_fractal_loads.h"
@@ -24,6 +26,7 @@ ChipConfig fractalMovesChip() {
 // scalar work that stands for fractal moves not issued on their own (a multiple of the issue cost).
 struct L0Loads {
     std::uint64_t mmads = 0, aLoads = 0, bLoads = 0, aBytes = 0, bBytes = 0, largest = 0, scalarIssueCycles = 0;
+    std::uint64_t largestA = 0, largestB = 0, stores = 0, barriersAfterStores = 0;
 };
 L0Loads l0LoadsOf(const LoweredKernel& kernel) {
     L0Loads out;
@@ -34,7 +37,12 @@ L0Loads l0LoadsOf(const LoweredKernel& kernel) {
             if (move->dst == MemSpace::L0B) ++out.bLoads, out.bBytes += move->totalBytes();
             if (move->dst == MemSpace::L0A || move->dst == MemSpace::L0B)
                 out.largest = std::max(out.largest, move->totalBytes());
+            if (move->dst == MemSpace::L0A) out.largestA = std::max(out.largestA, move->totalBytes());
+            if (move->dst == MemSpace::L0B) out.largestB = std::max(out.largestB, move->totalBytes());
         }
+        if (const auto* move = std::get_if<DataMove>(&instruction.operands); move != nullptr && move->src == MemSpace::L0C)
+            ++out.stores;
+        if (instruction.opcode == Opcode::Barrier && out.stores > out.barriersAfterStores) ++out.barriersAfterStores;
         const auto* work = std::get_if<ScalarWork>(&instruction.operands);
         if (instruction.opcode == Opcode::Scalar && work != nullptr && work->cycles >= kFractalMoveIssueCycles &&
             work->cycles % kFractalMoveIssueCycles == 0)
@@ -102,15 +110,46 @@ TEST(CubeMatMulFractalLoads, UnalignedSkinnyFp32GemmMovesEachFractal) {
     EXPECT_EQ(loads.scalarIssueCycles, 0u);
 }
 
+// Which operands move by fractals: those with an edge off the fractal (A: M or K, B: N or K) and an
+// fp32 operand on TBE's img2col path (A not transposed, B transposed); aligned shapes none.
+TEST(CubeMatMulFractalLoads, OperandsWithARaggedEdgeOrOnTheImg2colPathMoveByFractals) {
+    auto moved = [](std::uint64_t m, std::uint64_t n, std::uint64_t k, DataType dtype, bool ta, bool tb) {
+        MatmulProblem p = problemOf(m, n, k, dtype);
+        p.transposeA = ta;
+        p.transposeB = tb;
+        const FractalMovedOperands o = operandsMovedByFractals(p);
+        return std::pair{o.a, o.b};
+    };
+    EXPECT_EQ(moved(32, 1000, 4096, DataType::Fp32, false, true), std::pair(true, true));    // fc8 forward
+    EXPECT_EQ(moved(1000, 4096, 32, DataType::Fp32, true, false), std::pair(true, false));   // its weight gradient
+    EXPECT_EQ(moved(1000, 4096, 32, DataType::Fp32, true, true), std::pair(true, true));     // B by img2col
+    EXPECT_EQ(moved(32, 100, 512, DataType::Fp16, false, false), std::pair(false, true));    // fp16: N only
+    EXPECT_EQ(moved(32, 96, 500, DataType::Fp16, false, false), std::pair(true, true));      // K off the row
+    EXPECT_EQ(moved(32, 4096, 4096, DataType::Fp32, false, true), std::pair(false, false));  // aligned: none
+}
+
 // The weight gradient with an unaligned M (dW fc8's shape in miniature: M = 40, K = 32): A stored
-// [K × m] and B stored [K × n] are contiguous blocks, split into 512 B pieces.
-TEST(CubeMatMulFractalLoads, UnalignedWeightGradientMovesEachFractal) {
+// [K × m] is a contiguous block split into 512 B pieces; B stored [K × n] with whole-fractal edges and
+// off TBE's img2col path moves its step block in one load.
+TEST(CubeMatMulFractalLoads, UnalignedWeightGradientMovesOnlyAByFractals) {
     const L0Loads loads = tbeFp32WeightGradientLoads(40, 256, 32);
     ASSERT_GT(loads.mmads, 0u);
-    EXPECT_EQ(loads.largest, 512u);
+    EXPECT_EQ(loads.largestA, 512u);
     EXPECT_EQ(loads.aLoads, (loads.aBytes + 511) / 512u);
-    EXPECT_GT(loads.bLoads, loads.mmads);
+    EXPECT_EQ(loads.bLoads, loads.mmads);
+    EXPECT_GT(loads.largestB, 512u);
     EXPECT_EQ(loads.scalarIssueCycles, 0u);
+}
+
+// The unaligned kernel runs its tiles one after another: a barrier after every store but the last;
+// the aligned weight gradient (M = 48) keeps its tiles overlapping.
+TEST(CubeMatMulFractalLoads, UnalignedKernelRunsItsTilesOneAfterAnother) {
+    const L0Loads unaligned = tbeFp32WeightGradientLoads(40, 1024, 32);
+    ASSERT_GT(unaligned.stores, 1u);
+    EXPECT_EQ(unaligned.barriersAfterStores, unaligned.stores - 1);
+    const L0Loads aligned = tbeFp32WeightGradientLoads(48, 1024, 32);
+    ASSERT_GT(aligned.stores, 1u);
+    EXPECT_EQ(aligned.barriersAfterStores, 0u);
 }
 
 // TBE's binary kernel attaches A's L0 block at the L0C tile's K loop in every template (al0_attach_flag
@@ -151,10 +190,13 @@ TEST(CubeMatMulFractalLoads, AlignedShapesKeepTheirLoads) {
     const L0Loads aligned = l0LoadsOf(h.lower(fp16).at(0));
     EXPECT_EQ(aligned.aLoads, aligned.mmads);
     EXPECT_EQ(aligned.bLoads, aligned.mmads);
-    // The same fp16 GEMM with N = 100 runs the unaligned pattern.
+    // The same fp16 GEMM with N = 100 runs the unaligned pattern: B (N off the fractal) moves by
+    // fractals, A its block at once.
     auto unaligned = linearForwardOp(h, DataType::Fp16, 32, 100, 512);
     unaligned.attrs[kTbeKernelAttr] = true;
-    EXPECT_EQ(l0LoadsOf(h.lower(unaligned).at(0)).largest, 512u);
+    const L0Loads ragged = l0LoadsOf(h.lower(unaligned).at(0));
+    EXPECT_EQ(ragged.largestB, 512u);
+    EXPECT_EQ(ragged.aLoads, ragged.mmads);
 }
 
 // The pieces move the same bytes to the same places: products of both layouts with unaligned edges.
@@ -168,15 +210,18 @@ TEST(CubeMatMulFractalLoads, ProductIsUnchanged) {
         expectNear(h.read(op.outputs[0]), productWithTransposedB(xv, wv, 32, 40, static_cast<std::size_t>(k)), 1e-4,
                    1e-5, "fp32 fractal loads, B transposed");
     }
-    auto grad = weightGradientOp(h, DataType::Fp32, 40, 72, 32);
-    grad.attrs[kTbeKernelAttr] = true;
-    const auto dyv = h.fillRandom(grad.inputs[0]), xv = h.fillRandom(grad.inputs[1]);
-    h.run(grad);
-    std::vector<double> expected(40 * 72, 0.0);
-    for (std::size_t i = 0; i < 40; ++i)
-        for (std::size_t j = 0; j < 72; ++j)
-            for (std::size_t p = 0; p < 32; ++p) expected[i * 72 + j] += double(dyv[p * 40 + i]) * xv[p * 72 + j];
-    expectNear(h.read(grad.outputs[0]), expected, 1e-4, 1e-5, "fp32 fractal loads, A transposed");
+    // N = 72: both operands by fractals; N = 512: only A, over several tiles run one after another.
+    for (const std::size_t n : {std::size_t{72}, std::size_t{512}}) {
+        auto grad = weightGradientOp(h, DataType::Fp32, 40, static_cast<std::int64_t>(n), 32);
+        grad.attrs[kTbeKernelAttr] = true;
+        const auto dyv = h.fillRandom(grad.inputs[0]), xv = h.fillRandom(grad.inputs[1]);
+        h.run(grad);
+        std::vector<double> expected(40 * n, 0.0);
+        for (std::size_t i = 0; i < 40; ++i)
+            for (std::size_t j = 0; j < n; ++j)
+                for (std::size_t p = 0; p < 32; ++p) expected[i * n + j] += double(dyv[p * 40 + i]) * xv[p * n + j];
+        expectNear(h.read(grad.outputs[0]), expected, 1e-4, 1e-5, "fp32 fractal loads, A transposed");
+    }
 }
 
 }  // namespace
