@@ -30,7 +30,8 @@ constexpr std::uint32_t kInputGradientBasePositions = 256;
 // AlexNet 910B2 rows). The model's in-order MTE2 queue puts such a deep band's load in front of the
 // weight chunks the cube waits for: 2 is the depth measured to lower the AlexNet (at) rows' MTE2
 // error without lengthening them cold (docs/fidelity.md §135: 2, 4, every chunk measured, held-out
-// check on ad; §143: CANN's depths beside whole-C0out weight chunks take the cold median 14.7 -> 15.6 %).
+// check on ad; §143: CANN's depths beside whole-C0out weight chunks take the cold median 14.7 -> 15.6 %;
+// §155: 12 and 4 chunks on every row, cold within ±20 % 63.0 -> 62.3 % at, 64.3 -> 63.0 % ad).
 constexpr std::uint32_t kFp32DyBandWeightChunks = 2;
 
 // The vector kernel that writes w [Co][C][kh][kw] transposed to [C][Co][kh][kw] into the workspace.
@@ -118,13 +119,13 @@ std::vector<LoweredKernel> lowerConv2DBackpropInput(const OpInstance& op, const 
     ConvTiling tiling;
     CubeBufferPlan plan;
     planConv(op, chip, p, tiling, plan);
-    if (fp32OnSeparatedCube && !oneByOne && tiling.chunkChannels < x5hdChannelBlock(p.inputType)) {
-        // A weight chunk narrower than one C1 block of dy (the planner's four steps over a 5 × 5
-        // kernel: 5 channels) splits what CANN never splits: its weight loads are whole C1 pairs, one
-        // 16-channel C0out of the fp32 FRACTAL_Z (conv2d_backprop_input_tiling.h, ops-nn
-        // `LoadToB1Fp32`; docs/fidelity.md §143). Such a chunk becomes CANN's, with CANN's L0 step
-        // where the L0 halves hold it, and the plan is made again. Chunks of a C1 or more keep the
-        // planner's (§143 measured CANN's for them too: its kernel-row steps cost the model's MTE1).
+    if (fp32OnSeparatedCube && !oneByOne) {
+        // CANN's weight loads are whole C1 pairs, one 16-channel C0out of the fp32 FRACTAL_Z a load
+        // (conv2d_backprop_input_tiling.h, ops-nn `LoadToB1Fp32`), never a part of a C1 block of dy,
+        // with its L0 step (one C0 of every tap, else of one kernel row) where the L0 halves hold it:
+        // the planner's chunk becomes CANN's and the plan is made again. On the AlexNet 910B2 rows the
+        // 5 × 5 row's 5-channel chunks (docs/fidelity.md §143) and the 3 × 3 rows' 14-channel ones
+        // (their 32-deep steps: 24-deep, a kernel row, in CANN's) both become 16 channels (§155).
         const Fp32InputGradLoads loads = fp32InputGradLoads(
             win, p.inChannels, tiling.baseN, tiling.baseM, chip.bufferCapacity(MemSpace::L1),
             std::min(chip.bufferCapacity(MemSpace::L0A), chip.bufferCapacity(MemSpace::L0B)) / 2);

@@ -79,30 +79,42 @@ TEST(CubeConv2DInputBand, Fp16AndTheCoupledCubeKeepOneSlabAChunk) {
     }
 }
 
-// dy [2,256,13,13] by w [256,128,3,3] into dx [2,128,13,13]: 4.5 MiB of weights stream (one
-// 176-position tile an image, 14-channel chunks of four 32-deep steps: 19 a tile), and on the split
-// cube in fp32 each dy load serves two of them (10 a tile); fp16 loads dy with every chunk.
-std::uint64_t inputGradDyLoads(const ChipConfig& chip, DataType dtype, std::uint64_t& weightLoads) {
+// dy [2,256,13,13] by w [256,128,3,3] into dx [2,128,13,13]: 4.5 MiB of weights stream, one
+// 176-position tile an image. On the split cube in fp32 the weight chunks are CANN's (docs/fidelity.md
+// §155): one 16-channel C0out of dy a load (16 a tile, where the planner's four 32-deep steps made
+// 14-channel chunks, 19 a tile), stepped one kernel row of C0 deep (3 · 8 = 24: 72 does not fit an L0
+// half beside 176 positions), each dy load serving two of them (8 a tile); fp16 loads dy with every
+// chunk.
+struct InputGradSchedule {
+    std::uint64_t dyLoads = 0, weightLoads = 0, mmads = 0, mmadsNot24Deep = 0;
+};
+InputGradSchedule inputGradSchedule(const ChipConfig& chip, DataType dtype) {
     const ConvShape s{2, 128, 13, 13, 256, 3, 3, 1, 1, 1, 1, 1, 1};
     const auto kernels = runConvInputGrad(chip, s, 1u, dtype, 0, "dx");
-    std::uint64_t dyLoads = 0;
-    weightLoads = 0;
+    InputGradSchedule schedule;
     for (const Instruction& instruction : blockProgram(kernels.back(), 0)) {
+        if (const auto* mmad = std::get_if<Mmad>(&instruction.operands)) {
+            ++schedule.mmads;
+            if (mmad->k != 24) ++schedule.mmadsNot24Deep;
+        }
         const auto* move = std::get_if<DataMove>(&instruction.operands);
         if (!move || move->src != MemSpace::GM || move->dst != MemSpace::L1) continue;
         // The transposed weights sit in the launch workspace, whose addresses may alias the harness's
         // tensors: a weight chunk is the tile's 128 dx-channel rows, a dy band one run of channels.
-        if (move->burstCount == 128) ++weightLoads;
-        else ++dyLoads;
+        if (move->burstCount == 128) ++schedule.weightLoads;
+        else ++schedule.dyLoads;
     }
-    return dyLoads;
+    return schedule;
 }
 
-TEST(CubeConv2DInputBand, SplitCubeFp32InputGradientLoadsDyForTwoWeightChunks) {
-    std::uint64_t weightLoads = 0;
-    EXPECT_EQ(inputGradDyLoads(ascend910B1(), DataType::Fp32, weightLoads), 2u * 10);
-    EXPECT_EQ(weightLoads, 2u * 19);
-    EXPECT_EQ(inputGradDyLoads(ascend910B1(), DataType::Fp16, weightLoads), weightLoads);
+TEST(CubeConv2DInputBand, SplitCubeFp32InputGradientLoadsWholeC0outWeightChunksAndDyForTwoOfThem) {
+    const InputGradSchedule fp32 = inputGradSchedule(ascend910B1(), DataType::Fp32);
+    EXPECT_EQ(fp32.weightLoads, 2u * 16);
+    EXPECT_EQ(fp32.dyLoads, 2u * 8);
+    EXPECT_EQ(fp32.mmads, 2u * 256 * 9 / 24);  // every step a kernel row of C0 deep
+    EXPECT_EQ(fp32.mmadsNot24Deep, 0u);
+    const InputGradSchedule fp16 = inputGradSchedule(ascend910B1(), DataType::Fp16);
+    EXPECT_EQ(fp16.dyLoads, fp16.weightLoads);
 }
 
 // dy [1,32,16,16] by w [32,16,5,5] (pad 2) into dx [1,16,16,16]: one 256-position tile, whose
