@@ -2,6 +2,7 @@
 
 #include "profiler/report/profile_comparison.h"
 #include "sim/replay/input/autograd_links.h"
+#include "sim/replay/input/argmax_mask_cells.h"
 #include "sim/replay/input/dropout_mask_owner.h"
 #include "sim/replay/input/hccl_transfer_reader.h"
 #include "sim/replay/input/kernel_details_reader.h"
@@ -49,6 +50,7 @@ RealProfile loadRealProfile(const fs::path& dir, ProfileSource source) {
         readAutogradLinks(csv, profile.kernels);
         attributeMemSetTensors(profile.kernels);
         attributeDropoutMaskTensors(profile.kernels);
+        restoreArgmaxMaskCells(profile.kernels);
         return profile;
     }
     if (!db) {
@@ -59,6 +61,7 @@ RealProfile loadRealProfile(const fs::path& dir, ProfileSource source) {
     RealProfile profile = readProfilerDb(*db);
     attributeMemSetTensors(profile.kernels);
     attributeDropoutMaskTensors(profile.kernels);
+    restoreArgmaxMaskCells(profile.kernels);
     return profile;
 }
 
