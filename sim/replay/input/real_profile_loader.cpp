@@ -1,8 +1,8 @@
 #include "sim/replay/input/real_profile_loader.h"
 
 #include "profiler/report/profile_comparison.h"
-#include "sim/replay/input/autograd_links.h"
 #include "sim/replay/input/argmax_mask_cells.h"
+#include "sim/replay/input/autograd_links.h"
 #include "sim/replay/input/dropout_mask_owner.h"
 #include "sim/replay/input/hccl_transfer_reader.h"
 #include "sim/replay/input/kernel_details_reader.h"
@@ -22,6 +22,14 @@ std::optional<fs::path> profilerDb(const fs::path& outputDir) {
         if (name.starts_with("ascend_pytorch_profiler") && name.ends_with(".db")) return entry.path();
     }
     return std::nullopt;
+}
+
+// What both exports leave out or record wrongly, completed from the profile's other rows: the
+// tensors a MemSet zeroes and a dropout mask's owner, and the argmax mask a max pool's backward reads.
+void completeRecordedCells(std::vector<RealKernel>& kernels) {
+    attributeMemSetTensors(kernels);
+    attributeDropoutMaskTensors(kernels);
+    restoreArgmaxMaskCells(kernels);
 }
 
 }  // namespace
@@ -48,9 +56,7 @@ RealProfile loadRealProfile(const fs::path& dir, ProfileSource source) {
         RealProfile profile = readKernelDetailsCsv(csv);
         profile.hcclTransfers = readTraceViewTransfers(csv);
         readAutogradLinks(csv, profile.kernels);
-        attributeMemSetTensors(profile.kernels);
-        attributeDropoutMaskTensors(profile.kernels);
-        restoreArgmaxMaskCells(profile.kernels);
+        completeRecordedCells(profile.kernels);
         return profile;
     }
     if (!db) {
@@ -59,9 +65,7 @@ RealProfile loadRealProfile(const fs::path& dir, ProfileSource source) {
                                                          : ": neither kernel_details.csv nor ascend_pytorch_profiler_*.db"));
     }
     RealProfile profile = readProfilerDb(*db);
-    attributeMemSetTensors(profile.kernels);
-    attributeDropoutMaskTensors(profile.kernels);
-    restoreArgmaxMaskCells(profile.kernels);
+    completeRecordedCells(profile.kernels);
     return profile;
 }
 
