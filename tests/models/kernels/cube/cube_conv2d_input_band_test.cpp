@@ -85,13 +85,13 @@ TEST(CubeConv2DInputBand, Fp16AndTheCoupledCubeKeepOneSlabAChunk) {
 // 14-channel chunks, 19 a tile), stepped one kernel row of C0 deep (3 · 8 = 24: 72 does not fit an L0
 // half beside 176 positions), each dy load serving two of them (8 a tile); fp16 loads dy with every
 // chunk.
-struct InputGradSchedule {
+struct InputGradBandLoads {
     std::uint64_t dyLoads = 0, weightLoads = 0, mmads = 0, mmadsNot24Deep = 0;
 };
-InputGradSchedule inputGradSchedule(const ChipConfig& chip, DataType dtype) {
+InputGradBandLoads inputGradBandLoads(const ChipConfig& chip, DataType dtype) {
     const ConvShape s{2, 128, 13, 13, 256, 3, 3, 1, 1, 1, 1, 1, 1};
     const auto kernels = runConvInputGrad(chip, s, 1u, dtype, 0, "dx");
-    InputGradSchedule schedule;
+    InputGradBandLoads schedule;
     for (const Instruction& instruction : blockProgram(kernels.back(), 0)) {
         if (const auto* mmad = std::get_if<Mmad>(&instruction.operands)) {
             ++schedule.mmads;
@@ -108,12 +108,12 @@ InputGradSchedule inputGradSchedule(const ChipConfig& chip, DataType dtype) {
 }
 
 TEST(CubeConv2DInputBand, SplitCubeFp32InputGradientLoadsWholeC0outWeightChunksAndDyForTwoOfThem) {
-    const InputGradSchedule fp32 = inputGradSchedule(ascend910B1(), DataType::Fp32);
+    const InputGradBandLoads fp32 = inputGradBandLoads(ascend910B1(), DataType::Fp32);
     EXPECT_EQ(fp32.weightLoads, 2u * 16);
     EXPECT_EQ(fp32.dyLoads, 2u * 8);
     EXPECT_EQ(fp32.mmads, 2u * 256 * 9 / 24);  // every step a kernel row of C0 deep
     EXPECT_EQ(fp32.mmadsNot24Deep, 0u);
-    const InputGradSchedule fp16 = inputGradSchedule(ascend910B1(), DataType::Fp16);
+    const InputGradBandLoads fp16 = inputGradBandLoads(ascend910B1(), DataType::Fp16);
     EXPECT_EQ(fp16.dyLoads, fp16.weightLoads);
 }
 
