@@ -56,19 +56,30 @@ void loadBlockByFractals(MemSpace dst, std::uint64_t rows, std::uint64_t rowByte
 }
 }  // namespace
 
-bool runsCannUnalignedPattern(const MatmulProblem& problem) {
+namespace {
+// Which of a GEMM's edges are not whole fractals: M and N in 16 rows, K in one fractal row of
+// elements (8 fp32, 16 of a 2-byte type) — the unaligned pattern's per-axis align flags.
+struct RaggedEdges {
+    bool m = false, n = false, k = false;
+};
+RaggedEdges raggedEdges(const MatmulProblem& problem) {
     const std::uint64_t kRow = problem.inputType == DataType::Fp32 ? 8 : 16;
-    return problem.m % kMatmulFractalRows != 0 || problem.n % kMatmulFractalRows != 0 || problem.k % kRow != 0;
+    return {problem.m % kMatmulFractalRows != 0, problem.n % kMatmulFractalRows != 0, problem.k % kRow != 0};
+}
+}  // namespace
+
+bool runsCannUnalignedPattern(const MatmulProblem& problem) {
+    const RaggedEdges ragged = raggedEdges(problem);
+    return ragged.m || ragged.n || ragged.k;
 }
 
 FractalMovedOperands operandsMovedByFractals(const MatmulProblem& problem) {
-    if (!runsCannUnalignedPattern(problem)) return {};
-    const std::uint64_t kRow = problem.inputType == DataType::Fp32 ? 8 : 16;
-    const bool kRagged = problem.k % kRow != 0;
+    const RaggedEdges ragged = raggedEdges(problem);
+    if (!(ragged.m || ragged.n || ragged.k)) return {};
     const bool fp32 = problem.inputType == DataType::Fp32;
     FractalMovedOperands moved;
-    moved.a = kRagged || problem.m % kMatmulFractalRows != 0 || (fp32 && !problem.transposeA);
-    moved.b = kRagged || problem.n % kMatmulFractalRows != 0 || (fp32 && problem.transposeB);
+    moved.a = ragged.k || ragged.m || (fp32 && !problem.transposeA);
+    moved.b = ragged.k || ragged.n || (fp32 && problem.transposeB);
     return moved;
 }
 
