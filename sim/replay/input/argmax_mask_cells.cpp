@@ -23,14 +23,9 @@ std::optional<std::vector<std::int64_t>> forwardMaskShape(const std::vector<std:
 
 // `cell` ("a;b;c") with entry `index` replaced by `text`; unchanged when it has no such entry.
 std::string withEntry(const std::string& cell, std::size_t index, const std::string& text) {
-    std::size_t begin = 0;
-    for (std::size_t i = 0; i < index; ++i) {
-        begin = cell.find(';', begin);
-        if (begin == std::string::npos) return cell;
-        ++begin;
-    }
-    const std::size_t end = cell.find(';', begin);
-    return cell.substr(0, begin) + text + (end == std::string::npos ? "" : cell.substr(end));
+    const auto span = cellEntrySpan(cell, index);
+    if (!span) return cell;
+    return cell.substr(0, span->begin) + text + (span->end == std::string::npos ? "" : cell.substr(span->end));
 }
 
 // The format cell a forward max pool of the profile recorded for the mask `mask` it wrote, if any.

@@ -12,13 +12,8 @@ bool isMaskGenerator(const std::string& type) {
 
 // Entry `index` of a ";"-separated cell ("32,9216;36864;" → 1 → "36864"), empty if absent.
 std::string entryOf(const std::string& cell, std::size_t index) {
-    std::size_t begin = 0;
-    for (std::size_t i = 0; i < index; ++i) {
-        begin = cell.find(';', begin);
-        if (begin == std::string::npos) return {};
-        ++begin;
-    }
-    return cell.substr(begin, cell.find(';', begin) - begin);
+    const auto span = cellEntrySpan(cell, index);
+    return span ? cell.substr(span->begin, span->end - span->begin) : std::string{};
 }
 
 }  // namespace

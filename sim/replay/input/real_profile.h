@@ -3,10 +3,12 @@
 // DB export records them (formats.md §1, §2), reduced to what a replay needs — the kernel's
 // identity (type, tensors, block dim), its measured duration and pipe ratios, and the core-side
 // cycle counts the chip inference uses. Communication tasks are counted, never replayed.
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -117,5 +119,23 @@ struct RealProfile {
     // and communication.json only).
     std::vector<HcclTransfer> hcclTransfers;
 };
+
+// One entry of a kernel row's ";"-separated cell ("32,9216;36864;" holds "32,9216", "36864", ""):
+// where entry `index` starts and ends, for the passes that read or replace one tensor's cell.
+struct CellEntrySpan {
+    std::size_t begin = 0;
+    std::size_t end = std::string::npos;  // npos: the entry runs to the cell's end
+};
+
+// The span of entry `index` of `cell`; none when the cell has fewer entries.
+inline std::optional<CellEntrySpan> cellEntrySpan(const std::string& cell, std::size_t index) {
+    std::size_t begin = 0;
+    for (std::size_t i = 0; i < index; ++i) {
+        begin = cell.find(';', begin);
+        if (begin == std::string::npos) return std::nullopt;
+        ++begin;
+    }
+    return CellEntrySpan{begin, cell.find(';', begin)};
+}
 
 }  // namespace ascendsim
