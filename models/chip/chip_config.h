@@ -255,6 +255,11 @@ struct ChipConfig {
     // (l2.sameLineReadCycles) a request, this many requests overlapping. Only moves that carry a
     // reader count (CANN's MatMulV3 base kernel, §111; a one-m-tile GEMM's A, §119) wait. 0 = no wait.
     std::uint32_t mte2LineRequestsInFlight = 0;
+    // Bytes a cycle a core that MTE2 moves on a GM read whose lines every block of the launch reads
+    // at once, in the same order (models/timing/shared_line_requests.h, docs/fidelity.md §156): the
+    // read costs at least its bytes at this rate. Only moves marked DataMove::linesReadByEveryBlock
+    // (the split cube's fp32 forward convolution's weight chunks) are held to it. 0 = no limit.
+    std::uint32_t mte2SharedLineReadBytesPerCycle = 0;
     // MTE3 keeps its stores to GM in flight, as MTE2 its loads: a store holds the pipe this many
     // cycles (or while its bytes pass at the path's peak, or until the memory has taken them: the
     // write queue's room) and MTE3 issues the next; the store's completion, the flags set after it

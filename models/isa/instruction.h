@@ -70,6 +70,10 @@ struct DataMove {
     // schedule, its own included (matmul_cann_round_readers.h, shared_line_requests.h); 0 = not
     // known, no wait.
     float concurrentLineReaders = 0.0f;
+    // GM → L1 (timing only): every block of the launch reads this move's lines at once, in the same
+    // order (the forward convolution's weight chunks); the move costs at least its bytes at
+    // pipes.mte2_shared_line_read_bytes_per_cycle (shared_line_requests.h).
+    bool linesReadByEveryBlock = false;
     // L0C → GM (timing only): FixPipe's channel split, the fp32 output written as C0 = 8 channel
     // vectors (32 B) of each 16-channel fractal row, one vector a cycle (TransferTiming).
     bool fixpipeChannelSplit = false;

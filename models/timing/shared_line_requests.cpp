@@ -27,4 +27,10 @@ std::uint64_t sharedLineWaitCycles(const ChipConfig& chip, const DataMove& move)
         std::ceil(static_cast<double>(gmLineRequests(move, chip.l2.lineBytes)) * perRequest - 1e-9));
 }
 
+std::uint64_t sharedLineReadCycles(const ChipConfig& chip, const DataMove& move) {
+    const std::uint32_t rate = chip.mte2SharedLineReadBytesPerCycle;
+    if (!move.linesReadByEveryBlock || move.src != MemSpace::GM || rate == 0) return 0;
+    return (move.totalBytes() + rate - 1) / rate;
+}
+
 }  // namespace ascendsim

@@ -6,6 +6,11 @@
 // flight (pipes.mte2_line_requests_in_flight) the core's read loses (R − 1) / 2 × turn ÷ F cycles
 // a request (Little's law) on top of its single-core curve. R is the move's
 // concurrentLineReaders: the cores that queue, its own included.
+//
+// A read whose lines every block of the launch reads at once, in the same order
+// (DataMove::linesReadByEveryBlock), moves at most pipes.mte2_shared_line_read_bytes_per_cycle
+// a core: the rate the chip's MTE2 shows where a line has ten or more readers (docs/fidelity.md
+// §156), below what one core alone gets from L2.
 #include <cstdint>
 
 #include "models/chip/chip_config.h"
@@ -19,5 +24,9 @@ std::uint64_t gmLineRequests(const DataMove& move, std::uint32_t lineBytes);
 // Cycles the move's line requests wait for the other readers' turns; 0 when it carries no reader
 // count (or one), is not a GM read, or the chip keeps no line-request count.
 std::uint64_t sharedLineWaitCycles(const ChipConfig& chip, const DataMove& move);
+
+// The least cycles of a GM read every block reads at once: its bytes at the chip's shared-line
+// rate; 0 when the move is not such a read or the chip sets no rate.
+std::uint64_t sharedLineReadCycles(const ChipConfig& chip, const DataMove& move);
 
 }  // namespace ascendsim

@@ -99,7 +99,9 @@ std::uint64_t TransferTiming::cycles(const DataMove& move) const {
     const std::uint64_t layout = layoutCycles(path, move) + roundBurstCycles(path.burstCycles * restarts) +
                                  roundBurstCycles(path.paddedBurstCycles * static_cast<double>(paddedBursts(move))) +
                                  sharedLineWaitCycles(chip_, move);
-    const std::uint64_t stored = std::max(layout, channelSplitCycles(move));
+    // A read every block makes of the same lines at once moves no faster than the chip's shared-line
+    // rate.
+    const std::uint64_t stored = std::max({layout, channelSplitCycles(move), sharedLineReadCycles(chip_, move)});
     if (move.srcType == move.dstType || path.dtypeConversionBytesPerCycle <= 0.0) return stored;
     // The element-type conversion runs at its own rate, under the move's fixed cost.
     return std::max(stored, roundUpCycles(static_cast<double>(move.totalBytes()) /

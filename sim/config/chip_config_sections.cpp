@@ -190,7 +190,8 @@ void readPipes(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
                     "task_launch_cycles", "block_start_cycles", "block_mte2_floor_cycles", "block_dispatch_cycles", "block_dispatch_interval_cycles",
                     "scalar_cycles_per_instruction",
                     "scalar_cycles_per_instruction_aic", "block_prologue_scalar_cycles", "block_argument_read_bytes",
-                    "mte2_load_issue_cycles", "mte2_miss_wait_in_flight_cycles", "mte2_line_requests_in_flight", "mte3_store_issue_cycles",
+                    "mte2_load_issue_cycles", "mte2_miss_wait_in_flight_cycles", "mte2_line_requests_in_flight",
+                    "mte2_shared_line_read_bytes_per_cycle", "mte3_store_issue_cycles",
                     "mte3_store_ack_cycles", "mte1_load3d_start_cycles"});
     const ConfigNode depths = node.child("queue_depth", isRoot);
     depths.allowOnly({"PIPE_S", "PIPE_V", "PIPE_M", "PIPE_MTE1", "PIPE_MTE2", "PIPE_MTE3",
@@ -214,6 +215,7 @@ void readPipes(const ConfigNode& node, bool isRoot, ChipConfig& chip) {
     node.readNonNegative("mte2_load_issue_cycles", chip.mte2LoadIssueCycles);
     node.readNonNegative("mte2_miss_wait_in_flight_cycles", chip.mte2MissWaitInFlightCycles);
     node.readNonNegative("mte2_line_requests_in_flight", chip.mte2LineRequestsInFlight);
+    node.readNonNegative("mte2_shared_line_read_bytes_per_cycle", chip.mte2SharedLineReadBytesPerCycle);
     node.readNonNegative("mte3_store_issue_cycles", chip.mte3StoreIssueCycles);
     node.readNonNegative("mte3_store_ack_cycles", chip.mte3StoreAckCycles);
     node.readNonNegative("mte1_load3d_start_cycles", chip.mte1Load3dStartCycles);

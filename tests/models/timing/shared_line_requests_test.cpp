@@ -80,5 +80,30 @@ TEST(SharedLineRequests, TheWaitAddsToTheMovesCurveCost) {
     EXPECT_EQ(timing.cycles(wholeLines), alone + 256u * 6u);
 }
 
+// A read every block of the launch makes of the same lines at once moves at most the chip's
+// shared-line rate (pipes.mte2_shared_line_read_bytes_per_cycle): its bytes at that rate when the
+// curve is faster, the curve when it is slower; unmarked reads, stores and a chip without the rate
+// keep the curve.
+TEST(SharedLineRequests, AReadEveryBlockMakesMovesAtTheSharedLineRate) {
+    ChipConfig chip = lineChip();
+    chip.mte2SharedLineReadBytesPerCycle = 52;
+    const TransferTiming timing(chip);
+    DataMove move = rows(0, 256, 512, 512);  // 128 KiB contiguous: the curve's 1024 cycles
+    EXPECT_EQ(sharedLineReadCycles(chip, move), 0u);
+    EXPECT_EQ(timing.cycles(move), 1024u);
+    move.linesReadByEveryBlock = true;
+    EXPECT_EQ(sharedLineReadCycles(chip, move), (131072u + 51u) / 52u);  // 2521
+    EXPECT_EQ(timing.cycles(move), 2521u);
+    chip.mte2SharedLineReadBytesPerCycle = 200;  // faster than the curve: the curve
+    EXPECT_EQ(TransferTiming(chip).cycles(move), 1024u);
+    chip.mte2SharedLineReadBytesPerCycle = 0;
+    EXPECT_EQ(sharedLineReadCycles(chip, move), 0u);
+    chip.mte2SharedLineReadBytesPerCycle = 52;
+    DataMove store = move;
+    store.src = MemSpace::L0C;
+    store.dst = MemSpace::GM;
+    EXPECT_EQ(sharedLineReadCycles(chip, store), 0u);
+}
+
 }  // namespace
 }  // namespace ascendsim

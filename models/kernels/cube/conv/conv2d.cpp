@@ -57,6 +57,19 @@ bool forwardConvHoldsTheInputBand(const ChipConfig& chip, DataType input) {
     return chip.organisation != CoreOrganisation::Coupled && input == DataType::Fp32;
 }
 
+// Whether every block of the launch reads the same weight lines at once, in the same order: more
+// than one block, each running whole images (every co tile and position tile of each), as the
+// forward's tile order (image, group, co tile, position tile) deals them out in equal ranges (not
+// the resident weights' co-tile-outer order).
+bool everyBlockReadsTheWeightsAtOnce(const OpInstance& op, const ChipConfig& chip, const ConvProblem& p,
+                                     const ConvTiling& tiling) {
+    const std::uint64_t perImage = p.groups * ceilDiv(p.outChannels, tiling.baseM) *
+                                   ceilDiv(p.window.outPositions(), tiling.baseN);
+    const std::uint64_t tiles = p.batch * perImage;
+    const std::uint32_t blocks = chooseBlockDim(op, chip, tiles);
+    return !tiling.coTileOuter && blocks > 1 && tiles % blocks == 0 && (tiles / blocks) % perImage == 0;
+}
+
 std::vector<LoweredKernel> lowerConv2D(const OpInstance& op, const ChipConfig& chip) {
     if (op.inputs.size() < 2 || op.outputs.empty()) throwLoweringError(op, "needs inputs x, w and output y");
     const TensorInfo& x = op.inputs[0];
@@ -115,12 +128,14 @@ std::vector<LoweredKernel> lowerConv2D(const OpInstance& op, const ChipConfig& c
         p.stepsInC0Blocks = true;
         p.coTilesFillL0c = true;
         p.kernelRowStepsForOneC1Block = true;
+        p.weightChunksOfWholeSteps = true;
     }
 
     ConvTiling tiling;
     CubeBufferPlan plan;
     planConv(op, chip, p, tiling, plan);
     if (forwardConvSingleBuffersL1(chip)) plan.l1Slots = 1;
+    if (forwardConvHoldsTheInputBand(chip, x.dtype)) p.weightLinesReadByEveryBlock = everyBlockReadsTheWeightsAtOnce(op, chip, p, tiling);
     plan.storesWithoutUnitFlag = forwardConvStoresWithoutUnitFlag(chip);
     auto operands = std::make_shared<const ConvOperands>(p, tiling);
     std::vector<LoweredKernel> kernels{makeCubeKernel(op, chip, operands, plan, CubeStepSizes{tiling.baseK})};

@@ -83,6 +83,7 @@ void ConvOperands::loadChunkA(std::uint64_t tile, const CubeStep& step, std::uin
         if (real == 0) return;
         b.copy2d(MemSpace::GM, problem_.wAddr + (coBase * k + step.chunkStart) * eb, MemSpace::L1, l1Addr, t.co,
                  static_cast<std::uint32_t>(real * eb), k * eb, rowStride, kConvOperandLoad);
+        b.lastDataMove().linesReadByEveryBlock = problem_.weightLinesReadByEveryBlock;
     } else {
         // w[cSlab][cOut] of a 1×1 transposed convolution: each slab channel's output columns are one
         // contiguous run, so the chunk is one move of `channels` runs into L1 as [c][co] = Aᵀ rows.
@@ -253,6 +254,29 @@ std::uint64_t kernelRowStepElements(const ConvProblem& p) {
     return std::uint64_t{p.window.kernelW} * c0;
 }
 
+// Positions of a tile before the whole-plane and kernel-row rules: kBaseN, or (ConvProblem::
+// coTilesFillL0c) the side of L0C's square of fp32 fractals, toward which TBE's conv tiling sizes its
+// L0C tile (§142: 128 KiB of 1 KiB fractals, 11 × 11: 176 positions), the co tile then as wide as
+// L0C holds beside it (coTileChannels).
+std::uint64_t positionTileSide(const ChipConfig& chip, const ConvProblem& p) {
+    if (!p.coTilesFillL0c) return kBaseN;
+    const std::uint64_t fractalBytes = std::uint64_t{kFractalRows} * kFractalRows * 4;
+    std::uint64_t side = 1;
+    while ((side + 1) * (side + 1) * fractalBytes <= chip.bufferCapacity(MemSpace::L0C)) ++side;
+    return std::max<std::uint64_t>(kBaseN, side * kFractalRows);
+}
+
+// Channels of a weight chunk of ConvProblem::weightChunksOfWholeSteps: the fewest whole C0 blocks
+// whose K (channels · taps) is a whole number of `stepDepth` steps, at most the reduction's; 0
+// when the rule is off or the kernel-row steps apply.
+std::uint64_t wholeStepChunkChannels(const ConvProblem& p, std::uint64_t stepDepth) {
+    if (!p.weightChunksOfWholeSteps || kernelRowStepElements(p) != 0 || stepDepth == 0) return 0;
+    const std::uint64_t c0 = x5hdChannelBlock(p.inputType), taps = p.window.taps();
+    std::uint64_t channels = c0;
+    while (channels * taps % stepDepth != 0 && channels < p.reductionChannels()) channels += c0;
+    return std::min(channels, p.reductionChannels());
+}
+
 // Position tile of the kernel-row steps: whole fractals of positions as many as one L0 half holds
 // at a kernel row's depth (the stem's 32 KiB / (88 · 4 B) = 93 → 80), at most `positions`.
 std::uint64_t kernelRowStepPositions(const ChipConfig& chip, const ConvProblem& p, std::uint64_t positions) {
@@ -328,6 +352,8 @@ bool planConvPositions(const OpInstance& op, const ChipConfig& chip, const ConvP
     std::uint64_t channels = std::min<std::uint64_t>(p.reductionChannels(), std::max<std::uint64_t>(1, chunkSteps * tiling.baseK / taps));
     if (channels > kFractalRows) channels = channels / kFractalRows * kFractalRows;
     while (channels > 0 && slotBytes(channels) > slotBudget) channels = shallower(channels);
+    const std::uint64_t wholeSteps = wholeStepChunkChannels(p, tiling.baseK);
+    if (wholeSteps != 0 && slotBytes(wholeSteps) <= slotBudget) channels = wholeSteps;
     if (channels == 0) {
         failure = "one input channel slab of " + std::to_string(slabRows) + " rows x " + std::to_string(p.window.inW) +
                   " does not fit half of L1";
@@ -418,7 +444,7 @@ void planConv(const OpInstance& op, const ChipConfig& chip, const ConvProblem& p
     if (p.basePositions > kBaseN && plane > kBaseN &&
         planConvPositions(op, chip, p, std::min<std::uint64_t>(p.basePositions, plane), false, tiling, plan, failure))
         return;
-    const std::uint64_t positions = kernelRowStepPositions(chip, p, std::min<std::uint64_t>(kBaseN, plane));
+    const std::uint64_t positions = kernelRowStepPositions(chip, p, std::min<std::uint64_t>(positionTileSide(chip, p), plane));
     if (!planConvPositions(op, chip, p, positions, false, tiling, plan, failure)) {
         checkPlanFits(op, chip, plan, 0, 0);  // names the buffer that overflows, if one does
         throwLoweringError(op, failure);

@@ -84,6 +84,17 @@ struct ConvProblem {
     // row's 11 is the one an L0 half holds) and position tiles of as many whole fractals as an L0
     // half holds at that depth, when the default tile does not (docs/fidelity.md §142).
     bool kernelRowStepsForOneC1Block = false;
+    // Weight chunks of the fewest whole C0 blocks of channels whose K is a whole number of L0 steps
+    // (docs/fidelity.md §156): the K stream steps through the FRACTAL_Z weights' C0 blocks (K order
+    // C1 · kh · kw · C0) across channel boundaries without a partial step at a chunk's end, as the
+    // chip's ~7 instructions a step over ⌈K / step⌉ steps a tile say (§149a). Not for a one-C1 stem
+    // (its kernel-row steps, kernelRowStepsForOneC1Block). Falls back to weightChunkSteps when two
+    // such chunks do not fit L1.
+    bool weightChunksOfWholeSteps = false;
+    // Every block of the launch reads the same weight lines at once, in the same order (each block
+    // runs whole images, every co tile of them): the weight chunks' GM reads carry
+    // DataMove::linesReadByEveryBlock (shared_line_requests.h).
+    bool weightLinesReadByEveryBlock = false;
     // The output's FixPipe stores split each fractal row into C0 vectors (convStoresSplitC0Channels).
     bool storesSplitC0Channels = false;
     // C0 of the output when it lies in GM as NC1HWC0 (kConvOutputC0Attr; 0 = NCHW): the stores keep

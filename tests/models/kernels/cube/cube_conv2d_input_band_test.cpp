@@ -1,8 +1,9 @@
 // Input bands deeper than the weight chunks on the split cores (docs/fidelity.md §135): TBE's fp32
-// forward convolution loads the position tile's input band of every channel into L1 once a tile
-// while the weights stream through slots of their own in chunks of two L0 steps, and its L0 steps
-// are whole C0 blocks (8 fp32) deep; the fp32 input gradient's dy loads serve two weight chunks
-// each. fp16 and the coupled cores keep one slab a chunk and 16-element steps.
+// forward convolution loads the position tile's input band of many channels into L1 at once while
+// the weights stream through slots of their own in chunks of whole L0 steps (§156: the fewest whole
+// C0 blocks of channels whose K is whole steps), and its L0 steps are whole C0 blocks (8 fp32)
+// deep; the fp32 input gradient's dy loads serve two weight chunks each. fp16 and the coupled cores
+// keep one slab a chunk and 16-element steps.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -23,13 +24,13 @@ namespace {
 const ConvShape kPlane{2, 192, 13, 13, 128, 3, 3, 1, 1, 1, 1, 1, 1};
 
 struct ForwardSchedule {
-    std::uint64_t xLoads = 0, xBytes = 0, wLoads = 0, wBytes = 0;
+    std::uint64_t xLoads = 0, xBytes = 0, wLoads = 0, wBytes = 0, wLoadsReadByEveryBlock = 0;
     std::uint64_t mmads = 0, stepsNotWholeFractals = 0, stepsNotWholeC0 = 0;
 };
 
-// Runs kPlane in one block against the reference and returns what block 0 loads and its steps.
-ForwardSchedule runPlane(const ChipConfig& chip, DataType dtype) {
-    const ConvForwardRun run = runConvForward(chip, kPlane, 1u, dtype, chip.name);
+// Runs kPlane in `blocks` blocks against the reference and returns what block 0 loads and its steps.
+ForwardSchedule runPlane(const ChipConfig& chip, DataType dtype, std::uint32_t blocks = 1) {
+    const ConvForwardRun run = runConvForward(chip, kPlane, blocks, dtype, chip.name);
     const TensorInfo &x = run.x, &w = run.w;
     const auto& kernels = run.kernels;
     ForwardSchedule s;
@@ -48,25 +49,40 @@ ForwardSchedule runPlane(const ChipConfig& chip, DataType dtype) {
         if (move->srcAddr >= w.deviceAddr && move->srcAddr < w.deviceAddr + w.bytes()) {
             ++s.wLoads;
             s.wBytes += move->totalBytes();
+            if (move->linesReadByEveryBlock) ++s.wLoadsReadByEveryBlock;
         }
     }
     return s;
 }
 
 // fp32 on the split cube: 176-position tiles take 40-deep steps (32 KiB / (176 × 4 B) = 46, in
-// C0 blocks of 8), a weight chunk is two of them (8 channels × 9 taps = 72: a 40- and a 32-deep
-// step), and each tile's band of all 192 channels is read once for its 24 chunks.
-TEST(CubeConv2DInputBand, SplitCubeFp32HoldsEveryChannelsBandATileAndStreamsTwoStepWeightChunks) {
+// C0 blocks of 8); a weight chunk is the fewest whole C0 blocks whose K is whole steps (40 channels
+// × 9 taps = 360 = 9 steps; the last chunk's 32 channels 288 = 7 steps and 8), so a tile takes
+// ⌈1728 / 40⌉ = 44 steps, not the 48 of two-step 8-channel chunks (72 = 40 + 32). Two 184 KiB
+// weight chunks leave room for two bands of 80 channels: three band loads a tile, every channel's
+// 13 rows once.
+TEST(CubeConv2DInputBand, SplitCubeFp32StreamsWeightChunksOfWholeStepsBesideChannelBands) {
     const ForwardSchedule s = runPlane(ascend910B1(), DataType::Fp32);
-    const std::uint64_t tiles = 2, chunks = 192 / 8;
+    const std::uint64_t tiles = 2, chunks = 5;
     const std::uint64_t plane = 192u * 13 * 13 * 4, weights = 128u * 192 * 9 * 4;
-    EXPECT_EQ(s.xLoads, tiles);          // one band a tile, not one slab a chunk
+    EXPECT_EQ(s.xLoads, tiles * 3);      // bands of 80, 80 and 32 channels
     EXPECT_EQ(s.xBytes, tiles * plane);  // every channel's 13 rows, once a tile
     EXPECT_EQ(s.wLoads, tiles * chunks);
     EXPECT_EQ(s.wBytes, 2 * weights);    // all the weights once an image
-    EXPECT_EQ(s.mmads, tiles * chunks * 2);
+    EXPECT_EQ(s.mmads, tiles * 44);
     EXPECT_GT(s.stepsNotWholeFractals, 0u);  // the 40-deep steps
     EXPECT_EQ(s.stepsNotWholeC0, 0u);
+    EXPECT_EQ(s.wLoadsReadByEveryBlock, 0u);  // one block: no other reader
+}
+
+// Two blocks, an image each: both read the same weight chunks in the same order, so every weight
+// load is marked as read by every block (shared_line_requests.h); the input bands are not.
+TEST(CubeConv2DInputBand, SplitCubeFp32WeightLoadsAreReadByEveryBlockWhenEachRunsWholeImages) {
+    const ForwardSchedule s = runPlane(ascend910B1(), DataType::Fp32, 2);
+    EXPECT_EQ(s.wLoads, 5u);
+    EXPECT_EQ(s.wLoadsReadByEveryBlock, s.wLoads);
+    // fp16 keeps its plan, and no mark.
+    EXPECT_EQ(runPlane(ascend910B1(), DataType::Fp16, 2).wLoadsReadByEveryBlock, 0u);
 }
 
 // fp16 (C0 = 16: steps of whole fractals either way) and the coupled cores keep a slab a chunk

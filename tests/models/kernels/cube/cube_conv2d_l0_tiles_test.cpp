@@ -54,27 +54,36 @@ TEST(CubeConv2DL0Tiles, OneC1BlockStemStepsAKernelRowOfC0BlocksOnTheTileAnL0Half
     EXPECT_EQ(tiling.baseK, 64u);
 }
 
-// 192 output channels on 128-position tiles: one 192-wide tile (96 KiB of fp32 accumulator, one
-// L0C buffer) instead of 128 + 64; 384 on the 176-position plane of a 13 × 13 image: 3 × 128, as
-// 2 × 192 (132 KiB) does not fit the 128 KiB L0C.
+// The position tile is the side of L0C's square of fp32 fractals (11 × 11 of 1 KiB in 128 KiB: 176
+// positions, docs/fidelity.md §156), and the co tile the widest equal split L0C holds beside it: 160
+// output channels of a 27 × 27 plane in one tile (110 KiB of fp32 accumulator, one L0C buffer)
+// rather than 128 + 32; 192 do not fit beside 176 positions (132 KiB), so they take the narrow 128;
+// 384 on the 176-position plane of a 13 × 13 image: 3 × 128, as 2 × 192 does not fit either.
+// Without the rule, 128 × 128 tiles in two L0C buffers.
 TEST(CubeConv2DL0Tiles, SplitCubeFp32CoTilesTakeTheWidestEqualSplitL0cHolds) {
     ConvProblem p;
     p.window.inH = p.window.inW = p.window.outH = p.window.outW = 27;
     p.window.kernelH = p.window.kernelW = 5;
     p.window.padTop = p.window.padLeft = 2;
     p.inChannels = 64;
-    p.outChannels = 192;
+    p.outChannels = 160;
     p.inputType = p.mmadType = p.outputType = DataType::Fp32;
     p.coTilesFillL0c = true;
     ConvTiling tiling;
     CubeBufferPlan plan;
     planOnOneBlock(p, tiling, plan);
-    EXPECT_EQ(tiling.baseN, 128u);
-    EXPECT_EQ(tiling.baseM, 192u);
+    EXPECT_EQ(tiling.baseN, 176u);
+    EXPECT_EQ(tiling.baseM, 160u);
     EXPECT_EQ(plan.l0cSlots, 1u);
+
+    p.outChannels = 192;
+    planOnOneBlock(p, tiling, plan);
+    EXPECT_EQ(tiling.baseN, 176u);
+    EXPECT_EQ(tiling.baseM, 128u);
 
     p.coTilesFillL0c = false;
     planOnOneBlock(p, tiling, plan);
+    EXPECT_EQ(tiling.baseN, 128u);
     EXPECT_EQ(tiling.baseM, 128u);
     EXPECT_EQ(plan.l0cSlots, 2u);
 
