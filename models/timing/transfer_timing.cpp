@@ -134,12 +134,13 @@ std::uint64_t TransferTiming::cycles(const Img2ColLoad& load) const {
     const PathTiming& write = requirePath(chip_, MemSpace::L1, load.chipDst);
     const double written = interpolateTransferCycles(write.curve, write.peakBytesPerCycle, load.totalBytes());
     // The chip's Load3D start (pipes.mte1_load3d_start_cycles, CANN's k1971Mte1Load3dCost), paid by
-    // the Load3Ds the chip writes into L0B: the filter gradient's x, whose MTE1 the AlexNet 910B2 dw
-    // rows show 0.59-0.68 of their time against 0.42-0.54 without it. CANN's cost model charges its
-    // L0A Load3Ds the same; the model's L0A img2cols (forward and input-gradient convolutions) measured
-    // worse with it (AlexNet aic_mte1 0.066 -> 0.075, aic_mac 0.070 -> 0.075): their bytes' cost
-    // already holds what the chip spends there (docs/fidelity.md §151g).
-    const std::uint64_t start = load.chipDst == MemSpace::L0B ? chip_.mte1Load3dStartCycles : 0;
+    // the Load3Ds the model issues as the chip does (dst = chipDst): the filter gradient's x into L0B,
+    // whose MTE1 the AlexNet 910B2 dw rows show 0.59-0.68 of their time against 0.42-0.54 without it,
+    // and its fp32 dy into L0A (§161). CANN's cost model charges every Load3D the same; the forward and
+    // input-gradient convolutions' img2cols, which the model holds transposed (in L0B, the chip's in
+    // L0A), measured worse with it (AlexNet aic_mte1 0.066 -> 0.075, aic_mac 0.070 -> 0.075): their
+    // bytes' cost already holds what the chip spends there (docs/fidelity.md §151g).
+    const std::uint64_t start = load.dst == load.chipDst ? chip_.mte1Load3dStartCycles : 0;
     return start + roundUpCycles(std::max(read, written));
 }
 

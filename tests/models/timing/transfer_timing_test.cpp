@@ -243,12 +243,14 @@ TEST(TransferTiming, Img2ColIntoTheChipsL0bTakesTheL0bWriteRate) {
     EXPECT_NEAR(static_cast<double>(timing.cycles(load)), 4.0 * mirrored, 0.01 * 4.0 * mirrored);
 }
 
-// A Load3D the chip writes into L0B (the filter gradient's x) pays the chip's start once on top of
-// its bytes: CANN's cube cache tiling's k1971Mte1Load3dCost = 42 (ops-nn cube/constants/
-// constants_define.h, cycle_calculator.cc GetMte1BCycle), the 910B parts' pipes.mte1_load3d_start_cycles;
-// the L0A img2cols keep their bytes' cost (measured, docs/fidelity.md §151g); the 910A has no source
-// and keeps none.
-TEST(TransferTiming, AnImg2ColIntoTheChipsL0bPaysTheLoad3dStartOnce) {
+// A Load3D the model issues as the chip does (dst = chipDst: the filter gradient's x into L0B, its
+// fp32 dy into L0A) pays the chip's start once on top of its bytes: CANN's cube cache tiling's
+// k1971Mte1Load3dCost = 42 (ops-nn cube/constants/constants_define.h, cycle_calculator.cc
+// GetMte1BCycle / GetMte1ACycle), the 910B parts' pipes.mte1_load3d_start_cycles; the img2cols the
+// model holds transposed (in L0B where the chip's is in L0A: the forward and input-gradient
+// convolutions) keep their bytes' cost (measured, docs/fidelity.md §151g, §161); the 910A has no
+// source and keeps none.
+TEST(TransferTiming, ALoad3dIssuedAsTheChipsPaysTheLoad3dStartOnce) {
     const TransferTiming bytesOnly(chip910B1WithoutLoad3dStart());
     const TransferTiming shipped(chip910B1());
     EXPECT_EQ(chip910B1().mte1Load3dStartCycles, 42u);
@@ -257,9 +259,11 @@ TEST(TransferTiming, AnImg2ColIntoTheChipsL0bPaysTheLoad3dStartOnce) {
     Img2ColLoad load;
     load.m = 64;
     load.k = 256;
-    load.chipDst = MemSpace::L0B;
+    load.dst = load.chipDst = MemSpace::L0B;
     EXPECT_EQ(shipped.cycles(load), bytesOnly.cycles(load) + 42u);
-    load.chipDst = MemSpace::L0A;
+    load.dst = load.chipDst = MemSpace::L0A;
+    EXPECT_EQ(shipped.cycles(load), bytesOnly.cycles(load) + 42u);
+    load.dst = MemSpace::L0B;  // the transposed stand-in for the chip's L0A Load3D
     EXPECT_EQ(shipped.cycles(load), bytesOnly.cycles(load));
 }
 

@@ -4,8 +4,8 @@
 // blocks as well, which then accumulate with FixPipe atomic adds after a zero-fill kernel. On the
 // split cube a block runs its share (whole output rows) image by image, storing each tile once per
 // image through one L0C buffer (FilterGradProblem::tilesPerImage, docs/fidelity.md §131g, §136);
-// its fp32 rows take CANN's block split and L0 block instead when the launch's block dim is the
-// cube cache tiling's (FilterGradProblem::blockSplit, §151).
+// its fp32 rows take CANN's block split (k shares of flattened positions) and L0 block instead when
+// the launch's block dim is the cube cache tiling's (FilterGradProblem::blockSplit, §151, §154).
 #include <algorithm>
 #include <memory>
 #include <string>
@@ -102,6 +102,9 @@ std::vector<LoweredKernel> lowerConv2DBackpropFilter(const OpInstance& op, const
             cannFilterGradBlockSplit(win, p.batch, p.inChannels, p.outChannels, bytesOf(x.dtype),
                                      p.mmadType == DataType::Hf32, chip.aiCoreCount, chip.bufferCapacity(MemSpace::L1));
         if (split.batchDim != 0 && split.blocks() == targetBlocks) p.blockSplit = split;
+        // Its BL1 holds whole C1 of x (CubeUtil::CalcBL1N counts C1 rows): a band moves every C0 vector of the
+        // NC1HWC0 rows it covers, e.g. the stem's 3 channels as its one C1 of 8 (docs/fidelity.md §161).
+        if (p.blockSplit.batchDim != 0) p.slabChannelBlock = x5hdChannelBlock(x.dtype);
     }
 
     FilterGradTiling tiling;
@@ -117,6 +120,7 @@ std::vector<LoweredKernel> lowerConv2DBackpropFilter(const OpInstance& op, const
         p.splits = p.blockSplit.blocks();
         p.tilesPerImage = false;
         p.coTilesInnermost = true;
+        p.storesSplitC0Channels = convStoresSplitC0Channels(chip, p.outputType);
     } else {
         const std::uint64_t outputTiles = ceilDiv(p.outChannels, tiling.baseM) * ceilDiv(p.columns(), tiling.baseN);
         // The split cube shares whole output rows out (FilterGradOperands::splitByOutputRows): no more

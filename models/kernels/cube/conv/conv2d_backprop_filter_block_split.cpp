@@ -297,6 +297,8 @@ FilterGradBlockSplit cannFilterGradBlockSplit(const ConvWindow& window, std::uin
                     best.baseM = static_cast<std::uint32_t>(s.m * kBlock);
                     best.baseN = static_cast<std::uint32_t>(s.n * kBlock);
                     best.baseK = static_cast<std::uint32_t>(s.k * s.k0);
+                    best.l1Positions = static_cast<std::uint32_t>(std::min(s.kAl1, s.kBl1) * s.k0);
+                    best.l1Buffers = s.dbAl1 == 2 && s.dbBl1 == 2 ? 2 : 1;
                 }
             }
         }
@@ -304,15 +306,18 @@ FilterGradBlockSplit cannFilterGradBlockSplit(const ConvWindow& window, std::uin
     loop(s.batch >= coreCount);
     if (best.batchDim == 0) loop(false);
     if (best.batchDim == 0) return best;
-    // The kernel's per-block shares (conv3d_backprop_filter_v2_base_tiling.cpp InitTilingValue):
-    // channels in C0 groups of the input dtype, output rows ceil(Ho / kDim).
+    // The per-block shares: channels in C0 groups of the input dtype (conv3d_backprop_filter_v2_base_
+    // tiling.cpp InitTilingValue); positions the cache tiling's single-core k (GetCycleByModel's
+    // single_core_k, the TBE binary schedule's hw_single_core_factor; see the header), so a block of
+    // the 27 × 27 row holds 128 positions of an image, four whole 32-position steps, where whole
+    // output rows (⌈27 / 6⌉ · 27 = 135) left a 7-position step an image.
     const std::uint64_t c0 = 32 / elementBytes;
     best.imagesPerBlock = divUp(s.batch, best.batchDim);
     best.coutPerBlock = static_cast<std::uint64_t>(
         alignUp(divUp(divUp(static_cast<i64>(outChannels), static_cast<i64>(c0)), best.mDim) * static_cast<i64>(c0), kBlock));
     best.cinPerBlock =
         static_cast<std::uint64_t>(divUp(divUp(static_cast<i64>(inChannels), static_cast<i64>(c0)), best.nDim)) * c0;
-    best.rowsPerBlock = static_cast<std::uint64_t>(divUp(s.outH, best.kDim));
+    best.positionsPerBlock = static_cast<std::uint64_t>(divUp(origK, best.kDim) * s.k0);
     return best;
 }
 

@@ -135,12 +135,12 @@ void FilterGradOperands::splitByOutputRows() {
     splitFirstSegment_.push_back(segments_.size());
 }
 
-// CANN's block split (FilterGradProblem::blockSplit): block b takes the shares of the kernel's
-// CalSingleCoreShape (ops-nn conv3d_backprop_filter_v2 arch22 conv3d_backprop_filter_v2.h): output
-// rows b % kDim, input channels (b / kDim) % nDim, output channels (b / (kDim · nDim)) % mDim,
-// images b / (kDim · nDim · mDim). A block is one segment: its tiles the share's column tiles with
-// the co tiles innermost, each accumulating all the block's images (their rows) before its one store.
-// Blocks whose share is empty run nothing.
+// CANN's block split (FilterGradProblem::blockSplit, conv2d_backprop_filter_block_split.h): block b
+// takes the flattened output positions [k·P, (k + 1)·P) of each image, k = b % kDim, P the cache
+// tiling's single-core k (the TBE binary schedule's hw split), input channels (b / kDim) % nDim,
+// output channels (b / (kDim · nDim)) % mDim, images b / (kDim · nDim · mDim). A block is one segment:
+// its tiles the share's column tiles with the co tiles innermost, each accumulating all the block's
+// images (their positions) before its one store. Blocks whose share is empty run nothing.
 void FilterGradOperands::splitByBlocks() {
     const FilterGradBlockSplit& s = problem_.blockSplit;
     const ConvWindow& w = problem_.window;
@@ -149,9 +149,10 @@ void FilterGradOperands::splitByBlocks() {
         splitFirstSegment_.push_back(segments_.size());
         const std::uint64_t kIdx = b % s.kDim, nIdx = b / s.kDim % s.nDim;
         const std::uint64_t mIdx = b / (s.kDim * s.nDim) % s.mDim, batchIdx = b / (s.kDim * s.nDim * s.mDim);
-        const std::uint64_t co0 = mIdx * s.coutPerBlock, ch0 = nIdx * s.cinPerBlock, row0 = kIdx * s.rowsPerBlock;
+        const std::uint64_t co0 = mIdx * s.coutPerBlock, ch0 = nIdx * s.cinPerBlock, pos0 = kIdx * s.positionsPerBlock;
         const std::uint64_t image0 = batchIdx * s.imagesPerBlock;
-        if (co0 >= problem_.outChannels || ch0 >= problem_.inChannels || row0 >= w.outH || image0 >= problem_.batch)
+        if (co0 >= problem_.outChannels || ch0 >= problem_.inChannels || pos0 >= w.outPositions() ||
+            image0 >= problem_.batch)
             continue;
         Segment seg{0, 0};
         seg.co0 = co0;
@@ -160,10 +161,10 @@ void FilterGradOperands::splitByBlocks() {
         seg.colCount = std::min(s.cinPerBlock, problem_.inChannels - ch0) * taps;
         seg.coTiles = ceilDiv(seg.coCount, std::uint64_t{tiling_.baseM});
         seg.colTiles = ceilDiv(seg.colCount, std::uint64_t{tiling_.baseN});
-        seg.positions = std::min(s.rowsPerBlock, w.outH - row0) * w.outW;
+        seg.positions = std::min(s.positionsPerBlock, w.outPositions() - pos0);
         seg.images = std::min(problem_.batch, image0 + s.imagesPerBlock) - image0;
         seg.chunks = seg.images * ceilDiv(seg.positions, std::uint64_t{tiling_.chunkPositions});
-        seg.firstPosition = image0 * w.outPositions() + row0 * w.outW;
+        seg.firstPosition = image0 * w.outPositions() + pos0;
         seg.firstTile = blockSplitTiles_;
         blockSplitTiles_ += seg.coTiles * seg.colTiles;
         segments_.push_back(seg);
@@ -204,7 +205,6 @@ void FilterGradOperands::blockTiles(std::uint32_t blockDim, std::uint32_t block,
 FilterGradOperands::TileCoord FilterGradOperands::coord(std::uint64_t tile) const {
     TileCoord c;
     std::uint64_t colTile = 0, coTile = 0;
-    const std::uint64_t taps = problem_.window.taps();
     if (problem_.blockSplit.batchDim != 0) {
         c.segment = segmentOfTile(tile);
         const Segment& seg = segments_[c.segment];
@@ -217,8 +217,7 @@ FilterGradOperands::TileCoord FilterGradOperands::coord(std::uint64_t tile) cons
         c.cols = static_cast<std::uint32_t>(std::min<std::uint64_t>(tiling_.baseN, seg.col0 + seg.colCount - c.k0));
         c.firstChunk = 0;
         c.chunks = seg.chunks;
-        c.channel0 = c.k0 / taps;
-        c.channels = (c.k0 + c.cols - 1) / taps + 1 - c.channel0;
+        setSlabChannels(c);
         return c;
     }
     if (problem_.coTilesInnermost) {
@@ -238,10 +237,15 @@ FilterGradOperands::TileCoord FilterGradOperands::coord(std::uint64_t tile) cons
     c.cols = static_cast<std::uint32_t>(std::min<std::uint64_t>(tiling_.baseN, problem_.columns() - c.k0));
     c.firstChunk = segments_[c.segment].firstChunk;
     c.chunks = segments_[c.segment].chunks;
-    const std::uint64_t c0 = problem_.slabChannelBlock;
+    setSlabChannels(c);
+    return c;
+}
+
+// The x channels a tile's columns touch, rounded out to slabChannelBlock.
+void FilterGradOperands::setSlabChannels(TileCoord& c) const {
+    const std::uint64_t taps = problem_.window.taps(), c0 = problem_.slabChannelBlock;
     c.channel0 = c.k0 / taps / c0 * c0;
     c.channels = std::min(problem_.inChannels, roundUp((c.k0 + c.cols - 1) / taps + 1, c0)) - c.channel0;
-    return c;
 }
 
 std::uint64_t FilterGradOperands::aRowsOf(std::uint64_t tile) const {
@@ -313,8 +317,14 @@ void FilterGradOperands::loadStep(std::uint64_t tile, const CubeStep& step, cons
     const TileCoord t = coord(tile);
     const std::uint64_t eb = bytesOf(problem_.inputType);
     const std::uint64_t pos0 = step.chunkStart % tiling_.outPositions;
-    b.copy2d(MemSpace::L1, l1.a + step.offset * eb, MemSpace::L0A, l0aAddr, t.co,
-             static_cast<std::uint32_t>(step.length * eb), tiling_.dyRowStrideBytes, step.length * eb);
+    if (problem_.blockSplit.batchDim != 0) {
+        b.img2col(dyLoad3d(step, l1.a, l0aAddr, t.co));
+        mmad.transposeA = true;
+    } else {
+        b.copy2d(MemSpace::L1, l1.a + step.offset * eb, MemSpace::L0A, l0aAddr, t.co,
+                 static_cast<std::uint32_t>(step.length * eb), tiling_.dyRowStrideBytes, step.length * eb);
+        mmad.transposeA = false;
+    }
     const SlabRows rows = slabRowsFor(problem_.window, pos0, step.chunkLength);
     Img2ColLoad x = img2colFor(problem_.window, rows, static_cast<std::uint32_t>(t.channels), problem_.inputType,
                                l1.b, MemSpace::L0B, l0bAddr, pos0 + step.offset, step.length,
@@ -322,8 +332,32 @@ void FilterGradOperands::loadStep(std::uint64_t tile, const CubeStep& step, cons
     x.chipDst = MemSpace::L0B;  // the chip's product is the model's: x's img2col is the cube's B (§115)
     b.img2col(x);
     mmad.dtype = problem_.mmadType;
-    mmad.transposeA = false;
     mmad.transposeB = false;
+}
+
+// The fp32 dy's step into L0A as CANN's 220x dw kernel moves it: a Load3D (asc-devkit
+// conv3d_bp_filter_sub_func.h LoadL12L0a through load3dA_; ops-nn cycle_calculator.cc GetMte1ACycle,
+// "fp32 use load3d", charging kMte1Load3dCost as for B), not a 2-D copy: fp32 has no transposing
+// load2d. Its image is the chunk's co rows of positions (a 1 x 1 window over one row of
+// dyRowStrideBytes), its product the step's positions x co, i.e. A transposed (docs/fidelity.md §161).
+Img2ColLoad FilterGradOperands::dyLoad3d(const CubeStep& step, std::uint64_t l1Addr, std::uint64_t l0aAddr,
+                                         std::uint32_t outChannels) const {
+    Img2ColLoad l;
+    l.srcAddr = l1Addr;
+    l.dstAddr = l0aAddr;
+    l.dst = MemSpace::L0A;
+    l.chipDst = MemSpace::L0A;
+    l.channelGroup = 1;  // channel-major: a co row after another
+    l.dtype = problem_.inputType;
+    l.channels = static_cast<std::uint16_t>(outChannels);
+    l.inH = 1;
+    l.inW = static_cast<std::uint16_t>(tiling_.dyRowStrideBytes / bytesOf(problem_.inputType));
+    l.outW = l.inW;
+    l.firstOutPos = static_cast<std::uint32_t>(step.offset);
+    l.m = step.length;
+    l.firstK = 0;
+    l.k = outChannels;
+    return l;
 }
 
 DataMove FilterGradOperands::storeMove(std::uint64_t tile, std::uint64_t l0cAddr) const {
@@ -341,6 +375,7 @@ DataMove FilterGradOperands::storeMove(std::uint64_t tile, std::uint64_t l0cAddr
     m.dstType = problem_.outputType;
     m.conversion = LayoutConversion::Nz2Nd;
     m.atomicAdd = problem_.splits > 1;
+    m.fixpipeChannelSplit = problem_.storesSplitC0Channels;
     return m;
 }
 
@@ -365,10 +400,19 @@ void planFilterGrad(const OpInstance& op, const ChipConfig& chip, const FilterGr
                roundUp(slabChannels * maxSlabRows(p.window, positions) * p.window.inW * eb, kLocalAlignBytes);
     };
     std::uint64_t positions = std::min<std::uint64_t>(std::uint64_t{kChunkSteps} * tiling.baseK, roundUp(tiling.outPositions, tiling.baseK));
-    while (positions > tiling.baseK && slotBytes(positions) > chip.bufferCapacity(MemSpace::L1) / 2)
+    std::uint64_t slotLimit = chip.bufferCapacity(MemSpace::L1) / 2;
+    // CANN's L1 block (FilterGradBlockSplit::l1Positions / l1Buffers): the stem's whole 256-position
+    // share in one buffer, where two half-deep chunks loaded the overlapping input rows twice and ran
+    // the loads beside the steps the chip runs after them (its step is MTE1 + MTE2, §161).
+    const bool cannL1 = split.batchDim != 0 && split.l1Positions != 0;
+    if (cannL1) {
+        positions = split.l1Positions;
+        slotLimit = chip.bufferCapacity(MemSpace::L1) / split.l1Buffers;
+    }
+    while (positions > tiling.baseK && slotBytes(positions) > slotLimit)
         positions -= tiling.baseK;
-    if (slotBytes(positions) > chip.bufferCapacity(MemSpace::L1) / 2)
-        throwLoweringError(op, "the x slab of one reduction step does not fit half of L1");
+    if (slotBytes(positions) > slotLimit)
+        throwLoweringError(op, "the x slab of one reduction step does not fit its L1 slot");
     tiling.chunkPositions = static_cast<std::uint32_t>(positions);
     tiling.baseK = static_cast<std::uint32_t>(std::min(positions, std::max<std::uint64_t>(tiling.baseK, stepPositions(chip, p, tiling))));
     if (split.batchDim != 0) tiling.baseK = static_cast<std::uint32_t>(std::min<std::uint64_t>(positions, split.baseK));
@@ -381,6 +425,10 @@ void planFilterGrad(const OpInstance& op, const ChipConfig& chip, const FilterGr
     plan.l0bSlotBytes = roundUp(std::uint64_t{tiling.baseK} * tiling.baseN * eb, kLocalAlignBytes);
     plan.l0cSlotBytes = roundUp(std::uint64_t{tiling.baseM} * tiling.baseN * 4, kLocalAlignBytes);
     plan.l0cSlots = filterGradL0cSlots(chip, plan.l0cSlotBytes);
+    if (cannL1 && split.l1Buffers == 1) {
+        plan.l1Slots = 1;
+        plan.l1BiasAddr = plan.l1SlotBytes;
+    }
     planCoupledOutput(chip, plan, tiling.baseM, tiling.baseN, p.outputType, false, p.outputType);
     checkPlanFits(op, chip, plan, 0, 0);
 }
@@ -390,7 +438,7 @@ namespace {
 // region holds for one run of tiles.
 std::uint64_t filterGradSegmentChunks(const FilterGradProblem& p, const FilterGradTiling& tiling) {
     if (p.blockSplit.batchDim != 0)
-        return p.blockSplit.imagesPerBlock * ceilDiv(p.blockSplit.rowsPerBlock * p.window.outW, std::uint64_t{tiling.chunkPositions});
+        return p.blockSplit.imagesPerBlock * ceilDiv(p.blockSplit.positionsPerBlock, std::uint64_t{tiling.chunkPositions});
     const std::uint64_t splitChunks = ceilDiv(p.batch * tiling.chunksPerImage(), p.splits);
     return p.tilesPerImage ? std::min(splitChunks, tiling.chunksPerImage()) : splitChunks;
 }

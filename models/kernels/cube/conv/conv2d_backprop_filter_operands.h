@@ -21,9 +21,10 @@ struct FilterGradProblem {
     std::uint64_t xAddr = 0, dyAddr = 0, dwAddr = 0;
     std::uint32_t splits = 1;        // reduction split over blocks (atomic accumulation if > 1)
     // Channels an x slab's range is rounded out to: the C0 block (x5hdChannelBlock) on the coupled 910A,
-    // whose TBE dw schedule loads the NC1HWC0 fmap into L1 inside every output tile's loop; 1 on
-    // the split cube, whose dw kernel keeps an n-block's C1 rows in L1 for the following n-blocks
-    // (planFilterGrad, docs/fidelity.md §105).
+    // whose TBE dw schedule loads the NC1HWC0 fmap into L1 inside every output tile's loop, and on the
+    // split cube's block split, whose BL1 holds whole C1 (§161); 1 on the split cube's other rows,
+    // whose dw kernel keeps an n-block's C1 rows in L1 for the following n-blocks (planFilterGrad,
+    // docs/fidelity.md §105).
     std::uint64_t slabChannelBlock = 1;
     // The split cube's loop order (CANN's Conv3dDw::Process, ops-nn conv3d_backprop_filter_v2 arch22):
     // a block runs its share of the reduction image by image, each image's positions through every
@@ -47,6 +48,10 @@ struct FilterGradProblem {
     // Off (the whole-output-row shares above): the coupled chips, the 16-bit rows, and launches
     // whose block dim is not the search's.
     FilterGradBlockSplit blockSplit;
+    // The tiles' FixPipe stores split each fractal row into C0 vectors (convStoresSplitC0Channels),
+    // as asc-devkit's dw kernel stores (conv3d_bp_filter_sub_func.h LoadL0c2Gm isChannelSplit): with
+    // the block split, whose one store a tile is what the chip's FixPipe busy shows (§151a, §154, §161).
+    bool storesSplitC0Channels = false;
     std::uint64_t columns() const { return inChannels * window.taps(); }
 };
 
@@ -103,6 +108,10 @@ private:
         std::uint64_t channel0, channels;  // x channels the column range touches
     };
     TileCoord coord(std::uint64_t tile) const;
+    void setSlabChannels(TileCoord& c) const;
+    // With a block split: the step's dy rows L1 -> L0A as the chip's Load3D (positions x co).
+    Img2ColLoad dyLoad3d(const CubeStep& step, std::uint64_t l1Addr, std::uint64_t l0aAddr,
+                         std::uint32_t outChannels) const;
     void splitByOutputRows();  // the segments with tilesPerImage
     void splitByBlocks();      // the segments with a block split
     std::uint64_t segmentOfTile(std::uint64_t tile) const;
