@@ -12,6 +12,13 @@
 // ReduceMean per output point; adaptive_avg_pool3d_grad_float.h: per dy point a load, MTE2 → V,
 // Muls, V → MTE3, the stores): a tile is one target and the next target's load waits for this
 // target's compute.
+// The forward's MULTI_W mode (ops-nn pooling/adaptive_avg_pool3d: op_host adaptive_avg_pool3d_tiling.cpp
+// ComputeUBTilingStrategy, op_kernel adaptive_avg_pool3d_multi_w.h), which the tiling picks when two
+// C rows and a window's W span fit UB: a pass takes up to windowWNum targets of one output row
+// (never past the row's end nor the 64-entry index buffer), loads per (d, h) of their windows the
+// W span they cover in one DataCopyPad (a burst per C row), sums each window's rows (Add), scales
+// each window (Muls), copies the sums to the output queue and stores the pass's rows in one
+// DataCopyPad. AlexNet's [32,1,6,6,256] → 6 × 6: a pass is one output row, 6 KiB in and out.
 #include <algorithm>
 #include <array>
 #include <memory>
@@ -54,6 +61,8 @@ struct Pool3dLayout {
     std::array<std::uint64_t, 3> in{}, out{};  // D, H, W of the forward's input and output
     std::uint64_t src = 0, dst = 0, targetsPerTile = 0, maxSources = 1;
     std::uint64_t stage = 0, stageHalf = 0, acc = 0, accHalf = 0;
+    // The forward's MULTI_W passes (0 = one target a tile): targets a pass takes at most.
+    std::uint64_t windowWNum = 0;
     std::uint64_t targets() const { return batch * (grad ? in[0] * in[1] * in[2] : out[0] * out[1] * out[2]); }
 
     // The sources of target t (positions in the source tensor, batch included).
@@ -133,6 +142,98 @@ private:
     UnitRange units_;
 };
 
+// A pass of the forward's MULTI_W mode: `count` targets from `first`, all in one output row.
+// `indexed`: the targets whose window bounds the pass works out first (CalculateIndex fills the
+// index buffer for the next kPool3dIndexEntries targets when a pass starts at its entry 0).
+struct MultiWindowPass {
+    std::uint64_t first = 0, count = 0, indexed = 0;
+};
+
+// The passes of targets [begin, end) as the kernel's Process loop takes them: windowWNum at a time,
+// cut at the index buffer's end (kPool3dIndexEntries entries from the block's first target) and at
+// the output row's end.
+constexpr std::uint64_t kPool3dIndexEntries = 3072 / 6 / 8;  // INDEX_BUF_SIZE / INDEX_BUF_NUM / sizeof(int64_t)
+std::vector<MultiWindowPass> multiWindowPasses(const Pool3dLayout& l, UnitRange targets) {
+    std::vector<MultiWindowPass> passes;
+    for (std::uint64_t p = targets.begin, count = 0; p < targets.end;) {
+        const std::uint64_t bufIdx = count % kPool3dIndexEntries;
+        std::uint64_t n = std::min(l.windowWNum, targets.end - p);
+        n = std::min(n, kPool3dIndexEntries - bufIdx);
+        const std::uint64_t pastRowEnd = (p + n) % l.out[2];
+        if (pastRowEnd != 0 && pastRowEnd < n) n -= pastRowEnd;
+        passes.push_back({p, n, bufIdx == 0 ? std::min(kPool3dIndexEntries, targets.end - p) : 0});
+        p += n;
+        count += n;
+    }
+    return passes;
+}
+
+class Pool3dMultiWindowTiles final : public TileSource {
+public:
+    Pool3dMultiWindowTiles(std::shared_ptr<const Pool3dLayout> l, UnitRange targets)
+        : l_(std::move(l)), passes_(multiWindowPasses(*l_, targets)) {}
+    std::uint64_t tileCount() const override { return passes_.size(); }
+    std::uint32_t buffers() const override { return 1; }
+    void tile(std::uint64_t index, std::uint32_t half, TileCode& code) override {
+        const Pool3dLayout& l = *l_;
+        const MultiWindowPass pass = passes_[index];
+        const std::uint64_t rowBytes = l.channels * 4, pitchBytes = l.rowPitch * 4;
+        const std::uint64_t stage = l.stage + half * l.stageHalf, acc = l.acc + half * l.accHalf;
+        std::vector<std::vector<Source>> windows;
+        for (std::uint64_t t = 0; t < pass.count; ++t) windows.push_back(l.sources(pass.first + t));
+        emitVectorRange(code.compute, VectorOp::Duplicate, kF32, {.dst = acc}, pass.count * l.rowPitch, 0.0f);
+        // The pass's windows share their (d, h) rows (one output row); their W spans run from the
+        // first window's start to the last one's end: one load a (d, h), its C rows a burst each.
+        const std::uint64_t wFirst = windows.front().front().position % l.in[2];
+        const std::uint64_t wLast = windows.back().back().position % l.in[2];
+        const std::uint64_t span = wLast - wFirst + 1;
+        std::uint64_t slot = 0;
+        for (const Source& s : windows.back()) {
+            if (s.position % l.in[2] != wLast) continue;  // one (d, h) per load: the last window's row ends
+            const std::uint64_t rowStart = s.position - wLast + wFirst, at = stage + slot * span * pitchBytes;
+            code.load.push_back(moveRowsToUb(l.src + rowStart * rowBytes, at, static_cast<std::uint32_t>(span), rowBytes, pitchBytes));
+            for (std::uint64_t t = 0; t < pass.count; ++t)
+                for (const Source& w : windows[t]) {
+                    if (w.position / l.in[2] != s.position / l.in[2]) continue;  // another (d, h)
+                    const std::uint64_t in = at + (w.position % l.in[2] - wFirst) * pitchBytes;
+                    emitVectorRange(code.compute, VectorOp::Add, kF32, {.dst = acc + t * pitchBytes, .src0 = acc + t * pitchBytes, .src1 = in},
+                                    l.rowPitch);
+                }
+            ++slot;
+        }
+        for (std::uint64_t t = 0; t < pass.count; ++t)
+            emitVectorRange(code.compute, VectorOp::Muls, kF32, {.dst = acc + t * pitchBytes, .src0 = acc + t * pitchBytes}, l.rowPitch,
+                            windows[t].front().weight);
+        // The sums to the output queue's buffer (DataCopy UB → UB of the pass's rows).
+        const std::uint64_t out = acc + l.windowWNum * pitchBytes;
+        emitVectorRange(code.compute, VectorOp::Copy, kF32, {.dst = out, .src0 = acc}, pass.count * l.rowPitch);
+        code.scalarCycles = static_cast<std::uint32_t>(pass.indexed) * kPoolIndexDivisionCycles * kForwardIndexDivisions;
+        code.store.push_back(moveRowsToGm(out, l.dst + pass.first * rowBytes, static_cast<std::uint32_t>(pass.count), rowBytes, pitchBytes));
+    }
+
+private:
+    std::shared_ptr<const Pool3dLayout> l_;
+    std::vector<MultiWindowPass> passes_;
+};
+
+// The forward tiling's MULTI_W windowWNum for `l` (ComputeUBTilingStrategy, fp32: no cast buffer),
+// 0 when it picks SPLIT_C or SPLIT_W instead. UB less RESERVED_UB_SIZE (10 KiB) and INDEX_BUF_SIZE
+// (3 KiB); maxWindowWLength = ⌈(in W + out W − 1) / out W⌉ (a window's widest W span).
+std::uint64_t multiWindowCount(const Pool3dLayout& l, std::uint64_t ubBytes) {
+    constexpr std::uint64_t kReserved = 10 * 1024 + 3 * 1024, kElement = 4, kAlign = 8;
+    if (ubBytes <= kReserved) return 0;
+    const std::uint64_t ub = ubBytes - kReserved, alignC = alignUp(l.channels, kAlign);
+    const std::uint64_t tileLen = ub / (2 * kElement + 4) / kAlign * kAlign;
+    if (2 * alignC > tileLen) return 0;  // SPLIT_C
+    const std::uint64_t maxWindowW = (l.out[2] + l.in[2] + l.out[2] - 1) / l.out[2];
+    const std::uint64_t perC = ub / alignC;
+    if (perC < 2 * kElement || (perC - 2 * kElement) / kElement < maxWindowW) return 0;  // SPLIT_W
+    std::uint64_t n = perC / ((maxWindowW + 1) * kElement + 4);
+    constexpr std::uint64_t kMaxInputW = 4095;
+    if (n * maxWindowW >= kMaxInputW) n = kMaxInputW / maxWindowW;
+    return std::min(n, l.out[2]);
+}
+
 // [.., D, H, W, C] → batch (the product of the leading dims), D, H, W, C.
 void splitShape(const OpInstance& op, const TensorInfo& t, std::uint64_t& batch, std::array<std::uint64_t, 3>& dhw,
                 std::uint64_t& c) {
@@ -169,6 +270,25 @@ std::vector<LoweredKernel> lowerPool3d(const OpInstance& op, const ChipConfig& c
     for (std::size_t a = 0; a < 3; ++a)
         l->maxSources *= std::min(grad ? l->out[a] : l->in[a], ceilDiv(grad ? l->out[a] : l->in[a], grad ? l->in[a] : l->out[a]) + 1);
     const VectorPlacement placement = vectorPlacement(chip);
+    if (!grad) l->windowWNum = multiWindowCount(*l, placement.ubBytes);
+    if (l->windowWNum > 0) {
+        // Its input queue holds windowWNum × maxWindowWLength rows; a pass here stages one W span a
+        // (d, h) of its windows; the sum and output buffers windowWNum rows each.
+        std::uint64_t spanRows = 0, dh = 1;
+        for (std::uint64_t t = 0; t < l->out[2]; ++t)
+            spanRows = std::max(spanRows, windowEnd(t, l->in[2], l->out[2]) - windowStart(t, l->in[2], l->out[2]));
+        for (std::size_t a = 0; a < 2; ++a) dh *= ceilDiv(l->in[a], l->out[a]) + 1;
+        const std::uint64_t pitch = l->rowPitch * 4;
+        l->stageHalf = std::min(l->in[2], l->windowWNum * spanRows) * dh * pitch;
+        l->accHalf = 2 * l->windowWNum * pitch;
+        if (l->stageHalf + l->accHalf <= placement.ubBytes - 1024) {
+            UbAllocator ub(placement.ubBytes, op.name);
+            l->stage = ub.allocate(l->stageHalf, "input queue");
+            l->acc = ub.allocate(l->accHalf, "sums and output queue");
+            return {tiledVectorKernel<Pool3dMultiWindowTiles>(op, placement, l, src.bytes() + dst.bytes(), l->targets())};
+        }
+        l->windowWNum = 0;
+    }
     l->part = l->rowPitch;
     if (2 * l->rowPitch * 4 * (l->maxSources + 1) > placement.ubBytes - 1024) {  // cut the rows into parts, one target per tile
         const std::uint64_t lanes = elementsPerBlock(kF32);
