@@ -28,12 +28,22 @@ FilterGradBlockSplit alexNetSplit(std::uint64_t in, std::uint64_t out, std::uint
                                     512 * 1024);
 }
 
-// The cube kernel of an fp32 dw of `s` launched on the AlexNet 910B2 rows' 24 blocks.
-LoweredKernel filterGradOn24Blocks(CubeOpHarness& h, const ConvShape& s, TensorInfo& x, TensorInfo& dy, TensorInfo& dw) {
-    auto op = filterGradOp(h, s, x, dy, dw, DataType::Fp32);
-    op.blockDim = 24;
-    return h.lower(op).back();
-}
+// The cube kernel of an fp32 dw of `s` on the 910B1, launched on the AlexNet 910B2 rows' 24 blocks,
+// with the tensors it reads and writes (the harness keeps a reference to `chip`, declared first).
+struct FilterGradOn24Blocks {
+    explicit FilterGradOn24Blocks(const ConvShape& s) : kernel(lower(s)) {}
+    ChipConfig chip = ascend910B1();
+    CubeOpHarness h{chip};
+    TensorInfo x, dy, dw;
+    LoweredKernel kernel;
+
+private:
+    LoweredKernel lower(const ConvShape& s) {
+        auto op = filterGradOp(h, s, x, dy, dw, DataType::Fp32);
+        op.blockDim = 24;
+        return h.lower(op).back();
+    }
+};
 
 // How many mmads of each depth (k) a block's program issues.
 std::map<std::uint32_t, std::uint64_t> mmadDepths(const std::vector<Instruction>& program) {
@@ -151,11 +161,8 @@ TEST(CubeConv2DBackpropFilterBlockSplit, BlocksReduceTheirShareAndStoreEachTileO
 // of 160 (16 images: 320 mmads); whole output rows (135 positions) took 5 steps an image, the last
 // of 7 positions. The last k share holds the image's other 89 positions (32 + 32 + 25).
 TEST(CubeConv2DBackpropFilterBlockSplit, TheKShareIsFlattenedPositionsInWholeSteps) {
-    const ConvShape s{32, 64, 27, 27, 192, 5, 5, 1, 1, 2, 2, 2, 2};
-    const ChipConfig chip = ascend910B1();
-    CubeOpHarness h(chip);
-    TensorInfo x, dy, dw;
-    const LoweredKernel kernel = filterGradOn24Blocks(h, s, x, dy, dw);
+    const FilterGradOn24Blocks lowered({32, 64, 27, 27, 192, 5, 5, 1, 1, 2, 2, 2, 2});
+    const LoweredKernel& kernel = lowered.kernel;
     ASSERT_EQ(kernel.blockDim, 24u);
     EXPECT_EQ(mmadDepths(blockProgram(kernel, 0)), (std::map<std::uint32_t, std::uint64_t>{{32, 320}}));
     EXPECT_EQ(mmadDepths(blockProgram(kernel, 4)), (std::map<std::uint32_t, std::uint64_t>{{32, 320}}));
@@ -168,11 +175,9 @@ TEST(CubeConv2DBackpropFilterBlockSplit, TheKShareIsFlattenedPositionsInWholeSte
 // column tile (16 images × 6 column tiles of 176) where 128-position chunks loaded them twice, runs
 // 8 whole 32-position steps on each, and moves x's rows as whole C0 blocks of 8 channels.
 TEST(CubeConv2DBackpropFilterBlockSplit, TheStemHoldsItsWholeShareInOneL1Load) {
-    const ConvShape s{32, 8, 224, 224, 64, 11, 11, 4, 4, 2, 2, 2, 2};
-    const ChipConfig chip = ascend910B1();
-    CubeOpHarness h(chip);
-    TensorInfo x, dy, dw;
-    const LoweredKernel kernel = filterGradOn24Blocks(h, s, x, dy, dw);
+    const FilterGradOn24Blocks lowered({32, 8, 224, 224, 64, 11, 11, 4, 4, 2, 2, 2, 2});
+    const LoweredKernel& kernel = lowered.kernel;
+    const TensorInfo& x = lowered.x;
     ASSERT_EQ(kernel.blockDim, 24u);
     const std::vector<Instruction> program = blockProgram(kernel, 0);
     std::uint64_t xLoads = 0, dyLoads = 0;
