@@ -1,5 +1,7 @@
 #include "models/core/pmu_accounting.h"
 
+#include <array>
+
 #include "models/core/ub_bank_model.h"
 
 namespace ascendsim {
@@ -8,6 +10,15 @@ namespace {
 
 constexpr std::uint64_t kAccumulatorBytes = 4;
 constexpr std::uint64_t kUbBlockBytes = 32;
+
+// Bytes per count of each event, from the event list itself: addBytes runs for every data move's
+// two sides, and the out-of-line pmuEventInfo() lookup cost the main job 0.6 % of its host
+// instructions (docs/performance.md "Session 33").
+constexpr std::array<std::uint32_t, kPmuEventCount> kBytesPerCount = {{
+#define ASCENDSIM_PMU_BYTES(e, id, name, bytes, desc) bytes,
+    ASCENDSIM_PMU_EVENTS(ASCENDSIM_PMU_BYTES)
+#undef ASCENDSIM_PMU_BYTES
+}};
 
 bool isIntegerCube(DataType t) { return t == DataType::Int8 || t == DataType::Uint8; }
 
@@ -43,7 +54,7 @@ void countSide(MemSpace space, bool isWrite, bool vectorPipe, std::uint64_t byte
 }  // namespace
 
 void addBytes(PmuCounters& counters, PmuEvent event, std::uint64_t bytes) {
-    const std::uint64_t unit = pmuEventInfo(event).bytesPerCount;
+    const std::uint64_t unit = kBytesPerCount[static_cast<std::size_t>(event)];
     counters[event] += unit <= 1 ? bytes : (bytes + unit - 1) / unit;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -17,14 +18,6 @@ constexpr std::uint32_t kBurstBlockBytes = 32;  // a DMA burst's length unit, on
 
 std::uint64_t roundUpCycles(double cycles) {
     return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::ceil(cycles - 1e-9)));
-}
-
-const PathTiming& requirePath(const ChipConfig& chip, MemSpace src, MemSpace dst) {
-    const PathTiming* path = chip.findPath(src, dst);
-    if (path == nullptr) {
-        throw std::invalid_argument(chip.name + " has no transfer path " + pathName(src, dst));
-    }
-    return *path;
 }
 
 // C0 vectors one line of the L1 read port delivers a cycle (its Load3D path's peak over 32 B).
@@ -57,7 +50,23 @@ std::uint64_t paddedBursts(const DataMove& move) {
     return move.burstCount - 1;
 }
 
-TransferTiming::TransferTiming(const ChipConfig& chip) : chip_(chip) {}
+TransferTiming::TransferTiming(const ChipConfig& chip) : chip_(chip) {
+    pathIndex_.fill(-1);
+    if (chip.paths.size() > static_cast<std::size_t>(std::numeric_limits<std::int8_t>::max()))
+        throw std::invalid_argument(chip.name + " has more transfer paths than a core has memory pairs");
+    // Back to front, so that the first of duplicate entries wins, as ChipConfig::findPath's scan.
+    for (std::size_t i = chip.paths.size(); i-- > 0;) {
+        const PathTiming& p = chip.paths[i];
+        pathIndex_[static_cast<std::size_t>(p.src) * kMemSpaceCount + static_cast<std::size_t>(p.dst)] =
+            static_cast<std::int8_t>(i);
+    }
+}
+
+const PathTiming& TransferTiming::timingOf(MemSpace src, MemSpace dst) const {
+    const std::int8_t index = pathIndex_[static_cast<std::size_t>(src) * kMemSpaceCount + static_cast<std::size_t>(dst)];
+    if (index < 0) throw std::invalid_argument(chip_.name + " has no transfer path " + pathName(src, dst));
+    return chip_.paths[static_cast<std::size_t>(index)];
+}
 
 // The curves were measured with 1 KiB bursts and give the cost of the whole transfer, so the
 // burst structure only matters through the total byte count.
@@ -73,14 +82,14 @@ std::uint64_t TransferTiming::layoutCycles(const PathTiming& path, const DataMov
 }
 
 std::uint64_t TransferTiming::cycles(const DataMove& move) const {
-    const PathTiming& path = requirePath(chip_, move.src, move.dst);
+    const PathTiming& path = timingOf(move.src, move.dst);
     if (move.gathersC0Vectors) {
         // A Load3Dv2 that gathers each 32 B C0 vector from its own L1 line (instruction.h): its bytes
         // at one vector per line (the Load3D path's streamed part at its widest stride), and the
         // path's fixed start (its curve above the streamed bytes) once a move, as every move pays it
         // (docs/fidelity.md §143: CANN's fp32 input gradient moves a step one kernel row's C0 deep).
         if (move.src != MemSpace::L1) throw std::invalid_argument("only an L1 load gathers C0 vectors");
-        const PathTiming& load3d = requirePath(chip_, MemSpace::L1, MemSpace::L0A);
+        const PathTiming& load3d = timingOf(MemSpace::L1, MemSpace::L0A);
         const double curve = interpolateTransferCycles(load3d.curve, load3d.peakBytesPerCycle, move.totalBytes());
         const double streamed = static_cast<double>(move.totalBytes()) / load3d.peakBytesPerCycle;
         return roundUpCycles(std::max(0.0, curve - streamed) + c0VectorsPerL1Line(load3d) * streamed);
@@ -123,7 +132,7 @@ std::uint64_t TransferTiming::writeAckCycles(const DataMove& move) const {
 // line, up to one vector per line. The 11×11 stride-4 stems of the AlexNet 910B2 and 910A samples
 // spend 3.0–3.8× the stride-1 rate in MTE1 (docs/fidelity.md "Mechanisms" §6e).
 std::uint64_t TransferTiming::cycles(const Img2ColLoad& load) const {
-    const PathTiming& path = requirePath(chip_, MemSpace::L1, MemSpace::L0A);
+    const PathTiming& path = timingOf(MemSpace::L1, MemSpace::L0A);
     const double vectorsPerLine = c0VectorsPerL1Line(path);
     const double strideCost = std::min<double>(std::max<std::uint16_t>(load.strideW, 1), vectorsPerLine);
     const double read = strideCost * interpolateTransferCycles(path.curve, path.peakBytesPerCycle, load.totalBytes());
@@ -131,7 +140,7 @@ std::uint64_t TransferTiming::cycles(const Img2ColLoad& load) const {
     // (Img2ColLoad::chipDst); L0B's port takes half L0A's (the L1 -> L0B curve), which the filter
     // gradient's x load meets: its steps' MTE1 comes to the real on the AlexNet 910B2 rows
     // (docs/fidelity.md §115).
-    const PathTiming& write = requirePath(chip_, MemSpace::L1, load.chipDst);
+    const PathTiming& write = timingOf(MemSpace::L1, load.chipDst);
     const double written = interpolateTransferCycles(write.curve, write.peakBytesPerCycle, load.totalBytes());
     // The chip's Load3D start (pipes.mte1_load3d_start_cycles, CANN's k1971Mte1Load3dCost), paid by
     // the Load3Ds the model issues as the chip does (dst = chipDst): the filter gradient's x into L0B,

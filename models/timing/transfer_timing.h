@@ -35,8 +35,14 @@ public:
 private:
     // The curve cost, layout conversion included, without the element-type conversion.
     std::uint64_t layoutCycles(const PathTiming& path, const DataMove& move) const;
+    // The chip's timing of a path; throws std::invalid_argument for a path the chip does not have.
+    const PathTiming& timingOf(MemSpace src, MemSpace dst) const;
 
     const ChipConfig& chip_;
+    // Index into chip_.paths by [src × kMemSpaceCount + dst], -1 where the chip has no such path:
+    // every data move asks for its path, and a scan of the list cost the main job 0.6 % of its
+    // host instructions (docs/performance.md "Session 33").
+    std::array<std::int8_t, kMemSpaceCount * kMemSpaceCount> pathIndex_{};
 };
 
 class CubeTiming {
