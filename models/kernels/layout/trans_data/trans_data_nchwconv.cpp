@@ -57,6 +57,8 @@ namespace ascendsim {
 namespace {
 
 constexpr std::uint64_t kNchwConvColumnAlign = 16;  // positions: a column chunk is whole repeats of every mode
+// The DSL's UB reserve (transdata_graph_info.py set_buffer_size RESERVED_SPACE, docs/fidelity.md §144b).
+constexpr std::uint64_t kDslTransDataReservedUbBytes = 2560;
 
 struct NchwConvLayout {
     bool toBlocked = true;
@@ -288,7 +290,17 @@ std::vector<LoweredKernel> lowerNchwConvTransData(const OpInstance& op, const Ch
     const std::uint64_t colsPadded = alignUp(l->hw, kNchwConvColumnAlign);
     l->maxCols = std::min(maxCols, colsPadded);
     l->chunks = ceilDiv(l->hw, l->maxCols);
-    l->rowPitchBlocks = l->maxCols * eb / kUbBlockBytes | 1;  // odd: the rows a repeat reads in distinct bank groups
+    if (l->dslSchedule && toBlocked && l->chunks > 1) {
+        // The DSL tiling cuts a plane longer than a tile by its own UB bound (transdata_dsl_general.cc
+        // OnceTiling: UBSize over the live tensors, the block stride capped at 255) into equal pieces
+        // that are not whole blocks, so every planar row is a padded burst (docs/fidelity.md §144b, §164).
+        const std::uint64_t perTensor = (placement.ubBytes - kDslTransDataReservedUbBytes) / 2 / 128 * 128;
+        const std::uint64_t dslPitchCap = std::min(perTensor / (l->c0 * kUbBlockBytes), kMaxRepeatStrideBlocks);
+        const std::uint64_t dslCols = (dslPitchCap - 1) * (kUbBlockBytes / eb) / kNchwConvColumnAlign * kNchwConvColumnAlign;
+        l->chunks = ceilDiv(l->hw, dslCols);
+        l->maxCols = ceilDiv(l->hw, l->chunks);
+    }
+    l->rowPitchBlocks = ceilDiv(l->maxCols * eb, kUbBlockBytes) | 1;  // odd: the rows a repeat reads in distinct bank groups
     if (l->chunks == 1 && l->channels % l->c0 == 0) {
         const std::uint64_t perBlock = std::max(l->planarBlockBytes(), l->blockedBlockBytes());
         l->packed = std::max<std::uint64_t>(1, std::min(half / perBlock, ceilDiv(l->blocks, placement.coreCount)));
