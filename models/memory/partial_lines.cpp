@@ -34,7 +34,7 @@ bool PartialLines::LineContents::whole(std::uint32_t lineBytes) const {
     return pieces.size() == 1 && pieces.front().begin == 0 && pieces.front().end >= lineBytes;
 }
 
-void PartialLines::noteWrite(const L2Bursts& bursts, bool burstsApart, const L2Cache& l2, std::uint32_t writerCore) {
+void PartialLines::noteWrite(const L2Bursts& bursts, bool burstsApart, const L2Cache& l2, std::uint32_t /*writerCore*/) {
     const std::uint32_t lineBytes = l2.lineBytes();
     // One burst, or bursts back to back: the write's bytes in any line are one piece of it.
     const bool singleRange = !burstsApart && (bursts.count <= 1 || bursts.strideBytes <= bursts.bytes);
@@ -43,11 +43,9 @@ void PartialLines::noteWrite(const L2Bursts& bursts, bool burstsApart, const L2C
             if (l2.contains(first)) {
                 if (!singleRange) return;
                 const auto known = lines_.find(first);
-                if (known == lines_.end() || known->second.pieces.empty() || known->second.lastWriterCore == writerCore)
-                    return;
+                if (known == lines_.end() || known->second.pieces.empty()) return;
                 const LineBytesTouched touched = lineBytesTouched(bursts, first, lineBytes);
                 known->second.add(WrittenPiece{touched.begin, touched.end});
-                known->second.lastWriterCore = writerCore;
                 if (known->second.whole(lineBytes)) lines_.erase(known);
                 return;
             }
@@ -56,7 +54,6 @@ void PartialLines::noteWrite(const L2Bursts& bursts, bool burstsApart, const L2C
             const bool onePiece = touched.contiguous && !(burstsApart && touched.bursts > 1);
             LineContents contents;
             if (onePiece) contents.pieces.push_back(WrittenPiece{touched.begin, touched.end});
-            contents.lastWriterCore = writerCore;
             lines_[first] = std::move(contents);
             return;
         }

@@ -21,17 +21,19 @@
 // MTE2 time, not a fill's (e5a31957 text rank0: Cast [32] 281 cycles real, 680 with the fill, 354
 // without; Equal [5,32] 469 real, 1140 -> 600). The line rule stands for a read that wants more
 // than that piece (§94's planar-row readers).
-// Pieces several cores write into one line join (§138f): a single-range write (one burst, or
-// bursts back to back) into a partial line L2 holds, from a core other than the line's last
-// writer, adds its bytes to the pieces the line is known to hold, and a read that wants only bytes
-// of one joined piece is a hit. The AlexNet 910B2 bias gradients are written so — ReduceSum
+// Pieces written into one line join (§138f, §167): a single-range write (one burst, or bursts back
+// to back) into a partial line L2 holds adds its bytes to the pieces the line is known to hold,
+// whichever core writes it, and a read that wants only bytes of one joined piece is a hit; pieces
+// that cover the line make it whole. The AlexNet 910B2 bias gradients are written so — ReduceSum
 // [32,C,HW] -> [C] on 43 cores, 24 B a core, one write each — and the one-block Muls that read them
 // back read at a hit's MTE2 time on the chip (e5a31957 text rank0: Mul [4096] x 0-d 0.257 real,
-// 0.382 with the fill, 0.251 without). One core's pieces do not join: a strided write's
-// (FRACTAL_Z -> NCHW TransData, 288 B every 9216 B) lines keep their fills, which the weight
-// TensorMoves that read them back need (§134f: MTE2 0.38-0.46 real, 0.16-0.17 without), and so do a
-// core's successive stores into one line (MaxPoolWithArgmaxV1's NC1HWC0 output, which the
-// TransData after it reads: without the fill 0.790 -> 0.703x, 0.945 -> 0.821x).
+// 0.382 with the fill, 0.251 without); so are a core's successive row stores (MaxPoolWithArgmaxV1's
+// NC1HWC0 y, 1728 / 832 / 384 B a row), and the TransData that reads y back reads at a whole line's
+// MTE2 time on the chip (MTE2 0.150 / 0.124 / 0.040 real; 0.251 / 0.204 / 0.180 with the fills,
+// 0.144 / 0.071 / 0.036 without). A strided write's pieces do not join (FRACTAL_Z -> NCHW
+// TransData, 288 B every 9216 B): those lines keep their fills, which the weight TensorMoves that
+// read them back need (§134f: MTE2 0.38-0.46 real, 0.16-0.17 without), nor do a burst-by-burst
+// move's (§94's planar rows).
 #include <cstdint>
 #include <map>
 #include <vector>
@@ -42,11 +44,11 @@ namespace ascendsim {
 
 class PartialLines {
 public:
-    // A write of `bursts` by core `writerCore` (each burst a write of its own when `burstsApart`),
-    // called before L2 sees it: a line it covers in part that `l2` does not hold becomes partial,
-    // a line it covers whole is whole again; a held line covered in part stays as it was, except
-    // that a partial one takes the bytes of a single-range write from another core than its last
-    // writer (joined pieces, see above).
+    // A write of `bursts` (each burst a write of its own when `burstsApart`), called before L2 sees
+    // it: a line it covers in part that `l2` does not hold becomes partial, a line it covers whole
+    // is whole again; a held line covered in part stays as it was, except that a partial one takes
+    // the bytes of a single-range write (joined pieces, see above). Which core writes does not
+    // matter (`writerCore` is the caller's, kept for the memory system's call).
     void noteWrite(const L2Bursts& bursts, bool burstsApart, const L2Cache& l2, std::uint32_t writerCore);
     // A read of `bursts`, called before L2 sees it: the partial lines it touches that `l2` still
     // holds are filled now (whole from then on); their count is returned. A partial line L2 no
@@ -68,11 +70,10 @@ private:
         std::uint32_t end = 0;
     };
     // What a partial line is known to hold: the piece of the write that allocated it, joined by
-    // other cores' single-range pieces (in order, apart from each other); none when the
-    // allocating write's bytes were not one piece (such a line never takes pieces).
+    // later single-range pieces (in order, apart from each other); none when the allocating
+    // write's bytes were not one piece (such a line never takes pieces).
     struct LineContents {
         std::vector<WrittenPiece> pieces;
-        std::uint32_t lastWriterCore = 0;
         void add(WrittenPiece piece);
         bool holds(WrittenPiece wanted) const;
         bool whole(std::uint32_t lineBytes) const;

@@ -47,9 +47,10 @@ TEST(PartialLines, AWriteMissInPartLeavesTheLinePartialUntilAReadFillsIt) {
     partial.noteWrite({100, 200, 1, 0}, false, l2, 0);
     EXPECT_TRUE(partial.isPartial(0));
     l2.access(0, true);
-    // A second write of the rest (the same core's) does not make it whole; a read fills it once.
-    partial.noteWrite({300, 212, 1, 0}, false, l2, 0);
-    partial.noteWrite({0, 100, 1, 0}, false, l2, 0);
+    // Writes of the rest that go burst by burst (§94's planar-row stores) do not make it whole; a
+    // read fills it once.
+    partial.noteWrite({300, 212, 1, 0}, true, l2, 0);
+    partial.noteWrite({0, 100, 1, 0}, true, l2, 0);
     EXPECT_TRUE(partial.isPartial(0));
     EXPECT_EQ(partial.fillOnRead({0, 64, 1, 0}, l2), 1u);
     EXPECT_FALSE(partial.isPartial(0));
@@ -191,11 +192,13 @@ std::uint64_t fillsOfAWholeReadAfterTwoWrites(const L2Bursts& first, const L2Bur
     return partial.fillOnRead({0, kL2LineBytes, 1, 0}, l2);
 }
 
-TEST(PartialLines, OneCoresPiecesAndStridedWritesDoNotJoin) {
+TEST(PartialLines, StridedAndBurstByBurstWritesDoNotJoin) {
     // The control: another core's single range that completes the line makes it whole.
     EXPECT_EQ(fillsOfAWholeReadAfterTwoWrites({0, 224, 1, 0}, {224, 288, 1, 0}, false, 1), 0u);
-    // One core's successive stores into the line: it keeps only the first one's piece.
-    EXPECT_EQ(fillsOfAWholeReadAfterTwoWrites({0, 224, 1, 0}, {224, 288, 1, 0}, false, 0), 1u);
+    // So does the same core's next store (successive row stores, MaxPoolWithArgmaxV1's y, §167),
+    // and one that covers only part of the rest leaves the line partial.
+    EXPECT_EQ(fillsOfAWholeReadAfterTwoWrites({0, 224, 1, 0}, {224, 288, 1, 0}, false, 0), 0u);
+    EXPECT_EQ(fillsOfAWholeReadAfterTwoWrites({0, 224, 1, 0}, {224, 200, 1, 0}, false, 0), 1u);
     // Another core's strided write (288 B every 9216 B, a FRACTAL_Z -> NCHW TransData's rows,
     // §134f): not a single range, so its bytes do not join.
     EXPECT_EQ(fillsOfAWholeReadAfterTwoWrites({0, 224, 1, 0}, {224, 288, 16, 9216}, false, 1), 1u);
@@ -203,6 +206,24 @@ TEST(PartialLines, OneCoresPiecesAndStridedWritesDoNotJoin) {
     EXPECT_EQ(fillsOfAWholeReadAfterTwoWrites({0, 224, 1, 0}, {224, 288, 1, 0}, true, 1), 1u);
     // Nor a write into a line whose allocating write left no one piece (32 B every 64 B).
     EXPECT_EQ(fillsOfAWholeReadAfterTwoWrites({0, 32, 8, 64}, {32, 480, 1, 0}, false, 1), 1u);
+}
+
+// MaxPoolWithArgmaxV1's y ([32,4,27,27,16] fp32, §167): a core stores its output rows of 1728 B one
+// by one, back to back; the lines two rows share are completed by the next row's store, so the
+// TransData that reads y back whole pays no fill (on the chip its MTE2 is a whole line's).
+TEST(PartialLines, ACoresSuccessiveRowStoresCompleteTheLinesTheyShare) {
+    constexpr std::uint64_t kRow = 27 * 16 * 4;
+    L2Cache l2(64 * kL2LineBytes, kL2LineBytes, 4);
+    PartialLines partial;
+    for (std::uint64_t row = 0; row < 3; ++row) {
+        partial.noteWrite({row * kRow, kRow, 1, 0}, false, l2, 0);
+        for (std::uint64_t line = row * kRow / kL2LineBytes; line <= ((row + 1) * kRow - 1) / kL2LineBytes; ++line)
+            l2.access(line, true);
+    }
+    EXPECT_FALSE(partial.isPartial(3));  // bytes 1536 .. 2048: rows 0 and 1
+    EXPECT_FALSE(partial.isPartial(6));  // bytes 3072 .. 3584: rows 1 and 2
+    EXPECT_TRUE(partial.isPartial(10));  // bytes 5120 .. 5184 of row 2; the rest not written
+    EXPECT_EQ(partial.fillOnRead({0, 3 * kRow, 1, 0}, l2), 0u);
 }
 
 ChipConfig partialChip(PartialLineFill fill) {

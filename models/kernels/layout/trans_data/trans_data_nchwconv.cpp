@@ -26,9 +26,13 @@
 // docs/fidelity.md §112): each block first picks its tiling case on the scalar unit
 // (kDslTransDataDispatchScalarCycles); the DSL's TransData schedules (tbe/dsl/unify_schedule/
 // vector/transdata/sch/transdata_forward_schedule.py, transdata_backward_schedule.py) never
-// double-buffer, so every queue has one buffer, and a tile's steps run one after another — the load
-// waits for the previous tile's store (the AlexNet 910B2 rows' MTE2 + MTE3 + V + scalar ratios add
-// up to 0.9–1.2 of their time, §74e / §87f). The way back has the backward schedule's depad stage:
+// double-buffer, so every queue has one buffer. The way back runs a tile's steps one after another —
+// the load waits for the previous tile's store (its rows' MTE2 + MTE3 + V + scalar ratios add up to
+// 0.71–0.97 of their time, §74e / §87f / §164b). The way in does not wait for the store: the forward
+// schedule's load buffer (reused by pad and reshape, `_do_mem_reused`) and the transpose's output
+// are two buffers, so TVM's flags order the next load after this tile's vnchwconv and the next
+// vnchwconv after this store, and the next load runs beside this store (the chip's pipe sums
+// 1.17–1.52 on the big planes, §164b). The way back has the backward schedule's depad stage:
 // its `dma_copy` of the transposed rows (UB → UB, on the vector pipe, one burst a channel row) from
 // the transpose's bank-padded row pitch to the block-aligned rows the store reads.
 // Planar rows of at most 256 B that are not whole 32 B blocks take the tiling's COMMON_ALIGN case
@@ -53,6 +57,8 @@ namespace ascendsim {
 namespace {
 
 constexpr std::uint64_t kNchwConvColumnAlign = 16;  // positions: a column chunk is whole repeats of every mode
+// The DSL's UB reserve (transdata_graph_info.py set_buffer_size RESERVED_SPACE, docs/fidelity.md §144b).
+constexpr std::uint64_t kDslTransDataReservedUbBytes = 2560;
 
 struct NchwConvLayout {
     bool toBlocked = true;
@@ -149,8 +155,13 @@ class NchwConvTiles final : public TileSource {
                                                                l.y + (b0 * l.c0 * l.hw + j0) * l.eb, l.c0 * count,
                                                                cols * l.eb, pitch - cols * l.eb, (l.hw - cols) * l.eb)));
         }
-        // The DSL's tiles run in series: the next tile's load waits until this store has landed.
-        if (l.dslSchedule) code.store.push_back(Instruction::barrier(Pipe::All));
+        // The DSL's way back runs its tiles in series: the next tile's load waits until this store
+        // has landed. Its way in does not: the forward schedule keeps the load (reused by pad and
+        // reshape) and the transpose's output in two buffers, so TVM's flags order the next load
+        // after this vnchwconv and the next vnchwconv after this store, and the next load runs
+        // beside this store (transdata_forward_schedule.py `_do_mem_reused`, no double buffer;
+        // the chip's pipe sums 1.17-1.52 on the big planes, docs/fidelity.md §164).
+        if (l.dslSchedule && !l.toBlocked) code.store.push_back(Instruction::barrier(Pipe::All));
     }
 
   private:
@@ -279,7 +290,17 @@ std::vector<LoweredKernel> lowerNchwConvTransData(const OpInstance& op, const Ch
     const std::uint64_t colsPadded = alignUp(l->hw, kNchwConvColumnAlign);
     l->maxCols = std::min(maxCols, colsPadded);
     l->chunks = ceilDiv(l->hw, l->maxCols);
-    l->rowPitchBlocks = l->maxCols * eb / kUbBlockBytes | 1;  // odd: the rows a repeat reads in distinct bank groups
+    if (l->dslSchedule && toBlocked && l->chunks > 1) {
+        // The DSL tiling cuts a plane longer than a tile by its own UB bound (transdata_dsl_general.cc
+        // OnceTiling: UBSize over the live tensors, the block stride capped at 255) into equal pieces
+        // that are not whole blocks, so every planar row is a padded burst (docs/fidelity.md §144b, §164).
+        const std::uint64_t perTensor = (placement.ubBytes - kDslTransDataReservedUbBytes) / 2 / 128 * 128;
+        const std::uint64_t dslPitchCap = std::min(perTensor / (l->c0 * kUbBlockBytes), kMaxRepeatStrideBlocks);
+        const std::uint64_t dslCols = (dslPitchCap - 1) * (kUbBlockBytes / eb) / kNchwConvColumnAlign * kNchwConvColumnAlign;
+        l->chunks = ceilDiv(l->hw, dslCols);
+        l->maxCols = ceilDiv(l->hw, l->chunks);
+    }
+    l->rowPitchBlocks = ceilDiv(l->maxCols * eb, kUbBlockBytes) | 1;  // odd: the rows a repeat reads in distinct bank groups
     if (l->chunks == 1 && l->channels % l->c0 == 0) {
         const std::uint64_t perBlock = std::max(l->planarBlockBytes(), l->blockedBlockBytes());
         l->packed = std::max<std::uint64_t>(1, std::min(half / perBlock, ceilDiv(l->blocks, placement.coreCount)));

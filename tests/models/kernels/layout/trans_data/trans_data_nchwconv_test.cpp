@@ -191,9 +191,10 @@ DslSteps dslStepsOf(const ChipConfig& chip, DataType dtype, bool toBlocked) {
 }
 
 // CANN's DSL TransData for 32-bit data on the 220x parts (§112): a block first picks its tiling case
-// on the scalar unit; its tiles run in series (one buffer; every tile ends with a PIPE_ALL barrier);
-// the way back copies every transposed channel row of 676 B to a block-aligned row on the vector
-// pipe, and the store reads those. The 16-bit form (the 910A's fp16 conversions, §20) keeps its
+// on the scalar unit; one buffer a queue. The way back runs its tiles in series (every tile ends with
+// a PIPE_ALL barrier) and copies every transposed channel row of 676 B to a block-aligned row on the
+// vector pipe, and the store reads those; the way in ends its tiles without a barrier (the forward
+// schedule's load and transpose output are two buffers: the next load runs beside this store, §164b). The 16-bit form (the 910A's fp16 conversions, §20) keeps its
 // double-buffered overlap and none of these steps.
 TEST(VectorTransDataNchwConv, Fp32RunsAsTheDslSchedulesItOnThe220xParts) {
     for (const bool toBlocked : {true, false}) {
@@ -201,7 +202,7 @@ TEST(VectorTransDataNchwConv, Fp32RunsAsTheDslSchedulesItOnThe220xParts) {
         EXPECT_GE(dsl.leadingScalarCycles, kDslTransDataDispatchScalarCycles);
         EXPECT_GT(dsl.loads, 0u);
         EXPECT_EQ(dsl.stores, dsl.loads);    // a tile: one load, one store
-        EXPECT_EQ(dsl.barriers, dsl.loads);  // and one barrier
+        EXPECT_EQ(dsl.barriers, toBlocked ? 0u : dsl.loads);  // and one barrier on the way back
         EXPECT_EQ(dsl.depadMoves, toBlocked ? 0u : dsl.loads);
         if (!toBlocked) {
             EXPECT_EQ(dsl.depadBursts, 8u * 64u);  // every channel row once
@@ -213,6 +214,38 @@ TEST(VectorTransDataNchwConv, Fp32RunsAsTheDslSchedulesItOnThe220xParts) {
         EXPECT_EQ(fp16.barriers, 0u);
         EXPECT_EQ(fp16.depadMoves, 0u);
     }
+}
+
+// The planar loads of an fp32 way in of `shape` on the 910B1 (burst bytes of each), over every block.
+std::vector<std::uint64_t> planarLoadBurstsOf(const std::vector<std::int64_t>& shape, std::int64_t c0Attr) {
+    const ChipConfig chip = ascend910B1();
+    CubeOpHarness h(chip);
+    const auto kernels = h.lower(conversionOp(h, shape, DataType::Fp32, true, c0Attr));
+    std::vector<std::uint64_t> bursts;
+    for (std::uint32_t block = 0; block < kernels.at(0).blockDim; ++block) {
+        auto stream = kernels.at(0).program({block, CoreKind::Vector, 0});
+        std::vector<Instruction> chunk;
+        while (stream->next(chunk)) {
+            for (const auto& instruction : chunk)
+                if (const auto* m = std::get_if<DataMove>(&instruction.operands); m && m->src == MemSpace::GM)
+                    bursts.push_back(m->burstBytes);
+            chunk.clear();
+        }
+    }
+    return bursts;
+}
+
+// The DSL tiling cuts a plane longer than a tile at its UB bound ((UB − 2560 B) / 2 live tensors,
+// a block stride of at most 255) into equal pieces (transdata_dsl_general.cc OnceTiling, §164b):
+// a 55 × 55 plane in 2 pieces of 8-channel cells and 3 of 16-channel cells, none whole 32 B blocks
+// — where 16-aligned chunks of the transpose's own bound made 1520 + 1505 and 752 · 4 + 17.
+TEST(VectorTransDataNchwConv, Fp32WaysInCutALongPlaneEvenlyAtTheDslUbBound) {
+    const std::vector<std::uint64_t> c8 = planarLoadBurstsOf({1, 8, 55, 55}, 0);
+    EXPECT_EQ(c8, (std::vector<std::uint64_t>{1513 * 4, 1512 * 4}));
+    const std::vector<std::uint64_t> c16 = planarLoadBurstsOf({1, 16, 55, 55}, 16);
+    EXPECT_EQ(c16, (std::vector<std::uint64_t>{1009 * 4, 1009 * 4, 1007 * 4}));
+    for (const std::uint64_t burst : c16) EXPECT_NE(burst % 32, 0u);
+    checkRoundTrip(ascend910B1(), 1, 16, 55, 55, DataType::Fp32, 16);  // through the uneven cut
 }
 
 // The DSL tiling's COMMON_ALIGN choice (transdata_dsl_general.cc, ChooseType / CommonAlignLimit,
