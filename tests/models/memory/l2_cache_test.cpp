@@ -96,9 +96,11 @@ TEST(L2Cache, CleanVictimNeedsNoWriteBack) {
     EXPECT_FALSE(cache.access(8, false).evictedDirty);
 }
 
-// access() on each line in order, counted as accessRange() counts.
+// access() on each line in order, counted as accessRange() counts (the dirty victims' lines
+// appended to `victims` when given).
 template <typename Lines>
-L2RangeOutcome accessLineByLine(L2Cache& cache, const Lines& lines, bool isWrite) {
+L2RangeOutcome accessLineByLine(L2Cache& cache, const Lines& lines, bool isWrite,
+                                std::vector<std::uint64_t>* victims = nullptr) {
     L2RangeOutcome outcome;
     for (std::uint64_t line : lines) {
         const L2LineOutcome o = cache.access(line, isWrite);
@@ -110,7 +112,10 @@ L2RangeOutcome accessLineByLine(L2Cache& cache, const Lines& lines, bool isWrite
         } else {
             ++outcome.misses[line % 2];
         }
-        if (o.evictedDirty) ++outcome.dirtyEvictions;
+        if (o.evictedDirty) {
+            ++outcome.dirtyEvictions;
+            if (victims != nullptr) victims->push_back(o.evictedLine);
+        }
     }
     return outcome;
 }
@@ -272,19 +277,7 @@ TEST(L2Cache, AccessBursts_ManyBurstsAcrossLineBatchesAgreeWithLineByLine) {
             got.dirtyVictims = &victims;
             byBursts.accessBursts(bursts, isWrite, got);
             std::vector<std::uint64_t> expectedVictims;
-            L2RangeOutcome expected;
-            for (std::uint64_t line : lines) {
-                const L2LineOutcome o = byLine.access(line, isWrite);
-                if (o.hit) {
-                    ++expected.hits[line % 2];
-                } else {
-                    ++expected.misses[line % 2];
-                }
-                if (o.evictedDirty) {
-                    ++expected.dirtyEvictions;
-                    expectedVictims.push_back(o.evictedLine);
-                }
-            }
+            const L2RangeOutcome expected = accessLineByLine(byLine, lines, isWrite, &expectedVictims);
             SCOPED_TRACE("transfer " + std::to_string(transfer));
             expectSameCounts(got, expected);
             EXPECT_EQ(victims, expectedVictims);
