@@ -89,14 +89,6 @@ L2Cache::LinePlace L2Cache::placeOf(std::uint64_t lineIndex) const {
     return {lineIndex % setCount_, static_cast<std::uint32_t>(lineIndex / setCount_ + 1)};
 }
 
-void L2Cache::advance(LinePlace& place, std::uint64_t lines) const {
-    place.set += lines;
-    if (place.set >= setCount_) {
-        place.tag += static_cast<std::uint32_t>(place.set / setCount_);
-        place.set %= setCount_;
-    }
-}
-
 std::uint32_t L2Cache::tagIn(std::uint64_t set, std::uint32_t way) const {
     return ways_ > kPackedWays || wideTagsSeen_ ? tagRow(set)[way]
                                                 : packedSets_[set].partialTags[way];
@@ -327,6 +319,45 @@ template <bool kSixteenWays, class LineVisitor>
     counts.oddLines += oddLinesOf(firstLine, lineCount);
 }
 
+// The walk of a burst-by-burst move's lines, gathered first (accessBurstsOf): `place` is at line
+// `placeLine` and moves to each listed line in turn (ascending), with no division unless it
+// passes the last set. Walking a list rather than burst by burst keeps the bursts' stepping
+// (start, stride, burst count, line shift) out of the loop that holds the set path's registers,
+// which otherwise spilled and reloaded them at every burst (docs/performance.md "Session 33").
+template <bool kSixteenWays, class LineVisitor>
+[[gnu::always_inline]] inline void L2Cache::walkLineList(LinePlace& place, std::uint64_t& placeLine,
+                                                         const std::uint64_t* lines, std::size_t lineCount,
+                                                         bool isWrite, WalkCounts& counts,
+                                                         std::vector<std::uint64_t>* dirtyVictims, LineVisitor& turns) {
+    const std::uint16_t* const keys = mruKeys_.data();
+    const std::uint64_t keyMask = keyMaskFor(isWrite);
+    std::uint64_t answering = keyAnswering(place.tag, isWrite);
+    std::uint64_t at = placeLine;
+    for (std::size_t i = 0; i < lineCount; ++i) {
+        const std::uint64_t line = lines[i];
+        place.set += line - at;
+        at = line;
+        if (place.set >= setCount_) {
+            place.tag += static_cast<std::uint32_t>(place.set / setCount_);
+            place.set %= setCount_;
+            answering = keyAnswering(place.tag, isWrite);
+        }
+        turns.take(line);
+        if ((keys[place.set] & keyMask) != answering) {
+            std::uint32_t evictedTag = 0;
+            if (!accessSet<kSixteenWays>(place, isWrite, evictedTag, counts.dirtied, counts.emptyFills)) {
+                ++counts.misses;
+                counts.oddMisses += line & 1;
+            }
+            if (evictedTag != 0) {
+                ++counts.dirtyEvictions;
+                if (dirtyVictims != nullptr) dirtyVictims->push_back((std::uint64_t{evictedTag} - 1) * setCount_ + place.set);
+            }
+        }
+    }
+    placeLine = at;
+}
+
 void L2Cache::WalkCounts::addTo(L2RangeOutcome& outcome) const {
     outcome.hits[1] += oddLines - oddMisses;
     outcome.hits[0] += (lines - oddLines) - (misses - oddMisses);
@@ -365,15 +396,31 @@ void L2Cache::accessBurstsOf(const L2Bursts& bursts, bool isWriteAccess, L2Range
     if (burstCount <= 1 || stride < burstBytes + lineBytes_) {
         walkLines<kSixteenWays>(place, firstLine, lastLine - firstLine + 1, isWrite, counts, dirtyVictims, walkTurns);
     } else {
-        std::uint64_t nextLine = firstLine;  // the line `place` is at
+        // The bursts' lines, gathered kLineBatch at a time, then walked as a list (walkLineList).
+        constexpr std::size_t kLineBatch = 64;
+        std::uint64_t batch[kLineBatch];
+        std::uint64_t placeLine = firstLine;  // the line `place` is at
         std::uint64_t start = address;
-        for (std::uint32_t burst = 0; burst < burstCount; ++burst, start += stride) {
-            const std::uint64_t first = start >> lineShift;
-            const std::uint64_t last = (start + burstBytes - 1) >> lineShift;
-            advance(place, first - nextLine);
-            walkLines<kSixteenWays>(place, first, last - first + 1, isWrite, counts, dirtyVictims, walkTurns);
-            nextLine = last + 1;
+        std::uint64_t line = firstLine;  // the next line to gather, of burst `burst`
+        std::uint64_t burstLast = (start + burstBytes - 1) >> lineShift;
+        std::uint64_t oddLines = 0;
+        std::uint32_t burst = 0;
+        while (burst < burstCount) {
+            std::size_t gathered = 0;
+            while (gathered < kLineBatch) {
+                oddLines += line & 1;
+                batch[gathered++] = line;
+                if (line++ == burstLast) {
+                    if (++burst == burstCount) break;
+                    start += stride;
+                    line = start >> lineShift;
+                    burstLast = (start + burstBytes - 1) >> lineShift;
+                }
+            }
+            counts.lines += gathered;
+            walkLineList<kSixteenWays>(place, placeLine, batch, gathered, isWrite, counts, dirtyVictims, walkTurns);
         }
+        counts.oddLines += oddLines;
     }
     counts.addTo(outcome);
     turns = walkTurns;

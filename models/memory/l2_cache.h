@@ -12,6 +12,7 @@
 // (16-bit partial tags, 8-bit last-use clocks, dirty bits) fills one host cache line, so
 // any other lookup touches one line; and a transfer's lines are walked with one division per
 // transfer, stepping set and tag incrementally.
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -117,10 +118,14 @@ private:
     template <bool kSixteenWays, class LineVisitor>
     void walkLines(LinePlace& place, std::uint64_t firstLine, std::uint64_t lineCount, bool isWrite,
                    WalkCounts& counts, std::vector<std::uint64_t>* dirtyVictims, LineVisitor& turns);
+    // Looks up `lineCount` listed lines (ascending, the first at or after `placeLine`), moving
+    // `place` (at line `placeLine`) to each; leaves both at the last listed line.
+    template <bool kSixteenWays, class LineVisitor>
+    void walkLineList(LinePlace& place, std::uint64_t& placeLine, const std::uint64_t* lines,
+                      std::size_t lineCount, bool isWrite, WalkCounts& counts,
+                      std::vector<std::uint64_t>* dirtyVictims, LineVisitor& turns);
     template <bool kSixteenWays, class LineVisitor>
     void accessBurstsOf(const L2Bursts& bursts, bool isWrite, L2RangeOutcome& outcome, LineVisitor& turns);
-    // `place` moved `lines` lines on.
-    void advance(LinePlace& place, std::uint64_t lines) const;
     std::int64_t findWay(LinePlace place) const;
     // The full tag of a way.
     std::uint32_t tagIn(std::uint64_t set, std::uint32_t way) const;

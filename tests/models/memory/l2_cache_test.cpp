@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <vector>
@@ -95,9 +96,11 @@ TEST(L2Cache, CleanVictimNeedsNoWriteBack) {
     EXPECT_FALSE(cache.access(8, false).evictedDirty);
 }
 
-// access() on each line in order, counted as accessRange() counts.
+// access() on each line in order, counted as accessRange() counts (the dirty victims' lines
+// appended to `victims` when given).
 template <typename Lines>
-L2RangeOutcome accessLineByLine(L2Cache& cache, const Lines& lines, bool isWrite) {
+L2RangeOutcome accessLineByLine(L2Cache& cache, const Lines& lines, bool isWrite,
+                                std::vector<std::uint64_t>* victims = nullptr) {
     L2RangeOutcome outcome;
     for (std::uint64_t line : lines) {
         const L2LineOutcome o = cache.access(line, isWrite);
@@ -109,7 +112,10 @@ L2RangeOutcome accessLineByLine(L2Cache& cache, const Lines& lines, bool isWrite
         } else {
             ++outcome.misses[line % 2];
         }
-        if (o.evictedDirty) ++outcome.dirtyEvictions;
+        if (o.evictedDirty) {
+            ++outcome.dirtyEvictions;
+            if (victims != nullptr) victims->push_back(o.evictedLine);
+        }
     }
     return outcome;
 }
@@ -235,6 +241,51 @@ TEST(L2Cache, AccessBursts_LooksUpEachCoveredLineOnceInOrder) {
         }
         ASSERT_NO_FATAL_FAILURE(expectSameLines(byBursts, byLine, 70 * ways));
         EXPECT_GT(lookUps, 3000u);
+    }
+}
+
+// Strided moves of hundreds of bursts of up to a dozen lines each, gaps of a line or more: the
+// burst-by-burst walk gathers their lines in batches (l2_cache.cpp, walkLineList), so a burst
+// can straddle two batches and a batch can pass the last set several times. Each transfer's
+// counts and dirty victims, and the lines held, equal those of access() on every line in order.
+TEST(L2Cache, AccessBursts_ManyBurstsAcrossLineBatchesAgreeWithLineByLine) {
+    for (std::uint32_t ways : {4u, 16u}) {
+        SCOPED_TRACE(std::to_string(ways) + " ways");
+        L2Cache byLine(6 * ways * 512, 512, ways);  // 6 sets: a walk passes the last set often
+        L2Cache byBursts(6 * ways * 512, 512, ways);
+        std::uint64_t state = 4242;
+        std::uint64_t lookUps = 0;
+        std::uint64_t longestTransfer = 0;
+        for (int transfer = 0; transfer < 600; ++transfer) {
+            state = state * 6364136223846793005ull + 1442695040888963407ull;
+            L2Bursts bursts;
+            bursts.address = (state >> 33) % (40 * ways * 512);
+            bursts.bytes = 1 + (state >> 20) % (12 * 512);
+            bursts.count = 2 + static_cast<std::uint32_t>((state >> 10) % 300);
+            bursts.strideBytes = bursts.bytes + 512 + (state >> 44) % (30 * 512);
+            const bool isWrite = (state >> 5) % 3 == 0;
+            std::vector<std::uint64_t> lines;
+            for (std::uint32_t b = 0; b < bursts.count; ++b) {
+                const std::uint64_t start = bursts.address + b * bursts.strideBytes;
+                for (std::uint64_t line = start / 512; line <= (start + bursts.bytes - 1) / 512; ++line)
+                    lines.push_back(line);
+            }
+            lookUps += lines.size();
+            longestTransfer = std::max<std::uint64_t>(longestTransfer, lines.size());
+            std::vector<std::uint64_t> victims;
+            L2RangeOutcome got;
+            got.dirtyVictims = &victims;
+            byBursts.accessBursts(bursts, isWrite, got);
+            std::vector<std::uint64_t> expectedVictims;
+            const L2RangeOutcome expected = accessLineByLine(byLine, lines, isWrite, &expectedVictims);
+            SCOPED_TRACE("transfer " + std::to_string(transfer));
+            expectSameCounts(got, expected);
+            EXPECT_EQ(victims, expectedVictims);
+            if (HasFailure()) return;
+        }
+        ASSERT_NO_FATAL_FAILURE(expectSameLines(byBursts, byLine, 60 * ways));
+        EXPECT_GT(longestTransfer, 1000u);  // far past a batch of lines
+        EXPECT_GT(lookUps, 100000u);
     }
 }
 
