@@ -207,85 +207,95 @@ TEST(L2Cache, LinesWithLargeTagsBehaveAsSmallOnes) {
     }
 }
 
+// The 512 B lines the bursts touch, each once, in ascending order (what accessBursts() looks up).
+std::set<std::uint64_t> linesCoveredBy(const L2Bursts& bursts) {
+    std::set<std::uint64_t> lines;
+    for (std::uint32_t b = 0; b < bursts.count; ++b) {
+        const std::uint64_t start = bursts.address + b * (bursts.count == 1 ? 0 : bursts.strideBytes);
+        for (std::uint64_t line = start / 512; line <= (start + bursts.bytes - 1) / 512; ++line) lines.insert(line);
+    }
+    return lines;
+}
+
+// A move's start, burst length and burst count from the generator's state: a start below
+// addressSpan, 1 to maxBytes bytes a burst, minCount to minCount + countSpan - 1 bursts (stride unset).
+L2Bursts burstsFrom(std::uint64_t state, std::uint64_t addressSpan, std::uint64_t maxBytes, std::uint32_t minCount,
+                    std::uint32_t countSpan) {
+    L2Bursts bursts;
+    bursts.address = (state >> 33) % addressSpan;
+    bursts.bytes = 1 + (state >> 20) % maxBytes;
+    bursts.count = minCount + static_cast<std::uint32_t>((state >> 10) % countSpan);
+    return bursts;
+}
+
+// Drives `transfers` pseudo-random moves (makeBursts(state) shapes each from the generator's state)
+// through accessBursts() on one cache of `sets` sets and through access() on every covered line in
+// ascending order on a twin, and asserts that each transfer's counts and dirty victims, and at the end
+// the lines held, are the same. Returns the lines looked up and the longest transfer's.
+struct BurstWalkTally {
+    std::uint64_t lookUps = 0;
+    std::uint64_t longestTransfer = 0;
+};
+template <class MakeBursts>
+BurstWalkTally expectBurstWalkMatchesLineByLine(std::uint32_t sets, std::uint32_t ways, std::uint64_t seed,
+                                                int transfers, std::uint64_t linesToCompare, MakeBursts makeBursts) {
+    L2Cache byLine(sets * ways * 512, 512, ways);
+    L2Cache byBursts(sets * ways * 512, 512, ways);
+    BurstWalkTally tally;
+    std::uint64_t state = seed;
+    for (int transfer = 0; transfer < transfers; ++transfer) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        const L2Bursts bursts = makeBursts(state);
+        const bool isWrite = (state >> 5) % 3 == 0;
+        const std::set<std::uint64_t> lines = linesCoveredBy(bursts);
+        tally.lookUps += lines.size();
+        tally.longestTransfer = std::max<std::uint64_t>(tally.longestTransfer, lines.size());
+        std::vector<std::uint64_t> victims;
+        L2RangeOutcome got;
+        got.dirtyVictims = &victims;
+        byBursts.accessBursts(bursts, isWrite, got);
+        std::vector<std::uint64_t> expectedVictims;
+        const L2RangeOutcome expected = accessLineByLine(byLine, lines, isWrite, &expectedVictims);
+        SCOPED_TRACE("transfer " + std::to_string(transfer));
+        expectSameCounts(got, expected);
+        EXPECT_EQ(victims, expectedVictims);
+        if (::testing::Test::HasFailure()) return tally;
+    }
+    expectSameLines(byBursts, byLine, linesToCompare);
+    return tally;
+}
+
 // accessBursts() against access() on the set of lines the bursts cover, in ascending order, for
 // gaps shorter and longer than a line, bursts sharing lines, and unaligned starts.
 TEST(L2Cache, AccessBursts_LooksUpEachCoveredLineOnceInOrder) {
     for (std::uint32_t ways : {4u, 16u}) {
         SCOPED_TRACE(std::to_string(ways) + " ways");
-        L2Cache byLine(8 * ways * 512, 512, ways);
-        L2Cache byBursts(8 * ways * 512, 512, ways);
-        std::uint64_t state = 777;
-        std::uint64_t lookUps = 0;
-        for (int transfer = 0; transfer < 3000; ++transfer) {
-            state = state * 6364136223846793005ull + 1442695040888963407ull;
-            L2Bursts bursts;
-            bursts.address = (state >> 33) % (60 * ways * 512);
-            bursts.bytes = 1 + (state >> 20) % 1500;
-            bursts.count = 1 + static_cast<std::uint32_t>((state >> 10) % 9);
-            bursts.strideBytes = (state >> 40) % 4 == 0 ? bursts.bytes : (state >> 44) % 4000;
-            const bool isWrite = (state >> 5) % 3 == 0;
-            std::set<std::uint64_t> lines;
-            for (std::uint32_t b = 0; b < bursts.count; ++b) {
-                const std::uint64_t start =
-                    bursts.address + b * (bursts.count == 1 ? 0 : bursts.strideBytes);
-                for (std::uint64_t line = start / 512; line <= (start + bursts.bytes - 1) / 512;
-                     ++line)
-                    lines.insert(line);
-            }
-            lookUps += lines.size();
-            L2RangeOutcome got;
-            byBursts.accessBursts(bursts, isWrite, got);
-            SCOPED_TRACE("transfer " + std::to_string(transfer));
-            expectSameCounts(got, accessLineByLine(byLine, lines, isWrite));
-            if (HasFailure()) return;
-        }
-        ASSERT_NO_FATAL_FAILURE(expectSameLines(byBursts, byLine, 70 * ways));
-        EXPECT_GT(lookUps, 3000u);
+        const BurstWalkTally tally =
+            expectBurstWalkMatchesLineByLine(8, ways, 777, 3000, 70 * ways, [ways](std::uint64_t state) {
+                L2Bursts bursts = burstsFrom(state, 60 * ways * 512, 1500, 1, 9);
+                bursts.strideBytes = (state >> 40) % 4 == 0 ? bursts.bytes : (state >> 44) % 4000;
+                return bursts;
+            });
+        if (HasFailure()) return;
+        EXPECT_GT(tally.lookUps, 3000u);
     }
 }
 
 // Strided moves of hundreds of bursts of up to a dozen lines each, gaps of a line or more: the
 // burst-by-burst walk gathers their lines in batches (l2_cache.cpp, walkLineList), so a burst
-// can straddle two batches and a batch can pass the last set several times. Each transfer's
-// counts and dirty victims, and the lines held, equal those of access() on every line in order.
+// can straddle two batches and a batch can pass the last set several times (6 sets).
 TEST(L2Cache, AccessBursts_ManyBurstsAcrossLineBatchesAgreeWithLineByLine) {
     for (std::uint32_t ways : {4u, 16u}) {
         SCOPED_TRACE(std::to_string(ways) + " ways");
-        L2Cache byLine(6 * ways * 512, 512, ways);  // 6 sets: a walk passes the last set often
-        L2Cache byBursts(6 * ways * 512, 512, ways);
-        std::uint64_t state = 4242;
-        std::uint64_t lookUps = 0;
-        std::uint64_t longestTransfer = 0;
-        for (int transfer = 0; transfer < 600; ++transfer) {
-            state = state * 6364136223846793005ull + 1442695040888963407ull;
-            L2Bursts bursts;
-            bursts.address = (state >> 33) % (40 * ways * 512);
-            bursts.bytes = 1 + (state >> 20) % (12 * 512);
-            bursts.count = 2 + static_cast<std::uint32_t>((state >> 10) % 300);
-            bursts.strideBytes = bursts.bytes + 512 + (state >> 44) % (30 * 512);
-            const bool isWrite = (state >> 5) % 3 == 0;
-            std::vector<std::uint64_t> lines;
-            for (std::uint32_t b = 0; b < bursts.count; ++b) {
-                const std::uint64_t start = bursts.address + b * bursts.strideBytes;
-                for (std::uint64_t line = start / 512; line <= (start + bursts.bytes - 1) / 512; ++line)
-                    lines.push_back(line);
-            }
-            lookUps += lines.size();
-            longestTransfer = std::max<std::uint64_t>(longestTransfer, lines.size());
-            std::vector<std::uint64_t> victims;
-            L2RangeOutcome got;
-            got.dirtyVictims = &victims;
-            byBursts.accessBursts(bursts, isWrite, got);
-            std::vector<std::uint64_t> expectedVictims;
-            const L2RangeOutcome expected = accessLineByLine(byLine, lines, isWrite, &expectedVictims);
-            SCOPED_TRACE("transfer " + std::to_string(transfer));
-            expectSameCounts(got, expected);
-            EXPECT_EQ(victims, expectedVictims);
-            if (HasFailure()) return;
-        }
-        ASSERT_NO_FATAL_FAILURE(expectSameLines(byBursts, byLine, 60 * ways));
-        EXPECT_GT(longestTransfer, 1000u);  // far past a batch of lines
-        EXPECT_GT(lookUps, 100000u);
+        const BurstWalkTally tally =
+            expectBurstWalkMatchesLineByLine(6, ways, 4242, 600, 60 * ways, [ways](std::uint64_t state) {
+                L2Bursts bursts = burstsFrom(state, 40 * ways * 512, 12 * 512, 2, 300);
+                bursts.strideBytes = bursts.bytes + 512 + (state >> 44) % (30 * 512);  // gaps of a line or more
+                return bursts;
+            });
+        if (HasFailure()) return;
+        EXPECT_GT(tally.longestTransfer, 1000u);  // far past a batch of lines
+        EXPECT_GT(tally.lookUps, 100000u);
     }
 }
 
