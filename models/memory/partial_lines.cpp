@@ -34,7 +34,7 @@ bool PartialLines::LineContents::whole(std::uint32_t lineBytes) const {
     return pieces.size() == 1 && pieces.front().begin == 0 && pieces.front().end >= lineBytes;
 }
 
-void PartialLines::noteWrite(const L2Bursts& bursts, bool burstsApart, const L2Cache& l2, std::uint32_t /*writerCore*/) {
+void PartialLines::noteWrite(const L2Bursts& bursts, bool burstsApart, const L2Cache& l2) {
     const std::uint32_t lineBytes = l2.lineBytes();
     // One burst, or bursts back to back: the write's bytes in any line are one piece of it.
     const bool singleRange = !burstsApart && (bursts.count <= 1 || bursts.strideBytes <= bursts.bytes);

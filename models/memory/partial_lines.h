@@ -47,9 +47,8 @@ public:
     // A write of `bursts` (each burst a write of its own when `burstsApart`), called before L2 sees
     // it: a line it covers in part that `l2` does not hold becomes partial, a line it covers whole
     // is whole again; a held line covered in part stays as it was, except that a partial one takes
-    // the bytes of a single-range write (joined pieces, see above). Which core writes does not
-    // matter (`writerCore` is the caller's, kept for the memory system's call).
-    void noteWrite(const L2Bursts& bursts, bool burstsApart, const L2Cache& l2, std::uint32_t writerCore);
+    // the bytes of a single-range write (joined pieces, see above), whichever core writes it.
+    void noteWrite(const L2Bursts& bursts, bool burstsApart, const L2Cache& l2);
     // A read of `bursts`, called before L2 sees it: the partial lines it touches that `l2` still
     // holds are filled now (whole from then on); their count is returned. A partial line L2 no
     // longer holds is forgotten (the read's miss fills it whole). A line of which the read wants

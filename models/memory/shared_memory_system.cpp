@@ -64,7 +64,7 @@ GmServed SharedMemorySystem::serve(const GmAccess& request, PmuCounters& counter
     const bool keepsPartialLines = partialLineFill_ != PartialLineFill::None;
     std::uint64_t partialReadFills = 0;
     if (keepsPartialLines) {
-        if (request.isWrite) partialLines_.noteWrite(bursts, request.burstsApart, l2_, request.coreId);
+        if (request.isWrite) partialLines_.noteWrite(bursts, request.burstsApart, l2_);
         else partialReadFills = partialLines_.fillOnRead(bursts, l2_);
     }
     L2RangeOutcome lines;

@@ -44,13 +44,13 @@ TEST(PartialLines, AWriteMissInPartLeavesTheLinePartialUntilAReadFillsIt) {
     L2Cache l2(64 * kL2LineBytes, kL2LineBytes, 4);
     PartialLines partial;
     // Bytes 100 .. 300 of line 0: L2 does not hold it.
-    partial.noteWrite({100, 200, 1, 0}, false, l2, 0);
+    partial.noteWrite({100, 200, 1, 0}, false, l2);
     EXPECT_TRUE(partial.isPartial(0));
     l2.access(0, true);
     // Writes of the rest that go burst by burst (§94's planar-row stores) do not make it whole; a
     // read fills it once.
-    partial.noteWrite({300, 212, 1, 0}, true, l2, 0);
-    partial.noteWrite({0, 100, 1, 0}, true, l2, 0);
+    partial.noteWrite({300, 212, 1, 0}, true, l2);
+    partial.noteWrite({0, 100, 1, 0}, true, l2);
     EXPECT_TRUE(partial.isPartial(0));
     EXPECT_EQ(partial.fillOnRead({0, 64, 1, 0}, l2), 1u);
     EXPECT_FALSE(partial.isPartial(0));
@@ -90,7 +90,7 @@ TEST(PartialLines, AReadOfOnlyTheBytesTheAllocatingWritePutThereIsServedWithoutA
     PartialLines partial;
     // A one-block kernel stores a [32] fp32 tensor: bytes 0 .. 128 of line 0 (§129: the 910B2's
     // next kernel reads it in an L2 hit's MTE2 time).
-    partial.noteWrite({0, 128, 1, 0}, false, l2, 0);
+    partial.noteWrite({0, 128, 1, 0}, false, l2);
     l2.access(0, true);
     EXPECT_EQ(partial.fillOnRead({0, 128, 1, 0}, l2), 0u);
     EXPECT_EQ(partial.fillOnRead({32, 64, 1, 0}, l2), 0u);
@@ -105,12 +105,12 @@ TEST(PartialLines, ALineTwoBurstsOfOneWriteShareHasNoOneWritesPiece) {
     PartialLines partial;
     // Burst by burst (§94b): line 1 takes the first plane's end and the second's start as two
     // writes. Even a read of the first plane's bytes alone fills it.
-    partial.noteWrite({0, kPlane, 2, kPlane}, true, l2, 0);
+    partial.noteWrite({0, kPlane, 2, kPlane}, true, l2);
     l2.access(1, true);
     EXPECT_TRUE(partial.isPartial(1));
     EXPECT_EQ(partial.fillOnRead({kL2LineBytes, kPlane - kL2LineBytes, 1, 0}, l2), 1u);
     // The same store as one range: line 2 (1024 .. 1352 written) holds one piece.
-    partial.noteWrite({0, kPlane, 2, kPlane}, false, l2, 0);
+    partial.noteWrite({0, kPlane, 2, kPlane}, false, l2);
     l2.access(2, true);
     EXPECT_EQ(partial.fillOnRead({2 * kL2LineBytes, 2 * kPlane - 2 * kL2LineBytes, 1, 0}, l2), 0u);
 }
@@ -119,19 +119,19 @@ TEST(PartialLines, WholeWritesAndHeldLinesStayWhole) {
     L2Cache l2(64 * kL2LineBytes, kL2LineBytes, 4);
     PartialLines partial;
     l2.access(1, false);                               // line 1 held (read in)
-    partial.noteWrite({kL2LineBytes + 8, 8, 1, 0}, false, l2, 0);  // merged into a whole line
+    partial.noteWrite({kL2LineBytes + 8, 8, 1, 0}, false, l2);  // merged into a whole line
     EXPECT_FALSE(partial.isPartial(1));
-    partial.noteWrite({2 * kL2LineBytes + 8, 8, 1, 0}, false, l2, 0);
+    partial.noteWrite({2 * kL2LineBytes + 8, 8, 1, 0}, false, l2);
     EXPECT_TRUE(partial.isPartial(2));
-    partial.noteWrite({2 * kL2LineBytes, kL2LineBytes, 1, 0}, false, l2, 0);  // a write of the whole line
+    partial.noteWrite({2 * kL2LineBytes, kL2LineBytes, 1, 0}, false, l2);  // a write of the whole line
     EXPECT_FALSE(partial.isPartial(2));
 }
 
 TEST(PartialLines, AnEvictedPartialLineIsCountedOnceAndForgotten) {
     L2Cache l2(64 * kL2LineBytes, kL2LineBytes, 4);
     PartialLines partial;
-    partial.noteWrite({8, 8, 1, 0}, false, l2, 0);
-    partial.noteWrite({3 * kL2LineBytes + 8, 8, 1, 0}, false, l2, 0);
+    partial.noteWrite({8, 8, 1, 0}, false, l2);
+    partial.noteWrite({3 * kL2LineBytes + 8, 8, 1, 0}, false, l2);
     // Dirty victims 0 (partial), 1 (whole) and 3 (partial).
     EXPECT_EQ(partial.evicted({0, 1, 3}), 2u);
     EXPECT_EQ(partial.count(), 0u);
@@ -141,11 +141,11 @@ TEST(PartialLines, AnEvictedPartialLineIsCountedOnceAndForgotten) {
 TEST(PartialLines, APartialLineL2NoLongerHoldsIsAMissNotAFill) {
     L2Cache l2(64 * kL2LineBytes, kL2LineBytes, 4);
     PartialLines partial;
-    partial.noteWrite({8, 8, 1, 0}, false, l2, 0);  // line 0 partial, but never allocated here
+    partial.noteWrite({8, 8, 1, 0}, false, l2);  // line 0 partial, but never allocated here
     EXPECT_EQ(partial.fillOnRead({0, kL2LineBytes, 1, 0}, l2), 0u);
     EXPECT_FALSE(partial.isPartial(0));
     // So is one the read wants only the written bytes of: the miss fills it whole, it is forgotten.
-    partial.noteWrite({8, 8, 1, 0}, false, l2, 0);
+    partial.noteWrite({8, 8, 1, 0}, false, l2);
     EXPECT_EQ(partial.fillOnRead({8, 8, 1, 0}, l2), 0u);
     EXPECT_FALSE(partial.isPartial(0));
 }
@@ -158,7 +158,7 @@ TEST(PartialLines, SingleRangePiecesOfSeveralCoresJoinAndAReadOfThemIsAHit) {
     constexpr std::uint64_t kPiece = 24;
     const std::vector<std::uint32_t> cores{0, 1, 2, 5, 3, 4, 6, 7};  // core c writes bytes 24c .. 24c + 24
     for (const std::uint32_t core : cores) {
-        partial.noteWrite({core * kPiece, kPiece, 1, 0}, false, l2, core);
+        partial.noteWrite({core * kPiece, kPiece, 1, 0}, false, l2);
         l2.access(0, true);
     }
     EXPECT_TRUE(partial.isPartial(0));
@@ -174,38 +174,36 @@ TEST(PartialLines, SingleRangePiecesOfSeveralCoresJoinAndAReadOfThemIsAHit) {
 TEST(PartialLines, PiecesThatCoverTheLineMakeItWhole) {
     L2Cache l2(64 * kL2LineBytes, kL2LineBytes, 4);
     PartialLines partial;
-    partial.noteWrite({0, 200, 1, 0}, false, l2, 0);
+    partial.noteWrite({0, 200, 1, 0}, false, l2);
     l2.access(0, true);
-    partial.noteWrite({200, kL2LineBytes - 200 + 64, 1, 0}, false, l2, 1);  // into line 1 too
+    partial.noteWrite({200, kL2LineBytes - 200 + 64, 1, 0}, false, l2);  // into line 1 too
     EXPECT_FALSE(partial.isPartial(0));
 }
 
-// The fills of a read of line 0 whole after `first` (core 0) allocates it in part and `second`
-// writes more of it (held) from core `secondCore`.
-std::uint64_t fillsOfAWholeReadAfterTwoWrites(const L2Bursts& first, const L2Bursts& second, bool secondApart,
-                                             std::uint32_t secondCore) {
+// The fills of a read of line 0 whole after `first` allocates it in part and `second` writes more
+// of it (held). Which core writes is not an input: pieces join whoever writes them (§167).
+std::uint64_t fillsOfAWholeReadAfterTwoWrites(const L2Bursts& first, const L2Bursts& second, bool secondApart) {
     L2Cache l2(64 * kL2LineBytes, kL2LineBytes, 4);
     PartialLines partial;
-    partial.noteWrite(first, false, l2, 0);
+    partial.noteWrite(first, false, l2);
     l2.access(0, true);
-    partial.noteWrite(second, secondApart, l2, secondCore);
+    partial.noteWrite(second, secondApart, l2);
     return partial.fillOnRead({0, kL2LineBytes, 1, 0}, l2);
 }
 
 TEST(PartialLines, StridedAndBurstByBurstWritesDoNotJoin) {
-    // The control: another core's single range that completes the line makes it whole.
-    EXPECT_EQ(fillsOfAWholeReadAfterTwoWrites({0, 224, 1, 0}, {224, 288, 1, 0}, false, 1), 0u);
-    // So does the same core's next store (successive row stores, MaxPoolWithArgmaxV1's y, §167),
-    // and one that covers only part of the rest leaves the line partial.
-    EXPECT_EQ(fillsOfAWholeReadAfterTwoWrites({0, 224, 1, 0}, {224, 288, 1, 0}, false, 0), 0u);
-    EXPECT_EQ(fillsOfAWholeReadAfterTwoWrites({0, 224, 1, 0}, {224, 200, 1, 0}, false, 0), 1u);
-    // Another core's strided write (288 B every 9216 B, a FRACTAL_Z -> NCHW TransData's rows,
-    // §134f): not a single range, so its bytes do not join.
-    EXPECT_EQ(fillsOfAWholeReadAfterTwoWrites({0, 224, 1, 0}, {224, 288, 16, 9216}, false, 1), 1u);
+    // The control: a single range that completes the line makes it whole (another core's piece, or
+    // the same core's next row store, MaxPoolWithArgmaxV1's y, §167), and one that covers only
+    // part of the rest leaves the line partial.
+    EXPECT_EQ(fillsOfAWholeReadAfterTwoWrites({0, 224, 1, 0}, {224, 288, 1, 0}, false), 0u);
+    EXPECT_EQ(fillsOfAWholeReadAfterTwoWrites({0, 224, 1, 0}, {224, 200, 1, 0}, false), 1u);
+    // A strided write (288 B every 9216 B, a FRACTAL_Z -> NCHW TransData's rows, §134f): not a
+    // single range, so its bytes do not join.
+    EXPECT_EQ(fillsOfAWholeReadAfterTwoWrites({0, 224, 1, 0}, {224, 288, 16, 9216}, false), 1u);
     // Nor does a move that goes burst by burst.
-    EXPECT_EQ(fillsOfAWholeReadAfterTwoWrites({0, 224, 1, 0}, {224, 288, 1, 0}, true, 1), 1u);
+    EXPECT_EQ(fillsOfAWholeReadAfterTwoWrites({0, 224, 1, 0}, {224, 288, 1, 0}, true), 1u);
     // Nor a write into a line whose allocating write left no one piece (32 B every 64 B).
-    EXPECT_EQ(fillsOfAWholeReadAfterTwoWrites({0, 32, 8, 64}, {32, 480, 1, 0}, false, 1), 1u);
+    EXPECT_EQ(fillsOfAWholeReadAfterTwoWrites({0, 32, 8, 64}, {32, 480, 1, 0}, false), 1u);
 }
 
 // MaxPoolWithArgmaxV1's y ([32,4,27,27,16] fp32, §167): a core stores its output rows of 1728 B one
@@ -216,7 +214,7 @@ TEST(PartialLines, ACoresSuccessiveRowStoresCompleteTheLinesTheyShare) {
     L2Cache l2(64 * kL2LineBytes, kL2LineBytes, 4);
     PartialLines partial;
     for (std::uint64_t row = 0; row < 3; ++row) {
-        partial.noteWrite({row * kRow, kRow, 1, 0}, false, l2, 0);
+        partial.noteWrite({row * kRow, kRow, 1, 0}, false, l2);
         for (std::uint64_t line = row * kRow / kL2LineBytes; line <= ((row + 1) * kRow - 1) / kL2LineBytes; ++line)
             l2.access(line, true);
     }
