@@ -285,6 +285,23 @@ inline bool L2Cache::accessLine(LinePlace place, bool isWrite, std::uint32_t& ev
     return accessSet<kSixteenWays>(place, isWrite, evictedTag, dirtied, emptyFills);
 }
 
+// A walk's lookup of line `line` (at `place`) that its set's most recently used key does not
+// answer: the set path, its miss and dirty victim added to the walk's counts. Shared by the range
+// and the listed-line walks, inlined into both.
+template <bool kSixteenWays>
+[[gnu::always_inline]] inline void L2Cache::lookUpInSet(LinePlace place, std::uint64_t line, bool isWrite,
+                                                        WalkCounts& counts, std::vector<std::uint64_t>* dirtyVictims) {
+    std::uint32_t evictedTag = 0;
+    if (!accessSet<kSixteenWays>(place, isWrite, evictedTag, counts.dirtied, counts.emptyFills)) {
+        ++counts.misses;
+        counts.oddMisses += line & 1;
+    }
+    if (evictedTag != 0) {
+        ++counts.dirtyEvictions;
+        if (dirtyVictims != nullptr) dirtyVictims->push_back((std::uint64_t{evictedTag} - 1) * setCount_ + place.set);
+    }
+}
+
 // The fast path (the key answers: a hit that changes nothing) only compares and steps; the
 // counts go straight to the caller's local WalkCounts (no per-walk copies: a strided move walks
 // once per burst). Inlined into its callers: most walks are of 1 to 4 lines
@@ -299,17 +316,8 @@ template <bool kSixteenWays, class LineVisitor>
     std::uint64_t answering = keyAnswering(place.tag, isWrite);
     for (std::uint64_t i = 0; i < lineCount; ++i) {
         turns.take(firstLine + i);
-        if ((keys[place.set] & keyMask) != answering) {
-            std::uint32_t evictedTag = 0;
-            if (!accessSet<kSixteenWays>(place, isWrite, evictedTag, counts.dirtied, counts.emptyFills)) {
-                ++counts.misses;
-                counts.oddMisses += (firstLine + i) & 1;
-            }
-            if (evictedTag != 0) {
-                ++counts.dirtyEvictions;
-                if (dirtyVictims != nullptr) dirtyVictims->push_back((std::uint64_t{evictedTag} - 1) * setCount_ + place.set);
-            }
-        }
+        if ((keys[place.set] & keyMask) != answering)
+            lookUpInSet<kSixteenWays>(place, firstLine + i, isWrite, counts, dirtyVictims);
         if (++place.set == setCount_) {
             place.set = 0;
             answering = keyAnswering(++place.tag, isWrite);
@@ -343,17 +351,7 @@ template <bool kSixteenWays, class LineVisitor>
             answering = keyAnswering(place.tag, isWrite);
         }
         turns.take(line);
-        if ((keys[place.set] & keyMask) != answering) {
-            std::uint32_t evictedTag = 0;
-            if (!accessSet<kSixteenWays>(place, isWrite, evictedTag, counts.dirtied, counts.emptyFills)) {
-                ++counts.misses;
-                counts.oddMisses += line & 1;
-            }
-            if (evictedTag != 0) {
-                ++counts.dirtyEvictions;
-                if (dirtyVictims != nullptr) dirtyVictims->push_back((std::uint64_t{evictedTag} - 1) * setCount_ + place.set);
-            }
-        }
+        if ((keys[place.set] & keyMask) != answering) lookUpInSet<kSixteenWays>(place, line, isWrite, counts, dirtyVictims);
     }
     placeLine = at;
 }

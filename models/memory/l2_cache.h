@@ -111,6 +111,10 @@ private:
                     std::uint64_t& emptyFills);
     // The ways whose partial tag matches, less those whose full tag does not (see packedSets_).
     std::uint32_t confirmedWays(LinePlace place, std::uint32_t partialMatches) const;
+    // A walk's lookup of a line its set's most recently used key does not answer, counted.
+    template <bool kSixteenWays>
+    void lookUpInSet(LinePlace place, std::uint64_t line, bool isWrite, WalkCounts& counts,
+                     std::vector<std::uint64_t>* dirtyVictims);
     // Looks up lineCount lines from `place` (line index firstLine) on and leaves `place` at the
     // line after them, calling `turns.take(line)` on each line first (a read's line turns, or a
     // visitor that does nothing).
