@@ -24,6 +24,7 @@
 #include <memory>
 
 #include "models/kernels/elementwise/elementwise_broadcast.h"
+#include "models/kernels/pooling/pool_index_division.h"
 #include "models/kernels/tiling/vector_tiling_stream.h"
 
 namespace ascendsim {
@@ -38,11 +39,7 @@ constexpr DataType kF32 = DataType::Fp32;
 // as (i / out)·in + ((i % out)·in) / out (3 per axis) and its end as 1 + ((i + 1)·in − 1) / out
 // (1 per axis), then the mean's factor 1 / window size (1 float division): 19. The grad
 // (adaptive_avg_pool3d_grad_float.h) splits the dy index with 5 and takes the same bounds (12)
-// and factor (1): 18. Cycles per division: [D] fitted on the AlexNet 910B2 text sample's
-// AdaptiveAvgPool3d [32,1,6,6,256] → 6×6 (e5a31957 level2 rank0: 19.22 µs at 48 blocks, 24
-// points a block, scalar 0.533 = 768 cycles a point, of which the model's instruction issue
-// gives ≈ 180); the DB export and the grad are held out (docs/fidelity.md §47).
-constexpr std::uint32_t kPoolIndexDivisionCycles = 31;
+// and factor (1): 18. Cycles per division: kPoolIndexDivisionCycles (pool_index_division.h).
 constexpr std::uint32_t kForwardIndexDivisions = 19;
 constexpr std::uint32_t kGradIndexDivisions = 18;
 

@@ -1,151 +1,206 @@
 // MaxPoolWithArgmaxV1 on NC1HWC0 with C0 = 16 (max_pool_argmax_geometry.h). fp16 runs CANN's TIK
-// kernel (max_pool_argmax_tik.h); this file is the DSL's reduce_window form (fp32), which
-// works one output row of one (n, c1) plane a tile:
-//   MTE2: the band's input rows ((rows−1)·sh + kh rows of W positions), one dense burst;
-//   V:    y = the first tap (block-strided Copy), then Max with each other tap, per output row;
-//         per tap and output row a compare of the tap with y (vcmpv_eq: one bit per lane, so one
-//         uint16 per position), then the taps' bits are made exclusive (a window's first maximum
-//         wins: vnot of the bits so far, Or this tap's into them, And this tap's with the
-//         complement, as TIK's vnot / vor / vand) over rows·Wo uint16;
-//   MTE3: the band's y rows (one burst) and one mask burst of rows·Wo uint16 per tap, in one
-//         strided move.
+// kernel (max_pool_argmax_tik.h); fp32 runs the DSL's `tbe.reduce_window(x, "MAX", …, True)`
+// (dynamic/max_pool_with_argmaxv1.py), whose 5HD compute (tbe/dsl/compute/reduce.py,
+// _reduce_with_indices_5hd) is the PoolingWithArg pattern, scheduled by
+// tbe/dsl/unify_schedule/vector/pooling_with_arg/pooling_with_arg_schedule.py (CANN 8.1.RC1):
+//   x_pad [n, c1, H, W, c0]            the input rows (no padding here);
+//   x_fractal [n, c1, kh·kw, F, 16, c0] img2col: tap t, output position p = 16·f + b holds
+//                                       x[p / Wo · sh + t / kw, p % Wo · sw + t % kw] (F = ⌈Ho·Wo/16⌉);
+//   reduce [n, c1, 1, F, 16, c0]        the max over the taps (vector_reduce_max);
+//   depad → y [n, c1, Ho·Wo, c0];
+//   vcmp = (x_fractal == reduce) as bits; mask = vcmp & not-yet-set (vand / vor / vnot per tap).
+// On the 910B (v220) the AIV has no L1, so the tiling case is the VECTOR pattern
+// (_get_tiling_patterns offers MTE1 on v100/v200 only) and its NO_SPLIT schedule
+// (PoolingWithArgCommonSchedule) runs:
+//   blocks: the (n, c1) planes fused and split by block_factor (blockShare: whole planes a block);
+//   a UB tile: ub_fractal_factor fractals (16 output positions each, row-major over Ho·Wo) of one
+//     plane; every UB tensor is bounded by max_dtype_count = (UB − UB_TEMP_BUFFER 256 B) ÷
+//     _tensor_number 3 ÷ the dtype's bytes (_do_storage_bound), so the factor is the most fractals
+//     whose x_fractal tile (kh·kw · factor · 16 · C0 elements, the largest) fits that bound. The C++
+//     AutoTiling that picks it at run time is not public; this is the bound the schedule sets.
+//     The schedule keeps one buffer per tensor (no double_buffer): a tile's loads wait for the
+//     previous tile's compute.
+//   MTE2: x_pad's dma_copy is emitted at axis 3 (W): one move per input row the tile's windows
+//     reach, W·C0 elements each;
+//   V:    img2col_vector_shl (emit attrs ho_wo_outer / wo / ho), emitted per tap and, for fp32,
+//         per half of C0 (the schedule splits C0 by 8 and puts the half outside the fractal axis:
+//         "emit insn support float32 adapt"), over the tile's positions, one 32 B block each. The
+//         emitter's code is not public; modelled: per output row the tile touches, one instruction
+//         of one block per repeat, the repeat stride stepping sw positions through the input row
+//         (positions are regular only within a row), after the scalar unit has split the row's
+//         first flattened position into (ho, wo) by the run-time Wo — a division and a remainder
+//         (kPoolIndexDivisionCycles each; the kernel is compiled for unknown shapes,
+//         kernel/config/ascend910b/max_pool_with_argmaxv1.json, shape −2). The ISA model has no
+//         vector shift: a Copy of the same blocks stands in;
+//         vector_reduce_max over the taps: dense Max of tap after tap into y (F·16·C0 elements);
+//   MTE3: depad: the tile's y positions in one move;
+//   V:    vcmp per tap over the same dense elements (the ISA model has no bit-producing compare:
+//         CompareGt with the same repeats into a scratch tile stands in, the bits are not computed);
+//         vector_dup of the not / or bits; per tap vand, vor, vnot over the tile's factor·256 bits
+//         (factor·16 uint16; Not has no ISA op: an Int16 Copy of the same lanes stands in);
+//   MTE3: vand's dma_copy is emitted at fractal_i inside the taps' loop: one move per tap.
 // Every vector instruction that reads what the one before it wrote waits behind a PipeBarrier<PIPE_V>
-// (hardware.md §2.4), as the DSL's generated code puts one between dependent vector
-// instructions: each tap's Max after the previous tap's, the compares after the last Max, each
-// step of the mask chain after the step it reads (docs/fidelity.md §62). A later tap's compare
-// reads only x and y and needs none.
-// The ISA model has no bit-producing compare: the compare is issued with the same repeats into a
-// scratch tile, the mask buffer's bits are not computed (its bytes and the Not/And/Or work are).
+// (hardware.md §2.4, docs/fidelity.md §62): the reduce after img2col, each Max after the previous,
+// the compares after the reduce, each step of the mask chain after the step it reads.
 #include <algorithm>
 #include <memory>
 
 #include "models/kernels/pooling/max_pool_argmax_geometry.h"
 #include "models/kernels/pooling/max_pool_argmax_tik.h"
+#include "models/kernels/pooling/pool_index_division.h"
 #include "models/kernels/tiling/vector_tiling_stream.h"
 
 namespace ascendsim {
 
 namespace {
 
-struct ArgmaxPoolLayout {
+// pooling_with_arg_schedule.py: UB_TEMP_BUFFER (bytes kept from UB) and _tensor_number (the
+// coexisting quantity every UB tensor's buffer size is UB over).
+constexpr std::uint64_t kDslUbTempBufferBytes = 256;
+constexpr std::uint64_t kDslCoexistingTensors = 3;
+// reduce.py FRACTAL_SIZE: output positions per fractal row.
+constexpr std::uint64_t kDslFractalPositions = 16;
+// The scalar divisions before each img2col row: ho and wo of the row's first position.
+constexpr std::uint32_t kDslImg2colRowDivisions = 2;
+
+// img2col of `positions` consecutive output positions of one row for one tap: per 32 B block of a
+// position (two for fp32), one Copy of one block per repeat, the source stepping `sw` positions.
+void emitDslImg2colRow(std::vector<Instruction>& code, const ArgmaxPoolGeometry& g, std::uint64_t dst,
+                       std::uint64_t src, std::uint64_t positions) {
+    const std::uint64_t blocksPerPosition = g.positionBytes() / kUbBlockBytes;
+    VectorInstr v;
+    v.op = VectorOp::Copy;
+    v.dtype = g.dtype;
+    v.srcType = g.dtype;
+    v.mask = static_cast<std::uint16_t>(elementsPerBlock(g.dtype));
+    v.dstRepeatStride = static_cast<std::uint16_t>(blocksPerPosition);
+    v.src0RepeatStride = static_cast<std::uint16_t>(blocksPerPosition * g.sw);
+    for (std::uint64_t block = 0; block < blocksPerPosition; ++block) {
+        for (std::uint64_t done = 0; done < positions;) {
+            const std::uint64_t repeats = std::min<std::uint64_t>(positions - done, kMaxVectorRepeats);
+            v.repeats = static_cast<std::uint16_t>(repeats);
+            v.dst = dst + done * g.positionBytes() + block * kUbBlockBytes;
+            v.src0 = src + done * g.sw * g.positionBytes() + block * kUbBlockBytes;
+            code.push_back(Instruction::vector(v));
+            done += repeats;
+        }
+    }
+}
+
+struct ArgmaxPoolDslLayout {
     ArgmaxPoolGeometry g;
     std::uint64_t x = 0, y = 0, mask = 0;
-    std::uint64_t bandRows = 0, bandsPerPlane = 0;
-    std::uint64_t inStage = 0, inHalf = 0, outStage = 0, outHalf = 0, maskStage = 0, maskHalf = 0;
-    std::uint64_t compare = 0, seen = 0, notSeen = 0;
-    static constexpr PositionPacking packing = PositionPacking::OnePerRepeat;
+    std::uint64_t fractalsPerPlane = 0, fractalsPerTile = 0, tilesPerPlane = 0;
+    std::uint64_t rows = 0, fractal = 0, reduced = 0, compare = 0, bits = 0, masked = 0, seen = 0, notSeen = 0;
+    std::uint64_t tapFractalBytes() const { return fractalsPerTile * kDslFractalPositions * g.positionBytes(); }
+    std::uint64_t tapBitsBytes() const { return alignUp(fractalsPerTile * kDslFractalPositions * 2, kUbBlockBytes); }
 };
 
-class ArgmaxPoolTiles final : public TileSource {
+class ArgmaxPoolDslTiles final : public TileSource {
 public:
-    ArgmaxPoolTiles(std::shared_ptr<const ArgmaxPoolLayout> l, UnitRange units) : l_(std::move(l)), units_(units) {}
-    std::uint64_t tileCount() const override { return units_.size(); }
-    // The DSL form keeps one buffer per queue: the real fp32 rows spend MTE2 + V + MTE3 within 10 %
-    // of a row's whole time (docs/fidelity.md §25a, §47), so a row's moves do not overlap the
-    // previous row's compute.
+    ArgmaxPoolDslTiles(std::shared_ptr<const ArgmaxPoolDslLayout> l, UnitRange planes) : l_(std::move(l)), planes_(planes) {}
+    std::uint64_t tileCount() const override { return planes_.size() * l_->tilesPerPlane; }
     std::uint32_t buffers() const override { return 1; }
-    void tile(std::uint64_t index, std::uint32_t half, TileCode& code) override {
-        const ArgmaxPoolLayout& l = *l_;
+    void tile(std::uint64_t index, std::uint32_t, TileCode& code) override {
+        const ArgmaxPoolDslLayout& l = *l_;
         const ArgmaxPoolGeometry& g = l.g;
-        const std::uint64_t unit = units_.begin + index, plane = unit / l.bandsPerPlane;
-        const std::uint64_t r0 = unit % l.bandsPerPlane * l.bandRows, rows = std::min(l.bandRows, g.outH - r0);
-        const std::uint64_t pb = g.positionBytes(), rowsIn = (rows - 1) * g.sh + g.kh;
-        const std::uint64_t in = l.inStage + half * l.inHalf, out = l.outStage + half * l.outHalf;
-        const std::uint64_t maskBuf = l.maskStage + half * l.maskHalf;
-        const std::uint64_t planeIn = l.x + plane * g.h * g.w * pb, firstRow = r0 * g.sh;
-        code.load.push_back(moveRowsToUb(planeIn + firstRow * g.w * pb, in, 1, rowsIn * g.w * pb, rowsIn * g.w * pb));
+        const std::uint64_t plane = planes_.begin + index / l.tilesPerPlane, chunk = index % l.tilesPerPlane;
+        const std::uint64_t f0 = chunk * l.fractalsPerTile, fractals = std::min(l.fractalsPerTile, l.fractalsPerPlane - f0);
+        const std::uint64_t p0 = f0 * kDslFractalPositions;
+        const std::uint64_t p1 = std::min((f0 + fractals) * kDslFractalPositions, g.outH * g.outW);
+        const std::uint64_t pb = g.positionBytes(), firstRow = p0 / g.outW, lastRow = (p1 - 1) / g.outW;
+        const std::uint64_t firstInRow = firstRow * g.sh, inRows = (lastRow - firstRow) * g.sh + g.kh;
+        const std::uint64_t planeIn = l.x + plane * g.h * g.w * pb;
+        for (std::uint64_t r = 0; r < inRows; ++r)
+            code.load.push_back(moveRowsToUb(planeIn + (firstInRow + r) * g.w * pb, l.rows + r * g.w * pb, 1, g.w * pb, g.w * pb));
         const Instruction afterWrites = Instruction::barrier(Pipe::Vector);
+        // img2col: per tap and output row, the row's positions of this tile, sw positions apart,
+        // each emission's rows split from their flattened positions on the scalar unit.
+        const std::uint64_t emissions = g.taps() * (pb / kUbBlockBytes), rowsTouched = lastRow - firstRow + 1;
+        code.scalarCycles = static_cast<std::uint32_t>(emissions * rowsTouched * kDslImg2colRowDivisions * kPoolIndexDivisionCycles);
         for (std::uint64_t tap = 0; tap < g.taps(); ++tap) {
             const std::uint64_t i = tap / g.kw, j = tap % g.kw;
-            if (tap > 0) code.compute.push_back(afterWrites);  // Max reads the previous tap's y
-            for (std::uint64_t r = 0; r < rows; ++r) {
-                const std::uint64_t src = in + ((r * g.sh + i) * g.w + j) * pb, dst = out + r * g.outW * pb;
-                if (tap == 0) {
-                    emitPositions(code.compute, VectorOp::Copy, g.dtype, {.dst = dst, .src0 = src, .src0Stride = g.sw}, g.outW, l.packing);
-                } else {
-                    emitPositions(code.compute, VectorOp::Max, g.dtype,
-                                  {.dst = dst, .src0 = dst, .src1 = src, .src1Stride = g.sw}, g.outW, l.packing);
-                }
+            for (std::uint64_t row = firstRow; row <= lastRow; ++row) {
+                const std::uint64_t q0 = std::max(p0, row * g.outW), q1 = std::min(p1, (row + 1) * g.outW);
+                const std::uint64_t src = l.rows + (((row - firstRow) * g.sh + i) * g.w + (q0 - row * g.outW) * g.sw + j) * pb;
+                const std::uint64_t dst = l.fractal + tap * l.tapFractalBytes() + (q0 - p0) * pb;
+                emitDslImg2colRow(code.compute, g, dst, src, q1 - q0);
             }
         }
-        const std::uint64_t entries = rows * g.outW;
+        // vector_reduce_max: the taps' dense tiles into y, tap after tap.
+        const std::uint64_t elements = fractals * kDslFractalPositions * kArgmaxPoolC0;
+        for (std::uint64_t tap = 1; tap < g.taps(); ++tap) {
+            code.compute.push_back(afterWrites);  // img2col's tiles, then the previous tap's y
+            const std::uint64_t earlier = tap == 1 ? l.fractal : l.reduced;
+            emitVectorRange(code.compute, VectorOp::Max, g.dtype,
+                            {.dst = l.reduced, .src0 = earlier, .src1 = l.fractal + tap * l.tapFractalBytes()}, elements);
+        }
         code.compute.push_back(afterWrites);  // the compares read the final y
+        for (std::uint64_t tap = 0; tap < g.taps(); ++tap)
+            emitVectorRange(code.compute, VectorOp::CompareGt, g.dtype,
+                            {.dst = l.compare, .src0 = l.fractal + tap * l.tapFractalBytes(), .src1 = l.reduced}, elements);
+        const std::uint64_t entries = fractals * kDslFractalPositions;  // one uint16 of bits per position
+        emitVectorRange(code.compute, VectorOp::Duplicate, DataType::Int16, {.dst = l.notSeen}, entries, -1.0f);
+        emitVectorRange(code.compute, VectorOp::Duplicate, DataType::Int16, {.dst = l.seen}, entries, 0.0f);
         for (std::uint64_t tap = 0; tap < g.taps(); ++tap) {
-            const std::uint64_t i = tap / g.kw, j = tap % g.kw;
-            for (std::uint64_t r = 0; r < rows; ++r) {
-                const std::uint64_t src = in + ((r * g.sh + i) * g.w + j) * pb;
-                emitPositions(code.compute, VectorOp::CompareGt, g.dtype,
-                              {.dst = l.compare, .src0 = src, .src1 = out + r * g.outW * pb, .src0Stride = g.sw}, g.outW,
-                              l.packing);
-            }
-            const std::uint64_t bits = maskBuf + tap * alignUp(entries * 2, kUbBlockBytes);
-            code.compute.push_back(afterWrites);  // the chain reads this tap's bits and the bits so far
-            if (tap == 0) {
-                emitVectorRange(code.compute, VectorOp::Copy, DataType::Int16, {.dst = l.seen, .src0 = bits}, entries);
-                continue;
-            }
-            // vnot of the bits so far (the ISA model has no Not: a unary Copy of the same lanes stands
-            // in), Or this tap's bits into them, then And this tap's bits with the complement.
+            const std::uint64_t out = l.masked + tap * l.tapBitsBytes();
+            code.compute.push_back(afterWrites);  // vand reads this tap's bits and the complement
+            emitVectorRange(code.compute, VectorOp::And, DataType::Int16,
+                            {.dst = out, .src0 = l.bits + tap * l.tapBitsBytes(), .src1 = l.notSeen}, entries);
+            code.compute.push_back(afterWrites);  // vor reads the masked bits
+            emitVectorRange(code.compute, VectorOp::Or, DataType::Int16, {.dst = l.seen, .src0 = out, .src1 = l.seen}, entries);
+            code.compute.push_back(afterWrites);  // vnot reads the bits so far
             emitVectorRange(code.compute, VectorOp::Copy, DataType::Int16, {.dst = l.notSeen, .src0 = l.seen}, entries);
-            emitVectorRange(code.compute, VectorOp::Or, DataType::Int16, {.dst = l.seen, .src0 = bits, .src1 = l.seen}, entries);
-            code.compute.push_back(afterWrites);  // And reads the complement
-            emitVectorRange(code.compute, VectorOp::And, DataType::Int16, {.dst = bits, .src0 = bits, .src1 = l.notSeen}, entries);
         }
-        code.store.push_back(moveRowsToGm(out, l.y + (plane * g.outH + r0) * g.outW * pb, 1, entries * pb, entries * pb));
-        const std::uint64_t maskGm = l.mask + (plane * g.taps() * g.maskTapEntries() + r0 * g.outW) * 2;
-        const std::uint64_t ubTapBytes = alignUp(entries * 2, kUbBlockBytes), gmTapBytes = g.maskTapEntries() * 2;
-        // The taps' mask rows leave in one strided move, one burst per tap.
-        DataMove m{.src = MemSpace::UB, .dst = MemSpace::GM, .srcAddr = maskBuf, .dstAddr = maskGm};
-        m.burstCount = static_cast<std::uint32_t>(g.taps());
-        m.burstBytes = static_cast<std::uint32_t>(entries * 2);
-        m.srcGapBytes = static_cast<std::uint32_t>(ubTapBytes - entries * 2);
-        m.dstGapBytes = static_cast<std::uint32_t>(gmTapBytes - entries * 2);
-        code.store.push_back(Instruction::move(m));
+        code.store.push_back(moveRowsToGm(l.reduced, l.y + (plane * g.outH * g.outW + p0) * pb, 1, (p1 - p0) * pb, (p1 - p0) * pb));
+        for (std::uint64_t tap = 0; tap < g.taps(); ++tap) {
+            const std::uint64_t gm = l.mask + ((plane * g.taps() + tap) * g.maskTapEntries() + p0) * 2;
+            code.store.push_back(moveRowsToGm(l.masked + tap * l.tapBitsBytes(), gm, 1, entries * 2, entries * 2));
+        }
     }
 
 private:
-    std::shared_ptr<const ArgmaxPoolLayout> l_;
-    UnitRange units_;
+    std::shared_ptr<const ArgmaxPoolDslLayout> l_;
+    UnitRange planes_;
 };
 
 std::vector<LoweredKernel> lowerMaxPoolWithArgmax(const OpInstance& op, const ChipConfig& chip) {
     if (op.inputs.size() != 1 || op.outputs.size() != 2) throwLoweringError(op, "needs x and the outputs y, argmax");
-    auto l = std::make_shared<ArgmaxPoolLayout>();
-    l->g = argmaxPoolGeometry(op, op.inputs[0]);
-    const ArgmaxPoolGeometry& g = l->g;
+    const ArgmaxPoolGeometry g = argmaxPoolGeometry(op, op.inputs[0]);
     if (op.outputs[1].bytes() < g.planes * g.taps() * g.maskTapEntries() * 2)
         throwLoweringError(op, "argmax must hold N·C1·kh·kw·(⌈Ho·Wo/16⌉+1)·16 uint16");
-    l->x = op.inputs[0].deviceAddr;
-    l->y = op.outputs[0].deviceAddr;
-    l->mask = op.outputs[1].deviceAddr;
+    const std::uint64_t x = op.inputs[0].deviceAddr, y = op.outputs[0].deviceAddr, mask = op.outputs[1].deviceAddr;
     const std::uint64_t workBytes = op.inputs[0].bytes() + op.outputs[0].bytes();
     if (argmaxPoolPacking(g.dtype) == PositionPacking::BlockStrided)
-        return {lowerMaxPoolWithArgmaxTik(op, chip, g, {.x = l->x, .y = l->y, .mask = l->mask}, workBytes)};
+        return {lowerMaxPoolWithArgmaxTik(op, chip, g, {.x = x, .y = y, .mask = mask}, workBytes)};
     const VectorPlacement placement = vectorPlacement(chip);
-    const std::uint64_t pb = g.positionBytes();
-    // UB per band of R output rows: input (double-buffered), y (double-buffered), one compare
-    // row, the taps' masks (double-buffered) and the running bits.
-    auto bytesFor = [&](std::uint64_t rows) {
-        const std::uint64_t entries = alignUp(rows * g.outW * 2, kUbBlockBytes);
-        return 2 * ((rows - 1) * g.sh + g.kh) * g.w * pb + 2 * rows * g.outW * pb + g.outW * pb +
-               2 * g.taps() * entries + 2 * entries + 1024;
-    };
-    l->bandRows = 1;
-    if (bytesFor(l->bandRows) > placement.ubBytes) throwLoweringError(op, "one output row does not fit in UB");
-    l->bandsPerPlane = ceilDiv(g.outH, l->bandRows);
+    auto l = std::make_shared<ArgmaxPoolDslLayout>();
+    l->g = g;
+    l->x = x;
+    l->y = y;
+    l->mask = mask;
+    const std::uint64_t pb = g.positionBytes(), fractalBytes = kDslFractalPositions * pb;
+    if (placement.ubBytes <= kDslUbTempBufferBytes) throwLoweringError(op, "UB is too small");
+    const std::uint64_t tensorBytes = (placement.ubBytes - kDslUbTempBufferBytes) / kDslCoexistingTensors;
+    l->fractalsPerPlane = ceilDiv(g.outH * g.outW, kDslFractalPositions);
+    l->fractalsPerTile = std::min(l->fractalsPerPlane, tensorBytes / (g.taps() * fractalBytes));
+    if (l->fractalsPerTile == 0) throwLoweringError(op, "one fractal of every tap does not fit in a UB tensor");
+    l->tilesPerPlane = ceilDiv(l->fractalsPerPlane, l->fractalsPerTile);
+    // The most input rows a tile's windows reach: its positions span at most
+    // ⌈(factor·16 − 1) / Wo⌉ + 1 output rows.
+    const std::uint64_t outRowsSpanned =
+        std::min(g.outH, ceilDiv(l->fractalsPerTile * kDslFractalPositions - 1, g.outW) + 1);
+    const std::uint64_t rowBytes = ((outRowsSpanned - 1) * g.sh + g.kh) * g.w * pb;
     UbAllocator ub(placement.ubBytes, op.name);
-    l->inHalf = alignUp(((l->bandRows - 1) * g.sh + g.kh) * g.w * pb, kUbBlockBytes);
-    l->inStage = ub.allocate(2 * l->inHalf, "input rows");
-    l->outHalf = alignUp(l->bandRows * g.outW * pb, kUbBlockBytes);
-    l->outStage = ub.allocate(2 * l->outHalf, "y rows");
-    l->compare = ub.allocate(alignUp(g.outW * pb, kUbBlockBytes), "compare row");
-    const std::uint64_t entriesBytes = alignUp(l->bandRows * g.outW * 2, kUbBlockBytes);
-    l->maskHalf = g.taps() * entriesBytes;
-    l->maskStage = ub.allocate(2 * l->maskHalf, "tap masks");
-    l->seen = ub.allocate(entriesBytes, "bits so far");
-    l->notSeen = ub.allocate(entriesBytes, "complement of the bits so far");
-    const std::uint64_t units = g.planes * l->bandsPerPlane;
-    return {tiledVectorKernel<ArgmaxPoolTiles>(op, placement, l, workBytes, units)};
+    l->rows = ub.allocate(rowBytes, "input rows");
+    l->fractal = ub.allocate(g.taps() * l->tapFractalBytes(), "img2col fractals");
+    l->reduced = ub.allocate(l->tapFractalBytes(), "window maxima");
+    l->compare = ub.allocate(l->tapFractalBytes(), "compare scratch");
+    l->bits = ub.allocate(g.taps() * l->tapBitsBytes(), "compare bits");
+    l->masked = ub.allocate(g.taps() * l->tapBitsBytes(), "tap masks");
+    l->seen = ub.allocate(l->tapBitsBytes(), "bits so far");
+    l->notSeen = ub.allocate(l->tapBitsBytes(), "complement of the bits so far");
+    return {tiledVectorKernel<ArgmaxPoolDslTiles>(op, placement, l, workBytes, g.planes)};
 }
 
 }  // namespace
