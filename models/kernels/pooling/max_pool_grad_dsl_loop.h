@@ -10,11 +10,13 @@
 namespace ascendsim {
 
 // Scalar cycles of one col2img iteration [F]. The AlexNet 910B2 text export's three fp32 rows
-// (e5a31957 text/level2 rank0, 1800 MHz) spend 9.8 k / 11.6 k scalar cycles a 13 × 13 / 27 × 27 plane
-// (one UB tile, 36 iterations: 272 / 322 an iteration) and 25.9 k a 55 × 55 block (2.5 of the
-// model's five-band tiles, 90 iterations: 288); part of that is the instructions' own issue, which
-// the model already charges. 150 is the sweep value (130–190) whose three rows' time geomean is
-// nearest 1 (0.98); the DB export held out (docs/fidelity.md §127).
+// (e5a31957 text/level2 rank0, 1800 MHz) spend 9.7 k / 11.6 k scalar cycles a 13 × 13 / 27 × 27 plane
+// (one UB tile, 36 iterations) and 25.6–28.8 k a 55 × 55 block (two 15-row tiles, 72 iterations);
+// part of that is the instructions' own issue, which the model already charges. 150 is §127's
+// sweep value (130–190, fitted on the band form this file's kernel had then); with the DSL's
+// tiling (max_pool_grad_with_argmax_dsl_tiling.h, §174) it still gives the 27 × 27 plane its
+// scalar cycles (11.6 k) and the lowest AlexNet aiv_mte2, where 220 would give 13 × 13 and
+// 55 × 55 theirs (docs/fidelity.md §174c).
 inline constexpr std::uint32_t kDslCol2ImgIterationScalarCycles = 150;
 
 // The scalar cycles of one window tap's col2img loop in one UB tile: its stride_h_inner ×
