@@ -8,6 +8,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <string>
 
 #include "sim/config/chip_config_loader.h"
 #include "sim/replay/replay_command.h"
@@ -172,6 +173,34 @@ TEST(ReplayFidelity, AlexNetVectorCorePipeRatiosWithinRecordedBounds) {
         EXPECT_LE(stats.meanAbsPipeError.at("aiv_scalar_ratio"), 0.09);
         EXPECT_LE(stats.meanAbsPipeError.at("aiv_vec_ratio"), 0.05);
         EXPECT_LE(stats.meanAbsPipeError.at("aiv_mte3_ratio"), 0.09);
+    }
+}
+
+// Issue 10's pipe target in the default replay state (the timeline): every pipe's mean abs ratio
+// error ≤ 0.08 on every grade-A sample. Session 34 (§173, §174: CANN's DSL PoolingWithArg and
+// PoolingGradWithArg schedules for the fp32 MaxPool pair) took AlexNet aiv_mte2 0.0820 / 0.0826 →
+// 0.0774 / 0.0780 (text / DB), the last vector-side pipe over the target. The one pipe still over is
+// AlexNet's aic_scalar, 0.0915 / 0.0942: its remaining error needs a scalar-counter trace on the chip
+// (docs/fidelity.md "State at the end of session 34"), so it is held at its measured value + 0.005
+// instead of the target, to catch drift.
+TEST(ReplayFidelity, DefaultStatePipeRatiosMeetTheIssueTarget) {
+    if (!fs::is_directory(samplesRoot())) GTEST_SKIP() << "no real samples at " << samplesRoot();
+    constexpr double kTarget = 0.08;
+    for (const SampleBound& sample : kSamples) {
+        SCOPED_TRACE(sample.path);
+        ReplayOptions options;
+        options.profileDir = (samplesRoot() / sample.path).string();
+        options.configDir = defaultConfigDir();  // every other option at the command's default
+        PreparedReplay prepared = prepareReplay(options);
+        runReplay(prepared, prepared.chip, false);
+        const FidelityStats stats = fidelityStats(fidelityInputs(prepared.report.kernels));
+        const bool alexNet = std::string(sample.chip) == "Ascend910B2";
+        const bool alexNetDb = alexNet && std::string(sample.path).find("/db/") != std::string::npos;
+        for (const auto& [pipe, error] : stats.meanAbsPipeError) {
+            SCOPED_TRACE(pipe);
+            const double bound = alexNet && pipe == "aic_scalar_ratio" ? (alexNetDb ? 0.0992 : 0.0965) : kTarget;
+            EXPECT_LE(error, bound);
+        }
     }
 }
 
