@@ -64,4 +64,8 @@ std::vector<std::int64_t> OpInstance::intsAttr(const std::string& key,
     return v ? *v : fallback;
 }
 
+void throwLoweringError(const OpInstance& op, const std::string& reason) {
+    throw LoweringError("op '" + op.name + "' (" + op.type + "): " + reason);
+}
+
 }  // namespace ascendsim

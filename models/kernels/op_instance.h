@@ -53,4 +53,7 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// Throws LoweringError("op 'NAME' (TYPE): reason").
+[[noreturn]] void throwLoweringError(const OpInstance& op, const std::string& reason);
+
 }  // namespace ascendsim

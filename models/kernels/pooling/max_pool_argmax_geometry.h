@@ -22,8 +22,7 @@ struct ArgmaxPoolGeometry {
     std::uint64_t positionBytes() const { return kArgmaxPoolC0 * bytesOf(dtype); }
     std::uint64_t taps() const { return kh * kw; }
     // uint16 entries of one tap's mask in one plane: ⌈Ho·Wo/16⌉+1 rows of 16.
-    // Qualified: a unity build may see cube_tiling.h's `using namespace cube` (its own ceilDiv) first.
-    std::uint64_t maskTapEntries() const { return (ascendsim::ceilDiv(outH * outW, 16) + 1) * 16; }
+    std::uint64_t maskTapEntries() const { return (ceilDiv(outH * outW, 16) + 1) * 16; }
     std::vector<std::int64_t> maskShape() const;
 };
 

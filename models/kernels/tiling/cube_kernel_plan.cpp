@@ -16,12 +16,8 @@ constexpr std::uint64_t kCoupledOutputAlignBytes = 32;  // UB rows in 32 B block
 }  // namespace
 
 namespace cube {
-std::uint64_t ceilDiv(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
 std::uint64_t roundUp(std::uint64_t value, std::uint64_t multiple) { return ceilDiv(value, multiple) * multiple; }
 
-void throwLoweringError(const OpInstance& op, const std::string& reason) {
-    throw LoweringError("op '" + op.name + "' (" + op.type + "): " + reason);
-}
 
 std::uint32_t chooseBlockDim(const OpInstance& op, const ChipConfig& chip, std::uint64_t tiles) {
     if (op.blockDim) {

@@ -27,6 +27,7 @@
 #include "models/chip/chip_config.h"
 #include "models/kernels/kernel_registry.h"
 #include "models/kernels/program_builder.h"
+#include "models/kernels/tiling/tiling_arithmetic.h"
 
 namespace ascendsim {
 
@@ -259,9 +260,10 @@ std::unique_ptr<InstructionStream> makeCubeBlockStream(std::shared_ptr<const Cub
                                                        CubeBufferPlan plan, CubeStepSizes sizes,
                                                        std::uint64_t firstTile, std::uint64_t tiles);
 
-// Shared cube lowering helpers (own namespace: the vector kernels have helpers of the same names).
+// Shared cube lowering helpers (own namespace; the two it shares with the vector kernels are the
+// same functions, declared once for both).
 namespace cube {
-std::uint64_t ceilDiv(std::uint64_t a, std::uint64_t b);
+using ascendsim::ceilDiv;  // one definition for both families (tiling_arithmetic.h)
 std::uint64_t roundUp(std::uint64_t value, std::uint64_t multiple);
 
 // Block dimension like CANN: the tiles spread over the AI cores (never more blocks than tiles),
@@ -297,8 +299,11 @@ bool planFits(const ChipConfig& chip, const CubeBufferPlan& plan, std::uint64_t 
 void checkPlanFits(const OpInstance& op, const ChipConfig& chip, const CubeBufferPlan& plan,
                    std::uint64_t biasL1Bytes, std::uint64_t biasTableBytes);
 
-[[noreturn]] void throwLoweringError(const OpInstance& op, const std::string& reason);
+using ascendsim::throwLoweringError;  // op_instance.h
 }  // namespace cube
-using namespace cube;  // NOLINT: cube kernel files only include this header, not vector_tiling.h
+// NOLINTNEXTLINE: the cube kernel files call these helpers unqualified; the names both families
+// share (ceilDiv, throwLoweringError) are the same functions, so a file that sees vector_tiling.h too
+// finds one of each.
+using namespace cube;
 
 }  // namespace ascendsim

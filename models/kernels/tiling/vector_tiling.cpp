@@ -44,7 +44,6 @@ UnitRange blockShare(std::uint64_t units, std::uint32_t blockDim, std::uint32_t 
 std::uint64_t alignUp(std::uint64_t value, std::uint64_t alignment) {
     return (value + alignment - 1) / alignment * alignment;
 }
-std::uint64_t ceilDiv(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
 std::uint32_t elementsPerBlock(DataType dtype) {
     return static_cast<std::uint32_t>(kUbBlockBytes / bytesOf(dtype));
 }
@@ -295,8 +294,5 @@ Instruction moveRowsToGm(std::uint64_t ubAddr, std::uint64_t gmAddr, std::uint32
     return Instruction::move(m);
 }
 
-void throwLoweringError(const OpInstance& op, const std::string& reason) {
-    throw LoweringError("op '" + op.name + "' (" + op.type + "): " + reason);
-}
 
 }  // namespace ascendsim

@@ -10,6 +10,7 @@
 #include "models/chip/chip_config.h"
 #include "models/isa/instruction.h"
 #include "models/kernels/op_instance.h"
+#include "models/kernels/tiling/tiling_arithmetic.h"
 #include "models/task/kernel_task.h"
 
 namespace ascendsim {
@@ -52,7 +53,6 @@ struct UnitRange {
 UnitRange blockShare(std::uint64_t units, std::uint32_t blockDim, std::uint32_t blockIdx);
 
 std::uint64_t alignUp(std::uint64_t value, std::uint64_t alignment);
-std::uint64_t ceilDiv(std::uint64_t a, std::uint64_t b);
 // Elements of `dtype` in one 32 B block / one 256 B repeat.
 std::uint32_t elementsPerBlock(DataType dtype);
 std::uint32_t elementsPerRepeat(DataType dtype);
@@ -124,8 +124,5 @@ Instruction moveStridedRowsToUb(std::uint64_t gmAddr, std::uint64_t ubAddr, std:
                                 std::uint64_t gmRowStrideBytes, std::uint64_t ubRowStrideBytes);
 Instruction moveRowsToGm(std::uint64_t ubAddr, std::uint64_t gmAddr, std::uint32_t rows,
                          std::uint64_t rowBytes, std::uint64_t ubRowStrideBytes);
-
-// LoweringError with the op's name and type in the message.
-[[noreturn]] void throwLoweringError(const OpInstance& op, const std::string& reason);
 
 }  // namespace ascendsim
