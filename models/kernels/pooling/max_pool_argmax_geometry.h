@@ -42,11 +42,12 @@ struct PositionOperands {
 //   BlockStrided:  one 32 B block of 8 positions per repeat (the block stride steps over the
 //                  window's stride), as CANN's TIK kernels issue them;
 //   OnePerRepeat:  one position per repeat, its 16 lanes masked on and the repeat stride stepping
-//                  from position to position, as the DSL's reduce_window schedule issues them.
+//                  from position to position, as the DSL's PoolingGradWithArg schedule issues the
+//                  grad's col2img adds (max_pool_grad_with_argmax.cpp).
 enum class PositionPacking : std::uint8_t { BlockStrided, OnePerRepeat };
-// The packing of MaxPoolWithArgmaxV1's kernel for x's dtype. CANN's dispatch
-// (tbe/impl/dynamic/max_pool_with_argmaxv1.py, CANN 8.1) compiles fp32 (and NCHW) inputs with the
-// DSL's reduce_window and fp16 NC1HWC0 with the TIK kernel.
+// The packing of the MaxPoolWithArgmaxV1 pair's kernels for x's dtype, which also picks the kernel:
+// CANN's dispatch (tbe/impl/dynamic/max_pool_with_argmaxv1.py, CANN 8.1) compiles fp32 (and NCHW)
+// inputs with the DSL's reduce_window (the PoolingWithArg pattern) and fp16 NC1HWC0 with the TIK kernel.
 inline PositionPacking argmaxPoolPacking(DataType dtype) {
     return dtype == DataType::Fp32 ? PositionPacking::OnePerRepeat : PositionPacking::BlockStrided;
 }
