@@ -39,25 +39,31 @@ ArgmaxPoolGeometry argmaxPoolGeometry(const OpInstance& op, const TensorInfo& x)
 
 namespace {
 
+// One position (`wholePosition`) or one 32 B block of it per repeat, the repeat stride stepping from
+// position to position; a position's blocks in instructions of their own when not whole.
 void emitOnePositionPerRepeat(std::vector<Instruction>& code, VectorOp op, DataType dtype, const PositionOperands& o,
-                              std::uint64_t positions) {
+                              std::uint64_t positions, bool wholePosition) {
     const std::uint64_t positionBytes = kArgmaxPoolC0 * bytesOf(dtype), blocksPerPosition = positionBytes / kUbBlockBytes;
     VectorInstr v;
     v.op = op;
     v.dtype = dtype;
     v.srcType = dtype;
-    v.mask = static_cast<std::uint16_t>(kArgmaxPoolC0);
+    v.mask = static_cast<std::uint16_t>(wholePosition ? kArgmaxPoolC0 : elementsPerBlock(dtype));
     v.dstRepeatStride = static_cast<std::uint16_t>(o.dstStride * blocksPerPosition);
     v.src0RepeatStride = static_cast<std::uint16_t>(o.src0Stride * blocksPerPosition);
     v.src1RepeatStride = static_cast<std::uint16_t>(o.src1Stride * blocksPerPosition);
-    for (std::uint64_t done = 0; done < positions;) {
-        const std::uint64_t repeats = std::min<std::uint64_t>(positions - done, kMaxVectorRepeats);
-        v.repeats = static_cast<std::uint16_t>(repeats);
-        v.dst = o.dst + positionBytes * done * o.dstStride;
-        v.src0 = o.src0 + positionBytes * done * o.src0Stride;
-        v.src1 = o.src1 + positionBytes * done * o.src1Stride;
-        code.push_back(Instruction::vector(v));
-        done += repeats;
+    const std::uint64_t parts = wholePosition ? 1 : blocksPerPosition;
+    for (std::uint64_t part = 0; part < parts; ++part) {
+        const std::uint64_t offset = part * kUbBlockBytes;
+        for (std::uint64_t done = 0; done < positions;) {
+            const std::uint64_t repeats = std::min<std::uint64_t>(positions - done, kMaxVectorRepeats);
+            v.repeats = static_cast<std::uint16_t>(repeats);
+            v.dst = o.dst + offset + positionBytes * done * o.dstStride;
+            v.src0 = o.src0 + offset + positionBytes * done * o.src0Stride;
+            v.src1 = o.src1 + offset + positionBytes * done * o.src1Stride;
+            code.push_back(Instruction::vector(v));
+            done += repeats;
+        }
     }
 }
 
@@ -65,7 +71,8 @@ void emitOnePositionPerRepeat(std::vector<Instruction>& code, VectorOp op, DataT
 
 void emitPositions(std::vector<Instruction>& code, VectorOp op, DataType dtype, const PositionOperands& o,
                    std::uint64_t positions, PositionPacking packing) {
-    if (packing == PositionPacking::OnePerRepeat) return emitOnePositionPerRepeat(code, op, dtype, o, positions);
+    if (packing != PositionPacking::BlockStrided)
+        return emitOnePositionPerRepeat(code, op, dtype, o, positions, packing == PositionPacking::OnePerRepeat);
     const std::uint64_t blocksPerPosition = kArgmaxPoolC0 * bytesOf(dtype) / kUbBlockBytes;
     const std::uint32_t lanesPerBlock = elementsPerBlock(dtype);
     for (std::uint64_t part = 0; part < blocksPerPosition; ++part) {

@@ -43,8 +43,11 @@ struct PositionOperands {
 //                  window's stride), as CANN's TIK kernels issue them;
 //   OnePerRepeat:  one position per repeat, its 16 lanes masked on and the repeat stride stepping
 //                  from position to position, as the DSL's PoolingGradWithArg schedule issues the
-//                  grad's col2img adds (max_pool_grad_with_argmax.cpp).
-enum class PositionPacking : std::uint8_t { BlockStrided, OnePerRepeat };
+//                  grad's col2img adds (max_pool_grad_with_argmax.cpp);
+//   OneBlockPerRepeat: as OnePerRepeat, but one 32 B block of a position per repeat (its lanes
+//                  masked on) and a position's blocks in instructions of their own, as the DSL's
+//                  fp32 img2col emits a half of C0 at a time (max_pool_with_argmax.cpp).
+enum class PositionPacking : std::uint8_t { BlockStrided, OnePerRepeat, OneBlockPerRepeat };
 // The packing of the MaxPoolWithArgmaxV1 pair's kernels for x's dtype, which also picks the kernel:
 // CANN's dispatch (tbe/impl/dynamic/max_pool_with_argmaxv1.py, CANN 8.1) compiles fp32 (and NCHW)
 // inputs with the DSL's reduce_window (the PoolingWithArg pattern) and fp16 NC1HWC0 with the TIK kernel.

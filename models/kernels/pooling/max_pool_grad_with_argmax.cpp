@@ -82,8 +82,7 @@ public:
     void setup(TileCode& code) override {
         emitVectorRange(code.compute, VectorOp::Duplicate, kF32, {.dst = l_->zeros}, elementsPerBlock(kF32), 0.0f);
     }
-    void tile(std::uint64_t index, std::uint32_t half, TileCode& code) override {
-        (void)half;
+    void tile(std::uint64_t index, std::uint32_t, TileCode& code) override {
         const ArgmaxGradLayout& l = *l_;
         const ArgmaxPoolGeometry& g = l.g;
         const ArgmaxGradTile u = argmaxGradTileOf(l, units_.begin + index / chunks());

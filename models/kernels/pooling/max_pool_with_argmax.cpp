@@ -63,30 +63,6 @@ constexpr std::uint64_t kDslFractalPositions = 16;
 // The scalar divisions before each img2col row: ho and wo of the row's first position.
 constexpr std::uint32_t kDslImg2colRowDivisions = 2;
 
-// img2col of `positions` consecutive output positions of one row for one tap: per 32 B block of a
-// position (two for fp32), one Copy of one block per repeat, the source stepping `sw` positions.
-void emitDslImg2colRow(std::vector<Instruction>& code, const ArgmaxPoolGeometry& g, std::uint64_t dst,
-                       std::uint64_t src, std::uint64_t positions) {
-    const std::uint64_t blocksPerPosition = g.positionBytes() / kUbBlockBytes;
-    VectorInstr v;
-    v.op = VectorOp::Copy;
-    v.dtype = g.dtype;
-    v.srcType = g.dtype;
-    v.mask = static_cast<std::uint16_t>(elementsPerBlock(g.dtype));
-    v.dstRepeatStride = static_cast<std::uint16_t>(blocksPerPosition);
-    v.src0RepeatStride = static_cast<std::uint16_t>(blocksPerPosition * g.sw);
-    for (std::uint64_t block = 0; block < blocksPerPosition; ++block) {
-        for (std::uint64_t done = 0; done < positions;) {
-            const std::uint64_t repeats = std::min<std::uint64_t>(positions - done, kMaxVectorRepeats);
-            v.repeats = static_cast<std::uint16_t>(repeats);
-            v.dst = dst + done * g.positionBytes() + block * kUbBlockBytes;
-            v.src0 = src + done * g.sw * g.positionBytes() + block * kUbBlockBytes;
-            code.push_back(Instruction::vector(v));
-            done += repeats;
-        }
-    }
-}
-
 struct ArgmaxPoolDslLayout {
     ArgmaxPoolGeometry g;
     std::uint64_t x = 0, y = 0, mask = 0;
@@ -124,7 +100,8 @@ public:
                 const std::uint64_t q0 = std::max(p0, row * g.outW), q1 = std::min(p1, (row + 1) * g.outW);
                 const std::uint64_t src = l.rows + (((row - firstRow) * g.sh + i) * g.w + (q0 - row * g.outW) * g.sw + j) * pb;
                 const std::uint64_t dst = l.fractal + tap * l.tapFractalBytes() + (q0 - p0) * pb;
-                emitDslImg2colRow(code.compute, g, dst, src, q1 - q0);
+                emitPositions(code.compute, VectorOp::Copy, g.dtype, {.dst = dst, .src0 = src, .src0Stride = g.sw}, q1 - q0,
+                              PositionPacking::OneBlockPerRepeat);
             }
         }
         // vector_reduce_max: the taps' dense tiles into y, tap after tap.
