@@ -7,12 +7,22 @@ namespace ascendsim {
 std::uint64_t codeImageOf(const OpInstance& op, const LoweredKernel& kernel) {
     std::string key = reportedOpTypeOf(kernel, op.type) + '|' + kernel.kernelSuffix + '|' +
                       std::string(taskTypeName(kernel.type));
+    const bool withFormats = binaryFixesFormats(op.type);
     for (const auto* tensors : {&op.inputs, &op.outputs}) {
         key += '|';
-        for (const TensorInfo& t : *tensors) key += std::string(dataTypeName(t.dtype)) + ',';
+        for (const TensorInfo& t : *tensors) {
+            key += std::string(dataTypeName(t.dtype)) + ',';
+            if (!withFormats) continue;
+            key += std::string(tensorFormatName(t.format)) + ',';
+            // The 5HD sub-format: fp32 with C0 = 16 is a binary of its own ("NC1HWC0:1" in
+            // kernel_details, the TransDataSpecial kernels) beside the C0 = 8 one.
+            if (t.format == TensorFormat::NC1HWC0 && !t.shape.empty()) key += std::to_string(t.shape.back()) + ',';
+        }
     }
     return codeImageOfKey(key);
 }
+
+bool binaryFixesFormats(std::string_view opType) { return opType == "TransData"; }
 
 std::uint64_t codeImageOfKey(std::string_view key) {
     std::uint64_t hash = 14695981039346656037ULL;  // FNV-1a: stable across runs and builds

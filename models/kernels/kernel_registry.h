@@ -46,9 +46,17 @@ inline KernelTask kernelTaskOf(const LoweredKernel& kernel) {
     return task;
 }
 
+// Whether CANN compiles an op type's binaries per tensor format as well as per dtype. Its binary
+// lists (opp/built-in/op_impl/ai_core/tbe/kernel/config/ascend910b/<op>.json, CANN 8.1.RC1) mark
+// each input's and output's format `format_match_mode: FormatFixed` for TransData — one binary per
+// (src, dst) format pair and sub-format — while the elementwise ops list ND only and match any
+// format (relu.json's float32 binary serves NCHW and ND alike; add_example's FormatAgnostic).
+bool binaryFixesFormats(std::string_view opType);
+
 // The binary a real launch of `kernel` (lowered from `op`) runs: CANN compiles one per op type,
-// kernel variant, task type and dtypes, and reuses it for every shape (the shape is tiling data).
-// Launches with the same image share code in the cores' ICaches (KernelTask::codeImage).
+// kernel variant, task type and dtypes — and formats where binaryFixesFormats — and reuses it for
+// every shape (the shape is tiling data). Launches with the same image share code in the cores'
+// ICaches (KernelTask::codeImage).
 std::uint64_t codeImageOf(const OpInstance& op, const LoweredKernel& kernel);
 // The image of a binary named by `key` (its op type, variant, task type and dtypes, spelt as
 // the caller likes): a stable non-zero 64-bit hash.

@@ -35,8 +35,9 @@ FidelityStats coldReplayStats(const char* sample) {
 struct SampleBound {
     const char* path;         // under the samples root
     const char* chip;         // the chip the replay must infer
-    double maxMedianAbsError; // recorded median abs error + margin
+    double maxMedianAbsError; // recorded median abs error + margin, in the default (timeline) L2 state
     double minCoverage;       // recorded share of compute-kernel time replayed − margin
+    double maxColdMedianAbsError;  // the same under --l2 cold
 };
 
 // Recorded: median abs error 44.3 / 44.3 / 59.4 / 56.1 / 37.6 / 39.9 % (the AlexNet pair tightened in
@@ -70,14 +71,19 @@ struct SampleBound {
 // Session 20 (§86 the 220x filter gradient's half-L0 steps, §90 CANN's MemSet chunks and TensorMove
 // tiling read, §91 the Qwen3 chip's store acknowledgement): AlexNet text 15.6 %, DB 13.5 %, Qwen3
 // rank 0 / 2 12.9 / 11.1 % -> AlexNet text bound 0.18 (+ about 2 points); the others unchanged.
+// Session 35 (§175, TransData's binary per format pair, docs/fidelity.md): the two states get bounds
+// of their own. Timeline 9.1 / 9.1 / 11.2 / 12.4 / 10.8 / 11.1 / 11.5 % -> + about 2.5 points; cold
+// 13.1 / 11.7 / 17.6 / 17.9 / 13.5 / 15.8 / 14.9 % (AlexNet 16.4 / 15.5 before: cold already reads
+// the chip's L2-held inputs from HBM, geomean 1.09, and the TransData rows now also fetch their code
+// where the chip does) -> + about 2 points.
 const SampleBound kSamples[] = {
-    {"msinsight/ef63bc64/test/st/level2/rank_0_ascend_pt", "Ascend910B4_1650", 0.14, 0.98},
-    {"msinsight/ef63bc64/test/st/level2/rank_2_ascend_pt", "Ascend910B4_1650", 0.14, 0.98},
-    {"msinsight/e5a31957/test/data/pytorch/text/level2/rank0_ascend_pt", "Ascend910B2", 0.18, 0.98},
-    {"msinsight/e5a31957/test/data/pytorch/db/level2/rank0_ascend_pt", "Ascend910B2", 0.16, 0.98},
-    {"msinsight/c1e639ee/test/data/pytorch/text/level1/rank0_ascend_pt", "Ascend910", 0.16, 0.97},
-    {"msinsight/c1e639ee/test/data/pytorch/db/level1/rank0_ascend_pt", "Ascend910", 0.17, 0.97},
-    {"msinsight/c1e639ee/test/data/pytorch/text/level1/rank1_ascend_pt", "Ascend910", 0.17, 0.97},
+    {"msinsight/ef63bc64/test/st/level2/rank_0_ascend_pt", "Ascend910B4_1650", 0.12, 0.98, 0.15},
+    {"msinsight/ef63bc64/test/st/level2/rank_2_ascend_pt", "Ascend910B4_1650", 0.12, 0.98, 0.14},
+    {"msinsight/e5a31957/test/data/pytorch/text/level2/rank0_ascend_pt", "Ascend910B2", 0.14, 0.98, 0.20},
+    {"msinsight/e5a31957/test/data/pytorch/db/level2/rank0_ascend_pt", "Ascend910B2", 0.15, 0.98, 0.20},
+    {"msinsight/c1e639ee/test/data/pytorch/text/level1/rank0_ascend_pt", "Ascend910", 0.13, 0.97, 0.16},
+    {"msinsight/c1e639ee/test/data/pytorch/db/level1/rank0_ascend_pt", "Ascend910", 0.14, 0.97, 0.18},
+    {"msinsight/c1e639ee/test/data/pytorch/text/level1/rank1_ascend_pt", "Ascend910", 0.14, 0.97, 0.17},
 };
 
 // Session 21 (docs/fidelity.md §94): the timeline is the default L2 state; both it and cold meet
@@ -101,7 +107,7 @@ TEST(ReplayFidelity, GradeASamples_ErrorAndCoverageWithinRecordedBounds) {
         runReplay(prepared, prepared.chip, false);
         const FidelityStats stats = fidelityStats(fidelityInputs(prepared.report.kernels));
         EXPECT_GT(stats.kernels, 40u);
-        EXPECT_LE(stats.medianAbsError, sample.maxMedianAbsError);
+        EXPECT_LE(stats.medianAbsError, l2 == "cold" ? sample.maxColdMedianAbsError : sample.maxMedianAbsError);
         EXPECT_GE(replayCoverage(prepared.report.kernels).share(), sample.minCoverage);
     }
 }
@@ -200,6 +206,44 @@ TEST(ReplayFidelity, DefaultStatePipeRatiosMeetTheIssueTarget) {
             SCOPED_TRACE(pipe);
             const double bound = alexNet && pipe == "aic_scalar_ratio" ? (alexNetDb ? 0.0992 : 0.0965) : kTarget;
             EXPECT_LE(error, bound);
+        }
+    }
+}
+
+// Issue 10's per-kernel targets on every other grade-A export `replay` can rebuild (the Level0
+// exports record no op types; Qwen3 ranks 1 and 3 were cut down to DBs too large for the reference
+// tree): the AlexNet run's other rank and exports, the 910A's DB rank 1. Session 35 (§175) measured,
+// in kExtraSamples' order: median 11.9 / 11.2 / 12.1 / 10.5 / 11.1 / 11.2 / 9.4 %, geomean 0.955 /
+// 0.952 / 0.960 / 0.961 / 0.957 / 0.953 / 0.986, within ±20 % 73.3 / 73.8 / 71.5 / 75.6 / 73.3 / 70.9 /
+// 76.8 % — each inside the issue's targets, which are the bounds; every pipe ≤ 0.08 but AlexNet's
+// aic_scalar (0.0912–0.0945, held at 0.0995 as in DefaultStatePipeRatiosMeetTheIssueTarget).
+TEST(ReplayFidelity, EveryOtherGradeAExportMeetsTheIssueTargets) {
+    if (!fs::is_directory(samplesRoot())) GTEST_SKIP() << "no real samples at " << samplesRoot();
+    const char* const kExtraSamples[] = {
+        "msinsight/e5a31957/test/data/pytorch/text/level2/rank1_ascend_pt",
+        "msinsight/e5a31957/test/data/pytorch/text/level1/rank0_ascend_pt",
+        "msinsight/e5a31957/test/data/pytorch/text/level1/rank1_ascend_pt",
+        "msinsight/e5a31957/test/data/pytorch/db/level2/rank1_ascend_pt",
+        "msinsight/e5a31957/test/data/pytorch/db/level1/rank0_ascend_pt",
+        "msinsight/e5a31957/test/data/pytorch/db/level1/rank1_ascend_pt",
+        "msinsight/c1e639ee/test/data/pytorch/db/level1/rank1_ascend_pt",
+    };
+    for (const char* path : kExtraSamples) {
+        SCOPED_TRACE(path);
+        ReplayOptions options;
+        options.profileDir = (samplesRoot() / path).string();
+        options.configDir = defaultConfigDir();  // every other option at the command's default
+        PreparedReplay prepared = prepareReplay(options);
+        runReplay(prepared, prepared.chip, false);
+        const FidelityStats stats = fidelityStats(fidelityInputs(prepared.report.kernels));
+        EXPECT_GT(stats.kernels, 100u);
+        EXPECT_LE(stats.medianAbsError, 0.15);
+        EXPECT_GE(stats.geomeanRatio, 0.9);
+        EXPECT_LE(stats.geomeanRatio, 1.1);
+        EXPECT_GE(stats.withinBandShare, 0.70);
+        for (const auto& [pipe, error] : stats.meanAbsPipeError) {
+            SCOPED_TRACE(pipe);
+            EXPECT_LE(error, prepared.chip.name == "Ascend910B2" && pipe == "aic_scalar_ratio" ? 0.0995 : 0.08);
         }
     }
 }

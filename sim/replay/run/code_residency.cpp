@@ -59,7 +59,10 @@ bool runsOnAiCores(const RealKernel& k) {
 std::uint64_t codeBinaryOf(const RealKernel& k, bool hasShapes) {
     // Without shapes (Level0) the type is not recorded; the kernel name stands for the binary.
     const std::string& op = hasShapes ? k.type : k.name;
-    return codeImageOfKey(op + '|' + k.acceleratorCore + '|' + k.inputDtypes + '|' + k.outputDtypes);
+    std::string key = op + '|' + k.acceleratorCore + '|' + k.inputDtypes + '|' + k.outputDtypes;
+    // The formats as the export spells them, sub-format included ("NC1HWC0:1").
+    if (hasShapes && binaryFixesFormats(k.type)) key += '|' + k.inputFormats + '|' + k.outputFormats;
+    return codeImageOfKey(key);
 }
 
 std::vector<bool> codeResidentRows(const RealProfile& profile, const ChipConfig& chip, CodeWalk walk) {

@@ -26,8 +26,9 @@ enum class CodeWalk : std::uint8_t {
     PerCoreRing,
 };
 
-// The binary a row runs (op type, core type, dtypes: CANN reuses one binary for every shape; the
-// kernel name without shapes), as an ICache code image key.
+// The binary a row runs (op type, core type, dtypes — and the formats where CANN's binary list fixes
+// them, binaryFixesFormats: TransData's (src, dst) pair — since CANN reuses one binary for every
+// shape; the kernel name without shapes), as an ICache code image key.
 std::uint64_t codeBinaryOf(const RealKernel& kernel, bool hasShapes);
 
 // Whether a row launches blocks on AI cores (AI_CORE, AI_VECTOR_CORE, MIX_AIC, MIX_AIV), whose

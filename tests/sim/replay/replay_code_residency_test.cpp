@@ -61,6 +61,32 @@ TEST(CodeResidency, OneBinaryServesEveryShapeButNotAnotherDtype) {
         EXPECT_EQ(codeResidentRows(profile, kCodeChip, walk), (std::vector<bool>{false, true, false}));
 }
 
+// TransData's binaries are one per (src, dst) format pair (binaryFixesFormats): after an NCHW ->
+// FRACTAL_Z conversion an NCHW -> NC1HWC0 one fetches its code, after another NCHW -> NC1HWC0 of
+// any shape it does not (msinsight e5a31957 text/level2 rank0 rows 109 -> 110: aiv_icache_miss_rate
+// 0.021 -> 0.000; rows 105 -> 106, after a FRACTAL_Z one: 0.041). The C0 = 16 sub-format
+// ("NC1HWC0:1") is a binary of its own. Elementwise binaries serve every format.
+TEST(CodeResidency, TransDataRunsOneBinaryPerFormatPairAndElementwiseOneForAllFormats) {
+    const auto transData = [](const std::string& shape, const std::string& from, const std::string& to) {
+        RealKernel k = row("TransData", shape, "FLOAT", from, shape, "FLOAT", to, 48);
+        k.acceleratorCore = "AI_VECTOR_CORE";
+        return k;
+    };
+    RealKernel reluNchw = vectorRow("Relu", "FLOAT", "32,64,27,27");
+    reluNchw.inputFormats = reluNchw.outputFormats = "NCHW";
+    const RealProfile profile = profileOf({transData("256,256,3,3", "NCHW", "FRACTAL_Z"),
+                                           transData("32,256,13,13", "NCHW", "NC1HWC0"),
+                                           transData("32,384,13,13", "NCHW", "NC1HWC0"),
+                                           transData("32,256,13,13", "NCHW", "NC1HWC0:1"),
+                                           vectorRow("Relu"), reluNchw});
+    for (const CodeWalk walk : kWalks)
+        EXPECT_EQ(codeResidentRows(profile, kCodeChip, walk),
+                  (std::vector<bool>{false, false, true, false, false, true}));
+    EXPECT_NE(codeBinaryOf(profile.kernels[0], true), codeBinaryOf(profile.kernels[1], true));
+    EXPECT_EQ(codeBinaryOf(profile.kernels[1], true), codeBinaryOf(profile.kernels[2], true));
+    EXPECT_EQ(codeBinaryOf(profile.kernels[4], true), codeBinaryOf(profile.kernels[5], true));
+}
+
 TEST(CodeResidency, CubeKernelsAndAiCpuTasksLeaveTheVectorCachesAlone) {
     RealKernel matmul = row("MatMulV2", "32,64;64,64", "FLOAT;FLOAT", "ND;ND", "32,64", "FLOAT", "ND");
     RealKernel aiCpu = vectorRow("NonZero");
