@@ -374,10 +374,12 @@ std::uint64_t AiCore::executeDataMove(Pipe pipe, const DataMove& move, std::uint
         issueEnd = std::max(issueEnd, clock_.cycleAtOrAfter(served.requestsSentPs));
         // A load that missed L2 lets MTE2 issue on while its fill is on its way (§123): the pipe
         // is held to its completion less that part of the miss's wait, not before its requests
-        // are sent; its data arrives at `end`.
+        // are sent; its data arrives at `end`. Not an indexed load: a row a run-time index picks
+        // (GatherV2's) starts lines no load before it has in flight, and the chip waits each one out
+        // (docs/fidelity.md §177: 510 cycles a random 2 KiB row on the Qwen3 part, a whole miss).
         // The key is 0 on most chips: test it before converting the latency.
         if (res_.chip.mte2MissWaitInFlightCycles > 0 && served.missLatencyPs > 0 && pipe == Pipe::Mte2 &&
-            move.src == MemSpace::GM && inFlightIssue == 0) {
+            move.src == MemSpace::GM && inFlightIssue == 0 && !move.indexed()) {
             const std::uint64_t missWait = std::min<std::uint64_t>(clock_.cycleAtOrAfter(served.missLatencyPs),
                                                                    res_.chip.mte2MissWaitInFlightCycles);
             issued = std::max(issueEnd, end > now + missWait ? end - missWait : now);

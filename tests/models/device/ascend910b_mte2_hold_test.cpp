@@ -22,12 +22,22 @@ constexpr std::uint64_t kOutputGm = std::uint64_t{1} << 30;
 constexpr std::uint32_t kInputBytes = 512;  // Cast [128] fp32: one L2 line
 
 // `inputs` 512 B GM -> UB loads from distinct lines, back to back on MTE2, then one vadds and the
-// store of its result: a one-block elementwise kernel.
-KernelTask elementwiseKernel(int inputs, std::uint64_t id) {
+// store of its result: a one-block elementwise kernel. `indexed`: each load is a row of a 1024-row
+// table picked by an int32 index in UB (GatherV2's row moves).
+KernelTask elementwiseKernel(int inputs, std::uint64_t id, bool indexed = false) {
     std::vector<Instruction> p;
     for (int i = 0; i < inputs; ++i) {
         const auto k = static_cast<std::uint64_t>(i);
-        p.push_back(gmToUb(0x1000 * k, kInputBytes, kInputGm + 0x10000 * k));
+        const std::uint64_t spacing = indexed ? std::uint64_t{1} << 20 : 0x10000;  // tables apart
+        Instruction load = gmToUb(0x1000 * k, kInputBytes, kInputGm + spacing * k);
+        if (indexed) {
+            auto& move = std::get<DataMove>(load.operands);
+            move.indexBytes = 4;
+            move.indexAddr = 0x10000;
+            move.indexedRowBytes = kInputBytes;
+            move.indexedRows = 1024;
+        }
+        p.push_back(load);
     }
     p.push_back(Instruction::setFlag(Pipe::Mte2, Pipe::Vector, 0));
     p.push_back(Instruction::waitFlag(Pipe::Mte2, Pipe::Vector, 0));
@@ -42,13 +52,13 @@ KernelTask elementwiseKernel(int inputs, std::uint64_t id) {
 
 // MTE2 busy of the second of two launches of the kernel (its inputs L2-resident), or with `cold`
 // of the first (its inputs miss L2).
-std::uint64_t launchMte2Busy(const ChipConfig& chip, int inputs, bool cold) {
+std::uint64_t launchMte2Busy(const ChipConfig& chip, int inputs, bool cold, bool indexed = false) {
     FreshSimulationContext context;
     RecordingObserver observer;
     Device device(chip, observer);
-    device.submit(elementwiseKernel(inputs, 1), 0);
+    device.submit(elementwiseKernel(inputs, 1, indexed), 0);
     device.runUntilIdle();
-    device.submit(elementwiseKernel(inputs, 2), 0);
+    device.submit(elementwiseKernel(inputs, 2, indexed), 0);
     device.runUntilIdle();
     EXPECT_EQ(observer.results.size(), 2u);
     return (cold ? observer.results.front() : observer.results.back()).blocks.at(0).counters[PmuEvent::Mte2Busy];
@@ -101,6 +111,19 @@ TEST(Ascend910BMte2Hold, ColdLoadsOverlapTheirMissWaitOnlyWhereTheChipSaysSo) {
 
     const ChipConfig alexPart = loadChipByName("Ascend910B2", defaultConfigDir());
     EXPECT_EQ(alexPart.mte2MissWaitInFlightCycles, 0u);
+}
+
+// An indexed load (a table row a run-time index picks, docs/fidelity.md §177) keeps its miss wait on
+// MTE2 even on the Qwen3 part: the chip's GatherV2 spends a whole miss on each random row, so two cold
+// indexed loads keep MTE2 busy twice one, where two cold plain loads overlap their waits.
+TEST(Ascend910BMte2Hold, ColdIndexedLoadsWaitEachMissOut) {
+    const ChipConfig qwenPart = loadChipByName("Ascend910B4_1650", defaultConfigDir());
+    ASSERT_GT(qwenPart.mte2MissWaitInFlightCycles, 0u);
+    const auto one = static_cast<double>(launchMte2Busy(qwenPart, 1, true, true));
+    const auto two = static_cast<double>(launchMte2Busy(qwenPart, 2, true, true));
+    EXPECT_NEAR(two, 2.0 * one, 4.0);
+    const auto plainTwo = static_cast<double>(launchMte2Busy(qwenPart, 2, true));
+    EXPECT_LT(plainTwo, two - qwenPart.mte2MissWaitInFlightCycles / 2.0);
 }
 
 }  // namespace

@@ -2,12 +2,24 @@
 // the dims before and after it), y[o, i, :] = table[o, indices[i], :]; axis 0 (O = 1) is the
 // embedding lookup. Output rows (o, i) are split over blocks; a tile never crosses an o, so its
 // indices are one contiguous run and its moves index from table + o·V·rowBytes.
-// Modelled like an Ascend C kernel: each tile copies R indices GM→UB (MTE2), the scalar unit waits
-// for them and reads each one (R scalar DCache loads), then issues one GM→UB DataMove per row from
-// table + index × rowBytes (the indexed-source DataMove of instruction.h), and MTE3 writes the R
-// gathered rows out as one dense store. Tiles are double buffered (vector_tiling_stream.h); the
-// vector pipe copies the rows from the input queue's buffer to the output queue's (VECIN →
-// VECOUT), bit-exactly as int32 words, so MTE2 can refill one while MTE3 drains the other.
+// Modelled as CANN 8.1 runs it on the 910B (docs/fidelity.md §177): gather_v2.py sends bf16 tables
+// to gather_v2_dsl, and the prebuilt 910B binaries (kernel/config/ascend910b/gather_v2.json) are
+// the float16 / float32 / ... DSL kernels matched by dtype size, so every GatherV2 runs the TBE DSL
+// gather schedule (tbe/dsl/unify_schedule/vector/gather/gather_schedule.py) with the tiling of its
+// C++ AutoTiling (op_tiling gather_dsl.cc, GatherDsl::DoTiling):
+// - blocks: block_factor = ceil(lookups / cores) consecutive lookups each (BlockThirdAxis), so
+//   the last block takes what is left (4096 over 40: 39 blocks of 103, one of 79);
+// - the double-buffered schedule (DB_SCHEDULE, `_do_double_buffer`): UB holds two indices
+//   buffers and two gather buffers, each gather buffer 32 B / indexBytes times its indices
+//   buffer (`_cal_storage_bound`, `_do_storage_bound`); a UB tile (ub_factor) is the block's
+//   lookups cut into equal parts that fit one gather buffer;
+// - per tile: MTE2 copies the tile's indices GM→UB (DMA_COPY), the scalar unit waits for them and
+//   per row reads its index and issues one GM→UB DataMove of the row from table + index × rowBytes
+//   (the indexed-source DataMove of instruction.h) into the gather buffer, and MTE3 writes the
+//   tile's rows out as one store from that same buffer (no UB → UB copy); the next tile fills the
+//   other buffer pair while this one drains.
+// Tables whose rows are not 32 B multiples take other DSL schedules (remove-pad, base-tail) that
+// are not modelled: they run this one with rows padded to 32 B in UB.
 #include <algorithm>
 #include <memory>
 
@@ -21,14 +33,11 @@ namespace ascendsim {
 
 namespace {
 
-// Rows per tile at most: keeps one tile's program (one move per row) a bounded chunk and the
-// scalar load count within ScalarWork's 16-bit field.
-constexpr std::uint64_t kMaxRowsPerTile = 256;
-
 struct GatherLayout : IndexedRowsGeometry {  // rows: the table's; accesses: the lookups
     std::uint64_t table = 0, indices = 0, y = 0;
-    std::uint64_t rowsPerTile = 0;
-    std::uint64_t ubIndices = 0, indexStride = 0, ubRows = 0, ubOut = 0, rowsStride = 0;
+    std::uint64_t blockFactor = 0;  // lookups a block (block_factor)
+    std::uint64_t rowsPerTile = 0;  // lookups a UB tile (ub_factor)
+    std::uint64_t ubIndices = 0, indexStride = 0, ubRows = 0, rowsStride = 0;
 };
 
 class GatherTiles final : public TileSource {
@@ -37,6 +46,7 @@ class GatherTiles final : public TileSource {
         : l_(std::move(layout)),
           tileStarts_(indexedTileStarts(lookups, l_->rowsPerTile, l_->indexCount)) {}
     std::uint64_t tileCount() const override { return tileStarts_.size() - 1; }
+    bool movesOnly() const override { return true; }  // MTE3 stores the buffer the gathers filled
 
     void tile(std::uint64_t index, std::uint32_t half, TileCode& code) override {
         const GatherLayout& l = *l_;
@@ -51,23 +61,15 @@ class GatherTiles final : public TileSource {
         // The scalar unit reads the indices MTE2 just wrote.
         code.load.push_back(Instruction::setFlag(Pipe::Mte2, Pipe::Scalar, event));
         code.load.push_back(Instruction::waitFlag(Pipe::Mte2, Pipe::Scalar, event));
-        code.load.push_back(scalarIndexReads(rows, l.indexBytes));
-        for (std::uint64_t r = 0; r < rows; ++r) {
-            DataMove m{
-                .src = MemSpace::GM, .dst = MemSpace::UB, .srcType = l.dtype, .dstType = l.dtype};
-            m.srcAddr = l.table + outer * l.rows * l.rowBytes;
-            m.dstAddr = ubRows + r * l.rowPitch;
-            m.burstBytes = static_cast<std::uint32_t>(l.rowBytes);
-            m.indexAddr = ubIndices + r * l.indexBytes;
-            m.indexBytes = static_cast<std::uint8_t>(l.indexBytes);
-            m.indexedRowBytes = l.rowBytes;
-            m.indexedRows = l.rows;
-            code.load.push_back(Instruction::move(m));
+        IndexedRowMove move{.toUb = true, .dtype = l.dtype, .gm = l.table + outer * l.rows * l.rowBytes,
+                            .rowBytes = l.rowBytes, .indexBytes = l.indexBytes, .rows = l.rows};
+        for (std::uint64_t r = 0; r < rows; ++r) {  // each row's move follows its index's read
+            code.load.push_back(scalarIndexReads(1, l.indexBytes));
+            move.ub = ubRows + r * l.rowPitch;
+            move.indexAddr = ubIndices + r * l.indexBytes;
+            code.load.push_back(indexedRowMove(move));
         }
-        const std::uint64_t ubOut = l.ubOut + half * l.rowsStride;
-        emitVectorRange(code.compute, VectorOp::Copy, DataType::Int32,
-                        {.dst = ubOut, .src0 = ubRows}, rows * l.rowPitch / 4);
-        code.store.push_back(moveRowsToGm(ubOut, l.y + first * l.rowBytes,
+        code.store.push_back(moveRowsToGm(ubRows, l.y + first * l.rowBytes,
                                           static_cast<std::uint32_t>(rows), l.rowBytes,
                                           l.rowPitch));
     }
@@ -76,6 +78,15 @@ class GatherTiles final : public TileSource {
     std::shared_ptr<const GatherLayout> l_;
     std::vector<std::uint64_t> tileStarts_;  // first output row of each tile, then the end
 };
+
+// The bytes of one indices buffer of the DSL's double-buffered schedule: UB split into one
+// indices share and 32 B / indexBytes gather shares (gather_schedule.py `_cal_storage_bound`:
+// coexisting quantity ub_block / indices dtype + 1), rounded down to 32 B, halved for the
+// double buffer (`_do_storage_bound`).
+std::uint64_t gatherIndicesBufferBytes(std::uint64_t ubBytes, std::uint64_t indexBytes) {
+    const std::uint64_t gatherShares = kUbBlockBytes / indexBytes;
+    return ubBytes / (gatherShares + 1) / kUbBlockBytes * kUbBlockBytes / 2;
+}
 
 std::vector<LoweredKernel> lowerGather(const OpInstance& op, const ChipConfig& chip) {
     requireOperands(op, 2, 1);
@@ -91,24 +102,30 @@ std::vector<LoweredKernel> lowerGather(const OpInstance& op, const ChipConfig& c
     l->table = table.deviceAddr, l->indices = indices.deviceAddr, l->y = op.outputs[0].deviceAddr;
 
     const VectorPlacement placement = vectorPlacement(chip);
-    const std::uint64_t budget = placement.ubBytes - 4 * kUbBlockBytes;
-    const std::uint64_t perRow = 2 * (2 * l->rowPitch + l->indexBytes);
-    if (l->rowBytes == 0 || perRow > budget)
-        throwLoweringError(op, "one table row does not fit in UB");
-    l->rowsPerTile =
-        std::max<std::uint64_t>(1, std::min({budget / perRow, kMaxRowsPerTile, l->accesses}));
+    l->indexStride = gatherIndicesBufferBytes(placement.ubBytes, l->indexBytes);
+    l->rowsStride = l->indexStride * (kUbBlockBytes / l->indexBytes);
+    const std::uint64_t rowsPerBuffer = l->rowsStride / std::max<std::uint64_t>(1, l->rowPitch);
+    if (l->rowBytes == 0 || rowsPerBuffer == 0)
+        throwLoweringError(op, "one table row does not fit in a gather buffer of UB");
+    const std::uint64_t lookups = std::max<std::uint64_t>(1, l->accesses);
+    const std::uint32_t chosen = chooseVectorBlockDim(op, placement, op.outputs[0].bytes(), lookups);
+    l->blockFactor = ceilDiv(lookups, chosen);
+    // GatherDsl::BlockThirdAxis: as few equal UB tiles of the block's lookups as fit the buffer.
+    const std::uint64_t tilesPerBlock = ceilDiv(l->blockFactor, rowsPerBuffer);
+    l->rowsPerTile = ceilDiv(l->blockFactor, tilesPerBlock);
     UbAllocator ub(placement.ubBytes, op.name);
-    l->indexStride = alignUp(l->rowsPerTile * l->indexBytes, kUbBlockBytes);
     l->ubIndices = ub.allocate(2 * l->indexStride, "indices");
-    l->rowsStride = l->rowsPerTile * l->rowPitch;
     l->ubRows = ub.allocate(2 * l->rowsStride, "gathered rows");
-    l->ubOut = ub.allocate(2 * l->rowsStride, "output rows");
 
     LoweredKernel kernel;
     kernel.type = placement.taskType;
-    kernel.blockDim = chooseVectorBlockDim(op, placement, op.outputs[0].bytes(),
-                                           std::max<std::uint64_t>(1, l->accesses));
-    kernel.program = doubleBufferedBlockShares<GatherTiles, GatherLayout>(l, l->accesses, kernel.blockDim);
+    kernel.blockDim = static_cast<std::uint32_t>(ceilDiv(lookups, l->blockFactor));
+    std::shared_ptr<const GatherLayout> layout = l;
+    kernel.program = [layout](const BlockProgramRequest& r) -> std::unique_ptr<InstructionStream> {
+        const std::uint64_t begin = std::min(layout->accesses, r.blockIdx * layout->blockFactor);
+        const UnitRange share{begin, std::min(layout->accesses, begin + layout->blockFactor)};
+        return std::make_unique<DoubleBufferedStream>(std::make_unique<GatherTiles>(layout, share));
+    };
     return {kernel};
 }
 

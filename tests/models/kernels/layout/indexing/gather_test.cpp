@@ -149,5 +149,50 @@ TEST(VectorGather, RunsOnVectorCoresOfSplitChipsAndTheAiCoreOfCoupledChips) {
     }
 }
 
+// Qwen3's embedding lookup as CANN 8.1's DSL gather schedule runs it (docs/fidelity.md §177): bf16
+// [151936, 1024] by int64 [1, 4096] on 40 blocks. GatherDsl's tiling gives each block
+// ceil(4096 / 40) = 103 lookups (the last block the 79 left); the double-buffered schedule's gather
+// buffer holds 38 rows of 2 KiB (UB / 5 rounded to 32 B, halved, times 32 B / 8 B), so a block's
+// 103 rows go as UB tiles of 35, 35 and 33: one indices load, one indexed row move per lookup and
+// one store of the tile's rows from the buffer they were gathered into (no vector copy).
+TEST(VectorGather, EmbeddingLookupRunsTheDslGatherScheduleTiling) {
+    const ChipConfig chip = ascend910B1();
+    CubeOpHarness h(chip);
+    auto op = makeOp("GatherV2",
+                     {h.tensor("table", {151936, 1024}, DataType::Bf16),
+                      h.tensor("ids", {1, 4096}, DataType::Int64)},
+                     {h.tensor("y", {1, 4096, 1024}, DataType::Bf16)});
+    op.blockDim = 40u;
+    const auto kernels = h.lower(op);
+    ASSERT_EQ(kernels.size(), 1u);
+    EXPECT_EQ(kernels[0].blockDim, 40u);
+    const auto blockMoves = [&](std::uint32_t block) {
+        std::vector<std::uint64_t> stores;  // rows per store
+        std::uint64_t rowMoves = 0, indexLoads = 0, vectorOps = 0;
+        auto stream = kernels[0].program(BlockProgramRequest{.blockIdx = block});
+        std::vector<Instruction> chunk;
+        while (stream->next(chunk)) {
+            for (const auto& instruction : chunk) {
+                if (instruction.opcode == Opcode::Vector) ++vectorOps;
+                if (instruction.opcode != Opcode::DataMove) continue;
+                const auto& move = std::get<DataMove>(instruction.operands);
+                if (move.indexed()) ++rowMoves;
+                else if (move.dst == MemSpace::GM) stores.push_back(move.totalBytes() / 2048);
+                else ++indexLoads;
+            }
+            chunk.clear();
+        }
+        EXPECT_EQ(vectorOps, 0u) << "block " << block;
+        EXPECT_EQ(indexLoads, stores.size()) << "block " << block;
+        return std::make_pair(rowMoves, stores);
+    };
+    const auto [firstRows, firstStores] = blockMoves(0);
+    EXPECT_EQ(firstRows, 103u);
+    EXPECT_EQ(firstStores, (std::vector<std::uint64_t>{35, 35, 33}));
+    const auto [lastRows, lastStores] = blockMoves(39);
+    EXPECT_EQ(lastRows, 79u);
+    EXPECT_EQ(lastStores, (std::vector<std::uint64_t>{35, 35, 9}));
+}
+
 }  // namespace
 }  // namespace ascendsim::test
