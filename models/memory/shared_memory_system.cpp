@@ -55,6 +55,11 @@ void SharedMemorySystem::setBackgroundVictims(double dirtyShare) {
     eagerWriteBack_ = false;
 }
 
+void SharedMemorySystem::setFreeWayWriteBackShare(double share) {
+    if (!(share >= 0.0 && share <= 1.0)) throw std::invalid_argument("free-way write-back share must be in [0, 1]");
+    freeWayWriteBackShare_ = share;
+}
+
 GmServed SharedMemorySystem::serve(const GmAccess& request, PmuCounters& counters) {
     if (request.bytes == 0 || request.burstBytes() == 0) return {request.startPs, request.startPs};
     const std::uint64_t lineBytes = l2_.lineBytes();
@@ -118,8 +123,17 @@ GmServed SharedMemorySystem::serve(const GmAccess& request, PmuCounters& counter
         backgroundWriteBackBytes = static_cast<std::uint64_t>(bytes);
         backgroundWriteBackCarry_ = bytes - static_cast<double>(backgroundWriteBackBytes);
     }
-    const std::uint64_t writeBackBytes = eagerWriteBack_ ? (request.isWrite ? lines.linesDirtied * lineBytes : 0)
-                                                         : writeBacks * lineBytes + backgroundWriteBackBytes;
+    // Eager, under the replay's timeline: the lines the write took from free ways pay the bound's
+    // share of a line (setFreeWayWriteBackShare), in whole bytes (the remainder carried on).
+    std::uint64_t eagerBytes = request.isWrite ? lines.linesDirtied * lineBytes : 0;
+    if (eagerWriteBack_ && request.isWrite && freeWayWriteBackShare_ < 1.0 && lines.emptyWaysFilled > 0) {
+        const std::uint64_t freeWayBytes = std::min(lines.emptyWaysFilled, lines.linesDirtied) * lineBytes;
+        const double charged = static_cast<double>(freeWayBytes) * freeWayWriteBackShare_ + freeWayWriteBackCarry_;
+        const auto whole = static_cast<std::uint64_t>(charged);
+        freeWayWriteBackCarry_ = charged - static_cast<double>(whole);
+        eagerBytes = eagerBytes - freeWayBytes + whole;
+    }
+    const std::uint64_t writeBackBytes = eagerWriteBack_ ? eagerBytes : writeBacks * lineBytes + backgroundWriteBackBytes;
     counters[request.isWrite ? PmuEvent::L2Write : PmuEvent::L2Read] +=
         ceilDiv(request.bytes, kL2BytesPerCount);
     counters[PmuEvent::MainMemRead] += fillBytes / kMainMemBytesPerCount;

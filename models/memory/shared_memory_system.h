@@ -80,6 +80,14 @@ public:
     // write-back stands for an L2 full of dirty lines, which this replaces with the timeline's
     // own; the write queue still buffers a write that evicts.
     void setBackgroundVictims(double dirtyShare);
+    // The replay's L2 state under the eager write-back (docs/fidelity.md §178): a write miss into a
+    // way no simulated line used yet — whose real occupant is one of the lines the timeline says L2
+    // holds — pays `share` (0..1) of a line of HBM write instead of a whole one. The eager charge
+    // stands for the dirty victim a new dirty line pushes out of an L2 full of them (§16); a
+    // write-back needs a dirty line, so it can cost no more than the dirty lines L2 holds: `share`
+    // is the timeline's bound (l2_timeline.h dirtyVictimBound). Writes into lines the simulation
+    // holds (its own) keep the whole charge.
+    void setFreeWayWriteBackShare(double share);
     // HBM traffic running beside the simulated requests (concurrent_hbm_traffic.h, §108): the HBM
     // server's FCFS schedule (the chip's throughput) charges a request S / (C - r) of its HBM time
     // (at least 1), r = what the background holds at its start, S one stream's rate, C
@@ -124,6 +132,8 @@ public:
     bool eagerWriteBack_;
     double backgroundDirtyShare_ = -1.0;  // < 0: no timeline state (the eager or lazy policy alone)
     double backgroundWriteBackCarry_ = 0.0;  // the fraction of a byte not yet charged
+    double freeWayWriteBackShare_ = 1.0;     // setFreeWayWriteBackShare; 1 = the whole eager charge
+    double freeWayWriteBackCarry_ = 0.0;     // the fraction of a byte not yet charged
     LineReadQueue lineReads_;
     ConcurrentHbmTraffic concurrent_;
     double hbmEffectiveBytesPerPs_;  // nominal × read efficiency: what mixed traffic gets of HBM

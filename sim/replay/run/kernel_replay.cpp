@@ -248,8 +248,9 @@ SimulatedKernel simulateReplayOp(OpInstance op, const ChipConfig& chip, L2State 
     // Runs the tasks on a fresh device; with `concurrent`, HBM serves it beside the launch.
     const auto run = [&](std::vector<TimedTask> runTasks, DeviceOptions options, const ConcurrentHbmTraffic* concurrent) {
         std::optional<SharedMemorySystem> memory;
-        if (placement.victimDirtyShare || concurrent) memory.emplace(chip);
+        if (placement.victimDirtyShare || placement.dirtyVictimBound || concurrent) memory.emplace(chip);
         if (placement.victimDirtyShare) memory->setBackgroundVictims(*placement.victimDirtyShare);
+        if (placement.dirtyVictimBound) memory->setFreeWayWriteBackShare(*placement.dirtyVictimBound);
         if (concurrent) memory->setConcurrentTraffic(*concurrent);
         const std::vector<TaskResult> results =
             runOnDevice(chip, std::move(runTasks), std::move(options), memory ? &*memory : nullptr);

@@ -66,6 +66,11 @@ struct ReplayPlacement {
     // timeline says is dirty (l2_timeline.h victimDirtyShare); the device's L2 charges its misses
     // that (SharedMemorySystem::setBackgroundVictims). None: the chip's write-back policy alone.
     std::optional<double> victimDirtyShare;
+    // L2State::Timeline under the chip's eager write-back: the most of the lines the launch brings
+    // into L2 whose victims can be dirty (l2_timeline.h dirtyVictimBound); a write into a free way
+    // of the device's L2 pays that share of a line of HBM write (SharedMemorySystem::
+    // setFreeWayWriteBackShare). None: every write that dirties a line pays a whole one.
+    std::optional<double> dirtyVictimBound;
     // HBM traffic beside the launch (concurrent_traffic.h, §108): windows from the measured
     // launch's start. The device's memory serves them as a background (SharedMemorySystem::
     // setConcurrentTraffic); the launch is simulated once to find where it starts after its

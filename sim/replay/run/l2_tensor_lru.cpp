@@ -43,7 +43,7 @@ void TensorLru::addAlias(const void* tensor, const TensorKey& key) {
     }
 }
 
-double TensorLru::dirtyBytesOfOldest(std::uint64_t bytes, const std::vector<const void*>& spared) const {
+double TensorLru::dirtyBytesOfOldest(std::uint64_t bytes, const std::vector<const void*>& spared, bool dirtyOnly) const {
     double dirty = 0.0;
     std::uint64_t counted = 0;
     auto it = held_.rbegin();
@@ -53,6 +53,7 @@ double TensorLru::dirtyBytesOfOldest(std::uint64_t bytes, const std::vector<cons
         std::uint64_t groupBytes = 0;
         for (; it != held_.rend() && it->row == row; ++it) {
             if (std::find(spared.begin(), spared.end(), &*it) != spared.end()) continue;
+            if (dirtyOnly && it->dirtyShare() == 0.0) continue;
             groupBytes += it->bytes;
             groupDirty += static_cast<double>(it->bytes) * it->dirtyShare();
         }

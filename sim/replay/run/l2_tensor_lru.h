@@ -53,8 +53,9 @@ public:
     // The dirty bytes among the `bytes` least recently used held bytes, the tensors in `spared`
     // (the row's own, which it touches before anything is evicted) left out. The tensors one row
     // touched last leave together, in proportion (their lines are interleaved in age), as does a
-    // remnant's dirty share.
-    double dirtyBytesOfOldest(std::uint64_t bytes, const std::vector<const void*>& spared) const;
+    // remnant's dirty share. With `dirtyOnly` the clean tensors are passed over, as if victims were
+    // taken dirty first: the most write-back `bytes` of victims can cost, whatever the replacement.
+    double dirtyBytesOfOldest(std::uint64_t bytes, const std::vector<const void*>& spared, bool dirtyOnly = false) const;
     const TensorWriter& writerOf(const void* tensor) const { return entryOf(tensor).writer; }
     // The profile row that last wrote a held tensor, however many reads came after (TensorWriter::kNone: none).
     std::size_t writtenRowOf(const void* tensor) const { return entryOf(tensor).writtenRow; }

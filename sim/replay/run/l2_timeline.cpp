@@ -138,11 +138,14 @@ std::vector<std::size_t> unrecordedWrites(const RealKernel& k, const std::vector
 
 // The share of the lines a row brings into L2 (inputs it reads cold, outputs it allocates) whose
 // victim is dirty: the held tensors it pushes out, oldest first, beyond what L2 has free. An
-// output written over an input (`overwritten`) brings nothing in: its lines are the input's.
+// output written over an input (`overwritten`) brings nothing in: its lines are the input's. With
+// `dirtyOnly`, the victims are taken among the dirty tensors only, oldest first: the most of those
+// lines whose victims can be dirty (L2Timeline::dirtyVictimBound).
 double victimDirtyShare(const TensorLru& lru, std::uint64_t capacity, const std::vector<TensorKey>& inputs,
                         const std::vector<std::uint64_t>& inBytes, const std::vector<const void*>& readHeld,
                         const std::vector<TensorKey>& outputs, const std::vector<std::uint64_t>& outBytes,
-                        const std::vector<const void*>& writeHeld, const std::vector<std::size_t>& overwritten) {
+                        const std::vector<const void*>& writeHeld, const std::vector<std::size_t>& overwritten,
+                        bool dirtyOnly) {
     std::uint64_t incoming = 0;
     std::vector<const void*> spared;
     for (std::size_t j = 0; j < inputs.size(); ++j) {
@@ -156,7 +159,7 @@ double victimDirtyShare(const TensorLru& lru, std::uint64_t capacity, const std:
     if (incoming == 0) return 0.0;
     const std::uint64_t held = lru.bytesHeld();
     const std::uint64_t evicted = held + incoming > capacity ? std::min(held, held + incoming - capacity) : 0;
-    const double dirty = lru.dirtyBytesOfOldest(evicted, spared);
+    const double dirty = lru.dirtyBytesOfOldest(evicted, spared, dirtyOnly);
     return std::min(1.0, dirty / static_cast<double>(std::min(incoming, capacity)));
 }
 
@@ -171,6 +174,7 @@ L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, Timelin
     if (codeBytes > 0) timeline.codeHeld.resize(rows);
     timeline.residentWriters.resize(rows);
     timeline.victimDirtyShare.resize(rows);
+    timeline.dirtyVictimBound.resize(rows);
     TensorLru lru(l2Bytes);
     std::map<std::size_t, SavedTensors> savedBy;  // forward op (RealKernel::forwardOp) → its tensors
     std::map<std::size_t, NodeTensors> nodeTensors;  // backward node (RealKernel::backwardOf) → its tensors
@@ -245,7 +249,9 @@ L2Timeline l2Timeline(const RealProfile& profile, std::uint64_t l2Bytes, Timelin
             timeline.residentWriters[i].push_back(TensorWriter{});
         }
         timeline.victimDirtyShare[i] = victimDirtyShare(lru, l2Bytes, inputs, inBytes, readHeld, outputs, outBytes, writeHeld,
-                                                        overwritten);
+                                                        overwritten, false);
+        timeline.dirtyVictimBound[i] = victimDirtyShare(lru, l2Bytes, inputs, inBytes, readHeld, outputs, outBytes,
+                                                        writeHeld, overwritten, true);
         // A view read touches its source under the source's identity; taken now, while every
         // tensor matched is held (the row's reads may push one out before its turn).
         std::vector<TensorKey> readKeys = inputs;

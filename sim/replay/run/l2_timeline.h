@@ -73,6 +73,12 @@ struct L2Timeline {
     // stay as a remnant no read finds but whose dirty lines still go out. What a write-back L2
     // charges the row in HBM writes (docs/fidelity.md §103, §107).
     std::vector<double> victimDirtyShare;
+    // Per row: the same share with the victims taken among the dirty tensors only, oldest first —
+    // the most of the row's incoming lines whose victims can be dirty, since a write-back needs a
+    // dirty line whichever line the chip's replacement picks (it is not published, hardware.md
+    // §2.8). What the eager write-back may charge the row's writes into free ways at most
+    // (SharedMemorySystem::setFreeWayWriteBackShare, docs/fidelity.md §178).
+    std::vector<double> dirtyVictimBound;
 };
 
 // What L2 holds when the profile's first kernel starts: nothing (Empty), or what its last

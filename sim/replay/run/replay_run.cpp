@@ -95,6 +95,7 @@ ReplayPlacement placementOf(const ReplayedKernel& k) {
     placement.codeResident = k.codeResident;
     placement.codeHeldInL2 = k.codeHeldInL2;
     placement.victimDirtyShare = k.victimDirtyShare;
+    placement.dirtyVictimBound = k.dirtyVictimBound;
     placement.concurrentHbm = k.concurrentHbm;
     return placement;
 }
@@ -117,9 +118,9 @@ L2Timeline residencyByRow(const RealProfile& profile, L2State l2, std::uint64_t 
     if (producerAware && l2 == L2State::Timeline)
         return l2Timeline(profile, l2Bytes, TimelineStart::SteadyState, 0, reads);
     if (producerAware && l2 == L2State::Producer)
-        return L2Timeline{producedInputs(profile, l2Bytes), residentCopyTargets(profile, l2Bytes), {}, {}, {}};
+        return L2Timeline{producedInputs(profile, l2Bytes), residentCopyTargets(profile, l2Bytes), {}, {}, {}, {}};
     return L2Timeline{std::vector<std::vector<std::size_t>>(profile.kernels.size()),
-                      std::vector<std::vector<std::size_t>>(profile.kernels.size()), {}, {}, {}};
+                      std::vector<std::vector<std::size_t>>(profile.kernels.size()), {}, {}, {}, {}};
 }
 
 std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State l2, std::uint64_t l2Bytes,
@@ -139,7 +140,9 @@ std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State 
     std::unordered_map<std::string, std::size_t> index;
     std::vector<std::vector<double>> durations;
     std::vector<std::map<std::string, std::vector<double>>> pipes;
-    const bool victims = timelineVictims && l2 == L2State::Timeline && producerAware;
+    const bool walked = l2 == L2State::Timeline && producerAware;
+    const bool victims = timelineVictims && walked;
+    const bool bounds = !timelineVictims && walked;  // the eager write-back's bound (§178)
     std::vector<double> victimShareSums;
     for (std::size_t row = 0; row < profile.kernels.size(); ++row) {
         const RealKernel& kernel = profile.kernels[row];
@@ -173,11 +176,14 @@ std::vector<ReplayedKernel> distinctKernels(const RealProfile& profile, L2State 
         group.realTotalUs += kernel.durationUs;
         durations[it->second].push_back(kernel.durationUs);
         if (victims) victimShareSums[it->second] += resident.victimDirtyShare[row];
+        if (bounds) victimShareSums[it->second] += resident.dirtyVictimBound[row];
         for (const auto& [pipe, value] : kernel.pipeRatios) pipes[it->second][pipe].push_back(value);
     }
     for (std::size_t i = 0; i < groups.size(); ++i) {
         groups[i].realUs = median(durations[i]);
-        if (victims) groups[i].victimDirtyShare = victimShareSums[i] / static_cast<double>(groups[i].occurrences);
+        const double meanShare = victimShareSums[i] / static_cast<double>(groups[i].occurrences);
+        if (victims) groups[i].victimDirtyShare = meanShare;
+        if (bounds) groups[i].dirtyVictimBound = meanShare;
         for (const auto& [pipe, values] : pipes[i]) groups[i].realPipes[pipe] = median(values);
     }
     return groups;

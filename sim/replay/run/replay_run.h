@@ -43,6 +43,9 @@ struct ReplayedKernel {
     // --l2 timeline with the timeline's victims: the mean over the group's rows of the share of
     // the lines each brings into L2 whose victim is dirty (l2_timeline.h victimDirtyShare).
     std::optional<double> victimDirtyShare;
+    // --l2 timeline with the chip's eager write-back (the default): the mean over the group's rows
+    // of the most of those lines whose victim can be dirty (l2_timeline.h dirtyVictimBound).
+    std::optional<double> dirtyVictimBound;
     // With the HCCL traffic (distinctKernels hcclTraffic): the HBM windows of the collective
     // transfers the row ran beside, from its start (concurrent_traffic.h, §108).
     std::vector<ConcurrentHbmWindow> concurrentHbm;
