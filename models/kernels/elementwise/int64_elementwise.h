@@ -32,10 +32,10 @@ namespace ascendsim {
 // one-block int64 Sub [] launches ICache-cold (miss rate 0.21, n 34) against warm (0.000, n 23),
 // 3.00 against 1.70 µs: 2145 cycles of code fetch, where the fp32 one-block binaries' cold launches
 // cost 213-844 (§84a) and the model's 10 KiB image 5 fills × 70 (icache.fill_latency_cycles) = 350.
-// The warm launches alternate with one-block ApplyAdamWV2 launches (rows 2250-2267) and still miss
-// nothing, so the image leaves that binary's 10 KiB of the 32 KiB ICache (icache.size_bytes): at
-// most 22 KiB, 11 fills (770 cycles, a lower bound of the 2145). Held out: Qwen3 rank 2 (2.58
-// against 1.96 µs), the AlexNet exports' BroadcastTo / Equal int64 rows.
+// The warm launches alternate with one-block ApplyAdamWV2 launches (kernel_details rows 2250-2267)
+// and still miss nothing, so the image leaves that binary's 10 KiB of the 32 KiB ICache
+// (icache.size_bytes): at most 22 KiB, 11 fills, 770 cycles cold (the chip's 1023-2145 are more).
+// Held out: Qwen3 rank 2 (2.58 against 1.96 µs), the AlexNet exports' BroadcastTo / Equal int64 rows.
 inline constexpr std::uint32_t kInt64BroadcastBinaryCodeBytes = 22528;
 
 // kInt64BroadcastBinaryCodeBytes on split chips; 0 (the chip's image) on the coupled chips, whose
