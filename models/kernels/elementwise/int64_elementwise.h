@@ -13,11 +13,34 @@
 // Each step reads the previous one's words, so a PipeBarrier<PIPE_V> separates them: every step
 // pays the vector pipe's result latency (VectorTiming::resultLatencyCycles, docs/fidelity.md §40).
 // Inputs are dense or one value for the whole op (a host scalar, broadcast from one 32 B block).
+#include <cstdint>
 #include <vector>
 
 #include "models/kernels/kernel_registry.h"
 
 namespace ascendsim {
+
+// Bytes of code a block of CANN's int64 broadcast-pattern binaries runs through on split chips
+// (KernelTask::codeBytes, models/core/icache_model.h; docs/fidelity.md §176). The dynamic op impls
+// (CANN 8.1 opp/.../impl/dynamic/add.py, sub.py, mul.py, equal.py, broadcast_to.py) classify their
+// inputs with OpPatternMode.ELEWISE_WITH_BROADCAST and build one schedule per classified case
+// into the one binary (`tbe.build(schedules, …)`), and an int64 case lowers b64 work (equal.py's
+// `tbe.vcmp` on int64, the word-level steps above) into several dependent vector steps where an
+// fp32 one has one: a block runs through more fill units than the elementwise binaries' 10 KiB
+// image (icache.kernel_code_bytes). Cast's binaries (one per dtype pair, OpPatternMode.ELEWISE: one
+// case) keep the chip's image. [D] Qwen3 rank 0 (fitted; ef63bc64 st/level2 rank_0, 1650 MHz): the
+// one-block int64 Sub [] launches ICache-cold (miss rate 0.21, n 34) against warm (0.000, n 23),
+// 3.00 against 1.70 µs: 2145 cycles of code fetch, where the fp32 one-block binaries' cold launches
+// cost 213-844 (§84a) and the model's 10 KiB image 5 fills × 70 (icache.fill_latency_cycles) = 350.
+// The warm launches alternate with one-block ApplyAdamWV2 launches (kernel_details rows 2250-2267)
+// and still miss nothing, so the image leaves that binary's 10 KiB of the 32 KiB ICache
+// (icache.size_bytes): at most 22 KiB, 11 fills, 770 cycles cold (the chip's 1023-2145 are more).
+// Held out: Qwen3 rank 2 (2.58 against 1.96 µs), the AlexNet exports' BroadcastTo / Equal int64 rows.
+inline constexpr std::uint32_t kInt64BroadcastBinaryCodeBytes = 22528;
+
+// kInt64BroadcastBinaryCodeBytes on split chips; 0 (the chip's image) on the coupled chips, whose
+// kernels are static, one shape each (dsl_reduce_dispatch.h).
+std::uint32_t int64BroadcastBinaryCodeBytes(const ChipConfig& chip);
 
 // True when `op` is one of the above with an int64 operand, i.e. lowerInt64Elementwise applies.
 bool isInt64Elementwise(const OpInstance& op);

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "models/kernels/elementwise/elementwise_broadcast.h"
+#include "models/kernels/reduction/dsl_reduce_dispatch.h"
 #include "models/kernels/reduction/reduce_all.h"
 #include "models/kernels/reduction/reduce_atomic.h"
 #include "models/kernels/reduction/reduce_columns.h"
@@ -96,8 +97,13 @@ std::vector<LoweredKernel> lowerReduce(const OpInstance& op, const ChipConfig& c
     // ReduceSum [4096] → [1], bd 1: 6300-9300 cycles, scalar 2900-3060, as LpNormV2 [1024] bd 1;
     // AlexNet 910B2 ReduceSum [32] / [160] → [1], bd 1: 7900-8300, scalar 5140-5290; docs/fidelity.md
     // §61). The 910A's static ReduceSumD [32] → [1] takes 1300 cycles and its cores have no mode-0 flags.
-    if (runs.size() == 1 && runs[0].reduced && reduceOp == VectorOp::ReduceSum && chip.organisation == CoreOrganisation::Split)
-        return {lowerWholeReduction(op, chip, {.scale = mean ? 1.0f / static_cast<float>(runs[0].size) : 1.0f})};
+    // It is the launch of the dtype's one reduce binary (§68), so its blocks run through that binary's
+    // code image, kDslReduceCodeBytes, as its column reductions do (docs/fidelity.md §176).
+    if (runs.size() == 1 && runs[0].reduced && reduceOp == VectorOp::ReduceSum && chip.organisation == CoreOrganisation::Split) {
+        LoweredKernel whole = lowerWholeReduction(op, chip, {.scale = mean ? 1.0f / static_cast<float>(runs[0].size) : 1.0f});
+        whole.codeBytes = kDslReduceCodeBytes;
+        return {whole};
+    }
     // [R1, A, R2] or [R, A] summed into an atomically cleaned y: blocks split the leading reduced run.
     if (reducesIntoAtomicallyCleanedOutput(op, reduceOp) && (runs.size() == 2 || runs.size() == 3) &&
         runs[0].reduced && !runs[1].reduced) {

@@ -4,8 +4,10 @@
 // strides (elementwise_program.h): repeated rows are re-read from GM, a broadcast scalar or
 // per-row value is expanded on the vector unit. The last dim must be kept (the AlexNet sample's
 // [1,32] → [5,32]); the Qwen3 sample's [1] → [4096] (only the last dim broadcast) is broadcast_last_dim.h's. 8-byte elements (int64)
-// are moved as int32 pairs.
+// are moved as int32 pairs, by the int64 binary, whose code image is the int64 broadcast-pattern
+// binaries' (int64_elementwise.h).
 #include "models/kernels/elementwise/elementwise_broadcast.h"
+#include "models/kernels/elementwise/int64_elementwise.h"
 #include "models/kernels/layout/copy/broadcast_last_dim.h"
 #include "models/kernels/tiling/vector_tiling.h"
 
@@ -22,7 +24,8 @@ std::vector<LoweredKernel> lowerBroadcastTo(const OpInstance& op, const ChipConf
     if (broadcastsOnlyTheLastDim(x.shape, y.shape)) return lowerBroadcastLastDim(op, chip);
     if (x.shape.empty() || y.shape.empty() || x.shape.back() != y.shape.back())
         throwLoweringError(op, "a broadcast along the last dim is not modelled");
-    if (bytesOf(x.dtype) == 8) {
+    const bool int64Binary = bytesOf(x.dtype) == 8;
+    if (int64Binary) {
         x.dtype = y.dtype = DataType::Int32;
         x.shape.back() *= 2;
         y.shape.back() *= 2;
@@ -32,7 +35,9 @@ std::vector<LoweredKernel> lowerBroadcastTo(const OpInstance& op, const ChipConf
     const auto in = loadBroadcastInputs(program, view, {x});
     // A copy on the vector unit hands the rows from the input queue to the output queue.
     program.store(program.unary(VectorOp::Copy, in[0]), y);
-    return {program.lower(chip)};
+    LoweredKernel kernel = program.lower(chip);
+    if (int64Binary) kernel.codeBytes = int64BroadcastBinaryCodeBytes(chip);
+    return {kernel};
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 // on the scalar unit.
 #include <gtest/gtest.h>
 
+#include "models/kernels/elementwise/int64_elementwise.h"
 #include "models/kernels/kernel_registry.h"
 #include "tests/models/kernels/cube_test_support.h"
 #include "tests/models/kernels/test_chip.h"
@@ -103,6 +104,40 @@ TEST(VectorInt64Elementwise, WordStepsWaitForEachOtherBehindVectorBarriers) {
     // One chunk of 64 elements (one repeat each): split (2), low, borrow, select, high, carry,
     // interleave.
     EXPECT_EQ(v, "v|v|v|v|v|v|v|v");
+}
+
+// docs/fidelity.md §176: the int64 broadcast-pattern binaries (Add / Sub / Mul / compares and
+// BroadcastTo of int64) run through a larger code image than the chip's default on the split chips;
+// Cast's one-case binaries, the fp32 BroadcastTo and the coupled chip's static kernels keep the
+// chip's image (codeBytes 0).
+TEST(VectorInt64Elementwise, BroadcastPatternBinariesRunThroughALargerImageOnSplitChips) {
+    for (const bool split : {true, false}) {
+        const ChipConfig chip = split ? ascend910B1() : coupledChip();
+        const std::uint32_t large = split ? kInt64BroadcastBinaryCodeBytes : 0u;
+        const auto lower = [&chip](OpInstance op) {
+            op.blockDim = 1;
+            const auto kernels = KernelRegistry::instance().lower(op, chip);
+            EXPECT_EQ(kernels.size(), 1u);
+            EXPECT_EQ(kernelTaskOf(kernels.front()).codeBytes, kernels.front().codeBytes);
+            return kernels.front().codeBytes;
+        };
+        const auto x = ndTensorAt("x", {5, 32}, DataType::Int64, 0x10000),
+                   x2 = ndTensorAt("x2", {5, 32}, DataType::Int64, 0x20000),
+                   y = ndTensorAt("y", {5, 32}, DataType::Int64, 0x30000);
+        EXPECT_EQ(lower(makeOp("Sub", {x, x2}, {y})), large) << chip.name;
+        EXPECT_EQ(lower(makeOp("Mul", {x, x2}, {y})), large) << chip.name;
+        EXPECT_EQ(lower(makeOp("Equal", {x, x2}, {ndTensorAt("b", {5, 32}, DataType::Bool, 0x30000)})), large) << chip.name;
+        OpInstance narrow = makeOp("Cast", {x}, {ndTensorAt("n", {5, 32}, DataType::Int32, 0x30000)});
+        narrow.attrs["dst_type"] = std::string("int32");
+        EXPECT_EQ(lower(narrow), 0u) << chip.name;
+        // AlexNet's accuracy BroadcastTo [1,32] → [5,32]: int64 and, for contrast, fp32.
+        const auto row = ndTensorAt("row", {1, 32}, DataType::Int64, 0x40000);
+        EXPECT_EQ(lower(makeOp("BroadcastTo", {row}, {y})), large) << chip.name;
+        EXPECT_EQ(lower(makeOp("BroadcastTo", {ndTensorAt("f", {1, 32}, DataType::Fp32, 0x40000)},
+                               {ndTensorAt("g", {5, 32}, DataType::Fp32, 0x30000)})),
+                  0u)
+            << chip.name;
+    }
 }
 
 }  // namespace

@@ -95,5 +95,18 @@ TEST(VectorDslReduce, EveryBlockDispatchesOnItsTilingCaseOnSplitChipsOnly) {
     }
 }
 
+// docs/fidelity.md §176: a sum of every element is a launch of the same reduce binary (one per
+// dtype, §68), so on the split chips its blocks run through the binary's image too.
+TEST(VectorDslReduce, AWholeTensorSumRunsThroughTheReduceBinarysImageOnSplitChips) {
+    const ChipConfig chip = ascend910B1();
+    CubeOpHarness h(chip);
+    auto op = makeOp("ReduceSum", {h.tensor("x", {32}, DataType::Fp32)}, {h.tensor("y", {1}, DataType::Fp32)});
+    op.attrs["axes"] = std::vector<std::int64_t>{0};
+    op.blockDim = 1;
+    const LoweredKernel kernel = soleKernelOf(h, op);
+    EXPECT_EQ(kernel.codeBytes, kDslReduceCodeBytes);
+    EXPECT_EQ(kernelTaskOf(kernel).codeBytes, kDslReduceCodeBytes);
+}
+
 }  // namespace
 }  // namespace ascendsim::test
