@@ -19,7 +19,8 @@ ReplayCli::ReplayCli(CLI::App& app, const std::string& configDir) : configDir_(c
         ->check(CLI::IsMember({"held", "walk"}))
         ->capture_default_str();
     replay_->add_option("--l2-victims", o.l2Victims,
-                        "Under --l2 timeline, what a launch's L2 misses evict: eager (the chip's write-back policy, default) "
+                        "Under --l2 timeline, what a launch's L2 misses evict: eager (the chip's write-back policy, default; "
+                        "a write into L2 the launch did not touch yet pays at most the dirty share of L2 the walk holds, §178) "
                         "or timeline (the dirty share of the tensors the timeline walk pushes out, lazy write-back; "
                         "docs/fidelity.md §103)")
         ->check(CLI::IsMember({"eager", "timeline"}))

@@ -188,7 +188,8 @@ TEST(ReplayFidelity, AlexNetVectorCorePipeRatiosWithinRecordedBounds) {
 // 0.0774 / 0.0780 (text / DB), the last vector-side pipe over the target. The one pipe still over is
 // AlexNet's aic_scalar, 0.0915 / 0.0942: its remaining error needs a scalar-counter trace on the chip
 // (docs/fidelity.md "State at the end of session 34"), so it is held at its measured value + 0.005
-// instead of the target, to catch drift.
+// instead of the target, to catch drift. Session 35 (§178, the eager write-back bounded by the dirty
+// lines L2 holds: MatMulV3 dW fc6 1.38 → 0.88×) took it to 0.0877 / 0.0904 -> 0.0927 / 0.0954.
 TEST(ReplayFidelity, DefaultStatePipeRatiosMeetTheIssueTarget) {
     if (!fs::is_directory(samplesRoot())) GTEST_SKIP() << "no real samples at " << samplesRoot();
     constexpr double kTarget = 0.08;
@@ -204,7 +205,7 @@ TEST(ReplayFidelity, DefaultStatePipeRatiosMeetTheIssueTarget) {
         const bool alexNetDb = alexNet && std::string(sample.path).find("/db/") != std::string::npos;
         for (const auto& [pipe, error] : stats.meanAbsPipeError) {
             SCOPED_TRACE(pipe);
-            const double bound = alexNet && pipe == "aic_scalar_ratio" ? (alexNetDb ? 0.0992 : 0.0965) : kTarget;
+            const double bound = alexNet && pipe == "aic_scalar_ratio" ? (alexNetDb ? 0.0954 : 0.0927) : kTarget;
             EXPECT_LE(error, bound);
         }
     }
@@ -216,7 +217,9 @@ TEST(ReplayFidelity, DefaultStatePipeRatiosMeetTheIssueTarget) {
 // in kExtraSamples' order: median 11.9 / 11.2 / 12.1 / 10.5 / 11.1 / 11.2 / 9.4 %, geomean 0.955 /
 // 0.952 / 0.960 / 0.961 / 0.957 / 0.953 / 0.986, within ±20 % 73.3 / 73.8 / 71.5 / 75.6 / 73.3 / 70.9 /
 // 76.8 % — each inside the issue's targets, which are the bounds; every pipe ≤ 0.08 but AlexNet's
-// aic_scalar (0.0912–0.0945, held at 0.0995 as in DefaultStatePipeRatiosMeetTheIssueTarget).
+// aic_scalar (0.0912–0.0945, held at 0.0995 as in DefaultStatePipeRatiosMeetTheIssueTarget). With
+// §176–§178 merged: median 11.8 / 11.1 / 12.0 / 10.5 / 11.2 / 11.2 / 9.6 %, geomean 0.942–0.975,
+// within 75.0 / 75.6 / 73.8 / 76.7 / 73.8 / 72.1 / 77.6 %, aic_scalar 0.0874–0.0907 -> held at 0.0957.
 TEST(ReplayFidelity, EveryOtherGradeAExportMeetsTheIssueTargets) {
     if (!fs::is_directory(samplesRoot())) GTEST_SKIP() << "no real samples at " << samplesRoot();
     const char* const kExtraSamples[] = {
@@ -243,7 +246,7 @@ TEST(ReplayFidelity, EveryOtherGradeAExportMeetsTheIssueTargets) {
         EXPECT_GE(stats.withinBandShare, 0.70);
         for (const auto& [pipe, error] : stats.meanAbsPipeError) {
             SCOPED_TRACE(pipe);
-            EXPECT_LE(error, prepared.chip.name == "Ascend910B2" && pipe == "aic_scalar_ratio" ? 0.0995 : 0.08);
+            EXPECT_LE(error, prepared.chip.name == "Ascend910B2" && pipe == "aic_scalar_ratio" ? 0.0957 : 0.08);
         }
     }
 }

@@ -354,5 +354,29 @@ TEST(SharedMemoryVictims, AMissIntoAnUnusedWayPaysTheTimelinesDirtyShareOfAWrite
     EXPECT_THROW(hbmWrittenByTwoWrites(1.5, 0), std::invalid_argument);
 }
 
+// The eager write-back's bound under the timeline (setFreeWayWriteBackShare, docs/fidelity.md
+// §178): a write into ways no simulated line used pays the bound's share of a line of HBM write;
+// a write that makes a line the simulation holds dirty again pays a whole one.
+std::uint64_t hbmWrittenWithFreeWayShare(double share) {
+    ChipConfig chip = testing_support::smallMemoryChip();
+    chip.l2.writeBackQueueBytes = 32768;  // eager
+    SharedMemorySystem memory(chip);
+    if (share >= 0.0) memory.setFreeWayWriteBackShare(share);
+    PmuCounters counters;
+    memory.access(GmAccess{0, 0, 0, 4 * 512, true}, counters);          // four lines into empty ways
+    memory.access(GmAccess{1'000'000, 0, 0, 4 * 512, true}, counters);  // still dirty: no new write-back
+    memory.access(GmAccess{2'000'000, 0, 4 * 512, 512, false}, counters);  // a clean line, read in
+    memory.access(GmAccess{3'000'000, 0, 4 * 512, 512, true}, counters);   // made dirty: a whole line
+    return memory.hbmBytesWritten();
+}
+
+TEST(SharedMemoryVictims, AnEagerWriteIntoFreeWaysPaysTheTimelinesBoundOfAWriteBack) {
+    EXPECT_EQ(hbmWrittenWithFreeWayShare(-1.0), 5u * 512);  // no timeline: every line made dirty
+    EXPECT_EQ(hbmWrittenWithFreeWayShare(1.0), 5u * 512);
+    EXPECT_EQ(hbmWrittenWithFreeWayShare(0.25), 512u + 512);  // a quarter of the four, the held one whole
+    EXPECT_EQ(hbmWrittenWithFreeWayShare(0.0), 512u);
+    EXPECT_THROW(hbmWrittenWithFreeWayShare(1.5), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace ascendsim

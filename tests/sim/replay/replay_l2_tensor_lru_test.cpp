@@ -57,6 +57,20 @@ TEST(L2TensorLru, TheLeastRecentlyUsedLeavesWhole) {
     EXPECT_DOUBLE_EQ(lru.dirtyBytesOfOldest(3 * kLruKiB, {}), 2.0 * kLruKiB);
 }
 
+// Dirty first (the eager write-back's bound, docs/fidelity.md §178): the clean tensors are passed
+// over, so the oldest dirty bytes count however many clean ones are older.
+TEST(L2TensorLru, DirtyFirstCountsTheOldestDirtyBytesPastTheCleanOnes) {
+    TensorLru lru(8 * kLruKiB);
+    lru.add(kA, 2 * kLruKiB, "r", TensorWriter{});        // clean, oldest
+    lru.startRow(1);
+    lru.add(kB, 2 * kLruKiB, "w", TensorWriter{1, 0});    // dirty
+    lru.startRow(2);
+    lru.add(kC, 2 * kLruKiB, "w", TensorWriter{2, 0});    // dirty, newest
+    EXPECT_DOUBLE_EQ(lru.dirtyBytesOfOldest(2 * kLruKiB, {}), 0.0);
+    EXPECT_DOUBLE_EQ(lru.dirtyBytesOfOldest(2 * kLruKiB, {}, true), 2.0 * kLruKiB);
+    EXPECT_DOUBLE_EQ(lru.dirtyBytesOfOldest(8 * kLruKiB, {}, true), 4.0 * kLruKiB);  // all L2 holds dirty
+}
+
 // A tensor larger than L2 streams through: nothing before it is held, and what stays is a remnant
 // (dirty as far as it was written) that find never returns.
 TEST(L2TensorLru, ATensorLargerThanL2FlushesIt) {
