@@ -13,7 +13,8 @@
 //   a partial line evicted before any read costs the evicting access a line of HBM read beside its
 //   write-back. A dirty victim is written back to HBM. Fills and write-backs pass the
 //   HBM server. With eager write-back (l2.writeBackQueueBytes > 0) a write pays a line of HBM write for each line it makes dirty
-//   (a write to a line already dirty pays none, evicting a dirty line pays nothing more); the
+//   (a write to a line already dirty pays none, evicting a dirty line pays nothing more; under the
+//   replay's timeline a write into a free way pays setFreeWayWriteBackShare's share of one); the
 //   write then waits only for the HBM queue beyond that many bytes;
 // - a write that evicts a line the L2 holds (a dirty one, eager or not, or a clean one: the stream
 //   has filled the L2, §117) is not posted: it completes when the HBM
