@@ -6,9 +6,13 @@
 
 namespace ascendsim {
 
+std::uint32_t dslReduceCodeBytes(const ChipConfig& chip) {
+    return chip.organisation == CoreOrganisation::Split ? kDslReduceCodeBytes : 0;
+}
+
 void prependDslReduceDispatch(LoweredKernel& kernel, const ChipConfig& chip) {
     if (chip.organisation != CoreOrganisation::Split) return;
-    kernel.codeBytes = kDslReduceCodeBytes;
+    kernel.codeBytes = dslReduceCodeBytes(chip);
     prependToEveryBlock(kernel, [](const BlockProgramRequest&) {
         return std::vector<Instruction>{Instruction::scalar(kDslReduceDispatchScalarCycles)};
     });

@@ -41,6 +41,11 @@ UnitRange blockShare(std::uint64_t units, std::uint32_t blockDim, std::uint32_t 
     return {begin, begin + base + (blockIdx < extra ? 1 : 0)};
 }
 
+UnitRange blockFactorShare(std::uint64_t units, std::uint64_t factor, std::uint32_t blockIdx) {
+    const std::uint64_t begin = std::min(units, blockIdx * factor);
+    return {begin, std::min(units, begin + factor)};
+}
+
 std::uint64_t alignUp(std::uint64_t value, std::uint64_t alignment) {
     return (value + alignment - 1) / alignment * alignment;
 }

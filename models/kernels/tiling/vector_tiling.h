@@ -51,6 +51,9 @@ struct UnitRange {
     std::uint64_t size() const { return end - begin; }
 };
 UnitRange blockShare(std::uint64_t units, std::uint32_t blockDim, std::uint32_t blockIdx);
+// CANN's block-factor split (the DSL and TIK host tilings' block_factor): block b takes `factor`
+// consecutive units from b × factor on, the last one what is left, a block past the end none.
+UnitRange blockFactorShare(std::uint64_t units, std::uint64_t factor, std::uint32_t blockIdx);
 
 std::uint64_t alignUp(std::uint64_t value, std::uint64_t alignment);
 // Elements of `dtype` in one 32 B block / one 256 B repeat.

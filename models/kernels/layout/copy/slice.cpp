@@ -171,9 +171,7 @@ std::optional<LoweredKernel> lastDimSliceOf(const OpInstance& op, const ChipConf
         alignUp((3 + 5 * kStridedSliceTilingDims) * kStridedSliceTilingWordBytes, kUbBlockBytes);
     const auto tilingWords = static_cast<std::uint32_t>(3 + 5 * rank);
     kernel.program = [layout](const BlockProgramRequest& r) -> std::unique_ptr<InstructionStream> {
-        const std::uint64_t begin = std::min(layout->rows, r.blockIdx * layout->rowsEachCore);
-        return std::make_unique<LastDimSliceStream>(layout,
-                                                    UnitRange{begin, std::min(layout->rows, begin + layout->rowsEachCore)});
+        return std::make_unique<LastDimSliceStream>(layout, blockFactorShare(layout->rows, layout->rowsEachCore, r.blockIdx));
     };
     prependLeadingReads(kernel, chip, {{.bytes = tilingBytes, .scalarWords = tilingWords}});
     return kernel;

@@ -122,9 +122,8 @@ std::vector<LoweredKernel> lowerGather(const OpInstance& op, const ChipConfig& c
     kernel.blockDim = static_cast<std::uint32_t>(ceilDiv(lookups, l->blockFactor));
     std::shared_ptr<const GatherLayout> layout = l;
     kernel.program = [layout](const BlockProgramRequest& r) -> std::unique_ptr<InstructionStream> {
-        const std::uint64_t begin = std::min(layout->accesses, r.blockIdx * layout->blockFactor);
-        const UnitRange share{begin, std::min(layout->accesses, begin + layout->blockFactor)};
-        return std::make_unique<DoubleBufferedStream>(std::make_unique<GatherTiles>(layout, share));
+        return std::make_unique<DoubleBufferedStream>(std::make_unique<GatherTiles>(
+            layout, blockFactorShare(layout->accesses, layout->blockFactor, r.blockIdx)));
     };
     return {kernel};
 }
