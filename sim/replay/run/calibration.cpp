@@ -6,10 +6,13 @@
 #include <cstdio>
 #include <fstream>
 #include <iomanip>
+#include <limits>
+#include <optional>
 #include <sstream>
 #include <system_error>
 
 #include "sim/config/chip_config_loader.h"
+#include "sim/config/config_error.h"
 #include "sim/replay/replay_command.h"
 #include "sim/replay/report/replay_statistics.h"
 
@@ -17,11 +20,22 @@ namespace ascendsim {
 
 namespace {
 
+// Fitting order: HBM and L2 first (the streaming kernels' time), then the latency and per-core
+// cold-read limit (the small and skinny kernels'), then the start-up and the scalar issue costs
+// (every kernel's fixed part). A DRAM efficiency is a share of the nominal rate: it stays <= 1.
 const std::vector<CalibrationParameter> kParameters = {
     {"hbm.bandwidth_gbps", [](const ChipConfig& c) { return c.hbm.bandwidthGBps; }, false, 0.25, 1.5},
+    {"hbm.read_efficiency", [](const ChipConfig& c) { return c.hbm.readEfficiency; }, false, 0.5, 1.5, 1.0},
+    {"hbm.write_efficiency", [](const ChipConfig& c) { return c.hbm.writeEfficiency; }, false, 0.5, 1.5, 1.0},
     {"l2.bandwidth_bytes_per_cycle", [](const ChipConfig& c) { return c.l2.bandwidthBytesPerCycle; }, false, 0.25, 2.0},
     {"hbm.read_latency_cycles", [](const ChipConfig& c) { return double(c.hbm.readLatencyCycles); }, true, 0.25, 4.0},
+    {"hbm.outstanding_read_lines_per_core", [](const ChipConfig& c) { return double(c.hbm.outstandingReadLinesPerCore); },
+     true, 0.5, 2.0},
     {"pipes.block_start_cycles", [](const ChipConfig& c) { return double(c.blockStartCycles); }, true, 0.1, 10.0},
+    {"pipes.scalar_cycles_per_instruction", [](const ChipConfig& c) { return double(c.scalarCyclesPerInstruction); },
+     true, 0.5, 2.0},
+    {"pipes.scalar_cycles_per_instruction_aic",
+     [](const ChipConfig& c) { return double(c.scalarCyclesPerInstructionAic); }, true, 0.5, 2.0},
 };
 
 struct Score {
@@ -42,8 +56,21 @@ public:
         }
     }
 
+    // The objective with `overrides` on the base chip. A trial value the chip's own checks reject
+    // (e.g. an HBM bandwidth below the concurrent capacity the config states) is infeasible: it
+    // scores +inf, so the search stays inside the valid range. The base chip itself must load.
     Score score(const std::vector<std::string>& overrides) {
-        const ChipConfig chip = loadChipByName(options_.baseChip, options_.configDir, overrides);
+        std::optional<ChipConfig> loaded;
+        try {
+            loaded.emplace(loadChipByName(options_.baseChip, options_.configDir, overrides));
+        } catch (const ConfigError&) {
+            if (evaluations_ == 0) throw;
+            ++infeasible_;
+            Score rejected;
+            rejected.meanSquaredLog = std::numeric_limits<double>::infinity();
+            return rejected;
+        }
+        const ChipConfig& chip = *loaded;
         std::vector<double> logs, errors;
         for (auto& p : prepared_) {
             runReplay(p, chip, false);
@@ -65,11 +92,13 @@ public:
     }
 
     unsigned evaluations() const { return evaluations_; }
+    unsigned infeasible() const { return infeasible_; }
 
 private:
     const CalibrateOptions& options_;
     std::vector<PreparedReplay> prepared_;
     unsigned evaluations_ = 0;
+    unsigned infeasible_ = 0;
 };
 
 std::string valueText(double value, bool integer) {
@@ -148,7 +177,8 @@ int runCalibrateCommand(const CalibrateOptions& options, std::ostream& out, std:
             };
             // Golden-section search for the minimum of the objective over log(value).
             const double ratio = (std::sqrt(5.0) - 1.0) / 2.0;
-            double lo = std::log(start * p.lowFactor), hi = std::log(start * p.highFactor);
+            double lo = std::log(start * p.lowFactor), hi = std::log(std::min(start * p.highFactor, p.maxValue));
+            if (hi <= lo) continue;  // the base value already sits at the key's cap
             double x1 = hi - ratio * (hi - lo), x2 = lo + ratio * (hi - lo);
             Score f1 = trial(x1), f2 = trial(x2);
             for (unsigned i = 2; i < options.evaluations; ++i) {
@@ -177,7 +207,10 @@ int runCalibrateCommand(const CalibrateOptions& options, std::ostream& out, std:
         file << yaml;
         file.close();
         if (!file) throw std::system_error(errno, std::generic_category(), "cannot write " + options.outputFile);
-        out << yaml << "# " << calibration.evaluations() << " replays\n";
+        out << yaml << "# " << calibration.evaluations() << " replays";
+        if (calibration.infeasible() > 0)
+            out << ", " << calibration.infeasible() << " trial values outside the chip's valid range (not replayed)";
+        out << "\n";
         return 0;
     } catch (...) {
         return reportReplayFailure(err, "calibrate");

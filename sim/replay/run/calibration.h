@@ -5,6 +5,7 @@
 // pass of coordinate descent, a golden-section search per parameter in log space within its
 // range, each evaluation a full replay with `--chip-set key=value`. Only chip-wide keys are
 // fitted (kCalibrationParameters) — never a per-op or per-shape factor.
+#include <limits>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -19,6 +20,8 @@ struct CalibrationParameter {
     double (*value)(const ChipConfig&);
     bool integer;
     double lowFactor, highFactor;  // search range, relative to the base value
+    // Largest value the key may take (a share of a nominal rate: 1); the search range stops there.
+    double maxValue = std::numeric_limits<double>::infinity();
 };
 
 // The parameters calibrate fits, in fitting order. A chip key the timing models gain later is

@@ -2,6 +2,7 @@
 // not-replayed list, and the bad-input / I/O exit codes with no partial output.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -202,6 +203,50 @@ TEST(CalibrateCommand, WritesAnInheritingChipWhoseFittedValuesCarryTheirErrors) 
     options.only = {"hbm.speed"};
     EXPECT_EQ(runCalibrateCommand(options, out, err2), 2);
     fs::remove_all(root);
+}
+
+// A trial the chip's own checks reject is skipped, not fatal: with the concurrent capacity at the
+// nominal HBM rate, every bandwidth below it is an invalid chip (hbm.concurrent_capacity_gbps), as
+// on the shipped 910A; the fit runs on and says how many trials it left out.
+TEST(CalibrateCommand, ATrialOutsideTheChipsValidRangeIsSkippedNotFatal) {
+    const auto root = testing_scratch::scratchDir("calibrate_range");
+    const fs::path profile = textProfile(root, "q", kernelDetails83());
+    const fs::path tight = root / "tight.yaml";
+    std::ofstream(tight) << "schema_version: 1\ninherits: Ascend910B4_1650\nname: tight\n"
+                            "hbm:\n  concurrent_capacity_gbps: 800\n";
+    CalibrateOptions options;
+    options.profileDirs = {profile.string()};
+    options.baseChip = tight.string();
+    options.configDir = defaultConfigDir();
+    options.outputFile = (root / "fit.yaml").string();
+    options.only = {"hbm.bandwidth_gbps"};
+    options.evaluations = 4;
+    std::ostringstream out, err;
+    ASSERT_EQ(runCalibrateCommand(options, out, err), 0) << err.str();
+    EXPECT_NE(out.str().find("trial values outside the chip's valid range (not replayed)"), std::string::npos)
+        << out.str();
+    fs::remove_all(root);
+}
+
+// Every key calibrate fits is a chip key `--chip-set` takes, read back by the parameter's getter
+// (a misspelt key would make every trial fail to load), and a DRAM efficiency's search stops at 1.
+TEST(CalibrateCommand, EveryCalibratedKeyIsAChipKeyItsGetterReads) {
+    ASSERT_GE(calibrationParameters().size(), 9u);
+    for (const CalibrationParameter& p : calibrationParameters()) {
+        const ChipConfig base = loadChipByName("Ascend910B2", defaultConfigDir());
+        const double start = p.value(base);
+        ASSERT_GT(start, 0.0) << p.key << " is not set on the 910B2: calibrate would skip it";
+        const double trial = p.integer ? std::round(start * 0.75) : start * 0.75;
+        std::ostringstream text;
+        text << std::string(p.key) << "=" << trial;
+        const ChipConfig edited = loadChipByName("Ascend910B2", defaultConfigDir(), {text.str()});
+        EXPECT_DOUBLE_EQ(p.value(edited), trial) << p.key;
+        EXPECT_LT(p.lowFactor, 1.0) << p.key;
+        EXPECT_GT(std::min(start * p.highFactor, p.maxValue), start * p.lowFactor) << p.key;
+        if (std::string(p.key).find("efficiency") != std::string::npos) {
+            EXPECT_EQ(p.maxValue, 1.0) << p.key;
+        }
+    }
 }
 
 }  // namespace
