@@ -30,6 +30,14 @@ struct LoweredKernel {
     std::uint32_t codeBytes = 0;
 };
 
+// The code image of a CANN binary that carries its own (`bytes`, LoweredKernel::codeBytes) on the
+// split chips, whose kernels are dynamic binaries building several tiling cases into one; 0 (the
+// chip's icache.kernel_code_bytes) on the coupled chips, whose kernels are static, one shape each
+// (docs/fidelity.md §36, §176).
+inline std::uint32_t dynamicBinaryCodeBytes(const ChipConfig& chip, std::uint32_t bytes) {
+    return chip.organisation == CoreOrganisation::Split ? bytes : 0;
+}
+
 inline const std::string& reportedOpTypeOf(const LoweredKernel& kernel, const std::string& opType) {
     return kernel.reportedOpType.empty() ? opType : kernel.reportedOpType;
 }

@@ -282,7 +282,7 @@ LoweredKernel lowerFillTensor(const OpInstance& op, const ChipConfig& chip, cons
         // The host tiling launches every core or one (a replayed row brings its own block dim).
         const bool allCores = alignedBytes > static_cast<std::uint64_t>(placement.coreCount) * kMemSetAllCoresBytesPerCore;
         kernel.blockDim = op.blockDim ? chooseVectorBlockDim(op, placement, bytes, 1) : (allCores ? placement.coreCount : 1);
-        if (chip.organisation == CoreOrganisation::Split) kernel.codeBytes = kMemSetCodeBytes;
+        kernel.codeBytes = dynamicBinaryCodeBytes(chip, kMemSetCodeBytes);
         kernel.program = [layout = std::shared_ptr<const FillLayout>(layout), alignedBytes,
                           cores = kernel.blockDim](const BlockProgramRequest& request) -> std::unique_ptr<InstructionStream> {
             return std::make_unique<DoubleBufferedStream>(

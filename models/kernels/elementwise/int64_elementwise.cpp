@@ -142,10 +142,6 @@ bool isScalarOf(const TensorInfo& t, std::int64_t outElements) { return t.elemen
 
 }  // namespace
 
-std::uint32_t int64BroadcastBinaryCodeBytes(const ChipConfig& chip) {
-    return chip.organisation == CoreOrganisation::Split ? kInt64BroadcastBinaryCodeBytes : 0;
-}
-
 bool isInt64Elementwise(const OpInstance& op) {
     if (op.outputs.empty() || op.inputs.empty()) return false;
     const bool known = op.type == "Add" || op.type == "Sub" || op.type == "Mul" || op.type == "Cast" || isCompare(op.type);
@@ -192,7 +188,7 @@ std::vector<LoweredKernel> lowerInt64Elementwise(const OpInstance& op, const Chi
     // The elements split over the blocks first (CANN's elementwise tiling), then into UB chunks.
     LoweredKernel kernel;
     kernel.type = placement.taskType;
-    if (op.type != "Cast") kernel.codeBytes = int64BroadcastBinaryCodeBytes(chip);  // Cast: one case
+    if (op.type != "Cast") kernel.codeBytes = dynamicBinaryCodeBytes(chip, kInt64BroadcastBinaryCodeBytes);  // Cast: one case
     kernel.blockDim = chooseVectorBlockDim(op, placement, layout->elements * perElement, ceilDiv(layout->elements, 32));
     layout->chunkElements = std::min({layout->elements, fit, alignUp(ceilDiv(layout->elements, kernel.blockDim), 32)});
     std::uint64_t half = 0;

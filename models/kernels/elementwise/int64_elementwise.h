@@ -21,7 +21,7 @@
 namespace ascendsim {
 
 // Bytes of code a block of CANN's int64 broadcast-pattern binaries runs through on split chips
-// (KernelTask::codeBytes, models/core/icache_model.h; docs/fidelity.md §176). The dynamic op impls
+// (dynamicBinaryCodeBytes, KernelTask::codeBytes, models/core/icache_model.h; docs/fidelity.md §176). The dynamic op impls
 // (CANN 8.1 opp/.../impl/dynamic/add.py, sub.py, mul.py, equal.py, broadcast_to.py) classify their
 // inputs with OpPatternMode.ELEWISE_WITH_BROADCAST and build one schedule per classified case
 // into the one binary (`tbe.build(schedules, …)`), and an int64 case lowers b64 work (equal.py's
@@ -37,10 +37,6 @@ namespace ascendsim {
 // (icache.size_bytes): at most 22 KiB, 11 fills, 770 cycles cold (the chip's 1023-2145 are more).
 // Held out: Qwen3 rank 2 (2.58 against 1.96 µs), the AlexNet exports' BroadcastTo / Equal int64 rows.
 inline constexpr std::uint32_t kInt64BroadcastBinaryCodeBytes = 22528;
-
-// kInt64BroadcastBinaryCodeBytes on split chips; 0 (the chip's image) on the coupled chips, whose
-// kernels are static, one shape each (dsl_reduce_dispatch.h).
-std::uint32_t int64BroadcastBinaryCodeBytes(const ChipConfig& chip);
 
 // True when `op` is one of the above with an int64 operand, i.e. lowerInt64Elementwise applies.
 bool isInt64Elementwise(const OpInstance& op);

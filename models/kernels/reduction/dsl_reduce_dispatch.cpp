@@ -6,13 +6,9 @@
 
 namespace ascendsim {
 
-std::uint32_t dslReduceCodeBytes(const ChipConfig& chip) {
-    return chip.organisation == CoreOrganisation::Split ? kDslReduceCodeBytes : 0;
-}
-
 void prependDslReduceDispatch(LoweredKernel& kernel, const ChipConfig& chip) {
     if (chip.organisation != CoreOrganisation::Split) return;
-    kernel.codeBytes = dslReduceCodeBytes(chip);
+    kernel.codeBytes = kDslReduceCodeBytes;
     prependToEveryBlock(kernel, [](const BlockProgramRequest&) {
         return std::vector<Instruction>{Instruction::scalar(kDslReduceDispatchScalarCycles)};
     });

@@ -30,11 +30,8 @@ inline constexpr std::uint32_t kDslReduceDispatchScalarCycles = 5600;
 // (icache.size_bytes); the DB export held out.
 inline constexpr std::uint32_t kDslReduceCodeBytes = 32768;
 
-// kDslReduceCodeBytes on split chips; 0 (the chip's image) elsewhere.
-std::uint32_t dslReduceCodeBytes(const ChipConfig& chip);
-
 // Prefixes every block of `kernel` with the dispatch's scalar work and gives it the binary's code
-// size (dslReduceCodeBytes) on split chips; no-op elsewhere.
+// size (kDslReduceCodeBytes) on split chips; no-op elsewhere.
 void prependDslReduceDispatch(LoweredKernel& kernel, const ChipConfig& chip);
 
 }  // namespace ascendsim

@@ -101,7 +101,7 @@ std::vector<LoweredKernel> lowerReduce(const OpInstance& op, const ChipConfig& c
     // code image, kDslReduceCodeBytes, as its column reductions do (docs/fidelity.md §176).
     if (runs.size() == 1 && runs[0].reduced && reduceOp == VectorOp::ReduceSum && chip.organisation == CoreOrganisation::Split) {
         LoweredKernel whole = lowerWholeReduction(op, chip, {.scale = mean ? 1.0f / static_cast<float>(runs[0].size) : 1.0f});
-        whole.codeBytes = dslReduceCodeBytes(chip);
+        whole.codeBytes = dynamicBinaryCodeBytes(chip, kDslReduceCodeBytes);
         return {whole};
     }
     // [R1, A, R2] or [R, A] summed into an atomically cleaned y: blocks split the leading reduced run.

@@ -170,14 +170,20 @@ TEST(ReplayCommand, WarmL2_SecondLaunchIsMeasuredAndNeverSlowerThanCold) {
     fs::remove_all(root);
 }
 
+// Calibrate options fitting the 8.3-era fixture profile written under `root`, from `baseChip`, into
+// root / `outputName`.
+CalibrateOptions fixtureCalibration(const fs::path& root, const std::string& baseChip, const std::string& outputName) {
+    CalibrateOptions options;
+    options.profileDirs = {textProfile(root, "q", kernelDetails83()).string()};
+    options.baseChip = baseChip;
+    options.configDir = defaultConfigDir();
+    options.outputFile = (root / outputName).string();
+    return options;
+}
+
 TEST(CalibrateCommand, WritesAnInheritingChipWhoseFittedValuesCarryTheirErrors) {
     const auto root = testing_scratch::scratchDir("calibrate");
-    const fs::path profile = textProfile(root, "q", kernelDetails83());
-    CalibrateOptions options;
-    options.profileDirs = {profile.string()};
-    options.baseChip = "Ascend910B4_1650";
-    options.configDir = defaultConfigDir();
-    options.outputFile = (root / "my_chip.yaml").string();
+    CalibrateOptions options = fixtureCalibration(root, "Ascend910B4_1650", "my_chip.yaml");
     // The fixture's kernels move a few KiB a core: since the Qwen3 part's per-core cold-read limit
     // (docs/fidelity.md §145) their time follows HBM's latency, not its bandwidth.
     options.only = {"hbm.read_latency_cycles"};
@@ -210,15 +216,10 @@ TEST(CalibrateCommand, WritesAnInheritingChipWhoseFittedValuesCarryTheirErrors) 
 // on the shipped 910A; the fit runs on and says how many trials it left out.
 TEST(CalibrateCommand, ATrialOutsideTheChipsValidRangeIsSkippedNotFatal) {
     const auto root = testing_scratch::scratchDir("calibrate_range");
-    const fs::path profile = textProfile(root, "q", kernelDetails83());
     const fs::path tight = root / "tight.yaml";
     std::ofstream(tight) << "schema_version: 1\ninherits: Ascend910B4_1650\nname: tight\n"
                             "hbm:\n  concurrent_capacity_gbps: 800\n";
-    CalibrateOptions options;
-    options.profileDirs = {profile.string()};
-    options.baseChip = tight.string();
-    options.configDir = defaultConfigDir();
-    options.outputFile = (root / "fit.yaml").string();
+    CalibrateOptions options = fixtureCalibration(root, tight.string(), "fit.yaml");
     options.only = {"hbm.bandwidth_gbps"};
     options.evaluations = 4;
     std::ostringstream out, err;
@@ -232,8 +233,8 @@ TEST(CalibrateCommand, ATrialOutsideTheChipsValidRangeIsSkippedNotFatal) {
 // (a misspelt key would make every trial fail to load), and a DRAM efficiency's search stops at 1.
 TEST(CalibrateCommand, EveryCalibratedKeyIsAChipKeyItsGetterReads) {
     ASSERT_GE(calibrationParameters().size(), 9u);
+    const ChipConfig base = loadChipByName("Ascend910B2", defaultConfigDir());
     for (const CalibrationParameter& p : calibrationParameters()) {
-        const ChipConfig base = loadChipByName("Ascend910B2", defaultConfigDir());
         const double start = p.value(base);
         ASSERT_GT(start, 0.0) << p.key << " is not set on the 910B2: calibrate would skip it";
         const double trial = p.integer ? std::round(start * 0.75) : start * 0.75;

@@ -36,7 +36,7 @@ std::vector<LoweredKernel> lowerBroadcastTo(const OpInstance& op, const ChipConf
     // A copy on the vector unit hands the rows from the input queue to the output queue.
     program.store(program.unary(VectorOp::Copy, in[0]), y);
     LoweredKernel kernel = program.lower(chip);
-    if (int64Binary) kernel.codeBytes = int64BroadcastBinaryCodeBytes(chip);
+    if (int64Binary) kernel.codeBytes = dynamicBinaryCodeBytes(chip, kInt64BroadcastBinaryCodeBytes);
     return {kernel};
 }
 
